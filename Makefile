@@ -1,0 +1,77 @@
+# iopath — the one build: make, make test, make check, make bench, make static, make install.
+
+VERSION := $(shell git describe --always --dirty --tags 2>/dev/null || echo unknown)
+PREFIX ?= /usr/local
+
+CC ?= cc
+OPT ?= -O2 -g
+WARN := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
+	-Wformat=2 -Wvla -Wpointer-arith -Wundef -Wno-format-nonliteral
+CFLAGS_ALL := -std=gnu11 $(OPT) $(WARN) -pthread $(CFLAGS)
+CPPFLAGS_ALL := -Iinclude -Icore -D_GNU_SOURCE -DIOPATH_VERSION='"$(VERSION)"' \
+	-DIOPATH_CFLAGS='"$(strip $(OPT) $(CFLAGS))"' $(CPPFLAGS)
+LIBS := -luring -laio -ljansson -lblkid -lm -pthread
+
+CORE_SRC := $(filter-out core/main.c,$(wildcard core/*.c))
+ENGINE_SRC := $(wildcard engines/*.c)
+WORKLOADS := $(sort $(wildcard workloads/*.fio))
+GEN_SRC := build/workloads_data.c
+
+OBJ_DIR := build/obj
+LIB_OBJ := $(patsubst %.c,$(OBJ_DIR)/%.o,$(CORE_SRC) $(ENGINE_SRC) $(GEN_SRC))
+MAIN_OBJ := $(OBJ_DIR)/core/main.o
+
+UNIT_SRC := $(wildcard tests/unit/*.c)
+INTEG_SRC := $(wildcard tests/integration/*.c)
+UNIT_BIN := build/unit-tests
+INTEG_BIN := build/integration-tests
+
+.PHONY: all run test unit integration check static install clean deps bench
+all: iopath
+
+deps:
+	@scripts/deps.sh
+
+iopath: $(MAIN_OBJ) $(LIB_OBJ)
+	$(CC) $(CFLAGS_ALL) -o $@ $^ $(LIBS) $(LDFLAGS)
+
+$(OBJ_DIR)/%.o: %.c $(wildcard include/iopath/*.h core/*.h) Makefile
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS_ALL) $(CFLAGS_ALL) -c -o $@ $<
+
+# Built-in workloads: every workloads/*.fio compiled in as a string.
+$(GEN_SRC): $(WORKLOADS) scripts/embed-workloads.sh
+	@mkdir -p build
+	scripts/embed-workloads.sh $(WORKLOADS) > $@.tmp && mv $@.tmp $@
+
+run: deps iopath
+	./iopath
+
+$(UNIT_BIN): $(UNIT_SRC) $(LIB_OBJ)
+	$(CC) $(CPPFLAGS_ALL) $(CFLAGS_ALL) -Itests -o $@ $(UNIT_SRC) $(LIB_OBJ) -lcriterion $(LIBS)
+
+$(INTEG_BIN): $(INTEG_SRC) tests/integration/harness.h
+	$(CC) $(CPPFLAGS_ALL) $(CFLAGS_ALL) -Itests -o $@ $(INTEG_SRC) -lcriterion -ljansson
+
+unit: iopath $(UNIT_BIN)
+	$(UNIT_BIN) --jobs 2
+
+integration: iopath $(INTEG_BIN)
+	IOPATH_BIN=$(CURDIR)/iopath $(INTEG_BIN) --jobs 2
+
+test: deps
+	$(MAKE) iopath $(UNIT_BIN) $(INTEG_BIN)
+	$(UNIT_BIN) --jobs 2
+	IOPATH_BIN=$(CURDIR)/iopath $(INTEG_BIN) --jobs 2
+
+static:
+	$(MAKE) OBJ_DIR=build/static-obj CFLAGS="$(CFLAGS)" iopath-static
+
+iopath-static: $(MAIN_OBJ) $(LIB_OBJ)
+	$(CC) $(CFLAGS_ALL) -static -o $@ $^ $(LIBS) $(LDFLAGS)
+
+install: iopath
+	install -D -m 0755 iopath $(DESTDIR)$(PREFIX)/bin/iopath
+
+clean:
+	rm -rf build iopath iopath-static

@@ -1,0 +1,13 @@
+/* One-line error messages carried from core code up to main, which prints them. */
+#ifndef IOPATH_ERR_H
+#define IOPATH_ERR_H
+
+struct iop_err {
+	char msg[768];
+};
+
+/* Format the message into err (if non-NULL) and return code, a negative errno. */
+int iop_errf(struct iop_err *err, int code, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+#endif

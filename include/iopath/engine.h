@@ -1,0 +1,153 @@
+/* The I/O engine contract: what an engine implements and what the runner hands it. */
+#ifndef IOPATH_ENGINE_H
+#define IOPATH_ENGINE_H
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+/* Request directions. READ/WRITE/TRIM carry data; SYNC/DATASYNC flush the request's file. */
+enum io_ddir {
+	DDIR_READ = 0,
+	DDIR_WRITE = 1,
+	DDIR_TRIM = 2,
+	DDIR_SYNC = 3,
+	DDIR_DATASYNC = 4,
+};
+
+/* One file as a worker sees it; the runner opens it (O_DIRECT included) before engine init. */
+struct io_file {
+	const char *path;
+	int fd;
+	unsigned index;		/* slot in the worker's file table, also the registered-file slot */
+	uint64_t start;		/* first byte of the region this worker touches */
+	uint64_t len;		/* length of that region */
+	void *engine_data;	/* owned by the engine (e.g. the mmap'ed region) */
+};
+
+/*
+ * One I/O. The runner fills buf/offset/len/ddir/file and stamps times; the engine sets res
+ * to the bytes moved or -errno, as an io_uring CQE does. Engines never read a clock.
+ */
+struct io_req {
+	void *buf;
+	uint64_t offset;
+	uint32_t len;
+	uint16_t ddir;
+	uint16_t flags;		/* runner-private */
+	struct io_file *file;
+	int64_t res;
+	uint64_t issue_ns;	/* runner: when the request was prepared for submission */
+	uint32_t index;		/* slot in the request pool == registered buffer index */
+	uint32_t pad;
+	void *engine_data;	/* owned by the engine (e.g. the iocb) */
+};
+
+/* An engine-specific option, parsed by the core into the engine's option block. */
+enum engine_opt_type {
+	EOPT_BOOL,	/* may be given bare ("fixedbufs") or as =0/=1 */
+	EOPT_INT,
+};
+
+struct engine_option {
+	const char *name;
+	enum engine_opt_type type;
+	size_t offset;		/* into the engine's option block (an int) */
+	long long min, max;
+	const char *help;
+};
+
+/* What the runner hands an engine instance at init. All memory stays valid until exit. */
+struct engine_params {
+	const void *opts;		/* the engine's option block (ops->opts_size bytes) */
+	unsigned iodepth;
+	struct io_req *reqs;		/* the request pool, reqs[i].index == i */
+	unsigned nr_reqs;
+	void *buf_base;			/* every request buffer lies inside [buf_base, +buf_len) */
+	size_t buf_len;
+	size_t buf_size;		/* bytes per request buffer */
+	struct io_file *files;
+	unsigned nr_files;
+	bool direct;			/* files were opened with O_DIRECT */
+};
+
+#define ENGINE_APPLIED_MAX 16
+
+/* One engine instance, owned by one worker thread. */
+struct engine {
+	const struct engine_ops *ops;
+	void *priv;
+	/* Settings as actually applied ("key", "value"), reported with the results. */
+	unsigned nr_applied;
+	char applied[ENGINE_APPLIED_MAX][2][48];
+	/* The reason for the last failure of init/open, one line; empty when none. */
+	char err[256];
+};
+
+/* Engine flags. */
+#define ENGINE_SYNC		(1u << 0)	/* requests complete inside submit(); reap is unused */
+#define ENGINE_NO_DIRECT	(1u << 1)	/* cannot honour direct=1 */
+#define ENGINE_DISKLESS		(1u << 2)	/* moves no data: files are neither opened nor laid out */
+#define ENGINE_NEEDS_MAP	(1u << 3)	/* the file must be at least its region long before open */
+
+struct engine_ops {
+	const char *name;
+	const char *help;
+	unsigned flags;
+	size_t opts_size;			/* size of the option block, 0 when none */
+	const struct engine_option *options;	/* NULL-name terminated, or NULL */
+	int (*init)(struct engine *e, const struct engine_params *p);
+	void (*exit)(struct engine *e);
+	int (*open_file)(struct engine *e, struct io_file *f);		/* optional */
+	void (*close_file)(struct engine *e, struct io_file *f);	/* optional */
+	/*
+	 * Start n requests. Returns how many were accepted (the rest are offered again later)
+	 * or -errno when the engine itself failed. Per-request errors go into req->res.
+	 */
+	int (*submit)(struct engine *e, struct io_req **reqs, unsigned n);
+	/* Wait for at least min completions, return at most max of them in done[]. */
+	int (*reap)(struct engine *e, struct io_req **done, unsigned min, unsigned max);
+};
+
+/* Record a setting as applied, for the result. */
+static inline void engine_applied(struct engine *e, const char *key, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static inline void engine_applied(struct engine *e, const char *key, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (e->nr_applied >= ENGINE_APPLIED_MAX)
+		return;
+	snprintf(e->applied[e->nr_applied][0], sizeof(e->applied[0][0]), "%s", key);
+	va_start(ap, fmt);
+	vsnprintf(e->applied[e->nr_applied][1], sizeof(e->applied[0][1]), fmt, ap);
+	va_end(ap);
+	e->nr_applied++;
+}
+
+/* Explain a failure in one line and return code (a negative errno). */
+static inline int engine_fail(struct engine *e, int code, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static inline int engine_fail(struct engine *e, int code, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(e->err, sizeof(e->err), fmt, ap);
+	va_end(ap);
+	return code;
+}
+
+/* The registry: engines/registry.c. */
+struct engine_entry {
+	const char *name;
+	const struct engine_ops *ops;
+	bool force_direct;	/* an alias that means "this engine with direct=1" */
+};
+
+extern const struct engine_entry engine_table[];
+const struct engine_entry *engine_find(const char *name);
+
+#endif

@@ -1,0 +1,101 @@
+/* The job spec: one parsed job, as the option table fills it and the runner reads it. */
+#ifndef IOPATH_JOB_H
+#define IOPATH_JOB_H
+
+#include <limits.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "iopath/engine.h"
+
+enum job_rw {
+	RW_READ,
+	RW_WRITE,
+	RW_RANDREAD,
+	RW_RANDWRITE,
+	RW_RW,
+	RW_RANDRW,
+};
+
+enum job_verify {
+	VERIFY_NONE,
+	VERIFY_CRC32C,
+};
+
+#define JOB_NAME_MAX 128
+#define JOB_ENGINE_OPTS_MAX 256	/* bytes of an engine's option block */
+#define JOB_KV_MAX 64		/* options given in one section */
+
+/* An option as the user gave it, kept for "job options" in the JSON output. */
+struct job_kv {
+	char key[64];
+	char val[256];
+};
+
+struct job_spec {
+	char name[JOB_NAME_MAX];
+	char filename[PATH_MAX];	/* as given: "a:b" names several files */
+	char directory[PATH_MAX];
+	char ioengine[32];		/* as given */
+	const struct engine_ops *engine;	/* resolved at finish */
+
+	uint64_t size;			/* total bytes per worker across its files; 0 = file size */
+	uint64_t offset;
+	uint64_t io_size;		/* bytes to move per worker; 0 = size */
+	enum job_rw rw;
+	unsigned rwmixread;		/* percent */
+	uint32_t bs[2];			/* per direction: [DDIR_READ], [DDIR_WRITE] */
+	unsigned iodepth;
+	unsigned iodepth_batch_submit;
+	unsigned iodepth_batch_complete_min;
+	unsigned numjobs;
+	uint64_t runtime_ns;		/* 0 = no limit */
+	uint64_t ramp_ns;
+	bool time_based;
+	unsigned loops;
+	unsigned fsync_blocks;
+	unsigned fdatasync_blocks;
+	bool end_fsync;
+	bool direct;
+	bool invalidate;
+	bool randrepeat;
+	bool randseed_set;
+	uint64_t randseed;
+	bool norandommap;
+	bool zero_buffers;
+	bool refill_buffers;
+	unsigned buffer_compress_percentage;
+	bool group_reporting;
+	bool stonewall;
+	enum job_verify verify;
+
+	/* The engine's own options (ops->options), parsed into its block at finish. */
+	unsigned char engine_opts[JOB_ENGINE_OPTS_MAX];
+	unsigned nr_engine_kv;
+	struct job_kv engine_kv[16];
+
+	/* Every option given for this job, globals included, in order. */
+	unsigned nr_kv;
+	struct job_kv kv[JOB_KV_MAX];
+
+	/* Where the job was defined, for messages. */
+	char origin[PATH_MAX + 32];
+	unsigned groupid;
+};
+
+static inline bool job_rw_random(enum job_rw rw)
+{
+	return rw == RW_RANDREAD || rw == RW_RANDWRITE || rw == RW_RANDRW;
+}
+
+static inline bool job_reads(enum job_rw rw)
+{
+	return rw == RW_READ || rw == RW_RANDREAD || rw == RW_RW || rw == RW_RANDRW;
+}
+
+static inline bool job_writes(enum job_rw rw)
+{
+	return rw == RW_WRITE || rw == RW_RANDWRITE || rw == RW_RW || rw == RW_RANDRW;
+}
+
+#endif

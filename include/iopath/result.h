@@ -1,0 +1,80 @@
+/* Results: latency histograms and per-direction counters, as workers record and reports read them. */
+#ifndef IOPATH_RESULT_H
+#define IOPATH_RESULT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "iopath/engine.h"
+#include "iopath/job.h"
+
+/*
+ * Log-linear latency histogram in nanoseconds, bucketed exactly as fio's (PLAT_BITS = 6):
+ * values below 128 ns are exact, above that each power of two is split into 64 buckets, so a
+ * bucket's midpoint is within 1/128 (0.78%) of any value in it. Same bucket numbering as fio's
+ * json+ "bins", so fio's json+ consumers read ours.
+ */
+#define HIST_BITS 6
+#define HIST_VAL (1u << HIST_BITS)
+#define HIST_GROUPS 29
+#define HIST_NR (HIST_GROUPS * HIST_VAL)
+
+struct lat_stat {
+	uint64_t n;
+	uint64_t min;
+	uint64_t max;
+	uint64_t sum;
+	unsigned __int128 sumsq;	/* exact: mergeable and no per-sample division */
+	uint64_t hist[HIST_NR];
+};
+
+/* Periodic samples (bandwidth in bytes/s, IOPS), summarised as fio does. */
+struct sample_stat {
+	uint64_t n;
+	double min, max, sum, sumsq;
+};
+
+/* Stat directions: the three data directions plus sync (fsync/fdatasync). */
+enum stat_dir {
+	STAT_READ = 0,
+	STAT_WRITE = 1,
+	STAT_TRIM = 2,
+	STAT_SYNC = 3,
+	STAT_NR = 4,
+};
+
+struct dir_stat {
+	uint64_t bytes;
+	uint64_t ios;
+	uint64_t short_ios;
+	uint64_t runtime_ns;
+	struct lat_stat slat;
+	struct lat_stat clat;
+	struct lat_stat lat;
+	struct sample_stat bw;
+	struct sample_stat iops;
+};
+
+/* fio's iodepth buckets: 1 2 4 8 16 32 >=64. */
+#define DEPTH_BUCKETS 7
+
+/* The result of one reported unit: one worker, or a job's workers merged (group_reporting). */
+struct job_result {
+	const struct job_spec *spec;
+	unsigned clone;			/* first worker number in this result */
+	unsigned nr_workers;
+	int error;			/* positive errno, fio's "error" field; 0 when none */
+	char errmsg[512];
+	bool interrupted;
+	uint64_t runtime_ns;		/* the longest worker's measured time */
+	uint64_t elapsed_ns;		/* wall time including setup and ramp */
+	struct dir_stat dir[STAT_NR];
+	uint64_t usr_ns, sys_ns, ctx, majf, minf;
+	uint64_t depth[DEPTH_BUCKETS];	/* submissions seen at each in-flight depth */
+	uint64_t verify_errors;
+	unsigned nr_applied;
+	char applied[ENGINE_APPLIED_MAX][2][48];
+	char engine_name[32];
+};
+
+#endif

@@ -1,0 +1,41 @@
+#!/bin/sh
+# Install the Debian packages iopath needs, if any is missing. As root it runs apt-get;
+# otherwise it prints the exact command and fails.
+#   scripts/deps.sh            build + test packages
+#   scripts/deps.sh --lab      also QEMU and the guest's packages
+#   scripts/deps.sh --bench    also fio and valgrind for the side-by-side benchmark
+set -eu
+
+pkgs="gcc make pkg-config liburing-dev libaio-dev libjansson-dev libblkid-dev libcriterion-dev"
+pkgs="$pkgs fio gnuplot-nox"
+for arg in "$@"; do
+	case "$arg" in
+	--lab) pkgs="$pkgs qemu-system-x86 qemu-utils busybox-static" ;;
+	--bench) pkgs="$pkgs fio valgrind" ;;
+	--fuzz) pkgs="$pkgs clang libclang-rt-14-dev" ;;
+	--mpi) pkgs="$pkgs openmpi-bin libopenmpi-dev" ;;
+	*) echo "deps.sh: unknown argument '$arg' (accepted: --lab --bench --fuzz --mpi)" >&2; exit 2 ;;
+	esac
+done
+
+missing=""
+for p in $pkgs; do
+	st=$(dpkg-query -W -f='${Status}' "$p" 2>/dev/null || true)
+	case "$st" in
+	*"install ok installed"*) ;;
+	*) missing="$missing $p" ;;
+	esac
+done
+[ -z "$missing" ] && exit 0
+
+cmd="apt-get install -y --no-install-recommends$missing"
+if [ "$(id -u)" -ne 0 ]; then
+	echo "iopath needs these Debian packages:$missing" >&2
+	echo "run: sudo apt-get update && sudo $cmd" >&2
+	exit 1
+fi
+echo "deps.sh: installing$missing" >&2
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -qq
+# shellcheck disable=SC2086
+$cmd
