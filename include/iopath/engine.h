@@ -39,9 +39,9 @@ struct io_req {
 	uint16_t flags;		/* runner-private */
 	struct io_file *file;
 	int64_t res;
-	uint64_t issue_ns;	/* runner: when the request was prepared for submission */
+	uint64_t issue_ns;	/* runner: when submit returned (sync engines: when it was called) */
 	uint32_t index;		/* slot in the request pool == registered buffer index */
-	uint32_t pad;
+	uint32_t slat_ns;	/* runner: time spent in submit, saturating */
 	void *engine_data;	/* owned by the engine (e.g. the iocb) */
 };
 
@@ -56,6 +56,7 @@ struct engine_option {
 	enum engine_opt_type type;
 	size_t offset;		/* into the engine's option block (an int) */
 	long long min, max;
+	int def;		/* value when not given */
 	const char *help;
 };
 
@@ -71,6 +72,7 @@ struct engine_params {
 	struct io_file *files;
 	unsigned nr_files;
 	bool direct;			/* files were opened with O_DIRECT */
+	bool writes;			/* files were opened for writing */
 };
 
 #define ENGINE_APPLIED_MAX 16

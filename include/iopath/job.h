@@ -39,6 +39,7 @@ struct job_spec {
 	char ioengine[32];		/* as given */
 	const struct engine_ops *engine;	/* resolved at finish */
 
+	unsigned kb_base;		/* 1024 or 1000: how size suffixes are read */
 	uint64_t size;			/* total bytes per worker across its files; 0 = file size */
 	uint64_t offset;
 	uint64_t io_size;		/* bytes to move per worker; 0 = size */
@@ -70,7 +71,7 @@ struct job_spec {
 	enum job_verify verify;
 
 	/* The engine's own options (ops->options), parsed into its block at finish. */
-	unsigned char engine_opts[JOB_ENGINE_OPTS_MAX];
+	unsigned char engine_opts[JOB_ENGINE_OPTS_MAX] __attribute__((aligned(8)));
 	unsigned nr_engine_kv;
 	struct job_kv engine_kv[16];
 

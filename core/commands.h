@@ -1,0 +1,16 @@
+/* Subcommands: each is main's peer for one verb; the table is in core/main.c. */
+#ifndef IOPATH_COMMANDS_H
+#define IOPATH_COMMANDS_H
+
+/* iopath [options] [jobfile ...]: fio-style invocation. */
+int cmd_fio(int argc, char **argv);
+
+/* iopath with no arguments: the engine comparison on a temporary file here. */
+int cmd_default(int argc, char **argv);
+
+/* Exit codes. */
+#define EXIT_JOB_FAILED 1
+#define EXIT_USAGE 2
+#define EXIT_INTERRUPTED 130
+
+#endif

@@ -1,0 +1,181 @@
+/* The common file path: naming a job's files, sizing, laying out, opening, invalidating. */
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/fs.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "buffer.h"
+#include "file.h"
+
+static int join(char *out, const char *dir, const char *name, struct iop_err *err)
+{
+	int n;
+
+	if (name[0] == '/' || !dir[0])
+		n = snprintf(out, PATH_MAX, "%s", name);
+	else
+		n = snprintf(out, PATH_MAX, "%s/%s", dir, name);
+	if (n >= PATH_MAX)
+		return iop_errf(err, -ENAMETOOLONG, "file name too long: %s/%s", dir, name);
+	return 0;
+}
+
+int file_names(const struct job_spec *job, unsigned clone, char (*out)[PATH_MAX], unsigned max,
+	       struct iop_err *err)
+{
+	char name[PATH_MAX];
+	const char *s;
+	unsigned nr = 0;
+	size_t len = 0;
+	int ret;
+
+	if (!job->filename[0]) {
+		snprintf(name, sizeof(name), "%s.%u.0", job->name, clone);
+		ret = join(out[0], job->directory, name, err);
+		return ret ? ret : 1;
+	}
+	for (s = job->filename;; s++) {
+		if (*s == '\\' && s[1] == ':') {
+			name[len++] = ':';
+			s++;
+			continue;
+		}
+		if (*s == ':' || !*s) {
+			name[len] = '\0';
+			if (len) {
+				if (nr == max)
+					return iop_errf(err, -E2BIG, "job %s: more than %u files", job->name, max);
+				ret = join(out[nr++], job->directory, name, err);
+				if (ret)
+					return ret;
+			}
+			len = 0;
+			if (!*s)
+				break;
+			continue;
+		}
+		name[len++] = *s;
+	}
+	if (!nr)
+		return iop_errf(err, -EINVAL, "job %s: filename '%s' names no file", job->name,
+				job->filename);
+	return (int)nr;
+}
+
+int file_size(const char *path, uint64_t *size, bool *is_blockdev)
+{
+	struct stat st;
+	int fd, ret = 0;
+
+	*is_blockdev = false;
+	if (stat(path, &st))
+		return -errno;
+	if (S_ISREG(st.st_mode)) {
+		*size = (uint64_t)st.st_size;
+		return 0;
+	}
+	if (!S_ISBLK(st.st_mode))
+		return S_ISDIR(st.st_mode) ? -EISDIR : -EINVAL;
+	*is_blockdev = true;
+	fd = open(path, O_RDONLY);
+	if (fd < 0)
+		return -errno;
+	if (ioctl(fd, BLKGETSIZE64, size))
+		ret = -errno;
+	close(fd);
+	return ret;
+}
+
+static int fill_range(const struct job_spec *job, int fd, const char *path, uint64_t from,
+		      uint64_t end, uint32_t unit, struct iop_err *err)
+{
+	const size_t chunk = 1u << 20;
+	unsigned char *buf = malloc(chunk);
+	struct rng r;
+	uint64_t off;
+	int ret = 0;
+
+	if (!buf)
+		return iop_errf(err, -ENOMEM, "laying out %s: out of memory", path);
+	rng_seed(&r, 0x10a7 ^ from);
+	buf_fill(job, &r, buf, chunk);
+	for (off = from; off < end;) {
+		size_t n = end - off < chunk ? (size_t)(end - off) : chunk;
+		ssize_t w;
+
+		if (job->verify != VERIFY_NONE)
+			verify_stamp(buf, off, (uint32_t)(n / unit * unit), unit, 0);
+		w = pwrite(fd, buf, n, (off_t)off);
+		if (w < 0) {
+			ret = iop_errf(err, -errno, "laying out %s at offset %llu: %s", path,
+				       (unsigned long long)off, strerror(errno));
+			break;
+		}
+		off += (uint64_t)w;
+	}
+	if (!ret && fsync(fd))
+		ret = iop_errf(err, -errno, "laying out %s: fsync: %s", path, strerror(errno));
+	free(buf);
+	return ret;
+}
+
+int file_layout(const struct job_spec *job, const char *path, uint64_t end, bool fill,
+		uint32_t unit, struct iop_err *err)
+{
+	struct stat st;
+	int fd, ret = 0;
+
+	fd = open(path, O_RDWR | O_CREAT, 0644);
+	if (fd < 0)
+		return iop_errf(err, -errno, "cannot create %s: %s", path, strerror(errno));
+	if (fstat(fd, &st)) {
+		ret = iop_errf(err, -errno, "%s: %s", path, strerror(errno));
+		goto out_close;
+	}
+	if (!S_ISREG(st.st_mode) || (uint64_t)st.st_size >= end)
+		goto out_close;
+	if (fill) {
+		/* restart at a unit boundary so every unit holds a whole verify header */
+		uint64_t from = (uint64_t)st.st_size / unit * unit;
+
+		ret = fill_range(job, fd, path, from, end, unit, err);
+	} else if (ftruncate(fd, (off_t)end)) {
+		ret = iop_errf(err, -errno, "cannot extend %s to %llu bytes: %s", path,
+			       (unsigned long long)end, strerror(errno));
+	}
+out_close:
+	close(fd);
+	return ret;
+}
+
+int file_open(const struct job_spec *job, const char *path, bool write, struct iop_err *err)
+{
+	int flags = (write ? O_RDWR : O_RDONLY) | O_CLOEXEC;
+	int fd;
+
+	if (job->direct)
+		flags |= O_DIRECT;
+	fd = open(path, flags);
+	if (fd < 0) {
+		int e = errno;
+
+		if (e == EINVAL && job->direct)
+			return iop_errf(err, -e,
+					"open %s with O_DIRECT: %s (this filesystem refuses direct I/O; try direct=0)",
+					path, strerror(e));
+		return iop_errf(err, -e, "open %s: %s", path, strerror(e));
+	}
+	return fd;
+}
+
+int file_invalidate(int fd, uint64_t start, uint64_t len)
+{
+	int ret = posix_fadvise(fd, (off_t)start, (off_t)len, POSIX_FADV_DONTNEED);
+
+	return -ret;
+}

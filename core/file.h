@@ -1,0 +1,37 @@
+/* The common file path: naming a job's files, sizing, laying out, opening, invalidating. */
+#ifndef IOPATH_FILE_H
+#define IOPATH_FILE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "err.h"
+#include "iopath/job.h"
+
+#define FILES_MAX 64
+
+/*
+ * The files worker `clone` of job uses: filename split at unescaped ':' (shared by all
+ * workers), or "<jobname>.<clone>.0" when no filename is given; relative names go under
+ * directory. Returns the count or -errno.
+ */
+int file_names(const struct job_spec *job, unsigned clone, char (*out)[PATH_MAX], unsigned max,
+	       struct iop_err *err);
+
+/* Size of a regular file or block device; -ENOENT when missing. */
+int file_size(const char *path, uint64_t *size, bool *is_blockdev);
+
+/*
+ * Make sure path holds at least end bytes: create it if missing; when fill is set write
+ * data (verify-stamped in units of unit bytes when the job verifies), else just extend.
+ */
+int file_layout(const struct job_spec *job, const char *path, uint64_t end, bool fill,
+		uint32_t unit, struct iop_err *err);
+
+/* Open for the job: O_RDWR or O_RDONLY, plus O_DIRECT when direct=1. Returns fd or -errno. */
+int file_open(const struct job_spec *job, const char *path, bool write, struct iop_err *err);
+
+/* Drop the page cache of [start, start + len). */
+int file_invalidate(int fd, uint64_t start, uint64_t len);
+
+#endif

@@ -1,0 +1,129 @@
+/* Offset generation: sequential, random covering every block once, and plain random. */
+#include <string.h>
+
+#include "gen.h"
+
+static uint64_t splitmix(uint64_t *x)
+{
+	uint64_t z = (*x += 0x9e3779b97f4a7c15ull);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+	return z ^ (z >> 31);
+}
+
+void rng_seed(struct rng *r, uint64_t seed)
+{
+	unsigned i;
+
+	for (i = 0; i < 4; i++)
+		r->s[i] = splitmix(&seed);
+}
+
+void rng_fill(struct rng *r, void *buf, uint64_t len)
+{
+	unsigned char *p = buf;
+	uint64_t v;
+
+	while (len >= 8) {
+		v = rng_next(r);
+		memcpy(p, &v, 8);
+		p += 8;
+		len -= 8;
+	}
+	if (len) {
+		v = rng_next(r);
+		memcpy(p, &v, len);
+	}
+}
+
+void perm_init(struct blockperm *p, uint64_t n, uint64_t seed)
+{
+	unsigned bits = 2, i;
+
+	memset(p, 0, sizeof(*p));
+	p->n = n;
+	while (bits < 64 && (1ull << bits) < n)
+		bits += 2;
+	p->half_bits = bits / 2;
+	p->half_mask = (1ull << p->half_bits) - 1;
+	for (i = 0; i < 4; i++)
+		p->keys[i] = splitmix(&seed);
+}
+
+static uint64_t round_fn(uint64_t x, uint64_t key)
+{
+	x ^= key;
+	x *= 0xff51afd7ed558ccdull;
+	x ^= x >> 33;
+	x *= 0xc4ceb9fe1a85ec53ull;
+	x ^= x >> 29;
+	return x;
+}
+
+static uint64_t feistel(const struct blockperm *p, uint64_t v)
+{
+	uint64_t l = v >> p->half_bits, r = v & p->half_mask, t;
+	unsigned i;
+
+	for (i = 0; i < 4; i++) {
+		t = r;
+		r = l ^ (round_fn(r, p->keys[i]) & p->half_mask);
+		l = t;
+	}
+	return (l << p->half_bits) | r;
+}
+
+uint64_t perm_at(const struct blockperm *p, uint64_t i)
+{
+	uint64_t v = i;
+
+	if (p->n <= 1)
+		return 0;
+	do
+		v = feistel(p, v);
+	while (v >= p->n);
+	return v;
+}
+
+void gen_init(struct file_gen *g, uint64_t region, uint64_t unit, bool randommap, uint64_t seed)
+{
+	memset(g, 0, sizeof(*g));
+	g->region = region;
+	g->unit = unit ? unit : 1;
+	g->nblocks = region / g->unit;
+	g->randommap = randommap;
+	g->seed = seed;
+	if (randommap)
+		perm_init(&g->perm, g->nblocks, seed);
+}
+
+uint64_t gen_seq(struct file_gen *g, unsigned dir, uint32_t len)
+{
+	uint64_t off = g->seq[dir];
+
+	if (off + len > g->region)
+		off = 0;
+	g->seq[dir] = off + len;
+	return off;
+}
+
+uint64_t gen_rand(struct file_gen *g, struct rng *r, uint32_t len)
+{
+	uint64_t blk, off;
+
+	if (g->randommap) {
+		if (g->pos == g->nblocks) {
+			g->pos = 0;
+			g->passes++;
+			perm_init(&g->perm, g->nblocks, g->seed + g->passes);
+		}
+		blk = perm_at(&g->perm, g->pos++);
+	} else {
+		blk = rng_below(r, g->nblocks);
+	}
+	off = blk * g->unit;
+	if (off + len > g->region)
+		off = (g->region - len) / g->unit * g->unit;
+	return off;
+}

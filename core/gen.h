@@ -1,0 +1,76 @@
+/* Offset generation: sequential, random covering every block once, and plain random. */
+#ifndef IOPATH_GEN_H
+#define IOPATH_GEN_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+/* xoshiro256**: small, fast, good enough for offsets and buffer contents. */
+struct rng {
+	uint64_t s[4];
+};
+
+void rng_seed(struct rng *r, uint64_t seed);
+
+static inline uint64_t rng_rotl(uint64_t x, int k)
+{
+	return (x << k) | (x >> (64 - k));
+}
+
+static inline uint64_t rng_next(struct rng *r)
+{
+	uint64_t *s = r->s;
+	uint64_t result = rng_rotl(s[1] * 5, 7) * 9, t = s[1] << 17;
+
+	s[2] ^= s[0];
+	s[3] ^= s[1];
+	s[1] ^= s[2];
+	s[0] ^= s[3];
+	s[2] ^= t;
+	s[3] = rng_rotl(s[3], 45);
+	return result;
+}
+
+/* Uniform in [0, n) (multiply-shift; bias below 2^-64 * n, irrelevant here). */
+static inline uint64_t rng_below(struct rng *r, uint64_t n)
+{
+	return (uint64_t)(((unsigned __int128)rng_next(r) * n) >> 64);
+}
+
+void rng_fill(struct rng *r, void *buf, uint64_t len);
+
+/*
+ * A keyed bijection on [0, n): a balanced Feistel network over the smallest even bit width
+ * that holds n, with cycle walking. Walking i = 0..n-1 visits every block exactly once in
+ * a random order, with no memory per block.
+ */
+struct blockperm {
+	uint64_t n;
+	unsigned half_bits;
+	uint64_t half_mask;
+	uint64_t keys[4];
+};
+
+void perm_init(struct blockperm *p, uint64_t n, uint64_t seed);
+uint64_t perm_at(const struct blockperm *p, uint64_t i);
+
+/* Per-file offset state of one worker. Offsets are relative to the file's region. */
+struct file_gen {
+	uint64_t region;	/* bytes in the region */
+	uint64_t unit;		/* block granularity of random offsets */
+	uint64_t nblocks;
+	uint64_t seq[2];	/* next sequential offset per direction */
+	uint64_t pos;		/* position in the current random pass */
+	uint64_t passes;
+	uint64_t seed;
+	bool randommap;
+	struct blockperm perm;
+};
+
+void gen_init(struct file_gen *g, uint64_t region, uint64_t unit, bool randommap, uint64_t seed);
+
+/* Next offset for a request of len bytes. */
+uint64_t gen_seq(struct file_gen *g, unsigned dir, uint32_t len);
+uint64_t gen_rand(struct file_gen *g, struct rng *r, uint32_t len);
+
+#endif

@@ -1,0 +1,544 @@
+/* The job option table: fio's option names, their parsers and their validation. */
+#include <errno.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "options.h"
+#include "parse.h"
+
+#define FIELD(f) offsetof(struct job_spec, f), sizeof(((struct job_spec *)0)->f)
+
+static int bad_value(struct iop_err *err, const struct opt_def *o, const char *val,
+		     const char *accepted)
+{
+	return iop_errf(err, -EINVAL, "option %s: bad value '%s' (accepted: %s)", o->name,
+			val ? val : "", accepted);
+}
+
+static int set_rw(struct job_spec *job, const struct opt_def *o, const char *val,
+		  struct iop_err *err)
+{
+	static const struct {
+		const char *name;
+		enum job_rw rw;
+	} modes[] = {
+		{ "read", RW_READ }, { "write", RW_WRITE },
+		{ "randread", RW_RANDREAD }, { "randwrite", RW_RANDWRITE },
+		{ "rw", RW_RW }, { "readwrite", RW_RW }, { "randrw", RW_RANDRW },
+	};
+	static const char *const refused[] = { "trim", "randtrim", "trimwrite", "randtrimwrite" };
+	size_t i;
+
+	if (strchr(val, ':'))
+		return iop_errf(err, -EINVAL,
+				"option %s: '%s': the ':N' sequence modifier is not supported by iopath",
+				o->name, val);
+	for (i = 0; i < sizeof(modes) / sizeof(modes[0]); i++) {
+		if (!strcmp(val, modes[i].name)) {
+			job->rw = modes[i].rw;
+			return 0;
+		}
+	}
+	for (i = 0; i < sizeof(refused) / sizeof(refused[0]); i++)
+		if (!strcmp(val, refused[i]))
+			return iop_errf(err, -EINVAL, "option %s: %s is not supported by iopath",
+					o->name, val);
+	return bad_value(err, o, val, "read write randread randwrite rw readwrite randrw");
+}
+
+static int set_rwmix(struct job_spec *job, const struct opt_def *o, const char *val,
+		     struct iop_err *err)
+{
+	uint64_t v;
+
+	if (parse_u64(val, &v) || v > 100)
+		return bad_value(err, o, val, "a percentage 0-100");
+	job->rwmixread = !strcmp(o->name, "rwmixread") ? (unsigned)v : 100 - (unsigned)v;
+	return 0;
+}
+
+/* bs=4k or bs=4k,64k (read, write[, trim]); an empty part keeps that direction's value. */
+static int set_bs(struct job_spec *job, const struct opt_def *o, const char *val,
+		  struct iop_err *err)
+{
+	char buf[128], *part, *save = NULL;
+	unsigned dir = 0;
+	uint32_t vals[2] = { job->bs[0], job->bs[1] };
+	bool single = !strchr(val, ',');
+
+	if (strlen(val) >= sizeof(buf))
+		return bad_value(err, o, val, "a size such as 4k, or read,write sizes such as 4k,64k");
+	strcpy(buf, val);
+	for (part = buf; part && dir < 3; dir++) {
+		char *comma = strchr(part, ',');
+		uint64_t v;
+		int ret;
+
+		if (comma)
+			*comma = '\0';
+		if (*part) {
+			ret = parse_size(part, job->kb_base, &v);
+			if (ret || v == 0 || v > (1u << 30))
+				return iop_errf(err, -EINVAL,
+						"option %s: bad size '%s' (accepted: 1 byte to 1g, e.g. 4k or 4k,64k)",
+						o->name, part);
+			if (dir < 2)
+				vals[dir] = (uint32_t)v;
+			if (single)
+				vals[1] = (uint32_t)v;
+		}
+		part = comma ? comma + 1 : NULL;
+	}
+	(void)save;
+	job->bs[0] = vals[0];
+	job->bs[1] = vals[1];
+	return 0;
+}
+
+static int set_engine(struct job_spec *job, const struct opt_def *o, const char *val,
+		      struct iop_err *err)
+{
+	const struct engine_entry *ent = engine_find(val);
+	char names[256] = "";
+	size_t i, len = 0;
+
+	if (!ent) {
+		for (i = 0; engine_table[i].name && len < sizeof(names) - 32; i++)
+			len += (size_t)snprintf(names + len, sizeof(names) - len, "%s%s",
+						i ? " " : "", engine_table[i].name);
+		return iop_errf(err, -EINVAL, "option %s: unknown engine '%s' (accepted: %s)",
+				o->name, val, names);
+	}
+	snprintf(job->ioengine, sizeof(job->ioengine), "%s", ent->name);
+	return 0;
+}
+
+static int set_direct(struct job_spec *job, const struct opt_def *o, const char *val,
+		      struct iop_err *err)
+{
+	bool b;
+
+	if (parse_bool(val, &b))
+		return bad_value(err, o, val, "0 or 1");
+	job->direct = !strcmp(o->name, "buffered") ? !b : b;
+	return 0;
+}
+
+static int set_verify(struct job_spec *job, const struct opt_def *o, const char *val,
+		      struct iop_err *err)
+{
+	if (!strcmp(val, "0") || !strcmp(val, "none")) {
+		job->verify = VERIFY_NONE;
+		return 0;
+	}
+	if (!strcmp(val, "crc32c") || !strcmp(val, "crc32c-intel")) {
+		job->verify = VERIFY_CRC32C;
+		return 0;
+	}
+	return iop_errf(err, -EINVAL,
+			"option %s: verify=%s is not supported by iopath (accepted: crc32c, 0)",
+			o->name, val);
+}
+
+static int set_randseed(struct job_spec *job, const struct opt_def *o, const char *val,
+			struct iop_err *err)
+{
+	if (parse_u64(val, &job->randseed))
+		return bad_value(err, o, val, "an unsigned integer");
+	job->randseed_set = true;
+	return 0;
+}
+
+static int set_kb_base(struct job_spec *job, const struct opt_def *o, const char *val,
+		       struct iop_err *err)
+{
+	if (!strcmp(val, "1024"))
+		job->kb_base = 1024;
+	else if (!strcmp(val, "1000"))
+		job->kb_base = 1000;
+	else
+		return bad_value(err, o, val, "1024 or 1000");
+	return 0;
+}
+
+static int set_ignored(struct job_spec *job, const struct opt_def *o, const char *val,
+		       struct iop_err *err)
+{
+	(void)job, (void)o, (void)val, (void)err;
+	return 0;
+}
+
+/*
+ * The option table. To add an option: add its field to struct job_spec, then one entry here
+ * (fio's name, its fio alias if any, how it parses, the range, one line of help). Options
+ * whose parsing is special get a set_* function above.
+ */
+const struct opt_def opt_table[] = {
+	{ "name", NULL, OPT_STR, FIELD(name), 0, 0, NULL, "job name" },
+	{ "description", NULL, OPT_FN, 0, 0, 0, 0, set_ignored, "free text, reported only" },
+	{ "filename", NULL, OPT_STR, FIELD(filename), 0, 0, NULL, "file(s) to use, a:b for several" },
+	{ "directory", NULL, OPT_STR, FIELD(directory), 0, 0, NULL, "directory for the job's files" },
+	{ "ioengine", NULL, OPT_FN, 0, 0, 0, 0, set_engine, "I/O engine" },
+	{ "size", NULL, OPT_SIZE, FIELD(size), 1, UINT64_MAX, NULL, "bytes per worker across its files" },
+	{ "offset", NULL, OPT_SIZE, FIELD(offset), 0, UINT64_MAX, NULL, "start offset in each file" },
+	{ "io_size", "io_limit", OPT_SIZE, FIELD(io_size), 1, UINT64_MAX, NULL, "bytes to move per worker" },
+	{ "rw", "readwrite", OPT_FN, 0, 0, 0, 0, set_rw, "I/O pattern" },
+	{ "rwmixread", NULL, OPT_FN, 0, 0, 0, 0, set_rwmix, "percent reads in mixed patterns" },
+	{ "rwmixwrite", NULL, OPT_FN, 0, 0, 0, 0, set_rwmix, "percent writes in mixed patterns" },
+	{ "bs", "blocksize", OPT_FN, 0, 0, 0, 0, set_bs, "block size, or read,write block sizes" },
+	{ "iodepth", NULL, OPT_UINT, FIELD(iodepth), 1, 65536, NULL, "requests in flight per worker" },
+	{ "iodepth_batch_submit", "iodepth_batch", OPT_UINT, FIELD(iodepth_batch_submit), 0, 65536,
+	  NULL, "requests gathered before one submission (0 = iodepth)" },
+	{ "iodepth_batch_complete_min", "iodepth_batch_complete", OPT_UINT,
+	  FIELD(iodepth_batch_complete_min), 0, 65536, NULL, "completions waited for at once" },
+	{ "numjobs", NULL, OPT_UINT, FIELD(numjobs), 1, 4096, NULL, "worker threads for the job" },
+	{ "runtime", "timeout", OPT_TIME, FIELD(runtime_ns), 0, UINT64_MAX, NULL, "time limit" },
+	{ "time_based", NULL, OPT_FLAG, FIELD(time_based), 0, 1, NULL, "run for runtime, repeating" },
+	{ "ramp_time", NULL, OPT_TIME, FIELD(ramp_ns), 0, UINT64_MAX, NULL, "unmeasured warm-up time" },
+	{ "loops", NULL, OPT_UINT, FIELD(loops), 1, 1000000, NULL, "times to repeat the job" },
+	{ "fsync", NULL, OPT_UINT, FIELD(fsync_blocks), 0, UINT32_MAX, NULL, "fsync every N writes" },
+	{ "fdatasync", NULL, OPT_UINT, FIELD(fdatasync_blocks), 0, UINT32_MAX, NULL,
+	  "fdatasync every N writes" },
+	{ "end_fsync", NULL, OPT_BOOL, FIELD(end_fsync), 0, 1, NULL, "fsync files when the job ends" },
+	{ "direct", NULL, OPT_FN, 0, 0, 0, 0, set_direct, "O_DIRECT (1) or buffered (0)" },
+	{ "buffered", NULL, OPT_FN, 0, 0, 0, 0, set_direct, "buffered (1) or O_DIRECT (0)" },
+	{ "invalidate", NULL, OPT_BOOL, FIELD(invalidate), 0, 1, NULL, "drop cached pages first" },
+	{ "randrepeat", NULL, OPT_BOOL, FIELD(randrepeat), 0, 1, NULL, "same random sequence each run" },
+	{ "randseed", NULL, OPT_FN, 0, 0, 0, 0, set_randseed, "seed of the random generators" },
+	{ "norandommap", NULL, OPT_FLAG, FIELD(norandommap), 0, 1, NULL,
+	  "random offsets without covering each block once" },
+	{ "zero_buffers", NULL, OPT_FLAG, FIELD(zero_buffers), 0, 1, NULL, "zero-filled buffers" },
+	{ "refill_buffers", NULL, OPT_FLAG, FIELD(refill_buffers), 0, 1, NULL,
+	  "new random data for every write" },
+	{ "buffer_compress_percentage", NULL, OPT_UINT, FIELD(buffer_compress_percentage), 0, 100,
+	  NULL, "percent of each buffer made compressible" },
+	{ "group_reporting", NULL, OPT_FLAG, FIELD(group_reporting), 0, 1, NULL,
+	  "report a job's workers as one" },
+	{ "thread", NULL, OPT_FN, 0, 0, 0, 0, set_ignored, "workers are threads (always so)" },
+	{ "stonewall", "wait_for_previous", OPT_FLAG, FIELD(stonewall), 0, 1, NULL,
+	  "wait for earlier jobs to end before starting" },
+	{ "verify", NULL, OPT_FN, 0, 0, 0, 0, set_verify, "checksum written data and check it" },
+	{ "kb_base", NULL, OPT_FN, 0, 0, 0, 0, set_kb_base, "1024 or 1000 for size suffixes" },
+	{ NULL, NULL, 0, 0, 0, 0, 0, NULL, NULL },
+};
+
+void job_defaults(struct job_spec *job)
+{
+	memset(job, 0, sizeof(*job));
+	job->kb_base = 1024;
+	job->rw = RW_READ;
+	job->rwmixread = 50;
+	job->bs[0] = job->bs[1] = 4096;
+	job->iodepth = 1;
+	job->iodepth_batch_submit = 1;
+	job->iodepth_batch_complete_min = 1;
+	job->numjobs = 1;
+	job->loops = 1;
+	job->invalidate = true;
+	job->randrepeat = true;
+	snprintf(job->ioengine, sizeof(job->ioengine), "psync");
+}
+
+const struct opt_def *opt_find(const char *name)
+{
+	const struct opt_def *o;
+
+	for (o = opt_table; o->name; o++)
+		if (!strcmp(o->name, name) || (o->alias && !strcmp(o->alias, name)))
+			return o;
+	return NULL;
+}
+
+static const struct engine_option *engine_opt_find(const struct engine_ops *ops, const char *name)
+{
+	const struct engine_option *eo;
+
+	for (eo = ops ? ops->options : NULL; eo && eo->name; eo++)
+		if (!strcmp(eo->name, name))
+			return eo;
+	return NULL;
+}
+
+/* The first engine (other than skip) that has an option of that name. */
+static const struct engine_ops *engine_owning(const char *name)
+{
+	const struct engine_entry *ent;
+
+	for (ent = engine_table; ent->name; ent++)
+		if (engine_opt_find(ent->ops, name))
+			return ent->ops;
+	return NULL;
+}
+
+static int set_typed(struct job_spec *job, const struct opt_def *o, const char *val,
+		     struct iop_err *err)
+{
+	char *field = (char *)job + o->off;
+	uint64_t v;
+	bool b;
+
+	switch (o->type) {
+	case OPT_STR:
+		if (strlen(val) >= o->size)
+			return iop_errf(err, -ENAMETOOLONG, "option %s: value longer than %zu bytes",
+					o->name, o->size - 1);
+		if (!strcmp(o->name, "name") && !*val)
+			return iop_errf(err, -EINVAL, "option name: a job name may not be empty");
+		memcpy(field, val, strlen(val) + 1);
+		return 0;
+	case OPT_BOOL:
+	case OPT_FLAG:
+		if (parse_bool(val, &b))
+			return bad_value(err, o, val, "0 or 1");
+		*(bool *)field = b;
+		return 0;
+	case OPT_UINT:
+		if (parse_u64(val, &v) || v < o->min || v > o->max)
+			return iop_errf(err, -EINVAL, "option %s: bad value '%s' (accepted: %llu to %llu)",
+					o->name, val, o->min, o->max);
+		*(unsigned *)field = (unsigned)v;
+		return 0;
+	case OPT_SIZE:
+		if (parse_size(val, job->kb_base, &v) || v < o->min)
+			return iop_errf(err, -EINVAL,
+					"option %s: bad size '%s' (accepted: a number with an optional k/m/g/t/p suffix%s)",
+					o->name, val, o->min ? ", at least 1" : "");
+		*(uint64_t *)field = v;
+		return 0;
+	case OPT_TIME:
+		if (parse_time_ns(val, 1000000000ull, &v))
+			return iop_errf(err, -EINVAL,
+					"option %s: bad time '%s' (accepted: seconds, or a number with d/h/m/s/ms/us)",
+					o->name, val);
+		*(uint64_t *)field = v;
+		return 0;
+	case OPT_FN:
+		return o->fn(job, o, val, err);
+	}
+	return -EINVAL;
+}
+
+static void record_kv(struct job_spec *job, const char *key, const char *val)
+{
+	struct job_kv *kv;
+	unsigned i;
+
+	for (i = 0; i < job->nr_kv; i++)
+		if (!strcmp(job->kv[i].key, key))
+			break;
+	if (i == JOB_KV_MAX)
+		return;
+	kv = &job->kv[i];
+	snprintf(kv->key, sizeof(kv->key), "%s", key);
+	snprintf(kv->val, sizeof(kv->val), "%s", val ? val : "");
+	if (i == job->nr_kv)
+		job->nr_kv++;
+}
+
+static int store_engine_kv(struct job_spec *job, const char *key, const char *val,
+			   const char *where, struct iop_err *err)
+{
+	struct job_kv *kv;
+	unsigned i;
+
+	for (i = 0; i < job->nr_engine_kv; i++)
+		if (!strcmp(job->engine_kv[i].key, key))
+			break;
+	if (i == sizeof(job->engine_kv) / sizeof(job->engine_kv[0]))
+		return iop_errf(err, -E2BIG, "%s: too many engine options", where);
+	kv = &job->engine_kv[i];
+	snprintf(kv->key, sizeof(kv->key), "%s", key);
+	snprintf(kv->val, sizeof(kv->val), "%s", val ? val : "");
+	if (i == job->nr_engine_kv)
+		job->nr_engine_kv++;
+	return 0;
+}
+
+int opt_apply(struct job_spec *job, const char *key, const char *val, const char *where,
+	      struct iop_err *err)
+{
+	const struct opt_def *o = opt_find(key);
+	char hint[160];
+	int ret;
+
+	if (!o) {
+		if (engine_owning(key)) {
+			ret = store_engine_kv(job, key, val, where, err);
+			if (!ret)
+				record_kv(job, key, val);
+			return ret;
+		}
+		opt_suggest(key, hint, sizeof(hint));
+		return iop_errf(err, -EINVAL, "%s: unknown option '%s'%s", where, key, hint);
+	}
+	if (!val) {
+		if (o->type != OPT_FLAG)
+			return iop_errf(err, -EINVAL, "%s: option '%s' needs a value (%s=...)", where,
+					o->name, o->name);
+		val = "1";
+	}
+	ret = set_typed(job, o, val, err);
+	if (ret) {
+		char msg[sizeof(err->msg)];
+
+		snprintf(msg, sizeof(msg), "%s", err->msg);
+		return iop_errf(err, ret, "%s: %s", where, msg);
+	}
+	record_kv(job, o->name, val);
+	return 0;
+}
+
+static int parse_engine_opts(struct job_spec *job, const struct engine_ops *ops,
+			     struct iop_err *err)
+{
+	unsigned i;
+
+	const struct engine_option *d;
+
+	memset(job->engine_opts, 0, sizeof(job->engine_opts));
+	if (ops->opts_size > sizeof(job->engine_opts))
+		return iop_errf(err, -EOVERFLOW, "engine %s: option block too large", ops->name);
+	for (d = ops->options; d && d->name; d++)
+		*(int *)(job->engine_opts + d->offset) = d->def;
+	for (i = 0; i < job->nr_engine_kv; i++) {
+		const struct job_kv *kv = &job->engine_kv[i];
+		const struct engine_option *eo = engine_opt_find(ops, kv->key);
+		const struct engine_ops *owner;
+		uint64_t v;
+		bool b;
+
+		if (!eo) {
+			owner = engine_owning(kv->key);
+			return iop_errf(err, -EINVAL,
+					"%s: option '%s' belongs to ioengine=%s, but job '%s' uses ioengine=%s",
+					job->origin, kv->key, owner ? owner->name : "?", job->name,
+					ops->name);
+		}
+		if (eo->type == EOPT_BOOL) {
+			if (*kv->val && parse_bool(kv->val, &b))
+				return iop_errf(err, -EINVAL, "%s: option %s: bad value '%s' (accepted: 0 or 1)",
+						job->origin, kv->key, kv->val);
+			v = *kv->val ? b : 1;
+		} else if (!*kv->val || parse_u64(kv->val, &v) || (long long)v < eo->min ||
+			   (long long)v > eo->max) {
+			return iop_errf(err, -EINVAL, "%s: option %s: bad value '%s' (accepted: %lld to %lld)",
+					job->origin, kv->key, kv->val, eo->min, eo->max);
+		}
+		*(int *)(job->engine_opts + eo->offset) = (int)v;
+	}
+	return 0;
+}
+
+int job_finish(struct job_spec *job, struct iop_err *err)
+{
+	const struct engine_entry *ent = engine_find(job->ioengine);
+	int ret;
+
+	if (!ent)
+		return iop_errf(err, -EINVAL, "%s: unknown engine '%s'", job->origin, job->ioengine);
+	job->engine = ent->ops;
+	if (ent->force_direct)
+		job->direct = true;
+	ret = parse_engine_opts(job, ent->ops, err);
+	if (ret)
+		return ret;
+	if (job->iodepth_batch_submit == 0 || job->iodepth_batch_submit > job->iodepth)
+		job->iodepth_batch_submit = job->iodepth;
+	if (job->iodepth_batch_complete_min > job->iodepth)
+		job->iodepth_batch_complete_min = job->iodepth;
+	if (job->verify != VERIFY_NONE && job->norandommap && job_rw_random(job->rw) &&
+	    job_writes(job->rw))
+		return iop_errf(err, -EINVAL,
+				"%s: verify with norandommap on random writes cannot tell which blocks hold data (drop norandommap)",
+				job->origin);
+	if (job->verify != VERIFY_NONE && (job->bs[0] < 32 || job->bs[1] < 32))
+		return iop_errf(err, -EINVAL, "%s: verify needs bs of at least 32 bytes", job->origin);
+	if (job->time_based && job->runtime_ns == 0)
+		return iop_errf(err, -EINVAL, "%s: time_based needs runtime=", job->origin);
+	return 0;
+}
+
+static unsigned edit_distance(const char *a, const char *b)
+{
+	unsigned la = (unsigned)strlen(a), lb = (unsigned)strlen(b), i, j;
+	unsigned row[64], prev, tmp;
+
+	if (lb >= 64 || la >= 64)
+		return 99;
+	for (j = 0; j <= lb; j++)
+		row[j] = j;
+	for (i = 1; i <= la; i++) {
+		prev = row[0];
+		row[0] = i;
+		for (j = 1; j <= lb; j++) {
+			unsigned cost = a[i - 1] == b[j - 1] ? 0 : 1;
+
+			tmp = row[j];
+			row[j] = row[j] + 1 < row[j - 1] + 1 ? row[j] + 1 : row[j - 1] + 1;
+			if (prev + cost < row[j])
+				row[j] = prev + cost;
+			prev = tmp;
+		}
+	}
+	return row[lb];
+}
+
+struct near {
+	const char *name;
+	unsigned dist;
+};
+
+static void consider(struct near *best, const char *key, const char *name)
+{
+	unsigned d = edit_distance(key, name), i, k;
+
+	if (strstr(name, key) && strlen(key) >= 4)
+		d = d < 2 ? d : 2;
+	for (i = 0; i < 3; i++) {
+		if (best[i].name && !strcmp(best[i].name, name))
+			return;
+		if (!best[i].name || d < best[i].dist)
+			break;
+	}
+	if (i == 3)
+		return;
+	for (k = 2; k > i; k--)
+		best[k] = best[k - 1];
+	best[i].name = name;
+	best[i].dist = d;
+}
+
+void opt_suggest(const char *key, char *buf, size_t len)
+{
+	struct near best[3] = { { 0 } };
+	const struct opt_def *o;
+	const struct engine_entry *ent;
+	const struct engine_option *eo;
+	unsigned limit = strlen(key) > 6 ? 3 : 2, i, n = 0;
+	size_t off;
+
+	for (o = opt_table; o->name; o++) {
+		consider(best, key, o->name);
+		if (o->alias)
+			consider(best, key, o->alias);
+	}
+	for (ent = engine_table; ent->name; ent++)
+		for (eo = ent->ops->options; eo && eo->name; eo++)
+			consider(best, key, eo->name);
+	buf[0] = '\0';
+	off = 0;
+	for (i = 0; i < 3; i++) {
+		if (!best[i].name || best[i].dist > limit)
+			continue;
+		off += (size_t)snprintf(buf + off, len - off, "%s'%s'", n ? " or " : ", did you mean ",
+					best[i].name);
+		n++;
+		if (off >= len)
+			break;
+	}
+	if (n && off < len)
+		snprintf(buf + off, len - off, "?");
+}

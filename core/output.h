@@ -1,0 +1,32 @@
+/* Output selection shared by every command that runs jobs: formats, destination, exit code. */
+#ifndef IOPATH_OUTPUT_H
+#define IOPATH_OUTPUT_H
+
+#include <stdbool.h>
+
+#include "err.h"
+#include "run.h"
+
+#define OUT_NORMAL (1u << 0)
+#define OUT_JSON (1u << 1)
+#define OUT_JSONPLUS (1u << 2)
+
+struct output_opts {
+	unsigned formats;
+	const char *path;	/* --output=FILE, or NULL for stdout */
+};
+
+/* Parse --output-format's comma list. */
+int output_parse_formats(const char *list, unsigned *formats, struct iop_err *err);
+
+/* Write the results as asked; 0 or -errno with err set. */
+int output_results(const struct run_results *r, const struct output_opts *o, int argc,
+		   char **argv, struct iop_err *err);
+
+/* Print each failed job's reason on stderr; return the exit code the run deserves. */
+int output_exit_code(const struct run_results *r);
+
+/* Install SIGINT/SIGTERM handling: the first asks the runner to stop, the second exits. */
+void install_stop_signals(void);
+
+#endif

@@ -1,0 +1,283 @@
+/* fio-compatible JSON (and json+) from finished results. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#include "report.h"
+#include "stats.h"
+
+const char *dir_name(unsigned dir)
+{
+	static const char *const names[] = { "read", "write", "trim", "sync" };
+
+	return dir < STAT_NR ? names[dir] : "?";
+}
+
+void run_env_fill(struct run_env *env, int argc, char **argv)
+{
+	struct utsname u;
+
+	(void)argc;
+	(void)argv;
+	memset(env, 0, sizeof(*env));
+	if (!uname(&u))
+		snprintf(env->kernel, sizeof(env->kernel), "%s", u.release);
+	if (gethostname(env->hostname, sizeof(env->hostname)))
+		snprintf(env->hostname, sizeof(env->hostname), "unknown");
+}
+
+static int set(json_t *o, const char *key, json_t *v)
+{
+	return json_object_set_new(o, key, v);
+}
+
+static json_t *lat_json(const struct lat_stat *s, bool pcts, bool bins)
+{
+	json_t *o = json_object();
+	uint64_t out[32];
+	char key[32];
+	unsigned i;
+
+	set(o, "min", json_integer(s->n ? (json_int_t)s->min : 0));
+	set(o, "max", json_integer((json_int_t)s->max));
+	set(o, "mean", json_real(lat_mean(s)));
+	set(o, "stddev", json_real(lat_stddev(s)));
+	set(o, "N", json_integer((json_int_t)s->n));
+	if (pcts && s->n) {
+		json_t *p = json_object();
+
+		lat_percentiles(s, default_percentiles, nr_default_percentiles, out);
+		for (i = 0; i < nr_default_percentiles; i++) {
+			snprintf(key, sizeof(key), "%f", default_percentiles[i]);
+			set(p, key, json_integer((json_int_t)out[i]));
+		}
+		set(o, "percentile", p);
+	}
+	if (bins && s->n) {
+		json_t *b = json_object();
+
+		for (i = 0; i < HIST_NR; i++) {
+			if (!s->hist[i])
+				continue;
+			snprintf(key, sizeof(key), "%llu", (unsigned long long)hist_val(i));
+			set(b, key, json_integer((json_int_t)s->hist[i]));
+		}
+		set(o, "bins", b);
+	}
+	return o;
+}
+
+static json_t *dir_json(const struct dir_stat *d, bool plus)
+{
+	json_t *o = json_object();
+	double secs = (double)d->runtime_ns / 1e9;
+	double bw = secs > 0 ? (double)d->bytes / secs : 0;
+
+	set(o, "io_bytes", json_integer((json_int_t)d->bytes));
+	set(o, "io_kbytes", json_integer((json_int_t)(d->bytes / 1024)));
+	set(o, "bw_bytes", json_integer((json_int_t)bw));
+	set(o, "bw", json_integer((json_int_t)(bw / 1024)));
+	set(o, "iops", json_real(secs > 0 ? (double)d->ios / secs : 0));
+	set(o, "runtime", json_integer((json_int_t)(d->runtime_ns / 1000000)));
+	set(o, "total_ios", json_integer((json_int_t)d->ios));
+	set(o, "short_ios", json_integer((json_int_t)d->short_ios));
+	set(o, "drop_ios", json_integer(0));
+	set(o, "slat_ns", lat_json(&d->slat, false, false));
+	set(o, "clat_ns", lat_json(&d->clat, true, plus));
+	set(o, "lat_ns", lat_json(&d->lat, false, false));
+	set(o, "bw_min", json_integer((json_int_t)(d->bw.min / 1024)));
+	set(o, "bw_max", json_integer((json_int_t)(d->bw.max / 1024)));
+	set(o, "agg_pct", json_real(d->bw.n ? 100.0 : 0));
+	set(o, "bw_mean", json_real(sample_mean(&d->bw) / 1024));
+	set(o, "bw_dev", json_real(sample_stddev(&d->bw) / 1024));
+	set(o, "bw_samples", json_integer((json_int_t)d->bw.n));
+	set(o, "iops_min", json_integer((json_int_t)d->iops.min));
+	set(o, "iops_max", json_integer((json_int_t)d->iops.max));
+	set(o, "iops_mean", json_real(sample_mean(&d->iops)));
+	set(o, "iops_stddev", json_real(sample_stddev(&d->iops)));
+	set(o, "iops_samples", json_integer((json_int_t)d->iops.n));
+	return o;
+}
+
+static json_t *sync_json(const struct dir_stat *d, bool plus)
+{
+	json_t *o = json_object();
+
+	set(o, "total_ios", json_integer((json_int_t)d->ios));
+	set(o, "lat_ns", lat_json(&d->clat, true, plus));
+	return o;
+}
+
+static json_t *depth_json(const struct job_result *r)
+{
+	static const char *const keys[] = { "1", "2", "4", "8", "16", "32", ">=64" };
+	json_t *o = json_object();
+	uint64_t total = 0;
+	unsigned i;
+
+	for (i = 0; i < DEPTH_BUCKETS; i++)
+		total += r->depth[i];
+	for (i = 0; i < DEPTH_BUCKETS; i++)
+		set(o, keys[i], json_real(total ? 100.0 * (double)r->depth[i] / (double)total : 0));
+	return o;
+}
+
+/*
+ * fio's latency distribution: percent of I/Os at or under each edge, in ns below 1 us,
+ * in us below 1 ms, in ms above. Taken from the completion-latency histograms.
+ */
+static void lat_buckets(json_t *job, const struct job_result *r)
+{
+	static const uint64_t edges[] = { 2, 4, 10, 20, 50, 100, 250, 500, 750, 1000, 2000 };
+	static const char *const names[] = { "latency_ns", "latency_us", "latency_ms" };
+	uint64_t counts[3][12] = { { 0 } }, total = 0, v, scaled;
+	unsigned d, i, b, unit, n;
+	char key[16];
+
+	for (d = 0; d < 3; d++) {
+		const struct lat_stat *s = &r->dir[d].clat;
+
+		for (i = 0; s->n && i < HIST_NR; i++) {
+			if (!s->hist[i])
+				continue;
+			v = hist_val(i);
+			unit = v < 1000 ? 0 : v < 1000000 ? 1 : 2;
+			scaled = unit == 0 ? v : unit == 1 ? v / 1000 : v / 1000000;
+			n = unit == 2 ? 11 : 10;
+			for (b = 0; b < n && scaled > edges[b]; b++)
+				;
+			counts[unit][b] += s->hist[i];
+			total += s->hist[i];
+		}
+	}
+	for (unit = 0; unit < 3; unit++) {
+		json_t *o = json_object();
+
+		n = unit == 2 ? 11 : 10;
+		for (b = 0; b < n; b++) {
+			snprintf(key, sizeof(key), "%llu", (unsigned long long)edges[b]);
+			set(o, key, json_real(total ? 100.0 * (double)counts[unit][b] / (double)total : 0));
+		}
+		if (unit == 2)
+			set(o, ">=2000", json_real(total ? 100.0 * (double)counts[2][11] / (double)total : 0));
+		set(job, names[unit], o);
+	}
+}
+
+static json_t *options_json(const struct job_spec *job)
+{
+	json_t *o = json_object();
+	unsigned i;
+
+	for (i = 0; i < job->nr_kv; i++)
+		set(o, job->kv[i].key, json_string(job->kv[i].val));
+	return o;
+}
+
+static json_t *iopath_job_json(const struct job_result *r)
+{
+	json_t *o = json_object(), *applied = json_object();
+	unsigned i;
+
+	set(o, "engine", json_string(r->engine_name));
+	set(o, "direct", json_boolean(r->spec->direct));
+	set(o, "workers", json_integer(r->nr_workers));
+	for (i = 0; i < r->nr_applied; i++)
+		set(applied, r->applied[i][0], json_string(r->applied[i][1]));
+	set(o, "engine_applied", applied);
+	set(o, "latency_buckets_from", json_string("clat"));
+	set(o, "interrupted", json_boolean(r->interrupted));
+	if (r->error)
+		set(o, "error_message", json_string(r->errmsg));
+	if (r->verify_errors)
+		set(o, "verify_errors", json_integer((json_int_t)r->verify_errors));
+	return o;
+}
+
+static json_t *job_json(const struct job_result *r, bool plus)
+{
+	json_t *o = json_object();
+	double secs = (double)r->runtime_ns / 1e9;
+	unsigned d;
+
+	set(o, "jobname", json_string(r->spec->name));
+	set(o, "groupid", json_integer(r->spec->groupid));
+	set(o, "error", json_integer(r->error));
+	set(o, "eta", json_integer(0));
+	set(o, "elapsed", json_integer((json_int_t)(r->elapsed_ns / 1000000000ull)));
+	set(o, "job options", options_json(r->spec));
+	for (d = 0; d < 3; d++)
+		set(o, dir_name(d), dir_json(&r->dir[d], plus));
+	set(o, "sync", sync_json(&r->dir[STAT_SYNC], plus));
+	set(o, "job_runtime", json_integer((json_int_t)(r->runtime_ns / 1000000)));
+	set(o, "usr_cpu", json_real(secs > 0 ? 100.0 * (double)r->usr_ns / 1e9 / secs : 0));
+	set(o, "sys_cpu", json_real(secs > 0 ? 100.0 * (double)r->sys_ns / 1e9 / secs : 0));
+	set(o, "ctx", json_integer((json_int_t)r->ctx));
+	set(o, "majf", json_integer((json_int_t)r->majf));
+	set(o, "minf", json_integer((json_int_t)r->minf));
+	set(o, "iodepth_level", depth_json(r));
+	lat_buckets(o, r);
+	set(o, "iopath", iopath_job_json(r));
+	return o;
+}
+
+json_t *report_json(const struct run_results *r, const struct run_env *env, bool plus)
+{
+	json_t *root = json_object(), *jobs = json_array(), *meta = json_object();
+	unsigned i;
+
+	if (!root || !jobs || !meta)
+		return NULL;
+	set(root, "fio version", json_string("iopath-" IOPATH_VERSION));
+	set(root, "timestamp", json_integer((json_int_t)(r->start_unix_ms / 1000)));
+	set(root, "timestamp_ms", json_integer((json_int_t)r->start_unix_ms));
+	set(meta, "version", json_string(IOPATH_VERSION));
+	set(meta, "cflags", json_string(IOPATH_CFLAGS));
+	set(meta, "kernel", json_string(env->kernel));
+	set(meta, "hostname", json_string(env->hostname));
+	set(meta, "interrupted", json_boolean(r->interrupted));
+	set(root, "iopath", meta);
+	for (i = 0; i < r->nr; i++)
+		json_array_append_new(jobs, job_json(&r->res[i], plus));
+	set(root, "jobs", jobs);
+	return root;
+}
+
+int report_json_write(json_t *root, const char *path)
+{
+	char tmp[PATH_MAX];
+	const size_t flags = JSON_INDENT(2) | JSON_REAL_PRECISION(12);
+	FILE *f;
+	int fd, ret = 0;
+
+	if (!path) {
+		if (json_dumpf(root, stdout, flags) || fputc('\n', stdout) == EOF || fflush(stdout))
+			return -EIO;
+		return 0;
+	}
+	if (snprintf(tmp, sizeof(tmp), "%s.tmp.%d", path, (int)getpid()) >= (int)sizeof(tmp))
+		return -ENAMETOOLONG;
+	fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+	if (fd < 0)
+		return -errno;
+	f = fdopen(fd, "w");
+	if (!f) {
+		ret = -errno;
+		close(fd);
+		unlink(tmp);
+		return ret;
+	}
+	if (json_dumpf(root, f, flags) || fputc('\n', f) == EOF || fflush(f) || fsync(fd))
+		ret = -EIO;
+	if (fclose(f) && !ret)
+		ret = -errno;
+	if (!ret && rename(tmp, path))
+		ret = -errno;
+	if (ret)
+		unlink(tmp);
+	return ret;
+}

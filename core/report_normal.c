@@ -1,0 +1,187 @@
+/* fio-style human-readable output from finished results. */
+#include <stdio.h>
+#include <string.h>
+
+#include "parse.h"
+#include "report.h"
+#include "stats.h"
+
+static void fmt_count(char *buf, size_t len, double v)
+{
+	if (v >= 1e9)
+		snprintf(buf, len, "%.1fG", v / 1e9);
+	else if (v >= 1e6)
+		snprintf(buf, len, "%.1fM", v / 1e6);
+	else if (v >= 1e4)
+		snprintf(buf, len, "%.1fk", v / 1e3);
+	else
+		snprintf(buf, len, "%.0f", v);
+}
+
+/* Pick the unit fio would: nsec, usec or msec, from the mean. */
+static double lat_unit(const struct lat_stat *s, const char **name)
+{
+	double mean = lat_mean(s);
+
+	if (mean >= 1e7) {
+		*name = "msec";
+		return 1e6;
+	}
+	if (mean >= 1e4) {
+		*name = "usec";
+		return 1e3;
+	}
+	*name = "nsec";
+	return 1;
+}
+
+static void print_lat(FILE *f, const char *label, const struct lat_stat *s)
+{
+	const char *unit;
+	double div;
+
+	if (!s->n)
+		return;
+	div = lat_unit(s, &unit);
+	fprintf(f, "    %4s (%s): min=%.0f, max=%.0f, avg=%.2f, stdev=%.2f\n", label, unit,
+		(double)s->min / div, (double)s->max / div, lat_mean(s) / div, lat_stddev(s) / div);
+}
+
+static void print_pcts(FILE *f, const char *label, const struct lat_stat *s)
+{
+	uint64_t out[32];
+	const char *unit;
+	double div;
+	unsigned i;
+
+	if (!s->n)
+		return;
+	div = lat_unit(s, &unit);
+	lat_percentiles(s, default_percentiles, nr_default_percentiles, out);
+	fprintf(f, "    %s percentiles (%s):\n", label, unit);
+	for (i = 0; i < nr_default_percentiles; i++) {
+		if (i % 4 == 0)
+			fprintf(f, "     |");
+		fprintf(f, " %5.2fth=[%6.0f]%s", default_percentiles[i], (double)out[i] / div,
+			i + 1 == nr_default_percentiles ? "\n" : i % 4 == 3 ? ",\n" : ",");
+	}
+}
+
+static void print_dir(FILE *f, const struct dir_stat *d, unsigned dir)
+{
+	double secs = (double)d->runtime_ns / 1e9, bw = secs > 0 ? (double)d->bytes / secs : 0;
+	char iops[32], bwi[32], bws[32], io[32];
+
+	if (!d->ios)
+		return;
+	fmt_count(iops, sizeof(iops), secs > 0 ? (double)d->ios / secs : 0);
+	fmt_bytes_iec(bwi, sizeof(bwi), (uint64_t)bw);
+	fmt_bytes_si(bws, sizeof(bws), (uint64_t)bw);
+	fmt_bytes_iec(io, sizeof(io), d->bytes);
+	fprintf(f, "  %s: IOPS=%s, BW=%s/s (%s/s)(%s/%llumsec)\n", dir_name(dir), iops, bwi, bws, io,
+		(unsigned long long)(d->runtime_ns / 1000000));
+	print_lat(f, "slat", &d->slat);
+	print_lat(f, "clat", &d->clat);
+	print_lat(f, "lat", &d->lat);
+	print_pcts(f, "clat", &d->clat);
+	if (d->bw.n)
+		fprintf(f, "   bw (  KiB/s): min=%.0f, max=%.0f, avg=%.2f, stdev=%.2f, samples=%llu\n",
+			d->bw.min / 1024, d->bw.max / 1024, sample_mean(&d->bw) / 1024,
+			sample_stddev(&d->bw) / 1024, (unsigned long long)d->bw.n);
+	if (d->iops.n)
+		fprintf(f, "   iops        : min=%.0f, max=%.0f, avg=%.2f, stdev=%.2f, samples=%llu\n",
+			d->iops.min, d->iops.max, sample_mean(&d->iops), sample_stddev(&d->iops),
+			(unsigned long long)d->iops.n);
+}
+
+static void print_job(FILE *f, const struct job_result *r)
+{
+	static const char *const depths[] = { "1", "2", "4", "8", "16", "32", ">=64" };
+	double secs = (double)r->runtime_ns / 1e9;
+	uint64_t total = 0;
+	unsigned d, i;
+
+	fprintf(f, "%s: (groupid=%u, jobs=%u): err=%2d: engine=%s%s%s\n", r->spec->name,
+		r->spec->groupid, r->nr_workers ? r->nr_workers : r->spec->numjobs, r->error,
+		r->engine_name, r->spec->direct ? " direct=1" : "",
+		r->interrupted ? " (interrupted)" : "");
+	if (r->error)
+		fprintf(f, "  error: %s\n", r->errmsg);
+	for (d = 0; d < 3; d++)
+		print_dir(f, &r->dir[d], d);
+	if (r->dir[STAT_SYNC].ios) {
+		fprintf(f, "  fsync/fdatasync: %llu\n", (unsigned long long)r->dir[STAT_SYNC].ios);
+		print_lat(f, "sync", &r->dir[STAT_SYNC].clat);
+		print_pcts(f, "sync", &r->dir[STAT_SYNC].clat);
+	}
+	if (!r->nr_workers)
+		return;
+	fprintf(f, "  cpu          : usr=%.2f%%, sys=%.2f%%, ctx=%llu, majf=%llu, minf=%llu\n",
+		secs > 0 ? 100.0 * (double)r->usr_ns / 1e9 / secs : 0,
+		secs > 0 ? 100.0 * (double)r->sys_ns / 1e9 / secs : 0,
+		(unsigned long long)r->ctx, (unsigned long long)r->majf, (unsigned long long)r->minf);
+	for (i = 0; i < DEPTH_BUCKETS; i++)
+		total += r->depth[i];
+	fprintf(f, "  IO depths    :");
+	for (i = 0; i < DEPTH_BUCKETS; i++)
+		fprintf(f, " %s=%.1f%%%s", depths[i],
+			total ? 100.0 * (double)r->depth[i] / (double)total : 0,
+			i + 1 < DEPTH_BUCKETS ? "," : "\n");
+	if (r->nr_applied) {
+		fprintf(f, "  engine       :");
+		for (i = 0; i < r->nr_applied; i++)
+			fprintf(f, " %s=%s", r->applied[i][0], r->applied[i][1]);
+		fprintf(f, "\n");
+	}
+}
+
+static void print_group(FILE *f, const struct run_results *r, unsigned group)
+{
+	static const char *const upper[] = { "READ", "WRITE", "TRIM" };
+	unsigned d, i;
+
+	fprintf(f, "\nRun status group %u (all jobs):\n", group);
+	for (d = 0; d < 3; d++) {
+		uint64_t bytes = 0, rt_min = UINT64_MAX, rt_max = 0;
+		double bw_min = 1e300, bw_max = 0, bw;
+		char a[32], b[32], c[32], io[32];
+
+		for (i = 0; i < r->nr; i++) {
+			const struct dir_stat *s = &r->res[i].dir[d];
+
+			if (r->res[i].spec->groupid != group || !s->ios || !s->runtime_ns)
+				continue;
+			bytes += s->bytes;
+			bw = (double)s->bytes / ((double)s->runtime_ns / 1e9);
+			bw_min = bw < bw_min ? bw : bw_min;
+			bw_max = bw > bw_max ? bw : bw_max;
+			rt_min = s->runtime_ns < rt_min ? s->runtime_ns : rt_min;
+			rt_max = s->runtime_ns > rt_max ? s->runtime_ns : rt_max;
+		}
+		if (!bytes)
+			continue;
+		fmt_bytes_iec(a, sizeof(a), (uint64_t)((double)bytes / ((double)rt_max / 1e9)));
+		fmt_bytes_iec(b, sizeof(b), (uint64_t)bw_min);
+		fmt_bytes_iec(c, sizeof(c), (uint64_t)bw_max);
+		fmt_bytes_iec(io, sizeof(io), bytes);
+		fprintf(f, "  %5s: bw=%s/s, %s/s-%s/s, io=%s, run=%llu-%llumsec\n", upper[d], a, b, c,
+			io, (unsigned long long)(rt_min / 1000000),
+			(unsigned long long)(rt_max / 1000000));
+	}
+}
+
+void report_normal(FILE *f, const struct run_results *r)
+{
+	unsigned i, last_group = 0;
+	bool any = false;
+
+	for (i = 0; i < r->nr; i++) {
+		print_job(f, &r->res[i]);
+		last_group = r->res[i].spec->groupid;
+		any = true;
+	}
+	for (i = 0; any && i <= last_group; i++)
+		print_group(f, r, i);
+	if (r->interrupted)
+		fprintf(f, "\n(interrupted: the results above are partial)\n");
+}

@@ -1,0 +1,363 @@
+/* The runner: plans jobs, starts their workers group by group, and collects results. */
+#include <errno.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/time.h>
+
+#include "file.h"
+#include "run.h"
+#include "stats.h"
+#include "worker.h"
+
+static atomic_int stop_requested;
+
+void run_request_stop(void)
+{
+	atomic_store_explicit(&stop_requested, 1, memory_order_relaxed);
+}
+
+bool run_stop_requested(void)
+{
+	return atomic_load_explicit(&stop_requested, memory_order_relaxed);
+}
+
+static uint32_t job_unit(const struct job_spec *job)
+{
+	if (!job_reads(job->rw))
+		return job->bs[DDIR_WRITE];
+	if (!job_writes(job->rw))
+		return job->bs[DDIR_READ];
+	return job->bs[0] < job->bs[1] ? job->bs[0] : job->bs[1];
+}
+
+static int plan_sizes(const struct job_spec *job, struct job_plan *plan, struct iop_err *err)
+{
+	uint64_t size = job->size, fsize;
+	unsigned i, nr_paths = plan->shared ? plan->nr_files : plan->nr_files * plan->nr_workers;
+	bool diskless = job->engine->flags & ENGINE_DISKLESS, blk;
+	int ret;
+
+	for (i = 0; !diskless && i < nr_paths; i++) {
+		ret = file_size(plan->paths[i], &fsize, &blk);
+		if (ret == -ENOENT)
+			continue;
+		if (ret == -EISDIR)
+			return iop_errf(err, -EISDIR, "job %s: %s is a directory; filename= needs a file (or use directory=)",
+					job->name, plan->paths[i]);
+		if (ret)
+			return iop_errf(err, ret, "job %s: %s: %s", job->name, plan->paths[i],
+					strerror(-ret));
+		plan->blockdev |= blk;
+		if (!job->size && (size == 0 || fsize < size))
+			size = fsize > job->offset ? (fsize - job->offset) * plan->nr_files : 0;
+	}
+	if (!size)
+		return iop_errf(err, -EINVAL,
+				"job %s: size= not given and %s does not exist or is empty (give size=, e.g. size=1g)",
+				job->name, diskless ? "the job has no file" : plan->paths[0]);
+	plan->region = size / plan->nr_files / plan->unit * plan->unit;
+	if (plan->region < plan->max_bs)
+		return iop_errf(err, -EINVAL, "job %s: size %llu per file is smaller than bs=%u",
+				job->name, (unsigned long long)(size / plan->nr_files), plan->max_bs);
+	return 0;
+}
+
+static int plan_job(const struct job_spec *job, struct job_plan *plan, struct iop_err *err)
+{
+	struct stat st;
+	unsigned c;
+	int n;
+
+	memset(plan, 0, sizeof(*plan));
+	plan->job = job;
+	plan->nr_workers = job->numjobs;
+	plan->unit = job_unit(job);
+	plan->max_bs = job->bs[0] > job->bs[1] ? job->bs[0] : job->bs[1];
+	if (!job_reads(job->rw))
+		plan->max_bs = job->bs[DDIR_WRITE];
+	else if (!job_writes(job->rw))
+		plan->max_bs = job->bs[DDIR_READ];
+	if (job->verify != VERIFY_NONE && plan->max_bs % plan->unit)
+		return iop_errf(err, -EINVAL, "job %s: verify needs the larger bs (%u) to be a multiple of the smaller (%u)",
+				job->name, plan->max_bs, plan->unit);
+	if (job->directory[0] && (stat(job->directory, &st) || !S_ISDIR(st.st_mode)))
+		return iop_errf(err, -ENOENT, "job %s: directory %s: %s", job->name, job->directory,
+				errno == 0 || !S_ISDIR(st.st_mode) ? "not a directory" : strerror(errno));
+	plan->shared = job->filename[0] != '\0';
+	plan->paths = calloc((size_t)(plan->shared ? FILES_MAX : plan->nr_workers), PATH_MAX);
+	if (!plan->paths)
+		return iop_errf(err, -ENOMEM, "job %s: out of memory", job->name);
+	for (c = 0; c < (plan->shared ? 1 : plan->nr_workers); c++) {
+		n = file_names(job, c, plan->paths + c, plan->shared ? FILES_MAX : 1, err);
+		if (n < 0)
+			return n;
+		plan->nr_files = (unsigned)n;
+	}
+	return plan_sizes(job, plan, err);
+}
+
+static int layout_job(const struct job_plan *plan, struct iop_err *err)
+{
+	const struct job_spec *job = plan->job;
+	bool fill = job_reads(job->rw), writes = job_writes(job->rw);
+	unsigned i, nr_paths = plan->shared ? plan->nr_files : plan->nr_files * plan->nr_workers;
+	int ret;
+
+	if (job->engine->flags & ENGINE_DISKLESS || plan->blockdev)
+		return 0;
+	if (!fill && !writes)
+		return 0;
+	for (i = 0; i < nr_paths; i++) {
+		ret = file_layout(job, plan->paths[i], job->offset + plan->region, fill, plan->unit,
+				  err);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+/* Refuse a job whose engine cannot do what it asks, before it starts. */
+static int check_capabilities(const struct job_spec *job, struct iop_err *err)
+{
+	const struct engine_ops *ops = job->engine;
+
+	if (job->direct && (ops->flags & ENGINE_NO_DIRECT))
+		return iop_errf(err, -EINVAL,
+				"job %s: ioengine=%s cannot do direct=1: it works through the page cache (use direct=0, or psync/libaio/io_uring for O_DIRECT)",
+				job->name, ops->name);
+	return 0;
+}
+
+static uint64_t tv_ns(const struct timeval *tv)
+{
+	return (uint64_t)tv->tv_sec * 1000000000ull + (uint64_t)tv->tv_usec * 1000ull;
+}
+
+static void result_init(struct job_result *r, const struct job_spec *job, unsigned clone)
+{
+	unsigned i;
+
+	memset(r, 0, sizeof(*r));
+	r->spec = job;
+	r->clone = clone;
+	for (i = 0; i < STAT_NR; i++)
+		dir_stat_init(&r->dir[i]);
+	snprintf(r->engine_name, sizeof(r->engine_name), "%s", job->engine->name);
+}
+
+static void result_add_worker(struct job_result *r, const struct worker *w)
+{
+	uint64_t runtime = w->end_ns > w->start_ns ? w->end_ns - w->start_ns : 0;
+	unsigned i;
+
+	r->nr_workers++;
+	if (w->error && !r->error) {
+		r->error = w->error;
+		snprintf(r->errmsg, sizeof(r->errmsg), "%s", w->errmsg);
+	}
+	r->interrupted |= w->interrupted;
+	r->verify_errors += w->verify_errors;
+	if (!w->st)
+		return;
+	if (runtime > r->runtime_ns)
+		r->runtime_ns = runtime;
+	for (i = 0; i < STAT_NR; i++) {
+		struct dir_stat d = w->st[i];
+
+		if (d.ios)
+			d.runtime_ns = runtime;
+		dir_stat_merge(&r->dir[i], &d);
+	}
+	if (w->ru_end.ru_utime.tv_sec || w->ru_end.ru_utime.tv_usec || w->ru_end.ru_stime.tv_sec ||
+	    w->ru_end.ru_stime.tv_usec) {
+		r->usr_ns += tv_ns(&w->ru_end.ru_utime) - tv_ns(&w->ru_start.ru_utime);
+		r->sys_ns += tv_ns(&w->ru_end.ru_stime) - tv_ns(&w->ru_start.ru_stime);
+		r->ctx += (uint64_t)(w->ru_end.ru_nvcsw - w->ru_start.ru_nvcsw) +
+			  (uint64_t)(w->ru_end.ru_nivcsw - w->ru_start.ru_nivcsw);
+		r->majf += (uint64_t)(w->ru_end.ru_majflt - w->ru_start.ru_majflt);
+		r->minf += (uint64_t)(w->ru_end.ru_minflt - w->ru_start.ru_minflt);
+	}
+	for (i = 0; i < DEPTH_BUCKETS; i++)
+		r->depth[i] += w->depth_hist[i];
+	if (!r->nr_applied && w->eng.nr_applied) {
+		r->nr_applied = w->eng.nr_applied;
+		memcpy(r->applied, w->eng.applied, sizeof(r->applied));
+	}
+}
+
+static struct job_result *results_grow(struct run_results *out, unsigned n)
+{
+	struct job_result *res = realloc(out->res, (out->nr + n) * sizeof(*res));
+
+	if (!res)
+		return NULL;
+	out->res = res;
+	out->nr += n;
+	return &res[out->nr - n];
+}
+
+struct group_job {
+	struct job_plan plan;
+	struct worker *workers;
+	int refused;
+	char why[sizeof(((struct iop_err *)0)->msg)];
+};
+
+static int collect(struct run_results *out, struct group_job *gj, uint64_t elapsed)
+{
+	const struct job_spec *job = gj->plan.job;
+	unsigned i, nr = gj->refused || job->group_reporting ? 1 : job->numjobs;
+	struct job_result *r = results_grow(out, nr);
+
+	if (!r)
+		return -ENOMEM;
+	for (i = 0; i < nr; i++) {
+		result_init(&r[i], job, i);
+		r[i].elapsed_ns = elapsed;
+	}
+	if (gj->refused) {
+		r->error = -gj->refused;
+		snprintf(r->errmsg, sizeof(r->errmsg), "%s", gj->why);
+		return 0;
+	}
+	for (i = 0; i < job->numjobs; i++) {
+		result_add_worker(&r[nr == 1 ? 0 : i], &gj->workers[i]);
+		if (out->interrupted || gj->workers[i].interrupted)
+			out->interrupted = true;
+	}
+	return 0;
+}
+
+static uint64_t mono_ns(void)
+{
+	return now_ns();
+}
+
+/* Start every worker of the group together, wait for all, collect their results. */
+static int run_group(struct group_job *gjs, unsigned n, struct run_results *out,
+		     struct iop_err *err)
+{
+	pthread_barrier_t start;
+	unsigned i, c, total = 0, started = 0;
+	uint64_t t0 = mono_ns();
+	int ret = 0;
+
+	for (i = 0; i < n; i++) {
+		struct iop_err e;
+
+		if (!gjs[i].refused && check_capabilities(gjs[i].plan.job, &e)) {
+			gjs[i].refused = -EINVAL;
+			snprintf(gjs[i].why, sizeof(gjs[i].why), "%s", e.msg);
+		}
+		if (!gjs[i].refused) {
+			ret = layout_job(&gjs[i].plan, &e);
+			if (ret) {
+				gjs[i].refused = ret;
+				snprintf(gjs[i].why, sizeof(gjs[i].why), "%s", e.msg);
+			}
+		}
+		if (!gjs[i].refused)
+			total += gjs[i].plan.nr_workers;
+	}
+	if (total) {
+		pthread_barrier_init(&start, NULL, total);
+		for (i = 0; i < n; i++) {
+			if (gjs[i].refused)
+				continue;
+			gjs[i].workers = calloc(gjs[i].plan.nr_workers, sizeof(struct worker));
+			if (!gjs[i].workers) {
+				ret = iop_errf(err, -ENOMEM, "out of memory for workers");
+				goto out;
+			}
+		}
+		for (i = 0; i < n; i++) {
+			for (c = 0; !gjs[i].refused && c < gjs[i].plan.nr_workers; c++) {
+				struct worker *w = &gjs[i].workers[c];
+
+				w->job = gjs[i].plan.job;
+				w->plan = &gjs[i].plan;
+				w->clone = c;
+				w->start = &start;
+				if (pthread_create(&w->tid, NULL, worker_main, w)) {
+					ret = iop_errf(err, -EAGAIN, "cannot start worker thread %u of job %s",
+						       c, w->job->name);
+					/* the barrier can no longer fill: let nobody wait */
+					run_request_stop();
+					goto out;
+				}
+				started++;
+			}
+		}
+	}
+out:
+	for (i = 0; i < n && total; i++)
+		for (c = 0; gjs[i].workers && c < gjs[i].plan.nr_workers && started; c++, started--)
+			pthread_join(gjs[i].workers[c].tid, NULL);
+	if (total)
+		pthread_barrier_destroy(&start);
+	for (i = 0; !ret && i < n; i++)
+		ret = collect(out, &gjs[i], mono_ns() - t0);
+	for (i = 0; i < n; i++) {
+		for (c = 0; gjs[i].workers && c < gjs[i].plan.nr_workers; c++)
+			worker_free(&gjs[i].workers[c]);
+		free(gjs[i].workers);
+		gjs[i].workers = NULL;
+	}
+	return ret;
+}
+
+int run_jobs(const struct job_list *jobs, struct run_results *out, struct iop_err *err)
+{
+	struct group_job *gjs;
+	struct timeval tv;
+	unsigned i, first;
+	int ret = 0;
+
+	memset(out, 0, sizeof(*out));
+	gettimeofday(&tv, NULL);
+	out->start_unix_ms = (uint64_t)tv.tv_sec * 1000 + (uint64_t)tv.tv_usec / 1000;
+	gjs = calloc(jobs->nr ? jobs->nr : 1, sizeof(*gjs));
+	if (!gjs)
+		return iop_errf(err, -ENOMEM, "out of memory");
+	for (i = 0; i < jobs->nr && !ret; i++)
+		ret = plan_job(&jobs->jobs[i], &gjs[i].plan, err);
+	for (first = 0; !ret && first < jobs->nr;) {
+		unsigned last = first;
+
+		while (last + 1 < jobs->nr && jobs->jobs[last + 1].groupid == jobs->jobs[first].groupid)
+			last++;
+		if (run_stop_requested()) {
+			out->interrupted = true;
+			break;
+		}
+		ret = run_group(&gjs[first], last - first + 1, out, err);
+		first = last + 1;
+	}
+	for (i = 0; i < jobs->nr; i++)
+		free(gjs[i].plan.paths);
+	free(gjs);
+	if (run_stop_requested())
+		out->interrupted = true;
+	return ret;
+}
+
+void run_results_free(struct run_results *r)
+{
+	free(r->res);
+	r->res = NULL;
+	r->nr = 0;
+}
+
+bool run_failed(const struct run_results *r)
+{
+	unsigned i;
+
+	for (i = 0; i < r->nr; i++)
+		if (r->res[i].error)
+			return true;
+	return false;
+}

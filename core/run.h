@@ -1,0 +1,33 @@
+/* The runner: plans jobs, starts their workers group by group, and collects results. */
+#ifndef IOPATH_RUN_H
+#define IOPATH_RUN_H
+
+#include <stdbool.h>
+
+#include "err.h"
+#include "iopath/result.h"
+#include "job.h"
+
+struct run_results {
+	struct job_result *res;
+	unsigned nr;
+	bool interrupted;
+	uint64_t start_unix_ms;
+};
+
+/*
+ * Run every job of the list. Returns -errno (with err) when the jobs cannot start at all
+ * (bad input found while planning); otherwise 0, with each job's own failure in its result.
+ */
+int run_jobs(const struct job_list *jobs, struct run_results *out, struct iop_err *err);
+
+void run_results_free(struct run_results *r);
+
+/* Ask running workers to stop soon; safe from a signal handler. */
+void run_request_stop(void);
+bool run_stop_requested(void);
+
+/* Did any result fail? */
+bool run_failed(const struct run_results *r);
+
+#endif

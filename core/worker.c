@@ -1,0 +1,567 @@
+/* One worker thread of a job: set-up, the submit/reap loop, verification and teardown. */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "buffer.h"
+#include "run.h"
+#include "stats.h"
+#include "worker.h"
+
+#define SAMPLE_NS 500000000ull	/* fio's bw_avg_time / iops_avg_time default */
+#define BUF_ALIGN 4096u
+
+static const char *const ddir_names[] = { "read", "write", "trim", "fsync", "fdatasync" };
+
+static void worker_fail(struct worker *w, int error, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static void worker_fail(struct worker *w, int error, const char *fmt, ...)
+{
+	va_list ap;
+
+	w->aborted = true;
+	if (w->error)
+		return;
+	w->error = error > 0 ? error : EIO;
+	va_start(ap, fmt);
+	vsnprintf(w->errmsg, sizeof(w->errmsg), fmt, ap);
+	va_end(ap);
+}
+
+static void lat_add_summary(struct lat_stat *s, uint64_t v)
+{
+	s->n++;
+	s->sum += v;
+	s->sumsq += (unsigned __int128)v * v;
+	if (v < s->min)
+		s->min = v;
+	if (v > s->max)
+		s->max = v;
+}
+
+static void stats_reset(struct worker *w)
+{
+	unsigned i;
+
+	for (i = 0; i < STAT_NR; i++)
+		dir_stat_init(&w->st[i]);
+	memset(w->depth_hist, 0, sizeof(w->depth_hist));
+	memset(w->sample_bytes, 0, sizeof(w->sample_bytes));
+	memset(w->sample_ios, 0, sizeof(w->sample_ios));
+}
+
+/* Start of the measured interval: after the start barrier, or when ramp_time ends. */
+static void measure_start(struct worker *w, uint64_t t)
+{
+	stats_reset(w);
+	w->in_ramp = false;
+	w->start_ns = t;
+	w->last_sample_ns = t;
+	w->next_sample_ns = t + SAMPLE_NS;
+	w->bytes_issued = 0;
+	if (w->job->runtime_ns)
+		w->deadline_ns = t + w->job->runtime_ns;
+	getrusage(RUSAGE_THREAD, &w->ru_start);
+}
+
+static void take_sample(struct worker *w, uint64_t t)
+{
+	double secs = (double)(t - w->last_sample_ns) / 1e9;
+	unsigned d;
+
+	for (d = 0; d < 2; d++) {
+		if (d == DDIR_READ ? !job_reads(w->job->rw) : !job_writes(w->job->rw))
+			continue;
+		sample_add(&w->st[d].bw, (double)w->sample_bytes[d] / secs);
+		sample_add(&w->st[d].iops, (double)w->sample_ios[d] / secs);
+		w->sample_bytes[d] = 0;
+		w->sample_ios[d] = 0;
+	}
+	w->last_sample_ns = t;
+	w->next_sample_ns += SAMPLE_NS;
+	if (w->next_sample_ns <= t)
+		w->next_sample_ns = t + SAMPLE_NS;
+}
+
+static void mark_written(struct worker *w, const struct io_req *r)
+{
+	const struct io_file *f = r->file;
+	uint64_t u = (r->offset - f->start) / w->plan->unit;
+	uint64_t end = u + r->len / w->plan->unit;
+
+	for (; u < end; u++)
+		w->written[f->index][u >> 3] |= (unsigned char)(1u << (u & 7));
+}
+
+/* The next block to read back in the verify pass; false when all were read. */
+static bool next_verify(struct worker *w, struct io_req *r)
+{
+	uint64_t units = w->plan->region / w->plan->unit;
+
+	while (w->verify_file < w->nr_files) {
+		const unsigned char *map = w->written[w->verify_file];
+
+		while (w->verify_pos < units) {
+			uint64_t u = w->verify_pos++;
+
+			if (!(map[u >> 3] & (1u << (u & 7))))
+				continue;
+			r->file = &w->files[w->verify_file];
+			r->ddir = DDIR_READ;
+			r->len = w->plan->unit;
+			r->offset = r->file->start + u * w->plan->unit;
+			return true;
+		}
+		w->verify_file++;
+		w->verify_pos = 0;
+	}
+	return false;
+}
+
+static unsigned pick_dir(struct worker *w)
+{
+	switch (w->job->rw) {
+	case RW_READ:
+	case RW_RANDREAD:
+		return DDIR_READ;
+	case RW_WRITE:
+	case RW_RANDWRITE:
+		return DDIR_WRITE;
+	default:
+		return rng_below(&w->rng, 100) < w->job->rwmixread ? DDIR_READ : DDIR_WRITE;
+	}
+}
+
+/* Fill r with the next I/O of the job. false when the job has nothing more to issue. */
+static bool next_request(struct worker *w, struct io_req *r)
+{
+	const struct job_spec *job = w->job;
+	struct file_gen *g;
+	unsigned dir, f;
+	uint32_t len;
+
+	if (w->verifying)
+		return next_verify(w, r);
+	if ((job->fsync_blocks && w->writes_since_sync >= job->fsync_blocks) ||
+	    (job->fdatasync_blocks && w->writes_since_sync >= job->fdatasync_blocks)) {
+		r->ddir = job->fsync_blocks ? DDIR_SYNC : DDIR_DATASYNC;
+		r->len = 0;
+		r->offset = 0;
+		w->writes_since_sync = 0;
+		return true;
+	}
+	dir = pick_dir(w);
+	len = job->bs[dir];
+	if (!job->time_based && w->bytes_issued + len > w->bytes_target)
+		return false;
+	f = w->next_file;
+	w->next_file = f + 1 == w->nr_files ? 0 : f + 1;
+	g = &w->gens[f];
+	r->file = &w->files[f];
+	r->ddir = (uint16_t)dir;
+	r->len = len;
+	r->offset = r->file->start +
+		    (job_rw_random(job->rw) ? gen_rand(g, &w->rng, len) : gen_seq(g, dir, len));
+	w->bytes_issued += len;
+	if (dir == DDIR_WRITE) {
+		w->writes_since_sync++;
+		if (job->refill_buffers)
+			buf_fill(job, &w->buf_rng, r->buf, len);
+		if (job->verify != VERIFY_NONE) {
+			verify_stamp(r->buf, r->offset, len, w->plan->unit, ++w->verify_seq);
+			mark_written(w, r);
+		}
+	}
+	return true;
+}
+
+static unsigned depth_bucket(unsigned depth)
+{
+	unsigned b = 0;
+
+	while (b < DEPTH_BUCKETS - 1 && depth >= (2u << b))
+		b++;
+	return b;
+}
+
+static void check_read(struct worker *w, const struct io_req *r)
+{
+	uint64_t bad;
+	char why[160];
+
+	if (verify_check(r->buf, r->offset, r->len, w->plan->unit, &bad, why, sizeof(why))) {
+		w->verify_errors++;
+		worker_fail(w, EILSEQ, "verify: %s at offset %llu: %s", r->file->path,
+			    (unsigned long long)bad, why);
+	}
+}
+
+static void complete(struct worker *w, struct io_req **reqs, unsigned n, uint64_t t, bool async)
+{
+	const struct job_spec *job = w->job;
+	unsigned i;
+
+	if (w->in_ramp && t >= w->ramp_end_ns)
+		measure_start(w, t);
+	for (i = 0; i < n; i++) {
+		struct io_req *r = reqs[i];
+		unsigned sd = r->ddir <= DDIR_TRIM ? r->ddir : STAT_SYNC;
+		struct dir_stat *d = &w->st[sd];
+		uint64_t clat = t - r->issue_ns;
+
+		w->free_reqs[w->nr_free++] = r;
+		if (r->res < 0) {
+			worker_fail(w, (int)-r->res, "%s %s at offset %llu (%u bytes): %s",
+				    ddir_names[r->ddir], r->file->path,
+				    (unsigned long long)r->offset, r->len, strerror((int)-r->res));
+			continue;
+		}
+		if (sd != STAT_SYNC && r->res != r->len) {
+			if (r->res == 0) {
+				worker_fail(w, EIO, "%s %s at offset %llu: unexpected end of file",
+					    ddir_names[r->ddir], r->file->path,
+					    (unsigned long long)r->offset);
+				continue;
+			}
+			d->short_ios++;
+		}
+		if (r->ddir == DDIR_READ && job->verify != VERIFY_NONE)
+			check_read(w, r);
+		if (w->in_ramp)
+			continue;
+		d->ios++;
+		d->bytes += (uint64_t)r->res;
+		lat_add(&d->clat, clat);
+		if (async) {
+			lat_add_summary(&d->slat, r->slat_ns);
+			lat_add_summary(&d->lat, clat + r->slat_ns);
+		} else {
+			lat_add_summary(&d->lat, clat);
+		}
+		if (sd < 2) {
+			w->sample_bytes[sd] += (uint64_t)r->res;
+			w->sample_ios[sd]++;
+		}
+	}
+	if (!w->in_ramp && t >= w->next_sample_ns)
+		take_sample(w, t);
+}
+
+/* Submit the prepared batch; returns the time after submit. */
+static uint64_t submit_batch(struct worker *w, bool sync_engine)
+{
+	const struct engine_ops *ops = w->eng.ops;
+	uint64_t t0 = now_ns(), t1;
+	unsigned i, slat;
+	int ret;
+
+	for (i = w->nr_stamped; i < w->nr_batch; i++)
+		w->batch[i]->issue_ns = t0;
+	w->nr_stamped = w->nr_batch;
+	ret = ops->submit(&w->eng, w->batch, w->nr_batch);
+	t1 = now_ns();
+	if (ret < 0) {
+		worker_fail(w, -ret, "engine %s: submit: %s", ops->name, strerror(-ret));
+		return t1;
+	}
+	if (ret)
+		w->depth_hist[depth_bucket(w->inflight + (unsigned)ret)] += (unsigned)ret;
+	if (sync_engine) {
+		complete(w, w->batch, (unsigned)ret, t1, false);
+	} else {
+		for (i = 0; i < (unsigned)ret; i++) {
+			struct io_req *r = w->batch[i];
+
+			slat = t1 - r->issue_ns > UINT32_MAX ? UINT32_MAX : (unsigned)(t1 - r->issue_ns);
+			r->slat_ns = slat;
+			r->issue_ns = t1;
+		}
+		w->inflight += (unsigned)ret;
+	}
+	if ((unsigned)ret < w->nr_batch)
+		memmove(w->batch, w->batch + ret, (w->nr_batch - (unsigned)ret) * sizeof(*w->batch));
+	w->nr_batch -= (unsigned)ret;
+	w->nr_stamped -= (unsigned)ret;
+	return t1;
+}
+
+/* Return prepared but unsubmitted requests to the pool (on abort). */
+static void drop_batch(struct worker *w)
+{
+	while (w->nr_batch)
+		w->free_reqs[w->nr_free++] = w->batch[--w->nr_batch];
+	w->nr_stamped = 0;
+}
+
+static void io_loop(struct worker *w)
+{
+	const struct job_spec *job = w->job;
+	const struct engine_ops *ops = w->eng.ops;
+	bool sync_engine = ops->flags & ENGINE_SYNC;
+	unsigned batch_max = job->iodepth_batch_submit, min_done = job->iodepth_batch_complete_min;
+	struct io_req *held = NULL;	/* a sync request waiting for writes to drain */
+	bool more = true;
+	uint64_t t = now_ns();
+	int n;
+
+	while (more || w->inflight || w->nr_batch || held) {
+		if (run_stop_requested()) {
+			w->aborted = true;
+			w->interrupted = true;
+		}
+		if (w->aborted) {
+			more = false;
+			drop_batch(w);
+			if (held) {
+				w->free_reqs[w->nr_free++] = held;
+				held = NULL;
+			}
+			if (!w->inflight)
+				break;
+		}
+		while (more && !held && w->inflight + w->nr_batch < w->depth) {
+			struct io_req *r = w->free_reqs[--w->nr_free];
+
+			if (!next_request(w, r)) {
+				w->free_reqs[w->nr_free++] = r;
+				more = false;
+				break;
+			}
+			if (r->ddir >= DDIR_SYNC) {
+				r->file = &w->files[w->next_file ? w->next_file - 1 : w->nr_files - 1];
+				if (w->inflight || w->nr_batch) {
+					held = r;
+					break;
+				}
+			}
+			w->batch[w->nr_batch++] = r;
+			if (r->ddir >= DDIR_SYNC || w->nr_batch >= batch_max)
+				break;
+		}
+		if (held && !w->inflight && !w->nr_batch) {
+			w->batch[w->nr_batch++] = held;
+			held = NULL;
+		}
+		if (w->nr_batch && !w->aborted)
+			t = submit_batch(w, sync_engine);
+		if (!sync_engine && w->inflight &&
+		    (w->inflight + w->nr_batch >= w->depth || !more || held || w->nr_batch)) {
+			unsigned want = min_done < w->inflight ? min_done : w->inflight;
+
+			if (w->aborted || !more || held)
+				want = want ? want : 1;
+			n = ops->reap(&w->eng, w->done, want, w->inflight);
+			if (n < 0) {
+				worker_fail(w, -n, "engine %s: reap: %s", ops->name, strerror(-n));
+				break;
+			}
+			if (n) {
+				t = now_ns();
+				w->inflight -= (unsigned)n;
+				complete(w, w->done, (unsigned)n, t, true);
+			}
+		}
+		if (w->deadline_ns && t >= w->deadline_ns && !w->in_ramp)
+			more = false;
+	}
+	w->end_ns = t;
+}
+
+static int setup_buffers(struct worker *w)
+{
+	const struct job_spec *job = w->job;
+	unsigned i;
+	size_t sz = ((size_t)w->plan->max_bs + BUF_ALIGN - 1) / BUF_ALIGN * BUF_ALIGN;
+
+	w->depth = job->iodepth;
+	w->buf_size = sz;
+	w->buf_len = sz * w->depth;
+	w->buf_base = mmap(NULL, w->buf_len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
+			   -1, 0);
+	if (w->buf_base == MAP_FAILED) {
+		w->buf_base = NULL;
+		return -ENOMEM;
+	}
+	w->reqs = calloc(w->depth, sizeof(*w->reqs));
+	w->free_reqs = calloc(w->depth, sizeof(*w->free_reqs));
+	w->batch = calloc(w->depth, sizeof(*w->batch));
+	w->done = calloc(w->depth, sizeof(*w->done));
+	w->st = calloc(STAT_NR, sizeof(*w->st));
+	if (!w->reqs || !w->free_reqs || !w->batch || !w->done || !w->st)
+		return -ENOMEM;
+	buf_fill(job, &w->buf_rng, w->buf_base, w->buf_len);
+	for (i = 0; i < w->depth; i++) {
+		w->reqs[i].index = i;
+		w->reqs[i].buf = (char *)w->buf_base + (size_t)i * sz;
+		w->free_reqs[w->depth - 1 - i] = &w->reqs[i];
+	}
+	w->nr_free = w->depth;
+	return 0;
+}
+
+static int setup_files(struct worker *w)
+{
+	const struct job_plan *plan = w->plan;
+	const struct job_spec *job = w->job;
+	bool diskless = job->engine->flags & ENGINE_DISKLESS;
+	bool writes = job_writes(job->rw);
+	struct iop_err err;
+	uint64_t seed = job->randseed_set ? job->randseed : 0x5eed;
+	unsigned i;
+
+	w->nr_files = plan->nr_files;
+	for (i = 0; i < w->nr_files; i++)
+		w->files[i].fd = -1;
+	for (i = 0; i < w->nr_files; i++) {
+		struct io_file *f = &w->files[i];
+
+		f->path = plan->paths[(plan->shared ? 0 : w->clone * plan->nr_files) + i];
+		f->index = i;
+		f->start = job->offset;
+		f->len = plan->region;
+		gen_init(&w->gens[i], plan->region, plan->unit, !job->norandommap,
+			 seed + w->clone * 7919u + i);
+		if (job->verify != VERIFY_NONE && writes) {
+			w->written[i] = calloc(plan->region / plan->unit / 8 + 1, 1);
+			if (!w->written[i])
+				return -ENOMEM;
+		}
+		if (diskless)
+			continue;
+		f->fd = file_open(job, f->path, writes, &err);
+		if (f->fd < 0) {
+			worker_fail(w, -f->fd, "%s", err.msg);
+			return f->fd;
+		}
+		if (job->invalidate)
+			file_invalidate(f->fd, f->start, f->len);
+	}
+	return 0;
+}
+
+static int setup_engine(struct worker *w)
+{
+	const struct job_spec *job = w->job;
+	const struct engine_ops *ops = job->engine;
+	struct engine_params p = {
+		.opts = job->engine_opts,
+		.iodepth = w->depth,
+		.reqs = w->reqs,
+		.nr_reqs = w->depth,
+		.buf_base = w->buf_base,
+		.buf_len = w->buf_len,
+		.buf_size = w->buf_size,
+		.files = w->files,
+		.nr_files = w->nr_files,
+		.direct = job->direct,
+		.writes = job_writes(job->rw),
+	};
+	unsigned i;
+	int ret;
+
+	w->eng.ops = ops;
+	ret = ops->init(&w->eng, &p);
+	if (ret) {
+		worker_fail(w, -ret, "engine %s: %s", ops->name,
+			    w->eng.err[0] ? w->eng.err : strerror(-ret));
+		return ret;
+	}
+	w->eng_ready = true;
+	for (i = 0; ops->open_file && i < w->nr_files; i++) {
+		ret = ops->open_file(&w->eng, &w->files[i]);
+		if (ret) {
+			worker_fail(w, -ret, "engine %s: %s: %s", ops->name, w->files[i].path,
+				    w->eng.err[0] ? w->eng.err : strerror(-ret));
+			return ret;
+		}
+	}
+	return 0;
+}
+
+static void end_fsync(struct worker *w)
+{
+	unsigned i;
+
+	for (i = 0; i < w->nr_files; i++)
+		if (w->files[i].fd >= 0 && fsync(w->files[i].fd))
+			worker_fail(w, errno, "end_fsync %s: %s", w->files[i].path, strerror(errno));
+}
+
+void *worker_main(void *arg)
+{
+	struct worker *w = arg;
+	const struct job_spec *job = w->job;
+	uint64_t seed = job->randseed_set ? job->randseed : 0x10ba7;
+	int ret;
+
+	if (!job->randrepeat && !job->randseed_set)
+		seed ^= now_ns();
+	rng_seed(&w->rng, seed + w->clone);
+	rng_seed(&w->buf_rng, seed * 31 + w->clone);
+	w->bytes_target = (job->io_size ? job->io_size : w->plan->region * w->plan->nr_files) *
+			  job->loops;
+	ret = setup_buffers(w);
+	if (ret)
+		worker_fail(w, -ret, "cannot allocate %u buffers of %u bytes", job->iodepth,
+			    w->plan->max_bs);
+	if (!ret)
+		ret = setup_files(w);
+	if (!ret)
+		ret = setup_engine(w);
+	pthread_barrier_wait(w->start);
+	if (ret)
+		return NULL;
+
+	measure_start(w, now_ns());
+	if (job->ramp_ns) {
+		w->in_ramp = true;
+		w->ramp_end_ns = w->start_ns + job->ramp_ns;
+		w->deadline_ns = job->runtime_ns ? w->ramp_end_ns + job->runtime_ns : 0;
+	}
+	io_loop(w);
+	if (!w->aborted && job->verify != VERIFY_NONE && job_writes(job->rw)) {
+		w->verifying = true;
+		io_loop(w);
+	}
+	if (!w->aborted && job->end_fsync && job_writes(job->rw))
+		end_fsync(w);
+	if (w->in_ramp)
+		measure_start(w, w->end_ns);
+	getrusage(RUSAGE_THREAD, &w->ru_end);
+	return NULL;
+}
+
+void worker_free(struct worker *w)
+{
+	unsigned i;
+
+	if (w->eng_ready) {
+		for (i = 0; w->eng.ops->close_file && i < w->nr_files; i++)
+			w->eng.ops->close_file(&w->eng, &w->files[i]);
+		w->eng.ops->exit(&w->eng);
+		w->eng_ready = false;
+	}
+	for (i = 0; i < w->nr_files; i++) {
+		if (w->files[i].fd >= 0)
+			close(w->files[i].fd);
+		w->files[i].fd = -1;
+		free(w->written[i]);
+		w->written[i] = NULL;
+	}
+	if (w->buf_base)
+		munmap(w->buf_base, w->buf_len);
+	free(w->reqs);
+	free(w->free_reqs);
+	free(w->batch);
+	free(w->done);
+	free(w->st);
+	w->buf_base = NULL;
+	w->reqs = NULL;
+	w->free_reqs = w->batch = w->done = NULL;
+	w->st = NULL;
+}

@@ -1,0 +1,101 @@
+/* One worker thread of a job: its engine instance, request pool, offsets and statistics. */
+#ifndef IOPATH_WORKER_H
+#define IOPATH_WORKER_H
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/resource.h>
+
+#include "file.h"
+#include "gen.h"
+#include "iopath/result.h"
+
+/* What the runner decided for a job before any I/O: its files, sizes and units. */
+struct job_plan {
+	const struct job_spec *job;
+	unsigned nr_workers;
+	unsigned nr_files;		/* per worker */
+	char (*paths)[PATH_MAX];	/* nr_files per worker, or nr_files shared by all */
+	bool shared;
+	bool blockdev;
+	uint64_t region;		/* bytes of each file a worker uses */
+	uint32_t unit;			/* random-offset and verify granularity */
+	uint32_t max_bs;
+};
+
+struct worker {
+	const struct job_spec *job;
+	const struct job_plan *plan;
+	unsigned clone;
+	pthread_barrier_t *start;
+
+	struct engine eng;
+	bool eng_ready;
+	struct io_file files[FILES_MAX];
+	unsigned nr_files;
+	struct file_gen gens[FILES_MAX];
+	unsigned char *written[FILES_MAX];	/* verify: blocks written, one bit per unit */
+
+	struct io_req *reqs;
+	unsigned depth;
+	struct io_req **free_reqs;
+	unsigned nr_free;
+	struct io_req **batch;
+	unsigned nr_batch;
+	unsigned nr_stamped;
+	struct io_req **done;
+	unsigned inflight;
+	void *buf_base;
+	size_t buf_len;
+	size_t buf_size;
+
+	struct rng rng;
+	struct rng buf_rng;
+	uint64_t bytes_target;
+	uint64_t bytes_issued;
+	unsigned next_file;
+	uint64_t writes_since_sync;
+	uint64_t verify_seq;
+	bool verifying;
+	unsigned verify_file;
+	uint64_t verify_pos;
+
+	struct dir_stat *st;		/* STAT_NR entries */
+	uint64_t depth_hist[DEPTH_BUCKETS];
+	uint64_t verify_errors;
+
+	uint64_t start_ns;
+	uint64_t end_ns;
+	uint64_t ramp_end_ns;
+	uint64_t deadline_ns;
+	bool in_ramp;
+	uint64_t next_sample_ns;
+	uint64_t last_sample_ns;
+	uint64_t sample_bytes[2];
+	uint64_t sample_ios[2];
+	struct rusage ru_start;
+	struct rusage ru_end;
+
+	int error;			/* positive errno */
+	char errmsg[512];
+	bool aborted;
+	bool interrupted;
+	pthread_t tid;
+};
+
+void *worker_main(void *arg);
+void worker_free(struct worker *w);
+
+static inline uint64_t now_ns(void);
+
+#include <time.h>
+static inline uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+#endif

@@ -1,0 +1,263 @@
+/* io_uring: batched submission and completion rings, with the kernel-bypass-style options. */
+#include <errno.h>
+#include <liburing.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/uio.h>
+
+#include "iopath/engine.h"
+
+struct uring_opts {
+	int fixedbufs;
+	int registerfiles;
+	int sqthread_poll;
+	int sqthread_poll_cpu;
+	int hipri;
+	int nop;
+};
+
+/* Engine options, fio's names. */
+static const struct engine_option uring_options[] = {
+	{ "fixedbufs", EOPT_BOOL, offsetof(struct uring_opts, fixedbufs), 0, 1, 0,
+	  "register the request buffers with the kernel (READ/WRITE_FIXED)" },
+	{ "registerfiles", EOPT_BOOL, offsetof(struct uring_opts, registerfiles), 0, 1, 0,
+	  "register the files with the kernel (IOSQE_FIXED_FILE)" },
+	{ "sqthread_poll", EOPT_BOOL, offsetof(struct uring_opts, sqthread_poll), 0, 1, 0,
+	  "a kernel thread polls the submission queue (SQPOLL)" },
+	{ "sqthread_poll_cpu", EOPT_INT, offsetof(struct uring_opts, sqthread_poll_cpu), 0, 4095,
+	  -1, "CPU to pin the SQPOLL thread to" },
+	{ "hipri", EOPT_BOOL, offsetof(struct uring_opts, hipri), 0, 1, 0,
+	  "polled completions (IOPOLL); needs direct=1 and a device with poll queues" },
+	{ "nop", EOPT_BOOL, offsetof(struct uring_opts, nop), 0, 1, 0,
+	  "submit IORING_OP_NOP instead of I/O: the ring's own peak rate" },
+	{ NULL, 0, 0, 0, 0, 0, NULL },
+};
+
+struct uring_priv {
+	struct io_uring ring;
+	struct uring_opts o;
+	bool defer_taskrun;
+	bool fixed_files;
+	bool fixed_bufs;
+};
+
+/* Try the best ring set-up the kernel has, falling back step by step. */
+static int ring_setup(struct engine *e, struct uring_priv *u, unsigned entries, int cpu)
+{
+	static const struct {
+		unsigned flags;
+		const char *what;
+	} tiers[] = {
+		{ IORING_SETUP_SINGLE_ISSUER | IORING_SETUP_DEFER_TASKRUN, "single_issuer+defer_taskrun" },
+		{ IORING_SETUP_SINGLE_ISSUER | IORING_SETUP_COOP_TASKRUN, "single_issuer+coop_taskrun" },
+		{ IORING_SETUP_COOP_TASKRUN, "coop_taskrun" },
+		{ 0, "plain" },
+	};
+	struct io_uring_params p;
+	unsigned base = 0, i;
+	int ret = -EINVAL;
+
+	if (u->o.hipri)
+		base |= IORING_SETUP_IOPOLL;
+	if (u->o.sqthread_poll) {
+		base |= IORING_SETUP_SQPOLL;
+		if (cpu >= 0)
+			base |= IORING_SETUP_SQ_AFF;
+	}
+	for (i = 0; i < sizeof(tiers) / sizeof(tiers[0]); i++) {
+		/* SQPOLL submits from its own thread: deferred task running does not apply */
+		if (u->o.sqthread_poll && (tiers[i].flags & IORING_SETUP_DEFER_TASKRUN))
+			continue;
+		memset(&p, 0, sizeof(p));
+		p.flags = base | tiers[i].flags;
+		if (u->o.sqthread_poll) {
+			p.sq_thread_idle = 1000;
+			if (cpu >= 0)
+				p.sq_thread_cpu = (unsigned)cpu;
+		}
+		ret = io_uring_queue_init_params(entries, &u->ring, &p);
+		if (ret != -EINVAL)
+			break;
+	}
+	if (ret == -ENOSYS)
+		return engine_fail(e, ret, "io_uring_setup: %s (kernel without io_uring; try ioengine=libaio)",
+				   strerror(-ret));
+	if (ret == -EPERM)
+		return engine_fail(e, ret,
+				   "io_uring_setup: %s (io_uring is disabled: see /proc/sys/kernel/io_uring_disabled, or a seccomp/container policy; try ioengine=libaio)",
+				   strerror(-ret));
+	if (ret)
+		return engine_fail(e, ret, "io_uring_setup(%u entries, flags 0x%x): %s", entries,
+				   base, strerror(-ret));
+	u->defer_taskrun = tiers[i].flags & IORING_SETUP_DEFER_TASKRUN;
+	engine_applied(e, "ring_entries", "%u", p.sq_entries);
+	engine_applied(e, "taskrun", "%s", tiers[i].what);
+	engine_applied(e, "sqpoll", "%s", u->o.sqthread_poll ? "yes" : "no");
+	if (u->o.sqthread_poll && cpu >= 0)
+		engine_applied(e, "sqpoll_cpu", "%d", cpu);
+	engine_applied(e, "iopoll", "%s", u->o.hipri ? "yes" : "no");
+	return 0;
+}
+
+static int register_extras(struct engine *e, struct uring_priv *u, const struct engine_params *p)
+{
+	unsigned i;
+	int ret;
+
+	if (u->o.fixedbufs) {
+		struct iovec *iov = calloc(p->nr_reqs, sizeof(*iov));
+
+		if (!iov)
+			return -ENOMEM;
+		for (i = 0; i < p->nr_reqs; i++) {
+			iov[i].iov_base = p->reqs[i].buf;
+			iov[i].iov_len = p->buf_size;
+		}
+		ret = io_uring_register_buffers(&u->ring, iov, p->nr_reqs);
+		free(iov);
+		if (ret)
+			return engine_fail(e, ret, "fixedbufs: registering %u buffers: %s (RLIMIT_MEMLOCK?)",
+					   p->nr_reqs, strerror(-ret));
+		u->fixed_bufs = true;
+	}
+	if (u->o.registerfiles) {
+		int *fds = calloc(p->nr_files, sizeof(*fds));
+
+		if (!fds)
+			return -ENOMEM;
+		for (i = 0; i < p->nr_files; i++)
+			fds[i] = p->files[i].fd;
+		ret = io_uring_register_files(&u->ring, fds, p->nr_files);
+		free(fds);
+		if (ret)
+			return engine_fail(e, ret, "registerfiles: %s", strerror(-ret));
+		u->fixed_files = true;
+	}
+	engine_applied(e, "fixedbufs", "%s", u->fixed_bufs ? "yes" : "no");
+	engine_applied(e, "registerfiles", "%s", u->fixed_files ? "yes" : "no");
+	/* a registered ring fd saves a file-table lookup on every io_uring_enter */
+	engine_applied(e, "registered_ring_fd", "%s",
+		       io_uring_register_ring_fd(&u->ring) == 1 ? "yes" : "no");
+	if (u->o.nop)
+		engine_applied(e, "op", "IORING_OP_NOP");
+	return 0;
+}
+
+static int uring_init(struct engine *e, const struct engine_params *p)
+{
+	struct uring_priv *u = calloc(1, sizeof(*u));
+	int ret, cpu;
+
+	if (!u)
+		return -ENOMEM;
+	memcpy(&u->o, p->opts, sizeof(u->o));
+	cpu = u->o.sqthread_poll_cpu;
+	if (u->o.hipri && !p->direct && !u->o.nop) {
+		free(u);
+		return engine_fail(e, -EINVAL, "hipri (IOPOLL) needs direct=1: polled completion works only for O_DIRECT I/O");
+	}
+	ret = ring_setup(e, u, p->iodepth, cpu);
+	if (ret) {
+		free(u);
+		return ret;
+	}
+	e->priv = u;
+	ret = register_extras(e, u, p);
+	if (ret) {
+		io_uring_queue_exit(&u->ring);
+		free(u);
+		e->priv = NULL;
+	}
+	return ret;
+}
+
+static void uring_exit(struct engine *e)
+{
+	struct uring_priv *u = e->priv;
+
+	io_uring_queue_exit(&u->ring);
+	free(u);
+}
+
+static void prep(struct uring_priv *u, struct io_uring_sqe *sqe, struct io_req *r)
+{
+	int fd = u->fixed_files ? (int)r->file->index : r->file->fd;
+
+	if (u->o.nop) {
+		io_uring_prep_nop(sqe);
+	} else if (r->ddir >= DDIR_SYNC) {
+		io_uring_prep_fsync(sqe, fd, r->ddir == DDIR_DATASYNC ? IORING_FSYNC_DATASYNC : 0);
+	} else if (u->fixed_bufs) {
+		if (r->ddir == DDIR_READ)
+			io_uring_prep_read_fixed(sqe, fd, r->buf, r->len, r->offset, (int)r->index);
+		else
+			io_uring_prep_write_fixed(sqe, fd, r->buf, r->len, r->offset, (int)r->index);
+	} else if (r->ddir == DDIR_READ) {
+		io_uring_prep_read(sqe, fd, r->buf, r->len, r->offset);
+	} else {
+		io_uring_prep_write(sqe, fd, r->buf, r->len, r->offset);
+	}
+	if (u->fixed_files && !u->o.nop)
+		sqe->flags |= IOSQE_FIXED_FILE;
+	io_uring_sqe_set_data(sqe, r);
+}
+
+static int uring_submit(struct engine *e, struct io_req **reqs, unsigned n)
+{
+	struct uring_priv *u = e->priv;
+	unsigned i;
+	int ret;
+
+	for (i = 0; i < n; i++) {
+		struct io_uring_sqe *sqe = io_uring_get_sqe(&u->ring);
+
+		if (!sqe)
+			break;
+		prep(u, sqe, reqs[i]);
+	}
+	do {
+		ret = io_uring_submit(&u->ring);
+	} while (ret == -EINTR);
+	if (ret == -EAGAIN || ret == -EBUSY)
+		return 0;
+	return ret;
+}
+
+static int uring_reap(struct engine *e, struct io_req **done, unsigned min, unsigned max)
+{
+	struct uring_priv *u = e->priv;
+	struct io_uring_cqe *cqe;
+	unsigned head, got = 0;
+	int ret;
+
+	if (min) {
+		ret = io_uring_wait_cqe_nr(&u->ring, &cqe, min);
+		if (ret < 0 && ret != -EINTR && ret != -ETIME && ret != -EAGAIN)
+			return ret;
+	} else if (!io_uring_cq_ready(&u->ring) && (u->defer_taskrun || u->o.hipri)) {
+		io_uring_get_events(&u->ring);
+	}
+	io_uring_for_each_cqe(&u->ring, head, cqe) {
+		struct io_req *r = io_uring_cqe_get_data(cqe);
+
+		if (got == max)
+			break;
+		r->res = cqe->res;
+		if (u->o.nop && cqe->res == 0)
+			r->res = r->len;
+		done[got++] = r;
+	}
+	io_uring_cq_advance(&u->ring, got);
+	return (int)got;
+}
+
+const struct engine_ops io_uring_engine = {
+	.name = "io_uring",
+	.help = "io_uring rings via liburing: batched, with fixedbufs/registerfiles/sqthread_poll/hipri/nop",
+	.opts_size = sizeof(struct uring_opts),
+	.options = uring_options,
+	.init = uring_init,
+	.exit = uring_exit,
+	.submit = uring_submit,
+	.reap = uring_reap,
+};

@@ -1,0 +1,71 @@
+/* null: moves no data. Completes every request at once; the measure of iopath's own cost. */
+#include <errno.h>
+#include <stdlib.h>
+
+#include "iopath/engine.h"
+
+struct null_priv {
+	struct io_req **pending;
+	unsigned nr;
+	unsigned depth;
+};
+
+static int null_init(struct engine *e, const struct engine_params *p)
+{
+	struct null_priv *n = calloc(1, sizeof(*n));
+
+	if (!n)
+		return -ENOMEM;
+	n->pending = calloc(p->iodepth, sizeof(*n->pending));
+	if (!n->pending) {
+		free(n);
+		return -ENOMEM;
+	}
+	n->depth = p->iodepth;
+	e->priv = n;
+	return 0;
+}
+
+static void null_exit(struct engine *e)
+{
+	struct null_priv *n = e->priv;
+
+	free(n->pending);
+	free(n);
+}
+
+static int null_submit(struct engine *e, struct io_req **reqs, unsigned nr)
+{
+	struct null_priv *n = e->priv;
+	unsigned i;
+
+	for (i = 0; i < nr && n->nr < n->depth; i++) {
+		reqs[i]->res = reqs[i]->len;
+		n->pending[n->nr++] = reqs[i];
+	}
+	return (int)i;
+}
+
+static int null_reap(struct engine *e, struct io_req **done, unsigned min, unsigned max)
+{
+	struct null_priv *n = e->priv;
+	unsigned i, got = n->nr < max ? n->nr : max;
+
+	(void)min;
+	for (i = 0; i < got; i++)
+		done[i] = n->pending[i];
+	for (i = got; i < n->nr; i++)
+		n->pending[i - got] = n->pending[i];
+	n->nr -= got;
+	return (int)got;
+}
+
+const struct engine_ops null_engine = {
+	.name = "null",
+	.help = "no I/O; requests complete at once (measures iopath's own overhead)",
+	.flags = ENGINE_DISKLESS,
+	.init = null_init,
+	.exit = null_exit,
+	.submit = null_submit,
+	.reap = null_reap,
+};
