@@ -48,10 +48,10 @@ run: deps iopath
 	./iopath
 
 $(UNIT_BIN): $(UNIT_SRC) $(LIB_OBJ)
-	$(CC) $(CPPFLAGS_ALL) $(CFLAGS_ALL) -Itests -o $@ $(UNIT_SRC) $(LIB_OBJ) -lcriterion $(LIBS)
+	$(CC) $(CPPFLAGS_ALL) $(CFLAGS_ALL) -Itests -Wno-format-truncation -o $@ $(UNIT_SRC) $(LIB_OBJ) -lcriterion $(LIBS)
 
-$(INTEG_BIN): $(INTEG_SRC) tests/integration/harness.h
-	$(CC) $(CPPFLAGS_ALL) $(CFLAGS_ALL) -Itests -o $@ $(INTEG_SRC) -lcriterion -ljansson
+$(INTEG_BIN): $(INTEG_SRC) tests/integration/harness.h $(wildcard tests/integration/*.h)
+	$(CC) $(CPPFLAGS_ALL) $(CFLAGS_ALL) -Itests -Wno-format-truncation -o $@ $(INTEG_SRC) -lcriterion -ljansson
 
 unit: iopath $(UNIT_BIN)
 	$(UNIT_BIN) --jobs 2

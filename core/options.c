@@ -456,6 +456,9 @@ int job_finish(struct job_spec *job, struct iop_err *err)
 				job->origin);
 	if (job->verify != VERIFY_NONE && (job->bs[0] < 32 || job->bs[1] < 32))
 		return iop_errf(err, -EINVAL, "%s: verify needs bs of at least 32 bytes", job->origin);
+	if (job->verify != VERIFY_NONE && (ent->ops->flags & ENGINE_DISKLESS))
+		return iop_errf(err, -EINVAL, "%s: verify needs an engine that moves data; ioengine=%s moves none",
+				job->origin, ent->ops->name);
 	if (job->time_based && job->runtime_ns == 0)
 		return iop_errf(err, -EINVAL, "%s: time_based needs runtime=", job->origin);
 	return 0;

@@ -114,7 +114,7 @@ static void print_job(FILE *f, const struct job_result *r)
 		print_lat(f, "sync", &r->dir[STAT_SYNC].clat);
 		print_pcts(f, "sync", &r->dir[STAT_SYNC].clat);
 	}
-	if (!r->nr_workers)
+	if (!r->nr_workers || !r->runtime_ns)
 		return;
 	fprintf(f, "  cpu          : usr=%.2f%%, sys=%.2f%%, ctx=%llu, majf=%llu, minf=%llu\n",
 		secs > 0 ? 100.0 * (double)r->usr_ns / 1e9 / secs : 0,

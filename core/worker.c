@@ -435,7 +435,7 @@ static int setup_files(struct worker *w)
 			continue;
 		f->fd = file_open(job, f->path, writes, &err);
 		if (f->fd < 0) {
-			worker_fail(w, -f->fd, "%s", err.msg);
+			worker_fail(w, -f->fd, "engine %s: %s", job->engine->name, err.msg);
 			return f->fd;
 		}
 		if (job->invalidate)

@@ -219,8 +219,12 @@ static int uring_submit(struct engine *e, struct io_req **reqs, unsigned n)
 		ret = io_uring_submit(&u->ring);
 	} while (ret == -EINTR);
 	if (ret == -EAGAIN || ret == -EBUSY)
-		return 0;
-	return ret;
+		ret = 0;
+	/*
+	 * Every prepared SQE is in the ring: the kernel (or the SQPOLL thread) takes what it
+	 * did not take now at the next enter, which reap's submit_and_wait makes sure of.
+	 */
+	return ret < 0 ? ret : (int)i;
 }
 
 static int uring_reap(struct engine *e, struct io_req **done, unsigned min, unsigned max)
@@ -231,8 +235,8 @@ static int uring_reap(struct engine *e, struct io_req **done, unsigned min, unsi
 	int ret;
 
 	if (min) {
-		ret = io_uring_wait_cqe_nr(&u->ring, &cqe, min);
-		if (ret < 0 && ret != -EINTR && ret != -ETIME && ret != -EAGAIN)
+		ret = io_uring_submit_and_wait(&u->ring, min);
+		if (ret < 0 && ret != -EINTR && ret != -ETIME && ret != -EAGAIN && ret != -EBUSY)
 			return ret;
 	} else if (!io_uring_cq_ready(&u->ring) && (u->defer_taskrun || u->o.hipri)) {
 		io_uring_get_events(&u->ring);

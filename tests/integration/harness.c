@@ -1,0 +1,139 @@
+/* Integration-test helpers: run the iopath binary, capture its output, read its JSON. */
+#include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "harness.h"
+
+static char tmpdir[256];
+
+const char *tmpdir_make(void)
+{
+	const char *base = getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
+
+	snprintf(tmpdir, sizeof(tmpdir), "%s/iopath-test.XXXXXX", base);
+	cr_assert_not_null(mkdtemp(tmpdir), "mkdtemp: %s", strerror(errno));
+	return tmpdir;
+}
+
+static int rm_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+	(void)st, (void)flag, (void)ftw;
+	return remove(path);
+}
+
+void tmpdir_cleanup(void)
+{
+	if (tmpdir[0])
+		nftw(tmpdir, rm_one, 16, FTW_DEPTH | FTW_PHYS);
+	tmpdir[0] = '\0';
+}
+
+static char *slurp_fd(int fd)
+{
+	size_t cap = 4096, len = 0;
+	char *buf = malloc(cap);
+	ssize_t n;
+
+	cr_assert_not_null(buf);
+	lseek(fd, 0, SEEK_SET);
+	while ((n = read(fd, buf + len, cap - len - 1)) > 0) {
+		len += (size_t)n;
+		if (cap - len < 2) {
+			cap *= 2;
+			buf = realloc(buf, cap);
+			cr_assert_not_null(buf);
+		}
+	}
+	buf[len] = '\0';
+	return buf;
+}
+
+struct run_out iopath_runv(char *const argv[])
+{
+	const char *bin = getenv("IOPATH_BIN");
+	struct run_out r = { 0 };
+	FILE *o = tmpfile(), *e = tmpfile();
+	pid_t pid;
+	int st;
+
+	cr_assert_not_null(bin, "IOPATH_BIN is not set (run through 'make test')");
+	cr_assert(o && e);
+	pid = fork();
+	cr_assert_neq(pid, -1);
+	if (pid == 0) {
+		dup2(fileno(o), 1);
+		dup2(fileno(e), 2);
+		execv(bin, argv);
+		_exit(127);
+	}
+	cr_assert_eq(waitpid(pid, &st, 0), pid);
+	r.status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+	r.out = slurp_fd(fileno(o));
+	r.err = slurp_fd(fileno(e));
+	fclose(o);
+	fclose(e);
+	return r;
+}
+
+struct run_out iopath_run(const char *arg, ...)
+{
+	char *argv[64];
+	unsigned n = 0;
+	va_list ap;
+
+	argv[n++] = (char *)"iopath";
+	va_start(ap, arg);
+	for (; arg && n < 63; arg = va_arg(ap, const char *))
+		argv[n++] = (char *)arg;
+	va_end(ap);
+	argv[n] = NULL;
+	return iopath_runv(argv);
+}
+
+void run_out_free(struct run_out *r)
+{
+	free(r->out);
+	free(r->err);
+	r->out = r->err = NULL;
+}
+
+json_t *json_load_path(const char *path)
+{
+	json_error_t jerr;
+	json_t *root = json_load_file(path, 0, &jerr);
+
+	cr_assert_not_null(root, "%s: JSON does not parse: %s (line %d)", path, jerr.text, jerr.line);
+	return root;
+}
+
+json_t *json_from_string(const char *s)
+{
+	json_error_t jerr;
+	json_t *root = json_loads(s, 0, &jerr);
+
+	cr_assert_not_null(root, "JSON does not parse: %s (line %d): %.200s", jerr.text, jerr.line, s);
+	return root;
+}
+
+long long job_int(json_t *root, unsigned i, const char *dir, const char *key)
+{
+	json_t *job = json_array_get(json_object_get(root, "jobs"), i);
+	json_t *v;
+
+	cr_assert_not_null(job, "no jobs[%u]", i);
+	v = dir ? json_object_get(json_object_get(job, dir), key) : json_object_get(job, key);
+	cr_assert(json_is_integer(v), "jobs[%u].%s.%s is not an integer", i, dir ? dir : "", key);
+	return json_integer_value(v);
+}
+
+bool is_root(void)
+{
+	return geteuid() == 0;
+}

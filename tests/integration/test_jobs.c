@@ -1,0 +1,140 @@
+/* Integration: job-level behaviour (sizes, files, fsync, numjobs, time limits) end to end. */
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "harness.h"
+
+TestSuite(jobs, .fini = tmpdir_cleanup);
+
+static json_t *run_json(const char *dir, const char *a1, const char *a2, const char *a3,
+			const char *a4, const char *a5)
+{
+	char out[300], path[300];
+	struct run_out r;
+	json_t *root;
+
+	snprintf(out, sizeof(out), "--output=%s/out.json", dir);
+	r = iopath_run("--output-format=json", out, a1, a2, a3, a4, a5, NULL);
+	cr_assert_eq(r.status, 0, "exit %d: %s", r.status, r.err);
+	run_out_free(&r);
+	snprintf(path, sizeof(path), "%s/out.json", dir);
+	root = json_load_path(path);
+	return root;
+}
+
+Test(jobs, fsync_every_n_writes)
+{
+	const char *dir = tmpdir_make();
+	char file[300];
+	json_t *root;
+
+	snprintf(file, sizeof(file), "--filename=%s/f", dir);
+	root = run_json(dir, "--name=w", file, "--size=256k", "--rw=write", "--fsync=4");
+	/* 64 writes of 4k, an fsync after every 4 */
+	cr_assert_eq(job_int(root, 0, "write", "total_ios"), 64);
+	cr_assert_eq(job_int(root, 0, "sync", "total_ios"), 16);
+	json_decref(root);
+}
+
+Test(jobs, several_files_share_the_size)
+{
+	const char *dir = tmpdir_make();
+	char file[400], a[300], b[300];
+	struct stat st;
+	json_t *root;
+
+	snprintf(a, sizeof(a), "%s/a", dir);
+	snprintf(b, sizeof(b), "%s/b", dir);
+	snprintf(file, sizeof(file), "--filename=%s:%s", a, b);
+	root = run_json(dir, "--name=w", file, "--size=1m", "--rw=write", NULL);
+	cr_assert_eq(job_int(root, 0, "write", "io_bytes"), 1 << 20);
+	cr_assert_eq(stat(a, &st), 0);
+	cr_assert_eq(st.st_size, 512 << 10);
+	cr_assert_eq(stat(b, &st), 0);
+	cr_assert_eq(st.st_size, 512 << 10);
+	json_decref(root);
+}
+
+Test(jobs, numjobs_reports_each_worker_unless_grouped)
+{
+	const char *dir = tmpdir_make();
+	char d[300];
+	json_t *root;
+
+	snprintf(d, sizeof(d), "--directory=%s", dir);
+	root = run_json(dir, "--name=n", d, "--size=1m", "--rw=read", "--numjobs=3");
+	cr_assert_eq(json_array_size(json_object_get(root, "jobs")), 3);
+	json_decref(root);
+	root = run_json(dir, "--name=n", d, "--size=1m", "--numjobs=3", "--group_reporting");
+	cr_assert_eq(json_array_size(json_object_get(root, "jobs")), 1);
+	cr_assert_eq(job_int(root, 0, "read", "io_bytes"), 3 << 20);
+	json_decref(root);
+}
+
+Test(jobs, time_based_runs_for_runtime)
+{
+	const char *dir = tmpdir_make();
+	char file[300];
+	json_t *root;
+	long long rt;
+
+	snprintf(file, sizeof(file), "--filename=%s/f", dir);
+	root = run_json(dir, "--name=t", file, "--size=1m", "--runtime=1", "--time_based");
+	rt = job_int(root, 0, "read", "runtime");
+	cr_assert(rt >= 1000 && rt < 1500, "runtime %lld ms", rt);
+	/* time_based wraps around the 1 MiB region many times */
+	cr_assert_gt(job_int(root, 0, "read", "io_bytes"), 1 << 20);
+	json_decref(root);
+}
+
+Test(jobs, loops_repeat_the_io)
+{
+	const char *dir = tmpdir_make();
+	char file[300];
+	json_t *root;
+
+	snprintf(file, sizeof(file), "--filename=%s/f", dir);
+	root = run_json(dir, "--name=t", file, "--size=1m", "--loops=3", "--rw=randread");
+	cr_assert_eq(job_int(root, 0, "read", "io_bytes"), 3 << 20);
+	json_decref(root);
+}
+
+Test(jobs, mixed_read_write_share_the_size)
+{
+	const char *dir = tmpdir_make();
+	char file[300];
+	json_t *root;
+	long long rd, wr;
+
+	snprintf(file, sizeof(file), "--filename=%s/f", dir);
+	root = run_json(dir, "--name=m", file, "--size=4m", "--rw=randrw", "--rwmixread=70");
+	rd = job_int(root, 0, "read", "io_bytes");
+	wr = job_int(root, 0, "write", "io_bytes");
+	cr_assert_eq(rd + wr, 4 << 20);
+	cr_assert(rd > wr * 3 / 2, "read %lld write %lld for 70/30", rd, wr);
+	json_decref(root);
+}
+
+Test(jobs, job_file_with_global_and_two_jobs)
+{
+	const char *dir = tmpdir_make();
+	char path[300], text[600];
+	json_t *root;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/job.fio", dir);
+	f = fopen(path, "w");
+	cr_assert_not_null(f);
+	snprintf(text, sizeof(text),
+		 "[global]\ndirectory=%s\nsize=1m\n\n[first]\nrw=write\n\n[second]\nstonewall\nrw=read\n",
+		 dir);
+	fputs(text, f);
+	fclose(f);
+	root = run_json(dir, path, NULL, NULL, NULL, NULL);
+	cr_assert_eq(json_array_size(json_object_get(root, "jobs")), 2);
+	cr_assert_eq(job_int(root, 0, "write", "io_bytes"), 1 << 20);
+	cr_assert_eq(job_int(root, 1, "read", "io_bytes"), 1 << 20);
+	cr_assert_eq(job_int(root, 1, NULL, "groupid"), 1);
+	json_decref(root);
+}

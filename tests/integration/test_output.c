@@ -1,0 +1,113 @@
+/* Integration: fio-compatible JSON shape, output destinations and diagnostics placement. */
+#include <stdio.h>
+#include <string.h>
+
+#include "harness.h"
+
+TestSuite(output, .fini = tmpdir_cleanup);
+
+static json_t *small_run(const char *dir, const char *fmt)
+{
+	char file[300];
+	struct run_out r;
+	json_t *root;
+
+	snprintf(file, sizeof(file), "--filename=%s/f", dir);
+	r = iopath_run("--name=j", file, "--size=1m", "--rw=randread", "--ioengine=libaio",
+		       "--iodepth=4", fmt, NULL);
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	root = json_from_string(r.out);
+	run_out_free(&r);
+	return root;
+}
+
+Test(output, json_has_fio_keys)
+{
+	static const char *const dir_keys[] = { "io_bytes", "io_kbytes", "bw_bytes", "bw", "iops",
+						"runtime", "total_ios", "slat_ns", "clat_ns", "lat_ns" };
+	static const char *const lat_keys[] = { "min", "max", "mean", "stddev", "N" };
+	json_t *root = small_run(tmpdir_make(), "--output-format=json");
+	json_t *job = json_array_get(json_object_get(root, "jobs"), 0), *rd, *clat, *pct;
+	unsigned i;
+
+	cr_assert_not_null(job);
+	cr_assert(json_is_string(json_object_get(job, "jobname")));
+	cr_assert(json_is_integer(json_object_get(job, "groupid")));
+	cr_assert(json_is_integer(json_object_get(job, "error")));
+	cr_assert(json_is_object(json_object_get(job, "job options")));
+	cr_assert(json_is_object(json_object_get(job, "trim")));
+	cr_assert(json_is_object(json_object_get(job, "sync")));
+	cr_assert(json_is_number(json_object_get(job, "usr_cpu")));
+	cr_assert(json_is_number(json_object_get(job, "sys_cpu")));
+	cr_assert(json_is_integer(json_object_get(job, "ctx")));
+	rd = json_object_get(job, "read");
+	for (i = 0; i < sizeof(dir_keys) / sizeof(dir_keys[0]); i++)
+		cr_assert_not_null(json_object_get(rd, dir_keys[i]), "read.%s missing", dir_keys[i]);
+	clat = json_object_get(rd, "clat_ns");
+	for (i = 0; i < sizeof(lat_keys) / sizeof(lat_keys[0]); i++)
+		cr_assert_not_null(json_object_get(clat, lat_keys[i]), "clat_ns.%s missing", lat_keys[i]);
+	pct = json_object_get(clat, "percentile");
+	cr_assert_not_null(json_object_get(pct, "99.000000"));
+	cr_assert_not_null(json_object_get(pct, "99.990000"));
+	cr_assert_not_null(json_object_get(pct, "1.000000"));
+	cr_assert_eq(json_integer_value(json_object_get(rd, "total_ios")), 256);
+	cr_assert_eq(json_integer_value(json_object_get(clat, "N")), 256);
+	json_decref(root);
+}
+
+Test(output, json_states_what_was_measured)
+{
+	json_t *root = small_run(tmpdir_make(), "--output-format=json");
+	json_t *meta = json_object_get(root, "iopath");
+	json_t *job = json_array_get(json_object_get(root, "jobs"), 0);
+	json_t *jm = json_object_get(job, "iopath");
+
+	cr_assert(json_is_string(json_object_get(meta, "version")));
+	cr_assert(json_is_string(json_object_get(meta, "kernel")));
+	cr_assert_str_eq(json_string_value(json_object_get(jm, "engine")), "libaio");
+	cr_assert(json_is_object(json_object_get(jm, "engine_applied")));
+	cr_assert_not_null(json_object_get(json_object_get(jm, "engine_applied"), "io_setup_nr"));
+	json_decref(root);
+}
+
+Test(output, json_plus_adds_bins_that_sum_to_n)
+{
+	json_t *root = small_run(tmpdir_make(), "--output-format=json+");
+	json_t *clat = json_object_get(json_object_get(json_array_get(json_object_get(root, "jobs"), 0),
+						       "read"), "clat_ns");
+	json_t *bins = json_object_get(clat, "bins"), *v;
+	const char *k;
+	long long sum = 0;
+
+	cr_assert(json_is_object(bins));
+	json_object_foreach(bins, k, v)
+		sum += json_integer_value(v);
+	cr_assert_eq(sum, json_integer_value(json_object_get(clat, "N")));
+	json_decref(root);
+}
+
+Test(output, normal_and_json_together_keep_stdout_parseable)
+{
+	json_t *root = small_run(tmpdir_make(), "--output-format=normal,json");
+
+	cr_assert_not_null(root);
+	json_decref(root);
+}
+
+Test(output, output_file_gets_the_json)
+{
+	const char *dir = tmpdir_make();
+	char file[300], out[300], path[300];
+	struct run_out r;
+	json_t *root;
+
+	snprintf(file, sizeof(file), "--filename=%s/f", dir);
+	snprintf(path, sizeof(path), "%s/res.json", dir);
+	snprintf(out, sizeof(out), "--output=%s", path);
+	r = iopath_run("--name=j", file, "--size=256k", "--output-format=json", out, NULL);
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	cr_assert_eq(strlen(r.out), 0, "stdout not empty: %s", r.out);
+	root = json_load_path(path);
+	json_decref(root);
+	run_out_free(&r);
+}

@@ -1,0 +1,119 @@
+/* Integration: what iopath refuses, with which exit code and which explanation. */
+#include <stdio.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+
+#include "harness.h"
+
+TestSuite(refusals, .fini = tmpdir_cleanup);
+
+Test(refusals, mmap_with_direct_fails_the_job_with_reason)
+{
+	const char *dir = tmpdir_make();
+	char file[300];
+	struct run_out r;
+
+	snprintf(file, sizeof(file), "--filename=%s/f", dir);
+	r = iopath_run("--name=m", file, "--size=1m", "--ioengine=mmap", "--direct=1", NULL);
+	cr_assert_eq(r.status, 1, "exit %d", r.status);
+	cr_assert_not_null(strstr(r.err, "ioengine=mmap cannot do direct=1"), "%s", r.err);
+	run_out_free(&r);
+}
+
+Test(refusals, other_jobs_still_run_after_a_refusal)
+{
+	const char *dir = tmpdir_make();
+	char file[300];
+	struct run_out r;
+
+	snprintf(file, sizeof(file), "--filename=%s/f", dir);
+	r = iopath_run(file, "--size=1m", "--name=bad", "--ioengine=mmap", "--direct=1",
+		       "--name=good", "--ioengine=psync", "--output-format=json", NULL);
+	cr_assert_eq(r.status, 1);
+	{
+		json_t *root = json_from_string(r.out);
+
+		cr_assert_eq(job_int(root, 0, NULL, "error"), 22);
+		cr_assert_eq(job_int(root, 1, NULL, "error"), 0);
+		cr_assert_eq(job_int(root, 1, "read", "io_bytes"), 1 << 20);
+		json_decref(root);
+	}
+	run_out_free(&r);
+}
+
+Test(refusals, direct_on_a_filesystem_without_o_direct)
+{
+	const char *dir = tmpdir_make();
+	char mnt[300], file[300];
+	struct run_out r;
+
+	if (!is_root())
+		cr_skip_test("needs root to mount a ramfs (a filesystem that refuses O_DIRECT)");
+	snprintf(mnt, sizeof(mnt), "%s/ramfs", dir);
+	cr_assert_eq(mkdir(mnt, 0755), 0);
+	if (mount("none", mnt, "ramfs", 0, NULL))
+		cr_skip_test("cannot mount ramfs here");
+	snprintf(file, sizeof(file), "--filename=%s/f", mnt);
+	r = iopath_run("--name=d", file, "--size=1m", "--direct=1", "--ioengine=libaio", NULL);
+	umount(mnt);
+	cr_assert_eq(r.status, 1, "exit %d: %s", r.status, r.err);
+	cr_assert_not_null(strstr(r.err, "engine libaio"), "%s", r.err);
+	cr_assert_not_null(strstr(r.err, "O_DIRECT"), "%s", r.err);
+	cr_assert_not_null(strstr(r.err, "Invalid argument"), "%s", r.err);
+	cr_assert_not_null(strstr(r.err, "try direct=0"), "%s", r.err);
+	run_out_free(&r);
+}
+
+Test(refusals, unknown_option_is_a_usage_error)
+{
+	struct run_out r = iopath_run("--name=x", "--iodepht=4", NULL);
+
+	cr_assert_eq(r.status, 2);
+	cr_assert_not_null(strstr(r.err, "unknown option 'iodepht'"), "%s", r.err);
+	cr_assert_not_null(strstr(r.err, "iodepth"), "%s", r.err);
+	run_out_free(&r);
+}
+
+Test(refusals, missing_size_and_file_is_a_usage_error)
+{
+	const char *dir = tmpdir_make();
+	char file[300];
+	struct run_out r;
+
+	snprintf(file, sizeof(file), "--filename=%s/nothing", dir);
+	r = iopath_run("--name=x", file, NULL);
+	cr_assert_eq(r.status, 2);
+	cr_assert_not_null(strstr(r.err, "size="), "%s", r.err);
+	run_out_free(&r);
+}
+
+Test(refusals, missing_job_file_is_a_usage_error)
+{
+	struct run_out r = iopath_run("/nonexistent/job.fio", NULL);
+
+	cr_assert_eq(r.status, 2);
+	cr_assert_not_null(strstr(r.err, "/nonexistent/job.fio"), "%s", r.err);
+	run_out_free(&r);
+}
+
+Test(refusals, verify_mismatch_names_file_and_offset)
+{
+	const char *dir = tmpdir_make();
+	char file[300], path[300];
+	struct run_out r;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/plain", dir);
+	f = fopen(path, "w");
+	cr_assert_not_null(f);
+	for (int i = 0; i < 65536; i++)
+		fputc('x', f);
+	fclose(f);
+	snprintf(file, sizeof(file), "--filename=%s", path);
+	r = iopath_run("--name=v", file, "--rw=read", "--verify=crc32c", NULL);
+	cr_assert_eq(r.status, 1);
+	cr_assert_not_null(strstr(r.err, path), "%s", r.err);
+	cr_assert_not_null(strstr(r.err, "offset 0"), "%s", r.err);
+	run_out_free(&r);
+}
