@@ -8,6 +8,9 @@ int cmd_fio(int argc, char **argv);
 /* iopath with no arguments: the engine comparison on a temporary file here. */
 int cmd_default(int argc, char **argv);
 
+/* iopath probe [PATH ...] [--json] [--no-trials]: the host and each storage path. */
+int cmd_probe(int argc, char **argv);
+
 /* Exit codes. */
 #define EXIT_JOB_FAILED 1
 #define EXIT_USAGE 2
