@@ -184,6 +184,19 @@ static void dev_stacked(const char *dir, struct probe_dev *d, const char *what, 
 	}
 }
 
+/* "backing /img/file, dio off": a loop device without dio reads its file through the page cache. */
+static void dev_loop(const char *dir, struct probe_dev *d)
+{
+	char file[160] = "", dio[8] = "";
+
+	snprintf(d->kind, sizeof(d->kind), "loop");
+	snprintf(d->driver, sizeof(d->driver), "loop");
+	attr(dir, "loop/backing_file", file, sizeof(file));
+	attr(dir, "loop/dio", dio, sizeof(dio));
+	probe_fmt(d->extra, sizeof(d->extra), "backing %s, dio %s", file[0] ? file : "?",
+		  !strcmp(dio, "1") ? "on" : !strcmp(dio, "0") ? "off" : "?");
+}
+
 /* Describe the device at dir; set next to the one below it, if any. */
 static bool dev_fill(const char *root, const char *dir, struct probe_dev *d, char *next,
 		     size_t len)
@@ -210,8 +223,7 @@ static bool dev_fill(const char *root, const char *dir, struct probe_dev *d, cha
 	if (exists(dir, "loop")) {
 		probe_fmt(d->kind, sizeof(d->kind), "loop");
 		probe_fmt(d->driver, sizeof(d->driver), "loop");
-		if (attr(dir, "loop/backing_file", d->extra + 8, sizeof(d->extra) - 8) > 0)
-			memcpy(d->extra, "backing ", 8);
+		dev_loop(dir, d);
 		return false;
 	}
 	probe_fmt(d->kind, sizeof(d->kind), "%s", strstr(dir, "/devices/virtual/") ? "virtual" : "disk");

@@ -331,7 +331,15 @@ static void classify_9p(struct probe_path *p, const char *opts)
 	if (mount_opt(opts, "msize", val, sizeof(val)))
 		p->p9_msize = (unsigned)strtoul(val, NULL, 10);
 	cache[0] = '\0';
-	mount_opt(opts, "cache", cache, sizeof(cache));
+	if (!mount_opt(opts, "cache", cache, sizeof(cache))) {
+		/* Old kernels showed the mode bare: ",loose". */
+		static const char *const bare[] = { "loose", "mmap", "fscache", "readahead", NULL };
+		const char *const *b;
+
+		for (b = bare; *b; b++)
+			if (mount_opt(opts, *b, NULL, 0))
+				probe_fmt(cache, sizeof(cache), "%s", *b);
+	}
 	probe_fmt(p->p9_cache, sizeof(p->p9_cache), "%s",
 		 probe_p9_cache_name(cache, tmp, sizeof(tmp)));
 	if (mount_opt(opts, "version", val, sizeof(val)))
@@ -392,8 +400,10 @@ static void describe(struct probe_path *p, const char *opts)
 		probe_fmt(p->fs_desc, sizeof(p->fs_desc), "overlay (layered, container storage)");
 		break;
 	case PROBE_FS_FUSE:
-		probe_fmt(p->fs_desc, sizeof(p->fs_desc), "fuse%s%s", p->fs_subtype[0] ? "." : "",
-			 p->fs_subtype);
+		if (p->fs_subtype[0])
+			probe_fmt(p->fs_desc, sizeof(p->fs_desc), "fuse.%s", p->fs_subtype);
+		else
+			probe_fmt(p->fs_desc, sizeof(p->fs_desc), "fuse from %s", p->mount_source);
 		break;
 	default:
 		if (!strcmp(p->fs, "virtiofs"))
@@ -425,6 +435,14 @@ void probe_classify(struct probe_path *p)
 	p->fs_subtype[0] = '\0';
 	p->magic_note[0] = '\0';
 	probe_fmt(p->magic_name, sizeof(p->magic_name), "%s", mname ? mname : "");
+	if (k && k->cls == PROBE_FS_FUSE && p->mount_source[0] != '/') {
+		/* Plain "fuse": the daemon's name may be the source ("vmhgfs-fuse"). */
+		char sub[80];
+
+		probe_fmt(sub, sizeof(sub), "fuse.%s", p->mount_source);
+		if (fs_kind_find(sub)->cls != PROBE_FS_FUSE)
+			k = fs_kind_find(sub);
+	}
 	if (k) {
 		probe_fmt(p->fs, sizeof(p->fs), "%s", k->fs);
 		p->fs_class = k->cls;
@@ -437,7 +455,8 @@ void probe_classify(struct probe_path *p)
 	}
 	if (!strncmp(p->fstype, "fuse.", 5))
 		probe_fmt(p->fs_subtype, sizeof(p->fs_subtype), "%s", p->fstype + 5);
-	else if (p->fs_class == PROBE_FS_FUSE)
+	else if (p->fs_class != PROBE_FS_UNKNOWN && !strncmp(p->fstype, "fuse", 4) &&
+		 p->mount_source[0] != '/')
 		probe_fmt(p->fs_subtype, sizeof(p->fs_subtype), "%s", p->mount_source);
 	if (!strcmp(p->fstype, "9p"))
 		classify_9p(p, opts);
