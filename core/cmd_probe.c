@@ -17,7 +17,7 @@ struct probe_args {
 	char **paths;
 };
 
-/* argv[0] is the subcommand's name. Returns 0, -1 after --help, or 2 after saying what was wrong. */
+/* argv[0] is the subcommand's name. Returns 0, -1 after --help, or EXIT_USAGE after saying what was wrong. */
 static int parse_args(int argc, char **argv, struct probe_args *a)
 {
 	int i;
@@ -28,7 +28,7 @@ static int parse_args(int argc, char **argv, struct probe_args *a)
 	a->paths = calloc((size_t)(argc > 1 ? argc : 1), sizeof(*a->paths));
 	if (!a->paths) {
 		fprintf(stderr, "iopath probe: out of memory\n");
-		return 2;
+		return EXIT_USAGE;
 	}
 	for (i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--json")) {
@@ -46,7 +46,7 @@ static int parse_args(int argc, char **argv, struct probe_args *a)
 		} else if (argv[i][0] == '-' && argv[i][1]) {
 			fprintf(stderr, "iopath probe: unknown option '%s' (accepted: PATH ..., --json, --no-trials, --help)\n",
 				argv[i]);
-			return 2;
+			return EXIT_USAGE;
 		} else {
 			a->paths[a->nr_paths++] = argv[i];
 		}
@@ -200,7 +200,7 @@ int cmd_probe(int argc, char **argv)
 		err.msg[0] = '\0';
 		if (probe_path(a.paths[i], a.flags, p, &err)) {
 			fprintf(stderr, "iopath %s\n", err.msg);
-			rc = 2;
+			rc = EXIT_USAGE;
 			continue;
 		}
 		if (!a.json)
