@@ -104,9 +104,12 @@ struct probe_trial {
 	char why[160];			/* short reason or note */
 };
 
-/* probe_path() flags. Without any, nothing is written: the cheap variant for every result. */
-#define PROBE_TRIALS	(1u << 0)	/* capability trials in a temporary file */
-#define PROBE_TIMING	(1u << 1)	/* fsync time and the direct-I/O honesty check */
+/*
+ * probe_path() flags. Without any, nothing is written and nothing timed: the cheap variant to
+ * embed in every result (mount, filesystem, device chain only).
+ */
+#define PROBE_TRIALS	(1u << 0)	/* capability trials in a temporary file, one timed fsync */
+#define PROBE_TIMING	(1u << 1)	/* also the direct-I/O honesty check (64 timed reads) */
 
 struct probe_path {
 	char path[PATH_MAX];		/* as given */

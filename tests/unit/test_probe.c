@@ -184,6 +184,20 @@ Test(probe, trials_leave_no_temporary_file)
 	rmdir(dir);
 }
 
+Test(probe, cheap_probe_writes_nothing_and_runs_no_trial)
+{
+	char dir[] = "/var/tmp/iopath-test-XXXXXX";
+	unsigned i;
+
+	cr_assert(mkdtemp(dir));
+	cr_assert_eq(probe_path(dir, 0, &pp, NULL), 0);
+	cr_assert_not(dir_has_probe_files(dir));
+	cr_assert_eq(rmdir(dir), 0, "the directory stayed empty");
+	for (i = 0; i < PROBE_T_NR; i++)
+		cr_assert_eq(pp.trial[i].state, PROBE_NOT_RUN);
+	cr_assert_eq(pp.direct_honoured, PROBE_UNKNOWN);
+}
+
 Test(probe, trials_where_no_file_can_be_made_are_recorded_not_errors)
 {
 	cr_assert_eq(probe_path("/proc/sys", PROBE_TRIALS, &pp, NULL), 0);
