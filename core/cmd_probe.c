@@ -17,7 +17,7 @@ struct probe_args {
 	char **paths;
 };
 
-/* argv[0] is the subcommand's name. Returns 0, -1 after --help, or EXIT_USAGE after saying what was wrong. */
+/* argv[0] is the subcommand's name. Returns 0, -1 after --help, or EXIT_USAGE after a message. */
 static int parse_args(int argc, char **argv, struct probe_args *a)
 {
 	int i;

@@ -60,7 +60,7 @@ int mountinfo_parse_line(const char *line, struct mnt_entry *e)
 	return 0;
 }
 
-/* Does mount point mp contain path? "/" contains everything; "/mnt" contains "/mnt/x", not "/mntx". */
+/* Does mount point mp contain path? "/" holds everything; "/mnt" holds "/mnt/x", not "/mntx". */
 static size_t mount_covers(const char *mp, const char *path)
 {
 	size_t n = strlen(mp);
