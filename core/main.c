@@ -27,6 +27,7 @@ struct subcommand {
  */
 static const struct subcommand commands[] = {
 	{ "help", cmd_help, "this list" },
+	{ "probe", cmd_probe, "describe the host and the storage path of each PATH" },
 	{ "version", cmd_version, "print the version" },
 	{ NULL, NULL, NULL },
 };

@@ -99,12 +99,24 @@ static bool refuses_direct(const struct probe_path *p, char *why, size_t len)
 	}
 	if (t[PROBE_T_DIRECT_RW].state == PROBE_FAILED)
 		return refuse(why, len, "direct=1 on %s at %s: %s", p, t[PROBE_T_DIRECT_RW].why);
-	if (p->direct_honoured == PROBE_NO && p->fs_class != PROBE_FS_MEMORY) {
-		probe_fmt(reason, sizeof(reason), "O_DIRECT is not honoured (%s)",
-			  p->direct_evidence);
-		return refuse(why, len, "direct=1 on %s at %s: %s", p, reason);
-	}
 	return false;
+}
+
+/*
+ * O_DIRECT that opens and works but is answered from a cache (virtiofs without the host's
+ * allow_direct_io, a FUSE view, a loop device without dio) is not refused: the job runs and
+ * its result is flagged, so nobody reads it as device latency.
+ */
+bool probe_direct_suspect(const struct probe_path *p, char *why, size_t len)
+{
+	if (why && len)
+		why[0] = '\0';
+	if (p->direct_honoured != PROBE_NO || p->fs_class == PROBE_FS_MEMORY)
+		return false;
+	if (why && len)
+		probe_fmt(why, len, "direct=1 on %s at %s: O_DIRECT is not honoured (%s)", p->fs,
+			  p->mount_point, p->direct_evidence);
+	return true;
 }
 
 /* The trial that tells whether an engine can run here, if there is one. */

@@ -185,6 +185,9 @@ void probe_summary(const struct probe_path *p, const struct probe_host *h, char 
  * Only what the trials showed counts: a path probed without trials refuses nothing.
  * On true, why holds one line naming the path and the reason.
  */
+/* direct=1 works here but a cache answers it: flag results, do not refuse. */
+bool probe_direct_suspect(const struct probe_path *p, char *why, size_t len);
+
 bool probe_refuses(const struct probe_path *p, bool direct, const char *engine_name,
 		   char *why, size_t len);
 

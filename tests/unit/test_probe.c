@@ -712,18 +712,19 @@ Test(probe, refuses_nothing_without_trials)
 	cr_assert_str_eq(why, "");
 }
 
-Test(probe, refuses_direct_where_a_cache_answers_it)
+Test(probe, flags_but_does_not_refuse_direct_where_a_cache_answers_it)
 {
 	char why[512];
 
 	fake_path("virtiofs", PROBE_T_NR, 0);
 	pp.direct_honoured = PROBE_NO;
 	strcpy(pp.direct_evidence, "reads as fast as a hole");
-	cr_assert(probe_refuses(&pp, true, "psync", why, sizeof(why)));
+	cr_assert_not(probe_refuses(&pp, true, "psync", why, sizeof(why)));
+	cr_assert(probe_direct_suspect(&pp, why, sizeof(why)));
 	cr_assert(strstr(why, "not honoured"), "%s", why);
 	fake_path("tmpfs", PROBE_T_NR, 0);
 	pp.direct_honoured = PROBE_NO;
-	cr_assert_not(probe_refuses(&pp, true, "psync", why, sizeof(why)));
+	cr_assert_not(probe_direct_suspect(&pp, why, sizeof(why)));
 }
 
 Test(probe, summary_says_when_o_direct_is_unsupported)
