@@ -241,7 +241,7 @@ static uint64_t mono_ns(void)
 static int run_group(struct group_job *gjs, unsigned n, struct run_results *out,
 		     struct iop_err *err)
 {
-	pthread_barrier_t start;
+	struct start_gate start;
 	unsigned i, c, total = 0, started = 0;
 	uint64_t t0 = mono_ns();
 	int ret = 0;
@@ -264,7 +264,7 @@ static int run_group(struct group_job *gjs, unsigned n, struct run_results *out,
 			total += gjs[i].plan.nr_workers;
 	}
 	if (total) {
-		pthread_barrier_init(&start, NULL, total);
+		gate_init(&start, total);
 		for (i = 0; i < n; i++) {
 			if (gjs[i].refused)
 				continue;
@@ -285,7 +285,7 @@ static int run_group(struct group_job *gjs, unsigned n, struct run_results *out,
 				if (pthread_create(&w->tid, NULL, worker_main, w)) {
 					ret = iop_errf(err, -EAGAIN, "cannot start worker thread %u of job %s",
 						       c, w->job->name);
-					/* the barrier can no longer fill: let nobody wait */
+					/* start only those that exist, and stop them at once */
 					run_request_stop();
 					goto out;
 				}
@@ -294,11 +294,16 @@ static int run_group(struct group_job *gjs, unsigned n, struct run_results *out,
 		}
 	}
 out:
+	if (total) {
+		gate_expect(&start, started);
+		gate_wait_ready(&start);
+		gate_open(&start);
+	}
 	for (i = 0; i < n && total; i++)
 		for (c = 0; gjs[i].workers && c < gjs[i].plan.nr_workers && started; c++, started--)
 			pthread_join(gjs[i].workers[c].tid, NULL);
 	if (total)
-		pthread_barrier_destroy(&start);
+		gate_destroy(&start);
 	for (i = 0; !ret && i < n; i++)
 		ret = collect(out, &gjs[i], mono_ns() - t0);
 	for (i = 0; i < n; i++) {

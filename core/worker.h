@@ -24,11 +24,30 @@ struct job_plan {
 	uint32_t max_bs;
 };
 
+/*
+ * All workers of a group start together: each arrives when set up and waits; the runner
+ * waits until every one has arrived (or it knows how many really started), then opens.
+ */
+struct start_gate {
+	pthread_mutex_t lock;
+	pthread_cond_t cond;
+	unsigned arrived;
+	unsigned expected;
+	bool open;
+};
+
+void gate_init(struct start_gate *g, unsigned expected);
+void gate_destroy(struct start_gate *g);
+void gate_arrive(struct start_gate *g);		/* a worker: set up, wait for the start */
+void gate_expect(struct start_gate *g, unsigned expected);
+void gate_wait_ready(struct start_gate *g);	/* the runner: every worker has arrived */
+void gate_open(struct start_gate *g);
+
 struct worker {
 	const struct job_spec *job;
 	const struct job_plan *plan;
 	unsigned clone;
-	pthread_barrier_t *start;
+	struct start_gate *start;
 
 	struct engine eng;
 	bool eng_ready;
