@@ -10,7 +10,7 @@ WARN := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes 
 CFLAGS_ALL := -std=gnu11 $(OPT) $(WARN) -pthread $(CFLAGS)
 CPPFLAGS_ALL := -Iinclude -Icore -D_GNU_SOURCE -DIOPATH_VERSION='"$(VERSION)"' \
 	-DIOPATH_CFLAGS='"$(strip $(OPT) $(CFLAGS))"' $(CPPFLAGS)
-LIBS := -luring -laio -ljansson -lblkid -lm -pthread
+LIBS := -luring -laio -ljansson -lblkid -lgsl -lgslcblas -lm -pthread
 
 CORE_SRC := $(filter-out core/main.c,$(wildcard core/*.c))
 ENGINE_SRC := $(wildcard engines/*.c)

@@ -6,7 +6,7 @@
 #   scripts/deps.sh --bench    also fio and valgrind for the side-by-side benchmark
 set -eu
 
-pkgs="gcc make pkg-config liburing-dev libaio-dev libjansson-dev libblkid-dev libcriterion-dev"
+pkgs="gcc make pkg-config liburing-dev libaio-dev libjansson-dev libblkid-dev libcriterion-dev libgsl-dev"
 pkgs="$pkgs fio gnuplot-nox"
 for arg in "$@"; do
 	case "$arg" in

@@ -1,0 +1,203 @@
+/* Unit tests: repeat statistics against known vectors (R's results, hand and brute-force checks). */
+#include <criterion/criterion.h>
+#include <math.h>
+
+#include "rstats.h"
+
+#define NELEM(a) (sizeof(a) / sizeof((a)[0]))
+
+Test(rstats_quantile, matches_r_type7)
+{
+	static const double x[] = { 10, 9, 8, 7, 6, 5, 4, 3, 2, 1 };
+	static const double y[] = { 15, 1, 7, 3 };
+
+	/* R: quantile(1:10, c(.5, .9)) = 5.5 9.1; quantile(c(1,3,7,15), .25) = 2.5 */
+	cr_assert_float_eq(rstats_quantile(x, NELEM(x), 0.5), 5.5, 1e-12);
+	cr_assert_float_eq(rstats_quantile(x, NELEM(x), 0.9), 9.1, 1e-12);
+	cr_assert_float_eq(rstats_quantile(y, NELEM(y), 0.25), 2.5, 1e-12);
+	cr_assert_float_eq(rstats_quantile(y, NELEM(y), 0.0), 1.0, 1e-12);
+	cr_assert_float_eq(rstats_quantile(y, NELEM(y), 1.0), 15.0, 1e-12);
+}
+
+Test(rstats_summary, t_interval_matches_r)
+{
+	static const double x[] = { 3, 1, 5, 2, 4 };
+	struct rsummary s;
+
+	/* R: t.test(1:5)$conf.int = 1.036757 4.963243; sd(1:5) = 1.581139 */
+	cr_assert_eq(rstats_summary(x, NELEM(x), &s), 0);
+	cr_assert_eq(s.n, 5);
+	cr_assert_float_eq(s.median, 3, 1e-12);
+	cr_assert_float_eq(s.min, 1, 1e-12);
+	cr_assert_float_eq(s.max, 5, 1e-12);
+	cr_assert_float_eq(s.sd, 1.581139, 1e-6);
+	cr_assert_float_eq(s.cv, 1.581139 / 3, 1e-6);
+	cr_assert_float_eq(s.ci_lo, 1.036757, 1e-6);
+	cr_assert_float_eq(s.ci_hi, 4.963243, 1e-6);
+}
+
+Test(rstats_summary, single_sample_has_no_spread)
+{
+	static const double x[] = { 42 };
+	struct rsummary s;
+
+	cr_assert_eq(rstats_summary(x, 1, &s), 0);
+	cr_assert_float_eq(s.median, 42, 1e-12);
+	cr_assert_float_eq(s.cv, 0, 1e-12);
+	cr_assert_float_eq(s.ci_lo, 42, 1e-12);
+	cr_assert_float_eq(s.ci_hi, 42, 1e-12);
+}
+
+Test(rstats_summary, refuses_no_samples)
+{
+	struct rsummary s;
+
+	cr_assert_lt(rstats_summary(NULL, 0, &s), 0);
+}
+
+Test(rstats_mw, separated_three_by_three)
+{
+	static const double x[] = { 1, 2, 3 }, y[] = { 4, 5, 6 };
+	struct mw_result r;
+
+	/* R: wilcox.test(1:3, 4:6): W = 0, p-value = 0.1 (one arrangement in C(6,3) = 20, doubled) */
+	cr_assert_eq(rstats_mann_whitney(x, 3, y, 3, RSTATS_TWO_SIDED, &r), 0);
+	cr_assert(r.exact);
+	cr_assert_float_eq(r.w, 0, 1e-12);
+	cr_assert_float_eq(r.p, 0.1, 1e-12);
+	cr_assert_eq(rstats_mann_whitney(x, 3, y, 3, RSTATS_LESS, &r), 0);
+	cr_assert_float_eq(r.p, 0.05, 1e-12);
+	cr_assert_eq(rstats_mann_whitney(x, 3, y, 3, RSTATS_GREATER, &r), 0);
+	cr_assert_float_eq(r.p, 1.0, 1e-12);
+}
+
+Test(rstats_mw, separated_four_by_five)
+{
+	static const double x[] = { 1.1, 2.2, 3.3, 4.4 }, y[] = { 5.5, 6.6, 7.7, 8.8, 9.9 };
+	struct mw_result r;
+
+	/* R: W = 0, p-value = 0.01587 = 2 / C(9,4) */
+	cr_assert_eq(rstats_mann_whitney(x, 4, y, 5, RSTATS_TWO_SIDED, &r), 0);
+	cr_assert_float_eq(r.p, 2.0 / 126, 1e-12);
+	cr_assert_float_eq(rstats_mw_min_p(4, 5, RSTATS_TWO_SIDED), 2.0 / 126, 1e-12);
+}
+
+Test(rstats_mw, r_documentation_example)
+{
+	/* ?wilcox.test (Hollander & Wolfe): W = 35, p-value = 0.1272 for alternative "greater" */
+	static const double x[] = { 0.80, 0.83, 1.89, 1.04, 1.45, 1.38, 1.91, 1.64, 0.73, 1.46 };
+	static const double y[] = { 1.15, 0.88, 0.90, 0.74, 1.21 };
+	struct mw_result r;
+
+	cr_assert_eq(rstats_mann_whitney(x, NELEM(x), y, NELEM(y), RSTATS_GREATER, &r), 0);
+	cr_assert(r.exact);
+	cr_assert_float_eq(r.w, 35, 1e-12);
+	cr_assert_float_eq(r.p, 0.1272, 5e-5);
+}
+
+/* P(U <= u) by listing every way of choosing which m of the m+n ranks belong to x. */
+static double brute_lower_tail(unsigned m, unsigned n, double u)
+{
+	unsigned N = m + n, mask, hits = 0, total = 0;
+
+	for (mask = 0; mask < (1u << N); mask++) {
+		unsigned i, j, U = 0;
+
+		if ((unsigned)__builtin_popcount(mask) != m)
+			continue;
+		for (i = 0; i < N; i++)
+			for (j = 0; j < N; j++)
+				if ((mask & (1u << i)) && !(mask & (1u << j)) && i > j)
+					U++;
+		total++;
+		hits += U <= u;
+	}
+	return (double)hits / total;
+}
+
+Test(rstats_mw, exact_tail_agrees_with_enumeration)
+{
+	static const double x[] = { 3.1, 7.4, 1.2, 9.8, 5.5, 6.1 };
+	static const double y[] = { 2.2, 4.8, 8.3, 0.7, 6.6, 4.1, 10.2 };
+	struct mw_result r;
+	unsigned m, n;
+
+	for (m = 1; m <= NELEM(x); m++) {
+		for (n = 1; n <= NELEM(y); n++) {
+			cr_assert_eq(rstats_mann_whitney(x, m, y, n, RSTATS_LESS, &r), 0);
+			cr_assert_float_eq(r.p, brute_lower_tail(m, n, r.w), 1e-12,
+					   "m=%u n=%u W=%g", m, n, r.w);
+		}
+	}
+}
+
+Test(rstats_mw, ties_use_corrected_normal_approximation)
+{
+	static const double x[] = { 1, 2, 3, 4, 5 }, y[] = { 3, 4, 5, 6, 7 };
+	struct mw_result r;
+
+	/*
+	 * R: wilcox.test(1:5, 3:7): W = 4.5, p-value = 0.1138 (with the ties warning).
+	 * By hand: z = (4.5 - 12.5 + 0.5) / sqrt(25/12 * (11 - 18/90)) = -1.5811.
+	 */
+	cr_assert_eq(rstats_mann_whitney(x, 5, y, 5, RSTATS_TWO_SIDED, &r), 0);
+	cr_assert_not(r.exact);
+	cr_assert_float_eq(r.w, 4.5, 1e-12);
+	cr_assert_float_eq(r.p, 0.113846, 1e-5);
+}
+
+Test(rstats_mw, identical_samples_are_not_significant)
+{
+	static const double x[] = { 5, 5, 5, 5 };
+	struct mw_result r;
+
+	cr_assert_eq(rstats_mann_whitney(x, 4, x, 4, RSTATS_TWO_SIDED, &r), 0);
+	cr_assert_float_eq(r.p, 1.0, 1e-12);
+}
+
+Test(rstats_mw, min_p_says_when_samples_are_too_small)
+{
+	/* 2 vs 2 can never reach 0.05 two-sided: 2/6; 3 vs 3 one-sided reaches 1/20 */
+	cr_assert_float_eq(rstats_mw_min_p(2, 2, RSTATS_TWO_SIDED), 1.0 / 3, 1e-12);
+	cr_assert_float_eq(rstats_mw_min_p(3, 3, RSTATS_LESS), 0.05, 1e-12);
+	cr_assert_float_eq(rstats_mw_min_p(1, 1, RSTATS_LESS), 0.5, 1e-12);
+}
+
+Test(rstats_bootstrap, fixed_seed_is_repeatable)
+{
+	static const double x[] = { 100, 102, 98, 101, 99 }, y[] = { 80, 82, 79, 81, 78 };
+	double lo1, hi1, lo2, hi2;
+
+	cr_assert_eq(rstats_bootstrap_change(x, 5, y, 5, 2000, 7, 0.95, &lo1, &hi1), 0);
+	cr_assert_eq(rstats_bootstrap_change(x, 5, y, 5, 2000, 7, 0.95, &lo2, &hi2), 0);
+	cr_assert_eq(lo1, lo2);
+	cr_assert_eq(hi1, hi2);
+	/* the change is -20%: the interval holds it and stays clear of zero */
+	cr_assert_leq(lo1, -0.20);
+	cr_assert_geq(hi1, -0.20);
+	cr_assert_lt(hi1, 0);
+	/* bounds can only be ratios of sample values: between 78/102 - 1 and 82/98 - 1 */
+	cr_assert_geq(lo1, 78.0 / 102 - 1 - 1e-12);
+	cr_assert_leq(hi1, 82.0 / 98 - 1 + 1e-12);
+}
+
+Test(rstats_bootstrap, constant_samples_give_a_point)
+{
+	static const double x[] = { 10, 10, 10 }, y[] = { 12, 12, 12, 12 };
+	double lo, hi;
+
+	cr_assert_eq(rstats_bootstrap_change(x, 3, y, 4, 500, 1, 0.95, &lo, &hi), 0);
+	cr_assert_float_eq(lo, 0.2, 1e-12);
+	cr_assert_float_eq(hi, 0.2, 1e-12);
+}
+
+Test(rstats_bootstrap, overlapping_samples_straddle_zero)
+{
+	static const double x[] = { 90, 130, 70, 110, 100, 120, 80 };
+	static const double y[] = { 85, 125, 72, 104, 98, 115, 76 };
+	double lo, hi;
+
+	cr_assert_eq(rstats_bootstrap_change(x, 7, y, 7, 4000, 3, 0.95, &lo, &hi), 0);
+	cr_assert_lt(lo, 0);
+	cr_assert_gt(hi, 0);
+}
