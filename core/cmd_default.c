@@ -11,6 +11,7 @@
 #include "output.h"
 #include "run.h"
 #include "stats.h"
+#include "target.h"
 
 #define CMP_SIZE "256m"
 #define CMP_RUNTIME "2"
@@ -135,7 +136,7 @@ int cmd_default(int argc, char **argv)
 	if (res.interrupted)
 		printf("(interrupted: the table is partial)\n");
 out:
-	unlink(path);
+	target_remove(path);
 	run_results_free(&res);
 	job_list_free(&jobs);
 	return code;

@@ -18,7 +18,9 @@ static void usage(FILE *f)
 		"  --OPTION=VALUE       any job option, fio's names (rw, bs, iodepth, ioengine, ...)\n"
 		"  --output-format=F    normal, json, json+ (comma-separated for several)\n"
 		"  --output=FILE        write the result to FILE (atomically)\n"
-		"  --parse-only         parse the jobs and stop\n");
+		"  --parse-only         parse the jobs and stop\n"
+		"  --allow-overwrite    let write jobs overwrite existing files iopath did not create\n"
+		"  --allow-destructive=DEV  let write jobs write DEV even though it holds data\n");
 }
 
 struct fio_args {
@@ -75,6 +77,8 @@ static int parse_args(int argc, char **argv, struct fio_args *a, struct job_pars
 		if (!key[0])
 			return iop_errf(err, -EINVAL, "command line: '%s' is not an option", arg);
 		ret = tool_option(a, key, val, err);
+		if (!ret)
+			ret = target_policy_option(&p->list->policy, key, val, err);
 		if (ret < 0)
 			return ret;
 		if (ret)

@@ -11,6 +11,7 @@
 
 #include "buffer.h"
 #include "file.h"
+#include "target.h"
 
 static int join(char *out, const char *dir, const char *name, struct iop_err *err)
 {
@@ -130,7 +131,19 @@ int file_layout(const struct job_spec *job, const char *path, uint64_t end, bool
 	struct stat st;
 	int fd, ret = 0;
 
-	fd = open(path, O_RDWR | O_CREAT, 0644);
+	fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+	if (fd >= 0) {
+		/* iopath's own from now on: re-runs may write it without asking */
+		ret = target_mark_owned(fd, path);
+		if (ret) {
+			close(fd);
+			unlink(path);
+			return iop_errf(err, ret, "cannot mark %s as created by iopath: %s", path,
+					strerror(-ret));
+		}
+	} else if (errno == EEXIST) {
+		fd = open(path, O_RDWR | O_CLOEXEC);
+	}
 	if (fd < 0)
 		return iop_errf(err, -errno, "cannot create %s: %s", path, strerror(errno));
 	if (fstat(fd, &st)) {

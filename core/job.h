@@ -6,11 +6,13 @@
 
 #include "err.h"
 #include "iopath/job.h"
+#include "target.h"
 
 struct job_list {
 	struct job_spec *jobs;
 	unsigned nr;
 	unsigned cap;
+	struct target_policy policy;	/* what the run may write besides its own files */
 };
 
 struct job_parser {

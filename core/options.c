@@ -203,6 +203,8 @@ const struct opt_def opt_table[] = {
 	{ "fdatasync", NULL, OPT_UINT, FIELD(fdatasync_blocks), 0, UINT32_MAX, NULL,
 	  "fdatasync every N writes" },
 	{ "end_fsync", NULL, OPT_BOOL, FIELD(end_fsync), 0, 1, NULL, "fsync files when the job ends" },
+	{ "overwrite", NULL, OPT_BOOL, FIELD(overwrite), 0, 1, NULL,
+	  "allow writing to existing files iopath did not create" },
 	{ "direct", NULL, OPT_FN, 0, 0, 0, 0, set_direct, "O_DIRECT (1) or buffered (0)" },
 	{ "buffered", NULL, OPT_FN, 0, 0, 0, 0, set_direct, "buffered (1) or O_DIRECT (0)" },
 	{ "invalidate", NULL, OPT_BOOL, FIELD(invalidate), 0, 1, NULL, "drop cached pages first" },

@@ -5,7 +5,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
 #include <sys/stat.h>
+#include <unistd.h>
 #include <sys/time.h>
 
 #include "file.h"
@@ -34,7 +36,110 @@ static uint32_t job_unit(const struct job_spec *job)
 	return job->bs[0] < job->bs[1] ? job->bs[0] : job->bs[1];
 }
 
-static int plan_sizes(const struct job_spec *job, struct job_plan *plan, struct iop_err *err)
+static bool may_overwrite(const struct job_spec *job, const struct target_policy *pol)
+{
+	return job->overwrite || pol->allow_overwrite;
+}
+
+static int check_access(const struct job_spec *job, const char *path, bool write,
+			struct iop_err *err)
+{
+	if (!faccessat(AT_FDCWD, path, write ? R_OK | W_OK : R_OK, AT_EACCESS))
+		return 0;
+	return iop_errf(err, -errno, "job %s: cannot open %s for %s: %s", job->name, path,
+			write ? "writing" : "reading", strerror(errno));
+}
+
+/* A file that does not exist yet: its directory must exist and take new files. */
+static int check_new_file(const struct job_spec *job, const char *path, struct iop_err *err)
+{
+	char dir[PATH_MAX];
+	struct stat st;
+	const char *slash = strrchr(path, '/');
+
+	if (!slash)
+		snprintf(dir, sizeof(dir), ".");
+	else
+		snprintf(dir, sizeof(dir), "%.*s", slash == path ? 1 : (int)(slash - path), path);
+	if (stat(dir, &st))
+		return iop_errf(err, -errno, "job %s: cannot create %s: directory %s: %s", job->name,
+				path, dir, strerror(errno));
+	if (!S_ISDIR(st.st_mode))
+		return iop_errf(err, -ENOTDIR, "job %s: cannot create %s: %s is not a directory",
+				job->name, path, dir);
+	if (faccessat(AT_FDCWD, dir, W_OK | X_OK, AT_EACCESS))
+		return iop_errf(err, -errno, "job %s: cannot create %s in %s: %s", job->name, path,
+				dir, strerror(errno));
+	return 0;
+}
+
+/* With direct=1, block sizes and the offset must suit the alignment direct I/O needs there. */
+static int check_dio_align(const struct job_spec *job, const char *path, bool exists,
+			   struct iop_err *err)
+{
+	char source[128];
+	uint32_t align = target_dio_align(path, exists, source, sizeof(source));
+	unsigned d;
+
+	if (align <= 1)
+		return 0;
+	for (d = DDIR_READ; d <= DDIR_WRITE; d++) {
+		if (d == DDIR_READ ? !job_reads(job->rw) : !job_writes(job->rw))
+			continue;
+		if (job->bs[d] % align)
+			return iop_errf(err, -EINVAL,
+					"job %s: bs=%u with direct=1 on %s: direct I/O there needs sizes and offsets in multiples of %u bytes (%s); use a multiple of %u, or direct=0",
+					job->name, job->bs[d], path, align, source, align);
+	}
+	if (job->offset % align)
+		return iop_errf(err, -EINVAL,
+				"job %s: offset=%llu with direct=1 on %s: direct I/O there needs offsets in multiples of %u bytes (%s)",
+				job->name, (unsigned long long)job->offset, path, align, source);
+	return 0;
+}
+
+/*
+ * Refuse, before anything is written, what a job must not or cannot do to one of its
+ * files: write (or extend, laying it out) a file iopath did not create, write a block
+ * device that holds data, open what it cannot open, misalign direct I/O.
+ */
+static int check_target(const struct job_spec *job, const struct job_plan *plan,
+			const struct target_policy *pol, const char *path, struct iop_err *err)
+{
+	bool writes = job_writes(job->rw), blk;
+	uint64_t need = job->offset + plan->region, size;
+	int ret = file_size(path, &size, &blk);
+
+	if (ret == -ENOENT) {
+		ret = check_new_file(job, path, err);
+		return ret ? ret : job->direct ? check_dio_align(job, path, false, err) : 0;
+	}
+	if (ret)
+		return iop_errf(err, ret, "job %s: %s: %s", job->name, path, strerror(-ret));
+	if (blk && writes) {
+		ret = target_check_blockdev(path, pol, job->name, err);
+		if (ret)
+			return ret;
+	}
+	ret = check_access(job, path, writes || (!blk && size < need), err);
+	if (ret)
+		return ret;
+	if (!blk && !may_overwrite(job, pol) && !target_owned(path)) {
+		if (writes)
+			return iop_errf(err, -EEXIST,
+					"job %s: %s exists and was not created by iopath; this write job would overwrite it (give overwrite=1 in the job, or --allow-overwrite, to allow it)",
+					job->name, path);
+		if (size < need)
+			return iop_errf(err, -EEXIST,
+					"job %s: %s is %llu bytes and was not created by iopath; laying out the %llu bytes the job reads would write to it (give a smaller size=, or overwrite=1 / --allow-overwrite)",
+					job->name, path, (unsigned long long)size,
+					(unsigned long long)need);
+	}
+	return job->direct ? check_dio_align(job, path, true, err) : 0;
+}
+
+static int plan_sizes(const struct job_spec *job, struct job_plan *plan,
+		      const struct target_policy *pol, struct iop_err *err)
 {
 	uint64_t size = job->size, fsize;
 	unsigned i, nr_paths = plan->shared ? plan->nr_files : plan->nr_files * plan->nr_workers;
@@ -48,9 +153,17 @@ static int plan_sizes(const struct job_spec *job, struct job_plan *plan, struct 
 		if (ret == -EISDIR)
 			return iop_errf(err, -EISDIR, "job %s: %s is a directory; filename= needs a file (or use directory=)",
 					job->name, plan->paths[i]);
+		if (ret == -EINVAL)
+			return iop_errf(err, -EINVAL, "job %s: %s is neither a regular file nor a block device",
+					job->name, plan->paths[i]);
 		if (ret)
 			return iop_errf(err, ret, "job %s: %s: %s", job->name, plan->paths[i],
 					strerror(-ret));
+		if (!blk && !fsize && !job_writes(job->rw) && !may_overwrite(job, pol) &&
+		    !target_owned(plan->paths[i]))
+			return iop_errf(err, -ENODATA,
+					"job %s: %s is empty and was not created by iopath: a read job needs data in it (give a file holding data, or overwrite=1 / --allow-overwrite to let iopath lay it out)",
+					job->name, plan->paths[i]);
 		plan->blockdev |= blk;
 		if (!job->size && (size == 0 || fsize < size))
 			size = fsize > job->offset ? (fsize - job->offset) * plan->nr_files : 0;
@@ -63,10 +176,16 @@ static int plan_sizes(const struct job_spec *job, struct job_plan *plan, struct 
 	if (plan->region < plan->max_bs)
 		return iop_errf(err, -EINVAL, "job %s: size %llu per file is smaller than bs=%u",
 				job->name, (unsigned long long)(size / plan->nr_files), plan->max_bs);
+	for (i = 0; !diskless && i < nr_paths; i++) {
+		ret = check_target(job, plan, pol, plan->paths[i], err);
+		if (ret)
+			return ret;
+	}
 	return 0;
 }
 
-static int plan_job(const struct job_spec *job, struct job_plan *plan, struct iop_err *err)
+static int plan_job(const struct job_spec *job, const struct target_policy *pol,
+		    struct job_plan *plan, struct iop_err *err)
 {
 	struct stat st;
 	unsigned c;
@@ -74,6 +193,7 @@ static int plan_job(const struct job_spec *job, struct job_plan *plan, struct io
 
 	memset(plan, 0, sizeof(*plan));
 	plan->job = job;
+	plan->pol = pol;
 	plan->nr_workers = job->numjobs;
 	plan->unit = job_unit(job);
 	plan->max_bs = job->bs[0] > job->bs[1] ? job->bs[0] : job->bs[1];
@@ -84,9 +204,12 @@ static int plan_job(const struct job_spec *job, struct job_plan *plan, struct io
 	if (job->verify != VERIFY_NONE && plan->max_bs % plan->unit)
 		return iop_errf(err, -EINVAL, "job %s: verify needs the larger bs (%u) to be a multiple of the smaller (%u)",
 				job->name, plan->max_bs, plan->unit);
-	if (job->directory[0] && (stat(job->directory, &st) || !S_ISDIR(st.st_mode)))
-		return iop_errf(err, -ENOENT, "job %s: directory %s: %s", job->name, job->directory,
-				errno == 0 || !S_ISDIR(st.st_mode) ? "not a directory" : strerror(errno));
+	if (job->directory[0] && stat(job->directory, &st))
+		return iop_errf(err, -errno, "job %s: directory %s: %s", job->name, job->directory,
+				strerror(errno));
+	if (job->directory[0] && !S_ISDIR(st.st_mode))
+		return iop_errf(err, -ENOTDIR, "job %s: directory %s: not a directory", job->name,
+				job->directory);
 	plan->shared = job->filename[0] != '\0';
 	plan->paths = calloc((size_t)(plan->shared ? FILES_MAX : plan->nr_workers), PATH_MAX);
 	if (!plan->paths)
@@ -97,7 +220,7 @@ static int plan_job(const struct job_spec *job, struct job_plan *plan, struct io
 			return n;
 		plan->nr_files = (unsigned)n;
 	}
-	return plan_sizes(job, plan, err);
+	return plan_sizes(job, plan, pol, err);
 }
 
 static int layout_job(const struct job_plan *plan, struct iop_err *err)
@@ -112,6 +235,10 @@ static int layout_job(const struct job_plan *plan, struct iop_err *err)
 	if (!fill && !writes)
 		return 0;
 	for (i = 0; i < nr_paths; i++) {
+		/* again: time has passed since planning, and earlier groups have run */
+		ret = check_target(job, plan, plan->pol, plan->paths[i], err);
+		if (ret)
+			return ret;
 		ret = file_layout(job, plan->paths[i], job->offset + plan->region, fill, plan->unit,
 				  err);
 		if (ret)
@@ -329,7 +456,7 @@ int run_jobs(const struct job_list *jobs, struct run_results *out, struct iop_er
 	if (!gjs)
 		return iop_errf(err, -ENOMEM, "out of memory");
 	for (i = 0; i < jobs->nr && !ret; i++)
-		ret = plan_job(&jobs->jobs[i], &gjs[i].plan, err);
+		ret = plan_job(&jobs->jobs[i], &jobs->policy, &gjs[i].plan, err);
 	for (first = 0; !ret && first < jobs->nr;) {
 		unsigned last = first;
 

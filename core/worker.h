@@ -10,10 +10,12 @@
 #include "file.h"
 #include "gen.h"
 #include "iopath/result.h"
+#include "target.h"
 
 /* What the runner decided for a job before any I/O: its files, sizes and units. */
 struct job_plan {
 	const struct job_spec *job;
+	const struct target_policy *pol;
 	unsigned nr_workers;
 	unsigned nr_files;		/* per worker */
 	char (*paths)[PATH_MAX];	/* nr_files per worker, or nr_files shared by all */

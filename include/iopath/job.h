@@ -57,6 +57,7 @@ struct job_spec {
 	unsigned fsync_blocks;
 	unsigned fdatasync_blocks;
 	bool end_fsync;
+	bool overwrite;			/* may write files iopath did not create */
 	bool direct;
 	bool invalidate;
 	bool randrepeat;

@@ -137,3 +137,58 @@ bool is_root(void)
 {
 	return geteuid() == 0;
 }
+
+void file_make(const char *path, size_t size, unsigned seed)
+{
+	FILE *f = fopen(path, "w");
+	uint32_t x = seed * 2654435761u + 1;
+	size_t i;
+
+	cr_assert_not_null(f, "%s: %s", path, strerror(errno));
+	for (i = 0; i < size; i++) {
+		x ^= x << 13;
+		x ^= x >> 17;
+		x ^= x << 5;
+		fputc((int)(x & 0xff), f);
+	}
+	cr_assert_eq(fclose(f), 0);
+}
+
+void file_write_text(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "w");
+
+	cr_assert_not_null(f, "%s: %s", path, strerror(errno));
+	fputs(text, f);
+	cr_assert_eq(fclose(f), 0);
+}
+
+uint64_t file_sum(const char *path)
+{
+	unsigned char buf[65536];
+	uint64_t h = 1469598103934665603ull, len = 0;
+	ssize_t n, i;
+	int fd = open(path, O_RDONLY);
+
+	cr_assert_geq(fd, 0, "%s: %s", path, strerror(errno));
+	while ((n = read(fd, buf, sizeof(buf))) > 0) {
+		for (i = 0; i < n; i++)
+			h = (h ^ buf[i]) * 1099511628211ull;
+		len += (uint64_t)n;
+	}
+	close(fd);
+	return h ^ (len * 0x9e3779b97f4a7c15ull);
+}
+
+int sh(const char *fmt, ...)
+{
+	char cmd[2048];
+	va_list ap;
+	int st;
+
+	va_start(ap, fmt);
+	vsnprintf(cmd, sizeof(cmd), fmt, ap);
+	va_end(ap);
+	st = system(cmd);
+	return st == -1 ? -1 : WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+}

@@ -5,6 +5,7 @@
 #include <criterion/criterion.h>
 #include <jansson.h>
 #include <stdbool.h>
+#include <stdint.h>
 
 struct run_out {
 	int status;		/* exit code, or 128 + signal */
@@ -29,5 +30,17 @@ json_t *json_from_string(const char *s);
 long long job_int(json_t *root, unsigned i, const char *dir, const char *key);
 
 bool is_root(void);
+
+/* Create path holding size bytes of a pattern drawn from seed (0 size: an empty file). */
+void file_make(const char *path, size_t size, unsigned seed);
+
+/* Write text into path. */
+void file_write_text(const char *path, const char *text);
+
+/* A checksum of the whole content of path (FNV-1a over its bytes, and its length). */
+uint64_t file_sum(const char *path);
+
+/* Run a shell command line built from fmt; returns its exit status (or -1). */
+int sh(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 #endif

@@ -1,0 +1,172 @@
+/* Integration: a block device that holds anything is never written without --allow-destructive. */
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "harness.h"
+
+#define IMG_SIZE (16u << 20)
+
+static char img[300], dev[64], mnt[300], fopt[100];
+
+static bool swap_on;
+
+static void detach(void)
+{
+	if (swap_on)
+		sh("swapoff %s 2>/dev/null", dev);
+	swap_on = false;
+	if (mnt[0])
+		umount2(mnt, MNT_DETACH);
+	if (dev[0])
+		sh("losetup -d %s 2>/dev/null", dev);
+	mnt[0] = dev[0] = '\0';
+	tmpdir_cleanup();
+}
+
+TestSuite(blockdev, .fini = detach);
+
+/* A loop device over a fresh image; prep (a shell command on $DEV, or NULL) runs first. */
+static void loop_make(const char *prep)
+{
+	const char *dir;
+	FILE *p;
+	char cmd[400];
+
+	if (!is_root())
+		cr_skip_test("needs root for loop devices");
+	dir = tmpdir_make();
+	snprintf(img, sizeof(img), "%s/disk.img", dir);
+	cr_assert_eq(sh("truncate -s %u %s", IMG_SIZE, img), 0);
+	snprintf(cmd, sizeof(cmd), "losetup -f --show %s", img);
+	p = popen(cmd, "r");
+	if (!p || !fgets(dev, sizeof(dev), p) || strncmp(dev, "/dev/", 5)) {
+		if (p)
+			pclose(p);
+		dev[0] = '\0';
+		cr_skip_test("no free loop device");
+	}
+	pclose(p);
+	dev[strcspn(dev, "\n")] = '\0';
+	snprintf(fopt, sizeof(fopt), "--filename=%s", dev);
+	if (prep)
+		cr_assert_eq(sh("DEV=%s; %s >/dev/null 2>&1", dev, prep), 0, "%s failed", prep);
+}
+
+static void assert_device_refused(const char *why)
+{
+	uint64_t sum = file_sum(img);
+	struct run_out r = iopath_run("--name=w", fopt, "--rw=randwrite", "--size=1m", NULL);
+
+	cr_assert_eq(r.status, 2, "exit %d: %s", r.status, r.err);
+	cr_assert_not_null(strstr(r.err, dev), "%s", r.err);
+	cr_assert_not_null(strstr(r.err, why), "message lacks '%s': %s", why, r.err);
+	cr_assert_not_null(strstr(r.err, "--allow-destructive"), "%s", r.err);
+	cr_assert_eq(file_sum(img), sum, "the device's contents changed");
+	run_out_free(&r);
+}
+
+Test(blockdev, refuses_to_write_a_device_holding_a_filesystem)
+{
+	loop_make("mkfs.ext4 -q -F $DEV");
+	assert_device_refused("ext4");
+}
+
+Test(blockdev, refuses_to_write_a_device_holding_swap)
+{
+	loop_make("mkswap $DEV");
+	assert_device_refused("swap");
+}
+
+Test(blockdev, refuses_to_write_a_device_holding_a_partition_table)
+{
+	unsigned char mbr[512] = { 0 };
+	int fd;
+
+	loop_make(NULL);
+	/* one Linux partition from sector 2048 to the end, and the boot signature */
+	mbr[446 + 4] = 0x83;
+	mbr[446 + 8] = 0x00, mbr[446 + 9] = 0x08;
+	mbr[446 + 12] = 0x00, mbr[446 + 13] = 0x78;
+	mbr[510] = 0x55, mbr[511] = 0xaa;
+	fd = open(dev, O_WRONLY);
+	cr_assert_geq(fd, 0);
+	cr_assert_eq(pwrite(fd, mbr, sizeof(mbr), 0), 512);
+	close(fd);
+	assert_device_refused("partition table");
+}
+
+Test(blockdev, refuses_to_write_a_mounted_device)
+{
+	loop_make("mkfs.ext4 -q -F $DEV");
+	snprintf(mnt, sizeof(mnt), "%s.mnt", img);
+	cr_assert_eq(mkdir(mnt, 0755), 0);
+	if (mount(dev, mnt, "ext4", 0, NULL))
+		cr_skip_test("cannot mount ext4 on a loop device here");
+	assert_device_refused("mounted on");
+}
+
+Test(blockdev, refuses_to_write_a_device_in_use_as_swap)
+{
+	loop_make("mkswap $DEV");
+	if (sh("swapon %s 2>/dev/null", dev))
+		cr_skip_test("swapon refused on this machine");
+	swap_on = true;
+	assert_device_refused("in use");
+}
+
+Test(blockdev, read_jobs_on_a_device_with_a_filesystem_are_fine)
+{
+	uint64_t sum;
+	struct run_out r;
+
+	loop_make("mkfs.ext4 -q -F $DEV");
+	sum = file_sum(img);
+	r = iopath_run("--name=r", fopt, "--rw=randread", "--size=1m", "--direct=1", NULL);
+	cr_assert_eq(r.status, 0, "exit %d: %s", r.status, r.err);
+	cr_assert_eq(file_sum(img), sum);
+	run_out_free(&r);
+}
+
+Test(blockdev, a_blank_device_may_be_written)
+{
+	struct run_out r;
+
+	loop_make(NULL);
+	r = iopath_run("--name=w", fopt, "--rw=write", "--size=1m", "--direct=1", NULL);
+	cr_assert_eq(r.status, 0, "exit %d: %s", r.status, r.err);
+	run_out_free(&r);
+}
+
+Test(blockdev, allow_destructive_naming_the_device_allows_writing)
+{
+	char allow[100];
+	uint64_t sum;
+	struct run_out r;
+
+	loop_make("mkfs.ext4 -q -F $DEV");
+	sum = file_sum(img);
+	snprintf(allow, sizeof(allow), "--allow-destructive=%s", dev);
+	r = iopath_run(allow, "--name=w", fopt, "--rw=write", "--size=1m", NULL);
+	cr_assert_eq(r.status, 0, "exit %d: %s", r.status, r.err);
+	cr_assert_neq(file_sum(img), sum);
+	run_out_free(&r);
+}
+
+Test(blockdev, allow_destructive_must_name_a_block_device)
+{
+	loop_make("mkfs.ext4 -q -F $DEV");
+	{
+		uint64_t sum = file_sum(img);
+		struct run_out r = iopath_run("--allow-destructive=/dev/null", "--name=w", fopt,
+					      "--rw=write", "--size=1m", NULL);
+
+		cr_assert_eq(r.status, 2, "exit %d: %s", r.status, r.err);
+		cr_assert_not_null(strstr(r.err, "not a block device"), "%s", r.err);
+		cr_assert_eq(file_sum(img), sum);
+		run_out_free(&r);
+	}
+}
