@@ -14,6 +14,7 @@ struct uring_opts {
 	int sqthread_poll_cpu;
 	int hipri;
 	int nop;
+	int defer_taskrun;
 };
 
 /* Engine options, fio's names. */
@@ -30,6 +31,8 @@ static const struct engine_option uring_options[] = {
 	  "polled completions (IOPOLL); needs direct=1 and a device with poll queues" },
 	{ "nop", EOPT_BOOL, offsetof(struct uring_opts, nop), 0, 1, 0,
 	  "submit IORING_OP_NOP instead of I/O: the ring's own peak rate" },
+	{ "defer_taskrun", EOPT_BOOL, offsetof(struct uring_opts, defer_taskrun), 0, 1, 1,
+	  "single-issuer ring with deferred task running, when the kernel has it (0: completions run as task work at any syscall)" },
 	{ NULL, 0, 0, 0, 0, 0, NULL },
 };
 
@@ -66,7 +69,8 @@ static int ring_setup(struct engine *e, struct uring_priv *u, unsigned entries, 
 	}
 	for (i = 0; i < sizeof(tiers) / sizeof(tiers[0]); i++) {
 		/* SQPOLL submits from its own thread: deferred task running does not apply */
-		if (u->o.sqthread_poll && (tiers[i].flags & IORING_SETUP_DEFER_TASKRUN))
+		if ((u->o.sqthread_poll || !u->o.defer_taskrun) &&
+		    (tiers[i].flags & IORING_SETUP_DEFER_TASKRUN))
 			continue;
 		memset(&p, 0, sizeof(p));
 		p.flags = base | tiers[i].flags;

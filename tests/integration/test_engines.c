@@ -67,13 +67,14 @@ Test(engines, mmap_moves_exact_bytes) { check_engine("mmap", false, 1); }
 
 Test(engines, io_uring_kernel_bypass_options_keep_verify_passing)
 {
-	static const char *const opts[] = { "--fixedbufs", "--registerfiles", "--sqthread_poll" };
+	static const char *const opts[] = { "--fixedbufs", "--registerfiles", "--sqthread_poll",
+					    "--defer_taskrun=0" };
 	const char *dir = tmpdir_make();
 	char file[300];
 	unsigned i;
 
 	snprintf(file, sizeof(file), "--filename=%s/data", dir);
-	for (i = 0; i < 3; i++) {
+	for (i = 0; i < sizeof(opts) / sizeof(opts[0]); i++) {
 		struct run_out r = iopath_run("--name=t", file, "--size=2m", "--rw=randwrite",
 					      "--ioengine=io_uring", "--iodepth=8", "--direct=1",
 					      "--verify=crc32c", opts[i], NULL);
