@@ -64,6 +64,12 @@ test: deps
 	$(UNIT_BIN) --jobs 2
 	IOPATH_BIN=$(CURDIR)/iopath $(INTEG_BIN) --jobs 2
 
+# The side-by-side benchmark against fio (not a test: nothing is asserted). BENCH_ARGS are
+# passed on, e.g. make bench BENCH_ARGS="--quick" or BENCH_ARGS="--only cost,cached".
+bench: iopath
+	scripts/deps.sh --bench
+	scripts/bench $(BENCH_ARGS)
+
 static:
 	$(MAKE) OBJ_DIR=build/static-obj CFLAGS="$(CFLAGS)" iopath-static
 

@@ -3,7 +3,7 @@
 # otherwise it prints the exact command and fails.
 #   scripts/deps.sh            build + test packages
 #   scripts/deps.sh --lab      also QEMU and the guest's packages
-#   scripts/deps.sh --bench    also fio and valgrind for the side-by-side benchmark
+#   scripts/deps.sh --bench    also fio, valgrind and python3 for the side-by-side benchmark
 set -eu
 
 pkgs="gcc make pkg-config liburing-dev libaio-dev libjansson-dev libblkid-dev libcriterion-dev libgsl-dev"
@@ -11,7 +11,7 @@ pkgs="$pkgs fio gnuplot-nox"
 for arg in "$@"; do
 	case "$arg" in
 	--lab) pkgs="$pkgs qemu-system-x86 qemu-utils busybox-static" ;;
-	--bench) pkgs="$pkgs fio valgrind" ;;
+	--bench) pkgs="$pkgs fio valgrind python3" ;;
 	--fuzz) pkgs="$pkgs clang libclang-rt-14-dev" ;;
 	--mpi) pkgs="$pkgs openmpi-bin libopenmpi-dev" ;;
 	*) echo "deps.sh: unknown argument '$arg' (accepted: --lab --bench --fuzz --mpi)" >&2; exit 2 ;;
