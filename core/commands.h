@@ -11,6 +11,12 @@ int cmd_default(int argc, char **argv);
 /* iopath probe [PATH ...] [--json] [--no-trials]: the host and each storage path. */
 int cmd_probe(int argc, char **argv);
 
+/* iopath workloads [NAME]: the built-in workloads, or one's job text. */
+int cmd_workloads(int argc, char **argv);
+
+/* iopath run WORKLOAD [--target DIR] [--scale[=F]] [overrides]: one built-in workload. */
+int cmd_run(int argc, char **argv);
+
 /* Exit codes. */
 #define EXIT_JOB_FAILED 1
 #define EXIT_USAGE 2

@@ -26,6 +26,36 @@ static int join(char *out, const char *dir, const char *name, struct iop_err *er
 	return 0;
 }
 
+int file_path(const struct job_spec *job, const char *name, char *out, struct iop_err *err)
+{
+	return join(out, job->directory, name, err);
+}
+
+int file_truncate(const char *path, uint64_t len, struct iop_err *err)
+{
+	struct stat st;
+	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644), ret = 0;
+
+	if (fd >= 0) {
+		ret = target_mark_owned(fd, path);
+		if (ret) {
+			close(fd);
+			unlink(path);
+			return iop_errf(err, ret, "cannot mark %s as created by iopath: %s", path,
+					strerror(-ret));
+		}
+	} else if (errno == EEXIST) {
+		fd = open(path, O_WRONLY | O_CLOEXEC);
+	}
+	if (fd < 0)
+		return iop_errf(err, -errno, "cannot create %s: %s", path, strerror(errno));
+	if (!fstat(fd, &st) && S_ISREG(st.st_mode) && ftruncate(fd, (off_t)len))
+		ret = iop_errf(err, -errno, "cannot truncate %s to %llu bytes: %s", path,
+			       (unsigned long long)len, strerror(errno));
+	close(fd);
+	return ret;
+}
+
 int file_names(const struct job_spec *job, unsigned clone, char (*out)[PATH_MAX], unsigned max,
 	       struct iop_err *err)
 {
@@ -36,9 +66,15 @@ int file_names(const struct job_spec *job, unsigned clone, char (*out)[PATH_MAX]
 	int ret;
 
 	if (!job->filename[0]) {
-		snprintf(name, sizeof(name), "%s.%u.0", job->name, clone);
-		ret = join(out[0], job->directory, name, err);
-		return ret ? ret : 1;
+		for (nr = 0; nr < job->nrfiles; nr++) {
+			if (nr == max)
+				return iop_errf(err, -E2BIG, "job %s: more than %u files", job->name, max);
+			snprintf(name, sizeof(name), "%s.%u.%u", job->name, clone, nr);
+			ret = join(out[nr], job->directory, name, err);
+			if (ret)
+				return ret;
+		}
+		return (int)nr;
 	}
 	for (s = job->filename;; s++) {
 		if (*s == '\\' && s[1] == ':') {

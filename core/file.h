@@ -18,6 +18,12 @@
 int file_names(const struct job_spec *job, unsigned clone, char (*out)[PATH_MAX], unsigned max,
 	       struct iop_err *err);
 
+/* name under the job's directory (unless absolute), into out (PATH_MAX bytes). */
+int file_path(const struct job_spec *job, const char *name, char *out, struct iop_err *err);
+
+/* Create path if missing and, when it is a regular file, set its length to len. */
+int file_truncate(const char *path, uint64_t len, struct iop_err *err);
+
 /* Size of a regular file or block device; -ENOENT when missing. */
 int file_size(const char *path, uint64_t *size, bool *is_blockdev);
 

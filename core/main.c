@@ -29,6 +29,8 @@ static const struct subcommand commands[] = {
 	{ "help", cmd_help, "this list" },
 	{ "probe", cmd_probe, "describe the host and the storage path of each PATH" },
 	{ "version", cmd_version, "print the version" },
+	{ "workloads", cmd_workloads, "list the built-in workloads (or print one's job file)" },
+	{ "run", cmd_run, "run a built-in workload: run NAME [--target DIR] [--scale] [opt=val]" },
 	{ NULL, NULL, NULL },
 };
 

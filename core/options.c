@@ -28,6 +28,7 @@ static int set_rw(struct job_spec *job, const struct opt_def *o, const char *val
 		{ "read", RW_READ }, { "write", RW_WRITE },
 		{ "randread", RW_RANDREAD }, { "randwrite", RW_RANDWRITE },
 		{ "rw", RW_RW }, { "readwrite", RW_RW }, { "randrw", RW_RANDRW },
+		{ "copy", RW_COPY }, { "metadata", RW_METADATA },
 	};
 	static const char *const refused[] = { "trim", "randtrim", "trimwrite", "randtrimwrite" };
 	size_t i;
@@ -46,7 +47,8 @@ static int set_rw(struct job_spec *job, const struct opt_def *o, const char *val
 		if (!strcmp(val, refused[i]))
 			return iop_errf(err, -EINVAL, "option %s: %s is not supported by iopath",
 					o->name, val);
-	return bad_value(err, o, val, "read write randread randwrite rw readwrite randrw");
+	return bad_value(err, o, val,
+			 "read write randread randwrite rw readwrite randrw copy metadata");
 }
 
 static int set_rwmix(struct job_spec *job, const struct opt_def *o, const char *val,
@@ -181,6 +183,18 @@ const struct opt_def opt_table[] = {
 	{ "description", NULL, OPT_FN, 0, 0, 0, 0, set_ignored, "free text, reported only" },
 	{ "filename", NULL, OPT_STR, FIELD(filename), 0, 0, NULL, "file(s) to use, a:b for several" },
 	{ "directory", NULL, OPT_STR, FIELD(directory), 0, 0, NULL, "directory for the job's files" },
+	{ "copy_from", NULL, OPT_STR, FIELD(copy_from), 0, 0, NULL,
+	  "rw=copy: the file to copy to filename" },
+	{ "nrfiles", "nr_files", OPT_UINT, FIELD(nrfiles), 1, 100000000, NULL,
+	  "files per worker (rw=metadata: the small files to create)" },
+	{ "filesize", NULL, OPT_SIZE, FIELD(filesize), 0, 1ull << 30, NULL,
+	  "rw=metadata: bytes written to and read from each file" },
+	{ "files_per_dir", NULL, OPT_UINT, FIELD(files_per_dir), 1, 1000000, NULL,
+	  "rw=metadata: files in each directory of the tree" },
+	{ "dir_fanout", NULL, OPT_UINT, FIELD(dir_fanout), 1, 1000000, NULL,
+	  "rw=metadata: subdirectories of each directory of the tree" },
+	{ "file_append", NULL, OPT_FLAG, FIELD(file_append), 0, 1, NULL,
+	  "write after the end of the file (appends) instead of inside size" },
 	{ "ioengine", NULL, OPT_FN, 0, 0, 0, 0, set_engine, "I/O engine" },
 	{ "size", NULL, OPT_SIZE, FIELD(size), 1, UINT64_MAX, NULL, "bytes per worker across its files" },
 	{ "offset", NULL, OPT_SIZE, FIELD(offset), 0, UINT64_MAX, NULL, "start offset in each file" },
@@ -239,6 +253,10 @@ void job_defaults(struct job_spec *job)
 	job->iodepth_batch_complete_min = 1;
 	job->numjobs = 1;
 	job->loops = 1;
+	job->nrfiles = 1;
+	job->filesize = 4096;
+	job->files_per_dir = 32;
+	job->dir_fanout = 8;
 	job->invalidate = true;
 	job->randrepeat = true;
 	snprintf(job->ioengine, sizeof(job->ioengine), "psync");
@@ -434,6 +452,95 @@ static int parse_engine_opts(struct job_spec *job, const struct engine_ops *ops,
 	return 0;
 }
 
+/* Was the option given for this job (globals included)? */
+static bool job_gave(const struct job_spec *job, const char *key)
+{
+	unsigned i;
+
+	for (i = 0; i < job->nr_kv; i++)
+		if (!strcmp(job->kv[i].key, key))
+			return true;
+	return false;
+}
+
+static int finish_copy(struct job_spec *job, struct iop_err *err)
+{
+	const char *why = NULL;
+
+	if (!job->copy_from[0])
+		return iop_errf(err, -EINVAL, "%s: rw=copy needs copy_from=SOURCE (and filename=DESTINATION)",
+				job->origin);
+	if (!job->filename[0])
+		why = "needs filename=DESTINATION";
+	else if (job->numjobs > 1)
+		why = "copies one file with one worker (use iodepth for parallelism, not numjobs)";
+	else if (job->time_based || job->loops > 1)
+		why = "copies the file once (time_based and loops do not apply)";
+	else if (job->fsync_blocks || job->fdatasync_blocks)
+		why = "takes end_fsync, not fsync=/fdatasync= (one flush at the end, as cp && sync)";
+	else if (job->bs[DDIR_READ] != job->bs[DDIR_WRITE])
+		why = "writes each block as it was read: give one bs, not read,write sizes";
+	else if (job->nrfiles > 1 || job->file_append || job->offset)
+		why = "copies a whole file from offset 0 (nrfiles, file_append and offset do not apply)";
+	else if (job->engine->flags & ENGINE_DISKLESS)
+		why = "needs an engine that moves data";
+	if (why)
+		return iop_errf(err, -EINVAL, "%s: rw=copy %s", job->origin, why);
+	return 0;
+}
+
+static int finish_metadata(struct job_spec *job, struct iop_err *err)
+{
+	const char *why = NULL;
+
+	if (strcmp(job->engine->name, "psync") && strcmp(job->engine->name, "sync"))
+		return iop_errf(err, -EINVAL,
+				"%s: rw=metadata makes its own open/stat/read/unlink calls; ioengine=%s does not apply (leave ioengine unset)",
+				job->origin, job->engine->name);
+	if (job->iodepth > 1)
+		why = "runs one operation at a time (iodepth=1; use numjobs for parallel trees)";
+	else if (job->time_based || job->loops > 1)
+		why = "runs each phase once over nrfiles files (time_based and loops do not apply)";
+	else if (job->verify != VERIFY_NONE || job->fsync_blocks || job->fdatasync_blocks ||
+		 job->file_append || job->copy_from[0] || job->filename[0])
+		why = "takes directory=, nrfiles=, filesize=, files_per_dir= and dir_fanout= (not filename, verify, fsync, copy_from or file_append)";
+	else if (job->direct && job->filesize % 4096)
+		why = "with direct=1 needs filesize= to be a multiple of 4096";
+	if (why)
+		return iop_errf(err, -EINVAL, "%s: rw=metadata %s", job->origin, why);
+	return 0;
+}
+
+/* Whole-job checks of the options that depend on rw. */
+static int finish_mode(struct job_spec *job, struct iop_err *err)
+{
+	if (job->rw == RW_COPY)
+		return finish_copy(job, err);
+	if (job->rw == RW_METADATA)
+		return finish_metadata(job, err);
+	if (job->copy_from[0])
+		return iop_errf(err, -EINVAL, "%s: copy_from= needs rw=copy", job->origin);
+	if (job_gave(job, "filesize") || job_gave(job, "files_per_dir") ||
+	    job_gave(job, "dir_fanout"))
+		return iop_errf(err, -EINVAL,
+				"%s: filesize, files_per_dir and dir_fanout are rw=metadata options (use size= for data jobs)",
+				job->origin);
+	if (job->nrfiles > 64)
+		return iop_errf(err, -EINVAL, "%s: nrfiles=%u: at most 64 files per worker for data jobs",
+				job->origin, job->nrfiles);
+	if (job->nrfiles > 1 && job->filename[0])
+		return iop_errf(err, -EINVAL,
+				"%s: nrfiles= with filename=: name every file in filename= (a:b:c) instead",
+				job->origin);
+	if (job->file_append && job->rw != RW_WRITE)
+		return iop_errf(err, -EINVAL, "%s: file_append needs rw=write (sequential appends)",
+				job->origin);
+	if (job->file_append && (job->engine->flags & ENGINE_NEEDS_MAP))
+		return iop_errf(err, -EINVAL, "%s: file_append: ioengine=%s maps the file and cannot grow it",
+				job->origin, job->engine->name);
+	return 0;
+}
+
 int job_finish(struct job_spec *job, struct iop_err *err)
 {
 	const struct engine_entry *ent = engine_find(job->ioengine);
@@ -463,7 +570,7 @@ int job_finish(struct job_spec *job, struct iop_err *err)
 				job->origin, ent->ops->name);
 	if (job->time_based && job->runtime_ns == 0)
 		return iop_errf(err, -EINVAL, "%s: time_based needs runtime=", job->origin);
-	return 0;
+	return finish_mode(job, err);
 }
 
 static unsigned edit_distance(const char *a, const char *b)

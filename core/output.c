@@ -9,6 +9,7 @@
 #include "commands.h"
 #include "output.h"
 #include "report.h"
+#include "tempfiles.h"
 
 int output_parse_formats(const char *list, unsigned *formats, struct iop_err *err)
 {
@@ -110,8 +111,10 @@ static volatile sig_atomic_t stops;
 static void on_stop(int sig)
 {
 	(void)sig;
-	if (stops++)
+	if (stops++) {
+		tempfiles_remove_all();
 		_exit(EXIT_INTERRUPTED);
+	}
 	run_request_stop();
 }
 

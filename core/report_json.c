@@ -7,6 +7,7 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
+#include "meta.h"
 #include "report.h"
 #include "stats.h"
 
@@ -178,6 +179,57 @@ static json_t *options_json(const struct job_spec *job)
 	return o;
 }
 
+/* rw=copy: the two files, the bytes moved and, with verify, both checksums. */
+static json_t *copy_json(const struct job_result *r)
+{
+	const struct copy_check *c = &r->copy;
+	json_t *o = json_object();
+	char crc[16];
+
+	set(o, "source", json_string(r->copy_src));
+	set(o, "destination", json_string(r->copy_dst));
+	set(o, "bytes", json_integer((json_int_t)c->bytes));
+	set(o, "destination_size", json_integer((json_int_t)c->dst_size));
+	set(o, "verified", c->checked ? json_boolean(c->match) : json_null());
+	if (c->checked) {
+		snprintf(crc, sizeof(crc), "%08x", c->crc_src);
+		set(o, "crc32c_source", json_string(crc));
+		snprintf(crc, sizeof(crc), "%08x", c->crc_dst);
+		set(o, "crc32c_destination", json_string(crc));
+	}
+	return o;
+}
+
+/*
+ * rw=metadata: per operation, its count, rate over its own phase and latency percentiles.
+ * fio's "write" and "read" sections carry create and open_read (ios, bytes, clat).
+ */
+static json_t *meta_json(const struct job_result *r)
+{
+	const struct meta_stat *m = r->meta;
+	json_t *o = json_object(), *ops = json_object();
+	unsigned op;
+
+	set(o, "files", json_integer((json_int_t)m->files));
+	set(o, "dirs", json_integer((json_int_t)m->dirs));
+	set(o, "depth", json_integer(m->depth));
+	set(o, "filesize", json_integer((json_int_t)r->spec->filesize));
+	set(o, "files_per_dir", json_integer(r->spec->files_per_dir));
+	set(o, "dir_fanout", json_integer(r->spec->dir_fanout));
+	for (op = 0; op < META_NR; op++) {
+		json_t *e = json_object();
+		double secs = (double)m->phase_ns[op] / 1e9;
+
+		set(e, "ops", json_integer((json_int_t)m->op[op].n));
+		set(e, "ops_per_sec", json_real(secs > 0 ? (double)m->op[op].n / secs : 0));
+		set(e, "runtime_ms", json_real((double)m->phase_ns[op] / 1e6));
+		set(e, "lat_ns", lat_json(&m->op[op], true, false));
+		set(ops, meta_op_names[op], e);
+	}
+	set(o, "ops", ops);
+	return o;
+}
+
 static json_t *iopath_job_json(const struct job_result *r)
 {
 	json_t *o = json_object(), *applied = json_object();
@@ -195,6 +247,10 @@ static json_t *iopath_job_json(const struct job_result *r)
 		set(o, "error_message", json_string(r->errmsg));
 	if (r->verify_errors)
 		set(o, "verify_errors", json_integer((json_int_t)r->verify_errors));
+	if (r->spec->rw == RW_COPY)
+		set(o, "copy", copy_json(r));
+	if (r->meta)
+		set(o, "metadata", meta_json(r));
 	return o;
 }
 

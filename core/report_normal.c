@@ -2,6 +2,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "meta.h"
 #include "parse.h"
 #include "report.h"
 #include "stats.h"
@@ -94,6 +95,31 @@ static void print_dir(FILE *f, const struct dir_stat *d, unsigned dir)
 			(unsigned long long)d->iops.n);
 }
 
+/* rw=metadata: one line per operation, its rate over its phase and its latency. */
+static void print_meta(FILE *f, const struct job_result *r)
+{
+	static const double want[3] = { 50.0, 99.0, 99.9 };
+	const struct meta_stat *m = r->meta;
+	uint64_t pct[3];
+	unsigned op;
+
+	fprintf(f, "  metadata: %llu files of %llu bytes in %llu directories (%u levels)\n",
+		(unsigned long long)m->files, (unsigned long long)r->spec->filesize,
+		(unsigned long long)m->dirs, m->depth);
+	for (op = 0; op < META_NR; op++) {
+		const struct lat_stat *s = &m->op[op];
+		double secs = (double)m->phase_ns[op] / 1e9;
+
+		if (!s->n)
+			continue;
+		lat_percentiles(s, want, 3, pct);
+		fprintf(f, "    %-9s: %8llu ops, %10.0f ops/s, lat (usec): avg=%.1f, p50=%.1f, p99=%.1f, p99.9=%.1f, max=%.1f\n",
+			meta_op_names[op], (unsigned long long)s->n,
+			secs > 0 ? (double)s->n / secs : 0, lat_mean(s) / 1e3, (double)pct[0] / 1e3,
+			(double)pct[1] / 1e3, (double)pct[2] / 1e3, (double)s->max / 1e3);
+	}
+}
+
 static void print_job(FILE *f, const struct job_result *r)
 {
 	static const char *const depths[] = { "1", "2", "4", "8", "16", "32", ">=64" };
@@ -107,8 +133,14 @@ static void print_job(FILE *f, const struct job_result *r)
 		r->interrupted ? " (interrupted)" : "");
 	if (r->error)
 		fprintf(f, "  error: %s\n", r->errmsg);
-	for (d = 0; d < 3; d++)
+	if (r->meta)
+		print_meta(f, r);
+	for (d = 0; !r->meta && d < 3; d++)
 		print_dir(f, &r->dir[d], d);
+	if (r->spec->rw == RW_COPY && r->copy.checked)
+		fprintf(f, "  copy: %s -> %s, %llu bytes, crc32c %08x %s %08x\n", r->copy_src,
+			r->copy_dst, (unsigned long long)r->copy.bytes, r->copy.crc_src,
+			r->copy.match ? "==" : "!=", r->copy.crc_dst);
 	if (r->dir[STAT_SYNC].ios) {
 		fprintf(f, "  fsync/fdatasync: %llu\n", (unsigned long long)r->dir[STAT_SYNC].ios);
 		print_lat(f, "sync", &r->dir[STAT_SYNC].clat);

@@ -11,6 +11,7 @@
 #include <sys/time.h>
 
 #include "file.h"
+#include "meta.h"
 #include "run.h"
 #include "stats.h"
 #include "worker.h"
@@ -184,6 +185,83 @@ static int plan_sizes(const struct job_spec *job, struct job_plan *plan,
 	return 0;
 }
 
+/*
+ * rw=copy: the source is copy_from (laid out to size= when missing or shorter); the copy
+ * moves size= bytes, or the whole source, exactly, into the destination filename=.
+ */
+static int plan_copy(const struct job_spec *job, struct job_plan *plan,
+		     const struct target_policy *pol, struct iop_err *err)
+{
+	uint64_t fsize = 0;
+	bool blk = false;
+	int ret;
+
+	ret = file_path(job, job->copy_from, plan->copy_src, err);
+	if (ret)
+		return ret;
+	if (plan->nr_files != 1)
+		return iop_errf(err, -EINVAL, "job %s: rw=copy writes one destination file; filename= names %u",
+				job->name, plan->nr_files);
+	if (!strcmp(plan->copy_src, plan->paths[0]))
+		return iop_errf(err, -EINVAL, "job %s: rw=copy: copy_from and filename are the same file (%s)",
+				job->name, plan->copy_src);
+	ret = file_size(plan->copy_src, &fsize, &blk);
+	if (ret && !(ret == -ENOENT && job->size))
+		return iop_errf(err, ret, "job %s: copy_from %s: %s%s", job->name, plan->copy_src,
+				strerror(-ret), ret == -ENOENT ? " (give size= to create it)" : "");
+	plan->region = job->size ? job->size : fsize;
+	if (blk && plan->region > fsize)
+		return iop_errf(err, -EINVAL, "job %s: copy_from %s holds %llu bytes, fewer than size=",
+				job->name, plan->copy_src, (unsigned long long)fsize);
+	if (!plan->region)
+		return iop_errf(err, -EINVAL, "job %s: copy_from %s is empty", job->name, plan->copy_src);
+	if (job->direct && plan->region % 512)
+		return iop_errf(err, -EINVAL,
+				"job %s: rw=copy with direct=1 needs a size that is a multiple of 512 (%llu is not); use direct=0 or size=",
+				job->name, (unsigned long long)plan->region);
+	plan->copy_src_blockdev = blk;
+	if (!ret && !blk && fsize < plan->region && !may_overwrite(job, pol) &&
+	    !target_owned(plan->copy_src))
+		return iop_errf(err, -EEXIST,
+				"job %s: copy_from %s is %llu bytes and was not created by iopath; laying out the %llu bytes to copy would write to it (give a smaller size=, or overwrite=1 / --allow-overwrite)",
+				job->name, plan->copy_src, (unsigned long long)fsize,
+				(unsigned long long)plan->region);
+	if (!ret) {
+		ret = check_access(job, plan->copy_src, false, err);
+		if (ret)
+			return ret;
+	}
+	if (!file_size(plan->paths[0], &fsize, &blk))
+		plan->blockdev = blk;
+	return check_target(job, plan, pol, plan->paths[0], err);
+}
+
+/* rw=metadata: one tree root per worker, <directory>/<job>.<clone>.meta. */
+static int plan_metadata(const struct job_spec *job, struct job_plan *plan, struct iop_err *err)
+{
+	uint64_t dirs = meta_nr_dirs(job->nrfiles, job->files_per_dir);
+	char name[JOB_NAME_MAX + 32];
+	unsigned c;
+	int ret;
+
+	if (meta_depth(dirs, job->dir_fanout) > 32)
+		return iop_errf(err, -EINVAL,
+				"job %s: rw=metadata: %u files, %u per directory, fan-out %u makes a tree deeper than 32 levels (raise files_per_dir or dir_fanout)",
+				job->name, job->nrfiles, job->files_per_dir, job->dir_fanout);
+	plan->paths = calloc(plan->nr_workers, PATH_MAX);
+	if (!plan->paths)
+		return iop_errf(err, -ENOMEM, "job %s: out of memory", job->name);
+	for (c = 0; c < plan->nr_workers; c++) {
+		snprintf(name, sizeof(name), "%s.%u.meta", job->name, c);
+		ret = file_path(job, name, plan->paths[c], err);
+		if (ret)
+			return ret;
+	}
+	plan->nr_files = 1;
+	plan->unit = plan->max_bs = 4096;
+	return 0;
+}
+
 static int plan_job(const struct job_spec *job, const struct target_policy *pol,
 		    struct job_plan *plan, struct iop_err *err)
 {
@@ -210,17 +288,42 @@ static int plan_job(const struct job_spec *job, const struct target_policy *pol,
 	if (job->directory[0] && !S_ISDIR(st.st_mode))
 		return iop_errf(err, -ENOTDIR, "job %s: directory %s: not a directory", job->name,
 				job->directory);
+	if (job->rw == RW_METADATA)
+		return plan_metadata(job, plan, err);
 	plan->shared = job->filename[0] != '\0';
-	plan->paths = calloc((size_t)(plan->shared ? FILES_MAX : plan->nr_workers), PATH_MAX);
+	plan->paths = calloc((size_t)(plan->shared ? FILES_MAX : plan->nr_workers * job->nrfiles),
+			     PATH_MAX);
 	if (!plan->paths)
 		return iop_errf(err, -ENOMEM, "job %s: out of memory", job->name);
 	for (c = 0; c < (plan->shared ? 1 : plan->nr_workers); c++) {
-		n = file_names(job, c, plan->paths + c, plan->shared ? FILES_MAX : 1, err);
+		n = file_names(job, c, plan->paths + (size_t)c * job->nrfiles,
+			       plan->shared ? FILES_MAX : job->nrfiles, err);
 		if (n < 0)
 			return n;
 		plan->nr_files = (unsigned)n;
 	}
+	if (job->rw == RW_COPY)
+		return plan_copy(job, plan, pol, err);
 	return plan_sizes(job, plan, pol, err);
+}
+
+/*
+ * The copy's source gets its bytes if it lacks them; the destination starts empty, as a new
+ * file from cp does (or at full length when the engine must map it).
+ */
+static int layout_copy(const struct job_plan *plan, struct iop_err *err)
+{
+	const struct job_spec *job = plan->job;
+	uint64_t dst_len = job->engine->flags & ENGINE_NEEDS_MAP ? plan->region : 0;
+	int ret = 0;
+
+	if (!plan->copy_src_blockdev)
+		ret = file_layout(job, plan->copy_src, plan->region, true, plan->unit, err);
+	if (!ret)
+		ret = check_target(job, plan, plan->pol, plan->paths[0], err);
+	if (!ret && !plan->blockdev)
+		ret = file_truncate(plan->paths[0], dst_len, err);
+	return ret;
 }
 
 static int layout_job(const struct job_plan *plan, struct iop_err *err)
@@ -230,10 +333,25 @@ static int layout_job(const struct job_plan *plan, struct iop_err *err)
 	unsigned i, nr_paths = plan->shared ? plan->nr_files : plan->nr_files * plan->nr_workers;
 	int ret;
 
+	if (job->rw == RW_COPY)
+		return layout_copy(plan, err);
+	if (job->rw == RW_METADATA)
+		return 0;
 	if (job->engine->flags & ENGINE_DISKLESS || plan->blockdev)
 		return 0;
 	if (!fill && !writes)
 		return 0;
+	if (job->file_append) {
+		/* appends grow the file themselves: only make sure it exists */
+		for (i = 0; i < nr_paths; i++) {
+			ret = check_target(job, plan, plan->pol, plan->paths[i], err);
+			if (!ret)
+				ret = file_layout(job, plan->paths[i], 0, false, plan->unit, err);
+			if (ret)
+				return ret;
+		}
+		return 0;
+	}
 	for (i = 0; i < nr_paths; i++) {
 		/* again: time has passed since planning, and earlier groups have run */
 		ret = check_target(job, plan, plan->pol, plan->paths[i], err);
@@ -288,6 +406,11 @@ static void result_add_worker(struct job_result *r, const struct worker *w)
 	}
 	r->interrupted |= w->interrupted;
 	r->verify_errors += w->verify_errors;
+	if (w->job->rw == RW_COPY) {
+		r->copy = w->copy;
+		snprintf(r->copy_src, sizeof(r->copy_src), "%s", w->plan->copy_src);
+		snprintf(r->copy_dst, sizeof(r->copy_dst), "%s", w->plan->paths[0]);
+	}
 	if (!w->st)
 		return;
 	if (runtime > r->runtime_ns)
@@ -310,6 +433,17 @@ static void result_add_worker(struct job_result *r, const struct worker *w)
 	}
 	for (i = 0; i < DEPTH_BUCKETS; i++)
 		r->depth[i] += w->depth_hist[i];
+	if (w->meta) {
+		/* fio's read and write stand for open-read and create: their own phase times */
+		if (meta_merge(&r->meta, w->meta) && !r->error) {
+			r->error = ENOMEM;
+			snprintf(r->errmsg, sizeof(r->errmsg), "out of memory merging results");
+		}
+		if (r->meta) {
+			r->dir[STAT_READ].runtime_ns = r->meta->phase_ns[META_OPEN_READ];
+			r->dir[STAT_WRITE].runtime_ns = r->meta->phase_ns[META_CREATE];
+		}
+	}
 	if (!r->nr_applied && w->eng.nr_applied) {
 		r->nr_applied = w->eng.nr_applied;
 		memcpy(r->applied, w->eng.applied, sizeof(r->applied));
@@ -409,7 +543,8 @@ static int run_group(struct group_job *gjs, unsigned n, struct run_results *out,
 				w->plan = &gjs[i].plan;
 				w->clone = c;
 				w->start = &start;
-				if (pthread_create(&w->tid, NULL, worker_main, w)) {
+				if (pthread_create(&w->tid, NULL,
+						   w->job->rw == RW_METADATA ? meta_main : worker_main, w)) {
 					ret = iop_errf(err, -EAGAIN, "cannot start worker thread %u of job %s",
 						       c, w->job->name);
 					/* start only those that exist, and stop them at once */
@@ -479,6 +614,10 @@ int run_jobs(const struct job_list *jobs, struct run_results *out, struct iop_er
 
 void run_results_free(struct run_results *r)
 {
+	unsigned i;
+
+	for (i = 0; i < r->nr; i++)
+		free(r->res[i].meta);
 	free(r->res);
 	r->res = NULL;
 	r->nr = 0;

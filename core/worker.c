@@ -4,7 +4,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "buffer.h"
@@ -186,6 +188,41 @@ static unsigned pick_dir(struct worker *w)
 	}
 }
 
+/* rw=copy: the next block of the source, in order; its write follows its completion. */
+static bool next_copy_read(struct worker *w, struct io_req *r)
+{
+	uint64_t left = w->plan->region - w->copy_next;
+
+	if (!left)
+		return false;
+	r->file = &w->files[COPY_SRC];
+	r->ddir = DDIR_READ;
+	r->len = left < w->job->bs[DDIR_READ] ? (uint32_t)left : w->job->bs[DDIR_READ];
+	r->offset = w->copy_next;
+	w->copy_next += r->len;
+	return true;
+}
+
+/* rw=copy: a block has been read; queue the write of the same buffer to the destination. */
+static void copy_queue_write(struct worker *w, struct io_req *r)
+{
+	unsigned tail = (w->copy_head + w->nr_copy_ready) % w->depth;
+
+	r->ddir = DDIR_WRITE;
+	r->file = &w->files[COPY_DST];
+	w->copy_ready[tail] = r;
+	w->nr_copy_ready++;
+}
+
+static struct io_req *copy_take_write(struct worker *w)
+{
+	struct io_req *r = w->copy_ready[w->copy_head];
+
+	w->copy_head = (w->copy_head + 1) % w->depth;
+	w->nr_copy_ready--;
+	return r;
+}
+
 /* Fill r with the next I/O of the job. false when the job has nothing more to issue. */
 static bool next_request(struct worker *w, struct io_req *r)
 {
@@ -196,6 +233,8 @@ static bool next_request(struct worker *w, struct io_req *r)
 
 	if (w->verifying)
 		return next_verify(w, r);
+	if (job->rw == RW_COPY)
+		return next_copy_read(w, r);
 	if ((job->fsync_blocks && w->writes_since_sync >= job->fsync_blocks) ||
 	    (job->fdatasync_blocks && w->writes_since_sync >= job->fdatasync_blocks)) {
 		r->ddir = job->fsync_blocks ? DDIR_SYNC : DDIR_DATASYNC;
@@ -263,23 +302,29 @@ static void complete(struct worker *w, struct io_req **reqs, unsigned n, uint64_
 		struct dir_stat *d = &w->st[sd];
 		uint64_t clat = t - r->issue_ns;
 
-		w->free_reqs[w->nr_free++] = r;
 		if (r->res < 0) {
+			w->free_reqs[w->nr_free++] = r;
 			worker_fail(w, (int)-r->res, "%s %s at offset %llu (%u bytes): %s",
 				    ddir_names[r->ddir], r->file->path,
 				    (unsigned long long)r->offset, r->len, strerror((int)-r->res));
 			continue;
 		}
 		if (sd != STAT_SYNC && r->res != r->len) {
-			if (r->res == 0) {
-				worker_fail(w, EIO, "%s %s at offset %llu: unexpected end of file",
-					    ddir_names[r->ddir], r->file->path,
-					    (unsigned long long)r->offset);
+			if (r->res == 0 || job->rw == RW_COPY) {
+				w->free_reqs[w->nr_free++] = r;
+				worker_fail(w, EIO, "%s %s at offset %llu: %s", ddir_names[r->ddir],
+					    r->file->path, (unsigned long long)r->offset,
+					    r->res ? "short transfer in a copy (did the source change?)"
+						   : "unexpected end of file");
 				continue;
 			}
 			d->short_ios++;
 		}
-		if (r->ddir == DDIR_READ && job->verify != VERIFY_NONE)
+		if (job->rw == RW_COPY && r->ddir == DDIR_READ && !w->aborted)
+			copy_queue_write(w, r);
+		else
+			w->free_reqs[w->nr_free++] = r;
+		if (r->ddir == DDIR_READ && w->check_reads)
 			check_read(w, r);
 		if (w->in_ramp)
 			continue;
@@ -358,7 +403,7 @@ static void io_loop(struct worker *w)
 	uint64_t t = now_ns();
 	int n;
 
-	while (more || w->inflight || w->nr_batch || held) {
+	while (more || w->inflight || w->nr_batch || held || w->nr_copy_ready) {
 		if (run_stop_requested()) {
 			w->aborted = true;
 			w->interrupted = true;
@@ -370,16 +415,23 @@ static void io_loop(struct worker *w)
 				w->free_reqs[w->nr_free++] = held;
 				held = NULL;
 			}
+			while (w->nr_copy_ready)
+				w->free_reqs[w->nr_free++] = copy_take_write(w);
 			if (!w->inflight)
 				break;
 		}
-		while (more && !held && w->inflight + w->nr_batch < w->depth) {
-			struct io_req *r = w->free_reqs[--w->nr_free];
+		while ((more || w->nr_copy_ready) && !held && w->inflight + w->nr_batch < w->depth) {
+			struct io_req *r;
 
-			if (!next_request(w, r)) {
-				w->free_reqs[w->nr_free++] = r;
-				more = false;
-				break;
+			if (w->nr_copy_ready) {
+				r = copy_take_write(w);
+			} else {
+				r = w->free_reqs[--w->nr_free];
+				if (!next_request(w, r)) {
+					w->free_reqs[w->nr_free++] = r;
+					more = false;
+					break;
+				}
 			}
 			if (r->ddir >= DDIR_SYNC) {
 				r->file = &w->files[w->next_file ? w->next_file - 1 : w->nr_files - 1];
@@ -443,6 +495,11 @@ static int setup_buffers(struct worker *w)
 	w->st = calloc(STAT_NR, sizeof(*w->st));
 	if (!w->reqs || !w->free_reqs || !w->batch || !w->done || !w->st)
 		return -ENOMEM;
+	if (job->rw == RW_COPY) {
+		w->copy_ready = calloc(w->depth, sizeof(*w->copy_ready));
+		if (!w->copy_ready)
+			return -ENOMEM;
+	}
 	buf_fill(job, &w->buf_rng, w->buf_base, w->buf_len);
 	for (i = 0; i < w->depth; i++) {
 		w->reqs[i].index = i;
@@ -463,13 +520,18 @@ static int setup_files(struct worker *w)
 	uint64_t seed = job->randseed_set ? job->randseed : 0x5eed;
 	unsigned i;
 
-	w->nr_files = plan->nr_files;
+	w->nr_files = plan->nr_files + (job->rw == RW_COPY);
 	for (i = 0; i < w->nr_files; i++)
 		w->files[i].fd = -1;
 	for (i = 0; i < w->nr_files; i++) {
 		struct io_file *f = &w->files[i];
 
-		f->path = plan->paths[(plan->shared ? 0 : w->clone * plan->nr_files) + i];
+		if (job->rw == RW_COPY && i == COPY_SRC) {
+			f->path = plan->copy_src;
+			f->read_only = true;
+		} else {
+			f->path = plan->paths[(plan->shared ? 0 : w->clone * plan->nr_files) + i];
+		}
 		f->index = i;
 		f->start = job->offset;
 		f->len = plan->region;
@@ -482,10 +544,20 @@ static int setup_files(struct worker *w)
 		}
 		if (diskless)
 			continue;
-		f->fd = file_open(job, f->path, writes, &err);
+		f->fd = file_open(job, f->path, writes && !f->read_only, &err);
 		if (f->fd < 0) {
 			worker_fail(w, -f->fd, "engine %s: %s", job->engine->name, err.msg);
 			return f->fd;
+		}
+		if (job->file_append) {
+			/* appends start at the file's end, whatever it holds already */
+			struct stat st;
+
+			if (fstat(f->fd, &st)) {
+				worker_fail(w, errno, "%s: %s", f->path, strerror(errno));
+				return -errno;
+			}
+			f->start = (uint64_t)st.st_size + job->offset;
 		}
 		if (job->invalidate)
 			file_invalidate(f->fd, f->start, f->len);
@@ -532,13 +604,92 @@ static int setup_engine(struct worker *w)
 	return 0;
 }
 
+/* end_fsync: part of the job's runtime (as in fio), each flush counted as a sync. */
 static void end_fsync(struct worker *w)
 {
+	uint64_t t0, t1;
 	unsigned i;
 
-	for (i = 0; i < w->nr_files; i++)
-		if (w->files[i].fd >= 0 && fsync(w->files[i].fd))
+	for (i = 0; i < w->nr_files; i++) {
+		if (w->files[i].fd < 0 || w->files[i].read_only)
+			continue;
+		t0 = now_ns();
+		if (fsync(w->files[i].fd)) {
 			worker_fail(w, errno, "end_fsync %s: %s", w->files[i].path, strerror(errno));
+			return;
+		}
+		t1 = now_ns();
+		w->st[STAT_SYNC].ios++;
+		lat_add(&w->st[STAT_SYNC].clat, t1 - t0);
+		lat_add_summary(&w->st[STAT_SYNC].lat, t1 - t0);
+		w->end_ns = t1;
+	}
+}
+
+/*
+ * rw=copy with verify: read both files back from storage (caches dropped first) and compare
+ * their crc32c and sizes. Outside the timed interval, like fio's verify phase.
+ */
+static void copy_verify(struct worker *w)
+{
+	const size_t chunk = 1u << 20;
+	struct copy_check *c = &w->copy;
+	unsigned char *buf = malloc(chunk);
+	uint32_t crc[2] = { 0, 0 };
+	unsigned k;
+
+	if (!buf) {
+		worker_fail(w, ENOMEM, "copy verify: out of memory");
+		return;
+	}
+	for (k = 0; k < 2; k++) {
+		const char *path = w->files[k ? COPY_SRC : COPY_DST].path;
+		uint64_t off = 0;
+		int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+		if (fd < 0) {
+			worker_fail(w, errno, "copy verify: open %s: %s", path, strerror(errno));
+			goto out;
+		}
+		posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
+		while (off < c->bytes) {
+			size_t want = c->bytes - off < chunk ? (size_t)(c->bytes - off) : chunk;
+			ssize_t n = pread(fd, buf, want, (off_t)off);
+
+			if (n <= 0) {
+				if (n < 0 || k)
+					worker_fail(w, n ? errno : EIO, "copy verify: read %s at offset %llu: %s",
+						    path, (unsigned long long)off,
+						    n ? strerror(errno) : "unexpected end of file");
+				break;
+			}
+			crc[k] = crc32c(crc[k], buf, (uint64_t)n);
+			off += (uint64_t)n;
+		}
+		close(fd);
+	}
+	c->checked = true;
+	c->crc_dst = crc[0];
+	c->crc_src = crc[1];
+	c->match = c->crc_dst == c->crc_src && c->dst_size == c->bytes;
+	if (!c->match)
+		worker_fail(w, EILSEQ,
+			    "copy verify: %s (%llu bytes, crc32c %08x) differs from %s (%llu bytes, crc32c %08x)",
+			    w->files[COPY_DST].path, (unsigned long long)c->dst_size, c->crc_dst,
+			    w->files[COPY_SRC].path, (unsigned long long)c->bytes, c->crc_src);
+out:
+	free(buf);
+}
+
+static void copy_finish(struct worker *w)
+{
+	struct stat st;
+
+	w->copy.bytes = w->plan->region;
+	if (!fstat(w->files[COPY_DST].fd, &st))
+		w->copy.dst_size = S_ISREG(st.st_mode) ? (uint64_t)st.st_size : w->plan->region;
+	if (!w->aborted && w->job->verify != VERIFY_NONE)
+		copy_verify(w);
 }
 
 void *worker_main(void *arg)
@@ -552,6 +703,7 @@ void *worker_main(void *arg)
 		seed ^= now_ns();
 	rng_seed(&w->rng, seed + w->clone);
 	rng_seed(&w->buf_rng, seed * 31 + w->clone);
+	w->check_reads = job->verify != VERIFY_NONE && job->rw != RW_COPY;
 	w->bytes_target = (job->io_size ? job->io_size : w->plan->region * w->plan->nr_files) *
 			  job->loops;
 	ret = setup_buffers(w);
@@ -573,12 +725,15 @@ void *worker_main(void *arg)
 		w->deadline_ns = job->runtime_ns ? w->ramp_end_ns + job->runtime_ns : 0;
 	}
 	io_loop(w);
-	if (!w->aborted && job->verify != VERIFY_NONE && job_writes(job->rw)) {
+	if (!w->aborted && job->verify != VERIFY_NONE && job_writes(job->rw) &&
+	    job->rw != RW_COPY) {
 		w->verifying = true;
 		io_loop(w);
 	}
 	if (!w->aborted && job->end_fsync && job_writes(job->rw))
 		end_fsync(w);
+	if (job->rw == RW_COPY)
+		copy_finish(w);
 	if (w->in_ramp)
 		measure_start(w, w->end_ns);
 	getrusage(RUSAGE_THREAD, &w->ru_end);
@@ -608,6 +763,10 @@ void worker_free(struct worker *w)
 	free(w->free_reqs);
 	free(w->batch);
 	free(w->done);
+	free(w->copy_ready);
+	w->copy_ready = NULL;
+	free(w->meta);
+	w->meta = NULL;
 	free(w->st);
 	w->buf_base = NULL;
 	w->reqs = NULL;

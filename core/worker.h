@@ -24,6 +24,8 @@ struct job_plan {
 	uint64_t region;		/* bytes of each file a worker uses */
 	uint32_t unit;			/* random-offset and verify granularity */
 	uint32_t max_bs;
+	char copy_src[PATH_MAX];	/* rw=copy: the source; paths[0] is the destination */
+	bool copy_src_blockdev;
 };
 
 /*
@@ -44,6 +46,10 @@ void gate_arrive(struct start_gate *g);		/* a worker: set up, wait for the start
 void gate_expect(struct start_gate *g, unsigned expected);
 void gate_wait_ready(struct start_gate *g);	/* the runner: every worker has arrived */
 void gate_open(struct start_gate *g);
+
+/* rw=copy: the source is files[COPY_SRC], the destination files[COPY_DST]. */
+#define COPY_DST 0
+#define COPY_SRC 1
 
 struct worker {
 	const struct job_spec *job;
@@ -79,10 +85,18 @@ struct worker {
 	uint64_t writes_since_sync;
 	uint64_t verify_seq;
 	bool verifying;
+	bool check_reads;		/* verify every read against its block header */
+	/* rw=copy: blocks read and waiting to be written, a FIFO ring of depth slots */
+	struct io_req **copy_ready;
+	unsigned copy_head;
+	unsigned nr_copy_ready;
+	uint64_t copy_next;		/* next source offset to read */
+	struct copy_check copy;
 	unsigned verify_file;
 	uint64_t verify_pos;
 
 	struct dir_stat *st;		/* STAT_NR entries */
+	struct meta_stat *meta;		/* rw=metadata (core/meta.c) */
 	uint64_t depth_hist[DEPTH_BUCKETS];
 	uint64_t verify_errors;
 

@@ -29,7 +29,7 @@ static int mmap_open(struct engine *e, struct io_file *f)
 {
 	long page = sysconf(_SC_PAGESIZE);
 	struct map *m = calloc(1, sizeof(*m));
-	int prot = PROT_READ | (e->priv ? PROT_WRITE : 0);
+	int prot = PROT_READ | (e->priv && !f->read_only ? PROT_WRITE : 0);
 
 	if (!m)
 		return -ENOMEM;

@@ -24,6 +24,7 @@ struct io_file {
 	unsigned index;		/* slot in the worker's file table, also the registered-file slot */
 	uint64_t start;		/* first byte of the region this worker touches */
 	uint64_t len;		/* length of that region */
+	bool read_only;		/* opened O_RDONLY although the job writes (a copy's source) */
 	void *engine_data;	/* owned by the engine (e.g. the mmap'ed region) */
 };
 

@@ -15,6 +15,8 @@ enum job_rw {
 	RW_RANDWRITE,
 	RW_RW,
 	RW_RANDRW,
+	RW_COPY,	/* iopath: read copy_from, write each block to filename (cp) */
+	RW_METADATA,	/* iopath: create/stat/open-read/unlink many small files (core/meta.c) */
 };
 
 enum job_verify {
@@ -36,6 +38,7 @@ struct job_spec {
 	char name[JOB_NAME_MAX];
 	char filename[PATH_MAX];	/* as given: "a:b" names several files */
 	char directory[PATH_MAX];
+	char copy_from[PATH_MAX];	/* rw=copy: the source file */
 	char ioengine[32];		/* as given */
 	const struct engine_ops *engine;	/* resolved at finish */
 
@@ -43,6 +46,11 @@ struct job_spec {
 	uint64_t size;			/* total bytes per worker across its files; 0 = file size */
 	uint64_t offset;
 	uint64_t io_size;		/* bytes to move per worker; 0 = size */
+	unsigned nrfiles;		/* files per worker (fio's nrfiles) */
+	uint64_t filesize;		/* rw=metadata: bytes in each small file */
+	unsigned files_per_dir;		/* rw=metadata: files in each directory of the tree */
+	unsigned dir_fanout;		/* rw=metadata: subdirectories of each directory */
+	bool file_append;		/* write after the current end of file (appends) */
 	enum job_rw rw;
 	unsigned rwmixread;		/* percent */
 	uint32_t bs[2];			/* per direction: [DDIR_READ], [DDIR_WRITE] */
@@ -90,14 +98,17 @@ static inline bool job_rw_random(enum job_rw rw)
 	return rw == RW_RANDREAD || rw == RW_RANDWRITE || rw == RW_RANDRW;
 }
 
+/* A copy both reads and writes; the metadata loop does its own file I/O. */
 static inline bool job_reads(enum job_rw rw)
 {
-	return rw == RW_READ || rw == RW_RANDREAD || rw == RW_RW || rw == RW_RANDRW;
+	return rw == RW_READ || rw == RW_RANDREAD || rw == RW_RW || rw == RW_RANDRW ||
+	       rw == RW_COPY;
 }
 
 static inline bool job_writes(enum job_rw rw)
 {
-	return rw == RW_WRITE || rw == RW_RANDWRITE || rw == RW_RW || rw == RW_RANDRW;
+	return rw == RW_WRITE || rw == RW_RANDWRITE || rw == RW_RW || rw == RW_RANDRW ||
+	       rw == RW_COPY;
 }
 
 #endif

@@ -55,6 +55,33 @@ struct dir_stat {
 	struct sample_stat iops;
 };
 
+/* rw=copy: what was copied and whether the destination's checksum matches the source's. */
+struct copy_check {
+	uint64_t bytes;			/* the source's bytes to copy */
+	uint64_t dst_size;		/* the destination's size afterwards */
+	bool checked;			/* verify=crc32c: both files were read back */
+	bool match;
+	uint32_t crc_src;
+	uint32_t crc_dst;
+};
+
+/* rw=metadata: the operations of the small-file loop, each with its own histogram. */
+enum meta_op {
+	META_CREATE,		/* open O_CREAT|O_EXCL + write filesize bytes + close */
+	META_STAT,
+	META_OPEN_READ,		/* open + read filesize bytes + close */
+	META_UNLINK,
+	META_NR,
+};
+
+struct meta_stat {
+	struct lat_stat op[META_NR];
+	uint64_t phase_ns[META_NR];	/* wall time of each phase (the longest worker's) */
+	uint64_t files;			/* files in the tree, over all workers */
+	uint64_t dirs;
+	unsigned depth;			/* directory levels below each worker's root */
+};
+
 /* fio's iodepth buckets: 1 2 4 8 16 32 >=64. */
 #define DEPTH_BUCKETS 7
 
@@ -72,6 +99,10 @@ struct job_result {
 	uint64_t usr_ns, sys_ns, ctx, majf, minf;
 	uint64_t depth[DEPTH_BUCKETS];	/* submissions seen at each in-flight depth */
 	uint64_t verify_errors;
+	struct copy_check copy;		/* rw=copy only */
+	struct meta_stat *meta;		/* rw=metadata only, owned by the result */
+	char copy_src[PATH_MAX];	/* rw=copy: the files as opened */
+	char copy_dst[PATH_MAX];
 	unsigned nr_applied;
 	char applied[ENGINE_APPLIED_MAX][2][48];
 	char engine_name[32];
