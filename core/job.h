@@ -8,11 +8,14 @@
 #include "iopath/job.h"
 #include "target.h"
 
+struct probe_set;
+
 struct job_list {
 	struct job_spec *jobs;
 	unsigned nr;
 	unsigned cap;
 	struct target_policy policy;	/* what the run may write besides its own files */
+	struct probe_set *probes;	/* probes to reuse (borrowed); NULL: the run makes its own */
 };
 
 struct job_parser {

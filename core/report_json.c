@@ -236,7 +236,20 @@ static json_t *iopath_job_json(const struct job_result *r)
 	unsigned i;
 
 	set(o, "engine", json_string(r->engine_name));
-	set(o, "direct", json_boolean(r->spec->direct));
+	/* a direct=1 job that a cache answered did not do direct I/O: say so, keep what was asked */
+	set(o, "direct", json_boolean(r->spec->direct && !r->direct_suspect));
+	if (r->direct_suspect) {
+		set(o, "direct_requested", json_true());
+		set(o, "direct_not_honoured", json_string(r->direct_note));
+	}
+	if (r->nr_targets) {
+		json_t *t = json_array();
+		unsigned k;
+
+		for (k = 0; k < r->nr_targets; k++)
+			json_array_append_new(t, json_string(r->targets[k]->dir));
+		set(o, "targets", t);
+	}
 	set(o, "workers", json_integer(r->nr_workers));
 	for (i = 0; i < r->nr_applied; i++)
 		set(applied, r->applied[i][0], json_string(r->applied[i][1]));
@@ -296,6 +309,15 @@ json_t *report_json(const struct run_results *r, const struct run_env *env, bool
 	set(meta, "kernel", json_string(env->kernel));
 	set(meta, "hostname", json_string(env->hostname));
 	set(meta, "interrupted", json_boolean(r->interrupted));
+	if (r->probes) {
+		json_t *p = probe_set_json(r->probes);
+
+		if (!p)
+			return NULL;
+		set(meta, "host", json_incref(json_object_get(p, "host")));
+		set(meta, "targets", json_incref(json_object_get(p, "targets")));
+		json_decref(p);
+	}
 	set(root, "iopath", meta);
 	for (i = 0; i < r->nr; i++)
 		json_array_append_new(jobs, job_json(&r->res[i], plus));

@@ -129,10 +129,13 @@ static void print_job(FILE *f, const struct job_result *r)
 
 	fprintf(f, "%s: (groupid=%u, jobs=%u): err=%2d: engine=%s%s%s\n", r->spec->name,
 		r->spec->groupid, r->nr_workers ? r->nr_workers : r->spec->numjobs, r->error,
-		r->engine_name, r->spec->direct ? " direct=1" : "",
+		r->engine_name,
+		r->direct_suspect ? " direct=1 (not honoured)" : r->spec->direct ? " direct=1" : "",
 		r->interrupted ? " (interrupted)" : "");
 	if (r->error)
 		fprintf(f, "  error: %s\n", r->errmsg);
+	if (r->direct_suspect)
+		fprintf(f, "  warning: NOT direct I/O: %s\n", r->direct_note);
 	if (r->meta)
 		print_meta(f, r);
 	for (d = 0; !r->meta && d < 3; d++)

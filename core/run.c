@@ -365,15 +365,102 @@ static int layout_job(const struct job_plan *plan, struct iop_err *err)
 	return 0;
 }
 
-/* Refuse a job whose engine cannot do what it asks, before it starts. */
-static int check_capabilities(const struct job_spec *job, struct iop_err *err)
+struct group_job {
+	struct job_plan plan;
+	struct worker *workers;
+	int refused;
+	char why[sizeof(((struct iop_err *)0)->msg)];
+	unsigned nr_targets;
+	const struct probed_dir *targets[4];
+	bool direct_suspect;
+	char direct_note[320];
+};
+
+/* What the probe must find out about a job's paths to check it: trials, and O_DIRECT honesty. */
+static unsigned probe_flags_for(const struct job_spec *job)
 {
+	const char *e = job->engine->name;
+	unsigned flags = 0;
+
+	if (job->direct || !strcmp(e, "io_uring") || !strcmp(e, "libaio") || !strcmp(e, "mmap"))
+		flags |= PROBE_TRIALS;
+	if (job->direct)
+		flags |= PROBE_TIMING;
+	return flags;
+}
+
+static void add_target(struct group_job *gj, struct probe_set *s, const char *path,
+		       unsigned flags)
+{
+	const struct probed_dir *d;
+	char dir[PATH_MAX];
+	struct stat st;
+	unsigned i;
+
+	/* a block device is described by its own probe run, not by the directory holding it */
+	if (!stat(path, &st) && S_ISBLK(st.st_mode))
+		return;
+	probe_dir_of(path, dir);
+	for (i = 0; i < gj->nr_targets; i++)
+		if (!strcmp(gj->targets[i]->dir, dir))
+			return;
+	if (gj->nr_targets == sizeof(gj->targets) / sizeof(gj->targets[0]))
+		return;
+	d = probe_set_need(s, dir, flags);
+	if (d)
+		gj->targets[gj->nr_targets++] = d;
+}
+
+/* Probe the directories a job's files live in (once per run, or per suite). */
+static void probe_job(struct group_job *gj, struct probe_set *s)
+{
+	const struct job_plan *plan = &gj->plan;
+	const struct job_spec *job = plan->job;
+	unsigned flags = probe_flags_for(job), i;
+	unsigned nr_paths = plan->shared ? plan->nr_files : plan->nr_files * plan->nr_workers;
+
+	if (job->engine->flags & ENGINE_DISKLESS)
+		return;
+	if (job->rw == RW_METADATA) {
+		add_target(gj, s, job->directory[0] ? job->directory : ".", flags);
+		return;
+	}
+	for (i = 0; i < nr_paths; i++)
+		add_target(gj, s, plan->paths[i], flags);
+	if (job->rw == RW_COPY)
+		add_target(gj, s, plan->copy_src, flags);
+}
+
+/*
+ * Refuse a job whose engine, or whose paths as probed, cannot do what it asks, before it
+ * starts. A direct=1 job on a path whose O_DIRECT a cache answers runs, flagged.
+ */
+static int check_capabilities(struct group_job *gj, struct iop_err *err)
+{
+	const struct job_spec *job = gj->plan.job;
 	const struct engine_ops *ops = job->engine;
+	char why[320];
+	unsigned i;
 
 	if (job->direct && (ops->flags & ENGINE_NO_DIRECT))
 		return iop_errf(err, -EINVAL,
 				"job %s: ioengine=%s cannot do direct=1: it works through the page cache (use direct=0, or psync/libaio/io_uring for O_DIRECT)",
 				job->name, ops->name);
+	for (i = 0; i < gj->nr_targets; i++) {
+		const struct probed_dir *d = gj->targets[i];
+
+		if (d->error)
+			continue;
+		if (probe_refuses(&d->p, job->direct, ops->name, why, sizeof(why)))
+			return iop_errf(err, -EINVAL, "job %s: refused before starting: %s (%s)",
+					job->name, why,
+					job->direct ? "try direct=0, or another path" : "try another ioengine");
+		if (job->direct && !gj->direct_suspect &&
+		    probe_direct_suspect(&d->p, why, sizeof(why))) {
+			gj->direct_suspect = true;
+			snprintf(gj->direct_note, sizeof(gj->direct_note), "%s", why);
+		}
+	}
 	return 0;
 }
 
@@ -461,12 +548,6 @@ static struct job_result *results_grow(struct run_results *out, unsigned n)
 	return &res[out->nr - n];
 }
 
-struct group_job {
-	struct job_plan plan;
-	struct worker *workers;
-	int refused;
-	char why[sizeof(((struct iop_err *)0)->msg)];
-};
 
 static int collect(struct run_results *out, struct group_job *gj, uint64_t elapsed)
 {
@@ -479,6 +560,10 @@ static int collect(struct run_results *out, struct group_job *gj, uint64_t elaps
 	for (i = 0; i < nr; i++) {
 		result_init(&r[i], job, i);
 		r[i].elapsed_ns = elapsed;
+		r[i].nr_targets = gj->nr_targets;
+		memcpy(r[i].targets, gj->targets, sizeof(r[i].targets));
+		r[i].direct_suspect = gj->direct_suspect;
+		snprintf(r[i].direct_note, sizeof(r[i].direct_note), "%s", gj->direct_note);
 	}
 	if (gj->refused) {
 		r->error = -gj->refused;
@@ -510,7 +595,7 @@ static int run_group(struct group_job *gjs, unsigned n, struct run_results *out,
 	for (i = 0; i < n; i++) {
 		struct iop_err e;
 
-		if (!gjs[i].refused && check_capabilities(gjs[i].plan.job, &e)) {
+		if (!gjs[i].refused && check_capabilities(&gjs[i], &e)) {
 			gjs[i].refused = -EINVAL;
 			snprintf(gjs[i].why, sizeof(gjs[i].why), "%s", e.msg);
 		}
@@ -592,6 +677,15 @@ int run_jobs(const struct job_list *jobs, struct run_results *out, struct iop_er
 		return iop_errf(err, -ENOMEM, "out of memory");
 	for (i = 0; i < jobs->nr && !ret; i++)
 		ret = plan_job(&jobs->jobs[i], &jobs->policy, &gjs[i].plan, err);
+	out->probes = jobs->probes;
+	if (!out->probes) {
+		out->probes = calloc(1, sizeof(*out->probes));
+		out->own_probes = true;
+		if (!out->probes)
+			ret = iop_errf(err, -ENOMEM, "out of memory");
+	}
+	for (i = 0; i < jobs->nr && !ret; i++)
+		probe_job(&gjs[i], out->probes);
 	for (first = 0; !ret && first < jobs->nr;) {
 		unsigned last = first;
 
@@ -619,6 +713,12 @@ void run_results_free(struct run_results *r)
 	for (i = 0; i < r->nr; i++)
 		free(r->res[i].meta);
 	free(r->res);
+	if (r->own_probes && r->probes) {
+		probe_set_free(r->probes);
+		free(r->probes);
+	}
+	r->probes = NULL;
+	r->own_probes = false;
 	r->res = NULL;
 	r->nr = 0;
 }

@@ -7,12 +7,15 @@
 #include "err.h"
 #include "iopath/result.h"
 #include "job.h"
+#include "pathprobe.h"
 
 struct run_results {
 	struct job_result *res;
 	unsigned nr;
 	bool interrupted;
 	uint64_t start_unix_ms;
+	struct probe_set *probes;	/* the host and every path the jobs touched */
+	bool own_probes;		/* made by run_jobs (freed with the results) */
 };
 
 /*

@@ -8,6 +8,8 @@
 #include "iopath/engine.h"
 #include "iopath/job.h"
 
+struct probed_dir;
+
 /*
  * Log-linear latency histogram in nanoseconds, bucketed exactly as fio's (PLAT_BITS = 6):
  * values below 128 ns are exact, above that each power of two is split into 64 buckets, so a
@@ -101,6 +103,12 @@ struct job_result {
 	uint64_t verify_errors;
 	struct copy_check copy;		/* rw=copy only */
 	struct meta_stat *meta;		/* rw=metadata only, owned by the result */
+	/* The probed directories of the job's files (owned by the run's probe set). */
+	unsigned nr_targets;
+	const struct probed_dir *targets[4];
+	/* direct=1 ran, but the probe found a cache answering O_DIRECT: not direct I/O. */
+	bool direct_suspect;
+	char direct_note[320];
 	char copy_src[PATH_MAX];	/* rw=copy: the files as opened */
 	char copy_dst[PATH_MAX];
 	unsigned nr_applied;
