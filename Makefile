@@ -8,7 +8,7 @@ OPT ?= -O2 -g
 WARN := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
 	-Wformat=2 -Wvla -Wpointer-arith -Wundef -Wno-format-nonliteral
 CFLAGS_ALL := -std=gnu11 $(OPT) $(WARN) -pthread $(CFLAGS)
-CPPFLAGS_ALL := -Iinclude -Icore -D_GNU_SOURCE -DIOPATH_VERSION='"$(VERSION)"' \
+CPPFLAGS_ALL := -Iinclude -Icore -Ibuild -D_GNU_SOURCE -DIOPATH_VERSION='"$(VERSION)"' \
 	-DIOPATH_CFLAGS='"$(strip $(OPT) $(CFLAGS))"' $(CPPFLAGS)
 LIBS := -luring -laio -ljansson -lblkid -lgsl -lgslcblas -lm -pthread
 
@@ -26,7 +26,7 @@ INTEG_SRC := $(wildcard tests/integration/*.c)
 UNIT_BIN := build/unit-tests
 INTEG_BIN := build/integration-tests
 
-.PHONY: all run test unit integration check static install clean deps bench
+.PHONY: FORCE all run test unit integration check static install clean deps bench
 all: iopath
 
 deps:
@@ -38,6 +38,16 @@ iopath: $(MAIN_OBJ) $(LIB_OBJ)
 $(OBJ_DIR)/%.o: %.c $(wildcard include/iopath/*.h core/*.h) Makefile
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS_ALL) $(CFLAGS_ALL) -c -o $@ $<
+
+# The build's version and git revision for result files, rewritten only when they change.
+BUILDINFO := build/buildinfo.h
+$(BUILDINFO): FORCE
+	@mkdir -p build
+	@printf '#define IOPATH_BUILD_VERSION "%s"\n#define IOPATH_GIT_REV "%s"\n' "$(VERSION)" \
+		"$$(git rev-parse HEAD 2>/dev/null || echo unknown)" > $@.tmp
+	@cmp -s $@.tmp $@ && rm -f $@.tmp || mv $@.tmp $@
+$(OBJ_DIR)/core/results.o: $(BUILDINFO)
+FORCE:
 
 # Built-in workloads: every workloads/*.fio compiled in as a string.
 $(GEN_SRC): $(WORKLOADS) scripts/embed-workloads.sh

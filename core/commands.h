@@ -17,6 +17,15 @@ int cmd_workloads(int argc, char **argv);
 /* iopath run WORKLOAD [--target DIR] [--scale[=F]] [overrides]: one built-in workload. */
 int cmd_run(int argc, char **argv);
 
+/* iopath sweep: the Cartesian product of engines, options and targets, run and reported. */
+int cmd_sweep(int argc, char **argv);
+
+/* iopath compare BASE CUR: per-cell changes, significance and regressions. */
+int cmd_compare(int argc, char **argv);
+
+/* iopath history DIR: each cell's metric across saved results. */
+int cmd_history(int argc, char **argv);
+
 /* Exit codes. */
 #define EXIT_JOB_FAILED 1
 #define EXIT_USAGE 2

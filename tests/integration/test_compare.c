@@ -1,0 +1,288 @@
+/* Integration: iopath compare and history on synthetic result files with known differences. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "harness.h"
+
+TestSuite(compare, .fini = tmpdir_cleanup);
+
+#define REPS 5
+
+static const double tight[REPS] = { 100000, 100400, 99700, 100200, 99900 };
+static const double noisy[REPS] = { 100000, 60000, 140000, 90000, 110000 };
+
+static json_t *sample(const char *name, double iops)
+{
+	return json_pack("{s:s, s:i, s:{s:f, s:f, s:i, s:{s:{s:i, s:i, s:i}}}}", "jobname", name,
+			 "error", 0, "read", "iops", iops, "bw_bytes", iops * 4096, "total_ios", 1000,
+			 "clat_ns", "percentile", "50.000000", 60000, "99.000000", 90000, "99.900000",
+			 120000);
+}
+
+static json_t *cell(const char *engine, const double *iops, unsigned n, double scale)
+{
+	json_t *samples = json_array();
+	char label[64];
+	unsigned i;
+
+	for (i = 0; i < n; i++)
+		json_array_append_new(samples, sample(engine, iops[i] * scale));
+	snprintf(label, sizeof(label), "disk randread %s", engine);
+	return json_pack("{s:{s:s, s:s, s:s}, s:s, s:s, s:o}", "identity", "target", "disk", "rw",
+			 "randread", "engine", engine, "label", label, "status", "ok", "samples",
+			 samples);
+}
+
+/* A saved result with two cells: io_uring scaled by scale, psync as given. */
+static void write_result(const char *path, const char *version, const char *qemu,
+			 const double *iops, unsigned n, double scale, long long ts)
+{
+	json_t *root = json_pack("{s:i, s:s, s:s, s:I, s:{s:s}, s:{s:s, s:{s:s, s:s}, s:{s:s, s:s}}, s:[], s:[o, o]}",
+				 "schema_version", 1, "kind", "sweep", "name", "sweep", "timestamp_ms",
+				 (json_int_t)ts, "labels", "qemu", qemu, "env", "hostname", "h", "host",
+				 "kernel", "6.1", "cpu_model", "EPYC", "iopath", "version", version,
+				 "cflags", "-O2", "targets", "cells", cell("io_uring", iops, n, scale),
+				 cell("psync", iops, n, 1.0));
+
+	cr_assert_not_null(root);
+	cr_assert_eq(json_dump_file(root, path, 0), 0);
+	json_decref(root);
+}
+
+static void paths(char *base, char *cur, size_t len)
+{
+	const char *dir = tmpdir_make();
+
+	snprintf(base, len, "%s/base.json", dir);
+	snprintf(cur, len, "%s/cur.json", dir);
+}
+
+Test(compare, tight_twenty_percent_drop_is_a_regression_naming_the_cell)
+{
+	char base[300], cur[300], *line;
+	struct run_out r;
+
+	paths(base, cur, sizeof(base));
+	write_result(base, "v1", "8.2.1", tight, REPS, 1.0, 1000);
+	write_result(cur, "v1", "9.0.0", tight, REPS, 0.8, 2000);
+	r = iopath_run("compare", base, cur, "--threshold", "5%", NULL);
+	cr_assert_eq(r.status, 1, "exit %d\n%s%s", r.status, r.out, r.err);
+	line = strstr(r.out, "REGRESSION");
+	cr_assert_not_null(line, "%s", r.out);
+	while (line > r.out && line[-1] != '\n')
+		line--;
+	cr_assert_not_null(strstr(line, "io_uring"), "the regressed cell is named first:\n%s", r.out);
+	cr_assert_not_null(strstr(line, "-20.0%"), "%s", line);
+	cr_assert_null(strstr(strchr(line, '\n') + 1, "psync      iops  100.2k  80"), "psync unchanged");
+	cr_assert_not_null(strstr(r.out, "changed: label qemu: 8.2.1 -> 9.0.0"), "%s", r.out);
+	run_out_free(&r);
+}
+
+Test(compare, identical_results_exit_zero)
+{
+	char base[300], cur[300];
+	struct run_out r;
+
+	paths(base, cur, sizeof(base));
+	write_result(base, "v1", "8.2.1", tight, REPS, 1.0, 1000);
+	write_result(cur, "v1", "8.2.1", tight, REPS, 1.0, 2000);
+	r = iopath_run("compare", base, cur, NULL);
+	cr_assert_eq(r.status, 0, "exit %d\n%s%s", r.status, r.out, r.err);
+	cr_assert_null(strstr(r.out, "REGRESSION"), "%s", r.out);
+	cr_assert_not_null(strstr(r.out, "0 regression(s)"), "%s", r.out);
+	run_out_free(&r);
+}
+
+Test(compare, drop_inside_the_noise_is_not_a_regression)
+{
+	char base[300], cur[300];
+	struct run_out r;
+
+	paths(base, cur, sizeof(base));
+	write_result(base, "v1", "8.2.1", noisy, REPS, 1.0, 1000);
+	write_result(cur, "v1", "8.2.1", noisy, REPS, 0.92, 2000);
+	r = iopath_run("compare", base, cur, "--metric=iops", NULL);
+	cr_assert_eq(r.status, 0, "exit %d\n%s%s", r.status, r.out, r.err);
+	cr_assert_not_null(strstr(r.out, "within noise"), "%s", r.out);
+	cr_assert_not_null(strstr(r.out, "-8.0%"), "%s", r.out);
+	run_out_free(&r);
+}
+
+Test(compare, single_samples_cannot_be_judged)
+{
+	char base[300], cur[300];
+	struct run_out r;
+
+	paths(base, cur, sizeof(base));
+	write_result(base, "v1", "8.2.1", tight, 1, 1.0, 1000);
+	write_result(cur, "v1", "8.2.1", tight, 1, 0.8, 2000);
+	r = iopath_run("compare", base, cur, NULL);
+	cr_assert_eq(r.status, 0, "exit %d\n%s", r.status, r.out);
+	cr_assert_not_null(strstr(r.out, "cannot judge significance"), "%s", r.out);
+	run_out_free(&r);
+	r = iopath_run("compare", base, cur, "--strict", NULL);
+	cr_assert_eq(r.status, 1, "--strict counts it: exit %d\n%s", r.status, r.out);
+	run_out_free(&r);
+}
+
+Test(compare, warns_when_the_builds_differ)
+{
+	char base[300], cur[300];
+	struct run_out r;
+
+	paths(base, cur, sizeof(base));
+	write_result(base, "v1", "8.2.1", tight, REPS, 1.0, 1000);
+	write_result(cur, "v2", "8.2.1", tight, REPS, 1.0, 2000);
+	r = iopath_run("compare", base, cur, NULL);
+	cr_assert_eq(r.status, 0);
+	cr_assert_not_null(strstr(r.out, "warning: the runs differ in iopath version: 'v1' vs 'v2'"),
+			   "%s", r.out);
+	run_out_free(&r);
+}
+
+Test(compare, json_and_junit_reports)
+{
+	char base[300], cur[300], junit[320], buf[8192];
+	struct run_out r;
+	json_t *root;
+	FILE *f;
+	size_t n;
+
+	paths(base, cur, sizeof(base));
+	snprintf(junit, sizeof(junit), "%s.xml", cur);
+	write_result(base, "v1", "8.2.1", tight, REPS, 1.0, 1000);
+	write_result(cur, "v1", "8.2.1", tight, REPS, 0.8, 2000);
+	r = iopath_run("compare", base, cur, "--json", "--junit", junit, NULL);
+	cr_assert_eq(r.status, 1, "%s", r.err);
+	root = json_from_string(r.out);
+	/* iops and bw of the io_uring cell */
+	cr_assert_eq(json_integer_value(json_object_get(root, "regressions")), 2, "%s", r.out);
+	json_decref(root);
+	f = fopen(junit, "r");
+	cr_assert_not_null(f);
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	buf[n] = '\0';
+	fclose(f);
+	cr_assert_not_null(strstr(buf, "<testsuites"), "%s", buf);
+	cr_assert_not_null(strstr(buf, "failures=\"2\""), "%s", buf);
+	cr_assert_not_null(strstr(buf, "<failure type=\"regression\""), "%s", buf);
+	run_out_free(&r);
+}
+
+Test(compare, bad_input_exits_two)
+{
+	char base[300], cur[300];
+	struct run_out r;
+	FILE *f;
+
+	paths(base, cur, sizeof(base));
+	write_result(base, "v1", "8.2.1", tight, REPS, 1.0, 1000);
+	f = fopen(cur, "w");
+	fputs("{\"cells\": 3", f);
+	fclose(f);
+	r = iopath_run("compare", base, cur, NULL);
+	cr_assert_eq(r.status, 2);
+	cr_assert_not_null(strstr(r.err, "not valid JSON"), "%s", r.err);
+	run_out_free(&r);
+	r = iopath_run("compare", base, "/nonexistent/cur.json", NULL);
+	cr_assert_eq(r.status, 2);
+	run_out_free(&r);
+	r = iopath_run("compare", base, base, "--threshold=lots", NULL);
+	cr_assert_eq(r.status, 2);
+	cr_assert_not_null(strstr(r.err, "--threshold"), "%s", r.err);
+	run_out_free(&r);
+}
+
+/* fio's own JSON: jobs with "job options" and no iopath object. */
+static void write_fio(const char *path, double iops)
+{
+	json_t *job = json_pack("{s:s, s:i, s:{s:s, s:s, s:s}, s:{s:f, s:I, s:i, s:{s:{s:i, s:i, s:i}}}}",
+				"jobname", "rr", "error", 0, "job options", "rw", "randread", "bs", "4k",
+				"filename", "/dev/nvme0n1", "read", "iops", iops, "bw_bytes",
+				(json_int_t)(iops * 4096), "total_ios", 5000, "clat_ns", "percentile",
+				"50.000000", 70000, "99.000000", 95000, "99.900000", 130000);
+	json_t *root = json_pack("{s:s, s:i, s:[o]}", "fio version", "fio-3.33", "timestamp", 1700000000,
+				 "jobs", job);
+
+	cr_assert_eq(json_dump_file(root, path, 0), 0);
+	json_decref(root);
+}
+
+Test(compare, reads_fio_json_and_pools_repeat_files)
+{
+	const char *dir = tmpdir_make();
+	char b[4][300], blist[1300], clist[1300];
+	struct run_out r;
+	unsigned i;
+
+	for (i = 0; i < 4; i++)
+		snprintf(b[i], sizeof(b[i]), "%s/run%u.json", dir, i);
+	/* base: two files of 100k and 101k; cur: 80k and 79k, filenames differ per host */
+	write_fio(b[0], 100000);
+	write_fio(b[1], 101000);
+	write_fio(b[2], 80000);
+	write_fio(b[3], 79000);
+	snprintf(blist, sizeof(blist), "%s,%s", b[0], b[1]);
+	snprintf(clist, sizeof(clist), "%s,%s", b[2], b[3]);
+	r = iopath_run("compare", blist, clist, "--metric=iops", NULL);
+	/* two repeats a side cannot reach p < 0.05: the drop is reported but not judged */
+	cr_assert_eq(r.status, 0, "exit %d\n%s%s", r.status, r.out, r.err);
+	cr_assert_not_null(strstr(r.out, "rr"), "%s", r.out);
+	cr_assert_not_null(strstr(r.out, "2/2"), "pooled repeats: %s", r.out);
+	cr_assert_not_null(strstr(r.out, "cannot judge"), "%s", r.out);
+	run_out_free(&r);
+}
+
+Test(compare, plain_iopath_json_compares_with_itself)
+{
+	const char *dir = tmpdir_make();
+	char file[300], out[300];
+	struct run_out r;
+
+	snprintf(file, sizeof(file), "--filename=%s/f", dir);
+	snprintf(out, sizeof(out), "--output=%s/a.json", dir);
+	r = iopath_run("--name=j", file, "--size=1m", "--rw=randread", "--ioengine=null",
+		       "--output-format=json", out, NULL);
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	run_out_free(&r);
+	snprintf(out, sizeof(out), "%s/a.json", dir);
+	r = iopath_run("compare", out, out, NULL);
+	cr_assert_eq(r.status, 0, "%s%s", r.out, r.err);
+	cr_assert_not_null(strstr(r.out, "1 cell(s) compared"), "%s", r.out);
+	run_out_free(&r);
+}
+
+Test(compare, history_orders_runs_by_a_label_and_plots)
+{
+	const char *dir = tmpdir_make();
+	char p[3][300], plot[300], png[400];
+	struct run_out r;
+	char *a, *b, *c;
+
+	snprintf(p[0], sizeof(p[0]), "%s/store/x/1.json", dir);
+	snprintf(p[1], sizeof(p[1]), "%s/store/x/2.json", dir);
+	snprintf(p[2], sizeof(p[2]), "%s/store/x/3.json", dir);
+	snprintf(plot, sizeof(plot), "%s/store", dir);
+	cr_assert_eq(mkdir(plot, 0755), 0);
+	snprintf(plot, sizeof(plot), "%s/store/x", dir);
+	cr_assert_eq(mkdir(plot, 0755), 0);
+	/* written in time order 9.0, 8.2.1, 10.0: version order puts 8.2.1 first, 10.0 last */
+	write_result(p[0], "v1", "9.0", tight, 3, 0.9, 1000);
+	write_result(p[1], "v1", "8.2.1", tight, 3, 1.0, 2000);
+	write_result(p[2], "v1", "10.0", tight, 3, 0.7, 3000);
+	snprintf(plot, sizeof(plot), "--plot=%s/charts", dir);
+	snprintf(png, sizeof(png), "%s/store", dir);
+	r = iopath_run("history", png, "--by", "qemu", plot, NULL);
+	cr_assert_eq(r.status, 0, "%s%s", r.out, r.err);
+	a = strstr(r.out, "qemu=8.2.1");
+	b = strstr(r.out, "qemu=9.0");
+	c = strstr(r.out, "qemu=10.0");
+	cr_assert(a && b && c && a < b && b < c, "version order:\n%s", r.out);
+	cr_assert_not_null(strstr(r.out, "-30.0%"), "last against first: %s", r.out);
+	snprintf(png, sizeof(png), "%s/charts/history-iops.png", dir);
+	cr_assert_eq(access(png, R_OK), 0, "%s", r.err);
+	run_out_free(&r);
+}

@@ -1,0 +1,209 @@
+/* Integration: iopath sweep builds cells, runs them, and writes table, CSV, JSON, charts, store. */
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "harness.h"
+
+TestSuite(sweep, .fini = tmpdir_cleanup);
+
+static char *slurp(const char *path)
+{
+	FILE *f = fopen(path, "rb");
+	char *buf;
+	long len;
+
+	cr_assert_not_null(f, "cannot open %s", path);
+	fseek(f, 0, SEEK_END);
+	len = ftell(f);
+	fseek(f, 0, SEEK_SET);
+	buf = calloc(1, (size_t)len + 1);
+	cr_assert_eq(fread(buf, 1, (size_t)len, f), (size_t)len);
+	fclose(f);
+	return buf;
+}
+
+static unsigned count_lines(const char *s)
+{
+	unsigned n = 0;
+
+	for (; *s; s++)
+		n += *s == '\n';
+	return n;
+}
+
+/* null and psync at QD 1 and 4 on a temporary directory: one pass over 1 MiB per cell. */
+static struct run_out small_sweep(const char *dir, const char *extra1, const char *extra2)
+{
+	char target[300], csv[300], json[300], plot[300];
+
+	snprintf(target, sizeof(target), "--target=t=%s", dir);
+	snprintf(csv, sizeof(csv), "--csv=%s/out.csv", dir);
+	snprintf(json, sizeof(json), "--json=%s/out.json", dir);
+	snprintf(plot, sizeof(plot), "--plot=%s/plots", dir);
+	return iopath_run("sweep", "--engine=null,psync", "--iodepth=1,4", "--direct=0", target,
+			  "--size=1m", "--runtime=0", csv, json, plot, extra1, extra2, NULL);
+}
+
+Test(sweep, small_grid_writes_table_csv_json_and_charts)
+{
+	const char *dir = tmpdir_make();
+	struct run_out r = small_sweep(dir, NULL, NULL);
+	char path[400], *csv, *svg;
+	unsigned char magic[8];
+	json_t *root, *cells;
+	FILE *f;
+
+	cr_assert_eq(r.status, 0, "exit %d: %s", r.status, r.err);
+	cr_assert_not_null(strstr(r.out, "null"), "%s", r.out);
+	cr_assert_not_null(strstr(r.out, "psync"), "%s", r.out);
+	cr_assert_not_null(strstr(r.out, "IOPS"), "%s", r.out);
+	cr_assert_not_null(strstr(r.err, "cell 4/4"), "progress: %s", r.err);
+
+	snprintf(path, sizeof(path), "%s/out.csv", dir);
+	csv = slurp(path);
+	cr_assert_eq(count_lines(csv), 5, "header + 4 cells:\n%s", csv);
+	cr_assert_eq(strncmp(csv, "target,rw,bs,iodepth", 20), 0, "%s", csv);
+	free(csv);
+
+	snprintf(path, sizeof(path), "%s/out.json", dir);
+	root = json_load_path(path);
+	cr_assert_eq(json_integer_value(json_object_get(root, "schema_version")), 1);
+	cells = json_object_get(root, "cells");
+	cr_assert_eq(json_array_size(cells), 4);
+	cr_assert_str_eq(json_string_value(json_object_get(json_array_get(cells, 0), "status")), "ok");
+	cr_assert_eq(json_array_size(json_object_get(json_array_get(cells, 0), "samples")), 1);
+	cr_assert(json_is_object(json_object_get(json_array_get(json_object_get(root, "targets"), 0),
+						 "probe")), "the target's probe is embedded");
+	cr_assert(json_is_string(json_object_get(json_object_get(json_object_get(root, "env"), "iopath"),
+						 "git_revision")));
+	json_decref(root);
+
+	snprintf(path, sizeof(path), "%s/plots/iops.png", dir);
+	f = fopen(path, "rb");
+	cr_assert_not_null(f, "no %s", path);
+	cr_assert_eq(fread(magic, 1, 8, f), 8);
+	fclose(f);
+	cr_assert_eq(memcmp(magic, "\x89PNG\r\n\x1a\n", 8), 0, "not a PNG");
+	snprintf(path, sizeof(path), "%s/plots/iops.svg", dir);
+	svg = slurp(path);
+	cr_assert_not_null(strstr(svg, "<svg"));
+	cr_assert_not_null(strstr(svg, ">null<"), "series null in the SVG");
+	cr_assert_not_null(strstr(svg, ">psync<"), "series psync in the SVG");
+	cr_assert_not_null(strstr(svg, "IOPS by engine, grouped by target"), "title");
+	free(svg);
+	snprintf(path, sizeof(path), "%s/plots/latency.svg", dir);
+	svg = slurp(path);
+	cr_assert_not_null(strstr(svg, ">p99.9<"), "percentile series in the latency chart");
+	free(svg);
+	snprintf(path, sizeof(path), "%s/plots/qd_scaling.svg", dir);
+	svg = slurp(path);
+	cr_assert_not_null(strstr(svg, "iodepth"), "queue-depth axis");
+	free(svg);
+	snprintf(path, sizeof(path), "%s/plots/bw.png", dir);
+	cr_assert_eq(access(path, R_OK), 0, "bandwidth chart");
+	run_out_free(&r);
+}
+
+Test(sweep, incompatible_cells_are_listed_as_skipped_with_the_reason)
+{
+	const char *dir = tmpdir_make();
+	char target[300], json[300], path[400];
+	struct run_out r;
+	json_t *root, *cells, *c;
+	size_t i;
+	unsigned skipped = 0;
+
+	snprintf(target, sizeof(target), "--target=%s", dir);
+	snprintf(json, sizeof(json), "--json=%s/out.json", dir);
+	r = iopath_run("sweep", "--engine=null,mmap", "--direct=1", target, "--size=1m",
+		       "--runtime=0", json, NULL);
+	cr_assert_eq(r.status, 0, "exit %d: %s", r.status, r.err);
+	cr_assert_not_null(strstr(r.out, "skipped: ioengine=mmap cannot do direct=1"), "%s", r.out);
+	snprintf(path, sizeof(path), "%s/out.json", dir);
+	root = json_load_path(path);
+	cells = json_object_get(root, "cells");
+	cr_assert_eq(json_array_size(cells), 2);
+	json_array_foreach(cells, i, c) {
+		if (strcmp(json_string_value(json_object_get(c, "status")), "skipped"))
+			continue;
+		skipped++;
+		cr_assert_not_null(strstr(json_string_value(json_object_get(c, "reason")), "mmap"));
+	}
+	cr_assert_eq(skipped, 1);
+	json_decref(root);
+	run_out_free(&r);
+}
+
+Test(sweep, dry_run_lists_the_product)
+{
+	const char *dir = tmpdir_make();
+	char target[300];
+	struct run_out r;
+
+	snprintf(target, sizeof(target), "--target=a=%s", dir);
+	r = iopath_run("sweep", "--engine=null,psync,mmap", "--direct=0,1", "--bs=4k,64k",
+		       "--rw=randread,write", target, "--dry-run", NULL);
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	cr_assert_not_null(strstr(r.out, "24 cells, 20 to run, 4 skipped"), "%s", r.out);
+	run_out_free(&r);
+}
+
+Test(sweep, unknown_engine_is_bad_input)
+{
+	struct run_out r = iopath_run("sweep", "--engine=null,warp", "--dry-run", NULL);
+
+	cr_assert_eq(r.status, 2);
+	cr_assert_not_null(strstr(r.err, "warp"), "%s", r.err);
+	run_out_free(&r);
+}
+
+Test(sweep, rw_and_workload_together_are_refused)
+{
+	struct run_out r = iopath_run("sweep", "--rw=read", "--workload=x", "--dry-run", NULL);
+
+	cr_assert_eq(r.status, 2);
+	cr_assert_not_null(strstr(r.err, "--rw or --workload"), "%s", r.err);
+	run_out_free(&r);
+}
+
+Test(sweep, save_writes_the_store_with_labels_and_repeats)
+{
+	const char *dir = tmpdir_make();
+	char target[300], store[300], path[600];
+	struct run_out r;
+	struct dirent *de;
+	json_t *root, *cell;
+	DIR *d;
+	int found = 0;
+
+	snprintf(target, sizeof(target), "--target=t=%s", dir);
+	snprintf(store, sizeof(store), "--results-dir=%s/store", dir);
+	r = iopath_run("sweep", "--engine=null", target, "--size=1m", "--runtime=0", "--repeat=3",
+		       "--save=nightly", store, "--label=qemu=8.2.1", NULL);
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	snprintf(path, sizeof(path), "%s/store/nightly", dir);
+	d = opendir(path);
+	cr_assert_not_null(d, "no %s", path);
+	while ((de = readdir(d))) {
+		if (!strstr(de->d_name, ".json"))
+			continue;
+		cr_assert_not_null(strchr(de->d_name, 'Z'), "UTC timestamp in %s", de->d_name);
+		snprintf(path, sizeof(path), "%s/store/nightly/%s", dir, de->d_name);
+		found++;
+	}
+	closedir(d);
+	cr_assert_eq(found, 1);
+	root = json_load_path(path);
+	cr_assert_str_eq(json_string_value(json_object_get(json_object_get(root, "labels"), "qemu")),
+			 "8.2.1");
+	cell = json_array_get(json_object_get(root, "cells"), 0);
+	cr_assert_eq(json_integer_value(json_object_get(cell, "repeats")), 3);
+	cr_assert_eq(json_array_size(json_object_get(cell, "samples")), 3, "every sample kept");
+	cr_assert(json_is_number(json_object_get(json_object_get(json_object_get(cell, "summary"),
+								   "iops"), "ci95_lo")));
+	json_decref(root);
+	run_out_free(&r);
+}
