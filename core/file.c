@@ -66,6 +66,7 @@ int file_names(const struct job_spec *job, unsigned clone, char (*out)[PATH_MAX]
 	int ret;
 
 	if (!job->filename[0]) {
+		/* fio's default names: <jobname>.<worker>.<file number> */
 		for (nr = 0; nr < job->nrfiles; nr++) {
 			if (nr == max)
 				return iop_errf(err, -E2BIG, "job %s: more than %u files", job->name, max);
@@ -161,6 +162,31 @@ static int fill_range(const struct job_spec *job, int fd, const char *path, uint
 	return ret;
 }
 
+/*
+ * fallocate=: native tries fallocate(2) and carries on without it, as fio does; posix uses
+ * posix_fallocate(3); keep allocates without changing the size; none and truncate leave the
+ * extension to ftruncate. A failed preallocation is not an error (fio only warns).
+ */
+static void preallocate(enum fallocate_mode mode, int fd, uint64_t from, uint64_t end)
+{
+	off_t off = (off_t)from, len = (off_t)(end - from);
+
+	switch (mode) {
+	case FALLOC_NATIVE:
+		(void)!fallocate(fd, 0, off, len);
+		break;
+	case FALLOC_POSIX:
+		(void)!posix_fallocate(fd, off, len);
+		break;
+	case FALLOC_KEEP:
+		(void)!fallocate(fd, FALLOC_FL_KEEP_SIZE, off, len);
+		break;
+	case FALLOC_NONE:
+	case FALLOC_TRUNCATE:
+		break;
+	}
+}
+
 int file_layout(const struct job_spec *job, const char *path, uint64_t end, bool fill,
 		uint32_t unit, struct iop_err *err)
 {
@@ -188,6 +214,7 @@ int file_layout(const struct job_spec *job, const char *path, uint64_t end, bool
 	}
 	if (!S_ISREG(st.st_mode) || (uint64_t)st.st_size >= end)
 		goto out_close;
+	preallocate(job->fallocate, fd, (uint64_t)st.st_size, end);
 	if (fill) {
 		/* restart at a unit boundary so every unit holds a whole verify header */
 		uint64_t from = (uint64_t)st.st_size / unit * unit;
@@ -209,6 +236,19 @@ int file_open(const struct job_spec *job, const char *path, bool write, struct i
 
 	if (job->direct)
 		flags |= O_DIRECT;
+	fd = write && job->create_on_open ? open(path, flags | O_CREAT | O_EXCL, 0644) : -1;
+	if (fd >= 0) {
+		/* create_on_open: created here rather than laid out, and iopath's own as well */
+		int ret = target_mark_owned(fd, path);
+
+		if (ret) {
+			close(fd);
+			unlink(path);
+			return iop_errf(err, ret, "cannot mark %s as created by iopath: %s", path,
+					strerror(-ret));
+		}
+		return fd;
+	}
 	fd = open(path, flags);
 	if (fd < 0) {
 		int e = errno;
@@ -220,6 +260,17 @@ int file_open(const struct job_spec *job, const char *path, bool write, struct i
 		return iop_errf(err, -e, "open %s: %s", path, strerror(e));
 	}
 	return fd;
+}
+
+int file_remove(const char *path)
+{
+	struct stat st;
+
+	if (lstat(path, &st))
+		return -errno;
+	if (!S_ISREG(st.st_mode))
+		return -EINVAL;
+	return unlink(path) ? -errno : 0;
 }
 
 int file_invalidate(int fd, uint64_t start, uint64_t len)

@@ -12,7 +12,8 @@
 
 /*
  * The files worker `clone` of job uses: filename split at unescaped ':' (shared by all
- * workers), or "<jobname>.<clone>.0" when no filename is given; relative names go under
+ * workers), or "<jobname>.<clone>.<n>" for n < nrfiles when no filename is given (fio's
+ * names); relative names go under
  * directory. Returns the count or -errno.
  */
 int file_names(const struct job_spec *job, unsigned clone, char (*out)[PATH_MAX], unsigned max,
@@ -36,6 +37,9 @@ int file_layout(const struct job_spec *job, const char *path, uint64_t end, bool
 
 /* Open for the job: O_RDWR or O_RDONLY, plus O_DIRECT when direct=1. Returns fd or -errno. */
 int file_open(const struct job_spec *job, const char *path, bool write, struct iop_err *err);
+
+/* Remove path if it is a regular file (unlink=1); never a device. Returns 0 or -errno. */
+int file_remove(const char *path);
 
 /* Drop the page cache of [start, start + len). */
 int file_invalidate(int fd, uint64_t start, uint64_t len);

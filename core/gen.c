@@ -1,4 +1,4 @@
-/* Offset generation: sequential, random covering every block once, and plain random. */
+/* Offsets and block sizes: sequential, random covering every block once, plain random. */
 #include <string.h>
 
 #include "gen.h"
@@ -126,4 +126,21 @@ uint64_t gen_rand(struct file_gen *g, struct rng *r, uint32_t len)
 	if (off + len > g->region)
 		off = (g->region - len) / g->unit * g->unit;
 	return off;
+}
+
+void bs_gen_init(struct bs_gen *g, const struct job_spec *job, unsigned dir)
+{
+	uint64_t cum = 0;
+	unsigned i;
+
+	memset(g, 0, sizeof(*g));
+	g->min = job->bs[dir];
+	g->max = job->bs_max[dir];
+	g->unaligned = job->bs_unaligned;
+	g->nr = job->nr_bssplit[dir];
+	for (i = 0; i < g->nr; i++) {
+		cum += job->bssplit[dir][i].perc;
+		g->bs[i] = job->bssplit[dir][i].bs;
+		g->thresh[i] = (uint64_t)((double)cum / 100.0 * 0x1p53);
+	}
 }

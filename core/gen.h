@@ -5,6 +5,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "iopath/job.h"
+
 /* xoshiro256**: small, fast, good enough for offsets and buffer contents. */
 struct rng {
 	uint64_t s[4];
@@ -72,5 +74,46 @@ void gen_init(struct file_gen *g, uint64_t region, uint64_t unit, bool randommap
 /* Next offset for a request of len bytes. */
 uint64_t gen_seq(struct file_gen *g, unsigned dir, uint32_t len);
 uint64_t gen_rand(struct file_gen *g, struct rng *r, uint32_t len);
+
+/* Block sizes of one direction, decided at setup (bs / bsrange / bssplit / bs_unaligned). */
+struct bs_gen {
+	uint32_t min, max;
+	bool unaligned;
+	unsigned nr;				/* bssplit entries; 0 = uniform over [min, max] */
+	uint32_t bs[BSSPLIT_MAX];
+	uint64_t thresh[BSSPLIT_MAX];		/* cumulative share, scaled to 2^53 */
+};
+
+void bs_gen_init(struct bs_gen *g, const struct job_spec *job, unsigned dir);
+
+/*
+ * The next block size, drawn as fio draws it (io_u.c get_next_buflen): bssplit takes the
+ * first entry whose cumulative share covers the draw (the last one when the shares leave a
+ * gap); bsrange takes min + max * u. Either is then aligned down to a multiple of min
+ * (unless bs_unaligned) and capped at max.
+ */
+static inline uint32_t bs_gen_next(const struct bs_gen *g, struct rng *r)
+{
+	uint64_t v, len;
+	unsigned i;
+
+	if (g->min == g->max)
+		return g->min;
+	v = rng_next(r) >> 11;
+	if (g->nr) {
+		len = g->bs[g->nr - 1];
+		for (i = 0; i < g->nr; i++) {
+			if (v < g->thresh[i]) {
+				len = g->bs[i];
+				break;
+			}
+		}
+	} else {
+		len = g->min + (uint64_t)((double)g->max * ((double)v * 0x1p-53));
+	}
+	if (!g->unaligned)
+		len -= len % g->min;
+	return (uint32_t)(len > g->max ? g->max : len);
+}
 
 #endif

@@ -6,6 +6,8 @@
 #include <string.h>
 #include <strings.h>
 
+#include "dist.h"
+#include "file.h"
 #include "options.h"
 #include "parse.h"
 
@@ -62,42 +64,298 @@ static int set_rwmix(struct job_spec *job, const struct opt_def *o, const char *
 	return 0;
 }
 
+/*
+ * fio's per-direction lists (bs, bsrange, bssplit, ba, rate...): a value without a comma
+ * applies to every direction; "r,w[,t]" gives reads then writes, and an empty part leaves
+ * that direction alone. part[d] is NULL when direction d is left alone.
+ */
+#define DIR_PART_MAX 1024
+
+static int dir_parts(const char *val, char buf[2][DIR_PART_MAX], const char *part[2])
+{
+	const char *comma = strchr(val, ','), *second;
+	size_t n;
+
+	part[0] = part[1] = NULL;
+	if (!comma) {
+		if (strlen(val) >= DIR_PART_MAX)
+			return -EINVAL;
+		strcpy(buf[0], val);
+		part[0] = part[1] = buf[0];
+		return *val ? 0 : -EINVAL;
+	}
+	n = (size_t)(comma - val);
+	if (n >= DIR_PART_MAX)
+		return -EINVAL;
+	memcpy(buf[0], val, n);
+	buf[0][n] = '\0';
+	second = strchr(comma + 1, ',');
+	n = second ? (size_t)(second - comma - 1) : strlen(comma + 1);
+	if (n >= DIR_PART_MAX)
+		return -EINVAL;
+	memcpy(buf[1], comma + 1, n);
+	buf[1][n] = '\0';
+	part[0] = buf[0][0] ? buf[0] : NULL;
+	part[1] = buf[1][0] ? buf[1] : NULL;
+	return 0;
+}
+
+static int parse_bs_value(const struct job_spec *job, const char *s, uint32_t *out)
+{
+	uint64_t v;
+
+	if (parse_size(s, job->kb_base, &v) || v == 0 || v > (1u << 30))
+		return -EINVAL;
+	*out = (uint32_t)v;
+	return 0;
+}
+
 /* bs=4k or bs=4k,64k (read, write[, trim]); an empty part keeps that direction's value. */
 static int set_bs(struct job_spec *job, const struct opt_def *o, const char *val,
 		  struct iop_err *err)
 {
-	char buf[128], *part, *save = NULL;
-	unsigned dir = 0;
-	uint32_t vals[2] = { job->bs[0], job->bs[1] };
-	bool single = !strchr(val, ',');
+	char buf[2][DIR_PART_MAX];
+	const char *part[2];
+	uint32_t v[2] = { job->bs[0], job->bs[1] };
+	unsigned d;
 
-	if (strlen(val) >= sizeof(buf))
+	if (dir_parts(val, buf, part))
 		return bad_value(err, o, val, "a size such as 4k, or read,write sizes such as 4k,64k");
-	strcpy(buf, val);
-	for (part = buf; part && dir < 3; dir++) {
-		char *comma = strchr(part, ',');
-		uint64_t v;
-		int ret;
-
-		if (comma)
-			*comma = '\0';
-		if (*part) {
-			ret = parse_size(part, job->kb_base, &v);
-			if (ret || v == 0 || v > (1u << 30))
-				return iop_errf(err, -EINVAL,
-						"option %s: bad size '%s' (accepted: 1 byte to 1g, e.g. 4k or 4k,64k)",
-						o->name, part);
-			if (dir < 2)
-				vals[dir] = (uint32_t)v;
-			if (single)
-				vals[1] = (uint32_t)v;
-		}
-		part = comma ? comma + 1 : NULL;
-	}
-	(void)save;
-	job->bs[0] = vals[0];
-	job->bs[1] = vals[1];
+	for (d = 0; d < 2; d++)
+		if (part[d] && parse_bs_value(job, part[d], &v[d]))
+			return iop_errf(err, -EINVAL,
+					"option %s: bad size '%s' (accepted: 1 byte to 1g, e.g. 4k or 4k,64k)",
+					o->name, part[d]);
+	job->bs[0] = v[0];
+	job->bs[1] = v[1];
 	return 0;
+}
+
+/* "low-high" or "low:high" (fio's irange); a single value is both ends. */
+static int parse_range(const struct job_spec *job, const char *s, uint64_t max, uint64_t out[2])
+{
+	char lo[128];
+	const char *sep = strpbrk(s, "-:");
+	uint64_t a, b;
+
+	if (!sep) {
+		if (parse_size(s, job->kb_base, &a) || !a || a > max)
+			return -EINVAL;
+		out[0] = out[1] = a;
+		return 0;
+	}
+	if ((size_t)(sep - s) >= sizeof(lo))
+		return -EINVAL;
+	memcpy(lo, s, (size_t)(sep - s));
+	lo[sep - s] = '\0';
+	if (parse_size(lo, job->kb_base, &a) || parse_size(sep + 1, job->kb_base, &b) || !a || !b ||
+	    a > max || b > max)
+		return -EINVAL;
+	out[0] = a < b ? a : b;
+	out[1] = a < b ? b : a;
+	return 0;
+}
+
+static int set_bsrange(struct job_spec *job, const struct opt_def *o, const char *val,
+		       struct iop_err *err)
+{
+	char buf[2][DIR_PART_MAX];
+	const char *part[2];
+	uint64_t r[2];
+	unsigned d;
+
+	if (dir_parts(val, buf, part))
+		return bad_value(err, o, val, "low-high block sizes, e.g. 4k-64k or 4k:64k,8k-32k");
+	for (d = 0; d < 2; d++) {
+		if (!part[d])
+			continue;
+		if (parse_range(job, part[d], 1u << 30, r))
+			return iop_errf(err, -EINVAL,
+					"option %s: bad range '%s' (accepted: low-high or low:high sizes up to 1g, e.g. 4k-64k)",
+					o->name, part[d]);
+		job->bsrange[d][0] = (uint32_t)r[0];
+		job->bsrange[d][1] = (uint32_t)r[1];
+	}
+	return 0;
+}
+
+/* One direction of bssplit: "bs/perc:bs/perc...", blanks sharing what is left. */
+static int parse_bssplit(const struct job_spec *job, const char *s, struct bs_split *out,
+			 unsigned *nr_out, char *why, size_t why_len)
+{
+	char buf[DIR_PART_MAX], *save = NULL, *tok;
+	unsigned nr = 0, missing = 0, sum = 0, i, j;
+
+	snprintf(buf, sizeof(buf), "%s", s);
+	for (tok = strtok_r(buf, ":", &save); tok; tok = strtok_r(NULL, ":", &save)) {
+		char *slash = strchr(tok, '/');
+		uint64_t perc = 0;
+
+		if (nr == BSSPLIT_MAX) {
+			snprintf(why, why_len, "more than %u block sizes", BSSPLIT_MAX);
+			return -EINVAL;
+		}
+		if (slash) {
+			*slash = '\0';
+			if (slash[1] && (parse_u64(slash + 1, &perc) || perc > 100)) {
+				snprintf(why, why_len, "bad percentage '%s'", slash + 1);
+				return -EINVAL;
+			}
+		}
+		if (parse_bs_value(job, tok, &out[nr].bs)) {
+			snprintf(why, why_len, "bad block size '%s'", tok);
+			return -EINVAL;
+		}
+		out[nr].perc = perc ? (uint32_t)perc : UINT32_MAX;
+		if (perc)
+			sum += (unsigned)perc;
+		else
+			missing++;
+		nr++;
+	}
+	if (!nr) {
+		snprintf(why, why_len, "no block size given");
+		return -EINVAL;
+	}
+	if (sum > 100) {
+		snprintf(why, why_len, "percentages add up to %u, more than 100", sum);
+		return -EINVAL;
+	}
+	for (i = 0; i < nr; i++)
+		if (out[i].perc == UINT32_MAX)
+			out[i].perc = (100 - sum) / missing;
+	/* largest share first (stable), the order fio draws them in */
+	for (i = 1; i < nr; i++) {
+		struct bs_split t = out[i];
+
+		for (j = i; j > 0 && out[j - 1].perc < t.perc; j--)
+			out[j] = out[j - 1];
+		out[j] = t;
+	}
+	*nr_out = nr;
+	return 0;
+}
+
+static int set_bssplit(struct job_spec *job, const struct opt_def *o, const char *val,
+		       struct iop_err *err)
+{
+	char buf[2][DIR_PART_MAX], why[96];
+	const char *part[2];
+	unsigned d;
+
+	if (dir_parts(val, buf, part))
+		return bad_value(err, o, val, "bs/percent:bs/percent..., e.g. 4k/10:64k/50:32k/40");
+	for (d = 0; d < 2; d++) {
+		if (part[d] && parse_bssplit(job, part[d], job->bssplit[d], &job->nr_bssplit[d], why,
+					     sizeof(why)))
+			return iop_errf(err, -EINVAL,
+					"option %s: '%s': %s (accepted: bs/percent:bs/percent..., e.g. 4k/10:64k/50:32k/40, ',' between read and write)",
+					o->name, part[d], why);
+	}
+	return 0;
+}
+
+static int set_ba(struct job_spec *job, const struct opt_def *o, const char *val,
+		  struct iop_err *err)
+{
+	char buf[2][DIR_PART_MAX];
+	const char *part[2];
+	unsigned d;
+
+	if (dir_parts(val, buf, part))
+		return bad_value(err, o, val, "a size such as 4k, or read,write sizes");
+	for (d = 0; d < 2; d++)
+		if (part[d] && parse_bs_value(job, part[d], &job->ba[d]))
+			return iop_errf(err, -EINVAL, "option %s: bad size '%s' (accepted: 1 byte to 1g)",
+					o->name, part[d]);
+	return 0;
+}
+
+static int set_filesize(struct job_spec *job, const struct opt_def *o, const char *val,
+			struct iop_err *err)
+{
+	uint64_t v;
+
+	/* one size (0 too: rw=metadata files without data), or a range for data jobs */
+	if (!parse_size(val, job->kb_base, &v)) {
+		job->filesize = v;
+		job->filesize_range[0] = job->filesize_range[1] = v;
+		return 0;
+	}
+	if (parse_range(job, val, UINT64_MAX, job->filesize_range))
+		return bad_value(err, o, val, "a size, or a low-high range such as 1m-4m");
+	job->filesize = job->filesize_range[0];
+	return 0;
+}
+
+static int set_file_service(struct job_spec *job, const struct opt_def *o, const char *val,
+			    struct iop_err *err)
+{
+	static const struct {
+		const char *name;
+		enum file_service type;
+		double def;
+	} types[] = {
+		{ "roundrobin", FSVC_ROUNDROBIN, 0 }, { "sequential", FSVC_SEQUENTIAL, 0 },
+		{ "random", FSVC_RANDOM, 0 }, { "zipf", FSVC_ZIPF, DIST_DEF_ZIPF },
+		{ "pareto", FSVC_PARETO, DIST_DEF_PARETO }, { "normal", FSVC_NORMAL, 0 },
+		{ "gauss", FSVC_NORMAL, 0 },
+	};
+	static const enum rand_dist dists[] = {
+		[FSVC_ZIPF] = DIST_ZIPF, [FSVC_PARETO] = DIST_PARETO, [FSVC_NORMAL] = DIST_NORMAL,
+	};
+	const char *colon = strchr(val, ':');
+	size_t n = colon ? (size_t)(colon - val) : strlen(val), i;
+	char *end;
+
+	for (i = 0; i < sizeof(types) / sizeof(types[0]); i++)
+		if (strlen(types[i].name) == n && !strncmp(val, types[i].name, n))
+			break;
+	if (i == sizeof(types) / sizeof(types[0]))
+		return bad_value(err, o, val,
+				 "random, roundrobin, sequential (each with an optional :N I/Os per file), zipf[:theta], pareto[:h], normal[:deviation], gauss");
+	job->file_service = types[i].type;
+	job->file_service_nr = 1;
+	job->file_service_arg = types[i].def;
+	if (!colon)
+		return 0;
+	if (types[i].type <= FSVC_RANDOM) {
+		uint64_t v;
+
+		if (parse_u64(colon + 1, &v) || v == 0 || v > UINT32_MAX)
+			return iop_errf(err, -EINVAL, "option %s: bad count '%s' in '%s' (accepted: I/Os per file, at least 1)",
+					o->name, colon + 1, val);
+		job->file_service_nr = (unsigned)v;
+		return 0;
+	}
+	job->file_service_arg = strtod(colon + 1, &end);
+	if (end == colon + 1 || *end || !dist_arg_valid(dists[types[i].type], job->file_service_arg))
+		return iop_errf(err, -EINVAL,
+				"option %s: bad value '%s' in '%s' (accepted: zipf theta > 0 and != 1, pareto 0 < h < 1, normal deviation 0 <= d < 100)",
+				o->name, colon + 1, val);
+	return 0;
+}
+
+static int set_fallocate(struct job_spec *job, const struct opt_def *o, const char *val,
+			 struct iop_err *err)
+{
+	static const struct {
+		const char *name;
+		enum fallocate_mode mode;
+	} modes[] = {
+		{ "none", FALLOC_NONE }, { "0", FALLOC_NONE }, { "native", FALLOC_NATIVE },
+		{ "posix", FALLOC_POSIX }, { "1", FALLOC_POSIX }, { "keep", FALLOC_KEEP },
+		{ "truncate", FALLOC_TRUNCATE },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(modes) / sizeof(modes[0]); i++) {
+		if (!strcmp(val, modes[i].name)) {
+			job->fallocate = modes[i].mode;
+			return 0;
+		}
+	}
+	return bad_value(err, o, val, "none, native, posix, keep, truncate, 0, 1");
 }
 
 static int set_engine(struct job_spec *job, const struct opt_def *o, const char *val,
@@ -187,8 +445,8 @@ const struct opt_def opt_table[] = {
 	  "rw=copy: the file to copy to filename" },
 	{ "nrfiles", "nr_files", OPT_UINT, FIELD(nrfiles), 1, 100000000, NULL,
 	  "files per worker (rw=metadata: the small files to create)" },
-	{ "filesize", NULL, OPT_SIZE, FIELD(filesize), 0, 1ull << 30, NULL,
-	  "rw=metadata: bytes written to and read from each file" },
+	{ "filesize", NULL, OPT_FN, 0, 0, 0, 0, set_filesize,
+	  "size of each file, or a low-high range (rw=metadata: bytes in each small file)" },
 	{ "files_per_dir", NULL, OPT_UINT, FIELD(files_per_dir), 1, 1000000, NULL,
 	  "rw=metadata: files in each directory of the tree" },
 	{ "dir_fanout", NULL, OPT_UINT, FIELD(dir_fanout), 1, 1000000, NULL,
@@ -203,6 +461,21 @@ const struct opt_def opt_table[] = {
 	{ "rwmixread", NULL, OPT_FN, 0, 0, 0, 0, set_rwmix, "percent reads in mixed patterns" },
 	{ "rwmixwrite", NULL, OPT_FN, 0, 0, 0, 0, set_rwmix, "percent writes in mixed patterns" },
 	{ "bs", "blocksize", OPT_FN, 0, 0, 0, 0, set_bs, "block size, or read,write block sizes" },
+	{ "bsrange", "blocksize_range", OPT_FN, 0, 0, 0, 0, set_bsrange,
+	  "block sizes drawn from low-high (per direction)" },
+	{ "bssplit", NULL, OPT_FN, 0, 0, 0, 0, set_bssplit,
+	  "weighted block sizes bs/percent:... (per direction)" },
+	{ "bs_unaligned", "blocksize_unaligned", OPT_FLAG, FIELD(bs_unaligned), 0, 1, NULL,
+	  "any size in the range, not only multiples of the smallest" },
+	{ "blockalign", "ba", OPT_FN, 0, 0, 0, 0, set_ba, "alignment of random offsets" },
+	{ "file_service_type", NULL, OPT_FN, 0, 0, 0, 0, set_file_service,
+	  "how the next file is chosen" },
+	{ "offset_increment", NULL, OPT_SIZE, FIELD(offset_increment), 0, UINT64_MAX, NULL,
+	  "offset added per worker number" },
+	{ "unlink", NULL, OPT_BOOL, FIELD(unlink), 0, 1, NULL, "remove the job's files when done" },
+	{ "create_on_open", NULL, OPT_BOOL, FIELD(create_on_open), 0, 1, NULL,
+	  "create files when opened, without laying them out" },
+	{ "fallocate", NULL, OPT_FN, 0, 0, 0, 0, set_fallocate, "how files are preallocated" },
 	{ "iodepth", NULL, OPT_UINT, FIELD(iodepth), 1, 65536, NULL, "requests in flight per worker" },
 	{ "iodepth_batch_submit", "iodepth_batch", OPT_UINT, FIELD(iodepth_batch_submit), 0, 65536,
 	  NULL, "requests gathered before one submission (0 = iodepth)" },
@@ -248,6 +521,8 @@ void job_defaults(struct job_spec *job)
 	job->rw = RW_READ;
 	job->rwmixread = 50;
 	job->bs[0] = job->bs[1] = 4096;
+	job->file_service_nr = 1;
+	job->fallocate = FALLOC_NATIVE;
 	job->iodepth = 1;
 	job->iodepth_batch_submit = 1;
 	job->iodepth_batch_complete_min = 1;
@@ -452,6 +727,32 @@ static int parse_engine_opts(struct job_spec *job, const struct engine_ops *ops,
 	return 0;
 }
 
+/* Each direction's sizes: bssplit wins over bsrange, which wins over bs (as in fio). */
+static void resolve_bs(struct job_spec *job)
+{
+	unsigned d, i;
+
+	for (d = 0; d < 2; d++) {
+		uint32_t lo = job->bs[d], hi = job->bs[d];
+
+		if (job->nr_bssplit[d]) {
+			lo = UINT32_MAX;
+			hi = 0;
+			for (i = 0; i < job->nr_bssplit[d]; i++) {
+				if (job->bssplit[d][i].bs < lo)
+					lo = job->bssplit[d][i].bs;
+				if (job->bssplit[d][i].bs > hi)
+					hi = job->bssplit[d][i].bs;
+			}
+		} else if (job->bsrange[d][0]) {
+			lo = job->bsrange[d][0];
+			hi = job->bsrange[d][1];
+		}
+		job->bs[d] = lo;
+		job->bs_max[d] = hi;
+	}
+}
+
 /* Was the option given for this job (globals included)? */
 static bool job_gave(const struct job_spec *job, const char *key)
 {
@@ -506,6 +807,8 @@ static int finish_metadata(struct job_spec *job, struct iop_err *err)
 		why = "takes directory=, nrfiles=, filesize=, files_per_dir= and dir_fanout= (not filename, verify, fsync, copy_from or file_append)";
 	else if (job->direct && job->filesize % 4096)
 		why = "with direct=1 needs filesize= to be a multiple of 4096";
+	else if (job->filesize_range[0] != job->filesize_range[1] || job->filesize > (1ull << 30))
+		why = "takes one filesize= of at most 1g, not a range";
 	if (why)
 		return iop_errf(err, -EINVAL, "%s: rw=metadata %s", job->origin, why);
 	return 0;
@@ -520,11 +823,9 @@ static int finish_mode(struct job_spec *job, struct iop_err *err)
 		return finish_metadata(job, err);
 	if (job->copy_from[0])
 		return iop_errf(err, -EINVAL, "%s: copy_from= needs rw=copy", job->origin);
-	if (job_gave(job, "filesize") || job_gave(job, "files_per_dir") ||
-	    job_gave(job, "dir_fanout"))
+	if (job_gave(job, "files_per_dir") || job_gave(job, "dir_fanout"))
 		return iop_errf(err, -EINVAL,
-				"%s: filesize, files_per_dir and dir_fanout are rw=metadata options (use size= for data jobs)",
-				job->origin);
+				"%s: files_per_dir and dir_fanout are rw=metadata options", job->origin);
 	if (job->nrfiles > 64)
 		return iop_errf(err, -EINVAL, "%s: nrfiles=%u: at most 64 files per worker for data jobs",
 				job->origin, job->nrfiles);
@@ -554,6 +855,15 @@ int job_finish(struct job_spec *job, struct iop_err *err)
 	ret = parse_engine_opts(job, ent->ops, err);
 	if (ret)
 		return ret;
+	resolve_bs(job);
+	/* fio: "any use of blockalign= turns off randommap" */
+	if ((job->ba[0] && job->ba[0] != job->bs[0]) || (job->ba[1] && job->ba[1] != job->bs[1]))
+		job->norandommap = true;
+	if (job->verify != VERIFY_NONE && job->bs_unaligned &&
+	    (job->bs[0] != job->bs_max[0] || job->bs[1] != job->bs_max[1]))
+		return iop_errf(err, -EINVAL,
+				"%s: verify with bs_unaligned cannot stamp every block (drop bs_unaligned)",
+				job->origin);
 	if (job->iodepth_batch_submit == 0 || job->iodepth_batch_submit > job->iodepth)
 		job->iodepth_batch_submit = job->iodepth;
 	if (job->iodepth_batch_complete_min > job->iodepth)

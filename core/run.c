@@ -37,6 +37,48 @@ static uint32_t job_unit(const struct job_spec *job)
 	return job->bs[0] < job->bs[1] ? job->bs[0] : job->bs[1];
 }
 
+/* Granularity of random offsets: blockalign, else the smallest block size. */
+static uint32_t job_align(const struct job_spec *job)
+{
+	uint32_t a[2], d;
+
+	for (d = 0; d < 2; d++)
+		a[d] = job->ba[d] ? job->ba[d] : job->bs[d];
+	if (!job_reads(job->rw))
+		return a[DDIR_WRITE];
+	if (!job_writes(job->rw))
+		return a[DDIR_READ];
+	return a[0] < a[1] ? a[0] : a[1];
+}
+
+static uint32_t used_max(const struct job_spec *job, const uint32_t v[2])
+{
+	if (!job_reads(job->rw))
+		return v[DDIR_WRITE];
+	if (!job_writes(job->rw))
+		return v[DDIR_READ];
+	return v[0] > v[1] ? v[0] : v[1];
+}
+
+static unsigned plan_nr_paths(const struct job_plan *plan)
+{
+	return plan->shared ? plan->nr_files : plan->nr_files * plan->nr_workers;
+}
+
+/* filesize=low-high: each file's size drawn in the range, in whole units, repeatably. */
+static uint64_t random_file_size(const struct job_spec *job, uint32_t unit, unsigned i)
+{
+	uint64_t lo = job->filesize_range[0], hi = job->filesize_range[1], seed, v;
+	struct rng r;
+
+	if (lo == hi)
+		return lo / unit * unit;
+	seed = (job->randseed_set ? job->randseed : 0xf11e5) + i;
+	rng_seed(&r, seed);
+	v = lo + rng_below(&r, hi - lo + 1);
+	return v / unit * unit;
+}
+
 static bool may_overwrite(const struct job_spec *job, const struct target_policy *pol)
 {
 	return job->overwrite || pol->allow_overwrite;
@@ -108,7 +150,7 @@ static int check_target(const struct job_spec *job, const struct job_plan *plan,
 			const struct target_policy *pol, const char *path, struct iop_err *err)
 {
 	bool writes = job_writes(job->rw), blk;
-	uint64_t need = job->offset + plan->region, size;
+	uint64_t need = worker_start(job, plan->nr_workers - 1) + plan->region, size;
 	int ret = file_size(path, &size, &blk);
 
 	if (ret == -ENOENT) {
@@ -142,11 +184,15 @@ static int check_target(const struct job_spec *job, const struct job_plan *plan,
 static int plan_sizes(const struct job_spec *job, struct job_plan *plan,
 		      const struct target_policy *pol, struct iop_err *err)
 {
-	uint64_t size = job->size, fsize;
-	unsigned i, nr_paths = plan->shared ? plan->nr_files : plan->nr_files * plan->nr_workers;
+	uint64_t size = job->size, fsize, total = 0;
+	unsigned i, nr_paths = plan_nr_paths(plan);
 	bool diskless = job->engine->flags & ENGINE_DISKLESS, blk;
 	int ret;
 
+	plan->file_len = calloc(nr_paths, sizeof(*plan->file_len));
+	plan->file_have = calloc(nr_paths, sizeof(*plan->file_have));
+	if (!plan->file_len || !plan->file_have)
+		return iop_errf(err, -ENOMEM, "job %s: out of memory", job->name);
 	for (i = 0; !diskless && i < nr_paths; i++) {
 		ret = file_size(plan->paths[i], &fsize, &blk);
 		if (ret == -ENOENT)
@@ -166,8 +212,25 @@ static int plan_sizes(const struct job_spec *job, struct job_plan *plan,
 					"job %s: %s is empty and was not created by iopath: a read job needs data in it (give a file holding data, or overwrite=1 / --allow-overwrite to let iopath lay it out)",
 					job->name, plan->paths[i]);
 		plan->blockdev |= blk;
-		if (!job->size && (size == 0 || fsize < size))
+		plan->file_have[i] = fsize;
+		if (!job->size && !job->filesize_range[0] && (size == 0 || fsize < size))
 			size = fsize > job->offset ? (fsize - job->offset) * plan->nr_files : 0;
+	}
+	if (job->filesize_range[0]) {
+		/* filesize= sets each file; size= then only caps the I/O (fio) */
+		for (i = 0; i < nr_paths; i++) {
+			plan->file_len[i] = random_file_size(job, plan->unit, i);
+			if (plan->file_len[i] < plan->max_bs)
+				return iop_errf(err, -EINVAL, "job %s: filesize %llu is smaller than bs=%u",
+						job->name, (unsigned long long)plan->file_len[i],
+						plan->max_bs);
+			if (plan->file_len[i] > plan->region)
+				plan->region = plan->file_len[i];
+			if (i < plan->nr_files)
+				total += plan->file_len[i];
+		}
+		plan->worker_bytes = job->size && job->size < total ? job->size : total;
+		goto check;
 	}
 	if (!size)
 		return iop_errf(err, -EINVAL,
@@ -177,6 +240,10 @@ static int plan_sizes(const struct job_spec *job, struct job_plan *plan,
 	if (plan->region < plan->max_bs)
 		return iop_errf(err, -EINVAL, "job %s: size %llu per file is smaller than bs=%u",
 				job->name, (unsigned long long)(size / plan->nr_files), plan->max_bs);
+	for (i = 0; i < nr_paths; i++)
+		plan->file_len[i] = plan->region;
+	plan->worker_bytes = plan->region * plan->nr_files;
+check:
 	for (i = 0; !diskless && i < nr_paths; i++) {
 		ret = check_target(job, plan, pol, plan->paths[i], err);
 		if (ret)
@@ -266,7 +333,7 @@ static int plan_job(const struct job_spec *job, const struct target_policy *pol,
 		    struct job_plan *plan, struct iop_err *err)
 {
 	struct stat st;
-	unsigned c;
+	unsigned c, d;
 	int n;
 
 	memset(plan, 0, sizeof(*plan));
@@ -274,14 +341,15 @@ static int plan_job(const struct job_spec *job, const struct target_policy *pol,
 	plan->pol = pol;
 	plan->nr_workers = job->numjobs;
 	plan->unit = job_unit(job);
-	plan->max_bs = job->bs[0] > job->bs[1] ? job->bs[0] : job->bs[1];
-	if (!job_reads(job->rw))
-		plan->max_bs = job->bs[DDIR_WRITE];
-	else if (!job_writes(job->rw))
-		plan->max_bs = job->bs[DDIR_READ];
-	if (job->verify != VERIFY_NONE && plan->max_bs % plan->unit)
-		return iop_errf(err, -EINVAL, "job %s: verify needs the larger bs (%u) to be a multiple of the smaller (%u)",
-				job->name, plan->max_bs, plan->unit);
+	plan->align = job_align(job);
+	plan->max_bs = used_max(job, job->bs_max);
+	for (d = 0; job->verify != VERIFY_NONE && d < 2; d++) {
+		if (!(d == DDIR_READ ? job_reads(job->rw) : job_writes(job->rw)))
+			continue;
+		if (job->bs[d] % plan->unit || job->bs_max[d] % plan->unit)
+			return iop_errf(err, -EINVAL, "job %s: verify needs every block size to be a multiple of the smallest (%u)",
+					job->name, plan->unit);
+	}
 	if (job->directory[0] && stat(job->directory, &st))
 		return iop_errf(err, -errno, "job %s: directory %s: %s", job->name, job->directory,
 				strerror(errno));
@@ -326,6 +394,19 @@ static int layout_copy(const struct job_plan *plan, struct iop_err *err)
 	return ret;
 }
 
+/* The end of what path i must hold: the last worker's start (offset_increment) + region. */
+static uint64_t layout_end(const struct job_plan *plan, unsigned i)
+{
+	const struct job_spec *job = plan->job;
+	unsigned last = plan->shared ? plan->nr_workers - 1 : i / plan->nr_files;
+	uint64_t end = worker_start(job, last) + plan->file_len[i];
+
+	if (!job->size && !job->filesize_range[0] && plan->file_have[i] &&
+	    end > plan->file_have[i])
+		end = plan->file_have[i];
+	return end;
+}
+
 static int layout_job(const struct job_plan *plan, struct iop_err *err)
 {
 	const struct job_spec *job = plan->job;
@@ -341,6 +422,15 @@ static int layout_job(const struct job_plan *plan, struct iop_err *err)
 		return 0;
 	if (!fill && !writes)
 		return 0;
+	if (job->create_on_open) {
+		/* fio: no layout, the job's open creates the file */
+		for (i = 0; i < nr_paths; i++) {
+			ret = check_target(job, plan, plan->pol, plan->paths[i], err);
+			if (ret)
+				return ret;
+		}
+		return 0;
+	}
 	if (job->file_append) {
 		/* appends grow the file themselves: only make sure it exists */
 		for (i = 0; i < nr_paths; i++) {
@@ -357,12 +447,23 @@ static int layout_job(const struct job_plan *plan, struct iop_err *err)
 		ret = check_target(job, plan, plan->pol, plan->paths[i], err);
 		if (ret)
 			return ret;
-		ret = file_layout(job, plan->paths[i], job->offset + plan->region, fill, plan->unit,
-				  err);
+		ret = file_layout(job, plan->paths[i], layout_end(plan, i), fill, plan->unit, err);
 		if (ret)
 			return ret;
 	}
 	return 0;
+}
+
+/* unlink=1: remove the job's files once it is done, as fio does (regular files only). */
+static void unlink_job_files(const struct job_plan *plan)
+{
+	unsigned i;
+
+	if (!plan->job->unlink || plan->job->rw == RW_METADATA || !plan->paths ||
+	    (plan->job->engine->flags & ENGINE_DISKLESS))
+		return;
+	for (i = 0; i < plan_nr_paths(plan); i++)
+		file_remove(plan->paths[i]);
 }
 
 struct group_job {
@@ -656,6 +757,8 @@ out:
 	for (i = 0; i < n; i++) {
 		for (c = 0; gjs[i].workers && c < gjs[i].plan.nr_workers; c++)
 			worker_free(&gjs[i].workers[c]);
+		if (!gjs[i].refused)
+			unlink_job_files(&gjs[i].plan);
 		free(gjs[i].workers);
 		gjs[i].workers = NULL;
 	}
@@ -698,8 +801,11 @@ int run_jobs(const struct job_list *jobs, struct run_results *out, struct iop_er
 		ret = run_group(&gjs[first], last - first + 1, out, err);
 		first = last + 1;
 	}
-	for (i = 0; i < jobs->nr; i++)
+	for (i = 0; i < jobs->nr; i++) {
 		free(gjs[i].plan.paths);
+		free(gjs[i].plan.file_len);
+		free(gjs[i].plan.file_have);
+	}
 	free(gjs);
 	if (run_stop_requested())
 		out->interrupted = true;

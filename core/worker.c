@@ -152,10 +152,9 @@ static void mark_written(struct worker *w, const struct io_req *r)
 /* The next block to read back in the verify pass; false when all were read. */
 static bool next_verify(struct worker *w, struct io_req *r)
 {
-	uint64_t units = w->plan->region / w->plan->unit;
-
 	while (w->verify_file < w->nr_files) {
 		const unsigned char *map = w->written[w->verify_file];
+		uint64_t units = w->files[w->verify_file].len / w->plan->unit;
 
 		while (w->verify_pos < units) {
 			uint64_t u = w->verify_pos++;
@@ -223,8 +222,73 @@ static struct io_req *copy_take_write(struct worker *w)
 	return r;
 }
 
-/* Fill r with the next I/O of the job. false when the job has nothing more to issue. */
-static bool next_request(struct worker *w, struct io_req *r)
+/* The file for the next request of len bytes (file_service_type). */
+static unsigned pick_file(struct worker *w, uint32_t len)
+{
+	const struct job_spec *job = w->job;
+	unsigned f = w->cur_file;
+
+	if (job->file_service == FSVC_SEQUENTIAL) {
+		if (w->file_left < len) {
+			f = f + 1 == w->nr_files ? 0 : f + 1;
+			w->file_left = w->files[f].len;
+		}
+		w->file_left -= len;
+		return w->cur_file = f;
+	}
+	if (w->fsvc_left) {
+		w->fsvc_left--;
+		return f;
+	}
+	switch (job->file_service) {
+	case FSVC_RANDOM:
+		f = (unsigned)rng_below(&w->file_rng, w->nr_files);
+		break;
+	case FSVC_ZIPF:
+	case FSVC_PARETO:
+	case FSVC_NORMAL:
+		f = (unsigned)(dist_next(&w->file_dist) >> FSVC_DIST_SHIFT);
+		break;
+	default:
+		f = f + 1 == w->nr_files ? 0 : f + 1;
+		break;
+	}
+	w->fsvc_left = job->file_service_nr - 1;
+	return w->cur_file = f;
+}
+
+/* Start r as an fsync/fdatasync when one is due; true when it did. */
+static inline bool next_sync(struct worker *w, struct io_req *r)
+{
+	const struct job_spec *job = w->job;
+
+	if ((job->fsync_blocks && w->writes_since_sync >= job->fsync_blocks) ||
+	    (job->fdatasync_blocks && w->writes_since_sync >= job->fdatasync_blocks)) {
+		r->ddir = job->fsync_blocks ? DDIR_SYNC : DDIR_DATASYNC;
+		r->len = 0;
+		r->offset = 0;
+		w->writes_since_sync = 0;
+		return true;
+	}
+	return false;
+}
+
+/* What every write does before it is issued: sync accounting, buffer contents, verify. */
+static inline void prepare_write(struct worker *w, struct io_req *r)
+{
+	const struct job_spec *job = w->job;
+
+	w->writes_since_sync++;
+	if (job->refill_buffers)
+		buf_fill(job, &w->buf_rng, r->buf, r->len);
+	if (job->verify != VERIFY_NONE) {
+		verify_stamp(r->buf, r->offset, r->len, w->plan->unit, ++w->verify_seq);
+		mark_written(w, r);
+	}
+}
+
+/* Fill r with the next I/O of a plain job. false when the job has nothing more to issue. */
+static inline bool next_request_plain(struct worker *w, struct io_req *r)
 {
 	const struct job_spec *job = w->job;
 	struct file_gen *g;
@@ -235,14 +299,8 @@ static bool next_request(struct worker *w, struct io_req *r)
 		return next_verify(w, r);
 	if (job->rw == RW_COPY)
 		return next_copy_read(w, r);
-	if ((job->fsync_blocks && w->writes_since_sync >= job->fsync_blocks) ||
-	    (job->fdatasync_blocks && w->writes_since_sync >= job->fdatasync_blocks)) {
-		r->ddir = job->fsync_blocks ? DDIR_SYNC : DDIR_DATASYNC;
-		r->len = 0;
-		r->offset = 0;
-		w->writes_since_sync = 0;
+	if (next_sync(w, r))
 		return true;
-	}
 	dir = pick_dir(w);
 	len = job->bs[dir];
 	if (!job->time_based && w->bytes_issued + len > w->bytes_target)
@@ -256,15 +314,45 @@ static bool next_request(struct worker *w, struct io_req *r)
 	r->offset = r->file->start +
 		    (job_rw_random(job->rw) ? gen_rand(g, &w->rng, len) : gen_seq(g, dir, len));
 	w->bytes_issued += len;
-	if (dir == DDIR_WRITE) {
-		w->writes_since_sync++;
-		if (job->refill_buffers)
-			buf_fill(job, &w->buf_rng, r->buf, len);
-		if (job->verify != VERIFY_NONE) {
-			verify_stamp(r->buf, r->offset, len, w->plan->unit, ++w->verify_seq);
-			mark_written(w, r);
-		}
+	if (dir == DDIR_WRITE)
+		prepare_write(w, r);
+	return true;
+}
+
+/* The same with the per-I/O options the job set up: block sizes, file choice... */
+static bool next_request_full(struct worker *w, struct io_req *r)
+{
+	const struct job_spec *job = w->job;
+	struct file_gen *g;
+	unsigned dir, f;
+	uint32_t len;
+
+	if (w->verifying)
+		return next_verify(w, r);
+	if (job->rw == RW_COPY)
+		return next_copy_read(w, r);
+	if (next_sync(w, r))
+		return true;
+	dir = pick_dir(w);
+	len = bs_gen_next(&w->bsg[dir], &w->bs_rng);
+	if (!job->time_based && w->bytes_issued + len > w->bytes_target) {
+		/* end on the target exactly, as fio's trimmed last block does */
+		uint64_t left = w->bytes_target - w->bytes_issued, min = w->bsg[dir].min;
+
+		if (left < min)
+			return false;
+		len = (uint32_t)(w->bsg[dir].unaligned ? left : left / min * min);
 	}
+	f = pick_file(w, len);
+	g = &w->gens[f];
+	r->file = &w->files[f];
+	r->ddir = (uint16_t)dir;
+	r->len = len;
+	r->offset = r->file->start +
+		    (job_rw_random(job->rw) ? gen_rand(g, &w->rng, len) : gen_seq(g, dir, len));
+	w->bytes_issued += len;
+	if (dir == DDIR_WRITE)
+		prepare_write(w, r);
 	return true;
 }
 
@@ -289,10 +377,14 @@ static void check_read(struct worker *w, const struct io_req *r)
 	}
 }
 
-static void complete(struct worker *w, struct io_req **reqs, unsigned n, uint64_t t, bool async)
+static inline __attribute__((always_inline)) void
+complete(struct worker *w, struct io_req **reqs, unsigned n, uint64_t t, bool async,
+	 const bool full)
 {
 	const struct job_spec *job = w->job;
 	unsigned i;
+
+	(void)full;
 
 	if (w->in_ramp && t >= w->ramp_end_ns)
 		measure_start(w, t);
@@ -347,7 +439,8 @@ static void complete(struct worker *w, struct io_req **reqs, unsigned n, uint64_
 }
 
 /* Submit the prepared batch; returns the time after submit. */
-static uint64_t submit_batch(struct worker *w, bool sync_engine)
+static inline __attribute__((always_inline)) uint64_t
+submit_batch(struct worker *w, bool sync_engine, const bool full)
 {
 	const struct engine_ops *ops = w->eng.ops;
 	uint64_t t0 = now_ns(), t1;
@@ -366,7 +459,7 @@ static uint64_t submit_batch(struct worker *w, bool sync_engine)
 	if (ret)
 		w->depth_hist[depth_bucket(w->inflight + (unsigned)ret)] += (unsigned)ret;
 	if (sync_engine) {
-		complete(w, w->batch, (unsigned)ret, t1, false);
+		complete(w, w->batch, (unsigned)ret, t1, false, full);
 	} else {
 		for (i = 0; i < (unsigned)ret; i++) {
 			struct io_req *r = w->batch[i];
@@ -392,7 +485,11 @@ static void drop_batch(struct worker *w)
 	w->nr_stamped = 0;
 }
 
-static void io_loop(struct worker *w)
+/*
+ * The submit/reap loop, instantiated twice: full is a constant, so the plain instance
+ * carries none of the per-I/O options a job did not ask for.
+ */
+static inline __attribute__((always_inline)) void io_loop_body(struct worker *w, const bool full)
 {
 	const struct job_spec *job = w->job;
 	const struct engine_ops *ops = w->eng.ops;
@@ -427,14 +524,15 @@ static void io_loop(struct worker *w)
 				r = copy_take_write(w);
 			} else {
 				r = w->free_reqs[--w->nr_free];
-				if (!next_request(w, r)) {
+				if (!(full ? next_request_full(w, r) : next_request_plain(w, r))) {
 					w->free_reqs[w->nr_free++] = r;
 					more = false;
 					break;
 				}
 			}
 			if (r->ddir >= DDIR_SYNC) {
-				r->file = &w->files[w->next_file ? w->next_file - 1 : w->nr_files - 1];
+				r->file = full ? &w->files[w->cur_file] :
+					  &w->files[w->next_file ? w->next_file - 1 : w->nr_files - 1];
 				if (w->inflight || w->nr_batch) {
 					held = r;
 					break;
@@ -449,7 +547,7 @@ static void io_loop(struct worker *w)
 			held = NULL;
 		}
 		if (w->nr_batch && !w->aborted)
-			t = submit_batch(w, sync_engine);
+			t = submit_batch(w, sync_engine, full);
 		if (!sync_engine && w->inflight &&
 		    (w->inflight + w->nr_batch >= w->depth || !more || held || w->nr_batch)) {
 			unsigned want = min_done < w->inflight ? min_done : w->inflight;
@@ -464,13 +562,31 @@ static void io_loop(struct worker *w)
 			if (n) {
 				t = now_ns();
 				w->inflight -= (unsigned)n;
-				complete(w, w->done, (unsigned)n, t, true);
+				complete(w, w->done, (unsigned)n, t, true, full);
 			}
 		}
 		if (w->deadline_ns && t >= w->deadline_ns && !w->in_ramp)
 			more = false;
 	}
 	w->end_ns = t;
+}
+
+static void __attribute__((noinline)) io_loop_plain(struct worker *w)
+{
+	io_loop_body(w, false);
+}
+
+static void __attribute__((noinline)) io_loop_full(struct worker *w)
+{
+	io_loop_body(w, true);
+}
+
+static void io_loop(struct worker *w)
+{
+	if (w->full)
+		io_loop_full(w);
+	else
+		io_loop_plain(w);
 }
 
 static int setup_buffers(struct worker *w)
@@ -510,6 +626,26 @@ static int setup_buffers(struct worker *w)
 	return 0;
 }
 
+/* The region of file f (plan path p) this worker uses: filesize, offset_increment... */
+static int file_region(struct worker *w, struct io_file *f, unsigned p)
+{
+	const struct job_plan *plan = w->plan;
+	const struct job_spec *job = w->job;
+
+	f->len = plan->file_len[p];
+	if (job->size || job->filesize_range[0] || !plan->file_have[p] ||
+	    f->start + f->len <= plan->file_have[p])
+		return 0;
+	/* no size given: the file's own end bounds this worker's region */
+	f->len = plan->file_have[p] > f->start ? plan->file_have[p] - f->start : 0;
+	f->len = f->len / plan->unit * plan->unit;
+	if (f->len >= plan->max_bs)
+		return 0;
+	worker_fail(w, EINVAL, "%s: offset %llu leaves less than bs=%u before the end of the file",
+		    f->path, (unsigned long long)f->start, plan->max_bs);
+	return -EINVAL;
+}
+
 static int setup_files(struct worker *w)
 {
 	const struct job_plan *plan = w->plan;
@@ -519,6 +655,7 @@ static int setup_files(struct worker *w)
 	struct iop_err err;
 	uint64_t seed = job->randseed_set ? job->randseed : 0x5eed;
 	unsigned i;
+	int ret;
 
 	w->nr_files = plan->nr_files + (job->rw == RW_COPY);
 	for (i = 0; i < w->nr_files; i++)
@@ -530,15 +667,20 @@ static int setup_files(struct worker *w)
 			f->path = plan->copy_src;
 			f->read_only = true;
 		} else {
-			f->path = plan->paths[(plan->shared ? 0 : w->clone * plan->nr_files) + i];
+			f->path = plan->paths[plan_path(plan, w->clone, i)];
 		}
 		f->index = i;
-		f->start = job->offset;
+		f->start = worker_start(job, w->clone);
 		f->len = plan->region;
-		gen_init(&w->gens[i], plan->region, plan->unit, !job->norandommap,
+		if (plan->file_len) {
+			ret = file_region(w, f, plan_path(plan, w->clone, i));
+			if (ret)
+				return ret;
+		}
+		gen_init(&w->gens[i], f->len, plan->align, !job->norandommap,
 			 seed + w->clone * 7919u + i);
 		if (job->verify != VERIFY_NONE && writes) {
-			w->written[i] = calloc(plan->region / plan->unit / 8 + 1, 1);
+			w->written[i] = calloc(f->len / plan->unit / 8 + 1, 1);
 			if (!w->written[i])
 				return -ENOMEM;
 		}
@@ -602,6 +744,66 @@ static int setup_engine(struct worker *w)
 		}
 	}
 	return 0;
+}
+
+/*
+ * Decide, once, which per-I/O options this worker needs, and set up their state. A job
+ * that needs none runs the plain loop.
+ */
+static int setup_options(struct worker *w, uint64_t seed)
+{
+	const struct job_spec *job = w->job;
+	static const enum rand_dist fsvc_dist[] = {
+		[FSVC_ZIPF] = DIST_ZIPF, [FSVC_PARETO] = DIST_PARETO, [FSVC_NORMAL] = DIST_NORMAL,
+	};
+	unsigned d;
+	int ret;
+
+	for (d = 0; d < 2; d++) {
+		bs_gen_init(&w->bsg[d], job, d);
+		if (w->bsg[d].min != w->bsg[d].max)
+			w->full = true;
+	}
+	rng_seed(&w->bs_rng, seed ^ 0xb5b5b5b5ull);
+	rng_seed(&w->file_rng, seed ^ 0xf1f1f1f1ull);
+	if (job->file_service != FSVC_ROUNDROBIN || job->file_service_nr > 1)
+		w->full = true;
+	/* the first pick moves to file 0 */
+	w->cur_file = w->nr_files - 1;
+	if (job->file_service == FSVC_SEQUENTIAL) {
+		w->cur_file = 0;
+		w->file_left = w->files[0].len;
+	}
+	if (job->file_service >= FSVC_ZIPF) {
+		ret = dist_init(&w->file_dist, fsvc_dist[job->file_service],
+				(uint64_t)w->nr_files << FSVC_DIST_SHIFT, job->file_service_arg, -1.0,
+				false, seed ^ 0xd15ull);
+		if (ret) {
+			worker_fail(w, -ret, "file_service_type: bad distribution value %g",
+				    job->file_service_arg);
+			return ret;
+		}
+	}
+	return 0;
+}
+
+/*
+ * Bytes a worker moves, as fio counts them: each of the loops passes moves min(size,
+ * io_size); when io_size is larger than that, fio then keeps going in passes of size until
+ * io_size is reached (one loop stops on io_size exactly, several end on a whole pass).
+ */
+uint64_t io_target(uint64_t size, uint64_t io_size, unsigned loops)
+{
+	uint64_t done;
+
+	if (!io_size)
+		return size * loops;
+	done = (io_size < size ? io_size : size) * loops;
+	if (done >= io_size)
+		return done;
+	if (loops == 1)
+		return io_size;
+	return (io_size + size - 1) / size * size;
 }
 
 /* end_fsync: part of the job's runtime (as in fio), each flush counted as a sync. */
@@ -704,14 +906,16 @@ void *worker_main(void *arg)
 	rng_seed(&w->rng, seed + w->clone);
 	rng_seed(&w->buf_rng, seed * 31 + w->clone);
 	w->check_reads = job->verify != VERIFY_NONE && job->rw != RW_COPY;
-	w->bytes_target = (job->io_size ? job->io_size : w->plan->region * w->plan->nr_files) *
-			  job->loops;
+	w->bytes_target = io_target(w->plan->worker_bytes ? w->plan->worker_bytes :
+				    w->plan->region * w->plan->nr_files, job->io_size, job->loops);
 	ret = setup_buffers(w);
 	if (ret)
 		worker_fail(w, -ret, "cannot allocate %u buffers of %u bytes", job->iodepth,
 			    w->plan->max_bs);
 	if (!ret)
 		ret = setup_files(w);
+	if (!ret)
+		ret = setup_options(w, seed + w->clone);
 	if (!ret)
 		ret = setup_engine(w);
 	gate_arrive(w->start);

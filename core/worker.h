@@ -7,6 +7,7 @@
 #include <stdint.h>
 #include <sys/resource.h>
 
+#include "dist.h"
 #include "file.h"
 #include "gen.h"
 #include "iopath/result.h"
@@ -21,8 +22,12 @@ struct job_plan {
 	char (*paths)[PATH_MAX];	/* nr_files per worker, or nr_files shared by all */
 	bool shared;
 	bool blockdev;
-	uint64_t region;		/* bytes of each file a worker uses */
-	uint32_t unit;			/* random-offset and verify granularity */
+	uint64_t region;		/* bytes of each file a worker uses (filesize: the largest) */
+	uint64_t *file_len;		/* per path: the region a worker uses in that file */
+	uint64_t *file_have;		/* per path: its size before the run, 0 when missing */
+	uint64_t worker_bytes;		/* bytes a worker moves per loop when io_size is not given */
+	uint32_t unit;			/* verify granularity: the smallest block size */
+	uint32_t align;			/* random-offset granularity (blockalign) */
 	uint32_t max_bs;
 	char copy_src[PATH_MAX];	/* rw=copy: the source; paths[0] is the destination */
 	bool copy_src_blockdev;
@@ -50,6 +55,21 @@ void gate_open(struct start_gate *g);
 /* rw=copy: the source is files[COPY_SRC], the destination files[COPY_DST]. */
 #define COPY_DST 0
 #define COPY_SRC 1
+
+/* Where worker clone's region of a file starts: offset + offset_increment * clone (fio). */
+static inline uint64_t worker_start(const struct job_spec *job, unsigned clone)
+{
+	return job->offset + job->offset_increment * clone;
+}
+
+/* Index of a worker's file i in the plan's per-path arrays. */
+static inline unsigned plan_path(const struct job_plan *plan, unsigned clone, unsigned i)
+{
+	return (plan->shared ? 0 : clone * plan->nr_files) + i;
+}
+
+/* Non-uniform file choice draws over nr_files << this, as fio does (FIO_FSERVICE_SHIFT). */
+#define FSVC_DIST_SHIFT 10
 
 struct worker {
 	const struct job_spec *job;
@@ -79,6 +99,20 @@ struct worker {
 
 	struct rng rng;
 	struct rng buf_rng;
+
+	/*
+	 * Set up once per job: full is false when the job needs none of the per-I/O extras
+	 * below (fixed bs, uniform offsets, round-robin files...), and the loop then runs
+	 * without looking at any of them.
+	 */
+	bool full;
+	struct bs_gen bsg[2];
+	struct rng bs_rng;
+	unsigned cur_file;		/* file of the last request (full loop) */
+	unsigned fsvc_left;		/* I/Os left on cur_file before choosing again */
+	uint64_t file_left;		/* file_service_type=sequential: bytes left in cur_file */
+	struct rng file_rng;
+	struct dist file_dist;
 	uint64_t bytes_target;
 	uint64_t bytes_issued;
 	unsigned next_file;
@@ -120,6 +154,9 @@ struct worker {
 };
 
 void *worker_main(void *arg);
+
+/* Bytes one worker moves for a region of size bytes, io_size (0 = not given) and loops. */
+uint64_t io_target(uint64_t size, uint64_t io_size, unsigned loops);
 void worker_free(struct worker *w);
 
 static inline uint64_t now_ns(void);

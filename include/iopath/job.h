@@ -24,6 +24,42 @@ enum job_verify {
 	VERIFY_CRC32C,
 };
 
+/* Random offset (and file) distributions, as fio's random_distribution names them. */
+enum rand_dist {
+	DIST_RANDOM,
+	DIST_ZIPF,
+	DIST_PARETO,
+	DIST_NORMAL,
+	DIST_ZONED,
+	DIST_ZONED_ABS,
+};
+
+/* How the next file of a job is chosen (fio's file_service_type). */
+enum file_service {
+	FSVC_ROUNDROBIN,
+	FSVC_SEQUENTIAL,
+	FSVC_RANDOM,
+	FSVC_ZIPF,
+	FSVC_PARETO,
+	FSVC_NORMAL,
+};
+
+/* fio's fallocate= modes (Linux). */
+enum fallocate_mode {
+	FALLOC_NONE,
+	FALLOC_NATIVE,
+	FALLOC_POSIX,
+	FALLOC_KEEP,
+	FALLOC_TRUNCATE,
+};
+
+#define BSSPLIT_MAX 64		/* fio's limit per direction */
+
+struct bs_split {
+	uint32_t bs;
+	uint32_t perc;
+};
+
 #define JOB_NAME_MAX 128
 #define JOB_ENGINE_OPTS_MAX 256	/* bytes of an engine's option block */
 #define JOB_KV_MAX 64		/* options given in one section */
@@ -53,7 +89,22 @@ struct job_spec {
 	bool file_append;		/* write after the current end of file (appends) */
 	enum job_rw rw;
 	unsigned rwmixread;		/* percent */
-	uint32_t bs[2];			/* per direction: [DDIR_READ], [DDIR_WRITE] */
+	uint32_t bs[2];			/* per direction: [DDIR_READ], [DDIR_WRITE]; after
+					 * job_finish the smallest size of that direction */
+	uint32_t bs_max[2];		/* after job_finish: the largest (== bs when fixed) */
+	uint32_t bsrange[2][2];		/* bsrange= per direction {min, max}; 0 = not given */
+	unsigned nr_bssplit[2];
+	struct bs_split bssplit[2][BSSPLIT_MAX];	/* sorted by share, largest first */
+	bool bs_unaligned;
+	uint32_t ba[2];			/* blockalign; 0 = the direction's smallest bs */
+	uint64_t filesize_range[2];	/* data jobs: filesize= {low, high}; 0 = size / nrfiles */
+	enum file_service file_service;
+	unsigned file_service_nr;	/* I/Os before switching file (":N") */
+	double file_service_arg;	/* zipf theta, pareto h, normal deviation */
+	uint64_t offset_increment;
+	bool unlink;
+	bool create_on_open;
+	enum fallocate_mode fallocate;
 	unsigned iodepth;
 	unsigned iodepth_batch_submit;
 	unsigned iodepth_batch_complete_min;

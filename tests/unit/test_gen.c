@@ -1,6 +1,7 @@
-/* Unit tests: offset generators (random map coverage, repeatability, sequential wrap). */
+/* Unit tests: offset and block-size generators (random map coverage, repeatability, bssplit). */
 #include <criterion/criterion.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "gen.h"
 
@@ -120,4 +121,104 @@ Test(sequential, wraps_at_region_end)
 	cr_assert_eq(gen_seq(&g, 0, 4096), 0);
 	/* each direction has its own position */
 	cr_assert_eq(gen_seq(&g, 1, 4096), 0);
+}
+
+static void split_job(struct job_spec *job, const struct bs_split *s, unsigned nr)
+{
+	unsigned i;
+
+	memset(job, 0, sizeof(*job));
+	job->bs[0] = UINT32_MAX;
+	for (i = 0; i < nr; i++) {
+		job->bssplit[0][i] = s[i];
+		if (s[i].bs < job->bs[0])
+			job->bs[0] = s[i].bs;
+		if (s[i].bs > job->bs_max[0])
+			job->bs_max[0] = s[i].bs;
+	}
+	job->nr_bssplit[0] = nr;
+}
+
+Test(bssplit, draws_sizes_in_their_shares)
+{
+	/* as parsed: largest share first */
+	static const struct bs_split s[] = { { 65536, 50 }, { 32768, 40 }, { 4096, 10 } };
+	unsigned counts[3] = { 0 }, i, n = 100000;
+	struct job_spec job;
+	struct bs_gen g;
+	struct rng r;
+
+	split_job(&job, s, 3);
+	bs_gen_init(&g, &job, 0);
+	rng_seed(&r, 99);
+	for (i = 0; i < n; i++) {
+		uint32_t len = bs_gen_next(&g, &r);
+
+		counts[len == 65536 ? 0 : len == 32768 ? 1 : 2]++;
+		cr_assert(len == 65536 || len == 32768 || len == 4096, "len %u", len);
+	}
+	cr_assert_float_eq(counts[0] / (double)n, 0.50, 0.01);
+	cr_assert_float_eq(counts[1] / (double)n, 0.40, 0.01);
+	cr_assert_float_eq(counts[2] / (double)n, 0.10, 0.01);
+}
+
+Test(bssplit, sizes_are_aligned_down_to_the_smallest)
+{
+	static const struct bs_split s[] = { { 6144, 50 }, { 4096, 50 } };
+	struct job_spec job;
+	struct bs_gen g;
+	struct rng r;
+	unsigned i;
+
+	split_job(&job, s, 2);
+	bs_gen_init(&g, &job, 0);
+	rng_seed(&r, 1);
+	/* fio rounds 6k down to a multiple of the 4k minimum */
+	for (i = 0; i < 1000; i++)
+		cr_assert_eq(bs_gen_next(&g, &r), 4096);
+}
+
+Test(bsrange, sizes_are_multiples_of_min_within_range)
+{
+	struct job_spec job;
+	struct bs_gen g;
+	struct rng r;
+	unsigned i, seen_max = 0, seen_min = 0;
+
+	memset(&job, 0, sizeof(job));
+	job.bs[0] = 4096;
+	job.bs_max[0] = 65536;
+	bs_gen_init(&g, &job, 0);
+	rng_seed(&r, 5);
+	for (i = 0; i < 10000; i++) {
+		uint32_t len = bs_gen_next(&g, &r);
+
+		cr_assert(len >= 4096 && len <= 65536 && len % 4096 == 0, "len %u", len);
+		seen_max |= len == 65536;
+		seen_min |= len == 4096;
+	}
+	cr_assert(seen_max && seen_min);
+}
+
+Test(bsrange, unaligned_sizes_take_any_value)
+{
+	struct job_spec job;
+	struct bs_gen g;
+	struct rng r;
+	unsigned i, odd = 0;
+
+	memset(&job, 0, sizeof(job));
+	job.bs[0] = 1000;
+	job.bs_max[0] = 9000;
+	job.bs_unaligned = true;
+	bs_gen_init(&g, &job, 0);
+	rng_seed(&r, 5);
+	for (i = 0; i < 1000; i++) {
+		uint32_t len = bs_gen_next(&g, &r);
+
+		cr_assert(len >= 1000 && len <= 9000);
+		odd += len % 1000 != 0;
+	}
+	/* all but the draws past max, which fio caps at max (about 1 in 9 here) */
+	cr_assert_gt(odd, 800);
 }

@@ -130,7 +130,7 @@ Test(metadata_opts, refuses_an_engine)
 
 Test(metadata_opts, its_options_are_refused_elsewhere)
 {
-	cr_assert_neq(parse("[m]\nrw=read\nfilesize=4k\n"), 0);
+	cr_assert_neq(parse("[m]\nrw=read\nfiles_per_dir=4\n"), 0);
 	cr_assert_not_null(strstr(err.msg, "rw=metadata"), "%s", err.msg);
 }
 

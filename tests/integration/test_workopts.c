@@ -1,0 +1,248 @@
+/* Integration: fio's workload options end to end, and side by side with fio where it is installed. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "harness.h"
+
+TestSuite(workopts, .fini = tmpdir_cleanup);
+
+#define ARGS_MAX 32
+
+/* Run bin (iopath or fio) in dir with --output-format=json --output=dir/name; 0 on success. */
+static int run_tool(const char *bin, const char *dir, const char *name, const char *const *args)
+{
+	char out[400], *argv[ARGS_MAX + 4];
+	unsigned n = 0;
+	pid_t pid;
+	int st;
+
+	snprintf(out, sizeof(out), "--output=%s/%s", dir, name);
+	argv[n++] = (char *)bin;
+	argv[n++] = (char *)"--output-format=json";
+	argv[n++] = out;
+	for (; *args && n < ARGS_MAX + 3; args++)
+		argv[n++] = (char *)*args;
+	argv[n] = NULL;
+	pid = fork();
+	cr_assert_neq(pid, -1);
+	if (pid == 0) {
+		int null = open("/dev/null", O_WRONLY);
+
+		if (chdir(dir))
+			_exit(126);
+		dup2(null, 1);
+		execvp(bin, argv);
+		_exit(127);
+	}
+	cr_assert_eq(waitpid(pid, &st, 0), pid);
+	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+}
+
+static json_t *iopath_json(const char *dir, const char *const *args)
+{
+	char path[400];
+	int status = run_tool(getenv("IOPATH_BIN"), dir, "iopath.json", args);
+
+	cr_assert_eq(status, 0, "iopath exited %d", status);
+	snprintf(path, sizeof(path), "%s/iopath.json", dir);
+	return json_load_path(path);
+}
+
+static off_t file_len(const char *dir, const char *name)
+{
+	char path[400];
+	struct stat st;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	if (stat(path, &st))
+		return -errno;
+	return st.st_size;
+}
+
+Test(workopts, nrfiles_creates_n_files_of_size_over_n)
+{
+	const char *dir = tmpdir_make();
+	const char *args[] = { "--name=nf", "--size=1m", "--rw=write", "--nrfiles=4", NULL };
+	json_t *root = iopath_json(dir, args);
+
+	cr_assert_eq(job_int(root, 0, "write", "io_bytes"), 1 << 20);
+	cr_assert_eq(file_len(dir, "nf.0.0"), 256 << 10);
+	cr_assert_eq(file_len(dir, "nf.0.3"), 256 << 10);
+	cr_assert_eq(file_len(dir, "nf.0.4"), -ENOENT);
+	json_decref(root);
+}
+
+Test(workopts, unlink_removes_the_job_files)
+{
+	const char *dir = tmpdir_make();
+	const char *args[] = { "--name=u", "--size=64k", "--rw=write", "--nrfiles=2", "--unlink=1",
+			       NULL };
+	json_t *root = iopath_json(dir, args);
+
+	cr_assert_eq(job_int(root, 0, "write", "io_bytes"), 64 << 10);
+	cr_assert_eq(file_len(dir, "u.0.0"), -ENOENT);
+	cr_assert_eq(file_len(dir, "u.0.1"), -ENOENT);
+	json_decref(root);
+}
+
+Test(workopts, offset_increment_places_workers_apart)
+{
+	const char *dir = tmpdir_make();
+	const char *args[] = { "--name=oi", "--filename=shared", "--size=64k", "--rw=write",
+			       "--numjobs=3", "--offset_increment=1m", "--verify=crc32c", NULL };
+	json_t *root = iopath_json(dir, args);
+
+	/* worker 2 writes [2m, 2m + 64k): the file ends there; each verifies its own blocks */
+	cr_assert_eq(file_len(dir, "shared"), (2 << 20) + (64 << 10));
+	cr_assert_eq(job_int(root, 2, "write", "io_bytes"), 64 << 10);
+	cr_assert_eq(job_int(root, 2, NULL, "error"), 0);
+	json_decref(root);
+}
+
+Test(workopts, filesize_sets_files_and_size_caps_the_io)
+{
+	const char *dir = tmpdir_make();
+	const char *args[] = { "--name=fs", "--nrfiles=3", "--filesize=16k", "--size=40k",
+			       "--rw=write", NULL };
+	json_t *root = iopath_json(dir, args);
+
+	cr_assert_eq(job_int(root, 0, "write", "io_bytes"), 40 << 10);
+	cr_assert_eq(file_len(dir, "fs.0.2"), 16 << 10);
+	json_decref(root);
+}
+
+Test(workopts, create_on_open_skips_layout)
+{
+	const char *dir = tmpdir_make();
+	const char *args[] = { "--name=co", "--size=64k", "--rw=randwrite", "--create_on_open=1",
+			       NULL };
+	json_t *root = iopath_json(dir, args);
+
+	cr_assert_eq(job_int(root, 0, "write", "io_bytes"), 64 << 10);
+	cr_assert_eq(file_len(dir, "co.0.0"), 64 << 10);
+	json_decref(root);
+}
+
+Test(workopts, bssplit_mean_block_size_follows_the_shares)
+{
+	const char *dir = tmpdir_make();
+	const char *args[] = { "--name=bs", "--ioengine=null", "--size=1g", "--rw=randread",
+			       "--bssplit=4k/50:64k/50", NULL };
+	json_t *root = iopath_json(dir, args);
+	double mean = (double)job_int(root, 0, "read", "io_bytes") /
+		      (double)job_int(root, 0, "read", "total_ios");
+
+	cr_assert_eq(job_int(root, 0, "read", "io_bytes"), 1ll << 30);
+	cr_assert_float_eq(mean, 34 * 1024.0, 34 * 1024.0 * 0.02, "mean bs %.0f", mean);
+	json_decref(root);
+}
+
+/* The per-job bytes and I/Os fio and iopath report for the same command line. */
+struct moved {
+	long long rbytes, rios, wbytes, wios;
+};
+
+static struct moved job_moved(json_t *root, unsigned i)
+{
+	struct moved m = {
+		job_int(root, i, "read", "io_bytes"), job_int(root, i, "read", "total_ios"),
+		job_int(root, i, "write", "io_bytes"), job_int(root, i, "write", "total_ios"),
+	};
+
+	return m;
+}
+
+static bool have_fio(void)
+{
+	return system("fio --version >/dev/null 2>&1") == 0;
+}
+
+static void same_as_fio(const char *const *args, unsigned nr_jobs, bool same_ios)
+{
+	const char *dir = tmpdir_make();
+	char fdir[400], idir[400], path[450];
+	json_t *f, *io;
+	unsigned i;
+
+	snprintf(fdir, sizeof(fdir), "%s/fio", dir);
+	snprintf(idir, sizeof(idir), "%s/iopath", dir);
+	cr_assert_eq(mkdir(fdir, 0755), 0);
+	cr_assert_eq(mkdir(idir, 0755), 0);
+	cr_assert_eq(run_tool("fio", fdir, "fio.json", args), 0, "fio failed");
+	snprintf(path, sizeof(path), "%s/fio.json", fdir);
+	f = json_load_path(path);
+	io = iopath_json(idir, args);
+	cr_assert_eq(json_array_size(json_object_get(io, "jobs")), nr_jobs);
+	cr_assert_eq(json_array_size(json_object_get(f, "jobs")), nr_jobs);
+	for (i = 0; i < nr_jobs; i++) {
+		struct moved a = job_moved(f, i), b = job_moved(io, i);
+
+		cr_assert_eq(a.rbytes, b.rbytes, "%s job %u read bytes: fio %lld, iopath %lld",
+			     args[1], i, a.rbytes, b.rbytes);
+		cr_assert_eq(a.wbytes, b.wbytes, "%s job %u write bytes: fio %lld, iopath %lld",
+			     args[1], i, a.wbytes, b.wbytes);
+		if (same_ios) {
+			cr_assert_eq(a.rios, b.rios, "job %u read I/Os: fio %lld, iopath %lld", i,
+				     a.rios, b.rios);
+			cr_assert_eq(a.wios, b.wios, "job %u write I/Os: fio %lld, iopath %lld", i,
+				     a.wios, b.wios);
+		}
+	}
+	json_decref(f);
+	json_decref(io);
+}
+
+#define SKIP_WITHOUT_FIO() \
+	do { if (!have_fio()) cr_skip_test("fio is not installed (scripts/deps.sh installs it)"); } while (0)
+
+Test(side_by_side, bssplit_bytes, .fini = tmpdir_cleanup)
+{
+	const char *args[] = { "--name=s", "--bssplit=4k/10:64k/50:32k/40", "--ioengine=null",
+			       "--size=8m", "--rw=randread", NULL };
+
+	SKIP_WITHOUT_FIO();
+	same_as_fio(args, 1, false);
+}
+
+Test(side_by_side, nrfiles_on_real_files, .fini = tmpdir_cleanup)
+{
+	const char *args[] = { "--name=s", "--nrfiles=3", "--size=1m", "--rw=write",
+			       "--numjobs=2", NULL };
+
+	SKIP_WITHOUT_FIO();
+	same_as_fio(args, 2, true);
+}
+
+Test(side_by_side, io_size_and_loops, .fini = tmpdir_cleanup)
+{
+	const char *args[] = { "--name=s", "--ioengine=null", "--size=1m", "--io_size=2560k",
+			       "--loops=2", "--rw=randread", NULL };
+
+	SKIP_WITHOUT_FIO();
+	same_as_fio(args, 1, true);
+}
+
+Test(side_by_side, offset_increment_shared_file, .fini = tmpdir_cleanup)
+{
+	const char *args[] = { "--name=s", "--filename=f", "--size=256k", "--rw=write",
+			       "--offset_increment=256k", "--numjobs=3", NULL };
+
+	SKIP_WITHOUT_FIO();
+	same_as_fio(args, 3, true);
+}
+
+Test(side_by_side, filesize_with_size_cap, .fini = tmpdir_cleanup)
+{
+	const char *args[] = { "--name=s", "--nrfiles=3", "--filesize=16k", "--size=40k",
+			       "--rw=randread", "--file_service_type=random", NULL };
+
+	SKIP_WITHOUT_FIO();
+	same_as_fio(args, 1, true);
+}

@@ -1,0 +1,165 @@
+/* Unit tests: fio's workload options (block sizes, files, offsets) as the option table reads them. */
+#include <criterion/criterion.h>
+#include <string.h>
+
+#include "job.h"
+#include "options.h"
+#include "worker.h"
+
+static struct job_list jobs;
+static struct job_parser parser;
+static struct iop_err err;
+
+static void setup(void)
+{
+	memset(&jobs, 0, sizeof(jobs));
+	memset(&err, 0, sizeof(err));
+	job_parser_init(&parser, &jobs);
+}
+
+static void teardown(void)
+{
+	job_list_free(&jobs);
+}
+
+static int parse(const char *text)
+{
+	int ret = job_parse_text(&parser, text, "test.fio", &err);
+
+	return ret ? ret : job_parser_finish(&parser, &err);
+}
+
+static const struct job_spec *job0(void)
+{
+	return &jobs.jobs[0];
+}
+
+TestSuite(workopts, .init = setup, .fini = teardown);
+
+Test(workopts, bssplit_fills_blank_shares_and_sorts_largest_first)
+{
+	cr_assert_eq(parse("[a]\nbssplit=4k/50:1k/:32k/\n"), 0, "%s", err.msg);
+	cr_assert_eq(job0()->nr_bssplit[0], 3);
+	cr_assert_eq(job0()->bssplit[0][0].bs, 4096);
+	cr_assert_eq(job0()->bssplit[0][0].perc, 50);
+	cr_assert_eq(job0()->bssplit[0][1].perc, 25);
+	cr_assert_eq(job0()->bssplit[0][2].perc, 25);
+	cr_assert_eq(job0()->bs[0], 1024);
+	cr_assert_eq(job0()->bs_max[0], 32768);
+	cr_assert_eq(job0()->nr_bssplit[1], 3);
+}
+
+Test(workopts, bssplit_per_direction)
+{
+	cr_assert_eq(parse("[a]\nbssplit=2k/50:4k/50,4k/90:8k/10\n"), 0, "%s", err.msg);
+	cr_assert_eq(job0()->bs[0], 2048);
+	cr_assert_eq(job0()->bs_max[0], 4096);
+	cr_assert_eq(job0()->bs[1], 4096);
+	cr_assert_eq(job0()->bs_max[1], 8192);
+	cr_assert_eq(job0()->bssplit[1][0].perc, 90);
+}
+
+Test(workopts, bssplit_over_100_percent_is_refused)
+{
+	cr_assert_neq(parse("[a]\nbssplit=4k/60:8k/50\n"), 0);
+	cr_assert_not_null(strstr(err.msg, "more than 100"), "%s", err.msg);
+}
+
+Test(workopts, bssplit_wins_over_bs_in_either_order)
+{
+	cr_assert_eq(parse("[a]\nbssplit=8k/50:16k/50\nbs=4k\n"), 0, "%s", err.msg);
+	cr_assert_eq(job0()->bs[0], 8192);
+	cr_assert_eq(job0()->bs_max[0], 16384);
+}
+
+Test(workopts, bsrange_takes_dash_or_colon)
+{
+	cr_assert_eq(parse("[a]\nbsrange=4k-64k\n[b]\nbsrange=1k:4k,2k:8k\n"), 0, "%s", err.msg);
+	cr_assert_eq(jobs.jobs[0].bs[0], 4096);
+	cr_assert_eq(jobs.jobs[0].bs_max[1], 65536);
+	cr_assert_eq(jobs.jobs[1].bs[0], 1024);
+	cr_assert_eq(jobs.jobs[1].bs_max[0], 4096);
+	cr_assert_eq(jobs.jobs[1].bs[1], 2048);
+	cr_assert_eq(jobs.jobs[1].bs_max[1], 8192);
+}
+
+Test(workopts, bsrange_rejects_garbage_naming_the_form)
+{
+	cr_assert_neq(parse("[a]\nbsrange=4k-lots\n"), 0);
+	cr_assert_not_null(strstr(err.msg, "low-high"), "%s", err.msg);
+}
+
+Test(workopts, blockalign_turns_off_the_random_map)
+{
+	cr_assert_eq(parse("[a]\nba=512\n[b]\nba=4k\n"), 0, "%s", err.msg);
+	cr_assert(jobs.jobs[0].norandommap);
+	cr_assert(!jobs.jobs[1].norandommap);
+}
+
+Test(workopts, filesize_range)
+{
+	cr_assert_eq(parse("[a]\nfilesize=1m-4m\n[b]\nfilesize=2m\n"), 0, "%s", err.msg);
+	cr_assert_eq(jobs.jobs[0].filesize_range[0], 1 << 20);
+	cr_assert_eq(jobs.jobs[0].filesize_range[1], 4 << 20);
+	cr_assert_eq(jobs.jobs[1].filesize_range[0], jobs.jobs[1].filesize_range[1]);
+}
+
+Test(workopts, file_service_type_forms)
+{
+	cr_assert_eq(parse("[a]\nfile_service_type=random:8\n[b]\nfile_service_type=zipf\n"
+			   "[c]\nfile_service_type=pareto:0.3\n[d]\nfile_service_type=gauss\n"), 0,
+		     "%s", err.msg);
+	cr_assert_eq(jobs.jobs[0].file_service, FSVC_RANDOM);
+	cr_assert_eq(jobs.jobs[0].file_service_nr, 8);
+	cr_assert_eq(jobs.jobs[1].file_service, FSVC_ZIPF);
+	cr_assert_float_eq(jobs.jobs[1].file_service_arg, 1.1, 1e-9);
+	cr_assert_float_eq(jobs.jobs[2].file_service_arg, 0.3, 1e-9);
+	cr_assert_eq(jobs.jobs[3].file_service, FSVC_NORMAL);
+}
+
+Test(workopts, file_service_type_rejects_bad_values)
+{
+	cr_assert_neq(parse("[a]\nfile_service_type=zipf:1\n"), 0);
+	setup();
+	cr_assert_neq(parse("[a]\nfile_service_type=pareto:1.5\n"), 0);
+	setup();
+	cr_assert_neq(parse("[a]\nfile_service_type=lottery\n"), 0);
+	cr_assert_not_null(strstr(err.msg, "roundrobin"), "%s", err.msg);
+}
+
+Test(workopts, fallocate_defaults_to_native_and_takes_fio_aliases)
+{
+	cr_assert_eq(parse("[a]\n[b]\nfallocate=0\n[c]\nfallocate=1\n[d]\nfallocate=keep\n"), 0,
+		     "%s", err.msg);
+	cr_assert_eq(jobs.jobs[0].fallocate, FALLOC_NATIVE);
+	cr_assert_eq(jobs.jobs[1].fallocate, FALLOC_NONE);
+	cr_assert_eq(jobs.jobs[2].fallocate, FALLOC_POSIX);
+	cr_assert_eq(jobs.jobs[3].fallocate, FALLOC_KEEP);
+}
+
+Test(workopts, nrfiles_is_bounded)
+{
+	cr_assert_eq(parse("[a]\nnr_files=8\n"), 0, "%s", err.msg);
+	cr_assert_eq(job0()->nrfiles, 8);
+	setup();
+	cr_assert_neq(parse("[a]\nnrfiles=100000\n"), 0);
+}
+
+Test(workopts, verify_refuses_unaligned_block_sizes)
+{
+	cr_assert_neq(parse("[a]\nrw=write\nverify=crc32c\nbsrange=1k-8k\nbs_unaligned\n"), 0);
+}
+
+/* fio 3.33 measured: size=1m, the bytes one worker moves for io_size and loops */
+Test(io_size, loops_and_io_size_count_as_fio_does)
+{
+	const uint64_t m = 1 << 20;
+
+	cr_assert_eq(io_target(m, 0, 2), 2 * m);
+	cr_assert_eq(io_target(m, m / 2, 3), 3 * m / 2);
+	cr_assert_eq(io_target(m, 5 * m / 2, 1), 5 * m / 2);
+	cr_assert_eq(io_target(m, 5 * m / 2, 2), 3 * m);
+	cr_assert_eq(io_target(m, 3 * m, 2), 3 * m);
+	cr_assert_eq(io_target(m, 5 * m, 3), 5 * m);
+	cr_assert_eq(io_target(m, 3 * m / 2, 3), 3 * m);
+}
