@@ -5,9 +5,13 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "cmdargs.h"
 #include "commands.h"
 #include "job.h"
 #include "output.h"
+#include "repeat.h"
+#include "report_cells.h"
+#include "results.h"
 #include "run.h"
 #include "tempfiles.h"
 #include "workloads.h"
@@ -46,10 +50,20 @@ static void run_usage(FILE *f)
 		"  --scale[=F]         shrink sizes, runtimes and file counts by F (default 1/64)\n"
 		"  OPTION=VALUE, --OPTION=VALUE   any job option, applied on top (size=64m, ioengine=libaio)\n"
 		"  --output-format=F   normal, json, json+;  --output=FILE\n"
+		"  --repeat N          run N times: median, min-max, 95%% interval, noise warnings\n"
+		"  --save[=NAME]       write results/NAME/<UTC time>-<host>.json (NAME: the workload)\n"
+		"  --results-dir DIR   the results store for --save (default: results)\n"
+		"  --label KEY=VALUE   a tag saved with the results (several allowed)\n"
 		"workloads: iopath workloads\n");
 }
 
+#define RUN_LABELS_MAX 32
+
 struct run_args {
+	unsigned repeat;
+	const char *save, *results_dir;
+	unsigned nr_labels;
+	const char *labels[RUN_LABELS_MAX];
 	const char *target;
 	double scale;
 	struct output_opts out;
@@ -80,6 +94,7 @@ static int add_override(struct run_args *a, char *arg, struct iop_err *err)
 
 static int parse_run_args(int argc, char **argv, struct run_args *a, struct iop_err *err)
 {
+	const char *v;
 	int i, ret;
 
 	for (i = 2; i < argc; i++) {
@@ -102,6 +117,23 @@ static int parse_run_args(int argc, char **argv, struct run_args *a, struct iop_
 				return ret;
 		} else if (!strncmp(arg, "--output=", 9) && arg[9]) {
 			a->out.path = arg + 9;
+		} else if ((ret = arg_value(argc, argv, &i, "repeat", &v, err))) {
+			if (ret < 0 || (ret = parse_count("--repeat", v, 1, 1000, &a->repeat, err)))
+				return ret;
+		} else if ((ret = arg_value(argc, argv, &i, "results-dir", &v, err))) {
+			if (ret < 0)
+				return ret;
+			a->results_dir = v;
+		} else if ((ret = arg_value(argc, argv, &i, "label", &v, err))) {
+			if (ret < 0)
+				return ret;
+			if (a->nr_labels == RUN_LABELS_MAX)
+				return iop_errf(err, -E2BIG, "run: at most %d --label", RUN_LABELS_MAX);
+			a->labels[a->nr_labels++] = v;
+		} else if (!strcmp(arg, "--save")) {
+			a->save = argv[1];
+		} else if (!strncmp(arg, "--save=", 7) && arg[7]) {
+			a->save = arg + 7;
 		} else {
 			ret = add_override(a, arg, err);
 			if (ret)
@@ -109,6 +141,74 @@ static int parse_run_args(int argc, char **argv, struct run_args *a, struct iop_
 		}
 	}
 	return 0;
+}
+
+/*
+ * --repeat / --save: the workload run N times through the repeat machinery, every repeat
+ * kept as a sample; the table gives median, min-max, the 95% interval and noise warnings.
+ */
+static int run_repeated(const struct builtin_workload *w, const struct job_list *jobs,
+			const struct run_args *a, int argc, char **argv)
+{
+	struct results res;
+	struct iop_err err = { "" };
+	char saved[PATH_MAX], label[256];
+	json_t *id = NULL;
+	unsigned i;
+	int code = EXIT_USAGE;
+
+	if (results_init(&res, "run", w->name, argc, argv, &err)) {
+		fprintf(stderr, "iopath: %s\n", err.msg);
+		return EXIT_USAGE;
+	}
+	id = json_pack("{s:s, s:s}", "workload", w->name, "target", a->target);
+	for (i = 0; id && i < a->nr_ov; i++)
+		json_object_set_new(id, a->ov[i].key, json_string(a->ov[i].val ? a->ov[i].val : "1"));
+	if (id && a->scale != 1) {
+		snprintf(label, sizeof(label), "%g", a->scale);
+		json_object_set_new(id, "scale", json_string(label));
+	}
+	for (i = 0; i < a->nr_labels; i++)
+		if (results_add_label(&res, a->labels[i], &err))
+			goto out;
+	if (!id) {
+		iop_errf(&err, -ENOMEM, "out of memory");
+		goto out;
+	}
+	snprintf(label, sizeof(label), "%s", w->name);
+	install_stop_signals();
+	if (repeat_run(&res, jobs, id, label, a->repeat ? a->repeat : 1, NULL, NULL, &err))
+		goto out;
+	report_cells_table(stdout, &res, CV_WARN_DEFAULT);
+	code = 0;
+	for (i = 0; i < res.nr; i++) {
+		if (res.cells[i].status == CELL_FAILED || res.cells[i].status == CELL_SKIPPED) {
+			fprintf(stderr, "iopath: %s: %s\n", res.cells[i].label,
+				res.cells[i].reason ? res.cells[i].reason : "failed");
+			code = EXIT_JOB_FAILED;
+		}
+	}
+	if (a->out.path && (a->out.formats & (OUT_JSON | OUT_JSONPLUS)) &&
+	    results_write(&res, a->out.path, &err)) {
+		code = EXIT_JOB_FAILED;
+		goto out;
+	}
+	if (a->save) {
+		if (results_save(&res, a->results_dir ? a->results_dir : "results", a->save, saved,
+				 sizeof(saved), &err)) {
+			code = EXIT_JOB_FAILED;
+			goto out;
+		}
+		fprintf(stderr, "iopath: saved %s\n", saved);
+	}
+	if (res.interrupted)
+		code = EXIT_INTERRUPTED;
+out:
+	if (err.msg[0])
+		fprintf(stderr, "iopath: %s\n", err.msg);
+	json_decref(id);
+	results_free(&res);
+	return code;
 }
 
 int cmd_run(int argc, char **argv)
@@ -146,6 +246,10 @@ int cmd_run(int argc, char **argv)
 	}
 	if (ret) {
 		fprintf(stderr, "iopath: %s\n", err.msg);
+		goto out;
+	}
+	if (a.repeat > 1 || a.save) {
+		code = run_repeated(w, &jobs, &a, argc, argv);
 		goto out;
 	}
 	install_stop_signals();

@@ -68,7 +68,7 @@ struct target {
 	char role[128];
 	char dir[PATH_MAX];
 	char file[PATH_MAX];
-	struct probe_path *probe;	/* NULL when the probe failed */
+	const struct probe_path *probe;	/* NULL when the probe failed; owned by the probe set */
 	bool prepared;
 	char prep_err[600];
 };
@@ -82,6 +82,7 @@ struct sweep_args {
 	const char *sets[SETS_MAX];
 	unsigned nr_labels;
 	const char *labels[SETS_MAX];
+	struct probe_set probes;	/* shared by every cell's run: each path probed once */
 	unsigned repeat;
 	double cv_warn;
 	const char *csv, *json, *plot, *save, *results_dir;
@@ -378,6 +379,7 @@ static int build_jobs(struct sweep_cell *c, const struct sweep_args *a, const st
 	int ret;
 
 	job_parser_init(&p, &c->jobs);
+	c->jobs.probes = (struct probe_set *)&a->probes;
 	if (d->workload) {
 		const struct builtin_workload *w = workload_find(d->workload);
 		char origin[160];
@@ -663,6 +665,7 @@ static void prepare_target(struct target *t, const struct sweep_args *a)
 
 	t->prepared = true;
 	job_parser_init(&p, &jobs);
+	jobs.probes = (struct probe_set *)&a->probes;
 	ret = job_parse_cli(&p, "name", "layout", &err);
 	ret = ret ? ret : job_parse_cli(&p, "filename", t->file, &err);
 	ret = ret ? ret : job_parse_cli(&p, "size", a->size, &err);
@@ -830,6 +833,7 @@ static int setup_targets(struct sweep_args *a, struct results *res, bool dry_run
 	for (i = 0; i < a->nr_targets; i++) {
 		struct target *t = &a->targets[i];
 		struct iop_err perr = { "" };
+		const struct probed_dir *d;
 
 		if (snprintf(t->file, sizeof(t->file), "%s/iopath-sweep.%d.%u.tmp", t->dir,
 			     (int)getpid(), i) >= (int)sizeof(t->file))
@@ -837,14 +841,13 @@ static int setup_targets(struct sweep_args *a, struct results *res, bool dry_run
 		if (access(t->dir, F_OK))
 			return iop_errf(err, -ENOENT, "--target %s=%s: %s", t->role, t->dir,
 					strerror(errno));
-		t->probe = calloc(1, sizeof(*t->probe));
-		if (!t->probe)
-			return iop_errf(err, -ENOMEM, "out of memory");
 		/* the trials tell what the path refuses; they write a small temporary file */
-		if (probe_path(t->dir, dry_run ? 0 : PROBE_TRIALS, t->probe, &perr)) {
-			free(t->probe);
-			t->probe = NULL;
-		}
+		d = probe_set_need(&a->probes, t->dir, dry_run ? 0 : PROBE_TRIALS);
+		if (!d)
+			return iop_errf(err, -ENOMEM, "out of memory");
+		t->probe = d->error ? NULL : &d->p;
+		if (d->error)
+			snprintf(perr.msg, sizeof(perr.msg), "%s: %s", t->dir, strerror(-d->error));
 		if (results_add_target(res, t->role, t->dir, t->probe, perr.msg))
 			return iop_errf(err, -ENOMEM, "out of memory");
 	}
@@ -924,8 +927,7 @@ int cmd_sweep(int argc, char **argv)
 				code = EXIT_JOB_FAILED;
 out:
 	cells_free(cells, n);
-	for (i = 0; i < a.nr_targets; i++)
-		free(a.targets[i].probe);
+	probe_set_free(&a.probes);
 	list_free(&a.engine);
 	list_free(&a.direct);
 	list_free(&a.bs);

@@ -1,8 +1,11 @@
 /* Integration: iopath sweep builds cells, runs them, and writes table, CSV, JSON, charts, store. */
 #include <dirent.h>
+#include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "harness.h"
@@ -204,6 +207,85 @@ Test(sweep, save_writes_the_store_with_labels_and_repeats)
 	cr_assert_eq(json_array_size(json_object_get(cell, "samples")), 3, "every sample kept");
 	cr_assert(json_is_number(json_object_get(json_object_get(json_object_get(cell, "summary"),
 								   "iops"), "ci95_lo")));
+	json_decref(root);
+	run_out_free(&r);
+}
+
+Test(sweep, ctrl_c_stops_after_the_running_cell_and_writes_what_finished)
+{
+	const char *dir = tmpdir_make(), *bin = getenv("IOPATH_BIN");
+	char target[300], json[300], path[400];
+	json_t *root, *cells;
+	char buf[4096];
+	size_t got = 0;
+	ssize_t n;
+	pid_t pid;
+	int st, devnull, pfd[2];
+
+	cr_assert_not_null(bin);
+	cr_assert_eq(pipe(pfd), 0);
+	snprintf(target, sizeof(target), "--target=t=%s", dir);
+	snprintf(json, sizeof(json), "--json=%s/out.json", dir);
+	pid = fork();
+	cr_assert_neq(pid, -1);
+	if (!pid) {
+		devnull = open("/dev/null", O_WRONLY);
+		dup2(devnull, 1);
+		dup2(pfd[1], 2);
+		close(pfd[0]);
+		execl(bin, "iopath", "sweep", "--engine=null", "--iodepth=1,2,4", target,
+		      "--size=1m", "--runtime=1", json, (char *)NULL);
+		_exit(127);
+	}
+	close(pfd[1]);
+	/* wait until the first cell has started (its progress line), then interrupt */
+	while (got + 1 < sizeof(buf) && (n = read(pfd[0], buf + got, sizeof(buf) - 1 - got)) > 0) {
+		got += (size_t)n;
+		buf[got] = '\0';
+		if (strstr(buf, "cell 1/3"))
+			break;
+	}
+	cr_assert_not_null(strstr(buf, "cell 1/3"), "%s", buf);
+	kill(pid, SIGINT);
+	/* keep reading: a closed pipe would kill it with SIGPIPE at its next message */
+	while (read(pfd[0], buf, sizeof(buf)) > 0)
+		;
+	close(pfd[0]);
+	cr_assert_eq(waitpid(pid, &st, 0), pid);
+	cr_assert(WIFEXITED(st));
+	cr_assert_eq(WEXITSTATUS(st), 130);
+	snprintf(path, sizeof(path), "%s/out.json", dir);
+	root = json_load_path(path);
+	cr_assert(json_is_true(json_object_get(root, "interrupted")));
+	cells = json_object_get(root, "cells");
+	cr_assert_eq(json_array_size(cells), 3, "every cell listed");
+	cr_assert_str_eq(json_string_value(json_object_get(json_array_get(cells, 0), "status")), "ok",
+			 "the running cell finished");
+	cr_assert_eq(json_array_size(json_object_get(json_array_get(cells, 0), "samples")), 1);
+	cr_assert_str_eq(json_string_value(json_object_get(json_array_get(cells, 2), "status")),
+			 "interrupted");
+	json_decref(root);
+}
+
+Test(sweep, run_repeat_reports_every_sample)
+{
+	const char *dir = tmpdir_make();
+	char target[300], out[300], path[400];
+	struct run_out r;
+	json_t *root, *cell;
+
+	snprintf(target, sizeof(target), "--target=%s", dir);
+	snprintf(out, sizeof(out), "--output=%s/rep.json", dir);
+	r = iopath_run("run", "randread-4k-qd1", target, "--scale", "--repeat=3", "ioengine=null",
+		       "--output-format=json", out, NULL);
+	cr_assert_eq(r.status, 0, "%s%s", r.out, r.err);
+	cr_assert_not_null(strstr(r.out, "IOPS min-max"), "%s", r.out);
+	snprintf(path, sizeof(path), "%s/rep.json", dir);
+	root = json_load_path(path);
+	cell = json_array_get(json_object_get(root, "cells"), 0);
+	cr_assert_eq(json_array_size(json_object_get(cell, "samples")), 3);
+	cr_assert_str_eq(json_string_value(json_object_get(json_object_get(cell, "identity"), "workload")),
+			 "randread-4k-qd1");
 	json_decref(root);
 	run_out_free(&r);
 }
