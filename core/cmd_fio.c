@@ -23,9 +23,17 @@ static void usage(FILE *f)
 		"  --allow-destructive=DEV  let write jobs write DEV even though it holds data\n");
 }
 
+#define MAX_JOB_FILES 256
+#define MAX_SECTIONS 64
+
 struct fio_args {
 	struct output_opts out;
 	bool parse_only;
+	const char *files[MAX_JOB_FILES];	/* parsed after every --option, as fio does */
+	unsigned nr_files;
+	const char *sections[MAX_SECTIONS];
+	unsigned nr_sections;
+	bool ignore_unsupported;
 };
 
 /* Options of the tool itself rather than of a job. Returns 1 when arg was one of them. */
@@ -49,11 +57,23 @@ static int tool_option(struct fio_args *a, const char *key, const char *val, str
 		a->parse_only = true;
 		return 1;
 	}
+	if (!strcmp(key, "ignore-unsupported")) {
+		a->ignore_unsupported = true;
+		return 1;
+	}
+	if (!strcmp(key, "section")) {
+		if (!val || !*val)
+			return iop_errf(err, -EINVAL, "--section needs a job section name");
+		if (a->nr_sections == MAX_SECTIONS)
+			return iop_errf(err, -E2BIG, "--section: more than %d given", MAX_SECTIONS);
+		a->sections[a->nr_sections++] = val;
+		return 1;
+	}
 	return 0;
 }
 
-static int parse_args(int argc, char **argv, struct fio_args *a, struct job_parser *p,
-		      struct iop_err *err)
+/* Tool options anywhere; job files and --section first, as fio reads them. */
+static int scan_args(int argc, char **argv, struct fio_args *a, struct iop_err *err)
 {
 	int i, ret;
 
@@ -62,9 +82,9 @@ static int parse_args(int argc, char **argv, struct fio_args *a, struct job_pars
 		const char *val = NULL;
 
 		if (strncmp(arg, "--", 2)) {
-			ret = job_parse_file(p, arg, err);
-			if (ret)
-				return ret;
+			if (a->nr_files == MAX_JOB_FILES)
+				return iop_errf(err, -E2BIG, "more than %d job files", MAX_JOB_FILES);
+			a->files[a->nr_files++] = arg;
 			continue;
 		}
 		eq = strchr(arg + 2, '=');
@@ -77,6 +97,37 @@ static int parse_args(int argc, char **argv, struct fio_args *a, struct job_pars
 		if (!key[0])
 			return iop_errf(err, -EINVAL, "command line: '%s' is not an option", arg);
 		ret = tool_option(a, key, val, err);
+		if (ret < 0)
+			return ret;
+	}
+	return 0;
+}
+
+/*
+ * fio's order: every --option=value in command-line order (before the first --name they are
+ * global), then the job files (getopt moves them behind the options).
+ */
+static int parse_args(int argc, char **argv, struct fio_args *a, struct job_parser *p,
+		      struct iop_err *err)
+{
+	struct fio_args scratch;
+	int i, ret;
+	unsigned f;
+
+	for (i = 1; i < argc; i++) {
+		char *arg = argv[i], key[128], *eq;
+		const char *val = NULL;
+
+		if (strncmp(arg, "--", 2))
+			continue;
+		eq = strchr(arg + 2, '=');
+		snprintf(key, sizeof(key), "%.*s", eq ? (int)(eq - arg - 2) : (int)strlen(arg + 2),
+			 arg + 2);
+		if (eq)
+			val = eq + 1;
+		/* scan_args took the tool's own options already */
+		memset(&scratch, 0, sizeof(scratch));
+		ret = tool_option(&scratch, key, val, err);
 		if (!ret)
 			ret = target_policy_option(&p->list->policy, key, val, err);
 		if (ret < 0)
@@ -87,7 +138,20 @@ static int parse_args(int argc, char **argv, struct fio_args *a, struct job_pars
 		if (ret)
 			return ret;
 	}
+	for (f = 0; f < a->nr_files; f++) {
+		ret = job_parse_file(p, a->files[f], err);
+		if (ret)
+			return ret;
+	}
 	return 0;
+}
+
+static void print_warnings(const struct job_parser *p)
+{
+	unsigned i;
+
+	for (i = 0; i < p->nr_warnings; i++)
+		fprintf(stderr, "iopath: warning: %s\n", p->warnings[i]);
 }
 
 int cmd_fio(int argc, char **argv)
@@ -104,11 +168,18 @@ int cmd_fio(int argc, char **argv)
 		return 0;
 	}
 	job_parser_init(&p, &jobs);
-	ret = parse_args(argc, argv, &a, &p, &err);
+	ret = scan_args(argc, argv, &a, &err);
+	p.ignore_unsupported = a.ignore_unsupported;
+	p.sections = a.nr_sections ? a.sections : NULL;
+	p.nr_sections = a.nr_sections;
+	if (!ret)
+		ret = parse_args(argc, argv, &a, &p, &err);
 	if (!ret)
 		ret = job_parser_finish(&p, &err);
 	if (!ret && !jobs.nr)
 		ret = iop_errf(&err, -EINVAL, "no jobs defined (give a job file or --name=NAME with options)");
+	print_warnings(&p);
+	job_parser_free(&p);
 	if (ret) {
 		fprintf(stderr, "iopath: %s\n", err.msg);
 		job_list_free(&jobs);

@@ -254,6 +254,8 @@ void *meta_main(void *arg)
 		ret = make_tree(w, nr_dirs);
 	}
 	gate_arrive(w->start);
+	if (!ret)
+		run_gate_wait(w);
 	if (!ret) {
 		getrusage(RUSAGE_THREAD, &w->ru_start);
 		w->start_ns = now_ns();
@@ -270,6 +272,7 @@ void *meta_main(void *arg)
 		remove_tree(w, nr_dirs, done[META_UNLINK]);
 	free(w->buf_base);
 	w->buf_base = NULL;
+	run_gate_done(w);
 	return NULL;
 }
 

@@ -8,6 +8,7 @@
 
 #include "dist.h"
 #include "file.h"
+#include "fio_unsupported.h"
 #include "options.h"
 #include "parse.h"
 
@@ -358,17 +359,28 @@ static int set_fallocate(struct job_spec *job, const struct opt_def *o, const ch
 	return bad_value(err, o, val, "none, native, posix, keep, truncate, 0, 1");
 }
 
+void engine_names(char *buf, size_t len)
+{
+	size_t i, off = 0;
+
+	buf[0] = '\0';
+	for (i = 0; engine_table[i].name && off + 1 < len; i++)
+		off += (size_t)snprintf(buf + off, len - off, "%s%s", i ? " " : "",
+					engine_table[i].name);
+}
+
 static int set_engine(struct job_spec *job, const struct opt_def *o, const char *val,
 		      struct iop_err *err)
 {
 	const struct engine_entry *ent = engine_find(val);
-	char names[256] = "";
-	size_t i, len = 0;
+	char names[256];
 
 	if (!ent) {
-		for (i = 0; engine_table[i].name && len < sizeof(names) - 32; i++)
-			len += (size_t)snprintf(names + len, sizeof(names) - len, "%s%s",
-						i ? " " : "", engine_table[i].name);
+		engine_names(names, sizeof(names));
+		if (fio_unsupported_find(val, FIO_ENGINE) || !strncmp(val, "external:", 9))
+			return iop_errf(err, -EINVAL,
+					"option %s: fio's %s engine is not supported by iopath (iopath's engines: %s)",
+					o->name, val, names);
 		return iop_errf(err, -EINVAL, "option %s: unknown engine '%s' (accepted: %s)",
 				o->name, val, names);
 	}
@@ -424,6 +436,53 @@ static int set_kb_base(struct job_spec *job, const struct opt_def *o, const char
 	return 0;
 }
 
+/* size= and offset=: a size, or a percentage of each file (fio allows both for these). */
+static int set_size_pct(struct job_spec *job, const struct opt_def *o, const char *val,
+			struct iop_err *err)
+{
+	bool is_size = !strcmp(o->name, "size"), pct;
+	const char *why;
+	uint64_t v;
+
+	if (parse_size_why(val, job->kb_base, &v, &pct, &why) || (is_size && !pct && !v))
+		return iop_errf(err, -EINVAL, "option %s: bad size '%s': %s (accepted: e.g. 1g, 512m, or 1%% to 100%% of the file)",
+				o->name, val, is_size && !v ? "must be at least 1" : why);
+	if (is_size) {
+		job->size = pct ? 0 : v;
+		job->size_pct = pct ? (unsigned)v : 0;
+	} else {
+		job->offset = pct ? 0 : v;
+		job->offset_pct = pct ? (unsigned)v : 0;
+	}
+	return 0;
+}
+
+/* startdelay=T or a range T1-T2 (or T1:T2): each worker picks a delay in the range. */
+static int set_startdelay(struct job_spec *job, const struct opt_def *o, const char *val,
+			  struct iop_err *err)
+{
+	char buf[128], *sep;
+	uint64_t lo, hi;
+	const char *why = "";
+
+	if (strlen(val) >= sizeof(buf))
+		return bad_value(err, o, val, "a time such as 5, 500ms or a range 1-5");
+	snprintf(buf, sizeof(buf), "%s", val);
+	sep = buf[0] == '(' ? NULL : strpbrk(buf, "-:");
+	if (sep)
+		*sep = '\0';
+	if (parse_time_why(buf, 1000000000ull, &lo, &why) ||
+	    (sep && parse_time_why(sep + 1, 1000000000ull, &hi, &why)))
+		return iop_errf(err, -EINVAL, "option %s: bad time '%s': %s (accepted: seconds, a number with d/h/m/s/ms/us, or a range such as 1-5)",
+				o->name, val, why);
+	if (!sep)
+		hi = lo;
+	/* fio swaps a range given high to low */
+	job->startdelay_ns = lo < hi ? lo : hi;
+	job->startdelay_max_ns = lo < hi ? hi : lo;
+	return 0;
+}
+
 static int set_ignored(struct job_spec *job, const struct opt_def *o, const char *val,
 		       struct iop_err *err)
 {
@@ -454,8 +513,10 @@ const struct opt_def opt_table[] = {
 	{ "file_append", NULL, OPT_FLAG, FIELD(file_append), 0, 1, NULL,
 	  "write after the end of the file (appends) instead of inside size" },
 	{ "ioengine", NULL, OPT_FN, 0, 0, 0, 0, set_engine, "I/O engine" },
-	{ "size", NULL, OPT_SIZE, FIELD(size), 1, UINT64_MAX, NULL, "bytes per worker across its files" },
-	{ "offset", NULL, OPT_SIZE, FIELD(offset), 0, UINT64_MAX, NULL, "start offset in each file" },
+	{ "size", NULL, OPT_FN, 0, 0, 0, 0, set_size_pct,
+	  "bytes per worker across its files, or N% of each file" },
+	{ "offset", "fileoffset", OPT_FN, 0, 0, 0, 0, set_size_pct,
+	  "start offset in each file, or N% of it" },
 	{ "io_size", "io_limit", OPT_SIZE, FIELD(io_size), 1, UINT64_MAX, NULL, "bytes to move per worker" },
 	{ "rw", "readwrite", OPT_FN, 0, 0, 0, 0, set_rw, "I/O pattern" },
 	{ "rwmixread", NULL, OPT_FN, 0, 0, 0, 0, set_rwmix, "percent reads in mixed patterns" },
@@ -506,9 +567,16 @@ const struct opt_def opt_table[] = {
 	  NULL, "percent of each buffer made compressible" },
 	{ "group_reporting", NULL, OPT_FLAG, FIELD(group_reporting), 0, 1, NULL,
 	  "report a job's workers as one" },
-	{ "thread", NULL, OPT_FN, 0, 0, 0, 0, set_ignored, "workers are threads (always so)" },
+	{ "thread", NULL, OPT_FLAG, FIELD(thread), 0, 1, NULL,
+	  "workers are threads (iopath's always are)" },
 	{ "stonewall", "wait_for_previous", OPT_FLAG, FIELD(stonewall), 0, 1, NULL,
 	  "wait for earlier jobs to end before starting" },
+	{ "new_group", NULL, OPT_FLAG, FIELD(new_group), 0, 1, NULL,
+	  "start a new reporting group (without waiting)" },
+	{ "wait_for", NULL, OPT_STR, FIELD(wait_for), 0, 0, NULL,
+	  "start after the named earlier job has ended" },
+	{ "startdelay", NULL, OPT_FN, 0, 0, 0, 0, set_startdelay,
+	  "delay the start (seconds by default; a range picks per worker)" },
 	{ "verify", NULL, OPT_FN, 0, 0, 0, 0, set_verify, "checksum written data and check it" },
 	{ "kb_base", NULL, OPT_FN, 0, 0, 0, 0, set_kb_base, "1024 or 1000 for size suffixes" },
 	{ NULL, NULL, 0, 0, 0, 0, 0, NULL, NULL },
@@ -572,7 +640,8 @@ static int set_typed(struct job_spec *job, const struct opt_def *o, const char *
 		     struct iop_err *err)
 {
 	char *field = (char *)job + o->off;
-	uint64_t v;
+	const char *why = "";
+	uint64_t v = 0;
 	bool b;
 
 	switch (o->type) {
@@ -591,23 +660,25 @@ static int set_typed(struct job_spec *job, const struct opt_def *o, const char *
 		*(bool *)field = b;
 		return 0;
 	case OPT_UINT:
-		if (parse_u64(val, &v) || v < o->min || v > o->max)
+		/* fio reads integers as it reads sizes: "iodepth=1k" is 1024 */
+		if (parse_size_why(val, job->kb_base, &v, NULL, &why) || v < o->min || v > o->max)
 			return iop_errf(err, -EINVAL, "option %s: bad value '%s' (accepted: %llu to %llu)",
 					o->name, val, o->min, o->max);
 		*(unsigned *)field = (unsigned)v;
 		return 0;
 	case OPT_SIZE:
-		if (parse_size(val, job->kb_base, &v) || v < o->min)
+		if (parse_size_why(val, job->kb_base, &v, NULL, &why) || v < o->min)
 			return iop_errf(err, -EINVAL,
-					"option %s: bad size '%s' (accepted: a number with an optional k/m/g/t/p suffix%s)",
-					o->name, val, o->min ? ", at least 1" : "");
+					"option %s: bad size '%s': %s (accepted: a number with an optional k/m/g/t/p suffix%s)",
+					o->name, val, v < o->min ? "too small" : why,
+					o->min ? ", at least 1" : "");
 		*(uint64_t *)field = v;
 		return 0;
 	case OPT_TIME:
-		if (parse_time_ns(val, 1000000000ull, &v))
+		if (parse_time_why(val, 1000000000ull, &v, &why))
 			return iop_errf(err, -EINVAL,
-					"option %s: bad time '%s' (accepted: seconds, or a number with d/h/m/s/ms/us)",
-					o->name, val);
+					"option %s: bad time '%s': %s (accepted: seconds, or a number with d/h/m/s/ms/us)",
+					o->name, val, why);
 		*(uint64_t *)field = v;
 		return 0;
 	case OPT_FN:
@@ -652,8 +723,48 @@ static int store_engine_kv(struct job_spec *job, const char *key, const char *va
 	return 0;
 }
 
-int opt_apply(struct job_spec *job, const char *key, const char *val, const char *where,
-	      struct iop_err *err)
+/* A fio option, engine option or profile option iopath lacks: refuse it, or warn. */
+static int unsupported(struct job_spec *job, const char *key, const char *val, const char *where,
+		       const struct opt_ctx *ctx, struct iop_err *err)
+{
+	const struct fio_unsupported *u = fio_unsupported_find(key, FIO_JOB_OPTION);
+	char msg[sizeof(err->msg)];
+
+	if (u && u->def && val && !strcmp(val, u->def)) {
+		/* fio's own default: the setting changes nothing */
+		record_kv(job, key, val);
+		return 0;
+	}
+	if (u) {
+		snprintf(msg, sizeof(msg), "%s: fio option '%s' is not supported by iopath (fio: %s)",
+			 where, key, u->what);
+	} else if ((u = fio_unsupported_find(key, FIO_ENGINE_OPTION))) {
+		snprintf(msg, sizeof(msg),
+			 "%s: option '%s' of fio's %s ioengine is not supported by iopath", where, key,
+			 u->what);
+	} else if ((u = fio_unsupported_find(key, FIO_PROFILE_OPTION))) {
+		if (ctx && ctx->warn) {
+			snprintf(msg, sizeof(msg),
+				 "%s: '%s' is an option of fio's %s profile; it changes nothing in this job, in fio or in iopath",
+				 where, key, u->what);
+			ctx->warn(ctx->arg, msg);
+		}
+		return 0;
+	} else {
+		return 1;
+	}
+	if (!ctx || !ctx->ignore_unsupported)
+		return iop_errf(err, -ENOTSUP, "%s (--ignore-unsupported makes this a warning)", msg);
+	if (ctx->warn) {
+		strncat(msg, "; ignored (--ignore-unsupported): the job runs without it",
+			sizeof(msg) - strlen(msg) - 1);
+		ctx->warn(ctx->arg, msg);
+	}
+	return 0;
+}
+
+int opt_apply_ctx(struct job_spec *job, const char *key, const char *val, const char *where,
+		  const struct opt_ctx *ctx, struct iop_err *err)
 {
 	const struct opt_def *o = opt_find(key);
 	char hint[160];
@@ -666,6 +777,9 @@ int opt_apply(struct job_spec *job, const char *key, const char *val, const char
 				record_kv(job, key, val);
 			return ret;
 		}
+		ret = unsupported(job, key, val, where, ctx, err);
+		if (ret <= 0)
+			return ret;
 		opt_suggest(key, hint, sizeof(hint));
 		return iop_errf(err, -EINVAL, "%s: unknown option '%s'%s", where, key, hint);
 	}
@@ -684,6 +798,12 @@ int opt_apply(struct job_spec *job, const char *key, const char *val, const char
 	}
 	record_kv(job, o->name, val);
 	return 0;
+}
+
+int opt_apply(struct job_spec *job, const char *key, const char *val, const char *where,
+	      struct iop_err *err)
+{
+	return opt_apply_ctx(job, key, val, where, NULL, err);
 }
 
 static int parse_engine_opts(struct job_spec *job, const struct engine_ops *ops,

@@ -2,6 +2,7 @@
 #ifndef IOPATH_OPTIONS_H
 #define IOPATH_OPTIONS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "err.h"
@@ -36,6 +37,22 @@ void job_defaults(struct job_spec *job);
 /* Apply one option (val NULL when given bare). where names the place for messages. */
 int opt_apply(struct job_spec *job, const char *key, const char *val, const char *where,
 	      struct iop_err *err);
+
+/*
+ * How opt_apply_ctx treats fio options iopath does not implement (refused, or with
+ * ignore_unsupported only warned about), and where its notes go (warn may be NULL).
+ */
+struct opt_ctx {
+	bool ignore_unsupported;
+	void (*warn)(void *arg, const char *msg);
+	void *arg;
+};
+
+int opt_apply_ctx(struct job_spec *job, const char *key, const char *val, const char *where,
+		  const struct opt_ctx *ctx, struct iop_err *err);
+
+/* The names of iopath's engines, space-separated, for messages. */
+void engine_names(char *buf, size_t len);
 
 /* Resolve the engine and its options, fill derived defaults and check the whole job. */
 int job_finish(struct job_spec *job, struct iop_err *err);

@@ -7,13 +7,26 @@
 
 /*
  * A size with fio's suffix rules. kb_base 1024 (fio's default, "compatibility mode"): k/m/g/t/p
- * with or without a trailing b are powers of 1024, the IEC spellings kib/mib... powers of 1000.
- * kb_base 1000 inverts that. Case is ignored. Returns 0, -EINVAL or -ERANGE.
+ * with or without a trailing b (or i: fio reads "ki" as "k") are powers of 1024, the full IEC
+ * spellings kib/mib... powers of 1000. kb_base 1000 inverts that. Case is ignored. Fractions
+ * and spaces inside are refused (fio would silently read "1.5m" as 1 byte). Returns 0,
+ * -EINVAL or -ERANGE.
  */
 int parse_size(const char *s, unsigned kb_base, uint64_t *out);
 
-/* A time; a bare number is in default_unit_ns. Suffixes d h m s ms us ns (fio's spellings). */
+/*
+ * parse_size, plus: "(...)" arithmetic (+ - * / % ^, suffixes inside, or one suffix after the
+ * closing parenthesis), and "N%" (1..100, *percent set) when percent is non-NULL. On failure
+ * *why (when why is non-NULL) says what was wrong, for the message.
+ */
+int parse_size_why(const char *s, unsigned kb_base, uint64_t *out, bool *percent,
+		   const char **why);
+
+/* A time; a bare number is in default_unit_ns. Suffixes d h m s ms msec us usec (fio's). */
 int parse_time_ns(const char *s, uint64_t default_unit_ns, uint64_t *out);
+
+/* parse_time_ns with "(...)" arithmetic and a reason on failure, as parse_size_why. */
+int parse_time_why(const char *s, uint64_t default_unit_ns, uint64_t *out, const char **why);
 
 /* A plain unsigned integer (decimal or 0x hex). */
 int parse_u64(const char *s, uint64_t *out);

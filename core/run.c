@@ -1,5 +1,6 @@
 /* The runner: plans jobs, starts their workers group by group, and collects results. */
 #include <errno.h>
+#include <limits.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -117,8 +118,8 @@ static int check_new_file(const struct job_spec *job, const char *path, struct i
 }
 
 /* With direct=1, block sizes and the offset must suit the alignment direct I/O needs there. */
-static int check_dio_align(const struct job_spec *job, const char *path, bool exists,
-			   struct iop_err *err)
+static int check_dio_align(const struct job_spec *job, uint64_t offset, const char *path,
+			   bool exists, struct iop_err *err)
 {
 	char source[128];
 	uint32_t align = target_dio_align(path, exists, source, sizeof(source));
@@ -134,10 +135,10 @@ static int check_dio_align(const struct job_spec *job, const char *path, bool ex
 					"job %s: bs=%u with direct=1 on %s: direct I/O there needs sizes and offsets in multiples of %u bytes (%s); use a multiple of %u, or direct=0",
 					job->name, job->bs[d], path, align, source, align);
 	}
-	if (job->offset % align)
+	if (offset % align)
 		return iop_errf(err, -EINVAL,
 				"job %s: offset=%llu with direct=1 on %s: direct I/O there needs offsets in multiples of %u bytes (%s)",
-				job->name, (unsigned long long)job->offset, path, align, source);
+				job->name, (unsigned long long)offset, path, align, source);
 	return 0;
 }
 
@@ -150,12 +151,12 @@ static int check_target(const struct job_spec *job, const struct job_plan *plan,
 			const struct target_policy *pol, const char *path, struct iop_err *err)
 {
 	bool writes = job_writes(job->rw), blk;
-	uint64_t need = worker_start(job, plan->nr_workers - 1) + plan->region, size;
+	uint64_t need = worker_start(plan, plan->nr_workers - 1) + plan->region, size;
 	int ret = file_size(path, &size, &blk);
 
 	if (ret == -ENOENT) {
 		ret = check_new_file(job, path, err);
-		return ret ? ret : job->direct ? check_dio_align(job, path, false, err) : 0;
+		return ret ? ret : job->direct ? check_dio_align(job, plan->offset, path, false, err) : 0;
 	}
 	if (ret)
 		return iop_errf(err, ret, "job %s: %s: %s", job->name, path, strerror(-ret));
@@ -178,7 +179,41 @@ static int check_target(const struct job_spec *job, const struct job_plan *plan,
 					job->name, path, (unsigned long long)size,
 					(unsigned long long)need);
 	}
-	return job->direct ? check_dio_align(job, path, true, err) : 0;
+	return job->direct ? check_dio_align(job, plan->offset, path, true, err) : 0;
+}
+
+/* size=N% and offset=N% take the smallest of the job's existing files as their base. */
+static int plan_percentages(const struct job_spec *job, struct job_plan *plan, uint64_t *size,
+			    struct iop_err *err)
+{
+	unsigned i, nr_paths = plan->shared ? plan->nr_files : plan->nr_files * plan->nr_workers;
+	uint64_t fsize, smallest = UINT64_MAX, room;
+	bool blk;
+	int ret;
+
+	for (i = 0; i < nr_paths; i++) {
+		ret = file_size(plan->paths[i], &fsize, &blk);
+		if (ret)
+			return iop_errf(err, ret, "job %s: %s=%u%% needs %s to exist: %s", job->name,
+					job->size_pct ? "size" : "offset",
+					job->size_pct ? job->size_pct : job->offset_pct, plan->paths[i],
+					strerror(-ret));
+		smallest = fsize < smallest ? fsize : smallest;
+	}
+	if (job->offset_pct) {
+		/* fio aligns a percentage offset to the smallest block size */
+		plan->offset = smallest / 100 * job->offset_pct +
+			       smallest % 100 * job->offset_pct / 100;
+		plan->offset = plan->offset / plan->unit * plan->unit;
+	}
+	room = smallest > plan->offset ? smallest - plan->offset : 0;
+	if (job->size_pct) {
+		fsize = smallest / 100 * job->size_pct + smallest % 100 * job->size_pct / 100;
+		*size = (fsize < room ? fsize : room) * plan->nr_files;
+	} else if (!job->size) {
+		*size = room * plan->nr_files;
+	}
+	return 0;
 }
 
 static int plan_sizes(const struct job_spec *job, struct job_plan *plan,
@@ -193,6 +228,15 @@ static int plan_sizes(const struct job_spec *job, struct job_plan *plan,
 	plan->file_have = calloc(nr_paths, sizeof(*plan->file_have));
 	if (!plan->file_len || !plan->file_have)
 		return iop_errf(err, -ENOMEM, "job %s: out of memory", job->name);
+	plan->offset = job->offset;
+	if ((job->size_pct || job->offset_pct) && diskless)
+		return iop_errf(err, -EINVAL, "job %s: size or offset as a percentage needs files; ioengine=%s has none",
+				job->name, job->engine->name);
+	if (job->size_pct || job->offset_pct) {
+		ret = plan_percentages(job, plan, &size, err);
+		if (ret)
+			return ret;
+	}
 	for (i = 0; !diskless && i < nr_paths; i++) {
 		ret = file_size(plan->paths[i], &fsize, &blk);
 		if (ret == -ENOENT)
@@ -213,8 +257,9 @@ static int plan_sizes(const struct job_spec *job, struct job_plan *plan,
 					job->name, plan->paths[i]);
 		plan->blockdev |= blk;
 		plan->file_have[i] = fsize;
-		if (!job->size && !job->filesize_range[0] && (size == 0 || fsize < size))
-			size = fsize > job->offset ? (fsize - job->offset) * plan->nr_files : 0;
+		if (!job->size && !job->size_pct && !job->offset_pct && !job->filesize_range[0] &&
+		    (size == 0 || fsize < size))
+			size = fsize > plan->offset ? (fsize - plan->offset) * plan->nr_files : 0;
 	}
 	if (job->filesize_range[0]) {
 		/* filesize= sets each file; size= then only caps the I/O (fio) */
@@ -399,7 +444,7 @@ static uint64_t layout_end(const struct job_plan *plan, unsigned i)
 {
 	const struct job_spec *job = plan->job;
 	unsigned last = plan->shared ? plan->nr_workers - 1 : i / plan->nr_files;
-	uint64_t end = worker_start(job, last) + plan->file_len[i];
+	uint64_t end = worker_start(plan, last) + plan->file_len[i];
 
 	if (!job->size && !job->filesize_range[0] && plan->file_have[i] &&
 	    end > plan->file_have[i])
@@ -466,6 +511,13 @@ static void unlink_job_files(const struct job_plan *plan)
 		file_remove(plan->paths[i]);
 }
 
+/* What the workers of a run share: the lock their start conditions wait under. */
+struct phase_sync {
+	pthread_mutex_t lock;
+	pthread_cond_t cond;
+	uint64_t genesis_ns;	/* the run's start: fio counts startdelay from there */
+};
+
 struct group_job {
 	struct job_plan plan;
 	struct worker *workers;
@@ -475,6 +527,9 @@ struct group_job {
 	const struct probed_dir *targets[4];
 	bool direct_suspect;
 	char direct_note[320];
+	struct phase_sync *sync;
+	struct group_job *waitee;	/* wait_for in this phase, or NULL */
+	unsigned done;			/* workers that have ended (under sync->lock) */
 };
 
 /* What the probe must find out about a job's paths to check it: trials, and O_DIRECT honesty. */
@@ -649,44 +704,131 @@ static struct job_result *results_grow(struct run_results *out, unsigned n)
 	return &res[out->nr - n];
 }
 
-
-static int collect(struct run_results *out, struct group_job *gj, uint64_t elapsed)
-{
-	const struct job_spec *job = gj->plan.job;
-	unsigned i, nr = gj->refused || job->group_reporting ? 1 : job->numjobs;
-	struct job_result *r = results_grow(out, nr);
-
-	if (!r)
-		return -ENOMEM;
-	for (i = 0; i < nr; i++) {
-		result_init(&r[i], job, i);
-		r[i].elapsed_ns = elapsed;
-		r[i].nr_targets = gj->nr_targets;
-		memcpy(r[i].targets, gj->targets, sizeof(r[i].targets));
-		r[i].direct_suspect = gj->direct_suspect;
-		snprintf(r[i].direct_note, sizeof(r[i].direct_note), "%s", gj->direct_note);
-	}
-	if (gj->refused) {
-		r->error = -gj->refused;
-		snprintf(r->errmsg, sizeof(r->errmsg), "%s", gj->why);
-		return 0;
-	}
-	for (i = 0; i < job->numjobs; i++) {
-		result_add_worker(&r[nr == 1 ? 0 : i], &gj->workers[i]);
-		if (out->interrupted || gj->workers[i].interrupted)
-			out->interrupted = true;
-	}
-	return 0;
-}
-
 static uint64_t mono_ns(void)
 {
 	return now_ns();
 }
 
-/* Start every worker of the group together, wait for all, collect their results. */
-static int run_group(struct group_job *gjs, unsigned n, struct run_results *out,
-		     struct iop_err *err)
+/* A worker's pick in a startdelay range: spread by worker, fixed by the seed (splitmix64). */
+static uint64_t pick_delay(const struct job_spec *job, unsigned clone)
+{
+	uint64_t span = job->startdelay_max_ns - job->startdelay_ns, x;
+
+	if (!span)
+		return job->startdelay_ns;
+	x = (job->randseed_set ? job->randseed : 0x5eedULL) + (clone + 1) * 0x9e3779b97f4a7c15ULL;
+	if (!job->randrepeat && !job->randseed_set)
+		x ^= mono_ns();
+	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+	x ^= x >> 31;
+	return job->startdelay_ns + x % (span + 1);
+}
+
+bool run_gate_wait(struct worker *w)
+{
+	struct group_job *gj = w->gate;
+	const struct job_spec *job = w->job;
+	bool waited = false;
+	struct timespec ts;
+
+	if (!gj)
+		return false;
+	if (job->startdelay_max_ns) {
+		uint64_t until = gj->sync->genesis_ns + pick_delay(job, w->clone), t;
+
+		while ((t = mono_ns()) < until && !run_stop_requested()) {
+			uint64_t step = until - t < 50000000ull ? until - t : 50000000ull;
+
+			ts.tv_sec = (time_t)(step / 1000000000ull);
+			ts.tv_nsec = (long)(step % 1000000000ull);
+			nanosleep(&ts, NULL);
+		}
+		waited = true;
+	}
+	if (gj->waitee) {
+		pthread_mutex_lock(&gj->sync->lock);
+		while (gj->waitee->done < gj->waitee->plan.nr_workers && !run_stop_requested()) {
+			clock_gettime(CLOCK_REALTIME, &ts);
+			ts.tv_nsec += 50000000;
+			if (ts.tv_nsec >= 1000000000) {
+				ts.tv_sec++;
+				ts.tv_nsec -= 1000000000;
+			}
+			pthread_cond_timedwait(&gj->sync->cond, &gj->sync->lock, &ts);
+		}
+		pthread_mutex_unlock(&gj->sync->lock);
+		waited = true;
+	}
+	return waited;
+}
+
+void run_gate_done(struct worker *w)
+{
+	struct group_job *gj = w->gate;
+
+	if (!gj)
+		return;
+	pthread_mutex_lock(&gj->sync->lock);
+	gj->done++;
+	pthread_cond_broadcast(&gj->sync->cond);
+	pthread_mutex_unlock(&gj->sync->lock);
+}
+
+static void result_targets(struct job_result *r, const struct group_job *gj, uint64_t elapsed)
+{
+	r->elapsed_ns = elapsed;
+	r->nr_targets = gj->nr_targets;
+	memcpy(r->targets, gj->targets, sizeof(r->targets));
+	r->direct_suspect = gj->direct_suspect;
+	snprintf(r->direct_note, sizeof(r->direct_note), "%s", gj->direct_note);
+}
+
+/*
+ * Results of one phase, fio's way: each worker is reported alone, except that consecutive
+ * workers with group_reporting in the same reporting group are merged into one result.
+ */
+static int collect(struct run_results *out, struct group_job *gjs, unsigned n, uint64_t elapsed)
+{
+	unsigned i, c, last_group = UINT_MAX;
+	struct job_result *r;
+	long cur = -1;
+
+	for (i = 0; i < n; i++) {
+		const struct job_spec *job = gjs[i].plan.job;
+
+		if (gjs[i].refused) {
+			r = results_grow(out, 1);
+			if (!r)
+				return -ENOMEM;
+			result_init(r, job, 0);
+			result_targets(r, &gjs[i], elapsed);
+			r->error = -gjs[i].refused;
+			snprintf(r->errmsg, sizeof(r->errmsg), "%s", gjs[i].why);
+			cur = -1;
+			continue;
+		}
+		for (c = 0; c < job->numjobs; c++) {
+			if (cur < 0 || !job->group_reporting || last_group != job->groupid) {
+				r = results_grow(out, 1);
+				if (!r)
+					return -ENOMEM;
+				result_init(r, job, c);
+				result_targets(r, &gjs[i], elapsed);
+				cur = (long)out->nr - 1;
+			}
+			result_add_worker(&out->res[cur], &gjs[i].workers[c]);
+			last_group = job->groupid;
+			if (gjs[i].workers[c].interrupted)
+				out->interrupted = true;
+		}
+	}
+	return 0;
+}
+
+/* Start every worker of the phase together, wait for all, collect their results. */
+static int run_group(struct group_job *gjs, unsigned n, struct phase_sync *sync,
+		     struct run_results *out, struct iop_err *err)
 {
 	struct start_gate start;
 	unsigned i, c, total = 0, started = 0;
@@ -696,6 +838,7 @@ static int run_group(struct group_job *gjs, unsigned n, struct run_results *out,
 	for (i = 0; i < n; i++) {
 		struct iop_err e;
 
+		gjs[i].sync = sync;
 		if (!gjs[i].refused && check_capabilities(&gjs[i], &e)) {
 			gjs[i].refused = -EINVAL;
 			snprintf(gjs[i].why, sizeof(gjs[i].why), "%s", e.msg);
@@ -709,6 +852,16 @@ static int run_group(struct group_job *gjs, unsigned n, struct run_results *out,
 		}
 		if (!gjs[i].refused)
 			total += gjs[i].plan.nr_workers;
+	}
+	ret = 0;
+	/* a job waits for a waitee of this phase that runs; an earlier or refused one has ended */
+	for (i = 0; i < n; i++) {
+		const struct job_spec *job = gjs[i].plan.job;
+
+		gjs[i].waitee = NULL;
+		for (c = 0; job->wait_for[0] && c < i; c++)
+			if (!strcmp(gjs[c].plan.job->name, job->wait_for) && !gjs[c].refused)
+				gjs[i].waitee = &gjs[c];
 	}
 	if (total) {
 		gate_init(&start, total);
@@ -729,6 +882,7 @@ static int run_group(struct group_job *gjs, unsigned n, struct run_results *out,
 				w->plan = &gjs[i].plan;
 				w->clone = c;
 				w->start = &start;
+				w->gate = &gjs[i];
 				if (pthread_create(&w->tid, NULL,
 						   w->job->rw == RW_METADATA ? meta_main : worker_main, w)) {
 					ret = iop_errf(err, -EAGAIN, "cannot start worker thread %u of job %s",
@@ -752,8 +906,8 @@ out:
 			pthread_join(gjs[i].workers[c].tid, NULL);
 	if (total)
 		gate_destroy(&start);
-	for (i = 0; !ret && i < n; i++)
-		ret = collect(out, &gjs[i], mono_ns() - t0);
+	if (!ret)
+		ret = collect(out, gjs, n, mono_ns() - t0);
 	for (i = 0; i < n; i++) {
 		for (c = 0; gjs[i].workers && c < gjs[i].plan.nr_workers; c++)
 			worker_free(&gjs[i].workers[c]);
@@ -767,6 +921,7 @@ out:
 
 int run_jobs(const struct job_list *jobs, struct run_results *out, struct iop_err *err)
 {
+	struct phase_sync sync;
 	struct group_job *gjs;
 	struct timeval tv;
 	unsigned i, first;
@@ -789,18 +944,23 @@ int run_jobs(const struct job_list *jobs, struct run_results *out, struct iop_er
 	}
 	for (i = 0; i < jobs->nr && !ret; i++)
 		probe_job(&gjs[i], out->probes);
+	pthread_mutex_init(&sync.lock, NULL);
+	pthread_cond_init(&sync.cond, NULL);
+	sync.genesis_ns = mono_ns();
 	for (first = 0; !ret && first < jobs->nr;) {
 		unsigned last = first;
 
-		while (last + 1 < jobs->nr && jobs->jobs[last + 1].groupid == jobs->jobs[first].groupid)
+		while (last + 1 < jobs->nr && jobs->jobs[last + 1].phase == jobs->jobs[first].phase)
 			last++;
 		if (run_stop_requested()) {
 			out->interrupted = true;
 			break;
 		}
-		ret = run_group(&gjs[first], last - first + 1, out, err);
+		ret = run_group(&gjs[first], last - first + 1, &sync, out, err);
 		first = last + 1;
 	}
+	pthread_cond_destroy(&sync.cond);
+	pthread_mutex_destroy(&sync.lock);
 	for (i = 0; i < jobs->nr; i++) {
 		free(gjs[i].plan.paths);
 		free(gjs[i].plan.file_len);

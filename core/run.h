@@ -30,6 +30,17 @@ void run_results_free(struct run_results *r);
 void run_request_stop(void);
 bool run_stop_requested(void);
 
+struct worker;
+
+/*
+ * A worker's start conditions, called by the worker after the start barrier: its startdelay
+ * (counted from the run's start, as fio does) and its wait_for job. True when it waited.
+ */
+bool run_gate_wait(struct worker *w);
+
+/* The worker has ended (successfully or not): release jobs waiting for its job. */
+void run_gate_done(struct worker *w);
+
 /* Did any result fail? */
 bool run_failed(const struct run_results *r);
 

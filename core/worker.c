@@ -670,7 +670,7 @@ static int setup_files(struct worker *w)
 			f->path = plan->paths[plan_path(plan, w->clone, i)];
 		}
 		f->index = i;
-		f->start = worker_start(job, w->clone);
+		f->start = worker_start(plan, w->clone);
 		f->len = plan->region;
 		if (plan->file_len) {
 			ret = file_region(w, f, plan_path(plan, w->clone, i));
@@ -699,7 +699,7 @@ static int setup_files(struct worker *w)
 				worker_fail(w, errno, "%s: %s", f->path, strerror(errno));
 				return -errno;
 			}
-			f->start = (uint64_t)st.st_size + job->offset;
+			f->start = (uint64_t)st.st_size + plan->offset;
 		}
 		if (job->invalidate)
 			file_invalidate(f->fd, f->start, f->len);
@@ -899,6 +899,7 @@ void *worker_main(void *arg)
 	struct worker *w = arg;
 	const struct job_spec *job = w->job;
 	uint64_t seed = job->randseed_set ? job->randseed : 0x10ba7;
+	unsigned i;
 	int ret;
 
 	if (!job->randrepeat && !job->randseed_set)
@@ -920,7 +921,13 @@ void *worker_main(void *arg)
 		ret = setup_engine(w);
 	gate_arrive(w->start);
 	if (ret)
-		return NULL;
+		goto done;
+	if (run_gate_wait(w) && job->invalidate) {
+		/* started late: drop what earlier jobs left cached, as fio's later set-up would */
+		for (i = 0; i < w->nr_files; i++)
+			if (w->files[i].fd >= 0)
+				file_invalidate(w->files[i].fd, w->files[i].start, w->files[i].len);
+	}
 
 	measure_start(w, now_ns());
 	if (job->ramp_ns) {
@@ -941,6 +948,8 @@ void *worker_main(void *arg)
 	if (w->in_ramp)
 		measure_start(w, w->end_ns);
 	getrusage(RUSAGE_THREAD, &w->ru_end);
+done:
+	run_gate_done(w);
 	return NULL;
 }
 

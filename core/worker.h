@@ -22,6 +22,7 @@ struct job_plan {
 	char (*paths)[PATH_MAX];	/* nr_files per worker, or nr_files shared by all */
 	bool shared;
 	bool blockdev;
+	uint64_t offset;		/* the first worker's start in each file (offset=, N%) */
 	uint64_t region;		/* bytes of each file a worker uses (filesize: the largest) */
 	uint64_t *file_len;		/* per path: the region a worker uses in that file */
 	uint64_t *file_have;		/* per path: its size before the run, 0 when missing */
@@ -57,9 +58,9 @@ void gate_open(struct start_gate *g);
 #define COPY_SRC 1
 
 /* Where worker clone's region of a file starts: offset + offset_increment * clone (fio). */
-static inline uint64_t worker_start(const struct job_spec *job, unsigned clone)
+static inline uint64_t worker_start(const struct job_plan *plan, unsigned clone)
 {
-	return job->offset + job->offset_increment * clone;
+	return plan->offset + plan->job->offset_increment * clone;
 }
 
 /* Index of a worker's file i in the plan's per-path arrays. */
@@ -76,6 +77,7 @@ struct worker {
 	const struct job_plan *plan;
 	unsigned clone;
 	struct start_gate *start;
+	void *gate;			/* the runner's start conditions (startdelay, wait_for) */
 
 	struct engine eng;
 	bool eng_ready;

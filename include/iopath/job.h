@@ -127,7 +127,15 @@ struct job_spec {
 	bool refill_buffers;
 	unsigned buffer_compress_percentage;
 	bool group_reporting;
-	bool stonewall;
+	bool stonewall;			/* wait for every earlier job to end (starts a phase) */
+	bool new_group;			/* start a new reporting group without waiting */
+	bool thread;			/* fio's thread (iopath's workers always are threads) */
+	char wait_for[JOB_NAME_MAX];	/* start after this (earlier) job has ended */
+	unsigned wait_for_index;	/* resolved at finish: index of that job in the list */
+	uint64_t startdelay_ns;		/* delay before starting; a range when max > min */
+	uint64_t startdelay_max_ns;
+	unsigned size_pct;		/* size=N%: of each file's size (then size is unused) */
+	unsigned offset_pct;		/* offset=N%: of each file's size, aligned down to bs */
 	enum job_verify verify;
 
 	/* The engine's own options (ops->options), parsed into its block at finish. */
@@ -141,7 +149,8 @@ struct job_spec {
 
 	/* Where the job was defined, for messages. */
 	char origin[PATH_MAX + 32];
-	unsigned groupid;
+	unsigned groupid;		/* fio's reporting group: stonewall and new_group start one */
+	unsigned phase;			/* stonewall-separated run phase: jobs of a phase run together */
 };
 
 static inline bool job_rw_random(enum job_rw rw)

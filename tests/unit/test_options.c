@@ -1,8 +1,11 @@
 /* Unit tests: the option table and job-text parsing. */
 #include <criterion/criterion.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "job.h"
+#include "fio_unsupported.h"
 #include "options.h"
 
 static struct job_list jobs;
@@ -197,4 +200,150 @@ Test(option_table, names_are_unique)
 			if (a->alias)
 				cr_assert(!b->alias || strcmp(a->alias, b->alias));
 		}
+}
+
+Test(job_parse, fio_option_iopath_lacks_is_refused_by_name)
+{
+	cr_assert_neq(parse("[a]\ngtod_reduce=1\n"), 0);
+	cr_assert_not_null(strstr(err.msg, "test.fio:2"), "%s", err.msg);
+	cr_assert_not_null(strstr(err.msg, "fio option 'gtod_reduce' is not supported by iopath"),
+			   "%s", err.msg);
+}
+
+Test(job_parse, fio_option_at_its_default_changes_nothing)
+{
+	cr_assert_eq(parse("[a]\ngtod_reduce=0\n"), 0, "%s", err.msg);
+}
+
+Test(job_parse, ignore_unsupported_warns_instead)
+{
+	parser.ignore_unsupported = true;
+	cr_assert_eq(parse("[a]\ngtod_reduce=1\n"), 0, "%s", err.msg);
+	cr_assert_eq(parser.nr_warnings, 1);
+	cr_assert_not_null(strstr(parser.warnings[0], "gtod_reduce"), "%s", parser.warnings[0]);
+	job_parser_free(&parser);
+}
+
+Test(job_parse, fio_engine_option_is_refused_naming_the_engine)
+{
+	cr_assert_neq(parse("[a]\nuserspace_reap\n"), 0);
+	cr_assert_not_null(strstr(err.msg, "of fio's libaio ioengine is not supported"), "%s",
+			   err.msg);
+}
+
+Test(job_parse, fio_engine_iopath_lacks_is_refused_by_name)
+{
+	cr_assert_neq(parse("[a]\nioengine=posixaio\n"), 0);
+	cr_assert_not_null(strstr(err.msg, "fio's posixaio engine is not supported by iopath"),
+			   "%s", err.msg);
+}
+
+Test(job_parse, engine_is_applied_before_its_options)
+{
+	/* fio sorts ioengine (and kb_base) first within a section */
+	cr_assert_eq(parse("[a]\nsize=1k\nfixedbufs\nkb_base=1000\nioengine=io_uring\n"), 0, "%s",
+		     err.msg);
+	cr_assert_eq(jobs.jobs[0].size, 1000);
+}
+
+Test(job_parse, comment_anywhere_on_a_line)
+{
+	cr_assert_eq(parse("[a] ; job a\nbs=8k # eight\n"), 0, "%s", err.msg);
+	cr_assert_eq(jobs.jobs[0].bs[0], 8192);
+}
+
+Test(job_parse, option_outside_a_section_is_refused)
+{
+	cr_assert_neq(parse("bs=4k\n[a]\n"), 0);
+	cr_assert_not_null(strstr(err.msg, "outside of any [section]"), "%s", err.msg);
+}
+
+Test(job_parse, new_group_starts_a_reporting_group_without_a_phase)
+{
+	cr_assert_eq(parse("[a]\n[b]\nnew_group\n[c]\nstonewall\n"), 0, "%s", err.msg);
+	cr_assert_eq(jobs.jobs[1].groupid, 1);
+	cr_assert_eq(jobs.jobs[1].phase, 0);
+	cr_assert_eq(jobs.jobs[2].groupid, 2);
+	cr_assert_eq(jobs.jobs[2].phase, 1);
+}
+
+Test(job_parse, wait_for_must_name_an_earlier_unique_job)
+{
+	cr_assert_eq(parse("[a]\n[b]\nwait_for=a\n"), 0, "%s", err.msg);
+	cr_assert_eq(jobs.jobs[1].wait_for_index, 0);
+	setup();
+	cr_assert_neq(parse("[a]\nwait_for=b\n[b]\n"), 0);
+	cr_assert_not_null(strstr(err.msg, "defined before"), "%s", err.msg);
+	setup();
+	cr_assert_neq(parse("[a]\nwait_for=zz\n"), 0);
+	cr_assert_not_null(strstr(err.msg, "no job of that name"), "%s", err.msg);
+}
+
+Test(job_parse, startdelay_range_and_units)
+{
+	cr_assert_eq(parse("[a]\nstartdelay=5-2\n[b]\nstartdelay=500ms\n"), 0, "%s", err.msg);
+	cr_assert_eq(jobs.jobs[0].startdelay_ns, 2000000000ull);
+	cr_assert_eq(jobs.jobs[0].startdelay_max_ns, 5000000000ull);
+	cr_assert_eq(jobs.jobs[1].startdelay_ns, 500000000ull);
+}
+
+Test(job_parse, environment_and_keywords_are_substituted)
+{
+	setenv("IOPATH_TEST_BS", "16k", 1);
+	cr_assert_eq(parse("[a]\nbs=${IOPATH_TEST_BS}\nnumjobs=$ncpus\nsize=2*$pagesize\n"), 0,
+		     "%s", err.msg);
+	cr_assert_eq(jobs.jobs[0].bs[0], 16384);
+	cr_assert_eq(jobs.jobs[0].numjobs, (unsigned)sysconf(_SC_NPROCESSORS_ONLN));
+	cr_assert_eq(jobs.jobs[0].size, 2 * (uint64_t)sysconf(_SC_PAGESIZE));
+}
+
+Test(job_parse, size_percentage)
+{
+	cr_assert_eq(parse("[a]\nsize=25%\noffset=10%\n"), 0, "%s", err.msg);
+	cr_assert_eq(jobs.jobs[0].size_pct, 25);
+	cr_assert_eq(jobs.jobs[0].offset_pct, 10);
+}
+
+Test(job_parse, later_job_file_starts_from_defaults_behind_a_stonewall)
+{
+	cr_assert_eq(job_parse_text(&parser, "[global]\nbs=8k\n[a]\n", "one.fio", &err), 0);
+	cr_assert_eq(job_parse_text(&parser, "[b]\n[c]\n", "two.fio", &err), 0);
+	cr_assert_eq(job_parser_finish(&parser, &err), 0, "%s", err.msg);
+	cr_assert_eq(jobs.jobs[1].bs[0], 4096);
+	cr_assert(jobs.jobs[1].stonewall);
+	cr_assert(!jobs.jobs[2].stonewall);
+	cr_assert_eq(jobs.jobs[1].phase, 1);
+}
+
+Test(job_parse, section_filter_keeps_globals)
+{
+	static const char *const only[] = { "b" };
+
+	parser.sections = only;
+	parser.nr_sections = 1;
+	cr_assert_eq(parse("[global]\nbs=8k\n[a]\n[b]\n"), 0, "%s", err.msg);
+	cr_assert_eq(jobs.nr, 1);
+	cr_assert_str_eq(jobs.jobs[0].name, "b");
+	cr_assert_eq(jobs.jobs[0].bs[0], 8192);
+}
+
+Test(job_parse, profile_option_is_accepted_with_a_note)
+{
+	cr_assert_eq(parse("[a]\nthreads=1\n"), 0, "%s", err.msg);
+	cr_assert_eq(parser.nr_warnings, 1);
+	job_parser_free(&parser);
+}
+
+Test(fio_unsupported, lists_nothing_iopath_implements)
+{
+	const struct fio_unsupported *u;
+
+	for (u = fio_unsupported_table; u->name; u++) {
+		if (u->kind == FIO_JOB_OPTION || u->kind == FIO_ENGINE_OPTION)
+			cr_assert_null(opt_find(u->name),
+				       "%s is in opt_table: delete its line in core/fio_unsupported.c",
+				       u->name);
+		if (u->kind == FIO_ENGINE)
+			cr_assert_null(engine_find(u->name), "%s is an iopath engine", u->name);
+	}
 }

@@ -1,6 +1,7 @@
 /* Unit tests: size, time and boolean parsing with fio's rules. */
 #include <criterion/criterion.h>
 #include <errno.h>
+#include <string.h>
 
 #include "parse.h"
 
@@ -43,10 +44,82 @@ Test(parse_size, kb_base_1000_inverts_the_rules)
 	cr_assert_eq(size_of("4KiB", 1000), 4096);
 }
 
-Test(parse_size, fractions_with_a_suffix)
+Test(parse_size, rejects_fractions_that_fio_reads_as_bytes)
 {
-	cr_assert_eq(size_of("1.5k", 1024), 1536);
-	cr_assert_eq(size_of("0.5m", 1024), 524288);
+	const char *why = NULL;
+	uint64_t v;
+
+	/* fio 3.33 reads "1.5m" as 1 byte: refuse rather than differ silently */
+	cr_assert_eq(parse_size_why("1.5m", 1024, &v, NULL, &why), -EINVAL);
+	cr_assert_not_null(strstr(why, "fraction"), "%s", why);
+}
+
+Test(parse_size, ki_means_k_as_in_fio)
+{
+	/* only the full IEC spelling swaps the base; fio reads "2mi" as 2m */
+	cr_assert_eq(size_of("2mi", 1024), 2097152);
+	cr_assert_eq(size_of("4Ki", 1024), 4096);
+	cr_assert_eq(size_of("4kiB", 1024), 4000);
+}
+
+Test(parse_size, decimal_not_octal)
+{
+	cr_assert_eq(size_of("010", 1024), 10);
+}
+
+Test(parse_size, arithmetic_in_parentheses)
+{
+	cr_assert_eq(size_of("(2*1024)", 1024), 2048);
+}
+
+Test(parse_size, arithmetic_operators_and_precedence)
+{
+	cr_assert_eq(size_of("(1+2*3)", 1024), 7);
+	cr_assert_eq(size_of("((1+2)*3)", 1024), 9);
+	cr_assert_eq(size_of("(10%4)", 1024), 2);
+	cr_assert_eq(size_of("(2^10)", 1024), 1024);
+	cr_assert_eq(size_of("(10-2-3)", 1024), 5);
+	cr_assert_eq(size_of("(100/7)", 1024), 14);
+}
+
+Test(parse_size, arithmetic_with_units)
+{
+	cr_assert_eq(size_of("(2*4k)", 1024), 8192);
+	cr_assert_eq(size_of("(2*1024)m", 1024), 2048ull << 20);
+	cr_assert_eq(size_of("(1k+1)", 1000), 1001);
+}
+
+Test(parse_size, arithmetic_errors)
+{
+	const char *why = NULL;
+	uint64_t v;
+
+	cr_assert_eq(parse_size_why("(1/0)", 1024, &v, NULL, &why), -EINVAL);
+	cr_assert_not_null(strstr(why, "division by zero"), "%s", why);
+	cr_assert_eq(parse_size_why("(1+2", 1024, &v, NULL, &why), -EINVAL);
+	cr_assert_eq(parse_size_why("(1-2)", 1024, &v, NULL, &why), -EINVAL);
+	cr_assert_eq(parse_size_why("(2k)k", 1024, &v, NULL, &why), -EINVAL);
+}
+
+Test(parse_size, percentages_only_where_accepted)
+{
+	uint64_t v;
+	bool pct;
+
+	cr_assert_eq(parse_size_why("50%", 1024, &v, &pct, NULL), 0);
+	cr_assert(pct);
+	cr_assert_eq(v, 50);
+	cr_assert_eq(parse_size_why("50%", 1024, &v, NULL, NULL), -EINVAL);
+	cr_assert_eq(parse_size_why("0%", 1024, &v, &pct, NULL), -ERANGE);
+	cr_assert_eq(parse_size_why("101%", 1024, &v, &pct, NULL), -ERANGE);
+}
+
+Test(parse_size, rejects_space_inside)
+{
+	uint64_t v;
+
+	/* fio would read "4 k" as 4 bytes */
+	cr_assert_eq(parse_size("4 k", 1024, &v), -EINVAL);
 }
 
 Test(parse_size, byte_suffix)
@@ -94,6 +167,38 @@ Test(parse_time, suffixes)
 	cr_assert_eq(time_of("1h"), 3600000000000ull);
 	cr_assert_eq(time_of("1d"), 86400000000000ull);
 	cr_assert_eq(time_of("3s"), 3000000000ull);
+}
+
+Test(parse_time, fio_spellings)
+{
+	cr_assert_eq(time_of("250msec"), 250000000ull);
+	cr_assert_eq(time_of("10usec"), 10000ull);
+	cr_assert_eq(time_of("2M"), 120000000000ull);
+}
+
+Test(parse_time, rejects_spellings_fio_reads_as_microseconds)
+{
+	const char *why = NULL;
+	uint64_t v;
+
+	/* fio 3.33 reads runtime=1sec as 1 us */
+	cr_assert_eq(parse_time_why("1sec", 1000000000ull, &v, &why), -EINVAL);
+	cr_assert_not_null(strstr(why, "microseconds"), "%s", why);
+	cr_assert_eq(parse_time_ns("5min", 1000000000ull, &v), -EINVAL);
+	cr_assert_eq(parse_time_ns("5ns", 1000000000ull, &v), -EINVAL);
+	cr_assert_eq(parse_time_ns("0.5", 1000000000ull, &v), -EINVAL);
+}
+
+Test(parse_time, arithmetic_uses_the_default_unit_when_no_unit_is_given)
+{
+	cr_assert_eq(time_of("(1+2)"), 3000000000ull);
+	cr_assert_eq(time_of("(2*30)"), 60000000000ull);
+}
+
+Test(parse_time, arithmetic_with_units_keeps_whole_seconds_as_fio)
+{
+	cr_assert_eq(time_of("(1s+500ms)"), 1000000000ull);
+	cr_assert_eq(time_of("(1m+30s)"), 90000000000ull);
 }
 
 Test(parse_time, rejects_unknown_suffix)
