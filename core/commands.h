@@ -26,6 +26,9 @@ int cmd_compare(int argc, char **argv);
 /* iopath history DIR: each cell's metric across saved results. */
 int cmd_history(int argc, char **argv);
 
+/* iopath suite vm-paths --target NAME=DIR ...: the disk-vs-shared-folder table. */
+int cmd_suite(int argc, char **argv);
+
 /* Exit codes. */
 #define EXIT_JOB_FAILED 1
 #define EXIT_USAGE 2

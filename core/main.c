@@ -33,6 +33,7 @@ static const struct subcommand commands[] = {
 	{ "probe", cmd_probe, "describe the host and the storage path of each PATH" },
 	{ "version", cmd_version, "print the version" },
 	{ "workloads", cmd_workloads, "list the built-in workloads (or print one's job file)" },
+	{ "suite", cmd_suite, "suite vm-paths --target disk=DIR --target share=DIR: the table" },
 	{ "run", cmd_run, "run a built-in workload: run NAME [--target DIR] [--scale] [opt=val]" },
 	{ NULL, NULL, NULL },
 };

@@ -1,0 +1,126 @@
+/* Integration: iopath suite vm-paths on local targets (a disk directory and /dev/shm), tiny. */
+#include <dirent.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "harness.h"
+
+TestSuite(suite, .fini = tmpdir_cleanup);
+
+/* 4 copy directions and 10 per-target rows for each of 2 targets. */
+#define ROWS_TWO_TARGETS (4 + 2 * 10)
+
+static unsigned leftovers(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	unsigned n = 0;
+
+	cr_assert_not_null(d);
+	while ((e = readdir(d)))
+		if (!strncmp(e->d_name, "iopath-suite.", 13))
+			n++;
+	closedir(d);
+	return n;
+}
+
+static struct run_out run_suite(const char *disk, const char *fmt, const char *out)
+{
+	char t1[320], t2[320];
+
+	snprintf(t1, sizeof(t1), "--target=disk=%s", disk);
+	snprintf(t2, sizeof(t2), "--target=shm=%s", "/dev/shm");
+	return iopath_run("suite", "vm-paths", t1, t2, "--repeat", "2", "--scale=1/2048", fmt, out,
+			  NULL);
+}
+
+Test(suite, two_local_targets_give_a_complete_table)
+{
+	const char *dir = tmpdir_make();
+	char out[320], path[320];
+	struct run_out r;
+	json_t *root, *rows, *row;
+	size_t i;
+
+	snprintf(out, sizeof(out), "--output=%s/suite.json", dir);
+	r = run_suite(dir, "--output-format=json,normal", out);
+	cr_assert_eq(r.status, 0, "exit %d: %s", r.status, r.err);
+	cr_assert_not_null(strstr(r.out, "copy                 disk -> shm"), "%s", r.out);
+	cr_assert_not_null(strstr(r.out, "metadata unlink      shm"), "%s", r.out);
+	snprintf(path, sizeof(path), "%s/suite.json", dir);
+	root = json_load_path(path);
+	rows = json_object_get(json_object_get(json_object_get(root, "iopath"), "suite"), "rows");
+	cr_assert_eq(json_array_size(rows), ROWS_TWO_TARGETS);
+	json_array_foreach(rows, i, row) {
+		const char *test = json_string_value(json_object_get(row, "test"));
+
+		cr_assert_eq(json_integer_value(json_object_get(row, "n")), 2, "%s: %s", test,
+			     json_string_value(json_object_get(row, "error")));
+		cr_assert(json_real_value(json_object_get(row, "median")) > 0, "%s", test);
+		cr_assert(json_real_value(json_object_get(row, "ratio_to_reference")) > 0, "%s", test);
+	}
+	/* every run's job is kept, fio-shaped; the probes of both targets and the host too */
+	cr_assert_geq(json_array_size(json_object_get(root, "jobs")), 2 * (4 + 2 * 7));
+	cr_assert_eq(json_array_size(json_object_get(json_object_get(root, "iopath"), "targets")), 2);
+	cr_assert_not_null(json_object_get(json_object_get(json_object_get(root, "iopath"), "host"),
+					   "hypervisor"));
+	cr_assert_eq(leftovers(dir), 0, "the suite left its files in the disk target");
+	/* other tests may be using /dev/shm at the same time: look for this run's own directory */
+	json_array_foreach(json_object_get(json_object_get(json_object_get(root, "iopath"), "suite"),
+					   "targets"), i, row) {
+		const char *files = json_string_value(json_object_get(row, "files"));
+
+		cr_assert_not_null(files);
+		cr_assert_neq(access(files, F_OK), 0, "the suite left %s behind", files);
+	}
+	json_decref(root);
+	run_out_free(&r);
+}
+
+Test(suite, csv_has_a_row_per_cell)
+{
+	const char *dir = tmpdir_make();
+	struct run_out r = run_suite(dir, "--output-format=csv", NULL);
+	unsigned lines = 0;
+	const char *p;
+
+	cr_assert_eq(r.status, 0, "exit %d: %s", r.status, r.err);
+	cr_assert_eq(strncmp(r.out, "test,from,to,metric,n,median", 28), 0, "%s", r.out);
+	for (p = r.out; *p; p++)
+		lines += *p == '\n';
+	cr_assert_eq(lines, 1 + ROWS_TWO_TARGETS, "%s", r.out);
+	run_out_free(&r);
+}
+
+Test(suite, works_with_one_target)
+{
+	const char *dir = tmpdir_make();
+	char t[320];
+	struct run_out r;
+	json_t *root;
+
+	snprintf(t, sizeof(t), "--target=only=%s", dir);
+	r = iopath_run("suite", "vm-paths", t, "--repeat=1", "--scale=1/2048",
+		       "--output-format=json", NULL);
+	cr_assert_eq(r.status, 0, "exit %d: %s", r.status, r.err);
+	root = json_from_string(r.out);
+	cr_assert_eq(json_array_size(json_object_get(json_object_get(json_object_get(root, "iopath"),
+								     "suite"), "rows")), 1 + 10);
+	json_decref(root);
+	run_out_free(&r);
+}
+
+Test(suite, unknown_reference_is_a_usage_error)
+{
+	const char *dir = tmpdir_make();
+	char t[320];
+	struct run_out r;
+
+	snprintf(t, sizeof(t), "--target=disk=%s", dir);
+	r = iopath_run("suite", "vm-paths", t, "--reference", "nope", NULL);
+	cr_assert_eq(r.status, 2);
+	cr_assert_not_null(strstr(r.err, "nope"), "%s", r.err);
+	run_out_free(&r);
+}
