@@ -63,16 +63,30 @@ $(UNIT_BIN): $(UNIT_SRC) $(LIB_OBJ)
 $(INTEG_BIN): $(INTEG_SRC) tests/integration/harness.h $(wildcard tests/integration/*.h)
 	$(CC) $(CPPFLAGS_ALL) $(CFLAGS_ALL) -Itests -Wno-format-truncation -o $@ $(INTEG_SRC) -lcriterion -ljansson
 
+# The fault-injecting FUSE filesystem the fault tests mount; tests skip without it.
+FAULTFS := build/faultfs
+FUSE_CFLAGS := $(shell pkg-config --cflags fuse3 2>/dev/null)
+FUSE_LIBS := $(shell pkg-config --libs fuse3 2>/dev/null)
+
+$(FAULTFS): tests/tools/faultfs.c Makefile
+	@mkdir -p build
+	@if [ -n "$(FUSE_LIBS)" ]; then \
+		echo "$(CC) -o $@ $<"; \
+		$(CC) -std=gnu11 $(OPT) $(WARN) $(FUSE_CFLAGS) -o $@ $< $(FUSE_LIBS); \
+	else echo "faultfs: libfuse3-dev missing, the fault tests will skip" >&2; fi
+
+TEST_ENV = IOPATH_BIN=$(CURDIR)/iopath FAULTFS_BIN=$(CURDIR)/$(FAULTFS)
+
 unit: iopath $(UNIT_BIN)
 	$(UNIT_BIN) --jobs 2
 
-integration: iopath $(INTEG_BIN)
-	IOPATH_BIN=$(CURDIR)/iopath $(INTEG_BIN) --jobs 2
+integration: iopath $(INTEG_BIN) $(FAULTFS)
+	$(TEST_ENV) $(INTEG_BIN) --jobs 2
 
 test: deps
-	$(MAKE) iopath $(UNIT_BIN) $(INTEG_BIN)
+	$(MAKE) iopath $(UNIT_BIN) $(INTEG_BIN) $(FAULTFS)
 	$(UNIT_BIN) --jobs 2
-	IOPATH_BIN=$(CURDIR)/iopath $(INTEG_BIN) --jobs 2
+	$(TEST_ENV) $(INTEG_BIN) --jobs 2
 
 # The side-by-side benchmark against fio (not a test: nothing is asserted). BENCH_ARGS are
 # passed on, e.g. make bench BENCH_ARGS="--quick" or BENCH_ARGS="--only cost,cached".

@@ -12,6 +12,7 @@
 #include "run.h"
 #include "stats.h"
 #include "target.h"
+#include "tempfiles.h"
 
 #define CMP_SIZE "256m"
 #define CMP_RUNTIME "2"
@@ -100,13 +101,18 @@ int cmd_default(int argc, char **argv)
 	struct run_results res = { 0 };
 	struct job_parser p;
 	struct iop_err err = { "" };
-	char path[64], *text;
+	char path[64], side[80] = "", *text;
 	size_t len = 64 * 1024;
 	int ret, code = EXIT_USAGE;
 
 	(void)argc;
 	(void)argv;
 	snprintf(path, sizeof(path), "iopath-compare.%d.tmp", (int)getpid());
+	if (!access(path, F_OK)) {
+		fprintf(stderr, "iopath: ./%s exists and is not this run's; remove it or run elsewhere\n",
+			path);
+		return EXIT_USAGE;
+	}
 	text = malloc(len);
 	if (!text || build_jobs(text, len, path)) {
 		fprintf(stderr, "iopath: out of memory building the default comparison\n");
@@ -125,6 +131,10 @@ int cmd_default(int argc, char **argv)
 	printf("iopath engine comparison: %u jobs of " CMP_RUNTIME " s on ./%s (" CMP_SIZE "), removed afterwards\n",
 	       jobs.nr, path);
 	fflush(stdout);
+	/* the file and its ownership sidecar (where there are no xattrs) go on Ctrl-C too */
+	if (!target_sidecar_path(path, side, sizeof(side)))
+		tempfiles_register(side);
+	tempfiles_register(path);
 	install_stop_signals();
 	ret = run_jobs(&jobs, &res, &err);
 	if (ret) {
@@ -136,7 +146,8 @@ int cmd_default(int argc, char **argv)
 	if (res.interrupted)
 		printf("(interrupted: the table is partial)\n");
 out:
-	target_remove(path);
+	tempfiles_remove(path);
+	tempfiles_remove(side);
 	run_results_free(&res);
 	job_list_free(&jobs);
 	return code;

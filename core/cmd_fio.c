@@ -8,6 +8,7 @@
 #include "job.h"
 #include "output.h"
 #include "run.h"
+#include "atomic.h"
 
 static void usage(FILE *f)
 {
@@ -180,6 +181,9 @@ int cmd_fio(int argc, char **argv)
 		ret = iop_errf(&err, -EINVAL, "no jobs defined (give a job file or --name=NAME with options)");
 	print_warnings(&p);
 	job_parser_free(&p);
+	/* find out now, not after the jobs ran, that their result would have nowhere to go */
+	if (!ret && a.out.path)
+		ret = atomic_check(a.out.path, &err);
 	if (ret) {
 		fprintf(stderr, "iopath: %s\n", err.msg);
 		job_list_free(&jobs);

@@ -7,6 +7,7 @@
 #include "commands.h"
 #include "err.h"
 #include "iopath/probe.h"
+#include "output.h"
 
 #define PROBE_USAGE "usage: iopath probe [PATH ...] [--json] [--no-trials]"
 
@@ -193,6 +194,8 @@ int cmd_probe(int argc, char **argv)
 		ret = 1;
 		goto out_free;
 	}
+	/* Ctrl-C: nothing to save, but the trial file must not stay behind */
+	install_exit_signals();
 	probe_host(&h);
 	if (!a.json)
 		print_host(&h);

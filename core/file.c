@@ -11,6 +11,7 @@
 
 #include "buffer.h"
 #include "file.h"
+#include "run.h"
 #include "target.h"
 
 static int join(char *out, const char *dir, const char *name, struct iop_err *err)
@@ -145,6 +146,12 @@ static int fill_range(const struct job_spec *job, int fd, const char *path, uint
 	for (off = from; off < end;) {
 		size_t n = end - off < chunk ? (size_t)(end - off) : chunk;
 		ssize_t w;
+
+		if (run_stop_requested()) {
+			ret = iop_errf(err, -EINTR, "laying out %s: interrupted at offset %llu", path,
+				       (unsigned long long)off);
+			break;
+		}
 
 		if (job->verify != VERIFY_NONE)
 			verify_stamp(buf, off, (uint32_t)(n / unit * unit), unit, 0);

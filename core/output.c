@@ -9,6 +9,7 @@
 #include "commands.h"
 #include "output.h"
 #include "report.h"
+#include "atomic.h"
 #include "tempfiles.h"
 
 int output_parse_formats(const char *list, unsigned *formats, struct iop_err *err)
@@ -55,23 +56,62 @@ static char *join_args(int argc, char **argv)
 	return s;
 }
 
+/* Where a result goes when it cannot go where asked: $TMPDIR (or /tmp), rather than nowhere. */
+static void fallback_path(char *out, size_t len, const char *ext)
+{
+	const char *dir = getenv("TMPDIR");
+
+	snprintf(out, len, "%s/iopath-result.%d.%s", dir && *dir ? dir : "/tmp", (int)getpid(), ext);
+}
+
+static int write_text(const struct run_results *r, const char *path)
+{
+	struct atomic_file a;
+	int ret = atomic_open(&a, path);
+
+	if (ret)
+		return ret;
+	report_normal(a.f, r);
+	return atomic_commit(&a);
+}
+
+static int saved_elsewhere(struct iop_err *err, int ret, const char *path, const char *alt,
+			   int ret2)
+{
+	if (!ret2)
+		return iop_errf(err, ret, "cannot write the result to %s: %s; it was saved to %s instead",
+				path ? path : "stdout", strerror(-ret), alt);
+	return iop_errf(err, ret, "cannot write the result to %s: %s (nor to %s: %s)",
+			path ? path : "stdout", strerror(-ret), alt, strerror(-ret2));
+}
+
 int output_results(const struct run_results *r, const struct output_opts *o, int argc,
 		   char **argv, struct iop_err *err)
 {
+	bool json = o->formats & (OUT_JSON | OUT_JSONPLUS);
+	char alt[PATH_MAX];
 	struct run_env env;
-	FILE *text = stdout;
 	json_t *root;
 	int ret = 0;
 
 	run_env_fill(&env, argc, argv);
+	if ((o->formats & OUT_NORMAL) && o->path && !json) {
+		/* only text asked for: it is the result, and goes to the file */
+		ret = write_text(r, o->path);
+		if (ret) {
+			fallback_path(alt, sizeof(alt), "txt");
+			return saved_elsewhere(err, ret, o->path, alt, write_text(r, alt));
+		}
+		return 0;
+	}
 	if (o->formats & OUT_NORMAL) {
 		/* with JSON on stdout too, the text goes to stderr so stdout stays parseable */
-		if (!o->path && (o->formats & (OUT_JSON | OUT_JSONPLUS)))
-			text = stderr;
+		FILE *text = !o->path && json ? stderr : stdout;
+
 		report_normal(text, r);
 		fflush(text);
 	}
-	if (!(o->formats & (OUT_JSON | OUT_JSONPLUS)))
+	if (!json)
 		return 0;
 	root = report_json(r, &env, o->formats & OUT_JSONPLUS);
 	if (!root)
@@ -86,11 +126,12 @@ int output_results(const struct run_results *r, const struct output_opts *o, int
 		}
 	}
 	ret = report_json_write(root, o->path);
+	if (ret) {
+		fallback_path(alt, sizeof(alt), "json");
+		saved_elsewhere(err, ret, o->path, alt, report_json_write(root, alt));
+	}
 	json_decref(root);
-	if (ret)
-		return iop_errf(err, ret, "cannot write the result to %s: %s",
-				o->path ? o->path : "stdout", strerror(-ret));
-	return 0;
+	return ret;
 }
 
 int output_exit_code(const struct run_results *r)
@@ -112,19 +153,41 @@ static void on_stop(int sig)
 {
 	(void)sig;
 	if (stops++) {
+		/* a second signal: leave at once, but leave no temporary file behind */
 		tempfiles_remove_all();
 		_exit(EXIT_INTERRUPTED);
 	}
 	run_request_stop();
 }
 
-void install_stop_signals(void)
+static void on_exit_signal(int sig)
 {
+	(void)sig;
+	tempfiles_remove_all();
+	_exit(EXIT_INTERRUPTED);
+}
+
+static void install(void (*handler)(int))
+{
+	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP };
 	struct sigaction sa;
+	unsigned i;
 
 	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_stop;
+	sa.sa_handler = handler;
 	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
+	for (i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
+		sigaction(sigs[i], &sa, NULL);
+	/* a closed stdout is an error to report (and a reason to save the result elsewhere) */
+	signal(SIGPIPE, SIG_IGN);
+}
+
+void install_stop_signals(void)
+{
+	install(on_stop);
+}
+
+void install_exit_signals(void)
+{
+	install(on_exit_signal);
 }

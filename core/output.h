@@ -19,14 +19,23 @@ struct output_opts {
 /* Parse --output-format's comma list. */
 int output_parse_formats(const char *list, unsigned *formats, struct iop_err *err);
 
-/* Write the results as asked; 0 or -errno with err set. */
+/*
+ * Write the results as asked, the file atomically; when that fails the result is saved in
+ * $TMPDIR (or /tmp) instead and err says where. 0 or -errno with err set.
+ */
 int output_results(const struct run_results *r, const struct output_opts *o, int argc,
 		   char **argv, struct iop_err *err);
 
 /* Print each failed job's reason on stderr; return the exit code the run deserves. */
 int output_exit_code(const struct run_results *r);
 
-/* Install SIGINT/SIGTERM handling: the first asks the runner to stop, the second exits. */
+/*
+ * SIGINT/SIGTERM/SIGHUP for commands that run jobs: the first asks the runner to stop (the
+ * partial results are then written), the second removes temporary files and exits 130.
+ */
 void install_stop_signals(void);
+
+/* The same for commands with nothing to save: remove temporary files and exit 130 at once. */
+void install_exit_signals(void);
 
 #endif

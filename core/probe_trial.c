@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "probe_int.h"
+#include "tempfiles.h"
 
 #define DATA_LEN	(256u * 1024)	/* written, synced region at the start of the file */
 #define FILE_LEN	(512u * 1024)	/* the rest is a hole */
@@ -46,8 +47,11 @@ static int tmp_create(const char *dir, char *name, size_t len)
 			     (salt >> 32) & 0xfffffffful) >= (int)len)
 			return -ENAMETOOLONG;
 		fd = open(name, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
-		if (fd >= 0)
+		if (fd >= 0) {
+			/* removed on SIGINT/SIGTERM too */
+			tempfiles_register(name);
 			return fd;
+		}
 		if (errno != EEXIST)
 			return -errno;
 	}
@@ -378,7 +382,7 @@ out_unlink:
 	if (c.dfd >= 0)
 		close(c.dfd);
 	close(c.fd);
-	unlink(c.name);
+	tempfiles_remove(c.name);
 out_free:
 	free(c.buf);
 }

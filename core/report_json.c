@@ -10,6 +10,7 @@
 #include "meta.h"
 #include "report.h"
 #include "stats.h"
+#include "atomic.h"
 
 const char *dir_name(unsigned dir)
 {
@@ -327,35 +328,23 @@ json_t *report_json(const struct run_results *r, const struct run_env *env, bool
 
 int report_json_write(json_t *root, const char *path)
 {
-	char tmp[PATH_MAX];
 	const size_t flags = JSON_INDENT(2) | JSON_REAL_PRECISION(12);
-	FILE *f;
-	int fd, ret = 0;
+	struct atomic_file a;
+	int ret;
 
+	errno = 0;
 	if (!path) {
 		if (json_dumpf(root, stdout, flags) || fputc('\n', stdout) == EOF || fflush(stdout))
-			return -EIO;
+			return errno ? -errno : -EIO;
 		return 0;
 	}
-	if (snprintf(tmp, sizeof(tmp), "%s.tmp.%d", path, (int)getpid()) >= (int)sizeof(tmp))
-		return -ENAMETOOLONG;
-	fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
-	if (fd < 0)
-		return -errno;
-	f = fdopen(fd, "w");
-	if (!f) {
-		ret = -errno;
-		close(fd);
-		unlink(tmp);
+	ret = atomic_open(&a, path);
+	if (ret)
+		return ret;
+	if (json_dumpf(root, a.f, flags) || fputc('\n', a.f) == EOF) {
+		ret = errno ? -errno : -EIO;
+		atomic_abort(&a);
 		return ret;
 	}
-	if (json_dumpf(root, f, flags) || fputc('\n', f) == EOF || fflush(f) || fsync(fd))
-		ret = -EIO;
-	if (fclose(f) && !ret)
-		ret = -errno;
-	if (!ret && rename(tmp, path))
-		ret = -errno;
-	if (ret)
-		unlink(tmp);
-	return ret;
+	return atomic_commit(&a);
 }

@@ -2,6 +2,7 @@
 #include <errno.h>
 #include <limits.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -831,6 +832,7 @@ static int run_group(struct group_job *gjs, unsigned n, struct phase_sync *sync,
 		     struct run_results *out, struct iop_err *err)
 {
 	struct start_gate start;
+	sigset_t block, old_mask;
 	unsigned i, c, total = 0, started = 0;
 	uint64_t t0 = mono_ns();
 	int ret = 0;
@@ -844,9 +846,11 @@ static int run_group(struct group_job *gjs, unsigned n, struct phase_sync *sync,
 			snprintf(gjs[i].why, sizeof(gjs[i].why), "%s", e.msg);
 		}
 		if (!gjs[i].refused) {
-			ret = layout_job(&gjs[i].plan, &e);
-			if (ret) {
-				gjs[i].refused = ret;
+			/* a failed layout fails that job only: the group's result must survive */
+			int lret = layout_job(&gjs[i].plan, &e);
+
+			if (lret) {
+				gjs[i].refused = lret;
 				snprintf(gjs[i].why, sizeof(gjs[i].why), "%s", e.msg);
 			}
 		}
@@ -863,6 +867,15 @@ static int run_group(struct group_job *gjs, unsigned n, struct phase_sync *sync,
 			if (!strcmp(gjs[c].plan.job->name, job->wait_for) && !gjs[c].refused)
 				gjs[i].waitee = &gjs[c];
 	}
+	/*
+	 * Workers are born with SIGINT/SIGTERM/SIGHUP blocked: the handler runs on this thread,
+	 * and no worker's system call is cut short with EINTR (a failed I/O, not a stop).
+	 */
+	sigemptyset(&block);
+	sigaddset(&block, SIGINT);
+	sigaddset(&block, SIGTERM);
+	sigaddset(&block, SIGHUP);
+	pthread_sigmask(SIG_BLOCK, &block, &old_mask);
 	if (total) {
 		gate_init(&start, total);
 		for (i = 0; i < n; i++) {
@@ -896,6 +909,7 @@ static int run_group(struct group_job *gjs, unsigned n, struct phase_sync *sync,
 		}
 	}
 out:
+	pthread_sigmask(SIG_SETMASK, &old_mask, NULL);
 	if (total) {
 		gate_expect(&start, started);
 		gate_wait_ready(&start);

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
 #include <sys/sysmacros.h>
 #include <sys/xattr.h>
 #include <unistd.h>
@@ -96,6 +97,28 @@ int target_mark_owned(int fd, const char *path)
 	return write_sidecar(path, st.st_ino);
 }
 
+/*
+ * Filesystems whose inode numbers are not stable across lookups (FUSE without use_ino, 9p,
+ * vboxsf): there the sidecar's presence has to speak for the file, whatever its inode says.
+ */
+static bool unstable_inodes(const char *path)
+{
+	static const unsigned long magics[] = {
+		0x65735546,	/* FUSE */
+		0x01021997,	/* 9p */
+		0x786f4256,	/* vboxsf */
+	};
+	struct statfs sf;
+	unsigned i;
+
+	if (statfs(path, &sf))
+		return false;
+	for (i = 0; i < sizeof(magics) / sizeof(magics[0]); i++)
+		if ((unsigned long)sf.f_type == magics[i])
+			return true;
+	return false;
+}
+
 static bool sidecar_says_owned(const char *path, ino_t ino)
 {
 	char side[PATH_MAX], text[PATH_MAX + 128], *at;
@@ -113,7 +136,9 @@ static bool sidecar_says_owned(const char *path, ino_t ino)
 		return false;
 	text[n] = '\0';
 	at = strstr(text, "\nino=");
-	return at && strtoull(at + 5, NULL, 10) == (unsigned long long)ino;
+	if (!at)
+		return false;
+	return strtoull(at + 5, NULL, 10) == (unsigned long long)ino || unstable_inodes(path);
 }
 
 bool target_owned(const char *path)

@@ -16,6 +16,7 @@
 
 #define SAMPLE_NS 500000000ull	/* fio's bw_avg_time / iops_avg_time default */
 #define BUF_ALIGN 4096u
+#define REAP_RETRIES 100	/* failed reaps in a row before in-flight requests are given up */
 
 void gate_init(struct start_gate *g, unsigned expected)
 {
@@ -120,10 +121,27 @@ static void measure_start(struct worker *w, uint64_t t)
 	getrusage(RUSAGE_THREAD, &w->ru_start);
 }
 
+/* A file deleted under a running job (st_nlink 0) fails the job: its numbers mean little now. */
+static void check_files_present(struct worker *w)
+{
+	struct stat st;
+	unsigned i;
+
+	for (i = 0; i < w->nr_files; i++) {
+		/* only where links are counted at all: some FUSE and network filesystems say 0 */
+		if (w->files[i].fd < 0 || !w->nlink_at_open[i] || fstat(w->files[i].fd, &st) ||
+		    st.st_nlink)
+			continue;
+		worker_fail(w, ENOENT, "%s was deleted while the job ran", w->files[i].path);
+	}
+}
+
 static void take_sample(struct worker *w, uint64_t t)
 {
 	double secs = (double)(t - w->last_sample_ns) / 1e9;
 	unsigned d;
+
+	check_files_present(w);
 
 	for (d = 0; d < 2; d++) {
 		if (d == DDIR_READ ? !job_reads(w->job->rw) : !job_writes(w->job->rw))
@@ -498,6 +516,7 @@ static inline __attribute__((always_inline)) void io_loop_body(struct worker *w,
 	struct io_req *held = NULL;	/* a sync request waiting for writes to drain */
 	bool more = true;
 	uint64_t t = now_ns();
+	unsigned reap_errors = 0;
 	int n;
 
 	while (more || w->inflight || w->nr_batch || held || w->nr_copy_ready) {
@@ -557,6 +576,13 @@ static inline __attribute__((always_inline)) void io_loop_body(struct worker *w,
 			n = ops->reap(&w->eng, w->done, want, w->inflight);
 			if (n < 0) {
 				worker_fail(w, -n, "engine %s: reap: %s", ops->name, strerror(-n));
+				/*
+				 * Requests still in flight own their buffers: keep trying to reap
+				 * them, and if the engine cannot, leave the buffers to the kernel.
+				 */
+				if (++reap_errors < REAP_RETRIES)
+					continue;
+				w->bufs_in_flight = w->inflight;
 				break;
 			}
 			if (n) {
@@ -653,6 +679,7 @@ static int setup_files(struct worker *w)
 	bool diskless = job->engine->flags & ENGINE_DISKLESS;
 	bool writes = job_writes(job->rw);
 	struct iop_err err;
+	struct stat st;
 	uint64_t seed = job->randseed_set ? job->randseed : 0x5eed;
 	unsigned i;
 	int ret;
@@ -693,8 +720,6 @@ static int setup_files(struct worker *w)
 		}
 		if (job->file_append) {
 			/* appends start at the file's end, whatever it holds already */
-			struct stat st;
-
 			if (fstat(f->fd, &st)) {
 				worker_fail(w, errno, "%s: %s", f->path, strerror(errno));
 				return -errno;
@@ -703,6 +728,8 @@ static int setup_files(struct worker *w)
 		}
 		if (job->invalidate)
 			file_invalidate(f->fd, f->start, f->len);
+		if (!fstat(f->fd, &st))
+			w->nlink_at_open[i] = st.st_nlink > 0;
 	}
 	return 0;
 }
@@ -970,7 +997,8 @@ void worker_free(struct worker *w)
 		free(w->written[i]);
 		w->written[i] = NULL;
 	}
-	if (w->buf_base)
+	/* never unmap buffers the kernel may still read or write: leak them instead */
+	if (w->buf_base && !w->bufs_in_flight)
 		munmap(w->buf_base, w->buf_len);
 	free(w->reqs);
 	free(w->free_reqs);

@@ -85,6 +85,7 @@ struct worker {
 	unsigned nr_files;
 	struct file_gen gens[FILES_MAX];
 	unsigned char *written[FILES_MAX];	/* verify: blocks written, one bit per unit */
+	bool nlink_at_open[FILES_MAX];		/* the file had links when opened */
 
 	struct io_req *reqs;
 	unsigned depth;
@@ -152,6 +153,7 @@ struct worker {
 	char errmsg[512];
 	bool aborted;
 	bool interrupted;
+	unsigned bufs_in_flight;	/* requests the engine could not reap: buffers not freed */
 	pthread_t tid;
 };
 

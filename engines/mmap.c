@@ -1,5 +1,8 @@
 /* mmap: the file's region mapped MAP_SHARED; reads and writes are memcpy, fsync is msync. */
 #include <errno.h>
+#include <pthread.h>
+#include <setjmp.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -13,8 +16,53 @@ struct map {
 	uint64_t base;		/* file offset of addr */
 };
 
+/*
+ * A mapped page that cannot be read or written (an I/O error, a full filesystem under a
+ * sparse file, a file truncated by someone else) raises SIGBUS, which would end the whole
+ * run and every result in it. Copies run under a per-thread jump buffer instead, and the
+ * fault becomes -EIO for that request. SA_NODEFER: the handler leaves with siglongjmp and
+ * must not leave SIGBUS blocked, and sigsetjmp(.., 0) then costs no system call per I/O.
+ */
+static __thread sigjmp_buf *volatile bus_jump;	/* volatile: memcpy may fault in between */
+
+static void on_sigbus(int sig)
+{
+	if (bus_jump)
+		siglongjmp(*bus_jump, 1);
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+static void install_sigbus(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_sigbus;
+	sa.sa_flags = SA_NODEFER;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGBUS, &sa, NULL);
+}
+
+static int64_t copy_guarded(void *dst, const void *src, uint32_t len)
+{
+	sigjmp_buf jb;
+
+	if (sigsetjmp(jb, 0)) {
+		bus_jump = NULL;
+		return -EIO;
+	}
+	bus_jump = &jb;
+	memcpy(dst, src, len);
+	bus_jump = NULL;
+	return len;
+}
+
 static int mmap_init(struct engine *e, const struct engine_params *p)
 {
+	static pthread_once_t once = PTHREAD_ONCE_INIT;
+
+	pthread_once(&once, install_sigbus);
 	e->priv = p->writes ? (void *)1 : NULL;
 	engine_applied(e, "map", "MAP_SHARED");
 	return 0;
@@ -74,10 +122,9 @@ static int mmap_submit(struct engine *e, struct io_req **reqs, unsigned n)
 			continue;
 		}
 		if (r->ddir == DDIR_READ)
-			memcpy(r->buf, at, r->len);
+			r->res = copy_guarded(r->buf, at, r->len);
 		else
-			memcpy(at, r->buf, r->len);
-		r->res = r->len;
+			r->res = copy_guarded(at, r->buf, r->len);
 	}
 	return (int)n;
 }

@@ -6,7 +6,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "harness.h"
@@ -191,4 +194,130 @@ int sh(const char *fmt, ...)
 	va_end(ap);
 	st = system(cmd);
 	return st == -1 ? -1 : WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+}
+
+struct run_bg iopath_startv(char *const argv[], const char *cwd)
+{
+	const char *bin = getenv("IOPATH_BIN");
+	struct run_bg b = { 0 };
+
+	cr_assert_not_null(bin, "IOPATH_BIN is not set (run through 'make test')");
+	b.o = tmpfile();
+	b.e = tmpfile();
+	cr_assert(b.o && b.e);
+	b.pid = fork();
+	cr_assert_neq(b.pid, -1);
+	if (b.pid == 0) {
+		dup2(fileno(b.o), 1);
+		dup2(fileno(b.e), 2);
+		if (cwd && chdir(cwd))
+			_exit(126);
+		execv(bin, argv);
+		_exit(127);
+	}
+	return b;
+}
+
+struct run_bg iopath_start(const char *arg, ...)
+{
+	char *argv[64];
+	unsigned n = 0;
+	va_list ap;
+
+	argv[n++] = (char *)"iopath";
+	va_start(ap, arg);
+	for (; arg && n < 63; arg = va_arg(ap, const char *))
+		argv[n++] = (char *)arg;
+	va_end(ap);
+	argv[n] = NULL;
+	return iopath_startv(argv, NULL);
+}
+
+void sleep_ms(unsigned ms)
+{
+	struct timespec ts = { ms / 1000, (long)(ms % 1000) * 1000000 };
+
+	nanosleep(&ts, NULL);
+}
+
+struct run_out iopath_wait(struct run_bg *b, unsigned timeout_s)
+{
+	struct run_out r = { 0 };
+	unsigned waited = 0;
+	pid_t got;
+	int st;
+
+	while ((got = waitpid(b->pid, &st, WNOHANG)) == 0 && waited < timeout_s * 100) {
+		sleep_ms(10);
+		waited++;
+	}
+	if (got == 0) {
+		kill(b->pid, SIGKILL);
+		waitpid(b->pid, &st, 0);
+		cr_assert_fail("iopath did not exit within %u s", timeout_s);
+	}
+	cr_assert_eq(got, b->pid);
+	r.status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+	r.out = slurp_fd(fileno(b->o));
+	r.err = slurp_fd(fileno(b->e));
+	fclose(b->o);
+	fclose(b->e);
+	return r;
+}
+
+static unsigned nr_threads(pid_t pid)
+{
+	char path[64], line[256];
+	unsigned n = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
+	f = fopen(path, "r");
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "Threads: %u", &n) == 1)
+			break;
+	fclose(f);
+	return n;
+}
+
+bool wait_for_workers(pid_t pid, unsigned timeout_s)
+{
+	unsigned i;
+
+	for (i = 0; i < timeout_s * 100; i++) {
+		if (nr_threads(pid) > 1)
+			return true;
+		sleep_ms(10);
+	}
+	return false;
+}
+
+bool wait_for_file(const char *path, unsigned timeout_s)
+{
+	unsigned i;
+
+	for (i = 0; i < timeout_s * 100; i++) {
+		if (!access(path, F_OK))
+			return true;
+		sleep_ms(10);
+	}
+	return false;
+}
+
+void faultfs_mount(const char *backing, const char *mnt, const char *opts)
+{
+	const char *bin = getenv("FAULTFS_BIN");
+
+	if (!is_root())
+		cr_skip_test("needs root to mount the FUSE fault filesystem");
+	if (access("/dev/fuse", R_OK | W_OK))
+		cr_skip_test("no /dev/fuse on this machine");
+	if (!bin || access(bin, X_OK))
+		cr_skip_test("faultfs was not built (libfuse3-dev missing?)");
+	mkdir(backing, 0755);
+	mkdir(mnt, 0755);
+	if (sh("%s %s %s %s", bin, opts ? opts : "", backing, mnt))
+		cr_skip_test("faultfs cannot mount here");
 }

@@ -6,6 +6,7 @@
 #include <jansson.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 struct run_out {
 	int status;		/* exit code, or 128 + signal */
@@ -30,6 +31,34 @@ json_t *json_from_string(const char *s);
 long long job_int(json_t *root, unsigned i, const char *dir, const char *key);
 
 bool is_root(void);
+
+/* iopath running in the background. */
+struct run_bg {
+	pid_t pid;
+	FILE *o, *e;
+};
+
+struct run_bg iopath_start(const char *arg, ...) __attribute__((sentinel));
+struct run_bg iopath_startv(char *const argv[], const char *cwd);
+
+/* Wait for it to exit; after timeout_s seconds kill it and fail the test (a hang). */
+struct run_out iopath_wait(struct run_bg *b, unsigned timeout_s);
+
+/* Wait (at most timeout_s) until pid runs more than one thread: its workers have started. */
+bool wait_for_workers(pid_t pid, unsigned timeout_s);
+
+/* Wait (at most timeout_s) until path exists. */
+bool wait_for_file(const char *path, unsigned timeout_s);
+
+/* Sleep ms milliseconds. */
+void sleep_ms(unsigned ms);
+
+/*
+ * Mount the fault-injecting FUSE filesystem (tests/tools/faultfs.c) of backing on mnt with
+ * faultfs options such as "--eio-read-after=10". Skips the test, with the reason, where it
+ * cannot (not root, no /dev/fuse, faultfs not built).
+ */
+void faultfs_mount(const char *backing, const char *mnt, const char *opts);
 
 /* Create path holding size bytes of a pattern drawn from seed (0 size: an empty file). */
 void file_make(const char *path, size_t size, unsigned seed);

@@ -1,0 +1,39 @@
+/* Result files replaced atomically: a temporary next to them, fsync, rename. */
+#ifndef IOPATH_ATOMIC_H
+#define IOPATH_ATOMIC_H
+
+#include <limits.h>
+#include <stdio.h>
+
+#include "err.h"
+
+/* A result file being written: a temporary next to it until commit renames it in place. */
+struct atomic_file {
+	FILE *f;
+	char path[PATH_MAX];
+	char tmp[PATH_MAX];
+};
+
+/*
+ * Can a result be written to path at all? Checked before any job runs, so that a run's
+ * results are not lost at the end: the directory exists and is writable, path is not a
+ * directory. 0 or -errno with a one-line reason.
+ */
+int atomic_check(const char *path, struct iop_err *err);
+
+/*
+ * Start writing path: creates "path.tmp.PID" exclusively, registered with tempfiles so that
+ * an interrupt removes it. 0 or -errno.
+ */
+int atomic_open(struct atomic_file *a, const char *path);
+
+/*
+ * Finish: flush, fsync, close, rename over path, fsync the directory. On failure the
+ * temporary is removed and path keeps its old content. 0 or -errno.
+ */
+int atomic_commit(struct atomic_file *a);
+
+/* Give up: close and remove the temporary; path is untouched. */
+void atomic_abort(struct atomic_file *a);
+
+#endif

@@ -1,0 +1,164 @@
+/* Integration: faults in the middle of a run fail that job, keep its numbers, let the rest run. */
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "harness.h"
+
+static char mnt[300];
+
+static void cleanup(void)
+{
+	if (mnt[0])
+		umount2(mnt, MNT_DETACH);
+	mnt[0] = '\0';
+	tmpdir_cleanup();
+}
+
+TestSuite(faults, .fini = cleanup);
+
+static json_t *job_named(json_t *root, const char *name, unsigned *index)
+{
+	json_t *jobs = json_object_get(root, "jobs"), *j;
+	size_t i;
+
+	json_array_foreach(jobs, i, j) {
+		if (!strcmp(json_string_value(json_object_get(j, "jobname")), name)) {
+			*index = (unsigned)i;
+			return j;
+		}
+	}
+	cr_assert_fail("no job %s in the result", name);
+	return NULL;
+}
+
+/* The faulty job's error and numbers, and a healthy job beside it that finished. */
+static void check_fault(const char *out, int error, const char *dir, long long good_bytes)
+{
+	json_t *root = json_load_path(out);
+	unsigned bad, good;
+
+	job_named(root, "bad", &bad);
+	job_named(root, "good", &good);
+	cr_assert_eq(job_int(root, bad, NULL, "error"), error);
+	cr_assert_gt(job_int(root, bad, dir, "io_bytes"), 0, "what was measured before the fault is lost");
+	cr_assert_eq(job_int(root, good, NULL, "error"), 0);
+	cr_assert_eq(job_int(root, good, "write", "io_bytes"), good_bytes);
+	json_decref(root);
+}
+
+Test(faults, enospc_mid_run_fails_the_job_and_keeps_its_numbers)
+{
+	const char *dir = tmpdir_make();
+	char bad[320], good[320], out[320];
+	struct run_out r;
+
+	if (!is_root())
+		cr_skip_test("needs root to mount a small tmpfs");
+	snprintf(mnt, sizeof(mnt), "%s/small", dir);
+	cr_assert_eq(mkdir(mnt, 0755), 0);
+	if (mount("none", mnt, "tmpfs", 0, "size=2m"))
+		cr_skip_test("cannot mount tmpfs here");
+	snprintf(bad, sizeof(bad), "--filename=%s/f", mnt);
+	snprintf(good, sizeof(good), "--filename=%s/g", dir);
+	snprintf(out, sizeof(out), "--output=%s/out.json", dir);
+	r = iopath_run("--rw=write", "--bs=64k", "--name=bad", bad, "--size=8m", "--name=good", good,
+		       "--size=4m", "--output-format=json", out, NULL);
+	cr_assert_eq(r.status, 1, "exit %d: %s", r.status, r.err);
+	cr_assert_not_null(strstr(r.err, "No space left on device"), "%s", r.err);
+	cr_assert_not_null(strstr(r.err, mnt), "%s", r.err);
+	snprintf(out, sizeof(out), "%s/out.json", dir);
+	check_fault(out, 28, "write", 4 << 20);
+	run_out_free(&r);
+}
+
+Test(faults, enospc_under_mmap_is_an_error_not_a_crash)
+{
+	const char *dir = tmpdir_make();
+	char bad[320], good[320], out[320];
+	struct run_out r;
+
+	if (!is_root())
+		cr_skip_test("needs root to mount a small tmpfs");
+	snprintf(mnt, sizeof(mnt), "%s/small", dir);
+	cr_assert_eq(mkdir(mnt, 0755), 0);
+	if (mount("none", mnt, "tmpfs", 0, "size=2m"))
+		cr_skip_test("cannot mount tmpfs here");
+	snprintf(bad, sizeof(bad), "--filename=%s/f", mnt);
+	snprintf(good, sizeof(good), "--filename=%s/g", dir);
+	snprintf(out, sizeof(out), "--output=%s/out.json", dir);
+	r = iopath_run("--rw=write", "--bs=64k", "--name=bad", bad, "--ioengine=mmap", "--size=8m",
+		       "--name=good", good, "--size=4m", "--output-format=json", out, NULL);
+	cr_assert_eq(r.status, 1, "exit %d (SIGBUS is 135): %s", r.status, r.err);
+	cr_assert_not_null(strstr(r.err, "Input/output error"), "%s", r.err);
+	snprintf(out, sizeof(out), "%s/out.json", dir);
+	check_fault(out, 5, "write", 4 << 20);
+	run_out_free(&r);
+}
+
+Test(faults, eio_mid_run_fails_the_job_and_keeps_its_numbers)
+{
+	const char *dir = tmpdir_make();
+	char back[300], path[320], bad[320], good[320], out[320];
+	struct run_out r;
+	json_t *root;
+	unsigned i;
+
+	snprintf(back, sizeof(back), "%s/back", dir);
+	snprintf(mnt, sizeof(mnt), "%s/mnt", dir);
+	faultfs_mount(back, mnt, "--eio-read-after=100");
+	snprintf(path, sizeof(path), "%s/data", back);
+	file_make(path, 4 << 20, 5);
+	snprintf(bad, sizeof(bad), "--filename=%s/data", mnt);
+	snprintf(good, sizeof(good), "--filename=%s/g", dir);
+	snprintf(out, sizeof(out), "--output=%s/out.json", dir);
+	r = iopath_run("--name=bad", bad, "--rw=randread", "--name=good", good, "--rw=write",
+		       "--size=4m", "--output-format=json", out, NULL);
+	cr_assert_eq(r.status, 1, "exit %d: %s", r.status, r.err);
+	cr_assert_not_null(strstr(r.err, "Input/output error"), "%s", r.err);
+	cr_assert_not_null(strstr(r.err, "/mnt/data at offset"), "%s", r.err);
+	snprintf(out, sizeof(out), "%s/out.json", dir);
+	check_fault(out, 5, "read", 4 << 20);
+	root = json_load_path(out);
+	job_named(root, "bad", &i);
+	cr_assert_eq(job_int(root, i, "read", "io_bytes"), 100 * 4096);
+	json_decref(root);
+	run_out_free(&r);
+}
+
+Test(faults, a_file_deleted_under_a_running_job_fails_it)
+{
+	const char *dir = tmpdir_make();
+	char bad[320], good[320], out[320], path[320];
+	struct run_bg b;
+	struct run_out r;
+	json_t *root;
+	unsigned i;
+
+	snprintf(path, sizeof(path), "%s/victim", dir);
+	snprintf(bad, sizeof(bad), "--filename=%s", path);
+	snprintf(good, sizeof(good), "--filename=%s/g", dir);
+	snprintf(out, sizeof(out), "--output=%s/out.json", dir);
+	b = iopath_start("--rw=randwrite", "--size=4m", "--time_based", "--name=bad", bad,
+			 "--runtime=60", "--name=good", good, "--runtime=2", "--output-format=json",
+			 out, NULL);
+	cr_assert(wait_for_workers(b.pid, 30));
+	sleep_ms(200);
+	cr_assert_eq(unlink(path), 0);
+	r = iopath_wait(&b, 20);
+	cr_assert_eq(r.status, 1, "exit %d: %s", r.status, r.err);
+	cr_assert_not_null(strstr(r.err, "was deleted while the job ran"), "%s", r.err);
+	snprintf(out, sizeof(out), "%s/out.json", dir);
+	root = json_load_path(out);
+	job_named(root, "bad", &i);
+	cr_assert_eq(job_int(root, i, NULL, "error"), 2);
+	cr_assert_gt(job_int(root, i, "write", "io_bytes"), 0);
+	job_named(root, "good", &i);
+	cr_assert_eq(job_int(root, i, NULL, "error"), 0);
+	cr_assert_gt(job_int(root, i, "write", "io_bytes"), 0);
+	json_decref(root);
+	run_out_free(&r);
+}

@@ -1,0 +1,230 @@
+/* Integration: SIGINT/SIGTERM stop the workers, keep what was measured, leave no temporary file. */
+#include <dirent.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "harness.h"
+
+static char mnt[300];
+
+static void cleanup(void)
+{
+	if (mnt[0])
+		umount2(mnt, MNT_DETACH);
+	mnt[0] = '\0';
+	tmpdir_cleanup();
+}
+
+TestSuite(interrupt, .fini = cleanup);
+
+/* Names in dir (not . or ..) containing part; 0 when none. */
+static unsigned count_named(const char *dir, const char *part)
+{
+	struct dirent *de;
+	unsigned n = 0;
+	DIR *d = opendir(dir);
+
+	cr_assert_not_null(d, "%s", dir);
+	while ((de = readdir(d)))
+		if (strcmp(de->d_name, ".") && strcmp(de->d_name, "..") && strstr(de->d_name, part))
+			n++;
+	closedir(d);
+	return n;
+}
+
+static void stop_running_job(int sig, const char *engine, const char *rw, int direct, int depth)
+{
+	const char *dir = tmpdir_make();
+	char file[300], out[300], eng[64], rwo[64], dopt[32], qd[32];
+	struct run_bg b;
+	struct run_out r;
+	json_t *root;
+	long long bytes;
+
+	snprintf(file, sizeof(file), "--filename=%s/data", dir);
+	snprintf(out, sizeof(out), "--output=%s/out.json", dir);
+	snprintf(eng, sizeof(eng), "--ioengine=%s", engine);
+	snprintf(rwo, sizeof(rwo), "--rw=%s", rw);
+	snprintf(dopt, sizeof(dopt), "--direct=%d", direct);
+	snprintf(qd, sizeof(qd), "--iodepth=%d", depth);
+	b = iopath_start("--name=i", file, "--size=32m", eng, rwo, dopt, qd, "--time_based",
+			 "--runtime=60", "--output-format=json", out, NULL);
+	cr_assert(wait_for_workers(b.pid, 30), "the workers never started");
+	sleep_ms(300);
+	kill(b.pid, sig);
+	r = iopath_wait(&b, 10);
+	cr_assert_eq(r.status, 130, "%s %s: exit %d: %s", engine, rw, r.status, r.err);
+	snprintf(out, sizeof(out), "%s/out.json", dir);
+	root = json_load_path(out);
+	cr_assert(json_is_true(json_object_get(json_object_get(root, "iopath"), "interrupted")));
+	cr_assert_eq(job_int(root, 0, NULL, "error"), 0, "an interrupt is not a job error: %s", r.err);
+	bytes = job_int(root, 0, "read", "io_bytes") + job_int(root, 0, "write", "io_bytes");
+	cr_assert_gt(bytes, 0, "%s %s: nothing measured before the interrupt", engine, rw);
+	cr_assert_eq(count_named(dir, ".tmp."), 0, "a temporary result file was left");
+	json_decref(root);
+	run_out_free(&r);
+}
+
+Test(interrupt, sigint_stops_psync_and_keeps_the_partial_result)
+{
+	stop_running_job(SIGINT, "psync", "randread", 0, 1);
+}
+
+Test(interrupt, sigterm_stops_sync_writes_and_keeps_the_partial_result)
+{
+	stop_running_job(SIGTERM, "sync", "write", 0, 1);
+}
+
+Test(interrupt, sigint_reaps_libaio_in_flight_requests)
+{
+	stop_running_job(SIGINT, "libaio", "randread", 1, 32);
+}
+
+Test(interrupt, sigint_reaps_io_uring_in_flight_direct_writes)
+{
+	stop_running_job(SIGINT, "io_uring", "randwrite", 1, 32);
+}
+
+Test(interrupt, sigint_reaps_io_uring_in_flight_buffered_reads)
+{
+	stop_running_job(SIGINT, "io_uring", "randread", 0, 32);
+}
+
+Test(interrupt, sigint_stops_mmap)
+{
+	stop_running_job(SIGINT, "mmap", "randwrite", 0, 1);
+}
+
+/* I/O that takes 3 s each: the first Ctrl-C waits for it, the second does not. */
+Test(interrupt, second_sigint_exits_at_once_leaving_no_temporary_file)
+{
+	const char *dir = tmpdir_make();
+	char back[300], file[320], path[320], out[320];
+	struct run_bg b;
+	struct run_out r;
+
+	snprintf(back, sizeof(back), "%s/back", dir);
+	snprintf(mnt, sizeof(mnt), "%s/mnt", dir);
+	faultfs_mount(back, mnt, "--delay-ms=3000");
+	snprintf(path, sizeof(path), "%s/data", back);
+	file_make(path, 1 << 20, 1);
+	snprintf(file, sizeof(file), "--filename=%s/data", mnt);
+	snprintf(out, sizeof(out), "--output=%s/out.json", dir);
+	b = iopath_start("--name=slow", file, "--rw=randread", "--invalidate=0",
+			 "--output-format=json", out, NULL);
+	cr_assert(wait_for_workers(b.pid, 30));
+	sleep_ms(300);
+	kill(b.pid, SIGINT);
+	sleep_ms(200);
+	kill(b.pid, SIGINT);
+	r = iopath_wait(&b, 10);
+	cr_assert_eq(r.status, 130, "exit %d: %s", r.status, r.err);
+	snprintf(out, sizeof(out), "%s/out.json", dir);
+	cr_assert_neq(access(out, F_OK), 0, "the second Ctrl-C waited for the run to finish");
+	cr_assert_eq(count_named(dir, ".tmp."), 0);
+	run_out_free(&r);
+}
+
+/* Laying out a file through slow I/O: Ctrl-C stops the layout too. */
+Test(interrupt, sigint_stops_a_layout_in_progress)
+{
+	const char *dir = tmpdir_make();
+	char back[300], file[320], path[320];
+	struct run_bg b;
+	struct run_out r;
+
+	snprintf(back, sizeof(back), "%s/back", dir);
+	snprintf(mnt, sizeof(mnt), "%s/mnt", dir);
+	faultfs_mount(back, mnt, "--delay-ms=100");
+	snprintf(path, sizeof(path), "%s/data", back);
+	snprintf(file, sizeof(file), "--filename=%s/data", mnt);
+	b = iopath_start("--name=layout", file, "--rw=read", "--size=256m", NULL);
+	cr_assert(wait_for_file(path, 30));
+	sleep_ms(300);
+	kill(b.pid, SIGINT);
+	r = iopath_wait(&b, 15);
+	cr_assert_eq(r.status, 130, "exit %d: %s", r.status, r.err);
+	cr_assert_not_null(strstr(r.err, "interrupted"), "%s", r.err);
+	run_out_free(&r);
+}
+
+/* `make run`: the engine comparison's temporary file goes, whichever way the run ends. */
+static void default_run_interrupted(unsigned signals)
+{
+	const char *dir = tmpdir_make();
+	char *argv[] = { (char *)"iopath", NULL };
+	struct run_bg b = iopath_startv(argv, dir);
+	struct run_out r;
+	unsigned i;
+
+	cr_assert(wait_for_workers(b.pid, 30));
+	sleep_ms(200);
+	for (i = 0; i < signals; i++) {
+		kill(b.pid, SIGINT);
+		sleep_ms(50);
+	}
+	r = iopath_wait(&b, 20);
+	cr_assert_eq(r.status, 130, "exit %d: %s", r.status, r.err);
+	cr_assert_eq(count_named(dir, ""), 0, "left behind in %s", dir);
+	run_out_free(&r);
+}
+
+Test(interrupt, default_comparison_removes_its_file_on_ctrl_c)
+{
+	default_run_interrupted(1);
+}
+
+Test(interrupt, default_comparison_removes_its_file_on_a_second_ctrl_c)
+{
+	default_run_interrupted(2);
+}
+
+/* Every write fails with EIO (and there are no xattrs, so the mark is a sidecar): both go. */
+Test(interrupt, default_comparison_removes_its_file_when_jobs_fail)
+{
+	const char *dir = tmpdir_make();
+	char *argv[] = { (char *)"iopath", NULL };
+	char back[300];
+	struct run_bg b;
+	struct run_out r;
+
+	snprintf(back, sizeof(back), "%s/back", dir);
+	snprintf(mnt, sizeof(mnt), "%s/mnt", dir);
+	faultfs_mount(back, mnt, "--eio-write-after=0");
+	b = iopath_startv(argv, mnt);
+	r = iopath_wait(&b, 60);
+	cr_assert_eq(r.status, 1, "exit %d: %s", r.status, r.err);
+	cr_assert_not_null(strstr(r.out, "Input/output error"), "%s", r.out);
+	cr_assert_eq(count_named(back, ""), 0, "left behind in %s", back);
+	run_out_free(&r);
+}
+
+Test(interrupt, probe_removes_its_trial_file_on_ctrl_c)
+{
+	const char *dir = tmpdir_make();
+	char back[300];
+	struct run_bg b;
+	struct run_out r;
+	unsigned i;
+
+	snprintf(back, sizeof(back), "%s/back", dir);
+	snprintf(mnt, sizeof(mnt), "%s/mnt", dir);
+	faultfs_mount(back, mnt, "--delay-ms=300");
+	{
+		char *argv[] = { (char *)"iopath", (char *)"probe", mnt, NULL };
+
+		b = iopath_startv(argv, NULL);
+	}
+	for (i = 0; i < 3000 && !count_named(back, ".iopath-probe"); i++)
+		sleep_ms(10);
+	cr_assert_gt(count_named(back, ".iopath-probe"), 0, "the probe made no trial file");
+	kill(b.pid, SIGINT);
+	r = iopath_wait(&b, 20);
+	cr_assert_eq(r.status, 130, "exit %d: %s", r.status, r.err);
+	cr_assert_eq(count_named(back, ".iopath-probe"), 0, "the trial file was left");
+	run_out_free(&r);
+}

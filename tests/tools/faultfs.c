@@ -1,0 +1,271 @@
+/*
+ * faultfs: a FUSE view of a directory that fails or slows I/O on demand, for iopath's fault
+ * tests (device-mapper's dm-error is not available everywhere; FUSE is).
+ *
+ *   faultfs [--eio-read-after=N] [--eio-write-after=N] [--delay-ms=N] BACKING MOUNTPOINT
+ *
+ * After N successful reads (writes), every further read (write) of a regular file fails with
+ * EIO. --delay-ms sleeps before every read and write. Every open is direct_io, so each
+ * read and write of the test reaches this process. Files have no extended attributes.
+ * Returns once mounted (it daemonizes); unmount with umount or fusermount3 -u.
+ */
+#define _GNU_SOURCE
+#define FUSE_USE_VERSION 35
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <fuse.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/statvfs.h>
+#include <time.h>
+#include <unistd.h>
+
+static char backing[PATH_MAX];
+static long eio_read_after = -1, eio_write_after = -1, delay_ms;
+static long nr_reads, nr_writes;
+
+static void real(char *out, const char *path)
+{
+	snprintf(out, PATH_MAX, "%s%s", backing, path);
+}
+
+static void delay(void)
+{
+	struct timespec ts = { delay_ms / 1000, (delay_ms % 1000) * 1000000 };
+
+	if (delay_ms)
+		nanosleep(&ts, NULL);
+}
+
+static int ff_getattr(const char *path, struct stat *st, struct fuse_file_info *fi)
+{
+	char p[PATH_MAX];
+
+	if (fi)
+		return fstat((int)fi->fh, st) ? -errno : 0;
+	real(p, path);
+	return lstat(p, st) ? -errno : 0;
+}
+
+static int ff_access(const char *path, int mask)
+{
+	char p[PATH_MAX];
+
+	real(p, path);
+	return access(p, mask) ? -errno : 0;
+}
+
+static int ff_readdir(const char *path, void *buf, fuse_fill_dir_t fill, off_t off,
+		      struct fuse_file_info *fi, enum fuse_readdir_flags flags)
+{
+	char p[PATH_MAX];
+	struct dirent *de;
+	DIR *d;
+
+	(void)off, (void)fi, (void)flags;
+	real(p, path);
+	d = opendir(p);
+	if (!d)
+		return -errno;
+	while ((de = readdir(d)))
+		if (fill(buf, de->d_name, NULL, 0, 0))
+			break;
+	closedir(d);
+	return 0;
+}
+
+static int ff_open(const char *path, struct fuse_file_info *fi)
+{
+	char p[PATH_MAX];
+	int fd;
+
+	real(p, path);
+	fd = open(p, fi->flags & ~O_DIRECT);
+	if (fd < 0)
+		return -errno;
+	fi->fh = (uint64_t)fd;
+	fi->direct_io = 1;
+	return 0;
+}
+
+static int ff_create(const char *path, mode_t mode, struct fuse_file_info *fi)
+{
+	char p[PATH_MAX];
+	int fd;
+
+	real(p, path);
+	fd = open(p, (fi->flags & ~O_DIRECT) | O_CREAT, mode);
+	if (fd < 0)
+		return -errno;
+	fi->fh = (uint64_t)fd;
+	fi->direct_io = 1;
+	return 0;
+}
+
+static int ff_read(const char *path, char *buf, size_t size, off_t off, struct fuse_file_info *fi)
+{
+	ssize_t n;
+
+	(void)path;
+	delay();
+	if (eio_read_after >= 0 && nr_reads >= eio_read_after)
+		return -EIO;
+	n = pread((int)fi->fh, buf, size, off);
+	if (n < 0)
+		return -errno;
+	nr_reads++;
+	return (int)n;
+}
+
+static int ff_write(const char *path, const char *buf, size_t size, off_t off,
+		    struct fuse_file_info *fi)
+{
+	ssize_t n;
+
+	(void)path;
+	delay();
+	if (eio_write_after >= 0 && nr_writes >= eio_write_after)
+		return -EIO;
+	n = pwrite((int)fi->fh, buf, size, off);
+	if (n < 0)
+		return -errno;
+	nr_writes++;
+	return (int)n;
+}
+
+static int ff_release(const char *path, struct fuse_file_info *fi)
+{
+	(void)path;
+	close((int)fi->fh);
+	return 0;
+}
+
+static int ff_fsync(const char *path, int datasync, struct fuse_file_info *fi)
+{
+	(void)path;
+	return (datasync ? fdatasync((int)fi->fh) : fsync((int)fi->fh)) ? -errno : 0;
+}
+
+static int ff_truncate(const char *path, off_t size, struct fuse_file_info *fi)
+{
+	char p[PATH_MAX];
+
+	if (fi)
+		return ftruncate((int)fi->fh, size) ? -errno : 0;
+	real(p, path);
+	return truncate(p, size) ? -errno : 0;
+}
+
+static int ff_unlink(const char *path)
+{
+	char p[PATH_MAX];
+
+	real(p, path);
+	return unlink(p) ? -errno : 0;
+}
+
+static int ff_mkdir(const char *path, mode_t mode)
+{
+	char p[PATH_MAX];
+
+	real(p, path);
+	return mkdir(p, mode) ? -errno : 0;
+}
+
+static int ff_rmdir(const char *path)
+{
+	char p[PATH_MAX];
+
+	real(p, path);
+	return rmdir(p) ? -errno : 0;
+}
+
+static int ff_rename(const char *from, const char *to, unsigned flags)
+{
+	char a[PATH_MAX], b[PATH_MAX];
+
+	if (flags)
+		return -EINVAL;
+	real(a, from);
+	real(b, to);
+	return rename(a, b) ? -errno : 0;
+}
+
+static int ff_statfs(const char *path, struct statvfs *st)
+{
+	char p[PATH_MAX];
+
+	real(p, path);
+	return statvfs(p, st) ? -errno : 0;
+}
+
+static int ff_utimens(const char *path, const struct timespec tv[2], struct fuse_file_info *fi)
+{
+	char p[PATH_MAX];
+
+	(void)fi;
+	real(p, path);
+	return utimensat(AT_FDCWD, p, tv, AT_SYMLINK_NOFOLLOW) ? -errno : 0;
+}
+
+static void *ff_init(struct fuse_conn_info *conn, struct fuse_config *cfg)
+{
+	(void)conn;
+	cfg->direct_io = 1;
+	cfg->entry_timeout = 0;
+	cfg->attr_timeout = 0;
+	cfg->negative_timeout = 0;
+	return NULL;
+}
+
+static const struct fuse_operations ops = {
+	.init = ff_init,
+	.getattr = ff_getattr,
+	.access = ff_access,
+	.readdir = ff_readdir,
+	.open = ff_open,
+	.create = ff_create,
+	.read = ff_read,
+	.write = ff_write,
+	.release = ff_release,
+	.fsync = ff_fsync,
+	.truncate = ff_truncate,
+	.unlink = ff_unlink,
+	.mkdir = ff_mkdir,
+	.rmdir = ff_rmdir,
+	.rename = ff_rename,
+	.statfs = ff_statfs,
+	.utimens = ff_utimens,
+};
+
+int main(int argc, char **argv)
+{
+	char *fargv[8];
+	int i, fargc = 0;
+
+	for (i = 1; i < argc && !strncmp(argv[i], "--", 2); i++) {
+		if (!strncmp(argv[i], "--eio-read-after=", 17))
+			eio_read_after = atol(argv[i] + 17);
+		else if (!strncmp(argv[i], "--eio-write-after=", 18))
+			eio_write_after = atol(argv[i] + 18);
+		else if (!strncmp(argv[i], "--delay-ms=", 11))
+			delay_ms = atol(argv[i] + 11);
+		else
+			break;
+	}
+	if (argc - i != 2 || !realpath(argv[i], backing)) {
+		fprintf(stderr, "usage: faultfs [--eio-read-after=N] [--eio-write-after=N] [--delay-ms=N] BACKING MOUNTPOINT\n");
+		return 2;
+	}
+	fargv[fargc++] = argv[0];
+	fargv[fargc++] = (char *)"-s";
+	fargv[fargc++] = (char *)"-o";
+	fargv[fargc++] = (char *)"fsname=faultfs";
+	fargv[fargc++] = argv[i + 1];
+	fargv[fargc] = NULL;
+	return fuse_main(fargc, fargv, &ops, NULL);
+}
