@@ -130,6 +130,9 @@ static int do_op(struct worker *w, enum meta_op op, const char *path, const char
 			ret = io_full(fd, w->buf_base, job->filesize, true);
 		if (close(fd) && !ret)
 			ret = -errno;
+		/* a file this run created but could not fill is not counted: remove it now */
+		if (ret)
+			unlink(path);
 		return ret;
 	case META_STAT:
 		*what = "stat";
@@ -199,13 +202,18 @@ static int make_tree(struct worker *w, uint64_t nr_dirs)
 	return 0;
 }
 
-/* Untimed: whatever the phases left (after an error or Ctrl-C), then the directories. */
-static void remove_tree(struct worker *w, uint64_t nr_dirs, uint64_t unlinked)
+/*
+ * Untimed: the files this run created and did not unlink (after an error or Ctrl-C), then
+ * the directories (rmdir removes only empty ones). Files 0..created-1 are the run's own:
+ * creation stops at the first failure, so a name that already existed (EEXIST) is never
+ * counted, and never removed.
+ */
+static void remove_tree(struct worker *w, uint64_t nr_dirs, uint64_t created, uint64_t unlinked)
 {
 	char path[PATH_MAX];
 	uint64_t i, k;
 
-	for (i = unlinked; i < w->job->nrfiles; i++)
+	for (i = unlinked; i < created; i++)
 		if (file_path_of(w, i, path, sizeof(path)))
 			unlink(path);
 	for (k = nr_dirs; k-- > 0;)
@@ -269,7 +277,7 @@ void *meta_main(void *arg)
 			    job->filesize);
 	}
 	if (w->meta)
-		remove_tree(w, nr_dirs, done[META_UNLINK]);
+		remove_tree(w, nr_dirs, done[META_CREATE], done[META_UNLINK]);
 	free(w->buf_base);
 	w->buf_base = NULL;
 	run_gate_done(w);

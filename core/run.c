@@ -170,6 +170,10 @@ static int check_target(const struct job_spec *job, const struct job_plan *plan,
 	if (ret)
 		return ret;
 	if (!blk && !may_overwrite(job, pol) && !target_owned(path)) {
+		if (job->unlink)
+			return iop_errf(err, -EEXIST,
+					"job %s: unlink=1 would remove %s, which iopath did not create (give overwrite=1 in the job, or --allow-overwrite, to allow it)",
+					job->name, path);
 		if (writes)
 			return iop_errf(err, -EEXIST,
 					"job %s: %s exists and was not created by iopath; this write job would overwrite it (give overwrite=1 in the job, or --allow-overwrite, to allow it)",
@@ -509,7 +513,10 @@ static void unlink_job_files(const struct job_plan *plan)
 	    (plan->job->engine->flags & ENGINE_DISKLESS))
 		return;
 	for (i = 0; i < plan_nr_paths(plan); i++)
-		file_remove(plan->paths[i]);
+		/* never a file iopath did not create, unless the user allowed it (checked at plan) */
+		if ((target_owned(plan->paths[i]) || may_overwrite(plan->job, plan->pol)) &&
+		    !file_remove(plan->paths[i]))
+			target_remove(plan->paths[i]);	/* and its sidecar, if it has one */
 }
 
 /* What the workers of a run share: the lock their start conditions wait under. */

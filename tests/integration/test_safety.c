@@ -188,3 +188,48 @@ Test(safety, sidecar_marks_files_where_xattrs_are_missing)
 	cr_assert_not_null(strstr(r.err, "not created by iopath"), "%s", r.err);
 	run_out_free(&r);
 }
+
+Test(safety, unlink_refuses_a_file_iopath_did_not_create)
+{
+	uint64_t sum = user_file("keep");
+	struct run_out r = iopath_run("--name=r", fopt, "--rw=read", "--unlink=1", NULL);
+
+	assert_refused(&r, sum, "unlink=1 would remove");
+	run_out_free(&r);
+}
+
+Test(safety, unlink_removes_the_files_iopath_created_and_their_marks)
+{
+	const char *dir = tmpdir_make();
+	struct run_out r;
+
+	snprintf(path, sizeof(path), "%s/mine", dir);
+	snprintf(fopt, sizeof(fopt), "--filename=%s", path);
+	r = iopath_run("--name=w", fopt, "--rw=write", "--size=64k", "--unlink=1", NULL);
+	cr_assert_eq(r.status, 0, "exit %d: %s", r.status, r.err);
+	cr_assert_neq(access(path, F_OK), 0, "%s was not removed", path);
+	run_out_free(&r);
+}
+
+/* rw=metadata meets a name that already exists: the job fails, and that file survives. */
+Test(safety, metadata_never_removes_files_it_did_not_create)
+{
+	const char *dir = tmpdir_make();
+	char root[300], d[320];
+	uint64_t sum;
+	struct run_out r;
+
+	snprintf(root, sizeof(root), "%s/m.0.meta", dir);
+	cr_assert_eq(mkdir(root, 0755), 0);
+	snprintf(path, sizeof(path), "%s/f5", root);
+	file_make(path, 4096, 9);
+	sum = file_sum(path);
+	snprintf(d, sizeof(d), "--directory=%s", dir);
+	r = iopath_run("--name=m", "--rw=metadata", d, "--nrfiles=10", "--files_per_dir=10", NULL);
+	cr_assert_eq(r.status, 1, "exit %d: %s", r.status, r.err);
+	cr_assert_not_null(strstr(r.err, "File exists"), "%s", r.err);
+	cr_assert_eq(file_sum(path), sum, "%s was removed or changed", path);
+	snprintf(path, sizeof(path), "%s/f0", root);
+	cr_assert_neq(access(path, F_OK), 0, "the run's own files were left behind");
+	run_out_free(&r);
+}
