@@ -81,7 +81,10 @@ static void print_trend(const struct results *const *runs, unsigned nr, char **x
 				w = (unsigned)strlen(runs[i]->cells[c].label);
 	if (w > 70)
 		w = 70;
-	printf("\n%s (%s), median per run\n%-*s", metric_table[m].title, metric_table[m].unit,
+	printf("\n%s%s%s%s, median per run (~: repeats varied more than %.0f%%)\n%-*s",
+	       metric_table[m].title, strcmp(metric_table[m].title, metric_table[m].unit) ? " (" : "",
+	       strcmp(metric_table[m].title, metric_table[m].unit) ? metric_table[m].unit : "",
+	       strcmp(metric_table[m].title, metric_table[m].unit) ? ")" : "", CV_WARN_DEFAULT * 100,
 	       (int)w, "cell");
 	for (i = 0; i < nr; i++)
 		printf("  %16.16s", xl[i]);

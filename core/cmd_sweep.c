@@ -678,7 +678,7 @@ static void prepare_target(struct target *t, const struct sweep_args *a)
 	if (ret || run_failed(&res)) {
 		char msg[sizeof(t->prep_err)];
 
-		snprintf(msg, sizeof(msg), "cannot lay out %s: %s", t->file,
+		snprintf(msg, sizeof(msg), "cannot lay out the target's file: %.500s",
 			 ret ? err.msg : res.res[0].errmsg);
 		memcpy(t->prep_err, msg, sizeof(msg));
 	}
@@ -835,9 +835,12 @@ static int setup_targets(struct sweep_args *a, struct results *res, bool dry_run
 		struct iop_err perr = { "" };
 		const struct probed_dir *d;
 
-		if (snprintf(t->file, sizeof(t->file), "%s/iopath-sweep.%d.%u.tmp", t->dir,
-			     (int)getpid(), i) >= (int)sizeof(t->file))
+		char file[sizeof(t->file)];
+
+		if (snprintf(file, sizeof(file), "%s/iopath-sweep.%d.%u.tmp", t->dir, (int)getpid(),
+			     i) >= (int)sizeof(file))
 			return iop_errf(err, -ENAMETOOLONG, "--target %s: path too long", t->dir);
+		memcpy(t->file, file, sizeof(file));
 		if (access(t->dir, F_OK))
 			return iop_errf(err, -ENOENT, "--target %s=%s: %s", t->role, t->dir,
 					strerror(errno));

@@ -1,5 +1,6 @@
 /* Charts with gnuplot: data and script files per chart, rendered to PNG and SVG. */
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -65,8 +66,14 @@ static int run_gnuplot(const char *dir, const char *script, struct iop_err *err)
 	if (pid < 0)
 		return iop_errf(err, -errno, "cannot start gnuplot: %s", strerror(errno));
 	if (!pid) {
+		int log;
+
 		if (chdir(dir))
 			_exit(126);
+		/* gnuplot's warnings (an empty series...) go to a log beside the charts */
+		log = open("gnuplot.log", O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+		if (log >= 0)
+			dup2(log, STDERR_FILENO);
 		execlp("gnuplot", "gnuplot", script, (char *)NULL);
 		_exit(127);
 	}
@@ -75,8 +82,8 @@ static int run_gnuplot(const char *dir, const char *script, struct iop_err *err)
 	if (WIFEXITED(status) && WEXITSTATUS(status) == 127)
 		return iop_errf(err, -ENOENT, "gnuplot not found: install it (Debian: apt-get install gnuplot-nox; scripts/deps.sh does)");
 	if (!WIFEXITED(status) || WEXITSTATUS(status))
-		return iop_errf(err, -EIO, "gnuplot failed on %s/%s (exit %d)", dir, script,
-				WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status));
+		return iop_errf(err, -EIO, "gnuplot failed on %s/%s (exit %d; see %s/gnuplot.log)", dir, script,
+				WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status), dir);
 	return 0;
 }
 
@@ -277,7 +284,7 @@ static bool series_has_data(const struct results *r, const struct grid *g, unsig
 static int chart_bars(const struct results *r, const struct grid *g, enum metric_id m,
 		      const char *name, const char *context, const char *dir, struct iop_err *err)
 {
-	char file[64], title[2048], q[512], *cmd;
+	char file[64], title[5120], q[512], *cmd;
 	size_t cmdlen;
 	unsigned gi, s, plotted;
 	int width;
@@ -344,7 +351,7 @@ static int chart_latency(const struct results *r, const char **vary, unsigned nv
 			 const char *context, const char *dir, struct iop_err *err)
 {
 	static const char name[] = "latency";
-	char title[2048], label[1024], q[1024], series[512], group[512];
+	char title[5120], label[1024], q[1024], series[512], group[512];
 	unsigned i, rows = 0;
 	FILE *f;
 	int ret;
@@ -393,7 +400,7 @@ static int chart_qd(const struct results *r, const char **vary, unsigned nv, con
 		    const char *dir, struct iop_err *err)
 {
 	struct names lines = { 0 };
-	char series[512], group[512], label[1100], q[1100], title[2048], *cmd = NULL;
+	char series[512], group[512], label[1100], q[1100], title[5120], *cmd = NULL;
 	unsigned l, i, blocks = 0;
 	size_t cmdlen;
 	FILE *f;
@@ -526,12 +533,16 @@ int plot_history(const struct results *runs, unsigned nr, const char *const *xla
 	ret = mkdir_one(dir, err);
 	if (ret)
 		return ret;
+	if (!nr)
+		return iop_errf(err, -ENODATA, "no runs to chart");
 	for (i = 0; i < nr; i++)
 		for (c = 0; c < runs[i].nr; c++)
-			if (names_index(&cells, runs[i].cells[c].key) < 0) {
+			if (runs[i].cells[c].nr && names_index(&cells, runs[i].cells[c].key) < 0) {
 				names_free(&cells);
 				return iop_errf(err, -E2BIG, "too many cells to chart (at most %d)", NAMES_MAX);
 			}
+	if (!cells.n)
+		return iop_errf(err, -ENODATA, "no cell has samples to chart");
 	snprintf(name, sizeof(name), "history-%s", metric_table[m].name);
 	snprintf(file, sizeof(file), "%s.dat", name);
 	f = open_in(dir, file, err);
@@ -561,14 +572,21 @@ int plot_history(const struct results *runs, unsigned nr, const char *const *xla
 		ret = -EIO;
 		goto out;
 	}
-	snprintf(title, sizeof(title), "%s (%s) of each cell across %u saved runs, by %s\\n%s",
-		 metric_table[m].title, metric_table[m].unit, nr, by,
-		 nr ? runs[0].name : "");
+	{
+		const struct results *last = &runs[nr - 1];
+		const char *host = results_env_str(last, "hostname"), *kernel = results_env_str(last, "host.kernel");
+		bool unit = strcmp(metric_table[m].title, metric_table[m].unit) != 0;
+
+		snprintf(title, sizeof(title),
+			 "%s%s%s%s of each cell across %u saved '%s' runs, by %s (median, min-max)\\nlast run: host %s, kernel %s",
+			 metric_table[m].title, unit ? " (" : "", unit ? metric_table[m].unit : "",
+			 unit ? ")" : "", nr, last->name, by, host ? host : "?", kernel ? kernel : "?");
+	}
 	gp_head(f, file, title, 1100, 620);
 	fprintf(f, "set key outside bottom center horizontal maxrows 8 noenhanced font ',7'\n");
 	fprintf(f, "set ylabel \"%s\"\nset xlabel \"%s\"\nset xtics rotate by -30 noenhanced\n",
 		metric_table[m].unit, by);
-	fprintf(f, "set offsets 0.3, 0.3, 0, 0\n");
+	fprintf(f, "set offsets 0.3, 0.3, 0, 0\nset format y '%%.1s%%c'\n");
 	cmdlen = 64 + cells.n * 1200;
 	cmd = malloc(cmdlen);
 	if (!cmd) {
