@@ -61,6 +61,21 @@ uint32_t crc32c(uint32_t crc, const void *buf, uint64_t len)
 	return ~crc32c_sw(crc, buf, len);
 }
 
+/* Repeat the job's buffer_pattern over [p, p + len), starting at pattern byte phase. */
+static void pattern_fill(const struct job_spec *job, unsigned char *p, uint64_t len,
+			 uint64_t phase)
+{
+	uint64_t n = job->buffer_pattern_len, done = 0, k;
+
+	phase %= n;
+	while (done < len) {
+		k = n - phase < len - done ? n - phase : len - done;
+		memcpy(p + done, job->buffer_pattern + phase, k);
+		done += k;
+		phase = 0;
+	}
+}
+
 void buf_fill(const struct job_spec *job, struct rng *r, void *buf, uint64_t len)
 {
 	unsigned char *p = buf;
@@ -71,16 +86,36 @@ void buf_fill(const struct job_spec *job, struct rng *r, void *buf, uint64_t len
 		return;
 	}
 	if (!job->buffer_compress_percentage) {
-		rng_fill(r, buf, len);
+		if (job->buffer_pattern_len)
+			pattern_fill(job, p, len, 0);
+		else
+			rng_fill(r, buf, len);
 		return;
 	}
-	/* each chunk: (100 - pct)% random bytes, the rest zeros */
+	/* each chunk: (100 - pct)% random bytes, the rest zeros (or the pattern, as fio does) */
 	for (done = 0; done < len; done += chunk) {
 		uint64_t n = len - done < chunk ? len - done : chunk;
 
 		keep = n * (100 - job->buffer_compress_percentage) / 100;
 		rng_fill(r, p + done, keep);
-		memset(p + done + keep, 0, n - keep);
+		if (job->buffer_pattern_len)
+			pattern_fill(job, p + done + keep, n - keep, keep);
+		else
+			memset(p + done + keep, 0, n - keep);
+	}
+}
+
+void buf_scramble(void *buf, uint32_t len, uint64_t offset, uint64_t seq)
+{
+	unsigned char *p = buf;
+	unsigned line = (unsigned)((seq ^ offset) & 7);
+	uint32_t done;
+
+	/* one cache line of each 512 bytes gets the offset, the first line its sequence */
+	for (done = 0; done + 512 <= len; done += 512, offset += 512) {
+		memcpy(p + done + line * 64, &offset, sizeof(offset));
+		memcpy(p + done + 64 - 2 * sizeof(uint64_t), &seq, sizeof(seq));
+		memcpy(p + done + 64 - sizeof(uint64_t), &offset, sizeof(offset));
 	}
 }
 

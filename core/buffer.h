@@ -10,8 +10,14 @@
 
 uint32_t crc32c(uint32_t crc, const void *buf, uint64_t len);
 
-/* Fill a buffer as the job's zero_buffers / buffer_compress_percentage ask. */
+/* Fill a buffer as the job's zero_buffers / buffer_pattern / buffer_compress_percentage ask. */
 void buf_fill(const struct job_spec *job, struct rng *r, void *buf, uint64_t len);
+
+/*
+ * scramble_buffers (fio's default): stamp the offset and a write sequence number into every
+ * 512 bytes, so that no two written blocks are the same and naive dedupe finds nothing.
+ */
+void buf_scramble(void *buf, uint32_t len, uint64_t offset, uint64_t seq);
 
 /*
  * Verified blocks: every unit bytes of a written request start with a header naming its

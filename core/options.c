@@ -1,5 +1,7 @@
 /* The job option table: fio's option names, their parsers and their validation. */
+#include <ctype.h>
 #include <errno.h>
+#include <limits.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -337,6 +339,233 @@ static int set_file_service(struct job_spec *job, const struct opt_def *o, const
 	return 0;
 }
 
+/* One direction of zoned / zoned_abs: "access/size:access/size...", blanks share the rest. */
+static int parse_zones(const struct job_spec *job, const char *s, bool absolute,
+		       struct zone_split *out, unsigned *nr_out, char *why, size_t why_len)
+{
+	char buf[DIR_PART_MAX], *save = NULL, *tok;
+	unsigned nr = 0, acc = 0, acc_missing = 0, sz = 0, sz_missing = 0, i;
+
+	snprintf(buf, sizeof(buf), "%s", s);
+	for (tok = strtok_r(buf, ":", &save); tok; tok = strtok_r(NULL, ":", &save)) {
+		char *slash = strchr(tok, '/');
+		uint64_t a = 0, b = 0;
+
+		if (nr == ZONES_MAX) {
+			snprintf(why, why_len, "more than %u zones", ZONES_MAX);
+			return -EINVAL;
+		}
+		if (slash)
+			*slash = '\0';
+		if (*tok && (parse_u64(tok, &a) || a > 100)) {
+			snprintf(why, why_len, "bad access percentage '%s'", tok);
+			return -EINVAL;
+		}
+		if (slash && slash[1] &&
+		    (absolute ? parse_size(slash + 1, job->kb_base, &b) || !b :
+				parse_u64(slash + 1, &b) || b > 100)) {
+			snprintf(why, why_len, "bad zone size '%s'", slash + 1);
+			return -EINVAL;
+		}
+		if (absolute && !b) {
+			snprintf(why, why_len, "zoned_abs needs a size for every zone");
+			return -EINVAL;
+		}
+		out[nr].access = (uint8_t)a;
+		out[nr].size = b;
+		out[nr].size_perc = absolute ? 0 : (uint8_t)b;
+		if (a)
+			acc += (unsigned)a;
+		else
+			acc_missing++;
+		if (!absolute && b)
+			sz += (unsigned)b;
+		else if (!absolute)
+			sz_missing++;
+		nr++;
+	}
+	if (acc > 100 || sz > 100) {
+		snprintf(why, why_len, "percentages add up to more than 100");
+		return -EINVAL;
+	}
+	for (i = 0; i < nr; i++) {
+		if (!out[i].access && acc_missing)
+			out[i].access = (uint8_t)((100 - acc) / acc_missing);
+		if (!absolute && !out[i].size_perc && sz_missing)
+			out[i].size_perc = (uint8_t)((100 - sz) / sz_missing);
+	}
+	for (acc = 0, i = 0; i < nr; i++)
+		acc += out[i].access;
+	if (acc != 100) {
+		snprintf(why, why_len, "access percentages add up to %u, not 100", acc);
+		return -EINVAL;
+	}
+	*nr_out = nr;
+	return 0;
+}
+
+/* random_distribution=random | zipf[:theta[:center]] | pareto[:h[:center]] |
+ * normal[:dev[:center]] | zoned:a/s:... | zoned_abs:a/size:... (per direction) */
+static int set_random_distribution(struct job_spec *job, const struct opt_def *o,
+				   const char *val, struct iop_err *err)
+{
+	static const struct {
+		const char *name;
+		enum rand_dist dist;
+		double def;
+	} dists[] = {
+		{ "random", DIST_RANDOM, 0 }, { "zipf", DIST_ZIPF, DIST_DEF_ZIPF },
+		{ "pareto", DIST_PARETO, DIST_DEF_PARETO }, { "normal", DIST_NORMAL, 0 },
+		{ "gauss", DIST_NORMAL, 0 }, { "zoned", DIST_ZONED, 0 },
+		{ "zoned_abs", DIST_ZONED_ABS, 0 },
+	};
+	const char *colon = strchr(val, ':'), *rest;
+	size_t n = colon ? (size_t)(colon - val) : strlen(val), i;
+	char buf[2][DIR_PART_MAX], why[96], *end;
+	const char *part[2];
+	unsigned d;
+
+	for (i = 0; i < sizeof(dists) / sizeof(dists[0]); i++)
+		if (strlen(dists[i].name) == n && !strncmp(val, dists[i].name, n))
+			break;
+	if (i == sizeof(dists) / sizeof(dists[0]))
+		return bad_value(err, o, val,
+				 "random, zipf[:theta[:center]], pareto[:h[:center]], normal[:deviation[:center]], zoned:access/percent:..., zoned_abs:access/size:...");
+	job->random_distribution = dists[i].dist;
+	job->dist_arg = dists[i].def;
+	job->dist_center = -1.0;
+	job->nr_zones[0] = job->nr_zones[1] = 0;
+	rest = colon ? colon + 1 : "";
+	if (dists[i].dist == DIST_RANDOM)
+		return *rest ? bad_value(err, o, val, "random takes no value") : 0;
+	if (dists[i].dist == DIST_ZONED || dists[i].dist == DIST_ZONED_ABS) {
+		bool absolute = dists[i].dist == DIST_ZONED_ABS;
+
+		if (!*rest || dir_parts(rest, buf, part))
+			return bad_value(err, o, val, absolute ? "zoned_abs:60/20g:30/100g:10/500g" :
+					 "zoned:60/10:30/20:8/30:2/40");
+		for (d = 0; d < 2; d++)
+			if (part[d] && parse_zones(job, part[d], absolute, job->zones[d],
+						   &job->nr_zones[d], why, sizeof(why)))
+				return iop_errf(err, -EINVAL,
+						"option %s: '%s': %s (accepted: %s)", o->name, part[d],
+						why, absolute ? "access/size:..., e.g. zoned_abs:60/20g:40/100g" :
+						"access/percent:..., e.g. zoned:60/10:30/20:10/70");
+		return 0;
+	}
+	if (*rest) {
+		job->dist_arg = strtod(rest, &end);
+		if (end == rest || (*end && *end != ':'))
+			return bad_value(err, o, val, "a number after the distribution, e.g. zipf:1.2");
+		if (*end == ':') {
+			job->dist_center = strtod(end + 1, &end);
+			if (*end || job->dist_center < 0.0 || job->dist_center > 1.0)
+				return bad_value(err, o, val, "a center between 0 and 1, e.g. zipf:1.2:0.25");
+		}
+	}
+	if (!dist_arg_valid(dists[i].dist, job->dist_arg))
+		return iop_errf(err, -EINVAL,
+				"option %s: bad value %g for %s (accepted: zipf theta > 0 and != 1, pareto 0 < h < 1, normal deviation 0 <= d < 100)",
+				o->name, job->dist_arg, dists[i].name);
+	return 0;
+}
+
+/* One token of fio's pattern syntax; returns the bytes written or -EINVAL. */
+static int pattern_token(const char **in, unsigned char *out, size_t room)
+{
+	const char *s = *in, *end;
+	size_t n = 0;
+
+	if (*s == '"' || *s == '\'') {
+		end = strchr(s + 1, *s);
+		if (!end)
+			return -EINVAL;
+		if (*s == '"') {
+			n = (size_t)(end - s - 1);
+			if (n > room || !n)
+				return -EINVAL;
+			memcpy(out, s + 1, n);
+		} else {
+			char path[PATH_MAX];
+			FILE *f;
+
+			if ((size_t)(end - s - 1) >= sizeof(path))
+				return -EINVAL;
+			snprintf(path, sizeof(path), "%.*s", (int)(end - s - 1), s + 1);
+			f = fopen(path, "rb");
+			if (!f)
+				return -ENOENT;
+			n = fread(out, 1, room, f);
+			fclose(f);
+			if (!n)
+				return -EINVAL;
+		}
+		*in = end + 1;
+		return (int)n;
+	}
+	if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
+		size_t digits = 0;
+
+		s += 2;
+		while (isxdigit((unsigned char)s[digits]) &&
+		       !(s[digits] == '0' && (s[digits + 1] == 'x' || s[digits + 1] == 'X') &&
+			 digits))
+			digits++;
+		if (!digits || (digits + 1) / 2 > room)
+			return -EINVAL;
+		/* an odd count: the first byte takes one digit, as fio reads it */
+		for (end = s; end < s + digits; n++) {
+			unsigned v = 0, k = (n == 0 && digits % 2) ? 1 : 2;
+
+			while (k--)
+				v = v * 16 + (unsigned)(isdigit((unsigned char)*end) ? *end - '0' :
+						       (tolower((unsigned char)*end) - 'a' + 10)), end++;
+			out[n] = (unsigned char)v;
+		}
+		*in = end;
+		return (int)n;
+	}
+	{
+		char *e;
+		long v = strtol(s, &e, 10);
+		unsigned u;
+
+		if (e == s || v > INT_MAX || v < INT_MIN)
+			return -EINVAL;
+		/* a decimal: its 32-bit value, little-endian, in as few bytes as it needs */
+		u = (unsigned)v;
+		do {
+			if (n == room)
+				return -EINVAL;
+			out[n++] = u & 0xff;
+			u >>= 8;
+		} while (u);
+		*in = e;
+		return (int)n;
+	}
+}
+
+static int set_buffer_pattern(struct job_spec *job, const struct opt_def *o, const char *val,
+			      struct iop_err *err)
+{
+	const char *s = val;
+	size_t len = 0;
+	int n;
+
+	while (*s) {
+		n = pattern_token(&s, job->buffer_pattern + len, PATTERN_MAX - len);
+		if (n < 0)
+			return iop_errf(err, -EINVAL,
+					"option %s: cannot read '%s' at '%s' (accepted: 0x hex bytes, \"strings\", 'files', decimal numbers, combined, at most %u bytes)",
+					o->name, val, s, PATTERN_MAX);
+		len += (size_t)n;
+	}
+	if (!len)
+		return bad_value(err, o, val, "a pattern such as 0xdeadbeef or \"abcd\"");
+	job->buffer_pattern_len = (unsigned)len;
+	return 0;
+}
+
 static int set_fallocate(struct job_spec *job, const struct opt_def *o, const char *val,
 			 struct iop_err *err)
 {
@@ -563,6 +792,14 @@ const struct opt_def opt_table[] = {
 	{ "zero_buffers", NULL, OPT_FLAG, FIELD(zero_buffers), 0, 1, NULL, "zero-filled buffers" },
 	{ "refill_buffers", NULL, OPT_FLAG, FIELD(refill_buffers), 0, 1, NULL,
 	  "new random data for every write" },
+	{ "scramble_buffers", NULL, OPT_BOOL, FIELD(scramble_buffers), 0, 1, NULL,
+	  "stamp offset and sequence into every 512 bytes of a write (defeats dedupe)" },
+	{ "buffer_pattern", NULL, OPT_FN, 0, 0, 0, 0, set_buffer_pattern,
+	  "fill buffers with a pattern: 0x hex, \"string\", 'file', numbers" },
+	{ "dedupe_percentage", NULL, OPT_UINT, FIELD(dedupe_percentage), 0, 100, NULL,
+	  "percent of writes repeating an earlier buffer" },
+	{ "random_distribution", NULL, OPT_FN, 0, 0, 0, 0, set_random_distribution,
+	  "random offsets: random, zipf, pareto, normal, zoned, zoned_abs" },
 	{ "buffer_compress_percentage", NULL, OPT_UINT, FIELD(buffer_compress_percentage), 0, 100,
 	  NULL, "percent of each buffer made compressible" },
 	{ "group_reporting", NULL, OPT_FLAG, FIELD(group_reporting), 0, 1, NULL,
@@ -590,6 +827,8 @@ void job_defaults(struct job_spec *job)
 	job->rwmixread = 50;
 	job->bs[0] = job->bs[1] = 4096;
 	job->file_service_nr = 1;
+	job->scramble_buffers = true;
+	job->dist_center = -1.0;
 	job->fallocate = FALLOC_NATIVE;
 	job->iodepth = 1;
 	job->iodepth_batch_submit = 1;
@@ -976,6 +1215,19 @@ int job_finish(struct job_spec *job, struct iop_err *err)
 	if (ret)
 		return ret;
 	resolve_bs(job);
+	/* fio: a non-uniform distribution disables the random map */
+	if (job->random_distribution != DIST_RANDOM)
+		job->norandommap = true;
+	/* fio: a pattern replaces zeroing and scrambling; reads would overwrite it, so refill */
+	if (job->buffer_pattern_len) {
+		job->scramble_buffers = false;
+		job->zero_buffers = false;
+		job->refill_buffers = job->buffer_compress_percentage || job_reads(job->rw);
+	}
+	/* fio: compression (other than 100%) and dedupe turn refill_buffers on */
+	if ((job_gave(job, "buffer_compress_percentage") && job->buffer_compress_percentage != 100) ||
+	    job->dedupe_percentage)
+		job->refill_buffers = true;
 	/* fio: "any use of blockalign= turns off randommap" */
 	if ((job->ba[0] && job->ba[0] != job->bs[0]) || (job->ba[1] && job->ba[1] != job->bs[1]))
 		job->norandommap = true;

@@ -291,18 +291,68 @@ static inline bool next_sync(struct worker *w, struct io_req *r)
 	return false;
 }
 
+/* dedupe_percentage: that share of writes repeats the last unique buffer (fio's "repeat"). */
+static void dedupe_fill(struct worker *w, struct io_req *r)
+{
+	struct rng fill;
+
+	if (!w->dedupe_seed || rng_below(&w->dedupe_rng, 100) >= w->job->dedupe_percentage)
+		w->dedupe_seed = rng_next(&w->dedupe_rng) | 1;
+	rng_seed(&fill, w->dedupe_seed);
+	buf_fill(w->job, &fill, r->buf, r->len);
+}
+
 /* What every write does before it is issued: sync accounting, buffer contents, verify. */
 static inline void prepare_write(struct worker *w, struct io_req *r)
 {
 	const struct job_spec *job = w->job;
 
 	w->writes_since_sync++;
-	if (job->refill_buffers)
+	if (job->dedupe_percentage)
+		dedupe_fill(w, r);
+	else if (job->refill_buffers)
 		buf_fill(job, &w->buf_rng, r->buf, r->len);
+	else if (w->scramble)
+		buf_scramble(r->buf, r->len, r->offset, ++w->write_seq);
 	if (job->verify != VERIFY_NONE) {
 		verify_stamp(r->buf, r->offset, r->len, w->plan->unit, ++w->verify_seq);
 		mark_written(w, r);
 	}
+}
+
+/* A block of the zone a draw of 1..100 lands in (fio's zoned / zoned_abs). */
+static uint64_t zoned_block(struct worker *w, const struct zoned *z, uint64_t nblocks,
+			    uint64_t unit)
+{
+	unsigned i = z->pick[rng_below(&w->zone_rng, 100)];
+	uint64_t lo, len;
+
+	if (z->absolute) {
+		lo = z->lo[i] / unit;
+		len = z->hi[i] / unit - lo;
+	} else {
+		lo = z->lo[i] * nblocks / 100;
+		len = nblocks * (z->hi[i] - z->lo[i]) / 100;
+	}
+	return lo + (len ? rng_below(&w->rng, len) : 0);
+}
+
+/* A random offset in file f as random_distribution asks. */
+static uint64_t rand_offset(struct worker *w, unsigned f, unsigned dir, uint32_t len)
+{
+	struct file_gen *g = &w->gens[f];
+	uint64_t blk, off;
+
+	if (w->fdist)
+		blk = dist_next(&w->fdist[f]);
+	else if (w->zoned && w->zoned[dir].nr)
+		blk = zoned_block(w, &w->zoned[dir], g->nblocks, g->unit);
+	else
+		return gen_rand(g, &w->rng, len);
+	off = blk * g->unit;
+	if (off + len > g->region)
+		off = (g->region - len) / g->unit * g->unit;
+	return off;
 }
 
 /* Fill r with the next I/O of a plain job. false when the job has nothing more to issue. */
@@ -367,7 +417,7 @@ static bool next_request_full(struct worker *w, struct io_req *r)
 	r->ddir = (uint16_t)dir;
 	r->len = len;
 	r->offset = r->file->start +
-		    (job_rw_random(job->rw) ? gen_rand(g, &w->rng, len) : gen_seq(g, dir, len));
+		    (job_rw_random(job->rw) ? rand_offset(w, f, dir, len) : gen_seq(g, dir, len));
 	w->bytes_issued += len;
 	if (dir == DDIR_WRITE)
 		prepare_write(w, r);
@@ -773,6 +823,72 @@ static int setup_engine(struct worker *w)
 	return 0;
 }
 
+static int setup_zones(struct worker *w, unsigned d)
+{
+	const struct job_spec *job = w->job;
+	struct zoned *z = &w->zoned[d];
+	uint64_t at = 0;
+	unsigned i, k, v = 0;
+
+	z->nr = job->nr_zones[d];
+	z->absolute = job->random_distribution == DIST_ZONED_ABS;
+	for (i = 0; i < z->nr; i++) {
+		const struct zone_split *zs = &job->zones[d][i];
+
+		z->lo[i] = at;
+		at += z->absolute ? zs->size : zs->size_perc;
+		z->hi[i] = at;
+		for (k = 0; k < zs->access && v < 100; k++)
+			z->pick[v++] = (uint8_t)i;
+	}
+	for (i = 0; z->absolute && z->nr && i < w->nr_files; i++) {
+		if (at > w->files[i].len) {
+			worker_fail(w, EINVAL, "random_distribution=zoned_abs: the zones (%llu bytes) exceed the %llu bytes of %s",
+				    (unsigned long long)at, (unsigned long long)w->files[i].len,
+				    w->files[i].path);
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
+/* random_distribution: zipf/pareto/normal generators per file, or the zone tables. */
+static int setup_distribution(struct worker *w, uint64_t seed)
+{
+	const struct job_spec *job = w->job;
+	unsigned i;
+	int ret;
+
+	rng_seed(&w->zone_rng, seed ^ 0x2011eull);
+	if (job->random_distribution == DIST_ZONED || job->random_distribution == DIST_ZONED_ABS) {
+		w->zoned = calloc(2, sizeof(*w->zoned));
+		if (!w->zoned) {
+			worker_fail(w, ENOMEM, "random_distribution: out of memory");
+			return -ENOMEM;
+		}
+		for (i = 0; i < 2; i++) {
+			ret = setup_zones(w, i);
+			if (ret)
+				return ret;
+		}
+		return 0;
+	}
+	w->fdist = calloc(w->nr_files, sizeof(*w->fdist));
+	if (!w->fdist) {
+		worker_fail(w, ENOMEM, "random_distribution: out of memory");
+		return -ENOMEM;
+	}
+	for (i = 0; i < w->nr_files; i++) {
+		ret = dist_init(&w->fdist[i], job->random_distribution, w->gens[i].nblocks,
+				job->dist_arg, job->dist_center, true, seed ^ (0xf00dull * (i + 1)));
+		if (ret) {
+			worker_fail(w, -ret, "random_distribution: bad value %g", job->dist_arg);
+			return ret;
+		}
+	}
+	return 0;
+}
+
 /*
  * Decide, once, which per-I/O options this worker needs, and set up their state. A job
  * that needs none runs the plain loop.
@@ -801,6 +917,16 @@ static int setup_options(struct worker *w, uint64_t seed)
 		w->cur_file = 0;
 		w->file_left = w->files[0].len;
 	}
+	if (job->random_distribution != DIST_RANDOM) {
+		ret = setup_distribution(w, seed);
+		if (ret)
+			return ret;
+		w->full = true;
+	}
+	w->scramble = job->scramble_buffers && !job->zero_buffers && !job->refill_buffers &&
+		      !job->buffer_compress_percentage && !job->dedupe_percentage &&
+		      job->verify == VERIFY_NONE;
+	rng_seed(&w->dedupe_rng, seed ^ 0xdedeull);
 	if (job->file_service >= FSVC_ZIPF) {
 		ret = dist_init(&w->file_dist, fsvc_dist[job->file_service],
 				(uint64_t)w->nr_files << FSVC_DIST_SHIFT, job->file_service_arg, -1.0,
@@ -1009,6 +1135,10 @@ void worker_free(struct worker *w)
 	free(w->meta);
 	w->meta = NULL;
 	free(w->st);
+	free(w->fdist);
+	free(w->zoned);
+	w->fdist = NULL;
+	w->zoned = NULL;
 	w->buf_base = NULL;
 	w->reqs = NULL;
 	w->free_reqs = w->batch = w->done = NULL;

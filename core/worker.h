@@ -72,6 +72,15 @@ static inline unsigned plan_path(const struct job_plan *plan, unsigned clone, un
 /* Non-uniform file choice draws over nr_files << this, as fio does (FIO_FSERVICE_SHIFT). */
 #define FSVC_DIST_SHIFT 10
 
+/* random_distribution=zoned / zoned_abs for one direction, decided at setup. */
+struct zoned {
+	unsigned nr;
+	bool absolute;
+	uint8_t pick[100];		/* the zone of each percent of the draws */
+	uint64_t lo[ZONES_MAX];		/* zone start: percent of the region, or bytes */
+	uint64_t hi[ZONES_MAX];		/* zone end, likewise */
+};
+
 struct worker {
 	const struct job_spec *job;
 	const struct job_plan *plan;
@@ -116,6 +125,13 @@ struct worker {
 	uint64_t file_left;		/* file_service_type=sequential: bytes left in cur_file */
 	struct rng file_rng;
 	struct dist file_dist;
+	struct dist *fdist;		/* random_distribution zipf/pareto/normal: one per file */
+	struct zoned *zoned;		/* random_distribution zoned/zoned_abs: [2] */
+	struct rng zone_rng;
+	bool scramble;			/* scramble_buffers applies to this job's writes */
+	uint64_t write_seq;
+	uint64_t dedupe_seed;		/* dedupe_percentage: the last unique buffer's seed */
+	struct rng dedupe_rng;
 	uint64_t bytes_target;
 	uint64_t bytes_issued;
 	unsigned next_file;

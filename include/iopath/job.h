@@ -54,6 +54,15 @@ enum fallocate_mode {
 };
 
 #define BSSPLIT_MAX 64		/* fio's limit per direction */
+#define ZONES_MAX 256		/* random_distribution=zoned: fio's limit per direction */
+#define PATTERN_MAX 512		/* buffer_pattern bytes (fio's MAX_PATTERN_SIZE) */
+
+/* One zone of random_distribution=zoned / zoned_abs. */
+struct zone_split {
+	uint8_t access;		/* percent of the I/Os */
+	uint8_t size_perc;	/* zoned: percent of the region */
+	uint64_t size;		/* zoned_abs: bytes */
+};
 
 struct bs_split {
 	uint32_t bs;
@@ -126,6 +135,15 @@ struct job_spec {
 	bool zero_buffers;
 	bool refill_buffers;
 	unsigned buffer_compress_percentage;
+	bool scramble_buffers;
+	unsigned dedupe_percentage;
+	unsigned buffer_pattern_len;
+	unsigned char buffer_pattern[PATTERN_MAX];
+	enum rand_dist random_distribution;
+	double dist_arg;		/* zipf theta, pareto h, normal deviation (percent) */
+	double dist_center;		/* 0..1, or -1: fio's default */
+	unsigned nr_zones[2];
+	struct zone_split zones[2][ZONES_MAX];
 	bool group_reporting;
 	bool stonewall;			/* wait for every earlier job to end (starts a phase) */
 	bool new_group;			/* start a new reporting group without waiting */

@@ -246,3 +246,121 @@ Test(side_by_side, filesize_with_size_cap, .fini = tmpdir_cleanup)
 	SKIP_WITHOUT_FIO();
 	same_as_fio(args, 1, true);
 }
+
+/* Distinct 4k blocks in a file, and how many blocks it has. */
+static unsigned distinct_blocks(const char *dir, const char *name, unsigned *nr)
+{
+	char path[400];
+	static unsigned char blk[1024][4096];
+	unsigned n = 0, uniq = 0, i;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	f = fopen(path, "rb");
+	cr_assert_not_null(f, "%s", path);
+	while (n < 1024 && fread(blk[n], 4096, 1, f) == 1)
+		n++;
+	fclose(f);
+	for (i = 0; i < n; i++) {
+		unsigned k;
+
+		for (k = 0; k < i && memcmp(blk[k], blk[i], 4096); k++)
+			;
+		uniq += k == i;
+	}
+	*nr = n;
+	return uniq;
+}
+
+Test(buffers, writes_are_scrambled_by_default)
+{
+	const char *dir = tmpdir_make();
+	const char *on[] = { "--name=s", "--size=256k", "--rw=write", NULL };
+	const char *off[] = { "--name=t", "--size=256k", "--rw=write", "--scramble_buffers=0", NULL };
+	unsigned n;
+
+	json_decref(iopath_json(dir, on));
+	cr_assert_eq(distinct_blocks(dir, "s.0.0", &n), 64);
+	json_decref(iopath_json(dir, off));
+	/* one buffer at iodepth=1, never refilled: every block alike */
+	cr_assert_eq(distinct_blocks(dir, "t.0.0", &n), 1);
+}
+
+Test(buffers, dedupe_percentage_repeats_that_share)
+{
+	const char *dir = tmpdir_make();
+	const char *args[] = { "--name=d", "--size=4m", "--rw=write", "--dedupe_percentage=50",
+			       NULL };
+	unsigned n, uniq;
+
+	json_decref(iopath_json(dir, args));
+	uniq = distinct_blocks(dir, "d.0.0", &n);
+	cr_assert_eq(n, 1024);
+	cr_assert(uniq > 1024 * 40 / 100 && uniq < 1024 * 60 / 100, "%u unique of %u", uniq, n);
+}
+
+Test(buffers, buffer_pattern_is_what_is_written)
+{
+	const char *dir = tmpdir_make();
+	const char *args[] = { "--name=p", "--size=64k", "--rw=write", "--buffer_pattern=\"ab\"0x01",
+			       NULL };
+	char path[400];
+	unsigned char buf[4096];
+	unsigned i;
+	FILE *f;
+
+	json_decref(iopath_json(dir, args));
+	snprintf(path, sizeof(path), "%s/p.0.0", dir);
+	f = fopen(path, "rb");
+	cr_assert_not_null(f);
+	cr_assert_eq(fread(buf, sizeof(buf), 1, f), 1);
+	fclose(f);
+	for (i = 0; i < 4095; i++)
+		cr_assert_eq(buf[i], "ab\x01"[i % 3], "byte %u is %02x", i, buf[i]);
+}
+
+Test(workopts, zoned_abs_beyond_the_file_fails_the_job)
+{
+	const char *dir = tmpdir_make();
+	const char *args[] = { "--name=z", "--ioengine=null", "--size=8m", "--rw=randread",
+			       "--random_distribution=zoned_abs:60/10m:40/3m", NULL };
+	int status = run_tool(getenv("IOPATH_BIN"), dir, "out.json", args);
+
+	cr_assert_eq(status, 1);
+}
+
+/* Bytes a sparse file holds on disk: the distinct blocks a random writer touched. */
+static long long footprint(const char *bin, const char *dist)
+{
+	const char *dir = tmpdir_make();
+	char opt[80], path[400];
+	const char *args[] = { "--name=x", "--size=64m", "--io_size=4m", "--rw=randwrite",
+			       "--fallocate=none", "--create_on_open=1", opt, NULL };
+	struct stat st;
+	long long used;
+
+	snprintf(opt, sizeof(opt), "--random_distribution=%s", dist);
+	cr_assert_eq(run_tool(bin, dir, "out.json", args), 0, "%s %s", bin, dist);
+	snprintf(path, sizeof(path), "%s/x.0.0", dir);
+	cr_assert_eq(stat(path, &st), 0);
+	used = (long long)st.st_blocks * 512;
+	tmpdir_cleanup();
+	return used;
+}
+
+/* The skew shows in how many distinct blocks 1024 random writes touch: as many as fio's. */
+Test(side_by_side, random_distribution_footprint)
+{
+	static const char *const dists[] = { "zipf:1.2", "pareto:0.2", "normal:5",
+					      "zoned:90/10:10/90" };
+	unsigned i;
+
+	SKIP_WITHOUT_FIO();
+	for (i = 0; i < sizeof(dists) / sizeof(dists[0]); i++) {
+		long long a = footprint("fio", dists[i]), b = footprint(getenv("IOPATH_BIN"), dists[i]);
+
+		cr_assert(b > a * 85 / 100 && b < a * 115 / 100,
+			  "%s: fio touched %lld bytes, iopath %lld", dists[i], a, b);
+		cr_assert_lt(b, 4 << 20, "%s: no skew", dists[i]);
+	}
+}

@@ -1,4 +1,4 @@
-/* Unit tests: crc32c and verified blocks. */
+/* Unit tests: crc32c, verified blocks, buffer fills (pattern, scramble). */
 #include <criterion/criterion.h>
 #include <errno.h>
 #include <string.h>
@@ -64,4 +64,33 @@ Test(verify, detects_foreign_data)
 	memset(buf, 0, sizeof(buf));
 	cr_assert_eq(verify_check(buf, 0, sizeof(buf), 4096, &bad, why, sizeof(why)), -EILSEQ);
 	cr_assert_not_null(strstr(why, "no verify header"));
+}
+
+Test(buffers, pattern_repeats_over_the_buffer)
+{
+	static struct job_spec job;
+	unsigned char buf[1000];
+	struct rng r;
+	unsigned i;
+
+	memset(&job, 0, sizeof(job));
+	memcpy(job.buffer_pattern, "\xde\xad\xbe", 3);
+	job.buffer_pattern_len = 3;
+	rng_seed(&r, 1);
+	buf_fill(&job, &r, buf, sizeof(buf));
+	for (i = 0; i < sizeof(buf); i++)
+		cr_assert_eq(buf[i], job.buffer_pattern[i % 3], "byte %u", i);
+}
+
+Test(buffers, scramble_makes_equal_blocks_differ)
+{
+	unsigned char a[4096], b[4096];
+
+	memset(a, 0x11, sizeof(a));
+	memset(b, 0x11, sizeof(b));
+	buf_scramble(a, sizeof(a), 0, 1);
+	buf_scramble(b, sizeof(b), 4096, 2);
+	cr_assert_neq(memcmp(a, b, sizeof(a)), 0);
+	/* each 512-byte sector differs from its neighbour too */
+	cr_assert_neq(memcmp(a, a + 512, 512), 0);
 }

@@ -163,3 +163,99 @@ Test(io_size, loops_and_io_size_count_as_fio_does)
 	cr_assert_eq(io_target(m, 5 * m, 3), 5 * m);
 	cr_assert_eq(io_target(m, 3 * m / 2, 3), 3 * m);
 }
+
+Test(workopts, random_distribution_forms)
+{
+	cr_assert_eq(parse("[a]\nrandom_distribution=zipf\n[b]\nrandom_distribution=zipf:1.2:0.25\n"
+			   "[c]\nrandom_distribution=pareto:0.3\n[d]\nrandom_distribution=normal:5\n"),
+		     0, "%s", err.msg);
+	cr_assert_eq(jobs.jobs[0].random_distribution, DIST_ZIPF);
+	cr_assert_float_eq(jobs.jobs[0].dist_arg, 1.1, 1e-9);
+	cr_assert_float_eq(jobs.jobs[0].dist_center, -1.0, 1e-9);
+	cr_assert_float_eq(jobs.jobs[1].dist_center, 0.25, 1e-9);
+	cr_assert_eq(jobs.jobs[2].random_distribution, DIST_PARETO);
+	cr_assert_float_eq(jobs.jobs[3].dist_arg, 5.0, 1e-9);
+	/* fio: a non-uniform distribution turns the random map off */
+	cr_assert(jobs.jobs[0].norandommap);
+}
+
+Test(workopts, random_distribution_refuses_fio_refusals)
+{
+	cr_assert_neq(parse("[a]\nrandom_distribution=zipf:1.0\n"), 0);
+	setup();
+	cr_assert_neq(parse("[a]\nrandom_distribution=pareto:1.5\n"), 0);
+	setup();
+	cr_assert_neq(parse("[a]\nrandom_distribution=zipf:1.2:2\n"), 0);
+	setup();
+	cr_assert_neq(parse("[a]\nrandom_distribution=lognormal\n"), 0);
+	cr_assert_not_null(strstr(err.msg, "zoned_abs"), "%s", err.msg);
+}
+
+Test(workopts, zoned_fills_blanks_and_needs_100_percent_of_access)
+{
+	cr_assert_eq(parse("[a]\nrandom_distribution=zoned:60/10:30/20:10/\n"), 0, "%s", err.msg);
+	cr_assert_eq(job0()->nr_zones[0], 3);
+	cr_assert_eq(job0()->zones[0][2].size_perc, 70);
+	cr_assert_eq(job0()->zones[1][0].access, 60);
+	setup();
+	cr_assert_neq(parse("[a]\nrandom_distribution=zoned:60/10:30/20\n"), 0);
+	cr_assert_not_null(strstr(err.msg, "not 100"), "%s", err.msg);
+}
+
+Test(workopts, zoned_abs_takes_sizes_per_direction)
+{
+	cr_assert_eq(parse("[a]\nrandom_distribution=zoned_abs:60/20g:40/100g,100/1m\n"), 0,
+		     "%s", err.msg);
+	cr_assert_eq(job0()->zones[0][1].size, 100ull << 30);
+	cr_assert_eq(job0()->nr_zones[1], 1);
+	cr_assert_eq(job0()->zones[1][0].size, 1 << 20);
+}
+
+static void check_pattern(const char *opt, const unsigned char *want, unsigned len)
+{
+	char text[200];
+
+	snprintf(text, sizeof(text), "[a]\nbuffer_pattern=%s\n", opt);
+	setup();
+	cr_assert_eq(parse(text), 0, "%s: %s", opt, err.msg);
+	cr_assert_eq(job0()->buffer_pattern_len, len, "%s: %u bytes", opt,
+		     job0()->buffer_pattern_len);
+	cr_assert_arr_eq(job0()->buffer_pattern, want, len, "%s", opt);
+	job_list_free(&jobs);
+}
+
+/* the examples of fio's lib/pattern.c */
+Test(workopts, buffer_pattern_fio_syntax)
+{
+	check_pattern("0xdeadbeef", (const unsigned char *)"\xde\xad\xbe\xef", 4);
+	check_pattern("\"abcd\"", (const unsigned char *)"abcd", 4);
+	check_pattern("-1024", (const unsigned char *)"\x00\xfc\xff\xff", 4);
+	check_pattern("66", (const unsigned char *)"\x42", 1);
+	check_pattern("0xFF0X1", (const unsigned char *)"\xff\x01", 2);
+	check_pattern("\"123\"0xFFeeCC", (const unsigned char *)"123\xff\xee\xcc", 6);
+	check_pattern("0xabc", (const unsigned char *)"\x0a\xbc", 2);
+}
+
+Test(workopts, buffer_pattern_turns_scramble_off_and_refills_for_readers)
+{
+	cr_assert_eq(parse("[a]\nrw=randrw\nbuffer_pattern=0x55\n[b]\nrw=write\nbuffer_pattern=0x55\n"),
+		     0, "%s", err.msg);
+	cr_assert(!jobs.jobs[0].scramble_buffers);
+	cr_assert(jobs.jobs[0].refill_buffers);
+	cr_assert(!jobs.jobs[1].refill_buffers);
+}
+
+Test(workopts, buffer_pattern_rejects_unterminated_string)
+{
+	cr_assert_neq(parse("[a]\nbuffer_pattern=\"abc\n"), 0);
+}
+
+Test(workopts, dedupe_and_compression_turn_refill_on)
+{
+	cr_assert_eq(parse("[a]\ndedupe_percentage=30\n[b]\nbuffer_compress_percentage=50\n[c]\n"),
+		     0, "%s", err.msg);
+	cr_assert(jobs.jobs[0].refill_buffers);
+	cr_assert(jobs.jobs[1].refill_buffers);
+	cr_assert(!jobs.jobs[2].refill_buffers);
+	cr_assert(jobs.jobs[2].scramble_buffers);
+}
