@@ -23,7 +23,7 @@ static void usage(FILE *f)
 		"  --reference NAME    the target the others are compared with (default: the first)\n"
 		"  --repeat N          runs of every test (default 3): median and min-max are reported\n"
 		"  --full              the experiments' sizes: 1000 MiB dd, 5 GiB copy, 10 s random I/O\n"
-		"  --scale=F           sizes and times scaled by F (default 1/32: about a minute)\n"
+		"  --scale=F           sizes and times scaled by F (default 0.1: about a minute)\n"
 		"  --output-format=F   normal, json, csv (comma-separated for several)\n"
 		"  --output=FILE       write the JSON or CSV there\n");
 }

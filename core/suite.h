@@ -54,7 +54,7 @@ struct suite_result {
 };
 
 /* The suite's default scale: the whole vm-paths suite in about a minute on a fast disk. */
-#define SUITE_DEFAULT_SCALE (1.0 / 32)
+#define SUITE_DEFAULT_SCALE 0.1
 
 /*
  * vm-paths: the copy matrix between every pair of targets (both ways, and each onto
