@@ -47,30 +47,37 @@ void perm_init(struct blockperm *p, uint64_t n, uint64_t seed)
 		bits += 2;
 	p->half_bits = bits / 2;
 	p->half_mask = (1ull << p->half_bits) - 1;
+	p->shift = 64 - p->half_bits;
 	for (i = 0; i < 4; i++)
 		p->keys[i] = splitmix(&seed);
 }
 
-static uint64_t round_fn(uint64_t x, uint64_t key)
+/*
+ * Round function: multiplicative (Fibonacci) hashing of the keyed half, taking the product's
+ * top bits, which depend on every input bit. One multiply per round keeps the permutation at a
+ * few instructions per offset; statistical quality is that of a 4-round Feistel network.
+ */
+static inline uint64_t round_fn(const struct blockperm *p, uint64_t x, uint64_t key)
 {
-	x ^= key;
-	x *= 0xff51afd7ed558ccdull;
-	x ^= x >> 33;
-	x *= 0xc4ceb9fe1a85ec53ull;
-	x ^= x >> 29;
-	return x;
+	return ((x ^ key) * 0x9e3779b97f4a7c15ull) >> p->shift;
 }
 
 static uint64_t feistel(const struct blockperm *p, uint64_t v)
 {
 	uint64_t l = v >> p->half_bits, r = v & p->half_mask, t;
-	unsigned i;
 
-	for (i = 0; i < 4; i++) {
-		t = r;
-		r = l ^ (round_fn(r, p->keys[i]) & p->half_mask);
-		l = t;
-	}
+	t = r;
+	r = l ^ round_fn(p, r, p->keys[0]);
+	l = t;
+	t = r;
+	r = l ^ round_fn(p, r, p->keys[1]);
+	l = t;
+	t = r;
+	r = l ^ round_fn(p, r, p->keys[2]);
+	l = t;
+	t = r;
+	r = l ^ round_fn(p, r, p->keys[3]);
+	l = t;
 	return (l << p->half_bits) | r;
 }
 

@@ -49,6 +49,7 @@ void rng_fill(struct rng *r, void *buf, uint64_t len);
 struct blockperm {
 	uint64_t n;
 	unsigned half_bits;
+	unsigned shift;		/* 64 - half_bits: a round keeps the product's top bits */
 	uint64_t half_mask;
 	uint64_t keys[4];
 };
