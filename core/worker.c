@@ -103,8 +103,8 @@ static void stats_reset(struct worker *w)
 	for (i = 0; i < STAT_NR; i++)
 		dir_stat_init(&w->st[i]);
 	memset(w->depth_hist, 0, sizeof(w->depth_hist));
-	memset(w->sample_bytes, 0, sizeof(w->sample_bytes));
-	memset(w->sample_ios, 0, sizeof(w->sample_ios));
+	memset(w->sample_last_bytes, 0, sizeof(w->sample_last_bytes));
+	memset(w->sample_last_ios, 0, sizeof(w->sample_last_ios));
 }
 
 /* Start of the measured interval: after the start barrier, or when ramp_time ends. */
@@ -146,15 +146,21 @@ static void take_sample(struct worker *w, uint64_t t)
 	for (d = 0; d < 2; d++) {
 		if (d == DDIR_READ ? !job_reads(w->job->rw) : !job_writes(w->job->rw))
 			continue;
-		sample_add(&w->st[d].bw, (double)w->sample_bytes[d] / secs);
-		sample_add(&w->st[d].iops, (double)w->sample_ios[d] / secs);
-		w->sample_bytes[d] = 0;
-		w->sample_ios[d] = 0;
+		sample_add(&w->st[d].bw, (double)(w->st[d].bytes - w->sample_last_bytes[d]) / secs);
+		sample_add(&w->st[d].iops, (double)(w->st[d].ios - w->sample_last_ios[d]) / secs);
+		w->sample_last_bytes[d] = w->st[d].bytes;
+		w->sample_last_ios[d] = w->st[d].ios;
 	}
 	w->last_sample_ns = t;
 	w->next_sample_ns += SAMPLE_NS;
 	if (w->next_sample_ns <= t)
 		w->next_sample_ns = t + SAMPLE_NS;
+}
+
+/* The stat direction of a request direction: fsync and fdatasync share one. */
+static inline unsigned stat_dir(unsigned ddir)
+{
+	return ddir < STAT_SYNC ? ddir : STAT_SYNC;
 }
 
 static void mark_written(struct worker *w, const struct io_req *r)
@@ -424,13 +430,12 @@ static bool next_request_full(struct worker *w, struct io_req *r)
 	return true;
 }
 
-static unsigned depth_bucket(unsigned depth)
+/* fio's depth bucket of a submission at depth (>= 1): floor(log2), capped at ">= 64". */
+static inline unsigned depth_bucket(unsigned depth)
 {
-	unsigned b = 0;
+	unsigned b = 31u - (unsigned)__builtin_clz(depth | 1u);
 
-	while (b < DEPTH_BUCKETS - 1 && depth >= (2u << b))
-		b++;
-	return b;
+	return b < DEPTH_BUCKETS - 1 ? b : DEPTH_BUCKETS - 1;
 }
 
 static void check_read(struct worker *w, const struct io_req *r)
@@ -445,48 +450,86 @@ static void check_read(struct worker *w, const struct io_req *r)
 	}
 }
 
+/*
+ * A completion that moved other than its full length: an error, end of file or a short
+ * transfer. Returns false when it must not be counted. Kept out of line: the common case
+ * is one comparison.
+ */
+static bool __attribute__((noinline)) complete_odd(struct worker *w, const struct io_req *r,
+						   struct dir_stat *d)
+{
+	if (r->res < 0) {
+		worker_fail(w, (int)-r->res, "%s %s at offset %llu (%u bytes): %s",
+			    ddir_names[r->ddir], r->file->path, (unsigned long long)r->offset, r->len,
+			    strerror((int)-r->res));
+		return false;
+	}
+	if (r->ddir >= DDIR_SYNC)
+		return true;
+	if (r->res == 0 || w->job->rw == RW_COPY) {
+		worker_fail(w, EIO, "%s %s at offset %llu: %s", ddir_names[r->ddir], r->file->path,
+			    (unsigned long long)r->offset,
+			    r->res ? "short transfer in a copy (did the source change?)"
+				   : "unexpected end of file");
+		return false;
+	}
+	d->short_ios++;
+	return true;
+}
+
+/*
+ * Check a completed request and hand it on: back to the pool, or (rw=copy) on to its write.
+ * false when it failed and must not be counted.
+ */
+static inline bool settle(struct worker *w, struct io_req *r, struct dir_stat *d, bool copy)
+{
+	if (__builtin_expect((uint64_t)r->res != r->len, 0) && !complete_odd(w, r, d)) {
+		w->free_reqs[w->nr_free++] = r;
+		return false;
+	}
+	if (__builtin_expect(copy, 0) && r->ddir == DDIR_READ && !w->aborted)
+		copy_queue_write(w, r);
+	else
+		w->free_reqs[w->nr_free++] = r;
+	if (__builtin_expect(w->check_reads, 0) && r->ddir == DDIR_READ)
+		check_read(w, r);
+	return true;
+}
+
+/* Completions during ramp_time: checked and handed on, not counted. */
+static void __attribute__((noinline)) complete_uncounted(struct worker *w, struct io_req **reqs,
+							 unsigned n)
+{
+	bool copy = w->job->rw == RW_COPY;
+	unsigned i;
+
+	for (i = 0; i < n; i++)
+		settle(w, reqs[i], &w->st[stat_dir(reqs[i]->ddir)], copy);
+}
+
+/* Account n completions seen at time t. Decisions that hold for the whole job are made once. */
 static inline __attribute__((always_inline)) void
 complete(struct worker *w, struct io_req **reqs, unsigned n, uint64_t t, bool async,
 	 const bool full)
 {
-	const struct job_spec *job = w->job;
+	bool copy = w->job->rw == RW_COPY;
 	unsigned i;
 
 	(void)full;
 
-	if (w->in_ramp && t >= w->ramp_end_ns)
+	if (__builtin_expect(w->in_ramp, 0)) {
+		if (t < w->ramp_end_ns) {
+			complete_uncounted(w, reqs, n);
+			return;
+		}
 		measure_start(w, t);
+	}
 	for (i = 0; i < n; i++) {
 		struct io_req *r = reqs[i];
-		unsigned sd = r->ddir <= DDIR_TRIM ? r->ddir : STAT_SYNC;
-		struct dir_stat *d = &w->st[sd];
+		struct dir_stat *d = &w->st[stat_dir(r->ddir)];
 		uint64_t clat = t - r->issue_ns;
 
-		if (r->res < 0) {
-			w->free_reqs[w->nr_free++] = r;
-			worker_fail(w, (int)-r->res, "%s %s at offset %llu (%u bytes): %s",
-				    ddir_names[r->ddir], r->file->path,
-				    (unsigned long long)r->offset, r->len, strerror((int)-r->res));
-			continue;
-		}
-		if (sd != STAT_SYNC && r->res != r->len) {
-			if (r->res == 0 || job->rw == RW_COPY) {
-				w->free_reqs[w->nr_free++] = r;
-				worker_fail(w, EIO, "%s %s at offset %llu: %s", ddir_names[r->ddir],
-					    r->file->path, (unsigned long long)r->offset,
-					    r->res ? "short transfer in a copy (did the source change?)"
-						   : "unexpected end of file");
-				continue;
-			}
-			d->short_ios++;
-		}
-		if (job->rw == RW_COPY && r->ddir == DDIR_READ && !w->aborted)
-			copy_queue_write(w, r);
-		else
-			w->free_reqs[w->nr_free++] = r;
-		if (r->ddir == DDIR_READ && w->check_reads)
-			check_read(w, r);
-		if (w->in_ramp)
+		if (!settle(w, r, d, copy))
 			continue;
 		d->ios++;
 		d->bytes += (uint64_t)r->res;
@@ -497,12 +540,8 @@ complete(struct worker *w, struct io_req **reqs, unsigned n, uint64_t t, bool as
 		} else {
 			lat_add_summary(&d->lat, clat);
 		}
-		if (sd < 2) {
-			w->sample_bytes[sd] += (uint64_t)r->res;
-			w->sample_ios[sd]++;
-		}
 	}
-	if (!w->in_ramp && t >= w->next_sample_ns)
+	if (t >= w->next_sample_ns)
 		take_sample(w, t);
 }
 

@@ -160,8 +160,8 @@ struct worker {
 	bool in_ramp;
 	uint64_t next_sample_ns;
 	uint64_t last_sample_ns;
-	uint64_t sample_bytes[2];
-	uint64_t sample_ios[2];
+	uint64_t sample_last_bytes[2];	/* st[].bytes and st[].ios at the last sample */
+	uint64_t sample_last_ios[2];
 	struct rusage ru_start;
 	struct rusage ru_end;
 
