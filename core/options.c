@@ -644,6 +644,24 @@ static int set_verify(struct job_spec *job, const struct opt_def *o, const char 
 			o->name, val);
 }
 
+static int set_clocksource(struct job_spec *job, const struct opt_def *o, const char *val,
+			   struct iop_err *err)
+{
+	if (!strcmp(val, "clock_gettime")) {
+		job->clocksource = CLOCK_GETTIME;
+		return 0;
+	}
+	if (!strcmp(val, "cpu")) {
+		job->clocksource = CLOCK_CPU;
+		return 0;
+	}
+	if (!strcmp(val, "gettimeofday"))
+		return iop_errf(err, -EINVAL,
+				"option %s: gettimeofday is not supported by iopath (microsecond stamps; accepted: clock_gettime, cpu)",
+				o->name);
+	return bad_value(err, o, val, "clock_gettime cpu");
+}
+
 static int set_randseed(struct job_spec *job, const struct opt_def *o, const char *val,
 			struct iop_err *err)
 {
@@ -815,6 +833,8 @@ const struct opt_def opt_table[] = {
 	{ "startdelay", NULL, OPT_FN, 0, 0, 0, 0, set_startdelay,
 	  "delay the start (seconds by default; a range picks per worker)" },
 	{ "verify", NULL, OPT_FN, 0, 0, 0, 0, set_verify, "checksum written data and check it" },
+	{ "clocksource", NULL, OPT_FN, 0, 0, 0, 0, set_clocksource,
+	  "time stamps: cpu (the TSC, calibrated) or clock_gettime; default cpu when reliable" },
 	{ "kb_base", NULL, OPT_FN, 0, 0, 0, 0, set_kb_base, "1024 or 1000 for size suffixes" },
 	{ NULL, NULL, 0, 0, 0, 0, 0, NULL, NULL },
 };

@@ -256,6 +256,9 @@ static json_t *iopath_job_json(const struct job_result *r)
 		set(applied, r->applied[i][0], json_string(r->applied[i][1]));
 	set(o, "engine_applied", applied);
 	set(o, "latency_buckets_from", json_string("clat"));
+	set(o, "clocksource", json_string(r->tsc_mhz > 0 ? "cpu" : "clock_gettime"));
+	if (r->tsc_mhz > 0)
+		set(o, "tsc_mhz", json_real(r->tsc_mhz));
 	set(o, "interrupted", json_boolean(r->interrupted));
 	if (r->error)
 		set(o, "error_message", json_string(r->errmsg));

@@ -162,6 +162,11 @@ static void print_job(FILE *f, const struct job_result *r)
 		fprintf(f, " %s=%.1f%%%s", depths[i],
 			total ? 100.0 * (double)r->depth[i] / (double)total : 0,
 			i + 1 < DEPTH_BUCKETS ? "," : "\n");
+	if (r->tsc_mhz > 0)
+		fprintf(f, "  clock        : cpu (TSC %.0f MHz, calibrated against CLOCK_MONOTONIC)\n",
+			r->tsc_mhz);
+	else
+		fprintf(f, "  clock        : clock_gettime (CLOCK_MONOTONIC)\n");
 	if (r->nr_applied) {
 		fprintf(f, "  engine       :");
 		for (i = 0; i < r->nr_applied; i++)

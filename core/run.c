@@ -379,6 +379,44 @@ static int plan_metadata(const struct job_spec *job, struct job_plan *plan, stru
 	return 0;
 }
 
+/* The process's TSC clock, calibrated when a job first needs it. */
+static struct tsc_clock run_tsc;
+static bool run_tsc_ready;
+
+#define TSC_CALIBRATE_NS 20000000ull	/* 20 ms: a few ppm, against reads some 30 ns wide */
+
+/*
+ * A job's clock: clocksource=clock_gettime, =cpu, or fio's default, the CPU clock where it is
+ * reliable and clock_gettime elsewhere.
+ */
+static int plan_clock(const struct job_spec *job, struct job_plan *plan, struct iop_err *err)
+{
+	char why[160];
+	int ret;
+
+	plan->tsc = NULL;
+	if (job->clocksource == CLOCK_GETTIME)
+		return 0;
+	if (!tsc_usable(why, sizeof(why))) {
+		if (job->clocksource == CLOCK_CPU)
+			return iop_errf(err, -ENOTSUP,
+					"job %s: clocksource=cpu: %s (accepted here: clock_gettime)",
+					job->name, why);
+		return 0;
+	}
+	if (!run_tsc_ready) {
+		ret = tsc_calibrate(&run_tsc, TSC_CALIBRATE_NS);
+		if (ret && job->clocksource == CLOCK_CPU)
+			return iop_errf(err, ret, "job %s: clocksource=cpu: calibrating the TSC: %s",
+					job->name, strerror(-ret));
+		if (ret)
+			return 0;
+		run_tsc_ready = true;
+	}
+	plan->tsc = &run_tsc;
+	return 0;
+}
+
 static int plan_job(const struct job_spec *job, const struct target_policy *pol,
 		    struct job_plan *plan, struct iop_err *err)
 {
@@ -712,11 +750,6 @@ static struct job_result *results_grow(struct run_results *out, unsigned n)
 	return &res[out->nr - n];
 }
 
-static uint64_t mono_ns(void)
-{
-	return now_ns();
-}
-
 /* A worker's pick in a startdelay range: spread by worker, fixed by the seed (splitmix64). */
 static uint64_t pick_delay(const struct job_spec *job, unsigned clone)
 {
@@ -790,6 +823,7 @@ static void result_targets(struct job_result *r, const struct group_job *gj, uin
 	memcpy(r->targets, gj->targets, sizeof(r->targets));
 	r->direct_suspect = gj->direct_suspect;
 	snprintf(r->direct_note, sizeof(r->direct_note), "%s", gj->direct_note);
+	r->tsc_mhz = gj->plan.tsc ? tsc_mhz(gj->plan.tsc) : 0.0;
 }
 
 /*
@@ -903,6 +937,7 @@ static int run_group(struct group_job *gjs, unsigned n, struct phase_sync *sync,
 				w->clone = c;
 				w->start = &start;
 				w->gate = &gjs[i];
+				w->tsc = gjs[i].plan.tsc;
 				if (pthread_create(&w->tid, NULL,
 						   w->job->rw == RW_METADATA ? meta_main : worker_main, w)) {
 					ret = iop_errf(err, -EAGAIN, "cannot start worker thread %u of job %s",
@@ -954,8 +989,11 @@ int run_jobs(const struct job_list *jobs, struct run_results *out, struct iop_er
 	gjs = calloc(jobs->nr ? jobs->nr : 1, sizeof(*gjs));
 	if (!gjs)
 		return iop_errf(err, -ENOMEM, "out of memory");
-	for (i = 0; i < jobs->nr && !ret; i++)
+	for (i = 0; i < jobs->nr && !ret; i++) {
 		ret = plan_job(&jobs->jobs[i], &jobs->policy, &gjs[i].plan, err);
+		if (!ret)
+			ret = plan_clock(&jobs->jobs[i], &gjs[i].plan, err);
+	}
 	out->probes = jobs->probes;
 	if (!out->probes) {
 		out->probes = calloc(1, sizeof(*out->probes));

@@ -72,6 +72,12 @@ static const char *const ddir_names[] = { "read", "write", "trim", "fsync", "fda
 static void worker_fail(struct worker *w, int error, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
+/* The job's clock, in CLOCK_MONOTONIC nanoseconds either way. */
+static inline uint64_t worker_now(const struct worker *w)
+{
+	return w->tsc ? tsc_to_ns(w->tsc, tsc_ticks()) : mono_ns();
+}
+
 static void worker_fail(struct worker *w, int error, const char *fmt, ...)
 {
 	va_list ap;
@@ -550,7 +556,7 @@ static inline __attribute__((always_inline)) uint64_t
 submit_batch(struct worker *w, bool sync_engine, const bool full)
 {
 	const struct engine_ops *ops = w->eng.ops;
-	uint64_t t0 = now_ns(), t1;
+	uint64_t t0 = worker_now(w), t1;
 	unsigned i, slat;
 	int ret;
 
@@ -558,7 +564,7 @@ submit_batch(struct worker *w, bool sync_engine, const bool full)
 		w->batch[i]->issue_ns = t0;
 	w->nr_stamped = w->nr_batch;
 	ret = ops->submit(&w->eng, w->batch, w->nr_batch);
-	t1 = now_ns();
+	t1 = worker_now(w);
 	if (ret < 0) {
 		worker_fail(w, -ret, "engine %s: submit: %s", ops->name, strerror(-ret));
 		return t1;
@@ -604,7 +610,7 @@ static inline __attribute__((always_inline)) void io_loop_body(struct worker *w,
 	unsigned batch_max = job->iodepth_batch_submit, min_done = job->iodepth_batch_complete_min;
 	struct io_req *held = NULL;	/* a sync request waiting for writes to drain */
 	bool more = true;
-	uint64_t t = now_ns();
+	uint64_t t = worker_now(w);
 	unsigned reap_errors = 0;
 	int n;
 
@@ -675,7 +681,7 @@ static inline __attribute__((always_inline)) void io_loop_body(struct worker *w,
 				break;
 			}
 			if (n) {
-				t = now_ns();
+				t = worker_now(w);
 				w->inflight -= (unsigned)n;
 				complete(w, w->done, (unsigned)n, t, true, full);
 			}
@@ -1007,12 +1013,12 @@ static void end_fsync(struct worker *w)
 	for (i = 0; i < w->nr_files; i++) {
 		if (w->files[i].fd < 0 || w->files[i].read_only)
 			continue;
-		t0 = now_ns();
+		t0 = worker_now(w);
 		if (fsync(w->files[i].fd)) {
 			worker_fail(w, errno, "end_fsync %s: %s", w->files[i].path, strerror(errno));
 			return;
 		}
-		t1 = now_ns();
+		t1 = worker_now(w);
 		w->st[STAT_SYNC].ios++;
 		lat_add(&w->st[STAT_SYNC].clat, t1 - t0);
 		lat_add_summary(&w->st[STAT_SYNC].lat, t1 - t0);
@@ -1121,7 +1127,7 @@ void *worker_main(void *arg)
 				file_invalidate(w->files[i].fd, w->files[i].start, w->files[i].len);
 	}
 
-	measure_start(w, now_ns());
+	measure_start(w, worker_now(w));
 	if (job->ramp_ns) {
 		w->in_ramp = true;
 		w->ramp_end_ns = w->start_ns + job->ramp_ns;

@@ -8,6 +8,7 @@
 #include <sys/resource.h>
 
 #include "dist.h"
+#include "clock.h"
 #include "file.h"
 #include "gen.h"
 #include "iopath/result.h"
@@ -32,6 +33,7 @@ struct job_plan {
 	uint32_t max_bs;
 	char copy_src[PATH_MAX];	/* rw=copy: the source; paths[0] is the destination */
 	bool copy_src_blockdev;
+	const struct tsc_clock *tsc;	/* the job's clock: the TSC, or NULL for CLOCK_MONOTONIC */
 };
 
 /*
@@ -87,6 +89,7 @@ struct worker {
 	unsigned clone;
 	struct start_gate *start;
 	void *gate;			/* the runner's start conditions (startdelay, wait_for) */
+	const struct tsc_clock *tsc;	/* plan->tsc, kept with the hot fields */
 
 	struct engine eng;
 	bool eng_ready;
@@ -179,15 +182,10 @@ void *worker_main(void *arg);
 uint64_t io_target(uint64_t size, uint64_t io_size, unsigned loops);
 void worker_free(struct worker *w);
 
-static inline uint64_t now_ns(void);
-
-#include <time.h>
+/* CLOCK_MONOTONIC nanoseconds, for the runner (workers stamp I/O with their job's clock). */
 static inline uint64_t now_ns(void)
 {
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+	return mono_ns();
 }
 
 #endif

@@ -69,6 +69,13 @@ struct bs_split {
 	uint32_t perc;
 };
 
+/* clocksource=: fio's default is the CPU clock when it is reliable, else clock_gettime. */
+enum job_clock {
+	CLOCK_DEFAULT,
+	CLOCK_GETTIME,
+	CLOCK_CPU,
+};
+
 #define JOB_NAME_MAX 128
 #define JOB_ENGINE_OPTS_MAX 256	/* bytes of an engine's option block */
 #define JOB_KV_MAX 64		/* options given in one section */
@@ -155,6 +162,7 @@ struct job_spec {
 	unsigned size_pct;		/* size=N%: of each file's size (then size is unused) */
 	unsigned offset_pct;		/* offset=N%: of each file's size, aligned down to bs */
 	enum job_verify verify;
+	enum job_clock clocksource;
 
 	/* The engine's own options (ops->options), parsed into its block at finish. */
 	unsigned char engine_opts[JOB_ENGINE_OPTS_MAX] __attribute__((aligned(8)));

@@ -111,6 +111,7 @@ struct job_result {
 	char direct_note[320];
 	char copy_src[PATH_MAX];	/* rw=copy: the files as opened */
 	char copy_dst[PATH_MAX];
+	double tsc_mhz;			/* stamps from the TSC at this rate; 0: CLOCK_MONOTONIC */
 	unsigned nr_applied;
 	char applied[ENGINE_APPLIED_MAX][2][48];
 	char engine_name[32];

@@ -1,0 +1,57 @@
+/* clocksource: fio's option, the clock that ran said in the result. */
+#include <criterion/criterion.h>
+#include <string.h>
+
+#include "integration/harness.h"
+
+static json_t *null_job(const char *clock_opt)
+{
+	const char *dir = tmpdir_make();
+	char out[300];
+	struct run_out r;
+	json_t *root;
+
+	snprintf(out, sizeof(out), "--output=%s/out.json", dir);
+	r = iopath_run("--name=t", "--size=16m", "--rw=randread", "--ioengine=null",
+		       "--output-format=json", out, clock_opt, NULL);
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	run_out_free(&r);
+	snprintf(out, sizeof(out), "%s/out.json", dir);
+	root = json_load_path(out);
+	cr_assert_not_null(root);
+	return root;
+}
+
+static const char *clock_of(json_t *root)
+{
+	json_t *io = json_object_get(json_array_get(json_object_get(root, "jobs"), 0), "iopath");
+
+	return json_string_value(json_object_get(io, "clocksource"));
+}
+
+Test(clocksource, clock_gettime_is_reported_as_run)
+{
+	json_t *root = null_job("--clocksource=clock_gettime");
+
+	cr_assert_str_eq(clock_of(root), "clock_gettime");
+	json_decref(root);
+}
+
+Test(clocksource, default_names_the_clock_it_chose)
+{
+	json_t *root = null_job("--randrepeat=1");
+	const char *c = clock_of(root);
+
+	cr_assert(c && (!strcmp(c, "cpu") || !strcmp(c, "clock_gettime")), "clocksource %s", c);
+	json_decref(root);
+}
+
+Test(clocksource, gettimeofday_is_refused_with_what_is_accepted)
+{
+	struct run_out r = iopath_run("--name=t", "--size=16m", "--ioengine=null",
+				      "--clocksource=gettimeofday", NULL);
+
+	cr_assert_eq(r.status, 2);
+	cr_assert(strstr(r.err, "clocksource") && strstr(r.err, "clock_gettime"), "%s", r.err);
+	run_out_free(&r);
+}
