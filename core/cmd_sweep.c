@@ -306,7 +306,8 @@ static int validate(struct sweep_args *a, struct iop_err *err)
 
 		snprintf(where, sizeof(where), "sweep --%s", d == 0 ? "engine" : dims[d].opt);
 		for (i = 0; !ret && i < l->n; i++)
-			ret = opt_apply(scratch, dims[d].opt, l->v[i], where, err);
+			if (l->v[i])
+				ret = opt_apply(scratch, dims[d].opt, l->v[i], where, err);
 	}
 	if (!ret)
 		ret = opt_apply(scratch, "size", a->size, "sweep --size", err);
@@ -346,10 +347,14 @@ static int apply_dims(struct job_spec *job, const struct sweep_args *a, const st
 	int ret = 0;
 
 	ret = ret ? ret : apply(job, "ioengine", d->engine, err);
-	ret = ret ? ret : apply(job, "direct", d->direct, err);
-	ret = ret ? ret : apply(job, "bs", d->bs, err);
-	ret = ret ? ret : apply(job, "iodepth", d->iodepth, err);
-	ret = ret ? ret : apply(job, "numjobs", d->numjobs, err);
+	if (d->direct)
+		ret = ret ? ret : apply(job, "direct", d->direct, err);
+	if (d->bs)
+		ret = ret ? ret : apply(job, "bs", d->bs, err);
+	if (d->iodepth)
+		ret = ret ? ret : apply(job, "iodepth", d->iodepth, err);
+	if (d->numjobs)
+		ret = ret ? ret : apply(job, "numjobs", d->numjobs, err);
 	if (d->rw)
 		ret = ret ? ret : apply(job, "rw", d->rw, err);
 	ret = ret ? ret : apply(job, "filename", t->file, err);
@@ -436,10 +441,15 @@ static json_t *cell_identity(const struct sweep_args *a, const struct cell_dims 
 	else
 		json_object_set_new(id, "rw", json_string(d->rw));
 	json_object_set_new(id, "engine", json_string(d->engine));
-	json_object_set_new(id, "direct", json_string(d->direct));
-	json_object_set_new(id, "bs", json_string(d->bs));
-	json_object_set_new(id, "iodepth", json_string(d->iodepth));
-	json_object_set_new(id, "numjobs", json_string(d->numjobs));
+	/* a workload's own settings are part of it: only swept values are named */
+	if (d->direct)
+		json_object_set_new(id, "direct", json_string(d->direct));
+	if (d->bs)
+		json_object_set_new(id, "bs", json_string(d->bs));
+	if (d->iodepth)
+		json_object_set_new(id, "iodepth", json_string(d->iodepth));
+	if (d->numjobs)
+		json_object_set_new(id, "numjobs", json_string(d->numjobs));
 	json_object_set_new(id, "size", json_string(a->size));
 	json_object_set_new(id, "runtime", json_string(a->runtime));
 	json_object_set_new(id, "ramp", json_string(a->ramp));
@@ -451,6 +461,22 @@ static json_t *cell_identity(const struct sweep_args *a, const struct cell_dims 
 		json_object_set_new(id, key, json_string(eq + 1));
 	}
 	return id;
+}
+
+static void cell_label(char *buf, size_t len, const char *role, const char *kind,
+		       const struct cell_dims *d)
+{
+	size_t o;
+
+	snprintf(buf, len, "%s %s", role, kind);
+#define ADD(fmt, v) do { if (v) { o = strlen(buf); snprintf(buf + o, len - o, fmt, v); } } while (0)
+	ADD(" bs=%s", d->bs);
+	ADD(" qd=%s", d->iodepth);
+	if (d->numjobs && strcmp(d->numjobs, "1"))
+		ADD(" jobs=%s", d->numjobs);
+	ADD(" %s", d->engine);
+	ADD(" direct=%s", d->direct);
+#undef ADD
 }
 
 static int plan_cells(struct sweep_args *a, struct sweep_cell **out, unsigned *nr,
@@ -485,10 +511,7 @@ static int plan_cells(struct sweep_args *a, struct sweep_cell **out, unsigned *n
 		struct iop_err cerr = { "" };
 
 		c->target = t;
-		snprintf(c->label, sizeof(c->label), "%s %s bs=%s qd=%s%s%s %s direct=%s",
-			 a->targets[t].role, kinds->v[w], d.bs, d.iodepth,
-			 strcmp(d.numjobs, "1") ? " jobs=" : "", strcmp(d.numjobs, "1") ? d.numjobs : "",
-			 d.engine, d.direct);
+		cell_label(c->label, sizeof(c->label), a->targets[t].role, kinds->v[w], &d);
 		c->identity = cell_identity(a, &d, &a->targets[t]);
 		if (!c->identity) {
 			*out = cells;
@@ -877,11 +900,14 @@ int cmd_sweep(int argc, char **argv)
 	}
 	ret = parse_args(argc, argv, &a, &err);
 	if (!ret) {
+		/* a workload keeps its own direct, bs, iodepth and numjobs unless they are swept */
+		const char *dflt = a.workload.n ? NULL : "";
+
 		default_engines(&a.engine);
-		list_default(&a.direct, "1");
-		list_default(&a.bs, "4k");
-		list_default(&a.iodepth, "1");
-		list_default(&a.numjobs, "1");
+		list_default(&a.direct, dflt ? "1" : NULL);
+		list_default(&a.bs, dflt ? "4k" : NULL);
+		list_default(&a.iodepth, dflt ? "1" : NULL);
+		list_default(&a.numjobs, dflt ? "1" : NULL);
 		if (!a.workload.n)
 			list_default(&a.rw, "randread");
 		ret = validate(&a, &err);

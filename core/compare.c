@@ -84,7 +84,7 @@ static int judge(const struct cell *b, const struct cell *c, enum metric_id m,
 		out->verdict = CMP_UNJUDGED;
 		snprintf(out->note, sizeof(out->note),
 			 out->nb < 2 || out->nc < 2 ?
-			 "single samples: cannot judge significance (use --repeat)" :
+			 "single samples, no significance test (use --repeat)" :
 			 "%u vs %u repeats cannot reach p < %g (use more --repeat)",
 			 out->nb, out->nc, o->alpha);
 		goto out;

@@ -573,6 +573,16 @@ static json_t *read_json(const char *path, struct iop_err *err)
 		off += (size_t)got;
 	close(fd);
 	root = json_loadb(buf, off, JSON_REJECT_DUPLICATES, &jerr);
+	if (!root && off && buf[0] != '{') {
+		/* fio writes notes ("fio: ...") ahead of its JSON: start at the first line that opens it */
+		char *brace;
+
+		buf[off] = '\0';
+		brace = strstr(buf, "\n{");
+		if (brace)
+			root = json_loadb(brace + 1, off - (size_t)(brace + 1 - buf),
+					  JSON_REJECT_DUPLICATES, &jerr);
+	}
 	free(buf);
 	if (!root)
 		iop_errf(err, -EINVAL, "%s: not valid JSON (line %d: %s)", path, jerr.line, jerr.text);

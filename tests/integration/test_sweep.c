@@ -154,6 +154,24 @@ Test(sweep, dry_run_lists_the_product)
 	run_out_free(&r);
 }
 
+Test(sweep, a_workload_keeps_its_own_settings_unless_swept)
+{
+	const char *dir = tmpdir_make();
+	char target[300];
+	struct run_out r;
+
+	snprintf(target, sizeof(target), "--target=w=%s", dir);
+	r = iopath_run("sweep", "--workload=randread-4k-qd32", "--engine=null,psync", target,
+		       "--dry-run", NULL);
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	cr_assert_not_null(strstr(r.out, "run      w randread-4k-qd32 null\n"), "%s", r.out);
+	run_out_free(&r);
+	r = iopath_run("sweep", "--workload=randread-4k-qd32", "--engine=null", "--iodepth=1,2",
+		       target, "--dry-run", NULL);
+	cr_assert_not_null(strstr(r.out, "w randread-4k-qd32 qd=2 null"), "%s", r.out);
+	run_out_free(&r);
+}
+
 Test(sweep, unknown_engine_is_bad_input)
 {
 	struct run_out r = iopath_run("sweep", "--engine=null,warp", "--dry-run", NULL);

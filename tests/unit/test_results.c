@@ -106,6 +106,18 @@ Test(results_load, fio_json_jobs_become_cells_without_their_paths)
 	results_free(&r);
 }
 
+Test(results_load, skips_the_notes_fio_writes_before_its_json)
+{
+	struct iop_err err = { "" };
+	struct results r;
+
+	cr_assert_eq(load("fio: time_based requires a runtime/timeout setting\n"
+			  "{\"fio version\": \"fio-3.33\", \"jobs\": [{\"jobname\": \"a\", \"read\": {\"iops\": 5}}]}",
+			  &r, &err), 0, "%s", err.msg);
+	cr_assert_eq(r.nr, 1);
+	results_free(&r);
+}
+
 Test(metrics, busiest_direction_gives_latency)
 {
 	json_t *job = json_pack("{s:{s:f, s:f, s:i, s:{s:{s:i}}}, s:{s:f, s:f, s:i, s:{s:{s:i}}}}",
