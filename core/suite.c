@@ -278,6 +278,9 @@ static void summarise(const struct suite_opts *o, struct suite_result *res)
 		struct suite_cell *c = &res->cells[i];
 
 		c->failed = !c->n;
+		if (!c->n && !c->note[0])
+			snprintf(c->note, sizeof(c->note), "%s",
+				 res->interrupted ? "not run (interrupted)" : "no result");
 		if (c->n)
 			rstats_summary(c->values, c->n, &c->sum);
 		c->wide = c->n > 1 && c->sum.median > 0 &&
@@ -340,6 +343,8 @@ int suite_vm_paths(struct suite_opts *o, struct suite_result *res, struct iop_er
 	for (t = 0; t < o->nr_targets; t++)
 		if (o->targets[t].tmp[0])
 			tempfiles_remove(o->targets[t].tmp);
+	if (run_stop_requested())
+		res->interrupted = true;
 	if (!ret)
 		summarise(o, res);
 	return ret;
