@@ -6,6 +6,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "atomic.h"
 #include "commands.h"
 #include "output.h"
 #include "report.h"
@@ -371,13 +372,17 @@ static int write_outputs(const struct suite_args *a, struct suite_result *res, i
 					a->output ? a->output : "stdout", strerror(-ret));
 	}
 	if (a->formats & SUITE_OUT_CSV) {
-		FILE *f = a->output && !(a->formats & OUT_JSON) ? fopen(a->output, "w") : stdout;
+		bool to_file = a->output && !(a->formats & OUT_JSON);
+		struct atomic_file af;
 
-		if (!f)
-			return iop_errf(err, -errno, "cannot write %s: %s", a->output, strerror(errno));
-		ret = write_csv(f, &a->o, res);
-		if (f != stdout && fclose(f) && !ret)
-			ret = -errno;
+		if (to_file) {
+			ret = atomic_open(&af, a->output);
+			if (ret)
+				return iop_errf(err, ret, "cannot write %s: %s", a->output, strerror(-ret));
+		}
+		ret = write_csv(to_file ? af.f : stdout, &a->o, res);
+		if (to_file)
+			ret = ret ? (atomic_abort(&af), ret) : atomic_commit(&af);
 		if (ret)
 			return iop_errf(err, ret, "cannot write the CSV: %s", strerror(-ret));
 	}

@@ -7,6 +7,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "atomic.h"
 #include "report_cells.h"
 
 void fmt_metric(char *buf, size_t len, enum metric_id m, double v)
@@ -541,33 +542,15 @@ int report_compare_junit(FILE *f, const struct cmp_report *rep, const struct res
 
 int write_text_atomic(const char *path, const char *text, size_t len)
 {
-	char tmp[PATH_MAX];
-	int fd, ret = 0;
-	size_t off = 0;
-	ssize_t n;
+	struct atomic_file a;
+	int ret = atomic_open(&a, path);
 
-	if (snprintf(tmp, sizeof(tmp), "%s.tmp.%d", path, (int)getpid()) >= (int)sizeof(tmp))
-		return -ENAMETOOLONG;
-	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	if (fd < 0)
-		return -errno;
-	while (off < len) {
-		n = write(fd, text + off, len - off);
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			ret = -errno;
-			break;
-		}
-		off += (size_t)n;
-	}
-	if (!ret && fsync(fd))
-		ret = -errno;
-	if (close(fd) && !ret)
-		ret = -errno;
-	if (!ret && rename(tmp, path))
-		ret = -errno;
 	if (ret)
-		unlink(tmp);
-	return ret;
+		return ret;
+	if (fwrite(text, 1, len, a.f) != len) {
+		ret = errno ? -errno : -EIO;
+		atomic_abort(&a);
+		return ret;
+	}
+	return atomic_commit(&a);
 }

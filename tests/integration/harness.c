@@ -58,6 +58,8 @@ static char *slurp_fd(int fd)
 	return buf;
 }
 
+static uid_t run_uid = (uid_t)-1;
+
 struct run_out iopath_runv(char *const argv[])
 {
 	const char *bin = getenv("IOPATH_BIN");
@@ -73,6 +75,8 @@ struct run_out iopath_runv(char *const argv[])
 	if (pid == 0) {
 		dup2(fileno(o), 1);
 		dup2(fileno(e), 2);
+		if (run_uid != (uid_t)-1 && (setgid(run_uid) || setuid(run_uid)))
+			_exit(126);
 		execv(bin, argv);
 		_exit(127);
 	}
@@ -320,4 +324,23 @@ void faultfs_mount(const char *backing, const char *mnt, const char *opts)
 	mkdir(mnt, 0755);
 	if (sh("%s %s %s %s", bin, opts ? opts : "", backing, mnt))
 		cr_skip_test("faultfs cannot mount here");
+}
+
+struct run_out iopath_run_as(uid_t uid, const char *arg, ...)
+{
+	char *argv[64];
+	unsigned n = 0;
+	struct run_out r;
+	va_list ap;
+
+	argv[n++] = (char *)"iopath";
+	va_start(ap, arg);
+	for (; arg && n < 63; arg = va_arg(ap, const char *))
+		argv[n++] = (char *)arg;
+	va_end(ap);
+	argv[n] = NULL;
+	run_uid = uid;
+	r = iopath_runv(argv);
+	run_uid = (uid_t)-1;
+	return r;
 }

@@ -23,6 +23,9 @@ struct run_out iopath_run(const char *arg, ...) __attribute__((sentinel));
 struct run_out iopath_runv(char *const argv[]);
 void run_out_free(struct run_out *r);
 
+/* Run iopath as another user (uid and gid uid; needs root): for permission tests. */
+struct run_out iopath_run_as(uid_t uid, const char *arg, ...) __attribute__((sentinel));
+
 /* Parse a JSON file or string; the test fails if it does not parse. */
 json_t *json_load_path(const char *path);
 json_t *json_from_string(const char *s);

@@ -14,6 +14,8 @@ static struct iop_err err;
 
 static void setup(void)
 {
+	/* tests that parse twice call setup again: free what the first parse built */
+	job_list_free(&jobs);
 	memset(&jobs, 0, sizeof(jobs));
 	memset(&err, 0, sizeof(err));
 	job_parser_init(&parser, &jobs);
