@@ -257,6 +257,17 @@ static json_t *iopath_job_json(const struct job_result *r)
 	set(o, "engine_applied", applied);
 	set(o, "latency_buckets_from", json_string("clat"));
 	set(o, "clocksource", json_string(r->tsc_mhz > 0 ? "cpu" : "clock_gettime"));
+	if (r->kt_workers) {
+		/* like usr_cpu/sys_cpu: percent of the job's runtime, summed over its workers */
+		double secs = (double)r->runtime_ns / 1e9;
+		json_t *kt = json_object();
+
+		set(kt, "what", json_string("io_uring SQPOLL threads (not in usr_cpu/sys_cpu)"));
+		set(kt, "threads", json_integer(r->kt_workers));
+		set(kt, "usr_cpu", json_real(secs > 0 ? 100.0 * (double)r->kt_usr_ns / 1e9 / secs : 0));
+		set(kt, "sys_cpu", json_real(secs > 0 ? 100.0 * (double)r->kt_sys_ns / 1e9 / secs : 0));
+		set(o, "kernel_threads", kt);
+	}
 	if (r->tsc_mhz > 0)
 		set(o, "tsc_mhz", json_real(r->tsc_mhz));
 	set(o, "interrupted", json_boolean(r->interrupted));

@@ -155,6 +155,11 @@ static void print_job(FILE *f, const struct job_result *r)
 		secs > 0 ? 100.0 * (double)r->usr_ns / 1e9 / secs : 0,
 		secs > 0 ? 100.0 * (double)r->sys_ns / 1e9 / secs : 0,
 		(unsigned long long)r->ctx, (unsigned long long)r->majf, (unsigned long long)r->minf);
+	if (r->kt_workers)
+		fprintf(f, "  sqpoll cpu   : usr=%.2f%%, sys=%.2f%% (%u SQPOLL thread%s, not in cpu above)\n",
+			secs > 0 ? 100.0 * (double)r->kt_usr_ns / 1e9 / secs : 0,
+			secs > 0 ? 100.0 * (double)r->kt_sys_ns / 1e9 / secs : 0, r->kt_workers,
+			r->kt_workers == 1 ? "" : "s");
 	for (i = 0; i < DEPTH_BUCKETS; i++)
 		total += r->depth[i];
 	fprintf(f, "  IO depths    :");

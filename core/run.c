@@ -720,6 +720,11 @@ static void result_add_worker(struct job_result *r, const struct worker *w)
 		r->majf += (uint64_t)(w->ru_end.ru_majflt - w->ru_start.ru_majflt);
 		r->minf += (uint64_t)(w->ru_end.ru_minflt - w->ru_start.ru_minflt);
 	}
+	if (w->kt_valid) {
+		r->kt_workers++;
+		r->kt_usr_ns += w->kt_end[0] - w->kt_start[0];
+		r->kt_sys_ns += w->kt_end[1] - w->kt_start[1];
+	}
 	for (i = 0; i < DEPTH_BUCKETS; i++)
 		r->depth[i] += w->depth_hist[i];
 	if (w->meta) {

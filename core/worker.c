@@ -125,6 +125,8 @@ static void measure_start(struct worker *w, uint64_t t)
 	if (w->job->runtime_ns)
 		w->deadline_ns = t + w->job->runtime_ns;
 	getrusage(RUSAGE_THREAD, &w->ru_start);
+	w->kt_valid = w->eng_ready && w->eng.ops->kthread_cpu &&
+		      !w->eng.ops->kthread_cpu(&w->eng, &w->kt_start[0], &w->kt_start[1]);
 }
 
 /* A file deleted under a running job (st_nlink 0) fails the job: its numbers mean little now. */
@@ -1146,6 +1148,8 @@ void *worker_main(void *arg)
 	if (w->in_ramp)
 		measure_start(w, w->end_ns);
 	getrusage(RUSAGE_THREAD, &w->ru_end);
+	if (w->kt_valid)
+		w->kt_valid = !w->eng.ops->kthread_cpu(&w->eng, &w->kt_end[0], &w->kt_end[1]);
 done:
 	run_gate_done(w);
 	return NULL;

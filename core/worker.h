@@ -167,6 +167,9 @@ struct worker {
 	uint64_t sample_last_ios[2];
 	struct rusage ru_start;
 	struct rusage ru_end;
+	uint64_t kt_start[2];		/* engine kernel thread usr/sys ns at measure start */
+	uint64_t kt_end[2];
+	bool kt_valid;			/* the engine reported kernel-thread time at both ends */
 
 	int error;			/* positive errno */
 	char errmsg[512];

@@ -1,6 +1,10 @@
 /* io_uring: batched submission and completion rings, with the kernel-bypass-style options. */
+#include <dirent.h>
 #include <errno.h>
 #include <liburing.h>
+#include <stdio.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/uio.h>
@@ -42,7 +46,71 @@ struct uring_priv {
 	bool defer_taskrun;
 	bool fixed_files;
 	bool fixed_bufs;
+	pid_t sqpoll_tid;	/* the ring's SQPOLL thread as a task of this process; 0: none seen */
 };
+
+/*
+ * The SQPOLL thread of a ring this thread set up. The kernel names it
+ * iou-sqp-<creator's tid> and, since 5.12, makes it a task of the creating process, so its CPU
+ * time can be read (and is not in the creator's own usage). 0 when it is not there.
+ */
+static pid_t find_sqpoll_thread(void)
+{
+	char want[32], path[300], comm[32];
+	long self = syscall(SYS_gettid);
+	struct dirent *de;
+	pid_t found = 0;
+	DIR *d;
+	FILE *f;
+
+	snprintf(want, sizeof(want), "iou-sqp-%ld", self);
+	d = opendir("/proc/self/task");
+	if (!d)
+		return 0;
+	while (!found && (de = readdir(d))) {
+		if (de->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "/proc/self/task/%s/comm", de->d_name);
+		f = fopen(path, "r");
+		if (!f)
+			continue;
+		/* comm holds at most 15 characters: compare that much */
+		if (fgets(comm, sizeof(comm), f)) {
+			comm[strcspn(comm, "\n")] = 0;
+			if (!strncmp(comm, want, 15))
+				found = (pid_t)atoi(de->d_name);
+		}
+		fclose(f);
+	}
+	closedir(d);
+	return found;
+}
+
+/* utime and stime of a task of this process, from /proc (clock ticks), in nanoseconds. */
+static int task_cpu(pid_t tid, uint64_t *usr_ns, uint64_t *sys_ns)
+{
+	char path[64], buf[1024], *p;
+	unsigned long long ut, st;
+	long hz = sysconf(_SC_CLK_TCK);
+	size_t n;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/self/task/%d/stat", (int)tid);
+	f = fopen(path, "r");
+	if (!f)
+		return -errno;
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	buf[n] = 0;
+	/* fields after the command name, which may hold spaces: state is field 3, utime 14 */
+	p = strrchr(buf, ')');
+	if (!p || hz <= 0 ||
+	    sscanf(p + 1, " %*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu", &ut, &st) != 2)
+		return -EINVAL;
+	*usr_ns = ut * (1000000000ull / (unsigned long long)hz);
+	*sys_ns = st * (1000000000ull / (unsigned long long)hz);
+	return 0;
+}
 
 /* Try the best ring set-up the kernel has, falling back step by step. */
 static int ring_setup(struct engine *e, struct uring_priv *u, unsigned entries, int cpu)
@@ -99,6 +167,13 @@ static int ring_setup(struct engine *e, struct uring_priv *u, unsigned entries, 
 	engine_applied(e, "sqpoll", "%s", u->o.sqthread_poll ? "yes" : "no");
 	if (u->o.sqthread_poll && cpu >= 0)
 		engine_applied(e, "sqpoll_cpu", "%d", cpu);
+	if (u->o.sqthread_poll) {
+		/* the thread names itself once it runs: give it up to 100 ms */
+		for (i = 0; i < 100 && !(u->sqpoll_tid = find_sqpoll_thread()); i++)
+			usleep(1000);
+		engine_applied(e, "sqpoll_thread", "%s",
+			       u->sqpoll_tid ? "found (its CPU time is reported)" : "not visible");
+	}
 	engine_applied(e, "iopoll", "%s", u->o.hipri ? "yes" : "no");
 	return 0;
 }
@@ -259,6 +334,15 @@ static int uring_reap(struct engine *e, struct io_req **done, unsigned min, unsi
 	return (int)got;
 }
 
+static int uring_kthread_cpu(struct engine *e, uint64_t *usr_ns, uint64_t *sys_ns)
+{
+	struct uring_priv *u = e->priv;
+
+	if (!u->sqpoll_tid)
+		return -ENOENT;
+	return task_cpu(u->sqpoll_tid, usr_ns, sys_ns);
+}
+
 const struct engine_ops io_uring_engine = {
 	.name = "io_uring",
 	.help = "io_uring rings via liburing: batched, with fixedbufs/registerfiles/sqthread_poll/hipri/nop",
@@ -268,4 +352,5 @@ const struct engine_ops io_uring_engine = {
 	.exit = uring_exit,
 	.submit = uring_submit,
 	.reap = uring_reap,
+	.kthread_cpu = uring_kthread_cpu,
 };

@@ -112,6 +112,11 @@ struct engine_ops {
 	int (*submit)(struct engine *e, struct io_req **reqs, unsigned n);
 	/* Wait for at least min completions, return at most max of them in done[]. */
 	int (*reap)(struct engine *e, struct io_req **done, unsigned min, unsigned max);
+	/*
+	 * Optional: CPU time so far of kernel threads that work for this instance alone (an
+	 * io_uring SQPOLL thread), which the worker's own usage does not include. 0 or -errno.
+	 */
+	int (*kthread_cpu)(struct engine *e, uint64_t *usr_ns, uint64_t *sys_ns);
 };
 
 /* Record a setting as applied, for the result. */

@@ -99,6 +99,9 @@ struct job_result {
 	uint64_t elapsed_ns;		/* wall time including setup and ramp */
 	struct dir_stat dir[STAT_NR];
 	uint64_t usr_ns, sys_ns, ctx, majf, minf;
+	/* CPU of the engines' own kernel threads (SQPOLL), not in usr/sys_ns; see kt_workers. */
+	uint64_t kt_usr_ns, kt_sys_ns;
+	unsigned kt_workers;		/* workers whose engine had such a thread */
 	uint64_t depth[DEPTH_BUCKETS];	/* submissions seen at each in-flight depth */
 	uint64_t verify_errors;
 	struct copy_check copy;		/* rw=copy only */
