@@ -537,11 +537,30 @@ const char *results_env_str(const struct results *r, const char *path)
 
 /* ---- loading ---- */
 
-static json_t *read_json(const char *path, struct iop_err *err)
+static json_t *parse_json(const char *buf, size_t len, const char *origin, struct iop_err *err)
 {
 	json_error_t jerr;
-	struct stat st;
 	json_t *root;
+
+	root = json_loadb(buf, len, JSON_REJECT_DUPLICATES, &jerr);
+	if (!root && len && buf[0] != '{') {
+		/* fio writes notes ("fio: ...") ahead of its JSON: start at the first line that opens it */
+		const char *brace = memmem(buf, len, "\n{", 2);
+		json_error_t again;
+
+		if (brace)
+			root = json_loadb(brace + 1, len - (size_t)(brace + 1 - buf),
+					  JSON_REJECT_DUPLICATES, &again);
+	}
+	if (!root)
+		iop_errf(err, -EINVAL, "%s: not valid JSON (line %d: %s)", origin, jerr.line, jerr.text);
+	return root;
+}
+
+/* The whole file, at most RESULTS_FILE_MAX bytes; *len its length. NULL with err on failure. */
+static char *read_file(const char *path, size_t *len, struct iop_err *err)
+{
+	struct stat st;
 	char *buf;
 	ssize_t got;
 	size_t off = 0;
@@ -572,21 +591,8 @@ static json_t *read_json(const char *path, struct iop_err *err)
 	while (off < (size_t)st.st_size && (got = read(fd, buf + off, (size_t)st.st_size - off)) > 0)
 		off += (size_t)got;
 	close(fd);
-	root = json_loadb(buf, off, JSON_REJECT_DUPLICATES, &jerr);
-	if (!root && off && buf[0] != '{') {
-		/* fio writes notes ("fio: ...") ahead of its JSON: start at the first line that opens it */
-		char *brace;
-
-		buf[off] = '\0';
-		brace = strstr(buf, "\n{");
-		if (brace)
-			root = json_loadb(brace + 1, off - (size_t)(brace + 1 - buf),
-					  JSON_REJECT_DUPLICATES, &jerr);
-	}
-	free(buf);
-	if (!root)
-		iop_errf(err, -EINVAL, "%s: not valid JSON (line %d: %s)", path, jerr.line, jerr.text);
-	return root;
+	*len = off;
+	return buf;
 }
 
 static const char *str_or(const json_t *o, const char *key, const char *def)
@@ -815,33 +821,50 @@ static int load_jobs(struct results *r, json_t *root, const char *path, struct i
 	return 0;
 }
 
-int results_load(const char *path, struct results *out, struct iop_err *err)
+int results_parse(const char *buf, size_t len, const char *origin, struct results *out,
+		  struct iop_err *err)
 {
 	json_t *root;
 	int ret;
 
 	results_zero(out);
-	snprintf(out->source, sizeof(out->source), "%s", path);
-	root = read_json(path, err);
+	snprintf(out->source, sizeof(out->source), "%s", origin);
+	root = parse_json(buf, len, origin, err);
 	if (!root)
 		return -EINVAL;
 	if (!json_is_object(root))
-		ret = iop_errf(err, -EINVAL, "%s: not a JSON object", path);
+		ret = iop_errf(err, -EINVAL, "%s: not a JSON object", origin);
 	else if (json_object_get(root, "schema_version"))
-		ret = load_iopath(out, root, path, err);
+		ret = load_iopath(out, root, origin, err);
 	else if (json_is_array(json_object_get(root, "jobs")))
-		ret = load_jobs(out, root, path, err);
+		ret = load_jobs(out, root, origin, err);
 	else if (json_object_get(root, "client_stats"))
 		ret = iop_errf(err, -EINVAL, "%s: fio client/server JSON is not read yet; give each host's own JSON",
-			       path);
+			       origin);
 	else
 		ret = iop_errf(err, -EINVAL,
 			       "%s: neither iopath results (schema_version) nor fio-style JSON (jobs[])",
-			       path);
+			       origin);
 	json_decref(root);
 	if (ret)
 		results_free(out);
+	snprintf(out->source, sizeof(out->source), "%s", origin);
+	return ret;
+}
+
+int results_load(const char *path, struct results *out, struct iop_err *err)
+{
+	size_t len = 0;
+	char *buf;
+	int ret;
+
+	results_zero(out);
 	snprintf(out->source, sizeof(out->source), "%s", path);
+	buf = read_file(path, &len, err);
+	if (!buf)
+		return -EINVAL;
+	ret = results_parse(buf, len, path, out, err);
+	free(buf);
 	return ret;
 }
 

@@ -115,6 +115,10 @@ int results_save(const struct results *r, const char *root, const char *name, ch
  */
 int results_load(const char *path, struct results *out, struct iop_err *err);
 
+/* The same from a buffer (len bytes, no terminator needed); origin names it in messages. */
+int results_parse(const char *buf, size_t len, const char *origin, struct results *out,
+		  struct iop_err *err);
+
 /* Pool src's samples into dst's cells with the same identity (repeats kept in files apart). */
 int results_merge(struct results *dst, struct results *src, struct iop_err *err);
 

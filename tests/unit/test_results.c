@@ -118,6 +118,26 @@ Test(results_load, skips_the_notes_fio_writes_before_its_json)
 	results_free(&r);
 }
 
+Test(results_parse, every_truncation_is_refused_or_read_cleanly)
+{
+	static const char doc[] = "{\"schema_version\": 1, \"labels\": {\"q\": \"1\"},"
+				  " \"env\": {\"hostname\": \"h\"}, \"targets\": [{\"role\": \"d\"}],"
+				  " \"cells\": [{\"identity\": {\"e\": \"x\", \"n\": 3}, \"status\": \"ok\","
+				  " \"samples\": [{\"read\": {\"iops\": 1, \"total_ios\": 1,"
+				  " \"clat_ns\": {\"percentile\": {\"50.000000\": 5}}}}]}]}";
+	struct iop_err err;
+	struct results r;
+	size_t len;
+
+	for (len = 0; len < sizeof(doc) - 1; len++) {
+		if (!results_parse(doc, len, "prefix", &r, &err))
+			results_free(&r);
+	}
+	cr_assert_eq(results_parse(doc, sizeof(doc) - 1, "whole", &r, &err), 0, "%s", err.msg);
+	cr_assert_eq(r.cells[0].nr, 1);
+	results_free(&r);
+}
+
 Test(metrics, busiest_direction_gives_latency)
 {
 	json_t *job = json_pack("{s:{s:f, s:f, s:i, s:{s:{s:i}}}, s:{s:f, s:f, s:i, s:{s:{s:i}}}}",
