@@ -12,12 +12,27 @@ CPPFLAGS_ALL := -Iinclude -Icore -Ibuild -D_GNU_SOURCE -DIOPATH_VERSION='"$(VERS
 	-DIOPATH_CFLAGS='"$(strip $(OPT) $(CFLAGS))"' $(CPPFLAGS)
 LIBS := -luring -laio -ljansson -lblkid -lgsl -lgslcblas -lm -pthread
 
-CORE_SRC := $(filter-out core/main.c,$(wildcard core/*.c))
+# MPI=1 builds core/fleet_mpi.c (every MPI call) with the MPI found by pkg-config; otherwise
+# core/fleet_none.c stands in, and --mpi says that MPI support is not compiled in.
+MPI ?= 0
+ifeq ($(MPI),1)
+MPI_PC := $(firstword $(foreach p,mpi-c ompi-c mpich,$(shell pkg-config --exists $(p) && echo $(p))))
+ifeq ($(MPI_PC),)
+$(error MPI=1: no MPI found by pkg-config (mpi-c, mpich); install Open MPI with scripts/deps.sh --mpi)
+endif
+MPI_CFLAGS := $(shell pkg-config --cflags $(MPI_PC))
+LIBS += $(shell pkg-config --libs $(MPI_PC))
+FLEET_SKIP := core/fleet_none.c
+else
+FLEET_SKIP := core/fleet_mpi.c
+endif
+
+CORE_SRC := $(filter-out core/main.c $(FLEET_SKIP),$(wildcard core/*.c))
 ENGINE_SRC := $(wildcard engines/*.c)
 WORKLOADS := $(sort $(wildcard workloads/*.fio))
 GEN_SRC := build/workloads_data.c
 
-OBJ_DIR := build/obj
+OBJ_DIR := build/obj$(if $(filter 1,$(MPI)),-mpi)
 LIB_OBJ := $(patsubst %.c,$(OBJ_DIR)/%.o,$(CORE_SRC) $(ENGINE_SRC) $(GEN_SRC))
 MAIN_OBJ := $(OBJ_DIR)/core/main.o
 
@@ -26,14 +41,19 @@ INTEG_SRC := $(wildcard tests/integration/*.c)
 UNIT_BIN := build/unit-tests
 INTEG_BIN := build/integration-tests
 
-.PHONY: FORCE all run test unit integration check valgrind fuzz static install clean deps bench
+.PHONY: FORCE all run test unit integration check valgrind fuzz static install clean deps bench mpi-test
 all: iopath
 
 deps:
 	@scripts/deps.sh
 
-iopath: $(MAIN_OBJ) $(LIB_OBJ)
-	$(CC) $(CFLAGS_ALL) -o $@ $^ $(LIBS) $(LDFLAGS)
+# build/flavour changes when MPI= does, so that ./iopath is relinked from the other objects.
+$(shell mkdir -p build; [ "$$(cat build/flavour 2>/dev/null)" = "MPI=$(MPI)" ] || echo "MPI=$(MPI)" > build/flavour)
+
+iopath: $(MAIN_OBJ) $(LIB_OBJ) build/flavour
+	$(CC) $(CFLAGS_ALL) -o $@ $(MAIN_OBJ) $(LIB_OBJ) $(LIBS) $(LDFLAGS)
+
+$(OBJ_DIR)/core/fleet_mpi.o: CPPFLAGS_ALL += $(MPI_CFLAGS)
 
 $(OBJ_DIR)/%.o: %.c $(wildcard include/iopath/*.h core/*.h) Makefile
 	@mkdir -p $(dir $@)
@@ -140,6 +160,23 @@ valgrind: iopath $(INTEG_BIN) $(FAULTFS)
 bench: iopath
 	scripts/deps.sh --bench
 	scripts/bench $(BENCH_ARGS)
+
+# The MPI tests: their own MPI build (build/iopath-mpi), run under mpirun on this machine.
+# Skipped, with the reason, where Open MPI is not installed (scripts/deps.sh --mpi).
+MPI_TEST_SRC := $(wildcard tests/mpi/*.c) tests/integration/harness.c
+MPI_TEST_BIN := build/mpi-tests
+
+mpi-test:
+	@if ! command -v mpirun >/dev/null 2>&1 || ! pkg-config --exists mpi-c; then \
+		echo "mpi-test: skipped: Open MPI is not installed (scripts/deps.sh --mpi)"; exit 0; fi; \
+	$(MAKE) MPI=1 build/iopath-mpi $(MPI_TEST_BIN) && \
+	IOPATH_BIN=$(CURDIR)/build/iopath-mpi $(MPI_TEST_BIN) --jobs 1
+
+build/iopath-mpi: $(MAIN_OBJ) $(LIB_OBJ)
+	$(CC) $(CFLAGS_ALL) -o $@ $^ $(LIBS) $(LDFLAGS)
+
+$(MPI_TEST_BIN): $(MPI_TEST_SRC) tests/integration/harness.h
+	$(CC) $(CPPFLAGS_ALL) $(CFLAGS_ALL) -Itests -Itests/integration -Wno-format-truncation -o $@ $(MPI_TEST_SRC) -lcriterion -ljansson
 
 static:
 	$(MAKE) OBJ_DIR=build/static-obj CFLAGS="$(CFLAGS)" iopath-static

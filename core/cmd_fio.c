@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "commands.h"
+#include "fleet.h"
 #include "job.h"
 #include "output.h"
 #include "run.h"
@@ -186,6 +187,7 @@ int cmd_fio(int argc, char **argv)
 		ret = atomic_check(a.out.path, &err);
 	if (ret) {
 		fprintf(stderr, "iopath: %s\n", err.msg);
+		fleet_note_error(err.msg);
 		job_list_free(&jobs);
 		return EXIT_USAGE;
 	}
@@ -197,14 +199,20 @@ int cmd_fio(int argc, char **argv)
 	ret = run_jobs(&jobs, &res, &err);
 	if (ret) {
 		fprintf(stderr, "iopath: %s\n", err.msg);
+		fleet_note_error(err.msg);
 		run_results_free(&res);
 		job_list_free(&jobs);
 		return EXIT_USAGE;
 	}
-	code = output_exit_code(&res);
-	if (output_results(&res, &a.out, argc, argv, &err)) {
-		fprintf(stderr, "iopath: %s\n", err.msg);
-		code = code ? code : EXIT_JOB_FAILED;
+	if (fleet_active()) {
+		/* every rank's results to rank 0, which writes the merged result */
+		code = fleet_output(&res, &a.out, argc, argv);
+	} else {
+		code = output_exit_code(&res);
+		if (output_results(&res, &a.out, argc, argv, &err)) {
+			fprintf(stderr, "iopath: %s\n", err.msg);
+			code = code ? code : EXIT_JOB_FAILED;
+		}
 	}
 	run_results_free(&res);
 	job_list_free(&jobs);

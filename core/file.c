@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "buffer.h"
+#include "fleet.h"
 #include "file.h"
 #include "run.h"
 #include "target.h"
@@ -71,7 +72,8 @@ int file_names(const struct job_spec *job, unsigned clone, char (*out)[PATH_MAX]
 		for (nr = 0; nr < job->nrfiles; nr++) {
 			if (nr == max)
 				return iop_errf(err, -E2BIG, "job %s: more than %u files", job->name, max);
-			snprintf(name, sizeof(name), "%s.%u.%u", job->name, clone, nr);
+			snprintf(name, sizeof(name), "%s.%u.%u%s", job->name, clone, nr,
+				 fleet_file_suffix());
 			ret = join(out[nr], job->directory, name, err);
 			if (ret)
 				return ret;

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "commands.h"
+#include "fleet.h"
 
 static int cmd_help(int argc, char **argv);
 
@@ -52,7 +53,7 @@ static int cmd_help(int argc, char **argv)
 	return 0;
 }
 
-int main(int argc, char **argv)
+static int dispatch(int argc, char **argv)
 {
 	const struct subcommand *c;
 
@@ -64,4 +65,14 @@ int main(int argc, char **argv)
 	if (!strcmp(argv[1], "--version"))
 		return cmd_version(argc, argv);
 	return cmd_fio(argc, argv);
+}
+
+int main(int argc, char **argv)
+{
+	/* --mpi and its options, or a launch by mpirun: join the MPI job (core/fleet.h) */
+	int code = fleet_setup(&argc, argv);
+
+	if (code)
+		return code;
+	return fleet_exit(dispatch(argc, argv));
 }

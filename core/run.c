@@ -13,6 +13,7 @@
 #include <sys/time.h>
 
 #include "file.h"
+#include "fleet.h"
 #include "meta.h"
 #include "run.h"
 #include "stats.h"
@@ -683,11 +684,31 @@ static void result_init(struct job_result *r, const struct job_spec *job, unsign
 	snprintf(r->engine_name, sizeof(r->engine_name), "%s", job->engine->name);
 }
 
+/* The worker's times on the phase's clock, and under MPI what it moved while all ranks ran. */
+static void result_add_span(struct job_result *r, const struct fleet_worker *f, bool first)
+{
+	if (f->end_ns <= f->start_ns)
+		return;
+	if (first || f->start_ns < r->start_ns)
+		r->start_ns = f->start_ns;
+	if (first || f->end_ns > r->end_ns)
+		r->end_ns = f->end_ns;
+	if (f->window_end_ns <= f->window_start_ns)
+		return;
+	if (!r->window_end_ns || f->window_start_ns > r->window_start_ns)
+		r->window_start_ns = f->window_start_ns;
+	if (!r->window_end_ns || f->window_end_ns < r->window_end_ns)
+		r->window_end_ns = f->window_end_ns;
+	r->window_bytes += f->window_bytes;
+	r->window_ios += f->window_ios;
+}
+
 static void result_add_worker(struct job_result *r, const struct worker *w)
 {
 	uint64_t runtime = w->end_ns > w->start_ns ? w->end_ns - w->start_ns : 0;
 	unsigned i;
 
+	result_add_span(r, &w->fleet, !r->end_ns);
 	r->nr_workers++;
 	if (w->error && !r->error) {
 		r->error = w->error;
@@ -813,6 +834,7 @@ void run_gate_done(struct worker *w)
 {
 	struct group_job *gj = w->gate;
 
+	atomic_store_explicit(&w->finished, true, memory_order_release);
 	if (!gj)
 		return;
 	pthread_mutex_lock(&gj->sync->lock);
@@ -873,14 +895,102 @@ static int collect(struct run_results *out, struct group_job *gjs, unsigned n, u
 	return 0;
 }
 
+struct phase_run {
+	struct group_job *gjs;
+	unsigned n;
+};
+
+/* For the MPI runner's sampling (core/fleet.h): what each worker has moved; true when done. */
+static bool phase_progress(void *arg, struct fleet_progress *p)
+{
+	const struct phase_run *pr = arg;
+	unsigned i, c, k = 0;
+	bool done = true;
+
+	for (i = 0; i < pr->n; i++) {
+		const struct group_job *gj = &pr->gjs[i];
+
+		for (c = 0; !gj->refused && gj->workers && c < gj->plan.nr_workers; c++, k++) {
+			struct worker *w = &gj->workers[c];
+
+			p[k].bytes = atomic_load_explicit(&w->progress_bytes, memory_order_relaxed);
+			p[k].ios = atomic_load_explicit(&w->progress_ios, memory_order_relaxed);
+			done &= atomic_load_explicit(&w->finished, memory_order_acquire);
+		}
+	}
+	return done;
+}
+
+/* Each worker's times on the phase's clock; under MPI, the window every rank ran in. */
+static void phase_spans(struct group_job *gjs, unsigned n, unsigned total, uint64_t origin)
+{
+	struct fleet_worker *fw = calloc(total ? total : 1, sizeof(*fw));
+	unsigned i, c, d, k = 0;
+
+	for (i = 0; i < n; i++) {
+		for (c = 0; !gjs[i].refused && gjs[i].workers && c < gjs[i].plan.nr_workers; c++) {
+			struct worker *w = &gjs[i].workers[c];
+			struct fleet_worker *f = fw ? &fw[k++] : &w->fleet;
+
+			memset(f, 0, sizeof(*f));
+			f->job = i;
+			if (w->st && w->end_ns > w->start_ns) {
+				f->start_ns = (int64_t)(w->start_ns - origin);
+				f->end_ns = (int64_t)(w->end_ns - origin);
+			}
+			for (d = 0; w->st && d <= STAT_TRIM; d++) {
+				f->bytes += w->st[d].bytes;
+				f->ios += w->st[d].ios;
+			}
+			w->fleet = *f;
+		}
+	}
+	if (!fw)
+		return;
+	fleet_phase_leave(fw, k, n);
+	for (i = 0, k = 0; i < n; i++)
+		for (c = 0; !gjs[i].refused && gjs[i].workers && c < gjs[i].plan.nr_workers; c++)
+			gjs[i].workers[c].fleet = fw[k++];
+	free(fw);
+}
+
+/*
+ * Under MPI, agree with the other ranks before the phase (core/fleet.h), and refuse a job
+ * that would write the very files another rank writes.
+ */
+static bool phase_enter(struct group_job *gjs, unsigned n)
+{
+	uint64_t hash[FLEET_CHECK_MAX] = { 0 };
+	bool shared[FLEET_CHECK_MAX] = { false };
+	unsigned i;
+
+	for (i = 0; i < n && i < FLEET_CHECK_MAX; i++)
+		if (!gjs[i].refused && job_writes(gjs[i].plan.job->rw) &&
+		    !(gjs[i].plan.job->engine->flags & ENGINE_DISKLESS))
+			hash[i] = fleet_paths_hash((const char (*)[PATH_MAX])gjs[i].plan.paths,
+						   plan_nr_paths(&gjs[i].plan));
+	if (!fleet_phase_enter(gjs[0].plan.job->phase, hash, n, shared))
+		return false;
+	for (i = 0; i < n && i < FLEET_CHECK_MAX; i++) {
+		if (!shared[i])
+			continue;
+		gjs[i].refused = -EEXIST;
+		snprintf(gjs[i].why, sizeof(gjs[i].why),
+			 "job %s: another rank would write the same file %s; put ${RANK} in filename= or directory= (or ${HOST}, one rank per host), or pass --mpi-shared-files if sharing it is intended",
+			 gjs[i].plan.job->name, gjs[i].plan.paths[0]);
+	}
+	return true;
+}
+
 /* Start every worker of the phase together, wait for all, collect their results. */
 static int run_group(struct group_job *gjs, unsigned n, struct phase_sync *sync,
 		     struct run_results *out, struct iop_err *err)
 {
+	struct phase_run pr = { gjs, n };
 	struct start_gate start;
 	sigset_t block, old_mask;
 	unsigned i, c, total = 0, started = 0;
-	uint64_t t0 = mono_ns();
+	uint64_t t0 = mono_ns(), origin;
 	int ret = 0;
 
 	for (i = 0; i < n; i++) {
@@ -960,13 +1070,19 @@ out:
 	if (total) {
 		gate_expect(&start, started);
 		gate_wait_ready(&start);
-		gate_open(&start);
 	}
+	/* under MPI, every rank's workers are set up too: the phase's clock starts here */
+	origin = fleet_phase_start();
+	if (total)
+		gate_open(&start);
+	if (!ret)
+		fleet_phase_watch(total, phase_progress, &pr);
 	for (i = 0; i < n && total; i++)
 		for (c = 0; gjs[i].workers && c < gjs[i].plan.nr_workers && started; c++, started--)
 			pthread_join(gjs[i].workers[c].tid, NULL);
 	if (total)
 		gate_destroy(&start);
+	phase_spans(gjs, n, total, origin);
 	if (!ret)
 		ret = collect(out, gjs, n, mono_ns() - t0);
 	for (i = 0; i < n; i++) {
@@ -1016,7 +1132,7 @@ int run_jobs(const struct job_list *jobs, struct run_results *out, struct iop_er
 
 		while (last + 1 < jobs->nr && jobs->jobs[last + 1].phase == jobs->jobs[first].phase)
 			last++;
-		if (run_stop_requested()) {
+		if (!phase_enter(&gjs[first], last - first + 1) || run_stop_requested()) {
 			out->interrupted = true;
 			break;
 		}

@@ -117,6 +117,8 @@ static void stats_reset(struct worker *w)
 static void measure_start(struct worker *w, uint64_t t)
 {
 	stats_reset(w);
+	atomic_store_explicit(&w->progress_bytes, 0, memory_order_relaxed);
+	atomic_store_explicit(&w->progress_ios, 0, memory_order_relaxed);
 	w->in_ramp = false;
 	w->start_ns = t;
 	w->last_sample_ns = t;
@@ -549,6 +551,11 @@ complete(struct worker *w, struct io_req **reqs, unsigned n, uint64_t t, bool as
 			lat_add_summary(&d->lat, clat);
 		}
 	}
+	/* for the MPI runner's window: one plain store each, read by the main thread */
+	atomic_store_explicit(&w->progress_bytes, w->st[STAT_READ].bytes + w->st[STAT_WRITE].bytes +
+			      w->st[STAT_TRIM].bytes, memory_order_relaxed);
+	atomic_store_explicit(&w->progress_ios, w->st[STAT_READ].ios + w->st[STAT_WRITE].ios +
+			      w->st[STAT_TRIM].ios, memory_order_relaxed);
 	if (t >= w->next_sample_ns)
 		take_sample(w, t);
 }

@@ -3,6 +3,7 @@
 #define IOPATH_WORKER_H
 
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <sys/resource.h>
@@ -10,6 +11,7 @@
 #include "dist.h"
 #include "clock.h"
 #include "file.h"
+#include "fleet.h"
 #include "gen.h"
 #include "iopath/result.h"
 #include "target.h"
@@ -170,6 +172,12 @@ struct worker {
 	uint64_t kt_start[2];		/* engine kernel thread usr/sys ns at measure start */
 	uint64_t kt_end[2];
 	bool kt_valid;			/* the engine reported kernel-thread time at both ends */
+
+	/* What it has measured so far, and whether it is done: read while it runs. */
+	_Atomic uint64_t progress_bytes;
+	_Atomic uint64_t progress_ios;
+	atomic_bool finished;
+	struct fleet_worker fleet;	/* its times on the phase's clock, and its MPI window */
 
 	int error;			/* positive errno */
 	char errmsg[512];

@@ -118,6 +118,15 @@ struct job_result {
 	unsigned nr_applied;
 	char applied[ENGINE_APPLIED_MAX][2][48];
 	char engine_name[32];
+
+	/* When, on the group's clock: ns after the start every worker of the group waited for. */
+	int64_t start_ns;		/* the first worker's measured start */
+	int64_t end_ns;			/* the last worker's end */
+	/* Under MPI: the window in which every rank ran this job, and what this rank moved in it. */
+	int64_t window_start_ns;
+	int64_t window_end_ns;
+	uint64_t window_bytes;
+	uint64_t window_ios;
 };
 
 #endif
