@@ -155,6 +155,37 @@ valgrind: iopath $(INTEG_BIN) $(FAULTFS)
 		echo "valgrind: memcheck errors (logs above)" >&2; exit 1; \
 	else echo "valgrind: $$(ls build/valgrind | wc -l) iopath runs, no memcheck errors"; fi
 
+# make fuzz: libFuzzer harnesses (tests/fuzz/) for the job-file parser, the command line and
+# the result-file loader, each run for FUZZ_SECONDS from a seed corpus (job files: the
+# built-in workloads and tests/jobs; command lines: tests/fuzz/seeds/cli; results: JSON this
+# build and fio write). Fails on any crash, leak, UB or timeout; the input that caused it is
+# kept as build/fuzz/NAME-crash-* (replay: build/fuzz/fuzz-NAME FILE).
+FUZZ_SECONDS ?= 60
+FUZZERS := jobfile cli results
+FUZZ_SAN := -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all
+
+build/fuzz/fuzz-%: tests/fuzz/fuzz_%.c $(LIB_OBJ)
+	$(CC) $(CPPFLAGS_ALL) $(CFLAGS_ALL) -fsanitize=fuzzer -o $@ $< $(LIB_OBJ) $(LIBS)
+
+fuzz: iopath
+	scripts/deps.sh --fuzz
+	$(MAKE) --no-print-directory CC=clang OPT="-O1 -g $(FUZZ_SAN)" CFLAGS="$(CFLAGS) -Wno-error" \
+		OBJ_DIR=build/fuzz/obj $(FUZZERS:%=build/fuzz/fuzz-%)
+	mkdir -p $(FUZZERS:%=build/fuzz/corpus-%)
+	cp workloads/*.fio $(wildcard tests/jobs/*.fio tests/jobs/*/*.fio) build/fuzz/corpus-jobfile/
+	cp tests/fuzz/seeds/cli/* build/fuzz/corpus-cli/
+	./iopath --name=seed --ioengine=null --size=64k --output-format=json+ \
+		--output=build/fuzz/corpus-results/iopath-run.json
+	./iopath run --help >/dev/null 2>&1 || true
+	-command -v fio >/dev/null && fio --name=seed --ioengine=null --size=64k \
+		--output-format=json > build/fuzz/corpus-results/fio.json
+	for f in $(FUZZERS); do \
+		echo "fuzz: $$f for $(FUZZ_SECONDS) s"; \
+		build/fuzz/fuzz-$$f -max_total_time=$(FUZZ_SECONDS) -timeout=10 -rss_limit_mb=2048 \
+			-close_fd_mask=3 -print_final_stats=1 -artifact_prefix=build/fuzz/$$f- \
+			build/fuzz/corpus-$$f < /dev/null || exit 1; \
+	done
+
 # The side-by-side benchmark against fio (not a test: nothing is asserted). BENCH_ARGS are
 # passed on, e.g. make bench BENCH_ARGS="--quick" or BENCH_ARGS="--only cost,cached".
 bench: iopath
