@@ -3,11 +3,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "commands.h"
 #include "fleet.h"
 #include "job.h"
 #include "output.h"
+#include "report.h"
 #include "run.h"
 #include "atomic.h"
 
@@ -18,9 +20,14 @@ static void usage(FILE *f)
 		"       iopath COMMAND ... (see 'iopath help')\n"
 		"  --name=NAME          start a job; options before the first --name are global\n"
 		"  --OPTION=VALUE       any job option, fio's names (rw, bs, iodepth, ioengine, ...)\n"
-		"  --output-format=F    normal, json, json+ (comma-separated for several)\n"
+		"  --output-format=F    normal, json, json+, terse, csv (comma-separated for several)\n"
+		"  --minimal            terse output (fio's --minimal; --terse-version=3 only)\n"
 		"  --output=FILE        write the result to FILE (atomically)\n"
-		"  --parse-only         parse the jobs and stop\n"
+		"  --parse-only         parse the jobs and stop (with --output-format=json: print them)\n"
+		"  --showcmd            print the jobs as one equivalent command line and stop\n"
+		"  --section=NAME       only the job sections named (may be repeated)\n"
+		"  --eta=WHEN           progress line on stderr: always, never, auto (a terminal)\n"
+		"  --ignore-unsupported warn about fio options iopath lacks instead of refusing\n"
 		"  --allow-overwrite    let write jobs overwrite existing files iopath did not create\n"
 		"  --allow-destructive=DEV  let write jobs write DEV even though it holds data\n");
 }
@@ -36,6 +43,8 @@ struct fio_args {
 	const char *sections[MAX_SECTIONS];
 	unsigned nr_sections;
 	bool ignore_unsupported;
+	bool showcmd;
+	int eta;		/* -1 never, 0 auto, 1 always */
 };
 
 /* Options of the tool itself rather than of a job. Returns 1 when arg was one of them. */
@@ -57,6 +66,32 @@ static int tool_option(struct fio_args *a, const char *key, const char *val, str
 	}
 	if (!strcmp(key, "parse-only")) {
 		a->parse_only = true;
+		return 1;
+	}
+	if (!strcmp(key, "showcmd")) {
+		a->showcmd = true;
+		return 1;
+	}
+	if (!strcmp(key, "minimal")) {
+		a->out.formats = OUT_TERSE;
+		return 1;
+	}
+	if (!strcmp(key, "terse-version")) {
+		if (!val || strcmp(val, "3"))
+			return iop_errf(err, -EINVAL, "--terse-version=%s: iopath writes terse version 3 only (accepted: 3)",
+					val ? val : "");
+		return 1;
+	}
+	if (!strcmp(key, "eta")) {
+		if (val && !strcmp(val, "never"))
+			a->eta = -1;
+		else if (val && !strcmp(val, "always"))
+			a->eta = 1;
+		else if (val && !strcmp(val, "auto"))
+			a->eta = 0;
+		else
+			return iop_errf(err, -EINVAL, "--eta=%s: accepted: always, never, auto",
+					val ? val : "");
 		return 1;
 	}
 	if (!strcmp(key, "ignore-unsupported")) {
@@ -156,8 +191,66 @@ static void print_warnings(const struct job_parser *p)
 		fprintf(stderr, "iopath: warning: %s\n", p->warnings[i]);
 }
 
+/* The progress line: fio's "Jobs: ..." line, refreshed in place on stderr. */
+struct eta_state {
+	bool always;
+	bool shown;
+	uint64_t last_bytes, last_ios, last_ns;
+};
+
+static void fmt_rate(char *buf, size_t len, double v, const char *const *units, double base)
+{
+	unsigned u = 0;
+
+	while (v >= base && units[u + 1]) {
+		v /= base;
+		u++;
+	}
+	snprintf(buf, len, "%.1f%s", v, units[u]);
+}
+
+static void show_progress(const struct run_progress *p, void *arg)
+{
+	static const char *const bytes[] = { "B", "KiB", "MiB", "GiB", "TiB", NULL };
+	static const char *const counts[] = { "", "k", "M", "G", NULL };
+	struct eta_state *e = arg;
+	uint64_t dt = p->elapsed_ns - e->last_ns;
+	double secs = (double)dt / 1e9;
+	char bw[32], iops[32];
+	unsigned eta = (unsigned)(p->eta_ns / 1000000000ull);
+
+	/* "auto": only runs longer than a few seconds get a line */
+	if (!e->always && p->elapsed_ns < 3000000000ull)
+		goto out;
+	fmt_rate(bw, sizeof(bw), secs > 0 && p->bytes >= e->last_bytes ?
+		 (double)(p->bytes - e->last_bytes) / secs : 0, bytes, 1024);
+	fmt_rate(iops, sizeof(iops), secs > 0 && p->ios >= e->last_ios ?
+		 (double)(p->ios - e->last_ios) / secs : 0, counts, 1000);
+	fprintf(stderr, "\rJobs: %u (phase %u/%u): [%s/s][%s IOPS][eta %02um:%02us]   ",
+		p->running, p->phase + 1, p->nr_phases, bw, iops, eta / 60, eta % 60);
+	fflush(stderr);
+	e->shown = true;
+out:
+	e->last_bytes = p->bytes;
+	e->last_ios = p->ios;
+	e->last_ns = p->elapsed_ns;
+}
+
+static void print_parsed(const struct fio_args *a, const struct job_list *jobs)
+{
+	json_t *root;
+
+	if (!(a->out.formats & (OUT_JSON | OUT_JSONPLUS)))
+		return;
+	root = report_jobs_json(jobs);
+	if (root)
+		report_json_write(root, a->out.path);
+	json_decref(root);
+}
+
 int cmd_fio(int argc, char **argv)
 {
+	struct eta_state eta = { 0 };
 	struct fio_args a = { .out = { .formats = OUT_NORMAL } };
 	struct job_list jobs = { 0 };
 	struct run_results res;
@@ -191,12 +284,24 @@ int cmd_fio(int argc, char **argv)
 		job_list_free(&jobs);
 		return EXIT_USAGE;
 	}
+	if (a.showcmd) {
+		report_showcmd(stdout, &jobs);
+		job_list_free(&jobs);
+		return 0;
+	}
 	if (a.parse_only) {
+		print_parsed(&a, &jobs);
 		job_list_free(&jobs);
 		return 0;
 	}
 	install_stop_signals();
-	ret = run_jobs(&jobs, &res, &err);
+	eta.always = a.eta > 0;
+	if (a.eta > 0 || (a.eta == 0 && isatty(STDERR_FILENO)))
+		ret = run_jobs_progress(&jobs, &res, show_progress, &eta, &err);
+	else
+		ret = run_jobs(&jobs, &res, &err);
+	if (eta.shown)
+		fputc('\n', stderr);
 	if (ret) {
 		fprintf(stderr, "iopath: %s\n", err.msg);
 		fleet_note_error(err.msg);

@@ -1,5 +1,6 @@
 /* Output selection shared by every command that runs jobs: formats, destination, exit code. */
 #include <errno.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -27,13 +28,18 @@ int output_parse_formats(const char *list, unsigned *formats, struct iop_err *er
 			*formats |= OUT_JSON;
 		else if (!strcmp(tok, "json+"))
 			*formats |= OUT_JSONPLUS;
+		else if (!strcmp(tok, "terse"))
+			*formats |= OUT_TERSE;
+		else if (!strcmp(tok, "csv"))
+			*formats |= OUT_CSV;
 		else
 			return iop_errf(err, -EINVAL,
-					"--output-format: unknown format '%s' (accepted: normal, json, json+)",
+					"--output-format: unknown format '%s' (accepted: normal, json, json+, terse, csv)",
 					tok);
 	}
 	if (!*formats)
-		return iop_errf(err, -EINVAL, "--output-format: empty (accepted: normal, json, json+)");
+		return iop_errf(err, -EINVAL,
+				"--output-format: empty (accepted: normal, json, json+, terse, csv)");
 	return 0;
 }
 
@@ -64,14 +70,25 @@ static void fallback_path(char *out, size_t len, const char *ext)
 	snprintf(out, len, "%s/iopath-result.%d.%s", dir && *dir ? dir : "/tmp", (int)getpid(), ext);
 }
 
-static int write_text(const struct run_results *r, const char *path)
+/* The text formats asked for, in order: normal, terse, csv. */
+static void text_formats(FILE *f, const struct run_results *r, unsigned formats)
+{
+	if (formats & OUT_NORMAL)
+		report_normal(f, r);
+	if (formats & OUT_TERSE)
+		report_terse(f, r);
+	if (formats & OUT_CSV)
+		report_csv(f, r);
+}
+
+static int write_text(const struct run_results *r, const char *path, unsigned formats)
 {
 	struct atomic_file a;
 	int ret = atomic_open(&a, path);
 
 	if (ret)
 		return ret;
-	report_normal(a.f, r);
+	text_formats(a.f, r, formats);
 	return atomic_commit(&a);
 }
 
@@ -95,20 +112,20 @@ int output_results(const struct run_results *r, const struct output_opts *o, int
 	int ret = 0;
 
 	run_env_fill(&env, argc, argv);
-	if ((o->formats & OUT_NORMAL) && o->path && !json) {
+	if ((o->formats & OUT_TEXT) && o->path && !json) {
 		/* only text asked for: it is the result, and goes to the file */
-		ret = write_text(r, o->path);
+		ret = write_text(r, o->path, o->formats);
 		if (ret) {
 			fallback_path(alt, sizeof(alt), "txt");
-			return saved_elsewhere(err, ret, o->path, alt, write_text(r, alt));
+			return saved_elsewhere(err, ret, o->path, alt, write_text(r, alt, o->formats));
 		}
 		return 0;
 	}
-	if (o->formats & OUT_NORMAL) {
+	if (o->formats & OUT_TEXT) {
 		/* with JSON on stdout too, the text goes to stderr so stdout stays parseable */
 		FILE *text = !o->path && json ? stderr : stdout;
 
-		report_normal(text, r);
+		text_formats(text, r, o->formats);
 		fflush(text);
 	}
 	if (!json)

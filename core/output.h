@@ -10,13 +10,20 @@
 #define OUT_NORMAL (1u << 0)
 #define OUT_JSON (1u << 1)
 #define OUT_JSONPLUS (1u << 2)
+#define OUT_TERSE (1u << 3)
+#define OUT_CSV (1u << 4)
+#define OUT_TEXT (OUT_NORMAL | OUT_TERSE | OUT_CSV)
 
 struct output_opts {
 	unsigned formats;
 	const char *path;	/* --output=FILE, or NULL for stdout */
 };
 
-/* Parse --output-format's comma list. */
+/*
+ * Parse --output-format's comma list: normal, json, json+, terse, csv. Where they go: JSON to
+ * --output FILE (atomically) or stdout; the text formats, in that order, to stdout when the
+ * JSON has the file, to stderr when JSON is on stdout, else to FILE or stdout.
+ */
 int output_parse_formats(const char *list, unsigned *formats, struct iop_err *err);
 
 /*

@@ -6,6 +6,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+#include "job.h"
 #include "run.h"
 
 /* What the whole run was: for the header of every result. */
@@ -25,6 +26,19 @@ void report_normal(FILE *f, const struct run_results *r);
 
 /* Write json to path atomically (temp file, fsync, rename), or to stdout when path is NULL. */
 int report_json_write(json_t *root, const char *path);
+
+/* fio's terse v3 lines (--output-format=terse, --minimal), one per result. */
+void report_terse(FILE *f, const struct run_results *r);
+
+/* CSV: a header and one row per result and direction, with p50/p99/p99.9 latencies. */
+void report_csv(FILE *f, const struct run_results *r);
+
+/* Parsed jobs as JSON (iopath --parse-only --output-format=json). NULL on ENOMEM. */
+struct job_list;
+json_t *report_jobs_json(const struct job_list *jobs);
+
+/* Parsed jobs as one equivalent command line (--showcmd): every job with all its options. */
+void report_showcmd(FILE *f, const struct job_list *jobs);
 
 /* The per-result "job options" and the rest need these too. */
 const char *dir_name(unsigned dir);

@@ -563,6 +563,9 @@ struct phase_sync {
 	pthread_mutex_t lock;
 	pthread_cond_t cond;
 	uint64_t genesis_ns;	/* the run's start: fio counts startdelay from there */
+	run_progress_fn progress;
+	void *progress_arg;
+	unsigned phase, nr_phases;
 };
 
 struct group_job {
@@ -982,6 +985,68 @@ static bool phase_enter(struct group_job *gjs, unsigned n)
 	return true;
 }
 
+/* Estimate, and hand to the callback, how far the phase has come. */
+static void report_progress(struct group_job *gjs, unsigned n, struct phase_sync *sync,
+			    uint64_t t0, unsigned running)
+{
+	struct run_progress p = { .running = running, .phase = sync->phase,
+				  .nr_phases = sync->nr_phases };
+	uint64_t now = mono_ns(), target = 0, eta = 0, end;
+	bool sized = false;
+	unsigned i, c;
+
+	for (i = 0; i < n; i++) {
+		const struct job_spec *job = gjs[i].plan.job;
+
+		for (c = 0; gjs[i].workers && c < gjs[i].plan.nr_workers; c++) {
+			struct worker *w = &gjs[i].workers[c];
+
+			p.bytes += atomic_load_explicit(&w->progress_bytes, memory_order_relaxed);
+			p.ios += atomic_load_explicit(&w->progress_ios, memory_order_relaxed);
+			if (!job->time_based && job->rw != RW_METADATA) {
+				target += w->bytes_target;
+				sized = true;
+			}
+		}
+		if (job->runtime_ns) {
+			end = t0 + job->startdelay_max_ns + job->ramp_ns + job->runtime_ns;
+			eta = end > now && end - now > eta ? end - now : eta;
+		}
+	}
+	if (sized && p.bytes && target > p.bytes && now > t0) {
+		end = (uint64_t)((double)(target - p.bytes) * (double)(now - t0) / (double)p.bytes);
+		eta = end > eta ? end : eta;
+	}
+	p.elapsed_ns = now - sync->genesis_ns;
+	p.eta_ns = eta;
+	sync->progress(&p, sync->progress_arg);
+}
+
+/* Wait for the phase's workers to end, reporting progress once a second. */
+static void watch_phase(struct group_job *gjs, unsigned n, struct phase_sync *sync,
+			uint64_t t0, unsigned started)
+{
+	unsigned i, done;
+	struct timespec ts;
+
+	for (;;) {
+		pthread_mutex_lock(&sync->lock);
+		for (i = 0, done = 0; i < n; i++)
+			done += gjs[i].done;
+		if (done < started) {
+			clock_gettime(CLOCK_REALTIME, &ts);
+			ts.tv_sec += 1;
+			pthread_cond_timedwait(&sync->cond, &sync->lock, &ts);
+			for (i = 0, done = 0; i < n; i++)
+				done += gjs[i].done;
+		}
+		pthread_mutex_unlock(&sync->lock);
+		if (done >= started)
+			return;
+		report_progress(gjs, n, sync, t0, started - done);
+	}
+}
+
 /* Start every worker of the phase together, wait for all, collect their results. */
 static int run_group(struct group_job *gjs, unsigned n, struct phase_sync *sync,
 		     struct run_results *out, struct iop_err *err)
@@ -1075,6 +1140,8 @@ out:
 	origin = fleet_phase_start();
 	if (total)
 		gate_open(&start);
+	if (total && sync->progress && !ret)
+		watch_phase(gjs, n, sync, mono_ns(), started);
 	if (!ret)
 		fleet_phase_watch(total, phase_progress, &pr);
 	for (i = 0; i < n && total; i++)
@@ -1098,7 +1165,13 @@ out:
 
 int run_jobs(const struct job_list *jobs, struct run_results *out, struct iop_err *err)
 {
-	struct phase_sync sync;
+	return run_jobs_progress(jobs, out, NULL, NULL, err);
+}
+
+int run_jobs_progress(const struct job_list *jobs, struct run_results *out, run_progress_fn fn,
+		      void *arg, struct iop_err *err)
+{
+	struct phase_sync sync = { .progress = fn, .progress_arg = arg };
 	struct group_job *gjs;
 	struct timeval tv;
 	unsigned i, first;
@@ -1127,6 +1200,7 @@ int run_jobs(const struct job_list *jobs, struct run_results *out, struct iop_er
 	pthread_mutex_init(&sync.lock, NULL);
 	pthread_cond_init(&sync.cond, NULL);
 	sync.genesis_ns = mono_ns();
+	sync.nr_phases = jobs->nr ? jobs->jobs[jobs->nr - 1].phase + 1 : 0;
 	for (first = 0; !ret && first < jobs->nr;) {
 		unsigned last = first;
 
@@ -1136,6 +1210,7 @@ int run_jobs(const struct job_list *jobs, struct run_results *out, struct iop_er
 			out->interrupted = true;
 			break;
 		}
+		sync.phase = jobs->jobs[first].phase;
 		ret = run_group(&gjs[first], last - first + 1, &sync, out, err);
 		first = last + 1;
 	}

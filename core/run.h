@@ -24,6 +24,23 @@ struct run_results {
  */
 int run_jobs(const struct job_list *jobs, struct run_results *out, struct iop_err *err);
 
+/* What a progress callback sees, about once a second while a phase runs. */
+struct run_progress {
+	unsigned running;	/* workers of the phase still running */
+	unsigned phase;		/* stonewall phase, from 0 */
+	unsigned nr_phases;
+	uint64_t bytes;		/* measured bytes and I/Os of the phase so far */
+	uint64_t ios;
+	uint64_t elapsed_ns;	/* since the run started */
+	uint64_t eta_ns;	/* estimated time left in this phase; 0 when unknown */
+};
+
+typedef void (*run_progress_fn)(const struct run_progress *p, void *arg);
+
+/* run_jobs, calling fn (from the calling thread) about once a second while workers run. */
+int run_jobs_progress(const struct job_list *jobs, struct run_results *out, run_progress_fn fn,
+		      void *arg, struct iop_err *err);
+
 void run_results_free(struct run_results *r);
 
 /* Ask running workers to stop soon; safe from a signal handler. */

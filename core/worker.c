@@ -551,7 +551,8 @@ complete(struct worker *w, struct io_req **reqs, unsigned n, uint64_t t, bool as
 			lat_add_summary(&d->lat, clat);
 		}
 	}
-	/* for the MPI runner's window: one plain store each, read by the main thread */
+	/* for the MPI runner's window and the progress line: one plain store each, read by the
+	 * main thread about once a second */
 	atomic_store_explicit(&w->progress_bytes, w->st[STAT_READ].bytes + w->st[STAT_WRITE].bytes +
 			      w->st[STAT_TRIM].bytes, memory_order_relaxed);
 	atomic_store_explicit(&w->progress_ios, w->st[STAT_READ].ios + w->st[STAT_WRITE].ios +

@@ -1,0 +1,115 @@
+/*
+ * fio's terse (--minimal) output, version 3: one semicolon-separated line per result, in
+ * fio's documented field order (HOWTO "Terse output"). Fields iopath has no value for are
+ * written as fio writes them when it has none (0, or "0%=0" for unused percentiles); disk
+ * utilization, which fio appends only when it sampled disks, is left out.
+ */
+#include <stdio.h>
+
+#include "report.h"
+#include "stats.h"
+
+#define TERSE_PCTS 20	/* fio's FIO_IO_U_LIST_MAX_LEN */
+
+/* min, max, mean, stdev in microseconds, as fio's calc_lat() and "%llu;%llu;%f;%f". */
+static void lat_usec(FILE *f, const struct lat_stat *s)
+{
+	if (!s->n) {
+		fprintf(f, ";0;0;0.000000;0.000000");
+		return;
+	}
+	fprintf(f, ";%llu;%llu;%f;%f", (unsigned long long)(s->min / 1000),
+		(unsigned long long)(s->max / 1000), lat_mean(s) / 1000, lat_stddev(s) / 1000);
+}
+
+static void dir_terse(FILE *f, const struct dir_stat *d)
+{
+	uint64_t runt = d->runtime_ns / 1000000, out[32];
+	unsigned i;
+
+	fprintf(f, ";%llu;%llu;%llu;%llu", (unsigned long long)(d->bytes >> 10),
+		(unsigned long long)(runt ? 1000 * d->bytes / runt / 1024 : 0),
+		(unsigned long long)(runt ? 1000 * d->ios / runt : 0), (unsigned long long)runt);
+	lat_usec(f, &d->slat);
+	lat_usec(f, &d->clat);
+	if (d->clat.n)
+		lat_percentiles(&d->clat, default_percentiles, nr_default_percentiles, out);
+	for (i = 0; i < TERSE_PCTS; i++) {
+		if (!d->clat.n || i >= nr_default_percentiles)
+			fprintf(f, ";0%%=0");
+		else
+			fprintf(f, ";%f%%=%llu", default_percentiles[i],
+				(unsigned long long)(out[i] / 1000));
+	}
+	lat_usec(f, &d->lat);
+	if (d->bw.n)
+		fprintf(f, ";%llu;%llu;%f%%;%f;%f", (unsigned long long)(d->bw.min / 1024),
+			(unsigned long long)(d->bw.max / 1024), 100.0, sample_mean(&d->bw) / 1024,
+			sample_stddev(&d->bw) / 1024);
+	else
+		fprintf(f, ";0;0;0.000000%%;0.000000;0.000000");
+}
+
+/* Completion latencies into fio's us (<=2 ... 1000) and ms (<=2 ... 2000, >=2000) buckets. */
+static void lat_dist(FILE *f, const struct job_result *r)
+{
+	static const uint64_t edges[] = { 2, 4, 10, 20, 50, 100, 250, 500, 750, 1000, 2000 };
+	uint64_t us[10] = { 0 }, ms[12] = { 0 }, total = 0, v;
+	unsigned d, i, b;
+
+	for (d = 0; d < 3; d++) {
+		const struct lat_stat *s = &r->dir[d].clat;
+
+		for (i = 0; s->n && i < HIST_NR; i++) {
+			if (!s->hist[i])
+				continue;
+			v = hist_val(i);
+			total += s->hist[i];
+			if (v < 1000000) {
+				/* fio counts nanosecond latencies in the first microsecond bucket */
+				for (b = 0; b < 9 && v / 1000 > edges[b]; b++)
+					;
+				us[b] += s->hist[i];
+			} else {
+				for (b = 0; b < 11 && v / 1000000 > edges[b]; b++)
+					;
+				ms[b] += s->hist[i];
+			}
+		}
+	}
+	for (b = 0; b < 10; b++)
+		fprintf(f, ";%3.2f%%", total ? 100.0 * (double)us[b] / (double)total : 0);
+	for (b = 0; b < 12; b++)
+		fprintf(f, ";%3.2f%%", total ? 100.0 * (double)ms[b] / (double)total : 0);
+}
+
+static void job_terse(FILE *f, const struct job_result *r)
+{
+	double secs = (double)r->runtime_ns / 1e9;
+	uint64_t total = 0;
+	unsigned i;
+
+	fprintf(f, "3;iopath-%s;%s;%u;%d", IOPATH_VERSION, r->spec->name, r->spec->groupid,
+		r->error);
+	dir_terse(f, &r->dir[STAT_READ]);
+	dir_terse(f, &r->dir[STAT_WRITE]);
+	fprintf(f, ";%f%%;%f%%;%llu;%llu;%llu",
+		secs > 0 ? 100.0 * (double)r->usr_ns / 1e9 / secs : 0,
+		secs > 0 ? 100.0 * (double)r->sys_ns / 1e9 / secs : 0,
+		(unsigned long long)r->ctx, (unsigned long long)r->majf,
+		(unsigned long long)r->minf);
+	for (i = 0; i < DEPTH_BUCKETS; i++)
+		total += r->depth[i];
+	for (i = 0; i < DEPTH_BUCKETS; i++)
+		fprintf(f, ";%3.1f%%", total ? 100.0 * (double)r->depth[i] / (double)total : 0);
+	lat_dist(f, r);
+	fputc('\n', f);
+}
+
+void report_terse(FILE *f, const struct run_results *r)
+{
+	unsigned i;
+
+	for (i = 0; i < r->nr; i++)
+		job_terse(f, &r->res[i]);
+}
