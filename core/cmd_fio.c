@@ -8,6 +8,7 @@
 #include "commands.h"
 #include "fleet.h"
 #include "job.h"
+#include "options.h"
 #include "output.h"
 #include "report.h"
 #include "run.h"
@@ -109,13 +110,48 @@ static int tool_option(struct fio_args *a, const char *key, const char *val, str
 	return 0;
 }
 
+/* The tool's own options that take a value. */
+static const char *const tool_valued[] = {
+	"output-format", "output", "section", "eta", "terse-version", "allow-destructive", NULL,
+};
+
+/* Would fio (getopt) take the next word as this option's value ("--bs 4k")? */
+static bool takes_value(const char *key)
+{
+	const struct opt_def *o = opt_find(key);
+	unsigned i;
+
+	for (i = 0; tool_valued[i]; i++)
+		if (!strcmp(key, tool_valued[i]))
+			return true;
+	return o && o->type != OPT_FLAG;
+}
+
+/* argv[*i] as --key[=value], or "--key value" for an option that needs one, as fio reads it. */
+static int split_arg(int argc, char **argv, int *i, char *key, size_t klen, const char **val,
+		     struct iop_err *err)
+{
+	const char *arg = argv[*i], *eq = strchr(arg + 2, '=');
+	size_t n = eq ? (size_t)(eq - arg - 2) : strlen(arg + 2);
+
+	if (n >= klen)
+		return iop_errf(err, -EINVAL, "command line: option name too long: %.40s...", arg);
+	if (!n)
+		return iop_errf(err, -EINVAL, "command line: '%s' is not an option", arg);
+	snprintf(key, klen, "%.*s", (int)n, arg + 2);
+	*val = eq ? eq + 1 : NULL;
+	if (!eq && takes_value(key) && *i + 1 < argc)
+		*val = argv[++*i];
+	return 0;
+}
+
 /* Tool options anywhere; job files and --section first, as fio reads them. */
 static int scan_args(int argc, char **argv, struct fio_args *a, struct iop_err *err)
 {
 	int i, ret;
 
 	for (i = 1; i < argc; i++) {
-		char *arg = argv[i], key[128], *eq;
+		char *arg = argv[i], key[128];
 		const char *val = NULL;
 
 		if (strncmp(arg, "--", 2)) {
@@ -124,15 +160,9 @@ static int scan_args(int argc, char **argv, struct fio_args *a, struct iop_err *
 			a->files[a->nr_files++] = arg;
 			continue;
 		}
-		eq = strchr(arg + 2, '=');
-		if ((eq ? (size_t)(eq - arg - 2) : strlen(arg + 2)) >= sizeof(key))
-			return iop_errf(err, -EINVAL, "command line: option name too long: %.40s...", arg);
-		snprintf(key, sizeof(key), "%.*s", eq ? (int)(eq - arg - 2) : (int)strlen(arg + 2),
-			 arg + 2);
-		if (eq)
-			val = eq + 1;
-		if (!key[0])
-			return iop_errf(err, -EINVAL, "command line: '%s' is not an option", arg);
+		ret = split_arg(argc, argv, &i, key, sizeof(key), &val, err);
+		if (ret)
+			return ret;
 		ret = tool_option(a, key, val, err);
 		if (ret < 0)
 			return ret;
@@ -152,16 +182,14 @@ static int parse_args(int argc, char **argv, struct fio_args *a, struct job_pars
 	unsigned f;
 
 	for (i = 1; i < argc; i++) {
-		char *arg = argv[i], key[128], *eq;
+		char key[128];
 		const char *val = NULL;
 
-		if (strncmp(arg, "--", 2))
+		if (strncmp(argv[i], "--", 2))
 			continue;
-		eq = strchr(arg + 2, '=');
-		snprintf(key, sizeof(key), "%.*s", eq ? (int)(eq - arg - 2) : (int)strlen(arg + 2),
-			 arg + 2);
-		if (eq)
-			val = eq + 1;
+		ret = split_arg(argc, argv, &i, key, sizeof(key), &val, err);
+		if (ret)
+			return ret;
 		/* scan_args took the tool's own options already */
 		memset(&scratch, 0, sizeof(scratch));
 		ret = tool_option(&scratch, key, val, err);

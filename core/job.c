@@ -170,9 +170,17 @@ static bool has_operator(const char *s)
 static int apply_line(struct job_parser *p, struct job_spec *job, const char *text,
 		      const char *where, struct iop_err *err)
 {
-	struct opt_ctx ctx = { p->ignore_unsupported, warn, p };
-	char buf[JOB_LINE_MAX], wrapped[JOB_LINE_MAX + 2], *eq, *key, *val = NULL;
+	struct opt_ctx ctx = { NULL, p->ignore_unsupported, warn, p };
+	char buf[JOB_LINE_MAX], wrapped[JOB_LINE_MAX + 2], written[JOB_LINE_MAX], *eq, *key;
+	char *val = NULL;
 	bool keyword = job_substitute(text, buf, sizeof(buf));
+	const char *weq = strchr(text, '=');
+
+	if (weq) {
+		/* the report shows the value as written, as fio's "job options" does */
+		snprintf(written, sizeof(written), "%s", weq + 1);
+		ctx.written = trim(written);
+	}
 
 	eq = strchr(buf, '=');
 	if (eq) {

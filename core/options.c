@@ -687,13 +687,19 @@ static int set_kb_base(struct job_spec *job, const struct opt_def *o, const char
 static int set_size_pct(struct job_spec *job, const struct opt_def *o, const char *val,
 			struct iop_err *err)
 {
-	bool is_size = !strcmp(o->name, "size"), pct;
-	const char *why;
-	uint64_t v;
+	bool is_size = !strcmp(o->name, "size"), pct = false;
+	const char *why = "";
+	uint64_t v = 0;
 
-	if (parse_size_why(val, job->kb_base, &v, &pct, &why) || (is_size && !pct && !v))
+	int ret = parse_size_why(val, job->kb_base, &v, &pct, &why);
+
+	if (!ret && is_size && !pct && !v) {
+		ret = -EINVAL;
+		why = "must be at least 1";
+	}
+	if (ret)
 		return iop_errf(err, -EINVAL, "option %s: bad size '%s': %s (accepted: e.g. 1g, 512m, or 1%% to 100%% of the file)",
-				o->name, val, is_size && !v ? "must be at least 1" : why);
+				o->name, val, why);
 	if (is_size) {
 		job->size = pct ? 0 : v;
 		job->size_pct = pct ? (unsigned)v : 0;
@@ -926,11 +932,16 @@ static int set_typed(struct job_spec *job, const struct opt_def *o, const char *
 		*(unsigned *)field = (unsigned)v;
 		return 0;
 	case OPT_SIZE:
-		if (parse_size_why(val, job->kb_base, &v, NULL, &why) || v < o->min)
+		if (parse_size_why(val, job->kb_base, &v, NULL, &why))
+			v = 0;
+		else if (v < o->min)
+			why = "too small";
+		else
+			why = NULL;
+		if (why)
 			return iop_errf(err, -EINVAL,
 					"option %s: bad size '%s': %s (accepted: a number with an optional k/m/g/t/p suffix%s)",
-					o->name, val, v < o->min ? "too small" : why,
-					o->min ? ", at least 1" : "");
+					o->name, val, why, o->min ? ", at least 1" : "");
 		*(uint64_t *)field = v;
 		return 0;
 	case OPT_TIME:
@@ -1033,7 +1044,7 @@ int opt_apply_ctx(struct job_spec *job, const char *key, const char *val, const 
 		if (engine_owning(key)) {
 			ret = store_engine_kv(job, key, val, where, err);
 			if (!ret)
-				record_kv(job, key, val);
+				record_kv(job, key, ctx && ctx->written ? ctx->written : val);
 			return ret;
 		}
 		ret = unsupported(job, key, val, where, ctx, err);
@@ -1055,7 +1066,7 @@ int opt_apply_ctx(struct job_spec *job, const char *key, const char *val, const 
 		snprintf(msg, sizeof(msg), "%s", err->msg);
 		return iop_errf(err, ret, "%s: %s", where, msg);
 	}
-	record_kv(job, o->name, val);
+	record_kv(job, o->name, ctx && ctx->written ? ctx->written : val);
 	return 0;
 }
 

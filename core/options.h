@@ -43,6 +43,7 @@ int opt_apply(struct job_spec *job, const char *key, const char *val, const char
  * ignore_unsupported only warned about), and where its notes go (warn may be NULL).
  */
 struct opt_ctx {
+	const char *written;		/* the value as written (before ${VAR}...), for the report */
 	bool ignore_unsupported;
 	void (*warn)(void *arg, const char *msg);
 	void *arg;

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/utsname.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "meta.h"
@@ -93,7 +94,7 @@ static json_t *dir_json(const struct dir_stat *d, bool plus)
 	set(o, "lat_ns", lat_json(&d->lat, false, false));
 	set(o, "bw_min", json_integer((json_int_t)(d->bw.min / 1024)));
 	set(o, "bw_max", json_integer((json_int_t)(d->bw.max / 1024)));
-	set(o, "agg_pct", json_real(d->bw.n ? 100.0 : 0));
+	set(o, "bw_agg", json_real(d->bw.n ? 100.0 : 0));	/* fio's name for it */
 	set(o, "bw_mean", json_real(sample_mean(&d->bw) / 1024));
 	set(o, "bw_dev", json_real(sample_stddev(&d->bw) / 1024));
 	set(o, "bw_samples", json_integer((json_int_t)d->bw.n));
@@ -304,6 +305,11 @@ static json_t *job_json(const struct job_result *r, bool plus)
 	set(o, "majf", json_integer((json_int_t)r->majf));
 	set(o, "minf", json_integer((json_int_t)r->minf));
 	set(o, "iodepth_level", depth_json(r));
+	/* fio always reports its latency-target settings; iopath has none: fio's defaults */
+	set(o, "latency_depth", json_integer(r->spec->iodepth));
+	set(o, "latency_target", json_integer(0));
+	set(o, "latency_percentile", json_real(100.0));
+	set(o, "latency_window", json_integer(0));
 	lat_buckets(o, r);
 	set(o, "iopath", iopath_job_json(r));
 	return o;
@@ -319,6 +325,16 @@ json_t *report_json(const struct run_results *r, const struct run_env *env, bool
 	set(root, "fio version", json_string("iopath-" IOPATH_VERSION));
 	set(root, "timestamp", json_integer((json_int_t)(r->start_unix_ms / 1000)));
 	set(root, "timestamp_ms", json_integer((json_int_t)r->start_unix_ms));
+	{
+		/* fio's "time": ctime() of the start, without its newline */
+		time_t t = (time_t)(r->start_unix_ms / 1000);
+		char when[32] = "";
+		struct tm tm;
+
+		if (localtime_r(&t, &tm))
+			strftime(when, sizeof(when), "%a %b %e %H:%M:%S %Y", &tm);
+		set(root, "time", json_string(when));
+	}
 	set(meta, "version", json_string(IOPATH_VERSION));
 	set(meta, "cflags", json_string(IOPATH_CFLAGS));
 	set(meta, "kernel", json_string(env->kernel));

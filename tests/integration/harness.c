@@ -63,12 +63,18 @@ static uid_t run_uid = (uid_t)-1;
 struct run_out iopath_runv(char *const argv[])
 {
 	const char *bin = getenv("IOPATH_BIN");
+
+	cr_assert_not_null(bin, "IOPATH_BIN is not set (run through 'make test')");
+	return prog_runv(bin, argv);
+}
+
+struct run_out prog_runv(const char *bin, char *const argv[])
+{
 	struct run_out r = { 0 };
 	FILE *o = tmpfile(), *e = tmpfile();
 	pid_t pid;
 	int st;
 
-	cr_assert_not_null(bin, "IOPATH_BIN is not set (run through 'make test')");
 	cr_assert(o && e);
 	pid = fork();
 	cr_assert_neq(pid, -1);

@@ -26,6 +26,9 @@ void run_out_free(struct run_out *r);
 /* Run iopath as another user (uid and gid uid; needs root): for permission tests. */
 struct run_out iopath_run_as(uid_t uid, const char *arg, ...) __attribute__((sentinel));
 
+/* Run another program (bin: a path) the same way; status 127 when it cannot be run. */
+struct run_out prog_runv(const char *bin, char *const argv[]);
+
 /* Parse a JSON file or string; the test fails if it does not parse. */
 json_t *json_load_path(const char *path);
 json_t *json_from_string(const char *s);

@@ -1,0 +1,15 @@
+#!/bin/sh
+# shorten-job.sh IN OUT DIR: a fio job file made short and harmless for a test run: every
+# section gets size=1m and directory=DIR (sizes given are cut to 1m), runtimes become 250ms,
+# byte and loop limits, ramps and delays go, files live in DIR, at most 2 workers per job
+# and 64 requests in flight.
+set -eu
+sed -E -e "s#^[[:space:]]*(size|filesize)[[:space:]]*=.*#\1=1m#" \
+	-e "s#^[[:space:]]*(runtime|timeout)[[:space:]]*=.*#runtime=250ms#" \
+	-e "s#^[[:space:]]*(io_size|io_limit|loops|ramp_time|number_ios|startdelay)[[:space:]]*=.*##" \
+	-e "s#^[[:space:]]*filename[[:space:]]*=.*#filename=$3/data#" \
+	-e "s#^[[:space:]]*directory[[:space:]]*=.*#directory=$3#" \
+	-e "s#^[[:space:]]*numjobs[[:space:]]*=.*#numjobs=2#" \
+	-e "s#^[[:space:]]*iodepth[[:space:]]*=[[:space:]]*([0-9]{3,}).*#iodepth=64#" \
+	-e "s#^[[:space:]]*(\[[^]]*\]).*#\1\nsize=1m\ndirectory=$3#" \
+	"$1" > "$2"
