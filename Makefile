@@ -176,7 +176,6 @@ fuzz: iopath
 	cp tests/fuzz/seeds/cli/* build/fuzz/corpus-cli/
 	./iopath --name=seed --ioengine=null --size=64k --output-format=json+ \
 		--output=build/fuzz/corpus-results/iopath-run.json
-	./iopath run --help >/dev/null 2>&1 || true
 	-command -v fio >/dev/null && fio --name=seed --ioengine=null --size=64k \
 		--output-format=json > build/fuzz/corpus-results/fio.json
 	for f in $(FUZZERS); do \

@@ -15,6 +15,8 @@
 
 #include "cmdargs.h"
 #include "commands.h"
+#include "target.h"
+#include "tempfiles.h"
 #include "iopath/probe.h"
 #include "job.h"
 #include "options.h"
@@ -557,6 +559,7 @@ static void on_interrupt(int sig)
 	} else if (interrupts == 2) {
 		run_request_stop();
 	} else {
+		tempfiles_remove_all();
 		_exit(EXIT_INTERRUPTED);
 	}
 }
@@ -570,6 +573,7 @@ static void install_sweep_signals(void)
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
 }
 
 /* ---- progress ---- */
@@ -864,6 +868,10 @@ static int setup_targets(struct sweep_args *a, struct results *res, bool dry_run
 			     i) >= (int)sizeof(file))
 			return iop_errf(err, -ENAMETOOLONG, "--target %s: path too long", t->dir);
 		memcpy(t->file, file, sizeof(file));
+		/* the target's file and its ownership sidecar go on every exit, Ctrl-C included */
+		tempfiles_register(t->file);
+		if (!target_sidecar_path(t->file, file, sizeof(file)))
+			tempfiles_register(file);
 		if (access(t->dir, F_OK))
 			return iop_errf(err, -ENOENT, "--target %s=%s: %s", t->role, t->dir,
 					strerror(errno));
@@ -938,8 +946,13 @@ int cmd_sweep(int argc, char **argv)
 	}
 	install_sweep_signals();
 	ret = run_cells(cells, n, &a, &res, &err);
-	for (i = 0; i < a.nr_targets; i++)
-		unlink(a.targets[i].file);
+	for (i = 0; i < a.nr_targets; i++) {
+		char side[sizeof(a.targets[i].file)];
+
+		tempfiles_remove(a.targets[i].file);
+		if (!target_sidecar_path(a.targets[i].file, side, sizeof(side)))
+			tempfiles_remove(side);
+	}
 	for (i = 0; i < res.nr; i++)
 		if (res.cells[i].status == CELL_OK && !res.cells[i].nr)
 			cell_set_status(&res.cells[i], CELL_INTERRUPTED, "not run: the sweep was interrupted");

@@ -69,20 +69,25 @@ int fleet_blob_pack(const struct run_results *r, const struct fleet_rank_info *i
 	memcpy(p, &h, sizeof(h));
 	p += sizeof(h);
 	for (i = 0; i < nr; i++) {
-		struct job_spec *s = (struct job_spec *)p;
-		struct job_result *res;
+		/*
+		 * Edited in aligned copies, then copied in: the blob's offsets are not aligned
+		 * for these types (struct job_result holds 16-byte-aligned integers).
+		 */
+		struct job_spec s;
+		struct job_result res;
 
-		memcpy(s, r->res[i].spec, sizeof(*s));
-		s->engine = NULL;
-		p += sizeof(*s);
-		res = (struct job_result *)p;
-		memcpy(res, &r->res[i], sizeof(*res));
+		memcpy(&s, r->res[i].spec, sizeof(s));
+		s.engine = NULL;
+		memcpy(p, &s, sizeof(s));
+		p += sizeof(s);
+		memcpy(&res, &r->res[i], sizeof(res));
 		/* what points into this rank's memory does not travel (metadata stats neither) */
-		res->spec = NULL;
-		res->meta = NULL;
-		res->nr_targets = 0;
-		memset(res->targets, 0, sizeof(res->targets));
-		p += sizeof(*res);
+		res.spec = NULL;
+		res.meta = NULL;
+		res.nr_targets = 0;
+		memset(res.targets, 0, sizeof(res.targets));
+		memcpy(p, &res, sizeof(res));
+		p += sizeof(res);
 	}
 	for (i = 0; i < 3; i++) {
 		memcpy(p, strs[i], h.str_len[i]);
@@ -152,7 +157,7 @@ int fleet_blob_unpack(const void *data, size_t len, struct fleet_rank *out)
 	}
 	for (i = 0; i < 3; i++) {
 		strs[i] = p;
-		if (p[h.str_len[i] - 1] != '\0') {
+		if (!h.str_len[i] || p[h.str_len[i] - 1] != '\0') {
 			fleet_rank_free(out);
 			rank_fail(out, "sent a malformed result%s", "");
 			return -EPROTO;

@@ -228,3 +228,21 @@ Test(interrupt, probe_removes_its_trial_file_on_ctrl_c)
 	cr_assert_eq(count_named(back, ".iopath-probe"), 0, "the trial file was left");
 	run_out_free(&r);
 }
+
+/* A sweep's target file on a filesystem without xattrs: the file and its sidecar both go. */
+Test(interrupt, sweep_leaves_neither_its_file_nor_its_mark)
+{
+	const char *dir = tmpdir_make();
+	char back[300], target[320];
+	struct run_out r;
+
+	snprintf(back, sizeof(back), "%s/back", dir);
+	snprintf(mnt, sizeof(mnt), "%s/mnt", dir);
+	faultfs_mount(back, mnt, NULL);
+	snprintf(target, sizeof(target), "--target=t=%s", mnt);
+	r = iopath_run("sweep", "--engine=psync", "--rw=randread", target, "--size=1m",
+		       "--runtime=1", NULL);
+	cr_assert_eq(r.status, 0, "exit %d: %s", r.status, r.err);
+	cr_assert_eq(count_named(back, ""), 0, "left behind in %s", back);
+	run_out_free(&r);
+}
