@@ -63,10 +63,10 @@ $(OBJ_DIR)/%.o: %.c $(wildcard include/iopath/*.h core/*.h) Makefile
 BUILDINFO := build/buildinfo.h
 $(BUILDINFO): FORCE
 	@mkdir -p build
-	@printf '#define IOPATH_BUILD_VERSION "%s"\n#define IOPATH_GIT_REV "%s"\n' "$(VERSION)" \
-		"$$(git rev-parse HEAD 2>/dev/null || echo unknown)" > $@.tmp
+	@printf '#define IOPATH_BUILD_VERSION "%s"\n#define IOPATH_GIT_REV "%s"\n#define IOPATH_BUILD_CFLAGS "%s"\n' \
+		"$(VERSION)" "$$(git rev-parse HEAD 2>/dev/null || echo unknown)" "$(strip $(OPT) $(CFLAGS))" > $@.tmp
 	@cmp -s $@.tmp $@ && rm -f $@.tmp || mv $@.tmp $@
-$(OBJ_DIR)/core/results.o: $(BUILDINFO)
+$(OBJ_DIR)/core/version.o: $(BUILDINFO)
 FORCE:
 
 # Built-in workloads: every workloads/*.fio compiled in as a string.

@@ -13,6 +13,7 @@
 #include "run.h"
 #include "suite.h"
 #include "workloads.h"
+#include "version.h"
 
 #define SUITE_OUT_CSV (1u << 8)
 
@@ -308,9 +309,9 @@ static json_t *suite_json(const struct suite_opts *o, struct suite_result *res, 
 	if (!root || !meta || !suite || !targets || !rows)
 		return NULL;
 	run_env_fill(&env, argc, argv);
-	json_object_set_new(root, "fio version", json_string("iopath-" IOPATH_VERSION));
+	json_object_set_new(root, "fio version", json_string(iopath_fio_version()));
 	(void)empty;
-	json_object_set_new(meta, "version", json_string(IOPATH_VERSION));
+	json_object_set_new(meta, "version", json_string(iopath_version));
 	json_object_set_new(meta, "kernel", json_string(env.kernel));
 	json_object_set_new(meta, "hostname", json_string(env.hostname));
 	json_object_set_new(meta, "interrupted", json_boolean(res->interrupted));

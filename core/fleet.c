@@ -12,6 +12,7 @@
 #include "parse.h"
 #include "report.h"
 #include "stats.h"
+#include "version.h"
 
 /*
  * The blob: a header, then per result its job spec and its result (pointers cleared), then the
@@ -55,7 +56,7 @@ int fleet_blob_pack(const struct run_results *r, const struct fleet_rank_info *i
 	h.interrupted = r && r->interrupted;
 	h.has_error = info->error != NULL;
 	h.start_unix_ms = r ? r->start_unix_ms : 0;
-	snprintf(h.version, sizeof(h.version), "%s", IOPATH_VERSION);
+	snprintf(h.version, sizeof(h.version), "%s", iopath_version);
 	for (i = 0; i < 3; i++) {
 		h.str_len[i] = strlen(strs[i]) + 1;
 		len += h.str_len[i];
@@ -124,7 +125,7 @@ int fleet_blob_unpack(const void *data, size_t len, struct fleet_rank *out)
 	memcpy(&h, p, sizeof(h));
 	h.version[sizeof(h.version) - 1] = '\0';
 	if (h.magic != BLOB_MAGIC || h.spec_size != sizeof(struct job_spec) ||
-	    h.result_size != sizeof(struct job_result) || strcmp(h.version, IOPATH_VERSION)) {
+	    h.result_size != sizeof(struct job_result) || strcmp(h.version, iopath_version)) {
 		rank_fail(out, "runs a different iopath build (%s); every rank needs the same binary",
 			  h.magic == BLOB_MAGIC ? h.version : "unknown");
 		return -EPROTO;

@@ -4,6 +4,7 @@
 
 #include "commands.h"
 #include "fleet.h"
+#include "version.h"
 
 static int cmd_help(int argc, char **argv);
 
@@ -11,7 +12,7 @@ static int cmd_version(int argc, char **argv)
 {
 	(void)argc;
 	(void)argv;
-	printf("iopath %s\n", IOPATH_VERSION);
+	printf("iopath %s\n", iopath_version);
 	return 0;
 }
 

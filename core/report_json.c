@@ -12,6 +12,7 @@
 #include "report.h"
 #include "stats.h"
 #include "atomic.h"
+#include "version.h"
 
 const char *dir_name(unsigned dir)
 {
@@ -322,7 +323,7 @@ json_t *report_json(const struct run_results *r, const struct run_env *env, bool
 
 	if (!root || !jobs || !meta)
 		return NULL;
-	set(root, "fio version", json_string("iopath-" IOPATH_VERSION));
+	set(root, "fio version", json_string(iopath_fio_version()));
 	set(root, "timestamp", json_integer((json_int_t)(r->start_unix_ms / 1000)));
 	set(root, "timestamp_ms", json_integer((json_int_t)r->start_unix_ms));
 	{
@@ -335,8 +336,8 @@ json_t *report_json(const struct run_results *r, const struct run_env *env, bool
 			strftime(when, sizeof(when), "%a %b %e %H:%M:%S %Y", &tm);
 		set(root, "time", json_string(when));
 	}
-	set(meta, "version", json_string(IOPATH_VERSION));
-	set(meta, "cflags", json_string(IOPATH_CFLAGS));
+	set(meta, "version", json_string(iopath_version));
+	set(meta, "cflags", json_string(iopath_cflags));
 	set(meta, "kernel", json_string(env->kernel));
 	set(meta, "hostname", json_string(env->hostname));
 	set(meta, "interrupted", json_boolean(r->interrupted));

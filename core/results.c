@@ -10,10 +10,10 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "buildinfo.h"
 #include "iopath/probe.h"
 #include "report.h"
 #include "results.h"
+#include "version.h"
 
 #ifdef __clang__
 #define COMPILER "clang " __clang_version__
@@ -71,10 +71,10 @@ static json_t *env_json(int argc, char **argv)
 	probe_host(&h);
 	host = probe_host_json(&h);
 	json_object_set_new(env, "host", host ? host : json_object());
-	json_object_set_new(build, "version", json_string(IOPATH_BUILD_VERSION));
-	json_object_set_new(build, "git_revision", json_string(IOPATH_GIT_REV));
+	json_object_set_new(build, "version", json_string(iopath_version));
+	json_object_set_new(build, "git_revision", json_string(iopath_git_rev));
 	json_object_set_new(build, "compiler", json_string(COMPILER));
-	json_object_set_new(build, "cflags", json_string(IOPATH_CFLAGS));
+	json_object_set_new(build, "cflags", json_string(iopath_cflags));
 	json_object_set_new(env, "iopath", build);
 	cmd = argc ? join_args(argc, argv) : NULL;
 	if (cmd)
