@@ -8,8 +8,7 @@ OPT ?= -O2 -g
 WARN := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
 	-Wformat=2 -Wvla -Wpointer-arith -Wundef -Wno-format-nonliteral
 CFLAGS_ALL := -std=gnu11 $(OPT) $(WARN) -pthread $(CFLAGS)
-CPPFLAGS_ALL := -Iinclude -Icore -Ibuild -D_GNU_SOURCE -DIOPATH_VERSION='"$(VERSION)"' \
-	-DIOPATH_CFLAGS='"$(strip $(OPT) $(CFLAGS))"' $(CPPFLAGS)
+CPPFLAGS_ALL := -Iinclude -Icore -Ibuild -D_GNU_SOURCE $(CPPFLAGS)
 LIBS := -luring -laio -ljansson -lblkid -lgsl -lgslcblas -lm -pthread
 
 # MPI=1 builds core/fleet_mpi.c (every MPI call) with the MPI found by pkg-config; otherwise

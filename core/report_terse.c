@@ -8,6 +8,7 @@
 
 #include "report.h"
 #include "stats.h"
+#include "version.h"
 
 #define TERSE_PCTS 20	/* fio's FIO_IO_U_LIST_MAX_LEN */
 
@@ -89,7 +90,7 @@ static void job_terse(FILE *f, const struct job_result *r)
 	uint64_t total = 0;
 	unsigned i;
 
-	fprintf(f, "3;iopath-%s;%s;%u;%d", IOPATH_VERSION, r->spec->name, r->spec->groupid,
+	fprintf(f, "3;%s;%s;%u;%d", iopath_fio_version(), r->spec->name, r->spec->groupid,
 		r->error);
 	dir_terse(f, &r->dir[STAT_READ]);
 	dir_terse(f, &r->dir[STAT_WRITE]);
