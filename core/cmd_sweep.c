@@ -15,6 +15,7 @@
 
 #include "cmdargs.h"
 #include "commands.h"
+#include "fleet.h"
 #include "target.h"
 #include "tempfiles.h"
 #include "iopath/probe.h"
@@ -763,6 +764,7 @@ static int run_cells(struct sweep_cell *cells, unsigned n, struct sweep_args *a,
 			}
 			progress_start_cell(&prog, c->label, rep, a->repeat);
 			ret = run_jobs(&c->jobs, &rr, err);
+			fleet_merge_run(&rr);	/* under MPI: rank 0's cell holds every rank's */
 			progress_end_cell(&prog);
 			if (!ret)
 				ret = results_add_run(res, &rr, c->identity, c->label, err);
@@ -864,8 +866,8 @@ static int setup_targets(struct sweep_args *a, struct results *res, bool dry_run
 
 		char file[sizeof(t->file)];
 
-		if (snprintf(file, sizeof(file), "%s/iopath-sweep.%d.%u.tmp", t->dir, (int)getpid(),
-			     i) >= (int)sizeof(file))
+		if (snprintf(file, sizeof(file), "%s/iopath-sweep.%d.%u.tmp%s", t->dir,
+			     (int)getpid(), i, fleet_file_suffix()) >= (int)sizeof(file))
 			return iop_errf(err, -ENAMETOOLONG, "--target %s: path too long", t->dir);
 		memcpy(t->file, file, sizeof(file));
 		/* the target's file and its ownership sidecar go on every exit, Ctrl-C included */
@@ -960,7 +962,9 @@ int cmd_sweep(int argc, char **argv)
 		fprintf(stderr, "iopath: %s\n", err.msg);
 		code = EXIT_JOB_FAILED;
 	}
-	code = outputs(&a, &res) ? EXIT_JOB_FAILED : code == EXIT_JOB_FAILED ? code : 0;
+	/* under MPI only rank 0 writes: its cells are the merged ones */
+	code = !fleet_rank() && outputs(&a, &res) ? EXIT_JOB_FAILED :
+	       code == EXIT_JOB_FAILED ? code : 0;
 	if (res.interrupted)
 		code = EXIT_INTERRUPTED;
 	else if (!code)

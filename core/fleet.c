@@ -327,6 +327,48 @@ int fleet_merge(struct fleet_rank *ranks, unsigned nr, struct fleet_merged *m)
 	return 0;
 }
 
+int fleet_merge_into(struct fleet_rank *ranks, unsigned nr, struct run_results *r)
+{
+	struct fleet_merged m;
+	unsigned j;
+
+	if (fleet_merge(ranks, nr, &m))
+		return -ENOMEM;
+	if (m.all.nr != r->nr) {
+		free(m.all.res);
+		return -EPROTO;
+	}
+	for (j = 0; j < r->nr; j++) {
+		struct job_result *own = &r->res[j];
+		const struct job_result *all = &m.all.res[j];
+
+		/* rank 0's own result keeps what points into it; the numbers become everyone's */
+		memcpy(own->dir, all->dir, sizeof(own->dir));
+		own->nr_workers = all->nr_workers;
+		own->error = all->error;
+		memcpy(own->errmsg, all->errmsg, sizeof(own->errmsg));
+		own->interrupted = all->interrupted;
+		own->runtime_ns = all->runtime_ns;
+		own->elapsed_ns = all->elapsed_ns;
+		own->usr_ns = all->usr_ns;
+		own->sys_ns = all->sys_ns;
+		own->ctx = all->ctx;
+		own->majf = all->majf;
+		own->minf = all->minf;
+		memcpy(own->depth, all->depth, sizeof(own->depth));
+		own->verify_errors = all->verify_errors;
+		own->start_ns = all->start_ns;
+		own->end_ns = all->end_ns;
+		own->window_start_ns = all->window_start_ns;
+		own->window_end_ns = all->window_end_ns;
+		own->window_bytes = all->window_bytes;
+		own->window_ios = all->window_ios;
+	}
+	r->interrupted |= m.all.interrupted;
+	free(m.all.res);
+	return 0;
+}
+
 /* ---- JSON ---- */
 
 static int set(json_t *o, const char *key, json_t *v)

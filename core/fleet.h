@@ -110,6 +110,14 @@ void fleet_phase_leave(struct fleet_worker *w, unsigned nr, unsigned nr_jobs);
  */
 int fleet_output(const struct run_results *r, const struct output_opts *o, int argc, char **argv);
 
+/*
+ * For commands that run many times and write their own output (sweep, suite): after each
+ * run_jobs, every rank calls this; rank 0's results become every rank's, merged exactly as
+ * above (its own job specs, paths and probes kept). Only rank 0 should then write anything:
+ * fleet_rank() != 0 means "not the writer". Returns 0, or an exit code.
+ */
+int fleet_merge_run(struct run_results *r);
+
 /* ---- What needs no MPI (core/fleet.c), shared by both builds and the unit tests ---- */
 
 /* The MPI options, taken out of argv by fleet_take_args(). */
@@ -189,6 +197,9 @@ int fleet_write_rank_file(const struct run_results *r, const char *dir,
 /* Rank 0: merge and write as o asks (NULL: normal text on stdout); returns the exit code. */
 int fleet_write_merged(struct fleet_rank *ranks, unsigned nr, const struct output_opts *o,
 		      int argc, char **argv);
+
+/* Rank 0: merge every rank into its own results r, in place (sweep and suite). */
+int fleet_merge_into(struct fleet_rank *ranks, unsigned nr, struct run_results *r);
 
 /* The merged result: "jobs" (merged), "client_stats" (each rank's jobs + "All clients"). */
 struct json_t *fleet_merged_json(const struct fleet_merged *m, const struct run_env *env, bool plus);

@@ -479,7 +479,7 @@ out:
 
 /* Rank 0: collect every rank's blob, point to point, giving up on silent ranks after a stop. */
 static int gather_root(const struct fleet_blob *own, const struct output_opts *o, int argc,
-		       char **argv)
+		       char **argv, struct run_results *in_place)
 {
 	struct fleet_rank *ranks = calloc((size_t)D.size, sizeof(*ranks));
 	MPI_Request *req = calloc((size_t)D.size, sizeof(*req));
@@ -542,7 +542,10 @@ static int gather_root(const struct fleet_blob *own, const struct output_opts *o
 		if (us < 2000)
 			us *= 2;
 	}
-	code = fleet_write_merged(ranks, (unsigned)D.size, o, argc, argv);
+	if (in_place)
+		code = fleet_merge_into(ranks, (unsigned)D.size, in_place) ? EXIT_JOB_FAILED : 0;
+	else
+		code = fleet_write_merged(ranks, (unsigned)D.size, o, argc, argv);
 	/* let the others go only now: one that aborts would take this rank with it */
 	for (r = 1; r < D.size; r++) {
 		if (ranks[r].missing)
@@ -563,7 +566,7 @@ static int gather_root(const struct fleet_blob *own, const struct output_opts *o
 }
 
 static int gather(const struct run_results *r, const struct fleet_rank_info *info,
-		  const struct output_opts *o, int argc, char **argv)
+		  const struct output_opts *o, int argc, char **argv, struct run_results *in_place)
 {
 	struct fleet_blob b = { 0 };
 	MPI_Request req[2];
@@ -575,7 +578,7 @@ static int gather(const struct run_results *r, const struct fleet_rank_info *inf
 	if (fleet_blob_pack(r, info, &b))
 		fprintf(stderr, "iopath: rank %d: out of memory packing its result\n", D.rank);
 	if (D.rank == 0) {
-		code = gather_root(&b, o, argc, argv);
+		code = gather_root(&b, o, argc, argv, in_place);
 	} else {
 		len = b.len;
 		MPI_Isend(&len, 1, MPI_UINT64_T, 0, TAG_LEN, MPI_COMM_WORLD, &req[0]);
@@ -609,9 +612,22 @@ int fleet_output(const struct run_results *r, const struct output_opts *o, int a
 	if (D.args.rank_output &&
 	    fleet_write_rank_file(r, D.args.rank_output, &info, argc, argv, &err))
 		fprintf(stderr, "iopath: rank %d: %s\n", D.rank, err.msg);
-	code = gather(r, &info, o, argc, argv);
+	code = gather(r, &info, o, argc, argv, NULL);
 	free(probe);
 	return code;
+}
+
+int fleet_merge_run(struct run_results *r)
+{
+	struct fleet_rank_info info = { 0 };
+
+	if (!D.on)
+		return 0;
+	D.joined = true;
+	info.rank = (unsigned)D.rank;
+	info.hostname = D.host;
+	info.exit_code = run_failed(r) ? EXIT_JOB_FAILED : 0;
+	return gather(r, &info, NULL, 0, NULL, r);
 }
 
 int fleet_exit(int code)
@@ -622,9 +638,13 @@ int fleet_exit(int code)
 		return code;
 	if (D.joined && !D.gathered) {
 		struct fleet_rank_info info = { 0 };
-		char why[64];
+		char why[96];
 
-		snprintf(why, sizeof(why), "exited with code %d before running its jobs", code);
+		if (code)
+			snprintf(why, sizeof(why), "exited with code %d before reporting its results",
+				 code);
+		else
+			snprintf(why, sizeof(why), "this command does not merge its results across ranks");
 		info.rank = (unsigned)D.rank;
 		info.hostname = D.host;
 		info.exit_code = code ? code : EXIT_JOB_FAILED;
@@ -635,7 +655,7 @@ int fleet_exit(int code)
 			if (fleet_write_rank_file(NULL, D.args.rank_output, &info, 0, NULL, &err))
 				fprintf(stderr, "iopath: rank %d: %s\n", D.rank, err.msg);
 		}
-		c = gather(NULL, &info, NULL, 0, NULL);
+		c = gather(NULL, &info, NULL, 0, NULL, NULL);
 		if (D.rank == 0)
 			code = c;
 	}

@@ -225,3 +225,24 @@ Test(mpi, one_file_written_by_every_rank_is_refused_unless_intended)
 	run_out_free(&r);
 	tmpdir_cleanup();
 }
+
+Test(mpi, a_sweep_runs_on_every_rank_and_rank_0_writes_it)
+{
+	const char *dir = tmpdir_make();
+	char t[512], j[512];
+	struct run_out r;
+	json_t *s;
+
+	snprintf(t, sizeof(t), "disk=%s", dir);
+	snprintf(j, sizeof(j), "%s/s.json", dir);
+	r = mpirun("-np", "2", "BIN", "sweep", "--engine", "psync,io_uring", "--iodepth", "1",
+		   "--bs", "4k", "--direct", "0", "--target", t, "--runtime", "0", "--size", "1m",
+		   "--json", j, NULL);
+	cr_assert_eq(r.status, 0, "status %d: %s", r.status, r.err);
+	s = json_load_path(j);
+	cr_assert_eq(json_array_size(get(s, "cells")), 2);
+	cr_assert_str_eq(json_string_value(get(s, "cells.0.status")), "ok");
+	json_decref(s);
+	run_out_free(&r);
+	tmpdir_cleanup();
+}
