@@ -736,6 +736,22 @@ static int set_startdelay(struct job_spec *job, const struct opt_def *o, const c
 	return 0;
 }
 
+/*
+ * gtod_reduce=1: fio's "disable_lat, disable_clat, disable_slat, disable_bw_measurement"
+ * all at once (later options can turn one back on); gtod_reduce=0 leaves them alone.
+ */
+static int set_gtod_reduce(struct job_spec *job, const struct opt_def *o, const char *val,
+			   struct iop_err *err)
+{
+	bool b;
+
+	if (parse_bool(val, &b))
+		return bad_value(err, o, val, "0 or 1");
+	if (b)
+		job->disable_lat = job->disable_clat = job->disable_slat = job->disable_bw = true;
+	return 0;
+}
+
 static int set_ignored(struct job_spec *job, const struct opt_def *o, const char *val,
 		       struct iop_err *err)
 {
@@ -842,6 +858,16 @@ const struct opt_def opt_table[] = {
 	{ "clocksource", NULL, OPT_FN, 0, 0, 0, 0, set_clocksource,
 	  "time stamps: cpu (the TSC, calibrated) or clock_gettime; default cpu when reliable" },
 	{ "kb_base", NULL, OPT_FN, 0, 0, 0, 0, set_kb_base, "1024 or 1000 for size suffixes" },
+	{ "gtod_reduce", NULL, OPT_FN, 0, 0, 0, 0, set_gtod_reduce,
+	  "measure no latencies and take no bandwidth samples (all four disable_* options)" },
+	{ "disable_lat", NULL, OPT_BOOL, FIELD(disable_lat), 0, 1, NULL,
+	  "do not measure total latency (lat_ns)" },
+	{ "disable_clat", NULL, OPT_BOOL, FIELD(disable_clat), 0, 1, NULL,
+	  "do not measure completion latency (clat_ns, percentiles, latency buckets)" },
+	{ "disable_slat", NULL, OPT_BOOL, FIELD(disable_slat), 0, 1, NULL,
+	  "do not measure submission latency (slat_ns)" },
+	{ "disable_bw_measurement", "disable_bw", OPT_BOOL, FIELD(disable_bw), 0, 1, NULL,
+	  "take no bandwidth or IOPS samples (bw_min/max/mean, iops_min/max/mean)" },
 	{ NULL, NULL, 0, 0, 0, 0, 0, NULL, NULL },
 };
 

@@ -258,6 +258,21 @@ static json_t *iopath_job_json(const struct job_result *r)
 		set(applied, r->applied[i][0], json_string(r->applied[i][1]));
 	set(o, "engine_applied", applied);
 	set(o, "latency_buckets_from", json_string("clat"));
+	if (r->spec->disable_lat || r->spec->disable_clat || r->spec->disable_slat ||
+	    r->spec->disable_bw) {
+		/* fio's disable_* / gtod_reduce: these read as zeros, as in fio, but were not measured */
+		json_t *nm = json_array();
+
+		if (r->spec->disable_clat)
+			json_array_append_new(nm, json_string("clat_ns"));
+		if (r->spec->disable_slat)
+			json_array_append_new(nm, json_string("slat_ns"));
+		if (r->spec->disable_lat)
+			json_array_append_new(nm, json_string("lat_ns"));
+		if (r->spec->disable_bw)
+			json_array_append_new(nm, json_string("bw_samples"));
+		set(o, "not_measured", nm);
+	}
 	set(o, "clocksource", json_string(r->tsc_mhz > 0 ? "cpu" : "clock_gettime"));
 	if (r->kt_workers) {
 		/* like usr_cpu/sys_cpu: percent of the job's runtime, summed over its workers */

@@ -153,7 +153,7 @@ static void take_sample(struct worker *w, uint64_t t)
 
 	check_files_present(w);
 
-	for (d = 0; d < 2; d++) {
+	for (d = 0; d < 2 && !w->job->disable_bw; d++) {
 		if (d == DDIR_READ ? !job_reads(w->job->rw) : !job_writes(w->job->rw))
 			continue;
 		sample_add(&w->st[d].bw, (double)(w->st[d].bytes - w->sample_last_bytes[d]) / secs);
@@ -517,10 +517,27 @@ static void __attribute__((noinline)) complete_uncounted(struct worker *w, struc
 		settle(w, reqs[i], &w->st[stat_dir(reqs[i]->ddir)], copy);
 }
 
-/* Account n completions seen at time t. Decisions that hold for the whole job are made once. */
+/* The latencies a job with some of fio's disable_* options still measures. */
+static inline void complete_reduced(struct worker *w, struct dir_stat *d, const struct io_req *r,
+				    uint64_t clat, bool async)
+{
+	const struct job_spec *job = w->job;
+
+	if (!job->disable_clat)
+		lat_add(&d->clat, clat);
+	if (async && !job->disable_slat)
+		lat_add_summary(&d->slat, r->slat_ns);
+	if (!job->disable_lat)
+		lat_add_summary(&d->lat, async ? clat + r->slat_ns : clat);
+}
+
+/*
+ * Account n completions seen at time t. Decisions that hold for the whole job are made once:
+ * lat is false in the loop of jobs that leave some latency unmeasured (fio's disable_*).
+ */
 static inline __attribute__((always_inline)) void
 complete(struct worker *w, struct io_req **reqs, unsigned n, uint64_t t, bool async,
-	 const bool full)
+	 const bool full, const bool lat)
 {
 	bool copy = w->job->rw == RW_COPY;
 	unsigned i;
@@ -543,6 +560,10 @@ complete(struct worker *w, struct io_req **reqs, unsigned n, uint64_t t, bool as
 			continue;
 		d->ios++;
 		d->bytes += (uint64_t)r->res;
+		if (!lat) {
+			complete_reduced(w, d, r, clat, async);
+			continue;
+		}
 		lat_add(&d->clat, clat);
 		if (async) {
 			lat_add_summary(&d->slat, r->slat_ns);
@@ -563,10 +584,11 @@ complete(struct worker *w, struct io_req **reqs, unsigned n, uint64_t t, bool as
 
 /* Submit the prepared batch; returns the time after submit. */
 static inline __attribute__((always_inline)) uint64_t
-submit_batch(struct worker *w, bool sync_engine, const bool full)
+submit_batch(struct worker *w, bool sync_engine, const bool full, const bool lat)
 {
 	const struct engine_ops *ops = w->eng.ops;
-	uint64_t t0 = worker_now(w), t1;
+	/* without latencies the submit stamp serves nothing: one clock read per batch */
+	uint64_t t0 = lat ? worker_now(w) : 0, t1;
 	unsigned i, slat;
 	int ret;
 
@@ -582,7 +604,7 @@ submit_batch(struct worker *w, bool sync_engine, const bool full)
 	if (ret)
 		w->depth_hist[depth_bucket(w->inflight + (unsigned)ret)] += (unsigned)ret;
 	if (sync_engine) {
-		complete(w, w->batch, (unsigned)ret, t1, false, full);
+		complete(w, w->batch, (unsigned)ret, t1, false, full, lat);
 	} else {
 		for (i = 0; i < (unsigned)ret; i++) {
 			struct io_req *r = w->batch[i];
@@ -609,10 +631,12 @@ static void drop_batch(struct worker *w)
 }
 
 /*
- * The submit/reap loop, instantiated twice: full is a constant, so the plain instance
- * carries none of the per-I/O options a job did not ask for.
+ * The submit/reap loop, instantiated three times: full and lat are constants, so the plain
+ * instance carries none of the per-I/O options a job did not ask for, and only jobs that
+ * leave latencies unmeasured (fio's disable_*, gtod_reduce) look at which.
  */
-static inline __attribute__((always_inline)) void io_loop_body(struct worker *w, const bool full)
+static inline __attribute__((always_inline)) void io_loop_body(struct worker *w, const bool full,
+							       const bool lat)
 {
 	const struct job_spec *job = w->job;
 	const struct engine_ops *ops = w->eng.ops;
@@ -671,7 +695,7 @@ static inline __attribute__((always_inline)) void io_loop_body(struct worker *w,
 			held = NULL;
 		}
 		if (w->nr_batch && !w->aborted)
-			t = submit_batch(w, sync_engine, full);
+			t = submit_batch(w, sync_engine, full, lat);
 		if (!sync_engine && w->inflight &&
 		    (w->inflight + w->nr_batch >= w->depth || !more || held || w->nr_batch)) {
 			unsigned want = min_done < w->inflight ? min_done : w->inflight;
@@ -693,7 +717,7 @@ static inline __attribute__((always_inline)) void io_loop_body(struct worker *w,
 			if (n) {
 				t = worker_now(w);
 				w->inflight -= (unsigned)n;
-				complete(w, w->done, (unsigned)n, t, true, full);
+				complete(w, w->done, (unsigned)n, t, true, full, lat);
 			}
 		}
 		if (w->deadline_ns && t >= w->deadline_ns && !w->in_ramp)
@@ -704,17 +728,26 @@ static inline __attribute__((always_inline)) void io_loop_body(struct worker *w,
 
 static void __attribute__((noinline)) io_loop_plain(struct worker *w)
 {
-	io_loop_body(w, false);
+	io_loop_body(w, false, true);
 }
 
 static void __attribute__((noinline)) io_loop_full(struct worker *w)
 {
-	io_loop_body(w, true);
+	io_loop_body(w, true, true);
+}
+
+static void __attribute__((noinline)) io_loop_reduced(struct worker *w)
+{
+	io_loop_body(w, true, false);
 }
 
 static void io_loop(struct worker *w)
 {
-	if (w->full)
+	const struct job_spec *job = w->job;
+
+	if (job->disable_lat || job->disable_clat || job->disable_slat)
+		io_loop_reduced(w);
+	else if (w->full)
 		io_loop_full(w);
 	else
 		io_loop_plain(w);

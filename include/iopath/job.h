@@ -163,6 +163,11 @@ struct job_spec {
 	unsigned offset_pct;		/* offset=N%: of each file's size, aligned down to bs */
 	enum job_verify verify;
 	enum job_clock clocksource;
+	/* What is not measured (fio's disable_*; gtod_reduce sets all four). */
+	bool disable_lat;		/* total latency (lat_ns) */
+	bool disable_clat;		/* completion latency: clat_ns, percentiles, latency_* */
+	bool disable_slat;		/* submission latency (slat_ns) */
+	bool disable_bw;		/* bandwidth and IOPS samples (bw_min..., iops_min...) */
 
 	/* The engine's own options (ops->options), parsed into its block at finish. */
 	unsigned char engine_opts[JOB_ENGINE_OPTS_MAX] __attribute__((aligned(8)));
