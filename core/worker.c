@@ -589,36 +589,53 @@ submit_batch(struct worker *w, bool sync_engine, const bool full, const bool lat
 	const struct engine_ops *ops = w->eng.ops;
 	/* without latencies the submit stamp serves nothing: one clock read per batch */
 	uint64_t t0 = lat ? worker_now(w) : 0, t1;
-	unsigned i, slat;
+	unsigned i, n = w->nr_batch, done, old;
+	uint32_t slat;
 	int ret;
 
-	for (i = w->nr_stamped; i < w->nr_batch; i++)
-		w->batch[i]->issue_ns = t0;
-	w->nr_stamped = w->nr_batch;
-	ret = ops->submit(&w->eng, w->batch, w->nr_batch);
+	/*
+	 * Requests an engine left over from an earlier call (nr_stamped of them, first in the
+	 * batch) keep the time of their first offer; the rest were first offered at t0, which
+	 * is stamped only when needed rather than before every call.
+	 */
+	ret = ops->submit(&w->eng, w->batch, n);
 	t1 = worker_now(w);
 	if (ret < 0) {
 		worker_fail(w, -ret, "engine %s: submit: %s", ops->name, strerror(-ret));
-		return t1;
+		ret = 0;
 	}
-	if (ret)
-		w->depth_hist[depth_bucket(w->inflight + (unsigned)ret)] += (unsigned)ret;
+	done = (unsigned)ret;
+	old = w->nr_stamped < done ? w->nr_stamped : done;
+	if (done)
+		w->depth_hist[depth_bucket(w->inflight + done)] += done;
 	if (sync_engine) {
-		complete(w, w->batch, (unsigned)ret, t1, false, full, lat);
+		for (i = old; i < done; i++)
+			w->batch[i]->issue_ns = t0;
+		complete(w, w->batch, done, t1, false, full, lat);
 	} else {
-		for (i = 0; i < (unsigned)ret; i++) {
+		slat = t1 - t0 > UINT32_MAX ? UINT32_MAX : (uint32_t)(t1 - t0);
+		for (i = 0; i < old; i++) {
 			struct io_req *r = w->batch[i];
 
-			slat = t1 - r->issue_ns > UINT32_MAX ? UINT32_MAX : (unsigned)(t1 - r->issue_ns);
-			r->slat_ns = slat;
+			r->slat_ns = t1 - r->issue_ns > UINT32_MAX ? UINT32_MAX :
+				     (uint32_t)(t1 - r->issue_ns);
 			r->issue_ns = t1;
 		}
-		w->inflight += (unsigned)ret;
+		for (; i < done; i++) {
+			w->batch[i]->slat_ns = slat;
+			w->batch[i]->issue_ns = t1;
+		}
+		w->inflight += done;
 	}
-	if ((unsigned)ret < w->nr_batch)
-		memmove(w->batch, w->batch + ret, (w->nr_batch - (unsigned)ret) * sizeof(*w->batch));
-	w->nr_batch -= (unsigned)ret;
-	w->nr_stamped -= (unsigned)ret;
+	if (__builtin_expect(done < n, 0)) {
+		for (i = w->nr_stamped > done ? w->nr_stamped : done; i < n; i++)
+			w->batch[i]->issue_ns = t0;
+		memmove(w->batch, w->batch + done, (n - done) * sizeof(*w->batch));
+		w->nr_stamped = n - done;
+	} else {
+		w->nr_stamped = 0;
+	}
+	w->nr_batch = n - done;
 	return t1;
 }
 
