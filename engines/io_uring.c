@@ -313,7 +313,12 @@ static int uring_reap(struct engine *e, struct io_req **done, unsigned min, unsi
 	unsigned head, got = 0;
 	int ret;
 
-	if (min) {
+	/*
+	 * Enter the kernel only when the completions asked for are not already posted (I/O
+	 * that completes inline, such as page-cache hits, posts its CQE during submit), or when
+	 * prepared SQEs still wait for the kernel.
+	 */
+	if (min && (io_uring_cq_ready(&u->ring) < min || io_uring_sq_ready(&u->ring))) {
 		ret = io_uring_submit_and_wait(&u->ring, min);
 		if (ret < 0 && ret != -EINTR && ret != -ETIME && ret != -EAGAIN && ret != -EBUSY)
 			return ret;
