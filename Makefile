@@ -146,7 +146,7 @@ check: deps $(FAULTFS)
 # (scripts/valgrind-iopath); fails on any memcheck error or definite leak.
 valgrind: iopath $(INTEG_BIN) $(FAULTFS)
 	scripts/deps.sh --bench
-	rm -rf build/valgrind && mkdir -p build/valgrind
+	rm -rf build/valgrind && mkdir -p build/valgrind && chmod 1777 build/valgrind
 	IOPATH_REAL_BIN=$(CURDIR)/iopath VALGRIND_LOG_DIR=$(CURDIR)/build/valgrind \
 		IOPATH_BIN=$(CURDIR)/scripts/valgrind-iopath FAULTFS_BIN=$(CURDIR)/$(FAULTFS) \
 		$(INTEG_BIN) --jobs 2 $(VALGRIND_TESTS)

@@ -188,6 +188,8 @@ Test(workloads, interrupted_run_removes_its_files)
 		      "direct=0", "runtime=30", (char *)NULL);
 		_exit(127);
 	}
+	/* running, not merely started: slow starts (valgrind, a loaded machine) are common */
+	cr_assert(wait_for_workers(pid, 60), "the workers never started");
 	nanosleep(&ts, NULL);
 	kill(pid, SIGINT);
 	cr_assert_eq(waitpid(pid, &st, 0), pid);
