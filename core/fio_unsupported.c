@@ -45,8 +45,6 @@ const struct fio_unsupported fio_unsupported_table[] = {
 	JOB_OPT("sync_file_range", NULL, "Use sync_file_range()"),
 	JOB_OPT("atomic", "0", "Use Atomic IO with O_DIRECT (implies O_DIRECT)"),
 	JOB_OPT("verify_only", NULL, "Verifies previously written data is still valid"),
-	JOB_OPT("mem", "malloc", "Backing type for IO buffers"),
-	JOB_OPT("iomem", "malloc", "Backing type for IO buffers"),
 	JOB_OPT("do_verify", "1", "Run verification stage after write"),
 	JOB_OPT("verify_interval", NULL, "Store verify buffer header every N bytes"),
 	JOB_OPT("verify_offset", NULL, "Offset verify header location by N bytes"),

@@ -644,6 +644,29 @@ static int set_verify(struct job_spec *job, const struct opt_def *o, const char 
 			o->name, val);
 }
 
+static int set_mem(struct job_spec *job, const struct opt_def *o, const char *val,
+		   struct iop_err *err)
+{
+	static const char *const refused[] = { "shm", "shmhuge", "mmaphuge", "mmapshared",
+					       "cudamalloc" };
+	size_t i, n = strcspn(val, ":");
+
+	if (!strcmp(val, "malloc") || !strcmp(val, "mmap")) {
+		job->mem = MEM_MALLOC;
+		return 0;
+	}
+	if (!strcmp(val, "thp")) {
+		job->mem = MEM_THP;
+		return 0;
+	}
+	for (i = 0; i < sizeof(refused) / sizeof(refused[0]); i++)
+		if (strlen(refused[i]) == n && !strncmp(val, refused[i], n))
+			return iop_errf(err, -EINVAL,
+					"option %s: %s is not supported by iopath (accepted: thp, malloc, mmap)",
+					o->name, val);
+	return bad_value(err, o, val, "thp malloc mmap");
+}
+
 static int set_clocksource(struct job_spec *job, const struct opt_def *o, const char *val,
 			   struct iop_err *err)
 {
@@ -855,6 +878,8 @@ const struct opt_def opt_table[] = {
 	{ "startdelay", NULL, OPT_FN, 0, 0, 0, 0, set_startdelay,
 	  "delay the start (seconds by default; a range picks per worker)" },
 	{ "verify", NULL, OPT_FN, 0, 0, 0, 0, set_verify, "checksum written data and check it" },
+	{ "mem", "iomem", OPT_FN, 0, 0, 0, 0, set_mem,
+	  "request buffers: thp (default: 2 MiB-aligned, huge pages advised) or malloc/mmap (4 KiB pages)" },
 	{ "clocksource", NULL, OPT_FN, 0, 0, 0, 0, set_clocksource,
 	  "time stamps: cpu (the TSC, calibrated) or clock_gettime; default cpu when reliable" },
 	{ "kb_base", NULL, OPT_FN, 0, 0, 0, 0, set_kb_base, "1024 or 1000 for size suffixes" },

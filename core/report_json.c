@@ -274,6 +274,9 @@ static json_t *iopath_job_json(const struct job_result *r)
 		set(o, "not_measured", nm);
 	}
 	set(o, "clocksource", json_string(r->tsc_mhz > 0 ? "cpu" : "clock_gettime"));
+	set(o, "buffers", json_string(r->buf_huge ? "2 MiB-aligned, MADV_HUGEPAGE" :
+				       r->spec->mem == MEM_MALLOC ? "4 KiB pages (mem=malloc)" :
+								    "4 KiB pages (pool under 2 MiB)"));
 	if (r->kt_workers) {
 		/* like usr_cpu/sys_cpu: percent of the job's runtime, summed over its workers */
 		double secs = (double)r->runtime_ns / 1e9;

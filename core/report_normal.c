@@ -167,6 +167,10 @@ static void print_job(FILE *f, const struct job_result *r)
 		fprintf(f, " %s=%.1f%%%s", depths[i],
 			total ? 100.0 * (double)r->depth[i] / (double)total : 0,
 			i + 1 < DEPTH_BUCKETS ? "," : "\n");
+	fprintf(f, "  buffers      : %s\n",
+		r->buf_huge ? "2 MiB-aligned, transparent huge pages advised (mem=thp)" :
+		r->spec->mem == MEM_MALLOC ? "4 KiB pages (mem=malloc)" :
+					     "4 KiB pages (pool under 2 MiB)");
 	if (r->tsc_mhz > 0)
 		fprintf(f, "  clock        : cpu (TSC %.0f MHz, calibrated against CLOCK_MONOTONIC)\n",
 			r->tsc_mhz);

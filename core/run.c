@@ -744,6 +744,8 @@ static void result_add_worker(struct job_result *r, const struct worker *w)
 		r->majf += (uint64_t)(w->ru_end.ru_majflt - w->ru_start.ru_majflt);
 		r->minf += (uint64_t)(w->ru_end.ru_minflt - w->ru_start.ru_minflt);
 	}
+	if (r->nr_workers == 1)
+		r->buf_huge = w->buf_huge;
 	if (w->kt_valid) {
 		r->kt_workers++;
 		r->kt_usr_ns += w->kt_end[0] - w->kt_start[0];

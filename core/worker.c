@@ -770,21 +770,49 @@ static void io_loop(struct worker *w)
 		io_loop_plain(w);
 }
 
+#define HUGE_ALIGN (2ul << 20)
+
+/*
+ * One mapping holds every request buffer of the worker. With huge pages wanted and a pool of
+ * at least 2 MiB it starts on a 2 MiB boundary and is advised MADV_HUGEPAGE: a large request
+ * then lies in physically contiguous memory, which the block layer passes on as one segment
+ * instead of one per 4 KiB page (fewer split requests, less pinning work per I/O).
+ */
+static int map_buffers(struct worker *w, bool huge)
+{
+	size_t len = w->buf_len;
+	uintptr_t base;
+
+	huge = huge && len >= HUGE_ALIGN;
+	if (huge)
+		len += HUGE_ALIGN;
+	w->buf_map = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (w->buf_map == MAP_FAILED) {
+		w->buf_map = NULL;
+		return -ENOMEM;
+	}
+	w->buf_map_len = len;
+	base = (uintptr_t)w->buf_map;
+	if (huge)
+		base = (base + HUGE_ALIGN - 1) & ~(HUGE_ALIGN - 1);
+	w->buf_base = (void *)base;
+	w->buf_huge = huge && !madvise(w->buf_base, w->buf_len, MADV_HUGEPAGE);
+	return 0;
+}
+
 static int setup_buffers(struct worker *w)
 {
 	const struct job_spec *job = w->job;
 	unsigned i;
+	int ret;
 	size_t sz = ((size_t)w->plan->max_bs + BUF_ALIGN - 1) / BUF_ALIGN * BUF_ALIGN;
 
 	w->depth = job->iodepth;
 	w->buf_size = sz;
 	w->buf_len = sz * w->depth;
-	w->buf_base = mmap(NULL, w->buf_len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
-			   -1, 0);
-	if (w->buf_base == MAP_FAILED) {
-		w->buf_base = NULL;
-		return -ENOMEM;
-	}
+	ret = map_buffers(w, job->mem == MEM_THP);
+	if (ret)
+		return ret;
 	w->reqs = calloc(w->depth, sizeof(*w->reqs));
 	w->free_reqs = calloc(w->depth, sizeof(*w->free_reqs));
 	w->batch = calloc(w->depth, sizeof(*w->batch));
@@ -1231,8 +1259,11 @@ void worker_free(struct worker *w)
 		w->written[i] = NULL;
 	}
 	/* never unmap buffers the kernel may still read or write: leak them instead */
-	if (w->buf_base && !w->bufs_in_flight)
+	if (w->buf_map && !w->bufs_in_flight)
+		munmap(w->buf_map, w->buf_map_len);
+	else if (w->buf_base && w->buf_len && !w->bufs_in_flight)
 		munmap(w->buf_base, w->buf_len);
+	w->buf_map = NULL;
 	free(w->reqs);
 	free(w->free_reqs);
 	free(w->batch);

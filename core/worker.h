@@ -112,6 +112,9 @@ struct worker {
 	unsigned inflight;
 	void *buf_base;
 	size_t buf_len;
+	void *buf_map;			/* the mapping buf_base lies in (aligned inside it) */
+	size_t buf_map_len;
+	bool buf_huge;			/* transparent huge pages were advised for the buffers */
 	size_t buf_size;
 
 	struct rng rng;

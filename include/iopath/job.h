@@ -69,6 +69,12 @@ struct bs_split {
 	uint32_t perc;
 };
 
+/* mem=: what backs the request buffers. */
+enum job_mem {
+	MEM_THP,	/* iopath's default: 2 MiB-aligned, transparent huge pages advised */
+	MEM_MALLOC,	/* fio's default (malloc, mmap): ordinary 4 KiB pages */
+};
+
 /* clocksource=: fio's default is the CPU clock when it is reliable, else clock_gettime. */
 enum job_clock {
 	CLOCK_DEFAULT,
@@ -163,6 +169,7 @@ struct job_spec {
 	unsigned offset_pct;		/* offset=N%: of each file's size, aligned down to bs */
 	enum job_verify verify;
 	enum job_clock clocksource;
+	enum job_mem mem;
 	/* What is not measured (fio's disable_*; gtod_reduce sets all four). */
 	bool disable_lat;		/* total latency (lat_ns) */
 	bool disable_clat;		/* completion latency: clat_ns, percentiles, latency_* */

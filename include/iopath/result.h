@@ -114,6 +114,7 @@ struct job_result {
 	char direct_note[320];
 	char copy_src[PATH_MAX];	/* rw=copy: the files as opened */
 	char copy_dst[PATH_MAX];
+	bool buf_huge;			/* the request buffers were advised huge pages (mem=thp) */
 	double tsc_mhz;			/* stamps from the TSC at this rate; 0: CLOCK_MONOTONIC */
 	unsigned nr_applied;
 	char applied[ENGINE_APPLIED_MAX][2][48];
