@@ -101,6 +101,7 @@ void gen_init(struct file_gen *g, uint64_t region, uint64_t unit, bool randommap
 	g->nblocks = region / g->unit;
 	g->randommap = randommap;
 	g->seed = seed;
+	g->real = region;
 	if (randommap)
 		perm_init(&g->perm, g->nblocks, seed);
 }
@@ -113,6 +114,36 @@ uint64_t gen_seq(struct file_gen *g, unsigned dir, uint32_t len)
 		off = 0;
 	g->seq[dir] = off + len;
 	return off;
+}
+
+/*
+ * Offsets here are relative to the region's start (fio's pos); fio compares some of them with
+ * the file's absolute end and sets others to absolute values (the forward wrap to
+ * file_offset): kept as fio does it, so that the same job moves the same blocks.
+ */
+uint64_t gen_seq_step(struct file_gen *g, unsigned dir, int64_t add, bool time_based)
+{
+	uint64_t last = g->seq[dir], end = g->real > g->region ? g->region : g->real, pos;
+
+	if (time_based && last >= g->region)
+		last = g->seq[dir] = 0;
+	if (g->start + last >= g->real)
+		return GEN_END;
+	if (!last && g->start && add < 0)
+		last = end - g->start;
+	pos = last;
+	if (pos && add) {
+		pos += (uint64_t)add;
+		if (pos >= g->real)
+			pos = add > 0 ? g->start : end + (uint64_t)add;
+	}
+	return pos;
+}
+
+void gen_rewind(struct file_gen *g)
+{
+	g->seq[0] = g->seq[1] = 0;
+	g->last_start[0] = g->last_start[1] = 0;
 }
 
 uint64_t gen_rand(struct file_gen *g, struct rng *r, uint32_t len)

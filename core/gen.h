@@ -68,12 +68,43 @@ struct file_gen {
 	uint64_t seed;
 	bool randommap;
 	struct blockperm perm;
+	/* rw=...:N (gen_seq_step): the region's start in the file and the file's end, as fio's
+	 * file_offset and real_file_size, and where each direction's last I/O started */
+	uint64_t start;
+	uint64_t real;
+	uint64_t last_start[2];
 };
 
 void gen_init(struct file_gen *g, uint64_t region, uint64_t unit, bool randommap, uint64_t seed);
 
 /* Next offset for a request of len bytes. */
 uint64_t gen_seq(struct file_gen *g, unsigned dir, uint32_t len);
+
+#define GEN_END UINT64_MAX	/* gen_seq_step: the direction has run off the file */
+
+/*
+ * The next sequential offset with fio's rw=...:N step (fio's get_next_seq_offset): add bytes
+ * are skipped after each I/O (negative: backwards, wrapping to the region's end), and
+ * time_based runs start again at the region's end. GEN_END when the last I/O ended at or past
+ * the file's end; a result at or past the region's end also ends the pass (the caller's
+ * check, as fio's get_next_offset). gen_seq_done records the I/O at the returned offset.
+ */
+uint64_t gen_seq_step(struct file_gen *g, unsigned dir, int64_t add, bool time_based);
+
+/* Does an I/O of len bytes at pos (from gen_seq_step) fall inside the region and file? */
+static inline bool gen_seq_fits(const struct file_gen *g, uint64_t pos, uint32_t len)
+{
+	return pos != GEN_END && pos + len <= g->region && g->start + pos < g->real;
+}
+
+static inline void gen_seq_done(struct file_gen *g, unsigned dir, uint64_t off, uint32_t len)
+{
+	g->last_start[dir] = off;
+	g->seq[dir] = off + len;
+}
+
+/* Start every direction of g again at the region's start (a new loop). */
+void gen_rewind(struct file_gen *g);
 uint64_t gen_rand(struct file_gen *g, struct rng *r, uint32_t len);
 
 /* Block sizes of one direction, decided at setup (bs / bsrange / bssplit / bs_unaligned). */

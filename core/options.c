@@ -23,6 +23,56 @@ static int bad_value(struct iop_err *err, const struct opt_def *o, const char *v
 			val ? val : "", accepted);
 }
 
+/*
+ * rw=MODE:N, fio's sequence modifier. Sequential modes: N bytes (units, negative for
+ * backwards) are added to the offset after each I/O. Random modes: N I/Os per random offset,
+ * the others following on as rw_sequencer says. fio 3.33 reads the random form with atoi, so
+ * "randread:2k" is 2 to it and 0 or a negative number silently makes the job sequential:
+ * those are refused, as are fractions.
+ */
+static int set_rw_postfix(struct job_spec *job, const struct opt_def *o, const char *val,
+			  const char *nr, struct iop_err *err)
+{
+	bool neg = *nr == '-';
+	const char *why = NULL;
+	uint64_t v;
+
+	if (job_rw_random(job->rw)) {
+		char *end;
+		unsigned long long n;
+
+		errno = 0;
+		n = strtoull(nr, &end, 10);
+		if (!isdigit((unsigned char)*nr) || *end || errno || !n || n > UINT_MAX)
+			return iop_errf(err, -EINVAL,
+					"option %s: '%s': after ':' a random mode takes the number of I/Os per random offset, a whole number from 1 (fio reads '%s' as %lld)",
+					o->name, val, nr, (long long)atoi(nr));
+		job->seq_nr = (unsigned)n;
+		return 0;
+	}
+	if (job->rw != RW_READ && job->rw != RW_WRITE && job->rw != RW_RW)
+		return iop_errf(err, -EINVAL, "option %s: '%s': the ':N' modifier needs a read/write mode",
+				o->name, val);
+	if (parse_size_why(nr + neg, job->kb_base, &v, NULL, &why) || v > INT64_MAX)
+		return iop_errf(err, -EINVAL,
+				"option %s: '%s': bad offset step '%s'%s%s (accepted: bytes with an optional k/m/g suffix, negative to go backwards, e.g. read:-8k)",
+				o->name, val, nr, why ? ": " : "", why ? why : "");
+	job->seq_add = neg ? -(int64_t)v : (int64_t)v;
+	return 0;
+}
+
+static int set_rw_sequencer(struct job_spec *job, const struct opt_def *o, const char *val,
+			    struct iop_err *err)
+{
+	if (!strcmp(val, "sequential"))
+		job->seq_identical = false;
+	else if (!strcmp(val, "identical"))
+		job->seq_identical = true;
+	else
+		return bad_value(err, o, val, "sequential identical");
+	return 0;
+}
+
 static int set_rw(struct job_spec *job, const struct opt_def *o, const char *val,
 		  struct iop_err *err)
 {
@@ -36,20 +86,25 @@ static int set_rw(struct job_spec *job, const struct opt_def *o, const char *val
 		{ "copy", RW_COPY }, { "metadata", RW_METADATA },
 	};
 	static const char *const refused[] = { "trim", "randtrim", "trimwrite", "randtrimwrite" };
-	size_t i;
+	char mode[32];
+	const char *colon = strchr(val, ':');
+	size_t i, n = colon ? (size_t)(colon - val) : strlen(val);
 
-	if (strchr(val, ':'))
-		return iop_errf(err, -EINVAL,
-				"option %s: '%s': the ':N' sequence modifier is not supported by iopath",
-				o->name, val);
+	if (n >= sizeof(mode))
+		return bad_value(err, o, val,
+				 "read write randread randwrite rw readwrite randrw copy metadata");
+	memcpy(mode, val, n);
+	mode[n] = '\0';
 	for (i = 0; i < sizeof(modes) / sizeof(modes[0]); i++) {
-		if (!strcmp(val, modes[i].name)) {
+		if (!strcmp(mode, modes[i].name)) {
 			job->rw = modes[i].rw;
-			return 0;
+			job->seq_add = 0;
+			job->seq_nr = 1;
+			return colon ? set_rw_postfix(job, o, val, colon + 1, err) : 0;
 		}
 	}
 	for (i = 0; i < sizeof(refused) / sizeof(refused[0]); i++)
-		if (!strcmp(val, refused[i]))
+		if (!strcmp(mode, refused[i]))
 			return iop_errf(err, -EINVAL, "option %s: %s is not supported by iopath",
 					o->name, val);
 	return bad_value(err, o, val,
@@ -811,6 +866,8 @@ const struct opt_def opt_table[] = {
 	  "start offset in each file, or N% of it" },
 	{ "io_size", "io_limit", OPT_SIZE, FIELD(io_size), 1, UINT64_MAX, NULL, "bytes to move per worker" },
 	{ "rw", "readwrite", OPT_FN, 0, 0, 0, 0, set_rw, "I/O pattern" },
+	{ "rw_sequencer", NULL, OPT_FN, 0, 0, 0, 0, set_rw_sequencer,
+	  "rw=randread:N: the I/Os between random offsets follow on (sequential) or repeat (identical)" },
 	{ "rwmixread", NULL, OPT_FN, 0, 0, 0, 0, set_rwmix, "percent reads in mixed patterns" },
 	{ "rwmixwrite", NULL, OPT_FN, 0, 0, 0, 0, set_rwmix, "percent writes in mixed patterns" },
 	{ "bs", "blocksize", OPT_FN, 0, 0, 0, 0, set_bs, "block size, or read,write block sizes" },
@@ -901,6 +958,7 @@ void job_defaults(struct job_spec *job)
 	memset(job, 0, sizeof(*job));
 	job->kb_base = 1024;
 	job->rw = RW_READ;
+	job->seq_nr = 1;
 	job->rwmixread = 50;
 	job->bs[0] = job->bs[1] = 4096;
 	job->file_service_nr = 1;

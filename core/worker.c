@@ -371,6 +371,47 @@ static uint64_t rand_offset(struct worker *w, unsigned f, unsigned dir, uint32_t
 	return off;
 }
 
+/*
+ * rw=...:N (fio's get_next_offset with ddir_seq_add / ddir_seq_nr): the next offset in file f,
+ * relative to its region; false when the job is done. A pass that runs off the file ends the
+ * loop, as in fio (rw=read:8k reads a third of the file per loop); time_based and further
+ * loops start again from the region's start.
+ */
+static bool seq_step_offset(struct worker *w, unsigned f, unsigned dir, uint32_t len,
+			    uint64_t *out)
+{
+	const struct job_spec *job = w->job;
+	struct file_gen *g = &w->gens[f];
+	uint64_t pos;
+	unsigned i;
+
+	for (;;) {
+		if (!job_rw_random(job->rw)) {
+			pos = gen_seq_step(g, dir, job->seq_add, job->time_based);
+		} else if (!--w->seq_left) {
+			w->seq_left = job->seq_nr;
+			pos = rand_offset(w, f, dir, len);
+		} else if (job->seq_identical) {
+			pos = g->last_start[dir];
+		} else {
+			pos = gen_seq_step(g, dir, 0, job->time_based);
+			if (pos == GEN_END)
+				pos = rand_offset(w, f, dir, len);
+		}
+		if (gen_seq_fits(g, pos, len))
+			break;
+		if (!job->time_based && !w->passes_left)
+			return false;
+		if (!job->time_based)
+			w->passes_left--;
+		for (i = 0; i < w->nr_files; i++)
+			gen_rewind(&w->gens[i]);
+	}
+	gen_seq_done(g, dir, pos, len);
+	*out = pos;
+	return true;
+}
+
 /* Fill r with the next I/O of a plain job. false when the job has nothing more to issue. */
 static inline bool next_request_plain(struct worker *w, struct io_req *r)
 {
@@ -410,6 +451,7 @@ static bool next_request_full(struct worker *w, struct io_req *r)
 	struct file_gen *g;
 	unsigned dir, f;
 	uint32_t len;
+	uint64_t off;
 
 	if (w->verifying)
 		return next_verify(w, r);
@@ -432,8 +474,13 @@ static bool next_request_full(struct worker *w, struct io_req *r)
 	r->file = &w->files[f];
 	r->ddir = (uint16_t)dir;
 	r->len = len;
-	r->offset = r->file->start +
-		    (job_rw_random(job->rw) ? rand_offset(w, f, dir, len) : gen_seq(g, dir, len));
+	if (w->seq_step) {
+		if (!seq_step_offset(w, f, dir, len, &off))
+			return false;
+	} else {
+		off = job_rw_random(job->rw) ? rand_offset(w, f, dir, len) : gen_seq(g, dir, len);
+	}
+	r->offset = r->file->start + off;
 	w->bytes_issued += len;
 	if (dir == DDIR_WRITE)
 		prepare_write(w, r);
@@ -855,6 +902,14 @@ static int file_region(struct worker *w, struct io_file *f, unsigned p)
 	return -EINVAL;
 }
 
+/* fio's real_file_size: the file's size when larger than what the job lays out in it. */
+static uint64_t file_end(const struct worker *w, const struct io_file *f, unsigned p)
+{
+	uint64_t have = w->plan->file_have ? w->plan->file_have[p] : 0;
+
+	return have > f->start + f->len ? have : f->start + f->len;
+}
+
 static int setup_files(struct worker *w)
 {
 	const struct job_plan *plan = w->plan;
@@ -889,6 +944,8 @@ static int setup_files(struct worker *w)
 		}
 		gen_init(&w->gens[i], f->len, plan->align, !job->norandommap,
 			 seed + w->clone * 7919u + i);
+		w->gens[i].start = f->start;
+		w->gens[i].real = file_end(w, f, plan_path(plan, w->clone, i));
 		if (job->verify != VERIFY_NONE && writes) {
 			w->written[i] = calloc(f->len / plan->unit / 8 + 1, 1);
 			if (!w->written[i])
@@ -1050,6 +1107,11 @@ static int setup_options(struct worker *w, uint64_t seed)
 		w->cur_file = 0;
 		w->file_left = w->files[0].len;
 	}
+	w->seq_step = job->seq_add || (job_rw_random(job->rw) && job->seq_nr > 1);
+	w->seq_left = 1;	/* as in fio, the first I/O of rw=randread:N is a random one */
+	w->passes_left = job->loops - 1;
+	if (w->seq_step)
+		w->full = true;
 	if (job->random_distribution != DIST_RANDOM) {
 		ret = setup_distribution(w, seed);
 		if (ret)

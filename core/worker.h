@@ -136,6 +136,9 @@ struct worker {
 	struct dist *fdist;		/* random_distribution zipf/pareto/normal: one per file */
 	struct zoned *zoned;		/* random_distribution zoned/zoned_abs: [2] */
 	struct rng zone_rng;
+	bool seq_step;			/* rw=...:N or rw_sequencer (seq_step_offset) */
+	unsigned seq_left;		/* random modes: I/Os until the next random offset */
+	unsigned passes_left;		/* loops still to run after a pass ran off its files */
 	bool scramble;			/* scramble_buffers applies to this job's writes */
 	uint64_t write_seq;
 	uint64_t dedupe_seed;		/* dedupe_percentage: the last unique buffer's seed */

@@ -110,6 +110,11 @@ struct job_spec {
 	unsigned dir_fanout;		/* rw=metadata: subdirectories of each directory */
 	bool file_append;		/* write after the current end of file (appends) */
 	enum job_rw rw;
+	/* fio's rw=...:N: sequential jobs add seq_add bytes after each I/O (negative: backwards);
+	 * random jobs take a new random offset every seq_nr I/Os, the others as rw_sequencer says */
+	int64_t seq_add;
+	unsigned seq_nr;		/* 1: every I/O random (fio's default) */
+	bool seq_identical;		/* rw_sequencer=identical: repeat the offset instead */
 	unsigned rwmixread;		/* percent */
 	uint32_t bs[2];			/* per direction: [DDIR_READ], [DDIR_WRITE]; after
 					 * job_finish the smallest size of that direction */

@@ -127,3 +127,85 @@ Test(fio_gaps, gtod_reduce_side_by_side_with_fio)
 	json_decref(f);
 	json_decref(i);
 }
+
+/* The same job through both tools, null engine: the same bytes and I/Os per job. */
+static void side_by_side(const char *what, const char *const *args)
+{
+	json_t *f, *i;
+
+	if (!have_fio())
+		cr_skip_test("fio is not installed (scripts/deps.sh installs it)");
+	f = run_json(true, args);
+	i = run_json(false, args);
+	same_io(f, i, what);
+	json_decref(f);
+	json_decref(i);
+}
+
+#define NULL_JOB "--name=s", "--ioengine=null", "--size=64k", "--bs=4k"
+
+Test(fio_gaps, sequence_step_forward_ends_the_pass_at_the_file_end_as_fio)
+{
+	const char *args[] = { NULL_JOB, "--rw=read:8k", NULL };
+	json_t *root = run_json(false, args);
+
+	/* 0, 12k, 24k, 36k, 48k, 60k: then the next offset is past the end */
+	cr_expect_eq(job_int(root, 0, "read", "total_ios"), 6);
+	json_decref(root);
+	side_by_side("read:8k", args);
+}
+
+Test(fio_gaps, sequence_step_with_loops_starts_each_loop_again_as_fio)
+{
+	const char *args[] = { NULL_JOB, "--rw=read:8k", "--loops=2", "--offset=16k", NULL };
+
+	side_by_side("read:8k loops=2", args);
+}
+
+Test(fio_gaps, sequence_step_backwards_moves_the_whole_size_as_fio)
+{
+	const char *args[] = { NULL_JOB, "--rw=read:-8k", "--numjobs=2", "--offset_increment=64k",
+			       NULL };
+
+	side_by_side("read:-8k", args);
+}
+
+Test(fio_gaps, random_every_nth_offset_as_fio)
+{
+	const char *args[] = { NULL_JOB, "--rw=randread:4", "--nrfiles=2", NULL };
+	const char *ident[] = { NULL_JOB, "--rw=randwrite:3", "--rw_sequencer=identical", NULL };
+
+	side_by_side("randread:4", args);
+	side_by_side("randwrite:3 identical", ident);
+}
+
+Test(fio_gaps, sequence_step_that_fio_misreads_is_refused)
+{
+	struct run_out r = iopath_run("--parse-only", "--name=x", "--rw=randread:2k", NULL);
+
+	cr_expect_eq(r.status, 2);
+	cr_expect_not_null(strstr(r.err, "fio reads '2k' as 2"), "%s", r.err);
+	run_out_free(&r);
+	r = iopath_run("--parse-only", "--name=x", "--rw=randread:0", NULL);
+	cr_expect_eq(r.status, 2);
+	run_out_free(&r);
+	r = iopath_run("--parse-only", "--name=x", "--rw=read:1.5k", NULL);
+	cr_expect_eq(r.status, 2);
+	run_out_free(&r);
+}
+
+Test(fio_gaps, backwards_read_writes_and_verifies_every_block)
+{
+	const char *dir = tmpdir_make();
+	char file[300];
+	const char *args[] = { "--name=v", file, "--size=256k", "--bs=4k", "--rw=write:-8k",
+			       "--verify=crc32c", NULL };
+	json_t *root;
+
+	snprintf(file, sizeof(file), "--filename=%s/v", dir);
+	root = run_json(false, args);
+	cr_expect_eq(job_int(root, 0, "write", "io_bytes"), 256 << 10);
+	cr_expect_eq(json_integer_value(json_object_get(json_array_get(json_object_get(root, "jobs"),
+								      0), "error")), 0);
+	json_decref(root);
+}

@@ -222,3 +222,92 @@ Test(bsrange, unaligned_sizes_take_any_value)
 	/* all but the draws past max, which fio caps at max (about 1 in 9 here) */
 	cr_assert_gt(odd, 800);
 }
+
+/*
+ * rw=read:N: up to max I/Os of 4k from gen_seq_step in KiB, as fio 3.33 issues them (its
+ * write_iolog on the same job); stops where the pass runs off the file.
+ */
+static unsigned seq_steps(uint64_t start, uint64_t region, uint64_t real, int64_t add,
+			  unsigned max, unsigned *kib)
+{
+	struct file_gen g;
+	unsigned n = 0;
+	uint64_t pos;
+
+	gen_init(&g, region, 4096, false, 1);
+	g.start = start;
+	g.real = real;
+	while (n < max) {
+		pos = gen_seq_step(&g, 0, add, false);
+		if (!gen_seq_fits(&g, pos, 4096))
+			break;
+		gen_seq_done(&g, 0, pos, 4096);
+		kib[n++] = (unsigned)((start + pos) >> 10);
+	}
+	return n;
+}
+
+static void expect_steps(const unsigned *got, unsigned n, const unsigned *want, unsigned nw,
+			 const char *what)
+{
+	unsigned i;
+
+	cr_assert_eq(n, nw, "%s: %u I/Os, fio issues %u", what, n, nw);
+	for (i = 0; i < n; i++)
+		cr_expect_eq(got[i], want[i], "%s: I/O %u at %uk, fio's at %uk", what, i, got[i],
+			     want[i]);
+}
+
+Test(seq_step, backwards_wraps_to_the_region_end_as_fio)
+{
+	static const unsigned want[] = { 0, 56, 52, 48, 44, 40, 36, 32, 28, 24, 20, 16, 12, 8, 4, 0 };
+	unsigned got[16];
+
+	expect_steps(got, seq_steps(0, 64 << 10, 64 << 10, -8192, 16, got), want, 16, "read:-8k");
+}
+
+Test(seq_step, backwards_by_three_blocks_as_fio)
+{
+	static const unsigned want[] = { 0, 52, 44, 36, 28, 20, 12, 4, 52, 44, 36, 28, 20, 12, 4, 52 };
+	unsigned got[16];
+
+	expect_steps(got, seq_steps(0, 64 << 10, 64 << 10, -12288, 16, got), want, 16, "read:-12k");
+}
+
+Test(seq_step, holes_end_the_pass_at_the_file_end_as_fio)
+{
+	static const unsigned want[] = { 0, 12, 24, 36, 48, 60 };
+	unsigned got[16];
+
+	expect_steps(got, seq_steps(0, 64 << 10, 64 << 10, 8192, 16, got), want, 6, "read:8k");
+}
+
+Test(seq_step, step_past_the_file_wraps_to_the_start_as_fio)
+{
+	static const unsigned want[] = { 0, 0, 0, 0 };
+	unsigned got[4];
+
+	expect_steps(got, seq_steps(0, 64 << 10, 64 << 10, 112 << 10, 4, got), want, 4,
+		     "write:112k");
+}
+
+Test(seq_step, backwards_from_an_offset_starts_at_the_region_end_as_fio)
+{
+	/* offset=16k size=64k: an 80k file; fio mixes the region's size and the file's end */
+	static const unsigned want[] = { 56, 52, 48, 44, 40, 36, 32, 28, 24, 20, 16, 72, 68, 64, 60, 56 };
+	unsigned got[16];
+
+	expect_steps(got, seq_steps(16 << 10, 64 << 10, 80 << 10, -8192, 16, got), want, 16,
+		     "offset=16k read:-8k");
+}
+
+Test(seq_step, rewind_starts_the_next_loop_at_the_region_start)
+{
+	struct file_gen g;
+
+	gen_init(&g, 64 << 10, 4096, false, 1);
+	gen_seq_done(&g, 0, 60 << 10, 4096);
+	cr_assert_eq(gen_seq_step(&g, 0, 8192, false), GEN_END);
+	gen_rewind(&g);
+	cr_assert_eq(gen_seq_step(&g, 0, 8192, false), 0);
+}
