@@ -621,6 +621,66 @@ static int set_buffer_pattern(struct job_spec *job, const struct opt_def *o, con
 	return 0;
 }
 
+/* rate=, rate_min= (bytes/s), rate_iops=, rate_iops_min= (I/Os per second), per direction. */
+static int set_rate(struct job_spec *job, const struct opt_def *o, const char *val,
+		    struct iop_err *err)
+{
+	char buf[2][DIR_PART_MAX];
+	const char *part[2];
+	bool iops = strstr(o->name, "iops") != NULL;
+	uint64_t *field = (uint64_t *)((char *)job + o->off), v;
+	unsigned d;
+
+	if (dir_parts(val, buf, part))
+		return bad_value(err, o, val, iops ? "I/Os per second, or read,write values such as 500,100" :
+				 "bytes per second such as 10m, or read,write values such as 1m,500k");
+	for (d = 0; d < 2; d++) {
+		if (!part[d])
+			continue;
+		if (iops ? parse_u64(part[d], &v) : parse_size(part[d], job->kb_base, &v))
+			return iop_errf(err, -EINVAL, "option %s: bad value '%s' (accepted: %s)",
+					o->name, part[d], iops ? "a whole number of I/Os per second" :
+					"bytes per second with an optional k/m/g suffix");
+		field[d] = v;
+	}
+	return 0;
+}
+
+static int set_rate_process(struct job_spec *job, const struct opt_def *o, const char *val,
+			    struct iop_err *err)
+{
+	if (!strcmp(val, "linear"))
+		job->rate_poisson = false;
+	else if (!strcmp(val, "poisson"))
+		job->rate_poisson = true;
+	else
+		return bad_value(err, o, val, "linear, poisson");
+	return 0;
+}
+
+/* thinktime, thinktime_spin: fio reads a bare number as microseconds. */
+static int set_usec_time(struct job_spec *job, const struct opt_def *o, const char *val,
+			 struct iop_err *err)
+{
+	if (parse_time_ns(val, 1000ull, (uint64_t *)((char *)job + o->off)))
+		return iop_errf(err, -EINVAL,
+				"option %s: bad time '%s' (accepted: microseconds, or a number with s/ms/us)",
+				o->name, val);
+	return 0;
+}
+
+static int set_thinktime_blocks_type(struct job_spec *job, const struct opt_def *o,
+				     const char *val, struct iop_err *err)
+{
+	if (!strcmp(val, "complete"))
+		job->thinktime_issue = false;
+	else if (!strcmp(val, "issue"))
+		job->thinktime_issue = true;
+	else
+		return bad_value(err, o, val, "complete, issue");
+	return 0;
+}
+
 static int set_fallocate(struct job_spec *job, const struct opt_def *o, const char *val,
 			 struct iop_err *err)
 {
@@ -918,6 +978,27 @@ const struct opt_def opt_table[] = {
 	  "fill buffers with a pattern: 0x hex, \"string\", 'file', numbers" },
 	{ "dedupe_percentage", NULL, OPT_UINT, FIELD(dedupe_percentage), 0, 100, NULL,
 	  "percent of writes repeating an earlier buffer" },
+	{ "rate", NULL, OPT_FN, FIELD(rate), 0, 0, set_rate, "bandwidth cap in bytes/s (read,write)" },
+	{ "rate_min", "ratemin", OPT_FN, FIELD(rate_min), 0, 0, set_rate,
+	  "bandwidth the job must keep up, in bytes/s (read,write)" },
+	{ "rate_iops", NULL, OPT_FN, FIELD(rate_iops), 0, 0, set_rate, "I/Os per second cap (read,write)" },
+	{ "rate_iops_min", NULL, OPT_FN, FIELD(rate_iops_min), 0, 0, set_rate,
+	  "I/Os per second the job must keep up (read,write)" },
+	{ "rate_process", NULL, OPT_FN, 0, 0, 0, 0, set_rate_process, "linear or poisson pacing" },
+	{ "rate_cycle", "ratecycle", OPT_UINT, FIELD(rate_cycle_ms), 1, 1000000, NULL,
+	  "window of the rate_min check, in ms" },
+	{ "rate_ignore_thinktime", NULL, OPT_BOOL, FIELD(rate_ignore_thinktime), 0, 1, NULL,
+	  "keep the rate schedule through thinktime instead of catching up" },
+	{ "thinktime", NULL, OPT_FN, FIELD(thinktime_ns), 0, 0, set_usec_time,
+	  "stall between I/Os (bare number: microseconds)" },
+	{ "thinktime_spin", NULL, OPT_FN, FIELD(thinktime_spin_ns), 0, 0, set_usec_time,
+	  "part of thinktime spent spinning (bare number: microseconds)" },
+	{ "thinktime_blocks", NULL, OPT_UINT, FIELD(thinktime_blocks), 1, UINT32_MAX, NULL,
+	  "I/Os between thinktime stalls" },
+	{ "thinktime_blocks_type", NULL, OPT_FN, 0, 0, 0, 0, set_thinktime_blocks_type,
+	  "count thinktime_blocks at completion or at issue" },
+	{ "thinktime_iotime", NULL, OPT_TIME, FIELD(thinktime_iotime_ns), 0, UINT64_MAX, NULL,
+	  "I/O time between thinktime stalls (bare number: seconds)" },
 	{ "random_distribution", NULL, OPT_FN, 0, 0, 0, 0, set_random_distribution,
 	  "random offsets: random, zipf, pareto, normal, zoned, zoned_abs" },
 	{ "buffer_compress_percentage", NULL, OPT_UINT, FIELD(buffer_compress_percentage), 0, 100,
@@ -961,6 +1042,8 @@ void job_defaults(struct job_spec *job)
 	job->seq_nr = 1;
 	job->rwmixread = 50;
 	job->bs[0] = job->bs[1] = 4096;
+	job->rate_cycle_ms = 1000;
+	job->thinktime_blocks = 1;
 	job->file_service_nr = 1;
 	job->scramble_buffers = true;
 	job->dist_center = -1.0;
@@ -1344,6 +1427,7 @@ static int finish_mode(struct job_spec *job, struct iop_err *err)
 int job_finish(struct job_spec *job, struct iop_err *err)
 {
 	const struct engine_entry *ent = engine_find(job->ioengine);
+	unsigned d;
 	int ret;
 
 	if (!ent)
@@ -1355,6 +1439,17 @@ int job_finish(struct job_spec *job, struct iop_err *err)
 	if (ret)
 		return ret;
 	resolve_bs(job);
+	job->thinktime_blocks_given = job_gave(job, "thinktime_blocks");
+	for (d = 0; d < 2; d++) {
+		if (job->rate[d] && job->rate_min[d] > job->rate[d])
+			return iop_errf(err, -EINVAL, "%s: rate_min=%llu is above rate=%llu",
+					job->origin, (unsigned long long)job->rate_min[d],
+					(unsigned long long)job->rate[d]);
+		if (job->rate_iops[d] && job->rate_iops_min[d] > job->rate_iops[d])
+			return iop_errf(err, -EINVAL, "%s: rate_iops_min=%llu is above rate_iops=%llu",
+					job->origin, (unsigned long long)job->rate_iops_min[d],
+					(unsigned long long)job->rate_iops[d]);
+	}
 	/* fio: a non-uniform distribution disables the random map */
 	if (job->random_distribution != DIST_RANDOM)
 		job->norandommap = true;

@@ -444,8 +444,14 @@ static inline bool next_request_plain(struct worker *w, struct io_req *r)
 	return true;
 }
 
-/* The same with the per-I/O options the job set up: block sizes, file choice... */
-static bool next_request_full(struct worker *w, struct io_req *r)
+#define REQ_WAIT (-1)	/* next_request_full: nothing may be issued before w->rate_wait_ns */
+
+/*
+ * The same with the per-I/O options the job set up: block sizes, file choice, offset
+ * distributions, rate. now is the loop's latest timestamp. Returns 1 with r filled, 0 when
+ * the job has nothing more to issue, REQ_WAIT when the rate says not yet.
+ */
+static int next_request_full(struct worker *w, struct io_req *r, uint64_t now)
 {
 	const struct job_spec *job = w->job;
 	struct file_gen *g;
@@ -460,6 +466,10 @@ static bool next_request_full(struct worker *w, struct io_req *r)
 	if (next_sync(w, r))
 		return true;
 	dir = pick_dir(w);
+	if (w->rate[dir].bps && rate_due(&w->rate[dir]) > now) {
+		w->rate_wait_ns = rate_due(&w->rate[dir]);
+		return REQ_WAIT;
+	}
 	len = bs_gen_next(&w->bsg[dir], &w->bs_rng);
 	if (!job->time_based && w->bytes_issued + len > w->bytes_target) {
 		/* end on the target exactly, as fio's trimmed last block does */
@@ -469,6 +479,9 @@ static bool next_request_full(struct worker *w, struct io_req *r)
 			return false;
 		len = (uint32_t)(w->bsg[dir].unaligned ? left : left / min * min);
 	}
+	if (w->rate[dir].bps)
+		rate_issue(&w->rate[dir], len);
+	w->issued_ios++;
 	f = pick_file(w, len);
 	g = &w->gens[f];
 	r->file = &w->files[f];
@@ -578,6 +591,22 @@ static inline void complete_reduced(struct worker *w, struct dir_stat *d, const 
 		lat_add_summary(&d->lat, async ? clat + r->slat_ns : clat);
 }
 
+/* Full loop: completions as thinktime and rate_min count them (ramp_time included). */
+static void count_done(struct worker *w, struct io_req **reqs, unsigned n)
+{
+	unsigned i;
+
+	for (i = 0; i < n; i++) {
+		const struct io_req *r = reqs[i];
+
+		if (r->ddir > DDIR_WRITE || r->res <= 0)
+			continue;
+		w->done_ios++;
+		w->done_dir_ios[r->ddir]++;
+		w->done_dir_bytes[r->ddir] += (uint64_t)r->res;
+	}
+}
+
 /*
  * Account n completions seen at time t. Decisions that hold for the whole job are made once:
  * lat is false in the loop of jobs that leave some latency unmeasured (fio's disable_*).
@@ -589,8 +618,8 @@ complete(struct worker *w, struct io_req **reqs, unsigned n, uint64_t t, bool as
 	bool copy = w->job->rw == RW_COPY;
 	unsigned i;
 
-	(void)full;
-
+	if (full)
+		count_done(w, reqs, n);
 	if (__builtin_expect(w->in_ramp, 0)) {
 		if (t < w->ramp_end_ns) {
 			complete_uncounted(w, reqs, n);
@@ -694,6 +723,136 @@ static void drop_batch(struct worker *w)
 	w->nr_stamped = 0;
 }
 
+/* Sleep until the monotonic time until, in short steps so that a stop request is seen. */
+static void sleep_until(const struct worker *w, uint64_t until)
+{
+	uint64_t now = worker_now(w), step;
+	struct timespec ts;
+
+	while (now < until && !run_stop_requested()) {
+		step = until - now < 100000000ull ? until : now + 100000000ull;
+		ts.tv_sec = (time_t)(step / 1000000000ull);
+		ts.tv_nsec = (long)(step % 1000000000ull);
+		clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL);
+		now = worker_now(w);
+	}
+}
+
+/* Complete everything in flight (fio's io_u_quiesce, before it sleeps). */
+static uint64_t quiesce(struct worker *w, uint64_t t)
+{
+	const struct engine_ops *ops = w->eng.ops;
+	const struct job_spec *job = w->job;
+	bool lat = !(job->disable_lat || job->disable_clat || job->disable_slat);
+	int n;
+
+	while (w->inflight && !(ops->flags & ENGINE_SYNC)) {
+		n = ops->reap(&w->eng, w->done, w->inflight, w->inflight);
+		if (n < 0) {
+			worker_fail(w, -n, "engine %s: reap: %s", ops->name, strerror(-n));
+			break;
+		}
+		if (n) {
+			t = worker_now(w);
+			w->inflight -= (unsigned)n;
+			complete(w, w->done, (unsigned)n, t, true, true, lat);
+		}
+	}
+	return t;
+}
+
+/* rate / rate_iops: wait, with nothing in flight, until the next I/O is due. */
+static uint64_t rate_wait(struct worker *w, uint64_t t)
+{
+	uint64_t until = w->rate_wait_ns;
+
+	t = quiesce(w, t);
+	if (w->deadline_ns && !w->in_ramp && until > w->deadline_ns)
+		until = w->deadline_ns;
+	t = worker_now(w);
+	if (t < until) {
+		sleep_until(w, until);
+		t = worker_now(w);
+	}
+	return t;
+}
+
+/* Is a thinktime stall due (thinktime_blocks I/Os, or thinktime_iotime of I/O, since)? */
+static bool think_due(const struct worker *w, uint64_t t)
+{
+	const struct job_spec *job = w->job;
+	uint64_t b = job->thinktime_issue ? w->issued_ios : w->done_ios;
+
+	if (job->thinktime_iotime_ns) {
+		if (t - w->think_last_ns >= job->thinktime_iotime_ns)
+			return true;
+		/* fio: with thinktime_iotime, thinktime_blocks counts only when given */
+		if (!w->think_blocks_given)
+			return false;
+	}
+	return b >= w->think_last + job->thinktime_blocks;
+}
+
+/* The thinktime stall: drain, spin thinktime_spin, sleep the rest (not past runtime). */
+static uint64_t think(struct worker *w, uint64_t t)
+{
+	const struct job_spec *job = w->job;
+	uint64_t b = job->thinktime_issue ? w->issued_ios : w->done_ios, start, end;
+	unsigned d;
+
+	t = quiesce(w, t);
+	start = worker_now(w);
+	end = start + job->thinktime_ns;
+	if (w->deadline_ns && !w->in_ramp && end > w->deadline_ns)
+		end = w->deadline_ns;
+	if (job->thinktime_spin_ns) {
+		uint64_t spin_end = start + job->thinktime_spin_ns < end ?
+				    start + job->thinktime_spin_ns : end;
+
+		while (worker_now(w) < spin_end)
+			;
+	}
+	sleep_until(w, end);
+	t = worker_now(w);
+	if (job->rate_ignore_thinktime)
+		for (d = 0; d < 2; d++)
+			rate_shift(&w->rate[d], t - start);
+	w->think_last = b;
+	w->think_last_ns = t;
+	return t;
+}
+
+/* rate_min / rate_iops_min: after fio's 2 s settling, every rate_cycle, or the job fails. */
+static void check_rate_min(struct worker *w, uint64_t t)
+{
+	const struct job_spec *job = w->job;
+	uint64_t spent = t - w->ratemin_last_ns, got;
+	unsigned d;
+
+	w->ratemin_next_ns = t + job->rate_cycle_ms * 1000000ull;
+	if (!spent)
+		return;
+	for (d = 0; d < 2; d++) {
+		if (d == DDIR_READ ? !job_reads(job->rw) : !job_writes(job->rw))
+			continue;
+		got = (uint64_t)((unsigned __int128)(w->done_dir_bytes[d] - w->ratemin_bytes[d]) *
+				 1000000000u / spent);
+		if (job->rate_min[d] && got < job->rate_min[d])
+			worker_fail(w, EIO, "%s: rate_min=%lluB/s not met, got %lluB/s",
+				    d == DDIR_READ ? "read" : "write",
+				    (unsigned long long)job->rate_min[d], (unsigned long long)got);
+		got = (uint64_t)((unsigned __int128)(w->done_dir_ios[d] - w->ratemin_ios[d]) *
+				 1000000000u / spent);
+		if (job->rate_iops_min[d] && got < job->rate_iops_min[d])
+			worker_fail(w, EIO, "%s: rate_iops_min=%llu not met, got %llu IOPS",
+				    d == DDIR_READ ? "read" : "write",
+				    (unsigned long long)job->rate_iops_min[d], (unsigned long long)got);
+		w->ratemin_bytes[d] = w->done_dir_bytes[d];
+		w->ratemin_ios[d] = w->done_dir_ios[d];
+	}
+	w->ratemin_last_ns = t;
+}
+
 /*
  * The submit/reap loop, instantiated three times: full and lat are constants, so the plain
  * instance carries none of the per-I/O options a job did not ask for, and only jobs that
@@ -710,6 +869,7 @@ static inline __attribute__((always_inline)) void io_loop_body(struct worker *w,
 	bool more = true;
 	uint64_t t = worker_now(w);
 	unsigned reap_errors = 0;
+	bool wait = false;	/* full: the rate holds the next I/O back */
 	int n;
 
 	while (more || w->inflight || w->nr_batch || held || w->nr_copy_ready) {
@@ -735,10 +895,16 @@ static inline __attribute__((always_inline)) void io_loop_body(struct worker *w,
 			if (w->nr_copy_ready) {
 				r = copy_take_write(w);
 			} else {
+				int got;
+
 				r = w->free_reqs[--w->nr_free];
-				if (!(full ? next_request_full(w, r) : next_request_plain(w, r))) {
+				got = full ? next_request_full(w, r, t) : next_request_plain(w, r);
+				if (got <= 0) {
 					w->free_reqs[w->nr_free++] = r;
-					more = false;
+					if (got == REQ_WAIT)
+						wait = true;
+					else
+						more = false;
 					break;
 				}
 			}
@@ -783,6 +949,16 @@ static inline __attribute__((always_inline)) void io_loop_body(struct worker *w,
 				w->inflight -= (unsigned)n;
 				complete(w, w->done, (unsigned)n, t, true, full, lat);
 			}
+		}
+		if (full && !w->aborted) {
+			if (wait) {
+				t = rate_wait(w, t);
+				wait = false;
+			}
+			if (job->thinktime_ns && more && think_due(w, t))
+				t = think(w, t);
+			if (w->ratemin && t >= w->ratemin_next_ns && !w->in_ramp)
+				check_rate_min(w, t);
 		}
 		if (w->deadline_ns && t >= w->deadline_ns && !w->in_ramp)
 			more = false;
@@ -1118,6 +1294,16 @@ static int setup_options(struct worker *w, uint64_t seed)
 			return ret;
 		w->full = true;
 	}
+	for (d = 0; d < 2; d++) {
+		uint64_t bps = job->rate[d] ? job->rate[d] : job->rate_iops[d] * w->bsg[d].min;
+
+		rate_init(&w->rate[d], bps, w->bsg[d].min, job->rate_poisson, 0, seed ^ (0x9a7eull + d));
+		w->rated |= bps != 0;
+		w->ratemin |= job->rate_min[d] || job->rate_iops_min[d];
+	}
+	w->think_blocks_given = job->thinktime_blocks_given;
+	if (w->rated || w->ratemin || job->thinktime_ns)
+		w->full = true;
 	w->scramble = job->scramble_buffers && !job->zero_buffers && !job->refill_buffers &&
 		      !job->buffer_compress_percentage && !job->dedupe_percentage &&
 		      job->verify == VERIFY_NONE;
@@ -1278,6 +1464,11 @@ void *worker_main(void *arg)
 	}
 
 	measure_start(w, worker_now(w));
+	for (i = 0; i < 2; i++)
+		rate_shift(&w->rate[i], w->start_ns);
+	w->think_last_ns = w->start_ns;
+	w->ratemin_last_ns = w->start_ns;
+	w->ratemin_next_ns = w->start_ns + 2000000000ull;	/* fio lets a job settle 2 s */
 	if (job->ramp_ns) {
 		w->in_ramp = true;
 		w->ramp_end_ns = w->start_ns + job->ramp_ns;

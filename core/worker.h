@@ -13,6 +13,7 @@
 #include "file.h"
 #include "fleet.h"
 #include "gen.h"
+#include "rate.h"
 #include "iopath/result.h"
 #include "target.h"
 
@@ -143,6 +144,21 @@ struct worker {
 	uint64_t write_seq;
 	uint64_t dedupe_seed;		/* dedupe_percentage: the last unique buffer's seed */
 	struct rng dedupe_rng;
+	struct rate rate[2];		/* rate / rate_iops per direction */
+	bool rated;
+	uint64_t rate_wait_ns;		/* the next I/O is due then (set when it is not yet) */
+	uint64_t issued_ios;		/* reads and writes issued (full loop) */
+	uint64_t done_ios;		/* reads and writes completed (full loop) */
+	uint64_t done_dir_bytes[2];
+	uint64_t done_dir_ios[2];
+	uint64_t think_last;		/* issued_ios or done_ios at the last thinktime stall */
+	uint64_t think_last_ns;
+	bool think_blocks_given;
+	bool ratemin;			/* rate_min / rate_iops_min is checked */
+	uint64_t ratemin_next_ns;
+	uint64_t ratemin_last_ns;
+	uint64_t ratemin_bytes[2];
+	uint64_t ratemin_ios[2];
 	uint64_t bytes_target;
 	uint64_t bytes_issued;
 	unsigned next_file;

@@ -157,6 +157,19 @@ struct job_spec {
 	unsigned dedupe_percentage;
 	unsigned buffer_pattern_len;
 	unsigned char buffer_pattern[PATTERN_MAX];
+	uint64_t rate[2];		/* bytes/s per direction; 0 = not limited */
+	uint64_t rate_min[2];		/* bytes/s the job must keep up, else it fails */
+	uint64_t rate_iops[2];
+	uint64_t rate_iops_min[2];
+	bool rate_poisson;		/* rate_process=poisson */
+	unsigned rate_cycle_ms;		/* window of the rate_min check */
+	bool rate_ignore_thinktime;
+	uint64_t thinktime_ns;
+	uint64_t thinktime_spin_ns;
+	uint64_t thinktime_iotime_ns;
+	unsigned thinktime_blocks;
+	bool thinktime_blocks_given;	/* set at finish: fio treats the default differently */
+	bool thinktime_issue;		/* thinktime_blocks_type=issue */
 	enum rand_dist random_distribution;
 	double dist_arg;		/* zipf theta, pareto h, normal deviation (percent) */
 	double dist_center;		/* 0..1, or -1: fio's default */
