@@ -1,6 +1,7 @@
 #!/bin/sh
 # shorten-job.sh IN OUT DIR: a fio job file made short and harmless for a test run: every
-# section gets size=1m and directory=DIR (sizes given are cut to 1m), runtimes become 250ms,
+# section gets size=1m, directory=DIR and runtime=250ms (sizes given are cut to 1m, runtimes to
+# 250ms: rate= and thinktime= examples would otherwise take minutes, as in fio),
 # byte and loop limits, ramps and delays go, files live in DIR, at most 2 workers per job
 # and 64 requests in flight.
 set -eu
@@ -11,5 +12,5 @@ sed -E -e "s#^[[:space:]]*(size|filesize)[[:space:]]*=.*#\1=1m#" \
 	-e "s#^[[:space:]]*directory[[:space:]]*=.*#directory=$3#" \
 	-e "s#^[[:space:]]*numjobs[[:space:]]*=.*#numjobs=2#" \
 	-e "s#^[[:space:]]*iodepth[[:space:]]*=[[:space:]]*([0-9]{3,}).*#iodepth=64#" \
-	-e "s#^[[:space:]]*(\[[^]]*\]).*#\1\nsize=1m\ndirectory=$3#" \
+	-e "s#^[[:space:]]*(\[[^]]*\]).*#\1\nsize=1m\ndirectory=$3\nruntime=250ms#" \
 	"$1" > "$2"
