@@ -218,3 +218,12 @@ install: iopath
 
 clean:
 	rm -rf build iopath iopath-static
+
+# The QEMU storage-path lab (scripts/vmlab.md): `make lab LAB_ARGS='--paths 9p-*'`, and its
+# quick self-test (a few minutes under TCG; skips with the reason where QEMU cannot run).
+.PHONY: lab lab-test
+lab: static
+	scripts/vmlab --iopath ./iopath-static $(LAB_ARGS)
+
+lab-test: static
+	tests/lab/lab-test

@@ -1,0 +1,256 @@
+"""Unit tests of scripts/vmlab's pieces that need no QEMU: the path table, module ordering,
+job rewriting, the initramfs format, the serial fallback parser and the path checks."""
+
+import importlib.machinery
+import importlib.util
+import os
+import struct
+import unittest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+VMLAB = os.path.join(HERE, "..", "..", "scripts", "vmlab")
+
+
+def load_vmlab():
+    loader = importlib.machinery.SourceFileLoader("vmlab", VMLAB)
+    spec = importlib.util.spec_from_loader("vmlab", loader)
+    mod = importlib.util.module_from_spec(spec)
+    loader.exec_module(mod)
+    return mod
+
+
+vm = load_vmlab()
+
+
+def path(name):
+    return next(p for p in vm.PATHS if p.name == name)
+
+
+class PathTable(unittest.TestCase):
+    def test_names_are_unique(self):
+        names = [p.name for p in vm.PATHS]
+        self.assertEqual(len(names), len(set(names)))
+
+    def test_every_entry_is_complete_for_its_kind(self):
+        for p in vm.PATHS:
+            with self.subTest(p.name):
+                self.assertIn(p.kind, ("blk", "ext4", "9p", "virtiofs"))
+                self.assertTrue(p.expect, "no probe expectation")
+                if p.kind in ("blk", "ext4"):
+                    self.assertIn(p.image, ("qcow2", "raw"))
+                    self.assertTrue(p.dev and p.device and p.modules)
+                    self.assertIn("cache=", p.drive)
+                else:
+                    self.assertFalse(p.image)
+
+    def test_issue_paths_are_all_present(self):
+        kinds = {(p.kind, p.image) for p in vm.PATHS}
+        for want in (("blk", "qcow2"), ("blk", "raw"), ("ext4", "raw"), ("9p", ""),
+                     ("virtiofs", "")):
+            self.assertIn(want, kinds)
+        drivers = {dict(p.expect).get("driver") for p in vm.PATHS}
+        self.assertTrue({"virtio_blk", "virtio_scsi", "nvme", "ahci", "ata_piix"} <= drivers)
+        caches = {dict(p.expect).get("p9_cache") for p in vm.PATHS if p.kind == "9p"}
+        self.assertEqual(caches, {"none", "loose", "mmap"})
+
+    def test_aio_native_only_with_cache_none(self):
+        # QEMU refuses aio=native without O_DIRECT on the image.
+        for p in vm.PATHS:
+            if "aio=native" in p.drive:
+                self.assertIn("cache=none", p.drive, p.name)
+
+    def test_virtiofs_without_allow_direct_io_must_be_flagged(self):
+        for p in vm.PATHS:
+            if p.kind == "virtiofs":
+                flagged = ("direct_honoured", "no") in p.expect
+                self.assertEqual(flagged, "allow_direct_io" not in p.virtiofsd, p.name)
+
+
+class SelectPaths(unittest.TestCase):
+    def test_globs_select_in_table_order(self):
+        got = [p.name for p in vm.select_paths("9p-*")]
+        self.assertEqual(got, ["9p-none", "9p-loose", "9p-mmap"])
+
+    def test_all_is_everything(self):
+        self.assertEqual(vm.select_paths("all"), vm.PATHS)
+
+    def test_unknown_name_is_refused(self):
+        with self.assertRaises(vm.LabError):
+            vm.select_paths("virtio-blk-qcow2-none-threads,floppy")
+
+
+class Modules(unittest.TestCase):
+    GRAPH = {"virtio_ring": [], "virtio": ["virtio_ring"], "virtio_pci": ["virtio", "virtio_ring"],
+             "scsi_common": [], "scsi_mod": ["scsi_common"], "sd_mod": ["scsi_mod"],
+             "virtio_scsi": ["scsi_mod", "virtio", "virtio_ring"]}
+
+    def test_dependencies_load_first(self):
+        order = vm.module_order(self.GRAPH, ["virtio_scsi", "sd_mod"])
+        for mod, deps in self.GRAPH.items():
+            if mod in order:
+                for d in deps:
+                    self.assertLess(order.index(d), order.index(mod))
+
+    def test_only_what_the_roots_need(self):
+        self.assertEqual(vm.module_order(self.GRAPH, ["virtio-pci"]),
+                         ["virtio_ring", "virtio", "virtio_pci"])
+
+    def test_modinfo_depends_and_softdeps_are_read(self):
+        import tempfile
+        with tempfile.NamedTemporaryFile(suffix=".ko") as f:
+            f.write(b"\x7fELF junk\x00license=GPL\x00softdep=pre: crc32c\x00"
+                    b"depends=jbd2,mbcache,crc16\x00name=ext4\x00")
+            f.flush()
+            self.assertEqual(vm.module_info(f.name), ["crc32c", "jbd2", "mbcache", "crc16"])
+
+
+class Jobs(unittest.TestCase):
+    def test_engine_and_target_go_into_existing_global(self):
+        text = "[global]\ndirect=1\nioengine=sync\n[a]\nrw=read\nfilename=/x\n"
+        out = vm.lab_job_text(text, "io_uring", "t.fio")
+        lines = out.splitlines()
+        g = lines.index("[global]")
+        self.assertEqual(lines[g + 1:g + 3], ["ioengine=io_uring", "filename=@TARGET@"])
+        self.assertNotIn("ioengine=sync", out)
+        self.assertNotIn("filename=/x", out)
+        self.assertIn("direct=1", out)
+
+    def test_global_is_added_when_absent(self):
+        out = vm.lab_job_text("[a]\nrw=read\ndirectory=/d\n", "psync", "t.fio")
+        body = [l for l in out.splitlines() if not l.startswith(";")]
+        self.assertEqual(body[:3], ["[global]", "ioengine=psync", "filename=@TARGET@"])
+        self.assertNotIn("directory=/d", out)
+
+    def test_engines_alternate_within_each_job(self):
+        import tempfile
+        with tempfile.TemporaryDirectory() as d:
+            files = []
+            for n in ("a", "b"):
+                files.append(os.path.join(d, n + ".fio"))
+                with open(files[-1], "w") as f:
+                    f.write("[x]\nrw=read\n")
+            names = [n for n, _ in vm.prepare_jobs(files, ["psync", "libaio"])]
+        self.assertEqual(names, ["a--psync", "a--libaio", "b--psync", "b--libaio"])
+
+
+class Initramfs(unittest.TestCase):
+    def test_newc_archive_round_trips(self):
+        data = vm.cpio_newc([("bin", 0o40755, b"", (0, 0)), ("init", 0o100755, b"#!/bin/sh\n",
+                                                                (0, 0)),
+                             ("dev/console", 0o20600, b"", (5, 1))])
+        seen, off = [], 0
+        while True:
+            hdr = data[off:off + 110]
+            self.assertEqual(hdr[:6], b"070701")
+            f = [int(hdr[6 + 8 * i:14 + 8 * i], 16) for i in range(13)]
+            namesize, filesize = f[11], f[6]
+            name = data[off + 110:off + 110 + namesize - 1].decode()
+            off += 110 + namesize
+            off += -off % 4
+            body = data[off:off + filesize]
+            off += filesize + (-filesize % 4)
+            if name == "TRAILER!!!":
+                break
+            seen.append((name, f[1], body, (f[9], f[10])))
+        self.assertEqual(seen[1], ("init", 0o100755, b"#!/bin/sh\n", (0, 0)))
+        self.assertEqual(seen[2][3], (5, 1))
+        self.assertEqual(len(data) % 4, 0)
+
+    def test_static_detection(self):
+        import shutil
+        sh = shutil.which("sh")
+        self.assertFalse(vm.is_static(os.path.realpath(sh)))   # dynamically linked here
+        self.assertFalse(vm.is_static(__file__))
+
+
+class SerialFallback(unittest.TestCase):
+    def test_files_between_markers_with_carriage_returns(self):
+        console = ("[    1.0] boot noise\r\nvmlab: ready\r\n@@vmlab-begin a.json\r\n"
+                   "{\"x\": 1}\r\n@@vmlab-end a.json\r\n@@vmlab-begin done\r\n"
+                   "@@vmlab-end done\r\n")
+        got = vm.serial_files(console)
+        self.assertEqual(got["a.json"], "{\"x\": 1}\n")
+        self.assertIn("done", got)
+
+    def test_truncated_file_is_dropped(self):
+        got = vm.serial_files("@@vmlab-begin a.json\n{\"x\":\n")
+        self.assertNotIn("a.json", got)
+
+
+class Checks(unittest.TestCase):
+    def test_probe_check_finds_nested_keys(self):
+        probe = {"paths": [{"fs": "9p", "p9_cache": "loose", "chain": []}]}
+        self.assertEqual(vm.probe_check(path("9p-loose"), probe), "ok")
+        self.assertTrue(vm.probe_check(path("9p-mmap"), probe).startswith("mismatch"))
+
+    def test_probe_check_for_block_driver_in_chain(self):
+        probe = {"path": {"fs": "devtmpfs", "chain": [{"name": "nvme0n1", "driver": "nvme"}]}}
+        self.assertEqual(vm.probe_check(path("nvme"), probe), "ok")
+        self.assertIn("virtio_blk", vm.probe_check(path("virtio-blk-raw"), probe))
+
+    def test_probe_check_wants_the_ignored_direct_flag(self):
+        probe = {"fs": "virtiofs", "direct_honoured": "yes"}
+        self.assertEqual(vm.probe_check(path("virtiofs-auto-dio"), probe), "ok")
+        self.assertIn("direct_honoured=no", vm.probe_check(path("virtiofs-auto"), probe))
+
+    def test_facts_check_blk_drivers(self):
+        facts = {"drivers": "sd ahci"}
+        self.assertEqual(vm.facts_check(path("ahci"), facts), "ok")
+        self.assertTrue(vm.facts_check(path("ide"), facts).startswith("mismatch"))
+
+    def test_facts_check_9p_cache_mode_as_61_shows_it(self):
+        line = "shared /mnt/target 9p rw,dirsync,relatime,loose,access=client,msize=512000 0 0"
+        self.assertEqual(vm.facts_check(path("9p-loose"), {"mount": line}), "ok")
+        self.assertTrue(vm.facts_check(path("9p-none"), {"mount": line}).startswith("mismatch"))
+        plain = "shared /mnt/target 9p rw,relatime,access=client,msize=512000,trans=virtio 0 0"
+        self.assertEqual(vm.facts_check(path("9p-none"), {"mount": plain}), "ok")
+
+    def test_facts_check_unmounted_share(self):
+        self.assertIn("not mounted", vm.facts_check(path("virtiofs-auto"), {"mount": ""}))
+
+
+class CommandLine(unittest.TestCase):
+    def test_disk_path_attaches_drive_d0(self):
+        args, kargs = vm.path_cmdline(path("virtio-scsi"), "/w/disk.qcow2", "/w/share",
+                                      "/w/vfs.sock", 1024, 512000)
+        self.assertEqual(args[:2], ["-drive", "file=/w/disk.qcow2,format=qcow2,if=none,id=d0,"
+                                              "cache=none,aio=native"])
+        self.assertIn("scsi-hd,drive=d0,bus=scsi0.0", args)
+        self.assertIn("vmlab.dev=sda", kargs)
+
+    def test_9p_path_gets_share_and_msize(self):
+        args, kargs = vm.path_cmdline(path("9p-mmap"), "", "/w/share", "", 1024, 131072)
+        self.assertIn("local,path=/w/share,mount_tag=shared,security_model=none", args)
+        self.assertIn("vmlab.opts=trans=virtio,version=9p2000.L,msize=131072,cache=mmap", kargs)
+
+    def test_virtiofs_path_shares_guest_memory(self):
+        args, _ = vm.path_cmdline(path("virtiofs-none"), "", "/w/s", "/w/vfs.sock", 768, 0)
+        self.assertIn("memory-backend-memfd,id=mem,size=768M,share=on", args)
+        self.assertIn("socket,id=vfs0,path=/w/vfs.sock", args)
+
+    def test_tcg_and_kvm_cpu_models(self):
+        self.assertEqual(vm.accel_args("tcg"), ["-accel", "tcg,thread=multi", "-cpu", "max"])
+        self.assertEqual(vm.accel_args("kvm"), ["-accel", "kvm", "-cpu", "host"])
+
+    def test_base_cmdline_resolves_machine_alias_and_never_reboots(self):
+        q = {"binary": "qemu", "machines": {"q35": "pc-q35-7.2"}}
+        argv = vm.base_cmdline(q, "tcg", "/k", "/i", "q35", 1024, 2, "vmlab.kind=blk", "/c")
+        self.assertIn("pc-q35-7.2", argv)
+        self.assertIn("-no-reboot", argv)
+        self.assertIn("file:/c", argv)
+        self.assertIn("panic=-1", argv[argv.index("-append") + 1])
+
+
+class Summaries(unittest.TestCase):
+    def test_fio_json_sections_are_summed_over_directions(self):
+        rec = {"result": {"jobs": [{"jobname": "rw", "read": {"iops": 100, "bw_bytes": 4096e2},
+                                    "write": {"iops": 50, "bw": 200}}]}}
+        self.assertEqual(vm.summarize(rec), {"rw": (150.0, 4096e2 + 200 * 1024)})
+
+    def test_cell_shows_median_and_spread(self):
+        s = vm.fmt_cell([(1000, 10e6), (2000, 20e6), (3000, 30e6)])
+        self.assertEqual(s, "2.0k 20MB/s ±50%")
+
+
+if __name__ == "__main__":
+    unittest.main()
