@@ -247,9 +247,10 @@ class Summaries(unittest.TestCase):
                                     "write": {"iops": 50, "bw": 200}}]}}
         self.assertEqual(vm.summarize(rec), {"rw": (150.0, 4096e2 + 200 * 1024)})
 
-    def test_cell_shows_median_and_spread(self):
+    def test_cell_shows_median_and_spread_and_flags_wide_spread(self):
         s = vm.fmt_cell([(1000, 10e6), (2000, 20e6), (3000, 30e6)])
-        self.assertEqual(s, "2.0k 20MB/s ±50%")
+        self.assertEqual(s, "2.0k 20MB/s ±50%!")
+        self.assertEqual(vm.fmt_cell([(1000, 10e6), (1100, 11e6)]), "1.1k 10MB/s ±5%")
 
 
 if __name__ == "__main__":
