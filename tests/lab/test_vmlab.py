@@ -50,7 +50,7 @@ class PathTable(unittest.TestCase):
             self.assertIn(want, kinds)
         drivers = {dict(p.expect).get("driver") for p in vm.PATHS}
         self.assertTrue({"virtio_blk", "virtio_scsi", "nvme", "ahci", "ata_piix"} <= drivers)
-        caches = {dict(p.expect).get("p9_cache") for p in vm.PATHS if p.kind == "9p"}
+        caches = {dict(p.expect).get("cache") for p in vm.PATHS if p.kind == "9p"}
         self.assertEqual(caches, {"none", "loose", "mmap"})
 
     def test_aio_native_only_with_cache_none(self):
@@ -62,7 +62,7 @@ class PathTable(unittest.TestCase):
     def test_virtiofs_without_allow_direct_io_must_be_flagged(self):
         for p in vm.PATHS:
             if p.kind == "virtiofs":
-                flagged = ("direct_honoured", "no") in p.expect
+                flagged = ("direct_honoured", "false") in p.expect
                 self.assertEqual(flagged, "allow_direct_io" not in p.virtiofsd, p.name)
 
 
@@ -179,19 +179,23 @@ class SerialFallback(unittest.TestCase):
 
 class Checks(unittest.TestCase):
     def test_probe_check_finds_nested_keys(self):
-        probe = {"paths": [{"fs": "9p", "p9_cache": "loose", "chain": []}]}
+        probe = {"paths": [{"fs": "9p", "9p": {"cache": "loose", "msize": 512000}}]}
         self.assertEqual(vm.probe_check(path("9p-loose"), probe), "ok")
         self.assertTrue(vm.probe_check(path("9p-mmap"), probe).startswith("mismatch"))
 
     def test_probe_check_for_block_driver_in_chain(self):
-        probe = {"path": {"fs": "devtmpfs", "chain": [{"name": "nvme0n1", "driver": "nvme"}]}}
+        probe = {"paths": [{"fs": "", "devices": [{"name": "nvme0n1", "driver": "nvme"}]}]}
         self.assertEqual(vm.probe_check(path("nvme"), probe), "ok")
         self.assertIn("virtio_blk", vm.probe_check(path("virtio-blk-raw"), probe))
 
     def test_probe_check_wants_the_ignored_direct_flag(self):
-        probe = {"fs": "virtiofs", "direct_honoured": "yes"}
+        probe = {"paths": [{"fs": "virtiofs", "direct_honoured": "true"}]}
         self.assertEqual(vm.probe_check(path("virtiofs-auto-dio"), probe), "ok")
-        self.assertIn("direct_honoured=no", vm.probe_check(path("virtiofs-auto"), probe))
+        self.assertIn("direct_honoured=false", vm.probe_check(path("virtiofs-auto"), probe))
+
+    def test_probe_of_a_device_node_that_sees_only_devtmpfs_is_unsupported(self):
+        probe = {"paths": [{"path": "/dev/vda", "fs": "devtmpfs", "devices": []}]}
+        self.assertTrue(vm.probe_check(path("nvme"), probe).startswith("unsupported"))
 
     def test_facts_check_blk_drivers(self):
         facts = {"drivers": "sd ahci"}
