@@ -4,7 +4,6 @@ job rewriting, the initramfs format, the serial fallback parser and the path che
 import importlib.machinery
 import importlib.util
 import os
-import struct
 import unittest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
