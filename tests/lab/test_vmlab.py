@@ -256,5 +256,25 @@ class Summaries(unittest.TestCase):
         self.assertEqual(vm.fmt_cell([(1000, 10e6), (1100, 11e6)]), "1.1k 10MB/s ±5%")
 
 
+class Compare(unittest.TestCase):
+    def rec(self, qi, rnd, path, engine, status="ok"):
+        return {"qemu_index": qi, "round": rnd, "path": path, "engine": engine, "job": "tiny",
+                "status": status, "result": {"fio version": "iopath-x",
+                                             "jobs": [{"jobname": "randread-4k", "read": {}}]}}
+
+    def test_one_document_per_build_and_round_with_cells_named_by_path(self):
+        recs = [self.rec(0, 1, "nvme", "psync"), self.rec(0, 2, "nvme", "psync"),
+                self.rec(1, 1, "nvme", "psync"), self.rec(0, 1, "9p-none", "io_uring")]
+        doc = vm.merged_result(recs, 0, 1)
+        self.assertEqual([j["jobname"] for j in doc["jobs"]],
+                         ["nvme/psync/tiny/randread-4k", "9p-none/io_uring/tiny/randread-4k"])
+        self.assertEqual(doc["fio version"], "iopath-x")
+        self.assertEqual(len(vm.merged_result(recs, 0, 2)["jobs"]), 1)
+
+    def test_failed_cells_are_left_out(self):
+        recs = [self.rec(0, 1, "nvme", "psync", status="failed")]
+        self.assertIsNone(vm.merged_result(recs, 0, 1))
+
+
 if __name__ == "__main__":
     unittest.main()
