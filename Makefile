@@ -171,7 +171,8 @@ fuzz: iopath
 	$(MAKE) --no-print-directory CC=clang OPT="-O1 -g $(FUZZ_SAN)" CFLAGS="$(CFLAGS) -Wno-error" \
 		OBJ_DIR=build/fuzz/obj $(FUZZERS:%=build/fuzz/fuzz-%)
 	mkdir -p $(FUZZERS:%=build/fuzz/corpus-%)
-	cp workloads/*.fio $(wildcard tests/jobs/*.fio tests/jobs/*/*.fio) build/fuzz/corpus-jobfile/
+	for f in workloads/*.fio $(wildcard tests/jobs/*.fio tests/jobs/*/*.fio); do \
+		cp $$f build/fuzz/corpus-jobfile/$$(echo $$f | tr / _) || exit 1; done
 	cp tests/fuzz/seeds/cli/* build/fuzz/corpus-cli/
 	./iopath --name=seed --ioengine=null --size=64k --output-format=json+ \
 		--output=build/fuzz/corpus-results/iopath-run.json
