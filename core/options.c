@@ -681,6 +681,38 @@ static int set_thinktime_blocks_type(struct job_spec *job, const struct opt_def 
 	return 0;
 }
 
+/* percentile_list=99:99.9:... (fio's float_list: at most 20, each in (0, 100]), sorted. */
+static int set_percentile_list(struct job_spec *job, const struct opt_def *o, const char *val,
+			       struct iop_err *err)
+{
+	const unsigned max = sizeof(job->percentiles) / sizeof(job->percentiles[0]);
+	const char *p = val;
+	unsigned n = 0, i, j;
+	char *end;
+
+	while (*p) {
+		double v = strtod(p, &end);
+
+		if (end == p || (*end && *end != ':') || !(v > 0.0 && v <= 100.0) || n == max)
+			return iop_errf(err, -EINVAL,
+					"option %s: bad list '%s' (accepted: up to %u percentiles in (0, 100] separated by ':', e.g. 50:99:99.9)",
+					o->name, val, max);
+		job->percentiles[n++] = v;
+		p = *end ? end + 1 : end;
+	}
+	if (!n)
+		return bad_value(err, o, val, "percentiles separated by ':', e.g. 50:99:99.9");
+	for (i = 1; i < n; i++) {
+		double t = job->percentiles[i];
+
+		for (j = i; j > 0 && job->percentiles[j - 1] > t; j--)
+			job->percentiles[j] = job->percentiles[j - 1];
+		job->percentiles[j] = t;
+	}
+	job->nr_percentiles = n;
+	return 0;
+}
+
 static int set_fallocate(struct job_spec *job, const struct opt_def *o, const char *val,
 			 struct iop_err *err)
 {
@@ -999,6 +1031,14 @@ const struct opt_def opt_table[] = {
 	  "count thinktime_blocks at completion or at issue" },
 	{ "thinktime_iotime", NULL, OPT_TIME, FIELD(thinktime_iotime_ns), 0, UINT64_MAX, NULL,
 	  "I/O time between thinktime stalls (bare number: seconds)" },
+	{ "percentile_list", NULL, OPT_FN, 0, 0, 0, 0, set_percentile_list,
+	  "latency percentiles to report, e.g. 50:99:99.9" },
+	{ "clat_percentiles", NULL, OPT_BOOL, FIELD(clat_percentiles), 0, 1, NULL,
+	  "report completion latency percentiles" },
+	{ "lat_percentiles", NULL, OPT_BOOL, FIELD(lat_percentiles), 0, 1, NULL,
+	  "report total latency percentiles" },
+	{ "slat_percentiles", NULL, OPT_BOOL, FIELD(slat_percentiles), 0, 1, NULL,
+	  "report submission latency percentiles" },
 	{ "random_distribution", NULL, OPT_FN, 0, 0, 0, 0, set_random_distribution,
 	  "random offsets: random, zipf, pareto, normal, zoned, zoned_abs" },
 	{ "buffer_compress_percentage", NULL, OPT_UINT, FIELD(buffer_compress_percentage), 0, 100,
@@ -1044,6 +1084,7 @@ void job_defaults(struct job_spec *job)
 	job->bs[0] = job->bs[1] = 4096;
 	job->rate_cycle_ms = 1000;
 	job->thinktime_blocks = 1;
+	job->clat_percentiles = true;
 	job->file_service_nr = 1;
 	job->scramble_buffers = true;
 	job->dist_center = -1.0;

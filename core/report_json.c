@@ -39,7 +39,8 @@ static int set(json_t *o, const char *key, json_t *v)
 	return json_object_set_new(o, key, v);
 }
 
-static json_t *lat_json(const struct lat_stat *s, bool pcts, bool bins)
+/* One latency object; with percentiles when list is not NULL (and samples have buckets). */
+static json_t *lat_json_list(const struct lat_stat *s, const double *list, unsigned nr, bool bins)
 {
 	json_t *o = json_object();
 	uint64_t out[32];
@@ -51,12 +52,12 @@ static json_t *lat_json(const struct lat_stat *s, bool pcts, bool bins)
 	set(o, "mean", json_real(lat_mean(s)));
 	set(o, "stddev", json_real(lat_stddev(s)));
 	set(o, "N", json_integer((json_int_t)s->n));
-	if (pcts && s->n) {
+	if (list && s->n) {
 		json_t *p = json_object();
 
-		lat_percentiles(s, default_percentiles, nr_default_percentiles, out);
-		for (i = 0; i < nr_default_percentiles; i++) {
-			snprintf(key, sizeof(key), "%f", default_percentiles[i]);
+		lat_percentiles(s, list, nr, out);
+		for (i = 0; i < nr; i++) {
+			snprintf(key, sizeof(key), "%f", list[i]);
 			set(p, key, json_integer((json_int_t)out[i]));
 		}
 		set(o, "percentile", p);
@@ -75,8 +76,18 @@ static json_t *lat_json(const struct lat_stat *s, bool pcts, bool bins)
 	return o;
 }
 
-static json_t *dir_json(const struct dir_stat *d, bool plus)
+static json_t *lat_json(const struct lat_stat *s, bool pcts, bool bins)
 {
+	return lat_json_list(s, pcts ? default_percentiles : NULL, nr_default_percentiles, bins);
+}
+
+/* slat, clat and lat of a direction: percentiles where the job asks for them (fio's options). */
+static json_t *dir_json(const struct dir_stat *d, const struct job_spec *job, bool plus)
+{
+	const double *list;
+	unsigned nr = job_percentile_list(job, &list);
+	bool clat = !job || job->clat_percentiles, slat = job && job->slat_percentiles,
+	     lat = job && job->lat_percentiles;
 	json_t *o = json_object();
 	double secs = (double)d->runtime_ns / 1e9;
 	double bw = secs > 0 ? (double)d->bytes / secs : 0;
@@ -90,9 +101,9 @@ static json_t *dir_json(const struct dir_stat *d, bool plus)
 	set(o, "total_ios", json_integer((json_int_t)d->ios));
 	set(o, "short_ios", json_integer((json_int_t)d->short_ios));
 	set(o, "drop_ios", json_integer(0));
-	set(o, "slat_ns", lat_json(&d->slat, false, false));
-	set(o, "clat_ns", lat_json(&d->clat, true, plus));
-	set(o, "lat_ns", lat_json(&d->lat, false, false));
+	set(o, "slat_ns", lat_json_list(&d->slat, slat ? list : NULL, nr, false));
+	set(o, "clat_ns", lat_json_list(&d->clat, clat ? list : NULL, nr, plus));
+	set(o, "lat_ns", lat_json_list(&d->lat, lat ? list : NULL, nr, false));
 	set(o, "bw_min", json_integer((json_int_t)(d->bw.min / 1024)));
 	set(o, "bw_max", json_integer((json_int_t)(d->bw.max / 1024)));
 	set(o, "bw_agg", json_real(d->bw.n ? 100.0 : 0));	/* fio's name for it */
@@ -107,12 +118,14 @@ static json_t *dir_json(const struct dir_stat *d, bool plus)
 	return o;
 }
 
-static json_t *sync_json(const struct dir_stat *d, bool plus)
+static json_t *sync_json(const struct dir_stat *d, const struct job_spec *job, bool plus)
 {
 	json_t *o = json_object();
+	const double *list;
+	unsigned nr = job_percentile_list(job, &list);
 
 	set(o, "total_ios", json_integer((json_int_t)d->ios));
-	set(o, "lat_ns", lat_json(&d->clat, true, plus));
+	set(o, "lat_ns", lat_json_list(&d->clat, list, nr, plus));
 	return o;
 }
 
@@ -315,8 +328,8 @@ static json_t *job_json(const struct job_result *r, bool plus)
 	set(o, "elapsed", json_integer((json_int_t)(r->elapsed_ns / 1000000000ull)));
 	set(o, "job options", options_json(r->spec));
 	for (d = 0; d < 3; d++)
-		set(o, dir_name(d), dir_json(&r->dir[d], plus));
-	set(o, "sync", sync_json(&r->dir[STAT_SYNC], plus));
+		set(o, dir_name(d), dir_json(&r->dir[d], r->spec, plus));
+	set(o, "sync", sync_json(&r->dir[STAT_SYNC], r->spec, plus));
 	set(o, "job_runtime", json_integer((json_int_t)(r->runtime_ns / 1000000)));
 	set(o, "usr_cpu", json_real(secs > 0 ? 100.0 * (double)r->usr_ns / 1e9 / secs : 0));
 	set(o, "sys_cpu", json_real(secs > 0 ? 100.0 * (double)r->sys_ns / 1e9 / secs : 0));

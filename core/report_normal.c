@@ -48,8 +48,11 @@ static void print_lat(FILE *f, const char *label, const struct lat_stat *s)
 		(double)s->min / div, (double)s->max / div, lat_mean(s) / div, lat_stddev(s) / div);
 }
 
-static void print_pcts(FILE *f, const char *label, const struct lat_stat *s)
+static void print_pcts(FILE *f, const char *label, const struct lat_stat *s,
+		       const struct job_spec *job)
 {
+	const double *list;
+	unsigned nr = job_percentile_list(job, &list);
 	uint64_t out[32];
 	const char *unit;
 	double div;
@@ -58,17 +61,17 @@ static void print_pcts(FILE *f, const char *label, const struct lat_stat *s)
 	if (!s->n)
 		return;
 	div = lat_unit(s, &unit);
-	lat_percentiles(s, default_percentiles, nr_default_percentiles, out);
+	lat_percentiles(s, list, nr, out);
 	fprintf(f, "    %s percentiles (%s):\n", label, unit);
-	for (i = 0; i < nr_default_percentiles; i++) {
+	for (i = 0; i < nr; i++) {
 		if (i % 4 == 0)
 			fprintf(f, "     |");
-		fprintf(f, " %5.2fth=[%6.0f]%s", default_percentiles[i], (double)out[i] / div,
-			i + 1 == nr_default_percentiles ? "\n" : i % 4 == 3 ? ",\n" : ",");
+		fprintf(f, " %5.2fth=[%6.0f]%s", list[i], (double)out[i] / div,
+			i + 1 == nr ? "\n" : i % 4 == 3 ? ",\n" : ",");
 	}
 }
 
-static void print_dir(FILE *f, const struct dir_stat *d, unsigned dir)
+static void print_dir(FILE *f, const struct dir_stat *d, unsigned dir, const struct job_spec *job)
 {
 	double secs = (double)d->runtime_ns / 1e9, bw = secs > 0 ? (double)d->bytes / secs : 0;
 	char iops[32], bwi[32], bws[32], io[32];
@@ -84,7 +87,12 @@ static void print_dir(FILE *f, const struct dir_stat *d, unsigned dir)
 	print_lat(f, "slat", &d->slat);
 	print_lat(f, "clat", &d->clat);
 	print_lat(f, "lat", &d->lat);
-	print_pcts(f, "clat", &d->clat);
+	if (!job || job->clat_percentiles)
+		print_pcts(f, "clat", &d->clat, job);
+	if (job && job->slat_percentiles)
+		print_pcts(f, "slat", &d->slat, job);
+	if (job && job->lat_percentiles)
+		print_pcts(f, "lat", &d->lat, job);
 	if (d->bw.n)
 		fprintf(f, "   bw (  KiB/s): min=%.0f, max=%.0f, avg=%.2f, stdev=%.2f, samples=%llu\n",
 			d->bw.min / 1024, d->bw.max / 1024, sample_mean(&d->bw) / 1024,
@@ -139,7 +147,7 @@ static void print_job(FILE *f, const struct job_result *r)
 	if (r->meta)
 		print_meta(f, r);
 	for (d = 0; !r->meta && d < 3; d++)
-		print_dir(f, &r->dir[d], d);
+		print_dir(f, &r->dir[d], d, r->spec);
 	if (r->spec->rw == RW_COPY && r->copy.checked)
 		fprintf(f, "  copy: %s -> %s, %llu bytes, crc32c %08x %s %08x\n", r->copy_src,
 			r->copy_dst, (unsigned long long)r->copy.bytes, r->copy.crc_src,
@@ -147,7 +155,7 @@ static void print_job(FILE *f, const struct job_result *r)
 	if (r->dir[STAT_SYNC].ios) {
 		fprintf(f, "  fsync/fdatasync: %llu\n", (unsigned long long)r->dir[STAT_SYNC].ios);
 		print_lat(f, "sync", &r->dir[STAT_SYNC].clat);
-		print_pcts(f, "sync", &r->dir[STAT_SYNC].clat);
+		print_pcts(f, "sync", &r->dir[STAT_SYNC].clat, r->spec);
 	}
 	if (!r->nr_workers || !r->runtime_ns)
 		return;

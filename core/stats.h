@@ -63,4 +63,15 @@ void dir_stat_merge(struct dir_stat *dst, const struct dir_stat *src);
 extern const double default_percentiles[];
 extern const unsigned nr_default_percentiles;
 
+/* The percentiles a job reports: its percentile_list, else fio's default list. */
+static inline unsigned job_percentile_list(const struct job_spec *job, const double **list)
+{
+	if (job && job->nr_percentiles) {
+		*list = job->percentiles;
+		return job->nr_percentiles;
+	}
+	*list = default_percentiles;
+	return nr_default_percentiles;
+}
+
 #endif

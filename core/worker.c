@@ -591,6 +591,16 @@ static inline void complete_reduced(struct worker *w, struct dir_stat *d, const 
 		lat_add_summary(&d->lat, async ? clat + r->slat_ns : clat);
 }
 
+/* Full loop, per counted completion: what lat/slat_percentiles add to the summaries. */
+static inline void complete_extra(struct worker *w, struct dir_stat *d, const struct io_req *r,
+				  uint64_t clat, bool async)
+{
+	if (w->hist_lat)
+		d->lat.hist[hist_idx(async ? clat + r->slat_ns : clat)]++;
+	if (w->hist_slat && async)
+		d->slat.hist[hist_idx(r->slat_ns)]++;
+}
+
 /* Full loop: completions as thinktime and rate_min count them (ramp_time included). */
 static void count_done(struct worker *w, struct io_req **reqs, unsigned n)
 {
@@ -636,6 +646,8 @@ complete(struct worker *w, struct io_req **reqs, unsigned n, uint64_t t, bool as
 			continue;
 		d->ios++;
 		d->bytes += (uint64_t)r->res;
+		if (full)
+			complete_extra(w, d, r, clat, async);
 		if (!lat) {
 			complete_reduced(w, d, r, clat, async);
 			continue;
@@ -1302,6 +1314,10 @@ static int setup_options(struct worker *w, uint64_t seed)
 		w->ratemin |= job->rate_min[d] || job->rate_iops_min[d];
 	}
 	w->think_blocks_given = job->thinktime_blocks_given;
+	w->hist_lat = job->lat_percentiles && !job->disable_lat;
+	w->hist_slat = job->slat_percentiles && !job->disable_slat;
+	if (w->hist_lat || w->hist_slat)
+		w->full = true;
 	if (w->rated || w->ratemin || job->thinktime_ns)
 		w->full = true;
 	w->scramble = job->scramble_buffers && !job->zero_buffers && !job->refill_buffers &&

@@ -154,6 +154,8 @@ struct worker {
 	uint64_t think_last;		/* issued_ios or done_ios at the last thinktime stall */
 	uint64_t think_last_ns;
 	bool think_blocks_given;
+	bool hist_lat;			/* lat_percentiles: lat gets histogram buckets too */
+	bool hist_slat;			/* slat_percentiles, likewise */
 	bool ratemin;			/* rate_min / rate_iops_min is checked */
 	uint64_t ratemin_next_ns;
 	uint64_t ratemin_last_ns;

@@ -170,6 +170,11 @@ struct job_spec {
 	unsigned thinktime_blocks;
 	bool thinktime_blocks_given;	/* set at finish: fio treats the default differently */
 	bool thinktime_issue;		/* thinktime_blocks_type=issue */
+	unsigned nr_percentiles;	/* percentile_list; 0 = fio's default list */
+	double percentiles[20];		/* ascending */
+	bool clat_percentiles;
+	bool lat_percentiles;
+	bool slat_percentiles;
 	enum rand_dist random_distribution;
 	double dist_arg;		/* zipf theta, pareto h, normal deviation (percent) */
 	double dist_center;		/* 0..1, or -1: fio's default */

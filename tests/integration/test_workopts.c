@@ -448,3 +448,38 @@ Test(side_by_side, rate_iops_moves_what_fio_moves)
 	/* both pace 400 I/Os into the second; either may catch one more at its end */
 	similar_to_fio(args, 1, true, 0.01);
 }
+
+static json_t *dir_obj(json_t *root, const char *dir, const char *lat)
+{
+	return json_object_get(json_object_get(json_array_get(json_object_get(root, "jobs"), 0),
+					       dir), lat);
+}
+
+Test(percentiles, list_and_kinds_as_asked)
+{
+	const char *dir = tmpdir_make();
+	const char *args[] = { "--name=p", "--ioengine=null", "--size=1m", "--rw=randread",
+			       "--percentile_list=99.5:50", "--lat_percentiles=1",
+			       "--clat_percentiles=0", NULL };
+	json_t *root = iopath_json(dir, args), *p;
+
+	p = json_object_get(dir_obj(root, "read", "lat_ns"), "percentile");
+	cr_assert_not_null(p);
+	cr_assert_eq(json_object_size(p), 2);
+	cr_assert_not_null(json_object_get(p, "50.000000"));
+	cr_assert_not_null(json_object_get(p, "99.500000"));
+	cr_assert_null(json_object_get(dir_obj(root, "read", "clat_ns"), "percentile"));
+	json_decref(root);
+}
+
+Test(percentiles, default_is_clat_with_fios_list)
+{
+	const char *dir = tmpdir_make();
+	const char *args[] = { "--name=p", "--ioengine=null", "--size=1m", "--rw=randread", NULL };
+	json_t *root = iopath_json(dir, args), *p;
+
+	p = json_object_get(dir_obj(root, "read", "clat_ns"), "percentile");
+	cr_assert_eq(json_object_size(p), 17);
+	cr_assert_null(json_object_get(dir_obj(root, "read", "lat_ns"), "percentile"));
+	json_decref(root);
+}

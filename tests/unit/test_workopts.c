@@ -292,3 +292,20 @@ Test(workopts, thinktime_is_in_microseconds)
 	cr_assert_eq(job0()->thinktime_blocks, 1);
 	cr_assert(!job0()->thinktime_blocks_given);
 }
+
+Test(workopts, percentile_list_is_sorted_and_bounded)
+{
+	cr_assert_eq(parse("[a]\npercentile_list=99.9:50:99\n"), 0, "%s", err.msg);
+	cr_assert_eq(job0()->nr_percentiles, 3);
+	cr_assert_float_eq(job0()->percentiles[0], 50.0, 1e-9);
+	cr_assert_float_eq(job0()->percentiles[2], 99.9, 1e-9);
+	cr_assert(job0()->clat_percentiles);
+	cr_assert(!job0()->lat_percentiles);
+	setup();
+	cr_assert_neq(parse("[a]\npercentile_list=0:50\n"), 0);
+	setup();
+	cr_assert_neq(parse("[a]\npercentile_list=50:101\n"), 0);
+	setup();
+	cr_assert_neq(parse("[a]\npercentile_list=1:2:3:4:5:6:7:8:9:10:11:12:13:14:15:16:17:18:19:20:21\n"),
+		      0);
+}
