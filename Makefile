@@ -178,11 +178,13 @@ fuzz: iopath
 		--output=build/fuzz/corpus-results/iopath-run.json
 	-command -v fio >/dev/null && fio --name=seed --ioengine=null --size=64k \
 		--output-format=json > build/fuzz/corpus-results/fio.json
+	mkdir -p build/fuzz/scratch
+	# from a scratch directory: whatever an input makes the code create lands there
 	for f in $(FUZZERS); do \
 		echo "fuzz: $$f for $(FUZZ_SECONDS) s"; \
-		build/fuzz/fuzz-$$f -max_total_time=$(FUZZ_SECONDS) -timeout=10 -rss_limit_mb=2048 \
-			-close_fd_mask=3 -print_final_stats=1 -artifact_prefix=build/fuzz/$$f- \
-			build/fuzz/corpus-$$f < /dev/null || exit 1; \
+		(cd build/fuzz/scratch && ../fuzz-$$f -max_total_time=$(FUZZ_SECONDS) -timeout=10 \
+			-rss_limit_mb=2048 -close_fd_mask=3 -print_final_stats=1 \
+			-artifact_prefix=../$$f- ../corpus-$$f < /dev/null) || exit 1; \
 	done
 
 # The side-by-side benchmark against fio (not a test: nothing is asserted). BENCH_ARGS are

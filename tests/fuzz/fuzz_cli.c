@@ -1,7 +1,8 @@
 /*
  * libFuzzer harness: a command line through `iopath [options]` with --parse-only, as a user
  * types it. The input is split at newlines and NULs into arguments; each is made an option
- * (--...), so that no argument names a job file to read.
+ * (--...), so that no argument names a job file to read, and --output is dropped: with
+ * --parse-only it writes the parsed jobs, and a fuzzer must not write files where it likes.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -32,6 +33,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			*w++ = (char)data[i];
 		*w++ = '\0';
 		i++;
+		if (!strncmp(argv[argc - 1], "--output", 8) &&
+		    strncmp(argv[argc - 1], "--output-format", 15))
+			argc--;
 	}
 	argv[argc++] = (char *)"--parse-only";
 	argv[argc] = NULL;
