@@ -127,10 +127,14 @@ static void print_path(const struct probe_path *p, const struct probe_host *h)
 	probe_summary(p, h, line, sizeof(line));
 	printf("\n%s\n", p->path);
 	printf("  summary      %s\n", line);
-	printf("  mount        %s (%s from %s, %s)\n", p->mount_point, p->fstype, p->mount_source,
-	       p->mount_opts);
-	printf("  options      %s\n", p->super_opts);
-	printf("  perf options %s\n", p->perf_opts[0] ? p->perf_opts : "-");
+	if (p->mount_point[0]) {
+		printf("  mount        %s (%s from %s, %s)\n", p->mount_point, p->fstype, p->mount_source,
+		       p->mount_opts);
+		printf("  options      %s\n", p->super_opts);
+		printf("  perf options %s\n", p->perf_opts[0] ? p->perf_opts : "-");
+	} else {
+		printf("  node         a block device node: described from its device number, no trials\n");
+	}
 	if (p->f_type)
 		printf("  statfs       0x%llx (%s)%s%s\n", (unsigned long long)p->f_type,
 		       p->magic_name[0] ? p->magic_name : "unknown",

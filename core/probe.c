@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <sys/vfs.h>
 
 #include "err.h"
@@ -79,6 +80,26 @@ out:
 	return ret;
 }
 
+/*
+ * A block device node names the storage itself, not the devtmpfs that holds the node: describe
+ * the device chain from its device number. No trials: they would write to the device.
+ */
+static bool probe_blockdev(struct probe_path *p)
+{
+	struct stat st;
+
+	if (stat(p->resolved, &st) || !S_ISBLK(st.st_mode))
+		return false;
+	p->dev_major = major(st.st_rdev);
+	p->dev_minor = minor(st.st_rdev);
+	probe_fmt(p->fs, sizeof(p->fs), "block device");
+	probe_fmt(p->fs_desc, sizeof(p->fs_desc), "block device %s", p->resolved);
+	probe_fmt(p->mount_source, sizeof(p->mount_source), "%s", p->resolved);
+	p->fs_class = PROBE_FS_BLOCK;
+	probe_dev_chain(NULL, p);
+	return true;
+}
+
 int probe_path_env(const struct probe_env *env, const char *path, unsigned flags,
 		   struct probe_path *p, struct iop_err *err)
 {
@@ -95,6 +116,8 @@ int probe_path_env(const struct probe_env *env, const char *path, unsigned flags
 		ret = resolve_live(path, p->resolved, dir, err);
 		if (ret)
 			return ret;
+		if (probe_blockdev(p))
+			return 0;
 	} else {
 		if (path[0] != '/')
 			return iop_errf(err, -EINVAL, "probe: %s: a path in a sample tree must be absolute",

@@ -790,3 +790,33 @@ Test(probe, cmd_prints_one_json_object_with_host_and_paths, .init = cr_redirect_
 						    "summary")));
 	json_decref(o);
 }
+
+Test(probe, block_device_node_describes_the_device_not_devtmpfs)
+{
+	struct probe_path bp;
+	struct iop_err e;
+	char node[300] = "";
+	struct dirent *de;
+	struct stat st;
+	DIR *d = opendir("/sys/block");
+
+	if (!d)
+		cr_skip_test("no /sys/block here");
+	while ((de = readdir(d))) {
+		if (de->d_name[0] == '.' || !strncmp(de->d_name, "loop", 4) ||
+		    !strncmp(de->d_name, "ram", 3))
+			continue;
+		snprintf(node, sizeof(node), "/dev/%s", de->d_name);
+		if (stat(node, &st) == 0 && S_ISBLK(st.st_mode))
+			break;
+		node[0] = '\0';
+	}
+	closedir(d);
+	if (!node[0])
+		cr_skip_test("no block device node under /dev for a disk in /sys/block");
+	cr_assert_eq(probe_path(node, 0, &bp, &e), 0, "%s", e.msg);
+	cr_assert_eq(bp.fs_class, PROBE_FS_BLOCK);
+	cr_assert_str_eq(bp.fs, "block device");
+	cr_assert_geq(bp.nr_chain, 1);
+	cr_assert_str_eq(bp.chain[0].name, node + 5);
+}
