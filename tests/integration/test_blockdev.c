@@ -150,7 +150,8 @@ Test(blockdev, allow_destructive_naming_the_device_allows_writing)
 	loop_make("mkfs.ext4 -q -F $DEV");
 	sum = file_sum(img);
 	snprintf(allow, sizeof(allow), "--allow-destructive=%s", dev);
-	r = iopath_run(allow, "--name=w", fopt, "--rw=write", "--size=1m", NULL);
+	/* end_fsync: the writes must reach the loop device's backing file before it is read */
+	r = iopath_run(allow, "--name=w", fopt, "--rw=write", "--size=1m", "--end_fsync=1", NULL);
 	cr_assert_eq(r.status, 0, "exit %d: %s", r.status, r.err);
 	cr_assert_neq(file_sum(img), sum);
 	run_out_free(&r);
