@@ -124,7 +124,7 @@ static bool takes_value(const char *key)
 	for (i = 0; tool_valued[i]; i++)
 		if (!strcmp(key, tool_valued[i]))
 			return true;
-	return o && o->type != OPT_FLAG;
+	return o && o->type != OPT_FLAG && o->type != OPT_FN_OPT;
 }
 
 /* argv[*i] as --key[=value], or "--key value" for an option that needs one, as fio reads it. */

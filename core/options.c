@@ -713,6 +713,25 @@ static int set_percentile_list(struct job_spec *job, const struct opt_def *o, co
 	return 0;
 }
 
+/* write_bw_log / write_iops_log / write_lat_log[=name]: bare, the job's name is used. */
+static int set_log_name(struct job_spec *job, const struct opt_def *o, const char *val,
+			struct iop_err *err)
+{
+	char *field = (char *)job + o->off;
+
+	if (val && strlen(val) >= o->size)
+		return iop_errf(err, -ENAMETOOLONG, "option %s: name longer than %zu bytes", o->name,
+				o->size - 1);
+	snprintf(field, o->size, "%s", val ? val : "");
+	if (!strcmp(o->name, "write_bw_log"))
+		job->bw_log_set = true;
+	else if (!strcmp(o->name, "write_iops_log"))
+		job->iops_log_set = true;
+	else
+		job->lat_log_set = true;
+	return 0;
+}
+
 static int set_fallocate(struct job_spec *job, const struct opt_def *o, const char *val,
 			 struct iop_err *err)
 {
@@ -1031,6 +1050,19 @@ const struct opt_def opt_table[] = {
 	  "count thinktime_blocks at completion or at issue" },
 	{ "thinktime_iotime", NULL, OPT_TIME, FIELD(thinktime_iotime_ns), 0, UINT64_MAX, NULL,
 	  "I/O time between thinktime stalls (bare number: seconds)" },
+	{ "write_bw_log", NULL, OPT_FN_OPT, FIELD(bw_log), 0, 0, set_log_name,
+	  "log bandwidth to NAME_bw.N.log (fio's format)" },
+	{ "write_iops_log", NULL, OPT_FN_OPT, FIELD(iops_log), 0, 0, set_log_name,
+	  "log IOPS to NAME_iops.N.log" },
+	{ "write_lat_log", NULL, OPT_FN_OPT, FIELD(lat_log), 0, 0, set_log_name,
+	  "log latencies to NAME_slat/clat/lat.N.log" },
+	{ "log_avg_msec", NULL, OPT_UINT, FIELD(log_avg_msec), 0, UINT32_MAX, NULL,
+	  "average log entries over this many ms (0: one per I/O)" },
+	{ "log_offset", NULL, OPT_BOOL, FIELD(log_offset), 0, 1, NULL, "add each I/O's offset to the logs" },
+	{ "log_max_value", NULL, OPT_BOOL, FIELD(log_max_value), 0, 1, NULL,
+	  "windowed logs keep the maximum, not the mean" },
+	{ "per_job_logs", NULL, OPT_BOOL, FIELD(per_job_logs), 0, 1, NULL,
+	  "a log file per worker (NAME_type.N.log), else one shared" },
 	{ "percentile_list", NULL, OPT_FN, 0, 0, 0, 0, set_percentile_list,
 	  "latency percentiles to report, e.g. 50:99:99.9" },
 	{ "clat_percentiles", NULL, OPT_BOOL, FIELD(clat_percentiles), 0, 1, NULL,
@@ -1085,6 +1117,7 @@ void job_defaults(struct job_spec *job)
 	job->rate_cycle_ms = 1000;
 	job->thinktime_blocks = 1;
 	job->clat_percentiles = true;
+	job->per_job_logs = true;
 	job->file_service_nr = 1;
 	job->scramble_buffers = true;
 	job->dist_center = -1.0;
@@ -1185,6 +1218,7 @@ static int set_typed(struct job_spec *job, const struct opt_def *o, const char *
 		*(uint64_t *)field = v;
 		return 0;
 	case OPT_FN:
+	case OPT_FN_OPT:
 		return o->fn(job, o, val, err);
 	}
 	return -EINVAL;
@@ -1285,6 +1319,13 @@ int opt_apply_ctx(struct job_spec *job, const char *key, const char *val, const 
 			return ret;
 		opt_suggest(key, hint, sizeof(hint));
 		return iop_errf(err, -EINVAL, "%s: unknown option '%s'%s", where, key, hint);
+	}
+	if (!val && o->type == OPT_FN_OPT) {
+		ret = o->fn(job, o, NULL, err);
+		if (ret)
+			return ret;
+		record_kv(job, o->name, "");
+		return 0;
 	}
 	if (!val) {
 		if (o->type != OPT_FLAG)

@@ -16,6 +16,7 @@ enum opt_type {
 	OPT_SIZE,	/* uint64_t field, fio size with suffixes */
 	OPT_TIME,	/* uint64_t nanoseconds, bare numbers in seconds */
 	OPT_FN,		/* parsed by fn */
+	OPT_FN_OPT,	/* parsed by fn, and may stand bare (fn gets NULL); field as OPT_STR */
 };
 
 struct opt_def {

@@ -543,6 +543,32 @@ static int layout_job(const struct job_plan *plan, struct iop_err *err)
 	return 0;
 }
 
+/* write_*_log: each worker's files exist, empty, before it starts (fio creates them too). */
+static int create_logs(const struct job_plan *plan, struct iop_err *err)
+{
+	const struct job_spec *job = plan->job;
+	char path[PATH_MAX];
+	unsigned c, k;
+	int ret;
+
+	if (!iolog_wanted(job))
+		return 0;
+	for (c = 0; c < plan->nr_workers; c++) {
+		for (k = 0; k < LOG_KINDS; k++) {
+			if (!(k == LOG_BW ? job->bw_log_set : k == LOG_IOPS ? job->iops_log_set :
+			      job->lat_log_set))
+				continue;
+			ret = iolog_path(job, plan->first_thread + c, k, path, sizeof(path));
+			if (!ret)
+				ret = iolog_create(path);
+			if (ret)
+				return iop_errf(err, ret, "job %s: log file %s: %s", job->name, path,
+						strerror(-ret));
+		}
+	}
+	return 0;
+}
+
 /* unlink=1: remove the job's files once it is done, as fio does (regular files only). */
 static void unlink_job_files(const struct job_plan *plan)
 {
@@ -1072,6 +1098,8 @@ static int run_group(struct group_job *gjs, unsigned n, struct phase_sync *sync,
 			/* a failed layout fails that job only: the group's result must survive */
 			int lret = layout_job(&gjs[i].plan, &e);
 
+			if (!lret)
+				lret = create_logs(&gjs[i].plan, &e);
 			if (lret) {
 				gjs[i].refused = lret;
 				snprintf(gjs[i].why, sizeof(gjs[i].why), "%s", e.msg);
@@ -1189,6 +1217,9 @@ int run_jobs_progress(const struct job_list *jobs, struct run_results *out, run_
 		ret = plan_job(&jobs->jobs[i], &jobs->policy, &gjs[i].plan, err);
 		if (!ret)
 			ret = plan_clock(&jobs->jobs[i], &gjs[i].plan, err);
+		/* fio numbers the workers of a run from 1, in job order (log file names) */
+		gjs[i].plan.first_thread = i ? gjs[i - 1].plan.first_thread +
+					       jobs->jobs[i - 1].numjobs : 1;
 	}
 	out->probes = jobs->probes;
 	if (!out->probes) {

@@ -591,10 +591,13 @@ static inline void complete_reduced(struct worker *w, struct dir_stat *d, const 
 		lat_add_summary(&d->lat, async ? clat + r->slat_ns : clat);
 }
 
-/* Full loop, per counted completion: what lat/slat_percentiles add to the summaries. */
+/* Full loop, per counted completion: lat/slat_percentiles buckets, log entries. */
 static inline void complete_extra(struct worker *w, struct dir_stat *d, const struct io_req *r,
-				  uint64_t clat, bool async)
+				  uint64_t clat, bool async, uint64_t t)
 {
+	if (w->logs && r->ddir <= DDIR_WRITE && !w->verifying)
+		iologs_io(w->logs, t, r->ddir, r->len, r->offset, (uint64_t)r->res, r->slat_ns,
+			  clat, async);
 	if (w->hist_lat)
 		d->lat.hist[hist_idx(async ? clat + r->slat_ns : clat)]++;
 	if (w->hist_slat && async)
@@ -647,7 +650,7 @@ complete(struct worker *w, struct io_req **reqs, unsigned n, uint64_t t, bool as
 		d->ios++;
 		d->bytes += (uint64_t)r->res;
 		if (full)
-			complete_extra(w, d, r, clat, async);
+			complete_extra(w, d, r, clat, async, t);
 		if (!lat) {
 			complete_reduced(w, d, r, clat, async);
 			continue;
@@ -1318,6 +1321,14 @@ static int setup_options(struct worker *w, uint64_t seed)
 	w->hist_slat = job->slat_percentiles && !job->disable_slat;
 	if (w->hist_lat || w->hist_slat)
 		w->full = true;
+	if (iolog_wanted(job)) {
+		w->logs = calloc(1, sizeof(*w->logs));
+		if (!w->logs) {
+			worker_fail(w, ENOMEM, "logs: out of memory");
+			return -ENOMEM;
+		}
+		w->full = true;
+	}
 	if (w->rated || w->ratemin || job->thinktime_ns)
 		w->full = true;
 	w->scramble = job->scramble_buffers && !job->zero_buffers && !job->refill_buffers &&
@@ -1444,6 +1455,32 @@ static void copy_finish(struct worker *w)
 		copy_verify(w);
 }
 
+/* Append the worker's logs to their files (created empty by the runner). */
+static void write_logs(struct worker *w)
+{
+	const struct job_spec *job = w->job;
+	char path[PATH_MAX];
+	unsigned k;
+	int ret;
+
+	iologs_finish(w->logs, w->end_ns);
+	if (w->logs->error) {
+		worker_fail(w, -w->logs->error, "logs: out of memory for log entries");
+		return;
+	}
+	for (k = 0; k < LOG_KINDS; k++) {
+		if (!w->logs->want[k])
+			continue;
+		ret = iolog_path(job, w->plan->first_thread + w->clone, k, path, sizeof(path));
+		if (!ret)
+			ret = iolog_append(&w->logs->log[k], path, job->log_offset);
+		if (ret) {
+			worker_fail(w, -ret, "log %s: %s", path, strerror(-ret));
+			return;
+		}
+	}
+}
+
 void *worker_main(void *arg)
 {
 	struct worker *w = arg;
@@ -1483,6 +1520,8 @@ void *worker_main(void *arg)
 	for (i = 0; i < 2; i++)
 		rate_shift(&w->rate[i], w->start_ns);
 	w->think_last_ns = w->start_ns;
+	if (w->logs)
+		iologs_init(w->logs, job, w->start_ns);
 	w->ratemin_last_ns = w->start_ns;
 	w->ratemin_next_ns = w->start_ns + 2000000000ull;	/* fio lets a job settle 2 s */
 	if (job->ramp_ns) {
@@ -1505,6 +1544,8 @@ void *worker_main(void *arg)
 	getrusage(RUSAGE_THREAD, &w->ru_end);
 	if (w->kt_valid)
 		w->kt_valid = !w->eng.ops->kthread_cpu(&w->eng, &w->kt_end[0], &w->kt_end[1]);
+	if (w->logs)
+		write_logs(w);
 done:
 	run_gate_done(w);
 	return NULL;
@@ -1542,6 +1583,10 @@ void worker_free(struct worker *w)
 	free(w->meta);
 	w->meta = NULL;
 	free(w->st);
+	if (w->logs)
+		iologs_free(w->logs);
+	free(w->logs);
+	w->logs = NULL;
 	free(w->fdist);
 	free(w->zoned);
 	w->fdist = NULL;

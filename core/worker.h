@@ -13,6 +13,7 @@
 #include "file.h"
 #include "fleet.h"
 #include "gen.h"
+#include "iolog.h"
 #include "rate.h"
 #include "iopath/result.h"
 #include "target.h"
@@ -34,6 +35,7 @@ struct job_plan {
 	uint32_t unit;			/* verify granularity: the smallest block size */
 	uint32_t align;			/* random-offset granularity (blockalign) */
 	uint32_t max_bs;
+	unsigned first_thread;		/* fio's thread number of worker 0 (log names), from 1 */
 	char copy_src[PATH_MAX];	/* rw=copy: the source; paths[0] is the destination */
 	bool copy_src_blockdev;
 	const struct tsc_clock *tsc;	/* the job's clock: the TSC, or NULL for CLOCK_MONOTONIC */
@@ -154,6 +156,7 @@ struct worker {
 	uint64_t think_last;		/* issued_ios or done_ios at the last thinktime stall */
 	uint64_t think_last_ns;
 	bool think_blocks_given;
+	struct iologs *logs;		/* write_bw/iops/lat_log; NULL when none */
 	bool hist_lat;			/* lat_percentiles: lat gets histogram buckets too */
 	bool hist_slat;			/* slat_percentiles, likewise */
 	bool ratemin;			/* rate_min / rate_iops_min is checked */

@@ -170,6 +170,14 @@ struct job_spec {
 	unsigned thinktime_blocks;
 	bool thinktime_blocks_given;	/* set at finish: fio treats the default differently */
 	bool thinktime_issue;		/* thinktime_blocks_type=issue */
+	char bw_log[256];		/* write_bw_log name; "" = the job name */
+	char iops_log[256];
+	char lat_log[256];
+	bool bw_log_set, iops_log_set, lat_log_set;
+	unsigned log_avg_msec;		/* 0: an entry per I/O */
+	bool log_offset;
+	bool log_max_value;
+	bool per_job_logs;
 	unsigned nr_percentiles;	/* percentile_list; 0 = fio's default list */
 	double percentiles[20];		/* ascending */
 	bool clat_percentiles;

@@ -483,3 +483,103 @@ Test(percentiles, default_is_clat_with_fios_list)
 	cr_assert_null(json_object_get(dir_obj(root, "read", "lat_ns"), "percentile"));
 	json_decref(root);
 }
+
+/* Lines of a file, and the fields of its first line. */
+static unsigned file_lines(const char *dir, const char *name, unsigned *fields)
+{
+	char path[400], line[256];
+	unsigned n = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	f = fopen(path, "r");
+	cr_assert_not_null(f, "no %s", path);
+	*fields = 0;
+	while (fgets(line, sizeof(line), f)) {
+		if (!n) {
+			char *p;
+
+			for (p = line, *fields = 1; (p = strchr(p, ',')); p++)
+				(*fields)++;
+		}
+		n++;
+	}
+	fclose(f);
+	return n;
+}
+
+Test(logs, an_entry_per_io_in_fios_files)
+{
+	const char *dir = tmpdir_make();
+	const char *args[] = { "--name=j", "--ioengine=null", "--size=1m", "--rw=randread",
+			       "--write_bw_log=foo", "--write_iops_log=foo", "--write_lat_log",
+			       "--numjobs=2", NULL };
+	static const char *const names[] = { "foo_bw.1.log", "foo_bw.2.log", "foo_iops.2.log",
+					     "j_clat.1.log", "j_lat.2.log" };
+	unsigned i, fields;
+
+	json_decref(iopath_json(dir, args));
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		cr_assert_eq(file_lines(dir, names[i], &fields), 256, "%s", names[i]);
+		/* time, value, direction, block size, priority */
+		cr_assert_eq(fields, 5, "%s", names[i]);
+	}
+	cr_assert_geq(file_len(dir, "j_slat.1.log"), 0);
+}
+
+Test(logs, log_offset_adds_a_field_and_shared_logs_take_every_worker)
+{
+	const char *dir = tmpdir_make();
+	const char *args[] = { "--name=j", "--ioengine=null", "--size=64k", "--rw=randwrite",
+			       "--write_lat_log=s", "--log_offset=1", "--per_job_logs=0",
+			       "--numjobs=2", NULL };
+	unsigned fields;
+
+	json_decref(iopath_json(dir, args));
+	cr_assert_eq(file_lines(dir, "s_clat.log", &fields), 32);
+	cr_assert_eq(fields, 6);
+}
+
+Test(logs, log_avg_msec_writes_a_line_per_window_and_direction)
+{
+	const char *dir = tmpdir_make();
+	const char *args[] = { "--name=w", "--ioengine=null", "--size=64m", "--rw=randrw",
+			       "--write_iops_log", "--log_avg_msec=100", "--rate_iops=200",
+			       "--runtime=1", "--time_based", NULL };
+	unsigned lines, fields;
+
+	json_decref(iopath_json(dir, args));
+	lines = file_lines(dir, "w_iops.1.log", &fields);
+	/* ten 100 ms windows, two directions; a slow machine may merge a window or two */
+	cr_assert(lines >= 14 && lines <= 20, "%u lines", lines);
+	cr_assert_eq(fields, 5);
+}
+
+Test(side_by_side, log_files_and_lines_as_fio_writes_them)
+{
+	const char *dir = tmpdir_make();
+	const char *args[] = { "--name=j", "--ioengine=null", "--size=1m", "--rw=randread",
+			       "--write_bw_log=foo", "--write_iops_log=foo", "--write_lat_log=foo",
+			       "--numjobs=2", NULL };
+	static const char *const names[] = { "foo_bw.1.log", "foo_bw.2.log", "foo_iops.1.log",
+					     "foo_clat.2.log", "foo_lat.1.log" };
+	char fdir[400], idir[400];
+	unsigned i, ff, fi;
+
+	SKIP_WITHOUT_FIO();
+	snprintf(fdir, sizeof(fdir), "%s/fio", dir);
+	snprintf(idir, sizeof(idir), "%s/iopath", dir);
+	cr_assert_eq(mkdir(fdir, 0755), 0);
+	cr_assert_eq(mkdir(idir, 0755), 0);
+	cr_assert_eq(run_tool("fio", fdir, "fio.json", args), 0);
+	cr_assert_eq(run_tool(getenv("IOPATH_BIN"), idir, "iopath.json", args), 0);
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		unsigned a = file_lines(fdir, names[i], &ff), b = file_lines(idir, names[i], &fi);
+
+		cr_assert_eq(a, b, "%s: fio %u lines, iopath %u", names[i], a, b);
+		cr_assert_eq(ff, fi, "%s: fio %u fields, iopath %u", names[i], ff, fi);
+	}
+	/* both write the slat file, empty or not */
+	cr_assert_geq(file_len(fdir, "foo_slat.1.log"), 0);
+	cr_assert_geq(file_len(idir, "foo_slat.1.log"), 0);
+}

@@ -1,0 +1,79 @@
+/* fio's bandwidth, IOPS and latency logs: recorded per worker in memory, written at its end. */
+#ifndef IOPATH_IOLOG_H
+#define IOPATH_IOLOG_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "iopath/job.h"
+
+enum log_kind {
+	LOG_BW,
+	LOG_IOPS,
+	LOG_SLAT,
+	LOG_CLAT,
+	LOG_LAT,
+	LOG_KINDS,
+};
+
+struct log_entry {
+	uint64_t ms;
+	uint64_t val;
+	uint64_t offset;
+	uint32_t bs;
+	uint32_t ddir;
+};
+
+struct iolog {
+	struct log_entry *e;
+	size_t nr, cap;
+};
+
+/* One worker's logs. Windowed (log_avg_msec) values are averaged, or the maximum is kept. */
+struct iologs {
+	bool want[LOG_KINDS];
+	struct iolog log[LOG_KINDS];
+	uint64_t epoch_ns;		/* time 0 of the logs: the worker's start */
+	uint64_t avg_msec;		/* 0: an entry per I/O */
+	bool max_value;
+	uint64_t lat_last_ms;		/* windowed: start of the latency window */
+	uint64_t win_sum[3][2], win_n[3][2], win_max[3][2];	/* slat, clat, lat x read, write */
+	uint64_t rate_last_ms;		/* windowed: start of the bw/iops window */
+	uint64_t bytes[2], ios[2], last_bytes[2], last_ios[2];
+	int error;			/* -ENOMEM once an entry could not be kept */
+};
+
+/* Does the job write any log? */
+bool iolog_wanted(const struct job_spec *job);
+
+/*
+ * The file of one log, as fio names it: <name>_<type>.<thread>.log, or <name>_<type>.log
+ * with per_job_logs=0; name is the write_*_log value or else the job name, and thread
+ * counts the workers of the whole run from 1. Lat logs are three: slat, clat and lat.
+ */
+int iolog_path(const struct job_spec *job, unsigned thread, enum log_kind kind, char *out,
+	       size_t len);
+
+void iologs_init(struct iologs *L, const struct job_spec *job, uint64_t epoch_ns);
+
+/* One completed read or write at time t_ns. slat is meaningful only when has_slat. */
+void iologs_io(struct iologs *L, uint64_t t_ns, unsigned ddir, uint32_t bs, uint64_t offset,
+	       uint64_t bytes, uint64_t slat, uint64_t clat, bool has_slat);
+
+/* The end of the run: what the open latency window holds goes in too (fio's finalize). */
+void iologs_finish(struct iologs *L, uint64_t t_ns);
+
+/*
+ * Append a log to its file in fio's format, one line per entry:
+ * "time, value, direction, block size[, offset], priority" (offset with log_offset=1).
+ * Writers of a shared file (per_job_logs=0) take turns. Returns 0 or -errno.
+ */
+int iolog_append(const struct iolog *l, const char *path, bool offsets);
+
+/* Create (or empty) a log file before the run. Returns 0 or -errno. */
+int iolog_create(const char *path);
+
+void iologs_free(struct iologs *L);
+
+#endif
