@@ -941,6 +941,20 @@ static int set_gtod_reduce(struct job_spec *job, const struct opt_def *o, const 
 	return 0;
 }
 
+static int set_exit_what(struct job_spec *job, const struct opt_def *o, const char *val,
+			 struct iop_err *err)
+{
+	if (!strcmp(val, "group"))
+		job->exit_what = EXIT_GROUP;
+	else if (!strcmp(val, "stonewall"))
+		job->exit_what = EXIT_STONEWALL;
+	else if (!strcmp(val, "all"))
+		job->exit_what = EXIT_ALL;
+	else
+		return bad_value(err, o, val, "group stonewall all");
+	return 0;
+}
+
 static int set_ignored(struct job_spec *job, const struct opt_def *o, const char *val,
 		       struct iop_err *err)
 {
@@ -1075,6 +1089,20 @@ const struct opt_def opt_table[] = {
 	  "random offsets: random, zipf, pareto, normal, zoned, zoned_abs" },
 	{ "buffer_compress_percentage", NULL, OPT_UINT, FIELD(buffer_compress_percentage), 0, 100,
 	  NULL, "percent of each buffer made compressible" },
+	{ "exitall", NULL, OPT_FLAG, FIELD(exitall), 0, 1, NULL,
+	  "when a job ends, end others (exit_what); given for any job, it holds for all" },
+	{ "exit_what", NULL, OPT_FN, 0, 0, 0, 0, set_exit_what,
+	  "what exitall ends: group, stonewall (all running jobs) or all" },
+	{ "exitall_on_error", NULL, OPT_FLAG, FIELD(exitall_on_error), 0, 1, NULL,
+	  "when this job fails, end others (exit_what)" },
+	{ "number_ios", NULL, OPT_SIZE, FIELD(number_ios), 0, UINT64_MAX, NULL,
+	  "stop each worker after this many I/Os per loop (not with time_based)" },
+	{ "flow", NULL, OPT_UINT, FIELD(flow), 0, 1000, NULL,
+	  "weight: jobs of one flow_id issue I/Os in proportion to their flow= (0: none)" },
+	{ "flow_id", NULL, OPT_UINT, FIELD(flow_id), 0, UINT32_MAX, NULL,
+	  "the flow a job's flow= weight belongs to" },
+	{ "flow_sleep", NULL, OPT_UINT, FIELD(flow_sleep_us), 0, UINT32_MAX, NULL,
+	  "microseconds to sleep, after in-flight I/O completes, when held back by flow" },
 	{ "group_reporting", NULL, OPT_FLAG, FIELD(group_reporting), 0, 1, NULL,
 	  "report a job's workers as one" },
 	{ "thread", NULL, OPT_FLAG, FIELD(thread), 0, 1, NULL,

@@ -14,6 +14,7 @@
 
 #include "file.h"
 #include "fleet.h"
+#include "flow.h"
 #include "meta.h"
 #include "run.h"
 #include "stats.h"
@@ -588,6 +589,10 @@ static void unlink_job_files(const struct job_plan *plan)
 struct phase_sync {
 	pthread_mutex_t lock;
 	pthread_cond_t cond;
+	struct group_job *gjs;	/* the running phase's jobs (exitall ends some of them) */
+	unsigned nr_gjs;
+	bool exitall;		/* exitall was given for some job: it holds for every job */
+	atomic_bool end_all;	/* exit_what=all has fired: later jobs run nothing */
 	uint64_t genesis_ns;	/* the run's start: fio counts startdelay from there */
 	run_progress_fn progress;
 	void *progress_arg;
@@ -823,6 +828,55 @@ static uint64_t pick_delay(const struct job_spec *job, unsigned clone)
 	return job->startdelay_ns + x % (span + 1);
 }
 
+bool run_terminated(struct worker *w)
+{
+	struct group_job *gj = w->gate;
+
+	if (atomic_load_explicit(&w->terminate, memory_order_relaxed))
+		return true;
+	if (gj && atomic_load_explicit(&gj->sync->end_all, memory_order_relaxed)) {
+		atomic_store(&w->terminate, true);
+		return true;
+	}
+	return false;
+}
+
+/*
+ * fio's fio_terminate_threads(groupid, exit_what): group ends every worker of the reporting
+ * group (those still waiting to start too), stonewall every running worker, all every worker
+ * of this phase and of every later one.
+ */
+static void terminate_others(struct phase_sync *sync, unsigned groupid, enum exit_what what)
+{
+	unsigned i, c;
+
+	pthread_mutex_lock(&sync->lock);
+	if (what == EXIT_ALL)
+		atomic_store(&sync->end_all, true);
+	for (i = 0; i < sync->nr_gjs; i++) {
+		struct group_job *gj = &sync->gjs[i];
+
+		for (c = 0; gj->workers && c < gj->plan.nr_workers; c++) {
+			struct worker *o = &gj->workers[c];
+
+			if (what == EXIT_ALL || (what == EXIT_GROUP && gj->plan.job->groupid == groupid) ||
+			    (what == EXIT_STONEWALL && o->running))
+				atomic_store(&o->terminate, true);
+		}
+	}
+	pthread_cond_broadcast(&sync->cond);
+	pthread_mutex_unlock(&sync->lock);
+}
+
+void run_worker_ended(struct worker *w)
+{
+	struct group_job *gj = w->gate;
+	const struct job_spec *job = w->job;
+
+	if (gj && (gj->sync->exitall || (job->exitall_on_error && w->error)))
+		terminate_others(gj->sync, job->groupid, job->exit_what);
+}
+
 bool run_gate_wait(struct worker *w)
 {
 	struct group_job *gj = w->gate;
@@ -835,7 +889,7 @@ bool run_gate_wait(struct worker *w)
 	if (job->startdelay_max_ns) {
 		uint64_t until = gj->sync->genesis_ns + pick_delay(job, w->clone), t;
 
-		while ((t = mono_ns()) < until && !run_stop_requested()) {
+		while ((t = mono_ns()) < until && !run_stop_requested() && !run_terminated(w)) {
 			uint64_t step = until - t < 50000000ull ? until - t : 50000000ull;
 
 			ts.tv_sec = (time_t)(step / 1000000000ull);
@@ -846,7 +900,9 @@ bool run_gate_wait(struct worker *w)
 	}
 	if (gj->waitee) {
 		pthread_mutex_lock(&gj->sync->lock);
-		while (gj->waitee->done < gj->waitee->plan.nr_workers && !run_stop_requested()) {
+		while (gj->waitee->done < gj->waitee->plan.nr_workers && !run_stop_requested() &&
+		       !atomic_load_explicit(&w->terminate, memory_order_relaxed) &&
+		       !atomic_load_explicit(&gj->sync->end_all, memory_order_relaxed)) {
 			clock_gettime(CLOCK_REALTIME, &ts);
 			ts.tv_nsec += 50000000;
 			if (ts.tv_nsec >= 1000000000) {
@@ -1075,6 +1131,41 @@ static void watch_phase(struct group_job *gjs, unsigned n, struct phase_sync *sy
 	}
 }
 
+/*
+ * flow=: as fio does when it sets jobs up, every worker of every job of the run joins its
+ * flow now, and leaves it when it ends (or its job does not run).
+ */
+static int plan_flows(const struct job_list *jobs, struct group_job *gjs, struct flow_set *s,
+		      struct iop_err *err)
+{
+	unsigned i;
+
+	s->max = jobs->nr;
+	s->flows = calloc(jobs->nr ? jobs->nr : 1, sizeof(*s->flows));
+	if (!s->flows)
+		return iop_errf(err, -ENOMEM, "out of memory");
+	for (i = 0; i < jobs->nr; i++) {
+		const struct job_spec *job = &jobs->jobs[i];
+
+		if (job->flow)
+			gjs[i].plan.flow = flow_join(s, job->flow_id, job->flow *
+						     gjs[i].plan.nr_workers);
+	}
+	return 0;
+}
+
+/* Workers that never ran leave their flow (those that ran have left it themselves). */
+static void leave_flows(struct group_job *gj)
+{
+	unsigned c;
+
+	if (!gj->plan.flow)
+		return;
+	for (c = 0; c < gj->plan.nr_workers; c++)
+		if (!gj->workers || !gj->workers[c].flow_left)
+			flow_leave(gj->plan.flow, 0, gj->plan.job->flow);
+}
+
 /* Start every worker of the phase together, wait for all, collect their results. */
 static int run_group(struct group_job *gjs, unsigned n, struct phase_sync *sync,
 		     struct run_results *out, struct iop_err *err)
@@ -1183,6 +1274,7 @@ out:
 	if (!ret)
 		ret = collect(out, gjs, n, mono_ns() - t0);
 	for (i = 0; i < n; i++) {
+		leave_flows(&gjs[i]);
 		for (c = 0; gjs[i].workers && c < gjs[i].plan.nr_workers; c++)
 			worker_free(&gjs[i].workers[c]);
 		if (!gjs[i].refused)
@@ -1202,6 +1294,7 @@ int run_jobs_progress(const struct job_list *jobs, struct run_results *out, run_
 		      void *arg, struct iop_err *err)
 {
 	struct phase_sync sync = { .progress = fn, .progress_arg = arg };
+	struct flow_set flows = { 0 };
 	struct group_job *gjs;
 	struct timeval tv;
 	unsigned i, first;
@@ -1230,9 +1323,14 @@ int run_jobs_progress(const struct job_list *jobs, struct run_results *out, run_
 	}
 	for (i = 0; i < jobs->nr && !ret; i++)
 		probe_job(&gjs[i], out->probes);
+	if (!ret)
+		ret = plan_flows(jobs, gjs, &flows, err);
 	pthread_mutex_init(&sync.lock, NULL);
 	pthread_cond_init(&sync.cond, NULL);
 	sync.genesis_ns = mono_ns();
+	atomic_init(&sync.end_all, false);
+	for (i = 0; i < jobs->nr; i++)
+		sync.exitall |= jobs->jobs[i].exitall;
 	sync.nr_phases = jobs->nr ? jobs->jobs[jobs->nr - 1].phase + 1 : 0;
 	for (first = 0; !ret && first < jobs->nr;) {
 		unsigned last = first;
@@ -1244,7 +1342,15 @@ int run_jobs_progress(const struct job_list *jobs, struct run_results *out, run_
 			break;
 		}
 		sync.phase = jobs->jobs[first].phase;
+		pthread_mutex_lock(&sync.lock);
+		sync.gjs = &gjs[first];
+		sync.nr_gjs = last - first + 1;
+		pthread_mutex_unlock(&sync.lock);
 		ret = run_group(&gjs[first], last - first + 1, &sync, out, err);
+		pthread_mutex_lock(&sync.lock);
+		sync.gjs = NULL;
+		sync.nr_gjs = 0;
+		pthread_mutex_unlock(&sync.lock);
 		first = last + 1;
 	}
 	pthread_cond_destroy(&sync.cond);
@@ -1254,6 +1360,7 @@ int run_jobs_progress(const struct job_list *jobs, struct run_results *out, run_
 		free(gjs[i].plan.file_len);
 		free(gjs[i].plan.file_have);
 	}
+	flow_set_free(&flows);
 	free(gjs);
 	if (run_stop_requested())
 		out->interrupted = true;

@@ -55,6 +55,12 @@ struct worker;
  */
 bool run_gate_wait(struct worker *w);
 
+/* Has exitall ended this worker (or, before it started, its job)? */
+bool run_terminated(struct worker *w);
+
+/* The worker's I/O has ended: with exitall (or exitall_on_error and an error), end others. */
+void run_worker_ended(struct worker *w);
+
 /* The worker has ended (successfully or not): release jobs waiting for its job. */
 void run_gate_done(struct worker *w);
 

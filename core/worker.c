@@ -6,6 +6,7 @@
 #include <string.h>
 #include <fcntl.h>
 #include <sys/mman.h>
+#include <sched.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -465,6 +466,8 @@ static int next_request_full(struct worker *w, struct io_req *r, uint64_t now)
 		return next_copy_read(w, r);
 	if (next_sync(w, r))
 		return true;
+	if (w->ios_limit && w->issued_ios >= w->ios_limit)
+		return false;
 	dir = pick_dir(w);
 	if (w->rate[dir].bps && rate_due(&w->rate[dir]) > now) {
 		w->rate_wait_ns = rate_due(&w->rate[dir]);
@@ -881,7 +884,7 @@ static inline __attribute__((always_inline)) void io_loop_body(struct worker *w,
 	bool sync_engine = ops->flags & ENGINE_SYNC;
 	unsigned batch_max = job->iodepth_batch_submit, min_done = job->iodepth_batch_complete_min;
 	struct io_req *held = NULL;	/* a sync request waiting for writes to drain */
-	bool more = true;
+	bool more = true, stalled, quiesce;
 	uint64_t t = worker_now(w);
 	unsigned reap_errors = 0;
 	bool wait = false;	/* full: the rate holds the next I/O back */
@@ -892,6 +895,8 @@ static inline __attribute__((always_inline)) void io_loop_body(struct worker *w,
 			w->aborted = true;
 			w->interrupted = true;
 		}
+		if (atomic_load_explicit(&w->terminate, memory_order_relaxed))
+			more = false;	/* exitall: issue no more, let in-flight I/O complete */
 		if (w->aborted) {
 			more = false;
 			drop_batch(w);
@@ -904,9 +909,14 @@ static inline __attribute__((always_inline)) void io_loop_body(struct worker *w,
 			if (!w->inflight)
 				break;
 		}
+		stalled = false;
 		while ((more || w->nr_copy_ready) && !held && w->inflight + w->nr_batch < w->depth) {
 			struct io_req *r;
 
+			if (full && w->flow && flow_held(w->flow, &w->flow_ios, job->flow)) {
+				stalled = true;
+				break;
+			}
 			if (w->nr_copy_ready) {
 				r = copy_take_write(w);
 			} else {
@@ -941,12 +951,17 @@ static inline __attribute__((always_inline)) void io_loop_body(struct worker *w,
 		}
 		if (w->nr_batch && !w->aborted)
 			t = submit_batch(w, sync_engine, full, lat);
+		/* held back by flow= with flow_sleep: every in-flight I/O completes first (fio) */
+		quiesce = full && stalled && job->flow_sleep_us;
 		if (!sync_engine && w->inflight &&
-		    (w->inflight + w->nr_batch >= w->depth || !more || held || w->nr_batch)) {
+		    (w->inflight + w->nr_batch >= w->depth || !more || held || w->nr_batch ||
+		     quiesce)) {
 			unsigned want = min_done < w->inflight ? min_done : w->inflight;
 
 			if (w->aborted || !more || held)
 				want = want ? want : 1;
+			if (quiesce)
+				want = w->inflight;
 			n = ops->reap(&w->eng, w->done, want, w->inflight);
 			if (n < 0) {
 				worker_fail(w, -n, "engine %s: reap: %s", ops->name, strerror(-n));
@@ -974,6 +989,13 @@ static inline __attribute__((always_inline)) void io_loop_body(struct worker *w,
 				t = think(w, t);
 			if (w->ratemin && t >= w->ratemin_next_ns && !w->in_ramp)
 				check_rate_min(w, t);
+		}
+		if (quiesce && !w->inflight && !w->aborted) {
+			usleep(job->flow_sleep_us);
+			t = worker_now(w);
+		} else if (full && stalled) {
+			sched_yield();	/* held back: let the flow's others run (fio spins) */
+			t = worker_now(w);
 		}
 		if (w->deadline_ns && t >= w->deadline_ns && !w->in_ramp)
 			more = false;
@@ -1301,6 +1323,10 @@ static int setup_options(struct worker *w, uint64_t seed)
 	w->seq_step = job->seq_add || (job_rw_random(job->rw) && job->seq_nr > 1);
 	w->seq_left = 1;	/* as in fio, the first I/O of rw=randread:N is a random one */
 	w->passes_left = job->loops - 1;
+	/* fio: number_ios counts every I/O issued, over all loops; time_based ignores it */
+	w->ios_limit = job->time_based ? 0 : job->number_ios * job->loops;
+	if (w->ios_limit)
+		w->full = true;
 	if (w->seq_step)
 		w->full = true;
 	if (job->random_distribution != DIST_RANDOM) {
@@ -1504,12 +1530,15 @@ void *worker_main(void *arg)
 		ret = setup_files(w);
 	if (!ret)
 		ret = setup_options(w, seed + w->clone);
+	w->flow = w->plan->flow;
+	if (w->flow)
+		w->full = true;
 	if (!ret)
 		ret = setup_engine(w);
 	gate_arrive(w->start);
 	if (ret)
 		goto done;
-	if (run_gate_wait(w) && job->invalidate) {
+	if (run_gate_wait(w) && job->invalidate && !run_terminated(w)) {
 		/* started late: drop what earlier jobs left cached, as fio's later set-up would */
 		for (i = 0; i < w->nr_files; i++)
 			if (w->files[i].fd >= 0)
@@ -1529,9 +1558,13 @@ void *worker_main(void *arg)
 		w->ramp_end_ns = w->start_ns + job->ramp_ns;
 		w->deadline_ns = job->runtime_ns ? w->ramp_end_ns + job->runtime_ns : 0;
 	}
-	io_loop(w);
-	if (!w->aborted && job->verify != VERIFY_NONE && job_writes(job->rw) &&
-	    job->rw != RW_COPY) {
+	w->running = true;
+	if (!run_terminated(w))
+		io_loop(w);
+	else
+		w->end_ns = w->start_ns;	/* ended by exitall before it started: nothing ran */
+	if (!w->aborted && !run_terminated(w) && job->verify != VERIFY_NONE &&
+	    job_writes(job->rw) && job->rw != RW_COPY) {
 		w->verifying = true;
 		io_loop(w);
 	}
@@ -1547,6 +1580,11 @@ void *worker_main(void *arg)
 	if (w->logs)
 		write_logs(w);
 done:
+	run_worker_ended(w);
+	if (w->flow) {
+		flow_leave(w->flow, w->flow_ios, job->flow);
+		w->flow_left = true;
+	}
 	run_gate_done(w);
 	return NULL;
 }

@@ -12,6 +12,7 @@
 #include "clock.h"
 #include "file.h"
 #include "fleet.h"
+#include "flow.h"
 #include "gen.h"
 #include "iolog.h"
 #include "rate.h"
@@ -39,6 +40,7 @@ struct job_plan {
 	char copy_src[PATH_MAX];	/* rw=copy: the source; paths[0] is the destination */
 	bool copy_src_blockdev;
 	const struct tsc_clock *tsc;	/* the job's clock: the TSC, or NULL for CLOCK_MONOTONIC */
+	struct flow *flow;		/* flow=: the job's flow (its workers joined at set-up) */
 };
 
 /*
@@ -139,9 +141,13 @@ struct worker {
 	struct dist *fdist;		/* random_distribution zipf/pareto/normal: one per file */
 	struct zoned *zoned;		/* random_distribution zoned/zoned_abs: [2] */
 	struct rng zone_rng;
+	struct flow *flow;		/* flow=: held back while ahead of its weight's share */
+	uint64_t flow_ios;		/* its I/Os counted in the flow */
+	bool flow_left;			/* it has left its flow */
 	bool seq_step;			/* rw=...:N or rw_sequencer (seq_step_offset) */
 	unsigned seq_left;		/* random modes: I/Os until the next random offset */
 	unsigned passes_left;		/* loops still to run after a pass ran off its files */
+	uint64_t ios_limit;		/* number_ios * loops (0: none): against issued_ios */
 	bool scramble;			/* scramble_buffers applies to this job's writes */
 	uint64_t write_seq;
 	uint64_t dedupe_seed;		/* dedupe_percentage: the last unique buffer's seed */
@@ -204,6 +210,8 @@ struct worker {
 	_Atomic uint64_t progress_bytes;
 	_Atomic uint64_t progress_ios;
 	atomic_bool finished;
+	atomic_bool terminate;		/* exitall: another worker's end ends this one */
+	bool running;			/* past its start conditions (fio's TD_RUNNING) */
 	struct fleet_worker fleet;	/* its times on the phase's clock, and its MPI window */
 
 	int error;			/* positive errno */

@@ -75,6 +75,13 @@ enum job_mem {
 	MEM_MALLOC,	/* fio's default (malloc, mmap): ordinary 4 KiB pages */
 };
 
+/* exit_what=: which jobs end when one ends and exitall is in force (fio's TERMINATE_*). */
+enum exit_what {
+	EXIT_GROUP,		/* the jobs of its reporting group (fio's default) */
+	EXIT_STONEWALL,		/* every job running now; later phases still run */
+	EXIT_ALL,		/* every job, later ones included (they then run nothing) */
+};
+
 /* clocksource=: fio's default is the CPU clock when it is reliable, else clock_gettime. */
 enum job_clock {
 	CLOCK_DEFAULT,
@@ -188,6 +195,13 @@ struct job_spec {
 	double dist_center;		/* 0..1, or -1: fio's default */
 	unsigned nr_zones[2];
 	struct zone_split zones[2][ZONES_MAX];
+	bool exitall;			/* fio's: in force for every job of the run once any sets it */
+	enum exit_what exit_what;
+	bool exitall_on_error;		/* a worker that fails ends others (exit_what) */
+	uint64_t number_ios;		/* stop after this many I/Os per loop (0: no limit) */
+	unsigned flow;			/* fio's flow weight (0: no flow control) */
+	unsigned flow_id;
+	unsigned flow_sleep_us;		/* held back: wait for in-flight I/O, then sleep this */
 	bool group_reporting;
 	bool stonewall;			/* wait for every earlier job to end (starts a phase) */
 	bool new_group;			/* start a new reporting group without waiting */

@@ -209,3 +209,134 @@ Test(fio_gaps, backwards_read_writes_and_verifies_every_block)
 								      0), "error")), 0);
 	json_decref(root);
 }
+
+static long long ios_of(json_t *root, unsigned i)
+{
+	return job_int(root, i, "read", "total_ios") + job_int(root, i, "write", "total_ios");
+}
+
+/*
+ * Two jobs of one flow; a moves 256 I/Os and, with exitall, its end stops b, which flow holds
+ * within fio's rule (mine / all <= weight / total before each I/O) of its share until then.
+ */
+static void expect_flow_share(const char *const *args, long long wa, long long wb)
+{
+	json_t *root = run_json(false, args);
+	long long a = ios_of(root, 0), b = ios_of(root, 1);
+
+	cr_expect_eq(a, 256);
+	cr_expect_geq(b * wa, (a - 1) * wb - wa, "I/Os %lld : %lld, weights %lld : %lld", a, b,
+		      wa, wb);
+	/* b may issue a few more between a's leaving the flow and b's seeing exitall's stop */
+	cr_expect_leq(b * wa, (a + 1) * wb + wb + 8 * wa, "I/Os %lld : %lld, weights %lld : %lld",
+		      a, b, wa, wb);
+	json_decref(root);
+}
+
+Test(fio_gaps, flow_keeps_jobs_in_the_ratio_of_their_weights, .timeout = 60)
+{
+	const char *args[] = { "--ioengine=null", "--bs=4k", "--exitall", "--name=a", "--flow=1",
+			       "--rw=read", "--size=1m", "--name=b", "--flow=3", "--rw=randwrite",
+			       "--size=1g", "--time_based", "--runtime=30", NULL };
+
+	expect_flow_share(args, 1, 3);
+}
+
+Test(fio_gaps, flow_sleep_waits_and_keeps_the_ratio, .timeout = 60)
+{
+	const char *args[] = { "--ioengine=null", "--bs=4k", "--exitall", "--flow_sleep=100",
+			       "--iodepth=8", "--name=a", "--flow=2", "--rw=read", "--size=1m",
+			       "--name=b", "--flow=5", "--rw=read", "--size=1g", "--time_based",
+			       "--runtime=30", NULL };
+
+	expect_flow_share(args, 2, 5);
+}
+
+Test(fio_gaps, flow_ids_are_separate_flows)
+{
+	/* a alone in flow 1, b alone in flow 2: neither holds the other back */
+	const char *args[] = { "--ioengine=null", "--bs=4k", "--size=4m", "--name=a", "--flow=1",
+			       "--flow_id=1", "--rw=read", "--name=b", "--flow=9", "--flow_id=2",
+			       "--rw=read", NULL };
+	json_t *root = run_json(false, args);
+
+	cr_expect_eq(ios_of(root, 0), 1024);
+	cr_expect_eq(ios_of(root, 1), 1024);
+	json_decref(root);
+}
+
+/* exitall: the first job's end ends the 30 s job (a hang would hit the test's timeout). */
+Test(fio_gaps, exitall_ends_the_group_when_one_job_ends, .timeout = 20)
+{
+	const char *args[] = { "--ioengine=null", "--exitall", "--name=a", "--size=1m",
+			       "--name=long", "--size=1m", "--time_based", "--runtime=30",
+			       "--name=next", "--stonewall", "--size=1m", NULL };
+	json_t *root = run_json(false, args);
+
+	cr_expect_eq(job_int(root, 0, "read", "io_bytes"), 1 << 20);
+	/* exit_what=group: the next group still runs */
+	cr_expect_eq(job_int(root, 2, "read", "io_bytes"), 1 << 20);
+	json_decref(root);
+}
+
+Test(fio_gaps, exit_what_all_ends_later_groups_too, .timeout = 20)
+{
+	const char *args[] = { "--ioengine=null", "--exitall", "--exit_what=all", "--name=a",
+			       "--size=1m", "--name=long", "--size=1m", "--time_based",
+			       "--runtime=30", "--name=never", "--stonewall", "--size=1m", NULL };
+	json_t *root = run_json(false, args);
+
+	/* as fio: the later job is reported, having run nothing, without an error */
+	cr_expect_eq(job_int(root, 2, "read", "io_bytes"), 0);
+	cr_expect_eq(json_integer_value(json_object_get(json_array_get(json_object_get(root, "jobs"),
+								      2), "error")), 0);
+	json_decref(root);
+}
+
+Test(fio_gaps, exit_what_stonewall_ends_running_jobs_of_other_groups, .timeout = 20)
+{
+	const char *args[] = { "--ioengine=null", "--exitall", "--name=a", "--size=1m",
+			       "--exit_what=stonewall", "--name=other", "--new_group", "--size=1m",
+			       "--time_based", "--runtime=30", "--name=next", "--stonewall",
+			       "--size=1m", NULL };
+	json_t *root = run_json(false, args);
+
+	cr_expect_eq(job_int(root, 2, "read", "io_bytes"), 1 << 20);
+	json_decref(root);
+}
+
+Test(fio_gaps, exitall_on_error_ends_the_others_when_a_job_fails, .timeout = 20)
+{
+	const char *dir = tmpdir_make();
+	char path[300], file[320];
+	struct run_out r;
+
+	/* random bytes fail verify at once: the job errs, and ends the 30 s job */
+	snprintf(path, sizeof(path), "%s/noise", dir);
+	file_make(path, 1 << 20, 7);
+	snprintf(file, sizeof(file), "--filename=%s", path);
+	r = iopath_run("--name=bad", file, "--rw=read", "--verify=crc32c", "--exitall_on_error",
+		       "--name=long", "--ioengine=null", "--size=1m", "--time_based",
+		       "--runtime=30", NULL);
+	cr_expect_eq(r.status, 1, "%s", r.err);
+	run_out_free(&r);
+}
+
+Test(fio_gaps, number_ios_stops_each_worker_as_fio)
+{
+	const char *loops[] = { "--name=n", "--ioengine=null", "--size=1m", "--number_ios=100",
+				"--loops=2", "--numjobs=2", NULL };
+	const char *mixed[] = { "--name=n", "--ioengine=null", "--size=1m", "--number_ios=100",
+				"--rw=randrw", NULL };
+	json_t *root = run_json(false, loops);
+
+	/* number_ios counts over all loops: 2 x 100 */
+	cr_expect_eq(job_int(root, 0, "read", "total_ios"), 200);
+	cr_expect_eq(job_int(root, 1, "read", "total_ios"), 200);
+	json_decref(root);
+	root = run_json(false, mixed);
+	cr_expect_eq(job_int(root, 0, "read", "total_ios") + job_int(root, 0, "write", "total_ios"),
+		     100);
+	json_decref(root);
+	side_by_side("number_ios loops", loops);
+}
