@@ -860,7 +860,7 @@ static void terminate_others(struct phase_sync *sync, unsigned groupid, enum exi
 			struct worker *o = &gj->workers[c];
 
 			if (what == EXIT_ALL || (what == EXIT_GROUP && gj->plan.job->groupid == groupid) ||
-			    (what == EXIT_STONEWALL && o->running))
+			    (what == EXIT_STONEWALL && atomic_load(&o->running)))
 				atomic_store(&o->terminate, true);
 		}
 	}
@@ -1257,6 +1257,11 @@ out:
 		gate_expect(&start, started);
 		gate_wait_ready(&start);
 	}
+	/* workers without start conditions run from the gate on (exit_what=stonewall ends them) */
+	for (i = 0; i < n && total; i++)
+		for (c = 0; gjs[i].workers && c < gjs[i].plan.nr_workers; c++)
+			if (!gjs[i].plan.job->startdelay_max_ns && !gjs[i].waitee)
+				atomic_store(&gjs[i].workers[c].running, true);
 	/* under MPI, every rank's workers are set up too: the phase's clock starts here */
 	origin = fleet_phase_start();
 	if (total)

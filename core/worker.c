@@ -1558,7 +1558,7 @@ void *worker_main(void *arg)
 		w->ramp_end_ns = w->start_ns + job->ramp_ns;
 		w->deadline_ns = job->runtime_ns ? w->ramp_end_ns + job->runtime_ns : 0;
 	}
-	w->running = true;
+	atomic_store(&w->running, true);
 	if (!run_terminated(w))
 		io_loop(w);
 	else

@@ -211,7 +211,7 @@ struct worker {
 	_Atomic uint64_t progress_ios;
 	atomic_bool finished;
 	atomic_bool terminate;		/* exitall: another worker's end ends this one */
-	bool running;			/* past its start conditions (fio's TD_RUNNING) */
+	atomic_bool running;		/* past its start conditions (fio's TD_RUNNING) */
 	struct fleet_worker fleet;	/* its times on the phase's clock, and its MPI window */
 
 	int error;			/* positive errno */
