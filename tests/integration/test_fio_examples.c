@@ -40,13 +40,18 @@ static bool run_one(const char *path, const char *name)
 {
 	const char *dir = tmpdir_make();
 	char job[512], out[512];
+	char *argv[] = { "iopath", "--output-format=json", "--output", out, job, NULL };
 	struct run_out r;
+	struct run_bg bg;
 	bool ok;
 
 	snprintf(job, sizeof(job), "%s/%s", dir, name);
 	snprintf(out, sizeof(out), "%s/result.json", dir);
+
 	cr_assert_eq(sh("tests/integration/shorten-job.sh '%s' '%s' '%s'", path, job, dir), 0);
-	r = iopath_run("--output-format=json", "--output", out, job, NULL);
+	/* in the temporary directory: what a job writes by relative name (logs) stays there */
+	bg = iopath_startv(argv, dir);
+	r = iopath_wait(&bg, 120);
 	ok = r.status == 0;
 	cr_expect(ok, "%s (shortened) did not run: exit %d: %s", name, r.status, r.err);
 	run_out_free(&r);
