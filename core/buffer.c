@@ -107,15 +107,13 @@ void buf_fill(const struct job_spec *job, struct rng *r, void *buf, uint64_t len
 
 void buf_scramble(void *buf, uint32_t len, uint64_t offset, uint64_t seq)
 {
-	unsigned char *p = buf;
-	unsigned line = (unsigned)((seq ^ offset) & 7);
-	uint32_t done;
+	unsigned char *p = buf, *end = p + (len & ~511u);
+	unsigned line = (unsigned)((seq ^ offset) & 7) * 64;
 
-	/* one cache line of each 512 bytes gets the offset, the first line its sequence */
-	for (done = 0; done + 512 <= len; done += 512, offset += 512) {
-		memcpy(p + done + line * 64, &offset, sizeof(offset));
-		memcpy(p + done + 64 - 2 * sizeof(uint64_t), &seq, sizeof(seq));
-		memcpy(p + done + 64 - sizeof(uint64_t), &offset, sizeof(offset));
+	/* each 512 bytes: its offset in one cache line, the write's sequence at the first's end */
+	for (; p < end; p += 512, offset += 512) {
+		memcpy(p + line, &offset, sizeof(offset));
+		memcpy(p + 64 - sizeof(seq), &seq, sizeof(seq));
 	}
 }
 

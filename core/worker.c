@@ -258,7 +258,7 @@ static struct io_req *copy_take_write(struct worker *w)
 }
 
 /* The file for the next request of len bytes (file_service_type). */
-static unsigned pick_file(struct worker *w, uint32_t len)
+static inline unsigned pick_file(struct worker *w, uint32_t len)
 {
 	const struct job_spec *job = w->job;
 	unsigned f = w->cur_file;
@@ -355,7 +355,7 @@ static uint64_t zoned_block(struct worker *w, const struct zoned *z, uint64_t nb
 }
 
 /* A random offset in file f as random_distribution asks. */
-static uint64_t rand_offset(struct worker *w, unsigned f, unsigned dir, uint32_t len)
+static inline uint64_t rand_offset(struct worker *w, unsigned f, unsigned dir, uint32_t len)
 {
 	struct file_gen *g = &w->gens[f];
 	uint64_t blk, off;
@@ -452,7 +452,7 @@ static inline bool next_request_plain(struct worker *w, struct io_req *r)
  * distributions, rate. now is the loop's latest timestamp. Returns 1 with r filled, 0 when
  * the job has nothing more to issue, REQ_WAIT when the rate says not yet.
  */
-static int next_request_full(struct worker *w, struct io_req *r, uint64_t now)
+static inline __attribute__((always_inline)) int next_request_full(struct worker *w, struct io_req *r, uint64_t now)
 {
 	const struct job_spec *job = w->job;
 	struct file_gen *g;
@@ -634,7 +634,7 @@ complete(struct worker *w, struct io_req **reqs, unsigned n, uint64_t t, bool as
 	bool copy = w->job->rw == RW_COPY;
 	unsigned i;
 
-	if (full)
+	if (full && w->count_done)
 		count_done(w, reqs, n);
 	if (__builtin_expect(w->in_ramp, 0)) {
 		if (t < w->ramp_end_ns) {
@@ -1343,6 +1343,8 @@ static int setup_options(struct worker *w, uint64_t seed)
 		w->ratemin |= job->rate_min[d] || job->rate_iops_min[d];
 	}
 	w->think_blocks_given = job->thinktime_blocks_given;
+	/* completions are counted only for what reads the counts */
+	w->count_done = w->ratemin || (job->thinktime_ns && !job->thinktime_issue);
 	w->hist_lat = job->lat_percentiles && !job->disable_lat;
 	w->hist_slat = job->slat_percentiles && !job->disable_slat;
 	if (w->hist_lat || w->hist_slat)

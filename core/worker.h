@@ -156,7 +156,8 @@ struct worker {
 	bool rated;
 	uint64_t rate_wait_ns;		/* the next I/O is due then (set when it is not yet) */
 	uint64_t issued_ios;		/* reads and writes issued (full loop) */
-	uint64_t done_ios;		/* reads and writes completed (full loop) */
+	uint64_t done_ios;		/* reads and writes completed (full loop, count_done) */
+	bool count_done;
 	uint64_t done_dir_bytes[2];
 	uint64_t done_dir_ios[2];
 	uint64_t think_last;		/* issued_ios or done_ios at the last thinktime stall */
