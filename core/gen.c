@@ -142,6 +142,7 @@ uint64_t gen_seq_step(struct file_gen *g, unsigned dir, int64_t add, bool time_b
 
 void gen_rewind(struct file_gen *g)
 {
+	g->start = g->origin;
 	g->seq[0] = g->seq[1] = 0;
 	g->last_start[0] = g->last_start[1] = 0;
 }

@@ -73,6 +73,7 @@ struct file_gen {
 	uint64_t start;
 	uint64_t real;
 	uint64_t last_start[2];
+	uint64_t origin;	/* the region's own start: zonemode=strided moves start */
 };
 
 void gen_init(struct file_gen *g, uint64_t region, uint64_t unit, bool randommap, uint64_t seed);

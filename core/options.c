@@ -955,6 +955,21 @@ static int set_exit_what(struct job_spec *job, const struct opt_def *o, const ch
 	return 0;
 }
 
+/* zonemode=none|strided; zbd (zoned block devices, write pointers) is not emulated. */
+static int set_zonemode(struct job_spec *job, const struct opt_def *o, const char *val,
+			struct iop_err *err)
+{
+	if (!strcmp(val, "none") || !strcmp(val, "strided")) {
+		job->zone_strided = !strcmp(val, "strided");
+		return 0;
+	}
+	if (!strcmp(val, "zbd"))
+		return iop_errf(err, -ENOTSUP,
+				"option %s: zonemode=zbd is not supported by iopath: it needs a zoned block device's write pointers, zone resets and open-zone limits, which iopath neither drives nor emulates (accepted: none, strided)",
+				o->name);
+	return bad_value(err, o, val, "none strided");
+}
+
 static int set_ignored(struct job_spec *job, const struct opt_def *o, const char *val,
 		       struct iop_err *err)
 {
@@ -1089,6 +1104,16 @@ const struct opt_def opt_table[] = {
 	  "random offsets: random, zipf, pareto, normal, zoned, zoned_abs" },
 	{ "buffer_compress_percentage", NULL, OPT_UINT, FIELD(buffer_compress_percentage), 0, 100,
 	  NULL, "percent of each buffer made compressible" },
+	{ "zonemode", NULL, OPT_FN, 0, 0, 0, 0, set_zonemode,
+	  "none, or strided: zonesize bytes of each zonerange, then zoneskip bytes skipped" },
+	{ "zonesize", NULL, OPT_SIZE, FIELD(zone_size), 0, UINT64_MAX, NULL,
+	  "zonemode=strided: bytes moved in a zone before going on to the next" },
+	{ "zonerange", NULL, OPT_SIZE, FIELD(zone_range), 0, UINT64_MAX, NULL,
+	  "zonemode=strided: the size of a zone (default zonesize)" },
+	{ "zoneskip", NULL, OPT_SIZE, FIELD(zone_skip), 0, UINT64_MAX, NULL,
+	  "zonemode=strided: bytes skipped after each zone" },
+	{ "zonecapacity", NULL, OPT_FN, 0, 0, 0, 0, set_ignored,
+	  "zonemode=zbd only (strided ignores it, as fio does)" },
 	{ "exitall", NULL, OPT_FLAG, FIELD(exitall), 0, 1, NULL,
 	  "when a job ends, end others (exit_what); given for any job, it holds for all" },
 	{ "exit_what", NULL, OPT_FN, 0, 0, 0, 0, set_exit_what,
@@ -1525,6 +1550,17 @@ static int finish_mode(struct job_spec *job, struct iop_err *err)
 		return iop_errf(err, -EINVAL,
 				"%s: nrfiles= with filename=: name every file in filename= (a:b:c) instead",
 				job->origin);
+	if (!job->zone_strided && job->zone_size)
+		return iop_errf(err, -EINVAL,
+				"%s: zonesize= needs zonemode=strided (fio 3.33: zonemode=none and zonesize are not compatible)",
+				job->origin);
+	if (job->zone_strided && !job->zone_size)
+		return iop_errf(err, -EINVAL, "%s: zonemode=strided needs zonesize=", job->origin);
+	if (job->zone_strided && !job->zone_range)
+		job->zone_range = job->zone_size;
+	if (job->zone_strided && job->zone_range < job->bs_max[0] && job->zone_range < job->bs_max[1])
+		return iop_errf(err, -EINVAL, "%s: zonerange=%llu is smaller than a block",
+				job->origin, (unsigned long long)job->zone_range);
 	if (job->file_append && job->rw != RW_WRITE)
 		return iop_errf(err, -EINVAL, "%s: file_append needs rw=write (sequential appends)",
 				job->origin);

@@ -178,7 +178,11 @@ static void mark_written(struct worker *w, const struct io_req *r)
 {
 	const struct io_file *f = r->file;
 	uint64_t u = (r->offset - f->start) / w->plan->unit;
-	uint64_t end = u + r->len / w->plan->unit;
+	uint64_t end = u + r->len / w->plan->unit, units = f->len / w->plan->unit;
+
+	/* zonemode=strided in a file longer than the region goes past it: not verified there */
+	if (end > units)
+		end = units;
 
 	for (; u < end; u++)
 		w->written[f->index][u >> 3] |= (unsigned char)(1u << (u & 7));
@@ -378,6 +382,29 @@ static inline uint64_t rand_offset(struct worker *w, unsigned f, unsigned dir, u
  * loop, as in fio (rw=read:8k reads a third of the file per loop); time_based and further
  * loops start again from the region's start.
  */
+/*
+ * zonemode=strided (fio's setup_strided_zone_mode): after zonesize bytes, the next zone starts
+ * zonerange + zoneskip further on (back at the region's start past the file's end); within a
+ * zone, sequential I/O that reaches zonerange starts the zone again.
+ */
+static void zone_step(struct worker *w, struct file_gen *g, unsigned dir)
+{
+	const struct job_spec *job = w->job;
+	uint64_t old = g->start;
+
+	if (w->zone_bytes >= job->zone_size) {
+		w->zone_bytes = 0;
+		g->start += job->zone_range + job->zone_skip;
+		if (g->start >= g->real)
+			g->start = g->origin;
+		g->seq[dir] = 0;
+		/* the other direction keeps its place in the file, as fio's last_pos does */
+		g->seq[dir ^ 1] = old + g->seq[dir ^ 1] - g->start;
+	}
+	if (g->seq[dir] >= job->zone_range)
+		g->seq[dir] = 0;
+}
+
 static bool seq_step_offset(struct worker *w, unsigned f, unsigned dir, uint32_t len,
 			    uint64_t *out)
 {
@@ -387,7 +414,11 @@ static bool seq_step_offset(struct worker *w, unsigned f, unsigned dir, uint32_t
 	unsigned i;
 
 	for (;;) {
-		if (!job_rw_random(job->rw)) {
+		if (job->zone_strided)
+			zone_step(w, g, dir);
+		if (job->zone_strided && job_rw_random(job->rw)) {
+			pos = gen_rand(&w->zone_gen, &w->rng, len);
+		} else if (!job_rw_random(job->rw)) {
 			pos = gen_seq_step(g, dir, job->seq_add, job->time_based);
 		} else if (!--w->seq_left) {
 			w->seq_left = job->seq_nr;
@@ -407,9 +438,12 @@ static bool seq_step_offset(struct worker *w, unsigned f, unsigned dir, uint32_t
 			w->passes_left--;
 		for (i = 0; i < w->nr_files; i++)
 			gen_rewind(&w->gens[i]);
+		w->zone_bytes = 0;
 	}
 	gen_seq_done(g, dir, pos, len);
-	*out = pos;
+	w->zone_bytes += len;
+	/* relative to the file's region, whose start a zone may have moved away from */
+	*out = g->start - g->origin + pos;
 	return true;
 }
 
@@ -1157,7 +1191,7 @@ static int setup_files(struct worker *w)
 		}
 		gen_init(&w->gens[i], f->len, plan->align, !job->norandommap,
 			 seed + w->clone * 7919u + i);
-		w->gens[i].start = f->start;
+		w->gens[i].start = w->gens[i].origin = f->start;
 		w->gens[i].real = file_end(w, f, plan_path(plan, w->clone, i));
 		if (job->verify != VERIFY_NONE && writes) {
 			w->written[i] = calloc(f->len / plan->unit / 8 + 1, 1);
@@ -1320,7 +1354,11 @@ static int setup_options(struct worker *w, uint64_t seed)
 		w->cur_file = 0;
 		w->file_left = w->files[0].len;
 	}
-	w->seq_step = job->seq_add || (job_rw_random(job->rw) && job->seq_nr > 1);
+	w->seq_step = job->seq_add || (job_rw_random(job->rw) && job->seq_nr > 1) ||
+		      job->zone_strided;
+	if (job->zone_strided)
+		gen_init(&w->zone_gen, job->zone_range, w->plan->align, !job->norandommap,
+			 seed ^ 0x20e5ull);
 	w->seq_left = 1;	/* as in fio, the first I/O of rw=randread:N is a random one */
 	w->passes_left = job->loops - 1;
 	/* fio: number_ios counts every I/O issued, over all loops; time_based ignores it */

@@ -148,6 +148,8 @@ struct worker {
 	unsigned seq_left;		/* random modes: I/Os until the next random offset */
 	unsigned passes_left;		/* loops still to run after a pass ran off its files */
 	uint64_t ios_limit;		/* number_ios * loops (0: none): against issued_ios */
+	uint64_t zone_bytes;		/* zonemode=strided: bytes moved in the current zone */
+	struct file_gen zone_gen;	/* zonemode=strided: random offsets within a zone */
 	bool scramble;			/* scramble_buffers applies to this job's writes */
 	uint64_t write_seq;
 	uint64_t dedupe_seed;		/* dedupe_percentage: the last unique buffer's seed */

@@ -195,6 +195,11 @@ struct job_spec {
 	double dist_center;		/* 0..1, or -1: fio's default */
 	unsigned nr_zones[2];
 	struct zone_split zones[2][ZONES_MAX];
+	/* zonemode=strided: zone_size bytes of each zone_range, then zone_skip bytes skipped */
+	bool zone_strided;
+	uint64_t zone_size;
+	uint64_t zone_range;		/* 0: zone_size */
+	uint64_t zone_skip;
 	bool exitall;			/* fio's: in force for every job of the run once any sets it */
 	enum exit_what exit_what;
 	bool exitall_on_error;		/* a worker that fails ends others (exit_what) */

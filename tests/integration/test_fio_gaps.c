@@ -340,3 +340,62 @@ Test(fio_gaps, number_ios_stops_each_worker_as_fio)
 	json_decref(root);
 	side_by_side("number_ios loops", loops);
 }
+
+#define ZONED "--name=z", "--ioengine=null", "--size=64k", "--bs=4k", "--zonemode=strided", \
+	"--zonesize=8k", "--zonerange=16k", "--zoneskip=4k"
+
+Test(fio_gaps, strided_zones_move_as_fio)
+{
+	/* 0 4k | 20k 24k | 40k 44k | 60k: the next zone starts past the end of the file */
+	const char *seq[] = { ZONED, "--rw=read", NULL };
+	const char *loops[] = { ZONED, "--rw=read", "--loops=2", "--numjobs=2",
+				"--offset_increment=64k", NULL };
+	const char *rnd[] = { ZONED, "--rw=randread", NULL };
+	const char *again[] = { ZONED, "--rw=read", "--zonesize=12k", "--zonerange=8k",
+				"--zoneskip=0", NULL };
+	const char *wrap[] = { ZONED, "--rw=write", "--offset=4k", "--zonerange=8k",
+			       "--zoneskip=8k", NULL };
+	json_t *root = run_json(false, seq);
+
+	cr_expect_eq(job_int(root, 0, "read", "total_ios"), 7);
+	json_decref(root);
+	side_by_side("strided", seq);
+	side_by_side("strided loops", loops);
+	side_by_side("strided random", rnd);
+	side_by_side("strided zonesize > zonerange", again);
+	side_by_side("strided wrap", wrap);
+}
+
+Test(fio_gaps, strided_zones_write_and_verify_a_file)
+{
+	const char *dir = tmpdir_make();
+	char file[300];
+	const char *args[] = { "--name=v", file, "--size=256k", "--bs=4k", "--rw=write",
+			       "--zonemode=strided", "--zonesize=16k", "--zoneskip=16k",
+			       "--verify=crc32c", NULL };
+	json_t *root;
+
+	snprintf(file, sizeof(file), "--filename=%s/v", dir);
+	root = run_json(false, args);
+	/* half the file, zone by zone, then around again over the same zones */
+	cr_expect_eq(job_int(root, 0, "write", "io_bytes"), 256 << 10);
+	cr_expect_eq(json_integer_value(json_object_get(json_array_get(json_object_get(root, "jobs"),
+								      0), "error")), 0);
+	json_decref(root);
+}
+
+Test(fio_gaps, zonemode_needs_zonesize_and_zbd_is_refused)
+{
+	struct run_out r = iopath_run("--parse-only", "--name=x", "--zonemode=strided", NULL);
+
+	cr_expect_eq(r.status, 2);
+	cr_expect_not_null(strstr(r.err, "needs zonesize"), "%s", r.err);
+	run_out_free(&r);
+	r = iopath_run("--parse-only", "--name=x", "--zonesize=8k", NULL);
+	cr_expect_eq(r.status, 2);
+	run_out_free(&r);
+	r = iopath_run("--parse-only", "--name=x", "--zonemode=zbd", "--zonesize=8k", NULL);
+	cr_expect_eq(r.status, 2);
+	cr_expect_not_null(strstr(r.err, "zonemode=zbd is not supported by iopath"), "%s", r.err);
+	run_out_free(&r);
+}
