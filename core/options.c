@@ -872,7 +872,7 @@ static int set_kb_base(struct job_spec *job, const struct opt_def *o, const char
 	return 0;
 }
 
-/* size= and offset=: a size, or a percentage of each file (fio allows both for these). */
+/* size=, offset=, offset_increment=: a size, or a percentage of each file (fio allows both). */
 static int set_size_pct(struct job_spec *job, const struct opt_def *o, const char *val,
 			struct iop_err *err)
 {
@@ -892,6 +892,9 @@ static int set_size_pct(struct job_spec *job, const struct opt_def *o, const cha
 	if (is_size) {
 		job->size = pct ? 0 : v;
 		job->size_pct = pct ? (unsigned)v : 0;
+	} else if (!strcmp(o->name, "offset_increment")) {
+		job->offset_increment = pct ? 0 : v;
+		job->offset_increment_pct = pct ? (unsigned)v : 0;
 	} else {
 		job->offset = pct ? 0 : v;
 		job->offset_pct = pct ? (unsigned)v : 0;
@@ -1020,7 +1023,7 @@ const struct opt_def opt_table[] = {
 	{ "blockalign", "ba", OPT_FN, 0, 0, 0, 0, set_ba, "alignment of random offsets" },
 	{ "file_service_type", NULL, OPT_FN, 0, 0, 0, 0, set_file_service,
 	  "how the next file is chosen" },
-	{ "offset_increment", NULL, OPT_SIZE, FIELD(offset_increment), 0, UINT64_MAX, NULL,
+	{ "offset_increment", NULL, OPT_FN, FIELD(offset_increment), 0, 0, set_size_pct,
 	  "offset added per worker number" },
 	{ "unlink", NULL, OPT_BOOL, FIELD(unlink), 0, 1, NULL, "remove the job's files when done" },
 	{ "create_on_open", NULL, OPT_BOOL, FIELD(create_on_open), 0, 1, NULL,

@@ -202,10 +202,16 @@ static int plan_percentages(const struct job_spec *job, struct job_plan *plan, u
 		ret = file_size(plan->paths[i], &fsize, &blk);
 		if (ret)
 			return iop_errf(err, ret, "job %s: %s=%u%% needs %s to exist: %s", job->name,
-					job->size_pct ? "size" : "offset",
-					job->size_pct ? job->size_pct : job->offset_pct, plan->paths[i],
-					strerror(-ret));
+					job->size_pct ? "size" : job->offset_pct ? "offset" :
+					"offset_increment", job->size_pct ? job->size_pct :
+					job->offset_pct ? job->offset_pct : job->offset_increment_pct,
+					plan->paths[i], strerror(-ret));
 		smallest = fsize < smallest ? fsize : smallest;
+	}
+	if (job->offset_increment_pct) {
+		plan->offset_increment = smallest / 100 * job->offset_increment_pct +
+					 smallest % 100 * job->offset_increment_pct / 100;
+		plan->offset_increment = plan->offset_increment / plan->unit * plan->unit;
 	}
 	if (job->offset_pct) {
 		/* fio aligns a percentage offset to the smallest block size */
@@ -236,10 +242,11 @@ static int plan_sizes(const struct job_spec *job, struct job_plan *plan,
 	if (!plan->file_len || !plan->file_have)
 		return iop_errf(err, -ENOMEM, "job %s: out of memory", job->name);
 	plan->offset = job->offset;
-	if ((job->size_pct || job->offset_pct) && diskless)
-		return iop_errf(err, -EINVAL, "job %s: size or offset as a percentage needs files; ioengine=%s has none",
+	plan->offset_increment = job->offset_increment;
+	if ((job->size_pct || job->offset_pct || job->offset_increment_pct) && diskless)
+		return iop_errf(err, -EINVAL, "job %s: size, offset or offset_increment as a percentage needs files; ioengine=%s has none",
 				job->name, job->engine->name);
-	if (job->size_pct || job->offset_pct) {
+	if (job->size_pct || job->offset_pct || job->offset_increment_pct) {
 		ret = plan_percentages(job, plan, &size, err);
 		if (ret)
 			return ret;
@@ -559,7 +566,7 @@ static int create_logs(const struct job_plan *plan, struct iop_err *err)
 			if (!(k == LOG_BW ? job->bw_log_set : k == LOG_IOPS ? job->iops_log_set :
 			      job->lat_log_set))
 				continue;
-			ret = iolog_path(job, plan->first_thread + c, k, path, sizeof(path));
+			ret = iolog_path(job, worker_thread_number(plan, c), k, path, sizeof(path));
 			if (!ret)
 				ret = iolog_create(path);
 			if (ret)

@@ -1537,7 +1537,8 @@ static void write_logs(struct worker *w)
 	for (k = 0; k < LOG_KINDS; k++) {
 		if (!w->logs->want[k])
 			continue;
-		ret = iolog_path(job, w->plan->first_thread + w->clone, k, path, sizeof(path));
+		ret = iolog_path(job, worker_thread_number(w->plan, w->clone), k, path,
+				 sizeof(path));
 		if (!ret)
 			ret = iolog_append(&w->logs->log[k], path, job->log_offset);
 		if (ret) {

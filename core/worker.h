@@ -36,6 +36,7 @@ struct job_plan {
 	uint32_t unit;			/* verify granularity: the smallest block size */
 	uint32_t align;			/* random-offset granularity (blockalign) */
 	uint32_t max_bs;
+	uint64_t offset_increment;	/* offset_increment, a percentage made bytes */
 	unsigned first_thread;		/* fio's thread number of worker 0 (log names), from 1 */
 	char copy_src[PATH_MAX];	/* rw=copy: the source; paths[0] is the destination */
 	bool copy_src_blockdev;
@@ -69,7 +70,17 @@ void gate_open(struct start_gate *g);
 /* Where worker clone's region of a file starts: offset + offset_increment * clone (fio). */
 static inline uint64_t worker_start(const struct job_plan *plan, unsigned clone)
 {
-	return plan->offset + plan->job->offset_increment * clone;
+	return plan->offset + plan->offset_increment * clone;
+}
+
+/*
+ * fio's thread number of worker clone (log file names): the job's first worker takes the
+ * job's first number, and fio creates the other clones last to first, so clone 1 gets the
+ * job's last number.
+ */
+static inline unsigned worker_thread_number(const struct job_plan *plan, unsigned clone)
+{
+	return plan->first_thread + (clone ? plan->nr_workers - clone : 0);
 }
 
 /* Index of a worker's file i in the plan's per-path arrays. */

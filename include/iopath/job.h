@@ -136,6 +136,7 @@ struct job_spec {
 	unsigned file_service_nr;	/* I/Os before switching file (":N") */
 	double file_service_arg;	/* zipf theta, pareto h, normal deviation */
 	uint64_t offset_increment;
+	unsigned offset_increment_pct;	/* offset_increment=N%: of the smallest file */
 	bool unlink;
 	bool create_on_open;
 	enum fallocate_mode fallocate;

@@ -583,3 +583,47 @@ Test(side_by_side, log_files_and_lines_as_fio_writes_them)
 	cr_assert_geq(file_len(fdir, "foo_slat.1.log"), 0);
 	cr_assert_geq(file_len(idir, "foo_slat.1.log"), 0);
 }
+
+/* The offset of the first entry of a log written with log_offset=1. */
+static long long first_offset(const char *dir, const char *name)
+{
+	char path[400];
+	unsigned long long t, v, d, bs, off;
+	FILE *f;
+	int n;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	f = fopen(path, "r");
+	cr_assert_not_null(f, "no %s", path);
+	n = fscanf(f, "%llu, %llu, %llu, %llu, %llu", &t, &v, &d, &bs, &off);
+	fclose(f);
+	cr_assert_eq(n, 5, "%s", path);
+	return (long long)off;
+}
+
+/* offset_increment=25% of a 4 MiB file: workers at 0, 1m, 2m, 3m, in fio's log numbering. */
+Test(side_by_side, offset_increment_percent_and_log_numbering)
+{
+	const char *dir = tmpdir_make();
+	const char *args[] = { "--allow-overwrite", "--name=a", "--filename=f", "--size=256k",
+			       "--offset_increment=25%", "--numjobs=4", "--rw=read",
+			       "--write_iops_log=o", "--log_offset=1", NULL };
+	char sub[2][400], name[32], cmd[900];
+	unsigned i, k;
+
+	SKIP_WITHOUT_FIO();
+	for (k = 0; k < 2; k++) {
+		snprintf(sub[k], sizeof(sub[k]), "%s/%s", dir, k ? "iopath" : "fio");
+		cr_assert_eq(mkdir(sub[k], 0755), 0);
+		snprintf(cmd, sizeof(cmd), "head -c 4194304 /dev/zero > %s/f", sub[k]);
+		cr_assert_eq(system(cmd), 0);
+	}
+	/* fio does not know --allow-overwrite: it is iopath's */
+	cr_assert_eq(run_tool("fio", sub[0], "fio.json", args + 1), 0);
+	cr_assert_eq(run_tool(getenv("IOPATH_BIN"), sub[1], "iopath.json", args), 0);
+	for (i = 1; i <= 4; i++) {
+		snprintf(name, sizeof(name), "o_iops.%u.log", i);
+		cr_assert_eq(first_offset(sub[0], name), first_offset(sub[1], name), "%s", name);
+	}
+	cr_assert_eq(first_offset(sub[1], "o_iops.2.log"), 3 << 20);
+}

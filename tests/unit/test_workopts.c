@@ -309,3 +309,12 @@ Test(workopts, percentile_list_is_sorted_and_bounded)
 	cr_assert_neq(parse("[a]\npercentile_list=1:2:3:4:5:6:7:8:9:10:11:12:13:14:15:16:17:18:19:20:21\n"),
 		      0);
 }
+
+Test(workopts, offset_increment_takes_a_percentage)
+{
+	cr_assert_eq(parse("[a]\noffset_increment=25%\n[b]\noffset_increment=1m\n"), 0, "%s",
+		     err.msg);
+	cr_assert_eq(jobs.jobs[0].offset_increment_pct, 25);
+	cr_assert_eq(jobs.jobs[0].offset_increment, 0);
+	cr_assert_eq(jobs.jobs[1].offset_increment, 1 << 20);
+}
