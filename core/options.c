@@ -1390,11 +1390,22 @@ int opt_apply_ctx(struct job_spec *job, const char *key, const char *val, const 
 		val = "1";
 	}
 	ret = set_typed(job, o, val, err);
+	if (ret == -ENOTSUP && ctx && ctx->ignore_unsupported) {
+		/* a value of fio's that iopath lacks (zonemode=zbd): like a lacking option */
+		char msg[sizeof(err->msg) + 64];
+
+		snprintf(msg, sizeof(msg), "%s: %s; ignored (--ignore-unsupported): the job runs without it",
+			 where, err->msg);
+		if (ctx->warn)
+			ctx->warn(ctx->arg, msg);
+		return 0;
+	}
 	if (ret) {
 		char msg[sizeof(err->msg)];
 
 		snprintf(msg, sizeof(msg), "%s", err->msg);
-		return iop_errf(err, ret, "%s: %s", where, msg);
+		return iop_errf(err, ret, "%s: %s%s", where, msg,
+				ret == -ENOTSUP ? " (--ignore-unsupported makes this a warning)" : "");
 	}
 	record_kv(job, o->name, ctx && ctx->written ? ctx->written : val);
 	return 0;
