@@ -1,13 +1,25 @@
 /* null: moves no data. Completes every request at once; the measure of iopath's own cost. */
 #include <errno.h>
+#include <stddef.h>
 #include <stdlib.h>
 
 #include "iopath/engine.h"
+
+struct null_opts {
+	int accept;
+};
+
+static const struct engine_option null_options[] = {
+	{ "null_accept", EOPT_INT, offsetof(struct null_opts, accept), 0, 65536, 0,
+	  "accept at most this many requests per submit call, 0 for all (exercises the runner's partial submissions)" },
+	{ NULL, 0, 0, 0, 0, 0, NULL },
+};
 
 struct null_priv {
 	struct io_req **pending;
 	unsigned nr;
 	unsigned depth;
+	unsigned accept;	/* per submit call; the depth when not limited */
 };
 
 static int null_init(struct engine *e, const struct engine_params *p)
@@ -22,6 +34,10 @@ static int null_init(struct engine *e, const struct engine_params *p)
 		return -ENOMEM;
 	}
 	n->depth = p->iodepth;
+	n->accept = ((const struct null_opts *)p->opts)->accept ?
+		    (unsigned)((const struct null_opts *)p->opts)->accept : p->iodepth;
+	if (n->accept < p->iodepth)
+		engine_applied(e, "null_accept", "%u", n->accept);
 	e->priv = n;
 	return 0;
 }
@@ -39,7 +55,7 @@ static int null_submit(struct engine *e, struct io_req **reqs, unsigned nr)
 	struct null_priv *n = e->priv;
 	unsigned i;
 
-	for (i = 0; i < nr && n->nr < n->depth; i++) {
+	for (i = 0; i < nr && i < n->accept && n->nr < n->depth; i++) {
 		reqs[i]->res = reqs[i]->len;
 		n->pending[n->nr++] = reqs[i];
 	}
@@ -64,6 +80,8 @@ const struct engine_ops null_engine = {
 	.name = "null",
 	.help = "no I/O; requests complete at once (measures iopath's own overhead)",
 	.flags = ENGINE_DISKLESS,
+	.opts_size = sizeof(struct null_opts),
+	.options = null_options,
 	.init = null_init,
 	.exit = null_exit,
 	.submit = null_submit,

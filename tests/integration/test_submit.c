@@ -1,0 +1,53 @@
+/* The runner's submission path: batches an engine takes only in part. */
+#include <criterion/criterion.h>
+#include <string.h>
+
+#include "integration/harness.h"
+
+static json_t *null_run(const char *accept, const char *batch)
+{
+	const char *dir = tmpdir_make();
+	char out[300];
+	struct run_out r;
+	json_t *root;
+
+	snprintf(out, sizeof(out), "--output=%s/out.json", dir);
+	r = iopath_run("--name=t", "--size=8m", "--rw=randread", "--ioengine=null", "--iodepth=16",
+		       batch, accept, "--output-format=json", out, NULL);
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	run_out_free(&r);
+	snprintf(out, sizeof(out), "%s/out.json", dir);
+	root = json_load_path(out);
+	cr_assert_not_null(root);
+	return root;
+}
+
+static double slat_max(json_t *root)
+{
+	json_t *rd = json_object_get(json_array_get(json_object_get(root, "jobs"), 0), "read");
+
+	return json_number_value(json_object_get(json_object_get(rd, "slat_ns"), "max"));
+}
+
+/*
+ * An engine that takes 5 of every 16 offered: each request is done once, and the ones left
+ * over keep a sane submission latency (from their first offer, never a wrapped stamp).
+ */
+Test(submit, partial_batches_move_every_request_once)
+{
+	json_t *root = null_run("--null_accept=5", "--iodepth_batch_submit=16");
+
+	cr_assert_eq(job_int(root, 0, "read", "total_ios"), 2048);
+	cr_assert_eq(job_int(root, 0, "read", "io_bytes"), 8 << 20);
+	cr_assert(slat_max(root) < 1e9, "slat max %.0f ns", slat_max(root));
+	json_decref(root);
+}
+
+Test(submit, whole_batches_move_every_request_once)
+{
+	json_t *root = null_run("--null_accept=0", "--iodepth_batch_submit=16");
+
+	cr_assert_eq(job_int(root, 0, "read", "total_ios"), 2048);
+	cr_assert(slat_max(root) < 1e9, "slat max %.0f ns", slat_max(root));
+	json_decref(root);
+}
