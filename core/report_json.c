@@ -287,6 +287,17 @@ static json_t *iopath_job_json(const struct job_result *r)
 		set(o, "not_measured", nm);
 	}
 	set(o, "clocksource", json_string(r->tsc_mhz > 0 ? "cpu" : "clock_gettime"));
+	/* how often the clock was read: what a latency here can and cannot resolve */
+	{
+		bool sync = r->spec->engine && (r->spec->engine->flags & ENGINE_SYNC);
+		bool reduced = r->spec->disable_lat || r->spec->disable_clat || r->spec->disable_slat;
+
+		set(o, "clock_reads", json_string(
+			sync ? (reduced ? "after each submit call, which does the I/O" :
+					  "before and after each submit call, which does the I/O") :
+			reduced ? "after each submit call; once per reap call, shared by the completions it returned" :
+				  "before and after each submit call; once per reap call, shared by the completions it returned"));
+	}
 	set(o, "buffers", json_string(r->buf_huge ? "2 MiB-aligned, MADV_HUGEPAGE" :
 				       r->spec->mem == MEM_MALLOC ? "4 KiB pages (mem=malloc)" :
 								    "4 KiB pages (pool under 2 MiB)"));

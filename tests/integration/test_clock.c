@@ -55,3 +55,13 @@ Test(clocksource, gettimeofday_is_refused_with_what_is_accepted)
 	cr_assert(strstr(r.err, "clocksource") && strstr(r.err, "clock_gettime"), "%s", r.err);
 	run_out_free(&r);
 }
+
+Test(clocksource, result_says_how_often_the_clock_was_read)
+{
+	json_t *root = null_job("--iodepth=4");
+	json_t *io = json_object_get(json_array_get(json_object_get(root, "jobs"), 0), "iopath");
+	const char *reads = json_string_value(json_object_get(io, "clock_reads"));
+
+	cr_assert(reads && strstr(reads, "once per reap call"), "%s", reads);
+	json_decref(root);
+}
