@@ -137,12 +137,6 @@ const struct fio_unsupported fio_unsupported_table[] = {
 	JOB_OPT("gid", NULL, "Run job with this group ID"),
 	JOB_OPT("unit_base", NULL, "Bit multiple of result summary data (8 for byte, 1 for bit)"),
 	JOB_OPT("hugepage-size", "2097152", "When using hugepages, specify size of each page"),
-	JOB_OPT("steadystate", "iops_slope:0.01%", "Define the criterion and limit to judge when a job has reached steady state"),
-	JOB_OPT("ss", "iops_slope:0.01%", "Define the criterion and limit to judge when a job has reached steady state"),
-	JOB_OPT("steadystate_duration", "0", "Stop workload upon attaining steady state for specified duration"),
-	JOB_OPT("ss_dur", "0", "Stop workload upon attaining steady state for specified duration"),
-	JOB_OPT("steadystate_ramp_time", "0", "Delay before initiation of data collection for steady state job termination testing"),
-	JOB_OPT("ss_ramp", "0", "Delay before initiation of data collection for steady state job termination testing"),
 	/* options of fio engines (fio --enghelp=ENGINE; HOWTO for engines not built in Debian) */
 	ENGINE_OPT("arguments", "exec"),
 	ENGINE_OPT("bindname", "rdma"),

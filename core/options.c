@@ -13,6 +13,7 @@
 #include "fio_unsupported.h"
 #include "options.h"
 #include "parse.h"
+#include "steady.h"
 
 #define FIELD(f) offsetof(struct job_spec, f), sizeof(((struct job_spec *)0)->f)
 
@@ -958,6 +959,52 @@ static int set_exit_what(struct job_spec *job, const struct opt_def *o, const ch
 	return 0;
 }
 
+/*
+ * ss=iops|iops_slope|bw|bw_slope:LIMIT[%]: fio's steady-state criterion. A limit without '%'
+ * is IOPS (a number) or bandwidth (bytes, with units) per second, as fio reads it.
+ */
+static int set_ss(struct job_spec *job, const struct opt_def *o, const char *val,
+		  struct iop_err *err)
+{
+	static const struct {
+		const char *name;
+		unsigned state;
+	} kinds[] = {
+		{ "iops", SS_IOPS }, { "iops_slope", SS_IOPS | SS_SLOPE },
+		{ "bw", 0 }, { "bw_slope", SS_SLOPE },
+	};
+	const char *accepted = "iops, iops_slope, bw or bw_slope, ':' and a limit, e.g. iops:10% or bw_slope:1%";
+	const char *colon = strchr(val, ':');
+	char num[64], *end;
+	size_t i, n = colon ? (size_t)(colon - val) : strlen(val), len;
+	uint64_t v;
+
+	for (i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++)
+		if (strlen(kinds[i].name) == n && !strncmp(val, kinds[i].name, n))
+			break;
+	if (i == sizeof(kinds) / sizeof(kinds[0]) || !colon || !colon[1])
+		return bad_value(err, o, val, accepted);
+	len = strlen(colon + 1);
+	if (len >= sizeof(num))
+		return bad_value(err, o, val, accepted);
+	memcpy(num, colon + 1, len + 1);
+	job->ss_state = kinds[i].state;
+	if (num[len - 1] == '%' || (kinds[i].state & SS_IOPS)) {
+		if (num[len - 1] == '%') {
+			num[len - 1] = '\0';
+			job->ss_state |= SS_PCT;
+		}
+		job->ss_limit = strtod(num, &end);
+		if (end == num || *end || job->ss_limit < 0)
+			return bad_value(err, o, val, accepted);
+		return 0;
+	}
+	if (parse_size(num, job->kb_base, &v))
+		return bad_value(err, o, val, accepted);
+	job->ss_limit = (double)v;
+	return 0;
+}
+
 /* zonemode=none|strided; zbd (zoned block devices, write pointers) is not emulated. */
 static int set_zonemode(struct job_spec *job, const struct opt_def *o, const char *val,
 			struct iop_err *err)
@@ -1117,6 +1164,12 @@ const struct opt_def opt_table[] = {
 	  "zonemode=strided: bytes skipped after each zone" },
 	{ "zonecapacity", NULL, OPT_FN, 0, 0, 0, 0, set_ignored,
 	  "zonemode=zbd only (strided ignores it, as fio does)" },
+	{ "steadystate", "ss", OPT_FN, 0, 0, 0, 0, set_ss,
+	  "end the job at steady state: iops|iops_slope|bw|bw_slope:limit[%] over ss_dur" },
+	{ "steadystate_duration", "ss_dur", OPT_TIME, FIELD(ss_dur_ns), 0, UINT64_MAX, NULL,
+	  "steady state: the window of per-second samples judged (whole seconds; 0: off)" },
+	{ "steadystate_ramp_time", "ss_ramp", OPT_TIME, FIELD(ss_ramp_ns), 0, UINT64_MAX, NULL,
+	  "steady state: time before samples are taken (then one second more)" },
 	{ "exitall", NULL, OPT_FLAG, FIELD(exitall), 0, 1, NULL,
 	  "when a job ends, end others (exit_what); given for any job, it holds for all" },
 	{ "exit_what", NULL, OPT_FN, 0, 0, 0, 0, set_exit_what,
@@ -1168,6 +1221,8 @@ void job_defaults(struct job_spec *job)
 	job->kb_base = 1024;
 	job->rw = RW_READ;
 	job->seq_nr = 1;
+	job->ss_state = SS_IOPS | SS_SLOPE | SS_PCT;	/* fio's default: iops_slope:0.01% */
+	job->ss_limit = 0.01;
 	job->rwmixread = 50;
 	job->bs[0] = job->bs[1] = 4096;
 	job->rate_cycle_ms = 1000;

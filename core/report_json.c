@@ -10,6 +10,7 @@
 
 #include "meta.h"
 #include "report.h"
+#include "steady.h"
 #include "stats.h"
 #include "atomic.h"
 #include "version.h"
@@ -326,6 +327,40 @@ static json_t *iopath_job_json(const struct job_result *r)
 	return o;
 }
 
+/* fio's "steadystate" object: the criterion as given, the verdict, and the window. */
+static json_t *ss_json(const struct job_result *r)
+{
+	const struct job_spec *job = r->spec;
+	const struct ss_result *ss = r->ss;
+	json_t *o = json_object(), *data = json_object(), *bw = json_array(), *iops = json_array();
+	uint64_t bw_sum = 0, iops_sum = 0;
+	char buf[96];
+	unsigned i;
+
+	snprintf(buf, sizeof(buf), "%s%s:%f%s", job->ss_state & SS_IOPS ? "iops" : "bw",
+		 job->ss_state & SS_SLOPE ? "_slope" : "", job->ss_limit,
+		 job->ss_state & SS_PCT ? "%" : "");
+	set(o, "ss", json_string(buf));
+	set(o, "duration", json_integer(ss->dur));
+	set(o, "attained", json_integer(ss->attained));
+	snprintf(buf, sizeof(buf), "%f%s", ss->criterion, job->ss_state & SS_PCT ? "%" : "");
+	set(o, "criterion", json_string(buf));
+	set(o, "max_deviation", json_real(ss->deviation));
+	set(o, "slope", json_real(ss->slope));
+	for (i = 0; i < ss->dur; i++) {
+		bw_sum += ss->bw[i];
+		iops_sum += ss->iops[i];
+		json_array_append_new(iops, json_integer((json_int_t)ss->iops[i]));
+		json_array_append_new(bw, json_integer((json_int_t)ss->bw[i]));
+	}
+	set(data, "bw_mean", json_integer((json_int_t)(ss->dur ? bw_sum / ss->dur : 0)));
+	set(data, "iops_mean", json_integer((json_int_t)(ss->dur ? iops_sum / ss->dur : 0)));
+	set(data, "iops", iops);
+	set(data, "bw", bw);
+	set(o, "data", data);
+	return o;
+}
+
 static json_t *job_json(const struct job_result *r, bool plus)
 {
 	json_t *o = json_object();
@@ -354,6 +389,8 @@ static json_t *job_json(const struct job_result *r, bool plus)
 	set(o, "latency_percentile", json_real(100.0));
 	set(o, "latency_window", json_integer(0));
 	lat_buckets(o, r);
+	if (r->ss)
+		set(o, "steadystate", ss_json(r));
 	set(o, "iopath", iopath_job_json(r));
 	return o;
 }

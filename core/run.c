@@ -18,6 +18,7 @@
 #include "meta.h"
 #include "run.h"
 #include "stats.h"
+#include "steady.h"
 #include "worker.h"
 
 static atomic_int stop_requested;
@@ -601,6 +602,7 @@ struct phase_sync {
 	bool exitall;		/* exitall was given for some job: it holds for every job */
 	atomic_bool end_all;	/* exit_what=all has fired: later jobs run nothing */
 	uint64_t genesis_ns;	/* the run's start: fio counts startdelay from there */
+	bool steady;		/* a job of the phase judges steady state (ss_dur=) */
 	run_progress_fn progress;
 	void *progress_arg;
 	unsigned phase, nr_phases;
@@ -744,6 +746,31 @@ static void result_add_span(struct job_result *r, const struct fleet_worker *f, 
 	r->window_ios += f->window_ios;
 }
 
+/* The steady-state window of the worker that holds it, oldest sample first, as fio prints it. */
+static int result_add_ss(struct job_result *r, const struct worker *w)
+{
+	const struct ss_data *ss = &w->ss;
+	unsigned i, j;
+
+	r->ss = calloc(1, sizeof(*r->ss));
+	if (!r->ss)
+		return -ENOMEM;
+	r->ss->bw = calloc(ss->dur, sizeof(uint64_t));
+	r->ss->iops = calloc(ss->dur, sizeof(uint64_t));
+	if (!r->ss->bw || !r->ss->iops)
+		return -ENOMEM;
+	r->ss->dur = ss->dur;
+	r->ss->attained = ss->attained;
+	r->ss->criterion = ss->criterion;
+	r->ss->deviation = ss->deviation;
+	r->ss->slope = ss->slope;
+	for (i = 0, j = ss->head; i < ss->dur; i++, j = (j + 1) % ss->dur) {
+		r->ss->bw[i] = ss->bw[j];
+		r->ss->iops[i] = ss->iops[j];
+	}
+	return 0;
+}
+
 static void result_add_worker(struct job_result *r, const struct worker *w)
 {
 	uint64_t runtime = w->end_ns > w->start_ns ? w->end_ns - w->start_ns : 0;
@@ -801,6 +828,10 @@ static void result_add_worker(struct job_result *r, const struct worker *w)
 			r->dir[STAT_READ].runtime_ns = r->meta->phase_ns[META_OPEN_READ];
 			r->dir[STAT_WRITE].runtime_ns = r->meta->phase_ns[META_CREATE];
 		}
+	}
+	if (w->ss_holder && !r->ss && result_add_ss(r, w) && !r->error) {
+		r->error = ENOMEM;
+		snprintf(r->errmsg, sizeof(r->errmsg), "out of memory for the steady state");
 	}
 	if (!r->nr_applied && w->eng.nr_applied) {
 		r->nr_applied = w->eng.nr_applied;
@@ -1114,11 +1145,120 @@ static void report_progress(struct group_job *gjs, unsigned n, struct phase_sync
 }
 
 /* Wait for the phase's workers to end, reporting progress once a second. */
+/* A worker's unit of steady state: its own, or its reporting group's (group_reporting). */
+static bool ss_same_unit(const struct worker *a, const struct worker *b)
+{
+	if (!a->job->group_reporting)
+		return a == b;
+	return b->job->group_reporting && a->job->groupid == b->job->groupid;
+}
+
+/*
+ * ss_dur=: which worker holds each unit's window (fio's steadystate_setup: every worker its
+ * own, or the last worker of each run of a reporting group); false when out of memory.
+ */
+static bool ss_setup(struct group_job *gjs, unsigned n)
+{
+	struct worker *prev = NULL, *w;
+	unsigned i, c;
+
+	for (i = 0; i < n; i++) {
+		for (c = 0; gjs[i].workers && c < gjs[i].plan.nr_workers; c++) {
+			w = &gjs[i].workers[c];
+			if (w->job->ss_dur_ns < 1000000000ull)
+				continue;
+			if (prev && prev->job->group_reporting && !ss_same_unit(prev, w))
+				prev->ss_holder = true;
+			if (!w->job->group_reporting)
+				w->ss_holder = true;
+			prev = w;
+		}
+	}
+	if (prev && prev->job->group_reporting)
+		prev->ss_holder = true;
+	for (i = 0; i < n; i++)
+		for (c = 0; gjs[i].workers && c < gjs[i].plan.nr_workers; c++)
+			if (gjs[i].workers[c].ss_holder &&
+			    ss_alloc(&gjs[i].workers[c].ss,
+				     (unsigned)(gjs[i].workers[c].job->ss_dur_ns / 1000000000ull)))
+				return false;
+	return true;
+}
+
+/* A unit has attained steady state: its workers end (as fio's fio_mark_td_terminate). */
+static void ss_attained(struct group_job *gjs, unsigned n, struct worker *holder)
+{
+	unsigned i, c;
+
+	for (i = 0; i < n; i++) {
+		for (c = 0; gjs[i].workers && c < gjs[i].plan.nr_workers; c++) {
+			struct worker *o = &gjs[i].workers[c];
+
+			if (!ss_same_unit(holder, o) || o->job->ss_dur_ns < 1000000000ull)
+				continue;
+			o->ss.attained = true;
+			atomic_store(&o->terminate, true);
+		}
+	}
+}
+
+/*
+ * Once a second (fio's steadystate_check): each unit's IOPS and bandwidth over the last
+ * second, summed over the unit's workers past ss_ramp + 1 s, go into its window; a unit whose
+ * criterion is met has attained steady state, and its workers end.
+ */
+static void ss_check(struct group_job *gjs, unsigned n, uint64_t now)
+{
+	uint64_t bw = 0, iops = 0, bytes, ios, ms;
+	struct worker *first = NULL, *w;
+	unsigned i, c, over = 0;
+
+	for (i = 0; i < n; i++) {
+		for (c = 0; gjs[i].workers && c < gjs[i].plan.nr_workers; c++) {
+			const struct job_spec *job;
+			uint64_t epoch;
+
+			w = &gjs[i].workers[c];
+			job = w->job;
+			epoch = atomic_load(&w->epoch_ns);
+			if (job->ss_dur_ns < 1000000000ull || !epoch ||
+			    atomic_load(&w->finished) || w->ss.attained)
+				continue;
+			if (!first || !ss_same_unit(first, w)) {
+				bw = iops = 0;
+				over = 0;
+				first = w;
+			}
+			if (!w->ss.prev_ns)
+				w->ss.prev_ns = epoch;
+			if (!w->ss.ramp_over && now - epoch >= job->ss_ramp_ns +
+			    (job->ss_ramp_ns ? 1000000000ull : 0))
+				w->ss.ramp_over = true;
+			bytes = atomic_load_explicit(&w->progress_bytes, memory_order_relaxed);
+			ios = atomic_load_explicit(&w->progress_ios, memory_order_relaxed);
+			ms = (now - w->ss.prev_ns) / 1000000;
+			w->ss.prev_ns = now;
+			if (w->ss.ramp_over && ms && bytes >= w->ss.prev_bytes) {
+				bw += 1000 * (bytes - w->ss.prev_bytes) / ms;
+				iops += 1000 * (ios - w->ss.prev_ios) / ms;
+				over++;
+			}
+			w->ss.prev_bytes = bytes;
+			w->ss.prev_ios = ios;
+			if (!w->ss_holder || !over ||
+			    !ss_add(&w->ss, job->ss_state, job->ss_limit, iops, bw))
+				continue;
+			ss_attained(gjs, n, w);
+		}
+	}
+}
+
 static void watch_phase(struct group_job *gjs, unsigned n, struct phase_sync *sync,
 			uint64_t t0, unsigned started)
 {
 	unsigned i, done;
 	struct timespec ts;
+	uint64_t ss_next = mono_ns() + 1000000000ull, now;
 
 	for (;;) {
 		pthread_mutex_lock(&sync->lock);
@@ -1134,7 +1274,15 @@ static void watch_phase(struct group_job *gjs, unsigned n, struct phase_sync *sy
 		pthread_mutex_unlock(&sync->lock);
 		if (done >= started)
 			return;
-		report_progress(gjs, n, sync, t0, started - done);
+		now = mono_ns();
+		if (sync->steady && now >= ss_next) {
+			ss_check(gjs, n, now);
+			ss_next += 1000000000ull;
+			if (ss_next <= now)
+				ss_next = now + 1000000000ull;
+		}
+		if (sync->progress)
+			report_progress(gjs, n, sync, t0, started - done);
 	}
 }
 
@@ -1264,6 +1412,11 @@ out:
 		gate_expect(&start, started);
 		gate_wait_ready(&start);
 	}
+	sync->steady = false;
+	for (i = 0; i < n && total; i++)
+		sync->steady |= gjs[i].plan.job->ss_dur_ns >= 1000000000ull && !gjs[i].refused;
+	if (sync->steady && !ret && !ss_setup(gjs, n))
+		ret = iop_errf(err, -ENOMEM, "out of memory for steady state");
 	/* workers without start conditions run from the gate on (exit_what=stonewall ends them) */
 	for (i = 0; i < n && total; i++)
 		for (c = 0; gjs[i].workers && c < gjs[i].plan.nr_workers; c++)
@@ -1273,7 +1426,7 @@ out:
 	origin = fleet_phase_start();
 	if (total)
 		gate_open(&start);
-	if (total && sync->progress && !ret)
+	if (total && (sync->progress || sync->steady) && !ret)
 		watch_phase(gjs, n, sync, mono_ns(), started);
 	if (!ret)
 		fleet_phase_watch(total, phase_progress, &pr);
@@ -1383,8 +1536,14 @@ void run_results_free(struct run_results *r)
 {
 	unsigned i;
 
-	for (i = 0; i < r->nr; i++)
+	for (i = 0; i < r->nr; i++) {
 		free(r->res[i].meta);
+		if (r->res[i].ss) {
+			free(r->res[i].ss->bw);
+			free(r->res[i].ss->iops);
+			free(r->res[i].ss);
+		}
+	}
 	free(r->res);
 	if (r->own_probes && r->probes) {
 		probe_set_free(r->probes);

@@ -1587,6 +1587,7 @@ void *worker_main(void *arg)
 	}
 
 	measure_start(w, worker_now(w));
+	atomic_store(&w->epoch_ns, now_ns());
 	for (i = 0; i < 2; i++)
 		rate_shift(&w->rate[i], w->start_ns);
 	w->think_last_ns = w->start_ns;
@@ -1662,6 +1663,7 @@ void worker_free(struct worker *w)
 	free(w->meta);
 	w->meta = NULL;
 	free(w->st);
+	ss_free(&w->ss);
 	if (w->logs)
 		iologs_free(w->logs);
 	free(w->logs);

@@ -13,6 +13,7 @@
 #include "file.h"
 #include "fleet.h"
 #include "flow.h"
+#include "steady.h"
 #include "gen.h"
 #include "iolog.h"
 #include "rate.h"
@@ -159,6 +160,9 @@ struct worker {
 	unsigned seq_left;		/* random modes: I/Os until the next random offset */
 	unsigned passes_left;		/* loops still to run after a pass ran off its files */
 	uint64_t ios_limit;		/* number_ios * loops (0: none): against issued_ios */
+	struct ss_data ss;		/* ss_dur=: the unit's window (the runner samples it) */
+	bool ss_holder;			/* this worker holds its unit's window */
+	_Atomic uint64_t epoch_ns;	/* when its I/O began (ramp included): ss_ramp counts from it */
 	uint64_t zone_bytes;		/* zonemode=strided: bytes moved in the current zone */
 	struct file_gen zone_gen;	/* zonemode=strided: random offsets within a zone */
 	bool scramble;			/* scramble_buffers applies to this job's writes */

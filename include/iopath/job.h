@@ -201,6 +201,11 @@ struct job_spec {
 	uint64_t zone_size;
 	uint64_t zone_range;		/* 0: zone_size */
 	uint64_t zone_skip;
+	/* ss=, ss_dur=, ss_ramp=: steady state (core/steady.h) */
+	unsigned ss_state;		/* SS_IOPS, SS_SLOPE, SS_PCT */
+	double ss_limit;
+	uint64_t ss_dur_ns;		/* the window; whole seconds count (0: off) */
+	uint64_t ss_ramp_ns;
 	bool exitall;			/* fio's: in force for every job of the run once any sets it */
 	enum exit_what exit_what;
 	bool exitall_on_error;		/* a worker that fails ends others (exit_what) */

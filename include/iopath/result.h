@@ -84,6 +84,15 @@ struct meta_stat {
 	unsigned depth;			/* directory levels below each worker's root */
 };
 
+/* ss=: fio's steady-state verdict and window (oldest sample first), owned by the result. */
+struct ss_result {
+	unsigned dur;
+	bool attained;
+	double criterion, deviation, slope;
+	uint64_t *bw;			/* bytes/s */
+	uint64_t *iops;
+};
+
 /* fio's iodepth buckets: 1 2 4 8 16 32 >=64. */
 #define DEPTH_BUCKETS 7
 
@@ -106,6 +115,7 @@ struct job_result {
 	uint64_t verify_errors;
 	struct copy_check copy;		/* rw=copy only */
 	struct meta_stat *meta;		/* rw=metadata only, owned by the result */
+	struct ss_result *ss;		/* ss_dur= only, owned by the result */
 	/* The probed directories of the job's files (owned by the run's probe set). */
 	unsigned nr_targets;
 	const struct probed_dir *targets[4];

@@ -399,3 +399,62 @@ Test(fio_gaps, zonemode_needs_zonesize_and_zbd_is_refused)
 	cr_expect_not_null(strstr(r.err, "zonemode=zbd is not supported by iopath"), "%s", r.err);
 	run_out_free(&r);
 }
+
+static json_t *ss_of(json_t *root, unsigned i)
+{
+	return json_object_get(json_array_get(json_object_get(root, "jobs"), i), "steadystate");
+}
+
+/* A paced job is steady at once: it ends after ss_dur, not after its 30 s (else: timeout). */
+Test(fio_gaps, steady_state_ends_a_steady_job, .timeout = 25)
+{
+	const char *args[] = { "--name=s", "--ioengine=null", "--size=1g", "--time_based",
+			       "--runtime=30", "--ss=iops:50%", "--ss_dur=2", "--rate_iops=1000",
+			       NULL };
+	json_t *root = run_json(false, args), *ss = ss_of(root, 0);
+
+	cr_assert_not_null(ss);
+	cr_expect_eq(json_integer_value(json_object_get(ss, "attained")), 1);
+	cr_expect_eq(json_integer_value(json_object_get(ss, "duration")), 2);
+	cr_expect_str_eq(json_string_value(json_object_get(ss, "ss")), "iops:50.000000%");
+	cr_expect_eq(json_array_size(json_object_get(json_object_get(ss, "data"), "iops")), 2);
+	json_decref(root);
+}
+
+Test(fio_gaps, steady_state_of_a_group_ends_all_its_workers, .timeout = 25)
+{
+	const char *args[] = { "--name=s", "--ioengine=null", "--size=1g", "--time_based",
+			       "--runtime=30", "--ss=bw_slope:5%", "--ss_dur=2", "--ss_ramp=1",
+			       "--rate=4m", "--numjobs=2", "--group_reporting", NULL };
+	json_t *root = run_json(false, args), *ss = ss_of(root, 0);
+
+	cr_assert_not_null(ss);
+	cr_expect_eq(json_integer_value(json_object_get(ss, "attained")), 1);
+	json_decref(root);
+}
+
+Test(fio_gaps, steady_state_not_reached_is_reported_as_such)
+{
+	const char *args[] = { "--name=s", "--ioengine=null", "--size=1g", "--time_based",
+			       "--runtime=300ms", "--ss=iops:1%", "--ss_dur=30", NULL };
+	json_t *root = run_json(false, args), *ss = ss_of(root, 0);
+
+	cr_assert_not_null(ss);
+	cr_expect_eq(json_integer_value(json_object_get(ss, "attained")), 0);
+	cr_expect_eq(json_integer_value(json_object_get(ss, "duration")), 30);
+	json_decref(root);
+}
+
+Test(fio_gaps, steady_state_criterion_must_be_fios)
+{
+	struct run_out r = iopath_run("--parse-only", "--name=x", "--ss=iops", NULL);
+
+	cr_expect_eq(r.status, 2);
+	run_out_free(&r);
+	r = iopath_run("--parse-only", "--name=x", "--ss=latency:1%", NULL);
+	cr_expect_eq(r.status, 2);
+	run_out_free(&r);
+	r = iopath_run("--parse-only", "--name=x", "--ss=bw:10m", "--ss_dur=5", NULL);
+	cr_expect_eq(r.status, 0, "%s", r.err);
+	run_out_free(&r);
+}
