@@ -1005,6 +1005,36 @@ static int set_ss(struct job_spec *job, const struct opt_def *o, const char *val
 	return 0;
 }
 
+static int set_latency_percentile(struct job_spec *job, const struct opt_def *o,
+				  const char *val, struct iop_err *err)
+{
+	char *end;
+	double v = strtod(val, &end);
+
+	if (end == val || *end || v < 0 || v > 100)
+		return bad_value(err, o, val, "a percentage 0-100, e.g. 99.9");
+	job->latency_percentile = v;
+	return 0;
+}
+
+/*
+ * random_generator: fio's tausworthe and tausworthe64 are its pseudo-random generators (iopath
+ * draws from its own, xoshiro256**, either way); lfsr never repeats an offset within a pass,
+ * which iopath's random map (a keyed permutation, no memory per block) gives even with
+ * norandommap.
+ */
+static int set_random_generator(struct job_spec *job, const struct opt_def *o, const char *val,
+				struct iop_err *err)
+{
+	if (!strcmp(val, "tausworthe") || !strcmp(val, "tausworthe64"))
+		job->rand_lfsr = false;
+	else if (!strcmp(val, "lfsr"))
+		job->rand_lfsr = true;
+	else
+		return bad_value(err, o, val, "tausworthe lfsr tausworthe64");
+	return 0;
+}
+
 /* zonemode=none|strided; zbd (zoned block devices, write pointers) is not emulated. */
 static int set_zonemode(struct job_spec *job, const struct opt_def *o, const char *val,
 			struct iop_err *err)
@@ -1164,6 +1194,14 @@ const struct opt_def opt_table[] = {
 	  "zonemode=strided: bytes skipped after each zone" },
 	{ "zonecapacity", NULL, OPT_FN, 0, 0, 0, 0, set_ignored,
 	  "zonemode=zbd only (strided ignores it, as fio does)" },
+	{ "latency_target", NULL, OPT_FN, FIELD(latency_target_ns), 0, 0, set_usec_time,
+	  "find the largest depth (up to iodepth) whose I/Os meet this latency, then run at it" },
+	{ "latency_window", NULL, OPT_FN, FIELD(latency_window_ns), 0, 0, set_usec_time,
+	  "latency_target: how long each depth is tried (bare: microseconds)" },
+	{ "latency_percentile", NULL, OPT_FN, 0, 0, 0, 0, set_latency_percentile,
+	  "latency_target: the share of I/Os that must meet it (default 100)" },
+	{ "random_generator", NULL, OPT_FN, 0, 0, 0, 0, set_random_generator,
+	  "tausworthe, tausworthe64 (iopath's generator either way) or lfsr (no repeats)" },
 	{ "steadystate", "ss", OPT_FN, 0, 0, 0, 0, set_ss,
 	  "end the job at steady state: iops|iops_slope|bw|bw_slope:limit[%] over ss_dur" },
 	{ "steadystate_duration", "ss_dur", OPT_TIME, FIELD(ss_dur_ns), 0, UINT64_MAX, NULL,
@@ -1223,6 +1261,7 @@ void job_defaults(struct job_spec *job)
 	job->seq_nr = 1;
 	job->ss_state = SS_IOPS | SS_SLOPE | SS_PCT;	/* fio's default: iops_slope:0.01% */
 	job->ss_limit = 0.01;
+	job->latency_percentile = 100.0;
 	job->rwmixread = 50;
 	job->bs[0] = job->bs[1] = 4096;
 	job->rate_cycle_ms = 1000;

@@ -383,11 +383,11 @@ static json_t *job_json(const struct job_result *r, bool plus)
 	set(o, "majf", json_integer((json_int_t)r->majf));
 	set(o, "minf", json_integer((json_int_t)r->minf));
 	set(o, "iodepth_level", depth_json(r));
-	/* fio always reports its latency-target settings; iopath has none: fio's defaults */
-	set(o, "latency_depth", json_integer(r->spec->iodepth));
-	set(o, "latency_target", json_integer(0));
-	set(o, "latency_percentile", json_real(100.0));
-	set(o, "latency_window", json_integer(0));
+	/* fio's latency-target settings (fio's defaults without latency_target): ns, %, us */
+	set(o, "latency_depth", json_integer(r->latency_depth ? r->latency_depth : r->spec->iodepth));
+	set(o, "latency_target", json_integer((json_int_t)r->spec->latency_target_ns));
+	set(o, "latency_percentile", json_real(r->spec->latency_percentile));
+	set(o, "latency_window", json_integer((json_int_t)(r->spec->latency_window_ns / 1000)));
 	lat_buckets(o, r);
 	if (r->ss)
 		set(o, "steadystate", ss_json(r));

@@ -829,6 +829,8 @@ static void result_add_worker(struct job_result *r, const struct worker *w)
 			r->dir[STAT_WRITE].runtime_ns = r->meta->phase_ns[META_CREATE];
 		}
 	}
+	if (r->nr_workers == 1)
+		r->latency_depth = w->lat_on ? w->qd_cap : w->job->iodepth;
 	if (w->ss_holder && !r->ss && result_add_ss(r, w) && !r->error) {
 		r->error = ENOMEM;
 		snprintf(r->errmsg, sizeof(r->errmsg), "out of memory for the steady state");

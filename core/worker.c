@@ -614,6 +614,89 @@ static void __attribute__((noinline)) complete_uncounted(struct worker *w, struc
 		settle(w, reqs[i], &w->st[stat_dir(reqs[i]->ddir)], copy);
 }
 
+static inline uint64_t done_ios(const struct worker *w)
+{
+	return w->st[STAT_READ].ios + w->st[STAT_WRITE].ios + w->st[STAT_TRIM].ios;
+}
+
+/* latency_target: a new window at the current depth (fio's lat_new_cycle). */
+static void lat_new_window(struct worker *w, uint64_t t)
+{
+	w->lat_ios = done_ios(w);
+	w->lat_failed = 0;
+	w->lat_ts = t;
+}
+
+/* The window (or, at 100%, one I/O) missed the target: try a lower depth. false at depth 1. */
+static bool lat_ramp_down(struct worker *w, uint64_t t)
+{
+	if (w->qd_cap == 1)
+		return false;
+	w->lat_qd_high = w->qd_cap;
+	if (w->qd_cap == w->lat_qd_low)
+		w->lat_qd_low--;
+	w->qd_cap = (w->qd_cap + w->lat_qd_low) / 2;
+	w->lat_quiesce = true;
+	lat_new_window(w, t);
+	return true;
+}
+
+/* The window met the target: a higher depth, or, when it stays, the final measured window. */
+static void lat_ramp_up(struct worker *w, uint64_t t)
+{
+	unsigned qd = w->qd_cap;
+
+	w->lat_qd_low = w->qd_cap;
+	if (w->lat_qd_high != w->depth)
+		w->qd_cap = (w->qd_cap + w->lat_qd_high) / 2;
+	else
+		w->qd_cap *= 2;
+	if (w->qd_cap > w->depth)
+		w->qd_cap = w->depth;
+	if (w->qd_cap == qd) {
+		if (w->lat_end_run) {
+			w->lat_done = true;
+		} else {
+			w->lat_quiesce = true;
+			w->lat_end_run = true;
+			measure_start(w, t);
+		}
+	}
+	lat_new_window(w, t);
+}
+
+/* One completion's latency against latency_target (fio's lat_target_failed). */
+static void __attribute__((noinline)) lat_target_io(struct worker *w, uint64_t lat_ns, uint64_t t)
+{
+	const struct job_spec *job = w->job;
+
+	if (lat_ns <= job->latency_target_ns)
+		return;
+	if (job->latency_percentile < 100.0) {
+		w->lat_failed++;
+		return;
+	}
+	if (!lat_ramp_down(w, t))
+		worker_fail(w, ETIMEDOUT, "latency of %llu nsec exceeds specified max (%llu nsec)",
+			    (unsigned long long)lat_ns, (unsigned long long)job->latency_target_ns);
+}
+
+/* Once the window has run: did enough of its I/Os meet the target? (fio's lat_target_check) */
+static void lat_target_check(struct worker *w, uint64_t t)
+{
+	uint64_t ios;
+	double ok;
+
+	if (t - w->lat_ts < w->job->latency_window_ns)
+		return;
+	ios = done_ios(w) - w->lat_ios;
+	ok = 100.0 * (double)(ios - w->lat_failed) / (double)ios;
+	if (ios && ok >= w->job->latency_percentile)
+		lat_ramp_up(w, t);
+	else
+		lat_ramp_down(w, t);
+}
+
 /* The latencies a job with some of fio's disable_* options still measures. */
 static inline void complete_reduced(struct worker *w, struct dir_stat *d, const struct io_req *r,
 				    uint64_t clat, bool async)
@@ -688,6 +771,8 @@ complete(struct worker *w, struct io_req **reqs, unsigned n, uint64_t t, bool as
 		d->bytes += (uint64_t)r->res;
 		if (full)
 			complete_extra(w, d, r, clat, async, t);
+		if (full && __builtin_expect(w->lat_on, 0) && !w->job->disable_lat)
+			lat_target_io(w, async ? clat + r->slat_ns : clat, t);
 		if (!lat) {
 			complete_reduced(w, d, r, clat, async);
 			continue;
@@ -944,7 +1029,9 @@ static inline __attribute__((always_inline)) void io_loop_body(struct worker *w,
 				break;
 		}
 		stalled = false;
-		while ((more || w->nr_copy_ready) && !held && w->inflight + w->nr_batch < w->depth) {
+		while ((more || w->nr_copy_ready) && !held &&
+		       w->inflight + w->nr_batch < (full ? w->qd_cap : w->depth) &&
+		       !(full && w->lat_quiesce)) {
 			struct io_req *r;
 
 			if (full && w->flow && flow_held(w->flow, &w->flow_ios, job->flow)) {
@@ -986,10 +1073,10 @@ static inline __attribute__((always_inline)) void io_loop_body(struct worker *w,
 		if (w->nr_batch && !w->aborted)
 			t = submit_batch(w, sync_engine, full, lat);
 		/* held back by flow= with flow_sleep: every in-flight I/O completes first (fio) */
-		quiesce = full && stalled && job->flow_sleep_us;
+		quiesce = full && ((stalled && job->flow_sleep_us) || w->lat_quiesce);
 		if (!sync_engine && w->inflight &&
-		    (w->inflight + w->nr_batch >= w->depth || !more || held || w->nr_batch ||
-		     quiesce)) {
+		    (w->inflight + w->nr_batch >= (full ? w->qd_cap : w->depth) || !more || held ||
+		     w->nr_batch || quiesce)) {
 			unsigned want = min_done < w->inflight ? min_done : w->inflight;
 
 			if (w->aborted || !more || held)
@@ -1023,8 +1110,15 @@ static inline __attribute__((always_inline)) void io_loop_body(struct worker *w,
 				t = think(w, t);
 			if (w->ratemin && t >= w->ratemin_next_ns && !w->in_ramp)
 				check_rate_min(w, t);
+			if (w->lat_on && !w->in_ramp) {
+				if (!w->inflight)
+					w->lat_quiesce = false;
+				lat_target_check(w, t);
+				if (w->lat_done)
+					more = false;
+			}
 		}
-		if (quiesce && !w->inflight && !w->aborted) {
+		if (quiesce && !w->inflight && !w->aborted && stalled) {
 			usleep(job->flow_sleep_us);
 			t = worker_now(w);
 		} else if (full && stalled) {
@@ -1189,7 +1283,7 @@ static int setup_files(struct worker *w)
 			if (ret)
 				return ret;
 		}
-		gen_init(&w->gens[i], f->len, plan->align, !job->norandommap,
+		gen_init(&w->gens[i], f->len, plan->align, !job->norandommap || job->rand_lfsr,
 			 seed + w->clone * 7919u + i);
 		w->gens[i].start = w->gens[i].origin = f->start;
 		w->gens[i].real = file_end(w, f, plan_path(plan, w->clone, i));
@@ -1354,10 +1448,19 @@ static int setup_options(struct worker *w, uint64_t seed)
 		w->cur_file = 0;
 		w->file_left = w->files[0].len;
 	}
+	w->qd_cap = w->depth;
+	if (job->latency_target_ns) {
+		/* fio's lat_target_init: from depth 1 up, bounded by iodepth */
+		w->lat_on = w->full = true;
+		w->qd_cap = 1;
+		w->lat_qd_low = 1;
+		w->lat_qd_high = w->depth;
+	}
 	w->seq_step = job->seq_add || (job_rw_random(job->rw) && job->seq_nr > 1) ||
 		      job->zone_strided;
 	if (job->zone_strided)
-		gen_init(&w->zone_gen, job->zone_range, w->plan->align, !job->norandommap,
+		gen_init(&w->zone_gen, job->zone_range, w->plan->align,
+			 !job->norandommap || job->rand_lfsr,
 			 seed ^ 0x20e5ull);
 	w->seq_left = 1;	/* as in fio, the first I/O of rw=randread:N is a random one */
 	w->passes_left = job->loops - 1;

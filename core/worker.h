@@ -160,6 +160,16 @@ struct worker {
 	unsigned seq_left;		/* random modes: I/Os until the next random offset */
 	unsigned passes_left;		/* loops still to run after a pass ran off its files */
 	uint64_t ios_limit;		/* number_ios * loops (0: none): against issued_ios */
+	/* latency_target= (fio's lat_target_*): the depth being tried and its bounds */
+	bool lat_on;
+	bool lat_quiesce;		/* let every in-flight I/O complete before issuing more */
+	bool lat_end_run;		/* the depth is found: one last window, measured afresh */
+	bool lat_done;
+	unsigned qd_cap;		/* requests allowed in flight (full loop) */
+	unsigned lat_qd_low, lat_qd_high;
+	uint64_t lat_failed;		/* I/Os over the target in this window */
+	uint64_t lat_ios;		/* completions when the window began */
+	uint64_t lat_ts;
 	struct ss_data ss;		/* ss_dur=: the unit's window (the runner samples it) */
 	bool ss_holder;			/* this worker holds its unit's window */
 	_Atomic uint64_t epoch_ns;	/* when its I/O began (ramp included): ss_ramp counts from it */

@@ -201,6 +201,11 @@ struct job_spec {
 	uint64_t zone_size;
 	uint64_t zone_range;		/* 0: zone_size */
 	uint64_t zone_skip;
+	/* latency_target=: find the largest depth whose I/Os meet the target (fio's lat_target_*) */
+	uint64_t latency_target_ns;
+	uint64_t latency_window_ns;
+	double latency_percentile;
+	bool rand_lfsr;			/* random_generator=lfsr: each block once per pass, always */
 	/* ss=, ss_dur=, ss_ramp=: steady state (core/steady.h) */
 	unsigned ss_state;		/* SS_IOPS, SS_SLOPE, SS_PCT */
 	double ss_limit;

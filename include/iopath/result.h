@@ -116,6 +116,7 @@ struct job_result {
 	struct copy_check copy;		/* rw=copy only */
 	struct meta_stat *meta;		/* rw=metadata only, owned by the result */
 	struct ss_result *ss;		/* ss_dur= only, owned by the result */
+	unsigned latency_depth;		/* latency_target: the depth found (first worker's) */
 	/* The probed directories of the job's files (owned by the run's probe set). */
 	unsigned nr_targets;
 	const struct probed_dir *targets[4];

@@ -458,3 +458,57 @@ Test(fio_gaps, steady_state_criterion_must_be_fios)
 	cr_expect_eq(r.status, 0, "%s", r.err);
 	run_out_free(&r);
 }
+
+static long long job_top_int(json_t *root, unsigned i, const char *key)
+{
+	return json_integer_value(json_object_get(json_array_get(json_object_get(root, "jobs"), i),
+						  key));
+}
+
+/*
+ * latency_target met at every depth: 1, 2, 4, then iodepth (7), where it stays: one last
+ * window measured afresh, and the job ends there, long before its 30 s (else: timeout).
+ */
+Test(fio_gaps, latency_target_finds_the_depth_and_ends_as_fio, .timeout = 25)
+{
+	const char *args[] = { "--name=l", "--ioengine=null", "--size=100g", "--time_based",
+			       "--runtime=30", "--rw=randread", "--norandommap", "--iodepth=7",
+			       "--latency_target=10ms", "--latency_window=100ms",
+			       "--latency_percentile=99", NULL };
+	json_t *root = run_json(false, args), *f;
+
+	cr_expect_eq(job_top_int(root, 0, "latency_depth"), 7);
+	cr_expect_eq(job_top_int(root, 0, "latency_target"), 10000000);
+	cr_expect_eq(job_top_int(root, 0, "latency_window"), 100000);
+	if (have_fio()) {
+		f = run_json(true, args);
+		cr_expect_eq(job_top_int(root, 0, "latency_depth"), job_top_int(f, 0, "latency_depth"));
+		json_decref(f);
+	}
+	json_decref(root);
+}
+
+Test(fio_gaps, latency_target_missed_at_depth_one_fails_the_job)
+{
+	const char *dir = tmpdir_make();
+	char file[300];
+	struct run_out r;
+
+	snprintf(file, sizeof(file), "--filename=%s/l", dir);
+	r = iopath_run("--name=l", file, "--size=1m", "--rw=randread", "--latency_target=1",
+		       "--latency_window=1s", NULL);
+	cr_expect_eq(r.status, 1, "%s", r.err);
+	cr_expect_not_null(strstr(r.err, "exceeds specified max (1000 nsec)"), "%s", r.err);
+	run_out_free(&r);
+}
+
+Test(fio_gaps, random_generator_takes_fios_names)
+{
+	const char *args[] = { "--name=g", "--ioengine=null", "--size=1m", "--rw=randread",
+			       "--norandommap", "--random_generator=lfsr", NULL };
+	struct run_out r = iopath_run("--parse-only", "--name=x", "--random_generator=mt", NULL);
+
+	cr_expect_eq(r.status, 2);
+	run_out_free(&r);
+	side_by_side("lfsr", args);
+}
