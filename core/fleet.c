@@ -743,34 +743,6 @@ char *fleet_probe_json(const struct run_results *r)
 	return s;
 }
 
-static char *join_args(int argc, char **argv)
-{
-	size_t len = 1;
-	char *s;
-	int i;
-
-	for (i = 0; i < argc; i++)
-		len += strlen(argv[i]) + 1;
-	s = calloc(1, len);
-	if (!s)
-		return NULL;
-	for (i = 0; i < argc; i++) {
-		strcat(s, argv[i]);
-		if (i + 1 < argc)
-			strcat(s, " ");
-	}
-	return s;
-}
-
-static void set_cmdline(json_t *root, int argc, char **argv)
-{
-	char *cmd = join_args(argc, argv);
-
-	if (cmd)
-		json_object_set_new(json_object_get(root, "iopath"), "command_line", json_string(cmd));
-	free(cmd);
-}
-
 int fleet_write_rank_file(const struct run_results *r, const char *dir,
 			 const struct fleet_rank_info *info, int argc, char **argv,
 			 struct iop_err *err)
@@ -788,7 +760,6 @@ int fleet_write_rank_file(const struct run_results *r, const char *dir,
 	root = report_json(r ? r : &none, &env, true);
 	if (!root)
 		return iop_errf(err, -ENOMEM, "out of memory building rank %u's result", info->rank);
-	set_cmdline(root, argc, argv);
 	mpi = json_object();
 	json_object_set_new(mpi, "rank", json_integer(info->rank));
 	json_object_set_new(mpi, "hostname", json_string(info->hostname));
@@ -861,8 +832,7 @@ int fleet_write_merged(struct fleet_rank *ranks, unsigned nr, const struct outpu
 			fprintf(stderr, "iopath: out of memory building the merged result\n");
 			code = code ? code : EXIT_JOB_FAILED;
 		} else {
-			set_cmdline(root, argc, argv);
-			ret = report_json_write(root, o->path);
+					ret = report_json_write(root, o->path);
 			json_decref(root);
 			if (ret) {
 				fprintf(stderr, "iopath: cannot write the result to %s: %s\n",

@@ -43,25 +43,6 @@ int output_parse_formats(const char *list, unsigned *formats, struct iop_err *er
 	return 0;
 }
 
-static char *join_args(int argc, char **argv)
-{
-	size_t len = 1;
-	char *s;
-	int i;
-
-	for (i = 0; i < argc; i++)
-		len += strlen(argv[i]) + 1;
-	s = calloc(1, len);
-	if (!s)
-		return NULL;
-	for (i = 0; i < argc; i++) {
-		strcat(s, argv[i]);
-		if (i + 1 < argc)
-			strcat(s, " ");
-	}
-	return s;
-}
-
 /* Where a result goes when it cannot go where asked: $TMPDIR (or /tmp), rather than nowhere. */
 static void fallback_path(char *out, size_t len, const char *ext)
 {
@@ -133,15 +114,6 @@ int output_results(const struct run_results *r, const struct output_opts *o, int
 	root = report_json(r, &env, o->formats & OUT_JSONPLUS);
 	if (!root)
 		return iop_errf(err, -ENOMEM, "out of memory building the JSON result");
-	{
-		char *cmd = join_args(argc, argv);
-
-		if (cmd) {
-			json_object_set_new(json_object_get(root, "iopath"), "command_line",
-					    json_string(cmd));
-			free(cmd);
-		}
-	}
 	ret = report_json_write(root, o->path);
 	if (ret) {
 		fallback_path(alt, sizeof(alt), "json");

@@ -11,12 +11,15 @@
 
 /* What the whole run was: for the header of every result. */
 struct run_env {
-	const char *cmdline;
+	char cmdline[4096];	/* the command line, words joined by spaces (cut if longer) */
 	char kernel[128];
 	char hostname[128];
 };
 
 void run_env_fill(struct run_env *env, int argc, char **argv);
+
+/* Words joined by single spaces, cut to fit len. */
+void join_words(char *buf, size_t len, int argc, char **argv);
 
 /* The whole run in fio 3.x JSON shape; plus adds the latency bins (json+). NULL on ENOMEM. */
 json_t *report_json(const struct run_results *r, const struct run_env *env, bool plus);

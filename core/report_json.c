@@ -22,13 +22,24 @@ const char *dir_name(unsigned dir)
 	return dir < STAT_NR ? names[dir] : "?";
 }
 
+void join_words(char *buf, size_t len, int argc, char **argv)
+{
+	size_t off = 0;
+	int i;
+
+	if (!len)
+		return;
+	buf[0] = '\0';
+	for (i = 0; i < argc && off < len; i++)
+		off += (size_t)snprintf(buf + off, len - off, "%s%s", i ? " " : "", argv[i]);
+}
+
 void run_env_fill(struct run_env *env, int argc, char **argv)
 {
 	struct utsname u;
 
-	(void)argc;
-	(void)argv;
 	memset(env, 0, sizeof(*env));
+	join_words(env->cmdline, sizeof(env->cmdline), argc, argv);
 	if (!uname(&u))
 		snprintf(env->kernel, sizeof(env->kernel), "%s", u.release);
 	if (gethostname(env->hostname, sizeof(env->hostname)))
@@ -419,6 +430,8 @@ json_t *report_json(const struct run_results *r, const struct run_env *env, bool
 	set(meta, "cflags", json_string(iopath_cflags));
 	set(meta, "kernel", json_string(env->kernel));
 	set(meta, "hostname", json_string(env->hostname));
+	if (env->cmdline[0])
+		set(meta, "command_line", json_string(env->cmdline));
 	set(meta, "interrupted", json_boolean(r->interrupted));
 	if (r->probes) {
 		json_t *p = probe_set_json(r->probes);

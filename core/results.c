@@ -35,30 +35,11 @@ const char *cell_status_name(enum cell_status st)
 	return st <= CELL_INTERRUPTED ? status_names[st] : "?";
 }
 
-static char *join_args(int argc, char **argv)
-{
-	size_t len = 1;
-	char *s;
-	int i;
-
-	for (i = 0; i < argc; i++)
-		len += strlen(argv[i]) + 1;
-	s = calloc(1, len);
-	if (!s)
-		return NULL;
-	for (i = 0; i < argc; i++) {
-		strcat(s, argv[i]);
-		if (i + 1 < argc)
-			strcat(s, " ");
-	}
-	return s;
-}
-
 static json_t *env_json(int argc, char **argv)
 {
 	json_t *env = json_object(), *build = json_object(), *host;
 	struct probe_host h;
-	char hostname[256] = "unknown", *cmd;
+	char hostname[256] = "unknown", cmd[4096];
 
 	if (!env || !build) {
 		json_decref(env);
@@ -76,10 +57,9 @@ static json_t *env_json(int argc, char **argv)
 	json_object_set_new(build, "compiler", json_string(COMPILER));
 	json_object_set_new(build, "cflags", json_string(iopath_cflags));
 	json_object_set_new(env, "iopath", build);
-	cmd = argc ? join_args(argc, argv) : NULL;
-	if (cmd)
+	join_words(cmd, sizeof(cmd), argc, argv);
+	if (cmd[0])
 		json_object_set_new(env, "command_line", json_string(cmd));
-	free(cmd);
 	return env;
 }
 
