@@ -90,7 +90,6 @@ const struct fio_unsupported fio_unsupported_table[] = {
 	JOB_OPT("create_serialize", "1", "Serialize creation of job files"),
 	JOB_OPT("create_fsync", "1", "fsync file after creation"),
 	JOB_OPT("create_only", "0", "Only perform file creation phase"),
-	JOB_OPT("allow_file_create", "1", "Permit fio to create files, if they don't exist"),
 	JOB_OPT("allow_mounted_write", "0", "Allow writes to a mounted partition"),
 	JOB_OPT("pre_read", "0", "Pre-read files before starting official testing"),
 	JOB_OPT("cpumask", NULL, "CPU affinity mask"),

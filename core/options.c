@@ -1102,6 +1102,8 @@ const struct opt_def opt_table[] = {
 	  "how the next file is chosen" },
 	{ "offset_increment", NULL, OPT_FN, FIELD(offset_increment), 0, 0, set_size_pct,
 	  "offset added per worker number" },
+	{ "allow_file_create", NULL, OPT_BOOL, FIELD(allow_file_create), 0, 1, NULL,
+	  "may create files that do not exist (0: they must exist already)" },
 	{ "unlink", NULL, OPT_BOOL, FIELD(unlink), 0, 1, NULL, "remove the job's files when done" },
 	{ "create_on_open", NULL, OPT_BOOL, FIELD(create_on_open), 0, 1, NULL,
 	  "create files when opened, without laying them out" },
@@ -1262,6 +1264,7 @@ void job_defaults(struct job_spec *job)
 	job->ss_state = SS_IOPS | SS_SLOPE | SS_PCT;	/* fio's default: iops_slope:0.01% */
 	job->ss_limit = 0.01;
 	job->latency_percentile = 100.0;
+	job->allow_file_create = true;
 	job->rwmixread = 50;
 	job->bs[0] = job->bs[1] = 4096;
 	job->rate_cycle_ms = 1000;

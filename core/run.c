@@ -159,6 +159,10 @@ static int check_target(const struct job_spec *job, const struct job_plan *plan,
 	int ret = file_size(path, &size, &blk);
 
 	if (ret == -ENOENT) {
+		if (!job->allow_file_create)
+			return iop_errf(err, -ENOENT,
+					"job %s: %s does not exist, and allow_file_create=0 forbids creating it",
+					job->name, path);
 		ret = check_new_file(job, path, err);
 		return ret ? ret : job->direct ? check_dio_align(job, plan->offset, path, false, err) : 0;
 	}

@@ -137,6 +137,7 @@ struct job_spec {
 	double file_service_arg;	/* zipf theta, pareto h, normal deviation */
 	uint64_t offset_increment;
 	unsigned offset_increment_pct;	/* offset_increment=N%: of the smallest file */
+	bool allow_file_create;		/* fio's: false refuses files that do not exist yet */
 	bool unlink;
 	bool create_on_open;
 	enum fallocate_mode fallocate;

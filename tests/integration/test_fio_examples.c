@@ -15,11 +15,59 @@
 
 enum verdict { PARSES, REFUSED, FOREIGN_ENGINE };
 
-/* Parse one file; a refusal must be iopath's explained "not supported" kind. */
-static enum verdict parse_one(const char *path)
+/*
+ * Files that fio itself runs only with options on the command line, given here as the file's
+ * own usage notes give them ("@DATA": a 1 MiB file in the run's directory). xnvme-compare.fio:
+ * "fio examples/xnvme-compare.fio --section=default --ioengine=io_uring --sqthread_poll=1
+ * --filename=/dev/nvme0n1" (its override section needs FIO_RW, FIO_BS and FIO_IODEPTH, and
+ * allow_file_create=0 an existing file: without them fio refuses it too).
+ */
+static const struct {
+	const char *file;
+	const char *args[5];
+} invocations[] = {
+	{ "xnvme-compare.fio",
+	  { "--section=default", "--ioengine=io_uring", "--sqthread_poll=1", "--filename=@DATA",
+	    NULL } },
+};
+
+/* The invocation's arguments for name, "@DATA" replaced by data (NULL: none). */
+static unsigned invocation(const char *name, const char *data, char args[5][512])
 {
-	struct run_out r = iopath_run("--parse-only", path, NULL), lax;
+	unsigned i, k;
+
+	for (i = 0; i < sizeof(invocations) / sizeof(invocations[0]); i++) {
+		if (strcmp(invocations[i].file, name))
+			continue;
+		for (k = 0; invocations[i].args[k]; k++) {
+			const char *at = strstr(invocations[i].args[k], "@DATA");
+
+			if (at)
+				snprintf(args[k], 512, "%.*s%s", (int)(at - invocations[i].args[k]),
+					 invocations[i].args[k], data);
+			else
+				snprintf(args[k], 512, "%s", invocations[i].args[k]);
+		}
+		return k;
+	}
+	return 0;
+}
+
+/* Parse one file; a refusal must be iopath's explained "not supported" kind. */
+static enum verdict parse_one(const char *path, const char *name)
+{
+	char extra[5][512], *argv[12];
+	unsigned n = 0, k, nx = invocation(name, "/nonexistent/data", extra);
+	struct run_out r, lax;
 	enum verdict v = PARSES;
+
+	argv[n++] = "iopath";
+	argv[n++] = "--parse-only";
+	for (k = 0; k < nx; k++)
+		argv[n++] = extra[k];
+	argv[n++] = (char *)path;
+	argv[n] = NULL;
+	r = iopath_runv(argv);
 
 	cr_expect(r.status == 0 || r.status == 2, "%s: exit %d (a crash?): %s", path, r.status,
 		  r.err);
@@ -39,14 +87,23 @@ static enum verdict parse_one(const char *path)
 static bool run_one(const char *path, const char *name)
 {
 	const char *dir = tmpdir_make();
-	char job[512], out[512];
-	char *argv[] = { "iopath", "--output-format=json", "--output", out, job, NULL };
+	char job[512], out[512], data[512], extra[5][512];
+	char *argv[12] = { "iopath", "--output-format=json", "--output", out };
+	unsigned n = 4, k, nx;
 	struct run_out r;
 	struct run_bg bg;
 	bool ok;
 
 	snprintf(job, sizeof(job), "%s/%s", dir, name);
 	snprintf(out, sizeof(out), "%s/result.json", dir);
+	snprintf(data, sizeof(data), "%s/data", dir);
+	nx = invocation(name, data, extra);
+	if (nx)
+		file_make(data, 1 << 20, 1);
+	for (k = 0; k < nx; k++)
+		argv[n++] = extra[k];
+	argv[n++] = job;
+	argv[n] = NULL;
 
 	cr_assert_eq(sh("tests/integration/shorten-job.sh '%s' '%s' '%s'", path, job, dir), 0);
 	/* in the temporary directory: what a job writes by relative name (logs) stays there */
@@ -74,7 +131,7 @@ Test(fio_examples, each_parses_or_is_refused_as_unsupported_and_each_that_parses
 		if (len < 5 || strcmp(de->d_name + len - 4, ".fio"))
 			continue;
 		snprintf(path, sizeof(path), EXAMPLES "/%s", de->d_name);
-		switch (parse_one(path)) {
+		switch (parse_one(path, de->d_name)) {
 		case PARSES:
 			parsed++;
 			ran += run_one(path, de->d_name);

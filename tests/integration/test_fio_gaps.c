@@ -512,3 +512,22 @@ Test(fio_gaps, random_generator_takes_fios_names)
 	run_out_free(&r);
 	side_by_side("lfsr", args);
 }
+
+Test(fio_gaps, allow_file_create_0_needs_the_file_to_exist)
+{
+	const char *dir = tmpdir_make();
+	char file[300], path[300];
+	struct run_out r;
+
+	snprintf(path, sizeof(path), "%s/f", dir);
+	snprintf(file, sizeof(file), "--filename=%s", path);
+	r = iopath_run("--name=a", file, "--size=64k", "--allow_file_create=0", NULL);
+	cr_expect_eq(r.status, 2);
+	cr_expect_not_null(strstr(r.err, "allow_file_create=0"), "%s", r.err);
+	cr_expect_neq(access(path, F_OK), 0, "the file was created");
+	run_out_free(&r);
+	file_make(path, 64 << 10, 3);
+	r = iopath_run("--name=a", file, "--size=64k", "--allow_file_create=0", NULL);
+	cr_expect_eq(r.status, 0, "%s", r.err);
+	run_out_free(&r);
+}
