@@ -1005,6 +1005,18 @@ static int set_ss(struct job_spec *job, const struct opt_def *o, const char *val
 	return 0;
 }
 
+static int set_dedupe_mode(struct job_spec *job, const struct opt_def *o, const char *val,
+			   struct iop_err *err)
+{
+	if (!strcmp(val, "repeat"))
+		job->dedupe_working_set = false;
+	else if (!strcmp(val, "working_set"))
+		job->dedupe_working_set = true;
+	else
+		return bad_value(err, o, val, "repeat working_set");
+	return 0;
+}
+
 static int set_latency_percentile(struct job_spec *job, const struct opt_def *o,
 				  const char *val, struct iop_err *err)
 {
@@ -1182,6 +1194,12 @@ const struct opt_def opt_table[] = {
 	  "report total latency percentiles" },
 	{ "slat_percentiles", NULL, OPT_BOOL, FIELD(slat_percentiles), 0, 1, NULL,
 	  "report submission latency percentiles" },
+	{ "dedupe_mode", NULL, OPT_FN, 0, 0, 0, 0, set_dedupe_mode,
+	  "repeat (the last unique buffer) or working_set (one of the first unique buffers)" },
+	{ "dedupe_working_set_percentage", NULL, OPT_UINT, FIELD(dedupe_ws_percentage), 0, 100,
+	  NULL, "dedupe_mode=working_set: the working set, in percent of size" },
+	{ "dedupe_global", NULL, OPT_BOOL, FIELD(dedupe_global), 0, 1, NULL,
+	  "dedupe_mode=working_set: draw the working set from every worker's buffers" },
 	{ "random_distribution", NULL, OPT_FN, 0, 0, 0, 0, set_random_distribution,
 	  "random offsets: random, zipf, pareto, normal, zoned, zoned_abs" },
 	{ "buffer_compress_percentage", NULL, OPT_UINT, FIELD(buffer_compress_percentage), 0, 100,
@@ -1265,6 +1283,7 @@ void job_defaults(struct job_spec *job)
 	job->ss_limit = 0.01;
 	job->latency_percentile = 100.0;
 	job->allow_file_create = true;
+	job->dedupe_ws_percentage = 5;
 	job->rwmixread = 50;
 	job->bs[0] = job->bs[1] = 4096;
 	job->rate_cycle_ms = 1000;
@@ -1660,6 +1679,10 @@ static int finish_mode(struct job_spec *job, struct iop_err *err)
 	if (job->nrfiles > 1 && job->filename[0])
 		return iop_errf(err, -EINVAL,
 				"%s: nrfiles= with filename=: name every file in filename= (a:b:c) instead",
+				job->origin);
+	if (job->dedupe_percentage && job->dedupe_working_set && !job->size)
+		return iop_errf(err, -EINVAL,
+				"%s: dedupe_mode=working_set needs size= (its working set is a share of it)",
 				job->origin);
 	if (!job->zone_strided && job->zone_size)
 		return iop_errf(err, -EINVAL,

@@ -1496,6 +1496,13 @@ int run_jobs_progress(const struct job_list *jobs, struct run_results *out, run_
 		probe_job(&gjs[i], out->probes);
 	if (!ret)
 		ret = plan_flows(jobs, gjs, &flows, err);
+	/* run-wide worker numbers (fio's thread numbers), for dedupe_global */
+	for (i = 0, first = 0; i < jobs->nr && !ret; i++) {
+		gjs[i].plan.first_worker = first;
+		first += gjs[i].plan.nr_workers;
+	}
+	for (i = 0; i < jobs->nr && !ret; i++)
+		gjs[i].plan.run_workers = first;
 	pthread_mutex_init(&sync.lock, NULL);
 	pthread_cond_init(&sync.cond, NULL);
 	sync.genesis_ns = mono_ns();

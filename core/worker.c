@@ -312,10 +312,72 @@ static inline bool next_sync(struct worker *w, struct io_req *r)
 	return false;
 }
 
+/* dedupe_mode=working_set: run-wide worker g's stream of unique buffer seeds, from its start. */
+static void dedupe_stream(struct rng *stream, uint64_t base, unsigned g)
+{
+	rng_seed(stream, base ^ (0x9e3779b97f4a7c15ull * (g + 1)));
+}
+
+/*
+ * fio's init_dedupe_working_set_seeds: the working set is the first size * percent / bs
+ * unique buffers; with dedupe_global it is spread evenly over every worker of the run, each
+ * block of it the first unique buffers of the next worker in turn.
+ */
+static int setup_dedupe_ws(struct worker *w, uint64_t base)
+{
+	const struct job_spec *job = w->job;
+	const struct job_plan *plan = w->plan;
+	unsigned me = plan->first_worker + w->clone, t = plan->run_workers ? plan->run_workers : 1;
+	uint64_t n = job->size * job->dedupe_ws_percentage / 100 / job->bs[DDIR_WRITE], per, i;
+	struct rng stream;
+
+	if (!n)
+		n = 1;
+	if (n > (1ull << 27)) {
+		worker_fail(w, EINVAL, "dedupe_working_set_percentage: %llu buffers in the working set (at most %llu)",
+			    (unsigned long long)n, 1ull << 27);
+		return -EINVAL;
+	}
+	w->dedupe_ws = malloc(n * sizeof(*w->dedupe_ws));
+	if (!w->dedupe_ws) {
+		worker_fail(w, ENOMEM, "dedupe working set: out of memory");
+		return -ENOMEM;
+	}
+	w->nr_dedupe_ws = n;
+	per = job->dedupe_global ? (n / t ? n / t : 1) : n;
+	for (i = 0; i < n; i++) {
+		/* block k of the set: worker (me + k) mod t's first buffers, as fio rotates them */
+		if (i % per == 0)
+			dedupe_stream(&stream, base, (unsigned)((me + i / per) % t));
+		w->dedupe_ws[i] = rng_next(&stream) | 1;
+	}
+	dedupe_stream(&w->dedupe_uniq, base, me);
+	return 0;
+}
+
+/* dedupe_mode=working_set: a dedupe draw takes a random buffer of the set, else a new one. */
+static void dedupe_fill_ws(struct worker *w, struct io_req *r)
+{
+	struct rng fill;
+	uint64_t seed;
+
+	if (rng_below(&w->dedupe_rng, 100) < w->job->dedupe_percentage)
+		seed = w->dedupe_ws[rng_below(&w->dedupe_rng, w->nr_dedupe_ws)];
+	else
+		seed = rng_next(&w->dedupe_uniq) | 1;
+	rng_seed(&fill, seed);
+	buf_fill(w->job, &fill, r->buf, r->len);
+}
+
 /* dedupe_percentage: that share of writes repeats the last unique buffer (fio's "repeat"). */
 static void dedupe_fill(struct worker *w, struct io_req *r)
 {
 	struct rng fill;
+
+	if (w->dedupe_ws) {
+		dedupe_fill_ws(w, r);
+		return;
+	}
 
 	if (!w->dedupe_seed || rng_below(&w->dedupe_rng, 100) >= w->job->dedupe_percentage)
 		w->dedupe_seed = rng_next(&w->dedupe_rng) | 1;
@@ -1504,6 +1566,12 @@ static int setup_options(struct worker *w, uint64_t seed)
 		      !job->buffer_compress_percentage && !job->dedupe_percentage &&
 		      job->verify == VERIFY_NONE;
 	rng_seed(&w->dedupe_rng, seed ^ 0xdedeull);
+	if (job->dedupe_percentage && job->dedupe_working_set && job_writes(job->rw)) {
+		/* one base for the run, so that workers can draw each other's buffers */
+		ret = setup_dedupe_ws(w, (job->randseed_set ? job->randseed : 0x10ba7) ^ 0xdede5e7ull);
+		if (ret)
+			return ret;
+	}
 	if (job->file_service >= FSVC_ZIPF) {
 		ret = dist_init(&w->file_dist, fsvc_dist[job->file_service],
 				(uint64_t)w->nr_files << FSVC_DIST_SHIFT, job->file_service_arg, -1.0,
@@ -1767,6 +1835,8 @@ void worker_free(struct worker *w)
 	w->meta = NULL;
 	free(w->st);
 	ss_free(&w->ss);
+	free(w->dedupe_ws);
+	w->dedupe_ws = NULL;
 	if (w->logs)
 		iologs_free(w->logs);
 	free(w->logs);

@@ -43,6 +43,8 @@ struct job_plan {
 	bool copy_src_blockdev;
 	const struct tsc_clock *tsc;	/* the job's clock: the TSC, or NULL for CLOCK_MONOTONIC */
 	struct flow *flow;		/* flow=: the job's flow (its workers joined at set-up) */
+	unsigned first_worker;		/* the run-wide number of the job's first worker */
+	unsigned run_workers;		/* workers of every job of the run (fio's thread_number) */
 };
 
 /*
@@ -179,6 +181,9 @@ struct worker {
 	uint64_t write_seq;
 	uint64_t dedupe_seed;		/* dedupe_percentage: the last unique buffer's seed */
 	struct rng dedupe_rng;
+	uint64_t *dedupe_ws;		/* dedupe_mode=working_set: the seeds of its buffers */
+	uint64_t nr_dedupe_ws;
+	struct rng dedupe_uniq;		/* working_set: this worker's unique buffers' seeds */
 	struct rate rate[2];		/* rate / rate_iops per direction */
 	bool rated;
 	uint64_t rate_wait_ns;		/* the next I/O is due then (set when it is not yet) */

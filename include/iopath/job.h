@@ -164,6 +164,9 @@ struct job_spec {
 	unsigned buffer_compress_percentage;
 	bool scramble_buffers;
 	unsigned dedupe_percentage;
+	bool dedupe_working_set;	/* dedupe_mode=working_set (else repeat) */
+	unsigned dedupe_ws_percentage;	/* the working set: this percent of size, in blocks */
+	bool dedupe_global;		/* working sets drawn from every worker's unique buffers */
 	unsigned buffer_pattern_len;
 	unsigned char buffer_pattern[PATTERN_MAX];
 	uint64_t rate[2];		/* bytes/s per direction; 0 = not limited */

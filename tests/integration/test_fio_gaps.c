@@ -531,3 +531,112 @@ Test(fio_gaps, allow_file_create_0_needs_the_file_to_exist)
 	cr_expect_eq(r.status, 0, "%s", r.err);
 	run_out_free(&r);
 }
+
+/* 64-bit FNV-1a of each 4 KiB block of path, in order; the count. */
+static size_t block_sums(const char *path, uint64_t *sums, size_t max)
+{
+	FILE *f = fopen(path, "rb");
+	unsigned char buf[4096];
+	size_t n = 0, k;
+
+	cr_assert_not_null(f, "%s", path);
+	while (n < max && fread(buf, 1, sizeof(buf), f) == sizeof(buf)) {
+		uint64_t h = 0xcbf29ce484222325ull;
+
+		for (k = 0; k < sizeof(buf); k++)
+			h = (h ^ buf[k]) * 0x100000001b3ull;
+		sums[n++] = h;
+	}
+	fclose(f);
+	return n;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* Distinct contents among blocks, and distinct contents that occur more than once. */
+static void distinct(const uint64_t *sums, size_t n, size_t *all, size_t *repeated)
+{
+	uint64_t *s = malloc(n * sizeof(*s));
+	size_t i;
+
+	cr_assert_not_null(s);
+	memcpy(s, sums, n * sizeof(*s));
+	qsort(s, n, sizeof(*s), cmp_u64);
+	*all = *repeated = 0;
+	for (i = 0; i < n; i++) {
+		if (i && s[i] == s[i - 1]) {
+			if (i < 2 || s[i - 1] != s[i - 2])
+				(*repeated)++;
+			continue;
+		}
+		(*all)++;
+	}
+	free(s);
+}
+
+/*
+ * dedupe_mode=working_set: half the writes repeat one of the first 10% of unique buffers
+ * (102 of 1024 blocks), where repeat mode repeats the latest unique one.
+ */
+Test(fio_gaps, dedupe_working_set_repeats_only_the_first_unique_buffers)
+{
+	const char *dir = tmpdir_make();
+	char file[300], path[300];
+	const char *ws[] = { "--name=d", file, "--size=4m", "--bs=4k", "--rw=write",
+			     "--dedupe_percentage=50", "--dedupe_mode=working_set",
+			     "--dedupe_working_set_percentage=10", NULL };
+	const char *rep[] = { "--name=d", file, "--size=4m", "--bs=4k", "--rw=write",
+			      "--dedupe_percentage=50", NULL };
+	static uint64_t sums[1024];
+	size_t n, all, repeated;
+	json_t *root;
+
+	snprintf(path, sizeof(path), "%s/d", dir);
+	snprintf(file, sizeof(file), "--filename=%s", path);
+	root = run_json(false, ws);
+	json_decref(root);
+	n = block_sums(path, sums, 1024);
+	cr_assert_eq(n, 1024);
+	distinct(sums, n, &all, &repeated);
+	cr_expect(all > 400 && all < 620, "%zu distinct blocks of 1024 at 50%% dedupe", all);
+	cr_expect_leq(repeated, 102, "%zu contents repeated: more than the working set", repeated);
+	cr_expect_gt(repeated, 60, "%zu contents repeated", repeated);
+	root = run_json(false, rep);
+	json_decref(root);
+	distinct(sums, block_sums(path, sums, 1024), &all, &repeated);
+	cr_expect_gt(repeated, 150, "repeat mode: %zu contents repeated", repeated);
+}
+
+Test(fio_gaps, dedupe_global_shares_buffers_between_jobs)
+{
+	const char *dir = tmpdir_make();
+	char a[300], b[300], pa[300], pb[300];
+	const char *args[] = { "--size=1m", "--bs=4k", "--rw=write", "--dedupe_percentage=50",
+			       "--dedupe_mode=working_set", "--dedupe_working_set_percentage=50",
+			       "--dedupe_global=1", "--name=a", a, "--name=b", b, NULL };
+	static uint64_t sa[256], sb[256];
+	size_t i, k, shared = 0;
+	json_t *root;
+
+	snprintf(pa, sizeof(pa), "%s/a", dir);
+	snprintf(pb, sizeof(pb), "%s/b", dir);
+	snprintf(a, sizeof(a), "--filename=%s", pa);
+	snprintf(b, sizeof(b), "--filename=%s", pb);
+	root = run_json(false, args);
+	json_decref(root);
+	cr_assert_eq(block_sums(pa, sa, 256), 256);
+	cr_assert_eq(block_sums(pb, sb, 256), 256);
+	for (i = 0; i < 256; i++)
+		for (k = 0; k < 256; k++)
+			if (sa[i] == sb[k]) {
+				shared++;
+				break;
+			}
+	/* each job's working set is half its own first buffers, half the other's */
+	cr_expect_gt(shared, 10, "%zu blocks of a also in b", shared);
+}
