@@ -27,7 +27,6 @@ const struct fio_unsupported fio_unsupported_table[] = {
 	JOB_OPT("unique_filename", "1", "For network clients, prefix file with source IP"),
 	JOB_OPT("opendir", NULL, "Recursively add files from this directory and down"),
 	JOB_OPT("ignore_error", NULL, "Set a specific list of errors to ignore"),
-	JOB_OPT("iodepth_batch_complete_max", NULL, "Max number of IO buffers to retrieve in one go"),
 	JOB_OPT("iodepth_low", NULL, "Low water mark for queuing depth"),
 	JOB_OPT("serialize_overlap", "0", "Wait for in-flight IOs that collide to complete"),
 	JOB_OPT("io_submit_mode", "inline", "How IO submissions and completions are done"),

@@ -1125,6 +1125,8 @@ const struct opt_def opt_table[] = {
 	  NULL, "requests gathered before one submission (0 = iodepth)" },
 	{ "iodepth_batch_complete_min", "iodepth_batch_complete", OPT_UINT,
 	  FIELD(iodepth_batch_complete_min), 0, 65536, NULL, "completions waited for at once" },
+	{ "iodepth_batch_complete_max", NULL, OPT_UINT, FIELD(iodepth_batch_complete_max), 0, 65536,
+	  NULL, "completions taken at most per reap (default: iodepth_batch_complete_min)" },
 	{ "numjobs", NULL, OPT_UINT, FIELD(numjobs), 1, 4096, NULL, "worker threads for the job" },
 	{ "runtime", "timeout", OPT_TIME, FIELD(runtime_ns), 0, UINT64_MAX, NULL, "time limit" },
 	{ "time_based", NULL, OPT_FLAG, FIELD(time_based), 0, 1, NULL, "run for runtime, repeating" },
@@ -1755,6 +1757,11 @@ int job_finish(struct job_spec *job, struct iop_err *err)
 		job->iodepth_batch_submit = job->iodepth;
 	if (job->iodepth_batch_complete_min > job->iodepth)
 		job->iodepth_batch_complete_min = job->iodepth;
+	/* fio: not set, or below the minimum, means the minimum (so 1 by default) */
+	if (job->iodepth_batch_complete_max < job->iodepth_batch_complete_min)
+		job->iodepth_batch_complete_max = job->iodepth_batch_complete_min;
+	if (job->iodepth_batch_complete_max > job->iodepth)
+		job->iodepth_batch_complete_max = job->iodepth;
 	if (job->verify != VERIFY_NONE && job->norandommap && job_rw_random(job->rw) &&
 	    job_writes(job->rw))
 		return iop_errf(err, -EINVAL,

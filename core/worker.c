@@ -1064,6 +1064,7 @@ static inline __attribute__((always_inline)) void io_loop_body(struct worker *w,
 	const struct engine_ops *ops = w->eng.ops;
 	bool sync_engine = ops->flags & ENGINE_SYNC;
 	unsigned batch_max = job->iodepth_batch_submit, min_done = job->iodepth_batch_complete_min;
+	unsigned max_done = job->iodepth_batch_complete_max;
 	struct io_req *held = NULL;	/* a sync request waiting for writes to drain */
 	bool more = true, stalled, quiesce;
 	uint64_t t = worker_now(w);
@@ -1139,13 +1140,20 @@ static inline __attribute__((always_inline)) void io_loop_body(struct worker *w,
 		if (!sync_engine && w->inflight &&
 		    (w->inflight + w->nr_batch >= (full ? w->qd_cap : w->depth) || !more || held ||
 		     w->nr_batch || quiesce)) {
-			unsigned want = min_done < w->inflight ? min_done : w->inflight;
+			unsigned want = min_done < w->inflight ? min_done : w->inflight, take;
 
 			if (w->aborted || !more || held)
 				want = want ? want : 1;
 			if (quiesce)
 				want = w->inflight;
-			n = ops->reap(&w->eng, w->done, want, w->inflight);
+			/*
+			 * At most iodepth_batch_complete_max per call, as fio: by default one, so
+			 * each completion is followed by a new submission and the queue stays full
+			 */
+			take = max_done < w->inflight ? max_done : w->inflight;
+			if (take < want || quiesce)
+				take = want;
+			n = ops->reap(&w->eng, w->done, want, take);
 			if (n < 0) {
 				worker_fail(w, -n, "engine %s: reap: %s", ops->name, strerror(-n));
 				/*

@@ -15,10 +15,13 @@ static const struct engine_option null_options[] = {
 	{ NULL, 0, 0, 0, 0, 0, NULL },
 };
 
+/* Completed requests wait in a FIFO ring until reaped, oldest first. */
 struct null_priv {
 	struct io_req **pending;
+	unsigned head;		/* oldest waiting request */
 	unsigned nr;
 	unsigned depth;
+	unsigned mask;		/* ring size (a power of two, >= depth) - 1 */
 	unsigned accept;	/* per submit call; the depth when not limited */
 };
 
@@ -28,7 +31,11 @@ static int null_init(struct engine *e, const struct engine_params *p)
 
 	if (!n)
 		return -ENOMEM;
-	n->pending = calloc(p->iodepth, sizeof(*n->pending));
+	n->mask = 1;
+	while (n->mask < p->iodepth)
+		n->mask <<= 1;
+	n->pending = calloc(n->mask, sizeof(*n->pending));
+	n->mask--;
 	if (!n->pending) {
 		free(n);
 		return -ENOMEM;
@@ -57,7 +64,7 @@ static int null_submit(struct engine *e, struct io_req **reqs, unsigned nr)
 
 	for (i = 0; i < nr && i < n->accept && n->nr < n->depth; i++) {
 		reqs[i]->res = reqs[i]->len;
-		n->pending[n->nr++] = reqs[i];
+		n->pending[(n->head + n->nr++) & n->mask] = reqs[i];
 	}
 	return (int)i;
 }
@@ -69,9 +76,8 @@ static int null_reap(struct engine *e, struct io_req **done, unsigned min, unsig
 
 	(void)min;
 	for (i = 0; i < got; i++)
-		done[i] = n->pending[i];
-	for (i = got; i < n->nr; i++)
-		n->pending[i - got] = n->pending[i];
+		done[i] = n->pending[(n->head + i) & n->mask];
+	n->head = (n->head + got) & n->mask;
 	n->nr -= got;
 	return (int)got;
 }

@@ -144,6 +144,7 @@ struct job_spec {
 	unsigned iodepth;
 	unsigned iodepth_batch_submit;
 	unsigned iodepth_batch_complete_min;
+	unsigned iodepth_batch_complete_max;	/* 0 or below min: min, as fio */
 	unsigned numjobs;
 	uint64_t runtime_ns;		/* 0 = no limit */
 	uint64_t ramp_ns;

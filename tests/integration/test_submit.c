@@ -51,3 +51,28 @@ Test(submit, whole_batches_move_every_request_once)
 	cr_assert(slat_max(root) < 1e9, "slat max %.0f ns", slat_max(root));
 	json_decref(root);
 }
+
+static double depth32(json_t *root)
+{
+	json_t *job = json_array_get(json_object_get(root, "jobs"), 0);
+
+	return json_number_value(json_object_get(json_object_get(job, "iodepth_level"), "32"));
+}
+
+/* fio's default takes one completion per reap, so each submission finds the queue full. */
+Test(submit, one_completion_per_reap_keeps_the_queue_full)
+{
+	json_t *root = null_run("--randrepeat=1", "--iodepth=32");
+
+	/* all but the 31 submissions that fill the queue at the start, of 2048 */
+	cr_assert_gt(depth32(root), 98.0, "depth 32 at %.2f%% of submissions", depth32(root));
+	json_decref(root);
+}
+
+Test(submit, batch_complete_max_takes_more_per_reap)
+{
+	json_t *root = null_run("--iodepth_batch_complete_max=32", "--iodepth=32");
+
+	cr_assert_lt(depth32(root), 50.0, "depth 32 at %.2f%% of submissions", depth32(root));
+	json_decref(root);
+}
