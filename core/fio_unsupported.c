@@ -29,7 +29,6 @@ const struct fio_unsupported fio_unsupported_table[] = {
 	JOB_OPT("ignore_error", NULL, "Set a specific list of errors to ignore"),
 	JOB_OPT("iodepth_low", NULL, "Low water mark for queuing depth"),
 	JOB_OPT("serialize_overlap", "0", "Wait for in-flight IOs that collide to complete"),
-	JOB_OPT("io_submit_mode", "inline", "How IO submissions and completions are done"),
 	JOB_OPT("fill_device", "0", "Write until an ENOSPC error occurs"),
 	JOB_OPT("fill_fs", "0", "Write until an ENOSPC error occurs"),
 	JOB_OPT("offset_align", "0", "Start IO from this offset alignment"),

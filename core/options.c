@@ -1017,6 +1017,18 @@ static int set_dedupe_mode(struct job_spec *job, const struct opt_def *o, const 
 	return 0;
 }
 
+static int set_submit_mode(struct job_spec *job, const struct opt_def *o, const char *val,
+			   struct iop_err *err)
+{
+	if (!strcmp(val, "inline"))
+		job->submit_offload = false;
+	else if (!strcmp(val, "offload"))
+		job->submit_offload = true;
+	else
+		return bad_value(err, o, val, "inline offload");
+	return 0;
+}
+
 static int set_latency_percentile(struct job_spec *job, const struct opt_def *o,
 				  const char *val, struct iop_err *err)
 {
@@ -1216,6 +1228,8 @@ const struct opt_def opt_table[] = {
 	  "zonemode=strided: bytes skipped after each zone" },
 	{ "zonecapacity", NULL, OPT_FN, 0, 0, 0, 0, set_ignored,
 	  "zonemode=zbd only (strided ignores it, as fio does)" },
+	{ "io_submit_mode", NULL, OPT_FN, 0, 0, 0, 0, set_submit_mode,
+	  "inline (the worker submits and reaps) or offload (a pool of iodepth I/O threads does)" },
 	{ "latency_target", NULL, OPT_FN, FIELD(latency_target_ns), 0, 0, set_usec_time,
 	  "find the largest depth (up to iodepth) whose I/Os meet this latency, then run at it" },
 	{ "latency_window", NULL, OPT_FN, FIELD(latency_window_ns), 0, 0, set_usec_time,
@@ -1666,6 +1680,10 @@ static int finish_metadata(struct job_spec *job, struct iop_err *err)
 /* Whole-job checks of the options that depend on rw. */
 static int finish_mode(struct job_spec *job, struct iop_err *err)
 {
+	if (job->submit_offload && (job->rw == RW_COPY || job->rw == RW_METADATA))
+		return iop_errf(err, -ENOTSUP,
+				"%s: io_submit_mode=offload with rw=%s is not supported by iopath",
+				job->origin, job->rw == RW_COPY ? "copy" : "metadata");
 	if (job->rw == RW_COPY)
 		return finish_copy(job, err);
 	if (job->rw == RW_METADATA)
@@ -1682,6 +1700,16 @@ static int finish_mode(struct job_spec *job, struct iop_err *err)
 		return iop_errf(err, -EINVAL,
 				"%s: nrfiles= with filename=: name every file in filename= (a:b:c) instead",
 				job->origin);
+	if (job->submit_offload) {
+		const char *what = job->verify != VERIFY_NONE ? "verify" :
+				   job->latency_target_ns ? "latency_target" :
+				   job->flow ? "flow" : job->thinktime_ns ? "thinktime" : NULL;
+
+		if (what)
+			return iop_errf(err, -ENOTSUP,
+					"%s: io_submit_mode=offload with %s is not supported by iopath",
+					job->origin, what);
+	}
 	if (job->dedupe_percentage && job->dedupe_working_set && !job->size)
 		return iop_errf(err, -EINVAL,
 				"%s: dedupe_mode=working_set needs size= (its working set is a share of it)",
