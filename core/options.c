@@ -1271,6 +1271,12 @@ const struct opt_def opt_table[] = {
 	{ "startdelay", NULL, OPT_FN, 0, 0, 0, 0, set_startdelay,
 	  "delay the start (seconds by default; a range picks per worker)" },
 	{ "verify", NULL, OPT_FN, 0, 0, 0, 0, set_verify, "checksum written data and check it" },
+	{ "verify_backlog", NULL, OPT_SIZE, FIELD(verify_backlog), 0, 1ull << 24, NULL,
+	  "verify the written blocks every N blocks written, not only at the end" },
+	{ "verify_backlog_batch", NULL, OPT_SIZE, FIELD(verify_backlog_batch), 0, 1ull << 24, NULL,
+	  "verify_backlog: blocks read back each time (default verify_backlog)" },
+	{ "verify_dump", NULL, OPT_BOOL, FIELD(verify_dump), 0, 1, NULL,
+	  "a block that fails verify is saved as read, to FILE.OFFSET.received" },
 	{ "mem", "iomem", OPT_FN, 0, 0, 0, 0, set_mem,
 	  "request buffers: thp (default: 2 MiB-aligned, huge pages advised) or malloc/mmap (4 KiB pages)" },
 	{ "clocksource", NULL, OPT_FN, 0, 0, 0, 0, set_clocksource,
@@ -1700,6 +1706,10 @@ static int finish_mode(struct job_spec *job, struct iop_err *err)
 		return iop_errf(err, -EINVAL,
 				"%s: nrfiles= with filename=: name every file in filename= (a:b:c) instead",
 				job->origin);
+	if (job->verify_backlog && job->verify == VERIFY_NONE)
+		job->verify_backlog = 0;	/* fio: without verify it does nothing */
+	if (job->verify_backlog && !job->verify_backlog_batch)
+		job->verify_backlog_batch = job->verify_backlog;
 	if (job->submit_offload) {
 		const char *what = job->verify != VERIFY_NONE ? "verify" :
 				   job->latency_target_ns ? "latency_target" :

@@ -385,6 +385,65 @@ static void dedupe_fill(struct worker *w, struct io_req *r)
 	buf_fill(w->job, &fill, r->buf, r->len);
 }
 
+/* verify_backlog: remember a written block; the oldest is dropped (unverified) when full. */
+static void backlog_push(struct worker *w, const struct io_req *r)
+{
+	uint64_t cap = w->job->verify_backlog;
+	struct backlog_entry *e;
+
+	if (w->backlog_nr == cap) {
+		w->backlog_head = (w->backlog_head + 1) % cap;
+		w->backlog_nr--;
+	}
+	e = &w->backlog[(w->backlog_head + w->backlog_nr) % cap];
+	e->offset = r->offset;
+	e->len = r->len;
+	e->file = r->file->index;
+	w->backlog_nr++;
+}
+
+/*
+ * verify_backlog: once verify_backlog blocks are written, the next verify_backlog_batch of
+ * them (oldest first) are read back and checked before more is issued, once every I/O in
+ * flight has completed; they leave the end-of-job verify pass. 1 with r filled, REQ_DRAIN
+ * while I/O is in flight, 0 when nothing is due.
+ */
+#define REQ_DRAIN (-2)
+
+static int backlog_next(struct worker *w, struct io_req *r)
+{
+	const struct backlog_entry *e;
+	uint64_t u, end;
+
+	if (!w->backlog_left) {
+		if (w->backlog_nr < w->job->verify_backlog)
+			return 0;
+		w->backlog_left = w->job->verify_backlog_batch;
+	}
+	if (!w->backlog_nr) {
+		w->backlog_left = 0;
+		return 0;
+	}
+	if (w->inflight || w->nr_batch)
+		return REQ_DRAIN;
+	e = &w->backlog[w->backlog_head];
+	w->backlog_head = (w->backlog_head + 1) % w->job->verify_backlog;
+	w->backlog_nr--;
+	w->backlog_left--;
+	r->file = &w->files[e->file];
+	r->ddir = DDIR_READ;
+	r->len = e->len;
+	r->offset = e->offset;
+	/* verified now: not again at the end */
+	u = (e->offset - r->file->start) / w->plan->unit;
+	end = u + e->len / w->plan->unit;
+	if (end > r->file->len / w->plan->unit)
+		end = r->file->len / w->plan->unit;
+	for (; u < end; u++)
+		w->written[e->file][u >> 3] &= (unsigned char)~(1u << (u & 7));
+	return 1;
+}
+
 /* What every write does before it is issued: sync accounting, buffer contents, verify. */
 static inline void prepare_write(struct worker *w, struct io_req *r)
 {
@@ -400,6 +459,8 @@ static inline void prepare_write(struct worker *w, struct io_req *r)
 	if (job->verify != VERIFY_NONE) {
 		verify_stamp(r->buf, r->offset, r->len, w->plan->unit, ++w->verify_seq);
 		mark_written(w, r);
+		if (w->backlog)
+			backlog_push(w, r);
 	}
 }
 
@@ -494,8 +555,10 @@ static bool seq_step_offset(struct worker *w, unsigned f, unsigned dir, uint32_t
 		}
 		if (gen_seq_fits(g, pos, len))
 			break;
-		if (!job->time_based && !w->passes_left)
+		if (!job->time_based && !w->passes_left) {
+			w->seq_ran_off = true;
 			return false;
+		}
 		if (!job->time_based)
 			w->passes_left--;
 		for (i = 0; i < w->nr_files; i++)
@@ -560,6 +623,12 @@ static inline __attribute__((always_inline)) int next_request_full(struct worker
 		return next_verify(w, r);
 	if (job->rw == RW_COPY)
 		return next_copy_read(w, r);
+	if (w->backlog) {
+		int b = backlog_next(w, r);
+
+		if (b)
+			return b;
+	}
 	if (next_sync(w, r))
 		return true;
 	if (w->ios_limit && w->issued_ios >= w->ios_limit)
@@ -607,6 +676,29 @@ static inline unsigned depth_bucket(unsigned depth)
 	return b < DEPTH_BUCKETS - 1 ? b : DEPTH_BUCKETS - 1;
 }
 
+/*
+ * verify_dump: the block as read goes to PATH.OFFSET.received (fio's name for it). fio also
+ * writes the block it expected; iopath checks a header and checksum and cannot regenerate the
+ * expected data, so there is no .expected file.
+ */
+static void __attribute__((noinline)) verify_dump(struct worker *w, const struct io_req *r)
+{
+	char name[PATH_MAX + 48];
+	ssize_t n;
+	int fd;
+
+	snprintf(name, sizeof(name), "%s.%llu.received", r->file->path,
+		 (unsigned long long)r->offset);
+	fd = open(name, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd < 0)
+		return;
+	/* best effort: the verify failure is reported either way */
+	n = write(fd, r->buf, r->len);
+	(void)n;
+	(void)w;
+	close(fd);
+}
+
 static void check_read(struct worker *w, const struct io_req *r)
 {
 	uint64_t bad;
@@ -614,6 +706,8 @@ static void check_read(struct worker *w, const struct io_req *r)
 
 	if (verify_check(r->buf, r->offset, r->len, w->plan->unit, &bad, why, sizeof(why))) {
 		w->verify_errors++;
+		if (w->job->verify_dump)
+			verify_dump(w, r);
 		worker_fail(w, EILSEQ, "verify: %s at offset %llu: %s", r->file->path,
 			    (unsigned long long)bad, why);
 	}
@@ -1066,7 +1160,7 @@ static inline __attribute__((always_inline)) void io_loop_body(struct worker *w,
 	unsigned batch_max = job->iodepth_batch_submit, min_done = job->iodepth_batch_complete_min;
 	unsigned max_done = job->iodepth_batch_complete_max;
 	struct io_req *held = NULL;	/* a sync request waiting for writes to drain */
-	bool more = true, stalled, quiesce;
+	bool more = true, stalled, quiesce, drain = false;
 	uint64_t t = worker_now(w);
 	unsigned reap_errors = 0;
 	bool wait = false;	/* full: the rate holds the next I/O back */
@@ -1112,6 +1206,8 @@ static inline __attribute__((always_inline)) void io_loop_body(struct worker *w,
 					w->free_reqs[w->nr_free++] = r;
 					if (got == REQ_WAIT)
 						wait = true;
+					else if (got == REQ_DRAIN)
+						drain = true;
 					else
 						more = false;
 					break;
@@ -1136,7 +1232,8 @@ static inline __attribute__((always_inline)) void io_loop_body(struct worker *w,
 		if (w->nr_batch && !w->aborted)
 			t = submit_batch(w, sync_engine, full, lat);
 		/* held back by flow= with flow_sleep: every in-flight I/O completes first (fio) */
-		quiesce = full && ((stalled && job->flow_sleep_us) || w->lat_quiesce);
+		quiesce = full && ((stalled && job->flow_sleep_us) || w->lat_quiesce || drain);
+		drain = false;
 		if (!sync_engine && w->inflight &&
 		    (w->inflight + w->nr_batch >= (full ? w->qd_cap : w->depth) || !more || held ||
 		     w->nr_batch || quiesce)) {
@@ -1850,6 +1947,14 @@ static int setup_options(struct worker *w, uint64_t seed)
 	w->passes_left = job->loops - 1;
 	/* fio: number_ios counts every I/O issued, over all loops; time_based ignores it */
 	w->ios_limit = job->time_based ? 0 : job->number_ios * job->loops;
+	if (job->verify_backlog && job_writes(job->rw) && job->rw != RW_COPY) {
+		w->backlog = calloc(job->verify_backlog, sizeof(*w->backlog));
+		if (!w->backlog) {
+			worker_fail(w, ENOMEM, "verify_backlog: out of memory");
+			return -ENOMEM;
+		}
+		w->full = true;
+	}
 	if (w->ios_limit)
 		w->full = true;
 	if (w->seq_step)
@@ -2041,6 +2146,41 @@ static void write_logs(struct worker *w)
 	}
 }
 
+/*
+ * A verify job whose sequence ran off the file before moving its size (rw=write:112k...):
+ * fio's keep_running starts another round, a write pass and its verify, while the bytes
+ * written and read stay at least a block short of io_size (or size). Without verify fio
+ * finds its files done and stops, as iopath does. true when a new round is set up.
+ */
+static bool verify_round_again(struct worker *w)
+{
+	const struct job_spec *job = w->job;
+	const struct job_plan *plan = w->plan;
+	uint64_t limit, done = w->st[STAT_READ].bytes + w->st[STAT_WRITE].bytes;
+	unsigned i;
+
+	if (!w->seq_ran_off || w->aborted || run_terminated(w) || job->verify == VERIFY_NONE)
+		return false;
+	limit = job->io_size ? job->io_size : plan->worker_bytes ? plan->worker_bytes :
+		plan->region * plan->nr_files;
+	if (done >= limit || limit - done < plan->max_bs)
+		return false;
+	w->seq_ran_off = false;
+	w->verifying = false;
+	w->verify_file = 0;
+	w->verify_pos = 0;
+	w->bytes_issued = 0;
+	w->zone_bytes = 0;
+	/* the verify pass has read back what the backlog still held */
+	w->backlog_head = w->backlog_nr = w->backlog_left = 0;
+	for (i = 0; i < w->nr_files; i++) {
+		gen_rewind(&w->gens[i]);
+		if (w->written[i])
+			memset(w->written[i], 0, w->files[i].len / plan->unit / 8 + 1);
+	}
+	return true;
+}
+
 void *worker_main(void *arg)
 {
 	struct worker *w = arg;
@@ -2098,9 +2238,14 @@ void *worker_main(void *arg)
 		io_loop(w);
 	else
 		w->end_ns = w->start_ns;	/* ended by exitall before it started: nothing ran */
-	if (!w->aborted && !run_terminated(w) && job->verify != VERIFY_NONE &&
-	    job_writes(job->rw) && job->rw != RW_COPY) {
-		w->verifying = true;
+	for (;;) {
+		if (!w->aborted && !run_terminated(w) && job->verify != VERIFY_NONE &&
+		    job_writes(job->rw) && job->rw != RW_COPY) {
+			w->verifying = true;
+			io_loop(w);
+		}
+		if (!verify_round_again(w))
+			break;
 		io_loop(w);
 	}
 	if (!w->aborted && job->end_fsync && job_writes(job->rw))
@@ -2159,6 +2304,8 @@ void worker_free(struct worker *w)
 	ss_free(&w->ss);
 	free(w->dedupe_ws);
 	w->dedupe_ws = NULL;
+	free(w->backlog);
+	w->backlog = NULL;
 	if (w->logs)
 		iologs_free(w->logs);
 	free(w->logs);

@@ -161,6 +161,7 @@ struct worker {
 	bool seq_step;			/* rw=...:N or rw_sequencer (seq_step_offset) */
 	unsigned seq_left;		/* random modes: I/Os until the next random offset */
 	unsigned passes_left;		/* loops still to run after a pass ran off its files */
+	bool seq_ran_off;		/* the last pass ran off its files (verify_round_again) */
 	uint64_t ios_limit;		/* number_ios * loops (0: none): against issued_ios */
 	/* latency_target= (fio's lat_target_*): the depth being tried and its bounds */
 	bool lat_on;
@@ -208,6 +209,13 @@ struct worker {
 	unsigned next_file;
 	uint64_t writes_since_sync;
 	uint64_t verify_seq;
+	/* verify_backlog: written blocks not yet read back, a FIFO ring (file, offset, length) */
+	struct backlog_entry {
+		uint64_t offset;
+		uint32_t len;
+		uint32_t file;
+	} *backlog;
+	uint64_t backlog_head, backlog_nr, backlog_left;
 	bool verifying;
 	bool check_reads;		/* verify every read against its block header */
 	/* rw=copy: blocks read and waiting to be written, a FIFO ring of depth slots */

@@ -235,6 +235,9 @@ struct job_spec {
 	unsigned size_pct;		/* size=N%: of each file's size (then size is unused) */
 	unsigned offset_pct;		/* offset=N%: of each file's size, aligned down to bs */
 	enum job_verify verify;
+	uint64_t verify_backlog;	/* verify after this many blocks are written (0: at the end) */
+	uint64_t verify_backlog_batch;	/* blocks verified each time (0: verify_backlog) */
+	bool verify_dump;		/* keep a failed block's data as read, in a file beside */
 	enum job_clock clocksource;
 	enum job_mem mem;
 	/* What is not measured (fio's disable_*; gtod_reduce sets all four). */

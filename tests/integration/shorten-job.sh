@@ -1,11 +1,12 @@
 #!/bin/sh
 # shorten-job.sh IN OUT DIR: a fio job file made short and harmless for a test run: every
-# section gets size=1m, directory=DIR and runtime=250ms (sizes given are cut to 1m, runtimes to
-# 250ms: rate= and thinktime= examples would otherwise take minutes, as in fio),
+# section gets size=1m, directory=DIR and runtime=250ms (sizes and offset_increment given are
+# cut to 1m, runtimes to 250ms: rate= and thinktime= examples would otherwise take minutes, as
+# in fio),
 # byte and loop limits, ramps and delays go, files live in DIR, at most 2 workers per job
 # and 64 requests in flight.
 set -eu
-sed -E -e "s#^[[:space:]]*(size|filesize)[[:space:]]*=.*#\1=1m#" \
+sed -E -e "s#^[[:space:]]*(size|filesize|offset_increment)[[:space:]]*=.*#\1=1m#" \
 	-e "s#^[[:space:]]*(runtime|timeout)[[:space:]]*=.*#runtime=250ms#" \
 	-e "s#^[[:space:]]*(io_size|io_limit|loops|ramp_time|number_ios|startdelay)[[:space:]]*=.*##" \
 	-e "s#^[[:space:]]*filename[[:space:]]*=.*#filename=$3/data#" \

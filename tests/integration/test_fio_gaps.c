@@ -692,3 +692,79 @@ Test(fio_gaps, offload_with_verify_is_refused)
 			   r.err);
 	run_out_free(&r);
 }
+
+/* Each tool on its own file in dir: the same reads and writes per job. */
+static void side_by_side_files(const char *what, const char *dir, const char *const *args)
+{
+	char ffile[320], ifile[320];
+	const char *fa[40], *ia[40];
+	unsigned n = 0;
+	json_t *f, *i;
+
+	if (!have_fio())
+		cr_skip_test("fio is not installed (scripts/deps.sh installs it)");
+	snprintf(ffile, sizeof(ffile), "--filename=%s/by-fio", dir);
+	snprintf(ifile, sizeof(ifile), "--filename=%s/by-iopath", dir);
+	for (; args[n] && n < 38; n++)
+		fa[n] = ia[n] = args[n];
+	fa[n] = ffile;
+	ia[n] = ifile;
+	fa[n + 1] = ia[n + 1] = NULL;
+	f = run_json(true, fa);
+	i = run_json(false, ia);
+	same_io(f, i, what);
+	json_decref(f);
+	json_decref(i);
+}
+
+/*
+ * A verify job whose sequence runs off the file early: fio starts rounds (write pass, verify)
+ * until reads and writes reach size; verify_backlog reads back as it goes, the same blocks.
+ */
+Test(fio_gaps, verify_rounds_and_backlog_as_fio, .timeout = 60)
+{
+	const char *dir = tmpdir_make();
+	const char *rounds[] = { "--name=v", "--size=1m", "--bs=16k", "--rw=write:112k",
+				 "--offset=120k", "--verify=crc32c", "--numjobs=2",
+				 "--offset_increment=1m", NULL };
+	const char *backlog[] = { "--name=v", "--size=1m", "--bs=16k", "--rw=write:112k",
+				  "--offset=120k", "--verify=crc32c", "--verify_backlog=3",
+				  "--verify_backlog_batch=2", "--direct=1", NULL };
+
+	side_by_side_files("verify rounds", dir, rounds);
+	side_by_side_files("verify_backlog", dir, backlog);
+}
+
+/* exitall ends the writer: the end-of-job verify is skipped, so reads come from the backlog. */
+Test(fio_gaps, verify_backlog_reads_back_while_writing, .timeout = 20)
+{
+	const char *dir = tmpdir_make();
+	char file[300];
+	const char *args[] = { "--exitall", "--name=w", file, "--size=1m", "--rw=randwrite",
+			       "--verify=crc32c", "--verify_backlog=4", "--time_based",
+			       "--runtime=30", "--name=stop", "--ioengine=null", "--size=64m", NULL };
+	json_t *root;
+
+	snprintf(file, sizeof(file), "--filename=%s/w", dir);
+	root = run_json(false, args);
+	cr_expect_gt(job_int(root, 0, "read", "total_ios"), 0);
+	cr_expect_eq(json_integer_value(json_object_get(json_array_get(json_object_get(root, "jobs"),
+								      0), "error")), 0);
+	json_decref(root);
+}
+
+Test(fio_gaps, verify_dump_keeps_the_block_that_failed)
+{
+	const char *dir = tmpdir_make();
+	char path[300], file[320], dump[340];
+	struct run_out r;
+
+	snprintf(path, sizeof(path), "%s/noise", dir);
+	file_make(path, 64 << 10, 9);
+	snprintf(file, sizeof(file), "--filename=%s", path);
+	r = iopath_run("--name=bad", file, "--rw=read", "--verify=crc32c", "--verify_dump=1", NULL);
+	cr_expect_eq(r.status, 1, "%s", r.err);
+	run_out_free(&r);
+	snprintf(dump, sizeof(dump), "%s.0.received", path);
+	cr_expect_eq(access(dump, F_OK), 0, "%s was not written", dump);
+}
