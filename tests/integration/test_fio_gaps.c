@@ -697,7 +697,7 @@ Test(fio_gaps, offload_with_verify_is_refused)
 static void side_by_side_files(const char *what, const char *dir, const char *const *args)
 {
 	char ffile[320], ifile[320];
-	const char *fa[40], *ia[40];
+	const char *fa[41], *ia[40];
 	unsigned n = 0;
 	json_t *f, *i;
 
@@ -709,7 +709,10 @@ static void side_by_side_files(const char *what, const char *dir, const char *co
 		fa[n] = ia[n] = args[n];
 	fa[n] = ffile;
 	ia[n] = ifile;
-	fa[n + 1] = ia[n + 1] = NULL;
+	/* fio would leave its verify state files in the current directory */
+	fa[n + 1] = "--verify_state_save=0";
+	ia[n + 1] = NULL;
+	fa[n + 2] = NULL;
 	f = run_json(true, fa);
 	i = run_json(false, ia);
 	same_io(f, i, what);
