@@ -9,7 +9,7 @@ WARN := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes 
 	-Wformat=2 -Wvla -Wpointer-arith -Wundef -Wno-format-nonliteral
 CFLAGS_ALL := -std=gnu11 $(OPT) $(WARN) -pthread $(CFLAGS)
 CPPFLAGS_ALL := -Iinclude -Icore -Ibuild -D_GNU_SOURCE $(CPPFLAGS)
-LIBS := -luring -laio -ljansson -lblkid -lgsl -lgslcblas -lm -pthread
+LIBS := -luring -laio -ljansson -lblkid -lgsl -lgslcblas -lnuma -lm -pthread
 
 # MPI=1 builds core/fleet_mpi.c (every MPI call) with the MPI found by pkg-config; otherwise
 # core/fleet_none.c stands in, and --mpi says that MPI support is not compiled in.

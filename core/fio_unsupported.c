@@ -90,8 +90,6 @@ const struct fio_unsupported fio_unsupported_table[] = {
 	JOB_OPT("cpumask", NULL, "CPU affinity mask"),
 	JOB_OPT("cpus_allowed", NULL, "Set CPUs allowed"),
 	JOB_OPT("cpus_allowed_policy", NULL, "Distribution policy for cpus_allowed"),
-	JOB_OPT("numa_cpu_nodes", NULL, "NUMA CPU nodes bind"),
-	JOB_OPT("numa_mem_policy", NULL, "NUMA memory policy setup"),
 	JOB_OPT("fsync_on_close", "0", "fsync files on close"),
 	JOB_OPT("unlink_each_loop", "0", "Unlink created files after each loop in a job has completed"),
 	JOB_OPT("bwavgtime", "500", "Time window over which to calculate bandwidth (msec)"),

@@ -12,6 +12,7 @@
 #include "file.h"
 #include "fio_unsupported.h"
 #include "options.h"
+#include "numapol.h"
 #include "parse.h"
 #include "steady.h"
 
@@ -1029,6 +1030,64 @@ static int set_submit_mode(struct job_spec *job, const struct opt_def *o, const 
 	return 0;
 }
 
+/* numa_cpu_nodes=LIST: checked against this machine's nodes now, as fio does. */
+static int set_numa_cpu_nodes(struct job_spec *job, const struct opt_def *o, const char *val,
+			      struct iop_err *err)
+{
+	char why[200];
+
+	if (strlen(val) >= sizeof(job->numa_cpu_nodes))
+		return bad_value(err, o, val, "a node list, e.g. 0, 0-1 or all");
+	if (numa_check_nodes(val, why, sizeof(why)))
+		return iop_errf(err, -ENODEV, "option %s: %s", o->name, why);
+	snprintf(job->numa_cpu_nodes, sizeof(job->numa_cpu_nodes), "%s", val);
+	return 0;
+}
+
+/*
+ * numa_mem_policy=MODE[:LIST]: default and local take no list, prefer exactly one node, bind
+ * and interleave a list (fio's rules and checks).
+ */
+static int set_numa_mem_policy(struct job_spec *job, const struct opt_def *o, const char *val,
+			       struct iop_err *err)
+{
+	static const struct {
+		const char *name;
+		enum numa_mode mode;
+	} modes[] = {
+		{ "default", NUMA_MEM_DEFAULT }, { "prefer", NUMA_MEM_PREFER },
+		{ "bind", NUMA_MEM_BIND }, { "interleave", NUMA_MEM_INTERLEAVE },
+		{ "local", NUMA_MEM_LOCAL },
+	};
+	const char *colon = strchr(val, ':'), *list = colon ? colon + 1 : NULL;
+	size_t i, n = colon ? (size_t)(colon - val) : strlen(val);
+	char why[200];
+
+	for (i = 0; i < sizeof(modes) / sizeof(modes[0]); i++)
+		if (strlen(modes[i].name) == n && !strncmp(val, modes[i].name, n))
+			break;
+	if (i == sizeof(modes) / sizeof(modes[0]))
+		return bad_value(err, o, val, "default, prefer:NODE, bind:LIST, interleave:LIST, local");
+	if ((modes[i].mode == NUMA_MEM_DEFAULT || modes[i].mode == NUMA_MEM_LOCAL) && list)
+		return iop_errf(err, -EINVAL, "option %s: '%s': %s takes no node list", o->name, val,
+				modes[i].name);
+	if (modes[i].mode != NUMA_MEM_DEFAULT && modes[i].mode != NUMA_MEM_LOCAL) {
+		if (!list || !*list)
+			return iop_errf(err, -EINVAL, "option %s: '%s': %s needs a node list", o->name,
+					val, modes[i].name);
+		if (strlen(list) >= sizeof(job->numa_mem_nodes))
+			return bad_value(err, o, val, "a node list, e.g. bind:0-1");
+		if (numa_check_nodes(list, why, sizeof(why)))
+			return iop_errf(err, -ENODEV, "option %s: %s", o->name, why);
+		if (modes[i].mode == NUMA_MEM_PREFER && numa_nodes_in(list) != 1)
+			return iop_errf(err, -EINVAL, "option %s: '%s': prefer takes one node only",
+					o->name, val);
+	}
+	job->numa_mem_mode = modes[i].mode;
+	snprintf(job->numa_mem_nodes, sizeof(job->numa_mem_nodes), "%s", list ? list : "");
+	return 0;
+}
+
 static int set_latency_percentile(struct job_spec *job, const struct opt_def *o,
 				  const char *val, struct iop_err *err)
 {
@@ -1228,6 +1287,10 @@ const struct opt_def opt_table[] = {
 	  "zonemode=strided: bytes skipped after each zone" },
 	{ "zonecapacity", NULL, OPT_FN, 0, 0, 0, 0, set_ignored,
 	  "zonemode=zbd only (strided ignores it, as fio does)" },
+	{ "numa_cpu_nodes", NULL, OPT_FN, 0, 0, 0, 0, set_numa_cpu_nodes,
+	  "run the job's workers on these NUMA nodes' CPUs (0, 0-1, all...)" },
+	{ "numa_mem_policy", NULL, OPT_FN, 0, 0, 0, 0, set_numa_mem_policy,
+	  "the workers' memory policy: default, prefer:NODE, bind:LIST, interleave:LIST, local" },
 	{ "io_submit_mode", NULL, OPT_FN, 0, 0, 0, 0, set_submit_mode,
 	  "inline (the worker submits and reaps) or offload (a pool of iodepth I/O threads does)" },
 	{ "latency_target", NULL, OPT_FN, FIELD(latency_target_ns), 0, 0, set_usec_time,

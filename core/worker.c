@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "buffer.h"
+#include "numapol.h"
 #include "run.h"
 #include "stats.h"
 #include "worker.h"
@@ -2146,6 +2147,26 @@ static void write_logs(struct worker *w)
 	}
 }
 
+/* numa_cpu_nodes, numa_mem_policy: this worker thread's CPUs and memory policy. */
+static int setup_numa(struct worker *w)
+{
+	const struct job_spec *job = w->job;
+	int ret;
+
+	if (job->numa_cpu_nodes[0]) {
+		ret = numa_bind_cpus(job->numa_cpu_nodes);
+		if (ret) {
+			worker_fail(w, -ret, "numa_cpu_nodes=%s: %s", job->numa_cpu_nodes,
+				    strerror(-ret));
+			return ret;
+		}
+	}
+	ret = numa_set_policy((enum numa_mode)job->numa_mem_mode, job->numa_mem_nodes);
+	if (ret)
+		worker_fail(w, -ret, "numa_mem_policy: %s", strerror(-ret));
+	return ret;
+}
+
 /*
  * A verify job whose sequence ran off the file before moving its size (rw=write:112k...):
  * fio's keep_running starts another round, a write pass and its verify, while the bytes
@@ -2196,7 +2217,10 @@ void *worker_main(void *arg)
 	w->check_reads = job->verify != VERIFY_NONE && job->rw != RW_COPY;
 	w->bytes_target = io_target(w->plan->worker_bytes ? w->plan->worker_bytes :
 				    w->plan->region * w->plan->nr_files, job->io_size, job->loops);
-	ret = setup_buffers(w);
+	/* NUMA placement first: the buffers are then allocated under the policy, as in fio */
+	ret = setup_numa(w);
+	if (!ret)
+		ret = setup_buffers(w);
 	if (ret)
 		worker_fail(w, -ret, "cannot allocate %u buffers of %u bytes", job->iodepth,
 			    w->plan->max_bs);

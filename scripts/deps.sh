@@ -6,7 +6,7 @@
 #   scripts/deps.sh --bench    also fio, valgrind and python3 for the side-by-side benchmark
 set -eu
 
-pkgs="gcc make pkg-config liburing-dev libaio-dev libjansson-dev libblkid-dev libcriterion-dev libgsl-dev"
+pkgs="gcc make pkg-config liburing-dev libaio-dev libjansson-dev libblkid-dev libcriterion-dev libgsl-dev libnuma-dev"
 pkgs="$pkgs libfuse3-dev fio python3 python3-six gnuplot-nox"
 for arg in "$@"; do
 	case "$arg" in

@@ -138,6 +138,9 @@ struct job_spec {
 	uint64_t offset_increment;
 	unsigned offset_increment_pct;	/* offset_increment=N%: of the smallest file */
 	bool allow_file_create;		/* fio's: false refuses files that do not exist yet */
+	char numa_cpu_nodes[64];	/* run on these nodes' CPUs ("" : anywhere) */
+	unsigned numa_mem_mode;		/* enum numa_mode (core/numa.h) */
+	char numa_mem_nodes[64];
 	bool submit_offload;		/* io_submit_mode=offload: a pool of I/O threads submits */
 	bool unlink;
 	bool create_on_open;

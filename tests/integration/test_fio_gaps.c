@@ -738,14 +738,18 @@ Test(fio_gaps, verify_rounds_and_backlog_as_fio, .timeout = 60)
 	side_by_side_files("verify_backlog", dir, backlog);
 }
 
-/* exitall ends the writer: the end-of-job verify is skipped, so reads come from the backlog. */
+/*
+ * exitall ends the writer (when the other job, started 2 s later, ends): the end-of-job verify
+ * is skipped, so its reads come from the backlog.
+ */
 Test(fio_gaps, verify_backlog_reads_back_while_writing, .timeout = 20)
 {
 	const char *dir = tmpdir_make();
 	char file[300];
 	const char *args[] = { "--exitall", "--name=w", file, "--size=1m", "--rw=randwrite",
 			       "--verify=crc32c", "--verify_backlog=4", "--time_based",
-			       "--runtime=30", "--name=stop", "--ioengine=null", "--size=64m", NULL };
+			       "--runtime=30", "--name=stop", "--ioengine=null", "--size=64m",
+			       "--startdelay=2", NULL };
 	json_t *root;
 
 	snprintf(file, sizeof(file), "--filename=%s/w", dir);
