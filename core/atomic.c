@@ -1,6 +1,8 @@
 /* Result files replaced atomically: a temporary next to them, fsync, rename. */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -42,9 +44,20 @@ int atomic_check(const char *path, struct iop_err *err)
 
 int atomic_open(struct atomic_file *a, const char *path)
 {
+	char real[PATH_MAX];
+	struct stat st;
 	int fd, ret;
 
 	memset(a, 0, sizeof(*a));
+	if (!stat(path, &st) && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode)) {
+		/* never rename over a device node or a FIFO: write to it as it is */
+		a->direct = true;
+		snprintf(a->path, sizeof(a->path), "%s", path);
+		a->f = fopen(path, "w");
+		return a->f ? 0 : -errno;
+	}
+	if (!lstat(path, &st) && S_ISLNK(st.st_mode) && realpath(path, real))
+		path = real;	/* replace the file the link names, not the link */
 	if (snprintf(a->path, sizeof(a->path), "%s", path) >= (int)sizeof(a->path) ||
 	    snprintf(a->tmp, sizeof(a->tmp), "%s.tmp.%d", path, (int)getpid()) >= (int)sizeof(a->tmp))
 		return -ENAMETOOLONG;
@@ -80,6 +93,15 @@ int atomic_commit(struct atomic_file *a)
 {
 	int ret = 0;
 
+	if (a->direct) {
+		if (fflush(a->f) || ferror(a->f))
+			ret = errno ? -errno : -EIO;
+		if (fclose(a->f) && !ret)
+			ret = errno ? -errno : -EIO;
+		a->f = NULL;
+		return ret;
+	}
+
 	if (fflush(a->f) || ferror(a->f))
 		ret = errno ? -errno : -EIO;
 	if (!ret && fsync(fileno(a->f)))
@@ -103,5 +125,6 @@ void atomic_abort(struct atomic_file *a)
 	if (a->f)
 		fclose(a->f);
 	a->f = NULL;
-	tempfiles_remove(a->tmp);
+	if (!a->direct)
+		tempfiles_remove(a->tmp);
 }

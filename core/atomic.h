@@ -3,6 +3,7 @@
 #define IOPATH_ATOMIC_H
 
 #include <limits.h>
+#include <stdbool.h>
 #include <stdio.h>
 
 #include "err.h"
@@ -12,6 +13,7 @@ struct atomic_file {
 	FILE *f;
 	char path[PATH_MAX];
 	char tmp[PATH_MAX];
+	bool direct;		/* path is a device, FIFO or socket: written in place, no rename */
 };
 
 /*
@@ -23,7 +25,9 @@ int atomic_check(const char *path, struct iop_err *err);
 
 /*
  * Start writing path: creates "path.tmp.PID" exclusively, registered with tempfiles so that
- * an interrupt removes it. 0 or -errno.
+ * an interrupt removes it. A path that is a symbolic link is written through (the temporary
+ * goes next to the file it names); one that is not a regular file (/dev/null, a FIFO, a
+ * terminal) is written in place, as renaming over it would replace the device. 0 or -errno.
  */
 int atomic_open(struct atomic_file *a, const char *path);
 

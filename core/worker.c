@@ -1168,12 +1168,16 @@ static inline __attribute__((always_inline)) void io_loop_body(struct worker *w,
 	int n;
 
 	while (more || w->inflight || w->nr_batch || held || w->nr_copy_ready) {
-		if (run_stop_requested()) {
-			w->aborted = true;
-			w->interrupted = true;
+		/* one test for both stops in the common case */
+		if (__builtin_expect(run_stop_requested() |
+				     atomic_load_explicit(&w->terminate, memory_order_relaxed), 0)) {
+			if (run_stop_requested()) {
+				w->aborted = true;
+				w->interrupted = true;
+			}
+			/* exitall: issue no more, let in-flight I/O complete */
+			more = false;
 		}
-		if (atomic_load_explicit(&w->terminate, memory_order_relaxed))
-			more = false;	/* exitall: issue no more, let in-flight I/O complete */
 		if (w->aborted) {
 			more = false;
 			drop_batch(w);

@@ -1,6 +1,9 @@
 /* Integration: fio-compatible JSON shape, output destinations and diagnostics placement. */
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
 
 #include "harness.h"
 
@@ -110,4 +113,48 @@ Test(output, output_file_gets_the_json)
 	root = json_load_path(path);
 	json_decref(root);
 	run_out_free(&r);
+}
+
+/* --output naming a symbolic link replaces the file it names; the link stays a link. */
+Test(output, output_through_a_symlink_keeps_the_link)
+{
+	const char *dir = tmpdir_make();
+	char link[300], real[300], opt[320];
+	struct stat st;
+	struct run_out r;
+
+	snprintf(real, sizeof(real), "%s/real.json", dir);
+	snprintf(link, sizeof(link), "%s/link.json", dir);
+	file_write_text(real, "old");
+	cr_assert_eq(symlink(real, link), 0);
+	snprintf(opt, sizeof(opt), "--output=%s", link);
+	r = iopath_run("--name=o", "--ioengine=null", "--size=64k", "--output-format=json", opt,
+		       NULL);
+	cr_expect_eq(r.status, 0, "%s", r.err);
+	run_out_free(&r);
+	cr_assert_eq(lstat(link, &st), 0);
+	cr_expect(S_ISLNK(st.st_mode), "the link was replaced by a file");
+	cr_assert_eq(stat(real, &st), 0);
+	cr_expect_gt(st.st_size, 100);
+}
+
+/* --output=/dev/null (or any device node) is written to, never renamed over. */
+Test(output, output_to_a_device_node_leaves_the_device)
+{
+	const char *dir = tmpdir_make();
+	char dev[300], opt[320];
+	struct stat st;
+	struct run_out r;
+
+	if (!is_root())
+		cr_skip_test("making a device node needs root");
+	snprintf(dev, sizeof(dev), "%s/null", dir);
+	cr_assert_eq(mknod(dev, S_IFCHR | 0666, makedev(1, 3)), 0);
+	snprintf(opt, sizeof(opt), "--output=%s", dev);
+	r = iopath_run("--name=o", "--ioengine=null", "--size=64k", "--output-format=json", opt,
+		       NULL);
+	cr_expect_eq(r.status, 0, "%s", r.err);
+	run_out_free(&r);
+	cr_assert_eq(stat(dev, &st), 0);
+	cr_expect(S_ISCHR(st.st_mode), "the device node was replaced by a file");
 }
