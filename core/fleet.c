@@ -7,17 +7,20 @@
 
 #include "commands.h"
 #include "fleet.h"
+#include "meta.h"
 #include "pathprobe.h"
 #include "output.h"
 #include "parse.h"
 #include "report.h"
+#include "run.h"
 #include "stats.h"
 #include "version.h"
 
 /*
- * The blob: a header, then per result its job spec and its result (pointers cleared), then the
- * hostname, the error and the probe JSON as NUL-terminated strings. Ranks run the same build
- * (checked by the header), so structs travel as they are.
+ * The blob: a header, then per result its job spec, its result (pointers cleared) and one
+ * byte saying whether its metadata statistics (rw=metadata) follow, then the hostname, the
+ * error and the probe JSON as NUL-terminated strings. Ranks run the same build (checked by
+ * the header), so structs travel as they are.
  */
 #define BLOB_MAGIC 0x696f7064u	/* "iopd" */
 
@@ -30,6 +33,7 @@ struct blob_hdr {
 	uint32_t nr;
 	uint32_t interrupted;
 	uint32_t has_error;
+	uint32_t nr_meta;		/* results followed by their metadata statistics */
 	uint64_t start_unix_ms;
 	uint64_t str_len[3];		/* hostname, error, probe JSON, each with its NUL */
 	char version[64];
@@ -61,7 +65,10 @@ int fleet_blob_pack(const struct run_results *r, const struct fleet_rank_info *i
 		h.str_len[i] = strlen(strs[i]) + 1;
 		len += h.str_len[i];
 	}
-	len += (size_t)nr * (sizeof(struct job_spec) + sizeof(struct job_result));
+	for (i = 0; i < nr; i++)
+		h.nr_meta += r->res[i].meta != NULL;
+	len += (size_t)nr * (sizeof(struct job_spec) + sizeof(struct job_result) + 1);
+	len += (size_t)h.nr_meta * sizeof(struct meta_stat);
 	b->data = calloc(1, len);
 	if (!b->data)
 		return -ENOMEM;
@@ -82,13 +89,19 @@ int fleet_blob_pack(const struct run_results *r, const struct fleet_rank_info *i
 		memcpy(p, &s, sizeof(s));
 		p += sizeof(s);
 		memcpy(&res, &r->res[i], sizeof(res));
-		/* what points into this rank's memory does not travel (metadata stats neither) */
+		/* what points into this rank's memory does not travel; metadata stats follow */
 		res.spec = NULL;
 		res.meta = NULL;
+		res.ss = NULL;
 		res.nr_targets = 0;
 		memset(res.targets, 0, sizeof(res.targets));
 		memcpy(p, &res, sizeof(res));
 		p += sizeof(res);
+		*p++ = r->res[i].meta != NULL;
+		if (r->res[i].meta) {
+			memcpy(p, r->res[i].meta, sizeof(struct meta_stat));
+			p += sizeof(struct meta_stat);
+		}
 	}
 	for (i = 0; i < 3; i++) {
 		memcpy(p, strs[i], h.str_len[i]);
@@ -130,10 +143,11 @@ int fleet_blob_unpack(const void *data, size_t len, struct fleet_rank *out)
 			  h.magic == BLOB_MAGIC ? h.version : "unknown");
 		return -EPROTO;
 	}
-	need = sizeof(h) + (size_t)h.nr * (sizeof(struct job_spec) + sizeof(struct job_result));
+	need = sizeof(h) + (size_t)h.nr * (sizeof(struct job_spec) + sizeof(struct job_result) + 1) +
+	       (size_t)h.nr_meta * sizeof(struct meta_stat);
 	for (i = 0; i < 3; i++)
 		need += h.str_len[i];
-	if (need != len || h.nr > 1u << 20) {
+	if (need != len || h.nr > 1u << 20 || h.nr_meta > h.nr) {
 		rank_fail(out, "sent a truncated result%s", "");
 		return -EPROTO;
 	}
@@ -150,11 +164,35 @@ int fleet_blob_unpack(const void *data, size_t len, struct fleet_rank *out)
 	}
 	out->res.nr = h.nr;
 	for (i = 0; i < h.nr; i++) {
+		struct job_result *r = &out->res.res[i];
+
 		memcpy(&out->specs[i], p, sizeof(struct job_spec));
 		p += sizeof(struct job_spec);
-		memcpy(&out->res.res[i], p, sizeof(struct job_result));
+		memcpy(r, p, sizeof(struct job_result));
 		p += sizeof(struct job_result);
-		out->res.res[i].spec = &out->specs[i];
+		r->spec = &out->specs[i];
+		r->meta = NULL;
+		r->ss = NULL;
+		if (!*p++)
+			continue;
+		/* the counted metadata statistics must fit where the length said they would */
+		if (!h.nr_meta--) {
+			fleet_rank_free(out);
+			rank_fail(out, "sent a malformed result%s", "");
+			return -EPROTO;
+		}
+		r->meta = malloc(sizeof(*r->meta));
+		if (!r->meta) {
+			fleet_rank_free(out);
+			return -ENOMEM;
+		}
+		memcpy(r->meta, p, sizeof(*r->meta));
+		p += sizeof(*r->meta);
+	}
+	if (h.nr_meta) {
+		fleet_rank_free(out);
+		rank_fail(out, "sent a malformed result%s", "");
+		return -EPROTO;
 	}
 	for (i = 0; i < 3; i++) {
 		strs[i] = p;
@@ -174,6 +212,10 @@ int fleet_blob_unpack(const void *data, size_t len, struct fleet_rank *out)
 
 void fleet_rank_free(struct fleet_rank *r)
 {
+	unsigned i;
+
+	for (i = 0; r->res.res && i < r->res.nr; i++)
+		free(r->res.res[i].meta);
 	free(r->specs);
 	free(r->res.res);
 	free(r->probe_json);
@@ -189,8 +231,21 @@ static bool ran(const struct job_result *r)
 	return r->nr_workers && r->end_ns > r->start_ns;
 }
 
-static void merge_one(struct job_result *dst, const struct job_result *src,
-		      const struct fleet_rank *rk, bool first)
+/* rw=copy: bytes of every rank; verified only when every rank's copy was, and matched. */
+static void merge_copy(struct copy_check *dst, const struct copy_check *src, bool first)
+{
+	if (first) {
+		*dst = *src;
+		return;
+	}
+	dst->bytes += src->bytes;
+	dst->dst_size += src->dst_size;
+	dst->checked &= src->checked;
+	dst->match &= src->match;
+}
+
+static int merge_one(struct job_result *dst, const struct job_result *src,
+		     const struct fleet_rank *rk, bool first)
 {
 	unsigned i;
 
@@ -219,8 +274,13 @@ static void merge_one(struct job_result *dst, const struct job_result *src,
 	}
 	if (!dst->engine_name[0])
 		memcpy(dst->engine_name, src->engine_name, sizeof(dst->engine_name));
+	/* rw=metadata: each operation's histogram summed, each phase the longest rank's */
+	if (src->meta && meta_merge(&dst->meta, src->meta))
+		return -ENOMEM;
 	if (!ran(src))
-		return;
+		return 0;
+	if (src->spec && src->spec->rw == RW_COPY)
+		merge_copy(&dst->copy, &src->copy, first);
 	if (first || src->start_ns < dst->start_ns)
 		dst->start_ns = src->start_ns;
 	if (first || src->end_ns > dst->end_ns)
@@ -232,6 +292,7 @@ static void merge_one(struct job_result *dst, const struct job_result *src,
 		dst->window_end_ns = src->window_end_ns;
 	dst->window_bytes += src->window_bytes;
 	dst->window_ios += src->window_ios;
+	return 0;
 }
 
 static void failed_result(struct job_result *r, const struct job_spec *spec,
@@ -304,7 +365,10 @@ int fleet_merge(struct fleet_rank *ranks, unsigned nr, struct fleet_merged *m)
 
 			if (rk->missing || rk->res.nr <= j)
 				continue;
-			merge_one(dst, &rk->res.res[j], rk, first);
+			if (merge_one(dst, &rk->res.res[j], rk, first)) {
+				fleet_merged_free(m);
+				return -ENOMEM;
+			}
 			if (ran(&rk->res.res[j]))
 				first = false;
 		}
@@ -327,6 +391,17 @@ int fleet_merge(struct fleet_rank *ranks, unsigned nr, struct fleet_merged *m)
 	return 0;
 }
 
+void fleet_merged_free(struct fleet_merged *m)
+{
+	unsigned j;
+
+	for (j = 0; m->all.res && j < m->all.nr; j++)
+		free(m->all.res[j].meta);
+	free(m->all.res);
+	m->all.res = NULL;
+	m->all.nr = 0;
+}
+
 int fleet_merge_into(struct fleet_rank *ranks, unsigned nr, struct run_results *r)
 {
 	struct fleet_merged m;
@@ -335,7 +410,7 @@ int fleet_merge_into(struct fleet_rank *ranks, unsigned nr, struct run_results *
 	if (fleet_merge(ranks, nr, &m))
 		return -ENOMEM;
 	if (m.all.nr != r->nr) {
-		free(m.all.res);
+		fleet_merged_free(&m);
 		return -EPROTO;
 	}
 	for (j = 0; j < r->nr; j++) {
@@ -363,9 +438,16 @@ int fleet_merge_into(struct fleet_rank *ranks, unsigned nr, struct run_results *
 		own->window_end_ns = all->window_end_ns;
 		own->window_bytes = all->window_bytes;
 		own->window_ios = all->window_ios;
+		own->copy = all->copy;
+		if (all->meta) {
+			/* the merged metadata statistics move over to rank 0's result */
+			free(own->meta);
+			own->meta = all->meta;
+			m.all.res[j].meta = NULL;
+		}
 	}
 	r->interrupted |= m.all.interrupted;
-	free(m.all.res);
+	fleet_merged_free(&m);
 	return 0;
 }
 
@@ -652,7 +734,69 @@ void fleet_merged_text(FILE *f, const struct fleet_merged *m)
 }
 
 
-/* ---- Shared by both builds: options, paths, probe, output files ---- */
+/* ---- Shared by both builds: votes, options, paths, probe, output files ---- */
+
+/* What each rank says in a vote. */
+struct vote_msg {
+	int32_t choice;
+	int32_t stop;
+	uint64_t key;
+	char host[64];
+	char why[512];
+};
+
+int fleet_vote(int choice, const char *why, uint64_t key, struct fleet_vote *v)
+{
+	unsigned n = fleet_size(), r;
+	struct vote_msg *mine, *all;
+	int ret;
+
+	memset(v, 0, sizeof(*v));
+	mine = calloc(1, sizeof(*mine));
+	all = calloc(n, sizeof(*all));
+	if (!mine || !all) {
+		free(mine);
+		free(all);
+		return -ENOMEM;
+	}
+	mine->choice = choice;
+	mine->stop = run_stop_requested();
+	mine->key = key;
+	snprintf(mine->host, sizeof(mine->host), "%s", fleet_hostname());
+	snprintf(mine->why, sizeof(mine->why), "%s", why ? why : "");
+	ret = fleet_allgather(mine, sizeof(*mine), all);
+	if (ret) {
+		/* a rank that never answered may still be sent to: both buffers stay to the exit */
+		v->stop = true;
+		snprintf(v->why, sizeof(v->why), "a rank did not answer after the stop");
+		run_request_stop();
+		return ret;
+	}
+	for (r = 0; r < n; r++) {
+		const struct vote_msg *m = &all[r];
+
+		v->stop |= m->stop != 0;
+		v->count += m->choice != 0;
+		if (m->key != all[0].key && !v->key_differs) {
+			v->key_differs = true;
+			v->key_rank = r;
+		}
+		if (m->choice <= v->choice)
+			continue;
+		v->choice = m->choice;
+		v->rank = r;
+		if (n > 1)
+			snprintf(v->why, sizeof(v->why), "rank %u (%.63s): %.511s", r, m->host,
+				 m->why);
+		else
+			snprintf(v->why, sizeof(v->why), "%.511s", m->why);
+	}
+	if (v->stop)
+		run_request_stop();
+	free(mine);
+	free(all);
+	return 0;
+}
 
 int fleet_take_args(int *argc, char **argv, struct fleet_args *a)
 {
@@ -841,6 +985,6 @@ int fleet_write_merged(struct fleet_rank *ranks, unsigned nr, const struct outpu
 			}
 		}
 	}
-	free(m.all.res);
+	fleet_merged_free(&m);
 	return code;
 }

@@ -118,6 +118,40 @@ int fleet_output(const struct run_results *r, const struct output_opts *o, int a
  */
 int fleet_merge_run(struct run_results *r);
 
+/* ---- Decisions every rank takes alike (suite, and any command that runs many times) ---- */
+
+/* What the ranks said in one fleet_vote; every rank gets the same. */
+struct fleet_vote {
+	int choice;			/* the largest choice any rank made (0: every rank chose 0) */
+	unsigned rank;			/* the lowest rank that made it */
+	unsigned count;			/* ranks whose choice was not 0 */
+	bool stop;			/* a rank was asked to stop: this one now stops too */
+	bool key_differs;		/* a rank's key is not rank 0's */
+	unsigned key_rank;		/* the first such rank */
+	char why[640];			/* that rank's reason, "rank N (HOST): " first under MPI */
+};
+
+/*
+ * A collective: every rank calls it at the same point, with its own choice (0: go on as
+ * planned; larger: a stronger objection, e.g. 1 "retry differently", 2 "cannot run"), the
+ * reason for it, and a key that must be the same on every rank (a hash of the plan; 0 when
+ * none). Every rank gets the same answer, so a decision that changes which jobs run (skip,
+ * retry with other options, stop) is taken alike everywhere and the ranks stay in step; a
+ * stop asked of any rank becomes a stop on all. Without MPI the answer is this process's
+ * own. Returns 0, or -ETIMEDOUT when, after a stop, a rank did not answer within the grace
+ * period (v then says stop).
+ */
+int fleet_vote(int choice, const char *why, uint64_t key, struct fleet_vote *v);
+
+/* Under fleet_vote: every rank's len bytes, in rank order, into all (core/fleet_mpi.c). */
+int fleet_allgather(const void *mine, size_t len, void *all);
+
+/* --mpi-rank-output=DIR, or NULL: where each rank also writes its own result. */
+const char *fleet_rank_output(void);
+
+/* The host of rank r (this host without MPI). */
+const char *fleet_rank_hostname(unsigned r);
+
 /* ---- What needs no MPI (core/fleet.c), shared by both builds and the unit tests ---- */
 
 /* The MPI options, taken out of argv by fleet_take_args(). */
@@ -185,6 +219,9 @@ struct fleet_merged {
 };
 
 int fleet_merge(struct fleet_rank *ranks, unsigned nr, struct fleet_merged *m);
+
+/* What fleet_merge allocated (the merged jobs and their metadata statistics). */
+void fleet_merged_free(struct fleet_merged *m);
 
 struct run_env;
 struct json_t;

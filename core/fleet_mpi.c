@@ -232,6 +232,32 @@ static int exchange_step(const struct step_msg *mine, int32_t *min, bool *stop)
 	return 0;
 }
 
+int fleet_allgather(const void *mine, size_t len, void *all)
+{
+	MPI_Request req;
+
+	if (!D.on) {
+		memcpy(all, mine, len);
+		return 0;
+	}
+	if (D.broken)
+		return -ETIMEDOUT;
+	MPI_Iallgather(mine, (int)len, MPI_BYTE, all, (int)len, MPI_BYTE, MPI_COMM_WORLD, &req);
+	return wait_req(&req);
+}
+
+const char *fleet_rank_output(void)
+{
+	return D.args.rank_output;
+}
+
+const char *fleet_rank_hostname(unsigned r)
+{
+	if (!D.on || !D.hosts || r >= (unsigned)D.size)
+		return fleet_hostname();
+	return D.hosts + (size_t)r * HOST_MAX;
+}
+
 static void split(bool run)
 {
 	MPI_Comm_split(MPI_COMM_WORLD, run ? 0 : MPI_UNDEFINED, D.rank, &D.group);

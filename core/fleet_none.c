@@ -1,6 +1,7 @@
 /* Built without MPI: this process is rank 0 of 1, and asking for more is a one-line error. */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -37,6 +38,23 @@ int fleet_setup(int *argc, char **argv)
 		return EXIT_USAGE;
 	}
 	return 0;
+}
+
+int fleet_allgather(const void *mine, size_t len, void *all)
+{
+	memcpy(all, mine, len);
+	return 0;
+}
+
+const char *fleet_rank_output(void)
+{
+	return NULL;
+}
+
+const char *fleet_rank_hostname(unsigned r)
+{
+	(void)r;
+	return fleet_hostname();
 }
 
 int fleet_merge_run(struct run_results *r)

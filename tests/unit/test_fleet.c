@@ -201,3 +201,76 @@ Test(fleet_json, has_client_stats_all_clients_and_jobs)
 	for (i = 0; i < 2; i++)
 		fleet_rank_free(&ranks[i]);
 }
+
+/* rw=metadata's statistics for a rank: files create ops, each phase lasting phase_ns. */
+static struct meta_stat *fake_meta(unsigned files, uint64_t phase_ns)
+{
+	struct meta_stat *m = calloc(1, sizeof(*m));
+	unsigned op, i;
+
+	cr_assert_not_null(m);
+	for (op = 0; op < META_NR; op++) {
+		lat_init(&m->op[op]);
+		for (i = 0; i < files; i++)
+			lat_add(&m->op[op], 1000 + 10 * i);
+		m->phase_ns[op] = phase_ns;
+	}
+	m->files = files;
+	return m;
+}
+
+Test(fleet_blob, carries_metadata_statistics)
+{
+	struct job_result r;
+	struct fleet_rank out;
+
+	fake_result(&r, 10, 4096, 1, 0, 10);
+	r.meta = fake_meta(50, 7000);
+	through_blob(&r, 1, 1, "h", &out);
+	cr_assert_not_null(out.res.res[0].meta);
+	cr_assert_eq(out.res.res[0].meta->files, 50);
+	cr_assert_eq(out.res.res[0].meta->op[META_STAT].n, 50);
+	cr_assert_eq(memcmp(out.res.res[0].meta->op[META_CREATE].hist, r.meta->op[META_CREATE].hist,
+			    sizeof(r.meta->op[META_CREATE].hist)), 0);
+	free(r.meta);
+	fleet_rank_free(&out);
+}
+
+Test(fleet_merge, sums_metadata_operations_over_the_longest_phase)
+{
+	struct job_result r[2];
+	struct fleet_rank ranks[2];
+	struct fleet_merged m;
+	unsigned i;
+
+	for (i = 0; i < 2; i++) {
+		fake_result(&r[i], 10, 4096, i + 1, 5, 1000);
+		r[i].meta = fake_meta(100 * (i + 1), 1000 * (i + 1));
+		through_blob(&r[i], 1, i, "h", &ranks[i]);
+		free(r[i].meta);
+	}
+	cr_assert_eq(fleet_merge(ranks, 2, &m), 0);
+	cr_assert_not_null(m.all.res[0].meta);
+	cr_assert_eq(m.all.res[0].meta->files, 300);
+	cr_assert_eq(m.all.res[0].meta->op[META_UNLINK].n, 300);
+	cr_assert_eq(m.all.res[0].meta->phase_ns[META_UNLINK], 2000);
+	fleet_merged_free(&m);
+	for (i = 0; i < 2; i++)
+		fleet_rank_free(&ranks[i]);
+}
+
+Test(fleet_vote, alone_the_answer_is_this_process_own)
+{
+	struct fleet_vote v;
+
+	cr_assert_eq(fleet_vote(0, "", 42, &v), 0);
+	cr_assert_eq(v.choice, 0);
+	cr_assert_eq(v.count, 0);
+	cr_assert(!v.key_differs);
+	cr_assert_eq(fleet_vote(2, "cannot create the directory", 42, &v), 0);
+	cr_assert_eq(v.choice, 2);
+	cr_assert_eq(v.count, 1);
+	cr_assert_eq(v.rank, 0);
+	/* one process names no rank */
+	cr_assert_str_eq(v.why, "cannot create the directory");
+}
