@@ -8,6 +8,8 @@
 
 #include "atomic.h"
 #include "commands.h"
+#include "fleet.h"
+#include "job.h"
 #include "output.h"
 #include "report.h"
 #include "run.h"
@@ -66,9 +68,13 @@ static int add_target(struct suite_args *a, const char *spec, struct iop_err *er
 {
 	struct suite_target *t;
 	const char *eq = strchr(spec, '='), *dir = eq ? eq + 1 : spec;
+	char expanded[PATH_MAX];
 	struct stat st;
 	unsigned i;
 
+	/* ${RANK} and ${HOST} (under MPI: this rank's) and any ${VAR}, as in job options */
+	job_substitute(dir, expanded, sizeof(expanded));
+	dir = expanded;
 	if (a->o.nr_targets == SUITE_TARGETS_MAX)
 		return iop_errf(err, -E2BIG, "suite: at most %d targets", SUITE_TARGETS_MAX);
 	t = &a->o.targets[a->o.nr_targets];
@@ -174,6 +180,20 @@ static void fmt_value(char *buf, size_t len, double v)
 		snprintf(buf, len, "%.2f", v);
 }
 
+/* How many hosts the MPI ranks run on. */
+static unsigned nr_hosts(void)
+{
+	unsigned r, k, n = 0;
+
+	for (r = 0; r < fleet_size(); r++) {
+		for (k = 0; k < r; k++)
+			if (!strcmp(fleet_rank_hostname(k), fleet_rank_hostname(r)))
+				break;
+		n += k == r;
+	}
+	return n;
+}
+
 static void print_table(FILE *f, const struct suite_opts *o, const struct suite_result *res)
 {
 	const char *ref = o->targets[o->reference].name;
@@ -196,6 +216,10 @@ static void print_table(FILE *f, const struct suite_opts *o, const struct suite_
 			probe_summary(&d->p, &res->probes.host, line, sizeof(line));
 		fprintf(f, "  %-10s %s: %s\n", o->targets[t].name, o->targets[t].dir, line);
 	}
+	if (fleet_size() > 1)
+		fprintf(f, "  MPI: %u ranks on %u host%s; every value is all ranks together (summed, from the\n"
+			"  first rank's start to the last one's end); the paths above are rank 0's\n",
+			fleet_size(), nr_hosts(), nr_hosts() == 1 ? "" : "s");
 	snprintf(ratio, sizeof(ratio), "x %s", ref);
 	fprintf(f, "\n%-20s %-18s %-6s %10s %21s  %8s\n", "test", "path", "metric", "median",
 		"min - max", ratio);
@@ -294,8 +318,32 @@ static json_t *cell_json(const struct suite_opts *o, const struct suite_cell *c)
 	return e;
 }
 
+/* Under MPI: how many ranks, on which hosts, and (in a rank's own file) which one this is. */
+static json_t *mpi_json(bool own)
+{
+	json_t *m = json_object(), *hosts = json_array();
+	unsigned r;
+
+	for (r = 0; r < fleet_size(); r++)
+		json_array_append_new(hosts, json_string(fleet_rank_hostname(r)));
+	json_object_set_new(m, "ranks", json_integer(fleet_size()));
+	json_object_set_new(m, "hosts", hosts);
+	if (own) {
+		json_object_set_new(m, "rank", json_integer(fleet_rank()));
+		json_object_set_new(m, "hostname", json_string(fleet_hostname()));
+		json_object_set_new(m, "merged", json_false());
+	} else {
+		json_object_set_new(m, "merged", json_true());
+	}
+	return m;
+}
+
+/*
+ * The suite's JSON. own: a rank's own file under MPI (--mpi-rank-output): its unmerged jobs,
+ * its paths and probes, no table (the table is rank 0's, of every rank together).
+ */
 static json_t *suite_json(const struct suite_opts *o, struct suite_result *res, int argc,
-			  char **argv)
+			  char **argv, bool own)
 {
 	json_t *root = json_object(), *meta = json_object(), *suite = json_object();
 	json_t *targets = json_array(), *rows = json_array(), *probes;
@@ -335,7 +383,7 @@ static json_t *suite_json(const struct suite_opts *o, struct suite_result *res, 
 		json_array_append_new(targets, json_pack("{s:s,s:s,s:s}", "name", o->targets[i].name,
 							 "dir", o->targets[i].dir, "files",
 							 o->targets[i].tmp));
-	for (i = 0; i < res->nr_cells; i++)
+	for (i = 0; !own && i < res->nr_cells; i++)
 		json_array_append_new(rows, cell_json(o, &res->cells[i]));
 	json_object_set_new(suite, "name", json_string("vm-paths"));
 	json_object_set_new(suite, "reference", json_string(o->targets[o->reference].name));
@@ -343,10 +391,15 @@ static json_t *suite_json(const struct suite_opts *o, struct suite_result *res, 
 	json_object_set_new(suite, "scale", json_real(o->scale));
 	json_object_set_new(suite, "ratio", json_string("reference median / this median: how many times longer the same work took"));
 	json_object_set_new(suite, "targets", targets);
-	json_object_set_new(suite, "rows", rows);
+	if (own)
+		json_decref(rows);
+	else
+		json_object_set_new(suite, "rows", rows);
 	json_object_set_new(meta, "suite", suite);
+	if (fleet_size() > 1)
+		json_object_set_new(meta, "mpi", mpi_json(own));
 	json_object_set_new(root, "iopath", meta);
-	json_object_set(root, "jobs", res->jobs);
+	json_object_set(root, "jobs", own ? res->own_jobs : res->jobs);
 	return root;
 }
 
@@ -362,7 +415,7 @@ static int write_outputs(const struct suite_args *a, struct suite_result *res, i
 		print_table(text, &a->o, res);
 	fflush(text);
 	if (a->formats & OUT_JSON) {
-		json_t *root = suite_json(&a->o, res, argc, argv);
+		json_t *root = suite_json(&a->o, res, argc, argv, false);
 
 		if (!root)
 			return iop_errf(err, -ENOMEM, "out of memory building the JSON");
@@ -390,12 +443,63 @@ static int write_outputs(const struct suite_args *a, struct suite_result *res, i
 	return 0;
 }
 
+/* Under MPI: this rank's own jobs as DIR/rank-N.json (--mpi-rank-output=DIR). */
+static int write_rank_file(const struct suite_args *a, struct suite_result *res, int argc,
+			   char **argv, struct iop_err *err)
+{
+	char path[PATH_MAX];
+	json_t *root;
+	int ret;
+
+	if (snprintf(path, sizeof(path), "%s/rank-%u.json", fleet_rank_output(), fleet_rank()) >=
+	    (int)sizeof(path))
+		return iop_errf(err, -ENAMETOOLONG, "--mpi-rank-output: directory name too long");
+	root = suite_json(&a->o, res, argc, argv, true);
+	if (!root)
+		return iop_errf(err, -ENOMEM, "out of memory building rank %u's result", fleet_rank());
+	ret = report_json_write(root, path);
+	json_decref(root);
+	return ret ? iop_errf(err, ret, "cannot write %s: %s", path, strerror(-ret)) : 0;
+}
+
+/* What every rank must share for their runs to line up: the targets' names and the sizes. */
+static uint64_t plan_key(const struct suite_args *a)
+{
+	uint64_t h = 0xcbf29ce484222325ull;	/* FNV-1a */
+	char buf[160];
+	unsigned t;
+	size_t i;
+
+	for (t = 0; t <= a->o.nr_targets; t++) {
+		if (t < a->o.nr_targets)
+			snprintf(buf, sizeof(buf), "%s/", a->o.targets[t].name);
+		else
+			snprintf(buf, sizeof(buf), "%u %u %.17g %u", a->o.nr_targets, a->o.repeat,
+				 a->o.scale, a->o.reference);
+		for (i = 0; buf[i]; i++)
+			h = (h ^ (unsigned char)buf[i]) * 0x100000001b3ull;
+	}
+	return h;
+}
+
+/* Rank 0 (or the only process) says why the suite could not start. */
+static void say_why(const struct fleet_vote *v)
+{
+	if (fleet_rank())
+		return;
+	if (v->count > 1)
+		fprintf(stderr, "iopath: %s (and %u more ranks)\n", v->why, v->count - 1);
+	else
+		fprintf(stderr, "iopath: %s\n", v->why);
+}
+
 int cmd_suite(int argc, char **argv)
 {
 	struct suite_args a = { .o = { .repeat = 3, .scale = SUITE_DEFAULT_SCALE },
 				.formats = OUT_NORMAL };
 	struct suite_result res = { 0 };
 	struct iop_err err = { "" };
+	struct fleet_vote v;
 	unsigned i;
 	int ret, code = 0;
 
@@ -403,31 +507,48 @@ int cmd_suite(int argc, char **argv)
 		usage(argc < 2 ? stderr : stdout);
 		return argc < 2 ? EXIT_USAGE : 0;
 	}
-	if (strcmp(argv[1], "vm-paths")) {
-		fprintf(stderr, "iopath suite: unknown suite '%s' (accepted: vm-paths)\n", argv[1]);
-		return EXIT_USAGE;
+	if (strcmp(argv[1], "vm-paths"))
+		ret = iop_errf(&err, -EINVAL, "suite: unknown suite '%s' (accepted: vm-paths)",
+			       argv[1]);
+	else
+		ret = parse_args(argc, argv, &a, &err);
+	/* under MPI every rank runs the same suite, or none: rank 0 says which rank cannot */
+	if (!fleet_vote(ret ? 1 : 0, err.msg, ret ? 0 : plan_key(&a), &v) && v.key_differs &&
+	    !v.choice) {
+		v.choice = 1;
+		snprintf(v.why, sizeof(v.why),
+			 "suite: rank %u (%.64s) was given other targets, --repeat, --scale or --reference than rank 0; every rank needs the same (its directories may differ: ${RANK}, ${HOST})",
+			 v.key_rank, fleet_rank_hostname(v.key_rank));
 	}
-	ret = parse_args(argc, argv, &a, &err);
-	if (ret) {
-		fprintf(stderr, "iopath: %s\n", err.msg);
+	if (ret || v.choice) {
+		say_why(&v);
 		return EXIT_USAGE;
 	}
 	install_stop_signals();
 	ret = suite_vm_paths(&a.o, &res, &err);
 	if (ret) {
-		fprintf(stderr, "iopath: %s\n", err.msg);
+		if (!fleet_rank())
+			fprintf(stderr, "iopath: %s\n", err.msg);
 		suite_result_free(&res);
 		return EXIT_USAGE;
 	}
 	for (i = 0; i < res.nr_cells; i++)
 		if (res.cells[i].failed && !res.interrupted)
 			code = EXIT_JOB_FAILED;
-	if (write_outputs(&a, &res, argc, argv, &err)) {
+	if (res.own_jobs && write_rank_file(&a, &res, argc, argv, &err)) {
+		fprintf(stderr, "iopath: rank %u: %s\n", fleet_rank(), err.msg);
+		code = code ? code : EXIT_JOB_FAILED;
+	}
+	/* under MPI only rank 0 writes: its rows are every rank's merged */
+	if (!fleet_rank() && write_outputs(&a, &res, argc, argv, &err)) {
 		fprintf(stderr, "iopath: %s\n", err.msg);
 		code = code ? code : EXIT_JOB_FAILED;
 	}
 	if (res.interrupted)
 		code = EXIT_INTERRUPTED;
+	/* every rank leaves with the same code: the strongest (interrupted, usage, failed) */
+	if (!fleet_vote(code, NULL, 0, &v))
+		code = v.choice;
 	suite_result_free(&res);
 	return code;
 }

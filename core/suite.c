@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fleet.h"
 #include "job.h"
 #include "meta.h"
 #include "report.h"
@@ -21,6 +22,17 @@
 
 #define MIB 1048576.0
 #define WIDE_SPREAD 0.5		/* (max - min) / median above this: too wide to judge */
+
+/*
+ * Under MPI every rank runs every run of the suite in the same order, and rank 0 merges each
+ * one (core/fleet.h). Whatever changes which runs happen is voted on by all ranks before it
+ * happens, so that they stay in step: these are the choices, the strongest winning.
+ */
+enum {
+	VOTE_GO,			/* as planned */
+	VOTE_BUFFERED,			/* direct=1 was refused here: everyone again with direct=0 */
+	VOTE_CANNOT,			/* this rank cannot run it: nobody does, the rows fail */
+};
 
 /* The tests of vm-paths, in table order after the copy matrix. */
 static const struct {
@@ -152,9 +164,9 @@ static void plan_run(const struct suite_opts *o, const struct suite_cell *c, uns
 		ov_add(s, "direct", "0");
 }
 
-/* Move the run's job objects into the suite's list, named for their cell and repeat. */
-static void keep_jobs(struct suite_result *res, const struct run_results *rr,
-		      const struct suite_opts *o, const struct suite_cell *c, unsigned rep)
+/* Add the run's job objects to a list (the suite's), named for their cell and repeat. */
+static void keep_jobs(json_t *list, const struct run_results *rr, const struct suite_opts *o,
+		      const struct suite_cell *c, unsigned rep)
 {
 	struct run_env env;
 	json_t *root, *jobs, *job;
@@ -172,14 +184,13 @@ static void keep_jobs(struct suite_result *res, const struct run_results *rr,
 			snprintf(name, sizeof(name), "%s %s->%s #%u", c->workload,
 				 o->targets[c->from].name, o->targets[c->to].name, rep + 1);
 		json_object_set_new(job, "jobname", json_string(name));
-		json_array_append(res->jobs, job);
+		json_array_append(list, job);
 	}
 	json_decref(root);
 }
 
 /* Every cell the same workload run on the same targets gives a value (metadata: four). */
-static void record(struct suite_result *res, unsigned first, const struct job_result *r,
-		   bool buffered, const char *why)
+static void record(struct suite_result *res, unsigned first, const struct job_result *r)
 {
 	const struct suite_cell *c0 = &res->cells[first];
 	unsigned i;
@@ -190,14 +201,26 @@ static void record(struct suite_result *res, unsigned first, const struct job_re
 
 		if (strcmp(c->workload, c0->workload) || c->from != c0->from || c->to != c0->to)
 			continue;
-		if (buffered && !c->fell_back) {
-			c->fell_back = true;
-			snprintf(c->note, sizeof(c->note), "direct=1 refused, measured with direct=0: %s",
-				 why);
-		}
 		v = cell_value(c, r);
 		if (v > 0)
 			c->values[c->n++] = v;
+	}
+}
+
+/* direct=1 was refused on the path (on some rank): this run is measured with direct=0. */
+static void fall_back(struct suite_result *res, unsigned first, const char *why)
+{
+	const struct suite_cell *c0 = &res->cells[first];
+	unsigned i;
+
+	for (i = first; i < res->nr_cells; i++) {
+		struct suite_cell *c = &res->cells[i];
+
+		if (strcmp(c->workload, c0->workload) || c->from != c0->from || c->to != c0->to ||
+		    c->fell_back)
+			continue;
+		c->fell_back = true;
+		snprintf(c->note, sizeof(c->note), "direct=1 refused, measured with direct=0: %.270s", why);
 	}
 }
 
@@ -216,9 +239,23 @@ static void fail_cells(struct suite_result *res, unsigned first, const char *why
 	}
 }
 
-/* One repeat of one cell's workload. direct=1 refused by the path: run it buffered, noted. */
-static int run_cell(const struct suite_opts *o, struct suite_result *res, unsigned idx,
-		    unsigned rep)
+/* Did the path refuse this job's direct=1 before it started (the probe's trials)? */
+static bool refused_direct(const struct run_results *rr)
+{
+	const struct job_result *r = rr->nr ? &rr->res[0] : NULL;
+
+	return r && r->error && r->spec->direct && strstr(r->errmsg, "refused before starting") &&
+	       strstr(r->errmsg, "direct=1");
+}
+
+/*
+ * One repeat of one cell's workload. direct=1 refused by the path: run it buffered, noted.
+ * Under MPI every rank takes each step here, and the votes keep them together: a rank that
+ * cannot load the job stops it on all, a refusal of direct=1 on any rank sends all of them
+ * back to run it with direct=0, and a stop on any rank ends the suite on all.
+ */
+static void run_cell(const struct suite_opts *o, struct suite_result *res, unsigned idx,
+		     unsigned rep)
 {
 	const struct suite_cell *c = &res->cells[idx];
 	const struct builtin_workload *w = workload_find(c->workload);
@@ -227,8 +264,11 @@ static int run_cell(const struct suite_opts *o, struct suite_result *res, unsign
 	struct job_list jobs = { 0 };
 	struct run_results rr = { 0 };
 	struct iop_err err = { "" };
+	struct fleet_vote v;
 	struct run_spec s;
-	int ret;
+	json_t *own;
+	char mine[sizeof(err.msg)];
+	int ret, choice;
 
 again:
 	plan_run(o, c, rep, buffered, &s);
@@ -239,35 +279,59 @@ again:
 	jobs.probes = &res->probes;
 	ret = w ? workload_load(w, &ws, &jobs, &err) : iop_errf(&err, -ENOENT, "no workload %s",
 							      c->workload);
-	if (!ret)
-		ret = run_jobs(&jobs, &rr, &err);
-	res->runs++;
-	if (ret) {
-		fail_cells(res, idx, err.msg);
-	} else if (rr.nr && rr.res[0].error) {
-		const struct job_result *r = &rr.res[0];
-
-		if (!buffered && r->spec->direct && strstr(r->errmsg, "refused before starting") &&
-		    strstr(r->errmsg, "direct=1")) {
-			snprintf(err.msg, sizeof(err.msg), "%s", r->errmsg);
-			run_results_free(&rr);
-			job_list_free(&jobs);
-			buffered = true;
-			goto again;
-		}
-		fail_cells(res, idx, r->errmsg);
-		keep_jobs(res, &rr, o, c, rep);
-	} else if (rr.nr && !rr.interrupted) {
-		record(res, idx, &rr.res[0], buffered, err.msg);
-		keep_jobs(res, &rr, o, c, rep);
-	}
-	if (rr.interrupted)
+	/* every rank runs it, or none does */
+	if (fleet_vote(ret ? VOTE_CANNOT : VOTE_GO, err.msg, 0, &v) || v.stop) {
 		res->interrupted = true;
+		goto out;
+	}
+	if (v.choice) {
+		fail_cells(res, idx, v.why);
+		goto out;
+	}
+	ret = run_jobs(&jobs, &rr, &err);
+	res->runs++;
+	choice = ret ? VOTE_CANNOT : !buffered && refused_direct(&rr) ? VOTE_BUFFERED : VOTE_GO;
+	snprintf(mine, sizeof(mine), "%s", ret ? err.msg : rr.nr ? rr.res[0].errmsg : "");
+	/* --mpi-rank-output: this rank's own jobs, before they are merged */
+	own = res->own_jobs && !ret ? json_array() : NULL;
+	if (own)
+		keep_jobs(own, &rr, o, c, rep);
+	/* rank 0's result becomes every rank's, merged exactly; the others keep their own */
+	fleet_merge_run(&rr);
+	if (fleet_vote(choice, mine, 0, &v))
+		v.stop = true;
+	if (v.choice == VOTE_CANNOT) {
+		fail_cells(res, idx, v.why);
+		json_array_clear(own);
+	} else if (v.choice == VOTE_BUFFERED && !v.stop) {
+		fall_back(res, idx, v.why);
+		json_decref(own);
+		run_results_free(&rr);
+		job_list_free(&jobs);
+		if (s.remove[0])
+			target_remove(s.remove);
+		buffered = true;
+		goto again;
+	} else if (rr.nr && rr.res[0].error) {
+		/* rank 0's merged job names the rank that failed */
+		fail_cells(res, idx, rr.res[0].errmsg);
+		keep_jobs(res->jobs, &rr, o, c, rep);
+	} else if (rr.nr && !rr.interrupted) {
+		record(res, idx, &rr.res[0]);
+		keep_jobs(res->jobs, &rr, o, c, rep);
+	} else {
+		json_array_clear(own);
+	}
+	if (v.stop)
+		res->interrupted = true;
+	if (own)
+		json_array_extend(res->own_jobs, own);
+	json_decref(own);
+out:
 	if (s.remove[0])
 		target_remove(s.remove);
 	run_results_free(&rr);
 	job_list_free(&jobs);
-	return 0;
 }
 
 static void summarise(const struct suite_opts *o, struct suite_result *res)
@@ -316,30 +380,38 @@ static bool first_of_run(const struct suite_result *res, unsigned idx)
 
 int suite_vm_paths(struct suite_opts *o, struct suite_result *res, struct iop_err *err)
 {
+	char prefix[64];
+	struct fleet_vote v;
 	unsigned t, rep, i;
 	int ret = 0;
 
 	memset(res, 0, sizeof(*res));
 	res->jobs = json_array();
-	if (!res->jobs || build_cells(o, res))
-		return iop_errf(err, -ENOMEM, "suite: out of memory");
+	if (fleet_rank_output())
+		res->own_jobs = json_array();
+	if (!res->jobs || (fleet_rank_output() && !res->own_jobs) || build_cells(o, res))
+		ret = iop_errf(err, -ENOMEM, "suite: out of memory");
+	/* each rank's own directory (".rankN" in its name under MPI), even on a shared path */
+	snprintf(prefix, sizeof(prefix), "iopath-suite%s", fleet_file_suffix());
 	for (t = 0; t < o->nr_targets && !ret; t++)
-		ret = tempdir_create(o->targets[t].dir, "iopath-suite", o->targets[t].tmp,
+		ret = tempdir_create(o->targets[t].dir, prefix, o->targets[t].tmp,
 				     sizeof(o->targets[t].tmp), err);
 	/* one full description of each target, reused by every run */
 	for (t = 0; t < o->nr_targets && !ret; t++)
 		probe_set_need(&res->probes, o->targets[t].tmp, PROBE_TRIALS | PROBE_TIMING);
+	/* under MPI: every rank could set up, or none runs anything */
+	if (!fleet_vote(ret ? VOTE_CANNOT : VOTE_GO, err->msg, 0, &v) && v.choice) {
+		ret = ret ? ret : -ECANCELED;
+		if (v.count > 1)
+			iop_errf(err, ret, "%s (and %u more ranks)", v.why, v.count - 1);
+		else
+			iop_errf(err, ret, "%s", v.why);
+	}
 	/* repeats outermost: every cell once, then again, so drift spreads over all cells */
-	for (rep = 0; !ret && rep < o->repeat && !res->interrupted; rep++) {
-		for (i = 0; i < res->nr_cells && !res->interrupted; i++) {
-			if (run_stop_requested()) {
-				res->interrupted = true;
-				break;
-			}
+	for (rep = 0; !ret && rep < o->repeat && !res->interrupted; rep++)
+		for (i = 0; i < res->nr_cells && !res->interrupted; i++)
 			if (first_of_run(res, i))
 				run_cell(o, res, i, rep);
-		}
-	}
 	for (t = 0; t < o->nr_targets; t++)
 		if (o->targets[t].tmp[0])
 			tempfiles_remove(o->targets[t].tmp);
@@ -359,5 +431,6 @@ void suite_result_free(struct suite_result *res)
 	free(res->cells);
 	probe_set_free(&res->probes);
 	json_decref(res->jobs);
+	json_decref(res->own_jobs);
 	memset(res, 0, sizeof(*res));
 }

@@ -49,6 +49,7 @@ struct suite_result {
 	struct suite_cell *cells;
 	struct probe_set probes;
 	json_t *jobs;			/* every run's job, fio-shaped, in the order run */
+	json_t *own_jobs;		/* under MPI with --mpi-rank-output: this rank's own, unmerged */
 	bool interrupted;
 	unsigned runs;
 };
@@ -62,6 +63,11 @@ struct suite_result {
  * metadata operations. Creates each target's temporary directory (removed on return, also
  * on failure; on Ctrl-C by the interrupt handler). Returns -errno with err only when the
  * suite could not start; failed cells are in the result.
+ *
+ * Under MPI every rank calls it with the same options (its own directories): all ranks run
+ * every run together, rank 0's result holds every run merged over all ranks (bytes, I/Os,
+ * files summed; over the wall clock from the first rank's start to the last one's end), and
+ * a rank that cannot set up stops it on all (err names it).
  */
 int suite_vm_paths(struct suite_opts *o, struct suite_result *res, struct iop_err *err);
 

@@ -1,4 +1,5 @@
 /* MPI tests (make mpi-test): ranks under mpirun on this machine, and rank 0's merged result. */
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,36 +18,58 @@
  */
 static struct run_out mpirun(const char *arg, ...) __attribute__((sentinel));
 
-static struct run_out mpirun(const char *arg, ...)
+/* mpirun started in the background, its output going to temporary files. */
+struct mpirun_bg {
+	pid_t pid;
+	FILE *o, *e;
+};
+
+static struct mpirun_bg mpirun_startv(const char *arg, va_list ap)
 {
 	const char *bin = getenv("IOPATH_BIN");
+	struct mpirun_bg b = { 0, tmpfile(), tmpfile() };
 	char *argv[96];
 	unsigned n = 0;
-	struct run_out r = { 0 };
-	FILE *o = tmpfile(), *e = tmpfile();
-	va_list ap;
-	pid_t pid;
-	int st;
 
 	cr_assert_not_null(bin, "IOPATH_BIN is not set (run through 'make mpi-test')");
 	argv[n++] = (char *)"mpirun";
 	argv[n++] = (char *)"--oversubscribe";
 	argv[n++] = (char *)"--allow-run-as-root";
-	va_start(ap, arg);
 	for (; arg && n < 95; arg = va_arg(ap, const char *))
 		argv[n++] = (char *)(strcmp(arg, "BIN") ? arg : bin);
-	va_end(ap);
 	argv[n] = NULL;
-	cr_assert(o && e);
-	pid = fork();
-	cr_assert_neq(pid, -1);
-	if (pid == 0) {
-		dup2(fileno(o), 1);
-		dup2(fileno(e), 2);
+	cr_assert(b.o && b.e);
+	b.pid = fork();
+	cr_assert_neq(b.pid, -1);
+	if (b.pid == 0) {
+		dup2(fileno(b.o), 1);
+		dup2(fileno(b.e), 2);
 		execvp("mpirun", argv);
 		_exit(127);
 	}
-	cr_assert_eq(waitpid(pid, &st, 0), pid);
+	return b;
+}
+
+static struct mpirun_bg mpirun_start(const char *arg, ...) __attribute__((sentinel));
+
+static struct mpirun_bg mpirun_start(const char *arg, ...)
+{
+	struct mpirun_bg b;
+	va_list ap;
+
+	va_start(ap, arg);
+	b = mpirun_startv(arg, ap);
+	va_end(ap);
+	return b;
+}
+
+static struct run_out mpirun_wait(struct mpirun_bg *b)
+{
+	struct run_out r = { 0 };
+	FILE *o = b->o, *e = b->e;
+	int st;
+
+	cr_assert_eq(waitpid(b->pid, &st, 0), b->pid);
 	r.status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
 	fseek(o, 0, SEEK_END);
 	fseek(e, 0, SEEK_END);
@@ -59,6 +82,17 @@ static struct run_out mpirun(const char *arg, ...)
 	fclose(o);
 	fclose(e);
 	return r;
+}
+
+static struct run_out mpirun(const char *arg, ...)
+{
+	struct mpirun_bg b;
+	va_list ap;
+
+	va_start(ap, arg);
+	b = mpirun_startv(arg, ap);
+	va_end(ap);
+	return mpirun_wait(&b);
 }
 
 static json_t *get(json_t *o, const char *path)
@@ -243,6 +277,241 @@ Test(mpi, a_sweep_runs_on_every_rank_and_rank_0_writes_it)
 	cr_assert_eq(json_array_size(get(s, "cells")), 2);
 	cr_assert_str_eq(json_string_value(get(s, "cells.0.status")), "ok");
 	json_decref(s);
+	run_out_free(&r);
+	tmpdir_cleanup();
+}
+
+/* ---- iopath suite vm-paths under mpirun ---- */
+
+/* How many directories the suite left in dir (its own are named iopath-suite.*). */
+static unsigned suite_leftovers(const char *dir)
+{
+	char cmd[600];
+	FILE *p;
+	unsigned n = 0;
+
+	snprintf(cmd, sizeof(cmd), "ls -a '%s' | grep -c '^iopath-suite\\.'", dir);
+	p = popen(cmd, "r");
+	cr_assert_not_null(p);
+	if (fscanf(p, "%u", &n) != 1)
+		n = 0;
+	pclose(p);
+	return n;
+}
+
+/* The row of the suite's table for test on target from (to the same target). */
+static json_t *suite_row(json_t *root, const char *test, const char *from)
+{
+	json_t *row;
+	size_t i;
+
+	json_array_foreach(get(root, "iopath.suite.rows"), i, row)
+		if (!strcmp(json_string_value(get(row, "test")), test) &&
+		    !strcmp(json_string_value(get(row, "from")), from) &&
+		    !strcmp(json_string_value(get(row, "to")), from))
+			return row;
+	cr_assert_fail("no row %s on %s", test, from);
+	return NULL;
+}
+
+/* Every merged job moved what the ranks' own jobs (their rank files) moved together. */
+static void assert_merged_is_the_sum(json_t *all, json_t **ranks, unsigned nr)
+{
+	static const char *const dirs[] = { "read", "write" };
+	json_t *job;
+	size_t k;
+	unsigned i, d;
+
+	cr_assert_gt(json_array_size(get(all, "jobs")), 0);
+	json_array_foreach(get(all, "jobs"), k, job) {
+		const char *name = json_string_value(get(job, "jobname"));
+
+		for (d = 0; d < 2; d++) {
+			long long sum = 0, ios = 0;
+			char path[64];
+
+			for (i = 0; i < nr; i++) {
+				json_t *own = json_array_get(get(ranks[i], "jobs"), k);
+
+				cr_assert_not_null(own, "rank %u has no job %zu (%s)", i, k, name);
+				cr_assert_str_eq(json_string_value(get(own, "jobname")), name);
+				snprintf(path, sizeof(path), "%s.io_bytes", dirs[d]);
+				sum += num(own, path);
+				snprintf(path, sizeof(path), "%s.total_ios", dirs[d]);
+				ios += num(own, path);
+			}
+			snprintf(path, sizeof(path), "%s.io_bytes", dirs[d]);
+			cr_assert_eq(num(job, path), sum, "%s: %s bytes", name, dirs[d]);
+			snprintf(path, sizeof(path), "%s.total_ios", dirs[d]);
+			cr_assert_eq(num(job, path), ios, "%s: %s I/Os", name, dirs[d]);
+		}
+	}
+	for (i = 0; i < nr; i++)
+		cr_assert_eq(json_array_size(get(ranks[i], "jobs")), json_array_size(get(all, "jobs")));
+}
+
+Test(mpi, a_suite_runs_on_every_rank_and_rank_0_writes_one_merged_table)
+{
+	const char *dir = tmpdir_make();
+	char t1[512], ro[512], out[512], path[600];
+	json_t *all, *ranks[2], *row;
+	const char *p;
+	unsigned i, tables = 0;
+	size_t k;
+	struct run_out r;
+
+	snprintf(t1, sizeof(t1), "disk=%s", dir);
+	snprintf(ro, sizeof(ro), "--mpi-rank-output=%s", dir);
+	snprintf(out, sizeof(out), "--output=%s/all.json", dir);
+	r = mpirun("-np", "2", "BIN", "suite", "vm-paths", "--target", t1, "--target",
+		   "shm=/dev/shm", "--repeat", "1", "--scale=1/2048", ro,
+		   "--output-format=normal,json", out, NULL);
+	cr_assert_eq(r.status, 0, "status %d: %s", r.status, r.err);
+	/* one table, from rank 0 */
+	for (p = r.out; (p = strstr(p, "iopath suite vm-paths:")); p++)
+		tables++;
+	cr_assert_eq(tables, 1, "%s", r.out);
+	cr_assert(strstr(r.out, "MPI: 2 ranks on 1 host"), "%s", r.out);
+	snprintf(path, sizeof(path), "%s/all.json", dir);
+	all = json_load_path(path);
+	for (i = 0; i < 2; i++) {
+		snprintf(path, sizeof(path), "%s/rank-%u.json", dir, i);
+		ranks[i] = json_load_path(path);
+		cr_assert_eq(num(ranks[i], "iopath.mpi.rank"), i);
+	}
+	cr_assert_eq(num(all, "iopath.mpi.ranks"), 2);
+	cr_assert_eq(json_array_size(get(all, "iopath.suite.rows")), 4 + 2 * 10);
+	json_array_foreach(get(all, "iopath.suite.rows"), k, row)
+		cr_assert_eq(num(row, "n"), 1, "%s on %s: %s", json_string_value(get(row, "test")),
+			     json_string_value(get(row, "from")),
+			     json_string_value(json_object_get(row, "error")));
+	assert_merged_is_the_sum(all, ranks, 2);
+	/* the small-file loop's files, counted over both ranks */
+	json_array_foreach(get(all, "jobs"), k, row)
+		if (json_object_get(row, "metadata"))
+			cr_assert_eq(num(row, "metadata.files"),
+				     num(json_array_get(get(ranks[0], "jobs"), k), "metadata.files") +
+				     num(json_array_get(get(ranks[1], "jobs"), k), "metadata.files"));
+	/* each rank had its own directories, and removed them */
+	cr_assert_neq(strcmp(json_string_value(get(ranks[0], "iopath.suite.targets.0.files")),
+			     json_string_value(get(ranks[1], "iopath.suite.targets.0.files"))), 0);
+	cr_assert(strstr(json_string_value(get(ranks[1], "iopath.suite.targets.0.files")),
+			 "iopath-suite.rank1."));
+	cr_assert_eq(suite_leftovers(dir), 0);
+	for (i = 0; i < 2; i++)
+		json_decref(ranks[i]);
+	json_decref(all);
+	run_out_free(&r);
+	tmpdir_cleanup();
+}
+
+Test(mpi, a_path_refusing_direct_on_one_rank_sends_every_rank_to_direct_0)
+{
+	static const char *const rand_tests[] = { "randread-4k-qd1", "randread-4k-qd32",
+						  "randwrite-4k-qd32" };
+	const char *dir = tmpdir_make();
+	char t[512], ro[512], out[512], path[600];
+	json_t *all, *ranks[3], *row, *job;
+	struct run_out r;
+	unsigned i, k;
+	size_t j;
+
+	if (!is_root())
+		cr_skip_test("needs root to mount a ramfs (a path that refuses O_DIRECT) for one rank");
+	for (i = 0; i < 3; i++) {
+		snprintf(path, sizeof(path), "%s/d%u", dir, i);
+		cr_assert_eq(mkdir(path, 0755), 0);
+	}
+	/* rank 1's disk is a ramfs: O_DIRECT opens fail there with EINVAL */
+	if (sh("mount -t ramfs ramfs '%s/d1' 2>/dev/null", dir))
+		cr_skip_test("cannot mount a ramfs here");
+	snprintf(t, sizeof(t), "disk=%s/d${RANK}", dir);
+	snprintf(ro, sizeof(ro), "--mpi-rank-output=%s", dir);
+	snprintf(out, sizeof(out), "--output=%s/all.json", dir);
+	r = mpirun("-np", "3", "BIN", "suite", "vm-paths", "--target", t, "--repeat", "2",
+		   "--scale=1/2048", ro, "--output-format=json", out, NULL);
+	sh("umount '%s/d1'", dir);
+	cr_assert_eq(r.status, 0, "status %d: %s", r.status, r.err);
+	snprintf(path, sizeof(path), "%s/all.json", dir);
+	all = json_load_path(path);
+	for (i = 0; i < 3; i++) {
+		snprintf(path, sizeof(path), "%s/rank-%u.json", dir, i);
+		ranks[i] = json_load_path(path);
+	}
+	/* the random rows fell back on every rank, saying which rank refused and why */
+	for (k = 0; k < 3; k++) {
+		row = suite_row(all, rand_tests[k], "disk");
+		cr_assert(json_is_true(get(row, "direct_fallback")), "%s", rand_tests[k]);
+		cr_assert_eq(num(row, "n"), 2, "%s", rand_tests[k]);
+		cr_assert(strstr(json_string_value(get(row, "note")), "rank 1 ("), "%s",
+			  json_string_value(get(row, "note")));
+		cr_assert(strstr(json_string_value(get(row, "note")), "ramfs"));
+	}
+	cr_assert(json_is_false(get(suite_row(all, "dd-zero", "disk"), "direct_fallback")));
+	/* and every rank measured them with direct=0: the merge is of like with like */
+	for (i = 0; i < 3; i++)
+		json_array_foreach(get(ranks[i], "jobs"), j, job)
+			if (strstr(json_string_value(get(job, "jobname")), "rand"))
+				cr_assert_str_eq(json_string_value(get(job, "job options.direct")), "0",
+						 "rank %u: %s", i,
+						 json_string_value(get(job, "jobname")));
+	assert_merged_is_the_sum(all, ranks, 3);
+	for (i = 0; i < 3; i++)
+		json_decref(ranks[i]);
+	json_decref(all);
+	run_out_free(&r);
+	tmpdir_cleanup();
+}
+
+Test(mpi, a_rank_that_cannot_set_up_the_suite_is_named_and_nothing_runs)
+{
+	const char *dir = tmpdir_make();
+	char t[512], path[600];
+	struct run_out r;
+
+	/* rank 1's directory is missing */
+	snprintf(path, sizeof(path), "%s/d0", dir);
+	cr_assert_eq(mkdir(path, 0755), 0);
+	snprintf(t, sizeof(t), "disk=%s/d${RANK}", dir);
+	r = mpirun("-np", "2", "BIN", "suite", "vm-paths", "--target", t, "--repeat", "1",
+		   "--scale=1/2048", NULL);
+	cr_assert_eq(r.status, 2, "status %d: %s", r.status, r.err);
+	cr_assert(strstr(r.err, "rank 1 ("), "%s", r.err);
+	cr_assert(strstr(r.err, "d1"), "%s", r.err);
+	cr_assert_null(strstr(r.out, "iopath suite vm-paths:"), "%s", r.out);
+	cr_assert_eq(suite_leftovers(path), 0);
+	run_out_free(&r);
+	tmpdir_cleanup();
+}
+
+Test(mpi, sigusr1_stops_a_suite_on_every_rank_and_keeps_what_was_measured)
+{
+	const char *dir = tmpdir_make();
+	char t1[512], out[512], path[600];
+	struct mpirun_bg b;
+	struct run_out r;
+	json_t *all, *row;
+	unsigned measured = 0;
+	size_t k;
+
+	snprintf(t1, sizeof(t1), "disk=%s", dir);
+	snprintf(out, sizeof(out), "--output=%s/all.json", dir);
+	/* far longer than the wait: 20 repeats of the whole suite */
+	b = mpirun_start("-np", "2", "BIN", "suite", "vm-paths", "--target", t1, "--target",
+			 "shm=/dev/shm", "--repeat", "20", "--scale=1/200", "--output-format=json",
+			 out, NULL);
+	sleep_ms(4000);
+	kill(b.pid, SIGUSR1);
+	r = mpirun_wait(&b);
+	cr_assert_eq(r.status, 130, "status %d: %s", r.status, r.err);
+	snprintf(path, sizeof(path), "%s/all.json", dir);
+	all = json_load_path(path);
+	cr_assert(json_is_true(get(all, "iopath.interrupted")));
+	json_array_foreach(get(all, "iopath.suite.rows"), k, row)
+		measured += num(row, "n") > 0;
+	cr_assert_gt(measured, 0, "nothing measured in 4 s");
+	cr_assert_eq(suite_leftovers(dir), 0);
+	json_decref(all);
 	run_out_free(&r);
 	tmpdir_cleanup();
 }
