@@ -1338,6 +1338,10 @@ const struct opt_def opt_table[] = {
 	  "verify the written blocks every N blocks written, not only at the end" },
 	{ "verify_backlog_batch", NULL, OPT_SIZE, FIELD(verify_backlog_batch), 0, 1ull << 24, NULL,
 	  "verify_backlog: blocks read back each time (default verify_backlog)" },
+	{ "verify_fatal", NULL, OPT_BOOL, FIELD(verify_fatal), 0, 1, NULL,
+	  "stop at the first block that fails verify (as fio, iopath stops there either way)" },
+	{ "do_verify", NULL, OPT_BOOL, FIELD(do_verify), 0, 1, NULL,
+	  "with verify: read back and check after writing (0: only stamp the blocks)" },
 	{ "verify_dump", NULL, OPT_BOOL, FIELD(verify_dump), 0, 1, NULL,
 	  "a block that fails verify is saved as read, to FILE.OFFSET.received" },
 	{ "mem", "iomem", OPT_FN, 0, 0, 0, 0, set_mem,
@@ -1369,6 +1373,7 @@ void job_defaults(struct job_spec *job)
 	job->latency_percentile = 100.0;
 	job->allow_file_create = true;
 	job->dedupe_ws_percentage = 5;
+	job->do_verify = true;
 	job->rwmixread = 50;
 	job->bs[0] = job->bs[1] = 4096;
 	job->rate_cycle_ms = 1000;

@@ -709,6 +709,11 @@ static void check_read(struct worker *w, const struct io_req *r)
 		w->verify_errors++;
 		if (w->job->verify_dump)
 			verify_dump(w, r);
+		/*
+		 * The job stops at the first failed block whatever verify_fatal says: in fio 3.33
+		 * the failed completion ends the job too (only continue_on_error, which iopath
+		 * lacks, would carry on)
+		 */
 		worker_fail(w, EILSEQ, "verify: %s at offset %llu: %s", r->file->path,
 			    (unsigned long long)bad, why);
 	}
@@ -1952,7 +1957,7 @@ static int setup_options(struct worker *w, uint64_t seed)
 	w->passes_left = job->loops - 1;
 	/* fio: number_ios counts every I/O issued, over all loops; time_based ignores it */
 	w->ios_limit = job->time_based ? 0 : job->number_ios * job->loops;
-	if (job->verify_backlog && job_writes(job->rw) && job->rw != RW_COPY) {
+	if (job->verify_backlog && job->do_verify && job_writes(job->rw) && job->rw != RW_COPY) {
 		w->backlog = calloc(job->verify_backlog, sizeof(*w->backlog));
 		if (!w->backlog) {
 			worker_fail(w, ENOMEM, "verify_backlog: out of memory");
@@ -2218,7 +2223,7 @@ void *worker_main(void *arg)
 		seed ^= now_ns();
 	rng_seed(&w->rng, seed + w->clone);
 	rng_seed(&w->buf_rng, seed * 31 + w->clone);
-	w->check_reads = job->verify != VERIFY_NONE && job->rw != RW_COPY;
+	w->check_reads = job->verify != VERIFY_NONE && job->do_verify && job->rw != RW_COPY;
 	w->bytes_target = io_target(w->plan->worker_bytes ? w->plan->worker_bytes :
 				    w->plan->region * w->plan->nr_files, job->io_size, job->loops);
 	/* NUMA placement first: the buffers are then allocated under the policy, as in fio */
@@ -2268,7 +2273,7 @@ void *worker_main(void *arg)
 		w->end_ns = w->start_ns;	/* ended by exitall before it started: nothing ran */
 	for (;;) {
 		if (!w->aborted && !run_terminated(w) && job->verify != VERIFY_NONE &&
-		    job_writes(job->rw) && job->rw != RW_COPY) {
+		    job->do_verify && job_writes(job->rw) && job->rw != RW_COPY) {
 			w->verifying = true;
 			io_loop(w);
 		}

@@ -241,6 +241,8 @@ struct job_spec {
 	uint64_t verify_backlog;	/* verify after this many blocks are written (0: at the end) */
 	uint64_t verify_backlog_batch;	/* blocks verified each time (0: verify_backlog) */
 	bool verify_dump;		/* keep a failed block's data as read, in a file beside */
+	bool verify_fatal;		/* fio's; the first failed block ends the job either way */
+	bool do_verify;			/* run the verify pass after writing (fio's default 1) */
 	enum job_clock clocksource;
 	enum job_mem mem;
 	/* What is not measured (fio's disable_*; gtod_reduce sets all four). */
