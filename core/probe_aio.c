@@ -25,6 +25,7 @@ static int engine_one_read(struct engine *e, struct io_req *req)
 {
 	const struct engine_ops *ops = e->ops;
 	struct io_req *rp = req, *done[1];
+	unsigned tries;
 	int ret;
 
 	ret = ops->submit(e, &rp, 1);
@@ -34,7 +35,12 @@ static int engine_one_read(struct engine *e, struct io_req *req)
 		return -EAGAIN;
 	if (ops->flags & ENGINE_SYNC)
 		return 0;
-	ret = ops->reap(e, done, 1, 1);
+	/* a reap cut short (a signal: EINTR) returns nothing yet: wait again, as the runner does */
+	for (tries = 0; tries < 1000; tries++) {
+		ret = ops->reap(e, done, 1, 1);
+		if (ret)
+			break;
+	}
 	if (ret < 0)
 		return ret;
 	return ret == 1 && done[0] == req ? 0 : -EIO;
