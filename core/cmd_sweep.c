@@ -153,7 +153,9 @@ static int add_target(struct sweep_args *a, const char *spec, struct iop_err *er
 	}
 	if (!*spec || !t->role[0])
 		return iop_errf(err, -EINVAL, "--target: expected [NAME=]DIR, e.g. disk=/mnt/data");
-	if (snprintf(t->dir, sizeof(t->dir), "%s", spec) >= (int)sizeof(t->dir))
+	/* ${RANK} and ${HOST} (under MPI: this rank's) and any ${VAR}, as in job options */
+	job_substitute(spec, t->dir, sizeof(t->dir));
+	if (strlen(t->dir) >= sizeof(t->dir) - 1)
 		return iop_errf(err, -ENAMETOOLONG, "--target %s: path too long", spec);
 	for (unsigned i = 0; i < a->nr_targets; i++)
 		if (!strcmp(a->targets[i].role, t->role))
@@ -714,6 +716,28 @@ static void prepare_target(struct target *t, const struct sweep_args *a)
 	job_list_free(&jobs);
 }
 
+/* What a fleet vote on one cell can say: go, skip it, or stop the sweep. */
+enum { CELL_GO = 0, CELL_SKIP = 1, CELL_STOP = 2 };
+
+/*
+ * Under MPI every rank plans from its own probe of its own target: a cell one rank must skip
+ * is skipped by all, with that rank's reason, so the ranks run the same cells in step.
+ */
+static void agree_skips(struct sweep_cell *cells, unsigned n)
+{
+	struct fleet_vote v;
+	unsigned i;
+
+	for (i = 0; i < n; i++) {
+		if (fleet_vote(cells[i].skip ? CELL_SKIP : CELL_GO, cells[i].reason, n, &v))
+			return;
+		if (v.choice && !cells[i].skip) {
+			cells[i].skip = true;
+			snprintf(cells[i].reason, sizeof(cells[i].reason), "%s", v.why);
+		}
+	}
+}
+
 static int run_cells(struct sweep_cell *cells, unsigned n, struct sweep_args *a,
 		     struct results *res, struct iop_err *err)
 {
@@ -742,20 +766,27 @@ static int run_cells(struct sweep_cell *cells, unsigned n, struct sweep_args *a,
 	if (prog.tty && pthread_create(&prog.thread, NULL, progress_main, &prog))
 		prog.tty = false;
 	/* repeats interleaved: every cell once, then every cell again, so drift hits all alike */
-	for (rep = 0; rep < a->repeat && !interrupts; rep++) {
-		for (i = 0; i < n && !interrupts; i++) {
+	for (rep = 0; rep < a->repeat; rep++) {
+		for (i = 0; i < n; i++) {
 			struct sweep_cell *c = &cells[i];
 			struct target *t = &a->targets[c->target];
 			struct run_results rr = { 0 };
+			struct fleet_vote v;
 			struct cell *rc;
+			int choice;
 
 			if (c->skip)
 				continue;
 			if (c->disk && !t->prepared)
 				prepare_target(t, a);
-			if (c->disk && t->prep_err[0]) {
+			/* the ranks go on, skip or stop together (alone: this process's own answer) */
+			choice = interrupts ? CELL_STOP : c->disk && t->prep_err[0] ? CELL_SKIP : CELL_GO;
+			if (fleet_vote(choice, choice == CELL_SKIP ? t->prep_err : "", 0, &v) ||
+			    v.stop || v.choice == CELL_STOP)
+				goto out;
+			if (v.choice == CELL_SKIP) {
 				rc = results_cell(res, c->identity, c->label);
-				if (!rc || cell_set_status(rc, CELL_SKIPPED, t->prep_err)) {
+				if (!rc || cell_set_status(rc, CELL_SKIPPED, v.why)) {
 					ret = iop_errf(err, -ENOMEM, "out of memory");
 					goto out;
 				}
@@ -932,6 +963,7 @@ int cmd_sweep(int argc, char **argv)
 		fprintf(stderr, "iopath: %s\n", err.msg);
 		goto out;
 	}
+	agree_skips(cells, n);
 	if (a.dry_run) {
 		print_plan(cells, n, &a);
 		code = 0;

@@ -515,3 +515,36 @@ Test(mpi, sigusr1_stops_a_suite_on_every_rank_and_keeps_what_was_measured)
 	run_out_free(&r);
 	tmpdir_cleanup();
 }
+
+Test(mpi, a_sweep_cell_one_rank_must_skip_is_skipped_by_every_rank)
+{
+	const char *dir = tmpdir_make();
+	char t[512], j[512], path[600];
+	struct run_out r;
+	unsigned i;
+	json_t *s;
+
+	if (!is_root())
+		cr_skip_test("needs root to mount a ramfs (a path that refuses O_DIRECT) for one rank");
+	for (i = 0; i < 2; i++) {
+		snprintf(path, sizeof(path), "%s/d%u", dir, i);
+		cr_assert_eq(mkdir(path, 0755), 0);
+	}
+	/* rank 1's target refuses O_DIRECT, so its probe skips the direct=1 cells */
+	if (sh("mount -t ramfs ramfs '%s/d1' 2>/dev/null", dir))
+		cr_skip_test("cannot mount a ramfs here");
+	snprintf(t, sizeof(t), "disk=%s/d${RANK}", dir);
+	snprintf(j, sizeof(j), "%s/s.json", dir);
+	r = mpirun("-np", "2", "BIN", "sweep", "--engine", "psync", "--iodepth", "1", "--bs", "4k",
+		   "--direct", "0,1", "--target", t, "--runtime", "0", "--size", "1m", "--json", j,
+		   NULL);
+	sh("umount '%s/d1'", dir);
+	cr_assert_eq(r.status, 0, "status %d: %s", r.status, r.err);
+	s = json_load_path(j);
+	cr_assert_eq(json_array_size(get(s, "cells")), 2);
+	cr_assert_str_eq(json_string_value(get(s, "cells.0.status")), "ok");
+	cr_assert_str_eq(json_string_value(get(s, "cells.1.status")), "skipped");
+	json_decref(s);
+	run_out_free(&r);
+	tmpdir_cleanup();
+}
