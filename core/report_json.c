@@ -8,6 +8,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "iolog.h"
 #include "meta.h"
 #include "report.h"
 #include "steady.h"
@@ -302,7 +303,8 @@ static json_t *iopath_job_json(const struct job_result *r)
 	/* how often the clock was read: what a latency here can and cannot resolve */
 	{
 		bool sync = r->spec->engine && (r->spec->engine->flags & ENGINE_SYNC);
-		bool reduced = r->spec->disable_lat || r->spec->disable_clat || r->spec->disable_slat;
+		bool reduced = r->spec->engine && !job_stamps_submit(r->spec, sync) &&
+			       !iolog_wanted(r->spec);
 
 		set(o, "clock_reads", json_string(
 			sync ? (reduced ? "after each submit call, which does the I/O" :

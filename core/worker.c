@@ -962,8 +962,11 @@ static inline __attribute__((always_inline)) uint64_t
 submit_batch(struct worker *w, bool sync_engine, const bool full, const bool lat)
 {
 	const struct engine_ops *ops = w->eng.ops;
-	/* without latencies the submit stamp serves nothing: one clock read per batch */
-	uint64_t t0 = lat ? worker_now(w) : 0, t1;
+	/*
+	 * Where the job measures no latency that needs it (gtod_reduce) the submit stamp
+	 * serves nothing: one clock read per batch
+	 */
+	uint64_t t0 = lat || w->stamp_submit ? worker_now(w) : 0, t1;
 	unsigned i, n = w->nr_batch, done, old;
 	uint32_t slat;
 	int ret;
@@ -1999,6 +2002,7 @@ static int setup_options(struct worker *w, uint64_t seed)
 	}
 	if (w->rated || w->ratemin || job->thinktime_ns)
 		w->full = true;
+	w->stamp_submit = job_stamps_submit(job, job->engine->flags & ENGINE_SYNC) || w->logs;
 	w->scramble = job->scramble_buffers && !job->zero_buffers && !job->refill_buffers &&
 		      !job->buffer_compress_percentage && !job->dedupe_percentage &&
 		      job->verify == VERIFY_NONE;

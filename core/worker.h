@@ -145,6 +145,7 @@ struct worker {
 	 * without looking at any of them.
 	 */
 	bool full;
+	bool stamp_submit;		/* the reduced loop reads the clock before submit too */
 	struct bs_gen bsg[2];
 	struct rng bs_rng;
 	unsigned cur_file;		/* file of the last request (full loop) */

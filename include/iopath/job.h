@@ -284,4 +284,16 @@ static inline bool job_writes(enum job_rw rw)
 	       rw == RW_COPY;
 }
 
+/*
+ * Does some latency the job measures need the clock read before each submit call? A sync
+ * engine's completion latency does (the I/O happens inside submit); an async one's
+ * submission latency does (total latency is clat + slat either way).
+ */
+static inline bool job_stamps_submit(const struct job_spec *job, bool sync_engine)
+{
+	if (sync_engine)
+		return !job->disable_clat || !job->disable_lat;
+	return !job->disable_slat || !job->disable_lat;
+}
+
 #endif
