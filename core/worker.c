@@ -1326,6 +1326,11 @@ static void __attribute__((noinline)) io_loop_reduced(struct worker *w)
 	io_loop_body(w, true, false);
 }
 
+static void __attribute__((noinline)) io_loop_plain_reduced(struct worker *w)
+{
+	io_loop_body(w, false, false);
+}
+
 /*
  * io_submit_mode=offload: the worker generates (and paces) requests and hands them to a pool
  * of iodepth I/O threads, each with its own engine instance, which submit one request at a
@@ -1645,7 +1650,7 @@ static void io_loop(struct worker *w)
 	if (job->submit_offload)
 		io_loop_offload(w);
 	else if (job->disable_lat || job->disable_clat || job->disable_slat)
-		io_loop_reduced(w);
+		w->full ? io_loop_reduced(w) : io_loop_plain_reduced(w);
 	else if (w->full)
 		io_loop_full(w);
 	else
