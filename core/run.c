@@ -985,45 +985,113 @@ static void result_targets(struct job_result *r, const struct group_job *gj, uin
 }
 
 /*
+ * A reporting group's bandwidth and IOPS samples: what all its members moved in each 500 ms,
+ * summed interval by interval (so bw_mean is the group's bandwidth, as bw is), in place of
+ * the members' own samples pooled.
+ */
+static void result_group_samples(struct job_result *r, struct worker *const *ws, unsigned n,
+				 struct group_member *m)
+{
+	unsigned i, d, nm = 0;
+
+	if (n < 2)
+		return;
+	for (i = 0; i < n; i++) {
+		const struct worker *w = ws[i];
+
+		if (!w->st)
+			continue;
+		if (w->progress.nomem) {
+			if (!r->error) {
+				r->error = ENOMEM;
+				snprintf(r->errmsg, sizeof(r->errmsg),
+					 "out of memory for the group's bandwidth samples");
+			}
+			return;
+		}
+		m[nm].log = &w->progress;
+		m[nm].end.t = w->end_ns > w->start_ns ? w->end_ns - w->start_ns : 0;
+		for (d = 0; d < 2; d++) {
+			m[nm].end.bytes[d] = w->st[d].bytes;
+			m[nm].end.ios[d] = w->st[d].ios;
+		}
+		nm++;
+	}
+	for (d = 0; d < 2; d++) {
+		if (!r->dir[d].bw.n)
+			continue;
+		if (group_samples(m, nm, d, &r->dir[d].bw, &r->dir[d].iops) && !r->error) {
+			r->error = ENOMEM;
+			snprintf(r->errmsg, sizeof(r->errmsg),
+				 "out of memory for the group's bandwidth samples");
+		}
+	}
+}
+
+/*
  * Results of one phase, fio's way: each worker is reported alone, except that consecutive
  * workers with group_reporting in the same reporting group are merged into one result.
  */
 static int collect(struct run_results *out, struct group_job *gjs, unsigned n, uint64_t elapsed)
 {
-	unsigned i, c, last_group = UINT_MAX;
+	unsigned i, c, last_group = UINT_MAX, total = 0, nw = 0;
+	struct group_member *m = NULL;
+	struct worker **ws = NULL;
 	struct job_result *r;
 	long cur = -1;
+	int ret = -ENOMEM;
 
+	for (i = 0; i < n; i++)
+		total += gjs[i].refused ? 0 : gjs[i].plan.job->numjobs;
+	if (total) {
+		ws = calloc(total, sizeof(*ws));
+		m = calloc(total, sizeof(*m));
+		if (!ws || !m)
+			goto out;
+	}
 	for (i = 0; i < n; i++) {
 		const struct job_spec *job = gjs[i].plan.job;
 
 		if (gjs[i].refused) {
+			if (cur >= 0)
+				result_group_samples(&out->res[cur], ws, nw, m);
 			r = results_grow(out, 1);
 			if (!r)
-				return -ENOMEM;
+				goto out;
 			result_init(r, job, 0);
 			result_targets(r, &gjs[i], elapsed);
 			r->error = -gjs[i].refused;
 			snprintf(r->errmsg, sizeof(r->errmsg), "%s", gjs[i].why);
 			cur = -1;
+			nw = 0;
 			continue;
 		}
 		for (c = 0; c < job->numjobs; c++) {
 			if (cur < 0 || !job->group_reporting || last_group != job->groupid) {
+				if (cur >= 0)
+					result_group_samples(&out->res[cur], ws, nw, m);
 				r = results_grow(out, 1);
 				if (!r)
-					return -ENOMEM;
+					goto out;
 				result_init(r, job, c);
 				result_targets(r, &gjs[i], elapsed);
 				cur = (long)out->nr - 1;
+				nw = 0;
 			}
 			result_add_worker(&out->res[cur], &gjs[i].workers[c]);
+			ws[nw++] = &gjs[i].workers[c];
 			last_group = job->groupid;
 			if (gjs[i].workers[c].interrupted)
 				out->interrupted = true;
 		}
 	}
-	return 0;
+	if (cur >= 0)
+		result_group_samples(&out->res[cur], ws, nw, m);
+	ret = 0;
+out:
+	free(ws);
+	free(m);
+	return ret;
 }
 
 struct phase_run {

@@ -2,9 +2,13 @@
 #ifndef IOPATH_STATS_H
 #define IOPATH_STATS_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "iopath/result.h"
+
+/* fio's bw_avg_time / iops_avg_time default: a bandwidth and IOPS sample every 500 ms. */
+#define SAMPLE_NS 500000000ull
 
 static inline unsigned hist_idx(uint64_t v)
 {
@@ -55,6 +59,46 @@ void sample_add(struct sample_stat *s, double v);
 void sample_merge(struct sample_stat *dst, const struct sample_stat *src);
 double sample_mean(const struct sample_stat *s);
 double sample_stddev(const struct sample_stat *s);
+
+/*
+ * A worker's progress at each of its bandwidth samples (bytes and I/Os per data direction
+ * since its measured start), kept while it reports in a group (group_reporting): the group's
+ * samples are then what all its members moved in each 500 ms, summed interval by interval,
+ * and not the members' samples pooled (which would make a group of four look like one).
+ * Bounded: when full, every other point is dropped, which only coarsens the interpolation.
+ */
+struct progress_point {
+	uint64_t t;			/* ns since the worker's measured start */
+	uint64_t bytes[2];		/* read, write */
+	uint64_t ios[2];
+};
+
+struct progress_log {
+	struct progress_point *p;
+	unsigned n, cap;
+	bool nomem;			/* a point could not be kept: the group's samples are lost */
+};
+
+#define PROGRESS_MAX 8192u		/* points: about 68 minutes at one per 500 ms */
+
+/* Note the worker's counters (st: its STAT_NR directions) at t; -ENOMEM sets nomem. */
+int progress_log_add(struct progress_log *l, uint64_t t, const struct dir_stat *st);
+void progress_log_reset(struct progress_log *l);
+void progress_log_free(struct progress_log *l);
+
+/* One member of a reporting group: its progress log and its totals when it ended. */
+struct group_member {
+	const struct progress_log *log;
+	struct progress_point end;
+};
+
+/*
+ * The samples of direction d (0 read, 1 write) of a reporting group: one per 500 ms from the
+ * members' start, for as long as any member took samples, each the sum of what every member
+ * moved in it (between a member's samples, linearly; after its end, nothing). 0 or -ENOMEM.
+ */
+int group_samples(const struct group_member *m, unsigned n, unsigned d, struct sample_stat *bw,
+		  struct sample_stat *iops);
 
 void dir_stat_init(struct dir_stat *d);
 void dir_stat_merge(struct dir_stat *dst, const struct dir_stat *src);

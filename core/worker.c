@@ -16,7 +16,6 @@
 #include "stats.h"
 #include "worker.h"
 
-#define SAMPLE_NS 500000000ull	/* fio's bw_avg_time / iops_avg_time default */
 #define BUF_ALIGN 4096u
 #define REAP_RETRIES 100	/* failed reaps in a row before in-flight requests are given up */
 
@@ -113,6 +112,7 @@ static void stats_reset(struct worker *w)
 	memset(w->depth_hist, 0, sizeof(w->depth_hist));
 	memset(w->sample_last_bytes, 0, sizeof(w->sample_last_bytes));
 	memset(w->sample_last_ios, 0, sizeof(w->sample_last_ios));
+	progress_log_reset(&w->progress);
 }
 
 /* Start of the measured interval: after the start barrier, or when ramp_time ends. */
@@ -163,6 +163,9 @@ static void take_sample(struct worker *w, uint64_t t)
 		w->sample_last_bytes[d] = w->st[d].bytes;
 		w->sample_last_ios[d] = w->st[d].ios;
 	}
+	/* in a reporting group: the runner sums the members' progress interval by interval */
+	if (w->job->group_reporting && !w->job->disable_bw)
+		progress_log_add(&w->progress, t - w->start_ns, w->st);
 	w->last_sample_ns = t;
 	w->next_sample_ns += SAMPLE_NS;
 	if (w->next_sample_ns <= t)
@@ -2343,6 +2346,7 @@ void worker_free(struct worker *w)
 	free(w->meta);
 	w->meta = NULL;
 	free(w->st);
+	progress_log_free(&w->progress);
 	ss_free(&w->ss);
 	free(w->dedupe_ws);
 	w->dedupe_ws = NULL;

@@ -13,6 +13,7 @@
 #include "file.h"
 #include "fleet.h"
 #include "flow.h"
+#include "stats.h"
 #include "steady.h"
 #include "gen.h"
 #include "iolog.h"
@@ -242,6 +243,7 @@ struct worker {
 	uint64_t last_sample_ns;
 	uint64_t sample_last_bytes[2];	/* st[].bytes and st[].ios at the last sample */
 	uint64_t sample_last_ios[2];
+	struct progress_log progress;	/* group_reporting: its progress at each sample */
 	struct rusage ru_start;
 	struct rusage ru_end;
 	uint64_t kt_start[2];		/* engine kernel thread usr/sys ns at measure start */

@@ -72,6 +72,40 @@ Test(jobs, numjobs_reports_each_worker_unless_grouped)
 	json_decref(root);
 }
 
+static double job_real(json_t *root, unsigned i, const char *dir, const char *key)
+{
+	json_t *job = json_array_get(json_object_get(root, "jobs"), i);
+
+	return json_number_value(json_object_get(json_object_get(job, dir), key));
+}
+
+Test(jobs, group_reporting_samples_are_the_groups_bandwidth)
+{
+	const char *dir = tmpdir_make();
+	char out[300], path[300];
+	double bw, mean, lo;
+	struct run_out r;
+	json_t *root;
+
+	/* four workers at 8 MiB/s each: every 500 ms sample of the group is about 32 MiB/s */
+	snprintf(out, sizeof(out), "--output=%s/out.json", dir);
+	r = iopath_run("--output-format=json", out, "--name=g", "--ioengine=null", "--size=1g",
+		       "--rate=8m", "--numjobs=4", "--group_reporting", "--time_based",
+		       "--runtime=1600ms", NULL);
+	cr_assert_eq(r.status, 0, "exit %d: %s", r.status, r.err);
+	run_out_free(&r);
+	snprintf(path, sizeof(path), "%s/out.json", dir);
+	root = json_load_path(path);
+	bw = job_real(root, 0, "read", "bw");
+	mean = job_real(root, 0, "read", "bw_mean");
+	lo = job_real(root, 0, "read", "bw_min");
+	cr_assert_eq(job_int(root, 0, "read", "bw_samples"), 3);
+	cr_assert(mean > 0.8 * bw && mean < 1.2 * bw, "bw %.0f, bw_mean %.0f", bw, mean);
+	cr_assert(lo > 0.5 * bw, "bw %.0f, bw_min %.0f", bw, lo);
+	cr_assert(job_real(root, 0, "read", "iops_mean") > 0.8 * job_real(root, 0, "read", "iops"));
+	json_decref(root);
+}
+
 Test(jobs, time_based_runs_for_runtime)
 {
 	const char *dir = tmpdir_make();

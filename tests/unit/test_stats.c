@@ -1,6 +1,7 @@
 /* Unit tests: histogram bucketing, merging and fio's percentile rule. */
 #include <criterion/criterion.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "gen.h"
 #include "stats.h"
@@ -145,4 +146,106 @@ Test(sample_stat, summary)
 	cr_assert_float_eq(sample_stddev(&s), 10.0, 1e-9);
 	cr_assert_float_eq(s.min, 10.0, 1e-9);
 	cr_assert_float_eq(s.max, 30.0, 1e-9);
+}
+
+/* A member of a reporting group with points (t in ms, bytes read) and its end. */
+static void member_make(struct group_member *m, struct progress_log *l, const unsigned *ms,
+			const uint64_t *bytes, unsigned n, unsigned end_ms, uint64_t end_bytes)
+{
+	struct dir_stat st[STAT_NR];
+	unsigned i;
+
+	memset(l, 0, sizeof(*l));
+	memset(st, 0, sizeof(st));
+	for (i = 0; i < n; i++) {
+		st[STAT_READ].bytes = bytes[i];
+		st[STAT_READ].ios = bytes[i] / 100;
+		cr_assert_eq(progress_log_add(l, ms[i] * 1000000ull, st), 0);
+	}
+	memset(m, 0, sizeof(*m));
+	m->log = l;
+	m->end.t = end_ms * 1000000ull;
+	m->end.bytes[0] = end_bytes;
+	m->end.ios[0] = end_bytes / 100;
+}
+
+Test(group_samples, members_are_summed_interval_by_interval)
+{
+	static const unsigned ms[] = { 500, 1000, 1500 };
+	static const uint64_t a[] = { 100, 200, 300 }, b[] = { 300, 600, 900 };
+	struct progress_log la, lb;
+	struct group_member m[2];
+	struct sample_stat bw, iops;
+
+	member_make(&m[0], &la, ms, a, 3, 1700, 340);
+	member_make(&m[1], &lb, ms, b, 3, 1700, 1020);
+	cr_assert_eq(group_samples(m, 2, 0, &bw, &iops), 0);
+	/* three whole intervals of 400 bytes (4 I/Os) in 0.5 s: 800 B/s, not 200 and 600 pooled */
+	cr_assert_eq(bw.n, 3);
+	cr_assert_float_eq(bw.min, 800.0, 1e-9);
+	cr_assert_float_eq(bw.max, 800.0, 1e-9);
+	cr_assert_float_eq(sample_mean(&bw), 800.0, 1e-9);
+	cr_assert_float_eq(sample_mean(&iops), 8.0, 1e-9);
+	cr_assert_eq(group_samples(m, 2, 1, &bw, &iops), 0);
+	cr_assert_float_eq(sample_mean(&bw), 0.0, 1e-9);	/* nothing written */
+	progress_log_free(&la);
+	progress_log_free(&lb);
+}
+
+Test(group_samples, a_member_that_ended_adds_nothing_later)
+{
+	static const unsigned ms[] = { 500, 1000, 1500 };
+	static const uint64_t a[] = { 100, 200, 300 };
+	struct progress_log la, lb;
+	struct group_member m[2];
+	struct sample_stat bw, iops;
+
+	member_make(&m[0], &la, ms, a, 3, 1500, 300);
+	/* ended at 250 ms before its first sample, having read 50 bytes */
+	member_make(&m[1], &lb, ms, a, 0, 250, 50);
+	cr_assert_eq(group_samples(m, 2, 0, &bw, &iops), 0);
+	cr_assert_eq(bw.n, 3);
+	cr_assert_float_eq(bw.max, 300.0, 1e-9);	/* (100 + 50) / 0.5 s */
+	cr_assert_float_eq(bw.min, 200.0, 1e-9);
+	cr_assert_float_eq(bw.sum, 700.0, 1e-9);
+	progress_log_free(&la);
+	progress_log_free(&lb);
+}
+
+Test(group_samples, samples_late_on_the_grid_are_interpolated)
+{
+	static const unsigned ms[] = { 510, 1020 }, ms2[] = { 500, 1000 };
+	static const uint64_t a[] = { 510, 1020 }, b[] = { 500, 1000 };
+	struct progress_log la, lb;
+	struct group_member m[2];
+	struct sample_stat bw, iops;
+
+	/* both move 1000 B/s; a's samples come 10 and 20 ms late */
+	member_make(&m[0], &la, ms, a, 2, 1100, 1100);
+	member_make(&m[1], &lb, ms2, b, 2, 1100, 1100);
+	cr_assert_eq(group_samples(m, 2, 0, &bw, &iops), 0);
+	cr_assert_eq(bw.n, 2);
+	cr_assert_float_eq(bw.min, 2000.0, 1e-6);
+	cr_assert_float_eq(bw.max, 2000.0, 1e-6);
+	progress_log_free(&la);
+	progress_log_free(&lb);
+}
+
+Test(group_samples, a_full_log_keeps_every_other_point_and_the_last)
+{
+	struct dir_stat st[STAT_NR];
+	struct progress_log l;
+	unsigned i;
+
+	memset(&l, 0, sizeof(l));
+	memset(st, 0, sizeof(st));
+	for (i = 1; i <= PROGRESS_MAX + 1; i++) {
+		st[STAT_READ].bytes = i;
+		cr_assert_eq(progress_log_add(&l, i * SAMPLE_NS, st), 0);
+	}
+	cr_assert_eq(l.n, PROGRESS_MAX / 2 + 1);
+	cr_assert_eq(l.p[0].t, 2 * SAMPLE_NS);
+	cr_assert_eq(l.p[l.n - 2].bytes[0], PROGRESS_MAX);
+	cr_assert_eq(l.p[l.n - 1].bytes[0], PROGRESS_MAX + 1);
+	progress_log_free(&l);
 }
