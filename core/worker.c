@@ -1345,6 +1345,7 @@ struct offload_slot {
 	struct offload *o;
 	struct engine eng;
 	bool eng_ready;
+	struct io_file *files;		/* its engine's own copies of the worker's files */
 	pthread_t tid;
 	bool started;
 	unsigned index;
@@ -1369,15 +1370,30 @@ struct offload {
 	struct offload_slot *slots;
 };
 
-/* An I/O thread's engine, set up on that thread (io_uring rings take a single issuer). */
+/*
+ * An I/O thread's engine, set up on that thread (io_uring rings take a single issuer). It
+ * gets its own copies of the files: an engine keeps per-file state in them (mmap's mapping),
+ * which engine instances on other threads must not share.
+ */
 static int offload_engine(struct offload_slot *s)
 {
 	struct worker *w = s->o->w;
 	const struct engine_ops *ops = s->eng.ops;
+	struct engine_params p = *s->o->params;
 	unsigned f;
 	int ret;
 
-	ret = ops->init(&s->eng, s->o->params);
+	s->files = calloc(w->nr_files, sizeof(*s->files));
+	if (!s->files) {
+		worker_fail(w, ENOMEM, "io_submit_mode=offload: out of memory");
+		return -ENOMEM;
+	}
+	for (f = 0; f < w->nr_files; f++) {
+		s->files[f] = w->files[f];
+		s->files[f].engine_data = NULL;
+	}
+	p.files = s->files;
+	ret = ops->init(&s->eng, &p);
 	if (ret) {
 		worker_fail(w, -ret, "engine %s (I/O thread %u): %s", ops->name, s->index,
 			    s->eng.err[0] ? s->eng.err : strerror(-ret));
@@ -1385,10 +1401,10 @@ static int offload_engine(struct offload_slot *s)
 	}
 	s->eng_ready = true;
 	for (f = 0; ops->open_file && f < w->nr_files; f++) {
-		ret = ops->open_file(&s->eng, &w->files[f]);
+		ret = ops->open_file(&s->eng, &s->files[f]);
 		if (ret) {
 			worker_fail(w, -ret, "engine %s (I/O thread %u): %s: %s", ops->name, s->index,
-				    w->files[f].path, s->eng.err[0] ? s->eng.err : strerror(-ret));
+				    s->files[f].path, s->eng.err[0] ? s->eng.err : strerror(-ret));
 			return ret;
 		}
 	}
@@ -1402,6 +1418,7 @@ static void *offload_main(void *arg)
 	struct worker *w = o->w;
 	const struct engine_ops *ops = s->eng.ops;
 	struct io_req *r, *done;
+	struct io_file *file;
 	uint64_t t0, t1;
 	unsigned f;
 	int ret;
@@ -1423,6 +1440,9 @@ static void *offload_main(void *arg)
 		o->q_head = (o->q_head + 1) % w->depth;
 		o->q_nr--;
 		pthread_mutex_unlock(&o->lock);
+		/* through this engine's copy of the file, handed back as the worker's own */
+		file = r->file;
+		r->file = &s->files[file->index];
 		t0 = worker_now(w);
 		ret = ops->submit(&s->eng, &r, 1);
 		if (ret == 1 && !(ops->flags & ENGINE_SYNC)) {
@@ -1435,6 +1455,7 @@ static void *offload_main(void *arg)
 			r->res = ret ? ret : -EAGAIN;
 		}
 		t1 = worker_now(w);
+		r->file = file;
 		r->slat_ns = t0 - o->gen_ns[r->index] > UINT32_MAX ? UINT32_MAX :
 			     (uint32_t)(t0 - o->gen_ns[r->index]);
 		r->issue_ns = t0;
@@ -1446,10 +1467,12 @@ static void *offload_main(void *arg)
 	pthread_mutex_unlock(&o->lock);
 	/* the engine goes with the thread that made it */
 	for (f = 0; s->eng_ready && ops->close_file && f < w->nr_files; f++)
-		ops->close_file(&s->eng, &w->files[f]);
+		ops->close_file(&s->eng, &s->files[f]);
 	if (s->eng_ready)
 		ops->exit(&s->eng);
 	s->eng_ready = false;
+	free(s->files);
+	s->files = NULL;
 	return NULL;
 }
 
