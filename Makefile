@@ -123,6 +123,7 @@ $(SAN_BIN): $(MAIN_OBJ) $(LIB_OBJ)
 san_build = $(MAKE) --no-print-directory OPT="-O1 -g $(2)" CFLAGS="$(CFLAGS) -Wno-error" OBJ_DIR=build/$(1)/obj \
 	SAN_BIN=build/$(1)/iopath UNIT_BIN=build/$(1)/unit-tests INTEG_BIN=build/$(1)/integration-tests
 san_env = ASAN_OPTIONS=log_path=$(CURDIR)/build/$(1)/log/asan:detect_leaks=1 \
+	LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp:print_suppressions=0 \
 	UBSAN_OPTIONS=log_path=$(CURDIR)/build/$(1)/log/ubsan:print_stacktrace=1 \
 	TSAN_OPTIONS=log_path=$(CURDIR)/build/$(1)/log/tsan:second_deadlock_stack=1 \
 	IOPATH_BIN=$(CURDIR)/build/$(1)/iopath FAULTFS_BIN=$(CURDIR)/$(FAULTFS)
