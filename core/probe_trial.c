@@ -52,6 +52,11 @@ static int tmp_create(const char *dir, char *name, size_t len)
 			tempfiles_register(name);
 			return fd;
 		}
+		if (errno == EINTR) {
+			/* a signal cut the create short: on FUSE the file may exist all the same */
+			unlink(name);
+			return -EINTR;
+		}
 		if (errno != EEXIST)
 			return -errno;
 	}
