@@ -147,8 +147,49 @@ void verify_stamp(void *buf, uint64_t offset, uint32_t len, uint32_t unit, uint6
 	}
 }
 
+static int verify_units(const void *buf, uint64_t offset, uint32_t len, uint32_t unit,
+			bool data_crc, uint64_t *bad_off, char *why, unsigned why_len);
+
 int verify_check(const void *buf, uint64_t offset, uint32_t len, uint32_t unit,
 		 uint64_t *bad_off, char *why, unsigned why_len)
+{
+	return verify_units(buf, offset, len, unit, true, bad_off, why, why_len);
+}
+
+void verify_pattern_fill(const struct job_spec *job, void *buf, uint32_t len)
+{
+	unsigned char *p = buf;
+	uint32_t i;
+
+	for (i = 0; i < len; i++)
+		p[i] = job->verify_pattern[i % job->verify_pattern_len];
+}
+
+int verify_check_job(const struct job_spec *job, const void *buf, uint64_t offset,
+		     uint32_t len, uint32_t unit, uint64_t *bad_off, char *why, unsigned why_len)
+{
+	const unsigned char *p = buf;
+	uint32_t done, i;
+	int ret = verify_units(buf, offset, len, unit, job->verify != VERIFY_META, bad_off, why,
+			       why_len);
+
+	if (ret || !job->verify_pattern_len)
+		return ret;
+	for (done = 0; done + unit <= len; done += unit) {
+		for (i = done + VERIFY_HDR; i < done + unit; i++) {
+			if (p[i] == job->verify_pattern[i % job->verify_pattern_len])
+				continue;
+			*bad_off = offset + done;
+			snprintf(why, why_len, "byte %u: %02x where verify_pattern has %02x", i - done,
+				 p[i], job->verify_pattern[i % job->verify_pattern_len]);
+			return -EILSEQ;
+		}
+	}
+	return 0;
+}
+
+static int verify_units(const void *buf, uint64_t offset, uint32_t len, uint32_t unit,
+			bool data_crc, uint64_t *bad_off, char *why, unsigned why_len)
 {
 	const unsigned char *p = buf;
 	struct verify_hdr h;
@@ -171,6 +212,8 @@ int verify_check(const void *buf, uint64_t offset, uint32_t len, uint32_t unit,
 				 h.unit, unit);
 			return -EILSEQ;
 		}
+		if (!data_crc)
+			continue;
 		crc = crc32c(0, p + done + 8, unit - 8);
 		if (crc != h.crc) {
 			snprintf(why, why_len, "crc32c mismatch (stored %08x, computed %08x)", h.crc, crc);

@@ -36,4 +36,14 @@ void verify_stamp(void *buf, uint64_t offset, uint32_t len, uint32_t unit, uint6
 int verify_check(const void *buf, uint64_t offset, uint32_t len, uint32_t unit,
 		 uint64_t *bad_off, char *why, unsigned why_len);
 
+/*
+ * verify_check as the job asks: verify=meta checks the headers only; a verify_pattern must
+ * fill the rest of every unit (byte i of a block being pattern[i % len]).
+ */
+int verify_check_job(const struct job_spec *job, const void *buf, uint64_t offset,
+		     uint32_t len, uint32_t unit, uint64_t *bad_off, char *why, unsigned why_len);
+
+/* A block of len bytes filled with the job's verify_pattern, from its start. */
+void verify_pattern_fill(const struct job_spec *job, void *buf, uint32_t len);
+
 #endif

@@ -155,8 +155,13 @@ static int fill_range(const struct job_spec *job, int fd, const char *path, uint
 			break;
 		}
 
-		if (job->verify != VERIFY_NONE)
-			verify_stamp(buf, off, (uint32_t)(n / unit * unit), unit, 0);
+		if (job->verify != VERIFY_NONE) {
+			uint32_t vu = job_verify_unit(job, unit);
+
+			if (job->verify_pattern_len)
+				verify_pattern_fill(job, buf, (uint32_t)n);
+			verify_stamp(buf, off, (uint32_t)(n / vu * vu), vu, 0);
+		}
 		w = pwrite(fd, buf, n, (off_t)off);
 		if (w < 0) {
 			ret = iop_errf(err, -errno, "laying out %s at offset %llu: %s", path,

@@ -16,6 +16,7 @@
 #include "parse.h"
 #include "steady.h"
 
+#define VERIFY_HDR_MIN 64u	/* verify_interval: room for a header and some data */
 #define FIELD(f) offsetof(struct job_spec, f), sizeof(((struct job_spec *)0)->f)
 
 static int bad_value(struct iop_err *err, const struct opt_def *o, const char *val,
@@ -807,8 +808,12 @@ static int set_verify(struct job_spec *job, const struct opt_def *o, const char 
 		job->verify = VERIFY_CRC32C;
 		return 0;
 	}
+	if (!strcmp(val, "meta")) {
+		job->verify = VERIFY_META;
+		return 0;
+	}
 	return iop_errf(err, -EINVAL,
-			"option %s: verify=%s is not supported by iopath (accepted: crc32c, 0)",
+			"option %s: verify=%s is not supported by iopath (accepted: crc32c, meta, 0)",
 			o->name, val);
 }
 
@@ -1003,6 +1008,44 @@ static int set_ss(struct job_spec *job, const struct opt_def *o, const char *val
 	if (parse_size(num, job->kb_base, &v))
 		return bad_value(err, o, val, accepted);
 	job->ss_limit = (double)v;
+	return 0;
+}
+
+/* verify_pattern: fio's pattern syntax, as buffer_pattern; the "%o" offset format is not read. */
+static int set_verify_interval(struct job_spec *job, const struct opt_def *o, const char *val,
+			       struct iop_err *err)
+{
+	uint64_t v;
+
+	if (parse_size(val, job->kb_base, &v) || v < VERIFY_HDR_MIN || v > (1u << 30))
+		return iop_errf(err, -EINVAL, "option %s: bad size '%s' (accepted: %u bytes to 1g)",
+				o->name, val, VERIFY_HDR_MIN);
+	job->verify_interval = (uint32_t)v;
+	return 0;
+}
+
+static int set_verify_pattern(struct job_spec *job, const struct opt_def *o, const char *val,
+			      struct iop_err *err)
+{
+	const char *s = val;
+	size_t len = 0;
+	int n;
+
+	if (strstr(val, "%o"))
+		return iop_errf(err, -ENOTSUP,
+				"option %s: the %%o (block offset) format is not supported by iopath",
+				o->name);
+	while (*s) {
+		n = pattern_token(&s, job->verify_pattern + len, PATTERN_MAX - len);
+		if (n < 0)
+			return iop_errf(err, -EINVAL,
+					"option %s: cannot read '%s' at '%s' (accepted: 0x hex bytes, \"strings\", 'files', decimal numbers, combined, at most %u bytes)",
+					o->name, val, s, PATTERN_MAX);
+		len += (size_t)n;
+	}
+	if (!len)
+		return bad_value(err, o, val, "a pattern such as 0xaa555aa5");
+	job->verify_pattern_len = (unsigned)len;
 	return 0;
 }
 
@@ -1338,6 +1381,14 @@ const struct opt_def opt_table[] = {
 	  "verify the written blocks every N blocks written, not only at the end" },
 	{ "verify_backlog_batch", NULL, OPT_SIZE, FIELD(verify_backlog_batch), 0, 1ull << 24, NULL,
 	  "verify_backlog: blocks read back each time (default verify_backlog)" },
+	{ "verify_interval", NULL, OPT_FN, 0, 0, 0, 0, set_verify_interval,
+	  "a verify header every N bytes of a block (default: one per block)" },
+	{ "verify_pattern", NULL, OPT_FN, 0, 0, 0, 0, set_verify_pattern,
+	  "written data is this pattern (0x hex, \"string\", numbers), and reads are checked for it" },
+	{ "fill_device", "fill_fs", OPT_BOOL, FIELD(fill_device), 0, 1, NULL,
+	  "a write that finds the device full (ENOSPC) ends the job without an error" },
+	{ "create_serialize", NULL, OPT_FN, 0, 0, 0, 0, set_ignored,
+	  "files are laid out one at a time before any job runs, whatever this says" },
 	{ "verify_fatal", NULL, OPT_BOOL, FIELD(verify_fatal), 0, 1, NULL,
 	  "stop at the first block that fails verify (as fio, iopath stops there either way)" },
 	{ "do_verify", NULL, OPT_BOOL, FIELD(do_verify), 0, 1, NULL,
@@ -1773,6 +1824,16 @@ static int finish_mode(struct job_spec *job, struct iop_err *err)
 	if (job->nrfiles > 1 && job->filename[0])
 		return iop_errf(err, -EINVAL,
 				"%s: nrfiles= with filename=: name every file in filename= (a:b:c) instead",
+				job->origin);
+	if (job->verify_interval && job->verify != VERIFY_NONE &&
+	    (job->bs[DDIR_WRITE] % job->verify_interval || job->bs[DDIR_READ] % job->verify_interval ||
+	     job->bs_max[0] != job->bs[0] || job->bs_max[1] != job->bs[1]))
+		return iop_errf(err, -EINVAL,
+				"%s: verify_interval=%u must divide the (fixed) block size evenly",
+				job->origin, job->verify_interval);
+	if (job->fill_device && !job->size && !job->filesize_range[0] && job_writes(job->rw))
+		return iop_errf(err, -ENOTSUP,
+				"%s: fill_device without size= (writing until the filesystem is full) is not supported by iopath; give size= as the most to write",
 				job->origin);
 	if (job->verify_backlog && job->verify == VERIFY_NONE)
 		job->verify_backlog = 0;	/* fio: without verify it does nothing */

@@ -461,7 +461,10 @@ static inline void prepare_write(struct worker *w, struct io_req *r)
 	else if (w->scramble)
 		buf_scramble(r->buf, r->len, r->offset, ++w->write_seq);
 	if (job->verify != VERIFY_NONE) {
-		verify_stamp(r->buf, r->offset, r->len, w->plan->unit, ++w->verify_seq);
+		if (job->verify_pattern_len)
+			verify_pattern_fill(job, r->buf, r->len);
+		verify_stamp(r->buf, r->offset, r->len, job_verify_unit(job, w->plan->unit),
+			     ++w->verify_seq);
 		mark_written(w, r);
 		if (w->backlog)
 			backlog_push(w, r);
@@ -708,7 +711,8 @@ static void check_read(struct worker *w, const struct io_req *r)
 	uint64_t bad;
 	char why[160];
 
-	if (verify_check(r->buf, r->offset, r->len, w->plan->unit, &bad, why, sizeof(why))) {
+	if (verify_check_job(w->job, r->buf, r->offset, r->len,
+			     job_verify_unit(w->job, w->plan->unit), &bad, why, sizeof(why))) {
 		w->verify_errors++;
 		if (w->job->verify_dump)
 			verify_dump(w, r);
@@ -730,6 +734,12 @@ static void check_read(struct worker *w, const struct io_req *r)
 static bool __attribute__((noinline)) complete_odd(struct worker *w, const struct io_req *r,
 						   struct dir_stat *d)
 {
+	if (r->res < 0 && w->job->fill_device && r->ddir == DDIR_WRITE &&
+	    (r->res == -ENOSPC || r->res == -EDQUOT)) {
+		/* fill_device: full is the end of the job, not an error (fio) */
+		atomic_store(&w->terminate, true);
+		return false;
+	}
 	if (r->res < 0) {
 		worker_fail(w, (int)-r->res, "%s %s at offset %llu (%u bytes): %s",
 			    ddir_names[r->ddir], r->file->path, (unsigned long long)r->offset, r->len,

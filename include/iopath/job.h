@@ -22,6 +22,7 @@ enum job_rw {
 enum job_verify {
 	VERIFY_NONE,
 	VERIFY_CRC32C,
+	VERIFY_META,		/* fio's meta: the headers only (offset, size), no data checksum */
 };
 
 /* Random offset (and file) distributions, as fio's random_distribution names them. */
@@ -242,6 +243,10 @@ struct job_spec {
 	uint64_t verify_backlog_batch;	/* blocks verified each time (0: verify_backlog) */
 	bool verify_dump;		/* keep a failed block's data as read, in a file beside */
 	bool verify_fatal;		/* fio's; the first failed block ends the job either way */
+	uint32_t verify_interval;	/* a header every this many bytes (0: every block) */
+	unsigned verify_pattern_len;	/* written data is this pattern, and is checked for it */
+	unsigned char verify_pattern[PATTERN_MAX];
+	bool fill_device;		/* writing until ENOSPC ends the job, without an error */
 	bool do_verify;			/* run the verify pass after writing (fio's default 1) */
 	enum job_clock clocksource;
 	enum job_mem mem;
@@ -265,6 +270,12 @@ struct job_spec {
 	unsigned groupid;		/* fio's reporting group: stonewall and new_group start one */
 	unsigned phase;			/* stonewall-separated run phase: jobs of a phase run together */
 };
+
+/* The granularity of verify headers: verify_interval, else the job's smallest block. */
+static inline uint32_t job_verify_unit(const struct job_spec *job, uint32_t unit)
+{
+	return job->verify_interval ? job->verify_interval : unit;
+}
 
 static inline bool job_rw_random(enum job_rw rw)
 {

@@ -705,14 +705,16 @@ static void side_by_side_files(const char *what, const char *dir, const char *co
 		cr_skip_test("fio is not installed (scripts/deps.sh installs it)");
 	snprintf(ffile, sizeof(ffile), "--filename=%s/by-fio", dir);
 	snprintf(ifile, sizeof(ifile), "--filename=%s/by-iopath", dir);
-	for (; args[n] && n < 38; n++)
-		fa[n] = ia[n] = args[n];
-	fa[n] = ffile;
-	ia[n] = ifile;
-	/* fio would leave its verify state files in the current directory */
-	fa[n + 1] = "--verify_state_save=0";
-	ia[n + 1] = NULL;
+	/* first, so that every job has it; fio would leave verify state files in the cwd */
+	fa[0] = ffile;
+	fa[1] = "--verify_state_save=0";
+	ia[0] = ifile;
+	for (; args[n] && n < 37; n++) {
+		fa[n + 2] = args[n];
+		ia[n + 1] = args[n];
+	}
 	fa[n + 2] = NULL;
+	ia[n + 1] = NULL;
 	f = run_json(true, fa);
 	i = run_json(false, ia);
 	same_io(f, i, what);
@@ -821,4 +823,73 @@ Test(fio_gaps, disabling_one_latency_keeps_the_others_right)
 	cr_expect_lt(lat_mean(root, "lat_ns"), 1e9);
 	cr_expect_gt(lat_n(root, 0, "read", "lat_ns"), 0);
 	json_decref(root);
+}
+
+/* verify=meta with verify_interval and verify_pattern, then a read job checks it, as fio. */
+Test(fio_gaps, verify_meta_interval_and_pattern_as_fio, .timeout = 60)
+{
+	const char *dir = tmpdir_make();
+	const char *args[] = { "--bs=64k", "--verify=meta", "--verify_pattern=0xaa555aa5",
+			       "--verify_interval=512", "--size=1m", "--name=w", "--rw=write",
+			       "--fill_device=1", "--do_verify=0", "--name=r", "--stonewall",
+			       "--rw=read", "--create_serialize=0", NULL };
+
+	side_by_side_files("verify=meta", dir, args);
+}
+
+Test(fio_gaps, verify_meta_checks_headers_and_pattern_not_a_checksum)
+{
+	const char *dir = tmpdir_make();
+	char path[300], file[320];
+	struct run_out r;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/m", dir);
+	snprintf(file, sizeof(file), "--filename=%s", path);
+	r = iopath_run("--name=w", file, "--size=64k", "--bs=4k", "--rw=write", "--verify=meta",
+		       "--do_verify=0", NULL);
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	run_out_free(&r);
+	/* a byte in the middle of a block: no header touched */
+	f = fopen(path, "r+b");
+	cr_assert_not_null(f);
+	fseek(f, 4096 + 2000, SEEK_SET);
+	fputc(0x5a, f);
+	fclose(f);
+	r = iopath_run("--name=r", file, "--size=64k", "--bs=4k", "--rw=read", "--verify=meta",
+		       NULL);
+	cr_expect_eq(r.status, 0, "verify=meta looked past the headers: %s", r.err);
+	run_out_free(&r);
+	r = iopath_run("--name=r", file, "--size=64k", "--bs=4k", "--rw=read", "--verify=crc32c",
+		       NULL);
+	cr_expect_eq(r.status, 1, "verify=crc32c missed the change");
+	run_out_free(&r);
+	r = iopath_run("--name=r", file, "--size=64k", "--bs=4k", "--rw=read", "--verify=meta",
+		       "--verify_pattern=0x11", NULL);
+	cr_expect_eq(r.status, 1, "the pattern was not checked");
+	cr_expect_not_null(strstr(r.err, "verify_pattern"), "%s", r.err);
+	run_out_free(&r);
+}
+
+/* fill_device: a full filesystem (a 4 MiB tmpfs) ends the write job, without an error. */
+Test(fio_gaps, fill_device_ends_the_job_at_enospc_without_error, .timeout = 60)
+{
+	const char *dir = tmpdir_make();
+	char mnt[300], file[320];
+	const char *args[] = { "--name=f", file, "--rw=write", "--bs=64k", "--size=16m",
+			       "--fill_device=1", NULL };
+	json_t *root;
+
+	if (!is_root())
+		cr_skip_test("mounting a small tmpfs needs root");
+	snprintf(mnt, sizeof(mnt), "%s/small", dir);
+	cr_assert_eq(sh("mkdir -p '%s' && mount -t tmpfs -o size=4m tmpfs '%s'", mnt, mnt), 0);
+	snprintf(file, sizeof(file), "--filename=%s/full", mnt);
+	root = run_json(false, args);
+	cr_expect_eq(json_integer_value(json_object_get(json_array_get(json_object_get(root, "jobs"),
+								      0), "error")), 0);
+	cr_expect_gt(job_int(root, 0, "write", "io_bytes"), 0);
+	cr_expect_leq(job_int(root, 0, "write", "io_bytes"), 4 << 20);
+	json_decref(root);
+	sh("umount '%s'", mnt);
 }
