@@ -43,6 +43,13 @@ json_t *report_jobs_json(const struct job_list *jobs);
 /* Parsed jobs as one equivalent command line (--showcmd): every job with all its options. */
 void report_showcmd(FILE *f, const struct job_list *jobs);
 
+/*
+ * fio's bw_agg (per= in the text): the result's mean sampled bandwidth in direction dir as a
+ * percentage of its reporting group's (every result with its groupid: all their bytes over
+ * the longest runtime), at most 100; 0 without samples. rr may be NULL (100).
+ */
+double bw_agg_pct(const struct run_results *rr, const struct job_result *res, unsigned dir);
+
 /* The per-result "job options" and the rest need these too. */
 const char *dir_name(unsigned dir);
 

@@ -94,8 +94,32 @@ static json_t *lat_json(const struct lat_stat *s, bool pcts, bool bins)
 	return lat_json_list(s, pcts ? default_percentiles : NULL, nr_default_percentiles, bins);
 }
 
+double bw_agg_pct(const struct run_results *rr, const struct job_result *res, unsigned dir)
+{
+	const struct dir_stat *d = &res->dir[dir];
+	uint64_t bytes = 0, rt_max = 0;
+	double pct;
+	unsigned i;
+
+	if (!d->bw.n)
+		return 0;
+	for (i = 0; rr && i < rr->nr; i++) {
+		const struct dir_stat *s = &rr->res[i].dir[dir];
+
+		if (rr->res[i].spec->groupid != res->spec->groupid || !s->runtime_ns)
+			continue;
+		bytes += s->bytes;
+		if (s->runtime_ns > rt_max)
+			rt_max = s->runtime_ns;
+	}
+	if (!bytes || !rt_max)
+		return 100.0;
+	pct = 100.0 * sample_mean(&d->bw) / ((double)bytes / ((double)rt_max / 1e9));
+	return pct < 100.0 ? pct : 100.0;
+}
+
 /* slat, clat and lat of a direction: percentiles where the job asks for them (fio's options). */
-static json_t *dir_json(const struct dir_stat *d, const struct job_spec *job, bool plus)
+static json_t *dir_json(const struct dir_stat *d, const struct job_spec *job, bool plus, double agg)
 {
 	const double *list;
 	unsigned nr = job_percentile_list(job, &list);
@@ -119,7 +143,7 @@ static json_t *dir_json(const struct dir_stat *d, const struct job_spec *job, bo
 	set(o, "lat_ns", lat_json_list(&d->lat, lat ? list : NULL, nr, false));
 	set(o, "bw_min", json_integer((json_int_t)(d->bw.min / 1024)));
 	set(o, "bw_max", json_integer((json_int_t)(d->bw.max / 1024)));
-	set(o, "bw_agg", json_real(d->bw.n ? 100.0 : 0));	/* fio's name for it */
+	set(o, "bw_agg", json_real(agg));
 	set(o, "bw_mean", json_real(sample_mean(&d->bw) / 1024));
 	set(o, "bw_dev", json_real(sample_stddev(&d->bw) / 1024));
 	set(o, "bw_samples", json_integer((json_int_t)d->bw.n));
@@ -374,7 +398,7 @@ static json_t *ss_json(const struct job_result *r)
 	return o;
 }
 
-static json_t *job_json(const struct job_result *r, bool plus)
+static json_t *job_json(const struct run_results *rr, const struct job_result *r, bool plus)
 {
 	json_t *o = json_object();
 	double secs = (double)r->runtime_ns / 1e9;
@@ -387,7 +411,7 @@ static json_t *job_json(const struct job_result *r, bool plus)
 	set(o, "elapsed", json_integer((json_int_t)(r->elapsed_ns / 1000000000ull)));
 	set(o, "job options", options_json(r->spec));
 	for (d = 0; d < 3; d++)
-		set(o, dir_name(d), dir_json(&r->dir[d], r->spec, plus));
+		set(o, dir_name(d), dir_json(&r->dir[d], r->spec, plus, bw_agg_pct(rr, r, d)));
 	set(o, "sync", sync_json(&r->dir[STAT_SYNC], r->spec, plus));
 	set(o, "job_runtime", json_integer((json_int_t)(r->runtime_ns / 1000000)));
 	set(o, "usr_cpu", json_real(secs > 0 ? 100.0 * (double)r->usr_ns / 1e9 / secs : 0));
@@ -446,7 +470,7 @@ json_t *report_json(const struct run_results *r, const struct run_env *env, bool
 	}
 	set(root, "iopath", meta);
 	for (i = 0; i < r->nr; i++)
-		json_array_append_new(jobs, job_json(&r->res[i], plus));
+		json_array_append_new(jobs, job_json(r, &r->res[i], plus));
 	set(root, "jobs", jobs);
 	return root;
 }

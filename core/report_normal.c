@@ -71,8 +71,11 @@ static void print_pcts(FILE *f, const char *label, const struct lat_stat *s,
 	}
 }
 
-static void print_dir(FILE *f, const struct dir_stat *d, unsigned dir, const struct job_spec *job)
+static void print_dir(FILE *f, const struct run_results *rr, const struct job_result *r,
+		      unsigned dir)
 {
+	const struct dir_stat *d = &r->dir[dir];
+	const struct job_spec *job = r->spec;
 	double secs = (double)d->runtime_ns / 1e9, bw = secs > 0 ? (double)d->bytes / secs : 0;
 	char iops[32], bwi[32], bws[32], io[32];
 
@@ -94,8 +97,9 @@ static void print_dir(FILE *f, const struct dir_stat *d, unsigned dir, const str
 	if (job && job->lat_percentiles)
 		print_pcts(f, "lat", &d->lat, job);
 	if (d->bw.n)
-		fprintf(f, "   bw (  KiB/s): min=%.0f, max=%.0f, avg=%.2f, stdev=%.2f, samples=%llu\n",
-			d->bw.min / 1024, d->bw.max / 1024, sample_mean(&d->bw) / 1024,
+		fprintf(f, "   bw (  KiB/s): min=%.0f, max=%.0f, per=%.2f%%, avg=%.2f, stdev=%.2f, "
+			"samples=%llu\n", d->bw.min / 1024, d->bw.max / 1024, bw_agg_pct(rr, r, dir),
+			sample_mean(&d->bw) / 1024,
 			sample_stddev(&d->bw) / 1024, (unsigned long long)d->bw.n);
 	if (d->iops.n)
 		fprintf(f, "   iops        : min=%.0f, max=%.0f, avg=%.2f, stdev=%.2f, samples=%llu\n",
@@ -128,7 +132,7 @@ static void print_meta(FILE *f, const struct job_result *r)
 	}
 }
 
-static void print_job(FILE *f, const struct job_result *r)
+static void print_job(FILE *f, const struct run_results *rr, const struct job_result *r)
 {
 	static const char *const depths[] = { "1", "2", "4", "8", "16", "32", ">=64" };
 	double secs = (double)r->runtime_ns / 1e9;
@@ -147,7 +151,7 @@ static void print_job(FILE *f, const struct job_result *r)
 	if (r->meta)
 		print_meta(f, r);
 	for (d = 0; !r->meta && d < 3; d++)
-		print_dir(f, &r->dir[d], d, r->spec);
+		print_dir(f, rr, r, d);
 	if (r->spec->rw == RW_COPY && r->copy.checked)
 		fprintf(f, "  copy: %s -> %s, %llu bytes, crc32c %08x %s %08x\n", r->copy_src,
 			r->copy_dst, (unsigned long long)r->copy.bytes, r->copy.crc_src,
@@ -233,7 +237,7 @@ void report_normal(FILE *f, const struct run_results *r)
 	bool any = false;
 
 	for (i = 0; i < r->nr; i++) {
-		print_job(f, &r->res[i]);
+		print_job(f, r, &r->res[i]);
 		last_group = r->res[i].spec->groupid;
 		any = true;
 	}

@@ -23,8 +23,10 @@ static void lat_usec(FILE *f, const struct lat_stat *s)
 		(unsigned long long)(s->max / 1000), lat_mean(s) / 1000, lat_stddev(s) / 1000);
 }
 
-static void dir_terse(FILE *f, const struct dir_stat *d)
+static void dir_terse(FILE *f, const struct run_results *rr, const struct job_result *r,
+		      unsigned dir)
 {
+	const struct dir_stat *d = &r->dir[dir];
 	uint64_t runt = d->runtime_ns / 1000000, out[32];
 	unsigned i;
 
@@ -45,7 +47,8 @@ static void dir_terse(FILE *f, const struct dir_stat *d)
 	lat_usec(f, &d->lat);
 	if (d->bw.n)
 		fprintf(f, ";%llu;%llu;%f%%;%f;%f", (unsigned long long)(d->bw.min / 1024),
-			(unsigned long long)(d->bw.max / 1024), 100.0, sample_mean(&d->bw) / 1024,
+			(unsigned long long)(d->bw.max / 1024), bw_agg_pct(rr, r, dir),
+			sample_mean(&d->bw) / 1024,
 			sample_stddev(&d->bw) / 1024);
 	else
 		fprintf(f, ";0;0;0.000000%%;0.000000;0.000000");
@@ -84,7 +87,7 @@ static void lat_dist(FILE *f, const struct job_result *r)
 		fprintf(f, ";%3.2f%%", total ? 100.0 * (double)ms[b] / (double)total : 0);
 }
 
-static void job_terse(FILE *f, const struct job_result *r)
+static void job_terse(FILE *f, const struct run_results *rr, const struct job_result *r)
 {
 	double secs = (double)r->runtime_ns / 1e9;
 	uint64_t total = 0;
@@ -92,8 +95,8 @@ static void job_terse(FILE *f, const struct job_result *r)
 
 	fprintf(f, "3;%s;%s;%u;%d", iopath_fio_version(), r->spec->name, r->spec->groupid,
 		r->error);
-	dir_terse(f, &r->dir[STAT_READ]);
-	dir_terse(f, &r->dir[STAT_WRITE]);
+	dir_terse(f, rr, r, STAT_READ);
+	dir_terse(f, rr, r, STAT_WRITE);
 	fprintf(f, ";%f%%;%f%%;%llu;%llu;%llu",
 		secs > 0 ? 100.0 * (double)r->usr_ns / 1e9 / secs : 0,
 		secs > 0 ? 100.0 * (double)r->sys_ns / 1e9 / secs : 0,
@@ -112,5 +115,5 @@ void report_terse(FILE *f, const struct run_results *r)
 	unsigned i;
 
 	for (i = 0; i < r->nr; i++)
-		job_terse(f, &r->res[i]);
+		job_terse(f, r, &r->res[i]);
 }

@@ -1,5 +1,6 @@
 /* Integration: fio-compatible JSON shape, output destinations and diagnostics placement. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
@@ -157,4 +158,61 @@ Test(output, output_to_a_device_node_leaves_the_device)
 	run_out_free(&r);
 	cr_assert_eq(stat(dev, &st), 0);
 	cr_expect(S_ISCHR(st.st_mode), "the device node was replaced by a file");
+}
+
+/* Field i (from 0) of a terse line, as a number; the line is the one naming job name. */
+static double terse_field(const char *out, const char *name, unsigned i)
+{
+	char key[64], buf[8192], *save = NULL, *tok;
+	const char *line;
+	unsigned k = 0;
+	size_t len;
+
+	snprintf(key, sizeof(key), ";%s;", name);
+	line = strstr(out, key);
+	cr_assert_not_null(line, "no terse line for %s in: %s", name, out);
+	while (line > out && line[-1] != '\n')
+		line--;
+	len = strcspn(line, "\n");
+	cr_assert_lt(len, sizeof(buf));
+	memcpy(buf, line, len);
+	buf[len] = '\0';
+	for (tok = strtok_r(buf, ";", &save); tok && k < i; tok = strtok_r(NULL, ";", &save))
+		k++;
+	cr_assert_not_null(tok, "terse line has fewer than %u fields", i + 1);
+	return strtod(tok, NULL);
+}
+
+static double dir_real(json_t *root, unsigned job, const char *dir, const char *key)
+{
+	json_t *j = json_array_get(json_object_get(root, "jobs"), job);
+
+	return json_number_value(json_object_get(json_object_get(j, dir), key));
+}
+
+Test(output, bw_agg_is_the_jobs_share_of_its_reporting_group)
+{
+	const char *dir = tmpdir_make();
+	char out[300], path[300];
+	struct run_out r;
+	double a, b;
+	json_t *root;
+
+	/* one reporting group, no group_reporting: a moves 3/4 of its bytes, b 1/4 */
+	snprintf(out, sizeof(out), "--output=%s/o.json", dir);
+	r = iopath_run("--output-format=json,terse", out, "--ioengine=null", "--size=1g",
+		       "--time_based", "--runtime=1100ms", "--name=a", "--rate=12m", "--name=b",
+		       "--rate=4m", NULL);
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	snprintf(path, sizeof(path), "%s/o.json", dir);
+	root = json_load_path(path);
+	a = dir_real(root, 0, "read", "bw_agg");
+	b = dir_real(root, 1, "read", "bw_agg");
+	cr_assert(a > 60 && a < 90, "a: bw_agg %f", a);
+	cr_assert(b > 15 && b < 35, "b: bw_agg %f", b);
+	/* terse v3: read bw min, max, agg% are fields 41-43 */
+	cr_assert_float_eq(terse_field(r.out, "a", 43), a, 1e-3);
+	cr_assert_float_eq(terse_field(r.out, "b", 43), b, 1e-3);
+	json_decref(root);
+	run_out_free(&r);
 }
