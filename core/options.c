@@ -1848,6 +1848,10 @@ static int finish_mode(struct job_spec *job, struct iop_err *err)
 			return iop_errf(err, -ENOTSUP,
 					"%s: io_submit_mode=offload with %s is not supported by iopath",
 					job->origin, what);
+		if (job->engine->flags & ENGINE_FILE_POS)
+			return iop_errf(err, -ENOTSUP,
+					"%s: io_submit_mode=offload with ioengine=%s is not supported by iopath: its I/O threads would race on the file's one position (lseek, then read or write); use ioengine=psync",
+					job->origin, job->engine->name);
 	}
 	if (job->dedupe_percentage && job->dedupe_working_set && !job->size)
 		return iop_errf(err, -EINVAL,

@@ -65,7 +65,7 @@ static int psync_submit(struct engine *e, struct io_req **reqs, unsigned n)
 const struct engine_ops sync_engine = {
 	.name = "sync",
 	.help = "lseek + read/write, one request at a time",
-	.flags = ENGINE_SYNC,
+	.flags = ENGINE_SYNC | ENGINE_FILE_POS,
 	.init = sync_init,
 	.exit = sync_exit,
 	.submit = sync_submit,

@@ -94,6 +94,7 @@ struct engine {
 #define ENGINE_NO_DIRECT	(1u << 1)	/* cannot honour direct=1 */
 #define ENGINE_DISKLESS		(1u << 2)	/* moves no data: files are neither opened nor laid out */
 #define ENGINE_NEEDS_MAP	(1u << 3)	/* the file must be at least its region long before open */
+#define ENGINE_FILE_POS		(1u << 4)	/* seeks the file's shared position: one issuer per file */
 
 struct engine_ops {
 	const char *name;

@@ -62,3 +62,44 @@ Test(offload, mmap_io_threads_each_map_the_file, .timeout = 120)
 		cr_assert(file_is_pattern(path, 1 << 20), "run %u: the file does not hold what was written", i);
 	}
 }
+
+/*
+ * sync seeks the one file position the I/O threads share, then reads: another thread's seek
+ * in between moved its I/O elsewhere ("unexpected end of file"). Refused before it starts,
+ * naming the engine that does the same I/O without the shared position.
+ */
+Test(offload, sync_engine_is_refused_naming_psync)
+{
+	struct run_out r = iopath_run("--name=x", "--filename=/nonexistent/never-opened",
+				      "--ioengine=sync", "--io_submit_mode=offload", "--iodepth=8",
+				      "--size=64k", "--rw=randread", NULL);
+
+	cr_assert_eq(r.status, 2, "exit %d: %s", r.status, r.err);
+	cr_expect_not_null(strstr(r.err, "io_submit_mode=offload with ioengine=sync is not supported by iopath"),
+			   "%s", r.err);
+	cr_expect_not_null(strstr(r.err, "ioengine=psync"), "%s", r.err);
+	run_out_free(&r);
+}
+
+/* psync, the positional engine, runs under offload and reads every block where it is. */
+Test(offload, psync_reads_every_block_under_offload, .timeout = 60)
+{
+	const char *dir = tmpdir_make();
+	char file[300], path[300];
+	struct run_out r;
+	json_t *root;
+
+	snprintf(path, sizeof(path), "%s/data", dir);
+	snprintf(file, sizeof(file), "--filename=%s", path);
+	file_make(path, 64 << 10, 7);
+	r = iopath_run("--name=x", file, "--ioengine=psync", "--io_submit_mode=offload",
+		       "--iodepth=8", "--size=64k", "--rw=randread", "--loops=200",
+		       "--output-format=json", NULL);
+	cr_assert_eq(r.status, 0, "exit %d: %s", r.status, r.err);
+	root = json_from_string(r.out);
+	cr_expect_eq(job_int(root, 0, "read", "total_ios"), 16 * 200);
+	cr_expect_eq(job_int(root, 0, "read", "io_bytes"), (64 << 10) * 200);
+	cr_expect_eq(job_int(root, 0, "read", "short_ios"), 0);
+	json_decref(root);
+	run_out_free(&r);
+}
