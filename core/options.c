@@ -1831,10 +1831,6 @@ static int finish_mode(struct job_spec *job, struct iop_err *err)
 		return iop_errf(err, -EINVAL,
 				"%s: verify_interval=%u must divide the (fixed) block size evenly",
 				job->origin, job->verify_interval);
-	if (job->fill_device && !job->size && !job->filesize_range[0] && job_writes(job->rw))
-		return iop_errf(err, -ENOTSUP,
-				"%s: fill_device without size= (writing until the filesystem is full) is not supported by iopath; give size= as the most to write",
-				job->origin);
 	if (job->verify_backlog && job->verify == VERIFY_NONE)
 		job->verify_backlog = 0;	/* fio: without verify it does nothing */
 	if (job->verify_backlog && !job->verify_backlog_batch)

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <fcntl.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <unistd.h>
 #include <sys/time.h>
 
@@ -234,6 +235,29 @@ static int plan_percentages(const struct job_spec *job, struct job_plan *plan, u
 	return 0;
 }
 
+/*
+ * fill_device without size=: fio writes until ENOSPC; the space free in the file's
+ * filesystem now (plus what the file already holds) is as far as that can go.
+ */
+static uint64_t fill_size(const char *path)
+{
+	char dir[PATH_MAX];
+	const char *slash = strrchr(path, '/');
+	struct statvfs vfs;
+	struct stat st;
+	uint64_t have = 0;
+
+	if (!slash)
+		snprintf(dir, sizeof(dir), ".");
+	else
+		snprintf(dir, sizeof(dir), "%.*s", slash == path ? 1 : (int)(slash - path), path);
+	if (!stat(path, &st) && S_ISREG(st.st_mode))
+		have = (uint64_t)st.st_size;
+	if (statvfs(dir, &vfs))
+		return 0;
+	return (uint64_t)vfs.f_bavail * vfs.f_frsize + have;
+}
+
 static int plan_sizes(const struct job_spec *job, struct job_plan *plan,
 		      const struct target_policy *pol, struct iop_err *err)
 {
@@ -296,6 +320,8 @@ static int plan_sizes(const struct job_spec *job, struct job_plan *plan,
 		plan->worker_bytes = job->size && job->size < total ? job->size : total;
 		goto check;
 	}
+	if (!size && job->fill_device && !diskless && job_writes(job->rw))
+		size = fill_size(plan->paths[0]);
 	if (!size)
 		return iop_errf(err, -EINVAL,
 				"job %s: size= not given and %s does not exist or is empty (give size=, e.g. size=1g)",

@@ -891,5 +891,11 @@ Test(fio_gaps, fill_device_ends_the_job_at_enospc_without_error, .timeout = 60)
 	cr_expect_gt(job_int(root, 0, "write", "io_bytes"), 0);
 	cr_expect_leq(job_int(root, 0, "write", "io_bytes"), 4 << 20);
 	json_decref(root);
+	/* without size=: until the filesystem is full */
+	sh("rm -f '%s/full'", mnt);
+	args[4] = "--bs=64k";
+	root = run_json(false, args);
+	cr_expect_eq(job_int(root, 0, "write", "io_bytes"), 4 << 20);
+	json_decref(root);
 	sh("umount '%s'", mnt);
 }
