@@ -132,8 +132,9 @@ int file_size(const char *path, uint64_t *size, bool *is_blockdev)
 	return ret;
 }
 
+/* Write [from, end); *done is where the written data ends (from when the fsync failed). */
 static int fill_range(const struct job_spec *job, int fd, const char *path, uint64_t from,
-		      uint64_t end, uint32_t unit, struct iop_err *err)
+		      uint64_t end, uint32_t unit, uint64_t *done, struct iop_err *err)
 {
 	const size_t chunk = 1u << 20;
 	unsigned char *buf = malloc(chunk);
@@ -141,6 +142,7 @@ static int fill_range(const struct job_spec *job, int fd, const char *path, uint
 	uint64_t off;
 	int ret = 0;
 
+	*done = from;
 	if (!buf)
 		return iop_errf(err, -ENOMEM, "laying out %s: out of memory", path);
 	rng_seed(&r, 0x10a7 ^ from);
@@ -170,8 +172,11 @@ static int fill_range(const struct job_spec *job, int fd, const char *path, uint
 		}
 		off += (uint64_t)w;
 	}
-	if (!ret && fsync(fd))
+	*done = off;
+	if (!ret && fsync(fd)) {
 		ret = iop_errf(err, -errno, "laying out %s: fsync: %s", path, strerror(errno));
+		*done = from;
+	}
 	free(buf);
 	return ret;
 }
@@ -201,13 +206,29 @@ static void preallocate(enum fallocate_mode mode, int fd, uint64_t from, uint64_
 	}
 }
 
+/*
+ * A layout that failed or was interrupted must not leave a file that looks laid out: the
+ * preallocation has already set its size, and a later run would read unwritten extents as
+ * data. A file created by this layout is removed (with its mark); an existing one goes back
+ * to the end of what was written.
+ */
+static void layout_undo(int fd, const char *path, bool created, uint64_t written)
+{
+	if (created)
+		target_remove(path);
+	else
+		(void)!ftruncate(fd, (off_t)written);
+}
+
 int file_layout(const struct job_spec *job, const char *path, uint64_t end, bool fill,
 		uint32_t unit, struct iop_err *err)
 {
 	struct stat st;
+	bool created;
 	int fd, ret = 0;
 
 	fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+	created = fd >= 0;
 	if (fd >= 0) {
 		/* iopath's own from now on: re-runs may write it without asking */
 		ret = target_mark_owned(fd, path);
@@ -231,12 +252,16 @@ int file_layout(const struct job_spec *job, const char *path, uint64_t end, bool
 	preallocate(job->fallocate, fd, (uint64_t)st.st_size, end);
 	if (fill) {
 		/* restart at a unit boundary so every unit holds a whole verify header */
-		uint64_t from = (uint64_t)st.st_size / unit * unit;
+		uint64_t from = (uint64_t)st.st_size / unit * unit, done;
 
-		ret = fill_range(job, fd, path, from, end, unit, err);
+		ret = fill_range(job, fd, path, from, end, unit, &done, err);
+		if (ret)
+			layout_undo(fd, path, created, done > (uint64_t)st.st_size ? done :
+							     (uint64_t)st.st_size);
 	} else if (ftruncate(fd, (off_t)end)) {
 		ret = iop_errf(err, -errno, "cannot extend %s to %llu bytes: %s", path,
 			       (unsigned long long)end, strerror(errno));
+		layout_undo(fd, path, created, (uint64_t)st.st_size);
 	}
 out_close:
 	close(fd);

@@ -162,3 +162,52 @@ Test(faults, a_file_deleted_under_a_running_job_fails_it)
 	json_decref(root);
 	run_out_free(&r);
 }
+
+/* EIO while laying out a new file: the file (preallocated to its full size) goes, mark too. */
+Test(faults, eio_in_a_layout_removes_the_file_it_created)
+{
+	const char *dir = tmpdir_make();
+	char back[300], path[320], file[320], side[320];
+	struct run_out r;
+
+	snprintf(back, sizeof(back), "%s/back", dir);
+	snprintf(mnt, sizeof(mnt), "%s/mnt", dir);
+	faultfs_mount(back, mnt, "--eio-write-after=2");
+	snprintf(path, sizeof(path), "%s/data", back);
+	snprintf(side, sizeof(side), "%s/.data.iopath", back);
+	snprintf(file, sizeof(file), "--filename=%s/data", mnt);
+	r = iopath_run("--name=bad", file, "--rw=randread", "--size=8m", NULL);
+	cr_assert_eq(r.status, 1, "exit %d: %s", r.status, r.err);
+	cr_assert_not_null(strstr(r.err, "Input/output error"), "%s", r.err);
+	cr_assert_neq(access(path, F_OK), 0, "the half-laid-out file was left");
+	cr_assert_neq(access(side, F_OK), 0, "the removed file's mark was left");
+	run_out_free(&r);
+}
+
+/* EIO while extending a file iopath laid out before: it goes back to what was written. */
+Test(faults, eio_in_a_layout_cuts_an_existing_file_back_to_what_was_written)
+{
+	const char *dir = tmpdir_make();
+	char back[300], path[320], file[320], side[320];
+	struct run_out r;
+	struct stat st;
+
+	snprintf(back, sizeof(back), "%s/back", dir);
+	snprintf(mnt, sizeof(mnt), "%s/mnt", dir);
+	faultfs_mount(back, mnt, "--eio-write-after=4");
+	snprintf(path, sizeof(path), "%s/data", back);
+	snprintf(side, sizeof(side), "%s/.data.iopath", back);
+	snprintf(file, sizeof(file), "--filename=%s/data", mnt);
+	/* 64 KiB laid out in one write; then 8 MiB asked for, and the fifth write fails */
+	r = iopath_run("--name=first", file, "--rw=read", "--size=64k", NULL);
+	cr_assert_eq(r.status, 0, "exit %d: %s", r.status, r.err);
+	run_out_free(&r);
+	r = iopath_run("--name=bad", file, "--rw=randread", "--size=8m", NULL);
+	cr_assert_eq(r.status, 1, "exit %d: %s", r.status, r.err);
+	cr_assert_eq(stat(path, &st), 0, "a file iopath did not create in this run was removed");
+	cr_assert_gt(st.st_size, 64 << 10);
+	cr_assert_lt(st.st_size, 8 << 20, "the file still looks laid out: %lld bytes",
+		     (long long)st.st_size);
+	cr_assert_eq(access(side, F_OK), 0, "the file's mark went");
+	run_out_free(&r);
+}

@@ -246,3 +246,27 @@ Test(interrupt, sweep_leaves_neither_its_file_nor_its_mark)
 	cr_assert_eq(count_named(back, ""), 0, "left behind in %s", back);
 	run_out_free(&r);
 }
+
+/* A layout stopped half way leaves no full-size file a later run would take as laid out. */
+Test(interrupt, an_interrupted_layout_removes_the_file_it_created_and_its_mark)
+{
+	const char *dir = tmpdir_make();
+	char back[300], file[320], path[320];
+	struct run_bg b;
+	struct run_out r;
+
+	snprintf(back, sizeof(back), "%s/back", dir);
+	snprintf(mnt, sizeof(mnt), "%s/mnt", dir);
+	faultfs_mount(back, mnt, "--delay-ms=100");
+	snprintf(path, sizeof(path), "%s/data", back);
+	snprintf(file, sizeof(file), "--filename=%s/data", mnt);
+	b = iopath_start("--name=layout", file, "--rw=randread", "--size=256m", NULL);
+	cr_assert(wait_for_file(path, 30));
+	sleep_ms(300);
+	kill(b.pid, SIGINT);
+	r = iopath_wait(&b, 15);
+	cr_assert_eq(r.status, 130, "exit %d: %s", r.status, r.err);
+	cr_assert_neq(access(path, F_OK), 0, "the half-laid-out file was left");
+	cr_assert_eq(count_named(back, ""), 0, "left behind in %s (a mark?)", back);
+	run_out_free(&r);
+}

@@ -6,7 +6,8 @@
  *
  * After N successful reads (writes), every further read (write) of a regular file fails with
  * EIO. --delay-ms sleeps before every read and write. Every open is direct_io, so each
- * read and write of the test reaches this process. Files have no extended attributes.
+ * read and write of the test reaches this process. Files have no extended attributes;
+ * fallocate is passed through to the backing file.
  * Returns once mounted (it daemonizes); unmount with umount or fusermount3 -u.
  */
 #define _GNU_SOURCE
@@ -160,6 +161,16 @@ static int ff_truncate(const char *path, off_t size, struct fuse_file_info *fi)
 	return truncate(p, size) ? -errno : 0;
 }
 
+/* Passed through, so a layout's preallocation sets the size as it does on a local disk. */
+static int ff_fallocate(const char *path, int mode, off_t off, off_t len,
+			struct fuse_file_info *fi)
+{
+	(void)path;
+	if (!fi)
+		return -EOPNOTSUPP;
+	return fallocate((int)fi->fh, mode, off, len) ? -errno : 0;
+}
+
 static int ff_unlink(const char *path)
 {
 	char p[PATH_MAX];
@@ -234,6 +245,7 @@ static const struct fuse_operations ops = {
 	.release = ff_release,
 	.fsync = ff_fsync,
 	.truncate = ff_truncate,
+	.fallocate = ff_fallocate,
 	.unlink = ff_unlink,
 	.mkdir = ff_mkdir,
 	.rmdir = ff_rmdir,
