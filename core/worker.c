@@ -1181,6 +1181,11 @@ static inline __attribute__((always_inline)) void io_loop_body(struct worker *w,
 	bool sync_engine = ops->flags & ENGINE_SYNC;
 	unsigned batch_max = job->iodepth_batch_submit, min_done = job->iodepth_batch_complete_min;
 	unsigned max_done = job->iodepth_batch_complete_max;
+	/*
+	 * fio's io_in_polling: iodepth_batch_complete_min=0 with no maximum reaps after every
+	 * submission, as fio 3.33 does (which keeps one I/O in flight)
+	 */
+	const bool poll = !min_done && !max_done;
 	struct io_req *held = NULL;	/* a sync request waiting for writes to drain */
 	bool more = true, stalled, quiesce, drain = false;
 	uint64_t t = worker_now(w);
@@ -1262,11 +1267,14 @@ static inline __attribute__((always_inline)) void io_loop_body(struct worker *w,
 		drain = false;
 		if (!sync_engine && w->inflight &&
 		    (w->inflight + w->nr_batch >= (full ? w->qd_cap : w->depth) || !more || held ||
-		     w->nr_batch || quiesce)) {
-			unsigned want = min_done < w->inflight ? min_done : w->inflight, take;
+		     w->nr_batch || quiesce || poll)) {
+			/*
+			 * Wait for iodepth_batch_complete_min, or for one when it is 0 (fio's
+			 * wait_for_completions): a full queue always gives at least one back
+			 */
+			unsigned want = !min_done ? 1 : min_done < w->inflight ? min_done : w->inflight;
+			unsigned take;
 
-			if (w->aborted || !more || held)
-				want = want ? want : 1;
 			if (quiesce)
 				want = w->inflight;
 			/*

@@ -76,3 +76,36 @@ Test(submit, batch_complete_max_takes_more_per_reap)
 	cr_assert_lt(depth32(root), 50.0, "depth 32 at %.2f%% of submissions", depth32(root));
 	json_decref(root);
 }
+
+static double depth_at(json_t *root, const char *level)
+{
+	json_t *job = json_array_get(json_object_get(root, "jobs"), 0);
+
+	return json_number_value(json_object_get(json_object_get(job, "iodepth_level"), level));
+}
+
+/*
+ * iodepth_batch_complete_min=0 waits for one completion anyway (it reaped none, forever,
+ * once the queue was full); with no maximum it reaps after every submission, so one I/O
+ * is in flight, as fio 3.33 runs it.
+ */
+Test(submit, batch_complete_min_0_polls_after_each_submission, .timeout = 60)
+{
+	json_t *root = null_run("--iodepth_batch_complete_min=0", "--randrepeat=1");
+
+	cr_assert_eq(job_int(root, 0, "read", "total_ios"), 2048);
+	cr_assert_eq(job_int(root, 0, "read", "io_bytes"), 8 << 20);
+	cr_expect_eq(depth_at(root, "1"), 100.0, "depth 1 at %.2f%%", depth_at(root, "1"));
+	json_decref(root);
+}
+
+/* With a maximum, a full queue reaps at least one and at most that many (fio 3.33). */
+Test(submit, batch_complete_min_0_with_max_reaps_when_full, .timeout = 60)
+{
+	json_t *root = null_run("--iodepth_batch_complete_min=0", "--iodepth_batch_complete_max=16");
+
+	cr_assert_eq(job_int(root, 0, "read", "total_ios"), 2048);
+	cr_assert_eq(job_int(root, 0, "read", "io_bytes"), 8 << 20);
+	cr_expect_lt(depth_at(root, "1"), 50.0, "depth 1 at %.2f%%", depth_at(root, "1"));
+	json_decref(root);
+}
