@@ -826,8 +826,9 @@ static void result_add_worker(struct job_result *r, const struct worker *w)
 	for (i = 0; i < STAT_NR; i++) {
 		struct dir_stat d = w->st[i];
 
+		/* each direction its own time: a write job's verify reads are not its writes' */
 		if (d.ios)
-			d.runtime_ns = runtime;
+			d.runtime_ns = w->dir_ns[i] ? w->dir_ns[i] : runtime;
 		dir_stat_merge(&r->dir[i], &d);
 	}
 	if (w->ru_end.ru_utime.tv_sec || w->ru_end.ru_utime.tv_usec || w->ru_end.ru_stime.tv_sec ||

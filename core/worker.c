@@ -110,6 +110,7 @@ static void stats_reset(struct worker *w)
 	for (i = 0; i < STAT_NR; i++)
 		dir_stat_init(&w->st[i]);
 	memset(w->depth_hist, 0, sizeof(w->depth_hist));
+	memset(w->dir_ns, 0, sizeof(w->dir_ns));
 	memset(w->sample_last_bytes, 0, sizeof(w->sample_last_bytes));
 	memset(w->sample_last_ios, 0, sizeof(w->sample_last_ios));
 	progress_log_reset(&w->progress);
@@ -2264,6 +2265,42 @@ static bool verify_round_again(struct worker *w)
 	return true;
 }
 
+/*
+ * A phase of the job ended at w->end_ns (from: its start): its time counts for the
+ * directions it did, as fio's update_runtime counts it. An I/O phase counts for the
+ * directions the job does (reads also for verify_backlog's); the verify pass only for reads.
+ */
+static void phase_done(struct worker *w, uint64_t from, bool verify)
+{
+	const struct job_spec *job = w->job;
+	uint64_t span;
+	unsigned d;
+
+	/* ramp_time (or latency_target's final window) began the measured time within it */
+	if (w->start_ns > from)
+		from = w->start_ns;
+	span = w->end_ns > from ? w->end_ns - from : 0;
+	if (verify) {
+		w->dir_ns[STAT_READ] += span;
+		return;
+	}
+	for (d = 0; d < STAT_NR; d++) {
+		if (!w->st[d].ios || (d == STAT_READ && !job_reads(job->rw) && !w->backlog) ||
+		    (d == STAT_WRITE && !job_writes(job->rw)))
+			continue;
+		w->dir_ns[d] += span;
+	}
+}
+
+/* An I/O phase and, as in fio's do_io, its end_fsync. */
+static void io_phase(struct worker *w, uint64_t from)
+{
+	io_loop(w);
+	if (!w->aborted && w->job->end_fsync && job_writes(w->job->rw))
+		end_fsync(w);
+	phase_done(w, from, false);
+}
+
 void *worker_main(void *arg)
 {
 	struct worker *w = arg;
@@ -2321,21 +2358,22 @@ void *worker_main(void *arg)
 	}
 	atomic_store(&w->running, true);
 	if (!run_terminated(w))
-		io_loop(w);
+		io_phase(w, w->start_ns);
 	else
 		w->end_ns = w->start_ns;	/* ended by exitall before it started: nothing ran */
 	for (;;) {
 		if (!w->aborted && !run_terminated(w) && job->verify != VERIFY_NONE &&
 		    job->do_verify && job_writes(job->rw) && job->rw != RW_COPY) {
+			uint64_t from = w->end_ns;
+
 			w->verifying = true;
 			io_loop(w);
+			phase_done(w, from, true);
 		}
 		if (!verify_round_again(w))
 			break;
-		io_loop(w);
+		io_phase(w, w->end_ns);
 	}
-	if (!w->aborted && job->end_fsync && job_writes(job->rw))
-		end_fsync(w);
 	if (job->rw == RW_COPY)
 		copy_finish(w);
 	if (w->in_ramp)

@@ -236,6 +236,7 @@ struct worker {
 
 	uint64_t start_ns;
 	uint64_t end_ns;
+	uint64_t dir_ns[STAT_NR];	/* measured time per direction (fio's runtime[ddir]) */
 	uint64_t ramp_end_ns;
 	uint64_t deadline_ns;
 	bool in_ramp;
