@@ -13,6 +13,8 @@
 #define BOOT_SEED 20240601ul
 
 static const char *const verdict_names[] = {
+	[CMP_FAILED] = "failed in CUR",
+	[CMP_BASE_FAILED] = "failed in BASE",
 	[CMP_REGRESSION] = "regression",
 	[CMP_IMPROVEMENT] = "improvement",
 	[CMP_UNJUDGED] = "cannot judge",
@@ -28,7 +30,7 @@ const char *cmp_verdict_name(enum cmp_verdict v)
 
 bool cmp_fails(enum cmp_verdict v, const struct cmp_opts *o)
 {
-	return v == CMP_REGRESSION || (o->strict && v == CMP_UNJUDGED);
+	return v == CMP_FAILED || v == CMP_REGRESSION || (o->strict && v == CMP_UNJUDGED);
 }
 
 /*
@@ -58,9 +60,16 @@ static int judge(const struct cell *b, const struct cell *c, enum metric_id m,
 	out->nb = cell_values(b, m, xb);
 	out->nc = cell_values(c, m, xc);
 	if (!out->nb || !out->nc) {
+		const struct cell *none = !out->nb ? b : c;
+
 		out->verdict = CMP_NO_DATA;
-		snprintf(out->note, sizeof(out->note), "no %s in %s", def->name,
-			 !out->nb ? "BASE" : "CUR");
+		if (none->status != CELL_OK)
+			snprintf(out->note, sizeof(out->note), "%s in %s%s%s",
+				 cell_status_name(none->status), !out->nb ? "BASE" : "CUR",
+				 none->reason ? ": " : "", none->reason ? none->reason : "");
+		else
+			snprintf(out->note, sizeof(out->note), "no %s in %s", def->name,
+				 !out->nb ? "BASE" : "CUR");
 		goto out;
 	}
 	rstats_summary(xb, out->nb, &sb);
@@ -104,6 +113,29 @@ out:
 	free(xb);
 	free(xc);
 	return ret;
+}
+
+/*
+ * A cell that failed on either side is not judged on its partial numbers: failed in CUR
+ * (and not in BASE) fails the comparison; failed in BASE cannot be judged. False when
+ * neither side failed.
+ */
+static bool judge_failed(const struct cell *b, const struct cell *c, enum metric_id m,
+			 struct cmp_metric *out)
+{
+	const struct cell *f = b->status == CELL_FAILED ? b : c;
+
+	if (b->status != CELL_FAILED && c->status != CELL_FAILED)
+		return false;
+	memset(out, 0, sizeof(*out));
+	out->m = m;
+	out->ci_lo = out->ci_hi = out->p = NAN;
+	out->verdict = f == b ? CMP_BASE_FAILED : CMP_FAILED;
+	if (f == b && c->status == CELL_FAILED)
+		f = c;
+	snprintf(out->note, sizeof(out->note), "%s%s", out->verdict == CMP_BASE_FAILED && f == c ?
+		 "and in CUR: " : "", f->reason ? f->reason : "the job failed");
+	return true;
 }
 
 static void note(char (*list)[320], unsigned *nr, const char *fmt, ...)
@@ -252,7 +284,7 @@ int compare_results(const struct results *base, const struct results *cur,
 			if (!(o->metrics & (1u << m)))
 				continue;
 			cm = &row->met[row->nr++];
-			ret = judge(b, c, m, o, cm);
+			ret = judge_failed(b, c, m, cm) ? 0 : judge(b, c, m, o, cm);
 			if (ret) {
 				cmp_report_free(rep);
 				return iop_errf(err, ret, "out of memory comparing");
@@ -264,6 +296,8 @@ int compare_results(const struct results *base, const struct results *cur,
 			rep->unjudged += cm->verdict == CMP_UNJUDGED;
 			rep->noise += cm->verdict == CMP_NOISE;
 		}
+		rep->failed += b->status != CELL_FAILED && c->status == CELL_FAILED;
+		rep->base_failed += b->status == CELL_FAILED;
 	}
 	for (i = 0; i < cur->nr; i++)
 		if (!find_cell(base, cur->cells[i].key))

@@ -13,10 +13,13 @@ struct cmp_opts {
 	bool strict;		/* a change beyond the threshold that cannot be judged counts */
 };
 
+/* In the order rows are sorted (and a row's worst verdict chosen). */
 enum cmp_verdict {
+	CMP_FAILED,		/* the cell failed in CUR (not in BASE): fails the comparison */
 	CMP_REGRESSION,		/* worse beyond the threshold, and significant */
 	CMP_IMPROVEMENT,	/* better beyond the threshold, and significant */
 	CMP_UNJUDGED,		/* beyond the threshold, too few repeats to judge */
+	CMP_BASE_FAILED,	/* the cell failed in BASE: nothing to judge against */
 	CMP_NOISE,		/* beyond the threshold, but within the repeats' noise */
 	CMP_UNCHANGED,		/* within the threshold */
 	CMP_NO_DATA,		/* one side has no sample of this metric */
@@ -55,6 +58,7 @@ struct cmp_report {
 	unsigned nr_changed;
 	char changed[CMP_NOTES_MAX][320];
 	unsigned regressions, improvements, unjudged, noise;
+	unsigned failed, base_failed;	/* cells failed in CUR (not in BASE), failed in BASE */
 };
 
 int compare_results(const struct results *base, const struct results *cur,

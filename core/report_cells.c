@@ -324,9 +324,17 @@ static const char *verdict_mark(enum cmp_verdict v, const struct cmp_opts *o)
 		return "!!";
 	if (v == CMP_IMPROVEMENT)
 		return "++";
-	if (v == CMP_UNJUDGED || v == CMP_NOISE)
+	if (v == CMP_UNJUDGED || v == CMP_NOISE || v == CMP_BASE_FAILED)
 		return "?";
 	return "";
+}
+
+/* The verdict as the table shows it: failing ones in capitals. */
+static const char *verdict_text(enum cmp_verdict v, const struct cmp_opts *o)
+{
+	if (v == CMP_FAILED)
+		return "FAILED in CUR";
+	return cmp_fails(v, o) ? "REGRESSION" : cmp_verdict_name(v);
 }
 
 void report_compare_text(FILE *f, const struct cmp_report *rep, const struct results *base,
@@ -388,9 +396,9 @@ void report_compare_text(FILE *f, const struct cmp_report *rep, const struct res
 			else
 				snprintf(row[c++], TCELL, "-");
 			snprintf(row[c++], TCELL, "%u/%u", m->nb, m->nc);
-			snprintf(row[c++], TCELL, "%s%s%.*s", cmp_fails(m->verdict, o) ? "REGRESSION" :
-				 cmp_verdict_name(m->verdict), m->note[0] ? ": " : "", TCELL - 40, m->note);
-			fails += cmp_fails(m->verdict, o);
+			snprintf(row[c++], TCELL, "%s%s%.*s", verdict_text(m->verdict, o),
+				 m->note[0] ? ": " : "", TCELL - 40, m->note);
+			fails += cmp_fails(m->verdict, o) && m->verdict != CMP_FAILED;
 		}
 	}
 print:
@@ -403,11 +411,21 @@ print:
 	fprintf(f, "\n%u cell(s) compared: %u regression(s)%s, %u improvement(s), %u within noise, %u cannot be judged\n",
 		rep->nr, fails, o->strict && rep->unjudged ? " (--strict)" : "", rep->improvements,
 		rep->noise, rep->unjudged);
+	if (rep->failed)
+		fprintf(f, "%u cell(s) FAILED in CUR (not in BASE): a failure fails the comparison\n",
+			rep->failed);
+	if (rep->base_failed)
+		fprintf(f, "%u cell(s) failed in BASE: not judged\n", rep->base_failed);
 }
 
 static json_t *num_or_null(double v)
 {
 	return isnan(v) || isinf(v) ? json_null() : json_real(v);
+}
+
+static json_t *reason_json(const struct cell *c)
+{
+	return c->reason ? json_string(c->reason) : json_null();
 }
 
 json_t *report_compare_json(const struct cmp_report *rep, const struct results *base,
@@ -433,7 +451,7 @@ json_t *report_compare_json(const struct cmp_report *rep, const struct results *
 		for (k = 0; k < r->nr; k++) {
 			const struct cmp_metric *m = &r->met[k];
 
-			fails += cmp_fails(m->verdict, o);
+			fails += cmp_fails(m->verdict, o) && m->verdict != CMP_FAILED;
 			json_array_append_new(mets, json_pack("{s:s, s:s, s:b, s:i, s:i, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:s}",
 				"metric", metric_table[m->m].name, "verdict", cmp_verdict_name(m->verdict),
 				"fails", cmp_fails(m->verdict, o), "n_base", (json_int_t)m->nb,
@@ -444,9 +462,13 @@ json_t *report_compare_json(const struct cmp_report *rep, const struct results *
 				"p", num_or_null(m->p), "cv_base", num_or_null(m->nb > 1 ? m->cv_base : NAN),
 				"cv_cur", num_or_null(m->nc > 1 ? m->cv_cur : NAN), "note", m->note));
 		}
-		json_array_append_new(rows, json_pack("{s:s, s:s, s:O, s:o}", "label", r->base->label,
-						      "key", r->base->key, "identity", r->base->identity,
-						      "metrics", mets));
+		json_array_append_new(rows, json_pack("{s:s, s:s, s:O, s:s, s:s, s:o, s:o, s:o}",
+						      "label", r->base->label, "key", r->base->key,
+						      "identity", r->base->identity,
+						      "status_base", cell_status_name(r->base->status),
+						      "status_cur", cell_status_name(r->cur->status),
+						      "reason_base", reason_json(r->base),
+						      "reason_cur", reason_json(r->cur), "metrics", mets));
 	}
 	for (i = 0; i < rep->nr_warn; i++)
 		json_array_append_new(warn, json_string(rep->warn[i]));
@@ -462,6 +484,8 @@ json_t *report_compare_json(const struct cmp_report *rep, const struct results *
 	json_object_set_new(root, "alpha", json_real(o->alpha));
 	json_object_set_new(root, "test", json_string("one-sided Mann-Whitney U (exact without ties), bootstrap 95% interval of the median change"));
 	json_object_set_new(root, "regressions", json_integer(fails));
+	json_object_set_new(root, "failed_in_cur", json_integer(rep->failed));
+	json_object_set_new(root, "failed_in_base", json_integer(rep->base_failed));
 	json_object_set_new(root, "improvements", json_integer(rep->improvements));
 	json_object_set_new(root, "unjudged", json_integer(rep->unjudged));
 	json_object_set_new(root, "within_noise", json_integer(rep->noise));
@@ -501,6 +525,7 @@ int report_compare_junit(FILE *f, const struct cmp_report *rep, const struct res
 			fails += cmp_fails(rep->rows[i].met[k].verdict, o);
 			skipped += !cmp_fails(rep->rows[i].met[k].verdict, o) &&
 				   (rep->rows[i].met[k].verdict == CMP_UNJUDGED ||
+				    rep->rows[i].met[k].verdict == CMP_BASE_FAILED ||
 				    rep->rows[i].met[k].verdict == CMP_NO_DATA);
 		}
 	}
@@ -523,13 +548,22 @@ int report_compare_junit(FILE *f, const struct cmp_report *rep, const struct res
 			fprintf(f, " %s\">", metric_table[m->m].name);
 			fmt_metric(a, sizeof(a), m->m, m->base);
 			fmt_metric(b, sizeof(b), m->m, m->cur);
-			if (cmp_fails(m->verdict, o)) {
+			if (m->verdict == CMP_FAILED) {
+				fputs("\n      <failure type=\"failed\" message=\"failed in CUR: ", f);
+				xml_escaped(f, m->note);
+				fputs("\">", f);
+				xml_escaped(f, r->base->key);
+				fputs("</failure>\n    ", f);
+			} else if (cmp_fails(m->verdict, o)) {
 				fprintf(f, "\n      <failure type=\"regression\" message=\"%s %s -&gt; %s (%+.1f%%, p=%.3g)\">",
 					metric_table[m->m].name, a, b, 100 * m->change, m->p);
 				xml_escaped(f, r->base->key);
 				fputs("</failure>\n    ", f);
-			} else if (m->verdict == CMP_UNJUDGED || m->verdict == CMP_NO_DATA) {
+			} else if (m->verdict == CMP_UNJUDGED || m->verdict == CMP_NO_DATA ||
+				   m->verdict == CMP_BASE_FAILED) {
 				fputs("<skipped message=\"", f);
+				if (m->verdict == CMP_BASE_FAILED)
+					fputs("failed in BASE: ", f);
 				xml_escaped(f, m->note);
 				fputs("\"/>", f);
 			}

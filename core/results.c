@@ -783,17 +783,26 @@ static int load_jobs(struct results *r, json_t *root, const char *path, struct i
 			json_object_set_new(id, "job", json_string(lbl));
 			c = results_cell(r, id, lbl);
 			dup++;
-		} while (c && c->nr);
+		} while (c && (c->nr || c->status != CELL_OK));
 		json_decref(id);
 		if (!c)
 			return iop_errf(err, -ENOMEM, "%s: out of memory", path);
 		if (json_is_integer(json_object_get(job, "error")) &&
 		    json_integer_value(json_object_get(job, "error"))) {
-			const char *why = str_or(json_object_get(job, "iopath"), "error_message",
-						 "the job failed");
+			int e = (int)json_integer_value(json_object_get(job, "error"));
+			const char *why = str_or(json_object_get(job, "iopath"), "error_message", NULL);
+			char fio_why[160];
 
+			if (!why || !*why) {
+				/* fio's JSON gives the errno alone */
+				snprintf(fio_why, sizeof(fio_why), "error=%d (%s)", e,
+					 e > 0 ? strerror(e) : "the job failed");
+				why = fio_why;
+			}
+			/* its partial numbers are no sample, as a failed repeat's in a sweep */
 			if (cell_set_status(c, CELL_FAILED, why))
 				return iop_errf(err, -ENOMEM, "%s: out of memory", path);
+			continue;
 		}
 		if (cell_add_sample(c, json_incref((json_t *)job)))
 			return iop_errf(err, -ENOMEM, "%s: out of memory", path);
@@ -860,10 +869,15 @@ int results_merge(struct results *dst, struct results *src, struct iop_err *err)
 		for (k = 0; k < s->nr; k++)
 			if (cell_add_sample(d, json_incref(json_array_get(s->samples, k))))
 				return iop_errf(err, -ENOMEM, "out of memory merging %s", src->source);
-		if (d->status != CELL_OK && s->status == CELL_OK && d->nr)
-			cell_set_status(d, CELL_OK, NULL);
-		else if (d->status == CELL_OK && s->status != CELL_OK && !d->nr)
-			cell_set_status(d, s->status, s->reason);
+		/* a failure in any file of the set marks the cell, as a failed repeat does */
+		if (d->status == CELL_FAILED)
+			continue;
+		if ((s->status == CELL_FAILED && cell_set_status(d, s->status, s->reason)) ||
+		    (d->status != CELL_OK && s->status == CELL_OK && d->nr &&
+		     cell_set_status(d, CELL_OK, NULL)) ||
+		    (d->status == CELL_OK && s->status != CELL_OK && !d->nr &&
+		     cell_set_status(d, s->status, s->reason)))
+			return iop_errf(err, -ENOMEM, "out of memory merging %s", src->source);
 	}
 	dst->interrupted |= src->interrupted;
 	return 0;

@@ -196,6 +196,89 @@ Test(compare, bad_input_exits_two)
 	run_out_free(&r);
 }
 
+/* A saved result whose io_uring cell failed (with n partial samples), psync fine. */
+static void write_failed(const char *path, unsigned n)
+{
+	json_t *bad = cell("io_uring", tight, n, 1.0), *root;
+
+	json_object_set_new(bad, "status", json_string("failed"));
+	json_object_set_new(bad, "reason", json_string("read: Input/output error"));
+	root = json_pack("{s:i, s:s, s:s, s:I, s:{s:s}, s:{s:s, s:{s:s}, s:{s:s}}, s:[], s:[o, o]}",
+			 "schema_version", 1, "kind", "sweep", "name", "sweep", "timestamp_ms",
+			 (json_int_t)3000, "labels", "qemu", "8.2.1", "env", "hostname", "h", "host",
+			 "kernel", "6.1", "iopath", "version", "v1", "targets", "cells", bad,
+			 cell("psync", tight, REPS, 1.0));
+	cr_assert_not_null(root);
+	cr_assert_eq(json_dump_file(root, path, 0), 0);
+	json_decref(root);
+}
+
+Test(compare, a_cell_failed_in_cur_fails_the_comparison)
+{
+	char base[300], cur[300], junit[320], buf[8192];
+	struct run_out r;
+	json_t *root, *row;
+	FILE *f;
+	size_t n;
+
+	paths(base, cur, sizeof(base));
+	snprintf(junit, sizeof(junit), "%s.xml", cur);
+	write_result(base, "v1", "8.2.1", tight, REPS, 1.0, 1000);
+	/* its partial numbers equal BASE's: they must not pass for "unchanged" */
+	write_failed(cur, REPS);
+	r = iopath_run("compare", base, cur, NULL);
+	cr_assert_eq(r.status, 1, "exit %d\n%s%s", r.status, r.out, r.err);
+	cr_assert_not_null(strstr(r.out, "FAILED in CUR: read: Input/output error"), "%s", r.out);
+	cr_assert_not_null(strstr(r.out, "1 cell(s) FAILED in CUR"), "%s", r.out);
+	run_out_free(&r);
+	r = iopath_run("compare", base, cur, "--json", "--junit", junit, NULL);
+	cr_assert_eq(r.status, 1, "%s", r.err);
+	root = json_from_string(r.out);
+	cr_assert_eq(json_integer_value(json_object_get(root, "failed_in_cur")), 1, "%s", r.out);
+	cr_assert_eq(json_integer_value(json_object_get(root, "regressions")), 0, "%s", r.out);
+	row = json_array_get(json_object_get(root, "cells"), 0);
+	cr_assert_str_eq(json_string_value(json_object_get(row, "status_cur")), "failed");
+	cr_assert_str_eq(json_string_value(json_object_get(json_array_get(
+				 json_object_get(row, "metrics"), 0), "verdict")), "failed in CUR");
+	json_decref(root);
+	f = fopen(junit, "r");
+	cr_assert_not_null(f);
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	buf[n] = '\0';
+	fclose(f);
+	cr_assert_not_null(strstr(buf, "<failure type=\"failed\""), "%s", buf);
+	run_out_free(&r);
+}
+
+Test(compare, a_cell_failed_in_cur_without_samples_fails_the_comparison)
+{
+	char base[300], cur[300];
+	struct run_out r;
+
+	paths(base, cur, sizeof(base));
+	write_result(base, "v1", "8.2.1", tight, REPS, 1.0, 1000);
+	write_failed(cur, 0);
+	r = iopath_run("compare", base, cur, NULL);
+	cr_assert_eq(r.status, 1, "exit %d\n%s%s", r.status, r.out, r.err);
+	cr_assert_null(strstr(r.out, "no data"), "%s", r.out);
+	run_out_free(&r);
+}
+
+Test(compare, a_cell_failed_in_base_is_reported_and_not_judged)
+{
+	char base[300], cur[300];
+	struct run_out r;
+
+	paths(base, cur, sizeof(base));
+	write_failed(base, REPS);
+	write_result(cur, "v1", "8.2.1", tight, REPS, 0.5, 2000);
+	r = iopath_run("compare", base, cur, NULL);
+	cr_assert_eq(r.status, 0, "exit %d\n%s%s", r.status, r.out, r.err);
+	cr_assert_not_null(strstr(r.out, "failed in BASE: read: Input/output error"), "%s", r.out);
+	cr_assert_null(strstr(r.out, "REGRESSION"), "judged against partial numbers:\n%s", r.out);
+	run_out_free(&r);
+}
+
 /* fio's own JSON: jobs with "job options" and no iopath object. */
 static void write_fio(const char *path, double iops)
 {
@@ -233,6 +316,31 @@ Test(compare, reads_fio_json_and_pools_repeat_files)
 	cr_assert_not_null(strstr(r.out, "rr"), "%s", r.out);
 	cr_assert_not_null(strstr(r.out, "2/2"), "pooled repeats: %s", r.out);
 	cr_assert_not_null(strstr(r.out, "cannot judge"), "%s", r.out);
+	run_out_free(&r);
+}
+
+Test(compare, a_failed_job_in_fio_json_fails_the_comparison)
+{
+	const char *dir = tmpdir_make();
+	char base[300], cur[300];
+	struct run_out r;
+	json_t *root;
+
+	snprintf(base, sizeof(base), "%s/base.json", dir);
+	snprintf(cur, sizeof(cur), "%s/cur.json", dir);
+	write_fio(base, 100000);
+	write_fio(cur, 100000);
+	/* the same numbers, but the job ended with EIO */
+	root = json_load_path(cur);
+	json_object_set_new(json_array_get(json_object_get(root, "jobs"), 0), "error",
+			    json_integer(5));
+	cr_assert_eq(json_dump_file(root, cur, 0), 0);
+	json_decref(root);
+	r = iopath_run("compare", base, cur, NULL);
+	cr_assert_eq(r.status, 1, "exit %d\n%s%s", r.status, r.out, r.err);
+	cr_assert_not_null(strstr(r.out, "FAILED in CUR: error=5 (Input/output error)"), "%s",
+			   r.out);
+	cr_assert_null(strstr(r.out, "unchanged"), "%s", r.out);
 	run_out_free(&r);
 }
 
