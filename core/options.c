@@ -1920,6 +1920,10 @@ int job_finish(struct job_spec *job, struct iop_err *err)
 		return iop_errf(err, -EINVAL,
 				"%s: verify with bs_unaligned cannot stamp every block (drop bs_unaligned)",
 				job->origin);
+	if (!job->submit_offload && job->engine->max_depth && job->iodepth > job->engine->max_depth)
+		return iop_errf(err, -EINVAL, "%s: iodepth=%u is more than ioengine=%s can queue (at most %u: %s)",
+				job->origin, job->iodepth, job->engine->name, job->engine->max_depth,
+				job->engine->max_depth_why);
 	if (job->iodepth_batch_submit == 0 || job->iodepth_batch_submit > job->iodepth)
 		job->iodepth_batch_submit = job->iodepth;
 	if (job->iodepth_batch_complete_min > job->iodepth)

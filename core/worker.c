@@ -1964,6 +1964,14 @@ static int setup_distribution(struct worker *w, uint64_t seed)
 	return 0;
 }
 
+/* a * b, or UINT64_MAX when it does not fit: a target that large ends on runtime, not on bytes */
+static uint64_t mul_sat(uint64_t a, uint64_t b)
+{
+	uint64_t r;
+
+	return __builtin_mul_overflow(a, b, &r) ? UINT64_MAX : r;
+}
+
 /*
  * Decide, once, which per-I/O options this worker needs, and set up their state. A job
  * that needs none runs the plain loop.
@@ -2009,7 +2017,7 @@ static int setup_options(struct worker *w, uint64_t seed)
 	w->seq_left = 1;	/* as in fio, the first I/O of rw=randread:N is a random one */
 	w->passes_left = job->loops - 1;
 	/* fio: number_ios counts every I/O issued, over all loops; time_based ignores it */
-	w->ios_limit = job->time_based ? 0 : job->number_ios * job->loops;
+	w->ios_limit = job->time_based ? 0 : mul_sat(job->number_ios, job->loops);
 	if (job->verify_backlog && job->do_verify && job_writes(job->rw) && job->rw != RW_COPY) {
 		w->backlog = calloc(job->verify_backlog, sizeof(*w->backlog));
 		if (!w->backlog) {
@@ -2086,8 +2094,8 @@ uint64_t io_target(uint64_t size, uint64_t io_size, unsigned loops)
 	uint64_t done;
 
 	if (!io_size)
-		return size * loops;
-	done = (io_size < size ? io_size : size) * loops;
+		return mul_sat(size, loops);
+	done = mul_sat(io_size < size ? io_size : size, loops);
 	if (done >= io_size)
 		return done;
 	if (loops == 1)

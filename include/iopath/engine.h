@@ -102,6 +102,8 @@ struct engine_ops {
 	unsigned flags;
 	size_t opts_size;			/* size of the option block, 0 when none */
 	const struct engine_option *options;	/* NULL-name terminated, or NULL */
+	unsigned max_depth;			/* largest iodepth it can queue, 0 = no limit */
+	const char *max_depth_why;		/* what sets that limit, for the refusal */
 	int (*init)(struct engine *e, const struct engine_params *p);
 	void (*exit)(struct engine *e);
 	int (*open_file)(struct engine *e, struct io_file *f);		/* optional */

@@ -161,6 +161,16 @@ Test(badinput, overflowing_numbers)
 	option_refused("--bs=16e", "option bs: bad size '16e'");
 }
 
+Test(badinput, a_ring_deeper_than_the_kernel_allows)
+{
+	uint64_t sum = own_file();
+	struct run_out r = iopath_run("--name=w", fopt, "--rw=write", "--size=256k",
+				      "--ioengine=io_uring", "--iodepth=32769", NULL);
+
+	assert_usage_error(&r, sum, "iodepth=32769 is more than ioengine=io_uring can queue (at most 32768");
+	run_out_free(&r);
+}
+
 Test(badinput, zero_block_size)
 {
 	option_refused("--bs=0", "option bs: bad size '0'");

@@ -166,6 +166,16 @@ Test(io_size, loops_and_io_size_count_as_fio_does)
 	cr_assert_eq(io_target(m, 3 * m / 2, 3), 3 * m);
 }
 
+/* size * loops beyond 2^64 is no target at all (it wrapped to nothing): the job runs to its runtime */
+Test(io_size, a_target_beyond_64_bits_saturates)
+{
+	const uint64_t p = 1ull << 50;
+
+	cr_assert_eq(io_target(4 * p, 0, 8192), UINT64_MAX);
+	cr_assert_eq(io_target(4 * p, 2 * p, 8192), UINT64_MAX);
+	cr_assert_eq(io_target(4 * p, 0, 4), 16 * p);
+}
+
 Test(workopts, random_distribution_forms)
 {
 	cr_assert_eq(parse("[a]\nrandom_distribution=zipf\n[b]\nrandom_distribution=zipf:1.2:0.25\n"
