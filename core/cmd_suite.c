@@ -17,7 +17,6 @@
 #include "workloads.h"
 #include "version.h"
 
-#define SUITE_OUT_CSV (1u << 8)
 
 static void usage(FILE *f)
 {
@@ -38,31 +37,6 @@ struct suite_args {
 	unsigned formats;
 	const char *output;
 };
-
-static int parse_formats(const char *list, unsigned *formats, struct iop_err *err)
-{
-	char buf[128], *tok, *save = NULL;
-
-	if (strlen(list) >= sizeof(buf))
-		return iop_errf(err, -EINVAL, "--output-format: value too long");
-	strcpy(buf, list);
-	*formats = 0;
-	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-		if (!strcmp(tok, "normal"))
-			*formats |= OUT_NORMAL;
-		else if (!strcmp(tok, "json"))
-			*formats |= OUT_JSON;
-		else if (!strcmp(tok, "csv"))
-			*formats |= SUITE_OUT_CSV;
-		else
-			return iop_errf(err, -EINVAL,
-					"--output-format: unknown format '%s' (accepted: normal, json, csv)",
-					tok);
-	}
-	if (!*formats)
-		return iop_errf(err, -EINVAL, "--output-format: empty (accepted: normal, json, csv)");
-	return 0;
-}
 
 static int add_target(struct suite_args *a, const char *spec, struct iop_err *err)
 {
@@ -138,7 +112,8 @@ static int parse_args(int argc, char **argv, struct suite_args *a, struct iop_er
 				iop_errf(err, -EINVAL, "--scale=%s: accepted: 0 < F <= 1 (0.1, 1/64, 5%%)",
 					 arg + 8) : 0;
 		} else if (!strncmp(arg, "--output-format=", 16)) {
-			ret = parse_formats(arg + 16, &a->formats, err);
+			ret = output_parse_formats_among(arg + 16, OUT_NORMAL | OUT_JSON | OUT_CSV,
+							 &a->formats, err);
 		} else if (!strncmp(arg, "--output=", 9) && arg[9]) {
 			a->output = arg + 9;
 			ret = 0;
@@ -425,7 +400,7 @@ static int write_outputs(const struct suite_args *a, struct suite_result *res, i
 			return iop_errf(err, ret, "cannot write the JSON to %s: %s",
 					a->output ? a->output : "stdout", strerror(-ret));
 	}
-	if (a->formats & SUITE_OUT_CSV) {
+	if (a->formats & OUT_CSV) {
 		bool to_file = a->output && !(a->formats & OUT_JSON);
 		struct atomic_file af;
 

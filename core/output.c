@@ -13,34 +13,44 @@
 #include "atomic.h"
 #include "tempfiles.h"
 
-int output_parse_formats(const char *list, unsigned *formats, struct iop_err *err)
+int output_parse_formats_among(const char *list, unsigned accepted, unsigned *formats,
+				struct iop_err *err)
 {
-	char buf[128], *tok, *save = NULL;
+	static const struct {
+		const char *name;
+		unsigned bit;
+	} names[] = {
+		{ "normal", OUT_NORMAL }, { "json", OUT_JSON }, { "json+", OUT_JSONPLUS },
+		{ "terse", OUT_TERSE }, { "csv", OUT_CSV },
+	};
+	char buf[128], which[64] = "", *tok, *save = NULL;
+	size_t i, n = sizeof(names) / sizeof(names[0]);
 
+	for (i = 0; i < n; i++)
+		if (accepted & names[i].bit)
+			snprintf(which + strlen(which), sizeof(which) - strlen(which), "%s%s",
+				 which[0] ? ", " : "", names[i].name);
 	if (strlen(list) >= sizeof(buf))
 		return iop_errf(err, -EINVAL, "--output-format: value too long");
 	strcpy(buf, list);
 	*formats = 0;
 	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-		if (!strcmp(tok, "normal"))
-			*formats |= OUT_NORMAL;
-		else if (!strcmp(tok, "json"))
-			*formats |= OUT_JSON;
-		else if (!strcmp(tok, "json+"))
-			*formats |= OUT_JSONPLUS;
-		else if (!strcmp(tok, "terse"))
-			*formats |= OUT_TERSE;
-		else if (!strcmp(tok, "csv"))
-			*formats |= OUT_CSV;
-		else
+		for (i = 0; i < n && (strcmp(tok, names[i].name) || !(accepted & names[i].bit)); i++)
+			;
+		if (i == n)
 			return iop_errf(err, -EINVAL,
-					"--output-format: unknown format '%s' (accepted: normal, json, json+, terse, csv)",
-					tok);
+					"--output-format: unknown format '%s' (accepted: %s)", tok, which);
+		*formats |= names[i].bit;
 	}
 	if (!*formats)
-		return iop_errf(err, -EINVAL,
-				"--output-format: empty (accepted: normal, json, json+, terse, csv)");
+		return iop_errf(err, -EINVAL, "--output-format: empty (accepted: %s)", which);
 	return 0;
+}
+
+int output_parse_formats(const char *list, unsigned *formats, struct iop_err *err)
+{
+	return output_parse_formats_among(list, OUT_NORMAL | OUT_JSON | OUT_JSONPLUS | OUT_TERSE | OUT_CSV,
+					  formats, err);
 }
 
 /* Where a result goes when it cannot go where asked: $TMPDIR (or /tmp), rather than nowhere. */

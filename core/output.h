@@ -25,6 +25,9 @@ struct output_opts {
  * JSON has the file, to stderr when JSON is on stdout, else to FILE or stdout.
  */
 int output_parse_formats(const char *list, unsigned *formats, struct iop_err *err);
+/* The same, accepting only the formats in the mask 'accepted' (a command that writes fewer). */
+int output_parse_formats_among(const char *list, unsigned accepted, unsigned *formats,
+				struct iop_err *err);
 
 /*
  * Write the results as asked, the file atomically; when that fails the result is saved in
