@@ -33,11 +33,17 @@ int file_path(const struct job_spec *job, const char *name, char *out, struct io
 	return join(out, job->directory, name, err);
 }
 
-int file_truncate(const char *path, uint64_t len, struct iop_err *err)
+/*
+ * Open path for writing (accmode O_WRONLY or O_RDWR), creating it when it does not exist;
+ * a file created here is marked as iopath's own, so re-runs may write it without asking.
+ * Returns 0 with *fdp set, or a negative errno with err set.
+ */
+static int open_or_create(const char *path, int accmode, int *fdp, bool *created,
+			  struct iop_err *err)
 {
-	struct stat st;
-	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644), ret = 0;
+	int fd = open(path, accmode | O_CREAT | O_EXCL | O_CLOEXEC, 0644), ret;
 
+	*created = fd >= 0;
 	if (fd >= 0) {
 		ret = target_mark_owned(fd, path);
 		if (ret) {
@@ -47,10 +53,22 @@ int file_truncate(const char *path, uint64_t len, struct iop_err *err)
 					strerror(-ret));
 		}
 	} else if (errno == EEXIST) {
-		fd = open(path, O_WRONLY | O_CLOEXEC);
+		fd = open(path, accmode | O_CLOEXEC);
 	}
 	if (fd < 0)
 		return iop_errf(err, -errno, "cannot create %s: %s", path, strerror(errno));
+	*fdp = fd;
+	return 0;
+}
+
+int file_truncate(const char *path, uint64_t len, struct iop_err *err)
+{
+	struct stat st;
+	bool created;
+	int fd, ret = open_or_create(path, O_WRONLY, &fd, &created, err);
+
+	if (ret)
+		return ret;
 	if (!fstat(fd, &st) && S_ISREG(st.st_mode) && ftruncate(fd, (off_t)len))
 		ret = iop_errf(err, -errno, "cannot truncate %s to %llu bytes: %s", path,
 			       (unsigned long long)len, strerror(errno));
@@ -227,22 +245,9 @@ int file_layout(const struct job_spec *job, const char *path, uint64_t end, bool
 	bool created;
 	int fd, ret = 0;
 
-	fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
-	created = fd >= 0;
-	if (fd >= 0) {
-		/* iopath's own from now on: re-runs may write it without asking */
-		ret = target_mark_owned(fd, path);
-		if (ret) {
-			close(fd);
-			unlink(path);
-			return iop_errf(err, ret, "cannot mark %s as created by iopath: %s", path,
-					strerror(-ret));
-		}
-	} else if (errno == EEXIST) {
-		fd = open(path, O_RDWR | O_CLOEXEC);
-	}
-	if (fd < 0)
-		return iop_errf(err, -errno, "cannot create %s: %s", path, strerror(errno));
+	ret = open_or_create(path, O_RDWR, &fd, &created, err);
+	if (ret)
+		return ret;
 	if (fstat(fd, &st)) {
 		ret = iop_errf(err, -errno, "%s: %s", path, strerror(errno));
 		goto out_close;
