@@ -116,7 +116,11 @@ static void stats_reset(struct worker *w)
 	progress_log_reset(&w->progress);
 }
 
-/* Start of the measured interval: after the start barrier, or when ramp_time ends. */
+/*
+ * Start of the measured interval: after the start barrier, or when ramp_time ends. The I/O
+ * done in the ramp counts against the job's size: as in fio 3.33, a size-based job measures
+ * what is left of it after ramp_time, not its whole size again.
+ */
 static void measure_start(struct worker *w, uint64_t t)
 {
 	stats_reset(w);
@@ -126,7 +130,6 @@ static void measure_start(struct worker *w, uint64_t t)
 	w->start_ns = t;
 	w->last_sample_ns = t;
 	w->next_sample_ns = t + SAMPLE_NS;
-	w->bytes_issued = 0;
 	if (w->job->runtime_ns)
 		w->deadline_ns = t + w->job->runtime_ns;
 	getrusage(RUSAGE_THREAD, &w->ru_start);
@@ -779,15 +782,27 @@ static inline bool settle(struct worker *w, struct io_req *r, struct dir_stat *d
 	return true;
 }
 
-/* Completions during ramp_time: checked and handed on, not counted. */
+/*
+ * Completions during ramp_time: checked and handed on; their I/Os and bytes are counted and
+ * their latencies are not, as fio counts io_bytes and keeps account_io_completion for after
+ * the ramp. When ramp_time ends, measure_start drops these counts; a job that ends within
+ * ramp_time reports them (fio 3.33 reports such a job's whole size and runtime, no latency).
+ */
 static void __attribute__((noinline)) complete_uncounted(struct worker *w, struct io_req **reqs,
 							 unsigned n)
 {
 	bool copy = w->job->rw == RW_COPY;
 	unsigned i;
 
-	for (i = 0; i < n; i++)
-		settle(w, reqs[i], &w->st[stat_dir(reqs[i]->ddir)], copy);
+	for (i = 0; i < n; i++) {
+		struct io_req *r = reqs[i];
+		struct dir_stat *d = &w->st[stat_dir(r->ddir)];
+
+		if (!settle(w, r, d, copy) || r->ddir >= DDIR_SYNC)
+			continue;
+		d->ios++;
+		d->bytes += (uint64_t)r->res;
+	}
 }
 
 static inline uint64_t done_ios(const struct worker *w)
@@ -836,6 +851,7 @@ static void lat_ramp_up(struct worker *w, uint64_t t)
 			w->lat_quiesce = true;
 			w->lat_end_run = true;
 			measure_start(w, t);
+			w->bytes_issued = 0;	/* the final window moves the job's size afresh */
 		}
 	}
 	lat_new_window(w, t);
@@ -2384,8 +2400,6 @@ void *worker_main(void *arg)
 	}
 	if (job->rw == RW_COPY)
 		copy_finish(w);
-	if (w->in_ramp)
-		measure_start(w, w->end_ns);
 	getrusage(RUSAGE_THREAD, &w->ru_end);
 	if (w->kt_valid)
 		w->kt_valid = !w->eng.ops->kthread_cpu(&w->eng, &w->kt_end[0], &w->kt_end[1]);
