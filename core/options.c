@@ -76,6 +76,8 @@ static int set_rw_sequencer(struct job_spec *job, const struct opt_def *o, const
 	return 0;
 }
 
+#define RW_MODES "read write randread randwrite rw readwrite randrw trim randtrim trimwrite randtrimwrite copy metadata"
+
 static int set_rw(struct job_spec *job, const struct opt_def *o, const char *val,
 		  struct iop_err *err)
 {
@@ -87,15 +89,15 @@ static int set_rw(struct job_spec *job, const struct opt_def *o, const char *val
 		{ "randread", RW_RANDREAD }, { "randwrite", RW_RANDWRITE },
 		{ "rw", RW_RW }, { "readwrite", RW_RW }, { "randrw", RW_RANDRW },
 		{ "copy", RW_COPY }, { "metadata", RW_METADATA },
+		{ "trim", RW_TRIM }, { "randtrim", RW_RANDTRIM }, { "trimwrite", RW_TRIMWRITE },
+		{ "randtrimwrite", RW_RANDTRIMWRITE },
 	};
-	static const char *const refused[] = { "trim", "randtrim", "trimwrite", "randtrimwrite" };
 	char mode[32];
 	const char *colon = strchr(val, ':');
 	size_t i, n = colon ? (size_t)(colon - val) : strlen(val);
 
 	if (n >= sizeof(mode))
-		return bad_value(err, o, val,
-				 "read write randread randwrite rw readwrite randrw copy metadata");
+		return bad_value(err, o, val, RW_MODES);
 	memcpy(mode, val, n);
 	mode[n] = '\0';
 	for (i = 0; i < sizeof(modes) / sizeof(modes[0]); i++) {
@@ -106,12 +108,7 @@ static int set_rw(struct job_spec *job, const struct opt_def *o, const char *val
 			return colon ? set_rw_postfix(job, o, val, colon + 1, err) : 0;
 		}
 	}
-	for (i = 0; i < sizeof(refused) / sizeof(refused[0]); i++)
-		if (!strcmp(mode, refused[i]))
-			return iop_errf(err, -EINVAL, "option %s: %s is not supported by iopath",
-					o->name, val);
-	return bad_value(err, o, val,
-			 "read write randread randwrite rw readwrite randrw copy metadata");
+	return bad_value(err, o, val, RW_MODES);
 }
 
 static int set_rwmix(struct job_spec *job, const struct opt_def *o, const char *val,
@@ -177,7 +174,8 @@ static int set_bs(struct job_spec *job, const struct opt_def *o, const char *val
 {
 	char buf[2][DIR_PART_MAX];
 	const char *part[2];
-	uint32_t v[2] = { job->bs[0], job->bs[1] };
+	uint32_t v[2] = { job->bs[0], job->bs[1] }, trim = 0;
+	const char *third;
 	unsigned d;
 
 	if (dir_parts(val, buf, part))
@@ -187,6 +185,14 @@ static int set_bs(struct job_spec *job, const struct opt_def *o, const char *val
 			return iop_errf(err, -EINVAL,
 					"option %s: bad size '%s' (accepted: 1 byte to 1g, e.g. 4k or 4k,64k)",
 					o->name, part[d]);
+	/* the trim size: the third part, else the write size (fio's rule) */
+	third = strchr(val, ',');
+	third = third ? strchr(third + 1, ',') : NULL;
+	if (third && third[1] && parse_bs_value(job, third + 1, &trim))
+		return iop_errf(err, -EINVAL,
+				"option %s: bad trim size '%s' (accepted: 1 byte to 1g, e.g. 4k,4k,64k)",
+				o->name, third + 1);
+	job->bs_trim = third && third[1] ? trim : 0;
 	job->bs[0] = v[0];
 	job->bs[1] = v[1];
 	return 0;
@@ -1752,6 +1758,44 @@ static bool job_gave(const struct job_spec *job, const char *key)
 	return false;
 }
 
+/*
+ * Trims take the write direction's settings (fio gives a missing trim value the write one).
+ * A trim size of its own (bs=r,w,t) becomes the write size of a trim-only job; for the other
+ * per-direction options, and for trimwrite with a trim size unlike the write size, a trim
+ * value of its own is refused rather than ignored.
+ */
+static int finish_trim(struct job_spec *job, struct iop_err *err)
+{
+	static const char *const keys[] = { "bsrange", "blocksize_range", "bssplit", "blockalign",
+					    "ba", "rate", "rate_iops", "rate_min", "rate_iops_min" };
+	const char *comma;
+	unsigned i, k;
+
+	if (!job_trims(job->rw))
+		return 0;
+	for (i = 0; i < job->nr_kv; i++) {
+		for (k = 0; k < sizeof(keys) / sizeof(keys[0]); k++) {
+			if (strcmp(job->kv[i].key, keys[k]))
+				continue;
+			comma = strchr(job->kv[i].val, ',');
+			if (comma && strchr(comma + 1, ','))
+				return iop_errf(err, -ENOTSUP,
+						"%s: %s=%s: a trim value of its own (the third) is not supported by iopath; trims take the write value",
+						job->origin, keys[k], job->kv[i].val);
+		}
+	}
+	if (!job->bs_trim || job->bs_trim == job->bs[DDIR_WRITE])
+		return 0;
+	if (job->rw == RW_TRIM || job->rw == RW_RANDTRIM) {
+		job->bs[DDIR_WRITE] = job->bs_trim;
+		return 0;
+	}
+	return iop_errf(err, -ENOTSUP,
+			"%s: rw=%s with a trim size (%u) unlike the write size (%u) is not supported by iopath",
+			job->origin, job->rw == RW_TRIMWRITE ? "trimwrite" : "randtrimwrite",
+			job->bs_trim, job->bs[DDIR_WRITE]);
+}
+
 static int finish_copy(struct job_spec *job, struct iop_err *err)
 {
 	const char *why = NULL;
@@ -1885,6 +1929,9 @@ int job_finish(struct job_spec *job, struct iop_err *err)
 	if (ent->force_direct)
 		job->direct = true;
 	ret = parse_engine_opts(job, ent->ops, err);
+	if (ret)
+		return ret;
+	ret = finish_trim(job, err);
 	if (ret)
 		return ret;
 	resolve_bs(job);

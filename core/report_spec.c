@@ -7,7 +7,8 @@
 static const char *rw_name(enum job_rw rw)
 {
 	static const char *const names[] = { "read", "write", "randread", "randwrite", "rw",
-					     "randrw", "copy", "metadata" };
+					     "randrw", "copy", "metadata", "trim", "randtrim",
+					     "trimwrite", "randtrimwrite" };
 
 	return (unsigned)rw < sizeof(names) / sizeof(names[0]) ? names[rw] : "?";
 }

@@ -159,8 +159,9 @@ static void take_sample(struct worker *w, uint64_t t)
 
 	check_files_present(w);
 
-	for (d = 0; d < 2 && !w->job->disable_bw; d++) {
-		if (d == DDIR_READ ? !job_reads(w->job->rw) : !job_writes(w->job->rw))
+	for (d = 0; d < 3 && !w->job->disable_bw; d++) {
+		if (d == DDIR_READ ? !job_reads(w->job->rw) :
+		    d == DDIR_WRITE ? !job_writes_data(w->job->rw) : !w->trims)
 			continue;
 		sample_add(&w->st[d].bw, (double)(w->st[d].bytes - w->sample_last_bytes[d]) / secs);
 		sample_add(&w->st[d].iops, (double)(w->st[d].ios - w->sample_last_ios[d]) / secs);
@@ -220,6 +221,7 @@ static bool next_verify(struct worker *w, struct io_req *r)
 	return false;
 }
 
+/* The direction of the next request; trims take the write direction's (make_trim). */
 static unsigned pick_dir(struct worker *w)
 {
 	switch (w->job->rw) {
@@ -228,6 +230,10 @@ static unsigned pick_dir(struct worker *w)
 		return DDIR_READ;
 	case RW_WRITE:
 	case RW_RANDWRITE:
+	case RW_TRIM:
+	case RW_RANDTRIM:
+	case RW_TRIMWRITE:
+	case RW_RANDTRIMWRITE:
 		return DDIR_WRITE;
 	default:
 		return rng_below(&w->rng, 100) < w->job->rwmixread ? DDIR_READ : DDIR_WRITE;
@@ -583,6 +589,33 @@ static bool seq_step_offset(struct worker *w, unsigned f, unsigned dir, uint32_t
 	return true;
 }
 
+/*
+ * A request of the write direction of a trim job goes out as a trim; trimwrite then writes
+ * the same block as its next request (fio's trimwrite: a trim, then a write, per block).
+ */
+static void __attribute__((noinline)) make_trim(struct worker *w, struct io_req *r)
+{
+	r->ddir = DDIR_TRIM;
+	if (!w->trimwrite)
+		return;
+	w->tw_pending = true;
+	w->tw_file = r->file;
+	w->tw_offset = r->offset;
+	w->tw_len = r->len;
+}
+
+/* trimwrite: the write of the block just trimmed (its bytes were counted with the trim). */
+static bool __attribute__((noinline)) trimwrite_write(struct worker *w, struct io_req *r)
+{
+	w->tw_pending = false;
+	r->file = w->tw_file;
+	r->ddir = DDIR_WRITE;
+	r->offset = w->tw_offset;
+	r->len = w->tw_len;
+	prepare_write(w, r);
+	return true;
+}
+
 /* Fill r with the next I/O of a plain job. false when the job has nothing more to issue. */
 static inline bool next_request_plain(struct worker *w, struct io_req *r)
 {
@@ -595,6 +628,8 @@ static inline bool next_request_plain(struct worker *w, struct io_req *r)
 		return next_verify(w, r);
 	if (job->rw == RW_COPY)
 		return next_copy_read(w, r);
+	if (__builtin_expect(w->tw_pending, 0))
+		return trimwrite_write(w, r);
 	if (next_sync(w, r))
 		return true;
 	dir = pick_dir(w);
@@ -610,8 +645,12 @@ static inline bool next_request_plain(struct worker *w, struct io_req *r)
 	r->offset = r->file->start +
 		    (job_rw_random(job->rw) ? gen_rand(g, &w->rng, len) : gen_seq(g, dir, len));
 	w->bytes_issued += len;
-	if (dir == DDIR_WRITE)
-		prepare_write(w, r);
+	if (dir == DDIR_WRITE) {
+		if (__builtin_expect(w->trims, 0))
+			make_trim(w, r);
+		else
+			prepare_write(w, r);
+	}
 	return true;
 }
 
@@ -634,6 +673,8 @@ static inline __attribute__((always_inline)) int next_request_full(struct worker
 		return next_verify(w, r);
 	if (job->rw == RW_COPY)
 		return next_copy_read(w, r);
+	if (w->tw_pending)
+		return trimwrite_write(w, r);
 	if (w->backlog) {
 		int b = backlog_next(w, r);
 
@@ -674,8 +715,12 @@ static inline __attribute__((always_inline)) int next_request_full(struct worker
 	}
 	r->offset = r->file->start + off;
 	w->bytes_issued += len;
-	if (dir == DDIR_WRITE)
-		prepare_write(w, r);
+	if (dir == DDIR_WRITE) {
+		if (w->trims)
+			make_trim(w, r);
+		else
+			prepare_write(w, r);
+	}
 	return true;
 }
 
@@ -745,9 +790,11 @@ static bool __attribute__((noinline)) complete_odd(struct worker *w, const struc
 		return false;
 	}
 	if (r->res < 0) {
-		worker_fail(w, (int)-r->res, "%s %s at offset %llu (%u bytes): %s",
+		worker_fail(w, (int)-r->res, "%s %s at offset %llu (%u bytes): %s%s",
 			    ddir_names[r->ddir], r->file->path, (unsigned long long)r->offset, r->len,
-			    strerror((int)-r->res));
+			    strerror((int)-r->res),
+			    r->ddir == DDIR_TRIM && r->res == -ENOTTY ?
+			    " (trims are BLKDISCARD, for block devices only, as in fio 3.33)" : "");
 		return false;
 	}
 	if (r->ddir >= DDIR_SYNC)
@@ -2034,7 +2081,7 @@ static int setup_options(struct worker *w, uint64_t seed)
 	w->passes_left = job->loops - 1;
 	/* fio: number_ios counts every I/O issued, over all loops; time_based ignores it */
 	w->ios_limit = job->time_based ? 0 : mul_sat(job->number_ios, job->loops);
-	if (job->verify_backlog && job->do_verify && job_writes(job->rw) && job->rw != RW_COPY) {
+	if (job->verify_backlog && job->do_verify && job_writes_data(job->rw) && job->rw != RW_COPY) {
 		w->backlog = calloc(job->verify_backlog, sizeof(*w->backlog));
 		if (!w->backlog) {
 			worker_fail(w, ENOMEM, "verify_backlog: out of memory");
@@ -2320,7 +2367,7 @@ static void phase_done(struct worker *w, uint64_t from, bool verify)
 static void io_phase(struct worker *w, uint64_t from)
 {
 	io_loop(w);
-	if (!w->aborted && w->job->end_fsync && job_writes(w->job->rw))
+	if (!w->aborted && w->job->end_fsync && job_writes_data(w->job->rw))
 		end_fsync(w);
 	phase_done(w, from, false);
 }
@@ -2338,6 +2385,8 @@ void *worker_main(void *arg)
 	rng_seed(&w->rng, seed + w->clone);
 	rng_seed(&w->buf_rng, seed * 31 + w->clone);
 	w->check_reads = job->verify != VERIFY_NONE && job->do_verify && job->rw != RW_COPY;
+	w->trims = job_trims(job->rw);
+	w->trimwrite = job->rw == RW_TRIMWRITE || job->rw == RW_RANDTRIMWRITE;
 	w->bytes_target = io_target(w->plan->worker_bytes ? w->plan->worker_bytes :
 				    w->plan->region * w->plan->nr_files, job->io_size, job->loops);
 	/* NUMA placement first: the buffers are then allocated under the policy, as in fio */
@@ -2387,7 +2436,7 @@ void *worker_main(void *arg)
 		w->end_ns = w->start_ns;	/* ended by exitall before it started: nothing ran */
 	for (;;) {
 		if (!w->aborted && !run_terminated(w) && job->verify != VERIFY_NONE &&
-		    job->do_verify && job_writes(job->rw) && job->rw != RW_COPY) {
+		    job->do_verify && job_writes_data(job->rw) && job->rw != RW_COPY) {
 			uint64_t from = w->end_ns;
 
 			w->verifying = true;

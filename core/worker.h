@@ -220,6 +220,13 @@ struct worker {
 	uint64_t backlog_head, backlog_nr, backlog_left;
 	bool verifying;
 	bool check_reads;		/* verify every read against its block header */
+	/* trims: the write direction's requests go out as trims; trimwrite writes each after */
+	bool trims;
+	bool trimwrite;
+	bool tw_pending;		/* trimwrite: the block just trimmed is written next */
+	struct io_file *tw_file;
+	uint64_t tw_offset;
+	uint32_t tw_len;
 	/* rw=copy: blocks read and waiting to be written, a FIFO ring of depth slots */
 	struct io_req **copy_ready;
 	unsigned copy_head;
@@ -242,8 +249,8 @@ struct worker {
 	bool in_ramp;
 	uint64_t next_sample_ns;
 	uint64_t last_sample_ns;
-	uint64_t sample_last_bytes[2];	/* st[].bytes and st[].ios at the last sample */
-	uint64_t sample_last_ios[2];
+	uint64_t sample_last_bytes[3];	/* st[].bytes and st[].ios at the last sample */
+	uint64_t sample_last_ios[3];
 	struct progress_log progress;	/* group_reporting: its progress at each sample */
 	struct rusage ru_start;
 	struct rusage ru_end;

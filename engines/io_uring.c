@@ -47,6 +47,8 @@ struct uring_priv {
 	bool fixed_files;
 	bool fixed_bufs;
 	pid_t sqpoll_tid;	/* the ring's SQPOLL thread as a task of this process; 0: none seen */
+	struct io_req **trimmed;	/* trims completed inline, reaped next */
+	unsigned nr_trimmed;
 };
 
 /*
@@ -230,13 +232,20 @@ static int uring_init(struct engine *e, const struct engine_params *p)
 	if (!u)
 		return -ENOMEM;
 	memcpy(&u->o, p->opts, sizeof(u->o));
+	u->trimmed = calloc(p->iodepth, sizeof(*u->trimmed));
+	if (!u->trimmed) {
+		free(u);
+		return -ENOMEM;
+	}
 	cpu = u->o.sqthread_poll_cpu;
 	if (u->o.hipri && !p->direct && !u->o.nop) {
+		free(u->trimmed);
 		free(u);
 		return engine_fail(e, -EINVAL, "hipri (IOPOLL) needs direct=1: polled completion works only for O_DIRECT I/O");
 	}
 	ret = ring_setup(e, u, p->iodepth, cpu);
 	if (ret) {
+		free(u->trimmed);
 		free(u);
 		return ret;
 	}
@@ -244,6 +253,7 @@ static int uring_init(struct engine *e, const struct engine_params *p)
 	ret = register_extras(e, u, p);
 	if (ret) {
 		io_uring_queue_exit(&u->ring);
+		free(u->trimmed);
 		free(u);
 		e->priv = NULL;
 	}
@@ -255,6 +265,7 @@ static void uring_exit(struct engine *e)
 	struct uring_priv *u = e->priv;
 
 	io_uring_queue_exit(&u->ring);
+	free(u->trimmed);
 	free(u);
 }
 
@@ -288,8 +299,18 @@ static int uring_submit(struct engine *e, struct io_req **reqs, unsigned n)
 	int ret;
 
 	for (i = 0; i < n; i++) {
-		struct io_uring_sqe *sqe = io_uring_get_sqe(&u->ring);
+		struct io_uring_sqe *sqe;
 
+		if (reqs[i]->ddir == DDIR_TRIM && !u->o.nop) {
+			/* no discard op for files and devices alike: inline, after what this
+			 * call queued (fio's io_uring does its trims synchronously too) */
+			if (i)
+				break;
+			reqs[i]->res = engine_trim(reqs[i]);
+			u->trimmed[u->nr_trimmed++] = reqs[i];
+			return 1;
+		}
+		sqe = io_uring_get_sqe(&u->ring);
 		if (!sqe)
 			break;
 		prep(u, sqe, reqs[i]);
@@ -313,6 +334,11 @@ static int uring_reap(struct engine *e, struct io_req **done, unsigned min, unsi
 	unsigned head, got = 0;
 	int ret;
 
+	while (u->nr_trimmed && got < max)
+		done[got++] = u->trimmed[--u->nr_trimmed];
+	if (got >= max || (got && got >= min))
+		return (int)got;
+	min -= got;
 	/*
 	 * Enter the kernel only when the completions asked for are not already posted (I/O
 	 * that completes inline, such as page-cache hits, posts its CQE during submit), or when

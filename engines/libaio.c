@@ -1,4 +1,4 @@
-/* libaio: Linux native AIO, io_submit in batches and io_getevents for completions. */
+/* libaio: Linux native AIO, io_submit in batches and io_getevents for completions (trims inline). */
 #include <errno.h>
 #include <libaio.h>
 #include <stdlib.h>
@@ -12,7 +12,7 @@ struct aio_priv {
 	struct iocb *iocbs;		/* one per request slot */
 	struct iocb **iocbps;
 	struct io_event *events;
-	struct io_req **synced;		/* sync requests completed inline, reaped next */
+	struct io_req **synced;		/* sync and trim requests completed inline, reaped next */
 	unsigned nr_synced;
 	unsigned depth;
 };
@@ -83,6 +83,14 @@ static int aio_submit(struct engine *e, struct io_req **reqs, unsigned n)
 			if (nr)
 				break;
 			r->res = (r->ddir == DDIR_SYNC ? fsync(r->file->fd) : fdatasync(r->file->fd)) ? -errno : 0;
+			a->synced[a->nr_synced++] = r;
+			return 1;
+		}
+		if (r->ddir == DDIR_TRIM) {
+			/* AIO has no discard: inline, after what this call queued (as fio's libaio) */
+			if (nr)
+				break;
+			r->res = engine_trim(r);
 			a->synced[a->nr_synced++] = r;
 			return 1;
 		}

@@ -121,6 +121,10 @@ static int mmap_submit(struct engine *e, struct io_req **reqs, unsigned n)
 			r->res = msync(m->addr, m->len, MS_SYNC) ? -errno : 0;
 			continue;
 		}
+		if (r->ddir == DDIR_TRIM) {
+			r->res = engine_trim(r);	/* on the descriptor, as fio's mmap engine */
+			continue;
+		}
 		if (r->ddir == DDIR_READ)
 			r->res = copy_guarded(r->buf, at, r->len);
 		else

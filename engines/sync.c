@@ -1,4 +1,4 @@
-/* sync and psync: one system call per request (lseek + read/write, or pread/pwrite). */
+/* sync and psync: one system call per request (lseek + read/write, or pread/pwrite; trims BLKDISCARD). */
 #include <errno.h>
 #include <unistd.h>
 
@@ -48,7 +48,8 @@ static int sync_submit(struct engine *e, struct io_req **reqs, unsigned n)
 
 	(void)e;
 	for (i = 0; i < n; i++)
-		reqs[i]->res = reqs[i]->ddir >= DDIR_SYNC ? do_sync(reqs[i]) : do_rw(reqs[i]);
+		reqs[i]->res = reqs[i]->ddir >= DDIR_SYNC ? do_sync(reqs[i]) :
+			       reqs[i]->ddir == DDIR_TRIM ? engine_trim(reqs[i]) : do_rw(reqs[i]);
 	return (int)n;
 }
 
@@ -58,7 +59,8 @@ static int psync_submit(struct engine *e, struct io_req **reqs, unsigned n)
 
 	(void)e;
 	for (i = 0; i < n; i++)
-		reqs[i]->res = reqs[i]->ddir >= DDIR_SYNC ? do_sync(reqs[i]) : do_prw(reqs[i]);
+		reqs[i]->res = reqs[i]->ddir >= DDIR_SYNC ? do_sync(reqs[i]) :
+			       reqs[i]->ddir == DDIR_TRIM ? engine_trim(reqs[i]) : do_prw(reqs[i]);
 	return (int)n;
 }
 

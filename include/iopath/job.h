@@ -17,6 +17,10 @@ enum job_rw {
 	RW_RANDRW,
 	RW_COPY,	/* iopath: read copy_from, write each block to filename (cp) */
 	RW_METADATA,	/* iopath: create/stat/open-read/unlink many small files (core/meta.c) */
+	RW_TRIM,	/* fio's trims (BLKDISCARD), sequential */
+	RW_RANDTRIM,
+	RW_TRIMWRITE,	/* each block trimmed, then written */
+	RW_RANDTRIMWRITE,
 };
 
 enum job_verify {
@@ -124,6 +128,7 @@ struct job_spec {
 	unsigned seq_nr;		/* 1: every I/O random (fio's default) */
 	bool seq_identical;		/* rw_sequencer=identical: repeat the offset instead */
 	unsigned rwmixread;		/* percent */
+	uint32_t bs_trim;		/* bs=r,w,t: the trim size (0: the write size, as fio) */
 	uint32_t bs[2];			/* per direction: [DDIR_READ], [DDIR_WRITE]; after
 					 * job_finish the smallest size of that direction */
 	uint32_t bs_max[2];		/* after job_finish: the largest (== bs when fixed) */
@@ -279,7 +284,17 @@ static inline uint32_t job_verify_unit(const struct job_spec *job, uint32_t unit
 
 static inline bool job_rw_random(enum job_rw rw)
 {
-	return rw == RW_RANDREAD || rw == RW_RANDWRITE || rw == RW_RANDRW;
+	return rw == RW_RANDREAD || rw == RW_RANDWRITE || rw == RW_RANDRW || rw == RW_RANDTRIM ||
+	       rw == RW_RANDTRIMWRITE;
+}
+
+/*
+ * Trims take the write direction's place: its block size (unless bs= gives a third), offsets,
+ * rate. A trim job modifies its target, so it counts as writing it (safety, open mode, layout).
+ */
+static inline bool job_trims(enum job_rw rw)
+{
+	return rw >= RW_TRIM && rw <= RW_RANDTRIMWRITE;
 }
 
 /* A copy both reads and writes; the metadata loop does its own file I/O. */
@@ -292,7 +307,13 @@ static inline bool job_reads(enum job_rw rw)
 static inline bool job_writes(enum job_rw rw)
 {
 	return rw == RW_WRITE || rw == RW_RANDWRITE || rw == RW_RW || rw == RW_RANDRW ||
-	       rw == RW_COPY;
+	       rw == RW_COPY || job_trims(rw);
+}
+
+/* Data writes (not trims only): what verify stamps and end_fsync flushes. */
+static inline bool job_writes_data(enum job_rw rw)
+{
+	return job_writes(rw) && rw != RW_TRIM && rw != RW_RANDTRIM;
 }
 
 /*

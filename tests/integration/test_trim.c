@@ -1,0 +1,170 @@
+/* Integration: rw=trim, randtrim, trimwrite, randtrimwrite (fio 3.33: BLKDISCARD). */
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "harness.h"
+
+static char img[300], dev[64];
+static const char *loop_dir;
+
+static void detach(void)
+{
+	if (dev[0])
+		sh("losetup -d %s 2>/dev/null", dev);
+	dev[0] = '\0';
+	tmpdir_cleanup();
+}
+
+TestSuite(trim, .fini = detach);
+
+/* A fresh, empty loop device (skips where there is none). */
+static void loop_make(void)
+{
+	const char *dir;
+	char cmd[400];
+	FILE *p;
+
+	if (!is_root())
+		cr_skip_test("needs root for a loop device");
+	dir = tmpdir_make();
+	loop_dir = dir;
+	snprintf(img, sizeof(img), "%s/disk.img", dir);
+	cr_assert_eq(sh("truncate -s 8m %s", img), 0);
+	snprintf(cmd, sizeof(cmd), "losetup -f --show %s 2>/dev/null", img);
+	p = popen(cmd, "r");
+	if (!p || !fgets(dev, sizeof(dev), p) || strncmp(dev, "/dev/", 5)) {
+		if (p)
+			pclose(p);
+		dev[0] = '\0';
+		cr_skip_test("no free loop device");
+	}
+	pclose(p);
+	dev[strcspn(dev, "\n")] = '\0';
+}
+
+static json_t *run_json(const char *dir, char *const *args, int want_status)
+{
+	char out[320], oarg[340], *argv[16];
+	struct run_out r;
+	unsigned n = 0;
+	json_t *root;
+
+	snprintf(out, sizeof(out), "%s/out.json", dir);
+	snprintf(oarg, sizeof(oarg), "--output=%s", out);
+	argv[n++] = "iopath";
+	argv[n++] = "--output-format=json";
+	argv[n++] = oarg;
+	while (*args && n < 15)
+		argv[n++] = *args++;
+	argv[n] = NULL;
+	r = iopath_runv(argv);
+	cr_assert_eq(r.status, want_status, "exit %d: %s", r.status, r.err);
+	run_out_free(&r);
+	root = json_load_path(out);
+	return root;
+}
+
+/* Same bytes and I/Os as fio 3.33 with the null engine: trim modes move size, trimwrite twice. */
+static void null_counts(const char *mode, long long trims, long long writes)
+{
+	const char *dir = tmpdir_make();
+	char rw[64];
+	char *args[] = { "--name=t", "--ioengine=null", rw, "--bs=4k", "--size=32k", NULL };
+	json_t *root;
+
+	snprintf(rw, sizeof(rw), "--rw=%s", mode);
+	root = run_json(dir, args, 0);
+	cr_assert_eq(job_int(root, 0, "trim", "io_bytes"), trims * 4096);
+	cr_assert_eq(job_int(root, 0, "trim", "total_ios"), trims);
+	cr_assert_eq(job_int(root, 0, "write", "io_bytes"), writes * 4096);
+	cr_assert_eq(job_int(root, 0, "write", "total_ios"), writes);
+	cr_assert_eq(job_int(root, 0, "read", "total_ios"), 0);
+	json_decref(root);
+}
+
+Test(trim, trim_moves_size_in_trims)
+{
+	null_counts("trim", 8, 0);
+}
+
+Test(trim, randtrim_moves_size_in_trims)
+{
+	null_counts("randtrim", 8, 0);
+}
+
+Test(trim, trimwrite_trims_then_writes_each_block)
+{
+	null_counts("trimwrite", 8, 8);
+}
+
+Test(trim, randtrimwrite_trims_then_writes_each_block)
+{
+	null_counts("randtrimwrite", 8, 8);
+}
+
+Test(trim, third_bs_value_is_the_trim_size)
+{
+	const char *dir = tmpdir_make();
+	char *args[] = { "--name=t", "--ioengine=null", "--rw=trim", "--bs=4k,8k,16k", "--size=64k",
+			 NULL };
+	json_t *root = run_json(dir, args, 0);
+
+	cr_assert_eq(job_int(root, 0, "trim", "total_ios"), 4);
+	json_decref(root);
+}
+
+Test(trim, a_regular_file_fails_with_enotty_as_fio)
+{
+	const char *dir = tmpdir_make();
+	char file[320], *args[] = { "--name=t", "--rw=randtrim", "--bs=4k", "--size=64k", file, NULL };
+	json_t *root;
+
+	snprintf(file, sizeof(file), "--filename=%s/f", dir);
+	root = run_json(dir, args, 1);
+	cr_assert_eq(job_int(root, 0, NULL, "error"), 25);
+	cr_assert_eq(job_int(root, 0, "trim", "io_bytes"), 0);
+	json_decref(root);
+}
+
+/* On a block device each engine discards: the trimmed blocks read back as zeroes. */
+static void device_trim(const char *engine)
+{
+	char eng[64], fname[100], *args[] = { "--name=t", eng, fname, "--rw=trim", "--bs=64k",
+					      "--size=1m", "--iodepth=4", NULL };
+	unsigned char buf[4096];
+	json_t *root;
+	FILE *f;
+
+	loop_make();
+	cr_assert_eq(sh("yes iopath | head -c 1048576 | dd of=%s conv=notrunc status=none", img), 0);
+	snprintf(eng, sizeof(eng), "--ioengine=%s", engine);
+	snprintf(fname, sizeof(fname), "--filename=%s", dev);
+	root = run_json(loop_dir, args, 0);
+	cr_assert_eq(job_int(root, 0, NULL, "error"), 0);
+	cr_assert_eq(job_int(root, 0, "trim", "io_bytes"), 1 << 20);
+	cr_assert_eq(job_int(root, 0, "trim", "total_ios"), 16);
+	json_decref(root);
+	f = fopen(img, "rb");
+	cr_assert_not_null(f);
+	cr_assert_eq(fread(buf, 1, sizeof(buf), f), sizeof(buf));
+	fclose(f);
+	for (size_t i = 0; i < sizeof(buf); i++)
+		cr_assert_eq(buf[i], 0, "byte %zu not discarded", i);
+}
+
+Test(trim, psync_discards_a_block_device)
+{
+	device_trim("psync");
+}
+
+Test(trim, libaio_discards_a_block_device)
+{
+	device_trim("libaio");
+}
+
+Test(trim, io_uring_discards_a_block_device)
+{
+	device_trim("io_uring");
+}
