@@ -656,6 +656,41 @@ static inline bool next_request_plain(struct worker *w, struct io_req *r)
 
 #define REQ_WAIT (-1)	/* next_request_full: nothing may be issued before w->rate_wait_ns */
 
+/* When dir's next I/O is due by its rate; 0 (always) when the direction is not limited. */
+static inline uint64_t rate_next(const struct worker *w, unsigned dir)
+{
+	return w->rate[dir].bps ? rate_due(&w->rate[dir]) : 0;
+}
+
+/*
+ * rate, rate_iops, per direction (fio's rate_ddir): dir when it is due; in a mixed job the
+ * other direction when that one is due instead, or else whichever is due first, waited for.
+ * A direction held back by its rate so leaves the job's time to the other. dir, or REQ_WAIT
+ * with w->rate_wait_ns and the direction to issue then (w->rate_held).
+ */
+static int rate_dir(struct worker *w, unsigned dir, uint64_t now)
+{
+	const struct job_spec *job = w->job;
+	uint64_t due = rate_next(w, dir), odue;
+	unsigned odir = dir ^ 1;
+
+	if (due <= now)
+		return (int)dir;
+	if (job_reads(job->rw) && job_writes(job->rw) &&
+	    (odir == DDIR_READ ? job->rwmixread > 0 : job->rwmixread < 100)) {
+		odue = rate_next(w, odir);
+		if (odue <= now)
+			return (int)odir;
+		if (odue < due) {
+			due = odue;
+			dir = odir;
+		}
+	}
+	w->rate_wait_ns = due;
+	w->rate_held = dir + 1;
+	return REQ_WAIT;
+}
+
 /*
  * The same with the per-I/O options the job set up: block sizes, file choice, offset
  * distributions, rate. now is the loop's latest timestamp. Returns 1 with r filled, 0 when
@@ -685,10 +720,19 @@ static inline __attribute__((always_inline)) int next_request_full(struct worker
 		return true;
 	if (w->ios_limit && w->issued_ios >= w->ios_limit)
 		return false;
-	dir = pick_dir(w);
-	if (w->rate[dir].bps && rate_due(&w->rate[dir]) > now) {
-		w->rate_wait_ns = rate_due(&w->rate[dir]);
-		return REQ_WAIT;
+	if (w->rate_held) {
+		/* what the rate was waited for: checked again, the wait may have been cut short */
+		dir = w->rate_held - 1;
+		w->rate_held = 0;
+	} else {
+		dir = pick_dir(w);
+	}
+	if (w->rated) {
+		int d = rate_dir(w, dir, now);
+
+		if (d < 0)
+			return d;
+		dir = (unsigned)d;
 	}
 	len = bs_gen_next(&w->bsg[dir], &w->bs_rng);
 	if (!job->time_based && w->bytes_issued + len > w->bytes_target) {

@@ -190,6 +190,7 @@ struct worker {
 	struct rate rate[2];		/* rate / rate_iops per direction */
 	bool rated;
 	uint64_t rate_wait_ns;		/* the next I/O is due then (set when it is not yet) */
+	unsigned rate_held;		/* 1 + the direction waited for (0: none), issued next */
 	uint64_t issued_ios;		/* reads and writes issued (full loop) */
 	uint64_t done_ios;		/* reads and writes completed (full loop, count_done) */
 	bool count_done;

@@ -84,3 +84,57 @@ Test(fio_runner, ramp_time_counts_against_the_size)
 	cr_expect_lt(bytes, 2 << 20, "%lld bytes measured", bytes);
 	json_decref(root);
 }
+
+/* A mixed job's directions, each paced by its own rate: { read bytes, write bytes, ios }. */
+struct mixed_moved {
+	long long rbytes, wbytes, rios, wios;
+};
+
+static struct mixed_moved mixed_run(const char *rate)
+{
+	const char *args[] = { "--name=m", "--ioengine=null", "--size=64m", "--bs=4k",
+			       "--rw=randrw", "--runtime=1", "--time_based", rate, NULL };
+	json_t *root = json_run(args);
+	struct mixed_moved m = {
+		job_int(root, 0, "read", "io_bytes"), job_int(root, 0, "write", "io_bytes"),
+		job_int(root, 0, "read", "total_ios"), job_int(root, 0, "write", "total_ios"),
+	};
+
+	json_decref(root);
+	return m;
+}
+
+/*
+ * rate=1m,100k: each direction keeps its own pace (fio: read 1023 KiB/s, write 99); the slow
+ * writes do not hold the reads back (they were throttled to about 180 KiB/s). Neither goes
+ * above its schedule (an I/O of slack); below it only as far as a stalled machine allows.
+ */
+Test(fio_runner, mixed_rate_paces_each_direction)
+{
+	struct mixed_moved m = mixed_run("--rate=1m,100k");
+
+	cr_expect_leq(m.rbytes, (1 << 20) + 4096, "read %lld bytes", m.rbytes);
+	cr_expect_leq(m.wbytes, 100 * 1024 + 4096, "write %lld bytes", m.wbytes);
+	cr_expect_geq(m.rbytes, (1 << 20) / 2, "read %lld bytes", m.rbytes);
+	cr_expect_geq(m.rbytes, 5 * m.wbytes, "read %lld bytes, write %lld", m.rbytes, m.wbytes);
+}
+
+/* rate_iops=200,20: the same per direction in I/Os. */
+Test(fio_runner, mixed_rate_iops_paces_each_direction)
+{
+	struct mixed_moved m = mixed_run("--rate_iops=200,20");
+
+	cr_expect_leq(m.rios, 201, "%lld reads", m.rios);
+	cr_expect_leq(m.wios, 21, "%lld writes", m.wios);
+	cr_expect_geq(m.rios, 100, "%lld reads", m.rios);
+	cr_expect_geq(m.rios, 5 * m.wios, "%lld reads, %lld writes", m.rios, m.wios);
+}
+
+/* rate=,100k: the reads are not limited at all and run while the writes wait their turn. */
+Test(fio_runner, mixed_rate_on_one_direction_leaves_the_other_free)
+{
+	struct mixed_moved m = mixed_run("--rate=,100k");
+
+	cr_expect_leq(m.wbytes, 100 * 1024 + 4096, "write %lld bytes", m.wbytes);
+	cr_expect_geq(m.rbytes, 20 * m.wbytes, "read %lld bytes, write %lld", m.rbytes, m.wbytes);
+}
