@@ -1167,19 +1167,33 @@ static int set_random_generator(struct job_spec *job, const struct opt_def *o, c
 	return 0;
 }
 
-/* zonemode=none|strided; zbd (zoned block devices, write pointers) is not emulated. */
+/* zonemode=none|strided|zbd (zbd: zones emulated in memory, core/zbd.h). */
 static int set_zonemode(struct job_spec *job, const struct opt_def *o, const char *val,
 			struct iop_err *err)
 {
-	if (!strcmp(val, "none") || !strcmp(val, "strided")) {
+	if (!strcmp(val, "none") || !strcmp(val, "strided") || !strcmp(val, "zbd")) {
 		job->zone_strided = !strcmp(val, "strided");
+		job->zone_zbd = !strcmp(val, "zbd");
 		return 0;
 	}
-	if (!strcmp(val, "zbd"))
-		return iop_errf(err, -ENOTSUP,
-				"option %s: zonemode=zbd is not supported by iopath: it needs a zoned block device's write pointers, zone resets and open-zone limits, which iopath neither drives nor emulates (accepted: none, strided)",
-				o->name);
-	return bad_value(err, o, val, "none strided");
+	return bad_value(err, o, val, "none strided zbd");
+}
+
+/* zone_reset_threshold / zone_reset_frequency: a fraction, 0..1 (fio's float options). */
+static int set_zone_frac(struct job_spec *job, const struct opt_def *o, const char *val,
+			 struct iop_err *err)
+{
+	double *dst = !strcmp(o->name, "zone_reset_threshold") ? &job->zone_reset_threshold :
+		      &job->zone_reset_frequency;
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(val, &end);
+	if (errno || end == val || *end || !(v >= 0.0 && v <= 1.0))
+		return bad_value(err, o, val, "a fraction from 0 to 1, e.g. 0.5");
+	*dst = v;
+	return 0;
 }
 
 static int set_ignored(struct job_spec *job, const struct opt_def *o, const char *val,
@@ -1327,15 +1341,27 @@ const struct opt_def opt_table[] = {
 	{ "buffer_compress_percentage", NULL, OPT_UINT, FIELD(buffer_compress_percentage), 0, 100,
 	  NULL, "percent of each buffer made compressible" },
 	{ "zonemode", NULL, OPT_FN, 0, 0, 0, 0, set_zonemode,
-	  "none, or strided: zonesize bytes of each zonerange, then zoneskip bytes skipped" },
+	  "none; strided: zonesize bytes of each zonerange, then zoneskip; zbd: emulated write pointers" },
 	{ "zonesize", NULL, OPT_SIZE, FIELD(zone_size), 0, UINT64_MAX, NULL,
-	  "zonemode=strided: bytes moved in a zone before going on to the next" },
+	  "strided: bytes moved in a zone before the next; zbd: the size of each zone" },
 	{ "zonerange", NULL, OPT_SIZE, FIELD(zone_range), 0, UINT64_MAX, NULL,
 	  "zonemode=strided: the size of a zone (default zonesize)" },
 	{ "zoneskip", NULL, OPT_SIZE, FIELD(zone_skip), 0, UINT64_MAX, NULL,
 	  "zonemode=strided: bytes skipped after each zone" },
-	{ "zonecapacity", NULL, OPT_FN, 0, 0, 0, 0, set_ignored,
-	  "zonemode=zbd only (strided ignores it, as fio does)" },
+	{ "zonecapacity", NULL, OPT_SIZE, FIELD(zone_capacity), 0, UINT64_MAX, NULL,
+	  "zonemode=zbd: writable bytes of each zone (default zonesize; strided ignores it, as fio)" },
+	{ "max_open_zones", "zbd_max_open_zones", OPT_UINT, FIELD(max_open_zones), 0, 4096, NULL,
+	  "zonemode=zbd: zones written at a time, over every job on the file (0: no limit)" },
+	{ "job_max_open_zones", NULL, OPT_UINT, FIELD(job_max_open_zones), 0, 4096, NULL,
+	  "zonemode=zbd: zones one worker writes at a time (needs max_open_zones)" },
+	{ "read_beyond_wp", NULL, OPT_BOOL, FIELD(read_beyond_wp), 0, 1, NULL,
+	  "zonemode=zbd: reads go anywhere, not only below write pointers" },
+	{ "ignore_zone_limits", NULL, OPT_BOOL, FIELD(ignore_zone_limits), 0, 1, NULL,
+	  "zonemode=zbd: ignore a zoned device's limits (emulated zones have none)" },
+	{ "zone_reset_threshold", NULL, OPT_FN, 0, 0, 0, 0, set_zone_frac,
+	  "zonemode=zbd: share of the region holding data past which writes may reset zones" },
+	{ "zone_reset_frequency", NULL, OPT_FN, 0, 0, 0, 0, set_zone_frac,
+	  "zonemode=zbd: share of writes past the threshold that reset their zone (0: never)" },
 	{ "numa_cpu_nodes", NULL, OPT_FN, 0, 0, 0, 0, set_numa_cpu_nodes,
 	  "run the job's workers on these NUMA nodes' CPUs (0, 0-1, all...)" },
 	{ "numa_mem_policy", NULL, OPT_FN, 0, 0, 0, 0, set_numa_mem_policy,
@@ -1393,7 +1419,7 @@ const struct opt_def opt_table[] = {
 	  "written data is this pattern (0x hex, \"string\", numbers), and reads are checked for it" },
 	{ "fill_device", "fill_fs", OPT_BOOL, FIELD(fill_device), 0, 1, NULL,
 	  "a write that finds the device full (ENOSPC) ends the job without an error" },
-	{ "create_serialize", NULL, OPT_FN, 0, 0, 0, 0, set_ignored,
+	{ "create_serialize", NULL, OPT_BOOL, FIELD(create_serialize), 0, 1, NULL,
 	  "files are laid out one at a time before any job runs, whatever this says" },
 	{ "verify_fatal", NULL, OPT_BOOL, FIELD(verify_fatal), 0, 1, NULL,
 	  "stop at the first block that fails verify (as fio, iopath stops there either way)" },
@@ -1429,6 +1455,7 @@ void job_defaults(struct job_spec *job)
 	job->ss_limit = 0.01;
 	job->latency_percentile = 100.0;
 	job->allow_file_create = true;
+	job->create_serialize = true;
 	job->dedupe_ws_percentage = 5;
 	job->do_verify = true;
 	job->rwmixread = 50;
@@ -1845,6 +1872,49 @@ static int finish_metadata(struct job_spec *job, struct iop_err *err)
 		return iop_errf(err, -EINVAL, "%s: rw=metadata %s", job->origin, why);
 	return 0;
 }
+/* zonemode=zbd: what fio refuses, and what iopath does not do with it. */
+static int check_zbd(const struct job_spec *job, struct iop_err *err)
+{
+	unsigned d;
+
+	if (job->zone_size && job->zone_size < 512)
+		return iop_errf(err, -EINVAL, "%s: zonesize must be at least 512 bytes for zonemode=zbd",
+				job->origin);
+	if (job->zone_size && job->zone_capacity > job->zone_size)
+		return iop_errf(err, -EINVAL, "%s: zonecapacity %llu is larger than zonesize %llu",
+				job->origin, (unsigned long long)job->zone_capacity,
+				(unsigned long long)job->zone_size);
+	if (job->job_max_open_zones && !job->max_open_zones)
+		return iop_errf(err, -EINVAL,
+				"%s: job_max_open_zones cannot be used without a global open zones limit (max_open_zones=)",
+				job->origin);
+	if (job->job_max_open_zones > job->max_open_zones)
+		return iop_errf(err, -EINVAL, "%s: job_max_open_zones=%u is larger than max_open_zones=%u",
+				job->origin, job->job_max_open_zones, job->max_open_zones);
+	if (!job->create_serialize)
+		return iop_errf(err, -EINVAL,
+				"%s: zonemode=zbd and create_serialize=0 are not compatible (as in fio)",
+				job->origin);
+	for (d = 0; job->zone_size && job->verify != VERIFY_NONE && d < 2; d++)
+		if (job->zone_size % job->bs[d] || job->zone_size % job->bs_max[d])
+			return iop_errf(err, -EINVAL,
+					"%s: with verify, block size %u is not a divisor of zonesize %llu (fio)",
+					job->origin, job->zone_size % job->bs[d] ? job->bs[d] :
+					job->bs_max[d], (unsigned long long)job->zone_size);
+	if (job->zone_skip)
+		return iop_errf(err, -ENOTSUP,
+				"%s: fio option zoneskip with zonemode=zbd is not supported by iopath",
+				job->origin);
+	if (job->rw == RW_COPY || job->rw == RW_METADATA || job->file_append ||
+	    job->seq_add || job->seq_nr > 1)
+		return iop_errf(err, -ENOTSUP,
+				"%s: fio option zonemode=zbd with %s is not supported by iopath",
+				job->origin, job->file_append ? "file_append" :
+				job->rw == RW_COPY ? "rw=copy" : job->rw == RW_METADATA ?
+				"this rw=" : "rw=...:N or rw_sequencer");
+	return 0;
+}
+
 
 /* Whole-job checks of the options that depend on rw. */
 static int finish_mode(struct job_spec *job, struct iop_err *err)
@@ -1897,10 +1967,16 @@ static int finish_mode(struct job_spec *job, struct iop_err *err)
 		return iop_errf(err, -EINVAL,
 				"%s: dedupe_mode=working_set needs size= (its working set is a share of it)",
 				job->origin);
-	if (!job->zone_strided && job->zone_size)
+	if (!job->zone_strided && !job->zone_zbd && job->zone_size)
 		return iop_errf(err, -EINVAL,
-				"%s: zonesize= needs zonemode=strided (fio 3.33: zonemode=none and zonesize are not compatible)",
+				"%s: zonesize= needs zonemode=strided or zbd (fio 3.33: zonemode=none and zonesize are not compatible)",
 				job->origin);
+	if (job->zone_zbd) {
+		int zret = check_zbd(job, err);
+
+		if (zret)
+			return zret;
+	}
 	if (job->zone_strided && !job->zone_size)
 		return iop_errf(err, -EINVAL, "%s: zonemode=strided needs zonesize=", job->origin);
 	if (job->zone_strided && !job->zone_range)

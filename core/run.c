@@ -1410,6 +1410,46 @@ static int plan_flows(const struct job_list *jobs, struct group_job *gjs, struct
 	return 0;
 }
 
+/*
+ * zonemode=zbd: as fio sets its jobs up, every job's files get their emulated zones now,
+ * sized from what each holds before the run; jobs on one path share its zones (and write
+ * pointers) for the whole run. A zoned block device is refused: its zones would have to be
+ * driven (report, reset, open limits), which iopath does not do.
+ */
+static int plan_zbd(const struct job_list *jobs, struct group_job *gjs, struct zbd_set *s,
+		    struct iop_err *err)
+{
+	unsigned i, k;
+	int ret;
+
+	for (i = 0; i < jobs->nr; i++) {
+		const struct job_spec *job = &jobs->jobs[i];
+		struct job_plan *plan = &gjs[i].plan;
+		unsigned nr_paths = plan_nr_paths(plan);
+
+		if (!job->zone_zbd)
+			continue;
+		plan->zbd = calloc(nr_paths, sizeof(*plan->zbd));
+		if (!plan->zbd)
+			return iop_errf(err, -ENOMEM, "out of memory");
+		for (k = 0; k < nr_paths; k++) {
+			const char *model = zbd_zoned_model(plan->paths[k]);
+			uint64_t size = plan->file_have[k];
+
+			if (model)
+				return iop_errf(err, -ENOTSUP,
+						"job %s: %s is a %s zoned block device: fio option zonemode=zbd on a zoned device is not supported by iopath (it emulates zones on regular files and ordinary block devices only)",
+						job->name, plan->paths[k], model);
+			if (job->engine->flags & ENGINE_DISKLESS)
+				size = layout_end(plan, k);
+			ret = zbd_set_get(s, plan->paths[k], size, job, &plan->zbd[k], err);
+			if (ret)
+				return ret;
+		}
+	}
+	return 0;
+}
+
 /* Workers that never ran leave their flow (those that ran have left it themselves). */
 static void leave_flows(struct group_job *gj)
 {
@@ -1561,6 +1601,7 @@ int run_jobs_progress(const struct job_list *jobs, struct run_results *out, run_
 {
 	struct phase_sync sync = { .progress = fn, .progress_arg = arg };
 	struct flow_set flows = { 0 };
+	struct zbd_set zbds = { 0 };
 	struct group_job *gjs;
 	struct timeval tv;
 	unsigned i, first;
@@ -1591,6 +1632,8 @@ int run_jobs_progress(const struct job_list *jobs, struct run_results *out, run_
 		probe_job(&gjs[i], out->probes);
 	if (!ret)
 		ret = plan_flows(jobs, gjs, &flows, err);
+	if (!ret)
+		ret = plan_zbd(jobs, gjs, &zbds, err);
 	/* run-wide worker numbers (fio's thread numbers), for dedupe_global */
 	for (i = 0, first = 0; i < jobs->nr && !ret; i++) {
 		gjs[i].plan.first_worker = first;
@@ -1632,8 +1675,10 @@ int run_jobs_progress(const struct job_list *jobs, struct run_results *out, run_
 		free(gjs[i].plan.paths);
 		free(gjs[i].plan.file_len);
 		free(gjs[i].plan.file_have);
+		free(gjs[i].plan.zbd);
 	}
 	flow_set_free(&flows);
+	zbd_set_free(&zbds);
 	free(gjs);
 	if (run_stop_requested())
 		out->interrupted = true;

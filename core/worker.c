@@ -692,6 +692,63 @@ static int rate_dir(struct worker *w, unsigned dir, uint64_t now)
 }
 
 /*
+ * zonemode=zbd: the offset drawn as without zones, then placed as fio's zbd_adjust_block
+ * places it (a write at its zone's write pointer, a read below one); a sequential job goes on
+ * from where the I/O was placed. 1 with *off (in the region) and *len set, 0 when no zone
+ * can take it (the job ends, as at fio's io_u_eof), -1 on an error (the job fails).
+ */
+static int zbd_place(struct worker *w, unsigned f, unsigned *dir, uint32_t *len, uint64_t *off)
+{
+	const struct job_spec *job = w->job;
+	const struct io_file *file = &w->files[f];
+	struct file_gen *g = &w->gens[f];
+	struct zbd_view *v = &w->zbd[f];
+	bool random = job_rw_random(job->rw), quiesce = false;
+	struct zbd_req zr;
+	char why[160];
+	unsigned tries;
+	int ret;
+
+	if (*dir == DDIR_READ && job_reads(job->rw) && job_writes(job->rw) &&
+	    zbd_read_to_write(v, job))
+		*dir = DDIR_WRITE;
+	for (tries = 0;; tries++) {
+		if (!random && *dir == DDIR_WRITE)
+			g->seq[*dir] = zbd_seq_skip_capacity(v, file->start + g->seq[*dir]) -
+				       file->start;
+		*off = random ? rand_offset(w, f, *dir, *len) : gen_seq(g, *dir, *len);
+		zr.dir = *dir;
+		zr.offset = file->start + *off;
+		zr.len = *len;
+		zr.min_bs = w->bsg[*dir].min;
+		zr.min_bs_write = w->bsg[DDIR_WRITE].min;
+		ret = zbd_adjust(v, job, &w->zown, random, &zr, &quiesce, why, sizeof(why));
+		if (ret < 0) {
+			worker_fail(w, -ret, "%s: %s", file->path, why);
+			return -1;
+		}
+		/*
+		 * a sequential time_based read that found no more data starts again from the
+		 * region's start, as fio's next loop does (once: a region without data ends it)
+		 */
+		if (ret == ZBD_EOF && !random && job->time_based && !tries) {
+			g->seq[*dir] = 0;
+			continue;
+		}
+		if (ret == ZBD_EOF)
+			return 0;
+		break;
+	}
+	w->zbd_quiesce |= quiesce;
+	*len = zr.len;
+	/* relative to the region; a read may find data in a zone starting before it */
+	*off = zr.offset - file->start;
+	if (!random)
+		g->seq[*dir] = zr.offset >= file->start ? *off + *len : *len;
+	return 1;
+}
+
+/*
  * The same with the per-I/O options the job set up: block sizes, file choice, offset
  * distributions, rate. now is the loop's latest timestamp. Returns 1 with r filled, 0 when
  * the job has nothing more to issue, REQ_WAIT when the rate says not yet.
@@ -754,6 +811,13 @@ static inline __attribute__((always_inline)) int next_request_full(struct worker
 	if (w->seq_step) {
 		if (!seq_step_offset(w, f, dir, len, &off))
 			return false;
+	} else if (w->zbd) {
+		int z = zbd_place(w, f, &dir, &len, &off);
+
+		if (z <= 0)
+			return z;
+		r->ddir = (uint16_t)dir;
+		r->len = len;
 	} else {
 		off = job_rw_random(job->rw) ? rand_offset(w, f, dir, len) : gen_seq(g, dir, len);
 	}
@@ -1352,6 +1416,14 @@ static inline __attribute__((always_inline)) void io_loop_body(struct worker *w,
 					break;
 				}
 			}
+			if (full && w->zbd_quiesce) {
+				/* a zone reset (or a full set of open zones) waits for in-flight I/O */
+				w->zbd_quiesce = false;
+				if (w->inflight || w->nr_batch) {
+					held = r;
+					break;
+				}
+			}
 			if (r->ddir >= DDIR_SYNC) {
 				r->file = full ? &w->files[w->cur_file] :
 					  &w->files[w->next_file ? w->next_file - 1 : w->nr_files - 1];
@@ -1902,6 +1974,45 @@ static uint64_t file_end(const struct worker *w, const struct io_file *f, unsign
 	return have > f->start + f->len ? have : f->start + f->len;
 }
 
+/*
+ * zonemode=zbd: the worker's region of file i becomes whole zones when it writes (as fio's
+ * zbd_verify_sizes), and a writing worker starts its zones as fio's zbd_file_reset does.
+ */
+static int setup_zbd(struct worker *w, unsigned i, struct zbd_dev *dev)
+{
+	const struct job_spec *job = w->job;
+	struct io_file *f = &w->files[i];
+	bool writes = job_writes(job->rw);
+	char why[96];
+	int ret;
+
+	if (!w->zbd) {
+		w->zbd = calloc(w->nr_files, sizeof(*w->zbd));
+		if (!w->zbd) {
+			worker_fail(w, ENOMEM, "zonemode=zbd: out of memory");
+			return -ENOMEM;
+		}
+	}
+	ret = zbd_view_init(&w->zbd[i], dev, f->start, f->len, writes, why, sizeof(why));
+	if (ret) {
+		worker_fail(w, -ret, "%s: zonemode=zbd: %s (zonesize %llu)", f->path, why,
+			    (unsigned long long)dev->zone_size);
+		return ret;
+	}
+	if (w->zbd[i].lo != f->start || w->zbd[i].hi != f->start + f->len) {
+		/* the bytes it moves shrink with the region, as fio's io_size does */
+		uint64_t cut = (f->len - (w->zbd[i].hi - w->zbd[i].lo)) * job->loops;
+
+		if (!job->io_size)
+			w->bytes_target = w->bytes_target > cut ? w->bytes_target - cut : 0;
+		f->start = w->zbd[i].lo;
+		f->len = w->zbd[i].hi - w->zbd[i].lo;
+	}
+	if (writes)
+		zbd_job_start(&w->zbd[i], job, &w->zown);
+	return 0;
+}
+
 static int setup_files(struct worker *w)
 {
 	const struct job_plan *plan = w->plan;
@@ -1931,6 +2042,11 @@ static int setup_files(struct worker *w)
 		f->len = plan->region;
 		if (plan->file_len) {
 			ret = file_region(w, f, plan_path(plan, w->clone, i));
+			if (ret)
+				return ret;
+		}
+		if (plan->zbd) {
+			ret = setup_zbd(w, i, plan->zbd[plan_path(plan, w->clone, i)]);
 			if (ret)
 				return ret;
 		}
@@ -2445,7 +2561,7 @@ void *worker_main(void *arg)
 	if (!ret)
 		ret = setup_options(w, seed + w->clone);
 	w->flow = w->plan->flow;
-	if (w->flow || job->submit_offload)
+	if (w->flow || job->submit_offload || w->zbd)
 		w->full = true;
 	if (!ret)
 		ret = setup_engine(w);
@@ -2544,6 +2660,11 @@ void worker_free(struct worker *w)
 	ss_free(&w->ss);
 	free(w->dedupe_ws);
 	w->dedupe_ws = NULL;
+	for (i = 0; w->zbd && i < w->nr_files; i++)
+		if (w->zbd[i].dev)
+			zbd_owner_leave(&w->zbd[i], &w->zown);
+	free(w->zbd);
+	w->zbd = NULL;
 	free(w->backlog);
 	w->backlog = NULL;
 	if (w->logs)

@@ -20,6 +20,7 @@
 #include "rate.h"
 #include "iopath/result.h"
 #include "target.h"
+#include "zbd.h"
 
 /* What the runner decided for a job before any I/O: its files, sizes and units. */
 struct job_plan {
@@ -44,6 +45,7 @@ struct job_plan {
 	bool copy_src_blockdev;
 	const struct tsc_clock *tsc;	/* the job's clock: the TSC, or NULL for CLOCK_MONOTONIC */
 	struct flow *flow;		/* flow=: the job's flow (its workers joined at set-up) */
+	struct zbd_dev **zbd;		/* zonemode=zbd: per path, its emulated zones */
 	unsigned first_worker;		/* the run-wide number of the job's first worker */
 	unsigned run_workers;		/* workers of every job of the run (fio's thread_number) */
 };
@@ -178,6 +180,9 @@ struct worker {
 	struct ss_data ss;		/* ss_dur=: the unit's window (the runner samples it) */
 	bool ss_holder;			/* this worker holds its unit's window */
 	_Atomic uint64_t epoch_ns;	/* when its I/O began (ramp included): ss_ramp counts from it */
+	struct zbd_view *zbd;		/* zonemode=zbd: per file, its zones as this worker sees them */
+	struct zbd_owner zown;		/* zonemode=zbd: the zones it holds open, those it reset */
+	bool zbd_quiesce;		/* zonemode=zbd: in-flight I/O completes before the next */
 	uint64_t zone_bytes;		/* zonemode=strided: bytes moved in the current zone */
 	struct file_gen zone_gen;	/* zonemode=strided: random offsets within a zone */
 	bool scramble;			/* scramble_buffers applies to this job's writes */

@@ -216,6 +216,16 @@ struct job_spec {
 	uint64_t zone_size;
 	uint64_t zone_range;		/* 0: zone_size */
 	uint64_t zone_skip;
+	/* zonemode=zbd: zones emulated in memory over a regular file or block device (core/zbd.h) */
+	bool zone_zbd;
+	uint64_t zone_capacity;		/* 0: zone_size */
+	unsigned max_open_zones;	/* 0: no limit */
+	unsigned job_max_open_zones;	/* per worker; 0: no limit */
+	bool read_beyond_wp;
+	bool ignore_zone_limits;
+	double zone_reset_threshold;	/* share of the region holding data, 0..1 */
+	double zone_reset_frequency;	/* share of writes that reset past the threshold, 0..1 */
+	bool create_serialize;
 	/* latency_target=: find the largest depth whose I/Os meet the target (fio's lat_target_*) */
 	uint64_t latency_target_ns;
 	uint64_t latency_window_ns;
