@@ -268,6 +268,7 @@ static int merge_one(struct job_result *dst, const struct job_result *src,
 	for (i = 0; i < DEPTH_BUCKETS; i++)
 		dst->depth[i] += src->depth[i];
 	dst->verify_errors += src->verify_errors;
+	dst->zone_resets += src->zone_resets;
 	if (!dst->nr_applied && src->nr_applied) {
 		dst->nr_applied = src->nr_applied;
 		memcpy(dst->applied, src->applied, sizeof(dst->applied));
@@ -432,6 +433,7 @@ int fleet_merge_into(struct fleet_rank *ranks, unsigned nr, struct run_results *
 		own->minf = all->minf;
 		memcpy(own->depth, all->depth, sizeof(own->depth));
 		own->verify_errors = all->verify_errors;
+		own->zone_resets = all->zone_resets;
 		own->start_ns = all->start_ns;
 		own->end_ns = all->end_ns;
 		own->window_start_ns = all->window_start_ns;

@@ -85,8 +85,12 @@ static void print_dir(FILE *f, const struct run_results *rr, const struct job_re
 	fmt_bytes_iec(bwi, sizeof(bwi), (uint64_t)bw);
 	fmt_bytes_si(bws, sizeof(bws), (uint64_t)bw);
 	fmt_bytes_iec(io, sizeof(io), d->bytes);
-	fprintf(f, "  %s: IOPS=%s, BW=%s/s (%s/s)(%s/%llumsec)\n", dir_name(dir), iops, bwi, bws, io,
+	fprintf(f, "  %s: IOPS=%s, BW=%s/s (%s/s)(%s/%llumsec)", dir_name(dir), iops, bwi, bws, io,
 		(unsigned long long)(d->runtime_ns / 1000000));
+	/* fio built for Linux (blkzoned) ends every write line so */
+	if (dir == STAT_WRITE)
+		fprintf(f, "; %llu zone resets", (unsigned long long)r->zone_resets);
+	fputc('\n', f);
 	print_lat(f, "slat", &d->slat);
 	print_lat(f, "clat", &d->clat);
 	print_lat(f, "lat", &d->lat);

@@ -814,6 +814,7 @@ static void result_add_worker(struct job_result *r, const struct worker *w)
 	}
 	r->interrupted |= w->interrupted;
 	r->verify_errors += w->verify_errors;
+	r->zone_resets += w->zown.resets;
 	if (w->job->rw == RW_COPY) {
 		r->copy = w->copy;
 		snprintf(r->copy_src, sizeof(r->copy_src), "%s", w->plan->copy_src);

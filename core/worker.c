@@ -713,9 +713,16 @@ static int zbd_place(struct worker *w, unsigned f, unsigned *dir, uint32_t *len,
 	    zbd_read_to_write(v, job))
 		*dir = DDIR_WRITE;
 	for (tries = 0;; tries++) {
-		if (!random && *dir == DDIR_WRITE)
-			g->seq[*dir] = zbd_seq_skip_capacity(v, file->start + g->seq[*dir]) -
-				       file->start;
+		if (!random && *dir == DDIR_WRITE) {
+			/* the bytes skipped past a zone's capacity count as moved, as fio's */
+			uint64_t to = zbd_seq_skip_capacity(v, file->start + g->seq[*dir]) -
+				      file->start;
+
+			w->bytes_issued += to - g->seq[*dir];
+			g->seq[*dir] = to;
+			if (!job->time_based && w->bytes_issued + *len > w->bytes_target)
+				return 0;
+		}
 		*off = random ? rand_offset(w, f, *dir, *len) : gen_seq(g, *dir, *len);
 		zr.dir = *dir;
 		zr.offset = file->start + *off;

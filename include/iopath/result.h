@@ -113,6 +113,7 @@ struct job_result {
 	unsigned kt_workers;		/* workers whose engine had such a thread */
 	uint64_t depth[DEPTH_BUCKETS];	/* submissions seen at each in-flight depth */
 	uint64_t verify_errors;
+	uint64_t zone_resets;		/* zonemode=zbd: zones its writes reset */
 	struct copy_check copy;		/* rw=copy only */
 	struct meta_stat *meta;		/* rw=metadata only, owned by the result */
 	struct ss_result *ss;		/* ss_dur= only, owned by the result */
