@@ -4,9 +4,16 @@
 # cut to 1m, runtimes to 250ms: rate= and thinktime= examples would otherwise take minutes, as
 # in fio),
 # byte and loop limits, ramps and delays go, files live in DIR, at most 2 workers per job
-# and 64 requests in flight.
+# and 64 requests in flight. zonemode=zbd files get 512k zones (two in the 1m file) and
+# offset=0, their file standing in for a zoned device.
 set -eu
-sed -E -e "s#^[[:space:]]*(size|filesize|offset_increment)[[:space:]]*=.*#\1=1m#" \
+zsize='s#^##'
+zoff='s#^##'
+if grep -Eq "^[[:space:]]*zonemode[[:space:]]*=[[:space:]]*zbd" "$1"; then
+	zsize="s#^[[:space:]]*zonesize[[:space:]]*=.*#zonesize=512k#"
+	zoff="s#^[[:space:]]*offset[[:space:]]*=.*#offset=0#"
+fi
+sed -E -e "$zsize" -e "$zoff" -e "s#^[[:space:]]*(size|filesize|offset_increment)[[:space:]]*=.*#\1=1m#" \
 	-e "s#^[[:space:]]*(runtime|timeout)[[:space:]]*=.*#runtime=250ms#" \
 	-e "s#^[[:space:]]*(io_size|io_limit|loops|ramp_time|number_ios|startdelay)[[:space:]]*=.*##" \
 	-e "s#^[[:space:]]*filename[[:space:]]*=.*#filename=$3/data#" \

@@ -18,29 +18,38 @@ enum verdict { PARSES, REFUSED, FOREIGN_ENGINE, MACHINE };
 
 /*
  * Files that fio itself runs only with options on the command line, given here as the file's
- * own usage notes give them ("@DATA": a 1 MiB file in the run's directory). xnvme-compare.fio:
- * "fio examples/xnvme-compare.fio --section=default --ioengine=io_uring --sqthread_poll=1
- * --filename=/dev/nvme0n1" (its override section needs FIO_RW, FIO_BS and FIO_IODEPTH, and
- * allow_file_create=0 an existing file: without them fio refuses it too).
+ * own usage notes give them ("@DATA": a 1 MiB file in the run's directory, made first).
+ * xnvme-compare.fio: "fio examples/xnvme-compare.fio --section=default --ioengine=io_uring
+ * --sqthread_poll=1 --filename=/dev/nvme0n1" (its override section needs FIO_RW, FIO_BS and
+ * FIO_IODEPTH, and allow_file_create=0 an existing file: without them fio refuses it too);
+ * xnvme-zoned.fio likewise, with the zonesize= its notes ask for where fio cannot read the
+ * zone size from the device. The zbd-* files name zoned devices that exist: a file made
+ * first stands in for them (fio sizes emulated zones from what exists, as iopath does), and
+ * --allow-overwrite lets the write job write the file iopath did not create.
  */
 static const struct {
 	const char *file;
-	const char *args[5];
+	const char *args[6];
 } invocations[] = {
 	{ "xnvme-compare.fio",
 	  { "--section=default", "--ioengine=io_uring", "--sqthread_poll=1", "--filename=@DATA",
 	    NULL } },
+	{ "xnvme-zoned.fio",
+	  { "--section=default", "--ioengine=io_uring", "--sqthread_poll=1", "--filename=@DATA",
+	    "--zonesize=512k", "--allow-overwrite" } },
+	{ "zbd-rand-write.fio", { "--allow-overwrite", NULL } },
+	{ "zbd-seq-read.fio", { "--allow-overwrite", NULL } },
 };
 
 /* The invocation's arguments for name, "@DATA" replaced by data (NULL: none). */
-static unsigned invocation(const char *name, const char *data, char args[5][512])
+static unsigned invocation(const char *name, const char *data, char args[6][512])
 {
 	unsigned i, k;
 
 	for (i = 0; i < sizeof(invocations) / sizeof(invocations[0]); i++) {
 		if (strcmp(invocations[i].file, name))
 			continue;
-		for (k = 0; invocations[i].args[k]; k++) {
+		for (k = 0; k < 6 && invocations[i].args[k]; k++) {
 			const char *at = strstr(invocations[i].args[k], "@DATA");
 
 			if (at)
@@ -57,7 +66,7 @@ static unsigned invocation(const char *name, const char *data, char args[5][512]
 /* Parse one file; a refusal must be iopath's explained "not supported" kind. */
 static enum verdict parse_one(const char *path, const char *name)
 {
-	char extra[5][512], *argv[12];
+	char extra[6][512], *argv[12];
 	unsigned n = 0, k, nx = invocation(name, "/nonexistent/data", extra);
 	struct run_out r, lax;
 	enum verdict v = PARSES;
@@ -92,7 +101,7 @@ static enum verdict parse_one(const char *path, const char *name)
 static bool run_one(const char *path, const char *name)
 {
 	const char *dir = tmpdir_make();
-	char job[512], out[512], data[512], extra[5][512];
+	char job[512], out[512], data[512], extra[6][512];
 	char *argv[12] = { "iopath", "--output-format=json", "--output", out };
 	unsigned n = 4, k, nx;
 	struct run_out r;
