@@ -574,6 +574,11 @@ int job_parser_finish(struct job_parser *p, struct iop_err *err)
 		ret = job_finish(job, err);
 		if (ret)
 			return ret;
+		/* fio's fixup_options says so too: the writes run until the runtime is up */
+		if (job->verify != VERIFY_NONE && job->do_verify && job_writes(job->rw) &&
+		    !job_reads(job->rw) && job->time_based && job->runtime_ns && !job->verify_backlog)
+			warnf(p, "%s: job %s: verification read phase will never start because write phase uses all of runtime",
+			      job->origin, job->name);
 		/* fio: stonewall and new_group start a reporting group; stonewall also waits */
 		if (i && (job->stonewall || job->new_group))
 			group++;

@@ -1372,6 +1372,12 @@ static inline __attribute__((always_inline)) void io_loop_body(struct worker *w,
 	bool wait = false;	/* full: the rate holds the next I/O back */
 	int n;
 
+	/*
+	 * A phase that would start at or past the runtime issues nothing (fio checks the
+	 * runtime before each I/O): a time_based write job so does no verify reads
+	 */
+	if (w->deadline_ns && t >= w->deadline_ns && !w->in_ramp)
+		more = false;
 	while (more || w->inflight || w->nr_batch || held || w->nr_copy_ready) {
 		/* one test for both stops in the common case */
 		if (__builtin_expect(run_stop_requested() |
