@@ -803,6 +803,102 @@ static int set_direct(struct job_spec *job, const struct opt_def *o, const char 
 	return 0;
 }
 
+/* continue_on_error=none|read|write|io|verify|all (0: none, 1: all), fio's error types. */
+static int set_continue_on_error(struct job_spec *job, const struct opt_def *o, const char *val,
+				 struct iop_err *err)
+{
+	static const struct {
+		const char *name;
+		unsigned bits;
+	} kinds[] = {
+		{ "none", 0 }, { "0", 0 },
+		{ "read", 1u << ERR_READ }, { "write", 1u << ERR_WRITE },
+		{ "io", (1u << ERR_READ) | (1u << ERR_WRITE) }, { "verify", 1u << ERR_VERIFY },
+		{ "all", (1u << ERR_TYPES) - 1 }, { "1", (1u << ERR_TYPES) - 1 },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++) {
+		if (!strcmp(val, kinds[i].name)) {
+			job->continue_on_error = kinds[i].bits;
+			return 0;
+		}
+	}
+	return bad_value(err, o, val, "none read write io verify all 0 1");
+}
+
+/* An errno by fio's name for it (EWOULDBLOCK, EDEADLOCK: the errors they alias); 0 if none. */
+static int errno_by_name(const char *name)
+{
+	int e;
+
+	if (!strcmp(name, "EWOULDBLOCK"))
+		return EAGAIN;
+	if (!strcmp(name, "EDEADLOCK"))
+		return EDEADLK;
+	for (e = 1; e < 134; e++) {
+		const char *n = strerrorname_np(e);
+
+		if (n && !strcmp(n, name))
+			return e;
+	}
+	return 0;
+}
+
+/*
+ * ignore_error=READ_LIST,WRITE_LIST,VERIFY_LIST, each a ':' list of errno names or numbers
+ * (0x hex too): as fio, a list replaces that type's non-fatal errors and lets the job continue
+ * on them; an empty list leaves the type alone.
+ */
+static int set_ignore_error(struct job_spec *job, const struct opt_def *o, const char *val,
+			    struct iop_err *err)
+{
+	char buf[1024], *save = NULL, *part, *rest, *tok;
+	unsigned type = 0, n;
+
+	if (strlen(val) >= sizeof(buf))
+		return bad_value(err, o, val, "READ,WRITE,VERIFY lists such as EIO:ENOSPC");
+	strcpy(buf, val);
+	for (rest = buf; rest; type++) {
+		part = rest;
+		rest = strchr(rest, ',');
+		if (rest)
+			*rest++ = '\0';
+		if (type >= ERR_TYPES)
+			return iop_errf(err, -EINVAL,
+					"option %s: '%s': more than three lists (accepted: READ,WRITE,VERIFY lists of errors, e.g. ,ENOSPC:EDQUOT)",
+					o->name, val);
+		n = 0;
+		for (tok = strtok_r(part, ":", &save); tok; tok = strtok_r(NULL, ":", &save)) {
+			long v;
+			char *end;
+
+			if (n == IGNORE_ERROR_MAX)
+				return iop_errf(err, -EINVAL, "option %s: more than %u errors in one list",
+						o->name, IGNORE_ERROR_MAX);
+			if (tok[0] == 'E') {
+				v = errno_by_name(tok);
+			} else {
+				v = strtol(tok, &end, strncasecmp(tok, "0x", 2) ? 10 : 16);
+				if (*end)
+					v = 0;
+				v = v < 0 ? -v : v;
+			}
+			if (!v || v > 4095)
+				return iop_errf(err, -EINVAL,
+						"option %s: unknown error '%s' (accepted: errno names such as ENOSPC, or numbers)",
+						o->name, tok);
+			job->ignore_error[type][n++] = (int)v;
+		}
+		save = NULL;
+		if (!n)
+			continue;
+		job->nr_ignore_error[type] = n;
+		job->continue_on_error |= 1u << type;
+	}
+	return 0;
+}
+
 static int set_verify(struct job_spec *job, const struct opt_def *o, const char *val,
 		      struct iop_err *err)
 {
@@ -1422,9 +1518,15 @@ const struct opt_def opt_table[] = {
 	{ "create_serialize", NULL, OPT_BOOL, FIELD(create_serialize), 0, 1, NULL,
 	  "files are laid out one at a time before any job runs, whatever this says" },
 	{ "verify_fatal", NULL, OPT_BOOL, FIELD(verify_fatal), 0, 1, NULL,
-	  "stop at the first block that fails verify (as fio, iopath stops there either way)" },
+	  "stop at the first block that fails verify (as fio, the job stops there either way unless continue_on_error covers verify)" },
 	{ "do_verify", NULL, OPT_BOOL, FIELD(do_verify), 0, 1, NULL,
 	  "with verify: read back and check after writing (0: only stamp the blocks)" },
+	{ "continue_on_error", NULL, OPT_FN, 0, 0, 0, 0, set_continue_on_error,
+	  "go on after non-fatal errors (EIO, EILSEQ) of these types: none read write io verify all" },
+	{ "ignore_error", NULL, OPT_FN, 0, 0, 0, 0, set_ignore_error,
+	  "READ,WRITE,VERIFY lists of errors (names or numbers, ':' between) to go on after" },
+	{ "error_dump", NULL, OPT_BOOL, FIELD(error_dump), 0, 1, NULL,
+	  "report every error, the non-fatal ones too" },
 	{ "verify_dump", NULL, OPT_BOOL, FIELD(verify_dump), 0, 1, NULL,
 	  "a block that fails verify is saved as read, to FILE.OFFSET.received" },
 	{ "mem", "iomem", OPT_FN, 0, 0, 0, 0, set_mem,

@@ -137,10 +137,24 @@ int output_exit_code(const struct run_results *r)
 {
 	unsigned i;
 
-	for (i = 0; i < r->nr; i++)
-		if (r->res[i].error)
-			fprintf(stderr, "iopath: job %s failed: %s\n", r->res[i].spec->name,
-				r->res[i].errmsg);
+	for (i = 0; i < r->nr; i++) {
+		const struct job_result *res = &r->res[i];
+		const char *line = res->errlog, *nl;
+
+		/* error_dump lines and non-fatal verify failures, fio's "fio: io_u error ..." */
+		for (; *line; line = nl + 1) {
+			nl = strchr(line, '\n');
+			if (!nl)
+				break;
+			fprintf(stderr, "iopath: job %s: %.*s\n", res->spec->name, (int)(nl - line),
+				line);
+		}
+		if (res->errlog_dropped)
+			fprintf(stderr, "iopath: job %s: %llu more error lines not kept\n",
+				res->spec->name, (unsigned long long)res->errlog_dropped);
+		if (res->error)
+			fprintf(stderr, "iopath: job %s failed: %s\n", res->spec->name, res->errmsg);
+	}
 	if (r->interrupted)
 		return EXIT_INTERRUPTED;
 	return run_failed(r) ? EXIT_JOB_FAILED : 0;

@@ -119,7 +119,9 @@ double bw_agg_pct(const struct run_results *rr, const struct job_result *res, un
 }
 
 /* slat, clat and lat of a direction: percentiles where the job asks for them (fio's options). */
-static json_t *dir_json(const struct dir_stat *d, const struct job_spec *job, bool plus, double agg)
+/* failed: I/Os of the direction that failed, which fio counts in total_ios (issued). */
+static json_t *dir_json(const struct dir_stat *d, const struct job_spec *job, bool plus, double agg,
+			uint64_t failed)
 {
 	const double *list;
 	unsigned nr = job_percentile_list(job, &list);
@@ -135,7 +137,7 @@ static json_t *dir_json(const struct dir_stat *d, const struct job_spec *job, bo
 	set(o, "bw", json_integer((json_int_t)(bw / 1024)));
 	set(o, "iops", json_real(secs > 0 ? (double)d->ios / secs : 0));
 	set(o, "runtime", json_integer((json_int_t)(d->runtime_ns / 1000000)));
-	set(o, "total_ios", json_integer((json_int_t)d->ios));
+	set(o, "total_ios", json_integer((json_int_t)(d->ios + failed)));
 	set(o, "short_ios", json_integer((json_int_t)d->short_ios));
 	set(o, "drop_ios", json_integer(0));
 	set(o, "slat_ns", lat_json_list(&d->slat, slat ? list : NULL, nr, false));
@@ -406,12 +408,14 @@ static json_t *job_json(const struct run_results *rr, const struct job_result *r
 
 	set(o, "jobname", json_string(r->spec->name));
 	set(o, "groupid", json_integer(r->spec->groupid));
-	set(o, "error", json_integer(r->error));
+	/* fio: the error, else the first error the job went on after (continue_on_error) */
+	set(o, "error", json_integer(r->error ? r->error : r->total_err ? r->first_error : 0));
 	set(o, "eta", json_integer(0));
 	set(o, "elapsed", json_integer((json_int_t)(r->elapsed_ns / 1000000000ull)));
 	set(o, "job options", options_json(r->spec));
 	for (d = 0; d < 3; d++)
-		set(o, dir_name(d), dir_json(&r->dir[d], r->spec, plus, bw_agg_pct(rr, r, d)));
+		set(o, dir_name(d), dir_json(&r->dir[d], r->spec, plus, bw_agg_pct(rr, r, d),
+						       r->err_ios[d]));
 	set(o, "sync", sync_json(&r->dir[STAT_SYNC], r->spec, plus));
 	set(o, "job_runtime", json_integer((json_int_t)(r->runtime_ns / 1000000)));
 	set(o, "usr_cpu", json_real(secs > 0 ? 100.0 * (double)r->usr_ns / 1e9 / secs : 0));
@@ -419,6 +423,10 @@ static json_t *job_json(const struct run_results *rr, const struct job_result *r
 	set(o, "ctx", json_integer((json_int_t)r->ctx));
 	set(o, "majf", json_integer((json_int_t)r->majf));
 	set(o, "minf", json_integer((json_int_t)r->minf));
+	if (r->spec->continue_on_error) {
+		set(o, "total_err", json_integer((json_int_t)r->total_err));
+		set(o, "first_error", json_integer(r->first_error));
+	}
 	set(o, "iodepth_level", depth_json(r));
 	/* fio's latency-target settings (fio's defaults without latency_target): ns, %, us */
 	set(o, "latency_depth", json_integer(r->latency_depth ? r->latency_depth : r->spec->iodepth));

@@ -165,6 +165,10 @@ static void print_job(FILE *f, const struct run_results *rr, const struct job_re
 		print_lat(f, "sync", &r->dir[STAT_SYNC].clat);
 		print_pcts(f, "sync", &r->dir[STAT_SYNC].clat, r->spec);
 	}
+	if (r->spec->continue_on_error)
+		fprintf(f, "     errors    : total=%llu, first_error=%d/<%s>\n",
+			(unsigned long long)r->total_err, r->first_error,
+			r->first_error ? strerror(r->first_error) : "Success");
 	if (!r->nr_workers || !r->runtime_ns)
 		return;
 	fprintf(f, "  cpu          : usr=%.2f%%, sys=%.2f%%, ctx=%llu, majf=%llu, minf=%llu\n",

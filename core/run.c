@@ -815,6 +815,22 @@ static void result_add_worker(struct job_result *r, const struct worker *w)
 	r->interrupted |= w->interrupted;
 	r->verify_errors += w->verify_errors;
 	r->zone_resets += w->zown.resets;
+	if (w->total_err && !r->total_err)
+		r->first_error = w->first_error;
+	r->total_err += w->total_err;
+	for (i = 0; i < 3; i++)
+		r->err_ios[i] += w->err_ios[i];
+	if (w->errlog_len) {
+		size_t have = strlen(r->errlog), n = (size_t)w->errlog_len;
+
+		if (have + n >= sizeof(r->errlog)) {
+			r->errlog_dropped++;
+			n = 0;
+		}
+		memcpy(r->errlog + have, w->errlog, n);
+		r->errlog[have + n] = '\0';
+	}
+	r->errlog_dropped += w->errlog_dropped;
 	if (w->job->rw == RW_COPY) {
 		r->copy = w->copy;
 		snprintf(r->copy_src, sizeof(r->copy_src), "%s", w->plan->copy_src);

@@ -92,6 +92,54 @@ static void worker_fail(struct worker *w, int error, const char *fmt, ...)
 	va_end(ap);
 }
 
+/* One line of the job's error log (error_dump; non-fatal verify failures). */
+static void __attribute__((format(printf, 2, 3))) errlog_add(struct worker *w, const char *fmt, ...)
+{
+	size_t room = sizeof(w->errlog) - w->errlog_len;
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = room > 1 ? vsnprintf(w->errlog + w->errlog_len, room - 1, fmt, ap) : -1;
+	va_end(ap);
+	if (n < 0 || (size_t)n >= room - 1) {
+		w->errlog[w->errlog_len] = '\0';
+		w->errlog_dropped++;
+		return;
+	}
+	w->errlog_len += (size_t)n;
+	w->errlog[w->errlog_len++] = '\n';
+	w->errlog[w->errlog_len] = '\0';
+}
+
+/* fio's td_error_type: EILSEQ is a verify error whatever the direction. */
+static inline unsigned err_type(unsigned ddir, int err)
+{
+	return err == EILSEQ ? ERR_VERIFY : ddir == DDIR_READ ? ERR_READ : ERR_WRITE;
+}
+
+/* fio's td_non_fatal_error: continue_on_error covers the type, and its list has the error. */
+static bool err_non_fatal(const struct job_spec *job, unsigned type, int err)
+{
+	unsigned i;
+
+	if (!(job->continue_on_error & (1u << type)))
+		return false;
+	if (!job->nr_ignore_error[type])
+		return err == EIO || err == EILSEQ;
+	for (i = 0; i < job->nr_ignore_error[type]; i++)
+		if (job->ignore_error[type][i] == err)
+			return true;
+	return false;
+}
+
+/* fio's update_error_count. */
+static inline void err_count(struct worker *w, int err)
+{
+	if (!w->total_err++)
+		w->first_error = err;
+}
+
 static void lat_add_summary(struct lat_stat *s, uint64_t v)
 {
 	s->n++;
@@ -870,24 +918,63 @@ static void __attribute__((noinline)) verify_dump(struct worker *w, const struct
 	close(fd);
 }
 
+/*
+ * A block failed verify. The job stops there whatever verify_fatal says (in fio 3.33 the
+ * failed completion ends the job too), unless continue_on_error covers verify errors (EILSEQ):
+ * then it is counted, reported, and the job goes on.
+ */
+static void __attribute__((noinline)) verify_failed(struct worker *w, const struct io_req *r,
+						    uint64_t bad, const char *why)
+{
+	w->verify_errors++;
+	if (w->job->verify_dump)
+		verify_dump(w, r);
+	if (err_non_fatal(w->job, ERR_VERIFY, EILSEQ)) {
+		err_count(w, EILSEQ);
+		errlog_add(w, "verify: %s at offset %llu: %s", r->file->path,
+			   (unsigned long long)bad, why);
+		return;
+	}
+	if ((w->job->continue_on_error & (1u << ERR_VERIFY)) && (w->eng.ops->flags & ENGINE_SYNC))
+		err_count(w, EILSEQ);
+	worker_fail(w, EILSEQ, "verify: %s at offset %llu: %s", r->file->path,
+		    (unsigned long long)bad, why);
+}
+
 static void check_read(struct worker *w, const struct io_req *r)
 {
 	uint64_t bad;
 	char why[160];
 
 	if (verify_check_job(w->job, r->buf, r->offset, r->len,
-			     job_verify_unit(w->job, w->plan->unit), &bad, why, sizeof(why))) {
-		w->verify_errors++;
-		if (w->job->verify_dump)
-			verify_dump(w, r);
-		/*
-		 * The job stops at the first failed block whatever verify_fatal says: in fio 3.33
-		 * the failed completion ends the job too (only continue_on_error, which iopath
-		 * lacks, would carry on)
-		 */
-		worker_fail(w, EILSEQ, "verify: %s at offset %llu: %s", r->file->path,
-			    (unsigned long long)bad, why);
+			     job_verify_unit(w->job, w->plan->unit), &bad, why, sizeof(why)))
+		verify_failed(w, r, bad, why);
+}
+
+/*
+ * A failed request of a job with continue_on_error (or ignore_error): true when the error is
+ * non-fatal (counted, reported under error_dump, and the job goes on); false when it ends the
+ * job. A fatal error counts in total_err too where it completed inside submit (sync engines,
+ * trims), as fio's break_on_this_error counts it; fio's async completions do not count it.
+ */
+static bool __attribute__((noinline)) complete_error(struct worker *w, const struct io_req *r)
+{
+	int err = (int)-r->res;
+	unsigned type = err_type(r->ddir, err);
+
+	if (!err_non_fatal(w->job, type, err)) {
+		if ((w->job->continue_on_error & (1u << type)) &&
+		    ((w->eng.ops->flags & ENGINE_SYNC) || r->ddir == DDIR_TRIM))
+			err_count(w, err);
+		return false;
 	}
+	if (r->ddir <= DDIR_TRIM)
+		w->err_ios[r->ddir]++;
+	err_count(w, err);
+	if (w->job->error_dump)
+		errlog_add(w, "io_u error on file %s: %s: %s offset=%llu, buflen=%u", r->file->path,
+			   strerror(err), ddir_names[r->ddir], (unsigned long long)r->offset, r->len);
+	return true;
 }
 
 /*
@@ -898,6 +985,8 @@ static void check_read(struct worker *w, const struct io_req *r)
 static bool __attribute__((noinline)) complete_odd(struct worker *w, const struct io_req *r,
 						   struct dir_stat *d)
 {
+	if (r->res < 0 && w->job->continue_on_error && complete_error(w, r))
+		return false;
 	if (r->res < 0 && w->job->fill_device && r->ddir == DDIR_WRITE &&
 	    (r->res == -ENOSPC || r->res == -EDQUOT)) {
 		/* fill_device: full is the end of the job, not an error (fio) */
@@ -905,6 +994,8 @@ static bool __attribute__((noinline)) complete_odd(struct worker *w, const struc
 		return false;
 	}
 	if (r->res < 0) {
+		if (r->ddir <= DDIR_TRIM)
+			w->err_ios[r->ddir]++;
 		worker_fail(w, (int)-r->res, "%s %s at offset %llu (%u bytes): %s%s",
 			    ddir_names[r->ddir], r->file->path, (unsigned long long)r->offset, r->len,
 			    strerror((int)-r->res),

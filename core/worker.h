@@ -246,6 +246,13 @@ struct worker {
 	struct meta_stat *meta;		/* rw=metadata (core/meta.c) */
 	uint64_t depth_hist[DEPTH_BUCKETS];
 	uint64_t verify_errors;
+	/* continue_on_error: errors gone on after, and what error_dump reports */
+	uint64_t total_err;
+	int first_error;
+	uint64_t err_ios[3];		/* failed reads, writes, trims (fio counts them issued) */
+	char errlog[ERRLOG_MAX];
+	size_t errlog_len;
+	uint64_t errlog_dropped;	/* lines that did not fit */
 
 	uint64_t start_ns;
 	uint64_t end_ns;

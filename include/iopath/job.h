@@ -94,6 +94,16 @@ enum job_clock {
 	CLOCK_CPU,
 };
 
+/* fio's error types (td_error.h): what continue_on_error and ignore_error speak of. */
+enum err_type {
+	ERR_READ = 0,
+	ERR_WRITE = 1,		/* writes, trims and syncs */
+	ERR_VERIFY = 2,		/* EILSEQ, whatever the direction */
+	ERR_TYPES = 3,
+};
+
+#define IGNORE_ERROR_MAX 32	/* errors listed per type */
+
 #define JOB_NAME_MAX 128
 #define JOB_ENGINE_OPTS_MAX 256	/* bytes of an engine's option block */
 #define JOB_KV_MAX 64		/* options given in one section */
@@ -262,6 +272,13 @@ struct job_spec {
 	unsigned verify_pattern_len;	/* written data is this pattern, and is checked for it */
 	unsigned char verify_pattern[PATTERN_MAX];
 	bool fill_device;		/* writing until ENOSPC ends the job, without an error */
+	/* continue_on_error: a bit per enum err_type whose non-fatal errors the job survives
+	 * (counted in total_err); ignore_error sets a bit too, and replaces that type's list of
+	 * non-fatal errors (nr 0: fio's default, EIO and EILSEQ) */
+	unsigned continue_on_error;
+	unsigned nr_ignore_error[ERR_TYPES];
+	int ignore_error[ERR_TYPES][IGNORE_ERROR_MAX];
+	bool error_dump;		/* report every error, the non-fatal ones too */
 	bool do_verify;			/* run the verify pass after writing (fio's default 1) */
 	enum job_clock clocksource;
 	enum job_mem mem;

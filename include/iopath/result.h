@@ -93,6 +93,8 @@ struct ss_result {
 	uint64_t *iops;
 };
 
+#define ERRLOG_MAX 4096
+
 /* fio's iodepth buckets: 1 2 4 8 16 32 >=64. */
 #define DEPTH_BUCKETS 7
 
@@ -114,6 +116,12 @@ struct job_result {
 	uint64_t depth[DEPTH_BUCKETS];	/* submissions seen at each in-flight depth */
 	uint64_t verify_errors;
 	uint64_t zone_resets;		/* zonemode=zbd: zones its writes reset */
+	/* continue_on_error (fio's total_err, first_error): errors the job went on after */
+	uint64_t total_err;
+	int first_error;
+	uint64_t err_ios[3];		/* failed reads, writes, trims: in total_ios, as fio */
+	char errlog[ERRLOG_MAX];	/* error_dump and non-fatal verify failures, a line each */
+	uint64_t errlog_dropped;	/* lines that did not fit */
 	struct copy_check copy;		/* rw=copy only */
 	struct meta_stat *meta;		/* rw=metadata only, owned by the result */
 	struct ss_result *ss;		/* ss_dur= only, owned by the result */

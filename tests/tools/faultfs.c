@@ -2,10 +2,12 @@
  * faultfs: a FUSE view of a directory that fails or slows I/O on demand, for iopath's fault
  * tests (device-mapper's dm-error is not available everywhere; FUSE is).
  *
- *   faultfs [--eio-read-after=N] [--eio-write-after=N] [--delay-ms=N] BACKING MOUNTPOINT
+ *   faultfs [--eio-read-after=N] [--eio-write-after=N] [--errno=E] [--fail-every=K]
+ *           [--delay-ms=N] BACKING MOUNTPOINT
  *
  * After N successful reads (writes), every further read (write) of a regular file fails with
- * EIO. --delay-ms sleeps before every read and write. Every open is direct_io, so each
+ * EIO, or with errno E (a number); with --fail-every=K only every Kth of them fails (the first
+ * one included) and the others succeed. --delay-ms sleeps before every read and write. Every open is direct_io, so each
  * read and write of the test reaches this process. Files have no extended attributes;
  * fallocate is passed through to the backing file.
  * Returns once mounted (it daemonizes); unmount with umount or fusermount3 -u.
@@ -17,6 +19,7 @@
 #include <fcntl.h>
 #include <fuse.h>
 #include <limits.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,8 +29,16 @@
 #include <unistd.h>
 
 static char backing[PATH_MAX];
-static long eio_read_after = -1, eio_write_after = -1, delay_ms;
-static long nr_reads, nr_writes;
+static long eio_read_after = -1, eio_write_after = -1, delay_ms, fail_errno = EIO, fail_every = 1;
+static long nr_reads, nr_writes, past_reads, past_writes;
+
+/* Does this read (write) fail? done: the successful ones so far, past: those after N. */
+static bool fails(long done, long after, long *past)
+{
+	if (after < 0 || done < after)
+		return false;
+	return (*past)++ % fail_every == 0;
+}
 
 static void real(char *out, const char *path)
 {
@@ -113,8 +124,8 @@ static int ff_read(const char *path, char *buf, size_t size, off_t off, struct f
 
 	(void)path;
 	delay();
-	if (eio_read_after >= 0 && nr_reads >= eio_read_after)
-		return -EIO;
+	if (fails(nr_reads, eio_read_after, &past_reads))
+		return -(int)fail_errno;
 	n = pread((int)fi->fh, buf, size, off);
 	if (n < 0)
 		return -errno;
@@ -129,8 +140,8 @@ static int ff_write(const char *path, const char *buf, size_t size, off_t off,
 
 	(void)path;
 	delay();
-	if (eio_write_after >= 0 && nr_writes >= eio_write_after)
-		return -EIO;
+	if (fails(nr_writes, eio_write_after, &past_writes))
+		return -(int)fail_errno;
 	n = pwrite((int)fi->fh, buf, size, off);
 	if (n < 0)
 		return -errno;
@@ -266,11 +277,19 @@ int main(int argc, char **argv)
 			eio_write_after = atol(argv[i] + 18);
 		else if (!strncmp(argv[i], "--delay-ms=", 11))
 			delay_ms = atol(argv[i] + 11);
+		else if (!strncmp(argv[i], "--errno=", 8))
+			fail_errno = atol(argv[i] + 8);
+		else if (!strncmp(argv[i], "--fail-every=", 13))
+			fail_every = atol(argv[i] + 13);
 		else
 			break;
 	}
+	if (fail_errno <= 0 || fail_every <= 0) {
+		fprintf(stderr, "faultfs: --errno and --fail-every take a number from 1\n");
+		return 2;
+	}
 	if (argc - i != 2 || !realpath(argv[i], backing)) {
-		fprintf(stderr, "usage: faultfs [--eio-read-after=N] [--eio-write-after=N] [--delay-ms=N] BACKING MOUNTPOINT\n");
+		fprintf(stderr, "usage: faultfs [--eio-read-after=N] [--eio-write-after=N] [--errno=E] [--fail-every=K] [--delay-ms=N] BACKING MOUNTPOINT\n");
 		return 2;
 	}
 	fargv[fargc++] = argv[0];
