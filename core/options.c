@@ -2054,7 +2054,8 @@ static int finish_mode(struct job_spec *job, struct iop_err *err)
 	if (job->submit_offload) {
 		const char *what = job->verify != VERIFY_NONE ? "verify" :
 				   job->latency_target_ns ? "latency_target" :
-				   job->flow ? "flow" : job->thinktime_ns ? "thinktime" : NULL;
+				   job->flow ? "flow" : job->thinktime_ns ? "thinktime" :
+				   job->zone_zbd ? "zonemode=zbd" : NULL;
 
 		if (what)
 			return iop_errf(err, -ENOTSUP,

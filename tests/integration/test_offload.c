@@ -81,6 +81,22 @@ Test(offload, sync_engine_is_refused_naming_psync)
 	run_out_free(&r);
 }
 
+/*
+ * A zone is reset only once the I/O in flight to it has completed; the offload pool's threads
+ * do not report that to the worker, so the pair is refused rather than resetting under I/O.
+ */
+Test(offload, zbd_is_refused)
+{
+	struct run_out r = iopath_run("--name=x", "--filename=/nonexistent/never-opened",
+				      "--ioengine=psync", "--io_submit_mode=offload", "--iodepth=8",
+				      "--zonemode=zbd", "--zonesize=1m", "--size=4m", "--rw=write", NULL);
+
+	cr_assert_eq(r.status, 2, "exit %d: %s", r.status, r.err);
+	cr_expect_not_null(strstr(r.err, "io_submit_mode=offload with zonemode=zbd is not supported by iopath"),
+			   "%s", r.err);
+	run_out_free(&r);
+}
+
 /* psync, the positional engine, runs under offload and reads every block where it is. */
 Test(offload, psync_reads_every_block_under_offload, .timeout = 60)
 {
