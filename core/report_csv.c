@@ -29,16 +29,17 @@ static void row(FILE *f, const struct job_result *r, unsigned dir)
 {
 	static const double pcts[] = { 50.0, 99.0, 99.9 };
 	const struct dir_stat *d = &r->dir[dir];
-	double secs = (double)d->runtime_ns / 1e9;
-	uint64_t p[3] = { 0, 0, 0 };
+	uint64_t ms = runtime_ms(d->runtime_ns), p[3] = { 0, 0, 0 };
 
 	if (d->clat.n)
 		lat_percentiles(&d->clat, pcts, 3, p);
 	field(f, r->spec->name, false);
-	fprintf(f, "%u,%u,%s,%s,%llu,%llu,%llu,%.3f,%.0f,", r->spec->groupid, r->clone,
+	/* runtime, IOPS and bandwidth as fio's JSON has them: whole milliseconds, rounded up */
+	fprintf(f, "%u,%u,%s,%s,%llu,%llu,%llu,%.3f,%llu,", r->spec->groupid, r->clone,
 		dir_name(dir), r->engine_name, (unsigned long long)d->ios,
-		(unsigned long long)d->bytes, (unsigned long long)(d->runtime_ns / 1000000),
-		secs > 0 ? (double)d->ios / secs : 0, secs > 0 ? (double)d->bytes / secs : 0);
+		(unsigned long long)d->bytes, (unsigned long long)ms,
+		ms ? 1000.0 * (double)d->ios / (double)ms : 0,
+		(unsigned long long)per_sec(d->bytes, ms));
 	fprintf(f, "%llu,%.1f,%llu,%llu,%llu,%llu,%.1f,%.1f,%d,",
 		(unsigned long long)(d->clat.n ? d->clat.min : 0), lat_mean(&d->clat),
 		(unsigned long long)p[0], (unsigned long long)p[1], (unsigned long long)p[2],

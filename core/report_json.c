@@ -109,12 +109,13 @@ double bw_agg_pct(const struct run_results *rr, const struct job_result *res, un
 		if (rr->res[i].spec->groupid != res->spec->groupid || !s->runtime_ns)
 			continue;
 		bytes += s->bytes;
-		if (s->runtime_ns > rt_max)
-			rt_max = s->runtime_ns;
+		if (runtime_ms(s->runtime_ns) > rt_max)
+			rt_max = runtime_ms(s->runtime_ns);
 	}
 	if (!bytes || !rt_max)
 		return 100.0;
-	pct = 100.0 * sample_mean(&d->bw) / ((double)bytes / ((double)rt_max / 1e9));
+	/* against the group's aggregate, bytes over its longest runtime in ms (fio's agg) */
+	pct = 100.0 * sample_mean(&d->bw) / (double)per_sec(bytes, rt_max);
 	return pct < 100.0 ? pct : 100.0;
 }
 
@@ -128,15 +129,15 @@ static json_t *dir_json(const struct dir_stat *d, const struct job_spec *job, bo
 	bool clat = !job || job->clat_percentiles, slat = job && job->slat_percentiles,
 	     lat = job && job->lat_percentiles;
 	json_t *o = json_object();
-	double secs = (double)d->runtime_ns / 1e9;
-	double bw = secs > 0 ? (double)d->bytes / secs : 0;
+	/* fio's whole milliseconds, rounded up, and its integer division by them */
+	uint64_t ms = runtime_ms(d->runtime_ns), bw = per_sec(d->bytes, ms);
 
 	set(o, "io_bytes", json_integer((json_int_t)d->bytes));
 	set(o, "io_kbytes", json_integer((json_int_t)(d->bytes / 1024)));
 	set(o, "bw_bytes", json_integer((json_int_t)bw));
 	set(o, "bw", json_integer((json_int_t)(bw / 1024)));
-	set(o, "iops", json_real(secs > 0 ? (double)d->ios / secs : 0));
-	set(o, "runtime", json_integer((json_int_t)(d->runtime_ns / 1000000)));
+	set(o, "iops", json_real(ms ? 1000.0 * (double)d->ios / (double)ms : 0));
+	set(o, "runtime", json_integer((json_int_t)ms));
 	set(o, "total_ios", json_integer((json_int_t)(d->ios + failed)));
 	set(o, "short_ios", json_integer((json_int_t)d->short_ios));
 	set(o, "drop_ios", json_integer(0));

@@ -76,17 +76,18 @@ static void print_dir(FILE *f, const struct run_results *rr, const struct job_re
 {
 	const struct dir_stat *d = &r->dir[dir];
 	const struct job_spec *job = r->spec;
-	double secs = (double)d->runtime_ns / 1e9, bw = secs > 0 ? (double)d->bytes / secs : 0;
+	/* fio's whole milliseconds, rounded up, and its integer division by them */
+	uint64_t ms = runtime_ms(d->runtime_ns), bw = per_sec(d->bytes, ms);
 	char iops[32], bwi[32], bws[32], io[32];
 
 	if (!d->ios)
 		return;
-	fmt_count(iops, sizeof(iops), secs > 0 ? (double)d->ios / secs : 0);
-	fmt_bytes_iec(bwi, sizeof(bwi), (uint64_t)bw);
-	fmt_bytes_si(bws, sizeof(bws), (uint64_t)bw);
+	fmt_count(iops, sizeof(iops), (double)per_sec(d->ios, ms));
+	fmt_bytes_iec(bwi, sizeof(bwi), bw);
+	fmt_bytes_si(bws, sizeof(bws), bw);
 	fmt_bytes_iec(io, sizeof(io), d->bytes);
 	fprintf(f, "  %s: IOPS=%s, BW=%s/s (%s/s)(%s/%llumsec)", dir_name(dir), iops, bwi, bws, io,
-		(unsigned long long)(d->runtime_ns / 1000000));
+		(unsigned long long)ms);
 	/* fio built for Linux (blkzoned) ends every write line so */
 	if (dir == STAT_WRITE)
 		fprintf(f, "; %llu zone resets", (unsigned long long)r->zone_resets);
@@ -211,8 +212,8 @@ static void print_group(FILE *f, const struct run_results *r, unsigned group)
 
 	fprintf(f, "\nRun status group %u (all jobs):\n", group);
 	for (d = 0; d < 3; d++) {
-		uint64_t bytes = 0, rt_min = UINT64_MAX, rt_max = 0;
-		double bw_min = 1e300, bw_max = 0, bw;
+		uint64_t bytes = 0, rt_min = UINT64_MAX, rt_max = 0, bw_min = UINT64_MAX, bw_max = 0;
+		uint64_t bw, ms;
 		char a[32], b[32], c[32], io[32];
 
 		for (i = 0; i < r->nr; i++) {
@@ -220,22 +221,23 @@ static void print_group(FILE *f, const struct run_results *r, unsigned group)
 
 			if (r->res[i].spec->groupid != group || !s->ios || !s->runtime_ns)
 				continue;
+			/* in fio's whole milliseconds, rounded up, as each job's line */
+			ms = runtime_ms(s->runtime_ns);
 			bytes += s->bytes;
-			bw = (double)s->bytes / ((double)s->runtime_ns / 1e9);
+			bw = per_sec(s->bytes, ms);
 			bw_min = bw < bw_min ? bw : bw_min;
 			bw_max = bw > bw_max ? bw : bw_max;
-			rt_min = s->runtime_ns < rt_min ? s->runtime_ns : rt_min;
-			rt_max = s->runtime_ns > rt_max ? s->runtime_ns : rt_max;
+			rt_min = ms < rt_min ? ms : rt_min;
+			rt_max = ms > rt_max ? ms : rt_max;
 		}
 		if (!bytes)
 			continue;
-		fmt_bytes_iec(a, sizeof(a), (uint64_t)((double)bytes / ((double)rt_max / 1e9)));
-		fmt_bytes_iec(b, sizeof(b), (uint64_t)bw_min);
-		fmt_bytes_iec(c, sizeof(c), (uint64_t)bw_max);
+		fmt_bytes_iec(a, sizeof(a), per_sec(bytes, rt_max));
+		fmt_bytes_iec(b, sizeof(b), bw_min);
+		fmt_bytes_iec(c, sizeof(c), bw_max);
 		fmt_bytes_iec(io, sizeof(io), bytes);
 		fprintf(f, "  %5s: bw=%s/s, %s/s-%s/s, io=%s, run=%llu-%llumsec\n", upper[d], a, b, c,
-			io, (unsigned long long)(rt_min / 1000000),
-			(unsigned long long)(rt_max / 1000000));
+			io, (unsigned long long)rt_min, (unsigned long long)rt_max);
 	}
 }
 

@@ -27,12 +27,12 @@ static void dir_terse(FILE *f, const struct run_results *rr, const struct job_re
 		      unsigned dir)
 {
 	const struct dir_stat *d = &r->dir[dir];
-	uint64_t runt = d->runtime_ns / 1000000, out[32];
+	uint64_t runt = runtime_ms(d->runtime_ns), out[32];
 	unsigned i;
 
 	fprintf(f, ";%llu;%llu;%llu;%llu", (unsigned long long)(d->bytes >> 10),
-		(unsigned long long)(runt ? 1000 * d->bytes / runt / 1024 : 0),
-		(unsigned long long)(runt ? 1000 * d->ios / runt : 0), (unsigned long long)runt);
+		(unsigned long long)(per_sec(d->bytes, runt) / 1024),
+		(unsigned long long)per_sec(d->ios, runt), (unsigned long long)runt);
 	lat_usec(f, &d->slat);
 	lat_usec(f, &d->clat);
 	if (d->clat.n)

@@ -10,6 +10,21 @@
 /* fio's bw_avg_time / iops_avg_time default: a bandwidth and IOPS sample every 500 ms. */
 #define SAMPLE_NS 500000000ull
 
+/*
+ * A direction's runtime as fio reports it: its elapsed microseconds rounded up to whole
+ * milliseconds (backend.c update_runtime), so a run under a millisecond reports 1, not 0.
+ */
+static inline uint64_t runtime_ms(uint64_t ns)
+{
+	return (ns / 1000 + 999) / 1000;
+}
+
+/* Bytes (or I/Os) per second over a runtime in ms, as fio divides: 0 without a runtime. */
+static inline uint64_t per_sec(uint64_t n, uint64_t ms)
+{
+	return ms ? (uint64_t)((unsigned __int128)n * 1000 / ms) : 0;
+}
+
 static inline unsigned hist_idx(uint64_t v)
 {
 	unsigned msb, err_bits, base, off, idx;

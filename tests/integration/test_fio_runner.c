@@ -3,6 +3,7 @@
  * jobs, per-direction rates in mixed jobs, time_based verify jobs, runtime rounding.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "harness.h"
@@ -200,5 +201,76 @@ Test(fio_runner, time_based_verify_backlog_still_verifies)
 	cr_expect_gt(job_int(root, 0, "read", "total_ios"), 0);
 	cr_expect(!strstr(r.err, NEVER_STARTS), "stderr: %s", r.err);
 	json_decref(root);
+	run_out_free(&r);
+}
+
+/* The fields of the first line of terse output (1-based, as fio's HOWTO numbers them). */
+struct terse {
+	char *line;
+	char *field[200];
+	unsigned nr;
+};
+
+static struct terse terse_run(const char *a, const char *b)
+{
+	struct run_out r = iopath_run("--output-format=terse", "--name=t", "--ioengine=null",
+				      "--size=64k", "--bs=4k", "--rw=read", a, b, NULL);
+	struct terse t = { 0 };
+	char *p, *nl;
+
+	cr_assert_eq(r.status, 0, "exit %d: %s", r.status, r.err);
+	t.line = r.out;
+	r.out = NULL;
+	run_out_free(&r);
+	nl = strchr(t.line, '\n');
+	if (nl)
+		*nl = '\0';
+	t.field[++t.nr] = t.line;
+	for (p = t.line; (p = strchr(p, ';')) && t.nr + 1 < 200; p++) {
+		*p = '\0';
+		t.field[++t.nr] = p + 1;
+	}
+	return t;
+}
+
+static long long terse_int(const struct terse *t, unsigned i)
+{
+	cr_assert_leq(i, t->nr, "field %u of %u", i, t->nr);
+	return atoll(t->field[i]);
+}
+
+/*
+ * A run shorter than a millisecond: fio rounds each direction's elapsed microseconds up to
+ * whole milliseconds (runtime 1) and divides by them; it was reported as runtime 0, bw 0.
+ */
+Test(fio_runner, sub_millisecond_run_reports_runtime_rounded_up)
+{
+	struct terse t = terse_run(NULL, NULL);
+	long long kb = terse_int(&t, 6), bw = terse_int(&t, 7), iops = terse_int(&t, 8);
+	long long runt = terse_int(&t, 9);
+
+	cr_expect_eq(kb, 64);
+	cr_expect_geq(runt, 1);
+	cr_expect_eq(bw, runt ? 64 * 1024 * 1000 / runt / 1024 : -1, "bw %lld in %lld ms", bw, runt);
+	cr_expect_eq(iops, runt ? 16 * 1000 / runt : -1, "iops %lld in %lld ms", iops, runt);
+	free(t.line);
+}
+
+/* The JSON and normal output round the same way: bw is the bytes over the whole ms. */
+Test(fio_runner, sub_millisecond_run_json_and_normal_agree_with_fio)
+{
+	const char *args[] = { "--name=t", "--ioengine=null", "--size=64k", "--bs=4k",
+			       "--rw=read", NULL };
+	json_t *root = json_run(args);
+	long long rt = job_int(root, 0, "read", "runtime");
+	struct run_out r;
+
+	cr_expect_geq(rt, 1);
+	cr_expect_eq(job_int(root, 0, "read", "bw_bytes"), rt ? 65536 * 1000 / rt : -1);
+	json_decref(root);
+	r = iopath_run("--name=t", "--ioengine=null", "--size=64k", "--bs=4k", "--rw=read", NULL);
+	cr_assert_eq(r.status, 0, "exit %d: %s", r.status, r.err);
+	cr_expect(!strstr(r.out, "/0msec"), "%s", r.out);
+	cr_expect(!strstr(r.out, "run=0-"), "%s", r.out);
 	run_out_free(&r);
 }

@@ -41,7 +41,7 @@ static double lat_field(json_t *root, const char *which, const char *key)
 /* No single I/O's latency can be longer than the whole job it was part of. */
 static void within_runtime(json_t *root, const char *which)
 {
-	/* the job's runtime in ms, rounded down: one more ms bounds it */
+	/* the job's runtime in ms (rounded up, as fio): one more ms is a generous bound */
 	double limit = ((double)job_int(root, 0, "read", "runtime") + 1) * 1e6;
 
 	cr_expect_eq(json_integer_value(json_object_get(json_object_get(
