@@ -27,22 +27,36 @@ static void dir_terse(FILE *f, const struct run_results *rr, const struct job_re
 		      unsigned dir)
 {
 	const struct dir_stat *d = &r->dir[dir];
-	uint64_t runt = runtime_ms(d->runtime_ns), out[32];
-	unsigned i;
+	const struct job_spec *job = r->spec;
+	uint64_t runt = runtime_ms(d->runtime_ns), out[TERSE_PCTS];
+	const struct lat_stat *pl = NULL;
+	const double *list;
+	unsigned i, nr = job_percentile_list(job, &list);
 
 	fprintf(f, ";%llu;%llu;%llu;%llu", (unsigned long long)(d->bytes >> 10),
 		(unsigned long long)(per_sec(d->bytes, runt) / 1024),
 		(unsigned long long)per_sec(d->ios, runt), (unsigned long long)runt);
 	lat_usec(f, &d->slat);
 	lat_usec(f, &d->clat);
-	if (d->clat.n)
-		lat_percentiles(&d->clat, default_percentiles, nr_default_percentiles, out);
+	/*
+	 * The job's percentile_list, of lat where lat_percentiles asks for it, else of clat
+	 * unless clat_percentiles=0; then "0%=0" up to fio's 20 fields
+	 */
+	if (job && job->lat_percentiles && !job->disable_lat)
+		pl = &d->lat;
+	else if (!job || job->clat_percentiles)
+		pl = &d->clat;
+	if (pl && !pl->n)
+		pl = NULL;
+	if (nr > TERSE_PCTS)
+		nr = TERSE_PCTS;
+	if (pl)
+		lat_percentiles(pl, list, nr, out);
 	for (i = 0; i < TERSE_PCTS; i++) {
-		if (!d->clat.n || i >= nr_default_percentiles)
+		if (!pl || i >= nr)
 			fprintf(f, ";0%%=0");
 		else
-			fprintf(f, ";%f%%=%llu", default_percentiles[i],
-				(unsigned long long)(out[i] / 1000));
+			fprintf(f, ";%f%%=%llu", list[i], (unsigned long long)(out[i] / 1000));
 	}
 	lat_usec(f, &d->lat);
 	if (d->bw.n)

@@ -274,3 +274,36 @@ Test(fio_runner, sub_millisecond_run_json_and_normal_agree_with_fio)
 	cr_expect(!strstr(r.out, "run=0-"), "%s", r.out);
 	run_out_free(&r);
 }
+
+/* Terse v3's read clat percentiles are fields 18 to 37 (fio's 20, padded with "0%=0"). */
+#define TERSE_READ_PCT 18
+
+/* percentile_list=50:99: those two, then padding (iopath wrote its default list). */
+Test(fio_runner, terse_uses_percentile_list)
+{
+	struct terse t = terse_run("--percentile_list=50:99", NULL);
+	unsigned i;
+
+	cr_assert_geq(t.nr, TERSE_READ_PCT + 19);
+	cr_expect(!strncmp(t.field[TERSE_READ_PCT], "50.000000%=", 11), "%s",
+		  t.field[TERSE_READ_PCT]);
+	cr_expect(!strncmp(t.field[TERSE_READ_PCT + 1], "99.000000%=", 11), "%s",
+		  t.field[TERSE_READ_PCT + 1]);
+	for (i = 2; i < 20; i++)
+		cr_expect_str_eq(t.field[TERSE_READ_PCT + i], "0%=0", "field %u",
+				 TERSE_READ_PCT + i);
+	free(t.line);
+}
+
+/* clat_percentiles=0 (and no lat_percentiles): no percentiles at all, as fio. */
+Test(fio_runner, terse_without_clat_percentiles_pads_them_all)
+{
+	struct terse t = terse_run("--percentile_list=50:99", "--clat_percentiles=0");
+	unsigned i;
+
+	cr_assert_geq(t.nr, TERSE_READ_PCT + 19);
+	for (i = 0; i < 20; i++)
+		cr_expect_str_eq(t.field[TERSE_READ_PCT + i], "0%=0", "field %u",
+				 TERSE_READ_PCT + i);
+	free(t.line);
+}
