@@ -38,7 +38,6 @@ const struct fio_unsupported fio_unsupported_table[] = {
 	JOB_OPT("atomic", "0", "Use Atomic IO with O_DIRECT (implies O_DIRECT)"),
 	JOB_OPT("verify_only", NULL, "Verifies previously written data is still valid"),
 	JOB_OPT("verify_offset", NULL, "Offset verify header location by N bytes"),
-	JOB_OPT("verify_async", "0", "Number of async verifier threads to use"),
 	JOB_OPT("experimental_verify", NULL, "Enable experimental verification"),
 	JOB_OPT("verify_state_load", NULL, "Load verify termination state"),
 	JOB_OPT("verify_state_save", "1", "Save verify state on termination"),

@@ -1527,6 +1527,8 @@ const struct opt_def opt_table[] = {
 	  "READ,WRITE,VERIFY lists of errors (names or numbers, ':' between) to go on after" },
 	{ "error_dump", NULL, OPT_BOOL, FIELD(error_dump), 0, 1, NULL,
 	  "report every error, the non-fatal ones too" },
+	{ "verify_async", NULL, OPT_UINT, FIELD(verify_async), 0, 1024, NULL,
+	  "threads that check completed verify reads, instead of the submitting thread" },
 	{ "verify_dump", NULL, OPT_BOOL, FIELD(verify_dump), 0, 1, NULL,
 	  "a block that fails verify is saved as read, to FILE.OFFSET.received" },
 	{ "mem", "iomem", OPT_FN, 0, 0, 0, 0, set_mem,

@@ -952,6 +952,162 @@ static void check_read(struct worker *w, const struct io_req *r)
 }
 
 /*
+ * verify_async=N (fio's): N threads check completed verify reads instead of the worker. A read
+ * stays with them until checked, its request counted against iodepth as fio's io_u is, so the
+ * worker keeps other I/O in flight meanwhile. The worker takes the verdicts back in its own
+ * thread and acts on a failure exactly as on an inline check (verify_failed).
+ */
+struct verifier {
+	struct worker *w;
+	pthread_mutex_t lock;
+	pthread_cond_t work;		/* a thread waits for a read to check */
+	pthread_cond_t done;		/* the worker waits for checked reads */
+	struct io_req **queue;		/* reads to check, a FIFO ring of depth slots */
+	unsigned q_head, q_nr;
+	struct io_req **fin;		/* checked, for the worker */
+	unsigned nr_fin;
+	struct io_req **take;		/* the worker's copy of fin */
+	struct vfy_verdict {
+		bool failed;
+		uint64_t bad;
+		char why[160];
+	} *verdict;			/* per request slot */
+	pthread_t *tids;
+	unsigned nr_threads;
+	bool stop;
+};
+
+static void *verifier_main(void *arg)
+{
+	struct verifier *v = arg;
+	const struct worker *w = v->w;
+	uint32_t unit = job_verify_unit(w->job, w->plan->unit);
+	struct vfy_verdict *d;
+	struct io_req *r;
+
+	pthread_mutex_lock(&v->lock);
+	for (;;) {
+		while (!v->q_nr && !v->stop)
+			pthread_cond_wait(&v->work, &v->lock);
+		if (!v->q_nr)
+			break;
+		r = v->queue[v->q_head];
+		v->q_head = (v->q_head + 1) % w->depth;
+		v->q_nr--;
+		pthread_mutex_unlock(&v->lock);
+		d = &v->verdict[r->index];
+		d->failed = verify_check_job(w->job, r->buf, r->offset, r->len, unit, &d->bad, d->why,
+					     sizeof(d->why));
+		pthread_mutex_lock(&v->lock);
+		v->fin[v->nr_fin++] = r;
+		pthread_cond_signal(&v->done);
+	}
+	pthread_mutex_unlock(&v->lock);
+	return NULL;
+}
+
+static void vfy_push(struct worker *w, struct io_req *r)
+{
+	struct verifier *v = w->vfy;
+
+	pthread_mutex_lock(&v->lock);
+	v->queue[(v->q_head + v->q_nr) % w->depth] = r;
+	v->q_nr++;
+	pthread_cond_signal(&v->work);
+	pthread_mutex_unlock(&v->lock);
+	w->vq_out++;
+}
+
+/* Take checked reads back (waiting for one when wait) and act on their verdicts. */
+static void __attribute__((noinline)) vfy_collect(struct worker *w, bool wait)
+{
+	struct verifier *v = w->vfy;
+	unsigned i, n;
+
+	pthread_mutex_lock(&v->lock);
+	while (wait && !v->nr_fin)
+		pthread_cond_wait(&v->done, &v->lock);
+	n = v->nr_fin;
+	memcpy(v->take, v->fin, n * sizeof(*v->take));
+	v->nr_fin = 0;
+	pthread_mutex_unlock(&v->lock);
+	for (i = 0; i < n; i++) {
+		struct io_req *r = v->take[i];
+		const struct vfy_verdict *d = &v->verdict[r->index];
+
+		if (d->failed)
+			verify_failed(w, r, d->bad, d->why);
+		w->free_reqs[w->nr_free++] = r;
+	}
+	w->vq_out -= n;
+}
+
+static void vfy_drain(struct worker *w)
+{
+	while (w->vq_out)
+		vfy_collect(w, true);
+}
+
+static void vfy_stop(struct worker *w)
+{
+	struct verifier *v = w->vfy;
+	unsigned i;
+
+	if (!v)
+		return;
+	pthread_mutex_lock(&v->lock);
+	v->stop = true;
+	pthread_cond_broadcast(&v->work);
+	pthread_mutex_unlock(&v->lock);
+	for (i = 0; i < v->nr_threads; i++)
+		pthread_join(v->tids[i], NULL);
+	pthread_cond_destroy(&v->done);
+	pthread_cond_destroy(&v->work);
+	pthread_mutex_destroy(&v->lock);
+	free(v->queue);
+	free(v->fin);
+	free(v->take);
+	free(v->verdict);
+	free(v->tids);
+	free(v);
+	w->vfy = NULL;
+}
+
+static int vfy_start(struct worker *w)
+{
+	unsigned n = w->job->verify_async;
+	struct verifier *v = calloc(1, sizeof(*v));
+
+	if (!v)
+		goto nomem;
+	w->vfy = v;
+	v->w = w;
+	pthread_mutex_init(&v->lock, NULL);
+	pthread_cond_init(&v->work, NULL);
+	pthread_cond_init(&v->done, NULL);
+	v->queue = calloc(w->depth, sizeof(*v->queue));
+	v->fin = calloc(w->depth, sizeof(*v->fin));
+	v->take = calloc(w->depth, sizeof(*v->take));
+	v->verdict = calloc(w->depth, sizeof(*v->verdict));
+	v->tids = calloc(n, sizeof(*v->tids));
+	if (!v->queue || !v->fin || !v->take || !v->verdict || !v->tids)
+		goto nomem;
+	for (v->nr_threads = 0; v->nr_threads < n; v->nr_threads++) {
+		if (pthread_create(&v->tids[v->nr_threads], NULL, verifier_main, v)) {
+			worker_fail(w, EAGAIN, "verify_async: cannot start verify thread %u",
+				    v->nr_threads);
+			return -EAGAIN;
+		}
+	}
+	/* the loop that watches vq_out */
+	w->full = true;
+	return 0;
+nomem:
+	worker_fail(w, ENOMEM, "verify_async: out of memory");
+	return -ENOMEM;
+}
+
+/*
  * A failed request of a job with continue_on_error (or ignore_error): true when the error is
  * non-fatal (counted, reported under error_dump, and the job goes on); false when it ends the
  * job. A fatal error counts in total_err too where it completed inside submit (sync engines,
@@ -1026,10 +1182,14 @@ static inline bool settle(struct worker *w, struct io_req *r, struct dir_stat *d
 		w->free_reqs[w->nr_free++] = r;
 		return false;
 	}
-	if (__builtin_expect(copy, 0) && r->ddir == DDIR_READ && !w->aborted)
+	if (__builtin_expect(copy, 0) && r->ddir == DDIR_READ && !w->aborted) {
 		copy_queue_write(w, r);
-	else
+	} else if (__builtin_expect(w->vfy != NULL, 0) && r->ddir == DDIR_READ) {
+		vfy_push(w, r);		/* back to the pool once checked */
+		return true;
+	} else {
 		w->free_reqs[w->nr_free++] = r;
+	}
 	if (__builtin_expect(w->check_reads, 0) && r->ddir == DDIR_READ)
 		check_read(w, r);
 	return true;
@@ -1469,7 +1629,8 @@ static inline __attribute__((always_inline)) void io_loop_body(struct worker *w,
 	 */
 	if (w->deadline_ns && t >= w->deadline_ns && !w->in_ramp)
 		more = false;
-	while (more || w->inflight || w->nr_batch || held || w->nr_copy_ready) {
+	while (more || w->inflight || w->nr_batch || held || w->nr_copy_ready ||
+	       (full && w->vq_out)) {
 		/* one test for both stops in the common case */
 		if (__builtin_expect(run_stop_requested() |
 				     atomic_load_explicit(&w->terminate, memory_order_relaxed), 0)) {
@@ -1480,6 +1641,10 @@ static inline __attribute__((always_inline)) void io_loop_body(struct worker *w,
 			/* exitall: issue no more, let in-flight I/O complete */
 			more = false;
 		}
+		if (full && __builtin_expect(w->vq_out, 0))
+			vfy_collect(w, !w->inflight && !w->nr_batch && !held &&
+				    (w->aborted || !more || !w->nr_free ||
+				     w->inflight + w->nr_batch + w->vq_out >= w->qd_cap));
 		if (w->aborted) {
 			more = false;
 			drop_batch(w);
@@ -1489,12 +1654,13 @@ static inline __attribute__((always_inline)) void io_loop_body(struct worker *w,
 			}
 			while (w->nr_copy_ready)
 				w->free_reqs[w->nr_free++] = copy_take_write(w);
-			if (!w->inflight)
+			if (!w->inflight && !(full && w->vq_out))
 				break;
 		}
 		stalled = false;
 		while ((more || w->nr_copy_ready) && !held &&
-		       w->inflight + w->nr_batch < (full ? w->qd_cap : w->depth) &&
+		       w->inflight + w->nr_batch + (full ? w->vq_out : 0) <
+		       (full ? w->qd_cap : w->depth) &&
 		       !(full && w->lat_quiesce)) {
 			struct io_req *r;
 
@@ -1550,7 +1716,8 @@ static inline __attribute__((always_inline)) void io_loop_body(struct worker *w,
 		quiesce = full && ((stalled && job->flow_sleep_us) || w->lat_quiesce || drain);
 		drain = false;
 		if (!sync_engine && w->inflight &&
-		    (w->inflight + w->nr_batch >= (full ? w->qd_cap : w->depth) || !more || held ||
+		    (w->inflight + w->nr_batch + (full ? w->vq_out : 0) >=
+		     (full ? w->qd_cap : w->depth) || !more || held ||
 		     w->nr_batch || quiesce || poll)) {
 			/*
 			 * Wait for iodepth_batch_complete_min, or for one when it is 0 (fio's
@@ -1983,6 +2150,9 @@ static void io_loop(struct worker *w)
 		io_loop_full(w);
 	else
 		io_loop_plain(w);
+	/* a reap failure can leave the loop with reads still being checked */
+	if (w->vfy)
+		vfy_drain(w);
 }
 
 #define HUGE_ALIGN (2ul << 20)
@@ -2669,6 +2839,8 @@ void *worker_main(void *arg)
 		w->full = true;
 	if (!ret)
 		ret = setup_engine(w);
+	if (!ret && w->check_reads && job->verify_async)
+		ret = vfy_start(w);
 	gate_arrive(w->start);
 	if (ret)
 		goto done;
@@ -2719,6 +2891,7 @@ void *worker_main(void *arg)
 	if (w->logs)
 		write_logs(w);
 done:
+	vfy_stop(w);
 	run_worker_ended(w);
 	if (w->flow) {
 		flow_leave(w->flow, w->flow_ios, job->flow);
@@ -2732,6 +2905,7 @@ void worker_free(struct worker *w)
 {
 	unsigned i;
 
+	vfy_stop(w);
 	if (w->eng_ready) {
 		for (i = 0; w->eng.ops->close_file && i < w->nr_files; i++)
 			w->eng.ops->close_file(&w->eng, &w->files[i]);

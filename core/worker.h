@@ -107,6 +107,8 @@ struct zoned {
 	uint64_t hi[ZONES_MAX];		/* zone end, likewise */
 };
 
+struct verifier;
+
 struct worker {
 	const struct job_spec *job;
 	const struct job_plan *plan;
@@ -226,6 +228,8 @@ struct worker {
 	uint64_t backlog_head, backlog_nr, backlog_left;
 	bool verifying;
 	bool check_reads;		/* verify every read against its block header */
+	struct verifier *vfy;		/* verify_async: the threads that check reads */
+	unsigned vq_out;		/* requests with them (they count against iodepth) */
 	/* trims: the write direction's requests go out as trims; trimwrite writes each after */
 	bool trims;
 	bool trimwrite;

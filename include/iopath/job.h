@@ -279,6 +279,7 @@ struct job_spec {
 	unsigned nr_ignore_error[ERR_TYPES];
 	int ignore_error[ERR_TYPES][IGNORE_ERROR_MAX];
 	bool error_dump;		/* report every error, the non-fatal ones too */
+	unsigned verify_async;		/* threads that check completed verify reads (0: inline) */
 	bool do_verify;			/* run the verify pass after writing (fio's default 1) */
 	enum job_clock clocksource;
 	enum job_mem mem;

@@ -3,11 +3,13 @@
  * tests (device-mapper's dm-error is not available everywhere; FUSE is).
  *
  *   faultfs [--eio-read-after=N] [--eio-write-after=N] [--errno=E] [--fail-every=K]
- *           [--delay-ms=N] BACKING MOUNTPOINT
+ *           [--corrupt-read-after=N] [--delay-ms=N] BACKING MOUNTPOINT
  *
  * After N successful reads (writes), every further read (write) of a regular file fails with
  * EIO, or with errno E (a number); with --fail-every=K only every Kth of them fails (the first
- * one included) and the others succeed. --delay-ms sleeps before every read and write. Every open is direct_io, so each
+ * one included) and the others succeed. --corrupt-read-after=N: reads after the first N
+ * return their data with the first byte inverted. --delay-ms sleeps before every read and
+ * write. Every open is direct_io, so each
  * read and write of the test reaches this process. Files have no extended attributes;
  * fallocate is passed through to the backing file.
  * Returns once mounted (it daemonizes); unmount with umount or fusermount3 -u.
@@ -30,7 +32,7 @@
 
 static char backing[PATH_MAX];
 static long eio_read_after = -1, eio_write_after = -1, delay_ms, fail_errno = EIO, fail_every = 1;
-static long nr_reads, nr_writes, past_reads, past_writes;
+static long nr_reads, nr_writes, past_reads, past_writes, corrupt_read_after = -1;
 
 /* Does this read (write) fail? done: the successful ones so far, past: those after N. */
 static bool fails(long done, long after, long *past)
@@ -129,6 +131,8 @@ static int ff_read(const char *path, char *buf, size_t size, off_t off, struct f
 	n = pread((int)fi->fh, buf, size, off);
 	if (n < 0)
 		return -errno;
+	if (corrupt_read_after >= 0 && nr_reads >= corrupt_read_after && n > 0)
+		buf[0] = (char)~buf[0];
 	nr_reads++;
 	return (int)n;
 }
@@ -281,6 +285,8 @@ int main(int argc, char **argv)
 			fail_errno = atol(argv[i] + 8);
 		else if (!strncmp(argv[i], "--fail-every=", 13))
 			fail_every = atol(argv[i] + 13);
+		else if (!strncmp(argv[i], "--corrupt-read-after=", 21))
+			corrupt_read_after = atol(argv[i] + 21);
 		else
 			break;
 	}
@@ -289,7 +295,7 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	if (argc - i != 2 || !realpath(argv[i], backing)) {
-		fprintf(stderr, "usage: faultfs [--eio-read-after=N] [--eio-write-after=N] [--errno=E] [--fail-every=K] [--delay-ms=N] BACKING MOUNTPOINT\n");
+		fprintf(stderr, "usage: faultfs [--eio-read-after=N] [--eio-write-after=N] [--errno=E] [--fail-every=K] [--corrupt-read-after=N] [--delay-ms=N] BACKING MOUNTPOINT\n");
 		return 2;
 	}
 	fargv[fargc++] = argv[0];
