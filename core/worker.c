@@ -471,6 +471,7 @@ static void backlog_push(struct worker *w, const struct io_req *r)
  * while I/O is in flight, 0 when nothing is due.
  */
 #define REQ_DRAIN (-2)
+#define REQF_BACKLOG 1u		/* io_req flags: a verify_backlog read */
 
 static int backlog_next(struct worker *w, struct io_req *r)
 {
@@ -492,6 +493,7 @@ static int backlog_next(struct worker *w, struct io_req *r)
 	w->backlog_head = (w->backlog_head + 1) % w->job->verify_backlog;
 	w->backlog_nr--;
 	w->backlog_left--;
+	r->flags |= REQF_BACKLOG;
 	r->file = &w->files[e->file];
 	r->ddir = DDIR_READ;
 	r->len = e->len;
@@ -823,8 +825,10 @@ static inline __attribute__((always_inline)) int next_request_full(struct worker
 	if (w->tw_pending)
 		return trimwrite_write(w, r);
 	if (w->backlog) {
-		int b = backlog_next(w, r);
+		int b;
 
+		r->flags &= (uint16_t)~REQF_BACKLOG;
+		b = backlog_next(w, r);
 		if (b)
 			return b;
 	}
@@ -1108,6 +1112,16 @@ nomem:
 }
 
 /*
+ * Is this read one to verify? As in fio's do_io, the reads of the verify pass and of
+ * verify_backlog, and every read of a job that only reads; a mixed job's own reads are not
+ * checked (they may find blocks it has not written).
+ */
+static inline bool verify_read(const struct worker *w, const struct io_req *r)
+{
+	return w->verifying || !w->job_writes || (r->flags & REQF_BACKLOG);
+}
+
+/*
  * A failed request of a job with continue_on_error (or ignore_error): true when the error is
  * non-fatal (counted, reported under error_dump, and the job goes on); false when it ends the
  * job. A fatal error counts in total_err too where it completed inside submit (sync engines,
@@ -1161,6 +1175,14 @@ static bool __attribute__((noinline)) complete_odd(struct worker *w, const struc
 	}
 	if (r->ddir >= DDIR_SYNC)
 		return true;
+	/*
+	 * fio: an asynchronous read past the end of the file (a file created on open and not
+	 * yet written there) is an I/O that moved nothing, not an error; a sync engine's is
+	 * one ("full resid"), and so is a read that is to be verified
+	 */
+	if (r->res == 0 && r->ddir == DDIR_READ && w->job->rw != RW_COPY &&
+	    !(w->eng.ops->flags & ENGINE_SYNC) && !(w->check_reads && verify_read(w, r)))
+		return true;
 	if (r->res == 0 || w->job->rw == RW_COPY) {
 		worker_fail(w, EIO, "%s %s at offset %llu: %s", ddir_names[r->ddir], r->file->path,
 			    (unsigned long long)r->offset,
@@ -1184,13 +1206,14 @@ static inline bool settle(struct worker *w, struct io_req *r, struct dir_stat *d
 	}
 	if (__builtin_expect(copy, 0) && r->ddir == DDIR_READ && !w->aborted) {
 		copy_queue_write(w, r);
-	} else if (__builtin_expect(w->vfy != NULL, 0) && r->ddir == DDIR_READ) {
+	} else if (__builtin_expect(w->vfy != NULL, 0) && r->ddir == DDIR_READ &&
+		   verify_read(w, r)) {
 		vfy_push(w, r);		/* back to the pool once checked */
 		return true;
 	} else {
 		w->free_reqs[w->nr_free++] = r;
 	}
-	if (__builtin_expect(w->check_reads, 0) && r->ddir == DDIR_READ)
+	if (__builtin_expect(w->check_reads, 0) && r->ddir == DDIR_READ && verify_read(w, r))
 		check_read(w, r);
 	return true;
 }
@@ -1718,10 +1741,12 @@ static inline __attribute__((always_inline)) void io_loop_body(struct worker *w,
 		if (!sync_engine && w->inflight &&
 		    (w->inflight + w->nr_batch + (full ? w->vq_out : 0) >=
 		     (full ? w->qd_cap : w->depth) || !more || held ||
-		     w->nr_batch || quiesce || poll)) {
+		     w->nr_batch || quiesce || poll || w->trims)) {
 			/*
 			 * Wait for iodepth_batch_complete_min, or for one when it is 0 (fio's
-			 * wait_for_completions): a full queue always gives at least one back
+			 * wait_for_completions): a full queue always gives at least one back.
+			 * Trims complete inside submit (BLKDISCARD): taken at once, as fio takes
+			 * an engine's completed queue call, so a failed one stops the next
 			 */
 			unsigned want = !min_done ? 1 : min_done < w->inflight ? min_done : w->inflight;
 			unsigned take;
@@ -2819,6 +2844,7 @@ void *worker_main(void *arg)
 	rng_seed(&w->rng, seed + w->clone);
 	rng_seed(&w->buf_rng, seed * 31 + w->clone);
 	w->check_reads = job->verify != VERIFY_NONE && job->do_verify && job->rw != RW_COPY;
+	w->job_writes = job_writes(job->rw);
 	w->trims = job_trims(job->rw);
 	w->trimwrite = job->rw == RW_TRIMWRITE || job->rw == RW_RANDTRIMWRITE;
 	w->bytes_target = io_target(w->plan->worker_bytes ? w->plan->worker_bytes :

@@ -228,6 +228,7 @@ struct worker {
 	uint64_t backlog_head, backlog_nr, backlog_left;
 	bool verifying;
 	bool check_reads;		/* verify every read against its block header */
+	bool job_writes;		/* job_writes(job->rw), for verify_read */
 	struct verifier *vfy;		/* verify_async: the threads that check reads */
 	unsigned vq_out;		/* requests with them (they count against iodepth) */
 	/* trims: the write direction's requests go out as trims; trimwrite writes each after */
