@@ -5,8 +5,14 @@
 # in fio),
 # byte and loop limits, ramps and delays go, files live in DIR, at most 2 workers per job
 # and 64 requests in flight. zonemode=zbd files get 512k zones (two in the 1m file) and
-# offset=0, their file standing in for a zoned device.
+# offset=0, their file standing in for a zoned device. With a fourth argument "names", each
+# plain filename=NAME becomes DIR/data-NAME instead of every one DIR/data (jobs on different
+# files stay apart).
 set -eu
+fname="s#^[[:space:]]*filename[[:space:]]*=.*#filename=$3/data#"
+if [ "${4:-}" = names ]; then
+	fname="s#^[[:space:]]*filename[[:space:]]*=[[:space:]]*([A-Za-z0-9._-]+)[[:space:]]*\$#filename=$3/data-\1#;\\#^filename=$3/data-#!$fname"
+fi
 zsize='s#^##'
 zoff='s#^##'
 if grep -Eq "^[[:space:]]*zonemode[[:space:]]*=[[:space:]]*zbd" "$1"; then
@@ -16,7 +22,7 @@ fi
 sed -E -e "$zsize" -e "$zoff" -e "s#^[[:space:]]*(size|filesize|offset_increment)[[:space:]]*=.*#\1=1m#" \
 	-e "s#^[[:space:]]*(runtime|timeout)[[:space:]]*=.*#runtime=250ms#" \
 	-e "s#^[[:space:]]*(io_size|io_limit|loops|ramp_time|number_ios|startdelay)[[:space:]]*=.*##" \
-	-e "s#^[[:space:]]*filename[[:space:]]*=.*#filename=$3/data#" \
+	-e "$fname" \
 	-e "s#^[[:space:]]*directory[[:space:]]*=.*#directory=$3#" \
 	-e "s#^[[:space:]]*numjobs[[:space:]]*=.*#numjobs=2#" \
 	-e "s#^[[:space:]]*iodepth[[:space:]]*=[[:space:]]*([0-9]{3,}).*#iodepth=64#" \
