@@ -5,10 +5,13 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cmdhelp.h"
 #include "commands.h"
+#include "version.h"
 #include "fleet.h"
 #include "job.h"
 #include "options.h"
+#include "parse.h"
 #include "output.h"
 #include "report.h"
 #include "run.h"
@@ -28,6 +31,13 @@ static void usage(FILE *f)
 		"  --showcmd            print the jobs as one equivalent command line and stop\n"
 		"  --section=NAME       only the job sections named (may be repeated)\n"
 		"  --eta=WHEN           progress line on stderr: always, never, auto (a terminal)\n"
+		"  --eta-newline=TIME   start a new progress line every TIME instead of rewriting it\n"
+		"  --readonly           refuse every job that would write, trim, create or extend a file\n"
+		"  --max-jobs=N         refuse job sets that start more than N workers in all\n"
+		"  --warnings-fatal     a warning about a job file is an error\n"
+		"  --cmdhelp[=OPT|all]  job options and what they do\n"
+		"  --enghelp[=ENGINE[,OPT]]  the engines, or an engine's options\n"
+		"  --alloc-size=KB      accepted for fio's sake: iopath has no fixed-size pool to size\n"
 		"  --ignore-unsupported warn about fio options iopath lacks instead of refusing\n"
 		"  --allow-overwrite    let write jobs overwrite existing files iopath did not create\n"
 		"  --allow-destructive=DEV  let write jobs write DEV even though it holds data\n");
@@ -46,7 +56,63 @@ struct fio_args {
 	bool ignore_unsupported;
 	bool showcmd;
 	int eta;		/* -1 never, 0 auto, 1 always */
+	uint64_t eta_newline_ns;	/* --eta-newline: a fresh progress line this often */
+	unsigned max_jobs;	/* --max-jobs: workers allowed in all, 0 = no limit */
+	bool warnings_fatal;
+	bool version;
+	bool second_pass;	/* parse_args' look at the tool's options: they were taken already */
+	const char *cmdhelp, *enghelp;	/* --cmdhelp / --enghelp asked for (value or "") */
 };
+
+/*
+ * fio 3.33's own command-line options (fio --help) that iopath does not have. The ones that
+ * change what the invocation is (a server, a client, a tool run instead of jobs) are refused
+ * even with --ignore-unsupported.
+ */
+static const struct {
+	const char *name;
+	bool always;
+	const char *what;
+} fio_cli_unsupported[] = {
+	{ "debug", false, "fio's debug logging" },
+	{ "bandwidth-log", false, "fio's aggregate bandwidth logs (use write_bw_log= per job)" },
+	{ "status-interval", false, "periodic full status dumps" },
+	{ "idle-prof", false, "CPU idleness profiling" },
+	{ "trigger-file", false, "triggers" },
+	{ "trigger-timeout", false, "triggers" },
+	{ "trigger", false, "triggers" },
+	{ "trigger-remote", false, "triggers" },
+	{ "aux-path", false, "a directory for fio's state files" },
+	{ "merge-blktrace-only", true, "blktrace merging" },
+	{ "cpuclock-test", true, "fio's CPU clock test" },
+	{ "crctest", true, "fio's checksum speed test" },
+	{ "inflate-log", true, "fio's compressed logs" },
+	{ "server", true, "fio's client/server mode; across hosts, run iopath under mpirun" },
+	{ "daemonize", true, "fio's client/server mode" },
+	{ "client", true, "fio's client/server mode; across hosts, run iopath under mpirun" },
+	{ "remote-config", true, "fio's client/server mode" },
+};
+
+/* 1 when key is one of fio's command-line options iopath lacks and it was only warned about. */
+static int fio_cli_refused(const struct fio_args *a, const char *key, struct iop_err *err)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(fio_cli_unsupported) / sizeof(fio_cli_unsupported[0]); i++) {
+		if (strcmp(key, fio_cli_unsupported[i].name))
+			continue;
+		if (a->ignore_unsupported && !fio_cli_unsupported[i].always) {
+			if (!a->second_pass)
+				fprintf(stderr, "iopath: warning: fio option --%s is not supported by iopath (%s); ignored\n",
+					key, fio_cli_unsupported[i].what);
+			return 1;
+		}
+		return iop_errf(err, -ENOTSUP, "command line: fio option --%s is not supported by iopath (%s)%s",
+				key, fio_cli_unsupported[i].what,
+				fio_cli_unsupported[i].always ? "" : "; --ignore-unsupported lets the run go on without it");
+	}
+	return 0;
+}
 
 /* Options of the tool itself rather than of a job. Returns 1 when arg was one of them. */
 static int tool_option(struct fio_args *a, const char *key, const char *val, struct iop_err *err)
@@ -95,6 +161,44 @@ static int tool_option(struct fio_args *a, const char *key, const char *val, str
 					val ? val : "");
 		return 1;
 	}
+	if (!strcmp(key, "eta-newline")) {
+		if (!val || parse_time_ns(val, 1000000000ull, &a->eta_newline_ns) || !a->eta_newline_ns)
+			return iop_errf(err, -EINVAL, "--eta-newline=%s: bad time (accepted: e.g. 5, 5s, 500ms)",
+					val ? val : "");
+		return 1;
+	}
+	if (!strcmp(key, "max-jobs")) {
+		uint64_t n;
+
+		if (!val || parse_u64(val, &n) || !n || n > 1000000)
+			return iop_errf(err, -EINVAL, "--max-jobs=%s: bad number (accepted: 1 to 1000000)",
+					val ? val : "");
+		a->max_jobs = (unsigned)n;
+		return 1;
+	}
+	if (!strcmp(key, "alloc-size")) {
+		uint64_t n;
+
+		if (!val || parse_u64(val, &n) || !n)
+			return iop_errf(err, -EINVAL, "--alloc-size=%s: bad number of KiB", val ? val : "");
+		return 1;
+	}
+	if (!strcmp(key, "warnings-fatal")) {
+		a->warnings_fatal = true;
+		return 1;
+	}
+	if (!strcmp(key, "version")) {
+		a->version = true;
+		return 1;
+	}
+	if (!strcmp(key, "cmdhelp")) {
+		a->cmdhelp = val ? val : "";
+		return 1;
+	}
+	if (!strcmp(key, "enghelp")) {
+		a->enghelp = val ? val : "";
+		return 1;
+	}
 	if (!strcmp(key, "ignore-unsupported")) {
 		a->ignore_unsupported = true;
 		return 1;
@@ -107,12 +211,15 @@ static int tool_option(struct fio_args *a, const char *key, const char *val, str
 		a->sections[a->nr_sections++] = val;
 		return 1;
 	}
-	return 0;
+	return fio_cli_refused(a, key, err);
 }
 
 /* The tool's own options that take a value. */
 static const char *const tool_valued[] = {
-	"output-format", "output", "section", "eta", "terse-version", "allow-destructive", NULL,
+	"output-format", "output", "section", "eta", "terse-version", "allow-destructive",
+	"eta-newline", "max-jobs", "alloc-size", "status-interval", "debug", "idle-prof",
+	"trigger-file", "trigger-timeout", "trigger", "trigger-remote", "aux-path", "crctest",
+	"inflate-log", "daemonize", "client", "remote-config", NULL,
 };
 
 /* Would fio (getopt) take the next word as this option's value ("--bs 4k")? */
@@ -150,6 +257,10 @@ static int scan_args(int argc, char **argv, struct fio_args *a, struct iop_err *
 {
 	int i, ret;
 
+	/* wherever it stands, it governs every fio option iopath lacks */
+	for (i = 1; i < argc; i++)
+		if (!strcmp(argv[i], "--ignore-unsupported"))
+			a->ignore_unsupported = true;
 	for (i = 1; i < argc; i++) {
 		char *arg = argv[i], key[128];
 		const char *val = NULL;
@@ -192,6 +303,8 @@ static int parse_args(int argc, char **argv, struct fio_args *a, struct job_pars
 			return ret;
 		/* scan_args took the tool's own options already */
 		memset(&scratch, 0, sizeof(scratch));
+		scratch.ignore_unsupported = a->ignore_unsupported;
+		scratch.second_pass = true;
 		ret = tool_option(&scratch, key, val, err);
 		if (!ret)
 			ret = target_policy_option(&p->list->policy, key, val, err);
@@ -211,6 +324,20 @@ static int parse_args(int argc, char **argv, struct fio_args *a, struct job_pars
 	return 0;
 }
 
+/* --max-jobs: fio's limit on the threads and processes of one invocation. */
+static int check_max_jobs(const struct job_list *jobs, unsigned max, struct iop_err *err)
+{
+	uint64_t n = 0;
+	unsigned i;
+
+	for (i = 0; i < jobs->nr; i++)
+		n += jobs->jobs[i].numjobs;
+	if (n > max)
+		return iop_errf(err, -E2BIG, "--max-jobs=%u: the jobs start %llu workers (numjobs summed over every job)",
+				max, (unsigned long long)n);
+	return 0;
+}
+
 static void print_warnings(const struct job_parser *p)
 {
 	unsigned i;
@@ -224,6 +351,7 @@ struct eta_state {
 	bool always;
 	bool shown;
 	uint64_t last_bytes, last_ios, last_ns;
+	uint64_t newline_ns, line_ns;	/* --eta-newline: its period; when this line began */
 };
 
 static void fmt_rate(char *buf, size_t len, double v, const char *const *units, double base)
@@ -254,6 +382,12 @@ static void show_progress(const struct run_progress *p, void *arg)
 		 (double)(p->bytes - e->last_bytes) / secs : 0, bytes, 1024);
 	fmt_rate(iops, sizeof(iops), secs > 0 && p->ios >= e->last_ios ?
 		 (double)(p->ios - e->last_ios) / secs : 0, counts, 1000);
+	if (e->shown && e->newline_ns && p->elapsed_ns - e->line_ns >= e->newline_ns) {
+		fputc('\n', stderr);
+		e->line_ns = p->elapsed_ns;
+	}
+	if (!e->shown)
+		e->line_ns = p->elapsed_ns;
 	fprintf(stderr, "\rJobs: %u (phase %u/%u): [%s/s][%s IOPS][eta %02um:%02us]   ",
 		p->running, p->phase + 1, p->nr_phases, bw, iops, eta / 60, eta % 60);
 	fflush(stderr);
@@ -292,6 +426,19 @@ int cmd_fio(int argc, char **argv)
 	}
 	job_parser_init(&p, &jobs);
 	ret = scan_args(argc, argv, &a, &err);
+	if (!ret && (a.version || a.cmdhelp || a.enghelp)) {
+		if (a.version)
+			printf("iopath %s\n", iopath_version);
+		else if (a.cmdhelp)
+			ret = print_cmdhelp(stdout, a.cmdhelp, &err);
+		else
+			ret = print_enghelp(stdout, a.enghelp, &err);
+		job_parser_free(&p);
+		job_list_free(&jobs);
+		if (ret)
+			fprintf(stderr, "iopath: %s\n", err.msg);
+		return ret ? EXIT_USAGE : 0;
+	}
 	p.ignore_unsupported = a.ignore_unsupported;
 	p.sections = a.nr_sections ? a.sections : NULL;
 	p.nr_sections = a.nr_sections;
@@ -301,6 +448,10 @@ int cmd_fio(int argc, char **argv)
 		ret = job_parser_finish(&p, &err);
 	if (!ret && !jobs.nr)
 		ret = iop_errf(&err, -EINVAL, "no jobs defined (give a job file or --name=NAME with options)");
+	if (!ret && a.warnings_fatal && p.nr_warnings)
+		ret = iop_errf(&err, -EINVAL, "--warnings-fatal: %s", p.warnings[0]);
+	if (!ret && a.max_jobs)
+		ret = check_max_jobs(&jobs, a.max_jobs, &err);
 	print_warnings(&p);
 	job_parser_free(&p);
 	/* find out now, not after the jobs ran, that their result would have nowhere to go */
@@ -324,6 +475,7 @@ int cmd_fio(int argc, char **argv)
 	}
 	install_stop_signals();
 	eta.always = a.eta > 0;
+	eta.newline_ns = a.eta_newline_ns;
 	if (a.eta > 0 || (a.eta == 0 && isatty(STDERR_FILENO)))
 		ret = run_jobs_progress(&jobs, &res, show_progress, &eta, &err);
 	else

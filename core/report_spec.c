@@ -4,15 +4,6 @@
 
 #include "report.h"
 
-static const char *rw_name(enum job_rw rw)
-{
-	static const char *const names[] = { "read", "write", "randread", "randwrite", "rw",
-					     "randrw", "copy", "metadata", "trim", "randtrim",
-					     "trimwrite", "randtrimwrite" };
-
-	return (unsigned)rw < sizeof(names) / sizeof(names[0]) ? names[rw] : "?";
-}
-
 static json_t *u64(uint64_t v)
 {
 	return json_integer((json_int_t)v);
@@ -34,7 +25,7 @@ static json_t *spec_json(const struct job_spec *j)
 	json_object_set_new(o, "group_reporting", json_boolean(j->group_reporting));
 	json_object_set_new(o, "ioengine", json_string(j->engine ? j->engine->name : j->ioengine));
 	json_object_set_new(o, "direct", json_boolean(j->direct));
-	json_object_set_new(o, "rw", json_string(rw_name(j->rw)));
+	json_object_set_new(o, "rw", json_string(job_rw_name(j->rw)));
 	json_array_append_new(bs, json_integer(j->bs[0]));
 	json_array_append_new(bs, json_integer(j->bs[1]));
 	json_object_set_new(o, "bs", bs);

@@ -160,6 +160,10 @@ static int check_target(const struct job_spec *job, const struct job_plan *plan,
 	int ret = file_size(path, &size, &blk);
 
 	if (ret == -ENOENT) {
+		if (pol->readonly)
+			return iop_errf(err, -EROFS,
+					"job %s: %s does not exist, and --readonly forbids creating it",
+					job->name, path);
 		if (!job->allow_file_create)
 			return iop_errf(err, -ENOENT,
 					"job %s: %s does not exist, and allow_file_create=0 forbids creating it",
@@ -174,6 +178,10 @@ static int check_target(const struct job_spec *job, const struct job_plan *plan,
 		if (ret)
 			return ret;
 	}
+	if (pol->readonly && !blk && size < need)
+		return iop_errf(err, -EROFS,
+				"job %s: %s is %llu bytes, the job reads %llu, and --readonly forbids extending it (give a smaller size=)",
+				job->name, path, (unsigned long long)size, (unsigned long long)need);
 	ret = check_access(job, path, writes || (!blk && size < need), err);
 	if (ret)
 		return ret;
@@ -467,6 +475,13 @@ static int plan_job(const struct job_spec *job, const struct target_policy *pol,
 	memset(plan, 0, sizeof(*plan));
 	plan->job = job;
 	plan->pol = pol;
+	if (pol->readonly && (job_writes(job->rw) || job->rw == RW_METADATA))
+		return iop_errf(err, -EROFS,
+				"job %s: rw=%s writes or trims, and --readonly forbids writes and trims",
+				job->name, job_rw_name(job->rw));
+	if (pol->readonly && job->unlink)
+		return iop_errf(err, -EROFS, "job %s: unlink=1 removes its files, and --readonly forbids that",
+				job->name);
 	plan->nr_workers = job->numjobs;
 	plan->unit = job_unit(job);
 	plan->align = job_align(job);

@@ -26,6 +26,12 @@ int target_policy_option(struct target_policy *pol, const char *key, const char 
 {
 	struct stat st;
 
+	if (!strcmp(key, "readonly")) {
+		if (val)
+			return iop_errf(err, -EINVAL, "--readonly takes no value (it forbids every write and trim)");
+		pol->readonly = true;
+		return 1;
+	}
 	if (!strcmp(key, "allow-overwrite")) {
 		if (val)
 			return iop_errf(err, -EINVAL,

@@ -16,12 +16,14 @@
  */
 struct target_policy {
 	bool allow_overwrite;			/* --allow-overwrite: any existing file */
+	bool readonly;				/* --readonly: no job writes, trims, creates or extends */
 	unsigned nr_destructive;
 	const char *destructive[TARGET_DESTRUCTIVE_MAX];	/* --allow-destructive=DEV */
 };
 
 /*
- * A run-wide command-line option of the policy: --allow-overwrite or --allow-destructive=DEV.
+ * A run-wide command-line option of the policy: --allow-overwrite, --allow-destructive=DEV or
+ * --readonly.
  * Returns 1 when key was one of them, 0 when not, -errno (with err) on a bad value.
  */
 int target_policy_option(struct target_policy *pol, const char *key, const char *val,

@@ -338,6 +338,16 @@ static inline bool job_writes(enum job_rw rw)
 	       rw == RW_COPY || job_trims(rw);
 }
 
+/* The rw= name of a mode, as fio spells it. */
+static inline const char *job_rw_name(enum job_rw rw)
+{
+	static const char *const names[] = { "read", "write", "randread", "randwrite", "rw",
+					     "randrw", "copy", "metadata", "trim", "randtrim",
+					     "trimwrite", "randtrimwrite" };
+
+	return (unsigned)rw < sizeof(names) / sizeof(names[0]) ? names[rw] : "?";
+}
+
 /* Data writes (not trims only): what verify stamps and end_fsync flushes. */
 static inline bool job_writes_data(enum job_rw rw)
 {

@@ -1,0 +1,146 @@
+/*
+ * Integration: fio's own command-line options (fio --help of 3.33): the ones iopath has work
+ * as fio's, the ones it lacks are refused by name (or, with --ignore-unsupported, warned about).
+ */
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "harness.h"
+
+TestSuite(fio_cli, .fini = tmpdir_cleanup);
+
+static void refused(struct run_out *r, const char *want)
+{
+	cr_assert_eq(r->status, 2, "exit %d: %s", r->status, r->err);
+	cr_assert_not_null(strstr(r->err, want), "message lacks '%s': %s", want, r->err);
+}
+
+/* fio: "job <a> has write or trim bit set, but fio is in read-only mode" */
+Test(fio_cli, readonly_refuses_writes_trims_and_layout)
+{
+	const char *dir = tmpdir_make();
+	char path[300], fopt[320];
+	struct run_out r;
+	struct stat st;
+
+	snprintf(path, sizeof(path), "%s/f", dir);
+	snprintf(fopt, sizeof(fopt), "--filename=%s", path);
+	r = iopath_run("--readonly", "--name=a", "--ioengine=null", "--size=64k", "--rw=randwrite", NULL);
+	refused(&r, "--readonly forbids writes and trims");
+	run_out_free(&r);
+	r = iopath_run("--readonly", "--name=a", "--ioengine=null", "--size=64k", "--rw=trim", NULL);
+	refused(&r, "--readonly forbids writes and trims");
+	run_out_free(&r);
+	/* a read job on a missing file would lay it out (write it) first */
+	r = iopath_run("--readonly", "--name=a", fopt, "--size=64k", "--rw=read", NULL);
+	refused(&r, "does not exist, and --readonly forbids creating it");
+	run_out_free(&r);
+	cr_assert_neq(stat(path, &st), 0, "--readonly created %s", path);
+	/* a short file would be extended */
+	r = iopath_run("--name=prep", fopt, "--size=32k", "--rw=write", NULL);
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	run_out_free(&r);
+	r = iopath_run("--readonly", "--name=a", fopt, "--size=64k", "--rw=read", NULL);
+	refused(&r, "--readonly forbids extending it");
+	run_out_free(&r);
+	cr_assert_eq(stat(path, &st), 0);
+	cr_assert_eq(st.st_size, 32768, "--readonly changed the file's size");
+	/* reading what is there is what --readonly is for */
+	r = iopath_run("--readonly", "--name=a", fopt, "--rw=randread", "--bs=4k",
+		       "--output-format=json", NULL);
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	{
+		json_t *root = json_from_string(r.out);
+
+		cr_assert_eq(job_int(root, 0, "read", "io_bytes"), 32768);
+		json_decref(root);
+	}
+	run_out_free(&r);
+}
+
+Test(fio_cli, max_jobs_counts_every_worker)
+{
+	struct run_out r = iopath_run("--max-jobs=4", "--name=a", "--ioengine=null", "--size=64k",
+				      "--numjobs=3", "--name=b", "--numjobs=2", NULL);
+
+	refused(&r, "--max-jobs=4: the jobs start 5 workers");
+	run_out_free(&r);
+	r = iopath_run("--max-jobs=5", "--ioengine=null", "--size=64k", "--name=a", "--numjobs=3",
+		       "--name=b", "--numjobs=2", "--output-format=terse", NULL);
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	run_out_free(&r);
+}
+
+Test(fio_cli, warnings_fatal_turns_a_warning_into_exit_2)
+{
+	const char *dir = tmpdir_make();
+	char job[300];
+	struct run_out r;
+	FILE *f;
+
+	snprintf(job, sizeof(job), "%s/w.fio", dir);
+	f = fopen(job, "w");
+	cr_assert_not_null(f);
+	fputs("[a]\nioengine=null\nsize=64k\nbs= 4k\n", f);
+	fclose(f);
+	r = iopath_run(job, "--output-format=terse", NULL);
+	cr_assert_eq(r.status, 0, "without --warnings-fatal: %s", r.err);
+	cr_assert_not_null(strstr(r.err, "warning"), "no warning to make fatal: %s", r.err);
+	run_out_free(&r);
+	r = iopath_run("--warnings-fatal", job, NULL);
+	refused(&r, "--warnings-fatal: ");
+	run_out_free(&r);
+}
+
+Test(fio_cli, unsupported_fio_flags_are_named)
+{
+	struct run_out r = iopath_run("--status-interval=1", "--name=a", "--ioengine=null",
+				      "--size=64k", NULL);
+
+	refused(&r, "fio option --status-interval is not supported by iopath");
+	run_out_free(&r);
+	/* --ignore-unsupported (even after it) lets a reporting flag go, with a warning */
+	r = iopath_run("--debug=io", "--name=a", "--ioengine=null", "--size=64k",
+		       "--output-format=terse", "--ignore-unsupported", NULL);
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	cr_assert_not_null(strstr(r.err, "warning: fio option --debug is not supported by iopath"), "%s", r.err);
+	cr_assert_null(strstr(strstr(r.err, "warning") + 1, "warning"), "warned more than once: %s", r.err);
+	run_out_free(&r);
+	/* but not one that changes what the invocation is */
+	r = iopath_run("--client=host", "--ignore-unsupported", "--name=a", "--ioengine=null",
+		       "--size=64k", NULL);
+	refused(&r, "fio option --client is not supported by iopath");
+	run_out_free(&r);
+}
+
+Test(fio_cli, cmdhelp_and_enghelp)
+{
+	struct run_out r = iopath_run("--cmdhelp=iodepth", NULL);
+
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	cr_assert_not_null(strstr(r.out, "iodepth: requests in flight per worker"), "%s", r.out);
+	cr_assert_not_null(strstr(r.out, "1 to 65536"), "%s", r.out);
+	run_out_free(&r);
+	r = iopath_run("--cmdhelp=all", NULL);
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	cr_assert_not_null(strstr(r.out, "\nrw "), "%s", r.out);
+	run_out_free(&r);
+	r = iopath_run("--cmdhelp=nosuch", NULL);
+	refused(&r, "--cmdhelp=nosuch: no such job option");
+	run_out_free(&r);
+	r = iopath_run("--enghelp", NULL);
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	cr_assert_not_null(strstr(r.out, "\tio_uring "), "%s", r.out);
+	cr_assert_not_null(strstr(r.out, "\tlibaio "), "%s", r.out);
+	run_out_free(&r);
+	r = iopath_run("--enghelp=io_uring,sqthread_poll", NULL);
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	cr_assert_not_null(strstr(r.out, "sqthread_poll:"), "%s", r.out);
+	cr_assert_null(strstr(r.out, "fixedbufs"), "more than the option asked for: %s", r.out);
+	run_out_free(&r);
+	r = iopath_run("--enghelp=io_uring,nosuch", NULL);
+	refused(&r, "ioengine=io_uring has no option 'nosuch'");
+	run_out_free(&r);
+}
