@@ -53,6 +53,9 @@ static int build_jobs(char *buf, size_t len, const char *path)
 		bool async = !(e->ops->flags & ENGINE_SYNC);
 		int direct = e->force_direct || (async && !(e->ops->flags & ENGINE_DISKLESS));
 
+		if (e->ops->flags & ENGINE_NO_DATA)
+			continue;	/* file operations: no reads and writes to compare */
+
 		ret = append(buf, len, &off,
 			     "[%s randread 4k qd1]\nioengine=%s\ndirect=%d\nrw=randread\nbs=4k\niodepth=1\n",
 			     e->name, e->name, direct);

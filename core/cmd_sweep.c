@@ -272,7 +272,10 @@ static int parse_args(int argc, char **argv, struct sweep_args *a, struct iop_er
 	return 0;
 }
 
-/* Every engine in the registry except aliases (odirect = psync with direct=1). */
+/*
+ * Every engine in the registry except aliases (odirect = psync with direct=1) and the file
+ * operation engines (falloc, ftruncate...), which move no data to compare.
+ */
 static void default_engines(struct str_list *l)
 {
 	const struct engine_entry *e;
@@ -280,7 +283,7 @@ static void default_engines(struct str_list *l)
 	if (l->n)
 		return;
 	for (e = engine_table; e->name && l->n < LIST_MAX; e++)
-		if (!e->force_direct)
+		if (!e->force_direct && !(e->ops->flags & ENGINE_NO_DATA))
 			l->v[l->n++] = e->name;
 }
 

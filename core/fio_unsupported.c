@@ -189,8 +189,8 @@ const struct fio_unsupported fio_unsupported_table[] = {
 	ENGINE_OPT("xnvme_sync", "xnvme"),
 	/* fio's engines iopath lacks (fio --enghelp, and upstream engines Debian omits) */
 	ENGINE("cpuio"), ENGINE("vsync"), ENGINE("pvsync"), ENGINE("pvsync2"), ENGINE("net"),
-	ENGINE("netsplice"), ENGINE("ftruncate"), ENGINE("filecreate"), ENGINE("filestat"),
-	ENGINE("filedelete"), ENGINE("exec"), ENGINE("posixaio"), ENGINE("falloc"),
+	ENGINE("netsplice"), ENGINE("filecreate"), ENGINE("filestat"),
+	ENGINE("filedelete"), ENGINE("exec"), ENGINE("posixaio"),
 	ENGINE("e4defrag"), ENGINE("splice"), ENGINE("gfapi"), ENGINE("gfapi_async"), ENGINE("mtd"),
 	ENGINE("sg"), ENGINE("io_uring_cmd"), ENGINE("nbd"), ENGINE("rdma"), ENGINE("rados"),
 	ENGINE("rbd"), ENGINE("pmemblk"), ENGINE("dev-dax"), ENGINE("libpmem"), ENGINE("windowsaio"),

@@ -2173,6 +2173,11 @@ int job_finish(struct job_spec *job, struct iop_err *err)
 				job->origin, ent->ops->name);
 	if (job->time_based && job->runtime_ns == 0)
 		return iop_errf(err, -EINVAL, "%s: time_based needs runtime=", job->origin);
+	if ((ent->ops->flags & ENGINE_WRITES_ONLY) && (job_reads(job->rw) || job_trims(job->rw) ||
+						       job->rw == RW_METADATA))
+		return iop_errf(err, -EINVAL,
+				"%s: ioengine=%s truncates on writes only: a job that reads or trims is refused (fio 3.33 fails it with EINVAL at its first I/O); use rw=write or randwrite",
+				job->origin, ent->ops->name);
 	return finish_mode(job, err);
 }
 

@@ -155,7 +155,7 @@ static int check_dio_align(const struct job_spec *job, uint64_t offset, const ch
 static int check_target(const struct job_spec *job, const struct job_plan *plan,
 			const struct target_policy *pol, const char *path, struct iop_err *err)
 {
-	bool writes = job_writes(job->rw), blk;
+	bool writes = job_changes_files(job), blk;
 	uint64_t need = worker_start(plan, plan->nr_workers - 1) + plan->region, size;
 	int ret = file_size(path, &size, &blk);
 
@@ -301,7 +301,7 @@ static int plan_sizes(const struct job_spec *job, struct job_plan *plan,
 		if (ret)
 			return iop_errf(err, ret, "job %s: %s: %s", job->name, plan->paths[i],
 					strerror(-ret));
-		if (!blk && !fsize && !job_writes(job->rw) && !may_overwrite(job, pol) &&
+		if (!blk && !fsize && !job_changes_files(job) && !may_overwrite(job, pol) &&
 		    !target_owned(plan->paths[i]))
 			return iop_errf(err, -ENODATA,
 					"job %s: %s is empty and was not created by iopath: a read job needs data in it (give a file holding data, or overwrite=1 / --allow-overwrite to let iopath lay it out)",
@@ -553,7 +553,7 @@ static uint64_t layout_end(const struct job_plan *plan, unsigned i)
 static int layout_job(const struct job_plan *plan, struct iop_err *err)
 {
 	const struct job_spec *job = plan->job;
-	bool fill = job_reads(job->rw), writes = job_writes(job->rw);
+	bool fill = job_reads(job->rw), writes = job_changes_files(job);
 	unsigned i, nr_paths = plan->shared ? plan->nr_files : plan->nr_files * plan->nr_workers;
 	int ret;
 
@@ -1223,7 +1223,7 @@ static bool phase_enter(struct group_job *gjs, unsigned n)
 	unsigned i;
 
 	for (i = 0; i < n && i < FLEET_CHECK_MAX; i++)
-		if (!gjs[i].refused && job_writes(gjs[i].plan.job->rw) &&
+		if (!gjs[i].refused && job_changes_files(gjs[i].plan.job) &&
 		    !(gjs[i].plan.job->engine->flags & ENGINE_DISKLESS))
 			hash[i] = fleet_paths_hash((const char (*)[PATH_MAX])gjs[i].plan.paths,
 						   plan_nr_paths(&gjs[i].plan));

@@ -2070,7 +2070,7 @@ static int offload_start(struct offload *o, struct worker *w)
 		.files = w->files,
 		.nr_files = w->nr_files,
 		.direct = job->direct,
-		.writes = job_writes(job->rw),
+		.writes = job_changes_files(job),
 	};
 	pthread_condattr_t ca;
 	unsigned i;
@@ -2317,7 +2317,7 @@ static int setup_files(struct worker *w)
 	const struct job_plan *plan = w->plan;
 	const struct job_spec *job = w->job;
 	bool diskless = job->engine->flags & ENGINE_DISKLESS;
-	bool writes = job_writes(job->rw);
+	bool writes = job_changes_files(job);
 	struct iop_err err;
 	struct stat st;
 	uint64_t seed = job->randseed_set ? job->randseed : 0x5eed;
@@ -2396,7 +2396,7 @@ static int setup_engine(struct worker *w)
 		.files = w->files,
 		.nr_files = w->nr_files,
 		.direct = job->direct,
-		.writes = job_writes(job->rw),
+		.writes = job_changes_files(job),
 	};
 	unsigned i;
 	int ret;

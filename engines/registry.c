@@ -9,6 +9,8 @@ extern const struct engine_ops libaio_engine;
 extern const struct engine_ops io_uring_engine;
 extern const struct engine_ops mmap_engine;
 extern const struct engine_ops null_engine;
+extern const struct engine_ops falloc_engine;
+extern const struct engine_ops ftruncate_engine;
 
 /*
  * To add an engine: write engines/NAME.c exporting one const struct engine_ops, declare it
@@ -22,6 +24,8 @@ const struct engine_entry engine_table[] = {
 	{ "io_uring", &io_uring_engine, false },
 	{ "mmap", &mmap_engine, false },
 	{ "null", &null_engine, false },
+	{ "falloc", &falloc_engine, false },
+	{ "ftruncate", &ftruncate_engine, false },
 	{ NULL, NULL, false },
 };
 

@@ -98,6 +98,11 @@ struct engine {
 #define ENGINE_DISKLESS		(1u << 2)	/* moves no data: files are neither opened nor laid out */
 #define ENGINE_NEEDS_MAP	(1u << 3)	/* the file must be at least its region long before open */
 #define ENGINE_FILE_POS		(1u << 4)	/* seeks the file's shared position: one issuer per file */
+#define ENGINE_MODIFIES		(1u << 5)	/* changes its files whatever the direction (falloc's
+						 * reads allocate): opened for writing, counted as written */
+#define ENGINE_NO_DATA		(1u << 6)	/* operates on files rather than moving data: left out
+						 * of the data comparisons (default engines of a sweep) */
+#define ENGINE_WRITES_ONLY	(1u << 7)	/* does writes alone: reading and trimming jobs are refused */
 
 struct engine_ops {
 	const char *name;

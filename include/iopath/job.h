@@ -348,6 +348,12 @@ static inline const char *job_rw_name(enum job_rw rw)
 	return (unsigned)rw < sizeof(names) / sizeof(names[0]) ? names[rw] : "?";
 }
 
+/* Does the job change its files: it writes or trims, or its engine changes them anyway? */
+static inline bool job_changes_files(const struct job_spec *job)
+{
+	return job_writes(job->rw) || (job->engine && (job->engine->flags & ENGINE_MODIFIES));
+}
+
 /* Data writes (not trims only): what verify stamps and end_fsync flushes. */
 static inline bool job_writes_data(enum job_rw rw)
 {

@@ -1,0 +1,155 @@
+/*
+ * Integration: fio's file-operation engines (falloc, ftruncate, filecreate, filestat,
+ * filedelete): the operation really happens to the files, and is counted as fio 3.33 counts it.
+ */
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "harness.h"
+
+TestSuite(fileops, .fini = tmpdir_cleanup);
+
+static json_t *run_json(const char *dir, char *const *args, int want_status)
+{
+	char out[320], oarg[340], *argv[24];
+	struct run_out r;
+	unsigned n = 0;
+
+	snprintf(out, sizeof(out), "%s/out.json", dir);
+	snprintf(oarg, sizeof(oarg), "--output=%s", out);
+	argv[n++] = "iopath";
+	argv[n++] = "--output-format=json";
+	argv[n++] = oarg;
+	while (*args && n < 23)
+		argv[n++] = *args++;
+	argv[n] = NULL;
+	r = iopath_runv(argv);
+	cr_assert_eq(r.status, want_status, "exit %d: %s", r.status, r.err);
+	run_out_free(&r);
+	return want_status ? NULL : json_load_path(out);
+}
+
+static long long lat_n(json_t *root, const char *dir, const char *lat)
+{
+	json_t *d = json_object_get(json_array_get(json_object_get(root, "jobs"), 0), dir);
+
+	return json_integer_value(json_object_get(json_object_get(d, lat), "N"));
+}
+
+/* Allocated bytes of path (st_blocks). */
+static long long allocated(const char *path)
+{
+	struct stat st;
+
+	cr_assert_eq(stat(path, &st), 0, "%s missing", path);
+	return (long long)st.st_blocks * 512;
+}
+
+static long long size_of(const char *path)
+{
+	struct stat st;
+
+	cr_assert_eq(stat(path, &st), 0, "%s missing", path);
+	return (long long)st.st_size;
+}
+
+/* Punch a hole into a file; false where the filesystem has no hole punching. */
+static bool fs_punches(const char *dir)
+{
+	return sh("cd %s && truncate -s 64k p && fallocate -l 64k p 2>/dev/null && fallocate -p -o 0 -l 4k p 2>/dev/null; r=$?; rm -f p; exit $r",
+		  dir) == 0;
+}
+
+Test(fileops, falloc_write_allocates_the_file_and_counts_each_request_as_a_write)
+{
+	const char *dir = tmpdir_make();
+	char fname[300], path[300];
+	char *args[] = { "--name=f", "--ioengine=falloc", "--rw=write", "--bs=64k", "--size=1m",
+			 fname, NULL };
+	json_t *root;
+
+	snprintf(path, sizeof(path), "%s/falloc.dat", dir);
+	snprintf(fname, sizeof(fname), "--filename=%s", path);
+	root = run_json(dir, args, 0);
+	cr_assert_eq(job_int(root, 0, "write", "total_ios"), 16);
+	cr_assert_eq(job_int(root, 0, "write", "io_bytes"), 1 << 20);
+	cr_assert_eq(lat_n(root, "write", "clat_ns"), 16);
+	cr_assert_eq(lat_n(root, "write", "lat_ns"), 16);
+	cr_assert_eq(job_int(root, 0, "read", "total_ios"), 0);
+	cr_assert_eq(size_of(path), 1 << 20);
+	cr_assert_geq(allocated(path), 1 << 20, "fallocate did not allocate the file");
+	json_decref(root);
+}
+
+Test(fileops, falloc_randtrim_punches_holes_where_fio_trims)
+{
+	const char *dir = tmpdir_make();
+	char fname[300], path[300];
+	char *args[] = { "--name=f", "--ioengine=falloc", "--rw=randtrim", "--bs=64k",
+			 "--size=1m", fname, NULL };
+	json_t *root;
+
+	if (!fs_punches(dir))
+		cr_skip_test("the filesystem of %s cannot punch holes", dir);
+	snprintf(path, sizeof(path), "%s/falloc.dat", dir);
+	snprintf(fname, sizeof(fname), "--filename=%s", path);
+	root = run_json(dir, args, 0);
+	cr_assert_eq(job_int(root, 0, "trim", "total_ios"), 16);
+	cr_assert_eq(job_int(root, 0, "trim", "io_bytes"), 1 << 20);
+	cr_assert_eq(lat_n(root, "trim", "clat_ns"), 16);
+	cr_assert_eq(size_of(path), 1 << 20, "a punched hole keeps the size");
+	cr_assert_eq(allocated(path), 0, "every block was trimmed, yet %lld bytes stay allocated",
+		     allocated(path));
+	json_decref(root);
+}
+
+Test(fileops, falloc_read_job_refuses_a_file_iopath_did_not_create)
+{
+	const char *dir = tmpdir_make();
+	char fname[300], path[300];
+	struct run_out r;
+
+	snprintf(path, sizeof(path), "%s/user.dat", dir);
+	snprintf(fname, sizeof(fname), "--filename=%s", path);
+	file_make(path, 1 << 20, 3);
+	r = iopath_run("--name=f", "--ioengine=falloc", "--rw=read", "--bs=64k", "--size=1m",
+		       fname, NULL);
+	cr_assert_eq(r.status, 2, "exit %d: %s", r.status, r.err);
+	cr_assert_not_null(strstr(r.err, "not created by iopath"), "%s", r.err);
+	run_out_free(&r);
+}
+
+Test(fileops, ftruncate_sets_the_size_to_each_write_offset)
+{
+	const char *dir = tmpdir_make();
+	char fname[300], path[300];
+	char *args[] = { "--name=t", "--ioengine=ftruncate", "--rw=write", "--bs=64k",
+			 "--size=1m", fname, NULL };
+	json_t *root;
+
+	snprintf(path, sizeof(path), "%s/trunc.dat", dir);
+	snprintf(fname, sizeof(fname), "--filename=%s", path);
+	root = run_json(dir, args, 0);
+	cr_assert_eq(job_int(root, 0, "write", "total_ios"), 16);
+	cr_assert_eq(job_int(root, 0, "write", "io_bytes"), 1 << 20);
+	cr_assert_eq(lat_n(root, "write", "clat_ns"), 16);
+	/* the last write's offset: 15 blocks of 64k, as fio leaves it */
+	cr_assert_eq(size_of(path), 15 * 65536);
+	json_decref(root);
+}
+
+Test(fileops, ftruncate_refuses_a_reading_job)
+{
+	const char *dir = tmpdir_make();
+	char d[300];
+	struct run_out r;
+
+	snprintf(d, sizeof(d), "--directory=%s", dir);
+	r = iopath_run("--name=t", "--ioengine=ftruncate", "--rw=randread", "--size=1m", d, NULL);
+	cr_assert_eq(r.status, 2, "exit %d: %s", r.status, r.err);
+	cr_assert_not_null(strstr(r.err, "ioengine=ftruncate truncates on writes only"), "%s", r.err);
+	cr_assert_eq(strchr(r.err, '\n'), r.err + strlen(r.err) - 1, "not one line: %s", r.err);
+	run_out_free(&r);
+}
