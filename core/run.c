@@ -482,6 +482,10 @@ static int plan_job(const struct job_spec *job, const struct target_policy *pol,
 	if (pol->readonly && job->unlink)
 		return iop_errf(err, -EROFS, "job %s: unlink=1 removes its files, and --readonly forbids that",
 				job->name);
+	if (pol->readonly && job_changes_files(job))
+		return iop_errf(err, -EROFS,
+				"job %s: ioengine=%s changes its files even on reads, and --readonly forbids that",
+				job->name, job->engine->name);
 	plan->nr_workers = job->numjobs;
 	plan->unit = job_unit(job);
 	plan->align = job_align(job);

@@ -153,3 +153,17 @@ Test(fileops, ftruncate_refuses_a_reading_job)
 	cr_assert_eq(strchr(r.err, '\n'), r.err + strlen(r.err) - 1, "not one line: %s", r.err);
 	run_out_free(&r);
 }
+
+Test(fileops, readonly_refuses_a_falloc_read_job)
+{
+	const char *dir = tmpdir_make();
+	char d[300];
+	struct run_out r;
+
+	snprintf(d, sizeof(d), "--directory=%s", dir);
+	r = iopath_run("--readonly", "--name=f", "--ioengine=falloc", "--rw=read", "--size=1m", d,
+		       NULL);
+	cr_assert_eq(r.status, 2, "exit %d: %s", r.status, r.err);
+	cr_assert_not_null(strstr(r.err, "--readonly forbids"), "%s", r.err);
+	run_out_free(&r);
+}
