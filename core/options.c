@@ -1315,6 +1315,8 @@ const struct opt_def opt_table[] = {
 	  "files per worker (rw=metadata: the small files to create)" },
 	{ "filesize", NULL, OPT_FN, 0, 0, 0, 0, set_filesize,
 	  "size of each file, or a low-high range (rw=metadata: bytes in each small file)" },
+	{ "openfiles", NULL, OPT_UINT, FIELD(openfiles), 1, 100000000, NULL,
+	  "files kept open at once (the file-operation engines hold one at a time; data jobs keep all open)" },
 	{ "files_per_dir", NULL, OPT_UINT, FIELD(files_per_dir), 1, 1000000, NULL,
 	  "rw=metadata: files in each directory of the tree" },
 	{ "dir_fanout", NULL, OPT_UINT, FIELD(dir_fanout), 1, 1000000, NULL,
@@ -1811,6 +1813,25 @@ int opt_apply(struct job_spec *job, const char *key, const char *val, const char
 	return opt_apply_ctx(job, key, val, where, NULL, err);
 }
 
+/* The index of word in a '|'-separated list of choices, or -1. */
+static int choice_index(const char *choices, const char *word)
+{
+	size_t n = strlen(word);
+	const char *p = choices;
+	int i = 0;
+
+	while (n && p && *p) {
+		const char *bar = strchr(p, '|');
+		size_t len = bar ? (size_t)(bar - p) : strlen(p);
+
+		if (len == n && !strncmp(p, word, n))
+			return i;
+		p = bar ? bar + 1 : NULL;
+		i++;
+	}
+	return -1;
+}
+
 static int parse_engine_opts(struct job_spec *job, const struct engine_ops *ops,
 			     struct iop_err *err)
 {
@@ -1836,6 +1857,15 @@ static int parse_engine_opts(struct job_spec *job, const struct engine_ops *ops,
 					"%s: option '%s' belongs to ioengine=%s, but job '%s' uses ioengine=%s",
 					job->origin, kv->key, owner ? owner->name : "?", job->name,
 					ops->name);
+		}
+		if (eo->type == EOPT_CHOICE) {
+			int idx = choice_index(eo->choices, kv->val);
+
+			if (idx < 0)
+				return iop_errf(err, -EINVAL, "%s: option %s: bad value '%s' (accepted: %s)",
+						job->origin, kv->key, kv->val, eo->choices);
+			*(int *)(job->engine_opts + eo->offset) = idx;
+			continue;
 		}
 		if (eo->type == EOPT_BOOL) {
 			if (*kv->val && parse_bool(kv->val, &b))
@@ -2021,6 +2051,26 @@ static int check_zbd(const struct job_spec *job, struct iop_err *err)
 
 
 /* Whole-job checks of the options that depend on rw. */
+/* What a file-operation engine's loop (one timed operation per file, counted blocks) lacks. */
+static const char *finish_fileop(const struct job_spec *job)
+{
+	if (job_trims(job->rw) || job->rw == RW_COPY || job->rw == RW_METADATA)
+		return "rw= takes read, write or their mixes (its blocks are counted in that direction)";
+	if (job->verify != VERIFY_NONE)
+		return "verify does not apply (no data moves)";
+	if (job->ramp_ns)
+		return "ramp_time is not supported by iopath with these engines";
+	if (job->rate[0] || job->rate[1] || job->rate_iops[0] || job->rate_iops[1] ||
+	    job->rate_min[0] || job->rate_min[1] || job->rate_iops_min[0] || job->rate_iops_min[1])
+		return "rate limits are not supported by iopath with these engines";
+	if (job->thinktime_ns || job->number_ios || job->flow || job->latency_target_ns ||
+	    job->zone_zbd || job->zone_strided || job->submit_offload || job->ss_dur_ns)
+		return "thinktime, number_ios, flow, latency_target, zonemode, io_submit_mode=offload and steady state are not supported by iopath with these engines";
+	if (job->bw_log_set || job->iops_log_set || job->lat_log_set)
+		return "write_bw_log, write_iops_log and write_lat_log are not supported by iopath with these engines";
+	return NULL;
+}
+
 static int finish_mode(struct job_spec *job, struct iop_err *err)
 {
 	if (job->submit_offload && (job->rw == RW_COPY || job->rw == RW_METADATA))
@@ -2037,8 +2087,13 @@ static int finish_mode(struct job_spec *job, struct iop_err *err)
 		return iop_errf(err, -EINVAL,
 				"%s: files_per_dir and dir_fanout are rw=metadata options", job->origin);
 	if (job->nrfiles > 64)
-		return iop_errf(err, -EINVAL, "%s: nrfiles=%u: at most 64 files per worker for data jobs",
+		return iop_errf(err, -EINVAL,
+				"%s: nrfiles=%u: more than 64 files per worker is not supported by iopath (file-operation engines included)",
 				job->origin, job->nrfiles);
+	if (job->openfiles && job->openfiles < job->nrfiles && !(job->engine->flags & ENGINE_FILE_OP))
+		return iop_errf(err, -EINVAL,
+				"%s: fio option 'openfiles' below nrfiles is not supported by iopath (its data jobs keep all %u files open; openfiles=%u)",
+				job->origin, job->nrfiles, job->openfiles);
 	if (job->nrfiles > 1 && job->filename[0])
 		return iop_errf(err, -EINVAL,
 				"%s: nrfiles= with filename=: name every file in filename= (a:b:c) instead",
@@ -2173,6 +2228,13 @@ int job_finish(struct job_spec *job, struct iop_err *err)
 				job->origin, ent->ops->name);
 	if (job->time_based && job->runtime_ns == 0)
 		return iop_errf(err, -EINVAL, "%s: time_based needs runtime=", job->origin);
+	if (ent->ops->flags & ENGINE_FILE_OP) {
+		const char *why = finish_fileop(job);
+
+		if (why)
+			return iop_errf(err, -EINVAL, "%s: ioengine=%s times one operation per file: %s",
+					job->origin, ent->ops->name, why);
+	}
 	if ((ent->ops->flags & ENGINE_WRITES_ONLY) && (job_reads(job->rw) || job_trims(job->rw) ||
 						       job->rw == RW_METADATA))
 		return iop_errf(err, -EINVAL,

@@ -156,8 +156,13 @@ static int check_target(const struct job_spec *job, const struct job_plan *plan,
 			const struct target_policy *pol, const char *path, struct iop_err *err)
 {
 	bool writes = job_changes_files(job), blk;
+	bool creates = job->engine->flags & ENGINE_NO_LAYOUT;
 	uint64_t need = worker_start(plan, plan->nr_workers - 1) + plan->region, size;
 	int ret = file_size(path, &size, &blk);
+
+	/* filecreate opens its files read-write and leaves an existing one as it is */
+	if (creates)
+		need = 0;
 
 	if (ret == -ENOENT) {
 		if (pol->readonly)
@@ -182,10 +187,17 @@ static int check_target(const struct job_spec *job, const struct job_plan *plan,
 		return iop_errf(err, -EROFS,
 				"job %s: %s is %llu bytes, the job reads %llu, and --readonly forbids extending it (give a smaller size=)",
 				job->name, path, (unsigned long long)size, (unsigned long long)need);
-	ret = check_access(job, path, writes || (!blk && size < need), err);
+	ret = check_access(job, path, writes || creates || (!blk && size < need), err);
 	if (ret)
 		return ret;
+	if (blk && (job->engine->flags & ENGINE_FILE_OP))
+		return iop_errf(err, -EINVAL, "job %s: ioengine=%s operates on regular files only; %s is a block device (as in fio)",
+				job->name, job->engine->name, path);
 	if (!blk && !may_overwrite(job, pol) && !target_owned(path)) {
+		if (job->engine->flags & ENGINE_REMOVES)
+			return iop_errf(err, -EEXIST,
+					"job %s: ioengine=%s would delete %s, which iopath did not create (give overwrite=1 in the job, or --allow-overwrite, to allow it)",
+					job->name, job->engine->name, path);
 		if (job->unlink)
 			return iop_errf(err, -EEXIST,
 					"job %s: unlink=1 would remove %s, which iopath did not create (give overwrite=1 in the job, or --allow-overwrite, to allow it)",
@@ -276,7 +288,8 @@ static int plan_sizes(const struct job_spec *job, struct job_plan *plan,
 
 	plan->file_len = calloc(nr_paths, sizeof(*plan->file_len));
 	plan->file_have = calloc(nr_paths, sizeof(*plan->file_have));
-	if (!plan->file_len || !plan->file_have)
+	plan->file_missing = calloc(nr_paths, sizeof(*plan->file_missing));
+	if (!plan->file_len || !plan->file_have || !plan->file_missing)
 		return iop_errf(err, -ENOMEM, "job %s: out of memory", job->name);
 	plan->offset = job->offset;
 	plan->offset_increment = job->offset_increment;
@@ -290,6 +303,7 @@ static int plan_sizes(const struct job_spec *job, struct job_plan *plan,
 	}
 	for (i = 0; !diskless && i < nr_paths; i++) {
 		ret = file_size(plan->paths[i], &fsize, &blk);
+		plan->file_missing[i] = ret == -ENOENT;
 		if (ret == -ENOENT)
 			continue;
 		if (ret == -EISDIR)
@@ -482,9 +496,12 @@ static int plan_job(const struct job_spec *job, const struct target_policy *pol,
 	if (pol->readonly && job->unlink)
 		return iop_errf(err, -EROFS, "job %s: unlink=1 removes its files, and --readonly forbids that",
 				job->name);
+	if (pol->readonly && (job->engine->flags & ENGINE_NO_LAYOUT))
+		return iop_errf(err, -EROFS, "job %s: ioengine=%s creates its files, and --readonly forbids that",
+				job->name, job->engine->name);
 	if (pol->readonly && job_changes_files(job))
 		return iop_errf(err, -EROFS,
-				"job %s: ioengine=%s changes its files even on reads, and --readonly forbids that",
+				"job %s: ioengine=%s changes or removes its files whatever the direction, and --readonly forbids that",
 				job->name, job->engine->name);
 	plan->nr_workers = job->numjobs;
 	plan->unit = job_unit(job);
@@ -557,7 +574,9 @@ static uint64_t layout_end(const struct job_plan *plan, unsigned i)
 static int layout_job(const struct job_plan *plan, struct iop_err *err)
 {
 	const struct job_spec *job = plan->job;
-	bool fill = job_reads(job->rw), writes = job_changes_files(job);
+	/* filestat and filedelete: fio lays their files out with data, whatever the direction */
+	bool fill = job_reads(job->rw) || (job->engine->flags & ENGINE_FILE_OP);
+	bool writes = job_changes_files(job);
 	unsigned i, nr_paths = plan->shared ? plan->nr_files : plan->nr_files * plan->nr_workers;
 	int ret;
 
@@ -569,7 +588,7 @@ static int layout_job(const struct job_plan *plan, struct iop_err *err)
 		return 0;
 	if (!fill && !writes)
 		return 0;
-	if (job->create_on_open) {
+	if (job->create_on_open || (job->engine->flags & ENGINE_NO_LAYOUT)) {
 		/* fio: no layout, the job's open creates the file */
 		for (i = 0; i < nr_paths; i++) {
 			ret = check_target(job, plan, plan->pol, plan->paths[i], err);
@@ -1711,6 +1730,7 @@ int run_jobs_progress(const struct job_list *jobs, struct run_results *out, run_
 		free(gjs[i].plan.paths);
 		free(gjs[i].plan.file_len);
 		free(gjs[i].plan.file_have);
+		free(gjs[i].plan.file_missing);
 		free(gjs[i].plan.zbd);
 	}
 	flow_set_free(&flows);

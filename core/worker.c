@@ -2163,11 +2163,86 @@ static void __attribute__((noinline)) io_loop_offload(struct worker *w)
 	free(got);
 }
 
+/*
+ * A file-operation engine (filecreate, filestat, filedelete): per pass, each file's operation
+ * (the engine's open_file) is timed as a completion latency of the job's direction, then the
+ * file's blocks are counted as I/Os, neither submitted nor timed (fio's FAKEIO and NOSTATS).
+ */
+static bool fileop_one(struct worker *w, struct io_file *f, unsigned i, unsigned sd,
+		       uint64_t *left)
+{
+	const struct job_spec *job = w->job;
+	const struct engine_ops *ops = w->eng.ops;
+	uint32_t bs = job->bs[sd == STAT_READ ? DDIR_READ : DDIR_WRITE];
+	uint64_t t0, t1, n;
+	unsigned d;
+	int ret;
+
+	w->eng.err[0] = '\0';
+	t0 = worker_now(w);
+	ret = ops->open_file(&w->eng, f);
+	t1 = worker_now(w);
+	if (ret) {
+		worker_fail(w, -ret, "engine %s: %s", ops->name,
+			    w->eng.err[0] ? w->eng.err : strerror(-ret));
+		return false;
+	}
+	if (!job->disable_lat)		/* fio: disable_clat does not stop these */
+		lat_add(&w->st[sd].clat, t1 - t0);
+	/* after the timing: a file this job created is iopath's, one it removed leaves no mark */
+	if (f->fd >= 0 && w->plan->file_missing && w->plan->file_missing[plan_path(w->plan, w->clone, i)])
+		target_mark_owned(f->fd, f->path);
+	if (ops->flags & ENGINE_REMOVES)
+		target_remove(f->path);
+	if (ops->close_file)
+		ops->close_file(&w->eng, f);
+	for (n = f->len; n >= bs && *left >= bs; n -= bs, *left -= bs) {
+		d = job_reads(job->rw) && job_writes(job->rw) ? stat_dir(pick_dir(w)) : sd;
+		w->st[d].ios++;
+		w->st[d].bytes += bs;
+	}
+	atomic_store_explicit(&w->progress_bytes, w->st[STAT_READ].bytes + w->st[STAT_WRITE].bytes,
+			      memory_order_relaxed);
+	atomic_store_explicit(&w->progress_ios, w->st[STAT_READ].ios + w->st[STAT_WRITE].ios,
+			      memory_order_relaxed);
+	if (t1 >= w->next_sample_ns)
+		take_sample(w, t1);
+	return true;
+}
+
+static void __attribute__((noinline)) io_loop_fileop(struct worker *w)
+{
+	const struct job_spec *job = w->job;
+	unsigned sd = job_reads(job->rw) ? STAT_READ : STAT_WRITE, i;
+	uint64_t left = job->time_based ? UINT64_MAX : w->bytes_target;
+	uint64_t t;
+
+	while (left && !w->aborted) {
+		for (i = 0; i < w->nr_files && left; i++) {
+			t = worker_now(w);
+			if (run_stop_requested()) {
+				w->aborted = w->interrupted = true;
+				break;
+			}
+			if (atomic_load_explicit(&w->terminate, memory_order_relaxed) ||
+			    (w->deadline_ns && t >= w->deadline_ns)) {
+				left = 0;
+				break;
+			}
+			if (!fileop_one(w, &w->files[i], i, sd, &left))
+				break;
+		}
+	}
+	w->end_ns = worker_now(w);
+}
+
 static void io_loop(struct worker *w)
 {
 	const struct job_spec *job = w->job;
 
-	if (job->submit_offload)
+	if (job->engine->flags & ENGINE_FILE_OP)
+		io_loop_fileop(w);
+	else if (job->submit_offload)
 		io_loop_offload(w);
 	else if (job->disable_lat || job->disable_clat || job->disable_slat)
 		w->full ? io_loop_reduced(w) : io_loop_plain_reduced(w);
@@ -2358,8 +2433,8 @@ static int setup_files(struct worker *w)
 			if (!w->written[i])
 				return -ENOMEM;
 		}
-		if (diskless)
-			continue;
+		if (diskless || (job->engine->flags & ENGINE_FILE_OP))
+			continue;	/* a file-operation engine's operation is its open */
 		f->fd = file_open(job, f->path, writes && !f->read_only, &err);
 		if (f->fd < 0) {
 			worker_fail(w, -f->fd, "engine %s: %s", job->engine->name, err.msg);
@@ -2409,7 +2484,7 @@ static int setup_engine(struct worker *w)
 		return ret;
 	}
 	w->eng_ready = true;
-	for (i = 0; ops->open_file && i < w->nr_files; i++) {
+	for (i = 0; ops->open_file && !(ops->flags & ENGINE_FILE_OP) && i < w->nr_files; i++) {
 		ret = ops->open_file(&w->eng, &w->files[i]);
 		if (ret) {
 			worker_fail(w, -ret, "engine %s: %s: %s", ops->name, w->files[i].path,

@@ -35,6 +35,7 @@ struct job_plan {
 	uint64_t region;		/* bytes of each file a worker uses (filesize: the largest) */
 	uint64_t *file_len;		/* per path: the region a worker uses in that file */
 	uint64_t *file_have;		/* per path: its size before the run, 0 when missing */
+	bool *file_missing;		/* per path: it did not exist when planned (its creator marks it) */
 	uint64_t worker_bytes;		/* bytes a worker moves per loop when io_size is not given */
 	uint32_t unit;			/* verify granularity: the smallest block size */
 	uint32_t align;			/* random-offset granularity (blockalign) */

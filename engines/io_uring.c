@@ -24,20 +24,20 @@ struct uring_opts {
 /* Engine options, fio's names. */
 static const struct engine_option uring_options[] = {
 	{ "fixedbufs", EOPT_BOOL, offsetof(struct uring_opts, fixedbufs), 0, 1, 0,
-	  "register the request buffers with the kernel (READ/WRITE_FIXED)" },
+	  "register the request buffers with the kernel (READ/WRITE_FIXED)", NULL },
 	{ "registerfiles", EOPT_BOOL, offsetof(struct uring_opts, registerfiles), 0, 1, 0,
-	  "register the files with the kernel (IOSQE_FIXED_FILE)" },
+	  "register the files with the kernel (IOSQE_FIXED_FILE)", NULL },
 	{ "sqthread_poll", EOPT_BOOL, offsetof(struct uring_opts, sqthread_poll), 0, 1, 0,
-	  "a kernel thread polls the submission queue (SQPOLL)" },
+	  "a kernel thread polls the submission queue (SQPOLL)", NULL },
 	{ "sqthread_poll_cpu", EOPT_INT, offsetof(struct uring_opts, sqthread_poll_cpu), 0, 4095,
-	  -1, "CPU to pin the SQPOLL thread to" },
+	  -1, "CPU to pin the SQPOLL thread to", NULL },
 	{ "hipri", EOPT_BOOL, offsetof(struct uring_opts, hipri), 0, 1, 0,
-	  "polled completions (IOPOLL); needs direct=1 and a device with poll queues" },
+	  "polled completions (IOPOLL); needs direct=1 and a device with poll queues", NULL },
 	{ "nop", EOPT_BOOL, offsetof(struct uring_opts, nop), 0, 1, 0,
-	  "submit IORING_OP_NOP instead of I/O: the ring's own peak rate" },
+	  "submit IORING_OP_NOP instead of I/O: the ring's own peak rate", NULL },
 	{ "defer_taskrun", EOPT_BOOL, offsetof(struct uring_opts, defer_taskrun), 0, 1, 1,
-	  "single-issuer ring with deferred task running, when the kernel has it (0: completions run as task work at any syscall)" },
-	{ NULL, 0, 0, 0, 0, 0, NULL },
+	  "single-issuer ring with deferred task running, when the kernel has it (0: completions run as task work at any syscall)", NULL },
+	{ NULL, 0, 0, 0, 0, 0, NULL, NULL },
 };
 
 struct uring_priv {

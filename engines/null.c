@@ -11,8 +11,8 @@ struct null_opts {
 
 static const struct engine_option null_options[] = {
 	{ "null_accept", EOPT_INT, offsetof(struct null_opts, accept), 0, 65536, 0,
-	  "accept at most this many requests per submit call, 0 for all (exercises the runner's partial submissions)" },
-	{ NULL, 0, 0, 0, 0, 0, NULL },
+	  "accept at most this many requests per submit call, 0 for all (exercises the runner's partial submissions)", NULL },
+	{ NULL, 0, 0, 0, 0, 0, NULL, NULL },
 };
 
 /* Completed requests wait in a FIFO ring until reaped, oldest first. */

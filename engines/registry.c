@@ -11,6 +11,9 @@ extern const struct engine_ops mmap_engine;
 extern const struct engine_ops null_engine;
 extern const struct engine_ops falloc_engine;
 extern const struct engine_ops ftruncate_engine;
+extern const struct engine_ops filecreate_engine;
+extern const struct engine_ops filestat_engine;
+extern const struct engine_ops filedelete_engine;
 
 /*
  * To add an engine: write engines/NAME.c exporting one const struct engine_ops, declare it
@@ -26,6 +29,9 @@ const struct engine_entry engine_table[] = {
 	{ "null", &null_engine, false },
 	{ "falloc", &falloc_engine, false },
 	{ "ftruncate", &ftruncate_engine, false },
+	{ "filecreate", &filecreate_engine, false },
+	{ "filestat", &filestat_engine, false },
+	{ "filedelete", &filedelete_engine, false },
 	{ NULL, NULL, false },
 };
 

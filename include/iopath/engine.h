@@ -53,6 +53,7 @@ struct io_req {
 enum engine_opt_type {
 	EOPT_BOOL,	/* may be given bare ("fixedbufs") or as =0/=1 */
 	EOPT_INT,
+	EOPT_CHOICE,	/* one of the '|'-separated words of choices, stored as its index */
 };
 
 struct engine_option {
@@ -62,6 +63,7 @@ struct engine_option {
 	long long min, max;
 	int def;		/* value when not given */
 	const char *help;
+	const char *choices;	/* EOPT_CHOICE: "stat|lstat|statx" */
 };
 
 /* What the runner hands an engine instance at init. All memory stays valid until exit. */
@@ -103,6 +105,15 @@ struct engine {
 #define ENGINE_NO_DATA		(1u << 6)	/* operates on files rather than moving data: left out
 						 * of the data comparisons (default engines of a sweep) */
 #define ENGINE_WRITES_ONLY	(1u << 7)	/* does writes alone: reading and trimming jobs are refused */
+/*
+ * The measured operation is open_file, once per file and pass, on a file the runner has not
+ * opened (fio's filecreate, filestat, filedelete): the runner times it as a completion
+ * latency of the job's direction (reads if it reads, else writes) and counts the file's
+ * blocks as I/Os without submitting them or timing them (fio's FAKEIO and NOSTATS).
+ */
+#define ENGINE_FILE_OP		(1u << 8)
+#define ENGINE_NO_LAYOUT	(1u << 9)	/* creates its files itself: none is laid out */
+#define ENGINE_REMOVES		(1u << 10)	/* removes its files: the ownership rules of unlink=1 */
 
 struct engine_ops {
 	const char *name;

@@ -127,6 +127,7 @@ struct job_spec {
 	uint64_t offset;
 	uint64_t io_size;		/* bytes to move per worker; 0 = size */
 	unsigned nrfiles;		/* files per worker (fio's nrfiles) */
+	unsigned openfiles;		/* fio's openfiles (0: not given) */
 	uint64_t filesize;		/* rw=metadata: bytes in each small file */
 	unsigned files_per_dir;		/* rw=metadata: files in each directory of the tree */
 	unsigned dir_fanout;		/* rw=metadata: subdirectories of each directory */
@@ -348,9 +349,14 @@ static inline const char *job_rw_name(enum job_rw rw)
 	return (unsigned)rw < sizeof(names) / sizeof(names[0]) ? names[rw] : "?";
 }
 
-/* Does the job change its files: it writes or trims, or its engine changes them anyway? */
+/*
+ * Does the job change its files: it writes or trims, or its engine changes them anyway? A
+ * file-operation engine changes them only when it removes them (filedelete).
+ */
 static inline bool job_changes_files(const struct job_spec *job)
 {
+	if (job->engine && (job->engine->flags & ENGINE_FILE_OP))
+		return job->engine->flags & ENGINE_REMOVES;
 	return job_writes(job->rw) || (job->engine && (job->engine->flags & ENGINE_MODIFIES));
 }
 

@@ -3,8 +3,9 @@
 # section gets size=1m, directory=DIR and runtime=250ms (sizes and offset_increment given are
 # cut to 1m, runtimes to 250ms: rate= and thinktime= examples would otherwise take minutes, as
 # in fio),
-# byte and loop limits, ramps and delays go, files live in DIR, at most 2 workers per job
-# and 64 requests in flight. zonemode=zbd files get 512k zones (two in the 1m file) and
+# byte and loop limits, ramps and delays go, files live in DIR, at most 2 workers per job,
+# 64 requests in flight and 64 files per worker (nrfiles=200 and up, as the file-operation
+# examples give, would be refused: iopath's limit per worker). zonemode=zbd files get 512k zones (two in the 1m file) and
 # offset=0, their file standing in for a zoned device. With a fourth argument "names", each
 # plain filename=NAME becomes DIR/data-NAME instead of every one DIR/data (jobs on different
 # files stay apart).
@@ -26,5 +27,6 @@ sed -E -e "$zsize" -e "$zoff" -e "s#^[[:space:]]*(size|filesize|offset_increment
 	-e "s#^[[:space:]]*directory[[:space:]]*=.*#directory=$3#" \
 	-e "s#^[[:space:]]*numjobs[[:space:]]*=.*#numjobs=2#" \
 	-e "s#^[[:space:]]*iodepth[[:space:]]*=[[:space:]]*([0-9]{3,}).*#iodepth=64#" \
+	-e "s#^[[:space:]]*nrfiles[[:space:]]*=[[:space:]]*([0-9]{3,}).*#nrfiles=64#" \
 	-e "s#^[[:space:]]*(\[[^]]*\]).*#\1\nsize=1m\ndirectory=$3\nruntime=250ms#" \
 	"$1" > "$2"

@@ -167,3 +167,158 @@ Test(fileops, readonly_refuses_a_falloc_read_job)
 	cr_assert_not_null(strstr(r.err, "--readonly forbids"), "%s", r.err);
 	run_out_free(&r);
 }
+
+/* Files named NAME.0.N in dir: how many exist. */
+static unsigned count_files(const char *dir, const char *name, unsigned n)
+{
+	char path[400];
+	unsigned i, have = 0;
+
+	for (i = 0; i < n; i++) {
+		snprintf(path, sizeof(path), "%s/%s.0.%u", dir, name, i);
+		have += access(path, F_OK) == 0;
+	}
+	return have;
+}
+
+/* The engine's op is timed once per file into clat of the direction; blocks are counted. */
+static json_t *fileop_run(const char *dir, const char *engine, const char *rw,
+			  const char *extra, int want)
+{
+	char d[300], e[64], r[64];
+	char *args[] = { "--name=f", e, r, d, "--nrfiles=8", "--filesize=16k", "--bs=4k",
+			 (char *)extra, NULL };
+
+	snprintf(d, sizeof(d), "--directory=%s", dir);
+	snprintf(e, sizeof(e), "--ioengine=%s", engine);
+	snprintf(r, sizeof(r), "--rw=%s", rw);
+	return run_json(dir, args, want);
+}
+
+static void expect_fileop_counts(json_t *root, const char *dir, const char *other)
+{
+	cr_assert_eq(job_int(root, 0, dir, "total_ios"), 32, "8 files of 4 blocks");
+	cr_assert_eq(job_int(root, 0, dir, "io_bytes"), 8 * 16384);
+	cr_assert_eq(lat_n(root, dir, "clat_ns"), 8, "one timed operation per file");
+	cr_assert_eq(lat_n(root, dir, "lat_ns"), 0, "fio 3.33 reports no total latency");
+	cr_assert_eq(job_int(root, 0, other, "total_ios"), 0);
+}
+
+Test(fileops, filecreate_creates_each_file_empty_and_times_each_creation)
+{
+	const char *dir = tmpdir_make();
+	json_t *root = fileop_run(dir, "filecreate", "write", NULL, 0);
+	char path[400];
+
+	expect_fileop_counts(root, "write", "read");
+	cr_assert_eq(count_files(dir, "f", 8), 8);
+	snprintf(path, sizeof(path), "%s/f.0.7", dir);
+	cr_assert_eq(size_of(path), 0, "filecreate writes nothing");
+	json_decref(root);
+}
+
+Test(fileops, filecreate_opens_each_file_again_each_loop)
+{
+	const char *dir = tmpdir_make();
+	json_t *root = fileop_run(dir, "filecreate", "read", "--loops=3", 0);
+
+	cr_assert_eq(lat_n(root, "read", "clat_ns"), 24);
+	cr_assert_eq(job_int(root, 0, "read", "total_ios"), 96);
+	json_decref(root);
+}
+
+Test(fileops, filestat_lays_files_out_and_stats_each)
+{
+	static const char *const types[] = { "--stat_type=stat", "--stat_type=lstat",
+					      "--stat_type=statx" };
+	const char *dir = tmpdir_make();
+	char path[400];
+	unsigned i;
+
+	for (i = 0; i < 3; i++) {
+		json_t *root = fileop_run(dir, "filestat", "read", types[i], 0);
+
+		expect_fileop_counts(root, "read", "write");
+		json_decref(root);
+	}
+	cr_assert_eq(count_files(dir, "f", 8), 8, "filestat leaves its files");
+	snprintf(path, sizeof(path), "%s/f.0.0", dir);
+	cr_assert_eq(size_of(path), 16384, "laid out to filesize");
+}
+
+Test(fileops, filestat_refuses_an_unknown_stat_type)
+{
+	const char *dir = tmpdir_make();
+
+	cr_assert_null(fileop_run(dir, "filestat", "read", "--stat_type=fstat", 2));
+}
+
+Test(fileops, filedelete_deletes_every_file_even_with_unlink_0)
+{
+	const char *dir = tmpdir_make();
+	json_t *root = fileop_run(dir, "filedelete", "randwrite", "--unlink=0", 0);
+	char cmd[400];
+
+	expect_fileop_counts(root, "write", "read");
+	cr_assert_eq(count_files(dir, "f", 8), 0);
+	/* no ownership sidecar left behind either */
+	snprintf(cmd, sizeof(cmd), "test -z \"$(ls -A %s | grep -v out.json)\"", dir);
+	cr_assert_eq(sh("%s", cmd), 0, "files left in %s", dir);
+	json_decref(root);
+}
+
+Test(fileops, filedelete_second_loop_fails_as_fio_with_enoent)
+{
+	const char *dir = tmpdir_make();
+	char d[300];
+	struct run_out r;
+
+	snprintf(d, sizeof(d), "--directory=%s", dir);
+	r = iopath_run("--name=f", "--ioengine=filedelete", "--nrfiles=2", "--filesize=4k",
+		       "--loops=2", d, NULL);
+	cr_assert_eq(r.status, 1, "exit %d: %s", r.status, r.err);
+	cr_assert_not_null(strstr(r.err, "delete("), "%s", r.err);
+	run_out_free(&r);
+}
+
+Test(fileops, filedelete_refuses_a_file_iopath_did_not_create)
+{
+	const char *dir = tmpdir_make();
+	char path[400], d[300];
+	struct run_out r;
+
+	snprintf(path, sizeof(path), "%s/f.0.0", dir);
+	file_make(path, 4096, 1);
+	snprintf(d, sizeof(d), "--directory=%s", dir);
+	r = iopath_run("--name=f", "--ioengine=filedelete", "--filesize=4k", d, NULL);
+	cr_assert_eq(r.status, 2, "exit %d: %s", r.status, r.err);
+	cr_assert_not_null(strstr(r.err, "which iopath did not create"), "%s", r.err);
+	cr_assert_eq(access(path, F_OK), 0, "the user's file was deleted");
+	run_out_free(&r);
+	r = iopath_run("--allow-overwrite", "--name=f", "--ioengine=filedelete", "--filesize=4k", d,
+		       NULL);
+	cr_assert_eq(r.status, 0, "exit %d: %s", r.status, r.err);
+	cr_assert_neq(access(path, F_OK), 0, "allowed, yet not deleted");
+	run_out_free(&r);
+}
+
+Test(fileops, filedelete_removes_what_filecreate_made)
+{
+	const char *dir = tmpdir_make();
+	json_t *root = fileop_run(dir, "filecreate", "read", NULL, 0);
+
+	json_decref(root);
+	cr_assert_eq(count_files(dir, "f", 8), 8);
+	root = fileop_run(dir, "filedelete", "read", NULL, 0);
+	cr_assert_eq(count_files(dir, "f", 8), 0, "filecreate's files were not recognised as iopath's");
+	json_decref(root);
+}
+
+Test(fileops, file_op_engines_refuse_what_their_loop_lacks)
+{
+	const char *dir = tmpdir_make();
+
+	cr_assert_null(fileop_run(dir, "filecreate", "randtrim", NULL, 2));
+	cr_assert_null(fileop_run(dir, "filestat", "read", "--rate_iops=10", 2));
+	cr_assert_null(fileop_run(dir, "psync", "read", "--openfiles=2", 2));
+}
