@@ -317,6 +317,15 @@ int file_remove(const char *path)
 	return unlink(path) ? -errno : 0;
 }
 
+void file_advise(int fd, uint64_t start, uint64_t len, unsigned hint)
+{
+	/* as fio, a hint the kernel refuses is no reason to stop */
+	if (hint == FADV_HINT_RANDOM)
+		(void)posix_fadvise(fd, (off_t)start, (off_t)len, POSIX_FADV_RANDOM);
+	else if (hint == FADV_HINT_SEQUENTIAL)
+		(void)posix_fadvise(fd, (off_t)start, (off_t)len, POSIX_FADV_SEQUENTIAL);
+}
+
 int file_invalidate(int fd, uint64_t start, uint64_t len)
 {
 	int ret = posix_fadvise(fd, (off_t)start, (off_t)len, POSIX_FADV_DONTNEED);

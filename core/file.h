@@ -44,4 +44,7 @@ int file_remove(const char *path);
 /* Drop the page cache of [start, start + len). */
 int file_invalidate(int fd, uint64_t start, uint64_t len);
 
+/* fadvise_hint: tell the kernel hint (FADV_HINT_*, resolved) about [start, start + len). */
+void file_advise(int fd, uint64_t start, uint64_t len, unsigned hint);
+
 #endif

@@ -1053,6 +1053,22 @@ static int set_gtod_reduce(struct job_spec *job, const struct opt_def *o, const 
 	return 0;
 }
 
+static int set_fadvise_hint(struct job_spec *job, const struct opt_def *o, const char *val,
+			    struct iop_err *err)
+{
+	if (!strcmp(val, "0"))
+		job->fadvise_hint = FADV_HINT_NONE;
+	else if (!strcmp(val, "1"))
+		job->fadvise_hint = FADV_HINT_TYPE;
+	else if (!strcmp(val, "random"))
+		job->fadvise_hint = FADV_HINT_RANDOM;
+	else if (!strcmp(val, "sequential"))
+		job->fadvise_hint = FADV_HINT_SEQUENTIAL;
+	else
+		return bad_value(err, o, val, "0 1 random sequential");
+	return 0;
+}
+
 static int set_exit_what(struct job_spec *job, const struct opt_def *o, const char *val,
 			 struct iop_err *err)
 {
@@ -1373,6 +1389,8 @@ const struct opt_def opt_table[] = {
 	{ "direct", NULL, OPT_FN, 0, 0, 0, 0, set_direct, "O_DIRECT (1) or buffered (0)" },
 	{ "buffered", NULL, OPT_FN, 0, 0, 0, 0, set_direct, "buffered (1) or O_DIRECT (0)" },
 	{ "invalidate", NULL, OPT_BOOL, FIELD(invalidate), 0, 1, NULL, "drop cached pages first" },
+	{ "fadvise_hint", NULL, OPT_FN, 0, 0, 0, 0, set_fadvise_hint,
+	  "advise the kernel of the access pattern: 1 (the job's: random or sequential, the default), random, sequential, 0 (none)" },
 	{ "randrepeat", NULL, OPT_BOOL, FIELD(randrepeat), 0, 1, NULL, "same random sequence each run" },
 	{ "randseed", NULL, OPT_FN, 0, 0, 0, 0, set_randseed, "seed of the random generators" },
 	{ "norandommap", NULL, OPT_FLAG, FIELD(norandommap), 0, 1, NULL,
@@ -1584,6 +1602,7 @@ void job_defaults(struct job_spec *job)
 	job->files_per_dir = 32;
 	job->dir_fanout = 8;
 	job->invalidate = true;
+	job->fadvise_hint = FADV_HINT_TYPE;
 	job->randrepeat = true;
 	snprintf(job->ioengine, sizeof(job->ioengine), "psync");
 }

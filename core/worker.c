@@ -2071,6 +2071,7 @@ static int offload_start(struct offload *o, struct worker *w)
 		.nr_files = w->nr_files,
 		.direct = job->direct,
 		.writes = job_changes_files(job),
+		.advise = job_fadvise(job),
 	};
 	pthread_condattr_t ca;
 	unsigned i;
@@ -2450,6 +2451,7 @@ static int setup_files(struct worker *w)
 		}
 		if (job->invalidate)
 			file_invalidate(f->fd, f->start, f->len);
+		file_advise(f->fd, f->start, f->len, job_fadvise(job));
 		if (!fstat(f->fd, &st))
 			w->nlink_at_open[i] = st.st_nlink > 0;
 	}
@@ -2472,6 +2474,7 @@ static int setup_engine(struct worker *w)
 		.nr_files = w->nr_files,
 		.direct = job->direct,
 		.writes = job_changes_files(job),
+		.advise = job_fadvise(job),
 	};
 	unsigned i;
 	int ret;
@@ -2976,6 +2979,13 @@ void *worker_main(void *arg)
 		    job->do_verify && job_writes_data(job->rw) && job->rw != RW_COPY) {
 			uint64_t from = w->end_ns;
 
+			/*
+			 * fio's do_verify: drop the file's cached pages first (invalidate=1), so the
+			 * reads come from the storage, not from the pages the writes left behind
+			 */
+			for (i = 0; job->invalidate && i < w->nr_files; i++)
+				if (w->files[i].fd >= 0)
+					file_invalidate(w->files[i].fd, w->files[i].start, w->files[i].len);
 			w->verifying = true;
 			io_loop(w);
 			phase_done(w, from, true);

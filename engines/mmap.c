@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "iopath/engine.h"
+#include "iopath/job.h"
 
 struct map {
 	void *addr;
@@ -63,7 +64,8 @@ static int mmap_init(struct engine *e, const struct engine_params *p)
 	static pthread_once_t once = PTHREAD_ONCE_INIT;
 
 	pthread_once(&once, install_sigbus);
-	e->priv = p->writes ? (void *)1 : NULL;
+	/* the two settings open_file needs, packed: bit 0 writes, the rest fadvise_hint */
+	e->priv = (void *)(uintptr_t)((p->writes ? 1u : 0u) | p->advise << 1);
 	engine_applied(e, "map", "MAP_SHARED");
 	return 0;
 }
@@ -77,7 +79,8 @@ static int mmap_open(struct engine *e, struct io_file *f)
 {
 	long page = sysconf(_SC_PAGESIZE);
 	struct map *m = calloc(1, sizeof(*m));
-	int prot = PROT_READ | (e->priv && !f->read_only ? PROT_WRITE : 0);
+	uintptr_t set = (uintptr_t)e->priv;
+	int prot = PROT_READ | ((set & 1) && !f->read_only ? PROT_WRITE : 0);
 
 	if (!m)
 		return -ENOMEM;
@@ -91,6 +94,11 @@ static int mmap_open(struct engine *e, struct io_file *f)
 		free(m);
 		return engine_fail(e, -err, "mmap of %zu bytes: %s", len, strerror(err));
 	}
+	/* fio's fio_madvise_file: the access pattern, unless fadvise_hint=0 */
+	if ((set >> 1) == FADV_HINT_RANDOM)
+		(void)posix_madvise(m->addr, m->len, POSIX_MADV_RANDOM);
+	else if ((set >> 1) == FADV_HINT_SEQUENTIAL)
+		(void)posix_madvise(m->addr, m->len, POSIX_MADV_SEQUENTIAL);
 	f->engine_data = m;
 	return 0;
 }

@@ -79,6 +79,7 @@ struct engine_params {
 	unsigned nr_files;
 	bool direct;			/* files were opened with O_DIRECT */
 	bool writes;			/* files were opened for writing */
+	unsigned advise;		/* fadvise_hint resolved (FADV_HINT_*): a mapping's madvise */
 };
 
 #define ENGINE_APPLIED_MAX 16

@@ -23,6 +23,14 @@ enum job_rw {
 	RW_RANDTRIMWRITE,
 };
 
+/* fadvise_hint: what iopath tells the kernel about a file's access pattern when it opens it. */
+enum {
+	FADV_HINT_NONE,		/* 0 */
+	FADV_HINT_TYPE,		/* 1: random for random jobs, sequential for the others (fio's default) */
+	FADV_HINT_RANDOM,
+	FADV_HINT_SEQUENTIAL,
+};
+
 enum job_verify {
 	VERIFY_NONE,
 	VERIFY_CRC32C,
@@ -177,6 +185,7 @@ struct job_spec {
 	bool overwrite;			/* may write files iopath did not create */
 	bool direct;
 	bool invalidate;
+	unsigned char fadvise_hint;	/* FADV_HINT_*: fio's fadvise_hint */
 	bool randrepeat;
 	bool randseed_set;
 	uint64_t randseed;
@@ -337,6 +346,14 @@ static inline bool job_writes(enum job_rw rw)
 {
 	return rw == RW_WRITE || rw == RW_RANDWRITE || rw == RW_RW || rw == RW_RANDRW ||
 	       rw == RW_COPY || job_trims(rw);
+}
+
+/* fadvise_hint resolved: FADV_HINT_NONE, _RANDOM or _SEQUENTIAL (fio's td_random for 1). */
+static inline unsigned job_fadvise(const struct job_spec *job)
+{
+	if (job->fadvise_hint == FADV_HINT_TYPE)
+		return job_rw_random(job->rw) ? FADV_HINT_RANDOM : FADV_HINT_SEQUENTIAL;
+	return job->fadvise_hint;
 }
 
 /* The rw= name of a mode, as fio spells it. */
