@@ -2054,6 +2054,10 @@ static int check_zbd(const struct job_spec *job, struct iop_err *err)
 					"%s: with verify, block size %u is not a divisor of zonesize %llu (fio)",
 					job->origin, job->zone_size % job->bs[d] ? job->bs[d] :
 					job->bs_max[d], (unsigned long long)job->zone_size);
+	if (job_trims(job->rw))
+		return iop_errf(err, -ENOTSUP,
+				"%s: rw=%s with zonemode=zbd is not supported by iopath (fio trims whole zones there, resetting their write pointers)",
+				job->origin, job_rw_name(job->rw));
 	if (job->zone_skip)
 		return iop_errf(err, -ENOTSUP,
 				"%s: fio option zoneskip with zonemode=zbd is not supported by iopath",

@@ -136,7 +136,8 @@ static json_t *dir_json(const struct dir_stat *d, const struct job_spec *job, bo
 	set(o, "io_kbytes", json_integer((json_int_t)(d->bytes / 1024)));
 	set(o, "bw_bytes", json_integer((json_int_t)bw));
 	set(o, "bw", json_integer((json_int_t)(bw / 1024)));
-	set(o, "iops", json_real(ms ? 1000.0 * (double)d->ios / (double)ms : 0));
+	/* fio: IOPS from every I/O issued, the failed ones (continue_on_error) too */
+	set(o, "iops", json_real(ms ? 1000.0 * (double)(d->ios + failed) / (double)ms : 0));
 	set(o, "runtime", json_integer((json_int_t)ms));
 	set(o, "total_ios", json_integer((json_int_t)(d->ios + failed)));
 	set(o, "short_ios", json_integer((json_int_t)d->short_ios));

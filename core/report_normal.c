@@ -82,7 +82,8 @@ static void print_dir(FILE *f, const struct run_results *rr, const struct job_re
 
 	if (!d->ios)
 		return;
-	fmt_count(iops, sizeof(iops), (double)per_sec(d->ios, ms));
+	/* fio: IOPS from every I/O issued, the failed ones (continue_on_error) too */
+	fmt_count(iops, sizeof(iops), (double)per_sec(d->ios + (dir < 3 ? r->err_ios[dir] : 0), ms));
 	fmt_bytes_iec(bwi, sizeof(bwi), bw);
 	fmt_bytes_si(bws, sizeof(bws), bw);
 	fmt_bytes_iec(io, sizeof(io), d->bytes);

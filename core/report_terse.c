@@ -35,7 +35,8 @@ static void dir_terse(FILE *f, const struct run_results *rr, const struct job_re
 
 	fprintf(f, ";%llu;%llu;%llu;%llu", (unsigned long long)(d->bytes >> 10),
 		(unsigned long long)(per_sec(d->bytes, runt) / 1024),
-		(unsigned long long)per_sec(d->ios, runt), (unsigned long long)runt);
+		(unsigned long long)per_sec(d->ios + (dir < 3 ? r->err_ios[dir] : 0), runt),
+		(unsigned long long)runt);
 	lat_usec(f, &d->slat);
 	lat_usec(f, &d->clat);
 	/*

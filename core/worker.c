@@ -844,7 +844,12 @@ static inline __attribute__((always_inline)) int next_request_full(struct worker
 		dir = pick_dir(w);
 	}
 	if (w->rated) {
-		int d = rate_dir(w, dir, now);
+		int d;
+
+		/* the size is used up: no rate to wait for (fio checks this before it waits) */
+		if (!job->time_based && w->bytes_issued >= w->bytes_target)
+			return false;
+		d = rate_dir(w, dir, now);
 
 		if (d < 0)
 			return d;

@@ -90,6 +90,14 @@ Test(errors, ignore_error_enospc_goes_on_and_counts_as_fio)
 	cr_assert_eq(jint(e.job, "first_error"), 28);
 	cr_assert_eq(wint(e.job, "io_bytes"), 12 * 4096);
 	cr_assert_eq(wint(e.job, "total_ios"), 16, "fio counts the failed writes as issued");
+	{
+		/* and so IOPS: total_ios over the runtime (fio's total_io_u), not the 12 that succeeded */
+		json_t *w = json_object_get(e.job, "write");
+		double iops = json_real_value(json_object_get(w, "iops"));
+		double want = 16000.0 / (double)wint(e.job, "runtime");
+
+		cr_assert(iops > want * 0.999 && iops < want * 1.001, "iops %f, want %f", iops, want);
+	}
 	json_decref(e.root);
 }
 

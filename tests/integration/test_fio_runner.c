@@ -120,6 +120,23 @@ Test(fio_runner, mixed_rate_paces_each_direction)
 	cr_expect_geq(m.rbytes, 5 * m.wbytes, "read %lld bytes, write %lld", m.rbytes, m.wbytes);
 }
 
+/*
+ * A rated job ends with its last I/O, not one interval later: rate_iops=2, two I/Os, the
+ * second issued at 0.5 s, is a 501 ms job in fio (it waited another 500 ms before finding
+ * the size used up). Lateness only lengthens it: the bound is far from both.
+ */
+Test(fio_runner, rated_job_ends_with_its_last_io)
+{
+	static const char *const args[] = { "--name=r", "--ioengine=null", "--rw=write",
+					     "--bs=4k", "--size=8k", "--rate_iops=2", NULL };
+	json_t *root = json_run(args);
+
+	cr_assert_eq(job_int(root, 0, "write", "total_ios"), 2);
+	cr_assert_lt(job_int(root, 0, "write", "runtime"), 800, "runtime %lld ms",
+		     job_int(root, 0, "write", "runtime"));
+	json_decref(root);
+}
+
 /* rate_iops=200,20: the same per direction in I/Os. */
 Test(fio_runner, mixed_rate_iops_paces_each_direction)
 {

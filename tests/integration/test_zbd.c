@@ -226,6 +226,13 @@ Test(zbd, refusals_name_the_reason)
 	cr_expect_not_null(strstr(r.err, "zoneskip with zonemode=zbd is not supported by iopath"),
 			   "%s", r.err);
 	run_out_free(&r);
+	/* trims would move write pointers as writes do; fio's zone trims are not ported */
+	r = iopath_run("--parse-only", "--name=x", "--zonemode=zbd", "--zonesize=64k",
+		       "--rw=randtrim", NULL);
+	cr_expect_eq(r.status, 2);
+	cr_expect_not_null(strstr(r.err, "rw=randtrim with zonemode=zbd is not supported by iopath"),
+			   "%s", r.err);
+	run_out_free(&r);
 	r = iopath_run("--parse-only", "--name=x", "--zonemode=zbd", "--zonesize=64k",
 		       "--zone_reset_threshold=2", NULL);
 	cr_expect_eq(r.status, 2);
