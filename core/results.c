@@ -726,6 +726,23 @@ static void copy_options(json_t *id, const json_t *opts)
 			json_object_set(id, k, v);
 }
 
+/*
+ * Did the job fail? iopath's JSON names the failure (iopath.error_message); its "error" alone
+ * may be the first error a continue_on_error job went on after, whose numbers are a measurement
+ * of what was asked. fio's JSON gives only "error": nonzero is a failure.
+ */
+static bool job_failed(const json_t *job)
+{
+	const json_t *iop = json_object_get(job, "iopath"), *e = json_object_get(job, "error");
+	const char *msg;
+
+	if (json_is_object(iop)) {
+		msg = json_string_value(json_object_get(iop, "error_message"));
+		return msg && *msg;
+	}
+	return json_is_integer(e) && json_integer_value(e);
+}
+
 /* A plain job run (iopath --output-format=json, or fio's): each job one cell of one sample. */
 static int load_jobs(struct results *r, json_t *root, const char *path, struct iop_err *err)
 {
@@ -787,8 +804,7 @@ static int load_jobs(struct results *r, json_t *root, const char *path, struct i
 		json_decref(id);
 		if (!c)
 			return iop_errf(err, -ENOMEM, "%s: out of memory", path);
-		if (json_is_integer(json_object_get(job, "error")) &&
-		    json_integer_value(json_object_get(job, "error"))) {
+		if (job_failed(job)) {
 			int e = (int)json_integer_value(json_object_get(job, "error"));
 			const char *why = str_or(json_object_get(job, "iopath"), "error_message", NULL);
 			char fio_why[160];

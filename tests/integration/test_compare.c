@@ -344,6 +344,42 @@ Test(compare, a_failed_job_in_fio_json_fails_the_comparison)
 	run_out_free(&r);
 }
 
+/*
+ * A continue_on_error job reports its first error in "error" (as fio) but did not fail: iopath's
+ * JSON says a job failed with iopath.error_message. Such a cell is judged, a failed one is not.
+ */
+Test(compare, errors_a_job_went_on_after_are_not_a_failure)
+{
+	const char *dir = tmpdir_make();
+	char base[300], cur[300];
+	struct run_out r;
+	json_t *root, *job;
+
+	snprintf(base, sizeof(base), "%s/base.json", dir);
+	snprintf(cur, sizeof(cur), "%s/cur.json", dir);
+	write_fio(base, 100000);
+	write_fio(cur, 100000);
+	root = json_load_path(cur);
+	job = json_array_get(json_object_get(root, "jobs"), 0);
+	json_object_set_new(job, "error", json_integer(28));
+	json_object_set_new(job, "total_err", json_integer(4));
+	json_object_set_new(job, "iopath", json_pack("{s:b}", "interrupted", 0));
+	cr_assert_eq(json_dump_file(root, cur, 0), 0);
+	r = iopath_run("compare", base, cur, NULL);
+	cr_assert_eq(r.status, 0, "exit %d\n%s%s", r.status, r.out, r.err);
+	cr_assert_null(strstr(r.out, "FAILED"), "%s", r.out);
+	run_out_free(&r);
+	/* the same job failing: iopath names why */
+	json_object_set_new(json_object_get(job, "iopath"), "error_message",
+			    json_string("write: No space left on device"));
+	cr_assert_eq(json_dump_file(root, cur, 0), 0);
+	json_decref(root);
+	r = iopath_run("compare", base, cur, NULL);
+	cr_assert_eq(r.status, 1, "exit %d\n%s%s", r.status, r.out, r.err);
+	cr_assert_not_null(strstr(r.out, "FAILED in CUR: write: No space left on device"), "%s", r.out);
+	run_out_free(&r);
+}
+
 Test(compare, plain_iopath_json_compares_with_itself)
 {
 	const char *dir = tmpdir_make();
