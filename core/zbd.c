@@ -45,6 +45,11 @@ int zbd_set_get(struct zbd_set *s, const char *path, uint64_t size, const struct
 					"job %s: %s: zonesize %llu does not match the zone size %llu another job gave it",
 					job->name, path, (unsigned long long)job->zone_size,
 					(unsigned long long)d->zone_size);
+		if (cap != d->zone_cap)
+			return iop_errf(err, -EINVAL,
+					"job %s: %s: zonecapacity %llu does not match the capacity %llu another job gave its zones",
+					job->name, path, (unsigned long long)cap,
+					(unsigned long long)d->zone_cap);
 		if (job->max_open_zones && job->max_open_zones != d->max_open)
 			return iop_errf(err, -EINVAL,
 					"job %s: %s: max_open_zones=%u differs from the %u another job gave it (fio: different 'max_open_zones' values)",

@@ -239,6 +239,26 @@ Test(zbd, refusals_name_the_reason)
 	run_out_free(&r);
 }
 
+/* Jobs sharing a file share its zones: a second job cannot give them another capacity. */
+Test(zbd, jobs_sharing_a_file_agree_on_zone_capacity)
+{
+	const char *dir = tmpdir_make();
+	char file[300], path[300];
+	struct run_out r;
+
+	snprintf(path, sizeof(path), "%s/z", dir);
+	snprintf(file, sizeof(file), "--filename=%s", path);
+	r = iopath_run("--name=prep", file, "--size=4m", "--rw=write", "--bs=1m", NULL);
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	run_out_free(&r);
+	r = iopath_run("--zonemode=zbd", "--zonesize=1m", "--rw=write", "--bs=64k", file,
+		       "--name=a", "--zonecapacity=512k", "--name=b", NULL);
+	cr_expect_eq(r.status, 2, "exit %d: %s", r.status, r.err);
+	cr_expect_not_null(strstr(r.err, "zonecapacity 1048576 does not match the capacity 524288"),
+			   "%s", r.err);
+	run_out_free(&r);
+}
+
 /* The same jobs through fio 3.33: the same bytes and I/Os per job and direction. */
 Test(zbd, side_by_side_with_fio)
 {
