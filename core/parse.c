@@ -444,31 +444,51 @@ int parse_bool(const char *s, bool *out)
 	return -EINVAL;
 }
 
-static void fmt_scaled(char *buf, unsigned len, uint64_t bytes, double base, const char *const *units)
+/*
+ * fio's num2str: at most maxlen digits (the decimal point counted), dividing by 1000 or 1024
+ * and naming the prefix; decimals as room allows, rounded as fio rounds them (a carry without
+ * decimals rounds up, and .95 and above of one decimal becomes the next whole number).
+ */
+void fmt_num2str(char *buf, size_t len, uint64_t num, int maxlen, bool pow2, const char *unit)
 {
-	double v = (double)bytes;
-	unsigned u = 0;
+	static const char *const si[] = { "", "k", "M", "G", "T", "P", "E" };
+	static const char *const iec[] = { "", "Ki", "Mi", "Gi", "Ti", "Pi", "Ei" };
+	const char *const *prefix = pow2 ? iec : si;
+	const unsigned thousand = pow2 ? 1024 : 1000, nr = sizeof(si) / sizeof(si[0]);
+	unsigned post = 0, modulo = UINT32_MAX;
+	bool carry = false;
+	char digits[32], frac[32];
+	int room;
 
-	while (v >= 10000 && units[u + 1]) {
-		v /= base;
-		u++;
+	for (;;) {
+		snprintf(digits, sizeof(digits), "%llu", (unsigned long long)num);
+		if ((int)strlen(digits) <= maxlen || post + 1 >= nr)
+			break;
+		modulo = (unsigned)(num % thousand);
+		num /= thousand;
+		carry = modulo >= thousand / 2;
+		post++;
 	}
-	if (u == 0 || v >= 100)
-		snprintf(buf, len, "%.0f%s", v, units[u]);
-	else
-		snprintf(buf, len, "%.1f%s", v, units[u]);
+	snprintf(digits, sizeof(digits), "%llu", (unsigned long long)num);
+	room = maxlen - (int)strlen(digits);
+	if (modulo == UINT32_MAX || room <= 1) {
+		if (modulo != UINT32_MAX && carry)
+			num++;
+		snprintf(buf, len, "%llu%s%s", (unsigned long long)num, prefix[post], unit);
+		return;
+	}
+	snprintf(frac, sizeof(frac), "%.*f", room - 1, (double)modulo / (double)thousand);
+	if (frac[0] == '1')
+		num++;
+	snprintf(buf, len, "%llu.%s%s%s", (unsigned long long)num, frac + 2, prefix[post], unit);
 }
 
 void fmt_bytes_iec(char *buf, unsigned len, uint64_t bytes)
 {
-	static const char *const units[] = { "B", "KiB", "MiB", "GiB", "TiB", "PiB", NULL };
-
-	fmt_scaled(buf, len, bytes, 1024, units);
+	fmt_num2str(buf, len, bytes, 4, true, "B");
 }
 
 void fmt_bytes_si(char *buf, unsigned len, uint64_t bytes)
 {
-	static const char *const units[] = { "B", "kB", "MB", "GB", "TB", "PB", NULL };
-
-	fmt_scaled(buf, len, bytes, 1000, units);
+	fmt_num2str(buf, len, bytes, 4, false, "B");
 }

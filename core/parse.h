@@ -34,6 +34,9 @@ int parse_u64(const char *s, uint64_t *out);
 /* 0/1 as fio's booleans, plus true/false, yes/no, on/off. */
 int parse_bool(const char *s, bool *out);
 
+/* fio's num2str: num in at most maxlen digits with an SI (or, pow2, IEC) prefix, then unit. */
+void fmt_num2str(char *buf, size_t len, uint64_t num, int maxlen, bool pow2, const char *unit);
+
 /* Format bytes as fio does in its normal output: "4096KiB", "1719MiB". */
 void fmt_bytes_iec(char *buf, unsigned len, uint64_t bytes);
 void fmt_bytes_si(char *buf, unsigned len, uint64_t bytes);

@@ -7,16 +7,10 @@
 #include "report.h"
 #include "stats.h"
 
+/* IOPS as fio's normal output gives them: num2str with 4 significant digits ("256k", "5461k"). */
 static void fmt_count(char *buf, size_t len, double v)
 {
-	if (v >= 1e9)
-		snprintf(buf, len, "%.1fG", v / 1e9);
-	else if (v >= 1e6)
-		snprintf(buf, len, "%.1fM", v / 1e6);
-	else if (v >= 1e4)
-		snprintf(buf, len, "%.1fk", v / 1e3);
-	else
-		snprintf(buf, len, "%.0f", v);
+	fmt_num2str(buf, len, (uint64_t)v, 4, false, "");
 }
 
 /* Pick the unit fio would: nsec, usec or msec, from the mean. */
@@ -215,7 +209,7 @@ static void print_group(FILE *f, const struct run_results *r, unsigned group)
 	for (d = 0; d < 3; d++) {
 		uint64_t bytes = 0, rt_min = UINT64_MAX, rt_max = 0, bw_min = UINT64_MAX, bw_max = 0;
 		uint64_t bw, ms;
-		char a[32], b[32], c[32], io[32];
+		char a[32], b[32], c[32], io[32], as[32], bs[32], cs[32], ios[32];
 
 		for (i = 0; i < r->nr; i++) {
 			const struct dir_stat *s = &r->res[i].dir[d];
@@ -237,8 +231,14 @@ static void print_group(FILE *f, const struct run_results *r, unsigned group)
 		fmt_bytes_iec(b, sizeof(b), bw_min);
 		fmt_bytes_iec(c, sizeof(c), bw_max);
 		fmt_bytes_iec(io, sizeof(io), bytes);
-		fprintf(f, "  %5s: bw=%s/s, %s/s-%s/s, io=%s, run=%llu-%llumsec\n", upper[d], a, b, c,
-			io, (unsigned long long)rt_min, (unsigned long long)rt_max);
+		fmt_bytes_si(as, sizeof(as), per_sec(bytes, rt_max));
+		fmt_bytes_si(bs, sizeof(bs), bw_min);
+		fmt_bytes_si(cs, sizeof(cs), bw_max);
+		fmt_bytes_si(ios, sizeof(ios), bytes);
+		/* fio's line: each figure in IEC units, then in SI units in parentheses */
+		fprintf(f, "  %5s: bw=%s/s (%s/s), %s/s-%s/s (%s/s-%s/s), io=%s (%s), run=%llu-%llumsec\n",
+			upper[d], a, as, b, c, bs, cs, io, ios, (unsigned long long)rt_min,
+			(unsigned long long)rt_max);
 	}
 }
 

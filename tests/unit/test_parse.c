@@ -219,3 +219,36 @@ Test(parse_bool, fio_booleans)
 	cr_assert(!b);
 	cr_assert_eq(parse_bool("2", &b), -EINVAL);
 }
+
+/* fio 3.33's normal output, read off its runs: IOPS, bandwidths and sizes in 4 digits */
+Test(parse, num2str_as_fio_prints_numbers)
+{
+	char b[32];
+
+	fmt_num2str(b, sizeof(b), 256000, 4, false, "");
+	cr_assert_str_eq(b, "256k");
+	fmt_num2str(b, sizeof(b), 5461333, 4, false, "");
+	cr_assert_str_eq(b, "5461k");
+	fmt_num2str(b, sizeof(b), 18700000, 4, false, "");
+	cr_assert_str_eq(b, "18.7M");
+	fmt_num2str(b, sizeof(b), 11, 4, false, "");
+	cr_assert_str_eq(b, "11");
+	fmt_bytes_iec(b, sizeof(b), 1048576000);
+	cr_assert_str_eq(b, "1000MiB");
+	fmt_bytes_si(b, sizeof(b), 1048576000);
+	cr_assert_str_eq(b, "1049MB");
+	fmt_bytes_iec(b, sizeof(b), 22369621333ull);
+	cr_assert_str_eq(b, "20.8GiB");
+	fmt_bytes_iec(b, sizeof(b), 45466);
+	cr_assert_str_eq(b, "44.4KiB");
+	fmt_bytes_si(b, sizeof(b), 45466);
+	cr_assert_str_eq(b, "45.5kB");
+	fmt_bytes_iec(b, sizeof(b), 40960);
+	cr_assert_str_eq(b, "40.0KiB");
+	fmt_bytes_si(b, sizeof(b), 40960);
+	cr_assert_str_eq(b, "41.0kB");
+	fmt_bytes_iec(b, sizeof(b), 64 << 20);
+	cr_assert_str_eq(b, "64.0MiB");
+	fmt_bytes_si(b, sizeof(b), 64 << 20);
+	cr_assert_str_eq(b, "67.1MB");
+}
