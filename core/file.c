@@ -76,7 +76,68 @@ int file_truncate(const char *path, uint64_t len, struct iop_err *err)
 	return ret;
 }
 
-int file_names(const struct job_spec *job, unsigned clone, char (*out)[PATH_MAX], unsigned max,
+/* A block of path names; a name never spans two. */
+#define PATH_BLOCK_SIZE (64u * 1024u)
+
+struct path_block {
+	struct path_block *next;
+	size_t used;
+	char data[PATH_BLOCK_SIZE];
+};
+
+int paths_add(struct path_set *s, const char *path)
+{
+	size_t len = strlen(path) + 1;
+	struct path_block *b = s->blocks;
+
+	if (len > PATH_BLOCK_SIZE)
+		return -ENAMETOOLONG;
+	if (s->nr == s->cap) {
+		size_t cap = s->cap ? s->cap * 2 : 16;
+		char **v = realloc(s->v, cap * sizeof(*v));
+
+		if (!v)
+			return -ENOMEM;
+		s->v = v;
+		s->cap = cap;
+	}
+	if (!b || PATH_BLOCK_SIZE - b->used < len) {
+		b = malloc(sizeof(*b));
+		if (!b)
+			return -ENOMEM;
+		b->next = s->blocks;
+		b->used = 0;
+		s->blocks = b;
+	}
+	s->v[s->nr++] = memcpy(b->data + b->used, path, len);
+	b->used += len;
+	return 0;
+}
+
+void paths_free(struct path_set *s)
+{
+	struct path_block *b, *next;
+
+	for (b = s->blocks; b; b = next) {
+		next = b->next;
+		free(b);
+	}
+	free(s->v);
+	memset(s, 0, sizeof(*s));
+}
+
+static int add_name(const struct job_spec *job, struct path_set *out, const char *name,
+		    struct iop_err *err)
+{
+	char path[PATH_MAX];
+	int ret = join(path, job->directory, name, err);
+
+	if (!ret && paths_add(out, path))
+		ret = iop_errf(err, -ENOMEM, "job %s: out of memory for file names", job->name);
+	return ret;
+}
+
+int file_names(const struct job_spec *job, unsigned clone, struct path_set *out,
 	       struct iop_err *err)
 {
 	char name[PATH_MAX];
@@ -88,11 +149,9 @@ int file_names(const struct job_spec *job, unsigned clone, char (*out)[PATH_MAX]
 	if (!job->filename[0]) {
 		/* fio's default names: <jobname>.<worker>.<file number> */
 		for (nr = 0; nr < job->nrfiles; nr++) {
-			if (nr == max)
-				return iop_errf(err, -E2BIG, "job %s: more than %u files", job->name, max);
 			snprintf(name, sizeof(name), "%s.%u.%u%s", job->name, clone, nr,
 				 fleet_file_suffix());
-			ret = join(out[nr], job->directory, name, err);
+			ret = add_name(job, out, name, err);
 			if (ret)
 				return ret;
 		}
@@ -107,11 +166,14 @@ int file_names(const struct job_spec *job, unsigned clone, char (*out)[PATH_MAX]
 		if (*s == ':' || !*s) {
 			name[len] = '\0';
 			if (len) {
-				if (nr == max)
-					return iop_errf(err, -E2BIG, "job %s: more than %u files", job->name, max);
-				ret = join(out[nr++], job->directory, name, err);
+				if (nr == FILES_MAX)
+					return iop_errf(err, -E2BIG,
+							"job %s: filename= names more than %u files (iopath's limit per worker)",
+							job->name, FILES_MAX);
+				ret = add_name(job, out, name, err);
 				if (ret)
 					return ret;
+				nr++;
 			}
 			len = 0;
 			if (!*s)

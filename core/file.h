@@ -8,15 +8,34 @@
 #include "err.h"
 #include "iopath/job.h"
 
-#define FILES_MAX 64
+/*
+ * Files one worker may use (nrfiles, or names in filename=). fio sets no limit; this one
+ * keeps a worker's tables (some 250 bytes a file) and its descriptors within reason, and
+ * under the kernel's registered-file table (IORING_MAX_FIXED_FILES, 1 << 20).
+ */
+#define FILES_MAX 1000000u
+#define FILES_JOB_MAX 10000000u	/* all workers of a job together */
 
 /*
- * The files worker `clone` of job uses: filename split at unescaped ':' (shared by all
- * workers), or "<jobname>.<clone>.<n>" for n < nrfiles when no filename is given (fio's
- * names); relative names go under
- * directory. Returns the count or -errno.
+ * A job's path names, compactly: one pointer each into shared blocks (a name costs its
+ * length, not PATH_MAX). Pointers stay valid until paths_free.
  */
-int file_names(const struct job_spec *job, unsigned clone, char (*out)[PATH_MAX], unsigned max,
+struct path_set {
+	char **v;
+	size_t nr, cap;
+	struct path_block *blocks;
+};
+
+/* Append a copy of path. 0 or -ENOMEM. */
+int paths_add(struct path_set *s, const char *path);
+void paths_free(struct path_set *s);
+
+/*
+ * Append the files worker `clone` of job uses to out: filename split at unescaped ':'
+ * (shared by all workers), or "<jobname>.<clone>.<n>" for n < nrfiles when no filename is
+ * given (fio's names); relative names go under directory. Returns the count or -errno.
+ */
+int file_names(const struct job_spec *job, unsigned clone, struct path_set *out,
 	       struct iop_err *err);
 
 /* name under the job's directory (unless absolute), into out (PATH_MAX bytes). */

@@ -848,7 +848,7 @@ int fleet_launcher_size(unsigned *rank)
 	return 0;
 }
 
-uint64_t fleet_paths_hash(const char (*paths)[PATH_MAX], unsigned n)
+uint64_t fleet_paths_hash(const char *const *paths, unsigned n)
 {
 	uint64_t h = 0xcbf29ce484222325ull;	/* FNV-1a over the names, each with its NUL */
 	const unsigned char *c;

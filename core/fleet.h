@@ -79,7 +79,7 @@ struct fleet_worker {
 #define FLEET_CHECK_MAX 8
 
 /* A hash of the files a job would write (0 when it writes none), for fleet_phase_enter. */
-uint64_t fleet_paths_hash(const char (*paths)[PATH_MAX], unsigned n);
+uint64_t fleet_paths_hash(const char *const *paths, unsigned n);
 
 /*
  * Before a phase (a stonewall group): agree with the other ranks. Returns false when this

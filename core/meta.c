@@ -239,12 +239,12 @@ void *meta_main(void *arg)
 	unsigned op;
 	int ret = 0;
 
-	w->nr_files = 1;
-	w->files[0].fd = -1;
-	w->files[0].path = w->plan->paths[w->clone];
+	ret = worker_alloc_files(w, 1);
+	if (!ret)
+		w->files[0].path = w->plan->paths[w->clone];
 	w->meta = calloc(1, sizeof(*w->meta));
 	w->st = calloc(STAT_NR, sizeof(*w->st));
-	if (!w->meta || !w->st || posix_memalign(&w->buf_base, 4096, buf_len)) {
+	if (ret || !w->meta || !w->st || posix_memalign(&w->buf_base, 4096, buf_len)) {
 		w->buf_base = NULL;
 		meta_fail(w, ENOMEM, "buffers", "");
 		ret = -ENOMEM;

@@ -2109,10 +2109,14 @@ static int finish_mode(struct job_spec *job, struct iop_err *err)
 	if (job_gave(job, "files_per_dir") || job_gave(job, "dir_fanout"))
 		return iop_errf(err, -EINVAL,
 				"%s: files_per_dir and dir_fanout are rw=metadata options", job->origin);
-	if (job->nrfiles > 64)
+	if (job->nrfiles > FILES_MAX)
 		return iop_errf(err, -EINVAL,
-				"%s: nrfiles=%u: more than 64 files per worker is not supported by iopath (file-operation engines included)",
-				job->origin, job->nrfiles);
+				"%s: nrfiles=%u: more than %u files per worker is not supported by iopath",
+				job->origin, job->nrfiles, FILES_MAX);
+	if ((uint64_t)job->nrfiles * job->numjobs > FILES_JOB_MAX)
+		return iop_errf(err, -EINVAL,
+				"%s: nrfiles=%u with numjobs=%u: more than %u files in one job is not supported by iopath",
+				job->origin, job->nrfiles, job->numjobs, FILES_JOB_MAX);
 	if (job->openfiles && job->openfiles < job->nrfiles && !(job->engine->flags & ENGINE_FILE_OP))
 		return iop_errf(err, -EINVAL,
 				"%s: fio option 'openfiles' below nrfiles is not supported by iopath (its data jobs keep all %u files open; openfiles=%u)",

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <fcntl.h>
 #include <sys/stat.h>
+#include <sys/resource.h>
 #include <sys/statvfs.h>
 #include <unistd.h>
 #include <sys/time.h>
@@ -419,7 +420,7 @@ static int plan_copy(const struct job_spec *job, struct job_plan *plan,
 static int plan_metadata(const struct job_spec *job, struct job_plan *plan, struct iop_err *err)
 {
 	uint64_t dirs = meta_nr_dirs(job->nrfiles, job->files_per_dir);
-	char name[JOB_NAME_MAX + 32];
+	char name[JOB_NAME_MAX + 32], path[PATH_MAX];
 	unsigned c;
 	int ret;
 
@@ -427,15 +428,15 @@ static int plan_metadata(const struct job_spec *job, struct job_plan *plan, stru
 		return iop_errf(err, -EINVAL,
 				"job %s: rw=metadata: %u files, %u per directory, fan-out %u makes a tree deeper than 32 levels (raise files_per_dir or dir_fanout)",
 				job->name, job->nrfiles, job->files_per_dir, job->dir_fanout);
-	plan->paths = calloc(plan->nr_workers, PATH_MAX);
-	if (!plan->paths)
-		return iop_errf(err, -ENOMEM, "job %s: out of memory", job->name);
 	for (c = 0; c < plan->nr_workers; c++) {
 		snprintf(name, sizeof(name), "%s.%u.meta", job->name, c);
-		ret = file_path(job, name, plan->paths[c], err);
+		ret = file_path(job, name, path, err);
 		if (ret)
 			return ret;
+		if (paths_add(&plan->names, path))
+			return iop_errf(err, -ENOMEM, "job %s: out of memory", job->name);
 	}
+	plan->paths = plan->names.v;
 	plan->nr_files = 1;
 	plan->unit = plan->max_bs = 4096;
 	return 0;
@@ -523,17 +524,13 @@ static int plan_job(const struct job_spec *job, const struct target_policy *pol,
 	if (job->rw == RW_METADATA)
 		return plan_metadata(job, plan, err);
 	plan->shared = job->filename[0] != '\0';
-	plan->paths = calloc((size_t)(plan->shared ? FILES_MAX : plan->nr_workers * job->nrfiles),
-			     PATH_MAX);
-	if (!plan->paths)
-		return iop_errf(err, -ENOMEM, "job %s: out of memory", job->name);
 	for (c = 0; c < (plan->shared ? 1 : plan->nr_workers); c++) {
-		n = file_names(job, c, plan->paths + (size_t)c * job->nrfiles,
-			       plan->shared ? FILES_MAX : job->nrfiles, err);
+		n = file_names(job, c, &plan->names, err);
 		if (n < 0)
 			return n;
 		plan->nr_files = (unsigned)n;
 	}
+	plan->paths = plan->names.v;
 	if (job->rw == RW_COPY)
 		return plan_copy(job, plan, pol, err);
 	return plan_sizes(job, plan, pol, err);
@@ -1248,7 +1245,7 @@ static bool phase_enter(struct group_job *gjs, unsigned n)
 	for (i = 0; i < n && i < FLEET_CHECK_MAX; i++)
 		if (!gjs[i].refused && job_changes_files(gjs[i].plan.job) &&
 		    !(gjs[i].plan.job->engine->flags & ENGINE_DISKLESS))
-			hash[i] = fleet_paths_hash((const char (*)[PATH_MAX])gjs[i].plan.paths,
+			hash[i] = fleet_paths_hash((const char *const *)gjs[i].plan.paths,
 						   plan_nr_paths(&gjs[i].plan));
 	if (!fleet_phase_enter(gjs[0].plan.job->phase, hash, n, shared))
 		return false;
@@ -1646,6 +1643,61 @@ out:
 	return ret;
 }
 
+/* Descriptors besides the job files': stdio, outputs, logs, a ring or two per worker. */
+#define FDS_SPARE 64u
+#define FDS_PER_WORKER 4u
+
+/* Descriptors a job's workers hold at once: every file of a data job stays open (fio's
+ * default openfiles=nrfiles); a file-operation engine holds one at a time. */
+static uint64_t job_fds(const struct job_plan *plan)
+{
+	const struct job_spec *job = plan->job;
+	uint64_t files = job->engine->flags & (ENGINE_FILE_OP | ENGINE_DISKLESS) ||
+			 job->rw == RW_METADATA ? 1 : plan->nr_files + (job->rw == RW_COPY);
+
+	return plan->nr_workers * (files + FDS_PER_WORKER);
+}
+
+/*
+ * The jobs that run together must have their files open at once: raise the soft
+ * RLIMIT_NOFILE toward the hard one when they need more, or refuse the run naming the job
+ * that needs most.
+ */
+static int fit_nofile(const struct job_list *jobs, const struct group_job *gjs,
+		      struct iop_err *err)
+{
+	uint64_t need = 0, sum = 0, most = 0;
+	unsigned i, big = 0, phase_big = 0;
+	struct rlimit rl;
+
+	for (i = 0; i < jobs->nr; i++) {
+		uint64_t n = job_fds(&gjs[i].plan);
+
+		if (i && jobs->jobs[i].phase != jobs->jobs[i - 1].phase)
+			sum = most = 0;
+		sum += n;
+		if (n > most) {
+			most = n;
+			phase_big = i;
+		}
+		if (sum + FDS_SPARE > need) {
+			need = sum + FDS_SPARE;
+			big = phase_big;
+		}
+	}
+	if (!jobs->nr || getrlimit(RLIMIT_NOFILE, &rl) || need <= rl.rlim_cur)
+		return 0;
+	if (need <= rl.rlim_max) {
+		rl.rlim_cur = need;
+		if (!setrlimit(RLIMIT_NOFILE, &rl))
+			return 0;
+	}
+	return iop_errf(err, -EMFILE,
+			"job %s: nrfiles=%u x numjobs=%u: the files open at once need about %llu descriptors, RLIMIT_NOFILE allows %llu (hard limit): raise it or lower nrfiles or numjobs (openfiles= below nrfiles is not supported by iopath's data engines)",
+			jobs->jobs[big].name, gjs[big].plan.nr_files, gjs[big].plan.nr_workers,
+			(unsigned long long)need, (unsigned long long)rl.rlim_max);
+}
+
 int run_jobs(const struct job_list *jobs, struct run_results *out, struct iop_err *err)
 {
 	return run_jobs_progress(jobs, out, NULL, NULL, err);
@@ -1676,6 +1728,8 @@ int run_jobs_progress(const struct job_list *jobs, struct run_results *out, run_
 		gjs[i].plan.first_thread = i ? gjs[i - 1].plan.first_thread +
 					       jobs->jobs[i - 1].numjobs : 1;
 	}
+	if (!ret)
+		ret = fit_nofile(jobs, gjs, err);
 	out->probes = jobs->probes;
 	if (!out->probes) {
 		out->probes = calloc(1, sizeof(*out->probes));
@@ -1727,7 +1781,7 @@ int run_jobs_progress(const struct job_list *jobs, struct run_results *out, run_
 	pthread_cond_destroy(&sync.cond);
 	pthread_mutex_destroy(&sync.lock);
 	for (i = 0; i < jobs->nr; i++) {
-		free(gjs[i].plan.paths);
+		paths_free(&gjs[i].plan.names);
 		free(gjs[i].plan.file_len);
 		free(gjs[i].plan.file_have);
 		free(gjs[i].plan.file_missing);

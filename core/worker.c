@@ -2393,6 +2393,22 @@ static int setup_zbd(struct worker *w, unsigned i, struct zbd_dev *dev)
 	return 0;
 }
 
+int worker_alloc_files(struct worker *w, unsigned n)
+{
+	unsigned i;
+
+	w->files = calloc(n, sizeof(*w->files));
+	w->gens = calloc(n, sizeof(*w->gens));
+	w->nlink_at_open = calloc(n, sizeof(*w->nlink_at_open));
+	w->written = calloc(n, sizeof(*w->written));
+	if (!w->files || !w->gens || !w->nlink_at_open || !w->written)
+		return -ENOMEM;
+	w->nr_files = n;
+	for (i = 0; i < n; i++)
+		w->files[i].fd = -1;
+	return 0;
+}
+
 static int setup_files(struct worker *w)
 {
 	const struct job_plan *plan = w->plan;
@@ -2405,9 +2421,12 @@ static int setup_files(struct worker *w)
 	unsigned i;
 	int ret;
 
-	w->nr_files = plan->nr_files + (job->rw == RW_COPY);
-	for (i = 0; i < w->nr_files; i++)
-		w->files[i].fd = -1;
+	ret = worker_alloc_files(w, plan->nr_files + (job->rw == RW_COPY));
+	if (ret) {
+		worker_fail(w, ENOMEM, "out of memory for the tables of %u files",
+			    plan->nr_files + (job->rw == RW_COPY));
+		return ret;
+	}
 	for (i = 0; i < w->nr_files; i++) {
 		struct io_file *f = &w->files[i];
 
@@ -3028,13 +3047,20 @@ void worker_free(struct worker *w)
 		w->eng.ops->exit(&w->eng);
 		w->eng_ready = false;
 	}
-	for (i = 0; i < w->nr_files; i++) {
+	for (i = 0; w->files && i < w->nr_files; i++) {
 		if (w->files[i].fd >= 0)
 			close(w->files[i].fd);
 		w->files[i].fd = -1;
 		free(w->written[i]);
-		w->written[i] = NULL;
 	}
+	free(w->files);
+	free(w->gens);
+	free(w->written);
+	free(w->nlink_at_open);
+	w->files = NULL;
+	w->gens = NULL;
+	w->written = NULL;
+	w->nlink_at_open = NULL;
 	/* never unmap buffers the kernel may still read or write: leak them instead */
 	if (w->buf_map && !w->bufs_in_flight)
 		munmap(w->buf_map, w->buf_map_len);

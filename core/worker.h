@@ -28,7 +28,8 @@ struct job_plan {
 	const struct target_policy *pol;
 	unsigned nr_workers;
 	unsigned nr_files;		/* per worker */
-	char (*paths)[PATH_MAX];	/* nr_files per worker, or nr_files shared by all */
+	char **paths;			/* nr_files per worker, or nr_files shared by all */
+	struct path_set names;		/* where paths point */
 	bool shared;
 	bool blockdev;
 	uint64_t offset;		/* the first worker's start in each file (offset=, N%) */
@@ -120,11 +121,11 @@ struct worker {
 
 	struct engine eng;
 	bool eng_ready;
-	struct io_file files[FILES_MAX];
+	struct io_file *files;		/* nr_files of each (worker_alloc_files) */
 	unsigned nr_files;
-	struct file_gen gens[FILES_MAX];
-	unsigned char *written[FILES_MAX];	/* verify: blocks written, one bit per unit */
-	bool nlink_at_open[FILES_MAX];		/* the file had links when opened */
+	struct file_gen *gens;
+	unsigned char **written;	/* verify: blocks written, one bit per unit */
+	bool *nlink_at_open;		/* the file had links when opened */
 
 	struct io_req *reqs;
 	unsigned depth;
@@ -298,6 +299,9 @@ void *worker_main(void *arg);
 /* Bytes one worker moves for a region of size bytes, io_size (0 = not given) and loops. */
 uint64_t io_target(uint64_t size, uint64_t io_size, unsigned loops);
 void worker_free(struct worker *w);
+
+/* The worker's file tables for n files (fds -1), freed by worker_free. 0 or -ENOMEM. */
+int worker_alloc_files(struct worker *w, unsigned n);
 
 /* CLOCK_MONOTONIC nanoseconds, for the runner (workers stamp I/O with their job's clock). */
 static inline uint64_t now_ns(void)

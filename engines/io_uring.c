@@ -210,8 +210,13 @@ static int register_extras(struct engine *e, struct uring_priv *u, const struct 
 			fds[i] = p->files[i].fd;
 		ret = io_uring_register_files(&u->ring, fds, p->nr_files);
 		free(fds);
+		if (ret == -EMFILE)
+			return engine_fail(e, ret,
+					   "registerfiles: registering %u files: %s (the kernel's registered-file table holds at most RLIMIT_NOFILE and IORING_MAX_FIXED_FILES files; fio fails the job alike)",
+					   p->nr_files, strerror(-ret));
 		if (ret)
-			return engine_fail(e, ret, "registerfiles: %s", strerror(-ret));
+			return engine_fail(e, ret, "registerfiles: registering %u files: %s",
+					   p->nr_files, strerror(-ret));
 		u->fixed_files = true;
 	}
 	engine_applied(e, "fixedbufs", "%s", u->fixed_bufs ? "yes" : "no");
