@@ -3,9 +3,10 @@
 # section gets size=1m, directory=DIR and runtime=250ms (sizes and offset_increment given are
 # cut to 1m, runtimes to 250ms: rate= and thinktime= examples would otherwise take minutes, as
 # in fio),
-# byte and loop limits, ramps and delays go, files live in DIR, at most 2 workers per job,
-# 64 requests in flight and 64 files per worker (nrfiles=200 and up, as the file-operation
-# examples give, would be refused: iopath's limit per worker). zonemode=zbd files get 512k zones (two in the 1m file) and
+# byte and loop limits, ramps and delays go, files live in DIR, at most 2 workers per job and
+# 64 requests in flight. A job of a file-operation engine (filecreate, filestat, filedelete)
+# only gets directory=DIR: its cost is per file, and its examples (nrfiles=200 and 31250 of
+# filesize=4k) run as written. zonemode=zbd files get 512k zones (two in the 1m file) and
 # offset=0, their file standing in for a zoned device. With a fourth argument "names", each
 # plain filename=NAME becomes DIR/data-NAME instead of every one DIR/data (jobs on different
 # files stay apart).
@@ -13,6 +14,11 @@ set -eu
 fname="s#^[[:space:]]*filename[[:space:]]*=.*#filename=$3/data#"
 if [ "${4:-}" = names ]; then
 	fname="s#^[[:space:]]*filename[[:space:]]*=[[:space:]]*([A-Za-z0-9._-]+)[[:space:]]*\$#filename=$3/data-\1#;\\#^filename=$3/data-#!$fname"
+fi
+if grep -Eq "^[[:space:]]*ioengine[[:space:]]*=[[:space:]]*file(create|stat|delete)[[:space:]]*\$" "$1"; then
+	sed -E -e "s#^[[:space:]]*directory[[:space:]]*=.*#directory=$3#" \
+		-e "s#^[[:space:]]*(\[[^]]*\]).*#\1\ndirectory=$3#" "$1" > "$2"
+	exit 0
 fi
 zsize='s#^##'
 zoff='s#^##'
@@ -27,6 +33,5 @@ sed -E -e "$zsize" -e "$zoff" -e "s#^[[:space:]]*(size|filesize|offset_increment
 	-e "s#^[[:space:]]*directory[[:space:]]*=.*#directory=$3#" \
 	-e "s#^[[:space:]]*numjobs[[:space:]]*=.*#numjobs=2#" \
 	-e "s#^[[:space:]]*iodepth[[:space:]]*=[[:space:]]*([0-9]{3,}).*#iodepth=64#" \
-	-e "s#^[[:space:]]*nrfiles[[:space:]]*=[[:space:]]*([0-9]{3,}).*#nrfiles=64#" \
 	-e "s#^[[:space:]]*(\[[^]]*\]).*#\1\nsize=1m\ndirectory=$3\nruntime=250ms#" \
 	"$1" > "$2"
