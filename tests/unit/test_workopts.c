@@ -144,7 +144,13 @@ Test(workopts, nrfiles_is_bounded)
 	cr_assert_eq(parse("[a]\nnr_files=8\n"), 0, "%s", err.msg);
 	cr_assert_eq(job0()->nrfiles, 8);
 	setup();
-	cr_assert_neq(parse("[a]\nnrfiles=100000\n"), 0);
+	cr_assert_eq(parse("[a]\nnrfiles=100000\n"), 0, "%s", err.msg);
+	setup();
+	cr_assert_neq(parse("[a]\nnrfiles=1000001\n"), 0);
+	cr_assert(strstr(err.msg, "nrfiles=1000001"), "%s", err.msg);
+	setup();
+	cr_assert_neq(parse("[a]\nnrfiles=1000000\nnumjobs=11\n"), 0);
+	cr_assert(strstr(err.msg, "numjobs=11"), "%s", err.msg);
 }
 
 Test(workopts, verify_refuses_unaligned_block_sizes)
