@@ -91,7 +91,6 @@ const struct fio_unsupported fio_unsupported_table[] = {
 	JOB_OPT("block_error_percentiles", "0", "Record trim block errors and make a histogram"),
 	JOB_OPT("stats", "1", "Enable collection of stats"),
 	JOB_OPT("buffer_compress_chunk", "512", "Size of compressible region in buffer"),
-	JOB_OPT("significant_figures", "4", "Significant figures for output-format set to normal"),
 	JOB_OPT("disk_util", "1", "Log disk utilization statistics"),
 	JOB_OPT("gtod_cpu", NULL, "Set up dedicated gettimeofday() thread on this CPU"),
 	JOB_OPT("unified_rw_reporting", "none", "Unify reporting across data direction"),
@@ -101,7 +100,6 @@ const struct fio_unsupported fio_unsupported_table[] = {
 	JOB_OPT("cgroup_weight", NULL, "Use given weight for cgroup"),
 	JOB_OPT("uid", NULL, "Run job with this user ID"),
 	JOB_OPT("gid", NULL, "Run job with this group ID"),
-	JOB_OPT("unit_base", NULL, "Bit multiple of result summary data (8 for byte, 1 for bit)"),
 	JOB_OPT("hugepage-size", "2097152", "When using hugepages, specify size of each page"),
 	/* options of fio engines (fio --enghelp=ENGINE; HOWTO for engines not built in Debian) */
 	ENGINE_OPT("arguments", "exec"),

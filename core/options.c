@@ -1053,6 +1053,18 @@ static int set_gtod_reduce(struct job_spec *job, const struct opt_def *o, const 
 	return 0;
 }
 
+static int set_unit_base(struct job_spec *job, const struct opt_def *o, const char *val,
+			 struct iop_err *err)
+{
+	if (!strcmp(val, "0") || !strcmp(val, "8"))
+		job->unit_base = 8;
+	else if (!strcmp(val, "1"))
+		job->unit_base = 1;
+	else
+		return bad_value(err, o, val, "0 (bytes), 8 (bytes), 1 (bits)");
+	return 0;
+}
+
 static int set_fadvise_hint(struct job_spec *job, const struct opt_def *o, const char *val,
 			    struct iop_err *err)
 {
@@ -1389,6 +1401,10 @@ const struct opt_def opt_table[] = {
 	{ "direct", NULL, OPT_FN, 0, 0, 0, 0, set_direct, "O_DIRECT (1) or buffered (0)" },
 	{ "buffered", NULL, OPT_FN, 0, 0, 0, 0, set_direct, "buffered (1) or O_DIRECT (0)" },
 	{ "invalidate", NULL, OPT_BOOL, FIELD(invalidate), 0, 1, NULL, "drop cached pages first" },
+	{ "significant_figures", NULL, OPT_UINT, FIELD(sig_figs), 1, 10, NULL,
+	  "digits of the normal output's IOPS, bandwidths and sizes (4)" },
+	{ "unit_base", NULL, OPT_FN, 0, 0, 0, 0, set_unit_base,
+	  "normal output's bandwidths in bytes (0 or 8) or bits (1)" },
 	{ "fadvise_hint", NULL, OPT_FN, 0, 0, 0, 0, set_fadvise_hint,
 	  "advise the kernel of the access pattern: 1 (the job's: random or sequential, the default), random, sequential, 0 (none)" },
 	{ "randrepeat", NULL, OPT_BOOL, FIELD(randrepeat), 0, 1, NULL, "same random sequence each run" },
@@ -1603,6 +1619,7 @@ void job_defaults(struct job_spec *job)
 	job->dir_fanout = 8;
 	job->invalidate = true;
 	job->fadvise_hint = FADV_HINT_TYPE;
+	job->sig_figs = 4;
 	job->randrepeat = true;
 	snprintf(job->ioengine, sizeof(job->ioengine), "psync");
 }

@@ -7,10 +7,39 @@
 #include "report.h"
 #include "stats.h"
 
-/* IOPS as fio's normal output gives them: num2str with 4 significant digits ("256k", "5461k"). */
-static void fmt_count(char *buf, size_t len, double v)
+/*
+ * How fio's normal output writes a job's (or a group's) figures: significant_figures digits,
+ * kb_base 1000 puts the SI figure first (IEC in parentheses), unit_base=1 gives bandwidths in
+ * bits.
+ */
+struct numstyle {
+	int digits;
+	bool si_first;
+	bool bits;
+};
+
+static struct numstyle job_style(const struct job_spec *job)
 {
-	fmt_num2str(buf, len, (uint64_t)v, 4, false, "");
+	struct numstyle st = { 4, false, false };
+
+	if (job) {
+		st.digits = (int)job->sig_figs;
+		st.si_first = job->kb_base == 1000;
+		st.bits = job->unit_base == 1;
+	}
+	return st;
+}
+
+/* One figure in both unit systems: "first" and "(second)", as fio's p1 and p2. */
+static void fmt_pair(const struct numstyle *st, char *first, char *second, size_t len,
+		     uint64_t v, bool rate)
+{
+	const char *unit = rate ? (st->bits ? "bit/s" : "B/s") : "B";
+
+	if (rate && st->bits)
+		v *= 8;
+	fmt_num2str(first, len, v, st->digits, !st->si_first, unit);
+	fmt_num2str(second, len, v, st->digits, st->si_first, unit);
 }
 
 /* Pick the unit fio would: nsec, usec or msec, from the mean. */
@@ -72,16 +101,17 @@ static void print_dir(FILE *f, const struct run_results *rr, const struct job_re
 	const struct job_spec *job = r->spec;
 	/* fio's whole milliseconds, rounded up, and its integer division by them */
 	uint64_t ms = runtime_ms(d->runtime_ns), bw = per_sec(d->bytes, ms);
-	char iops[32], bwi[32], bws[32], io[32];
+	struct numstyle st = job_style(job);
+	char iops[32], bwi[32], bws[32], io[32], io2[32];
 
 	if (!d->ios)
 		return;
 	/* fio: IOPS from every I/O issued, the failed ones (continue_on_error) too */
-	fmt_count(iops, sizeof(iops), (double)per_sec(d->ios + (dir < 3 ? r->err_ios[dir] : 0), ms));
-	fmt_bytes_iec(bwi, sizeof(bwi), bw);
-	fmt_bytes_si(bws, sizeof(bws), bw);
-	fmt_bytes_iec(io, sizeof(io), d->bytes);
-	fprintf(f, "  %s: IOPS=%s, BW=%s/s (%s/s)(%s/%llumsec)", dir_name(dir), iops, bwi, bws, io,
+	fmt_num2str(iops, sizeof(iops), per_sec(d->ios + (dir < 3 ? r->err_ios[dir] : 0), ms),
+		    st.digits, false, "");
+	fmt_pair(&st, bwi, bws, sizeof(bwi), bw, true);
+	fmt_pair(&st, io, io2, sizeof(io), d->bytes, false);
+	fprintf(f, "  %s: IOPS=%s, BW=%s (%s)(%s/%llumsec)", dir_name(dir), iops, bwi, bws, io,
 		(unsigned long long)ms);
 	/* fio built for Linux (blkzoned) ends every write line so */
 	if (dir == STAT_WRITE)
@@ -210,11 +240,16 @@ static void print_group(FILE *f, const struct run_results *r, unsigned group)
 		uint64_t bytes = 0, rt_min = UINT64_MAX, rt_max = 0, bw_min = UINT64_MAX, bw_max = 0;
 		uint64_t bw, ms;
 		char a[32], b[32], c[32], io[32], as[32], bs[32], cs[32], ios[32];
+		struct numstyle st = job_style(NULL);
 
 		for (i = 0; i < r->nr; i++) {
 			const struct dir_stat *s = &r->res[i].dir[d];
 
-			if (r->res[i].spec->groupid != group || !s->ios || !s->runtime_ns)
+			if (r->res[i].spec->groupid != group)
+				continue;
+			/* fio: the group's figures as its last job asks */
+			st = job_style(r->res[i].spec);
+			if (!s->ios || !s->runtime_ns)
 				continue;
 			/* in fio's whole milliseconds, rounded up, as each job's line */
 			ms = runtime_ms(s->runtime_ns);
@@ -227,16 +262,12 @@ static void print_group(FILE *f, const struct run_results *r, unsigned group)
 		}
 		if (!bytes)
 			continue;
-		fmt_bytes_iec(a, sizeof(a), per_sec(bytes, rt_max));
-		fmt_bytes_iec(b, sizeof(b), bw_min);
-		fmt_bytes_iec(c, sizeof(c), bw_max);
-		fmt_bytes_iec(io, sizeof(io), bytes);
-		fmt_bytes_si(as, sizeof(as), per_sec(bytes, rt_max));
-		fmt_bytes_si(bs, sizeof(bs), bw_min);
-		fmt_bytes_si(cs, sizeof(cs), bw_max);
-		fmt_bytes_si(ios, sizeof(ios), bytes);
-		/* fio's line: each figure in IEC units, then in SI units in parentheses */
-		fprintf(f, "  %5s: bw=%s/s (%s/s), %s/s-%s/s (%s/s-%s/s), io=%s (%s), run=%llu-%llumsec\n",
+		fmt_pair(&st, a, as, sizeof(a), per_sec(bytes, rt_max), true);
+		fmt_pair(&st, b, bs, sizeof(b), bw_min, true);
+		fmt_pair(&st, c, cs, sizeof(c), bw_max, true);
+		fmt_pair(&st, io, ios, sizeof(io), bytes, false);
+		/* fio's line: each figure in IEC units, then in SI units in parentheses (kb_base=1000: SI first) */
+		fprintf(f, "  %5s: bw=%s (%s), %s-%s (%s-%s), io=%s (%s), run=%llu-%llumsec\n",
 			upper[d], a, as, b, c, bs, cs, io, ios, (unsigned long long)rt_min,
 			(unsigned long long)rt_max);
 	}

@@ -131,6 +131,8 @@ struct job_spec {
 	const struct engine_ops *engine;	/* resolved at finish */
 
 	unsigned kb_base;		/* 1024 or 1000: how size suffixes are read */
+	unsigned sig_figs;		/* significant_figures: digits of the normal output's figures */
+	unsigned unit_base;		/* 0 or 8: bandwidths in bytes, 1: in bits (normal output) */
 	uint64_t size;			/* total bytes per worker across its files; 0 = file size */
 	uint64_t offset;
 	uint64_t io_size;		/* bytes to move per worker; 0 = size */

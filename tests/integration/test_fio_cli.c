@@ -3,6 +3,7 @@
  * as fio's, the ones it lacks are refused by name (or, with --ignore-unsupported, warned about).
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -143,4 +144,44 @@ Test(fio_cli, cmdhelp_and_enghelp)
 	r = iopath_run("--enghelp=io_uring,nosuch", NULL);
 	refused(&r, "ioengine=io_uring has no option 'nosuch'");
 	run_out_free(&r);
+}
+
+/* The normal output's figures as fio writes them: kb_base, unit_base, significant_figures. */
+static char *bw_line(const char *opt)
+{
+	struct run_out r = iopath_run("--name=a", "--ioengine=null", "--size=1m", "--rw=read",
+				      "--bs=4k", opt, NULL);
+	char *line, *nl;
+
+	cr_assert_eq(r.status, 0, "%s: %s", opt, r.err);
+	line = strstr(r.out, "read: IOPS=");
+	cr_assert_not_null(line, "%s", r.out);
+	nl = strchr(line, '\n');
+	line = strndup(line, nl ? (size_t)(nl - line) : strlen(line));
+	run_out_free(&r);
+	return line;
+}
+
+Test(fio_cli, normal_output_units_as_fio)
+{
+	char *l = bw_line("--kb_base=1024");
+
+	/* IEC first, SI in parentheses; 4 digits */
+	cr_assert_not_null(strstr(l, "iB/s ("), "%s", l);
+	cr_assert_null(strstr(l, "bit/s"), "%s", l);
+	free(l);
+	l = bw_line("--kb_base=1000");
+	cr_assert_not_null(strstr(l, "B/s ("), "%s", l);
+	cr_assert_not_null(strstr(l, "iB/s)"), "SI first, IEC in parentheses: %s", l);
+	free(l);
+	l = bw_line("--unit_base=1");
+	cr_assert_not_null(strstr(l, "ibit/s ("), "%s", l);
+	free(l);
+	l = bw_line("--significant_figures=6");
+	/* the size, 1 MiB, in 6 digits as fio: 1024.0KiB */
+	cr_assert_not_null(strstr(l, "(1024.0KiB/"), "%s", l);
+	free(l);
+	l = bw_line("--significant_figures=2");
+	cr_assert_not_null(strstr(l, "(1MiB/"), "%s", l);
+	free(l);
 }
