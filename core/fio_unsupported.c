@@ -91,7 +91,6 @@ const struct fio_unsupported fio_unsupported_table[] = {
 	JOB_OPT("block_error_percentiles", "0", "Record trim block errors and make a histogram"),
 	JOB_OPT("stats", "1", "Enable collection of stats"),
 	JOB_OPT("buffer_compress_chunk", "512", "Size of compressible region in buffer"),
-	JOB_OPT("disk_util", "1", "Log disk utilization statistics"),
 	JOB_OPT("gtod_cpu", NULL, "Set up dedicated gettimeofday() thread on this CPU"),
 	JOB_OPT("unified_rw_reporting", "none", "Unify reporting across data direction"),
 	JOB_OPT("profile", NULL, "Select a specific builtin performance test"),

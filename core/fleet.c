@@ -449,6 +449,12 @@ int fleet_merge_into(struct fleet_rank *ranks, unsigned nr, struct run_results *
 		}
 	}
 	r->interrupted |= m.all.interrupted;
+	/* rank 0's devices are not the fleet's: each rank's own are in its rank file only */
+	if (r->disks) {
+		disk_set_free(r->disks);
+		free(r->disks);
+		r->disks = NULL;
+	}
 	fleet_merged_free(&m);
 	return 0;
 }

@@ -1528,6 +1528,8 @@ const struct opt_def opt_table[] = {
 	  "the flow a job's flow= weight belongs to" },
 	{ "flow_sleep", NULL, OPT_UINT, FIELD(flow_sleep_us), 0, UINT32_MAX, NULL,
 	  "microseconds to sleep, after in-flight I/O completes, when held back by flow" },
+	{ "disk_util", NULL, OPT_BOOL, FIELD(disk_util), 0, 1, NULL,
+	  "report the utilization of the block devices under the job's files (1, the default)" },
 	{ "group_reporting", NULL, OPT_FLAG, FIELD(group_reporting), 0, 1, NULL,
 	  "report a job's workers as one" },
 	{ "thread", NULL, OPT_FLAG, FIELD(thread), 0, 1, NULL,
@@ -1618,6 +1620,7 @@ void job_defaults(struct job_spec *job)
 	job->files_per_dir = 32;
 	job->dir_fanout = 8;
 	job->invalidate = true;
+	job->disk_util = true;
 	job->fadvise_hint = FADV_HINT_TYPE;
 	job->sig_figs = 4;
 	job->randrepeat = true;

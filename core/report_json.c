@@ -444,6 +444,43 @@ static json_t *job_json(const struct run_results *rr, const struct job_result *r
 	return o;
 }
 
+/* fio's top-level "disk_util" (its key "aggr_write_merge" spelt as fio spells it); NULL: none. */
+static json_t *disks_json(const struct disk_set *s)
+{
+	json_t *a = NULL, *o;
+	struct disk_util u;
+	unsigned i;
+
+	for (i = 0; s && i < s->nr; i++) {
+		if (!disk_set_util(s, i, &u))
+			continue;
+		if (!a && !(a = json_array()))
+			return NULL;
+		o = json_object();
+		set(o, "name", json_string(u.name));
+		set(o, "read_ios", json_integer((json_int_t)u.d.ios[0]));
+		set(o, "write_ios", json_integer((json_int_t)u.d.ios[1]));
+		set(o, "read_merges", json_integer((json_int_t)u.d.merges[0]));
+		set(o, "write_merges", json_integer((json_int_t)u.d.merges[1]));
+		set(o, "read_ticks", json_integer((json_int_t)u.d.ticks[0]));
+		set(o, "write_ticks", json_integer((json_int_t)u.d.ticks[1]));
+		set(o, "in_queue", json_integer((json_int_t)u.d.in_queue));
+		set(o, "util", json_real(u.util));
+		if (u.slavecount) {
+			set(o, "aggr_read_ios", json_integer((json_int_t)u.aggr.ios[0]));
+			set(o, "aggr_write_ios", json_integer((json_int_t)u.aggr.ios[1]));
+			set(o, "aggr_read_merges", json_integer((json_int_t)u.aggr.merges[0]));
+			set(o, "aggr_write_merge", json_integer((json_int_t)u.aggr.merges[1]));
+			set(o, "aggr_read_ticks", json_integer((json_int_t)u.aggr.ticks[0]));
+			set(o, "aggr_write_ticks", json_integer((json_int_t)u.aggr.ticks[1]));
+			set(o, "aggr_in_queue", json_integer((json_int_t)u.aggr.in_queue));
+			set(o, "aggr_util", json_real(u.aggr_util));
+		}
+		json_array_append_new(a, o);
+	}
+	return a;
+}
+
 json_t *report_json(const struct run_results *r, const struct run_env *env, bool plus)
 {
 	json_t *root = json_object(), *jobs = json_array(), *meta = json_object();
@@ -484,6 +521,12 @@ json_t *report_json(const struct run_results *r, const struct run_env *env, bool
 	for (i = 0; i < r->nr; i++)
 		json_array_append_new(jobs, job_json(r, &r->res[i], plus));
 	set(root, "jobs", jobs);
+	{
+		json_t *disks = disks_json(r->disks);
+
+		if (disks)
+			set(root, "disk_util", disks);
+	}
 	return root;
 }
 

@@ -273,6 +273,36 @@ static void print_group(FILE *f, const struct run_results *r, unsigned group)
 	}
 }
 
+/* fio's "Disk stats" section: a dm/md device indented further, with its slaves' aggr figures. */
+static void print_disks(FILE *f, const struct disk_set *s)
+{
+	struct disk_util u;
+	bool head = false;
+	unsigned i;
+
+	for (i = 0; s && i < s->nr; i++) {
+		if (!disk_set_util(s, i, &u))
+			continue;
+		if (!head)
+			fprintf(f, "\nDisk stats (read/write):\n");
+		head = true;
+		fprintf(f, "%s  %s: ios=%llu/%llu, merge=%llu/%llu, ticks=%llu/%llu, in_queue=%llu, "
+			"util=%3.2f%%", u.slavecount ? "  " : "", u.name,
+			(unsigned long long)u.d.ios[0], (unsigned long long)u.d.ios[1],
+			(unsigned long long)u.d.merges[0], (unsigned long long)u.d.merges[1],
+			(unsigned long long)u.d.ticks[0], (unsigned long long)u.d.ticks[1],
+			(unsigned long long)u.d.in_queue, u.util);
+		if (u.slavecount)
+			fprintf(f, ", aggrios=%llu/%llu, aggrmerge=%llu/%llu, aggrticks=%llu/%llu, "
+				"aggrin_queue=%llu, aggrutil=%3.2f%%",
+				(unsigned long long)u.aggr.ios[0], (unsigned long long)u.aggr.ios[1],
+				(unsigned long long)u.aggr.merges[0], (unsigned long long)u.aggr.merges[1],
+				(unsigned long long)u.aggr.ticks[0], (unsigned long long)u.aggr.ticks[1],
+				(unsigned long long)u.aggr.in_queue, u.aggr_util);
+		fputc('\n', f);
+	}
+}
+
 void report_normal(FILE *f, const struct run_results *r)
 {
 	unsigned i, last_group = 0;
@@ -285,6 +315,7 @@ void report_normal(FILE *f, const struct run_results *r)
 	}
 	for (i = 0; any && i <= last_group; i++)
 		print_group(f, r, i);
+	print_disks(f, r->disks);
 	if (r->interrupted)
 		fprintf(f, "\n(interrupted: the results above are partial)\n");
 }

@@ -102,6 +102,29 @@ static void lat_dist(FILE *f, const struct job_result *r)
 		fprintf(f, ";%3.2f%%", total ? 100.0 * (double)ms[b] / (double)total : 0);
 }
 
+/* fio's terse disk fields, every device on every line; a dm/md device adds its slaves' aggr. */
+static void disks_terse(FILE *f, const struct disk_set *s)
+{
+	struct disk_util u;
+	unsigned i;
+
+	for (i = 0; s && i < s->nr; i++) {
+		if (!disk_set_util(s, i, &u))
+			continue;
+		fprintf(f, ";%s;%llu;%llu;%llu;%llu;%llu;%llu;%llu;%3.2f%%", u.name,
+			(unsigned long long)u.d.ios[0], (unsigned long long)u.d.ios[1],
+			(unsigned long long)u.d.merges[0], (unsigned long long)u.d.merges[1],
+			(unsigned long long)u.d.ticks[0], (unsigned long long)u.d.ticks[1],
+			(unsigned long long)u.d.in_queue, u.util);
+		if (u.slavecount)
+			fprintf(f, ";slaves;%llu;%llu;%llu;%llu;%llu;%llu;%llu;%3.2f%%",
+				(unsigned long long)u.aggr.ios[0], (unsigned long long)u.aggr.ios[1],
+				(unsigned long long)u.aggr.merges[0], (unsigned long long)u.aggr.merges[1],
+				(unsigned long long)u.aggr.ticks[0], (unsigned long long)u.aggr.ticks[1],
+				(unsigned long long)u.aggr.in_queue, u.aggr_util);
+	}
+}
+
 static void job_terse(FILE *f, const struct run_results *rr, const struct job_result *r)
 {
 	double secs = (double)r->runtime_ns / 1e9;
@@ -122,6 +145,7 @@ static void job_terse(FILE *f, const struct run_results *rr, const struct job_re
 	for (i = 0; i < DEPTH_BUCKETS; i++)
 		fprintf(f, ";%3.1f%%", total ? 100.0 * (double)r->depth[i] / (double)total : 0);
 	lat_dist(f, r);
+	disks_terse(f, rr->disks);
 	fputc('\n', f);
 }
 

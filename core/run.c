@@ -742,6 +742,42 @@ static void probe_job(struct group_job *gj, struct probe_set *s)
 		add_target(gj, s, plan->copy_src, flags);
 }
 
+/* fio's disk_util: note the block devices under the files of every job that asks for it. */
+static int plan_disks(const struct job_list *jobs, const struct group_job *gjs,
+		      struct run_results *out, struct iop_err *err)
+{
+	struct disk_set *s = calloc(1, sizeof(*s));
+	unsigned i, k, nr_paths;
+	int ret = 0;
+
+	if (!s)
+		return iop_errf(err, -ENOMEM, "out of memory");
+	disk_set_init(s, NULL);
+	for (i = 0; i < jobs->nr && !ret; i++) {
+		const struct job_plan *plan = &gjs[i].plan;
+		const struct job_spec *job = &jobs->jobs[i];
+
+		if (!job->disk_util || (job->engine->flags & ENGINE_DISKLESS))
+			continue;
+		if (job->rw == RW_METADATA) {
+			ret = disk_set_add_path(s, job->directory[0] ? job->directory : ".");
+			continue;
+		}
+		nr_paths = plan->shared ? plan->nr_files : plan->nr_files * plan->nr_workers;
+		for (k = 0; k < nr_paths && !ret; k++)
+			ret = disk_set_add_path(s, plan->paths[k]);
+		if (!ret && job->rw == RW_COPY)
+			ret = disk_set_add_path(s, plan->copy_src);
+	}
+	if (ret || !s->nr) {
+		disk_set_free(s);
+		free(s);
+		return ret ? iop_errf(err, ret, "out of memory") : 0;
+	}
+	out->disks = s;
+	return 0;
+}
+
 /*
  * Refuse a job whose engine, or whose paths as probed, cannot do what it asks, before it
  * starts. A direct=1 job on a path whose O_DIRECT a cache answers runs, flagged.
@@ -1740,6 +1776,8 @@ int run_jobs_progress(const struct job_list *jobs, struct run_results *out, run_
 	for (i = 0; i < jobs->nr && !ret; i++)
 		probe_job(&gjs[i], out->probes);
 	if (!ret)
+		ret = plan_disks(jobs, gjs, out, err);
+	if (!ret)
 		ret = plan_flows(jobs, gjs, &flows, err);
 	if (!ret)
 		ret = plan_zbd(jobs, gjs, &zbds, err);
@@ -1757,6 +1795,9 @@ int run_jobs_progress(const struct job_list *jobs, struct run_results *out, run_
 	for (i = 0; i < jobs->nr; i++)
 		sync.exitall |= jobs->jobs[i].exitall;
 	sync.nr_phases = jobs->nr ? jobs->jobs[jobs->nr - 1].phase + 1 : 0;
+	/* as fio: from before the first layout to after the last worker has ended */
+	if (!ret && out->disks)
+		disk_set_start(out->disks);
 	for (first = 0; !ret && first < jobs->nr;) {
 		unsigned last = first;
 
@@ -1778,6 +1819,8 @@ int run_jobs_progress(const struct job_list *jobs, struct run_results *out, run_
 		pthread_mutex_unlock(&sync.lock);
 		first = last + 1;
 	}
+	if (out->disks)
+		disk_set_end(out->disks);
 	pthread_cond_destroy(&sync.cond);
 	pthread_mutex_destroy(&sync.lock);
 	for (i = 0; i < jobs->nr; i++) {
@@ -1808,6 +1851,11 @@ void run_results_free(struct run_results *r)
 		}
 	}
 	free(r->res);
+	if (r->disks) {
+		disk_set_free(r->disks);
+		free(r->disks);
+		r->disks = NULL;
+	}
 	if (r->own_probes && r->probes) {
 		probe_set_free(r->probes);
 		free(r->probes);

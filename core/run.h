@@ -4,6 +4,7 @@
 
 #include <stdbool.h>
 
+#include "diskutil.h"
 #include "err.h"
 #include "iopath/result.h"
 #include "job.h"
@@ -16,6 +17,9 @@ struct run_results {
 	uint64_t start_unix_ms;
 	struct probe_set *probes;	/* the host and every path the jobs touched */
 	bool own_probes;		/* made by run_jobs (freed with the results) */
+	/* fio's disk_util: the block devices under the jobs' files, read at the run's start
+	 * and end; NULL when no job has any (disk_util=0, diskless engines, no block device) */
+	struct disk_set *disks;
 };
 
 /*

@@ -266,6 +266,7 @@ struct job_spec {
 	unsigned flow_id;
 	unsigned flow_sleep_us;		/* held back: wait for in-flight I/O, then sleep this */
 	bool group_reporting;
+	bool disk_util;			/* report the devices under the job's files (fio's default) */
 	bool stonewall;			/* wait for every earlier job to end (starts a phase) */
 	bool new_group;			/* start a new reporting group without waiting */
 	bool thread;			/* fio's thread (iopath's workers always are threads) */
