@@ -269,23 +269,15 @@ static bool next_verify(struct worker *w, struct io_req *r)
 	return false;
 }
 
-/* The direction of the next request; trims take the write direction's (make_trim). */
-static unsigned pick_dir(struct worker *w)
+/*
+ * The direction of the next request. A job that is not mixed has one, set once (trims take
+ * the write direction's, make_trim): no switch on rw per I/O.
+ */
+static inline unsigned pick_dir(struct worker *w)
 {
-	switch (w->job->rw) {
-	case RW_READ:
-	case RW_RANDREAD:
-		return DDIR_READ;
-	case RW_WRITE:
-	case RW_RANDWRITE:
-	case RW_TRIM:
-	case RW_RANDTRIM:
-	case RW_TRIMWRITE:
-	case RW_RANDTRIMWRITE:
-		return DDIR_WRITE;
-	default:
+	if (__builtin_expect(w->mixed, 0))
 		return rng_below(&w->rng, 100) < w->job->rwmixread ? DDIR_READ : DDIR_WRITE;
-	}
+	return w->fixed_dir;
 }
 
 /* rw=copy: the next block of the source, in order; its write follows its completion. */
@@ -666,8 +658,12 @@ static bool __attribute__((noinline)) trimwrite_write(struct worker *w, struct i
 	return true;
 }
 
-/* Fill r with the next I/O of a plain job. false when the job has nothing more to issue. */
-static inline bool next_request_plain(struct worker *w, struct io_req *r)
+/*
+ * Fill r with the next I/O of a plain job. false when the job has nothing more to issue.
+ * Trims, zbd and verify_async run the full loop: none of their branches here.
+ */
+static inline __attribute__((always_inline)) bool next_request_plain(struct worker *w,
+								     struct io_req *r)
 {
 	const struct job_spec *job = w->job;
 	struct file_gen *g;
@@ -678,8 +674,6 @@ static inline bool next_request_plain(struct worker *w, struct io_req *r)
 		return next_verify(w, r);
 	if (job->rw == RW_COPY)
 		return next_copy_read(w, r);
-	if (__builtin_expect(w->tw_pending, 0))
-		return trimwrite_write(w, r);
 	if (next_sync(w, r))
 		return true;
 	dir = pick_dir(w);
@@ -695,12 +689,8 @@ static inline bool next_request_plain(struct worker *w, struct io_req *r)
 	r->offset = r->file->start +
 		    (job_rw_random(job->rw) ? gen_rand(g, &w->rng, len) : gen_seq(g, dir, len));
 	w->bytes_issued += len;
-	if (dir == DDIR_WRITE) {
-		if (__builtin_expect(w->trims, 0))
-			make_trim(w, r);
-		else
-			prepare_write(w, r);
-	}
+	if (dir == DDIR_WRITE)
+		prepare_write(w, r);
 	return true;
 }
 
@@ -713,19 +703,18 @@ static inline uint64_t rate_next(const struct worker *w, unsigned dir)
 }
 
 /*
- * rate, rate_iops, per direction (fio's rate_ddir): dir when it is due; in a mixed job the
- * other direction when that one is due instead, or else whichever is due first, waited for.
- * A direction held back by its rate so leaves the job's time to the other. dir, or REQ_WAIT
- * with w->rate_wait_ns and the direction to issue then (w->rate_held).
+ * rate, rate_iops, per direction (fio's rate_ddir), when dir is not yet due (at due): in a
+ * mixed job the other direction when that one is due instead, or else whichever is due
+ * first, waited for. A direction held back by its rate so leaves the job's time to the
+ * other. dir, or REQ_WAIT with w->rate_wait_ns and the direction to issue then (w->rate_held).
  */
-static int rate_dir(struct worker *w, unsigned dir, uint64_t now)
+static int __attribute__((noinline)) rate_dir_held(struct worker *w, unsigned dir, uint64_t now,
+						   uint64_t due)
 {
 	const struct job_spec *job = w->job;
-	uint64_t due = rate_next(w, dir), odue;
+	uint64_t odue;
 	unsigned odir = dir ^ 1;
 
-	if (due <= now)
-		return (int)dir;
 	if (job_reads(job->rw) && job_writes(job->rw) &&
 	    (odir == DDIR_READ ? job->rwmixread > 0 : job->rwmixread < 100)) {
 		odue = rate_next(w, odir);
@@ -739,6 +728,16 @@ static int rate_dir(struct worker *w, unsigned dir, uint64_t now)
 	w->rate_wait_ns = due;
 	w->rate_held = dir + 1;
 	return REQ_WAIT;
+}
+
+/* The direction to issue by the rate: dir when it is due (inline, the common case). */
+static inline int rate_dir(struct worker *w, unsigned dir, uint64_t now)
+{
+	uint64_t due = rate_next(w, dir);
+
+	if (__builtin_expect(due <= now, 1))
+		return (int)dir;
+	return rate_dir_held(w, dir, now, due);
 }
 
 /*
@@ -1200,10 +1199,13 @@ static bool __attribute__((noinline)) complete_odd(struct worker *w, const struc
 }
 
 /*
- * Check a completed request and hand it on: back to the pool, or (rw=copy) on to its write.
- * false when it failed and must not be counted.
+ * Check a completed request and hand it on: back to the pool, or (rw=copy) on to its write,
+ * or (full loop: verify_async) to the verify threads. false when it failed and must not be
+ * counted.
  */
-static inline bool settle(struct worker *w, struct io_req *r, struct dir_stat *d, bool copy)
+static inline __attribute__((always_inline)) bool settle(struct worker *w, struct io_req *r,
+							 struct dir_stat *d, bool copy,
+							 const bool full)
 {
 	if (__builtin_expect((uint64_t)r->res != r->len, 0) && !complete_odd(w, r, d)) {
 		w->free_reqs[w->nr_free++] = r;
@@ -1211,7 +1213,7 @@ static inline bool settle(struct worker *w, struct io_req *r, struct dir_stat *d
 	}
 	if (__builtin_expect(copy, 0) && r->ddir == DDIR_READ && !w->aborted) {
 		copy_queue_write(w, r);
-	} else if (__builtin_expect(w->vfy != NULL, 0) && r->ddir == DDIR_READ &&
+	} else if (full && __builtin_expect(w->vfy != NULL, 0) && r->ddir == DDIR_READ &&
 		   verify_read(w, r)) {
 		vfy_push(w, r);		/* back to the pool once checked */
 		return true;
@@ -1239,7 +1241,7 @@ static void __attribute__((noinline)) complete_uncounted(struct worker *w, struc
 		struct io_req *r = reqs[i];
 		struct dir_stat *d = &w->st[stat_dir(r->ddir)];
 
-		if (!settle(w, r, d, copy) || r->ddir >= DDIR_SYNC)
+		if (!settle(w, r, d, copy, true) || r->ddir >= DDIR_SYNC)
 			continue;
 		d->ios++;
 		d->bytes += (uint64_t)r->res;
@@ -1398,7 +1400,7 @@ complete(struct worker *w, struct io_req **reqs, unsigned n, uint64_t t, bool as
 		struct dir_stat *d = &w->st[stat_dir(r->ddir)];
 		uint64_t clat = t - r->issue_ns;
 
-		if (!settle(w, r, d, copy))
+		if (!settle(w, r, d, copy, full))
 			continue;
 		d->ios++;
 		d->bytes += (uint64_t)r->res;
@@ -1746,7 +1748,7 @@ static inline __attribute__((always_inline)) void io_loop_body(struct worker *w,
 		if (!sync_engine && w->inflight &&
 		    (w->inflight + w->nr_batch + (full ? w->vq_out : 0) >=
 		     (full ? w->qd_cap : w->depth) || !more || held ||
-		     w->nr_batch || quiesce || poll || w->trims)) {
+		     w->nr_batch || quiesce || poll || (full && w->trims))) {
 			/*
 			 * Wait for iodepth_batch_complete_min, or for one when it is 0 (fio's
 			 * wait_for_completions): a full queue always gives at least one back.
@@ -2933,6 +2935,28 @@ static void io_phase(struct worker *w, uint64_t from)
 	phase_done(w, from, false);
 }
 
+/* pick_dir's answer for a job of one direction, decided once; trims take the write's. */
+static void set_dir(struct worker *w)
+{
+	switch (w->job->rw) {
+	case RW_READ:
+	case RW_RANDREAD:
+		w->fixed_dir = DDIR_READ;
+		break;
+	case RW_WRITE:
+	case RW_RANDWRITE:
+	case RW_TRIM:
+	case RW_RANDTRIM:
+	case RW_TRIMWRITE:
+	case RW_RANDTRIMWRITE:
+		w->fixed_dir = DDIR_WRITE;
+		break;
+	default:
+		w->mixed = true;
+		break;
+	}
+}
+
 void *worker_main(void *arg)
 {
 	struct worker *w = arg;
@@ -2949,6 +2973,7 @@ void *worker_main(void *arg)
 	w->job_writes = job_writes(job->rw);
 	w->trims = job_trims(job->rw);
 	w->trimwrite = job->rw == RW_TRIMWRITE || job->rw == RW_RANDTRIMWRITE;
+	set_dir(w);
 	w->bytes_target = io_target(w->plan->worker_bytes ? w->plan->worker_bytes :
 				    w->plan->region * w->plan->nr_files, job->io_size, job->loops);
 	/* NUMA placement first: the buffers are then allocated under the policy, as in fio */
@@ -2963,7 +2988,8 @@ void *worker_main(void *arg)
 	if (!ret)
 		ret = setup_options(w, seed + w->clone);
 	w->flow = w->plan->flow;
-	if (w->flow || job->submit_offload || w->zbd)
+	/* trims (make_trim, trimwrite) are issued by the full loop only: the plain one is lean */
+	if (w->flow || job->submit_offload || w->zbd || w->trims)
 		w->full = true;
 	if (!ret)
 		ret = setup_engine(w);

@@ -231,10 +231,12 @@ struct worker {
 	bool verifying;
 	bool check_reads;		/* verify every read against its block header */
 	bool job_writes;		/* job_writes(job->rw), for verify_read */
+	bool mixed;			/* rw=rw, randrw: pick_dir draws each direction */
+	unsigned char fixed_dir;	/* otherwise its one direction (trims: DDIR_WRITE) */
 	struct verifier *vfy;		/* verify_async: the threads that check reads */
 	unsigned vq_out;		/* requests with them (they count against iodepth) */
 	/* trims: the write direction's requests go out as trims; trimwrite writes each after */
-	bool trims;
+	bool trims;			/* (such jobs run the full loop) */
 	bool trimwrite;
 	bool tw_pending;		/* trimwrite: the block just trimmed is written next */
 	struct io_file *tw_file;
