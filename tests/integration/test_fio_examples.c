@@ -147,7 +147,7 @@ static enum verdict parse_one(const char *path, const char *name)
 	return v;
 }
 
-/* file-operation examples that ran whole (the shortener leaves their nrfiles and sizes) */
+/* file-operation examples that ran (the shortener leaves their sizes, and nrfiles below 10000) */
 static unsigned fileop_whole;
 
 /* Run one parsed file, short, in a temporary directory; MACHINE when it cannot run here. */
@@ -244,6 +244,6 @@ Test(fio_examples, each_parses_or_is_refused_as_unsupported_and_each_that_parses
 		parsed + refused + foreign + machine, foreign, parsed + refused + machine, parsed, ran,
 		100.0 * ran / (parsed + refused + machine), refused, machine);
 	fprintf(stderr,
-		"fio examples: %u file-operation examples ran whole, not shortened (nrfiles=200 and 16 jobs x nrfiles=31250 as written)\n",
+		"fio examples: %u file-operation examples ran with their sizes and nrfiles=200 as written; filecreate-ioengine.fio's 16 jobs x nrfiles=31250 cut to 16 x 2000 files (500000 creations take 10 s idle, over a minute on a busy disk)\n",
 		fileop_whole);
 }
