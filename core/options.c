@@ -1320,13 +1320,6 @@ static int set_zone_frac(struct job_spec *job, const struct opt_def *o, const ch
 	return 0;
 }
 
-static int set_ignored(struct job_spec *job, const struct opt_def *o, const char *val,
-		       struct iop_err *err)
-{
-	(void)job, (void)o, (void)val, (void)err;
-	return 0;
-}
-
 /*
  * The option table. To add an option: add its field to struct job_spec, then one entry here
  * (fio's name, its fio alias if any, how it parses, the range, one line of help). Options
@@ -1334,7 +1327,8 @@ static int set_ignored(struct job_spec *job, const struct opt_def *o, const char
  */
 const struct opt_def opt_table[] = {
 	{ "name", NULL, OPT_STR, FIELD(name), 0, 0, NULL, "job name" },
-	{ "description", NULL, OPT_FN, 0, 0, 0, 0, set_ignored, "free text, reported only" },
+	{ "description", NULL, OPT_STR, FIELD(description), 0, 0, NULL,
+	  "free text, carried into the reports" },
 	{ "filename", NULL, OPT_STR, FIELD(filename), 0, 0, NULL, "file(s) to use, a:b for several" },
 	{ "directory", NULL, OPT_STR, FIELD(directory), 0, 0, NULL, "directory for the job's files" },
 	{ "copy_from", NULL, OPT_STR, FIELD(copy_from), 0, 0, NULL,

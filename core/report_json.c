@@ -411,6 +411,8 @@ static json_t *job_json(const struct run_results *rr, const struct job_result *r
 	unsigned d;
 
 	set(o, "jobname", json_string(r->spec->name));
+	if (r->spec->description[0])
+		set(o, "desc", json_string(r->spec->description));
 	set(o, "groupid", json_integer(r->spec->groupid));
 	/* fio: the error, else the first error the job went on after (continue_on_error) */
 	set(o, "error", json_integer(r->error ? r->error : r->total_err ? r->first_error : 0));

@@ -174,6 +174,8 @@ static void print_job(FILE *f, const struct run_results *rr, const struct job_re
 		r->engine_name,
 		r->direct_suspect ? " direct=1 (not honoured)" : r->spec->direct ? " direct=1" : "",
 		r->interrupted ? " (interrupted)" : "");
+	if (r->spec->description[0])
+		fprintf(f, "  Description  : [%s]\n", r->spec->description);
 	if (r->error)
 		fprintf(f, "  error: %s\n", r->errmsg);
 	if (r->direct_suspect)

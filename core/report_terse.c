@@ -146,6 +146,11 @@ static void job_terse(FILE *f, const struct run_results *rr, const struct job_re
 		fprintf(f, ";%3.1f%%", total ? 100.0 * (double)r->depth[i] / (double)total : 0);
 	lat_dist(f, r);
 	disks_terse(f, rr->disks);
+	/* fio's optional tail: errors a continue_on_error job went on after, then the description */
+	if (r->spec->continue_on_error)
+		fprintf(f, ";%llu;%d", (unsigned long long)r->total_err, r->first_error);
+	if (r->spec->description[0])
+		fprintf(f, ";%s", r->spec->description);
 	fputc('\n', f);
 }
 

@@ -124,6 +124,7 @@ struct job_kv {
 
 struct job_spec {
 	char name[JOB_NAME_MAX];
+	char description[256];		/* description=: free text, carried into the reports */
 	char filename[PATH_MAX];	/* as given: "a:b" names several files */
 	char directory[PATH_MAX];
 	char copy_from[PATH_MAX];	/* rw=copy: the source file */

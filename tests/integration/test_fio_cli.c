@@ -185,3 +185,33 @@ Test(fio_cli, normal_output_units_as_fio)
 	cr_assert_not_null(strstr(l, "(1MiB/"), "%s", l);
 	free(l);
 }
+
+/* description= and continue_on_error: fio's "desc", its Description line and terse tail. */
+Test(fio_cli, description_and_error_counts_reach_the_reports)
+{
+	struct run_out r = iopath_run("--name=a", "--ioengine=null", "--size=64k",
+				      "--description=nightly run", "--continue_on_error=all",
+				      "--output-format=terse", NULL);
+	const char *tail = "%;0;0;nightly run\n";
+	size_t n;
+
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	n = strlen(r.out);
+	cr_assert(n > strlen(tail) && !strcmp(r.out + n - strlen(tail), tail),
+		  "terse tail (fio: total_err;first_error;description): %s", r.out);
+	run_out_free(&r);
+	r = iopath_run("--name=a", "--ioengine=null", "--size=64k", "--description=nightly run",
+		       "--output-format=json", NULL);
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	{
+		json_t *root = json_from_string(r.out);
+		json_t *job = json_array_get(json_object_get(root, "jobs"), 0);
+
+		cr_assert_str_eq(json_string_value(json_object_get(job, "desc")), "nightly run");
+		json_decref(root);
+	}
+	run_out_free(&r);
+	r = iopath_run("--name=a", "--ioengine=null", "--size=64k", "--description=nightly run", NULL);
+	cr_assert_not_null(strstr(r.out, "\n  Description  : [nightly run]\n"), "%s", r.out);
+	run_out_free(&r);
+}

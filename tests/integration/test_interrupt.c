@@ -213,7 +213,8 @@ Test(interrupt, probe_removes_its_trial_file_on_ctrl_c)
 
 	snprintf(back, sizeof(back), "%s/back", dir);
 	snprintf(mnt, sizeof(mnt), "%s/mnt", dir);
-	faultfs_mount(back, mnt, "--delay-ms=300");
+	/* each operation there takes a second: the probe is still at work when the signal comes, however loaded the machine */
+	faultfs_mount(back, mnt, "--delay-ms=1000");
 	{
 		char *argv[] = { (char *)"iopath", (char *)"probe", mnt, NULL };
 
