@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <signal.h>
+#include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -314,6 +315,36 @@ bool wait_for_file(const char *path, unsigned timeout_s)
 		sleep_ms(10);
 	}
 	return false;
+}
+
+json_t *tool_json(bool fio, const char *const *args)
+{
+	char *argv[64];
+	unsigned n = 0;
+	struct run_out r;
+	json_t *root;
+
+	argv[n++] = fio ? (char *)"fio" : (char *)"iopath";
+	argv[n++] = (char *)"--output-format=json";
+	for (; *args && n < 63; args++)
+		argv[n++] = (char *)*args;
+	argv[n] = NULL;
+	r = fio ? prog_runv(FIO_BIN, argv) : iopath_runv(argv);
+	cr_assert_eq(r.status, 0, "%s %s failed (%d): %s", argv[0], n > 2 ? argv[2] : "",
+		     r.status, r.err);
+	root = json_from_string(strstr(r.out, "{") ? strstr(r.out, "{") : r.out);
+	run_out_free(&r);
+	return root;
+}
+
+char test_mnt[300];
+
+void mount_cleanup(void)
+{
+	if (test_mnt[0])
+		umount2(test_mnt, MNT_DETACH);
+	test_mnt[0] = '\0';
+	tmpdir_cleanup();
 }
 
 void faultfs_mount(const char *backing, const char *mnt, const char *opts)

@@ -29,6 +29,15 @@ struct run_out iopath_run_as(uid_t uid, const char *arg, ...) __attribute__((sen
 /* Run another program (bin: a path) the same way; status 127 when it cannot be run. */
 struct run_out prog_runv(const char *bin, char *const argv[]);
 
+/* Where Debian's fio is, for side-by-side runs. */
+#define FIO_BIN "/usr/bin/fio"
+
+/*
+ * Run iopath (or, fio true, fio) with --output-format=json and the NULL-terminated arguments;
+ * the test fails unless it exits 0. The parsed result (anything fio prints before it skipped).
+ */
+json_t *tool_json(bool fio, const char *const *args);
+
 /* Parse a JSON file or string; the test fails if it does not parse. */
 json_t *json_load_path(const char *path);
 json_t *json_from_string(const char *s);
@@ -65,6 +74,13 @@ void sleep_ms(unsigned ms);
  * cannot (not root, no /dev/fuse, faultfs not built).
  */
 void faultfs_mount(const char *backing, const char *mnt, const char *opts);
+
+/*
+ * A mount point a test sets up (faultfs, a small tmpfs...); mount_cleanup, a suite's .fini,
+ * detaches it if set and removes the test's temporary directory.
+ */
+extern char test_mnt[300];
+void mount_cleanup(void);
 
 /* Create path holding size bytes of a pattern drawn from seed (0 size: an empty file). */
 void file_make(const char *path, size_t size, unsigned seed);

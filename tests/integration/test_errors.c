@@ -10,17 +10,7 @@
 
 #include "harness.h"
 
-static char mnt[300];
-
-static void cleanup(void)
-{
-	if (mnt[0])
-		umount2(mnt, MNT_DETACH);
-	mnt[0] = '\0';
-	tmpdir_cleanup();
-}
-
-TestSuite(errors, .fini = cleanup);
+TestSuite(errors, .fini = mount_cleanup);
 
 struct errrun {
 	int status;
@@ -44,14 +34,14 @@ static struct errrun run_faulty(int errnum, const char *opt1, const char *opt2)
 	unsigned n = 9;
 
 	snprintf(back, sizeof(back), "%s/back", dir);
-	snprintf(mnt, sizeof(mnt), "%s/mnt", dir);
+	snprintf(test_mnt, sizeof(test_mnt), "%s/mnt", dir);
 	snprintf(file, sizeof(file), "%s/f", back);
-	snprintf(fname, sizeof(fname), "--filename=%s/f", mnt);
+	snprintf(fname, sizeof(fname), "--filename=%s/f", test_mnt);
 	snprintf(out, sizeof(out), "%s/out.json", dir);
 	snprintf(oarg, sizeof(oarg), "--output=%s", out);
 	snprintf(fopts, sizeof(fopts), "--eio-write-after=0 --errno=%d --fail-every=4", errnum);
 	cr_assert_eq(sh("mkdir -p %s && head -c 65536 /dev/zero > %s", back, file), 0);
-	faultfs_mount(back, mnt, fopts);
+	faultfs_mount(back, test_mnt, fopts);
 	if (opt1)
 		argv[n++] = (char *)opt1;
 	if (opt2)

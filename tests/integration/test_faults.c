@@ -8,17 +8,7 @@
 
 #include "harness.h"
 
-static char mnt[300];
-
-static void cleanup(void)
-{
-	if (mnt[0])
-		umount2(mnt, MNT_DETACH);
-	mnt[0] = '\0';
-	tmpdir_cleanup();
-}
-
-TestSuite(faults, .fini = cleanup);
+TestSuite(faults, .fini = mount_cleanup);
 
 static json_t *job_named(json_t *root, const char *name, unsigned *index)
 {
@@ -58,18 +48,18 @@ Test(faults, enospc_mid_run_fails_the_job_and_keeps_its_numbers)
 
 	if (!is_root())
 		cr_skip_test("needs root to mount a small tmpfs");
-	snprintf(mnt, sizeof(mnt), "%s/small", dir);
-	cr_assert_eq(mkdir(mnt, 0755), 0);
-	if (mount("none", mnt, "tmpfs", 0, "size=2m"))
+	snprintf(test_mnt, sizeof(test_mnt), "%s/small", dir);
+	cr_assert_eq(mkdir(test_mnt, 0755), 0);
+	if (mount("none", test_mnt, "tmpfs", 0, "size=2m"))
 		cr_skip_test("cannot mount tmpfs here");
-	snprintf(bad, sizeof(bad), "--filename=%s/f", mnt);
+	snprintf(bad, sizeof(bad), "--filename=%s/f", test_mnt);
 	snprintf(good, sizeof(good), "--filename=%s/g", dir);
 	snprintf(out, sizeof(out), "--output=%s/out.json", dir);
 	r = iopath_run("--rw=write", "--bs=64k", "--name=bad", bad, "--size=8m", "--name=good", good,
 		       "--size=4m", "--output-format=json", out, NULL);
 	cr_assert_eq(r.status, 1, "exit %d: %s", r.status, r.err);
 	cr_assert_not_null(strstr(r.err, "No space left on device"), "%s", r.err);
-	cr_assert_not_null(strstr(r.err, mnt), "%s", r.err);
+	cr_assert_not_null(strstr(r.err, test_mnt), "%s", r.err);
 	snprintf(out, sizeof(out), "%s/out.json", dir);
 	check_fault(out, 28, "write", 4 << 20);
 	run_out_free(&r);
@@ -83,11 +73,11 @@ Test(faults, enospc_under_mmap_is_an_error_not_a_crash)
 
 	if (!is_root())
 		cr_skip_test("needs root to mount a small tmpfs");
-	snprintf(mnt, sizeof(mnt), "%s/small", dir);
-	cr_assert_eq(mkdir(mnt, 0755), 0);
-	if (mount("none", mnt, "tmpfs", 0, "size=2m"))
+	snprintf(test_mnt, sizeof(test_mnt), "%s/small", dir);
+	cr_assert_eq(mkdir(test_mnt, 0755), 0);
+	if (mount("none", test_mnt, "tmpfs", 0, "size=2m"))
 		cr_skip_test("cannot mount tmpfs here");
-	snprintf(bad, sizeof(bad), "--filename=%s/f", mnt);
+	snprintf(bad, sizeof(bad), "--filename=%s/f", test_mnt);
 	snprintf(good, sizeof(good), "--filename=%s/g", dir);
 	snprintf(out, sizeof(out), "--output=%s/out.json", dir);
 	r = iopath_run("--rw=write", "--bs=64k", "--name=bad", bad, "--ioengine=mmap", "--size=8m",
@@ -108,11 +98,11 @@ Test(faults, eio_mid_run_fails_the_job_and_keeps_its_numbers)
 	unsigned i;
 
 	snprintf(back, sizeof(back), "%s/back", dir);
-	snprintf(mnt, sizeof(mnt), "%s/mnt", dir);
-	faultfs_mount(back, mnt, "--eio-read-after=100");
+	snprintf(test_mnt, sizeof(test_mnt), "%s/mnt", dir);
+	faultfs_mount(back, test_mnt, "--eio-read-after=100");
 	snprintf(path, sizeof(path), "%s/data", back);
 	file_make(path, 4 << 20, 5);
-	snprintf(bad, sizeof(bad), "--filename=%s/data", mnt);
+	snprintf(bad, sizeof(bad), "--filename=%s/data", test_mnt);
 	snprintf(good, sizeof(good), "--filename=%s/g", dir);
 	snprintf(out, sizeof(out), "--output=%s/out.json", dir);
 	r = iopath_run("--name=bad", bad, "--rw=randread", "--name=good", good, "--rw=write",
@@ -171,11 +161,11 @@ Test(faults, eio_in_a_layout_removes_the_file_it_created)
 	struct run_out r;
 
 	snprintf(back, sizeof(back), "%s/back", dir);
-	snprintf(mnt, sizeof(mnt), "%s/mnt", dir);
-	faultfs_mount(back, mnt, "--eio-write-after=2");
+	snprintf(test_mnt, sizeof(test_mnt), "%s/mnt", dir);
+	faultfs_mount(back, test_mnt, "--eio-write-after=2");
 	snprintf(path, sizeof(path), "%s/data", back);
 	snprintf(side, sizeof(side), "%s/.data.iopath", back);
-	snprintf(file, sizeof(file), "--filename=%s/data", mnt);
+	snprintf(file, sizeof(file), "--filename=%s/data", test_mnt);
 	r = iopath_run("--name=bad", file, "--rw=randread", "--size=8m", NULL);
 	cr_assert_eq(r.status, 1, "exit %d: %s", r.status, r.err);
 	cr_assert_not_null(strstr(r.err, "Input/output error"), "%s", r.err);
@@ -193,11 +183,11 @@ Test(faults, eio_in_a_layout_cuts_an_existing_file_back_to_what_was_written)
 	struct stat st;
 
 	snprintf(back, sizeof(back), "%s/back", dir);
-	snprintf(mnt, sizeof(mnt), "%s/mnt", dir);
-	faultfs_mount(back, mnt, "--eio-write-after=4");
+	snprintf(test_mnt, sizeof(test_mnt), "%s/mnt", dir);
+	faultfs_mount(back, test_mnt, "--eio-write-after=4");
 	snprintf(path, sizeof(path), "%s/data", back);
 	snprintf(side, sizeof(side), "%s/.data.iopath", back);
-	snprintf(file, sizeof(file), "--filename=%s/data", mnt);
+	snprintf(file, sizeof(file), "--filename=%s/data", test_mnt);
 	/* 64 KiB laid out in one write; then 8 MiB asked for, and the fifth write fails */
 	r = iopath_run("--name=first", file, "--rw=read", "--size=64k", NULL);
 	cr_assert_eq(r.status, 0, "exit %d: %s", r.status, r.err);

@@ -10,33 +10,12 @@
 
 #include "harness.h"
 
-#define FIO "/usr/bin/fio"
 
 TestSuite(fio_gaps, .fini = tmpdir_cleanup);
 
-/* Run iopath (or fio) with --output-format=json and the arguments; the parsed result. */
-static json_t *run_json(bool fio, const char *const *args)
-{
-	char *argv[40];
-	unsigned n = 0;
-	struct run_out r;
-	json_t *root;
-
-	argv[n++] = fio ? (char *)"fio" : (char *)"iopath";
-	argv[n++] = (char *)"--output-format=json";
-	for (; *args && n < 39; args++)
-		argv[n++] = (char *)*args;
-	argv[n] = NULL;
-	r = fio ? prog_runv(FIO, argv) : iopath_runv(argv);
-	cr_assert_eq(r.status, 0, "%s failed (%d): %s", argv[0], r.status, r.err);
-	root = json_from_string(strstr(r.out, "{") ? strstr(r.out, "{") : r.out);
-	run_out_free(&r);
-	return root;
-}
-
 static bool have_fio(void)
 {
-	return !access(FIO, X_OK);
+	return !access(FIO_BIN, X_OK);
 }
 
 static json_t *job_dir(json_t *root, unsigned i, const char *dir)
@@ -74,7 +53,7 @@ Test(fio_gaps, gtod_reduce_measures_io_but_no_latency_or_samples)
 {
 	const char *args[] = { "--name=g", "--ioengine=null", "--size=16m", "--rw=randread",
 			       "--norandommap", "--gtod_reduce=1", NULL };
-	json_t *root = run_json(false, args), *nm;
+	json_t *root = tool_json(false, args), *nm;
 
 	cr_assert_eq(job_int(root, 0, "read", "io_bytes"), 16 << 20);
 	cr_expect_eq(lat_n(root, 0, "read", "clat_ns"), 0);
@@ -93,7 +72,7 @@ Test(fio_gaps, disable_clat_alone_keeps_total_latency)
 {
 	const char *args[] = { "--name=g", "--ioengine=null", "--size=1m", "--rw=read",
 			       "--disable_clat=1", NULL };
-	json_t *root = run_json(false, args);
+	json_t *root = tool_json(false, args);
 
 	cr_expect_eq(lat_n(root, 0, "read", "clat_ns"), 0);
 	cr_expect_eq(lat_n(root, 0, "read", "lat_ns"), 256);
@@ -104,7 +83,7 @@ Test(fio_gaps, gtod_reduce_later_option_turns_one_back_on)
 {
 	const char *args[] = { "--name=g", "--ioengine=null", "--size=1m", "--rw=read",
 			       "--gtod_reduce=1", "--disable_clat=0", NULL };
-	json_t *root = run_json(false, args);
+	json_t *root = tool_json(false, args);
 
 	cr_expect_eq(lat_n(root, 0, "read", "clat_ns"), 256);
 	cr_expect_eq(lat_n(root, 0, "read", "lat_ns"), 0);
@@ -119,8 +98,8 @@ Test(fio_gaps, gtod_reduce_side_by_side_with_fio)
 
 	if (!have_fio())
 		cr_skip_test("fio is not installed (scripts/deps.sh installs it)");
-	f = run_json(true, args);
-	i = run_json(false, args);
+	f = tool_json(true, args);
+	i = tool_json(false, args);
 	same_io(f, i, "gtod_reduce");
 	cr_expect_eq(lat_n(i, 0, "read", "clat_ns"), lat_n(f, 0, "read", "clat_ns"));
 	cr_expect_eq(job_int(i, 0, "read", "bw_samples"), job_int(f, 0, "read", "bw_samples"));
@@ -135,8 +114,8 @@ static void side_by_side(const char *what, const char *const *args)
 
 	if (!have_fio())
 		cr_skip_test("fio is not installed (scripts/deps.sh installs it)");
-	f = run_json(true, args);
-	i = run_json(false, args);
+	f = tool_json(true, args);
+	i = tool_json(false, args);
 	same_io(f, i, what);
 	json_decref(f);
 	json_decref(i);
@@ -147,7 +126,7 @@ static void side_by_side(const char *what, const char *const *args)
 Test(fio_gaps, sequence_step_forward_ends_the_pass_at_the_file_end_as_fio)
 {
 	const char *args[] = { NULL_JOB, "--rw=read:8k", NULL };
-	json_t *root = run_json(false, args);
+	json_t *root = tool_json(false, args);
 
 	/* 0, 12k, 24k, 36k, 48k, 60k: then the next offset is past the end */
 	cr_expect_eq(job_int(root, 0, "read", "total_ios"), 6);
@@ -203,7 +182,7 @@ Test(fio_gaps, backwards_read_writes_and_verifies_every_block)
 	json_t *root;
 
 	snprintf(file, sizeof(file), "--filename=%s/v", dir);
-	root = run_json(false, args);
+	root = tool_json(false, args);
 	cr_expect_eq(job_int(root, 0, "write", "io_bytes"), 256 << 10);
 	cr_expect_eq(json_integer_value(json_object_get(json_array_get(json_object_get(root, "jobs"),
 								      0), "error")), 0);
@@ -221,7 +200,7 @@ static long long ios_of(json_t *root, unsigned i)
  */
 static void expect_flow_share(const char *const *args, long long wa, long long wb)
 {
-	json_t *root = run_json(false, args);
+	json_t *root = tool_json(false, args);
 	long long a = ios_of(root, 0), b = ios_of(root, 1);
 
 	cr_expect_eq(a, 256);
@@ -258,7 +237,7 @@ Test(fio_gaps, flow_ids_are_separate_flows)
 	const char *args[] = { "--ioengine=null", "--bs=4k", "--size=4m", "--name=a", "--flow=1",
 			       "--flow_id=1", "--rw=read", "--name=b", "--flow=9", "--flow_id=2",
 			       "--rw=read", NULL };
-	json_t *root = run_json(false, args);
+	json_t *root = tool_json(false, args);
 
 	cr_expect_eq(ios_of(root, 0), 1024);
 	cr_expect_eq(ios_of(root, 1), 1024);
@@ -271,7 +250,7 @@ Test(fio_gaps, exitall_ends_the_group_when_one_job_ends, .timeout = 20)
 	const char *args[] = { "--ioengine=null", "--exitall", "--name=a", "--size=1m",
 			       "--name=long", "--size=1m", "--time_based", "--runtime=30",
 			       "--name=next", "--stonewall", "--size=1m", NULL };
-	json_t *root = run_json(false, args);
+	json_t *root = tool_json(false, args);
 
 	cr_expect_eq(job_int(root, 0, "read", "io_bytes"), 1 << 20);
 	/* exit_what=group: the next group still runs */
@@ -284,7 +263,7 @@ Test(fio_gaps, exit_what_all_ends_later_groups_too, .timeout = 20)
 	const char *args[] = { "--ioengine=null", "--exitall", "--exit_what=all", "--name=a",
 			       "--size=1m", "--name=long", "--size=1m", "--time_based",
 			       "--runtime=30", "--name=never", "--stonewall", "--size=1m", NULL };
-	json_t *root = run_json(false, args);
+	json_t *root = tool_json(false, args);
 
 	/* as fio: the later job is reported, having run nothing, without an error */
 	cr_expect_eq(job_int(root, 2, "read", "io_bytes"), 0);
@@ -299,7 +278,7 @@ Test(fio_gaps, exit_what_stonewall_ends_running_jobs_of_other_groups, .timeout =
 			       "--exit_what=stonewall", "--name=other", "--new_group", "--size=1m",
 			       "--time_based", "--runtime=30", "--name=next", "--stonewall",
 			       "--size=1m", NULL };
-	json_t *root = run_json(false, args);
+	json_t *root = tool_json(false, args);
 
 	cr_expect_eq(job_int(root, 2, "read", "io_bytes"), 1 << 20);
 	json_decref(root);
@@ -328,13 +307,13 @@ Test(fio_gaps, number_ios_stops_each_worker_as_fio)
 				"--loops=2", "--numjobs=2", NULL };
 	const char *mixed[] = { "--name=n", "--ioengine=null", "--size=1m", "--number_ios=100",
 				"--rw=randrw", NULL };
-	json_t *root = run_json(false, loops);
+	json_t *root = tool_json(false, loops);
 
 	/* number_ios counts over all loops: 2 x 100 */
 	cr_expect_eq(job_int(root, 0, "read", "total_ios"), 200);
 	cr_expect_eq(job_int(root, 1, "read", "total_ios"), 200);
 	json_decref(root);
-	root = run_json(false, mixed);
+	root = tool_json(false, mixed);
 	cr_expect_eq(job_int(root, 0, "read", "total_ios") + job_int(root, 0, "write", "total_ios"),
 		     100);
 	json_decref(root);
@@ -355,7 +334,7 @@ Test(fio_gaps, strided_zones_move_as_fio)
 				"--zoneskip=0", NULL };
 	const char *wrap[] = { ZONED, "--rw=write", "--offset=4k", "--zonerange=8k",
 			       "--zoneskip=8k", NULL };
-	json_t *root = run_json(false, seq);
+	json_t *root = tool_json(false, seq);
 
 	cr_expect_eq(job_int(root, 0, "read", "total_ios"), 7);
 	json_decref(root);
@@ -376,7 +355,7 @@ Test(fio_gaps, strided_zones_write_and_verify_a_file)
 	json_t *root;
 
 	snprintf(file, sizeof(file), "--filename=%s/v", dir);
-	root = run_json(false, args);
+	root = tool_json(false, args);
 	/* half the file, zone by zone, then around again over the same zones */
 	cr_expect_eq(job_int(root, 0, "write", "io_bytes"), 256 << 10);
 	cr_expect_eq(json_integer_value(json_object_get(json_array_get(json_object_get(root, "jobs"),
@@ -410,7 +389,7 @@ Test(fio_gaps, steady_state_ends_a_steady_job, .timeout = 25)
 	const char *args[] = { "--name=s", "--ioengine=null", "--size=1g", "--time_based",
 			       "--runtime=30", "--ss=iops:50%", "--ss_dur=2", "--rate_iops=1000",
 			       NULL };
-	json_t *root = run_json(false, args), *ss = ss_of(root, 0);
+	json_t *root = tool_json(false, args), *ss = ss_of(root, 0);
 
 	cr_assert_not_null(ss);
 	cr_expect_eq(json_integer_value(json_object_get(ss, "attained")), 1);
@@ -425,7 +404,7 @@ Test(fio_gaps, steady_state_of_a_group_ends_all_its_workers, .timeout = 25)
 	const char *args[] = { "--name=s", "--ioengine=null", "--size=1g", "--time_based",
 			       "--runtime=30", "--ss=bw_slope:5%", "--ss_dur=2", "--ss_ramp=1",
 			       "--rate=4m", "--numjobs=2", "--group_reporting", NULL };
-	json_t *root = run_json(false, args), *ss = ss_of(root, 0);
+	json_t *root = tool_json(false, args), *ss = ss_of(root, 0);
 
 	cr_assert_not_null(ss);
 	cr_expect_eq(json_integer_value(json_object_get(ss, "attained")), 1);
@@ -436,7 +415,7 @@ Test(fio_gaps, steady_state_not_reached_is_reported_as_such)
 {
 	const char *args[] = { "--name=s", "--ioengine=null", "--size=1g", "--time_based",
 			       "--runtime=300ms", "--ss=iops:1%", "--ss_dur=30", NULL };
-	json_t *root = run_json(false, args), *ss = ss_of(root, 0);
+	json_t *root = tool_json(false, args), *ss = ss_of(root, 0);
 
 	cr_assert_not_null(ss);
 	cr_expect_eq(json_integer_value(json_object_get(ss, "attained")), 0);
@@ -474,13 +453,13 @@ Test(fio_gaps, latency_target_finds_the_depth_and_ends_as_fio, .timeout = 25)
 			       "--runtime=30", "--rw=randread", "--norandommap", "--iodepth=7",
 			       "--latency_target=10ms", "--latency_window=100ms",
 			       "--latency_percentile=99", NULL };
-	json_t *root = run_json(false, args), *f;
+	json_t *root = tool_json(false, args), *f;
 
 	cr_expect_eq(job_top_int(root, 0, "latency_depth"), 7);
 	cr_expect_eq(job_top_int(root, 0, "latency_target"), 10000000);
 	cr_expect_eq(job_top_int(root, 0, "latency_window"), 100000);
 	if (have_fio()) {
-		f = run_json(true, args);
+		f = tool_json(true, args);
 		cr_expect_eq(job_top_int(root, 0, "latency_depth"), job_top_int(f, 0, "latency_depth"));
 		json_decref(f);
 	}
@@ -597,7 +576,7 @@ Test(fio_gaps, dedupe_working_set_repeats_only_the_first_unique_buffers)
 
 	snprintf(path, sizeof(path), "%s/d", dir);
 	snprintf(file, sizeof(file), "--filename=%s", path);
-	root = run_json(false, ws);
+	root = tool_json(false, ws);
 	json_decref(root);
 	n = block_sums(path, sums, 1024);
 	cr_assert_eq(n, 1024);
@@ -605,7 +584,7 @@ Test(fio_gaps, dedupe_working_set_repeats_only_the_first_unique_buffers)
 	cr_expect(all > 400 && all < 620, "%zu distinct blocks of 1024 at 50%% dedupe", all);
 	cr_expect_leq(repeated, 102, "%zu contents repeated: more than the working set", repeated);
 	cr_expect_gt(repeated, 60, "%zu contents repeated", repeated);
-	root = run_json(false, rep);
+	root = tool_json(false, rep);
 	json_decref(root);
 	distinct(sums, block_sums(path, sums, 1024), &all, &repeated);
 	cr_expect_gt(repeated, 150, "repeat mode: %zu contents repeated", repeated);
@@ -626,7 +605,7 @@ Test(fio_gaps, dedupe_global_shares_buffers_between_jobs)
 	snprintf(pb, sizeof(pb), "%s/b", dir);
 	snprintf(a, sizeof(a), "--filename=%s", pa);
 	snprintf(b, sizeof(b), "--filename=%s", pb);
-	root = run_json(false, args);
+	root = tool_json(false, args);
 	json_decref(root);
 	cr_assert_eq(block_sums(pa, sa, 256), 256);
 	cr_assert_eq(block_sums(pb, sb, 256), 256);
@@ -656,16 +635,16 @@ Test(fio_gaps, offload_moves_every_io_through_its_io_threads, .timeout = 60)
 			      "--rw=randwrite", NULL };
 	const char *ring[] = { "--name=o", file, "--ioengine=io_uring", "--io_submit_mode=offload",
 			       "--iodepth=4", "--size=1m", "--rw=randread", NULL };
-	json_t *root = run_json(false, null_job);
+	json_t *root = tool_json(false, null_job);
 
 	cr_expect_eq(job_int(root, 0, "read", "total_ios"), 256);
 	cr_expect_eq(lat_n(root, 0, "read", "slat_ns"), 256);
 	json_decref(root);
 	snprintf(file, sizeof(file), "--filename=%s/o", dir);
-	root = run_json(false, aio);
+	root = tool_json(false, aio);
 	cr_expect_eq(job_int(root, 0, "write", "io_bytes"), 1 << 20);
 	json_decref(root);
-	root = run_json(false, ring);
+	root = tool_json(false, ring);
 	cr_expect_eq(job_int(root, 0, "read", "io_bytes"), 1 << 20);
 	json_decref(root);
 }
@@ -675,7 +654,7 @@ Test(fio_gaps, offload_paces_with_rate_iops, .timeout = 60)
 	const char *args[] = { "--name=o", "--ioengine=null", "--io_submit_mode=offload",
 			       "--iodepth=4", "--size=1g", "--rate_iops=200", "--rate_process=poisson",
 			       "--number_ios=20", NULL };
-	json_t *root = run_json(false, args);
+	json_t *root = tool_json(false, args);
 
 	cr_expect_eq(job_int(root, 0, "read", "total_ios"), 20);
 	json_decref(root);
@@ -714,8 +693,8 @@ static void side_by_side_files(const char *what, const char *dir, const char *co
 	}
 	fa[n + 2] = NULL;
 	ia[n + 1] = NULL;
-	f = run_json(true, fa);
-	i = run_json(false, ia);
+	f = tool_json(true, fa);
+	i = tool_json(false, ia);
 	same_io(f, i, what);
 	json_decref(f);
 	json_decref(i);
@@ -754,7 +733,7 @@ Test(fio_gaps, verify_backlog_reads_back_while_writing, .timeout = 20)
 	json_t *root;
 
 	snprintf(file, sizeof(file), "--filename=%s/w", dir);
-	root = run_json(false, args);
+	root = tool_json(false, args);
 	cr_expect_gt(job_int(root, 0, "read", "total_ios"), 0);
 	cr_expect_eq(json_integer_value(json_object_get(json_array_get(json_object_get(root, "jobs"),
 								      0), "error")), 0);
@@ -812,13 +791,13 @@ Test(fio_gaps, disabling_one_latency_keeps_the_others_right)
 {
 	const char *slat[] = { "--name=g", "--ioengine=null", "--size=1m", "--disable_slat=1", NULL };
 	const char *clat[] = { "--name=g", "--ioengine=null", "--size=1m", "--disable_clat=1", NULL };
-	json_t *root = run_json(false, slat);
+	json_t *root = tool_json(false, slat);
 
 	/* a null I/O takes well under a second; a missing stamp would read as the uptime */
 	cr_expect_lt(lat_mean(root, "clat_ns"), 1e9);
 	cr_expect_lt(lat_mean(root, "lat_ns"), 1e9);
 	json_decref(root);
-	root = run_json(false, clat);
+	root = tool_json(false, clat);
 	cr_expect_lt(lat_mean(root, "lat_ns"), 1e9);
 	cr_expect_gt(lat_n(root, 0, "read", "lat_ns"), 0);
 	json_decref(root);
@@ -884,7 +863,7 @@ Test(fio_gaps, fill_device_ends_the_job_at_enospc_without_error, .timeout = 60)
 	snprintf(mnt, sizeof(mnt), "%s/small", dir);
 	cr_assert_eq(sh("mkdir -p '%s' && mount -t tmpfs -o size=4m tmpfs '%s'", mnt, mnt), 0);
 	snprintf(file, sizeof(file), "--filename=%s/full", mnt);
-	root = run_json(false, args);
+	root = tool_json(false, args);
 	cr_expect_eq(json_integer_value(json_object_get(json_array_get(json_object_get(root, "jobs"),
 								      0), "error")), 0);
 	cr_expect_gt(job_int(root, 0, "write", "io_bytes"), 0);
@@ -893,7 +872,7 @@ Test(fio_gaps, fill_device_ends_the_job_at_enospc_without_error, .timeout = 60)
 	/* without size=: until the filesystem is full */
 	sh("rm -f '%s/full'", mnt);
 	args[4] = "--bs=64k";
-	root = run_json(false, args);
+	root = tool_json(false, args);
 	cr_expect_eq(job_int(root, 0, "write", "io_bytes"), 4 << 20);
 	json_decref(root);
 	sh("umount '%s'", mnt);

@@ -10,32 +10,12 @@
 
 #include "harness.h"
 
-#define FIO "/usr/bin/fio"
 #define SIDE "tests/jobs/fio-side/"
 
 static void need_fio(void)
 {
-	if (access(FIO, X_OK))
+	if (access(FIO_BIN, X_OK))
 		cr_skip_test("fio is not installed (scripts/deps.sh installs it)");
-}
-
-static json_t *run_json(bool fio, char **args)
-{
-	char *argv[32];
-	unsigned n = 0;
-	struct run_out r;
-	json_t *root;
-
-	argv[n++] = fio ? (char *)"fio" : (char *)"iopath";
-	argv[n++] = (char *)"--output-format=json";
-	for (; *args && n < 31; args++)
-		argv[n++] = *args;
-	argv[n] = NULL;
-	r = fio ? prog_runv(FIO, argv) : iopath_runv(argv);
-	cr_assert_eq(r.status, 0, "%s %s failed (%d): %s", argv[0], argv[2], r.status, r.err);
-	root = json_from_string(r.out);
-	run_out_free(&r);
-	return root;
 }
 
 static long long dir_bytes(json_t *job, const char *dir)
@@ -58,7 +38,7 @@ static json_t *real_jobs(json_t *root)
 /* Both tools' jobs[]: same length, names, groups and bytes per direction. */
 static void compare(char **args, const char *what)
 {
-	json_t *f = run_json(true, args), *i = run_json(false, args);
+	json_t *f = tool_json(true, (const char *const *)args), *i = tool_json(false, (const char *const *)args);
 	json_t *fj = real_jobs(f), *ij = json_object_get(i, "jobs");
 	size_t k;
 
@@ -100,7 +80,7 @@ static void parse_only_agrees(const char *name)
 	struct run_out f, i;
 
 	snprintf(path, sizeof(path), SIDE "%s", name);
-	f = prog_runv(FIO, fargv);
+	f = prog_runv(FIO_BIN, fargv);
 	i = iopath_run("--parse-only", path, NULL);
 	cr_expect_eq(i.status == 0, f.status == 0, "%s: fio --parse-only %d, iopath %d: %s", name,
 		     f.status, i.status, i.err);

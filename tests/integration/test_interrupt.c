@@ -9,17 +9,7 @@
 
 #include "harness.h"
 
-static char mnt[300];
-
-static void cleanup(void)
-{
-	if (mnt[0])
-		umount2(mnt, MNT_DETACH);
-	mnt[0] = '\0';
-	tmpdir_cleanup();
-}
-
-TestSuite(interrupt, .fini = cleanup);
+TestSuite(interrupt, .fini = mount_cleanup);
 
 /* Names in dir (not . or ..) containing part; 0 when none. */
 static unsigned count_named(const char *dir, const char *part)
@@ -108,11 +98,11 @@ Test(interrupt, second_sigint_exits_at_once_leaving_no_temporary_file)
 	struct run_out r;
 
 	snprintf(back, sizeof(back), "%s/back", dir);
-	snprintf(mnt, sizeof(mnt), "%s/mnt", dir);
-	faultfs_mount(back, mnt, "--delay-ms=3000");
+	snprintf(test_mnt, sizeof(test_mnt), "%s/mnt", dir);
+	faultfs_mount(back, test_mnt, "--delay-ms=3000");
 	snprintf(path, sizeof(path), "%s/data", back);
 	file_make(path, 1 << 20, 1);
-	snprintf(file, sizeof(file), "--filename=%s/data", mnt);
+	snprintf(file, sizeof(file), "--filename=%s/data", test_mnt);
 	snprintf(out, sizeof(out), "--output=%s/out.json", dir);
 	b = iopath_start("--name=slow", file, "--rw=randread", "--invalidate=0",
 			 "--output-format=json", out, NULL);
@@ -138,10 +128,10 @@ Test(interrupt, sigint_stops_a_layout_in_progress)
 	struct run_out r;
 
 	snprintf(back, sizeof(back), "%s/back", dir);
-	snprintf(mnt, sizeof(mnt), "%s/mnt", dir);
-	faultfs_mount(back, mnt, "--delay-ms=100");
+	snprintf(test_mnt, sizeof(test_mnt), "%s/mnt", dir);
+	faultfs_mount(back, test_mnt, "--delay-ms=100");
 	snprintf(path, sizeof(path), "%s/data", back);
-	snprintf(file, sizeof(file), "--filename=%s/data", mnt);
+	snprintf(file, sizeof(file), "--filename=%s/data", test_mnt);
 	b = iopath_start("--name=layout", file, "--rw=read", "--size=256m", NULL);
 	cr_assert(wait_for_file(path, 30));
 	sleep_ms(300);
@@ -193,9 +183,9 @@ Test(interrupt, default_comparison_removes_its_file_when_jobs_fail)
 	struct run_out r;
 
 	snprintf(back, sizeof(back), "%s/back", dir);
-	snprintf(mnt, sizeof(mnt), "%s/mnt", dir);
-	faultfs_mount(back, mnt, "--eio-write-after=0");
-	b = iopath_startv(argv, mnt);
+	snprintf(test_mnt, sizeof(test_mnt), "%s/mnt", dir);
+	faultfs_mount(back, test_mnt, "--eio-write-after=0");
+	b = iopath_startv(argv, test_mnt);
 	r = iopath_wait(&b, 60);
 	cr_assert_eq(r.status, 1, "exit %d: %s", r.status, r.err);
 	cr_assert_not_null(strstr(r.out, "Input/output error"), "%s", r.out);
@@ -212,11 +202,11 @@ Test(interrupt, probe_removes_its_trial_file_on_ctrl_c)
 	unsigned i;
 
 	snprintf(back, sizeof(back), "%s/back", dir);
-	snprintf(mnt, sizeof(mnt), "%s/mnt", dir);
+	snprintf(test_mnt, sizeof(test_mnt), "%s/mnt", dir);
 	/* each operation there takes a second: the probe is still at work when the signal comes, however loaded the machine */
-	faultfs_mount(back, mnt, "--delay-ms=1000");
+	faultfs_mount(back, test_mnt, "--delay-ms=1000");
 	{
-		char *argv[] = { (char *)"iopath", (char *)"probe", mnt, NULL };
+		char *argv[] = { (char *)"iopath", (char *)"probe", test_mnt, NULL };
 
 		b = iopath_startv(argv, NULL);
 	}
@@ -238,9 +228,9 @@ Test(interrupt, sweep_leaves_neither_its_file_nor_its_mark)
 	struct run_out r;
 
 	snprintf(back, sizeof(back), "%s/back", dir);
-	snprintf(mnt, sizeof(mnt), "%s/mnt", dir);
-	faultfs_mount(back, mnt, NULL);
-	snprintf(target, sizeof(target), "--target=t=%s", mnt);
+	snprintf(test_mnt, sizeof(test_mnt), "%s/mnt", dir);
+	faultfs_mount(back, test_mnt, NULL);
+	snprintf(target, sizeof(target), "--target=t=%s", test_mnt);
 	r = iopath_run("sweep", "--engine=psync", "--rw=randread", target, "--size=1m",
 		       "--runtime=1", NULL);
 	cr_assert_eq(r.status, 0, "exit %d: %s", r.status, r.err);
@@ -257,10 +247,10 @@ Test(interrupt, an_interrupted_layout_removes_the_file_it_created_and_its_mark)
 	struct run_out r;
 
 	snprintf(back, sizeof(back), "%s/back", dir);
-	snprintf(mnt, sizeof(mnt), "%s/mnt", dir);
-	faultfs_mount(back, mnt, "--delay-ms=100");
+	snprintf(test_mnt, sizeof(test_mnt), "%s/mnt", dir);
+	faultfs_mount(back, test_mnt, "--delay-ms=100");
 	snprintf(path, sizeof(path), "%s/data", back);
-	snprintf(file, sizeof(file), "--filename=%s/data", mnt);
+	snprintf(file, sizeof(file), "--filename=%s/data", test_mnt);
 	b = iopath_start("--name=layout", file, "--rw=randread", "--size=256m", NULL);
 	cr_assert(wait_for_file(path, 30));
 	sleep_ms(300);

@@ -10,17 +10,7 @@
 
 #include "harness.h"
 
-static char mnt[300];
-
-static void cleanup(void)
-{
-	if (mnt[0])
-		umount2(mnt, MNT_DETACH);
-	mnt[0] = '\0';
-	tmpdir_cleanup();
-}
-
-TestSuite(results, .fini = cleanup);
+TestSuite(results, .fini = mount_cleanup);
 
 static bool has_temporaries(const char *dir)
 {
@@ -121,14 +111,14 @@ Test(results, a_result_that_cannot_be_written_is_saved_elsewhere)
 
 	if (!is_root())
 		cr_skip_test("needs root to mount a small tmpfs");
-	snprintf(mnt, sizeof(mnt), "%s/full", dir);
-	cr_assert_eq(mkdir(mnt, 0755), 0);
-	if (mount("none", mnt, "tmpfs", 0, "size=64k"))
+	snprintf(test_mnt, sizeof(test_mnt), "%s/full", dir);
+	cr_assert_eq(mkdir(test_mnt, 0755), 0);
+	if (mount("none", test_mnt, "tmpfs", 0, "size=64k"))
 		cr_skip_test("cannot mount tmpfs here");
-	snprintf(out, sizeof(out), "%s/out.json", mnt);
+	snprintf(out, sizeof(out), "%s/out.json", test_mnt);
 	file_write_text(out, "{\"old\": true}\n");
 	sum = file_sum(out);
-	snprintf(filler, sizeof(filler), "dd if=/dev/zero of=%s/filler bs=4k 2>/dev/null", mnt);
+	snprintf(filler, sizeof(filler), "dd if=/dev/zero of=%s/filler bs=4k 2>/dev/null", test_mnt);
 	sh("%s", filler);
 	snprintf(opt, sizeof(opt), "--output=%s", out);
 	setenv("TMPDIR", dir, 1);
@@ -136,7 +126,7 @@ Test(results, a_result_that_cannot_be_written_is_saved_elsewhere)
 		       NULL);
 	cr_assert_eq(r.status, 1, "exit %d: %s", r.status, r.err);
 	cr_assert_eq(file_sum(out), sum, "the old result was damaged");
-	cr_assert_not(has_temporaries(mnt));
+	cr_assert_not(has_temporaries(test_mnt));
 	saved = strstr(r.err, "saved to ");
 	cr_assert_not_null(saved, "%s", r.err);
 	saved += 9;

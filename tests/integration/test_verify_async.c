@@ -10,17 +10,7 @@
 
 #include "harness.h"
 
-static char mnt[300];
-
-static void cleanup(void)
-{
-	if (mnt[0])
-		umount2(mnt, MNT_DETACH);
-	mnt[0] = '\0';
-	tmpdir_cleanup();
-}
-
-TestSuite(verify_async, .fini = cleanup);
+TestSuite(verify_async, .fini = mount_cleanup);
 
 /* A write+verify job; corrupt: on faultfs inverting a byte of every read. */
 static json_t *verify_job(bool corrupt, const char *engine, const char *async, const char *coe,
@@ -35,7 +25,7 @@ static json_t *verify_job(bool corrupt, const char *engine, const char *async, c
 	json_t *root;
 
 	snprintf(back, sizeof(back), "%s/back", dir);
-	snprintf(mnt, sizeof(mnt), "%s/mnt", dir);
+	snprintf(test_mnt, sizeof(test_mnt), "%s/mnt", dir);
 	snprintf(out, sizeof(out), "%s/out.json", dir);
 	snprintf(oarg, sizeof(oarg), "--output=%s", out);
 	snprintf(eng, sizeof(eng), "--ioengine=%s", engine);
@@ -43,10 +33,10 @@ static json_t *verify_job(bool corrupt, const char *engine, const char *async, c
 	snprintf(co, sizeof(co), "--continue_on_error=%s", coe);
 	snprintf(sz, sizeof(sz), "--size=%s", size);
 	if (corrupt) {
-		faultfs_mount(back, mnt, "--corrupt-read-after=0");
-		snprintf(fname, sizeof(fname), "--filename=%s/f", mnt);
+		faultfs_mount(back, test_mnt, "--corrupt-read-after=0");
+		snprintf(fname, sizeof(fname), "--filename=%s/f", test_mnt);
 	} else {
-		mnt[0] = '\0';
+		test_mnt[0] = '\0';
 		snprintf(fname, sizeof(fname), "--filename=%s/f", dir);
 	}
 	r = iopath_runv(argv);

@@ -10,28 +10,8 @@
 
 #include "harness.h"
 
-#define FIO "/usr/bin/fio"
 
 TestSuite(zbd, .fini = tmpdir_cleanup);
-
-static json_t *run_json(bool fio, const char *const *args)
-{
-	char *argv[40];
-	unsigned n = 0;
-	struct run_out r;
-	json_t *root;
-
-	argv[n++] = fio ? (char *)"fio" : (char *)"iopath";
-	argv[n++] = (char *)"--output-format=json";
-	for (; *args && n < 39; args++)
-		argv[n++] = (char *)*args;
-	argv[n] = NULL;
-	r = fio ? prog_runv(FIO, argv) : iopath_runv(argv);
-	cr_assert_eq(r.status, 0, "%s failed (%d): %s", argv[0], r.status, r.err);
-	root = json_from_string(strstr(r.out, "{") ? strstr(r.out, "{") : r.out);
-	run_out_free(&r);
-	return root;
-}
 
 #define MAX_IOS 4096
 
@@ -104,7 +84,7 @@ Test(zbd, random_writes_go_to_write_pointers_of_at_most_max_open_zones)
 	json_t *root;
 
 	snprintf(log, sizeof(log), "--write_lat_log=%s/z", dir);
-	root = run_json(false, args);
+	root = tool_json(false, args);
 	cr_expect_eq(job_int(root, 0, "write", "io_bytes"), 2 << 20);
 	json_decref(root);
 	snprintf(path, sizeof(path), "%s/z_lat.1.log", dir);
@@ -126,7 +106,7 @@ Test(zbd, without_a_limit_each_random_write_goes_to_its_own_zone)
 	unsigned n, resets, z, seen = 0;
 
 	snprintf(log, sizeof(log), "--write_lat_log=%s/z", dir);
-	json_decref(run_json(false, args));
+	json_decref(tool_json(false, args));
 	snprintf(path, sizeof(path), "%s/z_lat.1.log", dir);
 	n = read_log(path, ios);
 	cr_assert_eq(n, 256);
@@ -151,7 +131,7 @@ Test(zbd, reads_stop_at_the_write_pointer)
 			       "--name=r", "--stonewall", "--rw=read",
 			       "--name=rr", "--stonewall", "--rw=randread",
 			       "--name=b", "--stonewall", "--rw=read", "--read_beyond_wp=1", NULL };
-	json_t *root = run_json(false, args);
+	json_t *root = tool_json(false, args);
 
 	cr_expect_eq(job_int(root, 0, "write", "io_bytes"), 5 * 4096);
 	cr_expect_eq(job_int(root, 1, "read", "io_bytes"), 5 * 4096);
@@ -173,7 +153,7 @@ Test(zbd, a_file_starts_with_empty_zones)
 	snprintf(data, sizeof(data), "%s/d", dir);
 	snprintf(file, sizeof(file), "--filename=%s", data);
 	file_make(data, 256 << 10, 3);
-	root = run_json(false, args);
+	root = tool_json(false, args);
 	cr_expect_eq(job_int(root, 0, "read", "io_bytes"), 0);
 	json_decref(root);
 }
@@ -191,7 +171,7 @@ Test(zbd, random_writes_verify_on_a_file)
 	snprintf(data, sizeof(data), "%s/d", dir);
 	snprintf(file, sizeof(file), "--filename=%s", data);
 	file_make(data, 512 << 10, 5);
-	root = run_json(false, args);
+	root = tool_json(false, args);
 	job = json_array_get(json_object_get(root, "jobs"), 0);
 	cr_expect_eq(job_int(root, 0, "write", "io_bytes"), 512 << 10);
 	cr_expect_eq(job_int(root, 0, "read", "io_bytes"), 512 << 10);
@@ -278,10 +258,10 @@ Test(zbd, side_by_side_with_fio)
 	static const char *const dirs[] = { "read", "write" };
 	unsigned c, k, d;
 
-	if (access(FIO, X_OK))
+	if (access(FIO_BIN, X_OK))
 		cr_skip_test("fio is not installed (scripts/deps.sh installs it)");
 	for (c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
-		json_t *f = run_json(true, cases[c]), *i = run_json(false, cases[c]);
+		json_t *f = tool_json(true, cases[c]), *i = tool_json(false, cases[c]);
 
 		for (k = 0; k < json_array_size(json_object_get(i, "jobs")); k++)
 			for (d = 0; d < 2; d++) {
