@@ -2383,7 +2383,7 @@ static int setup_zbd(struct worker *w, unsigned i, struct zbd_dev *dev)
 	}
 	if (w->zbd[i].lo != f->start || w->zbd[i].hi != f->start + f->len) {
 		/* the bytes it moves shrink with the region, as fio's io_size does */
-		uint64_t cut = (f->len - (w->zbd[i].hi - w->zbd[i].lo)) * job->loops;
+		uint64_t cut = (f->len - (w->zbd[i].hi - w->zbd[i].lo)) * w->target_loops;
 
 		if (!job->io_size)
 			w->bytes_target = w->bytes_target > cut ? w->bytes_target - cut : 0;
@@ -2643,7 +2643,7 @@ static int setup_options(struct worker *w, uint64_t seed)
 	w->seq_left = 1;	/* as in fio, the first I/O of rw=randread:N is a random one */
 	w->passes_left = job->loops - 1;
 	/* fio: number_ios counts every I/O issued, over all loops; time_based ignores it */
-	w->ios_limit = job->time_based ? 0 : mul_sat(job->number_ios, job->loops);
+	w->ios_limit = job->time_based ? 0 : mul_sat(job->number_ios, w->target_loops);
 	if (job->verify_backlog && job->do_verify && job_writes_data(job->rw) && job->rw != RW_COPY) {
 		w->backlog = calloc(job->verify_backlog, sizeof(*w->backlog));
 		if (!w->backlog) {
@@ -2877,12 +2877,20 @@ static bool verify_round_again(struct worker *w)
 	uint64_t limit, done = w->st[STAT_READ].bytes + w->st[STAT_WRITE].bytes;
 	unsigned i;
 
-	if (!w->seq_ran_off || w->aborted || run_terminated(w) || job->verify == VERIFY_NONE)
+	if (w->aborted || run_terminated(w) || job->verify == VERIFY_NONE)
 		return false;
-	limit = job->io_size ? job->io_size : plan->worker_bytes ? plan->worker_bytes :
-		plan->region * plan->nr_files;
-	if (done >= limit || limit - done < plan->max_bs)
-		return false;
+	if (w->loops_left) {
+		/* the next loop: a fresh pass over the files, then its own verify */
+		w->loops_left--;
+		w->issued_ios = 0;
+	} else {
+		if (!w->seq_ran_off)
+			return false;
+		limit = job->io_size ? job->io_size : plan->worker_bytes ? plan->worker_bytes :
+			plan->region * plan->nr_files;
+		if (done >= limit || limit - done < plan->max_bs)
+			return false;
+	}
 	w->seq_ran_off = false;
 	w->verifying = false;
 	w->verify_file = 0;
@@ -2974,8 +2982,18 @@ void *worker_main(void *arg)
 	w->trims = job_trims(job->rw);
 	w->trimwrite = job->rw == RW_TRIMWRITE || job->rw == RW_RANDTRIMWRITE;
 	set_dir(w);
+	/*
+	 * fio verifies after every loop (thread_main: do_io, then do_verify, loops times): a
+	 * writing job with verify runs its loops as rounds of one pass and its verify
+	 */
+	w->target_loops = job->loops;
+	if (w->check_reads && job_writes_data(job->rw) && !job->time_based && !job->io_size &&
+	    job->loops > 1) {
+		w->target_loops = 1;
+		w->loops_left = job->loops - 1;
+	}
 	w->bytes_target = io_target(w->plan->worker_bytes ? w->plan->worker_bytes :
-				    w->plan->region * w->plan->nr_files, job->io_size, job->loops);
+				    w->plan->region * w->plan->nr_files, job->io_size, w->target_loops);
 	/* NUMA placement first: the buffers are then allocated under the policy, as in fio */
 	ret = setup_numa(w);
 	if (!ret)

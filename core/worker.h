@@ -170,6 +170,8 @@ struct worker {
 	unsigned seq_left;		/* random modes: I/Os until the next random offset */
 	unsigned passes_left;		/* loops still to run after a pass ran off its files */
 	bool seq_ran_off;		/* the last pass ran off its files (verify_round_again) */
+	unsigned target_loops;		/* loops the I/O phase's target holds: 1 when each is verified */
+	unsigned loops_left;		/* verified loops still to run after this one (fio: verify per loop) */
 	uint64_t ios_limit;		/* number_ios * loops (0: none): against issued_ios */
 	/* latency_target= (fio's lat_target_*): the depth being tried and its bounds */
 	bool lat_on;

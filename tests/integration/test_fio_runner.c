@@ -137,6 +137,25 @@ Test(fio_runner, rated_job_ends_with_its_last_io)
 	json_decref(root);
 }
 
+/*
+ * fio verifies after every loop (thread_main: do_io then do_verify, loops times): 3 loops of
+ * 16 writes read back 48 blocks (fio 3.33: 48/48); a single verify at the end read 16.
+ */
+Test(fio_runner, verify_follows_every_loop)
+{
+	const char *dir = tmpdir_make();
+	char fname[300];
+	const char *args[] = { "--name=v", fname, "--rw=write", "--bs=4k", "--size=64k",
+			       "--verify=crc32c", "--loops=3", NULL };
+	json_t *root;
+
+	snprintf(fname, sizeof(fname), "--filename=%s/f", dir);
+	root = json_run(args);
+	cr_assert_eq(job_int(root, 0, "write", "total_ios"), 48);
+	cr_assert_eq(job_int(root, 0, "read", "total_ios"), 48, "a verify pass per loop");
+	json_decref(root);
+}
+
 /* rate_iops=200,20: the same per direction in I/Os. */
 Test(fio_runner, mixed_rate_iops_paces_each_direction)
 {
