@@ -1380,7 +1380,7 @@ static void count_done(struct worker *w, struct io_req **reqs, unsigned n)
  * lat is false in the loop of jobs that leave some latency unmeasured (fio's disable_*).
  */
 static inline __attribute__((always_inline)) void
-complete(struct worker *w, struct io_req **reqs, unsigned n, uint64_t t, bool async,
+complete(struct worker *w, struct io_req **reqs, unsigned n, uint64_t t, bool async_engine,
 	 const bool full, const bool lat)
 {
 	bool copy = w->job->rw == RW_COPY;
@@ -1399,7 +1399,16 @@ complete(struct worker *w, struct io_req **reqs, unsigned n, uint64_t t, bool as
 		struct io_req *r = reqs[i];
 		struct dir_stat *d = &w->st[stat_dir(r->ddir)];
 		uint64_t clat = t - r->issue_ns;
+		bool async = async_engine;
 
+		/*
+		 * Trims (full loop only) are done inside submit by every engine: as fio's inline
+		 * completions, all their time is clat, none slat
+		 */
+		if (full && async && r->ddir == DDIR_TRIM) {
+			clat += r->slat_ns;
+			async = false;
+		}
 		if (!settle(w, r, d, copy, full))
 			continue;
 		d->ios++;

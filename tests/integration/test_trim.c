@@ -145,6 +145,14 @@ static void device_trim(const char *engine)
 	cr_assert_eq(job_int(root, 0, NULL, "error"), 0);
 	cr_assert_eq(job_int(root, 0, "trim", "io_bytes"), 1 << 20);
 	cr_assert_eq(job_int(root, 0, "trim", "total_ios"), 16);
+	{
+		/* done inside submit by every engine: as fio, all clat, no slat */
+		json_t *t = json_object_get(json_array_get(json_object_get(root, "jobs"), 0), "trim");
+
+		cr_assert_eq(json_integer_value(json_object_get(json_object_get(t, "clat_ns"), "N")), 16);
+		cr_assert_eq(json_integer_value(json_object_get(json_object_get(t, "slat_ns"), "N")), 0,
+			     "%s: trims counted in slat", engine);
+	}
 	json_decref(root);
 	f = fopen(img, "rb");
 	cr_assert_not_null(f);
