@@ -342,6 +342,7 @@ int file_open(const struct job_spec *job, const char *path, bool write, struct i
 
 	if (job->direct)
 		flags |= O_DIRECT;
+	flags |= job->sync_flags;	/* sync= (fio applies it to reads and writes alike) */
 	fd = write && job->create_on_open ? open(path, flags | O_CREAT | O_EXCL, 0644) : -1;
 	if (fd >= 0) {
 		/* create_on_open: created here rather than laid out, and iopath's own as well */

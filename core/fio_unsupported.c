@@ -64,7 +64,6 @@ const struct fio_unsupported fio_unsupported_table[] = {
 	JOB_OPT("prioclass", NULL, "Set job IO priority class"),
 	JOB_OPT("max_latency", NULL, "Maximum tolerated IO latency (usec)"),
 	JOB_OPT("latency_run", "0", "Keep adjusting queue depth to match latency_target"),
-	JOB_OPT("sync", "none", "Use synchronous write IO"),
 	JOB_OPT("write_hint", NULL, "Set expected write life time"),
 	JOB_OPT("create_fsync", "1", "fsync file after creation"),
 	JOB_OPT("create_only", "0", "Only perform file creation phase"),

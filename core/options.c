@@ -1,6 +1,7 @@
 /* The job option table: fio's option names, their parsers and their validation. */
 #include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -803,6 +804,21 @@ static int set_direct(struct job_spec *job, const struct opt_def *o, const char 
 	return 0;
 }
 
+/* sync=none|0|sync|1|dsync: fio 3.33's open flags (O_SYNC, O_DSYNC) for the job's files. */
+static int set_sync(struct job_spec *job, const struct opt_def *o, const char *val,
+		    struct iop_err *err)
+{
+	if (!strcmp(val, "sync") || !strcmp(val, "1"))
+		job->sync_flags = O_SYNC;
+	else if (!strcmp(val, "none") || !strcmp(val, "0"))
+		job->sync_flags = 0;
+	else if (!strcmp(val, "dsync"))
+		job->sync_flags = O_DSYNC;
+	else
+		return bad_value(err, o, val, "none 0 sync 1 dsync");
+	return 0;
+}
+
 /* continue_on_error=none|read|write|io|verify|all (0: none, 1: all), fio's error types. */
 static int set_continue_on_error(struct job_spec *job, const struct opt_def *o, const char *val,
 				 struct iop_err *err)
@@ -1394,6 +1410,8 @@ const struct opt_def opt_table[] = {
 	  "allow writing to existing files iopath did not create" },
 	{ "direct", NULL, OPT_FN, 0, 0, 0, 0, set_direct, "O_DIRECT (1) or buffered (0)" },
 	{ "buffered", NULL, OPT_FN, 0, 0, 0, 0, set_direct, "buffered (1) or O_DIRECT (0)" },
+	{ "sync", NULL, OPT_FN, 0, 0, 0, 0, set_sync,
+	  "open the job's files with O_SYNC (sync, 1) or O_DSYNC (dsync); none (0) is the default" },
 	{ "invalidate", NULL, OPT_BOOL, FIELD(invalidate), 0, 1, NULL, "drop cached pages first" },
 	{ "significant_figures", NULL, OPT_UINT, FIELD(sig_figs), 1, 10, NULL,
 	  "digits of the normal output's IOPS, bandwidths and sizes (4)" },
