@@ -9,6 +9,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "cpulist.h"
 #include "dist.h"
 #include "file.h"
 #include "fio_unsupported.h"
@@ -1219,6 +1220,81 @@ static int set_submit_mode(struct job_spec *job, const struct opt_def *o, const 
 	return 0;
 }
 
+/* A CPU set names only CPUs this machine has online (fio: "CPU N too large"). */
+static int check_cpus(struct job_spec *job, const struct opt_def *o, const char *val,
+		      const uint64_t *set, struct iop_err *err)
+{
+	char have[256];
+	uint64_t online[JOB_CPUS_MAX / 64];
+	int c = cpulist_first_absent(set, online);
+
+	if (c >= 0) {
+		cpulist_format(online, have, sizeof(have));
+		return iop_errf(err, -EINVAL, "option %s=%s: CPU %d is not on this machine or not online (its CPUs: %s)",
+				o->name, val, c, have);
+	}
+	memcpy(job->cpus_allowed, set, sizeof(job->cpus_allowed));
+	job->cpus_given = true;
+	return 0;
+}
+
+/* cpus_allowed=LIST: fio's syntax, CPU numbers and A-B ranges separated by commas. */
+static int set_cpus_allowed(struct job_spec *job, const struct opt_def *o, const char *val,
+			    struct iop_err *err)
+{
+	uint64_t set[JOB_CPUS_MAX / 64];
+	const char *bad;
+	int ret = cpulist_parse(val, set, &bad);
+
+	if (ret == -ERANGE)
+		return iop_errf(err, ret, "option %s=%s: CPU numbers go up to %d", o->name, val,
+				JOB_CPUS_MAX - 1);
+	if (ret)
+		return iop_errf(err, ret, "option %s=%s: bad CPU list at '%s' (accepted: CPU numbers and A-B ranges separated by commas, e.g. 0-3,5)",
+				o->name, val, bad);
+	return check_cpus(job, o, val, set, err);
+}
+
+/*
+ * cpumask=N: bit i set is CPU i, decimal or 0x hex, as fio reads it. fio looks at the low 32
+ * bits only and drops the others without a word: those are refused here.
+ */
+static int set_cpumask(struct job_spec *job, const struct opt_def *o, const char *val,
+		       struct iop_err *err)
+{
+	uint64_t set[JOB_CPUS_MAX / 64] = { 0 };
+	bool hex = val[0] == '0' && (val[1] == 'x' || val[1] == 'X');
+	unsigned long long m;
+	char *end;
+	unsigned i;
+
+	errno = 0;
+	m = strtoull(hex ? val + 2 : val, &end, hex ? 16 : 10);
+	if (!isxdigit((unsigned char)val[hex ? 2 : 0]) || *end || errno)
+		return bad_value(err, o, val, "a bit mask, decimal or 0x hex, bit N for CPU N");
+	if (m >> 32)
+		return iop_errf(err, -EINVAL, "option %s=%s: fio's cpumask covers CPUs 0-31 only; use cpus_allowed for others",
+				o->name, val);
+	if (!m)
+		return iop_errf(err, -EINVAL, "option %s=%s: the mask names no CPU", o->name, val);
+	for (i = 0; i < 32; i++)
+		if (m >> i & 1)
+			cpu_add(set, i);
+	return check_cpus(job, o, val, set, err);
+}
+
+static int set_cpus_policy(struct job_spec *job, const struct opt_def *o, const char *val,
+			   struct iop_err *err)
+{
+	if (!strcmp(val, "shared"))
+		job->cpus_split = false;
+	else if (!strcmp(val, "split"))
+		job->cpus_split = true;
+	else
+		return bad_value(err, o, val, "shared split");
+	return 0;
+}
+
 /* numa_cpu_nodes=LIST: checked against this machine's nodes now, as fio does. */
 static int set_numa_cpu_nodes(struct job_spec *job, const struct opt_def *o, const char *val,
 			      struct iop_err *err)
@@ -1506,6 +1582,12 @@ const struct opt_def opt_table[] = {
 	  "zonemode=zbd: share of the region holding data past which writes may reset zones" },
 	{ "zone_reset_frequency", NULL, OPT_FN, 0, 0, 0, 0, set_zone_frac,
 	  "zonemode=zbd: share of writes past the threshold that reset their zone (0: never)" },
+	{ "cpus_allowed", NULL, OPT_FN, 0, 0, 0, 0, set_cpus_allowed,
+	  "run each worker on these CPUs: numbers and A-B ranges, commas (0-3,5)" },
+	{ "cpumask", NULL, OPT_FN, 0, 0, 0, 0, set_cpumask,
+	  "run each worker on these CPUs: a bit mask (0x3: CPUs 0 and 1)" },
+	{ "cpus_allowed_policy", NULL, OPT_FN, 0, 0, 0, 0, set_cpus_policy,
+	  "shared: every worker on the whole set; split: each worker on one CPU of it" },
 	{ "numa_cpu_nodes", NULL, OPT_FN, 0, 0, 0, 0, set_numa_cpu_nodes,
 	  "run the job's workers on these NUMA nodes' CPUs (0, 0-1, all...)" },
 	{ "numa_mem_policy", NULL, OPT_FN, 0, 0, 0, 0, set_numa_mem_policy,

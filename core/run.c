@@ -18,6 +18,7 @@
 #include "fleet.h"
 #include "flow.h"
 #include "meta.h"
+#include "cpulist.h"
 #include "run.h"
 #include "stats.h"
 #include "steady.h"
@@ -872,6 +873,24 @@ static int result_add_ss(struct job_result *r, const struct worker *w)
 	return 0;
 }
 
+/* The union of the workers' CPUs, as the applied setting "cpus" (a list, "0-3,5"). */
+static void result_note_cpus(struct job_result *r, const struct worker *w)
+{
+	unsigned i, k;
+
+	for (i = 0; i < JOB_CPUS_MAX / 64; i++)
+		r->cpus[i] |= w->cpus_applied[i];
+	for (k = 0; k < r->nr_applied && strcmp(r->applied[k][0], "cpus"); k++)
+		;
+	if (k == ENGINE_APPLIED_MAX)
+		return;
+	if (k == r->nr_applied) {
+		r->nr_applied++;
+		snprintf(r->applied[k][0], sizeof(r->applied[k][0]), "cpus");
+	}
+	cpulist_format(r->cpus, r->applied[k][1], sizeof(r->applied[k][1]));
+}
+
 static void result_add_worker(struct job_result *r, const struct worker *w)
 {
 	uint64_t runtime = w->end_ns > w->start_ns ? w->end_ns - w->start_ns : 0;
@@ -958,6 +977,8 @@ static void result_add_worker(struct job_result *r, const struct worker *w)
 		r->nr_applied = w->eng.nr_applied;
 		memcpy(r->applied, w->eng.applied, sizeof(r->applied));
 	}
+	if (w->cpus_pinned)
+		result_note_cpus(r, w);
 }
 
 static struct job_result *results_grow(struct run_results *out, unsigned n)

@@ -6,6 +6,7 @@
 #include <string.h>
 #include <fcntl.h>
 #include <sys/mman.h>
+#include <pthread.h>
 #include <sched.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -14,6 +15,7 @@
 #include "numapol.h"
 #include "run.h"
 #include "stats.h"
+#include "cpulist.h"
 #include "worker.h"
 
 #define BUF_ALIGN 4096u
@@ -2853,6 +2855,56 @@ static void write_logs(struct worker *w)
 	}
 }
 
+/*
+ * cpus_allowed, cpumask: this worker thread's CPUs, before anything is allocated. Under
+ * cpus_allowed_policy=split the worker keeps one CPU of the set, chosen as fio's
+ * fio_cpus_split does, by its thread number over the whole run.
+ */
+static int setup_cpus(struct worker *w)
+{
+	const struct job_spec *job = w->job;
+	uint64_t set[JOB_CPUS_MAX / 64];
+	cpu_set_t cs;
+	unsigned c;
+	int ret;
+
+	if (!job->cpus_given)
+		return 0;
+	memcpy(set, job->cpus_allowed, sizeof(set));
+	if (job->cpus_split)
+		cpulist_split(set, worker_thread_number(w->plan, w->clone) - 1);
+	CPU_ZERO(&cs);
+	for (c = 0; c < JOB_CPUS_MAX && c < CPU_SETSIZE; c++)
+		if (cpu_in(set, c))
+			CPU_SET(c, &cs);
+	ret = pthread_setaffinity_np(pthread_self(), sizeof(cs), &cs);
+	if (ret) {
+		char list[128];
+
+		cpulist_format(set, list, sizeof(list));
+		worker_fail(w, ret, "cpus_allowed: cannot run on CPUs %s: %s", list, strerror(ret));
+		return -ret;
+	}
+	return 0;
+}
+
+/* The CPUs the thread runs on after cpus_allowed and numa_cpu_nodes, for the result. */
+static void note_cpus(struct worker *w)
+{
+	cpu_set_t cs;
+	unsigned c;
+
+	if (!w->job->cpus_given && !w->job->numa_cpu_nodes[0])
+		return;
+	if (pthread_getaffinity_np(pthread_self(), sizeof(cs), &cs))
+		return;
+	memset(w->cpus_applied, 0, sizeof(w->cpus_applied));
+	for (c = 0; c < JOB_CPUS_MAX && c < CPU_SETSIZE; c++)
+		if (CPU_ISSET(c, &cs))
+			cpu_add(w->cpus_applied, c);
+	w->cpus_pinned = true;
+}
+
 /* numa_cpu_nodes, numa_mem_policy: this worker thread's CPUs and memory policy. */
 static int setup_numa(struct worker *w)
 {
@@ -3003,8 +3055,15 @@ void *worker_main(void *arg)
 	}
 	w->bytes_target = io_target(w->plan->worker_bytes ? w->plan->worker_bytes :
 				    w->plan->region * w->plan->nr_files, job->io_size, w->target_loops);
-	/* NUMA placement first: the buffers are then allocated under the policy, as in fio */
-	ret = setup_numa(w);
+	/*
+	 * CPU and NUMA placement first: the buffers are then allocated under the policy, as in
+	 * fio. numa_cpu_nodes comes after cpus_allowed and replaces its set, as in fio.
+	 */
+	ret = setup_cpus(w);
+	if (!ret)
+		ret = setup_numa(w);
+	if (!ret)
+		note_cpus(w);
 	if (!ret)
 		ret = setup_buffers(w);
 	if (ret)

@@ -66,6 +66,7 @@ enum fallocate_mode {
 	FALLOC_TRUNCATE,
 };
 
+#define JOB_CPUS_MAX 1024	/* cpus_allowed: CPUs 0-1023 (fio: 512) */
 #define BSSPLIT_MAX 64		/* fio's limit per direction */
 #define ZONES_MAX 256		/* random_distribution=zoned: fio's limit per direction */
 #define PATTERN_MAX 512		/* buffer_pattern bytes (fio's MAX_PATTERN_SIZE) */
@@ -166,6 +167,9 @@ struct job_spec {
 	uint64_t offset_increment;
 	unsigned offset_increment_pct;	/* offset_increment=N%: of the smallest file */
 	bool allow_file_create;		/* fio's: false refuses files that do not exist yet */
+	uint64_t cpus_allowed[JOB_CPUS_MAX / 64];	/* cpus_allowed=, cpumask=: each worker's CPUs */
+	bool cpus_given;		/* one of them was given (else: the thread's inherited set) */
+	bool cpus_split;		/* cpus_allowed_policy=split: one CPU of the set per worker */
 	char numa_cpu_nodes[64];	/* run on these nodes' CPUs ("" : anywhere) */
 	unsigned numa_mem_mode;		/* enum numa_mode (core/numa.h) */
 	char numa_mem_nodes[64];

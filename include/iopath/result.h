@@ -139,6 +139,8 @@ struct job_result {
 	unsigned nr_applied;
 	char applied[ENGINE_APPLIED_MAX][2][48];
 	char engine_name[32];
+	/* cpus_allowed, cpumask, numa_cpu_nodes: the CPUs the workers ran on (applied "cpus") */
+	uint64_t cpus[JOB_CPUS_MAX / 64];
 
 	/* When, on the group's clock: ns after the start every worker of the group waited for. */
 	int64_t start_ns;		/* the first worker's measured start */

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <dirent.h>
 #include <unistd.h>
 
 #include "harness.h"
@@ -89,4 +90,99 @@ Test(jobopts, sync_reaches_the_open_flags)
 	t = traced("openat", "/f\"", "--rw=write", "--size=64k", "--sync=none", NULL);
 	cr_assert(strstr(t, "O_RDWR") && !strstr(t, "SYNC"), "sync=none: %s", t);
 	free(t);
+}
+
+/* cpus_allowed_policy=split: worker N (fio's thread number) runs on CPU N mod the set's size */
+Test(jobopts, cpus_split_gives_each_worker_one_cpu)
+{
+	json_t *root;
+	const char *args[] = { "--name=t", "--ioengine=null", "--size=16m", "--numjobs=2",
+			       "--cpus_allowed=0-1", "--cpus_allowed_policy=split", NULL };
+	const char *c0, *c1;
+	char *t;
+
+	if (sysconf(_SC_NPROCESSORS_ONLN) < 2)
+		cr_skip_test("one CPU online: split cannot give two workers different CPUs");
+	root = tool_json(false, args);
+	c0 = json_string_value(json_object_get(json_object_get(json_object_get(
+		json_array_get(json_object_get(root, "jobs"), 0), "iopath"), "engine_applied"), "cpus"));
+	c1 = json_string_value(json_object_get(json_object_get(json_object_get(
+		json_array_get(json_object_get(root, "jobs"), 1), "iopath"), "engine_applied"), "cpus"));
+	cr_assert(c0 && c1, "no applied cpus in the result");
+	cr_assert(strcmp(c0, c1) && strlen(c0) == 1 && strlen(c1) == 1, "cpus %s and %s", c0, c1);
+	json_decref(root);
+	if (!have_strace())
+		cr_skip_test(NO_STRACE);
+	t = traced("sched_setaffinity", NULL, "--ioengine=null", "--size=16m", "--numjobs=2",
+		   "--cpus_allowed=0-1", "--cpus_allowed_policy=split", NULL);
+	cr_assert(strstr(t, "[0]") && strstr(t, "[1]"), "%s", t);
+	free(t);
+}
+
+/* the affinity is the worker thread's own: the main thread keeps its CPUs (/proc) */
+Test(jobopts, cpus_allowed_pins_only_the_worker_thread)
+{
+	struct run_bg b;
+	struct run_out r;
+	char path[128], line[256], list[16];
+	unsigned pinned = 0, other = 0;
+	DIR *d;
+	struct dirent *e;
+
+	if (sysconf(_SC_NPROCESSORS_ONLN) < 2)
+		cr_skip_test("one CPU online: a pinned thread looks like any other");
+	snprintf(list, sizeof(list), "%ld", sysconf(_SC_NPROCESSORS_ONLN) - 1);
+	snprintf(path, sizeof(path), "--cpus_allowed=%s", list);
+	b = iopath_start("--name=t", "--ioengine=null", "--size=16m", "--time_based",
+			 "--runtime=3s", "--output-format=terse", path, NULL);
+	cr_assert(wait_for_workers(b.pid, 10), "no worker thread started");
+	sleep_ms(300);
+	snprintf(path, sizeof(path), "/proc/%d/task", (int)b.pid);
+	d = opendir(path);
+	cr_assert_not_null(d);
+	while ((e = readdir(d))) {
+		FILE *f;
+
+		if (e->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "/proc/%d/task/%s/status", (int)b.pid, e->d_name);
+		f = fopen(path, "r");
+		if (!f)
+			continue;
+		while (fgets(line, sizeof(line), f))
+			if (!strncmp(line, "Cpus_allowed_list:", 18)) {
+				char *v = line + 18;
+
+				v += strspn(v, " \t");
+				v[strcspn(v, "\n")] = 0;
+				if (!strcmp(v, list))
+					pinned++;
+				else
+					other++;
+			}
+		fclose(f);
+	}
+	closedir(d);
+	r = iopath_wait(&b, 30);
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	run_out_free(&r);
+	cr_assert_geq(pinned, 1, "no thread on CPU %s", list);
+	cr_assert_geq(other, 1, "every thread was pinned, the main one too");
+}
+
+/* a CPU the machine does not have: refused when the job is read, one line, exit 2 */
+Test(jobopts, cpus_allowed_refuses_absent_cpu)
+{
+	struct run_out r = iopath_run("--name=t", "--ioengine=null", "--size=1m",
+				      "--cpus_allowed=1023", NULL);
+
+	if (sysconf(_SC_NPROCESSORS_CONF) >= 1024)
+		cr_skip_test("this machine has CPU 1023");
+	cr_assert_eq(r.status, 2);
+	cr_assert(strstr(r.err, "CPU 1023") && strchr(r.err, '\n') == strrchr(r.err, '\n'), "%s", r.err);
+	run_out_free(&r);
+	r = iopath_run("--name=t", "--ioengine=null", "--size=1m", "--cpumask=0x80000000", NULL);
+	if (sysconf(_SC_NPROCESSORS_CONF) < 32)
+		cr_assert_eq(r.status, 2, "%s", r.err);
+	run_out_free(&r);
 }
