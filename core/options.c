@@ -1295,6 +1295,41 @@ static int set_cpus_policy(struct job_spec *job, const struct opt_def *o, const 
 	return 0;
 }
 
+/* prio=0-7, prioclass=0-3: either asks for ioprio_set on each worker, as fio. */
+static int set_ioprio(struct job_spec *job, const struct opt_def *o, const char *val,
+		      struct iop_err *err)
+{
+	bool cls = !strcmp(o->name, "prioclass");
+	char *end;
+	unsigned long v;
+
+	errno = 0;
+	v = strtoul(val, &end, 10);
+	if (!isdigit((unsigned char)*val) || *end || errno || v > (cls ? 3 : 7))
+		return bad_value(err, o, val, cls ? "0-3 (1 realtime, 2 best-effort, 3 idle; 0: best-effort)" : "0-7 (0 highest)");
+	if (cls)
+		job->ioprio_class = (unsigned)v;
+	else
+		job->ioprio = (unsigned)v;
+	job->ioprio_given = true;
+	return 0;
+}
+
+/* nice=-20..19, fio's range. */
+static int set_nice(struct job_spec *job, const struct opt_def *o, const char *val,
+		    struct iop_err *err)
+{
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(val, &end, 10);
+	if (!*val || *end || errno || v < -20 || v > 19)
+		return bad_value(err, o, val, "-20 to 19");
+	job->nice = (int)v;
+	return 0;
+}
+
 /* numa_cpu_nodes=LIST: checked against this machine's nodes now, as fio does. */
 static int set_numa_cpu_nodes(struct job_spec *job, const struct opt_def *o, const char *val,
 			      struct iop_err *err)
@@ -1588,6 +1623,12 @@ const struct opt_def opt_table[] = {
 	  "run each worker on these CPUs: a bit mask (0x3: CPUs 0 and 1)" },
 	{ "cpus_allowed_policy", NULL, OPT_FN, 0, 0, 0, 0, set_cpus_policy,
 	  "shared: every worker on the whole set; split: each worker on one CPU of it" },
+	{ "prio", NULL, OPT_FN, 0, 0, 0, 0, set_ioprio,
+	  "each worker's I/O priority in its class, 0 (highest) to 7 (class best-effort unless prioclass)" },
+	{ "prioclass", NULL, OPT_FN, 0, 0, 0, 0, set_ioprio,
+	  "each worker's I/O priority class: 1 realtime, 2 best-effort, 3 idle" },
+	{ "nice", NULL, OPT_FN, 0, 0, 0, 0, set_nice,
+	  "added to each worker thread's nice value (-20 to 19)" },
 	{ "numa_cpu_nodes", NULL, OPT_FN, 0, 0, 0, 0, set_numa_cpu_nodes,
 	  "run the job's workers on these NUMA nodes' CPUs (0, 0-1, all...)" },
 	{ "numa_mem_policy", NULL, OPT_FN, 0, 0, 0, 0, set_numa_mem_policy,

@@ -8,7 +8,9 @@
 #include <sys/mman.h>
 #include <pthread.h>
 #include <sched.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "buffer.h"
@@ -2905,6 +2907,43 @@ static void note_cpus(struct worker *w)
 	w->cpus_pinned = true;
 }
 
+/*
+ * prio, prioclass, nice: this worker thread's I/O priority and nice value, after its CPUs as
+ * in fio's thread_main. Both calls name the thread (Linux applies them per thread), so one
+ * job's setting leaves the run's other threads as they were, as fio's processes are.
+ */
+static int setup_priority(struct worker *w)
+{
+	const struct job_spec *job = w->job;
+	pid_t tid = (pid_t)syscall(SYS_gettid);
+	int cur;
+
+	if (job->ioprio_given) {
+		/* fio's ioprio_set: no class (0) is best-effort */
+		unsigned cls = job->ioprio_class ? job->ioprio_class : 2;
+
+		if (syscall(SYS_ioprio_set, 1 /* IOPRIO_WHO_PROCESS */, tid,
+			    (int)(cls << 13 | job->ioprio))) {
+			int e = errno;
+
+			worker_fail(w, e, "prio=%u prioclass=%u: ioprio_set: %s", job->ioprio,
+				    job->ioprio_class, strerror(e));
+			return -e;
+		}
+	}
+	if (job->nice) {
+		errno = 0;
+		cur = getpriority(PRIO_PROCESS, (id_t)tid);
+		if ((cur == -1 && errno) || setpriority(PRIO_PROCESS, (id_t)tid, cur + job->nice)) {
+			int e = errno;
+
+			worker_fail(w, e, "nice=%d: setpriority: %s", job->nice, strerror(e));
+			return -e;
+		}
+	}
+	return 0;
+}
+
 /* numa_cpu_nodes, numa_mem_policy: this worker thread's CPUs and memory policy. */
 static int setup_numa(struct worker *w)
 {
@@ -3064,6 +3103,8 @@ void *worker_main(void *arg)
 		ret = setup_numa(w);
 	if (!ret)
 		note_cpus(w);
+	if (!ret)
+		ret = setup_priority(w);
 	if (!ret)
 		ret = setup_buffers(w);
 	if (ret)

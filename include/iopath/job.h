@@ -170,6 +170,10 @@ struct job_spec {
 	uint64_t cpus_allowed[JOB_CPUS_MAX / 64];	/* cpus_allowed=, cpumask=: each worker's CPUs */
 	bool cpus_given;		/* one of them was given (else: the thread's inherited set) */
 	bool cpus_split;		/* cpus_allowed_policy=split: one CPU of the set per worker */
+	bool ioprio_given;		/* prio= or prioclass= given: ioprio_set on each worker */
+	unsigned ioprio;		/* prio=: 0-7 */
+	unsigned ioprio_class;		/* prioclass=: 1 RT, 2 BE, 3 IDLE; 0 is BE, as fio */
+	int nice;			/* nice=: added to each worker thread's nice value */
 	char numa_cpu_nodes[64];	/* run on these nodes' CPUs ("" : anywhere) */
 	unsigned numa_mem_mode;		/* enum numa_mode (core/numa.h) */
 	char numa_mem_nodes[64];

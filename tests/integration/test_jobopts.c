@@ -186,3 +186,71 @@ Test(jobopts, cpus_allowed_refuses_absent_cpu)
 		cr_assert_eq(r.status, 2, "%s", r.err);
 	run_out_free(&r);
 }
+
+/* fio's mapping: prio alone is best-effort; prioclass alone is level 0 of that class */
+Test(jobopts, prio_and_prioclass_reach_ioprio_set)
+{
+	char *t;
+
+	if (!have_strace())
+		cr_skip_test(NO_STRACE);
+	t = traced("ioprio_set", NULL, "--ioengine=null", "--size=1m", "--prio=3", NULL);
+	cr_assert(strstr(t, "IOPRIO_CLASS_BE, 3)"), "prio=3: %s", t);
+	free(t);
+	t = traced("ioprio_set", NULL, "--ioengine=null", "--size=1m", "--prioclass=3", "--prio=2",
+		   NULL);
+	cr_assert(strstr(t, "IOPRIO_CLASS_IDLE, 2)"), "prioclass=3 prio=2: %s", t);
+	free(t);
+	t = traced("ioprio_set", NULL, "--ioengine=null", "--size=1m", NULL);
+	cr_assert(!strstr(t, "ioprio_set("), "neither given: %s", t);
+	free(t);
+}
+
+/* nice is the worker thread's: /proc shows it on that thread and not on the main one */
+Test(jobopts, nice_changes_only_the_worker_thread)
+{
+	struct run_bg b;
+	struct run_out r;
+	char path[128], line[1024];
+	unsigned niced = 0, other = 0;
+	DIR *d;
+	struct dirent *e;
+
+	b = iopath_start("--name=t", "--ioengine=null", "--size=16m", "--time_based",
+			 "--runtime=3s", "--output-format=terse", "--nice=7", NULL);
+	cr_assert(wait_for_workers(b.pid, 10), "no worker thread started");
+	sleep_ms(300);
+	snprintf(path, sizeof(path), "/proc/%d/task", (int)b.pid);
+	d = opendir(path);
+	cr_assert_not_null(d);
+	while ((e = readdir(d))) {
+		FILE *f;
+		char *p;
+		int i, nice = 0;
+
+		if (e->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "/proc/%d/task/%s/stat", (int)b.pid, e->d_name);
+		f = fopen(path, "r");
+		if (!f)
+			continue;
+		if (fgets(line, sizeof(line), f) && (p = strrchr(line, ')'))) {
+			/* after the name: state is field 3, nice field 19 */
+			for (i = 3; i <= 19 && p; i++)
+				p = strchr(p + 1, ' ');
+			if (p)
+				nice = atoi(p + 1);
+			if (nice == 7)
+				niced++;
+			else
+				other++;
+		}
+		fclose(f);
+	}
+	closedir(d);
+	r = iopath_wait(&b, 30);
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	run_out_free(&r);
+	cr_assert_geq(niced, 1, "no thread at nice 7");
+	cr_assert_geq(other, 1, "every thread was at nice 7, the main one too");
+}
