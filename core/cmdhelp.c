@@ -60,6 +60,8 @@ static void one_engine_option(FILE *f, const struct engine_option *eo)
 	fprintf(f, "%20s: %s\n", eo->name, eo->help ? eo->help : "");
 	if (eo->type == EOPT_BOOL)
 		fprintf(f, "%20s: %s\n", "type", "flag (bare, or 0 or 1)");
+	else if (eo->type == EOPT_CHOICE)
+		fprintf(f, "%20s: one of %s\n", "type", eo->choices ? eo->choices : "?");
 	else
 		fprintf(f, "%20s: integer, %lld to %lld (default %d)\n", "type", eo->min, eo->max,
 			eo->def);

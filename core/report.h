@@ -53,4 +53,10 @@ double bw_agg_pct(const struct run_results *rr, const struct job_result *res, un
 /* The per-result "job options" and the rest need these too. */
 const char *dir_name(unsigned dir);
 
+/* fio's file-operation engines: their I/Os are counted, not timed (no latency distribution). */
+static inline bool result_ios_untimed(const struct job_result *r)
+{
+	return r->spec && r->spec->engine && (r->spec->engine->flags & ENGINE_FILE_OP);
+}
+
 #endif

@@ -197,8 +197,7 @@ static void lat_buckets(json_t *job, const struct job_result *r)
 	char key[16];
 
 	/* fio's file-operation engines leave the distribution empty (their I/Os are not timed) */
-	for (d = 0; d < 3 && !(r->spec && r->spec->engine &&
-			       (r->spec->engine->flags & ENGINE_FILE_OP)); d++) {
+	for (d = 0; d < 3 && !result_ios_untimed(r); d++) {
 		const struct lat_stat *s = &r->dir[d].clat;
 
 		for (i = 0; s->n && i < HIST_NR; i++) {

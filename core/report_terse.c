@@ -76,7 +76,8 @@ static void lat_dist(FILE *f, const struct job_result *r)
 	uint64_t us[10] = { 0 }, ms[12] = { 0 }, total = 0, v;
 	unsigned d, i, b;
 
-	for (d = 0; d < 3; d++) {
+	/* fio's file-operation engines leave the distribution empty (their I/Os are not timed) */
+	for (d = 0; d < 3 && !result_ios_untimed(r); d++) {
 		const struct lat_stat *s = &r->dir[d].clat;
 
 		for (i = 0; s->n && i < HIST_NR; i++) {

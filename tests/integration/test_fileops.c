@@ -322,3 +322,61 @@ Test(fileops, file_op_engines_refuse_what_their_loop_lacks)
 	cr_assert_null(fileop_run(dir, "filestat", "read", "--rate_iops=10", 2));
 	cr_assert_null(fileop_run(dir, "psync", "read", "--openfiles=2", 2));
 }
+
+/*
+ * size= below the files' total: fio's round robin spreads the blocks over every file, so
+ * every file is created (fio 3.33: 10 files, 20 I/Os, clat N=10), not the first half.
+ */
+Test(fileops, a_short_size_reaches_every_file_in_turn)
+{
+	const char *dir = tmpdir_make();
+	char d[320], path[340], *args[] = { "--name=f", d, "--ioengine=filecreate", "--rw=write",
+					   "--nrfiles=10", "--filesize=16k", "--bs=4k", "--size=80k",
+					   NULL };
+	json_t *root, *job;
+	unsigned i;
+
+	snprintf(d, sizeof(d), "--directory=%s", dir);
+	root = run_json(dir, args, 0);
+	job = json_array_get(json_object_get(root, "jobs"), 0);
+	cr_assert_eq(job_int(root, 0, "write", "total_ios"), 20);
+	cr_assert_eq(lat_n(root, "write", "clat_ns"), 10, "one create per file");
+	cr_assert_eq(json_real_value(json_object_get(json_object_get(job, "iodepth_level"), "1")),
+		     100.0, "fio counts every such I/O at depth 1");
+	json_decref(root);
+	for (i = 0; i < 10; i++) {
+		snprintf(path, sizeof(path), "%s/f.0.%u", dir, i);
+		cr_assert_eq(access(path, F_OK), 0, "%s was not created", path);
+	}
+}
+
+/* Their I/Os are not timed: terse's latency distribution is empty, as fio's. */
+Test(fileops, terse_latency_distribution_is_empty)
+{
+	const char *dir = tmpdir_make();
+	char d[320];
+	struct run_out r;
+	char *p;
+	unsigned field = 1;
+
+	snprintf(d, sizeof(d), "--directory=%s", dir);
+	r = iopath_run("--name=fs", d, "--ioengine=filestat", "--nrfiles=20", "--filesize=16k",
+		       "--bs=4k", "--disk_util=0", "--output-format=terse", NULL);
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	/* fields 100 to 121: the latency buckets, all 0.00% */
+	for (p = r.out; *p && field < 100; p++)
+		if (*p == ';')
+			field++;
+	cr_assert_eq(field, 100, "%s", r.out);
+	for (field = 100; field <= 121; field++) {
+		cr_assert_eq(strncmp(p, "0.00%", 5), 0, "field %u: %.20s", field, p);
+		p = strchr(p, ';');
+		if (!p)
+			break;
+		p++;
+	}
+	run_out_free(&r);
+	r = iopath_run("--enghelp=filestat", NULL);
+	cr_assert_not_null(strstr(r.out, "type: one of stat|lstat|statx"), "%s", r.out);
+	run_out_free(&r);
+}
