@@ -65,7 +65,6 @@ const struct fio_unsupported fio_unsupported_table[] = {
 	JOB_OPT("create_fsync", "1", "fsync file after creation"),
 	JOB_OPT("create_only", "0", "Only perform file creation phase"),
 	JOB_OPT("allow_mounted_write", "0", "Allow writes to a mounted partition"),
-	JOB_OPT("pre_read", "0", "Pre-read files before starting official testing"),
 	JOB_OPT("fsync_on_close", "0", "fsync files on close"),
 	JOB_OPT("unlink_each_loop", "0", "Unlink created files after each loop in a job has completed"),
 	JOB_OPT("bwavgtime", "500", "Time window over which to calculate bandwidth (msec)"),

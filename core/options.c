@@ -1523,6 +1523,8 @@ const struct opt_def opt_table[] = {
 	{ "buffered", NULL, OPT_FN, 0, 0, 0, 0, set_direct, "buffered (1) or O_DIRECT (0)" },
 	{ "sync", NULL, OPT_FN, 0, 0, 0, 0, set_sync,
 	  "open the job's files with O_SYNC (sync, 1) or O_DSYNC (dsync); none (0) is the default" },
+	{ "pre_read", NULL, OPT_BOOL, FIELD(pre_read), 0, 1, NULL,
+	  "read the job's files into the page cache before it starts (untimed; not with direct=1)" },
 	{ "invalidate", NULL, OPT_BOOL, FIELD(invalidate), 0, 1, NULL, "drop cached pages first" },
 	{ "significant_figures", NULL, OPT_UINT, FIELD(sig_figs), 1, 10, NULL,
 	  "digits of the normal output's IOPS, bandwidths and sizes (4)" },
@@ -2353,6 +2355,13 @@ int job_finish(struct job_spec *job, struct iop_err *err)
 	if (ret)
 		return ret;
 	resolve_bs(job);
+	if (job->pre_read && job->direct)
+		return iop_errf(err, -EINVAL,
+				"%s: pre_read=1 with direct=1: direct I/O does not use the page cache it would fill (fio 3.33 fails such a job with EIO); use direct=0",
+				job->origin);
+	/* fio's fixup_options: pre_read keeps what it read cached (no invalidate) */
+	if (job->pre_read)
+		job->invalidate = false;
 	job->thinktime_blocks_given = job_gave(job, "thinktime_blocks");
 	for (d = 0; d < 2; d++) {
 		if (job->rate[d] && job->rate_min[d] > job->rate[d])

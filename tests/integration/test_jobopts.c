@@ -254,3 +254,42 @@ Test(jobopts, nice_changes_only_the_worker_thread)
 	cr_assert_geq(niced, 1, "no thread at nice 7");
 	cr_assert_geq(other, 1, "every thread was at nice 7, the main one too");
 }
+
+static unsigned count_lines(const char *t, const char *what)
+{
+	unsigned n = 0;
+
+	for (t = strstr(t, what); t; t = strstr(t + 1, what))
+		n++;
+	return n;
+}
+
+/* pre_read reads the region once before the job (fio's pre_read_files) and keeps it cached */
+Test(jobopts, pre_read_reads_the_file_first_and_keeps_it)
+{
+	char *with, *without;
+
+	if (!have_strace())
+		cr_skip_test(NO_STRACE);
+	without = traced("pread64,fadvise64", NULL, "--rw=read", "--size=64k", "--bs=16k",
+			 "--ioengine=psync", NULL);
+	with = traced("pread64,fadvise64", NULL, "--rw=read", "--size=64k", "--bs=16k",
+		      "--ioengine=psync", "--pre_read=1", NULL);
+	cr_assert_eq(count_lines(with, ") = 16384\n"), count_lines(without, ") = 16384\n") + 4,
+		     "with:\n%s\nwithout:\n%s", with, without);
+	cr_assert(strstr(without, "POSIX_FADV_DONTNEED"), "%s", without);
+	cr_assert(!strstr(with, "POSIX_FADV_DONTNEED"), "pre_read invalidated: %s", with);
+	free(with);
+	free(without);
+}
+
+/* with direct=1 it could fill nothing direct I/O reads (fio 3.33 fails the job): refused */
+Test(jobopts, pre_read_refuses_direct)
+{
+	struct run_out r = iopath_run("--name=t", "--ioengine=null", "--size=1m", "--pre_read=1",
+				      "--direct=1", NULL);
+
+	cr_assert_eq(r.status, 2, "%s", r.err);
+	cr_assert(strstr(r.err, "pre_read"), "%s", r.err);
+	run_out_free(&r);
+}
