@@ -329,19 +329,38 @@ static int plan_sizes(const struct job_spec *job, struct job_plan *plan,
 			size = fsize > plan->offset ? (fsize - plan->offset) * plan->nr_files : 0;
 	}
 	if (job->filesize_range[0]) {
-		/* filesize= sets each file; size= then only caps the I/O (fio) */
+		/*
+		 * filesize= sets each file's size, the I/O going from offset= to its end; size= then
+		 * only caps the I/O (fio). Each worker moves its own files' bytes.
+		 */
+		if (!plan->shared) {
+			plan->worker_total = calloc(plan->nr_workers, sizeof(*plan->worker_total));
+			if (!plan->worker_total)
+				return iop_errf(err, -ENOMEM, "job %s: out of memory", job->name);
+		}
 		for (i = 0; i < nr_paths; i++) {
-			plan->file_len[i] = random_file_size(job, plan->unit, i);
+			fsize = random_file_size(job, plan->unit, i);
+			if (fsize <= plan->offset)
+				return iop_errf(err, -EINVAL,
+						"job %s: offset=%llu is not below filesize %llu (fio: you need to specify valid offset=)",
+						job->name, (unsigned long long)plan->offset,
+						(unsigned long long)fsize);
+			plan->file_len[i] = fsize - plan->offset;
 			if (plan->file_len[i] < plan->max_bs)
-				return iop_errf(err, -EINVAL, "job %s: filesize %llu is smaller than bs=%u",
+				return iop_errf(err, -EINVAL, "job %s: filesize %llu%s is smaller than bs=%u",
 						job->name, (unsigned long long)plan->file_len[i],
-						plan->max_bs);
+						plan->offset ? " after offset=" : "", plan->max_bs);
 			if (plan->file_len[i] > plan->region)
 				plan->region = plan->file_len[i];
 			if (i < plan->nr_files)
 				total += plan->file_len[i];
+			if (plan->worker_total)
+				plan->worker_total[i / plan->nr_files] += plan->file_len[i];
 		}
 		plan->worker_bytes = job->size && job->size < total ? job->size : total;
+		for (i = 0; plan->worker_total && i < plan->nr_workers; i++)
+			if (job->size && job->size < plan->worker_total[i])
+				plan->worker_total[i] = job->size;
 		goto check;
 	}
 	if (!size && job->fill_device && !diskless && job_writes(job->rw))
@@ -1847,6 +1866,7 @@ int run_jobs_progress(const struct job_list *jobs, struct run_results *out, run_
 	for (i = 0; i < jobs->nr; i++) {
 		paths_free(&gjs[i].plan.names);
 		free(gjs[i].plan.file_len);
+		free(gjs[i].plan.worker_total);
 		free(gjs[i].plan.file_have);
 		free(gjs[i].plan.file_missing);
 		free(gjs[i].plan.zbd);

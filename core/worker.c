@@ -3063,8 +3063,7 @@ static bool verify_round_again(struct worker *w)
 	} else {
 		if (!w->seq_ran_off)
 			return false;
-		limit = job->io_size ? job->io_size : plan->worker_bytes ? plan->worker_bytes :
-			plan->region * plan->nr_files;
+		limit = job->io_size ? job->io_size : plan_worker_bytes(plan, w->clone);
 		if (done >= limit || limit - done < plan->max_bs)
 			return false;
 	}
@@ -3169,8 +3168,7 @@ void *worker_main(void *arg)
 		w->target_loops = 1;
 		w->loops_left = job->loops - 1;
 	}
-	w->bytes_target = io_target(w->plan->worker_bytes ? w->plan->worker_bytes :
-				    w->plan->region * w->plan->nr_files, job->io_size, w->target_loops);
+	w->bytes_target = io_target(plan_worker_bytes(w->plan, w->clone), job->io_size, w->target_loops);
 	/*
 	 * CPU and NUMA placement first: the buffers are then allocated under the policy, as in
 	 * fio. numa_cpu_nodes comes after cpus_allowed and replaces its set, as in fio.

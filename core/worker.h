@@ -38,6 +38,7 @@ struct job_plan {
 	uint64_t *file_have;		/* per path: its size before the run, 0 when missing */
 	bool *file_missing;		/* per path: it did not exist when planned (its creator marks it) */
 	uint64_t worker_bytes;		/* bytes a worker moves per loop when io_size is not given */
+	uint64_t *worker_total;		/* filesize= on each worker's own files: per worker, its files' bytes */
 	uint32_t unit;			/* verify granularity: the smallest block size */
 	uint32_t align;			/* random-offset granularity (blockalign) */
 	uint32_t max_bs;
@@ -51,6 +52,14 @@ struct job_plan {
 	unsigned first_worker;		/* the run-wide number of the job's first worker */
 	unsigned run_workers;		/* workers of every job of the run (fio's thread_number) */
 };
+
+/* The bytes worker c moves per loop when io_size is not given. */
+static inline uint64_t plan_worker_bytes(const struct job_plan *plan, unsigned c)
+{
+	if (plan->worker_total)
+		return plan->worker_total[c];
+	return plan->worker_bytes ? plan->worker_bytes : plan->region * plan->nr_files;
+}
 
 /*
  * All workers of a group start together: each arrives when set up and waits; the runner

@@ -118,6 +118,40 @@ Test(workopts, filesize_sets_files_and_size_caps_the_io)
 	json_decref(root);
 }
 
+/* filesize= is the file's whole size: offset= starts the I/O inside it (fio 3.33: 16k, 4 I/Os). */
+Test(workopts, filesize_with_offset_reads_to_the_file_end)
+{
+	const char *dir = tmpdir_make();
+	const char *args[] = { "--name=fo", "--nrfiles=4", "--filesize=16k", "--offset=12k",
+			       "--bs=4k", "--rw=read", NULL };
+	json_t *root = iopath_json(dir, args);
+
+	cr_assert_eq(job_int(root, 0, "read", "io_bytes"), 16 << 10);
+	cr_assert_eq(job_int(root, 0, "read", "total_ios"), 4);
+	cr_assert_eq(file_len(dir, "fo.0.3"), 16 << 10, "the file is filesize long, not offset+filesize");
+	json_decref(root);
+}
+
+/* A filesize range draws each worker's files apart: each worker moves its own files' bytes. */
+Test(workopts, filesize_range_each_worker_moves_its_own_files)
+{
+	const char *dir = tmpdir_make();
+	const char *args[] = { "--name=fr", "--nrfiles=2", "--filesize=8k-64k", "--bs=4k",
+			       "--numjobs=2", "--rw=read", NULL };
+	json_t *root = iopath_json(dir, args);
+	unsigned w;
+
+	for (w = 0; w < 2; w++) {
+		char a[32], b[32];
+
+		snprintf(a, sizeof(a), "fr.%u.0", w);
+		snprintf(b, sizeof(b), "fr.%u.1", w);
+		cr_assert_eq(job_int(root, w, "read", "io_bytes"), file_len(dir, a) + file_len(dir, b),
+			     "worker %u", w);
+	}
+	json_decref(root);
+}
+
 Test(workopts, create_on_open_skips_layout)
 {
 	const char *dir = tmpdir_make();
