@@ -5,6 +5,7 @@
  * utilization, which fio appends only when it sampled disks, is left out.
  */
 #include <stdio.h>
+#include <string.h>
 
 #include "report.h"
 #include "stats.h"
@@ -47,11 +48,11 @@ static void dir_terse(FILE *f, const struct run_results *rr, const struct job_re
 		pl = &d->lat;
 	else if (!job || job->clat_percentiles)
 		pl = &d->clat;
-	if (pl && !pl->n)
-		pl = NULL;
 	if (nr > TERSE_PCTS)
 		nr = TERSE_PCTS;
-	if (pl)
+	/* a direction with no I/O still lists them, each 0 (fio) */
+	memset(out, 0, sizeof(out));
+	if (pl && pl->n)
 		lat_percentiles(pl, list, nr, out);
 	for (i = 0; i < TERSE_PCTS; i++) {
 		if (!pl || i >= nr)

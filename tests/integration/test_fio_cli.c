@@ -215,3 +215,18 @@ Test(fio_cli, description_and_error_counts_reach_the_reports)
 	cr_assert_not_null(strstr(r.out, "\n  Description  : [nightly run]\n"), "%s", r.out);
 	run_out_free(&r);
 }
+
+/* terse lists the percentiles of a direction without I/O too, each 0, as fio (not "0%=0"). */
+Test(fio_cli, terse_percentile_labels_of_an_empty_direction)
+{
+	struct run_out r = iopath_run("--name=a", "--ioengine=null", "--size=64k", "--rw=read",
+				      "--disk_util=0", "--output-format=terse", NULL);
+	const char *p;
+	unsigned n = 0;
+
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	for (p = r.out; (p = strstr(p, ";1.000000%=")); p++)
+		n++;
+	cr_assert_eq(n, 2, "read and write sections both list 1.000000%%: %s", r.out);
+	run_out_free(&r);
+}
