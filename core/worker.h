@@ -122,9 +122,6 @@ struct verifier;
 
 struct worker {
 	const struct job_spec *job;
-	/* cpus_allowed, cpumask, numa_cpu_nodes: the CPUs the thread was left on, for the result */
-	bool cpus_pinned;
-	uint64_t cpus_applied[JOB_CPUS_MAX / 64];
 	const struct job_plan *plan;
 	unsigned clone;
 	struct start_gate *start;
@@ -308,6 +305,9 @@ struct worker {
 	bool interrupted;
 	unsigned bufs_in_flight;	/* requests the engine could not reap: buffers not freed */
 	pthread_t tid;
+	/* cpus_allowed, cpumask, numa_cpu_nodes: the CPUs the thread was left on, for the result */
+	bool cpus_pinned;
+	uint64_t cpus_applied[JOB_CPUS_MAX / 64];
 };
 
 void *worker_main(void *arg);
