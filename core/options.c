@@ -1508,6 +1508,8 @@ const struct opt_def opt_table[] = {
 	  FIELD(iodepth_batch_complete_min), 0, 65536, NULL, "completions waited for at once" },
 	{ "iodepth_batch_complete_max", NULL, OPT_UINT, FIELD(iodepth_batch_complete_max), 0, 65536,
 	  NULL, "completions taken at most per reap (default: iodepth_batch_complete_min)" },
+	{ "iodepth_low", NULL, OPT_UINT, FIELD(iodepth_low), 0, 65536, NULL,
+	  "once the queue is full, let it drain to this many before queueing more (default iodepth)" },
 	{ "numjobs", NULL, OPT_UINT, FIELD(numjobs), 1, 4096, NULL, "worker threads for the job" },
 	{ "runtime", "timeout", OPT_TIME, FIELD(runtime_ns), 0, UINT64_MAX, NULL, "time limit" },
 	{ "time_based", NULL, OPT_FLAG, FIELD(time_based), 0, 1, NULL, "run for runtime, repeating" },
@@ -2359,6 +2361,9 @@ int job_finish(struct job_spec *job, struct iop_err *err)
 		return iop_errf(err, -EINVAL,
 				"%s: pre_read=1 with direct=1: direct I/O does not use the page cache it would fill (fio 3.33 fails such a job with EIO); use direct=0",
 				job->origin);
+	/* fio's fixup_options: 0 or more than iodepth is iodepth (refill at once) */
+	if (!job->iodepth_low || job->iodepth_low > job->iodepth)
+		job->iodepth_low = job->iodepth;
 	/* fio's fixup_options: pre_read keeps what it read cached (no invalidate) */
 	if (job->pre_read)
 		job->invalidate = false;

@@ -1704,7 +1704,7 @@ static inline __attribute__((always_inline)) void io_loop_body(struct worker *w,
 		while ((more || w->nr_copy_ready) && !held &&
 		       w->inflight + w->nr_batch + (full ? w->vq_out : 0) <
 		       (full ? w->qd_cap : w->depth) &&
-		       !(full && w->lat_quiesce)) {
+		       !(full && (w->lat_quiesce || w->low_wait))) {
 			struct io_req *r;
 
 			if (full && w->flow && flow_held(w->flow, &w->flow_ios, job->flow)) {
@@ -1761,7 +1761,7 @@ static inline __attribute__((always_inline)) void io_loop_body(struct worker *w,
 		if (!sync_engine && w->inflight &&
 		    (w->inflight + w->nr_batch + (full ? w->vq_out : 0) >=
 		     (full ? w->qd_cap : w->depth) || !more || held ||
-		     w->nr_batch || quiesce || poll || (full && w->trims))) {
+		     w->nr_batch || quiesce || poll || (full && (w->trims || w->low_wait)))) {
 			/*
 			 * Wait for iodepth_batch_complete_min, or for one when it is 0 (fio's
 			 * wait_for_completions): a full queue always gives at least one back.
@@ -1780,6 +1780,13 @@ static inline __attribute__((always_inline)) void io_loop_body(struct worker *w,
 			take = max_done < w->inflight ? max_done : w->inflight;
 			if (take < want || quiesce)
 				take = want;
+			/*
+			 * iodepth_low (fio's wait_for_completions): a full queue is reaped until
+			 * no more than iodepth_low are in flight before anything is queued again
+			 */
+			if (full && w->depth_low &&
+			    w->inflight + w->nr_batch + w->vq_out >= w->qd_cap)
+				w->low_wait = true;
 			n = ops->reap(&w->eng, w->done, want, take);
 			if (n < 0) {
 				worker_fail(w, -n, "engine %s: reap: %s", ops->name, strerror(-n));
@@ -1798,6 +1805,8 @@ static inline __attribute__((always_inline)) void io_loop_body(struct worker *w,
 				complete(w, w->done, (unsigned)n, t, true, full, lat);
 			}
 		}
+		if (full && w->low_wait && w->inflight <= w->depth_low)
+			w->low_wait = false;
 		if (full && !w->aborted) {
 			if (wait) {
 				t = rate_wait(w, t);
@@ -2717,6 +2726,12 @@ static int setup_options(struct worker *w, uint64_t seed)
 		w->file_left = w->files[0].len;
 	}
 	w->qd_cap = w->depth;
+	/* iodepth_low below iodepth: the full loop drains a full queue down to it */
+	if (job->iodepth_low && job->iodepth_low < w->depth &&
+	    !(job->engine->flags & ENGINE_SYNC)) {
+		w->depth_low = job->iodepth_low;
+		w->full = true;
+	}
 	if (job->latency_target_ns) {
 		/* fio's lat_target_init: from depth 1 up, bounded by iodepth */
 		w->lat_on = w->full = true;

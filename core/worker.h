@@ -185,6 +185,8 @@ struct worker {
 	/* latency_target= (fio's lat_target_*): the depth being tried and its bounds */
 	bool lat_on;
 	bool lat_quiesce;		/* let every in-flight I/O complete before issuing more */
+	bool low_wait;			/* iodepth_low: draining a full queue, queue nothing */
+	unsigned depth_low;		/* iodepth_low when below iodepth, else 0 */
 	bool lat_end_run;		/* the depth is found: one last window, measured afresh */
 	bool lat_done;
 	unsigned qd_cap;		/* requests allowed in flight (full loop) */

@@ -195,6 +195,7 @@ struct job_spec {
 	bool end_fsync;
 	bool overwrite;			/* may write files iopath did not create */
 	bool direct;
+	unsigned iodepth_low;		/* refill a full queue only once this few are in flight (0: iodepth) */
 	bool pre_read;			/* read the files into the page cache, untimed, first */
 	int sync_flags;			/* sync=: 0, O_SYNC or O_DSYNC on every open of the job's files */
 	bool invalidate;

@@ -293,3 +293,36 @@ Test(jobopts, pre_read_refuses_direct)
 	cr_assert(strstr(r.err, "pre_read"), "%s", r.err);
 	run_out_free(&r);
 }
+
+/* the share of submissions made at in-flight depth 9-16 (JSON iodepth_level "16") */
+static double depth16_share(const char *low)
+{
+	const char *dir = tmpdir_make();
+	char fname[320];
+	struct run_out r;
+	json_t *root;
+	double v;
+
+	snprintf(fname, sizeof(fname), "--filename=%s/f", dir);
+	r = iopath_run("--name=t", fname, "--ioengine=io_uring", "--rw=randread", "--bs=4k",
+		       "--size=8m", "--iodepth=16", low, "--output-format=json", NULL);
+	if (r.status && strstr(r.err, "io_uring"))
+		cr_skip_test("io_uring is not available here: %s", r.err);
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	root = json_from_string(r.out);
+	v = json_number_value(json_object_get(json_object_get(json_array_get(
+		json_object_get(root, "jobs"), 0), "iodepth_level"), "16"));
+	json_decref(root);
+	run_out_free(&r);
+	return v;
+}
+
+/*
+ * iodepth_low=2 of 16: a full queue drains to 2 before refilling, so most submissions are
+ * made at lower depths (fio 3.33, same job: 7.1% at 16 against 99.3% without it)
+ */
+Test(jobopts, iodepth_low_drains_a_full_queue_first)
+{
+	cr_assert_gt(depth16_share("--iodepth_low=16"), 90.0);
+	cr_assert_lt(depth16_share("--iodepth_low=2"), 50.0);
+}
