@@ -53,6 +53,13 @@ double bw_agg_pct(const struct run_results *rr, const struct job_result *res, un
 /* The per-result "job options" and the rest need these too. */
 const char *dir_name(unsigned dir);
 
+/*
+ * fio's completion-latency distribution: counts per bucket of nanoseconds, microseconds and
+ * milliseconds (lat_bucket_names gives each bucket's fio label), and their total.
+ */
+void result_lat_buckets(const struct job_result *r, uint64_t counts[3][12], uint64_t *total);
+extern const char *const lat_bucket_names[3][12];
+
 /* fio's file-operation engines: their I/Os are counted, not timed (no latency distribution). */
 static inline bool result_ios_untimed(const struct job_result *r)
 {

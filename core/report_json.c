@@ -188,14 +188,14 @@ static json_t *depth_json(const struct job_result *r)
  * fio's latency distribution: percent of I/Os at or under each edge, in ns below 1 us,
  * in us below 1 ms, in ms above. Taken from the completion-latency histograms.
  */
-static void lat_buckets(json_t *job, const struct job_result *r)
+void result_lat_buckets(const struct job_result *r, uint64_t counts[3][12], uint64_t *total)
 {
 	static const uint64_t edges[] = { 2, 4, 10, 20, 50, 100, 250, 500, 750, 1000, 2000 };
-	static const char *const names[] = { "latency_ns", "latency_us", "latency_ms" };
-	uint64_t counts[3][12] = { { 0 } }, total = 0, v, scaled;
+	uint64_t v, scaled;
 	unsigned d, i, b, unit, n;
-	char key[16];
 
+	memset(counts, 0, sizeof(uint64_t) * 3 * 12);
+	*total = 0;
 	/* fio's file-operation engines leave the distribution empty (their I/Os are not timed) */
 	for (d = 0; d < 3 && !result_ios_untimed(r); d++) {
 		const struct lat_stat *s = &r->dir[d].clat;
@@ -210,19 +210,30 @@ static void lat_buckets(json_t *job, const struct job_result *r)
 			for (b = 0; b < n && scaled > edges[b]; b++)
 				;
 			counts[unit][b] += s->hist[i];
-			total += s->hist[i];
+			*total += s->hist[i];
 		}
 	}
+}
+
+const char *const lat_bucket_names[3][12] = {
+	{ "2", "4", "10", "20", "50", "100", "250", "500", "750", "1000" },
+	{ "2", "4", "10", "20", "50", "100", "250", "500", "750", "1000" },
+	{ "2", "4", "10", "20", "50", "100", "250", "500", "750", "1000", "2000", ">=2000" },
+};
+
+static void lat_buckets(json_t *job, const struct job_result *r)
+{
+	static const char *const names[] = { "latency_ns", "latency_us", "latency_ms" };
+	uint64_t counts[3][12], total;
+	unsigned b, unit;
+
+	result_lat_buckets(r, counts, &total);
 	for (unit = 0; unit < 3; unit++) {
 		json_t *o = json_object();
 
-		n = unit == 2 ? 11 : 10;
-		for (b = 0; b < n; b++) {
-			snprintf(key, sizeof(key), "%llu", (unsigned long long)edges[b]);
-			set(o, key, json_real(total ? 100.0 * (double)counts[unit][b] / (double)total : 0));
-		}
-		if (unit == 2)
-			set(o, ">=2000", json_real(total ? 100.0 * (double)counts[2][11] / (double)total : 0));
+		for (b = 0; b < 12 && lat_bucket_names[unit][b]; b++)
+			set(o, lat_bucket_names[unit][b],
+			    json_real(total ? 100.0 * (double)counts[unit][b] / (double)total : 0));
 		set(job, names[unit], o);
 	}
 }

@@ -162,6 +162,42 @@ static void print_meta(FILE *f, const struct job_result *r)
 	}
 }
 
+/*
+ * fio's "lat (nsec/usec/msec)" lines: the share of I/Os per completion-latency bucket, five
+ * to a line, only the buckets that hold any (at least 0.01%, as fio rounds them up).
+ */
+static void print_lat_dist(FILE *f, const struct job_result *r)
+{
+	static const char *const units[] = { "nsec", "usec", "msec" };
+	uint64_t counts[3][12], total;
+	unsigned unit, b, on_line;
+	double pct;
+
+	result_lat_buckets(r, counts, &total);
+	for (unit = 0; total && unit < 3; unit++) {
+		on_line = 0;
+		for (b = 0; b < 12 && lat_bucket_names[unit][b]; b++) {
+			if (!counts[unit][b])
+				continue;
+			pct = 100.0 * (double)counts[unit][b] / (double)total;
+			if (pct < 0.01)
+				pct = 0.01;
+			if (on_line == 5) {
+				fputc('\n', f);
+				on_line = 0;
+			}
+			if (on_line)
+				fprintf(f, ", ");
+			else
+				fprintf(f, "  lat (%s)   : ", units[unit]);
+			fprintf(f, "%s=%3.2f%%", lat_bucket_names[unit][b], pct);
+			on_line++;
+		}
+		if (on_line)
+			fputc('\n', f);
+	}
+}
+
 static void print_job(FILE *f, const struct run_results *rr, const struct job_result *r)
 {
 	static const char *const depths[] = { "1", "2", "4", "8", "16", "32", ">=64" };
@@ -199,6 +235,7 @@ static void print_job(FILE *f, const struct run_results *rr, const struct job_re
 			r->first_error ? strerror(r->first_error) : "Success");
 	if (!r->nr_workers || !r->runtime_ns)
 		return;
+	print_lat_dist(f, r);
 	fprintf(f, "  cpu          : usr=%.2f%%, sys=%.2f%%, ctx=%llu, majf=%llu, minf=%llu\n",
 		secs > 0 ? 100.0 * (double)r->usr_ns / 1e9 / secs : 0,
 		secs > 0 ? 100.0 * (double)r->sys_ns / 1e9 / secs : 0,
@@ -215,6 +252,18 @@ static void print_job(FILE *f, const struct run_results *rr, const struct job_re
 		fprintf(f, " %s=%.1f%%%s", depths[i],
 			total ? 100.0 * (double)r->depth[i] / (double)total : 0,
 			i + 1 < DEPTH_BUCKETS ? "," : "\n");
+	/* fio's issued and latency-target lines (iopath drops no I/O; trims are the third) */
+	fprintf(f, "     issued rwts: total=%llu,%llu,%llu,0 short=%llu,%llu,%llu,0 dropped=0,0,0,0\n",
+		(unsigned long long)(r->dir[STAT_READ].ios + r->err_ios[0]),
+		(unsigned long long)(r->dir[STAT_WRITE].ios + r->err_ios[1]),
+		(unsigned long long)(r->dir[STAT_TRIM].ios + r->err_ios[2]),
+		(unsigned long long)r->dir[STAT_READ].short_ios,
+		(unsigned long long)r->dir[STAT_WRITE].short_ios,
+		(unsigned long long)r->dir[STAT_TRIM].short_ios);
+	fprintf(f, "     latency   : target=%llu, window=%llu, percentile=%.2f%%, depth=%u\n",
+		(unsigned long long)r->spec->latency_target_ns,
+		(unsigned long long)(r->spec->latency_window_ns / 1000), r->spec->latency_percentile,
+		r->latency_depth ? r->latency_depth : r->spec->iodepth);
 	fprintf(f, "  buffers      : %s\n",
 		r->buf_huge ? "2 MiB-aligned, transparent huge pages advised (mem=thp)" :
 		r->spec->mem == MEM_MALLOC ? "4 KiB pages (mem=malloc)" :

@@ -230,3 +230,19 @@ Test(fio_cli, terse_percentile_labels_of_an_empty_direction)
 	cr_assert_eq(n, 2, "read and write sections both list 1.000000%%: %s", r.out);
 	run_out_free(&r);
 }
+
+/* The normal output's latency distribution, issued and latency-target lines, as fio's. */
+Test(fio_cli, normal_output_has_fio_distribution_and_issued_lines)
+{
+	struct run_out r = iopath_run("--name=a", "--ioengine=null", "--size=1m", "--rw=read",
+				      "--bs=4k", "--disk_util=0", NULL);
+
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	cr_assert(strstr(r.out, "\n  lat (nsec)   : ") || strstr(r.out, "\n  lat (usec)   : "),
+		  "no latency distribution: %s", r.out);
+	cr_assert_not_null(strstr(r.out, "\n     issued rwts: total=256,0,0,0 short=0,0,0,0 dropped=0,0,0,0\n"),
+			   "%s", r.out);
+	cr_assert_not_null(strstr(r.out, "\n     latency   : target=0, window=0, percentile=100.00%, depth=1\n"),
+			   "%s", r.out);
+	run_out_free(&r);
+}
