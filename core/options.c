@@ -2298,7 +2298,8 @@ static int finish_mode(struct job_spec *job, struct iop_err *err)
 		const char *what = job->verify != VERIFY_NONE ? "verify" :
 				   job->latency_target_ns ? "latency_target" :
 				   job->flow ? "flow" : job->thinktime_ns ? "thinktime" :
-				   job->zone_zbd ? "zonemode=zbd" : NULL;
+				   job->zone_zbd ? "zonemode=zbd" :
+				   job->iodepth_low && job->iodepth_low < job->iodepth ? "iodepth_low" : NULL;
 
 		if (what)
 			return iop_errf(err, -ENOTSUP,

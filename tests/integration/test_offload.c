@@ -95,6 +95,14 @@ Test(offload, zbd_is_refused)
 	cr_expect_not_null(strstr(r.err, "io_submit_mode=offload with zonemode=zbd is not supported by iopath"),
 			   "%s", r.err);
 	run_out_free(&r);
+	/* the pool's threads take one request each: no queue to let drain to a low mark */
+	r = iopath_run("--name=x", "--filename=/nonexistent/never-opened", "--ioengine=psync",
+		       "--io_submit_mode=offload", "--iodepth=8", "--iodepth_low=2", "--size=4m",
+		       "--rw=read", NULL);
+	cr_assert_eq(r.status, 2, "exit %d: %s", r.status, r.err);
+	cr_expect_not_null(strstr(r.err, "io_submit_mode=offload with iodepth_low is not supported by iopath"),
+			   "%s", r.err);
+	run_out_free(&r);
 }
 
 /* psync, the positional engine, runs under offload and reads every block where it is. */
