@@ -1,5 +1,7 @@
 /* fio-style human-readable output from finished results. */
+#include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "meta.h"
@@ -42,55 +44,113 @@ static void fmt_pair(const struct numstyle *st, char *first, char *second, size_
 	fmt_num2str(second, len, v, st->digits, st->si_first, unit);
 }
 
-/* Pick the unit fio would: nsec, usec or msec, from the mean. */
-static double lat_unit(const struct lat_stat *s, const char **name)
-{
-	double mean = lat_mean(s);
-
-	if (mean >= 1e7) {
-		*name = "msec";
-		return 1e6;
-	}
-	if (mean >= 1e4) {
-		*name = "usec";
-		return 1e3;
-	}
-	*name = "nsec";
-	return 1;
-}
-
+/*
+ * A latency line as fio's display_lat: nanoseconds, unless the values are large enough for
+ * microseconds (min above 2000, max above 99999, stdev above 1000) or milliseconds (the same
+ * a thousand times over); min and max in 6 digits as num2str writes them.
+ */
 static void print_lat(FILE *f, const char *label, const struct lat_stat *s)
 {
-	const char *unit;
-	double div;
+	uint64_t min = s->min, max = s->max;
+	double mean = lat_mean(s), dev = lat_stddev(s);
+	const char *unit = "nsec";
+	char a[32], b[32];
 
 	if (!s->n)
 		return;
-	div = lat_unit(s, &unit);
-	fprintf(f, "    %4s (%s): min=%.0f, max=%.0f, avg=%.2f, stdev=%.2f\n", label, unit,
-		(double)s->min / div, (double)s->max / div, lat_mean(s) / div, lat_stddev(s) / div);
+	if (min > 2000000 && max > 99999999ull && dev > 1e6) {
+		unit = "msec";
+		min /= 1000000;
+		max /= 1000000;
+		mean /= 1e6;
+		dev /= 1e6;
+	} else if (min > 2000 && max > 99999 && dev > 1000.0) {
+		unit = "usec";
+		min /= 1000;
+		max /= 1000;
+		mean /= 1e3;
+		dev /= 1e3;
+	}
+	fmt_num2str(a, sizeof(a), min, 6, false, "");
+	fmt_num2str(b, sizeof(b), max, 6, false, "");
+	fprintf(f, "    %4s (%s): min=%s, max=%s, avg=%5.02f, stdev=%5.02f\n", label, unit, a, b,
+		mean, dev);
 }
 
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* Decimals the list needs to show each percentile as written (fio's percentile precision). */
+static unsigned pct_precision(const double *list, unsigned nr, bool user)
+{
+	unsigned i, p = 0, d;
+	char buf[32], *dot;
+
+	if (!user)
+		return 2;
+	for (i = 0; i < nr; i++) {
+		snprintf(buf, sizeof(buf), "%.6f", list[i]);
+		dot = strchr(buf, '.');
+		for (d = dot ? (unsigned)strlen(dot + 1) : 0; d && dot[d] == '0'; d--)
+			;
+		p = d > p ? d : p;
+	}
+	return p;
+}
+
+/*
+ * Percentiles as fio's show_clat_percentiles: the list sorted, in nsec unless the smallest and
+ * largest values call for usec or msec (each scale rounding up), as many to a line as fit 80
+ * columns.
+ */
 static void print_pcts(FILE *f, const char *label, const struct lat_stat *s,
 		       const struct job_spec *job)
 {
-	const double *list;
-	unsigned nr = job_percentile_list(job, &list);
-	uint64_t out[32];
-	const char *unit;
-	double div;
-	unsigned i;
+	const double *given;
+	unsigned nr = job_percentile_list(job, &given), i, scale = 0, k, prec, width, per_line;
+	double list[32];
+	uint64_t out[32], minv = UINT64_MAX, maxv = 0, div = 1;
+	const char *unit = "nsec";
 
-	if (!s->n)
+	if (!s->n || !nr)
 		return;
-	div = lat_unit(s, &unit);
+	if (nr > 32)
+		nr = 32;
+	memcpy(list, given, nr * sizeof(list[0]));
+	qsort(list, nr, sizeof(list[0]), cmp_double);
+	prec = pct_precision(list, nr, job && job->nr_percentiles);
 	lat_percentiles(s, list, nr, out);
-	fprintf(f, "    %s percentiles (%s):\n", label, unit);
 	for (i = 0; i < nr; i++) {
-		if (i % 4 == 0)
+		minv = out[i] < minv ? out[i] : minv;
+		maxv = out[i] > maxv ? out[i] : maxv;
+	}
+	if (minv > 2000000 && maxv > 99999999ull) {
+		scale = 2;
+		div = 1000000;
+		unit = "msec";
+	} else if (minv > 2000 && maxv > 99999) {
+		scale = 1;
+		div = 1000;
+		unit = "usec";
+	}
+	width = maxv / div ? (unsigned)log10((double)(maxv / div)) + 1 : 1;
+	if (width < 5)
+		width = 5;
+	per_line = (80 - 7) / (prec + 10 + width);
+	fprintf(f, "    %s percentiles (%s):\n     |", label, unit);
+	for (i = 0; i < nr; i++) {
+		if (i && i % per_line == 0)
 			fprintf(f, "     |");
-		fprintf(f, " %5.2fth=[%6.0f]%s", list[i], (double)out[i] / div,
-			i + 1 == nr ? "\n" : i % 4 == 3 ? ",\n" : ",");
+		for (k = 0; k < scale; k++)
+			out[i] = (out[i] + 999) / 1000;
+		fprintf(f, " %*.*fth=[%*llu]%c", (int)prec + 3, (int)prec, list[i], (int)width,
+			(unsigned long long)out[i], i + 1 == nr ? '\n' : ',');
+		if (i + 1 < nr && i % per_line == per_line - 1)
+			fputc('\n', f);
 	}
 }
 

@@ -246,3 +246,19 @@ Test(fio_cli, normal_output_has_fio_distribution_and_issued_lines)
 			   "%s", r.out);
 	run_out_free(&r);
 }
+
+/* Percentiles shown as fio: sorted, with the decimals the list was written with. */
+Test(fio_cli, normal_output_percentiles_as_written)
+{
+	struct run_out r = iopath_run("--name=a", "--ioengine=null", "--size=1m", "--disk_util=0",
+				      "--percentile_list=99:50", NULL);
+
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	cr_assert_not_null(strstr(r.out, "     |  50th=["), "%s", r.out);
+	cr_assert_not_null(strstr(r.out, "],  99th=["), "%s", r.out);
+	run_out_free(&r);
+	r = iopath_run("--name=a", "--ioengine=null", "--size=1m", "--disk_util=0",
+		       "--percentile_list=50:99.999", NULL);
+	cr_assert_not_null(strstr(r.out, "     | 50.000th=["), "%s", r.out);
+	run_out_free(&r);
+}
