@@ -186,15 +186,28 @@ static void print_dir(FILE *f, const struct run_results *rr, const struct job_re
 		print_pcts(f, "slat", &d->slat, job);
 	if (job && job->lat_percentiles)
 		print_pcts(f, "lat", &d->lat, job);
-	if (d->bw.n)
-		fprintf(f, "   bw (  KiB/s): min=%.0f, max=%.0f, per=%.2f%%, avg=%.2f, stdev=%.2f, "
-			"samples=%llu\n", d->bw.min / 1024, d->bw.max / 1024, bw_agg_pct(rr, r, dir),
-			sample_mean(&d->bw) / 1024,
-			sample_stddev(&d->bw) / 1024, (unsigned long long)d->bw.n);
+	if (d->bw.n) {
+		/* fio: KiB (kB with kb_base=1000, bits with unit_base=1), MiB past kb_base^2 */
+		double base = st.si_first ? 1000.0 : 1024.0, mul = st.bits ? 8.0 : 1.0;
+		double min = d->bw.min / 1024 * mul, max = d->bw.max / 1024 * mul;
+		double mean = sample_mean(&d->bw) / 1024 * mul, dev = sample_stddev(&d->bw) / 1024 * mul;
+		const char *unit = st.bits ? (st.si_first ? "kbit" : "Kibit") : (st.si_first ? "kB" : "KiB");
+
+		if (mean > base * base) {
+			min /= base;
+			max /= base;
+			mean /= base;
+			dev /= base;
+			unit = st.bits ? "Mibit" : "MiB";
+		}
+		fprintf(f, "   bw (%5s/s): min=%5llu, max=%5llu, per=%3.2f%%, avg=%5.02f, stdev=%5.02f, samples=%llu\n",
+			unit, (unsigned long long)min, (unsigned long long)max, bw_agg_pct(rr, r, dir),
+			mean, dev, (unsigned long long)d->bw.n);
+	}
 	if (d->iops.n)
-		fprintf(f, "   iops        : min=%.0f, max=%.0f, avg=%.2f, stdev=%.2f, samples=%llu\n",
-			d->iops.min, d->iops.max, sample_mean(&d->iops), sample_stddev(&d->iops),
-			(unsigned long long)d->iops.n);
+		fprintf(f, "   iops        : min=%5llu, max=%5llu, avg=%5.02f, stdev=%5.02f, samples=%llu\n",
+			(unsigned long long)d->iops.min, (unsigned long long)d->iops.max,
+			sample_mean(&d->iops), sample_stddev(&d->iops), (unsigned long long)d->iops.n);
 }
 
 /* rw=metadata: one line per operation, its rate over its phase and its latency. */
