@@ -262,3 +262,16 @@ Test(fio_cli, normal_output_percentiles_as_written)
 	cr_assert_not_null(strstr(r.out, "     | 50.000th=["), "%s", r.out);
 	run_out_free(&r);
 }
+
+/* bw and iops lines in fio's widths: one sample has stdev "  0.00" padded to 5. */
+Test(fio_cli, normal_output_bw_lines_as_fio)
+{
+	struct run_out r = iopath_run("--name=a", "--ioengine=null", "--size=100g", "--time_based",
+				      "--runtime=700ms", "--rate=4m", "--disk_util=0", NULL);
+
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	cr_assert_not_null(strstr(r.out, "\n   bw (  KiB/s): min="), "%s", r.out);
+	cr_assert_not_null(strstr(r.out, ", stdev= 0.00, samples=1\n"), "%s", r.out);
+	cr_assert_not_null(strstr(r.out, "\n   iops        : min= "), "%s", r.out);
+	run_out_free(&r);
+}
