@@ -337,6 +337,29 @@ json_t *tool_json(bool fio, const char *const *args)
 	return root;
 }
 
+json_t *iopath_json_in(const char *dir, char *const *args, int want_status, char **err_out)
+{
+	char out[320], oarg[340], *argv[64];
+	struct run_out r;
+	unsigned n = 0;
+
+	snprintf(out, sizeof(out), "%s/out.json", dir);
+	snprintf(oarg, sizeof(oarg), "--output=%s", out);
+	unlink(out);
+	argv[n++] = (char *)"iopath";
+	argv[n++] = (char *)"--output-format=json";
+	argv[n++] = oarg;
+	while (*args && n < 63)
+		argv[n++] = *args++;
+	argv[n] = NULL;
+	r = iopath_runv(argv);
+	cr_assert_eq(r.status, want_status, "exit %d (wanted %d): %s", r.status, want_status, r.err);
+	if (err_out)
+		*err_out = strdup(r.err);
+	run_out_free(&r);
+	return access(out, F_OK) ? NULL : json_load_path(out);
+}
+
 char test_mnt[300];
 
 void mount_cleanup(void)

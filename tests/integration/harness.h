@@ -38,6 +38,13 @@ struct run_out prog_runv(const char *bin, char *const argv[]);
  */
 json_t *tool_json(bool fio, const char *const *args);
 
+/*
+ * Run iopath with the NULL-terminated arguments and its JSON result written to DIR/out.json;
+ * the test fails unless it exits want_status. The result when one was written (a failed job
+ * writes one too), else NULL; *err_out (if not NULL) gets a copy of its stderr to free.
+ */
+json_t *iopath_json_in(const char *dir, char *const *args, int want_status, char **err_out);
+
 /* Parse a JSON file or string; the test fails if it does not parse. */
 json_t *json_load_path(const char *path);
 json_t *json_from_string(const char *s);

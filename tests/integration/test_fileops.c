@@ -11,26 +11,6 @@
 
 TestSuite(fileops, .fini = tmpdir_cleanup);
 
-static json_t *run_json(const char *dir, char *const *args, int want_status)
-{
-	char out[320], oarg[340], *argv[24];
-	struct run_out r;
-	unsigned n = 0;
-
-	snprintf(out, sizeof(out), "%s/out.json", dir);
-	snprintf(oarg, sizeof(oarg), "--output=%s", out);
-	argv[n++] = "iopath";
-	argv[n++] = "--output-format=json";
-	argv[n++] = oarg;
-	while (*args && n < 23)
-		argv[n++] = *args++;
-	argv[n] = NULL;
-	r = iopath_runv(argv);
-	cr_assert_eq(r.status, want_status, "exit %d: %s", r.status, r.err);
-	run_out_free(&r);
-	return want_status ? NULL : json_load_path(out);
-}
-
 static long long lat_n(json_t *root, const char *dir, const char *lat)
 {
 	json_t *d = json_object_get(json_array_get(json_object_get(root, "jobs"), 0), dir);
@@ -72,7 +52,7 @@ Test(fileops, falloc_write_allocates_the_file_and_counts_each_request_as_a_write
 
 	snprintf(path, sizeof(path), "%s/falloc.dat", dir);
 	snprintf(fname, sizeof(fname), "--filename=%s", path);
-	root = run_json(dir, args, 0);
+	root = iopath_json_in(dir, args, 0, NULL);
 	cr_assert_eq(job_int(root, 0, "write", "total_ios"), 16);
 	cr_assert_eq(job_int(root, 0, "write", "io_bytes"), 1 << 20);
 	cr_assert_eq(lat_n(root, "write", "clat_ns"), 16);
@@ -95,7 +75,7 @@ Test(fileops, falloc_randtrim_punches_holes_where_fio_trims)
 		cr_skip_test("the filesystem of %s cannot punch holes", dir);
 	snprintf(path, sizeof(path), "%s/falloc.dat", dir);
 	snprintf(fname, sizeof(fname), "--filename=%s", path);
-	root = run_json(dir, args, 0);
+	root = iopath_json_in(dir, args, 0, NULL);
 	cr_assert_eq(job_int(root, 0, "trim", "total_ios"), 16);
 	cr_assert_eq(job_int(root, 0, "trim", "io_bytes"), 1 << 20);
 	cr_assert_eq(lat_n(root, "trim", "clat_ns"), 16);
@@ -131,7 +111,7 @@ Test(fileops, ftruncate_sets_the_size_to_each_write_offset)
 
 	snprintf(path, sizeof(path), "%s/trunc.dat", dir);
 	snprintf(fname, sizeof(fname), "--filename=%s", path);
-	root = run_json(dir, args, 0);
+	root = iopath_json_in(dir, args, 0, NULL);
 	cr_assert_eq(job_int(root, 0, "write", "total_ios"), 16);
 	cr_assert_eq(job_int(root, 0, "write", "io_bytes"), 1 << 20);
 	cr_assert_eq(lat_n(root, "write", "clat_ns"), 16);
@@ -192,7 +172,7 @@ static json_t *fileop_run(const char *dir, const char *engine, const char *rw,
 	snprintf(d, sizeof(d), "--directory=%s", dir);
 	snprintf(e, sizeof(e), "--ioengine=%s", engine);
 	snprintf(r, sizeof(r), "--rw=%s", rw);
-	return run_json(dir, args, want);
+	return iopath_json_in(dir, args, want, NULL);
 }
 
 static void expect_fileop_counts(json_t *root, const char *dir, const char *other)
@@ -337,7 +317,7 @@ Test(fileops, a_short_size_reaches_every_file_in_turn)
 	unsigned i;
 
 	snprintf(d, sizeof(d), "--directory=%s", dir);
-	root = run_json(dir, args, 0);
+	root = iopath_json_in(dir, args, 0, NULL);
 	job = json_array_get(json_object_get(root, "jobs"), 0);
 	cr_assert_eq(job_int(root, 0, "write", "total_ios"), 20);
 	cr_assert_eq(lat_n(root, "write", "clat_ns"), 10, "one create per file");

@@ -17,28 +17,6 @@ TestSuite(manyfiles, .fini = tmpdir_cleanup);
 
 #define OLD_ATIME 946684800	/* 2000-01-01: any read since sets a later atime */
 
-static json_t *run_json(const char *dir, char *const *args, int want_status, char **err_out)
-{
-	char out[320], oarg[340], *argv[24];
-	struct run_out r;
-	unsigned n = 0;
-
-	snprintf(out, sizeof(out), "%s/out.json", dir);
-	snprintf(oarg, sizeof(oarg), "--output=%s", out);
-	argv[n++] = "iopath";
-	argv[n++] = "--output-format=json";
-	argv[n++] = oarg;
-	while (*args && n < 23)
-		argv[n++] = *args++;
-	argv[n] = NULL;
-	r = iopath_runv(argv);
-	cr_assert_eq(r.status, want_status, "exit %d (wanted %d): %s", r.status, want_status, r.err);
-	if (err_out)
-		*err_out = strdup(r.err);
-	run_out_free(&r);
-	return want_status ? NULL : json_load_path(out);
-}
-
 /* Lower this test process's descriptor limits; iopath inherits them. */
 static void limit_nofile(rlim_t soft, rlim_t hard)
 {
@@ -78,7 +56,7 @@ Test(manyfiles, psync_randread_over_300_files_reads_every_file_and_counts_every_
 	unsigned i, read = 0;
 
 	snprintf(darg, sizeof(darg), "--directory=%s", dir);
-	root = run_json(dir, lay, 0, NULL);
+	root = iopath_json_in(dir, lay, 0, NULL);
 	cr_assert_eq(job_int(root, 0, "write", "io_bytes"), 300 * 8192);
 	json_decref(root);
 	cr_assert_eq(files_of_size(dir, "m", 0, 300, 8192), 300);
@@ -87,7 +65,7 @@ Test(manyfiles, psync_randread_over_300_files_reads_every_file_and_counts_every_
 		cr_assert_eq(utimensat(AT_FDCWD, path, old, 0), 0, "%s", path);
 	}
 
-	root = run_json(dir, args, 0, NULL);
+	root = iopath_json_in(dir, args, 0, NULL);
 	cr_assert_eq(job_int(root, 0, "read", "io_bytes"), 300 * 8192);
 	cr_assert_eq(job_int(root, 0, "read", "total_ios"), 600);
 	cr_assert_eq(job_int(root, 0, "write", "total_ios"), 0);
@@ -114,7 +92,7 @@ Test(manyfiles, randwrite_over_300_files_with_random_file_choice_writes_every_bl
 	unsigned i, full = 0;
 
 	snprintf(darg, sizeof(darg), "--directory=%s", dir);
-	root = run_json(dir, args, 0, NULL);
+	root = iopath_json_in(dir, args, 0, NULL);
 	cr_assert_eq(job_int(root, 0, "write", "io_bytes"), 300 * 8192);
 	cr_assert_eq(job_int(root, 0, "write", "total_ios"), 600);
 	json_decref(root);
@@ -138,7 +116,7 @@ Test(manyfiles, filestat_over_200_files_per_job_stats_each_once)
 	unsigned k;
 
 	snprintf(darg, sizeof(darg), "--directory=%s", dir);
-	root = run_json(dir, args, 0, NULL);
+	root = iopath_json_in(dir, args, 0, NULL);
 	jobs = json_object_get(root, "jobs");
 	cr_assert_eq(json_array_size(jobs), 2);
 	for (k = 0; k < 2; k++) {
@@ -163,7 +141,7 @@ Test(manyfiles, soft_descriptor_limit_below_the_files_is_raised_up_to_the_hard_l
 
 	snprintf(darg, sizeof(darg), "--directory=%s", dir);
 	limit_nofile(100, 1024);
-	root = run_json(dir, args, 0, NULL);
+	root = iopath_json_in(dir, args, 0, NULL);
 	cr_assert_eq(job_int(root, 0, "read", "io_bytes"), 300 * 4096);
 	cr_assert_eq(job_int(root, 0, "read", "total_ios"), 300);
 	json_decref(root);
@@ -178,7 +156,7 @@ Test(manyfiles, files_beyond_the_hard_descriptor_limit_are_refused_naming_openfi
 
 	snprintf(darg, sizeof(darg), "--directory=%s", dir);
 	limit_nofile(100, 256);
-	run_json(dir, args, 2, &err);
+	iopath_json_in(dir, args, 2, &err);
 	cr_assert_not_null(strstr(err, "RLIMIT_NOFILE"), "%s", err);
 	cr_assert_not_null(strstr(err, "openfiles="), "%s", err);
 	cr_assert_not_null(strstr(err, "job r"), "%s", err);
@@ -198,7 +176,7 @@ Test(manyfiles, file_operation_jobs_hold_one_descriptor_each_under_a_low_limit)
 
 	snprintf(darg, sizeof(darg), "--directory=%s", dir);
 	limit_nofile(128, 128);
-	root = run_json(dir, args, 0, NULL);
+	root = iopath_json_in(dir, args, 0, NULL);
 	cr_assert_eq(job_int(root, 0, "read", "total_ios"), 500);
 	json_decref(root);
 	cr_assert_eq(files_of_size(dir, "c", 0, 500, 0), 500);
@@ -219,7 +197,7 @@ Test(manyfiles, io_uring_registers_300_files_after_raising_the_soft_limit)
 		cr_skip_test("io_uring does not run here: %s", r.err);
 	run_out_free(&r);
 	limit_nofile(100, 1024);
-	root = run_json(dir, args, 0, NULL);
+	root = iopath_json_in(dir, args, 0, NULL);
 	cr_assert_eq(job_int(root, 0, "read", "io_bytes"), 300 * 4096);
 	cr_assert_eq(job_int(root, 0, "read", "total_ios"), 300);
 	json_decref(root);

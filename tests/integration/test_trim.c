@@ -44,28 +44,6 @@ static void loop_make(void)
 	dev[strcspn(dev, "\n")] = '\0';
 }
 
-static json_t *run_json(const char *dir, char *const *args, int want_status)
-{
-	char out[320], oarg[340], *argv[16];
-	struct run_out r;
-	unsigned n = 0;
-	json_t *root;
-
-	snprintf(out, sizeof(out), "%s/out.json", dir);
-	snprintf(oarg, sizeof(oarg), "--output=%s", out);
-	argv[n++] = "iopath";
-	argv[n++] = "--output-format=json";
-	argv[n++] = oarg;
-	while (*args && n < 15)
-		argv[n++] = *args++;
-	argv[n] = NULL;
-	r = iopath_runv(argv);
-	cr_assert_eq(r.status, want_status, "exit %d: %s", r.status, r.err);
-	run_out_free(&r);
-	root = json_load_path(out);
-	return root;
-}
-
 /* Same bytes and I/Os as fio 3.33 with the null engine: trim modes move size, trimwrite twice. */
 static void null_counts(const char *mode, long long trims, long long writes)
 {
@@ -75,7 +53,7 @@ static void null_counts(const char *mode, long long trims, long long writes)
 	json_t *root;
 
 	snprintf(rw, sizeof(rw), "--rw=%s", mode);
-	root = run_json(dir, args, 0);
+	root = iopath_json_in(dir, args, 0, NULL);
 	cr_assert_eq(job_int(root, 0, "trim", "io_bytes"), trims * 4096);
 	cr_assert_eq(job_int(root, 0, "trim", "total_ios"), trims);
 	cr_assert_eq(job_int(root, 0, "write", "io_bytes"), writes * 4096);
@@ -109,7 +87,7 @@ Test(trim, third_bs_value_is_the_trim_size)
 	const char *dir = tmpdir_make();
 	char *args[] = { "--name=t", "--ioengine=null", "--rw=trim", "--bs=4k,8k,16k", "--size=64k",
 			 NULL };
-	json_t *root = run_json(dir, args, 0);
+	json_t *root = iopath_json_in(dir, args, 0, NULL);
 
 	cr_assert_eq(job_int(root, 0, "trim", "total_ios"), 4);
 	json_decref(root);
@@ -122,7 +100,7 @@ Test(trim, a_regular_file_fails_with_enotty_as_fio)
 	json_t *root;
 
 	snprintf(file, sizeof(file), "--filename=%s/f", dir);
-	root = run_json(dir, args, 1);
+	root = iopath_json_in(dir, args, 1, NULL);
 	cr_assert_eq(job_int(root, 0, NULL, "error"), 25);
 	cr_assert_eq(job_int(root, 0, "trim", "io_bytes"), 0);
 	json_decref(root);
@@ -141,7 +119,7 @@ static void device_trim(const char *engine)
 	cr_assert_eq(sh("yes iopath | head -c 1048576 | dd of=%s conv=notrunc status=none", img), 0);
 	snprintf(eng, sizeof(eng), "--ioengine=%s", engine);
 	snprintf(fname, sizeof(fname), "--filename=%s", dev);
-	root = run_json(loop_dir, args, 0);
+	root = iopath_json_in(loop_dir, args, 0, NULL);
 	cr_assert_eq(job_int(root, 0, NULL, "error"), 0);
 	cr_assert_eq(job_int(root, 0, "trim", "io_bytes"), 1 << 20);
 	cr_assert_eq(job_int(root, 0, "trim", "total_ios"), 16);
