@@ -15,15 +15,23 @@
 
 #include "harness.h"
 
-static char tmpdir[256];
+/* Every directory tmpdir_make gave the running test, removed by tmpdir_cleanup. */
+#define TMPDIRS_MAX 64
+static char tmpdirs[TMPDIRS_MAX][256];
+static unsigned nr_tmpdirs;
 
 const char *tmpdir_make(void)
 {
 	const char *base = getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
+	char *d;
 
-	snprintf(tmpdir, sizeof(tmpdir), "%s/iopath-test.XXXXXX", base);
-	cr_assert_not_null(mkdtemp(tmpdir), "mkdtemp: %s", strerror(errno));
-	return tmpdir;
+	cr_assert_lt(nr_tmpdirs, TMPDIRS_MAX, "more than %d temporary directories in one test",
+		     TMPDIRS_MAX);
+	d = tmpdirs[nr_tmpdirs];
+	snprintf(d, sizeof(tmpdirs[0]), "%s/iopath-test.XXXXXX", base);
+	cr_assert_not_null(mkdtemp(d), "mkdtemp: %s", strerror(errno));
+	nr_tmpdirs++;
+	return d;
 }
 
 static int rm_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
@@ -34,9 +42,11 @@ static int rm_one(const char *path, const struct stat *st, int flag, struct FTW 
 
 void tmpdir_cleanup(void)
 {
-	if (tmpdir[0])
-		nftw(tmpdir, rm_one, 16, FTW_DEPTH | FTW_PHYS);
-	tmpdir[0] = '\0';
+	while (nr_tmpdirs) {
+		nr_tmpdirs--;
+		nftw(tmpdirs[nr_tmpdirs], rm_one, 16, FTW_DEPTH | FTW_PHYS);
+		tmpdirs[nr_tmpdirs][0] = '\0';
+	}
 }
 
 static char *slurp_fd(int fd)

@@ -4,6 +4,9 @@
 
 #include "integration/harness.h"
 
+/* the temporary directories each test made go with it */
+TestSuite(buffers, .fini = tmpdir_cleanup);
+
 static json_t *run_json(const char *engine, const char *mem, bool direct, int *status)
 {
 	const char *dir = tmpdir_make();

@@ -4,6 +4,9 @@
 
 #include "integration/harness.h"
 
+/* the temporary directories each test made go with it */
+TestSuite(clocksource, .fini = tmpdir_cleanup);
+
 static json_t *null_job(const char *clock_opt)
 {
 	const char *dir = tmpdir_make();

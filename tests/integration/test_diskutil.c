@@ -15,6 +15,9 @@
 
 #include "harness.h"
 
+/* the temporary directories each test made go with it */
+TestSuite(diskutil, .fini = tmpdir_cleanup);
+
 #define FIO "/usr/bin/fio"
 #define TMPFS_MAGIC 0x01021994
 

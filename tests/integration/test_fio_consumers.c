@@ -10,6 +10,9 @@
 
 #include "harness.h"
 
+/* the temporary directories each test made go with it */
+TestSuite(fio_consumers, .fini = tmpdir_cleanup);
+
 #define CLAT2CSV "/usr/bin/fio_jsonplus_clat2csv"
 #define PYTHON "/usr/bin/python3"
 

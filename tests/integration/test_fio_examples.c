@@ -13,6 +13,9 @@
 
 #include "harness.h"
 
+/* the temporary directories each test made go with it */
+TestSuite(fio_examples, .fini = tmpdir_cleanup);
+
 #define EXAMPLES "tests/jobs/fio-examples"
 
 enum verdict { PARSES, REFUSED, FOREIGN_ENGINE, MACHINE };

@@ -5,6 +5,9 @@
 
 #include "harness.h"
 
+/* the temporary directories each test made go with it */
+TestSuite(fleet, .fini = tmpdir_cleanup);
+
 static unsigned lines(const char *s)
 {
 	unsigned n = 0;

@@ -4,6 +4,9 @@
 
 #include "integration/harness.h"
 
+/* the temporary directories each test made go with it */
+TestSuite(sqpoll, .fini = tmpdir_cleanup);
+
 Test(sqpoll, thread_cpu_is_reported_apart_from_the_worker)
 {
 	const char *dir = tmpdir_make();

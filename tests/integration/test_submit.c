@@ -4,6 +4,9 @@
 
 #include "integration/harness.h"
 
+/* the temporary directories each test made go with it */
+TestSuite(submit, .fini = tmpdir_cleanup);
+
 static json_t *null_run(const char *accept, const char *batch)
 {
 	const char *dir = tmpdir_make();
