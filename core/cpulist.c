@@ -24,7 +24,7 @@ static int cpu_number(const char **p, unsigned *cpu)
 	return 0;
 }
 
-int cpulist_parse(const char *s, uint64_t *set, const char **bad)
+int iop_cpus_parse(const char *s, uint64_t *set, const char **bad)
 {
 	const char *p = s;
 	unsigned a, b;
@@ -58,7 +58,7 @@ int cpulist_parse(const char *s, uint64_t *set, const char **bad)
 	}
 }
 
-void cpulist_format(const uint64_t *set, char *buf, size_t len)
+void iop_cpus_format(const uint64_t *set, char *buf, size_t len)
 {
 	size_t n = 0;
 	unsigned c = 0, e;
@@ -79,7 +79,7 @@ void cpulist_format(const uint64_t *set, char *buf, size_t len)
 	}
 }
 
-void cpulist_split(uint64_t *set, unsigned index)
+void iop_cpus_split(uint64_t *set, unsigned index)
 {
 	unsigned c, weight = 0, k = 0;
 
@@ -96,7 +96,7 @@ void cpulist_split(uint64_t *set, unsigned index)
 	}
 }
 
-void cpulist_online(uint64_t *online)
+void iop_cpus_online(uint64_t *online)
 {
 	char line[4096];
 	const char *bad;
@@ -107,7 +107,7 @@ void cpulist_online(uint64_t *online)
 	if (f) {
 		if (fgets(line, sizeof(line), f)) {
 			line[strcspn(line, "\n")] = 0;
-			if (!cpulist_parse(line, online, &bad)) {
+			if (!iop_cpus_parse(line, online, &bad)) {
 				fclose(f);
 				return;
 			}
@@ -120,11 +120,11 @@ void cpulist_online(uint64_t *online)
 		cpu_add(online, c);
 }
 
-int cpulist_first_absent(const uint64_t *set, uint64_t *online)
+int iop_cpus_first_absent(const uint64_t *set, uint64_t *online)
 {
 	unsigned c;
 
-	cpulist_online(online);
+	iop_cpus_online(online);
 	for (c = 0; c < JOB_CPUS_MAX; c++)
 		if (cpu_in(set, c) && !cpu_in(online, c))
 			return (int)c;

@@ -12,10 +12,10 @@
  * Parse "0-3,5" (numbers and A-B ranges, commas) into set (JOB_CPUS_MAX bits). 0 or -EINVAL
  * (bad syntax; *bad points at the token), -ERANGE (a CPU past JOB_CPUS_MAX).
  */
-int cpulist_parse(const char *s, uint64_t *set, const char **bad);
+int iop_cpus_parse(const char *s, uint64_t *set, const char **bad);
 
 /* The set as a list ("0-3,5"); "" when empty. */
-void cpulist_format(const uint64_t *set, char *buf, size_t len);
+void iop_cpus_format(const uint64_t *set, char *buf, size_t len);
 
 static inline bool cpu_in(const uint64_t *set, unsigned cpu)
 {
@@ -28,12 +28,12 @@ static inline void cpu_add(uint64_t *set, unsigned cpu)
 }
 
 /* fio's cpus_allowed_policy=split: keep only the (index mod weight)-th CPU of set. */
-void cpulist_split(uint64_t *set, unsigned index);
+void iop_cpus_split(uint64_t *set, unsigned index);
 
 /* This machine's online CPUs. */
-void cpulist_online(uint64_t *online);
+void iop_cpus_online(uint64_t *online);
 
 /* The first CPU of set that this machine does not have online, or -1 (online: filled). */
-int cpulist_first_absent(const uint64_t *set, uint64_t *online);
+int iop_cpus_first_absent(const uint64_t *set, uint64_t *online);
 
 #endif

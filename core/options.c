@@ -1226,10 +1226,10 @@ static int check_cpus(struct job_spec *job, const struct opt_def *o, const char 
 {
 	char have[256];
 	uint64_t online[JOB_CPUS_MAX / 64];
-	int c = cpulist_first_absent(set, online);
+	int c = iop_cpus_first_absent(set, online);
 
 	if (c >= 0) {
-		cpulist_format(online, have, sizeof(have));
+		iop_cpus_format(online, have, sizeof(have));
 		return iop_errf(err, -EINVAL, "option %s=%s: CPU %d is not on this machine or not online (its CPUs: %s)",
 				o->name, val, c, have);
 	}
@@ -1244,7 +1244,7 @@ static int set_cpus_allowed(struct job_spec *job, const struct opt_def *o, const
 {
 	uint64_t set[JOB_CPUS_MAX / 64];
 	const char *bad;
-	int ret = cpulist_parse(val, set, &bad);
+	int ret = iop_cpus_parse(val, set, &bad);
 
 	if (ret == -ERANGE)
 		return iop_errf(err, ret, "option %s=%s: CPU numbers go up to %d", o->name, val,

@@ -907,7 +907,7 @@ static void result_note_cpus(struct job_result *r, const struct worker *w)
 		r->nr_applied++;
 		snprintf(r->applied[k][0], sizeof(r->applied[k][0]), "cpus");
 	}
-	cpulist_format(r->cpus, r->applied[k][1], sizeof(r->applied[k][1]));
+	iop_cpus_format(r->cpus, r->applied[k][1], sizeof(r->applied[k][1]));
 }
 
 static void result_add_worker(struct job_result *r, const struct worker *w)

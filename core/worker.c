@@ -2966,7 +2966,7 @@ static int setup_cpus(struct worker *w)
 		return 0;
 	memcpy(set, job->cpus_allowed, sizeof(set));
 	if (job->cpus_split)
-		cpulist_split(set, worker_thread_number(w->plan, w->clone) - 1);
+		iop_cpus_split(set, worker_thread_number(w->plan, w->clone) - 1);
 	CPU_ZERO(&cs);
 	for (c = 0; c < JOB_CPUS_MAX && c < CPU_SETSIZE; c++)
 		if (cpu_in(set, c))
@@ -2975,7 +2975,7 @@ static int setup_cpus(struct worker *w)
 	if (ret) {
 		char list[128];
 
-		cpulist_format(set, list, sizeof(list));
+		iop_cpus_format(set, list, sizeof(list));
 		worker_fail(w, ret, "cpus_allowed: cannot run on CPUs %s: %s", list, strerror(ret));
 		return -ret;
 	}
