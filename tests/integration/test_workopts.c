@@ -11,6 +11,21 @@
 
 #include "harness.h"
 
+/* the temporary directories each test made go with it */
+TestSuite(logs, .fini = tmpdir_cleanup);
+
+/* the temporary directories each test made go with it */
+TestSuite(percentiles, .fini = tmpdir_cleanup);
+
+/* the temporary directories each test made go with it */
+TestSuite(thinktime, .fini = tmpdir_cleanup);
+
+/* the temporary directories each test made go with it */
+TestSuite(rate, .fini = tmpdir_cleanup);
+
+/* the temporary directories each test made go with it */
+TestSuite(side_by_side, .fini = tmpdir_cleanup);
+
 TestSuite(workopts, .fini = tmpdir_cleanup);
 
 #define ARGS_MAX 32
