@@ -2083,12 +2083,12 @@ static void offload_run(struct offload *o, struct io_req **got)
 	w->end_ns = t;
 }
 
-static int offload_start(struct offload *o, struct worker *w)
+/* What an engine instance of this worker is set up with: its requests, buffers and files. */
+static struct engine_params engine_params_of(const struct worker *w)
 {
 	const struct job_spec *job = w->job;
-	const struct engine_ops *ops = job->engine;
-	/* sized as the worker's own: engines index their per-request state by request */
-	struct engine_params p = {
+
+	return (struct engine_params){
 		.opts = job->engine_opts,
 		.iodepth = w->depth,
 		.reqs = w->reqs,
@@ -2102,6 +2102,14 @@ static int offload_start(struct offload *o, struct worker *w)
 		.writes = job_changes_files(job),
 		.advise = job_fadvise(job),
 	};
+}
+
+static int offload_start(struct offload *o, struct worker *w)
+{
+	const struct job_spec *job = w->job;
+	const struct engine_ops *ops = job->engine;
+	/* sized as the worker's own: engines index their per-request state by request */
+	struct engine_params p = engine_params_of(w);
 	pthread_condattr_t ca;
 	unsigned i;
 	int ret = 0;
@@ -2587,20 +2595,7 @@ static int setup_engine(struct worker *w)
 {
 	const struct job_spec *job = w->job;
 	const struct engine_ops *ops = job->engine;
-	struct engine_params p = {
-		.opts = job->engine_opts,
-		.iodepth = w->depth,
-		.reqs = w->reqs,
-		.nr_reqs = w->depth,
-		.buf_base = w->buf_base,
-		.buf_len = w->buf_len,
-		.buf_size = w->buf_size,
-		.files = w->files,
-		.nr_files = w->nr_files,
-		.direct = job->direct,
-		.writes = job_changes_files(job),
-		.advise = job_fadvise(job),
-	};
+	struct engine_params p = engine_params_of(w);
 	unsigned i;
 	int ret;
 
