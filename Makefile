@@ -202,8 +202,8 @@ MPI_TEST_BIN := build/mpi-tests
 mpi-test:
 	@if ! command -v mpirun >/dev/null 2>&1 || ! pkg-config --exists mpi-c; then \
 		echo "mpi-test: skipped: Open MPI is not installed (scripts/deps.sh --mpi)"; exit 0; fi; \
-	$(MAKE) MPI=1 build/iopath-mpi $(MPI_TEST_BIN) && \
-	IOPATH_BIN=$(CURDIR)/build/iopath-mpi $(MPI_TEST_BIN) --jobs 1
+	$(MAKE) MPI=1 build/iopath-mpi $(MPI_TEST_BIN) $(FAULTFS) && \
+	IOPATH_BIN=$(CURDIR)/build/iopath-mpi FAULTFS_BIN=$(CURDIR)/$(FAULTFS) $(MPI_TEST_BIN) --jobs 1
 
 build/iopath-mpi: $(MAIN_OBJ) $(LIB_OBJ)
 	$(CC) $(CFLAGS_ALL) -o $@ $^ $(LIBS) $(LDFLAGS)

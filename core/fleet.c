@@ -269,6 +269,12 @@ static int merge_one(struct job_result *dst, const struct job_result *src,
 		dst->depth[i] += src->depth[i];
 	dst->verify_errors += src->verify_errors;
 	dst->zone_resets += src->zone_resets;
+	/* continue_on_error: every rank's errors counted, the first rank's first one named */
+	dst->total_err += src->total_err;
+	if (!dst->first_error)
+		dst->first_error = src->first_error;
+	for (i = 0; i < 3; i++)
+		dst->err_ios[i] += src->err_ios[i];
 	if (!dst->nr_applied && src->nr_applied) {
 		dst->nr_applied = src->nr_applied;
 		memcpy(dst->applied, src->applied, sizeof(dst->applied));
@@ -434,6 +440,9 @@ int fleet_merge_into(struct fleet_rank *ranks, unsigned nr, struct run_results *
 		memcpy(own->depth, all->depth, sizeof(own->depth));
 		own->verify_errors = all->verify_errors;
 		own->zone_resets = all->zone_resets;
+		own->total_err = all->total_err;
+		own->first_error = all->first_error;
+		memcpy(own->err_ios, all->err_ios, sizeof(own->err_ios));
 		own->start_ns = all->start_ns;
 		own->end_ns = all->end_ns;
 		own->window_start_ns = all->window_start_ns;

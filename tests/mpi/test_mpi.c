@@ -204,6 +204,39 @@ Test(mpi, a_failing_rank_is_reported_with_its_rank_and_the_others_are_kept)
 	tmpdir_cleanup();
 }
 
+/*
+ * continue_on_error across ranks: every rank's errors are counted in the merged result (each
+ * rank's 64k file on faultfs fails every 4th 4k write with ENOSPC, which the job goes on after).
+ */
+Test(mpi, errors_ranks_went_on_after_are_summed)
+{
+	const char *dir = tmpdir_make();
+	char back[512], out[512], fname[600], path[600];
+	struct run_out r;
+	json_t *all;
+
+	snprintf(back, sizeof(back), "%s/back", dir);
+	snprintf(test_mnt, sizeof(test_mnt), "%s/mnt", dir);
+	/* the files exist (their creation and its mark would meet the injected errors too) */
+	cr_assert_eq(sh("mkdir -p %s && for i in 0 1 2 3; do head -c 65536 /dev/zero > %s/f$i; done",
+			back, back), 0);
+	faultfs_mount(back, test_mnt, "--eio-write-after=0 --errno=28 --fail-every=4");
+	snprintf(fname, sizeof(fname), "--filename=%s/f${RANK}", test_mnt);
+	snprintf(out, sizeof(out), "--output=%s/all.json", dir);
+	r = mpirun("-np", NP, "BIN", "--name=w", fname, "--rw=write", "--size=64k", "--bs=4k",
+		   "--continue_on_error=write", "--ignore_error=,ENOSPC", "--overwrite=1",
+		   "--output-format=json", out, NULL);
+	cr_assert_eq(r.status, 0, "exit %d: %s", r.status, r.err);
+	snprintf(path, sizeof(path), "%s/all.json", dir);
+	all = json_load_path(path);
+	cr_assert_eq(num(all, "jobs.0.total_err"), 4ll * 4, "every rank's errors");
+	cr_assert_eq(num(all, "jobs.0.first_error"), 28);
+	cr_assert_eq(num(all, "jobs.0.write.total_ios"), 4ll * 16, "failed writes count as issued");
+	json_decref(all);
+	run_out_free(&r);
+	mount_cleanup();
+}
+
 Test(mpi, a_straggler_shows_in_the_stonewall_window)
 {
 	const char *dir = tmpdir_make();
