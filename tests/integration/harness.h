@@ -26,6 +26,12 @@ void run_out_free(struct run_out *r);
 /* Run iopath as another user (uid and gid uid; needs root): for permission tests. */
 struct run_out iopath_run_as(uid_t uid, const char *arg, ...) __attribute__((sentinel));
 
+/*
+ * Before running iopath under a tracer (strace): an iopath built with the leak sanitizer
+ * (make check) refuses to run its leak check under ptrace and fails; turn that check off.
+ */
+void leak_check_off_under_ptrace(void);
+
 /* Run another program (bin: a path) the same way; status 127 when it cannot be run. */
 struct run_out prog_runv(const char *bin, char *const argv[]);
 

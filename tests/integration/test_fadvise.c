@@ -50,6 +50,7 @@ static unsigned count_advice(const char *advice, const char *opt1, const char *o
 	if (opt3)
 		argv[a++] = (char *)opt3;
 	argv[a] = NULL;
+	leak_check_off_under_ptrace();
 	r = prog_runv(strace_bin(), argv);
 	cr_assert_eq(r.status, 0, "exit %d: %s", r.status, r.err);
 	run_out_free(&r);

@@ -55,6 +55,7 @@ static char *traced(const char *calls, const char *path_part, ...)
 		argv[a++] = (char *)s;
 	va_end(ap);
 	argv[a] = NULL;
+	leak_check_off_under_ptrace();
 	r = prog_runv("/usr/bin/strace", argv);
 	cr_assert_eq(r.status, 0, "exit %d: %s", r.status, r.err);
 	run_out_free(&r);
