@@ -20,6 +20,8 @@ static const char *type_name(enum opt_type t)
 		return "integer";
 	case OPT_SIZE:
 		return "size (with suffixes: 4k, 1m, ...)";
+	case OPT_WORD:
+		return "one of these words";
 	case OPT_TIME:
 		return "time (bare numbers in seconds; us, ms, s, m, h, d)";
 	default:
@@ -35,6 +37,8 @@ static void one_option(FILE *f, const struct opt_def *o)
 	fprintf(f, "%20s: %s\n", "type", type_name(o->type));
 	if (o->type == OPT_UINT)
 		fprintf(f, "%20s: %llu to %llu\n", "range", o->min, o->max);
+	for (const struct opt_word *w = o->type == OPT_WORD ? o->words : NULL; w && w->word; w++)
+		fprintf(f, "%20s  %s\n", w == o->words ? "words:" : "", w->word);
 }
 
 int print_cmdhelp(FILE *f, const char *which, struct iop_err *err)

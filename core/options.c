@@ -66,18 +66,6 @@ static int set_rw_postfix(struct job_spec *job, const struct opt_def *o, const c
 	return 0;
 }
 
-static int set_rw_sequencer(struct job_spec *job, const struct opt_def *o, const char *val,
-			    struct iop_err *err)
-{
-	if (!strcmp(val, "sequential"))
-		job->seq_identical = false;
-	else if (!strcmp(val, "identical"))
-		job->seq_identical = true;
-	else
-		return bad_value(err, o, val, "sequential identical");
-	return 0;
-}
-
 #define RW_MODES "read write randread randwrite rw readwrite randrw trim randtrim trimwrite randtrimwrite copy metadata"
 
 static int set_rw(struct job_spec *job, const struct opt_def *o, const char *val,
@@ -657,18 +645,6 @@ static int set_rate(struct job_spec *job, const struct opt_def *o, const char *v
 	return 0;
 }
 
-static int set_rate_process(struct job_spec *job, const struct opt_def *o, const char *val,
-			    struct iop_err *err)
-{
-	if (!strcmp(val, "linear"))
-		job->rate_poisson = false;
-	else if (!strcmp(val, "poisson"))
-		job->rate_poisson = true;
-	else
-		return bad_value(err, o, val, "linear, poisson");
-	return 0;
-}
-
 /* thinktime, thinktime_spin: fio reads a bare number as microseconds. */
 static int set_usec_time(struct job_spec *job, const struct opt_def *o, const char *val,
 			 struct iop_err *err)
@@ -1070,48 +1046,6 @@ static int set_gtod_reduce(struct job_spec *job, const struct opt_def *o, const 
 	return 0;
 }
 
-static int set_unit_base(struct job_spec *job, const struct opt_def *o, const char *val,
-			 struct iop_err *err)
-{
-	if (!strcmp(val, "0") || !strcmp(val, "8"))
-		job->unit_base = 8;
-	else if (!strcmp(val, "1"))
-		job->unit_base = 1;
-	else
-		return bad_value(err, o, val, "0 (bytes), 8 (bytes), 1 (bits)");
-	return 0;
-}
-
-static int set_fadvise_hint(struct job_spec *job, const struct opt_def *o, const char *val,
-			    struct iop_err *err)
-{
-	if (!strcmp(val, "0"))
-		job->fadvise_hint = FADV_HINT_NONE;
-	else if (!strcmp(val, "1"))
-		job->fadvise_hint = FADV_HINT_TYPE;
-	else if (!strcmp(val, "random"))
-		job->fadvise_hint = FADV_HINT_RANDOM;
-	else if (!strcmp(val, "sequential"))
-		job->fadvise_hint = FADV_HINT_SEQUENTIAL;
-	else
-		return bad_value(err, o, val, "0 1 random sequential");
-	return 0;
-}
-
-static int set_exit_what(struct job_spec *job, const struct opt_def *o, const char *val,
-			 struct iop_err *err)
-{
-	if (!strcmp(val, "group"))
-		job->exit_what = EXIT_GROUP;
-	else if (!strcmp(val, "stonewall"))
-		job->exit_what = EXIT_STONEWALL;
-	else if (!strcmp(val, "all"))
-		job->exit_what = EXIT_ALL;
-	else
-		return bad_value(err, o, val, "group stonewall all");
-	return 0;
-}
-
 /*
  * ss=iops|iops_slope|bw|bw_slope:LIMIT[%]: fio's steady-state criterion. A limit without '%'
  * is IOPS (a number) or bandwidth (bytes, with units) per second, as fio reads it.
@@ -1193,30 +1127,6 @@ static int set_verify_pattern(struct job_spec *job, const struct opt_def *o, con
 	if (!len)
 		return bad_value(err, o, val, "a pattern such as 0xaa555aa5");
 	job->verify_pattern_len = (unsigned)len;
-	return 0;
-}
-
-static int set_dedupe_mode(struct job_spec *job, const struct opt_def *o, const char *val,
-			   struct iop_err *err)
-{
-	if (!strcmp(val, "repeat"))
-		job->dedupe_working_set = false;
-	else if (!strcmp(val, "working_set"))
-		job->dedupe_working_set = true;
-	else
-		return bad_value(err, o, val, "repeat working_set");
-	return 0;
-}
-
-static int set_submit_mode(struct job_spec *job, const struct opt_def *o, const char *val,
-			   struct iop_err *err)
-{
-	if (!strcmp(val, "inline"))
-		job->submit_offload = false;
-	else if (!strcmp(val, "offload"))
-		job->submit_offload = true;
-	else
-		return bad_value(err, o, val, "inline offload");
 	return 0;
 }
 
@@ -1400,24 +1310,6 @@ static int set_latency_percentile(struct job_spec *job, const struct opt_def *o,
 	return 0;
 }
 
-/*
- * random_generator: fio's tausworthe and tausworthe64 are its pseudo-random generators (iopath
- * draws from its own, xoshiro256**, either way); lfsr never repeats an offset within a pass,
- * which iopath's random map (a keyed permutation, no memory per block) gives even with
- * norandommap.
- */
-static int set_random_generator(struct job_spec *job, const struct opt_def *o, const char *val,
-				struct iop_err *err)
-{
-	if (!strcmp(val, "tausworthe") || !strcmp(val, "tausworthe64"))
-		job->rand_lfsr = false;
-	else if (!strcmp(val, "lfsr"))
-		job->rand_lfsr = true;
-	else
-		return bad_value(err, o, val, "tausworthe lfsr tausworthe64");
-	return 0;
-}
-
 /* zonemode=none|strided|zbd (zbd: zones emulated in memory, core/zbd.h). */
 static int set_zonemode(struct job_spec *job, const struct opt_def *o, const char *val,
 			struct iop_err *err)
@@ -1447,11 +1339,41 @@ static int set_zone_frac(struct job_spec *job, const struct opt_def *o, const ch
 	return 0;
 }
 
+/* The words of the OPT_WORD options, fio's spellings, and what each stores. */
+static const struct opt_word rw_sequencer_words[] = {
+	{ "sequential", false }, { "identical", true }, { NULL, 0 },
+};
+static const struct opt_word unit_base_words[] = {
+	{ "0", 8 }, { "8", 8 }, { "1", 1 }, { NULL, 0 },
+};
+static const struct opt_word fadvise_hint_words[] = {
+	{ "0", FADV_HINT_NONE }, { "1", FADV_HINT_TYPE }, { "random", FADV_HINT_RANDOM },
+	{ "sequential", FADV_HINT_SEQUENTIAL }, { NULL, 0 },
+};
+static const struct opt_word rate_process_words[] = {
+	{ "linear", false }, { "poisson", true }, { NULL, 0 },
+};
+static const struct opt_word dedupe_mode_words[] = {
+	{ "repeat", false }, { "working_set", true }, { NULL, 0 },
+};
+static const struct opt_word submit_mode_words[] = {
+	{ "inline", false }, { "offload", true }, { NULL, 0 },
+};
+static const struct opt_word random_generator_words[] = {
+	{ "tausworthe", false }, { "lfsr", true }, { "tausworthe64", false }, { NULL, 0 },
+};
+static const struct opt_word exit_what_words[] = {
+	{ "group", EXIT_GROUP }, { "stonewall", EXIT_STONEWALL }, { "all", EXIT_ALL }, { NULL, 0 },
+};
+
 /*
  * The option table. To add an option: add its field to struct job_spec, then one entry here
  * (fio's name, its fio alias if any, how it parses, the range, one line of help). Options
  * whose parsing is special get a set_* function above.
  */
+/* only the OPT_WORD entries give the last field, words; the others leave it NULL */
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmissing-field-initializers"
 const struct opt_def opt_table[] = {
 	{ "name", NULL, OPT_STR, FIELD(name), 0, 0, NULL, "job name" },
 	{ "description", NULL, OPT_STR, FIELD(description), 0, 0, NULL,
@@ -1479,8 +1401,9 @@ const struct opt_def opt_table[] = {
 	  "start offset in each file, or N% of it" },
 	{ "io_size", "io_limit", OPT_SIZE, FIELD(io_size), 1, UINT64_MAX, NULL, "bytes to move per worker" },
 	{ "rw", "readwrite", OPT_FN, 0, 0, 0, 0, set_rw, "I/O pattern" },
-	{ "rw_sequencer", NULL, OPT_FN, 0, 0, 0, 0, set_rw_sequencer,
-	  "rw=randread:N: the I/Os between random offsets follow on (sequential) or repeat (identical)" },
+	{ "rw_sequencer", NULL, OPT_WORD, FIELD(seq_identical), 0, 0, NULL,
+	  "rw=randread:N: the I/Os between random offsets follow on (sequential) or repeat (identical)",
+	  rw_sequencer_words },
 	{ "rwmixread", NULL, OPT_FN, 0, 0, 0, 0, set_rwmix, "percent reads in mixed patterns" },
 	{ "rwmixwrite", NULL, OPT_FN, 0, 0, 0, 0, set_rwmix, "percent writes in mixed patterns" },
 	{ "bs", "blocksize", OPT_FN, 0, 0, 0, 0, set_bs, "block size, or read,write block sizes" },
@@ -1530,10 +1453,11 @@ const struct opt_def opt_table[] = {
 	{ "invalidate", NULL, OPT_BOOL, FIELD(invalidate), 0, 1, NULL, "drop cached pages first" },
 	{ "significant_figures", NULL, OPT_UINT, FIELD(sig_figs), 1, 10, NULL,
 	  "digits of the normal output's IOPS, bandwidths and sizes (4)" },
-	{ "unit_base", NULL, OPT_FN, 0, 0, 0, 0, set_unit_base,
-	  "normal output's bandwidths in bytes (0 or 8) or bits (1)" },
-	{ "fadvise_hint", NULL, OPT_FN, 0, 0, 0, 0, set_fadvise_hint,
-	  "advise the kernel of the access pattern: 1 (the job's: random or sequential, the default), random, sequential, 0 (none)" },
+	{ "unit_base", NULL, OPT_WORD, FIELD(unit_base), 0, 0, NULL,
+	  "normal output's bandwidths in bytes (0 or 8) or bits (1)", unit_base_words },
+	{ "fadvise_hint", NULL, OPT_WORD, FIELD(fadvise_hint), 0, 0, NULL,
+	  "advise the kernel of the access pattern: 1 (the job's: random or sequential, the default), random, sequential, 0 (none)",
+	  fadvise_hint_words },
 	{ "randrepeat", NULL, OPT_BOOL, FIELD(randrepeat), 0, 1, NULL, "same random sequence each run" },
 	{ "randseed", NULL, OPT_FN, 0, 0, 0, 0, set_randseed, "seed of the random generators" },
 	{ "norandommap", NULL, OPT_FLAG, FIELD(norandommap), 0, 1, NULL,
@@ -1553,7 +1477,8 @@ const struct opt_def opt_table[] = {
 	{ "rate_iops", NULL, OPT_FN, FIELD(rate_iops), 0, 0, set_rate, "I/Os per second cap (read,write)" },
 	{ "rate_iops_min", NULL, OPT_FN, FIELD(rate_iops_min), 0, 0, set_rate,
 	  "I/Os per second the job must keep up (read,write)" },
-	{ "rate_process", NULL, OPT_FN, 0, 0, 0, 0, set_rate_process, "linear or poisson pacing" },
+	{ "rate_process", NULL, OPT_WORD, FIELD(rate_poisson), 0, 0, NULL, "linear or poisson pacing",
+	  rate_process_words },
 	{ "rate_cycle", "ratecycle", OPT_UINT, FIELD(rate_cycle_ms), 1, 1000000, NULL,
 	  "window of the rate_min check, in ms" },
 	{ "rate_ignore_thinktime", NULL, OPT_BOOL, FIELD(rate_ignore_thinktime), 0, 1, NULL,
@@ -1589,8 +1514,9 @@ const struct opt_def opt_table[] = {
 	  "report total latency percentiles" },
 	{ "slat_percentiles", NULL, OPT_BOOL, FIELD(slat_percentiles), 0, 1, NULL,
 	  "report submission latency percentiles" },
-	{ "dedupe_mode", NULL, OPT_FN, 0, 0, 0, 0, set_dedupe_mode,
-	  "repeat (the last unique buffer) or working_set (one of the first unique buffers)" },
+	{ "dedupe_mode", NULL, OPT_WORD, FIELD(dedupe_working_set), 0, 0, NULL,
+	  "repeat (the last unique buffer) or working_set (one of the first unique buffers)",
+	  dedupe_mode_words },
 	{ "dedupe_working_set_percentage", NULL, OPT_UINT, FIELD(dedupe_ws_percentage), 0, 100,
 	  NULL, "dedupe_mode=working_set: the working set, in percent of size" },
 	{ "dedupe_global", NULL, OPT_BOOL, FIELD(dedupe_global), 0, 1, NULL,
@@ -1637,16 +1563,18 @@ const struct opt_def opt_table[] = {
 	  "run the job's workers on these NUMA nodes' CPUs (0, 0-1, all...)" },
 	{ "numa_mem_policy", NULL, OPT_FN, 0, 0, 0, 0, set_numa_mem_policy,
 	  "the workers' memory policy: default, prefer:NODE, bind:LIST, interleave:LIST, local" },
-	{ "io_submit_mode", NULL, OPT_FN, 0, 0, 0, 0, set_submit_mode,
-	  "inline (the worker submits and reaps) or offload (a pool of iodepth I/O threads does)" },
+	{ "io_submit_mode", NULL, OPT_WORD, FIELD(submit_offload), 0, 0, NULL,
+	  "inline (the worker submits and reaps) or offload (a pool of iodepth I/O threads does)",
+	  submit_mode_words },
 	{ "latency_target", NULL, OPT_FN, FIELD(latency_target_ns), 0, 0, set_usec_time,
 	  "find the largest depth (up to iodepth) whose I/Os meet this latency, then run at it" },
 	{ "latency_window", NULL, OPT_FN, FIELD(latency_window_ns), 0, 0, set_usec_time,
 	  "latency_target: how long each depth is tried (bare: microseconds)" },
 	{ "latency_percentile", NULL, OPT_FN, 0, 0, 0, 0, set_latency_percentile,
 	  "latency_target: the share of I/Os that must meet it (default 100)" },
-	{ "random_generator", NULL, OPT_FN, 0, 0, 0, 0, set_random_generator,
-	  "tausworthe, tausworthe64 (iopath's generator either way) or lfsr (no repeats)" },
+	{ "random_generator", NULL, OPT_WORD, FIELD(rand_lfsr), 0, 0, NULL,
+	  "tausworthe, tausworthe64 (iopath's generator either way) or lfsr (no repeats)",
+	  random_generator_words },
 	{ "steadystate", "ss", OPT_FN, 0, 0, 0, 0, set_ss,
 	  "end the job at steady state: iops|iops_slope|bw|bw_slope:limit[%] over ss_dur" },
 	{ "steadystate_duration", "ss_dur", OPT_TIME, FIELD(ss_dur_ns), 0, UINT64_MAX, NULL,
@@ -1655,8 +1583,8 @@ const struct opt_def opt_table[] = {
 	  "steady state: time before samples are taken (then one second more)" },
 	{ "exitall", NULL, OPT_FLAG, FIELD(exitall), 0, 1, NULL,
 	  "when a job ends, end others (exit_what); given for any job, it holds for all" },
-	{ "exit_what", NULL, OPT_FN, 0, 0, 0, 0, set_exit_what,
-	  "what exitall ends: group, stonewall (all running jobs) or all" },
+	{ "exit_what", NULL, OPT_WORD, FIELD(exit_what), 0, 0, NULL,
+	  "what exitall ends: group, stonewall (all running jobs) or all", exit_what_words },
 	{ "exitall_on_error", NULL, OPT_FLAG, FIELD(exitall_on_error), 0, 1, NULL,
 	  "when this job fails, end others (exit_what)" },
 	{ "number_ios", NULL, OPT_SIZE, FIELD(number_ios), 0, UINT64_MAX, NULL,
@@ -1725,6 +1653,7 @@ const struct opt_def opt_table[] = {
 	  "take no bandwidth or IOPS samples (bw_min/max/mean, iops_min/max/mean)" },
 	{ NULL, NULL, 0, 0, 0, 0, 0, NULL, NULL },
 };
+#pragma GCC diagnostic pop
 
 void job_defaults(struct job_spec *job)
 {
@@ -1797,6 +1726,28 @@ static const struct engine_ops *engine_owning(const char *name)
 	return NULL;
 }
 
+/* OPT_WORD: the value of the word given, into a one-byte (bool, small enum) or int field. */
+static int set_word(struct job_spec *job, const struct opt_def *o, const char *val,
+		    struct iop_err *err)
+{
+	char *field = (char *)job + o->off, accepted[160] = "";
+	const struct opt_word *w;
+
+	for (w = o->words; w->word; w++) {
+		if (strcmp(val, w->word))
+			continue;
+		if (o->size == 1)
+			*(unsigned char *)field = (unsigned char)w->value;
+		else
+			*(int *)field = w->value;
+		return 0;
+	}
+	for (w = o->words; w->word; w++)
+		snprintf(accepted + strlen(accepted), sizeof(accepted) - strlen(accepted), "%s%s",
+			 w == o->words ? "" : ", ", w->word);
+	return bad_value(err, o, val, accepted);
+}
+
 static int set_typed(struct job_spec *job, const struct opt_def *o, const char *val,
 		     struct iop_err *err)
 {
@@ -1847,6 +1798,8 @@ static int set_typed(struct job_spec *job, const struct opt_def *o, const char *
 					o->name, val, why);
 		*(uint64_t *)field = v;
 		return 0;
+	case OPT_WORD:
+		return set_word(job, o, val, err);
 	case OPT_FN:
 	case OPT_FN_OPT:
 		return o->fn(job, o, val, err);

@@ -17,6 +17,13 @@ enum opt_type {
 	OPT_TIME,	/* uint64_t nanoseconds, bare numbers in seconds */
 	OPT_FN,		/* parsed by fn */
 	OPT_FN_OPT,	/* parsed by fn, and may stand bare (fn gets NULL); field as OPT_STR */
+	OPT_WORD,	/* one of the words of a table, storing its value (a 1-byte or int field) */
+};
+
+/* One word an OPT_WORD option takes and the value it stores; the table ends with a NULL word. */
+struct opt_word {
+	const char *word;
+	int value;
 };
 
 struct opt_def {
@@ -29,6 +36,7 @@ struct opt_def {
 	int (*fn)(struct job_spec *job, const struct opt_def *o, const char *val,
 		  struct iop_err *err);
 	const char *help;
+	const struct opt_word *words;	/* OPT_WORD */
 };
 
 extern const struct opt_def opt_table[];

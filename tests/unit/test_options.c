@@ -349,3 +349,29 @@ Test(fio_unsupported, lists_nothing_iopath_implements)
 			cr_assert_null(engine_find(u->name), "%s is an iopath engine", u->name);
 	}
 }
+
+/* Word options store each word's value in their field, and a bad word lists the words. */
+Test(job_parse, word_options_store_their_values)
+{
+	cr_assert_eq(parse("[a]\nrate_process=poisson\ndedupe_mode=working_set\n"
+			   "io_submit_mode=offload\nrandom_generator=lfsr\nexit_what=stonewall\n"
+			   "rw_sequencer=identical\nfadvise_hint=random\nunit_base=1\nrw=randread\n"
+			   "ioengine=psync\n"), 0, "%s", err.msg);
+	cr_assert(jobs.jobs[0].rate_poisson);
+	cr_assert(jobs.jobs[0].dedupe_working_set);
+	cr_assert(jobs.jobs[0].submit_offload);
+	cr_assert(jobs.jobs[0].rand_lfsr);
+	cr_assert_eq(jobs.jobs[0].exit_what, EXIT_STONEWALL);
+	cr_assert(jobs.jobs[0].seq_identical);
+	cr_assert_eq(jobs.jobs[0].fadvise_hint, FADV_HINT_RANDOM);
+	cr_assert_eq(jobs.jobs[0].unit_base, 1);
+	setup();
+	cr_assert_eq(parse("[a]\nrandom_generator=tausworthe64\nexit_what=all\nunit_base=0\n"), 0,
+		     "%s", err.msg);
+	cr_assert(!jobs.jobs[0].rand_lfsr);
+	cr_assert_eq(jobs.jobs[0].exit_what, EXIT_ALL);
+	cr_assert_eq(jobs.jobs[0].unit_base, 8);
+	setup();
+	cr_assert_neq(parse("[a]\nexit_what=everything\n"), 0);
+	cr_assert_not_null(strstr(err.msg, "(accepted: group, stonewall, all)"), "%s", err.msg);
+}
