@@ -119,24 +119,35 @@ Test(interrupt, second_sigint_exits_at_once_leaving_no_temporary_file)
 	run_out_free(&r);
 }
 
-/* Laying out a file through slow I/O: Ctrl-C stops the layout too. */
-Test(interrupt, sigint_stops_a_layout_in_progress)
+/*
+ * A read job (rw) laying out its 256 MiB file through slow I/O (faultfs), Ctrl-C'd 0.3 s into
+ * the layout; back and path (the file as faultfs stores it) are the test's to look at.
+ */
+static struct run_out interrupt_layout(const char *rw, char *back, char *path, size_t len)
 {
 	const char *dir = tmpdir_make();
-	char back[300], file[320], path[320];
+	char file[320], rwopt[64];
 	struct run_bg b;
-	struct run_out r;
 
-	snprintf(back, sizeof(back), "%s/back", dir);
+	snprintf(back, len, "%s/back", dir);
 	snprintf(test_mnt, sizeof(test_mnt), "%s/mnt", dir);
 	faultfs_mount(back, test_mnt, "--delay-ms=100");
-	snprintf(path, sizeof(path), "%s/data", back);
+	snprintf(path, len, "%s/data", back);
 	snprintf(file, sizeof(file), "--filename=%s/data", test_mnt);
-	b = iopath_start("--name=layout", file, "--rw=read", "--size=256m", NULL);
+	snprintf(rwopt, sizeof(rwopt), "--rw=%s", rw);
+	b = iopath_start("--name=layout", file, rwopt, "--size=256m", NULL);
 	cr_assert(wait_for_file(path, 30));
 	sleep_ms(300);
 	kill(b.pid, SIGINT);
-	r = iopath_wait(&b, 15);
+	return iopath_wait(&b, 15);
+}
+
+/* Laying out a file through slow I/O: Ctrl-C stops the layout too. */
+Test(interrupt, sigint_stops_a_layout_in_progress)
+{
+	char back[320], path[320];
+	struct run_out r = interrupt_layout("read", back, path, sizeof(back));
+
 	cr_assert_eq(r.status, 130, "exit %d: %s", r.status, r.err);
 	cr_assert_not_null(strstr(r.err, "interrupted"), "%s", r.err);
 	run_out_free(&r);
@@ -241,21 +252,9 @@ Test(interrupt, sweep_leaves_neither_its_file_nor_its_mark)
 /* A layout stopped half way leaves no full-size file a later run would take as laid out. */
 Test(interrupt, an_interrupted_layout_removes_the_file_it_created_and_its_mark)
 {
-	const char *dir = tmpdir_make();
-	char back[300], file[320], path[320];
-	struct run_bg b;
-	struct run_out r;
+	char back[320], path[320];
+	struct run_out r = interrupt_layout("randread", back, path, sizeof(back));
 
-	snprintf(back, sizeof(back), "%s/back", dir);
-	snprintf(test_mnt, sizeof(test_mnt), "%s/mnt", dir);
-	faultfs_mount(back, test_mnt, "--delay-ms=100");
-	snprintf(path, sizeof(path), "%s/data", back);
-	snprintf(file, sizeof(file), "--filename=%s/data", test_mnt);
-	b = iopath_start("--name=layout", file, "--rw=randread", "--size=256m", NULL);
-	cr_assert(wait_for_file(path, 30));
-	sleep_ms(300);
-	kill(b.pid, SIGINT);
-	r = iopath_wait(&b, 15);
 	cr_assert_eq(r.status, 130, "exit %d: %s", r.status, r.err);
 	cr_assert_neq(access(path, F_OK), 0, "the half-laid-out file was left");
 	cr_assert_eq(count_named(back, ""), 0, "left behind in %s (a mark?)", back);
