@@ -11,8 +11,8 @@ CFLAGS_ALL := -std=gnu11 $(OPT) $(WARN) -pthread $(CFLAGS)
 CPPFLAGS_ALL := -Iinclude -Icore -Ibuild -D_GNU_SOURCE $(CPPFLAGS)
 LIBS := -luring -laio -ljansson -lblkid -lgsl -lgslcblas -lnuma -lm -pthread
 
-# MPI=1 builds core/fleet_mpi.c (every MPI call) with the MPI found by pkg-config; otherwise
-# core/fleet_none.c stands in, and --mpi says that MPI support is not compiled in.
+# MPI=1 builds core/fleet/fleet_mpi.c (every MPI call) with the MPI found by pkg-config; otherwise
+# core/fleet/fleet_none.c stands in, and --mpi says that MPI support is not compiled in.
 MPI ?= 0
 ifeq ($(MPI),1)
 MPI_PC := $(firstword $(foreach p,mpi-c ompi-c mpich,$(shell pkg-config --exists $(p) && echo $(p))))
@@ -21,19 +21,19 @@ $(error MPI=1: no MPI found by pkg-config (mpi-c, mpich); install Open MPI with 
 endif
 MPI_CFLAGS := $(shell pkg-config --cflags $(MPI_PC))
 LIBS += $(shell pkg-config --libs $(MPI_PC))
-FLEET_SKIP := core/fleet_none.c
+FLEET_SKIP := core/fleet/fleet_none.c
 else
-FLEET_SKIP := core/fleet_mpi.c
+FLEET_SKIP := core/fleet/fleet_mpi.c
 endif
 
-CORE_SRC := $(filter-out core/main.c $(FLEET_SKIP),$(wildcard core/*.c))
+CORE_SRC := $(filter-out core/cli/main.c $(FLEET_SKIP),$(wildcard core/*/*.c))
 ENGINE_SRC := $(wildcard engines/*.c)
 WORKLOADS := $(sort $(wildcard workloads/*.fio))
 GEN_SRC := build/workloads_data.c
 
 OBJ_DIR := build/obj$(if $(filter 1,$(MPI)),-mpi)
 LIB_OBJ := $(patsubst %.c,$(OBJ_DIR)/%.o,$(CORE_SRC) $(ENGINE_SRC) $(GEN_SRC))
-MAIN_OBJ := $(OBJ_DIR)/core/main.o
+MAIN_OBJ := $(OBJ_DIR)/core/cli/main.o
 
 UNIT_SRC := $(wildcard tests/unit/*.c)
 INTEG_SRC := $(wildcard tests/integration/*.c)
@@ -52,9 +52,9 @@ $(shell mkdir -p build; [ "$$(cat build/flavour 2>/dev/null)" = "MPI=$(MPI)" ] |
 iopath: $(MAIN_OBJ) $(LIB_OBJ) build/flavour
 	$(CC) $(CFLAGS_ALL) -o $@ $(MAIN_OBJ) $(LIB_OBJ) $(LIBS) $(LDFLAGS)
 
-$(OBJ_DIR)/core/fleet_mpi.o: CPPFLAGS_ALL += $(MPI_CFLAGS)
+$(OBJ_DIR)/core/fleet/fleet_mpi.o: CPPFLAGS_ALL += $(MPI_CFLAGS)
 
-$(OBJ_DIR)/%.o: %.c $(wildcard include/iopath/*.h core/*.h) Makefile
+$(OBJ_DIR)/%.o: %.c $(wildcard include/iopath/*.h core/*/*.h) Makefile
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS_ALL) $(CFLAGS_ALL) -c -o $@ $<
 
@@ -65,7 +65,7 @@ $(BUILDINFO): FORCE
 	@printf '#define IOPATH_BUILD_VERSION "%s"\n#define IOPATH_GIT_REV "%s"\n#define IOPATH_BUILD_CFLAGS "%s"\n' \
 		"$(VERSION)" "$$(git rev-parse HEAD 2>/dev/null || echo unknown)" "$(strip $(OPT) $(CFLAGS))" > $@.tmp
 	@cmp -s $@.tmp $@ && rm -f $@.tmp || mv $@.tmp $@
-$(OBJ_DIR)/core/version.o: $(BUILDINFO)
+$(OBJ_DIR)/core/base/version.o: $(BUILDINFO)
 FORCE:
 
 # Built-in workloads: every workloads/*.fio compiled in as a string.

@@ -16,7 +16,7 @@ enum job_rw {
 	RW_RW,
 	RW_RANDRW,
 	RW_COPY,	/* iopath: read copy_from, write each block to filename (cp) */
-	RW_METADATA,	/* iopath: create/stat/open-read/unlink many small files (core/meta.c) */
+	RW_METADATA,	/* iopath: create/stat/open-read/unlink many small files (core/run/meta.c) */
 	RW_TRIM,	/* fio's trims (BLKDISCARD), sequential */
 	RW_RANDTRIM,
 	RW_TRIMWRITE,	/* each block trimmed, then written */
@@ -175,7 +175,7 @@ struct job_spec {
 	unsigned ioprio_class;		/* prioclass=: 1 RT, 2 BE, 3 IDLE; 0 is BE, as fio */
 	int nice;			/* nice=: added to each worker thread's nice value */
 	char numa_cpu_nodes[64];	/* run on these nodes' CPUs ("" : anywhere) */
-	unsigned numa_mem_mode;		/* enum numa_mode (core/numa.h) */
+	unsigned numa_mem_mode;		/* enum numa_mode (core/base/numapol.h) */
 	char numa_mem_nodes[64];
 	bool submit_offload;		/* io_submit_mode=offload: a pool of I/O threads submits */
 	bool unlink;
@@ -250,7 +250,7 @@ struct job_spec {
 	uint64_t zone_size;
 	uint64_t zone_range;		/* 0: zone_size */
 	uint64_t zone_skip;
-	/* zonemode=zbd: zones emulated in memory over a regular file or block device (core/zbd.h) */
+	/* zonemode=zbd: zones emulated in memory over a regular file or block device (core/io/zbd.h) */
 	bool zone_zbd;
 	uint64_t zone_capacity;		/* 0: zone_size */
 	unsigned max_open_zones;	/* 0: no limit */
@@ -265,7 +265,7 @@ struct job_spec {
 	uint64_t latency_window_ns;
 	double latency_percentile;
 	bool rand_lfsr;			/* random_generator=lfsr: each block once per pass, always */
-	/* ss=, ss_dur=, ss_ramp=: steady state (core/steady.h) */
+	/* ss=, ss_dur=, ss_ramp=: steady state (core/stats/steady.h) */
 	unsigned ss_state;		/* SS_IOPS, SS_SLOPE, SS_PCT */
 	double ss_limit;
 	uint64_t ss_dur_ns;		/* the window; whole seconds count (0: off) */

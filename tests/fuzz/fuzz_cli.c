@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "commands.h"
+#include "cli/commands.h"
 
 #define ARGS_MAX 64
 

@@ -3,7 +3,7 @@
 #include <errno.h>
 #include <string.h>
 
-#include "buffer.h"
+#include "io/buffer.h"
 
 Test(crc32c, known_vector)
 {

@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <time.h>
 
-#include "clock.h"
+#include "base/clock.h"
 
 static void need_tsc(struct tsc_clock *c)
 {

@@ -7,7 +7,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "diskutil.h"
+#include "probe/diskutil.h"
 
 static char root[PATH_MAX];
 

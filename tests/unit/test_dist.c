@@ -4,7 +4,7 @@
 #include <math.h>
 #include <stdlib.h>
 
-#include "dist.h"
+#include "io/dist.h"
 
 #define SAMPLES 200000
 

@@ -4,10 +4,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fleet.h"
-#include "gen.h"
-#include "report.h"
-#include "stats.h"
+#include "fleet/fleet.h"
+#include "io/gen.h"
+#include "report/report.h"
+#include "stats/stats.h"
 
 static struct job_spec spec_a = { .name = "a", .numjobs = 1 };
 

@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gen.h"
+#include "io/gen.h"
 
 static void check_covers_once(uint64_t n, uint64_t seed)
 {

@@ -2,8 +2,8 @@
 #include <criterion/criterion.h>
 #include <string.h>
 
-#include "iolog.h"
-#include "options.h"
+#include "io/iolog.h"
+#include "job/options.h"
 
 static struct job_spec job;
 

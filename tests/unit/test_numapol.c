@@ -1,4 +1,4 @@
-/* Unit tests: fio's NUMA options through libnuma (core/numapol.c), on this machine's nodes. */
+/* Unit tests: fio's NUMA options through libnuma (core/base/numapol.c), on this machine's nodes. */
 #include <criterion/criterion.h>
 #include <numa.h>
 #include <numaif.h>
@@ -6,7 +6,7 @@
 #include <sched.h>
 #include <string.h>
 
-#include "numapol.h"
+#include "base/numapol.h"
 
 static void need_numa(void)
 {

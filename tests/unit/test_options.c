@@ -4,9 +4,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "job.h"
-#include "fio_unsupported.h"
-#include "options.h"
+#include "job/job.h"
+#include "job/fio_unsupported.h"
+#include "job/options.h"
 
 static struct job_list jobs;
 static struct job_parser parser;
@@ -343,7 +343,7 @@ Test(fio_unsupported, lists_nothing_iopath_implements)
 	for (u = fio_unsupported_table; u->name; u++) {
 		if (u->kind == FIO_JOB_OPTION || u->kind == FIO_ENGINE_OPTION)
 			cr_assert_null(opt_find(u->name),
-				       "%s is in opt_table: delete its line in core/fio_unsupported.c",
+				       "%s is in opt_table: delete its line in core/job/fio_unsupported.c",
 				       u->name);
 		if (u->kind == FIO_ENGINE)
 			cr_assert_null(engine_find(u->name), "%s is an iopath engine", u->name);

@@ -3,7 +3,7 @@
 #include <errno.h>
 #include <string.h>
 
-#include "parse.h"
+#include "base/parse.h"
 
 static uint64_t size_of(const char *s, unsigned kb_base)
 {

@@ -11,10 +11,10 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "commands.h"
-#include "err.h"
+#include "cli/commands.h"
+#include "base/err.h"
 #include "iopath/probe.h"
-#include "probe_int.h"
+#include "probe/probe_int.h"
 
 #ifndef SAMPLES_DIR
 #define SAMPLES_DIR "tests/probe-samples"

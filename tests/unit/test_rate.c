@@ -2,7 +2,7 @@
 #include <criterion/criterion.h>
 #include <math.h>
 
-#include "rate.h"
+#include "io/rate.h"
 
 /* Issue bs-sized I/Os as soon as each is due, for secs of virtual time; return the bytes. */
 static uint64_t run_virtual(struct rate *r, uint32_t bs, double secs)

@@ -6,9 +6,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "compare.h"
-#include "metrics.h"
-#include "results.h"
+#include "results/compare.h"
+#include "stats/metrics.h"
+#include "results/results.h"
 
 static char path[64];
 

@@ -2,7 +2,7 @@
 #include <criterion/criterion.h>
 #include <math.h>
 
-#include "rstats.h"
+#include "stats/rstats.h"
 
 #define NELEM(a) (sizeof(a) / sizeof((a)[0]))
 

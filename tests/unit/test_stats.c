@@ -3,8 +3,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gen.h"
-#include "stats.h"
+#include "io/gen.h"
+#include "stats/stats.h"
 
 Test(hist, small_values_are_exact)
 {

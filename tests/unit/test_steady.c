@@ -1,7 +1,7 @@
-/* Unit tests: fio's steady-state criteria over a window of per-second samples (core/steady.c). */
+/* Unit tests: fio's steady-state criteria over a window of per-second samples (core/stats/steady.c). */
 #include <criterion/criterion.h>
 
-#include "steady.h"
+#include "stats/steady.h"
 
 static struct ss_data ss;
 

@@ -6,7 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "target.h"
+#include "job/target.h"
 
 Test(target, sidecar_sits_next_to_the_file_hidden)
 {

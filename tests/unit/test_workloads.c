@@ -2,9 +2,9 @@
 #include <criterion/criterion.h>
 #include <string.h>
 
-#include "job.h"
-#include "options.h"
-#include "workloads.h"
+#include "job/job.h"
+#include "job/options.h"
+#include "job/workloads.h"
 
 static struct job_list jobs;
 static struct iop_err err;

@@ -2,9 +2,9 @@
 #include <criterion/criterion.h>
 #include <string.h>
 
-#include "job.h"
-#include "options.h"
-#include "worker.h"
+#include "job/job.h"
+#include "job/options.h"
+#include "run/worker.h"
 
 static struct job_list jobs;
 static struct job_parser parser;

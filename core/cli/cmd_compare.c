@@ -1,0 +1,170 @@
+/* iopath compare BASE CUR: which cells regressed between two results, with statistics. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/cmdargs.h"
+#include "cli/commands.h"
+#include "results/compare.h"
+#include "report/report.h"
+#include "results/report_cells.h"
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"usage: iopath compare BASE CUR [options]\n"
+		"  BASE, CUR             a result file (iopath results, iopath or fio JSON), a comma\n"
+		"                        list of them or a directory of them: repeats are pooled\n"
+		"  --threshold P         a change must exceed P percent to count (default 5%%)\n"
+		"  --metric LIST         iops,bw,clat_p50,clat_p99,clat_p99.9 (default: all)\n"
+		"  --alpha A             significance level of the one-sided test (default 0.05)\n"
+		"  --strict              count changes beyond the threshold that too few repeats\n"
+		"                        cannot judge as regressions too\n"
+		"  --json[=FILE]         the comparison as JSON (on stdout instead of the table)\n"
+		"  --junit FILE          a JUnit XML report for CI systems\n"
+		"exit: 0 nothing regressed, 1 something did, 2 bad input\n");
+}
+
+struct compare_args {
+	const char *base, *cur, *json, *junit;
+	bool json_stdout;
+	struct cmp_opts o;
+};
+
+static int parse(int argc, char **argv, struct compare_args *a, struct iop_err *err)
+{
+	const char *v;
+	int i, ret;
+
+	a->o = (struct cmp_opts){ .threshold = 0.05, .alpha = 0.05, .metrics = (1u << MET_NR) - 1 };
+	for (i = 1; i < argc; i++) {
+		if ((ret = arg_value(argc, argv, &i, "threshold", &v, err))) {
+			if (ret < 0 || (ret = parse_percent("--threshold", v, &a->o.threshold, err)))
+				return ret;
+		} else if ((ret = arg_value(argc, argv, &i, "metric", &v, err))) {
+			if (ret < 0 || (ret = metric_parse_list(v, &a->o.metrics, err)))
+				return ret;
+		} else if ((ret = arg_value(argc, argv, &i, "alpha", &v, err))) {
+			char *end;
+
+			if (ret < 0)
+				return ret;
+			a->o.alpha = strtod(v, &end);
+			if (end == v || *end || !(a->o.alpha > 0 && a->o.alpha < 1))
+				return iop_errf(err, -EINVAL, "--alpha '%s': expected a level between 0 and 1, e.g. 0.05", v);
+		} else if ((ret = arg_value(argc, argv, &i, "junit", &v, err))) {
+			if (ret < 0)
+				return ret;
+			a->junit = v;
+		} else if (!strcmp(argv[i], "--json")) {
+			a->json_stdout = true;
+		} else if (!strncmp(argv[i], "--json=", 7)) {
+			a->json = argv[i] + 7;
+		} else if (!strcmp(argv[i], "--strict")) {
+			a->o.strict = true;
+		} else if (!strncmp(argv[i], "--", 2)) {
+			return iop_errf(err, -EINVAL, "compare: unknown option '%s' (see iopath compare --help)",
+					argv[i]);
+		} else if (!a->base) {
+			a->base = argv[i];
+		} else if (!a->cur) {
+			a->cur = argv[i];
+		} else {
+			return iop_errf(err, -EINVAL, "compare: more than two results given ('%s'); join repeats with commas or give a directory",
+					argv[i]);
+		}
+	}
+	if (!a->base || !a->cur)
+		return iop_errf(err, -EINVAL, "compare: give BASE and CUR result files (see iopath compare --help)");
+	return 0;
+}
+
+static int write_junit(const char *path, const struct cmp_report *rep, const struct results *b,
+		       const struct results *c, const struct cmp_opts *o, struct iop_err *err)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	int ret;
+
+	if (!f)
+		return iop_errf(err, -ENOMEM, "--junit: out of memory");
+	ret = report_compare_junit(f, rep, b, c, o);
+	if (fclose(f) && !ret)
+		ret = -EIO;
+	if (!ret)
+		ret = write_text_atomic(path, buf, len);
+	free(buf);
+	return ret ? iop_errf(err, ret, "--junit %s: %s", path, strerror(-ret)) : 0;
+}
+
+int cmd_compare(int argc, char **argv)
+{
+	struct compare_args a = { 0 };
+	struct results base, cur;
+	struct cmp_report rep;
+	struct iop_err err = { "" };
+	unsigned i, k, fails = 0;
+	int code = EXIT_USAGE;
+
+	if (argc > 1 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
+		usage(stdout);
+		return 0;
+	}
+	if (parse(argc, argv, &a, &err)) {
+		fprintf(stderr, "iopath: %s\n", err.msg);
+		return EXIT_USAGE;
+	}
+	if (results_load_set(a.base, false, &base, &err)) {
+		fprintf(stderr, "iopath: compare BASE: %s\n", err.msg);
+		return EXIT_USAGE;
+	}
+	if (results_load_set(a.cur, false, &cur, &err)) {
+		fprintf(stderr, "iopath: compare CUR: %s\n", err.msg);
+		results_free(&base);
+		return EXIT_USAGE;
+	}
+	if (compare_results(&base, &cur, &a.o, &rep, &err)) {
+		fprintf(stderr, "iopath: %s\n", err.msg);
+		goto out;
+	}
+	if (!rep.nr) {
+		fprintf(stderr, "iopath: compare: no cell of %s matches a cell of %s (cells match on workload, engine, options and target role)\n",
+			base.source, cur.source);
+		if (base.nr)
+			fprintf(stderr, "iopath:   e.g. BASE has %s\n", base.cells[0].key);
+		if (cur.nr)
+			fprintf(stderr, "iopath:   e.g. CUR has  %s\n", cur.cells[0].key);
+		goto out_rep;
+	}
+	for (i = 0; i < rep.nr; i++)
+		for (k = 0; k < rep.rows[i].nr; k++)
+			fails += cmp_fails(rep.rows[i].met[k].verdict, &a.o);
+	if (a.json_stdout || a.json) {
+		json_t *j = report_compare_json(&rep, &base, &cur, &a.o);
+		int ret = j ? report_json_write(j, a.json) : -ENOMEM;
+
+		json_decref(j);
+		if (ret) {
+			fprintf(stderr, "iopath: --json %s: %s\n", a.json ? a.json : "stdout", strerror(-ret));
+			goto out_rep;
+		}
+	}
+	if (!a.json_stdout)
+		report_compare_text(stdout, &rep, &base, &cur, &a.o);
+	else
+		for (i = 0; i < rep.nr_warn; i++)
+			fprintf(stderr, "iopath: warning: %s\n", rep.warn[i]);
+	if (a.junit && write_junit(a.junit, &rep, &base, &cur, &a.o, &err)) {
+		fprintf(stderr, "iopath: %s\n", err.msg);
+		goto out_rep;
+	}
+	code = fails ? EXIT_JOB_FAILED : 0;
+out_rep:
+	cmp_report_free(&rep);
+out:
+	results_free(&base);
+	results_free(&cur);
+	return code;
+}

@@ -1,0 +1,157 @@
+/* iopath with no arguments: a short comparison of every engine on a temporary file here. */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli/commands.h"
+#include "job/job.h"
+#include "report/output.h"
+#include "run/run.h"
+#include "stats/stats.h"
+#include "job/target.h"
+#include "base/tempfiles.h"
+
+#define CMP_SIZE "256m"
+#define CMP_RUNTIME "2"
+
+static int append(char *buf, size_t len, size_t *off, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+static int append(char *buf, size_t len, size_t *off, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(buf + *off, len - *off, fmt, ap);
+	va_end(ap);
+	if (n < 0 || (size_t)n >= len - *off)
+		return -ENOSPC;
+	*off += (size_t)n;
+	return 0;
+}
+
+/*
+ * The comparison as a job file: per engine 4k random reads at QD1 (and QD32 for the
+ * asynchronous ones) and 1M sequential writes; O_DIRECT for the engines that are only
+ * asynchronous with it (libaio, io_uring) and for odirect, the page cache for the rest.
+ */
+static int build_jobs(char *buf, size_t len, const char *path)
+{
+	const struct engine_entry *e;
+	size_t off = 0;
+	int ret;
+
+	ret = append(buf, len, &off,
+		     "[global]\nfilename=%s\nsize=" CMP_SIZE "\nruntime=" CMP_RUNTIME
+		     "\ntime_based\nstonewall\ngroup_reporting\n",
+		     path);
+	for (e = engine_table; !ret && e->name; e++) {
+		bool async = !(e->ops->flags & ENGINE_SYNC);
+		int direct = e->force_direct || (async && !(e->ops->flags & ENGINE_DISKLESS));
+
+		if (e->ops->flags & ENGINE_NO_DATA)
+			continue;	/* file operations: no reads and writes to compare */
+
+		ret = append(buf, len, &off,
+			     "[%s randread 4k qd1]\nioengine=%s\ndirect=%d\nrw=randread\nbs=4k\niodepth=1\n",
+			     e->name, e->name, direct);
+		if (!ret && async)
+			ret = append(buf, len, &off,
+				     "[%s randread 4k qd32]\nioengine=%s\ndirect=%d\nrw=randread\nbs=4k\niodepth=32\n",
+				     e->name, e->name, direct);
+		if (!ret)
+			ret = append(buf, len, &off,
+				     "[%s write 1m seq qd%d]\nioengine=%s\ndirect=%d\nrw=write\nbs=1m\niodepth=%d\n",
+				     e->name, async ? 8 : 1, e->name, direct, async ? 8 : 1);
+	}
+	return ret;
+}
+
+static void print_table(const struct run_results *r)
+{
+	uint64_t pct[2];
+	const double want[2] = { 50.0, 99.0 };
+	unsigned i, d;
+
+	printf("\n%-30s %6s %10s %10s %10s %10s %7s\n", "engine / workload", "direct", "IOPS",
+	       "MiB/s", "p50 us", "p99 us", "cpu%");
+	for (i = 0; i < r->nr; i++) {
+		const struct job_result *res = &r->res[i];
+		double secs = (double)res->runtime_ns / 1e9;
+
+		if (res->error) {
+			printf("%-30s %6d  refused or failed: %s\n", res->spec->name, res->spec->direct,
+			       res->errmsg);
+			continue;
+		}
+		d = res->dir[DDIR_WRITE].ios ? DDIR_WRITE : DDIR_READ;
+		lat_percentiles(&res->dir[d].clat, want, 2, pct);
+		printf("%-30s %6d %10.0f %10.1f %10.1f %10.1f %7.1f\n", res->spec->name,
+		       res->spec->direct, secs > 0 ? (double)res->dir[d].ios / secs : 0,
+		       secs > 0 ? (double)res->dir[d].bytes / secs / 1048576.0 : 0,
+		       (double)pct[0] / 1000, (double)pct[1] / 1000,
+		       secs > 0 ? 100.0 * (double)(res->usr_ns + res->sys_ns) / 1e9 / secs : 0);
+	}
+}
+
+int cmd_default(int argc, char **argv)
+{
+	struct job_list jobs = { 0 };
+	struct run_results res = { 0 };
+	struct job_parser p;
+	struct iop_err err = { "" };
+	char path[64], side[80] = "", *text;
+	size_t len = 64 * 1024;
+	int ret, code = EXIT_USAGE;
+
+	(void)argc;
+	(void)argv;
+	snprintf(path, sizeof(path), "iopath-compare.%d.tmp", (int)getpid());
+	if (!access(path, F_OK)) {
+		fprintf(stderr, "iopath: ./%s exists and is not this run's; remove it or run elsewhere\n",
+			path);
+		return EXIT_USAGE;
+	}
+	text = malloc(len);
+	if (!text || build_jobs(text, len, path)) {
+		fprintf(stderr, "iopath: out of memory building the default comparison\n");
+		free(text);
+		return EXIT_USAGE;
+	}
+	job_parser_init(&p, &jobs);
+	ret = job_parse_text(&p, text, "built-in engine comparison", &err);
+	free(text);
+	if (!ret)
+		ret = job_parser_finish(&p, &err);
+	if (ret) {
+		fprintf(stderr, "iopath: %s\n", err.msg);
+		goto out;
+	}
+	printf("iopath engine comparison: %u jobs of " CMP_RUNTIME " s on ./%s (" CMP_SIZE "), removed afterwards\n",
+	       jobs.nr, path);
+	fflush(stdout);
+	/* the file and its ownership sidecar (where there are no xattrs) go on Ctrl-C too */
+	if (!target_sidecar_path(path, side, sizeof(side)))
+		tempfiles_register(side);
+	tempfiles_register(path);
+	install_stop_signals();
+	ret = run_jobs(&jobs, &res, &err);
+	if (ret) {
+		fprintf(stderr, "iopath: %s\n", err.msg);
+		goto out;
+	}
+	print_table(&res);
+	code = res.interrupted ? EXIT_INTERRUPTED : run_failed(&res) ? EXIT_JOB_FAILED : 0;
+	if (res.interrupted)
+		printf("(interrupted: the table is partial)\n");
+out:
+	tempfiles_remove(path);
+	tempfiles_remove(side);
+	run_results_free(&res);
+	job_list_free(&jobs);
+	return code;
+}

@@ -1,0 +1,505 @@
+/* iopath [options] [jobfile ...]: fio-style invocation of job files and --opt=value jobs. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "job/cmdhelp.h"
+#include "cli/commands.h"
+#include "base/version.h"
+#include "fleet/fleet.h"
+#include "job/job.h"
+#include "job/options.h"
+#include "base/parse.h"
+#include "report/output.h"
+#include "report/report.h"
+#include "run/run.h"
+#include "base/atomic.h"
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"usage: iopath [options] [jobfile ...]\n"
+		"       iopath COMMAND ... (see 'iopath help')\n"
+		"  --name=NAME          start a job; options before the first --name are global\n"
+		"  --OPTION=VALUE       any job option, fio's names (rw, bs, iodepth, ioengine, ...)\n"
+		"  --output-format=F    normal, json, json+, terse, csv (comma-separated for several)\n"
+		"  --minimal            terse output (fio's --minimal; --terse-version=3 only)\n"
+		"  --output=FILE        write the result to FILE (atomically)\n"
+		"  --parse-only         parse the jobs and stop (with --output-format=json: print them)\n"
+		"  --showcmd            print the jobs as one equivalent command line and stop\n"
+		"  --section=NAME       only the job sections named (may be repeated)\n"
+		"  --eta=WHEN           progress line on stderr: always, never, auto (a terminal)\n"
+		"  --eta-newline=TIME   start a new progress line every TIME instead of rewriting it\n"
+		"  --readonly           refuse every job that would write, trim, create or extend a file\n"
+		"  --max-jobs=N         refuse job sets that start more than N workers in all\n"
+		"  --warnings-fatal     a warning about a job file is an error\n"
+		"  --cmdhelp[=OPT|all]  job options and what they do\n"
+		"  --enghelp[=ENGINE[,OPT]]  the engines, or an engine's options\n"
+		"  --alloc-size=KB      accepted for fio's sake: iopath has no fixed-size pool to size\n"
+		"  --ignore-unsupported warn about fio options iopath lacks instead of refusing\n"
+		"  --allow-overwrite    let write jobs overwrite existing files iopath did not create\n"
+		"  --allow-destructive=DEV  let write jobs write DEV even though it holds data\n");
+}
+
+#define MAX_JOB_FILES 256
+#define MAX_SECTIONS 64
+
+struct fio_args {
+	struct output_opts out;
+	bool parse_only;
+	const char *files[MAX_JOB_FILES];	/* parsed after every --option, as fio does */
+	unsigned nr_files;
+	const char *sections[MAX_SECTIONS];
+	unsigned nr_sections;
+	bool ignore_unsupported;
+	bool showcmd;
+	int eta;		/* -1 never, 0 auto, 1 always */
+	uint64_t eta_newline_ns;	/* --eta-newline: a fresh progress line this often */
+	unsigned max_jobs;	/* --max-jobs: workers allowed in all, 0 = no limit */
+	bool warnings_fatal;
+	bool version;
+	bool second_pass;	/* parse_args' look at the tool's options: they were taken already */
+	const char *cmdhelp, *enghelp;	/* --cmdhelp / --enghelp asked for (value or "") */
+};
+
+/*
+ * fio 3.33's own command-line options (fio --help) that iopath does not have. The ones that
+ * change what the invocation is (a server, a client, a tool run instead of jobs) are refused
+ * even with --ignore-unsupported.
+ */
+static const struct {
+	const char *name;
+	bool always;
+	const char *what;
+} fio_cli_unsupported[] = {
+	{ "debug", false, "fio's debug logging" },
+	{ "bandwidth-log", false, "fio's aggregate bandwidth logs (use write_bw_log= per job)" },
+	{ "status-interval", false, "periodic full status dumps" },
+	{ "idle-prof", false, "CPU idleness profiling" },
+	{ "trigger-file", false, "triggers" },
+	{ "trigger-timeout", false, "triggers" },
+	{ "trigger", false, "triggers" },
+	{ "trigger-remote", false, "triggers" },
+	{ "aux-path", false, "a directory for fio's state files" },
+	{ "merge-blktrace-only", true, "blktrace merging" },
+	{ "cpuclock-test", true, "fio's CPU clock test" },
+	{ "crctest", true, "fio's checksum speed test" },
+	{ "inflate-log", true, "fio's compressed logs" },
+	{ "server", true, "fio's client/server mode; across hosts, run iopath under mpirun" },
+	{ "daemonize", true, "fio's client/server mode" },
+	{ "client", true, "fio's client/server mode; across hosts, run iopath under mpirun" },
+	{ "remote-config", true, "fio's client/server mode" },
+};
+
+/* 1 when key is one of fio's command-line options iopath lacks and it was only warned about. */
+static int fio_cli_refused(const struct fio_args *a, const char *key, struct iop_err *err)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(fio_cli_unsupported) / sizeof(fio_cli_unsupported[0]); i++) {
+		if (strcmp(key, fio_cli_unsupported[i].name))
+			continue;
+		if (a->ignore_unsupported && !fio_cli_unsupported[i].always) {
+			if (!a->second_pass)
+				fprintf(stderr, "iopath: warning: fio option --%s is not supported by iopath (%s); ignored\n",
+					key, fio_cli_unsupported[i].what);
+			return 1;
+		}
+		return iop_errf(err, -ENOTSUP, "command line: fio option --%s is not supported by iopath (%s)%s",
+				key, fio_cli_unsupported[i].what,
+				fio_cli_unsupported[i].always ? "" : "; --ignore-unsupported lets the run go on without it");
+	}
+	return 0;
+}
+
+/* Options of the tool itself rather than of a job. Returns 1 when arg was one of them. */
+static int tool_option(struct fio_args *a, const char *key, const char *val, struct iop_err *err)
+{
+	int ret;
+
+	if (!strcmp(key, "output-format")) {
+		if (!val)
+			return iop_errf(err, -EINVAL, "--output-format needs a value (normal, json, json+)");
+		ret = output_parse_formats(val, &a->out.formats, err);
+		return ret ? ret : 1;
+	}
+	if (!strcmp(key, "output")) {
+		if (!val || !*val)
+			return iop_errf(err, -EINVAL, "--output needs a file name");
+		a->out.path = val;
+		return 1;
+	}
+	if (!strcmp(key, "parse-only")) {
+		a->parse_only = true;
+		return 1;
+	}
+	if (!strcmp(key, "showcmd")) {
+		a->showcmd = true;
+		return 1;
+	}
+	if (!strcmp(key, "minimal")) {
+		a->out.formats = OUT_TERSE;
+		return 1;
+	}
+	if (!strcmp(key, "terse-version")) {
+		if (!val || strcmp(val, "3"))
+			return iop_errf(err, -EINVAL, "--terse-version=%s: iopath writes terse version 3 only (accepted: 3)",
+					val ? val : "");
+		return 1;
+	}
+	if (!strcmp(key, "eta")) {
+		if (val && !strcmp(val, "never"))
+			a->eta = -1;
+		else if (val && !strcmp(val, "always"))
+			a->eta = 1;
+		else if (val && !strcmp(val, "auto"))
+			a->eta = 0;
+		else
+			return iop_errf(err, -EINVAL, "--eta=%s: accepted: always, never, auto",
+					val ? val : "");
+		return 1;
+	}
+	if (!strcmp(key, "eta-newline")) {
+		if (!val || parse_time_ns(val, 1000000000ull, &a->eta_newline_ns) || !a->eta_newline_ns)
+			return iop_errf(err, -EINVAL, "--eta-newline=%s: bad time (accepted: e.g. 5, 5s, 500ms)",
+					val ? val : "");
+		return 1;
+	}
+	if (!strcmp(key, "max-jobs")) {
+		uint64_t n;
+
+		if (!val || parse_u64(val, &n) || !n || n > 1000000)
+			return iop_errf(err, -EINVAL, "--max-jobs=%s: bad number (accepted: 1 to 1000000)",
+					val ? val : "");
+		a->max_jobs = (unsigned)n;
+		return 1;
+	}
+	if (!strcmp(key, "alloc-size")) {
+		uint64_t n;
+
+		if (!val || parse_u64(val, &n) || !n)
+			return iop_errf(err, -EINVAL, "--alloc-size=%s: bad number of KiB", val ? val : "");
+		return 1;
+	}
+	if (!strcmp(key, "warnings-fatal")) {
+		a->warnings_fatal = true;
+		return 1;
+	}
+	if (!strcmp(key, "version")) {
+		a->version = true;
+		return 1;
+	}
+	if (!strcmp(key, "cmdhelp")) {
+		a->cmdhelp = val ? val : "";
+		return 1;
+	}
+	if (!strcmp(key, "enghelp")) {
+		a->enghelp = val ? val : "";
+		return 1;
+	}
+	if (!strcmp(key, "ignore-unsupported")) {
+		a->ignore_unsupported = true;
+		return 1;
+	}
+	if (!strcmp(key, "section")) {
+		if (!val || !*val)
+			return iop_errf(err, -EINVAL, "--section needs a job section name");
+		if (a->nr_sections == MAX_SECTIONS)
+			return iop_errf(err, -E2BIG, "--section: more than %d given", MAX_SECTIONS);
+		a->sections[a->nr_sections++] = val;
+		return 1;
+	}
+	return fio_cli_refused(a, key, err);
+}
+
+/* The tool's own options that take a value. */
+static const char *const tool_valued[] = {
+	"output-format", "output", "section", "eta", "terse-version", "allow-destructive",
+	"eta-newline", "max-jobs", "alloc-size", "status-interval", "debug", "idle-prof",
+	"trigger-file", "trigger-timeout", "trigger", "trigger-remote", "aux-path", "crctest",
+	"inflate-log", "daemonize", "client", "remote-config", NULL,
+};
+
+/* Would fio (getopt) take the next word as this option's value ("--bs 4k")? */
+static bool takes_value(const char *key)
+{
+	const struct opt_def *o = opt_find(key);
+	unsigned i;
+
+	for (i = 0; tool_valued[i]; i++)
+		if (!strcmp(key, tool_valued[i]))
+			return true;
+	return o && o->type != OPT_FLAG && o->type != OPT_FN_OPT;
+}
+
+/* argv[*i] as --key[=value], or "--key value" for an option that needs one, as fio reads it. */
+static int split_arg(int argc, char **argv, int *i, char *key, size_t klen, const char **val,
+		     struct iop_err *err)
+{
+	const char *arg = argv[*i], *eq = strchr(arg + 2, '=');
+	size_t n = eq ? (size_t)(eq - arg - 2) : strlen(arg + 2);
+
+	if (n >= klen)
+		return iop_errf(err, -EINVAL, "command line: option name too long: %.40s...", arg);
+	if (!n)
+		return iop_errf(err, -EINVAL, "command line: '%s' is not an option", arg);
+	snprintf(key, klen, "%.*s", (int)n, arg + 2);
+	*val = eq ? eq + 1 : NULL;
+	if (!eq && takes_value(key) && *i + 1 < argc)
+		*val = argv[++*i];
+	return 0;
+}
+
+/* Tool options anywhere; job files and --section first, as fio reads them. */
+static int scan_args(int argc, char **argv, struct fio_args *a, struct iop_err *err)
+{
+	int i, ret;
+
+	/* wherever it stands, it governs every fio option iopath lacks */
+	for (i = 1; i < argc; i++)
+		if (!strcmp(argv[i], "--ignore-unsupported"))
+			a->ignore_unsupported = true;
+	for (i = 1; i < argc; i++) {
+		char *arg = argv[i], key[128];
+		const char *val = NULL;
+
+		if (strncmp(arg, "--", 2)) {
+			if (a->nr_files == MAX_JOB_FILES)
+				return iop_errf(err, -E2BIG, "more than %d job files", MAX_JOB_FILES);
+			a->files[a->nr_files++] = arg;
+			continue;
+		}
+		ret = split_arg(argc, argv, &i, key, sizeof(key), &val, err);
+		if (ret)
+			return ret;
+		ret = tool_option(a, key, val, err);
+		if (ret < 0)
+			return ret;
+	}
+	return 0;
+}
+
+/*
+ * fio's order: every --option=value in command-line order (before the first --name they are
+ * global), then the job files (getopt moves them behind the options).
+ */
+static int parse_args(int argc, char **argv, struct fio_args *a, struct job_parser *p,
+		      struct iop_err *err)
+{
+	struct fio_args scratch;
+	int i, ret;
+	unsigned f;
+
+	for (i = 1; i < argc; i++) {
+		char key[128];
+		const char *val = NULL;
+
+		if (strncmp(argv[i], "--", 2))
+			continue;
+		ret = split_arg(argc, argv, &i, key, sizeof(key), &val, err);
+		if (ret)
+			return ret;
+		/* scan_args took the tool's own options already */
+		memset(&scratch, 0, sizeof(scratch));
+		scratch.ignore_unsupported = a->ignore_unsupported;
+		scratch.second_pass = true;
+		ret = tool_option(&scratch, key, val, err);
+		if (!ret)
+			ret = target_policy_option(&p->list->policy, key, val, err);
+		if (ret < 0)
+			return ret;
+		if (ret)
+			continue;
+		ret = job_parse_cli(p, key, val, err);
+		if (ret)
+			return ret;
+	}
+	for (f = 0; f < a->nr_files; f++) {
+		ret = job_parse_file(p, a->files[f], err);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+/* --max-jobs: fio's limit on the threads and processes of one invocation. */
+static int check_max_jobs(const struct job_list *jobs, unsigned max, struct iop_err *err)
+{
+	uint64_t n = 0;
+	unsigned i;
+
+	for (i = 0; i < jobs->nr; i++)
+		n += jobs->jobs[i].numjobs;
+	if (n > max)
+		return iop_errf(err, -E2BIG, "--max-jobs=%u: the jobs start %llu workers (numjobs summed over every job)",
+				max, (unsigned long long)n);
+	return 0;
+}
+
+static void print_warnings(const struct job_parser *p)
+{
+	unsigned i;
+
+	for (i = 0; i < p->nr_warnings; i++)
+		fprintf(stderr, "iopath: warning: %s\n", p->warnings[i]);
+}
+
+/* The progress line: fio's "Jobs: ..." line, refreshed in place on stderr. */
+struct eta_state {
+	bool always;
+	bool shown;
+	uint64_t last_bytes, last_ios, last_ns;
+	uint64_t newline_ns, line_ns;	/* --eta-newline: its period; when this line began */
+};
+
+static void fmt_rate(char *buf, size_t len, double v, const char *const *units, double base)
+{
+	unsigned u = 0;
+
+	while (v >= base && units[u + 1]) {
+		v /= base;
+		u++;
+	}
+	snprintf(buf, len, "%.1f%s", v, units[u]);
+}
+
+static void show_progress(const struct run_progress *p, void *arg)
+{
+	static const char *const bytes[] = { "B", "KiB", "MiB", "GiB", "TiB", NULL };
+	static const char *const counts[] = { "", "k", "M", "G", NULL };
+	struct eta_state *e = arg;
+	uint64_t dt = p->elapsed_ns - e->last_ns;
+	double secs = (double)dt / 1e9;
+	char bw[32], iops[32];
+	unsigned eta = (unsigned)(p->eta_ns / 1000000000ull);
+
+	/* "auto": only runs longer than a few seconds get a line */
+	if (!e->always && p->elapsed_ns < 3000000000ull)
+		goto out;
+	fmt_rate(bw, sizeof(bw), secs > 0 && p->bytes >= e->last_bytes ?
+		 (double)(p->bytes - e->last_bytes) / secs : 0, bytes, 1024);
+	fmt_rate(iops, sizeof(iops), secs > 0 && p->ios >= e->last_ios ?
+		 (double)(p->ios - e->last_ios) / secs : 0, counts, 1000);
+	if (e->shown && e->newline_ns && p->elapsed_ns - e->line_ns >= e->newline_ns) {
+		fputc('\n', stderr);
+		e->line_ns = p->elapsed_ns;
+	}
+	if (!e->shown)
+		e->line_ns = p->elapsed_ns;
+	fprintf(stderr, "\rJobs: %u (phase %u/%u): [%s/s][%s IOPS][eta %02um:%02us]   ",
+		p->running, p->phase + 1, p->nr_phases, bw, iops, eta / 60, eta % 60);
+	fflush(stderr);
+	e->shown = true;
+out:
+	e->last_bytes = p->bytes;
+	e->last_ios = p->ios;
+	e->last_ns = p->elapsed_ns;
+}
+
+static void print_parsed(const struct fio_args *a, const struct job_list *jobs)
+{
+	json_t *root;
+
+	if (!(a->out.formats & (OUT_JSON | OUT_JSONPLUS)))
+		return;
+	root = report_jobs_json(jobs);
+	if (root)
+		report_json_write(root, a->out.path);
+	json_decref(root);
+}
+
+int cmd_fio(int argc, char **argv)
+{
+	struct eta_state eta = { 0 };
+	struct fio_args a = { .out = { .formats = OUT_NORMAL } };
+	struct job_list jobs = { 0 };
+	struct run_results res;
+	struct job_parser p;
+	struct iop_err err = { "" };
+	int ret, code;
+
+	if (argc > 1 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
+		usage(stdout);
+		return 0;
+	}
+	job_parser_init(&p, &jobs);
+	ret = scan_args(argc, argv, &a, &err);
+	if (!ret && (a.version || a.cmdhelp || a.enghelp)) {
+		if (a.version)
+			printf("iopath %s\n", iopath_version);
+		else if (a.cmdhelp)
+			ret = print_cmdhelp(stdout, a.cmdhelp, &err);
+		else
+			ret = print_enghelp(stdout, a.enghelp, &err);
+		job_parser_free(&p);
+		job_list_free(&jobs);
+		if (ret)
+			fprintf(stderr, "iopath: %s\n", err.msg);
+		return ret ? EXIT_USAGE : 0;
+	}
+	p.ignore_unsupported = a.ignore_unsupported;
+	p.sections = a.nr_sections ? a.sections : NULL;
+	p.nr_sections = a.nr_sections;
+	if (!ret)
+		ret = parse_args(argc, argv, &a, &p, &err);
+	if (!ret)
+		ret = job_parser_finish(&p, &err);
+	if (!ret && !jobs.nr)
+		ret = iop_errf(&err, -EINVAL, "no jobs defined (give a job file or --name=NAME with options)");
+	if (!ret && a.warnings_fatal && p.nr_warnings)
+		ret = iop_errf(&err, -EINVAL, "--warnings-fatal: %s", p.warnings[0]);
+	if (!ret && a.max_jobs)
+		ret = check_max_jobs(&jobs, a.max_jobs, &err);
+	print_warnings(&p);
+	job_parser_free(&p);
+	/* find out now, not after the jobs ran, that their result would have nowhere to go */
+	if (!ret && a.out.path)
+		ret = atomic_check(a.out.path, &err);
+	if (ret) {
+		fprintf(stderr, "iopath: %s\n", err.msg);
+		fleet_note_error(err.msg);
+		job_list_free(&jobs);
+		return EXIT_USAGE;
+	}
+	if (a.showcmd) {
+		report_showcmd(stdout, &jobs);
+		job_list_free(&jobs);
+		return 0;
+	}
+	if (a.parse_only) {
+		print_parsed(&a, &jobs);
+		job_list_free(&jobs);
+		return 0;
+	}
+	install_stop_signals();
+	eta.always = a.eta > 0;
+	eta.newline_ns = a.eta_newline_ns;
+	if (a.eta > 0 || (a.eta == 0 && isatty(STDERR_FILENO)))
+		ret = run_jobs_progress(&jobs, &res, show_progress, &eta, &err);
+	else
+		ret = run_jobs(&jobs, &res, &err);
+	if (eta.shown)
+		fputc('\n', stderr);
+	if (ret) {
+		fprintf(stderr, "iopath: %s\n", err.msg);
+		fleet_note_error(err.msg);
+		run_results_free(&res);
+		job_list_free(&jobs);
+		return EXIT_USAGE;
+	}
+	if (fleet_active()) {
+		/* every rank's results to rank 0, which writes the merged result */
+		code = fleet_output(&res, &a.out, argc, argv);
+	} else {
+		code = output_exit_code(&res);
+		if (output_results(&res, &a.out, argc, argv, &err)) {
+			fprintf(stderr, "iopath: %s\n", err.msg);
+			code = code ? code : EXIT_JOB_FAILED;
+		}
+	}
+	run_results_free(&res);
+	job_list_free(&jobs);
+	return code;
+}

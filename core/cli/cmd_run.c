@@ -1,0 +1,272 @@
+/* iopath workloads / iopath run NAME: the built-in workload library. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "cli/cmdargs.h"
+#include "cli/commands.h"
+#include "job/job.h"
+#include "report/output.h"
+#include "results/repeat.h"
+#include "results/report_cells.h"
+#include "results/results.h"
+#include "run/run.h"
+#include "base/tempfiles.h"
+#include "job/workloads.h"
+
+#define OVERRIDES_MAX 64
+
+int cmd_workloads(int argc, char **argv)
+{
+	const struct builtin_workload *w;
+
+	if (argc > 2) {
+		fprintf(stderr, "iopath workloads: usage: iopath workloads [NAME]\n");
+		return EXIT_USAGE;
+	}
+	if (argc == 2) {
+		w = workload_find(argv[1]);
+		if (!w) {
+			fprintf(stderr, "iopath workloads: no workload '%s' (see 'iopath workloads')\n",
+				argv[1]);
+			return EXIT_USAGE;
+		}
+		fputs(w->text, stdout);
+		return 0;
+	}
+	for (w = builtin_workloads; w->name; w++)
+		printf("%-18s %s\n", w->name, w->description);
+	return 0;
+}
+
+static void run_usage(FILE *f)
+{
+	fprintf(f,
+		"usage: iopath run WORKLOAD [--target DIR] [--scale[=F]] [OPTION=VALUE ...]\n"
+		"  --target DIR        where the workload's files go (default: here); a temporary\n"
+		"                      directory inside it is removed afterwards\n"
+		"  --scale[=F]         shrink sizes, runtimes and file counts by F (default 1/64)\n"
+		"  OPTION=VALUE, --OPTION=VALUE   any job option, applied on top (size=64m, ioengine=libaio)\n"
+		"  --output-format=F   normal, json, json+;  --output=FILE\n"
+		"  --repeat N          run N times: median, min-max, 95%% interval, noise warnings\n"
+		"  --save[=NAME]       write results/NAME/<UTC time>-<host>.json (NAME: the workload)\n"
+		"  --results-dir DIR   the results store for --save (default: results)\n"
+		"  --label KEY=VALUE   a tag saved with the results (several allowed)\n"
+		"workloads: iopath workloads\n");
+}
+
+#define RUN_LABELS_MAX 32
+
+struct run_args {
+	unsigned repeat;
+	const char *save, *results_dir;
+	unsigned nr_labels;
+	const char *labels[RUN_LABELS_MAX];
+	const char *target;
+	double scale;
+	struct output_opts out;
+	struct workload_override ov[OVERRIDES_MAX];
+	unsigned nr_ov;
+};
+
+/* Split "--key=value", "key=value" or "--flag" into an override. */
+static int add_override(struct run_args *a, char *arg, struct iop_err *err)
+{
+	char *eq;
+
+	if (!strncmp(arg, "--", 2))
+		arg += 2;
+	else if (!strchr(arg, '='))
+		return iop_errf(err, -EINVAL, "run: unexpected argument '%s' (options are KEY=VALUE or --KEY=VALUE)",
+				arg);
+	if (a->nr_ov == OVERRIDES_MAX)
+		return iop_errf(err, -E2BIG, "run: more than %d options", OVERRIDES_MAX);
+	eq = strchr(arg, '=');
+	if (eq)
+		*eq = '\0';
+	a->ov[a->nr_ov].key = arg;
+	a->ov[a->nr_ov].val = eq ? eq + 1 : NULL;
+	a->nr_ov++;
+	return 0;
+}
+
+static int parse_run_args(int argc, char **argv, struct run_args *a, struct iop_err *err)
+{
+	const char *v;
+	int i, ret;
+
+	for (i = 2; i < argc; i++) {
+		char *arg = argv[i];
+
+		if (!strcmp(arg, "--target") || !strncmp(arg, "--target=", 9)) {
+			a->target = arg[8] ? arg + 9 : (i + 1 < argc ? argv[++i] : NULL);
+			if (!a->target || !*a->target)
+				return iop_errf(err, -EINVAL, "run: --target needs a directory");
+		} else if (!strcmp(arg, "--scale")) {
+			a->scale = WORKLOAD_QUICK_SCALE;
+		} else if (!strncmp(arg, "--scale=", 8)) {
+			if (workload_parse_scale(arg + 8, &a->scale))
+				return iop_errf(err, -EINVAL,
+						"run: --scale=%s: bad factor (accepted: 0 < F <= 1, e.g. 0.1, 1/64, 5%%)",
+						arg + 8);
+		} else if (!strncmp(arg, "--output-format=", 16)) {
+			ret = output_parse_formats(arg + 16, &a->out.formats, err);
+			if (ret)
+				return ret;
+		} else if (!strncmp(arg, "--output=", 9) && arg[9]) {
+			a->out.path = arg + 9;
+		} else if ((ret = arg_value(argc, argv, &i, "repeat", &v, err))) {
+			if (ret < 0 || (ret = parse_count("--repeat", v, 1, 1000, &a->repeat, err)))
+				return ret;
+		} else if ((ret = arg_value(argc, argv, &i, "results-dir", &v, err))) {
+			if (ret < 0)
+				return ret;
+			a->results_dir = v;
+		} else if ((ret = arg_value(argc, argv, &i, "label", &v, err))) {
+			if (ret < 0)
+				return ret;
+			if (a->nr_labels == RUN_LABELS_MAX)
+				return iop_errf(err, -E2BIG, "run: at most %d --label", RUN_LABELS_MAX);
+			a->labels[a->nr_labels++] = v;
+		} else if (!strcmp(arg, "--save")) {
+			a->save = argv[1];
+		} else if (!strncmp(arg, "--save=", 7) && arg[7]) {
+			a->save = arg + 7;
+		} else {
+			ret = add_override(a, arg, err);
+			if (ret)
+				return ret;
+		}
+	}
+	return 0;
+}
+
+/*
+ * --repeat / --save: the workload run N times through the repeat machinery, every repeat
+ * kept as a sample; the table gives median, min-max, the 95% interval and noise warnings.
+ */
+static int run_repeated(const struct builtin_workload *w, const struct job_list *jobs,
+			const struct run_args *a, int argc, char **argv)
+{
+	struct results res;
+	struct iop_err err = { "" };
+	char saved[PATH_MAX], label[256];
+	json_t *id = NULL;
+	unsigned i;
+	int code = EXIT_USAGE;
+
+	if (results_init(&res, "run", w->name, argc, argv, &err)) {
+		fprintf(stderr, "iopath: %s\n", err.msg);
+		return EXIT_USAGE;
+	}
+	id = json_pack("{s:s, s:s}", "workload", w->name, "target", a->target);
+	for (i = 0; id && i < a->nr_ov; i++)
+		json_object_set_new(id, a->ov[i].key, json_string(a->ov[i].val ? a->ov[i].val : "1"));
+	if (id && a->scale != 1) {
+		snprintf(label, sizeof(label), "%g", a->scale);
+		json_object_set_new(id, "scale", json_string(label));
+	}
+	for (i = 0; i < a->nr_labels; i++)
+		if (results_add_label(&res, a->labels[i], &err))
+			goto out;
+	if (!id) {
+		iop_errf(&err, -ENOMEM, "out of memory");
+		goto out;
+	}
+	snprintf(label, sizeof(label), "%s", w->name);
+	install_stop_signals();
+	if (repeat_run(&res, jobs, id, label, a->repeat ? a->repeat : 1, NULL, NULL, &err))
+		goto out;
+	report_cells_table(stdout, &res, CV_WARN_DEFAULT);
+	code = 0;
+	for (i = 0; i < res.nr; i++) {
+		if (res.cells[i].status == CELL_FAILED || res.cells[i].status == CELL_SKIPPED) {
+			fprintf(stderr, "iopath: %s: %s\n", res.cells[i].label,
+				res.cells[i].reason ? res.cells[i].reason : "failed");
+			code = EXIT_JOB_FAILED;
+		}
+	}
+	if (a->out.path && (a->out.formats & (OUT_JSON | OUT_JSONPLUS)) &&
+	    results_write(&res, a->out.path, &err)) {
+		code = EXIT_JOB_FAILED;
+		goto out;
+	}
+	if (a->save) {
+		if (results_save(&res, a->results_dir ? a->results_dir : "results", a->save, saved,
+				 sizeof(saved), &err)) {
+			code = EXIT_JOB_FAILED;
+			goto out;
+		}
+		fprintf(stderr, "iopath: saved %s\n", saved);
+	}
+	if (res.interrupted)
+		code = EXIT_INTERRUPTED;
+out:
+	if (err.msg[0])
+		fprintf(stderr, "iopath: %s\n", err.msg);
+	json_decref(id);
+	results_free(&res);
+	return code;
+}
+
+int cmd_run(int argc, char **argv)
+{
+	struct run_args a = { .target = ".", .scale = 1, .out = { .formats = OUT_NORMAL } };
+	struct workload_setup ws = { 0 };
+	const struct builtin_workload *w;
+	struct job_list jobs = { 0 };
+	struct run_results res = { 0 };
+	struct iop_err err = { "" };
+	char dir[PATH_MAX] = "";
+	struct stat st;
+	int ret, code = EXIT_USAGE;
+
+	if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
+		run_usage(argc < 2 ? stderr : stdout);
+		return argc < 2 ? EXIT_USAGE : 0;
+	}
+	w = workload_find(argv[1]);
+	if (!w) {
+		fprintf(stderr, "iopath run: no workload '%s' (see 'iopath workloads')\n", argv[1]);
+		return EXIT_USAGE;
+	}
+	ret = parse_run_args(argc, argv, &a, &err);
+	if (!ret && (stat(a.target, &st) || !S_ISDIR(st.st_mode)))
+		ret = iop_errf(&err, -ENOTDIR, "run: --target %s: not a directory", a.target);
+	if (!ret)
+		ret = tempdir_create(a.target, "iopath-run", dir, sizeof(dir), &err);
+	if (!ret) {
+		ws.directory = dir;
+		ws.scale = a.scale;
+		ws.overrides = a.ov;
+		ws.nr_overrides = a.nr_ov;
+		ret = workload_load(w, &ws, &jobs, &err);
+	}
+	if (ret) {
+		fprintf(stderr, "iopath: %s\n", err.msg);
+		goto out;
+	}
+	if (a.repeat > 1 || a.save) {
+		code = run_repeated(w, &jobs, &a, argc, argv);
+		goto out;
+	}
+	install_stop_signals();
+	ret = run_jobs(&jobs, &res, &err);
+	if (ret) {
+		fprintf(stderr, "iopath: %s\n", err.msg);
+		goto out;
+	}
+	code = output_exit_code(&res);
+	if (output_results(&res, &a.out, argc, argv, &err)) {
+		fprintf(stderr, "iopath: %s\n", err.msg);
+		code = code ? code : EXIT_JOB_FAILED;
+	}
+out:
+	if (dir[0])
+		tempfiles_remove(dir);
+	run_results_free(&res);
+	job_list_free(&jobs);
+	return code;
+}

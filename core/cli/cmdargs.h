@@ -1,0 +1,37 @@
+/* Command-line helpers shared by the sweep, compare and history commands. */
+#ifndef IOPATH_CMDARGS_H
+#define IOPATH_CMDARGS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "base/err.h"
+#include "results/results.h"
+
+/*
+ * Is argv[*i] the option --name, given as "--name=value" or "--name value"? On a match *val
+ * is the value (the next argument is consumed); -EINVAL with err when the value is missing.
+ * Returns 1 on a match, 0 when argv[*i] is another argument.
+ */
+int arg_value(int argc, char **argv, int *i, const char *name, const char **val,
+	      struct iop_err *err);
+
+/* A relative change: "5%", "5" (percent) -> 0.05. */
+int parse_percent(const char *opt, const char *s, double *out, struct iop_err *err);
+
+/* An unsigned count in [min, max]. */
+int parse_count(const char *opt, const char *s, unsigned min, unsigned max, unsigned *out,
+		struct iop_err *err);
+
+/*
+ * Load one side of a comparison: a result file, a comma list of them, or a directory of
+ * them (*.json, searched recursively when recursive); the samples of cells with the same
+ * identity are pooled, the environment is the first file's.
+ */
+int results_load_set(const char *spec, bool recursive, struct results *out, struct iop_err *err);
+
+/* List the *.json files under dir (sorted); returns how many, or -errno. Free with free_list. */
+int list_json_files(const char *dir, bool recursive, char ***out, struct iop_err *err);
+void free_list(char **list, int n);
+
+#endif

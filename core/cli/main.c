@@ -1,0 +1,79 @@
+/* iopath's entry point: the subcommand table, and fio-style invocation for everything else. */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli/commands.h"
+#include "fleet/fleet.h"
+#include "base/version.h"
+
+static int cmd_help(int argc, char **argv);
+
+static int cmd_version(int argc, char **argv)
+{
+	(void)argc;
+	(void)argv;
+	printf("iopath %s\n", iopath_version);
+	return 0;
+}
+
+struct subcommand {
+	const char *name;
+	int (*fn)(int argc, char **argv);
+	const char *help;
+};
+
+/*
+ * The subcommands. To add one: write core/cmd_NAME.c with int cmd_NAME(int, char **),
+ * declare it in core/commands.h and add a line here. Anything that is not a subcommand
+ * is an fio-style invocation (job files and --option=value).
+ */
+static const struct subcommand commands[] = {
+	{ "help", cmd_help, "this list" },
+	{ "sweep", cmd_sweep, "run a grid of engines, options and targets; table, CSV, JSON, charts" },
+	{ "compare", cmd_compare, "which cells regressed between two results, with statistics" },
+	{ "history", cmd_history, "the trend of each cell across saved results" },
+	{ "probe", cmd_probe, "describe the host and the storage path of each PATH" },
+	{ "version", cmd_version, "print the version" },
+	{ "workloads", cmd_workloads, "list the built-in workloads (or print one's job file)" },
+	{ "suite", cmd_suite, "suite vm-paths --target disk=DIR --target share=DIR: the table" },
+	{ "run", cmd_run, "run a built-in workload: run NAME [--target DIR] [--scale] [opt=val]" },
+	{ NULL, NULL, NULL },
+};
+
+static int cmd_help(int argc, char **argv)
+{
+	const struct subcommand *c;
+
+	(void)argc;
+	(void)argv;
+	printf("usage: iopath [options] [jobfile ...]   run fio-style jobs (iopath --help)\n"
+	       "       iopath                            compare every engine on a temporary file here\n"
+	       "       iopath COMMAND [args]\n\ncommands:\n");
+	for (c = commands; c->name; c++)
+		printf("  %-12s %s\n", c->name, c->help);
+	return 0;
+}
+
+static int dispatch(int argc, char **argv)
+{
+	const struct subcommand *c;
+
+	if (argc == 1)
+		return cmd_default(argc, argv);
+	for (c = commands; c->name; c++)
+		if (!strcmp(argv[1], c->name))
+			return c->fn(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "--version"))
+		return cmd_version(argc, argv);
+	return cmd_fio(argc, argv);
+}
+
+int main(int argc, char **argv)
+{
+	/* --mpi and its options, or a launch by mpirun: join the MPI job (core/fleet.h) */
+	int code = fleet_setup(&argc, argv);
+
+	if (code)
+		return code;
+	return fleet_exit(dispatch(argc, argv));
+}

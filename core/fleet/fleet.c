@@ -1,0 +1,1007 @@
+/* What distributed runs need without MPI: path substitution, result blobs, the exact merge. */
+#include <errno.h>
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/commands.h"
+#include "fleet/fleet.h"
+#include "run/meta.h"
+#include "probe/pathprobe.h"
+#include "report/output.h"
+#include "base/parse.h"
+#include "report/report.h"
+#include "run/run.h"
+#include "stats/stats.h"
+#include "base/version.h"
+
+/*
+ * The blob: a header, then per result its job spec, its result (pointers cleared) and one
+ * byte saying whether its metadata statistics (rw=metadata) follow, then the hostname, the
+ * error and the probe JSON as NUL-terminated strings. Ranks run the same build (checked by
+ * the header), so structs travel as they are.
+ */
+#define BLOB_MAGIC 0x696f7064u	/* "iopd" */
+
+struct blob_hdr {
+	uint32_t magic;
+	uint32_t spec_size;
+	uint32_t result_size;
+	uint32_t rank;
+	int32_t exit_code;
+	uint32_t nr;
+	uint32_t interrupted;
+	uint32_t has_error;
+	uint32_t nr_meta;		/* results followed by their metadata statistics */
+	uint64_t start_unix_ms;
+	uint64_t str_len[3];		/* hostname, error, probe JSON, each with its NUL */
+	char version[64];
+};
+
+int fleet_blob_pack(const struct run_results *r, const struct fleet_rank_info *info,
+		   struct fleet_blob *b)
+{
+	const char *strs[3] = { info->hostname ? info->hostname : "",
+				info->error ? info->error : "",
+				info->probe_json ? info->probe_json : "" };
+	struct blob_hdr h;
+	unsigned nr = r ? r->nr : 0, i;
+	size_t len = sizeof(h);
+	char *p;
+
+	memset(&h, 0, sizeof(h));
+	h.magic = BLOB_MAGIC;
+	h.spec_size = sizeof(struct job_spec);
+	h.result_size = sizeof(struct job_result);
+	h.rank = info->rank;
+	h.exit_code = info->exit_code;
+	h.nr = nr;
+	h.interrupted = r && r->interrupted;
+	h.has_error = info->error != NULL;
+	h.start_unix_ms = r ? r->start_unix_ms : 0;
+	snprintf(h.version, sizeof(h.version), "%s", iopath_version);
+	for (i = 0; i < 3; i++) {
+		h.str_len[i] = strlen(strs[i]) + 1;
+		len += h.str_len[i];
+	}
+	for (i = 0; i < nr; i++)
+		h.nr_meta += r->res[i].meta != NULL;
+	len += (size_t)nr * (sizeof(struct job_spec) + sizeof(struct job_result) + 1);
+	len += (size_t)h.nr_meta * sizeof(struct meta_stat);
+	b->data = calloc(1, len);
+	if (!b->data)
+		return -ENOMEM;
+	b->len = len;
+	p = b->data;
+	memcpy(p, &h, sizeof(h));
+	p += sizeof(h);
+	for (i = 0; i < nr; i++) {
+		/*
+		 * Edited in aligned copies, then copied in: the blob's offsets are not aligned
+		 * for these types (struct job_result holds 16-byte-aligned integers).
+		 */
+		struct job_spec s;
+		struct job_result res;
+
+		memcpy(&s, r->res[i].spec, sizeof(s));
+		s.engine = NULL;
+		memcpy(p, &s, sizeof(s));
+		p += sizeof(s);
+		memcpy(&res, &r->res[i], sizeof(res));
+		/* what points into this rank's memory does not travel; metadata stats follow */
+		res.spec = NULL;
+		res.meta = NULL;
+		res.ss = NULL;
+		res.nr_targets = 0;
+		memset(res.targets, 0, sizeof(res.targets));
+		memcpy(p, &res, sizeof(res));
+		p += sizeof(res);
+		*p++ = r->res[i].meta != NULL;
+		if (r->res[i].meta) {
+			memcpy(p, r->res[i].meta, sizeof(struct meta_stat));
+			p += sizeof(struct meta_stat);
+		}
+	}
+	for (i = 0; i < 3; i++) {
+		memcpy(p, strs[i], h.str_len[i]);
+		p += h.str_len[i];
+	}
+	return 0;
+}
+
+void fleet_blob_free(struct fleet_blob *b)
+{
+	free(b->data);
+	b->data = NULL;
+	b->len = 0;
+}
+
+static void rank_fail(struct fleet_rank *out, const char *fmt, const char *arg)
+{
+	snprintf(out->error, sizeof(out->error), fmt, arg);
+	if (!out->exit_code)
+		out->exit_code = 1;
+}
+
+int fleet_blob_unpack(const void *data, size_t len, struct fleet_rank *out)
+{
+	const char *p = data, *strs[3];
+	struct blob_hdr h;
+	size_t need;
+	unsigned i;
+
+	if (len < sizeof(h)) {
+		rank_fail(out, "sent a result iopath cannot read%s", "");
+		return -EPROTO;
+	}
+	memcpy(&h, p, sizeof(h));
+	h.version[sizeof(h.version) - 1] = '\0';
+	if (h.magic != BLOB_MAGIC || h.spec_size != sizeof(struct job_spec) ||
+	    h.result_size != sizeof(struct job_result) || strcmp(h.version, iopath_version)) {
+		rank_fail(out, "runs a different iopath build (%s); every rank needs the same binary",
+			  h.magic == BLOB_MAGIC ? h.version : "unknown");
+		return -EPROTO;
+	}
+	need = sizeof(h) + (size_t)h.nr * (sizeof(struct job_spec) + sizeof(struct job_result) + 1) +
+	       (size_t)h.nr_meta * sizeof(struct meta_stat);
+	for (i = 0; i < 3; i++)
+		need += h.str_len[i];
+	if (need != len || h.nr > 1u << 20 || h.nr_meta > h.nr) {
+		rank_fail(out, "sent a truncated result%s", "");
+		return -EPROTO;
+	}
+	p += sizeof(h);
+	out->rank = h.rank;
+	out->exit_code = h.exit_code;
+	out->res.interrupted = h.interrupted;
+	out->res.start_unix_ms = h.start_unix_ms;
+	out->specs = calloc(h.nr ? h.nr : 1, sizeof(*out->specs));
+	out->res.res = calloc(h.nr ? h.nr : 1, sizeof(*out->res.res));
+	if (!out->specs || !out->res.res) {
+		fleet_rank_free(out);
+		return -ENOMEM;
+	}
+	out->res.nr = h.nr;
+	for (i = 0; i < h.nr; i++) {
+		struct job_result *r = &out->res.res[i];
+
+		memcpy(&out->specs[i], p, sizeof(struct job_spec));
+		p += sizeof(struct job_spec);
+		memcpy(r, p, sizeof(struct job_result));
+		p += sizeof(struct job_result);
+		r->spec = &out->specs[i];
+		r->meta = NULL;
+		r->ss = NULL;
+		if (!*p++)
+			continue;
+		/* the counted metadata statistics must fit where the length said they would */
+		if (!h.nr_meta--) {
+			fleet_rank_free(out);
+			rank_fail(out, "sent a malformed result%s", "");
+			return -EPROTO;
+		}
+		r->meta = malloc(sizeof(*r->meta));
+		if (!r->meta) {
+			fleet_rank_free(out);
+			return -ENOMEM;
+		}
+		memcpy(r->meta, p, sizeof(*r->meta));
+		p += sizeof(*r->meta);
+	}
+	if (h.nr_meta) {
+		fleet_rank_free(out);
+		rank_fail(out, "sent a malformed result%s", "");
+		return -EPROTO;
+	}
+	for (i = 0; i < 3; i++) {
+		strs[i] = p;
+		if (!h.str_len[i] || p[h.str_len[i] - 1] != '\0') {
+			fleet_rank_free(out);
+			rank_fail(out, "sent a malformed result%s", "");
+			return -EPROTO;
+		}
+		p += h.str_len[i];
+	}
+	snprintf(out->hostname, sizeof(out->hostname), "%s", strs[0]);
+	if (h.has_error)
+		snprintf(out->error, sizeof(out->error), "%s", strs[1]);
+	out->probe_json = strs[2][0] ? strdup(strs[2]) : NULL;
+	return 0;
+}
+
+void fleet_rank_free(struct fleet_rank *r)
+{
+	unsigned i;
+
+	for (i = 0; r->res.res && i < r->res.nr; i++)
+		free(r->res.res[i].meta);
+	free(r->specs);
+	free(r->res.res);
+	free(r->probe_json);
+	r->specs = NULL;
+	r->res.res = NULL;
+	r->res.nr = 0;
+	r->probe_json = NULL;
+}
+
+/* Did this rank run this job (rather than fail before, or have it refused)? */
+static bool ran(const struct job_result *r)
+{
+	return r->nr_workers && r->end_ns > r->start_ns;
+}
+
+/* rw=copy: bytes of every rank; verified only when every rank's copy was, and matched. */
+static void merge_copy(struct copy_check *dst, const struct copy_check *src, bool first)
+{
+	if (first) {
+		*dst = *src;
+		return;
+	}
+	dst->bytes += src->bytes;
+	dst->dst_size += src->dst_size;
+	dst->checked &= src->checked;
+	dst->match &= src->match;
+}
+
+static int merge_one(struct job_result *dst, const struct job_result *src,
+		     const struct fleet_rank *rk, bool first)
+{
+	unsigned i;
+
+	dst->nr_workers += src->nr_workers;
+	if (src->error && !dst->error) {
+		dst->error = src->error;
+		snprintf(dst->errmsg, sizeof(dst->errmsg), "rank %u (%.64s): %.400s", rk->rank,
+			 rk->hostname, src->errmsg);
+	}
+	dst->interrupted |= src->interrupted;
+	if (src->elapsed_ns > dst->elapsed_ns)
+		dst->elapsed_ns = src->elapsed_ns;
+	for (i = 0; i < STAT_NR; i++)
+		dir_stat_merge(&dst->dir[i], &src->dir[i]);
+	dst->usr_ns += src->usr_ns;
+	dst->sys_ns += src->sys_ns;
+	dst->ctx += src->ctx;
+	dst->majf += src->majf;
+	dst->minf += src->minf;
+	for (i = 0; i < DEPTH_BUCKETS; i++)
+		dst->depth[i] += src->depth[i];
+	dst->verify_errors += src->verify_errors;
+	dst->zone_resets += src->zone_resets;
+	/* continue_on_error: every rank's errors counted, the first rank's first one named */
+	dst->total_err += src->total_err;
+	if (!dst->first_error)
+		dst->first_error = src->first_error;
+	for (i = 0; i < 3; i++)
+		dst->err_ios[i] += src->err_ios[i];
+	if (!dst->nr_applied && src->nr_applied) {
+		dst->nr_applied = src->nr_applied;
+		memcpy(dst->applied, src->applied, sizeof(dst->applied));
+	}
+	if (!dst->engine_name[0])
+		memcpy(dst->engine_name, src->engine_name, sizeof(dst->engine_name));
+	/* rw=metadata: each operation's histogram summed, each phase the longest rank's */
+	if (src->meta && meta_merge(&dst->meta, src->meta))
+		return -ENOMEM;
+	if (!ran(src))
+		return 0;
+	if (src->spec && src->spec->rw == RW_COPY)
+		merge_copy(&dst->copy, &src->copy, first);
+	if (first || src->start_ns < dst->start_ns)
+		dst->start_ns = src->start_ns;
+	if (first || src->end_ns > dst->end_ns)
+		dst->end_ns = src->end_ns;
+	/* every rank learnt the same window; keep the narrowest should they differ */
+	if (first || src->window_start_ns > dst->window_start_ns)
+		dst->window_start_ns = src->window_start_ns;
+	if (first || src->window_end_ns < dst->window_end_ns)
+		dst->window_end_ns = src->window_end_ns;
+	dst->window_bytes += src->window_bytes;
+	dst->window_ios += src->window_ios;
+	return 0;
+}
+
+static void failed_result(struct job_result *r, const struct job_spec *spec,
+			  const struct fleet_rank *rk);
+
+static const struct fleet_rank *spec_source(const struct fleet_rank *ranks, unsigned nr, unsigned j)
+{
+	unsigned i;
+
+	for (i = 0; i < nr; i++)
+		if (!ranks[i].missing && ranks[i].res.nr > j)
+			return &ranks[i];
+	return NULL;
+}
+
+int fleet_merge(struct fleet_rank *ranks, unsigned nr, struct fleet_merged *m)
+{
+	const struct fleet_rank *src;
+	unsigned i, j, nr_jobs = 0;
+
+	memset(m, 0, sizeof(*m));
+	m->ranks = ranks;
+	m->nr_ranks = nr;
+	for (i = 0; i < nr; i++)
+		if (!ranks[i].missing && ranks[i].res.nr > nr_jobs)
+			nr_jobs = ranks[i].res.nr;
+	/* a rank whose jobs are not the others' cannot be merged with them */
+	for (i = 0; i < nr; i++) {
+		struct fleet_rank *rk = &ranks[i];
+
+		for (j = 0; rk->res.nr && j < rk->res.nr; j++) {
+			src = spec_source(ranks, nr, j);
+			if (strcmp(src->specs[j].name, rk->specs[j].name)) {
+				snprintf(rk->error, sizeof(rk->error),
+					 "its jobs differ from rank %u's (job %u is '%s', not '%s'); not merged",
+					 src->rank, j, rk->specs[j].name, src->specs[j].name);
+				rk->exit_code = rk->exit_code ? rk->exit_code : 1;
+				rk->res.nr = 0;
+				break;
+			}
+		}
+		if (rk->missing || rk->error[0] || (!rk->res.nr && nr_jobs))
+			m->nr_failed++;
+	}
+	m->all.res = calloc(nr_jobs ? nr_jobs : 1, sizeof(*m->all.res));
+	if (!m->all.res)
+		return -ENOMEM;
+	m->all.nr = nr_jobs;
+	m->all.start_unix_ms = UINT64_MAX;
+	for (i = 0; i < nr; i++) {
+		if (ranks[i].missing)
+			continue;
+		m->all.interrupted |= ranks[i].res.interrupted;
+		if (ranks[i].res.nr && ranks[i].res.start_unix_ms < m->all.start_unix_ms)
+			m->all.start_unix_ms = ranks[i].res.start_unix_ms;
+	}
+	if (m->all.start_unix_ms == UINT64_MAX)
+		m->all.start_unix_ms = 0;
+	for (j = 0; j < nr_jobs; j++) {
+		struct job_result *dst = &m->all.res[j];
+		bool first = true;
+
+		src = spec_source(ranks, nr, j);
+		memset(dst, 0, sizeof(*dst));
+		dst->spec = &src->specs[j];
+		for (i = 0; i < STAT_NR; i++)
+			dir_stat_init(&dst->dir[i]);
+		for (i = 0; i < nr; i++) {
+			const struct fleet_rank *rk = &ranks[i];
+
+			if (rk->missing || rk->res.nr <= j)
+				continue;
+			if (merge_one(dst, &rk->res.res[j], rk, first)) {
+				fleet_merged_free(m);
+				return -ENOMEM;
+			}
+			if (ran(&rk->res.res[j]))
+				first = false;
+		}
+		/* a rank with no result for this job makes the aggregate incomplete: say so */
+		for (i = 0; !dst->error && i < nr; i++) {
+			struct job_result stand_in;
+
+			if (!ranks[i].missing && ranks[i].res.nr > j)
+				continue;
+			failed_result(&stand_in, dst->spec, &ranks[i]);
+			dst->error = stand_in.error;
+			memcpy(dst->errmsg, stand_in.errmsg, sizeof(dst->errmsg));
+		}
+		/* fio's aggregate: every byte over the wall-clock window of all ranks */
+		dst->runtime_ns = dst->end_ns > dst->start_ns ? (uint64_t)(dst->end_ns - dst->start_ns) : 0;
+		for (i = 0; i < STAT_NR; i++)
+			if (dst->dir[i].ios)
+				dst->dir[i].runtime_ns = dst->runtime_ns;
+	}
+	return 0;
+}
+
+void fleet_merged_free(struct fleet_merged *m)
+{
+	unsigned j;
+
+	for (j = 0; m->all.res && j < m->all.nr; j++)
+		free(m->all.res[j].meta);
+	free(m->all.res);
+	m->all.res = NULL;
+	m->all.nr = 0;
+}
+
+int fleet_merge_into(struct fleet_rank *ranks, unsigned nr, struct run_results *r)
+{
+	struct fleet_merged m;
+	unsigned j;
+
+	if (fleet_merge(ranks, nr, &m))
+		return -ENOMEM;
+	if (m.all.nr != r->nr) {
+		fleet_merged_free(&m);
+		return -EPROTO;
+	}
+	for (j = 0; j < r->nr; j++) {
+		struct job_result *own = &r->res[j];
+		const struct job_result *all = &m.all.res[j];
+
+		/* rank 0's own result keeps what points into it; the numbers become everyone's */
+		memcpy(own->dir, all->dir, sizeof(own->dir));
+		own->nr_workers = all->nr_workers;
+		own->error = all->error;
+		memcpy(own->errmsg, all->errmsg, sizeof(own->errmsg));
+		own->interrupted = all->interrupted;
+		own->runtime_ns = all->runtime_ns;
+		own->elapsed_ns = all->elapsed_ns;
+		own->usr_ns = all->usr_ns;
+		own->sys_ns = all->sys_ns;
+		own->ctx = all->ctx;
+		own->majf = all->majf;
+		own->minf = all->minf;
+		memcpy(own->depth, all->depth, sizeof(own->depth));
+		own->verify_errors = all->verify_errors;
+		own->zone_resets = all->zone_resets;
+		own->total_err = all->total_err;
+		own->first_error = all->first_error;
+		memcpy(own->err_ios, all->err_ios, sizeof(own->err_ios));
+		own->start_ns = all->start_ns;
+		own->end_ns = all->end_ns;
+		own->window_start_ns = all->window_start_ns;
+		own->window_end_ns = all->window_end_ns;
+		own->window_bytes = all->window_bytes;
+		own->window_ios = all->window_ios;
+		own->copy = all->copy;
+		if (all->meta) {
+			/* the merged metadata statistics move over to rank 0's result */
+			free(own->meta);
+			own->meta = all->meta;
+			m.all.res[j].meta = NULL;
+		}
+	}
+	r->interrupted |= m.all.interrupted;
+	/* rank 0's devices are not the fleet's: each rank's own are in its rank file only */
+	if (r->disks) {
+		disk_set_free(r->disks);
+		free(r->disks);
+		r->disks = NULL;
+	}
+	fleet_merged_free(&m);
+	return 0;
+}
+
+/* ---- JSON ---- */
+
+static int set(json_t *o, const char *key, json_t *v)
+{
+	return json_object_set_new(o, key, v);
+}
+
+static double ms(int64_t ns)
+{
+	return (double)ns / 1e6;
+}
+
+/* A rank's own view of the window and its times, in each of its client_stats entries. */
+static json_t *rank_times_json(const struct fleet_rank *rk, const struct job_result *r)
+{
+	json_t *o = json_object();
+
+	set(o, "rank", json_integer(rk->rank));
+	set(o, "hostname", json_string(rk->hostname));
+	set(o, "start_ms", json_real(ms(r->start_ns)));
+	set(o, "end_ms", json_real(ms(r->end_ns)));
+	set(o, "window_bytes", json_integer((json_int_t)r->window_bytes));
+	set(o, "window_ios", json_integer((json_int_t)r->window_ios));
+	return o;
+}
+
+static json_t *rate_json(int64_t from, int64_t to, uint64_t bytes, uint64_t ios)
+{
+	json_t *o = json_object();
+	double secs = to > from ? (double)(to - from) / 1e9 : 0;
+
+	set(o, "start_ms", json_real(ms(from)));
+	set(o, "end_ms", json_real(ms(to)));
+	set(o, "seconds", json_real(secs));
+	set(o, "io_bytes", json_integer((json_int_t)bytes));
+	set(o, "total_ios", json_integer((json_int_t)ios));
+	set(o, "bw_bytes", json_integer(secs > 0 ? (json_int_t)((double)bytes / secs) : 0));
+	set(o, "iops", json_real(secs > 0 ? (double)ios / secs : 0));
+	return o;
+}
+
+static uint64_t sum_bytes(const struct job_result *r)
+{
+	return r->dir[STAT_READ].bytes + r->dir[STAT_WRITE].bytes + r->dir[STAT_TRIM].bytes;
+}
+
+static uint64_t sum_ios(const struct job_result *r)
+{
+	return r->dir[STAT_READ].ios + r->dir[STAT_WRITE].ios + r->dir[STAT_TRIM].ios;
+}
+
+/* Which ranks ran job j, and who finished first and last. */
+static void finishers(const struct fleet_merged *m, unsigned j, const struct fleet_rank **first,
+		      const struct fleet_rank **last, unsigned *nr_ran)
+{
+	unsigned i;
+
+	*first = *last = NULL;
+	*nr_ran = 0;
+	for (i = 0; i < m->nr_ranks; i++) {
+		const struct fleet_rank *rk = &m->ranks[i];
+		const struct job_result *r;
+
+		if (rk->missing || rk->res.nr <= j || !ran(&rk->res.res[j]))
+			continue;
+		r = &rk->res.res[j];
+		(*nr_ran)++;
+		if (!*first || r->end_ns < (*first)->res.res[j].end_ns)
+			*first = rk;
+		if (!*last || r->end_ns > (*last)->res.res[j].end_ns)
+			*last = rk;
+	}
+}
+
+static json_t *who_json(const struct fleet_rank *rk, unsigned j)
+{
+	json_t *o = json_object();
+
+	set(o, "rank", json_integer(rk->rank));
+	set(o, "hostname", json_string(rk->hostname));
+	set(o, "end_ms", json_real(ms(rk->res.res[j].end_ns)));
+	return o;
+}
+
+/* The aggregate numbers of merged job j, IOR's way: the stonewall window and the wall clock. */
+static json_t *aggregate_json(const struct fleet_merged *m, unsigned j)
+{
+	const struct job_result *r = &m->all.res[j];
+	const struct fleet_rank *first, *last;
+	json_t *o = json_object();
+	unsigned nr_ran;
+
+	finishers(m, j, &first, &last, &nr_ran);
+	set(o, "ranks", json_integer(m->nr_ranks));
+	set(o, "ranks_ran", json_integer(nr_ran));
+	set(o, "clock", json_string("each rank's CLOCK_MONOTONIC, offset from its exit of the "
+				    "group's start barrier (MPI_Barrier)"));
+	if (r->window_end_ns > r->window_start_ns)
+		set(o, "stonewall", rate_json(r->window_start_ns, r->window_end_ns, r->window_bytes,
+					      r->window_ios));
+	else
+		set(o, "stonewall", json_null());
+	set(o, "wall", rate_json(r->start_ns, r->end_ns, sum_bytes(r), sum_ios(r)));
+	if (first) {
+		set(o, "first_finished", who_json(first, j));
+		set(o, "last_finished", who_json(last, j));
+	}
+	return o;
+}
+
+static json_t *rank_info_json(const struct fleet_rank *rk)
+{
+	json_t *o = json_object(), *probe;
+
+	set(o, "rank", json_integer(rk->rank));
+	set(o, "hostname", json_string(rk->hostname));
+	set(o, "status", json_string(rk->missing ? "missing" : rk->error[0] ? "failed" : "ok"));
+	if (rk->error[0])
+		set(o, "error_message", json_string(rk->error));
+	if (rk->exit_code)
+		set(o, "exit_code", json_integer(rk->exit_code));
+	probe = rk->probe_json ? json_loads(rk->probe_json, 0, NULL) : NULL;
+	set(o, "probe", probe ? probe : json_null());
+	return o;
+}
+
+/*
+ * A stand-in result for a rank that has none for job j (failed before running, or never
+ * reported), so that its client_stats entry has fio's shape and says what happened.
+ */
+static void failed_result(struct job_result *r, const struct job_spec *spec,
+			  const struct fleet_rank *rk)
+{
+	unsigned i;
+
+	memset(r, 0, sizeof(*r));
+	r->spec = spec;
+	for (i = 0; i < STAT_NR; i++)
+		dir_stat_init(&r->dir[i]);
+	r->error = rk->missing ? ETIMEDOUT : rk->exit_code == 2 ? EINVAL : EIO;
+	snprintf(r->errmsg, sizeof(r->errmsg), "rank %u (%.64s): %.400s", rk->rank, rk->hostname,
+		 rk->error[0] ? rk->error : rk->missing ? "never reported; its results are lost" :
+		 "failed");
+}
+
+static int add_rank_entries(json_t *clients, const struct fleet_merged *m,
+			    const struct fleet_rank *rk, const struct run_env *env, bool plus)
+{
+	struct run_results rr = rk->res;
+	struct job_result *stand_in = NULL;
+	json_t *root, *jobs, *e;
+	unsigned j;
+
+	if (!rr.nr && m->all.nr) {
+		stand_in = calloc(m->all.nr, sizeof(*stand_in));
+		if (!stand_in)
+			return -ENOMEM;
+		for (j = 0; j < m->all.nr; j++)
+			failed_result(&stand_in[j], m->all.res[j].spec, rk);
+		rr.res = stand_in;
+		rr.nr = m->all.nr;
+	}
+	root = report_json(&rr, env, plus);
+	if (!root) {
+		free(stand_in);
+		return -ENOMEM;
+	}
+	jobs = json_object_get(root, "jobs");
+	json_array_foreach(jobs, j, e) {
+		json_t *io = json_object_get(e, "iopath");
+
+		set(e, "hostname", json_string(rk->hostname));
+		set(e, "port", json_integer(0));
+		if (io) {
+			set(io, "mpi", rank_times_json(rk, &rr.res[j]));
+			if (rk->error[0] && !json_object_get(io, "error_message"))
+				set(io, "error_message", json_string(rk->error));
+		}
+		json_array_append(clients, e);
+	}
+	json_decref(root);
+	free(stand_in);
+	return 0;
+}
+
+json_t *fleet_merged_json(const struct fleet_merged *m, const struct run_env *env, bool plus)
+{
+	json_t *root = report_json(&m->all, env, plus), *clients, *jobs, *e, *meta, *info;
+	unsigned i, j, hosts = 0;
+
+	if (!root)
+		return NULL;
+	clients = json_array();
+	info = json_array();
+	meta = json_object();
+	for (i = 0; i < m->nr_ranks; i++) {
+		if (add_rank_entries(clients, m, &m->ranks[i], env, plus))
+			goto fail;
+		json_array_append_new(info, rank_info_json(&m->ranks[i]));
+		for (j = 0; j < i && strcmp(m->ranks[j].hostname, m->ranks[i].hostname); j++)
+			;
+		hosts += j == i;
+	}
+	jobs = json_object_get(root, "jobs");
+	json_array_foreach(jobs, j, e) {
+		json_t *all = json_deep_copy(e), *io = json_object_get(e, "iopath");
+
+		if (io)
+			set(io, "mpi", aggregate_json(m, (unsigned)j));
+		if (!all)
+			goto fail;
+		/* fio's client/server aggregate: one per job here, named as fio names it */
+		set(all, "jobname", json_string("All clients"));
+		set(all, "hostname", json_string(m->nr_ranks ? m->ranks[0].hostname : ""));
+		set(all, "port", json_integer(0));
+		io = json_object_get(all, "iopath");
+		if (io) {
+			set(io, "job", json_string(m->all.res[j].spec->name));
+			set(io, "mpi", aggregate_json(m, (unsigned)j));
+		}
+		json_array_append_new(clients, all);
+	}
+	set(root, "client_stats", clients);
+	set(meta, "ranks", json_integer(m->nr_ranks));
+	set(meta, "hosts", json_integer(hosts));
+	set(meta, "failed_ranks", json_integer(m->nr_failed));
+	set(meta, "rank_info", info);
+	set(json_object_get(root, "iopath"), "mpi", meta);
+	return root;
+fail:
+	json_decref(clients);
+	json_decref(info);
+	json_decref(meta);
+	json_decref(root);
+	return NULL;
+}
+
+static void rate_text(FILE *f, const char *what, int64_t from, int64_t to, uint64_t bytes,
+		      uint64_t ios)
+{
+	double secs = (double)(to - from) / 1e9;
+	char bw[32], io[32];
+
+	fmt_bytes_iec(bw, sizeof(bw), secs > 0 ? (uint64_t)((double)bytes / secs) : 0);
+	fmt_bytes_iec(io, sizeof(io), bytes);
+	fprintf(f, "    %-10s %8.3f-%.3fs: bw=%s/s, iops=%.0f, io=%s\n", what, (double)from / 1e9,
+		(double)to / 1e9, bw, secs > 0 ? (double)ios / secs : 0, io);
+}
+
+void fleet_merged_text(FILE *f, const struct fleet_merged *m)
+{
+	const struct fleet_rank *first, *last;
+	unsigned i, j, nr_ran;
+
+	fprintf(f, "\nAll %u ranks (merged exactly; times from each group's start barrier):\n",
+		m->nr_ranks);
+	for (j = 0; j < m->all.nr; j++) {
+		const struct job_result *r = &m->all.res[j];
+
+		finishers(m, j, &first, &last, &nr_ran);
+		fprintf(f, "  %s: %u of %u ranks ran it\n", r->spec->name, nr_ran, m->nr_ranks);
+		if (!first)
+			continue;
+		if (r->window_end_ns > r->window_start_ns)
+			rate_text(f, "stonewall", r->window_start_ns, r->window_end_ns,
+				  r->window_bytes, r->window_ios);
+		rate_text(f, "wall", r->start_ns, r->end_ns, sum_bytes(r), sum_ios(r));
+		fprintf(f, "    first done: rank %u (%s) at %.3fs; last: rank %u (%s) at %.3fs\n",
+			first->rank, first->hostname, (double)first->res.res[j].end_ns / 1e9,
+			last->rank, last->hostname, (double)last->res.res[j].end_ns / 1e9);
+	}
+	for (i = 0; i < m->nr_ranks; i++) {
+		const struct fleet_rank *rk = &m->ranks[i];
+
+		if (rk->missing)
+			fprintf(f, "  rank %u (%s): never reported; its results are lost\n", rk->rank,
+				rk->hostname);
+		else if (rk->error[0])
+			fprintf(f, "  rank %u (%s) failed: %s\n", rk->rank, rk->hostname, rk->error);
+	}
+}
+
+
+/* ---- Shared by both builds: votes, options, paths, probe, output files ---- */
+
+/* What each rank says in a vote. */
+struct vote_msg {
+	int32_t choice;
+	int32_t stop;
+	uint64_t key;
+	char host[64];
+	char why[512];
+};
+
+int fleet_vote(int choice, const char *why, uint64_t key, struct fleet_vote *v)
+{
+	unsigned n = fleet_size(), r;
+	struct vote_msg *mine, *all;
+	int ret;
+
+	memset(v, 0, sizeof(*v));
+	mine = calloc(1, sizeof(*mine));
+	all = calloc(n, sizeof(*all));
+	if (!mine || !all) {
+		free(mine);
+		free(all);
+		return -ENOMEM;
+	}
+	mine->choice = choice;
+	mine->stop = run_stop_requested();
+	mine->key = key;
+	snprintf(mine->host, sizeof(mine->host), "%s", fleet_hostname());
+	snprintf(mine->why, sizeof(mine->why), "%s", why ? why : "");
+	ret = fleet_allgather(mine, sizeof(*mine), all);
+	if (ret) {
+		/* a rank that never answered may still be sent to: both buffers stay to the exit */
+		v->stop = true;
+		snprintf(v->why, sizeof(v->why), "a rank did not answer after the stop");
+		run_request_stop();
+		return ret;
+	}
+	for (r = 0; r < n; r++) {
+		const struct vote_msg *m = &all[r];
+
+		v->stop |= m->stop != 0;
+		v->count += m->choice != 0;
+		if (m->key != all[0].key && !v->key_differs) {
+			v->key_differs = true;
+			v->key_rank = r;
+		}
+		if (m->choice <= v->choice)
+			continue;
+		v->choice = m->choice;
+		v->rank = r;
+		if (n > 1)
+			snprintf(v->why, sizeof(v->why), "rank %u (%.63s): %.511s", r, m->host,
+				 m->why);
+		else
+			snprintf(v->why, sizeof(v->why), "%.511s", m->why);
+	}
+	if (v->stop)
+		run_request_stop();
+	free(mine);
+	free(all);
+	return 0;
+}
+
+int fleet_take_args(int *argc, char **argv, struct fleet_args *a)
+{
+	int i, o = 1;
+
+	memset(a, 0, sizeof(*a));
+	for (i = 1; i < *argc; i++) {
+		const char *s = argv[i];
+
+		if (!strcmp(s, "--mpi")) {
+			a->mpi = true;
+		} else if (!strcmp(s, "--mpi-shared-files")) {
+			a->shared_files = true;
+			a->any = true;
+		} else if (!strncmp(s, "--mpi-rank-output", 17) && (s[17] == '=' || !s[17])) {
+			if (s[17] != '=' || !s[18]) {
+				fprintf(stderr, "iopath: --mpi-rank-output needs a directory (--mpi-rank-output=DIR)\n");
+				return 2;
+			}
+			a->rank_output = s + 18;
+			a->any = true;
+		} else {
+			argv[o++] = argv[i];
+		}
+	}
+	argv[o] = NULL;
+	*argc = o;
+	return 0;
+}
+
+/* Launched by mpirun (Open MPI) or an MPICH-style process manager as one of several? */
+int fleet_launcher_size(unsigned *rank)
+{
+	static const char *const sizes[] = { "OMPI_COMM_WORLD_SIZE", "PMI_SIZE", NULL };
+	static const char *const ranks[] = { "OMPI_COMM_WORLD_RANK", "PMI_RANK", NULL };
+	unsigned i;
+
+	for (i = 0; sizes[i]; i++) {
+		const char *s = getenv(sizes[i]), *r = getenv(ranks[i]);
+
+		if (s && atoi(s) > 0) {
+			*rank = r ? (unsigned)atoi(r) : 0;
+			return atoi(s);
+		}
+	}
+	*rank = 0;
+	return 0;
+}
+
+uint64_t fleet_paths_hash(const char *const *paths, unsigned n)
+{
+	uint64_t h = 0xcbf29ce484222325ull;	/* FNV-1a over the names, each with its NUL */
+	const unsigned char *c;
+	unsigned i;
+
+	for (i = 0; i < n; i++) {
+		c = (const unsigned char *)paths[i];
+		do {
+			h = (h ^ *c) * 0x100000001b3ull;
+		} while (*c++);
+	}
+	return h ? h : 1;
+}
+
+const char *fleet_file_suffix(void)
+{
+	static char suffix[24];
+
+	if (fleet_size() < 2)
+		return "";
+	snprintf(suffix, sizeof(suffix), ".rank%u", fleet_rank());
+	return suffix;
+}
+
+char *fleet_probe_json(const struct run_results *r)
+{
+	json_t *o;
+	char *s;
+
+	/* the runner probed the host and every path its jobs touched */
+	if (!r || !r->probes)
+		return NULL;
+	o = probe_set_json(r->probes);
+	if (!o)
+		return NULL;
+	s = json_dumps(o, JSON_COMPACT);
+	json_decref(o);
+	return s;
+}
+
+int fleet_write_rank_file(const struct run_results *r, const char *dir,
+			 const struct fleet_rank_info *info, int argc, char **argv,
+			 struct iop_err *err)
+{
+	struct run_results none = { 0 };
+	char path[PATH_MAX];
+	struct run_env env;
+	json_t *root, *mpi, *probe, *jobs, *e;
+	size_t j;
+	int ret;
+
+	if (snprintf(path, sizeof(path), "%s/rank-%u.json", dir, info->rank) >= (int)sizeof(path))
+		return iop_errf(err, -ENAMETOOLONG, "--mpi-rank-output: directory name too long");
+	run_env_fill(&env, argc, argv);
+	root = report_json(r ? r : &none, &env, true);
+	if (!root)
+		return iop_errf(err, -ENOMEM, "out of memory building rank %u's result", info->rank);
+	mpi = json_object();
+	json_object_set_new(mpi, "rank", json_integer(info->rank));
+	json_object_set_new(mpi, "hostname", json_string(info->hostname));
+	if (info->error)
+		json_object_set_new(mpi, "error_message", json_string(info->error));
+	probe = info->probe_json ? json_loads(info->probe_json, 0, NULL) : NULL;
+	json_object_set_new(mpi, "probe", probe ? probe : json_null());
+	json_object_set_new(json_object_get(root, "iopath"), "mpi", mpi);
+	jobs = json_object_get(root, "jobs");
+	json_array_foreach(jobs, j, e) {
+		const struct job_result *res = &r->res[j];
+		json_t *t = json_object();
+
+		json_object_set_new(t, "start_ms", json_real(ms(res->start_ns)));
+		json_object_set_new(t, "end_ms", json_real(ms(res->end_ns)));
+		json_object_set_new(t, "window_start_ms", json_real(ms(res->window_start_ns)));
+		json_object_set_new(t, "window_end_ms", json_real(ms(res->window_end_ns)));
+		json_object_set_new(t, "window_bytes", json_integer((json_int_t)res->window_bytes));
+		json_object_set_new(t, "window_ios", json_integer((json_int_t)res->window_ios));
+		json_object_set_new(json_object_get(e, "iopath"), "mpi", t);
+	}
+	ret = report_json_write(root, path);
+	json_decref(root);
+	if (ret)
+		return iop_errf(err, ret, "cannot write rank %u's result to %s: %s", info->rank, path,
+				strerror(-ret));
+	return 0;
+}
+
+int fleet_write_merged(struct fleet_rank *ranks, unsigned nr, const struct output_opts *o,
+		      int argc, char **argv)
+{
+	struct output_opts dflt = { .formats = OUT_NORMAL };
+	struct fleet_merged m;
+	struct run_env env;
+	FILE *text = stdout;
+	unsigned i, usage = 0;
+	int code, ret;
+
+	if (!o)
+		o = &dflt;
+	if (fleet_merge(ranks, nr, &m)) {
+		fprintf(stderr, "iopath: out of memory merging the ranks' results\n");
+		return EXIT_JOB_FAILED;
+	}
+	run_env_fill(&env, argc, argv);
+	code = output_exit_code(&m.all);
+	for (i = 0; i < nr; i++) {
+		if (ranks[i].missing)
+			fprintf(stderr, "iopath: rank %u (%s) never reported; its results are lost\n",
+				ranks[i].rank, ranks[i].hostname);
+		else if (ranks[i].error[0])
+			fprintf(stderr, "iopath: rank %u (%s) failed: %s\n", ranks[i].rank,
+				ranks[i].hostname, ranks[i].error);
+		usage += ranks[i].exit_code == EXIT_USAGE;
+	}
+	if (!code && m.nr_failed)
+		code = usage == nr ? EXIT_USAGE : EXIT_JOB_FAILED;
+	if (o->formats & OUT_NORMAL) {
+		if (!o->path && (o->formats & (OUT_JSON | OUT_JSONPLUS)))
+			text = stderr;
+		report_normal(text, &m.all);
+		fleet_merged_text(text, &m);
+		fflush(text);
+	}
+	if (o->formats & (OUT_JSON | OUT_JSONPLUS)) {
+		json_t *root = fleet_merged_json(&m, &env, o->formats & OUT_JSONPLUS);
+
+		if (!root) {
+			fprintf(stderr, "iopath: out of memory building the merged result\n");
+			code = code ? code : EXIT_JOB_FAILED;
+		} else {
+					ret = report_json_write(root, o->path);
+			json_decref(root);
+			if (ret) {
+				fprintf(stderr, "iopath: cannot write the result to %s: %s\n",
+					o->path ? o->path : "stdout", strerror(-ret));
+				code = code ? code : EXIT_JOB_FAILED;
+			}
+		}
+	}
+	fleet_merged_free(&m);
+	return code;
+}

@@ -1,0 +1,247 @@
+/* Runs across MPI ranks: the one door from the runner and the commands to MPI. */
+#ifndef IOPATH_FLEET_H
+#define IOPATH_FLEET_H
+
+/*
+ * core/fleet_mpi.c holds every MPI call and is built only with `make MPI=1`; core/fleet_none.c
+ * stands in otherwise, making this process rank 0 of 1 and every hook a no-op, so the runner
+ * calls these unconditionally. core/fleet.c (always built) holds what needs no MPI: the
+ * ${RANK}/${HOST} substitution, the per-rank result blob, and rank 0's merge into one result
+ * in fio's client/server JSON shape.
+ *
+ * The protocol, for every stonewall group: all ranks exchange their next step (group number,
+ * or "finished", plus a stop flag) and split off a communicator of those running that group;
+ * they set up locally, pass a barrier whose exit is each rank's time origin for the group,
+ * sample their own progress while the workers run, and after the group exchange start/end
+ * times to learn the window in which every rank was running. At the end each rank sends rank 0
+ * a blob of its results; rank 0 merges histograms bucket by bucket and writes the result.
+ */
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "base/err.h"
+#include "iopath/job.h"
+#include "iopath/result.h"
+
+#include "run/run.h"
+
+struct output_opts;
+
+/* Compiled with MPI? */
+bool fleet_compiled(void);
+
+/*
+ * Take the MPI options out of argv (--mpi, --mpi-rank-output=DIR, --mpi-shared-files) and,
+ * when asked for or when launched by mpirun, join the MPI job. Sets RANK and HOST in the
+ * environment, so that ${RANK} and ${HOST} in job options name this rank and its host (the
+ * job parser expands ${VAR} from the environment, as fio does; outside MPI they are set to
+ * 0 and the hostname unless already set). Returns 0, or an exit code with a one-line message
+ * on stderr (e.g. asked for MPI in a build without it: 2).
+ */
+int fleet_setup(int *argc, char **argv);
+
+/* Leave the MPI job (joining the final gather first if this rank never did). */
+int fleet_exit(int code);
+
+/* Is this process one rank of an MPI job? */
+bool fleet_active(void);
+unsigned fleet_rank(void);
+unsigned fleet_size(void);
+const char *fleet_hostname(void);
+bool fleet_hosts_unique(void);		/* no two ranks on one host */
+bool fleet_shared_files_ok(void);	/* --mpi-shared-files */
+
+/* This rank failed before it could run anything: say why in the merged result. */
+void fleet_note_error(const char *msg);
+
+/* ---- Runner hooks (core/run.c) ---- */
+
+/* Per worker of a phase: what it has moved so far (the runner fills these). */
+struct fleet_progress {
+	uint64_t bytes;
+	uint64_t ios;
+};
+
+/* Per worker of a phase, after it: the runner fills the first part, fleet_phase_leave the rest. */
+struct fleet_worker {
+	unsigned job;			/* its job's index in the phase */
+	int64_t start_ns, end_ns;	/* its measured interval, ns after the phase's start */
+	uint64_t bytes, ios;		/* what it measured in all */
+	int64_t window_start_ns;	/* when every rank ran its job (MPI only) */
+	int64_t window_end_ns;
+	uint64_t window_bytes;		/* and what it moved in that window */
+	uint64_t window_ios;
+};
+
+/* Jobs per phase whose files are checked for being written by several ranks. */
+#define FLEET_CHECK_MAX 8
+
+/* A hash of the files a job would write (0 when it writes none), for fleet_phase_enter. */
+uint64_t fleet_paths_hash(const char *const *paths, unsigned n);
+
+/*
+ * Before a phase (a stonewall group): agree with the other ranks. Returns false when this
+ * phase must not start (a rank was interrupted); the runner then stops as if interrupted.
+ * write_hash[i] describes the files job i writes; shared[i] comes back true when another rank
+ * would write the same files (and --mpi-shared-files was not given): the job is refused.
+ */
+bool fleet_phase_enter(unsigned phase, const uint64_t *write_hash, unsigned nr, bool *shared);
+
+/* Every worker of the phase is set up: wait for the other ranks; returns the time origin. */
+uint64_t fleet_phase_start(void);
+
+/*
+ * While the workers run: sample their progress now and then until progress() says all have
+ * finished. A no-op without MPI (the runner just joins its threads).
+ */
+void fleet_phase_watch(unsigned nr_workers,
+		       bool (*progress)(void *arg, struct fleet_progress *p), void *arg);
+
+/* After the phase: learn each job's window from every rank; fill the workers' window fields. */
+void fleet_phase_leave(struct fleet_worker *w, unsigned nr, unsigned nr_jobs);
+
+/* ---- Output (core/output.c) ---- */
+
+/*
+ * Gather every rank's results to rank 0 and write the merged result there as o asks;
+ * other ranks write only their own --mpi-rank-output file. Returns the exit code.
+ */
+int fleet_output(const struct run_results *r, const struct output_opts *o, int argc, char **argv);
+
+/*
+ * For commands that run many times and write their own output (sweep, suite): after each
+ * run_jobs, every rank calls this; rank 0's results become every rank's, merged exactly as
+ * above (its own job specs, paths and probes kept). Only rank 0 should then write anything:
+ * fleet_rank() != 0 means "not the writer". Returns 0, or an exit code.
+ */
+int fleet_merge_run(struct run_results *r);
+
+/* ---- Decisions every rank takes alike (suite, and any command that runs many times) ---- */
+
+/* What the ranks said in one fleet_vote; every rank gets the same. */
+struct fleet_vote {
+	int choice;			/* the largest choice any rank made (0: every rank chose 0) */
+	unsigned rank;			/* the lowest rank that made it */
+	unsigned count;			/* ranks whose choice was not 0 */
+	bool stop;			/* a rank was asked to stop: this one now stops too */
+	bool key_differs;		/* a rank's key is not rank 0's */
+	unsigned key_rank;		/* the first such rank */
+	char why[640];			/* that rank's reason, "rank N (HOST): " first under MPI */
+};
+
+/*
+ * A collective: every rank calls it at the same point, with its own choice (0: go on as
+ * planned; larger: a stronger objection, e.g. 1 "retry differently", 2 "cannot run"), the
+ * reason for it, and a key that must be the same on every rank (a hash of the plan; 0 when
+ * none). Every rank gets the same answer, so a decision that changes which jobs run (skip,
+ * retry with other options, stop) is taken alike everywhere and the ranks stay in step; a
+ * stop asked of any rank becomes a stop on all. Without MPI the answer is this process's
+ * own. Returns 0, or -ETIMEDOUT when, after a stop, a rank did not answer within the grace
+ * period (v then says stop).
+ */
+int fleet_vote(int choice, const char *why, uint64_t key, struct fleet_vote *v);
+
+/* Under fleet_vote: every rank's len bytes, in rank order, into all (core/fleet_mpi.c). */
+int fleet_allgather(const void *mine, size_t len, void *all);
+
+/* --mpi-rank-output=DIR, or NULL: where each rank also writes its own result. */
+const char *fleet_rank_output(void);
+
+/* The host of rank r (this host without MPI). */
+const char *fleet_rank_hostname(unsigned r);
+
+/* ---- What needs no MPI (core/fleet.c), shared by both builds and the unit tests ---- */
+
+/* The MPI options, taken out of argv by fleet_take_args(). */
+struct fleet_args {
+	bool mpi;			/* --mpi */
+	bool shared_files;		/* --mpi-shared-files */
+	const char *rank_output;	/* --mpi-rank-output=DIR */
+	bool any;			/* any option other than --mpi */
+};
+
+/* Returns 0, or 2 after a one-line message. */
+int fleet_take_args(int *argc, char **argv, struct fleet_args *a);
+
+/* The size of the MPI job a launcher started this process in (0 when none), and its rank. */
+int fleet_launcher_size(unsigned *rank);
+
+/* ".rankN" for default file names when there are several ranks, else "". */
+const char *fleet_file_suffix(void);
+
+/* This rank's probe (host, and each job's path without trials) as JSON text; NULL on ENOMEM. */
+char *fleet_probe_json(const struct run_results *r);
+
+/* One rank's results, flattened for sending. */
+struct fleet_blob {
+	void *data;
+	size_t len;
+};
+
+struct fleet_rank_info {
+	unsigned rank;
+	const char *hostname;
+	int exit_code;			/* a rank that failed before running: its exit code */
+	const char *error;		/* and why; NULL when it ran */
+	const char *probe_json;		/* this rank's host and paths, as JSON text; may be NULL */
+};
+
+int fleet_blob_pack(const struct run_results *r, const struct fleet_rank_info *info,
+		   struct fleet_blob *b);
+void fleet_blob_free(struct fleet_blob *b);
+
+/* Rank 0's view of every rank, unpacked. */
+struct fleet_rank {
+	unsigned rank;
+	char hostname[256];
+	int exit_code;
+	bool missing;			/* never reported: its results are lost */
+	char error[512];
+	char *probe_json;
+	struct job_spec *specs;		/* one per result */
+	struct run_results res;
+};
+
+int fleet_blob_unpack(const void *data, size_t len, struct fleet_rank *out);
+void fleet_rank_free(struct fleet_rank *r);
+
+/*
+ * Merge every rank's results exactly: per job (by position), histograms summed bucket by
+ * bucket, bytes and I/O counts summed, wall-clock and stonewall windows from the ranks' times.
+ */
+struct fleet_merged {
+	struct run_results all;		/* the merged jobs; specs point into the ranks' */
+	struct fleet_rank *ranks;
+	unsigned nr_ranks;
+	unsigned nr_failed;		/* ranks that failed before running or never reported */
+};
+
+int fleet_merge(struct fleet_rank *ranks, unsigned nr, struct fleet_merged *m);
+
+/* What fleet_merge allocated (the merged jobs and their metadata statistics). */
+void fleet_merged_free(struct fleet_merged *m);
+
+struct run_env;
+struct json_t;
+
+/* Write one rank's own result (json+) as DIR/rank-N.json. r may be NULL. */
+int fleet_write_rank_file(const struct run_results *r, const char *dir,
+			 const struct fleet_rank_info *info, int argc, char **argv,
+			 struct iop_err *err);
+
+/* Rank 0: merge and write as o asks (NULL: normal text on stdout); returns the exit code. */
+int fleet_write_merged(struct fleet_rank *ranks, unsigned nr, const struct output_opts *o,
+		      int argc, char **argv);
+
+/* Rank 0: merge every rank into its own results r, in place (sweep and suite). */
+int fleet_merge_into(struct fleet_rank *ranks, unsigned nr, struct run_results *r);
+
+/* The merged result: "jobs" (merged), "client_stats" (each rank's jobs + "All clients"). */
+struct json_t *fleet_merged_json(const struct fleet_merged *m, const struct run_env *env, bool plus);
+
+/* The aggregate lines for normal text output. */
+void fleet_merged_text(FILE *f, const struct fleet_merged *m);
+
+#endif

@@ -1,0 +1,147 @@
+/* Built without MPI: this process is rank 0 of 1, and asking for more is a one-line error. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cli/commands.h"
+#include "fleet/fleet.h"
+
+static char host[256];
+
+bool fleet_compiled(void)
+{
+	return false;
+}
+
+int fleet_setup(int *argc, char **argv)
+{
+	struct fleet_args a;
+	unsigned rank;
+	int size, ret;
+
+	ret = fleet_take_args(argc, argv, &a);
+	if (ret)
+		return ret;
+	if (a.mpi || a.any) {
+		fprintf(stderr, "iopath: --mpi: MPI support is not compiled in (install it with scripts/deps.sh --mpi, build with make MPI=1)\n");
+		return EXIT_USAGE;
+	}
+	size = fleet_launcher_size(&rank);
+	/* ${RANK} and ${HOST} in a fleet's job file name rank 0 on this host when run alone */
+	setenv("RANK", "0", 0);
+	setenv("HOST", fleet_hostname(), 0);
+	if (size > 1) {
+		fprintf(stderr, "iopath: started by mpirun as rank %u of %d, but MPI support is not compiled in (build with make MPI=1); not running %d unsynchronised copies\n",
+			rank, size, size);
+		return EXIT_USAGE;
+	}
+	return 0;
+}
+
+int fleet_allgather(const void *mine, size_t len, void *all)
+{
+	memcpy(all, mine, len);
+	return 0;
+}
+
+const char *fleet_rank_output(void)
+{
+	return NULL;
+}
+
+const char *fleet_rank_hostname(unsigned r)
+{
+	(void)r;
+	return fleet_hostname();
+}
+
+int fleet_merge_run(struct run_results *r)
+{
+	(void)r;
+	return 0;
+}
+
+int fleet_exit(int code)
+{
+	return code;
+}
+
+bool fleet_active(void)
+{
+	return false;
+}
+
+unsigned fleet_rank(void)
+{
+	return 0;
+}
+
+unsigned fleet_size(void)
+{
+	return 1;
+}
+
+const char *fleet_hostname(void)
+{
+	if (!host[0] && gethostname(host, sizeof(host) - 1))
+		snprintf(host, sizeof(host), "unknown");
+	return host;
+}
+
+bool fleet_hosts_unique(void)
+{
+	return true;
+}
+
+bool fleet_shared_files_ok(void)
+{
+	return false;
+}
+
+void fleet_note_error(const char *msg)
+{
+	(void)msg;
+}
+
+bool fleet_phase_enter(unsigned phase, const uint64_t *write_hash, unsigned nr, bool *shared)
+{
+	(void)phase;
+	(void)write_hash;
+	(void)nr;
+	(void)shared;
+	return true;
+}
+
+uint64_t fleet_phase_start(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+void fleet_phase_watch(unsigned nr, bool (*progress)(void *arg, struct fleet_progress *p),
+		       void *arg)
+{
+	(void)nr;
+	(void)progress;
+	(void)arg;
+}
+
+void fleet_phase_leave(struct fleet_worker *w, unsigned nr, unsigned nr_jobs)
+{
+	(void)w;
+	(void)nr;
+	(void)nr_jobs;
+}
+
+int fleet_output(const struct run_results *r, const struct output_opts *o, int argc, char **argv)
+{
+	(void)r;
+	(void)o;
+	(void)argc;
+	(void)argv;
+	return EXIT_USAGE;	/* never called: fleet_active() is false */
+}

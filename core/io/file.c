@@ -1,0 +1,397 @@
+/* The common file path: naming a job's files, sizing, laying out, opening, invalidating. */
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/fs.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "io/buffer.h"
+#include "fleet/fleet.h"
+#include "io/file.h"
+#include "run/run.h"
+#include "job/target.h"
+
+static int join(char *out, const char *dir, const char *name, struct iop_err *err)
+{
+	int n;
+
+	if (name[0] == '/' || !dir[0])
+		n = snprintf(out, PATH_MAX, "%s", name);
+	else
+		n = snprintf(out, PATH_MAX, "%s/%s", dir, name);
+	if (n >= PATH_MAX)
+		return iop_errf(err, -ENAMETOOLONG, "file name too long: %s/%s", dir, name);
+	return 0;
+}
+
+int file_path(const struct job_spec *job, const char *name, char *out, struct iop_err *err)
+{
+	return join(out, job->directory, name, err);
+}
+
+/*
+ * Open path for writing (accmode O_WRONLY or O_RDWR), creating it when it does not exist;
+ * a file created here is marked as iopath's own, so re-runs may write it without asking.
+ * Returns 0 with *fdp set, or a negative errno with err set.
+ */
+static int open_or_create(const char *path, int accmode, int *fdp, bool *created,
+			  struct iop_err *err)
+{
+	int fd = open(path, accmode | O_CREAT | O_EXCL | O_CLOEXEC, 0644), ret;
+
+	*created = fd >= 0;
+	if (fd >= 0) {
+		ret = target_mark_owned(fd, path);
+		if (ret) {
+			close(fd);
+			unlink(path);
+			return iop_errf(err, ret, "cannot mark %s as created by iopath: %s", path,
+					strerror(-ret));
+		}
+	} else if (errno == EEXIST) {
+		fd = open(path, accmode | O_CLOEXEC);
+	}
+	if (fd < 0)
+		return iop_errf(err, -errno, "cannot create %s: %s", path, strerror(errno));
+	*fdp = fd;
+	return 0;
+}
+
+int file_truncate(const char *path, uint64_t len, struct iop_err *err)
+{
+	struct stat st;
+	bool created;
+	int fd, ret = open_or_create(path, O_WRONLY, &fd, &created, err);
+
+	if (ret)
+		return ret;
+	if (!fstat(fd, &st) && S_ISREG(st.st_mode) && ftruncate(fd, (off_t)len))
+		ret = iop_errf(err, -errno, "cannot truncate %s to %llu bytes: %s", path,
+			       (unsigned long long)len, strerror(errno));
+	close(fd);
+	return ret;
+}
+
+/* A block of path names; a name never spans two. */
+#define PATH_BLOCK_SIZE (64u * 1024u)
+
+struct path_block {
+	struct path_block *next;
+	size_t used;
+	char data[PATH_BLOCK_SIZE];
+};
+
+int paths_add(struct path_set *s, const char *path)
+{
+	size_t len = strlen(path) + 1;
+	struct path_block *b = s->blocks;
+
+	if (len > PATH_BLOCK_SIZE)
+		return -ENAMETOOLONG;
+	if (s->nr == s->cap) {
+		size_t cap = s->cap ? s->cap * 2 : 16;
+		char **v = realloc(s->v, cap * sizeof(*v));
+
+		if (!v)
+			return -ENOMEM;
+		s->v = v;
+		s->cap = cap;
+	}
+	if (!b || PATH_BLOCK_SIZE - b->used < len) {
+		b = malloc(sizeof(*b));
+		if (!b)
+			return -ENOMEM;
+		b->next = s->blocks;
+		b->used = 0;
+		s->blocks = b;
+	}
+	s->v[s->nr++] = memcpy(b->data + b->used, path, len);
+	b->used += len;
+	return 0;
+}
+
+void paths_free(struct path_set *s)
+{
+	struct path_block *b, *next;
+
+	for (b = s->blocks; b; b = next) {
+		next = b->next;
+		free(b);
+	}
+	free(s->v);
+	memset(s, 0, sizeof(*s));
+}
+
+static int add_name(const struct job_spec *job, struct path_set *out, const char *name,
+		    struct iop_err *err)
+{
+	char path[PATH_MAX];
+	int ret = join(path, job->directory, name, err);
+
+	if (!ret && paths_add(out, path))
+		ret = iop_errf(err, -ENOMEM, "job %s: out of memory for file names", job->name);
+	return ret;
+}
+
+int file_names(const struct job_spec *job, unsigned clone, struct path_set *out,
+	       struct iop_err *err)
+{
+	char name[PATH_MAX];
+	const char *s;
+	unsigned nr = 0;
+	size_t len = 0;
+	int ret;
+
+	if (!job->filename[0]) {
+		/* fio's default names: <jobname>.<worker>.<file number> */
+		for (nr = 0; nr < job->nrfiles; nr++) {
+			snprintf(name, sizeof(name), "%s.%u.%u%s", job->name, clone, nr,
+				 fleet_file_suffix());
+			ret = add_name(job, out, name, err);
+			if (ret)
+				return ret;
+		}
+		return (int)nr;
+	}
+	for (s = job->filename;; s++) {
+		if (*s == '\\' && s[1] == ':') {
+			name[len++] = ':';
+			s++;
+			continue;
+		}
+		if (*s == ':' || !*s) {
+			name[len] = '\0';
+			if (len) {
+				if (nr == FILES_MAX)
+					return iop_errf(err, -E2BIG,
+							"job %s: filename= names more than %u files (iopath's limit per worker)",
+							job->name, FILES_MAX);
+				ret = add_name(job, out, name, err);
+				if (ret)
+					return ret;
+				nr++;
+			}
+			len = 0;
+			if (!*s)
+				break;
+			continue;
+		}
+		name[len++] = *s;
+	}
+	if (!nr)
+		return iop_errf(err, -EINVAL, "job %s: filename '%s' names no file", job->name,
+				job->filename);
+	return (int)nr;
+}
+
+int file_size(const char *path, uint64_t *size, bool *is_blockdev)
+{
+	struct stat st;
+	int fd, ret = 0;
+
+	*is_blockdev = false;
+	if (stat(path, &st))
+		return -errno;
+	if (S_ISREG(st.st_mode)) {
+		*size = (uint64_t)st.st_size;
+		return 0;
+	}
+	if (!S_ISBLK(st.st_mode))
+		return S_ISDIR(st.st_mode) ? -EISDIR : -EINVAL;
+	*is_blockdev = true;
+	fd = open(path, O_RDONLY);
+	if (fd < 0)
+		return -errno;
+	if (ioctl(fd, BLKGETSIZE64, size))
+		ret = -errno;
+	close(fd);
+	return ret;
+}
+
+/* Write [from, end); *done is where the written data ends (from when the fsync failed). */
+static int fill_range(const struct job_spec *job, int fd, const char *path, uint64_t from,
+		      uint64_t end, uint32_t unit, uint64_t *done, struct iop_err *err)
+{
+	const size_t chunk = 1u << 20;
+	unsigned char *buf = malloc(chunk);
+	struct rng r;
+	uint64_t off;
+	int ret = 0;
+
+	*done = from;
+	if (!buf)
+		return iop_errf(err, -ENOMEM, "laying out %s: out of memory", path);
+	rng_seed(&r, 0x10a7 ^ from);
+	buf_fill(job, &r, buf, chunk);
+	for (off = from; off < end;) {
+		size_t n = end - off < chunk ? (size_t)(end - off) : chunk;
+		ssize_t w;
+
+		if (run_stop_requested()) {
+			ret = iop_errf(err, -EINTR, "laying out %s: interrupted at offset %llu", path,
+				       (unsigned long long)off);
+			break;
+		}
+
+		if (job->verify != VERIFY_NONE) {
+			uint32_t vu = job_verify_unit(job, unit);
+
+			if (job->verify_pattern_len)
+				verify_pattern_fill(job, buf, (uint32_t)n);
+			verify_stamp(buf, off, (uint32_t)(n / vu * vu), vu, 0);
+		}
+		w = pwrite(fd, buf, n, (off_t)off);
+		if (w < 0) {
+			ret = iop_errf(err, -errno, "laying out %s at offset %llu: %s", path,
+				       (unsigned long long)off, strerror(errno));
+			break;
+		}
+		off += (uint64_t)w;
+	}
+	*done = off;
+	if (!ret && fsync(fd)) {
+		ret = iop_errf(err, -errno, "laying out %s: fsync: %s", path, strerror(errno));
+		*done = from;
+	}
+	free(buf);
+	return ret;
+}
+
+/*
+ * fallocate=: native tries fallocate(2) and carries on without it, as fio does; posix uses
+ * posix_fallocate(3); keep allocates without changing the size; none and truncate leave the
+ * extension to ftruncate. A failed preallocation is not an error (fio only warns).
+ */
+static void preallocate(enum fallocate_mode mode, int fd, uint64_t from, uint64_t end)
+{
+	off_t off = (off_t)from, len = (off_t)(end - from);
+
+	switch (mode) {
+	case FALLOC_NATIVE:
+		(void)!fallocate(fd, 0, off, len);
+		break;
+	case FALLOC_POSIX:
+		(void)!posix_fallocate(fd, off, len);
+		break;
+	case FALLOC_KEEP:
+		(void)!fallocate(fd, FALLOC_FL_KEEP_SIZE, off, len);
+		break;
+	case FALLOC_NONE:
+	case FALLOC_TRUNCATE:
+		break;
+	}
+}
+
+/*
+ * A layout that failed or was interrupted must not leave a file that looks laid out: the
+ * preallocation has already set its size, and a later run would read unwritten extents as
+ * data. A file created by this layout is removed (with its mark); an existing one goes back
+ * to the end of what was written.
+ */
+static void layout_undo(int fd, const char *path, bool created, uint64_t written)
+{
+	if (created)
+		target_remove(path);
+	else
+		(void)!ftruncate(fd, (off_t)written);
+}
+
+int file_layout(const struct job_spec *job, const char *path, uint64_t end, bool fill,
+		uint32_t unit, struct iop_err *err)
+{
+	struct stat st;
+	bool created;
+	int fd, ret = 0;
+
+	ret = open_or_create(path, O_RDWR, &fd, &created, err);
+	if (ret)
+		return ret;
+	if (fstat(fd, &st)) {
+		ret = iop_errf(err, -errno, "%s: %s", path, strerror(errno));
+		goto out_close;
+	}
+	if (!S_ISREG(st.st_mode) || (uint64_t)st.st_size >= end)
+		goto out_close;
+	preallocate(job->fallocate, fd, (uint64_t)st.st_size, end);
+	if (fill) {
+		/* restart at a unit boundary so every unit holds a whole verify header */
+		uint64_t from = (uint64_t)st.st_size / unit * unit, done;
+
+		ret = fill_range(job, fd, path, from, end, unit, &done, err);
+		if (ret)
+			layout_undo(fd, path, created, done > (uint64_t)st.st_size ? done :
+							     (uint64_t)st.st_size);
+	} else if (ftruncate(fd, (off_t)end)) {
+		ret = iop_errf(err, -errno, "cannot extend %s to %llu bytes: %s", path,
+			       (unsigned long long)end, strerror(errno));
+		layout_undo(fd, path, created, (uint64_t)st.st_size);
+	}
+out_close:
+	close(fd);
+	return ret;
+}
+
+int file_open(const struct job_spec *job, const char *path, bool write, struct iop_err *err)
+{
+	int flags = (write ? O_RDWR : O_RDONLY) | O_CLOEXEC;
+	int fd;
+
+	if (job->direct)
+		flags |= O_DIRECT;
+	flags |= job->sync_flags;	/* sync= (fio applies it to reads and writes alike) */
+	fd = write && job->create_on_open ? open(path, flags | O_CREAT | O_EXCL, 0644) : -1;
+	if (fd >= 0) {
+		/* create_on_open: created here rather than laid out, and iopath's own as well */
+		int ret = target_mark_owned(fd, path);
+
+		if (ret) {
+			close(fd);
+			unlink(path);
+			return iop_errf(err, ret, "cannot mark %s as created by iopath: %s", path,
+					strerror(-ret));
+		}
+		return fd;
+	}
+	fd = open(path, flags);
+	if (fd < 0) {
+		int e = errno;
+
+		if (e == EINVAL && job->direct)
+			return iop_errf(err, -e,
+					"open %s with O_DIRECT: %s (this filesystem refuses direct I/O; try direct=0)",
+					path, strerror(e));
+		return iop_errf(err, -e, "open %s: %s", path, strerror(e));
+	}
+	return fd;
+}
+
+int file_remove(const char *path)
+{
+	struct stat st;
+
+	if (lstat(path, &st))
+		return -errno;
+	if (!S_ISREG(st.st_mode))
+		return -EINVAL;
+	return unlink(path) ? -errno : 0;
+}
+
+void file_advise(int fd, uint64_t start, uint64_t len, unsigned hint)
+{
+	/* as fio, a hint the kernel refuses is no reason to stop */
+	if (hint == FADV_HINT_RANDOM)
+		(void)posix_fadvise(fd, (off_t)start, (off_t)len, POSIX_FADV_RANDOM);
+	else if (hint == FADV_HINT_SEQUENTIAL)
+		(void)posix_fadvise(fd, (off_t)start, (off_t)len, POSIX_FADV_SEQUENTIAL);
+}
+
+int file_invalidate(int fd, uint64_t start, uint64_t len)
+{
+	int ret = posix_fadvise(fd, (off_t)start, (off_t)len, POSIX_FADV_DONTNEED);
+
+	return -ret;
+}

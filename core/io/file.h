@@ -1,0 +1,69 @@
+/* The common file path: naming a job's files, sizing, laying out, opening, invalidating. */
+#ifndef IOPATH_FILE_H
+#define IOPATH_FILE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "base/err.h"
+#include "iopath/job.h"
+
+/*
+ * Files one worker may use (nrfiles, or names in filename=). fio sets no limit; this one
+ * keeps a worker's tables (some 250 bytes a file) and its descriptors within reason, and
+ * under the kernel's registered-file table (IORING_MAX_FIXED_FILES, 1 << 20).
+ */
+#define FILES_MAX 1000000u
+#define FILES_JOB_MAX 10000000u	/* all workers of a job together */
+
+/*
+ * A job's path names, compactly: one pointer each into shared blocks (a name costs its
+ * length, not PATH_MAX). Pointers stay valid until paths_free.
+ */
+struct path_set {
+	char **v;
+	size_t nr, cap;
+	struct path_block *blocks;
+};
+
+/* Append a copy of path. 0 or -ENOMEM. */
+int paths_add(struct path_set *s, const char *path);
+void paths_free(struct path_set *s);
+
+/*
+ * Append the files worker `clone` of job uses to out: filename split at unescaped ':'
+ * (shared by all workers), or "<jobname>.<clone>.<n>" for n < nrfiles when no filename is
+ * given (fio's names); relative names go under directory. Returns the count or -errno.
+ */
+int file_names(const struct job_spec *job, unsigned clone, struct path_set *out,
+	       struct iop_err *err);
+
+/* name under the job's directory (unless absolute), into out (PATH_MAX bytes). */
+int file_path(const struct job_spec *job, const char *name, char *out, struct iop_err *err);
+
+/* Create path if missing and, when it is a regular file, set its length to len. */
+int file_truncate(const char *path, uint64_t len, struct iop_err *err);
+
+/* Size of a regular file or block device; -ENOENT when missing. */
+int file_size(const char *path, uint64_t *size, bool *is_blockdev);
+
+/*
+ * Make sure path holds at least end bytes: create it if missing; when fill is set write
+ * data (verify-stamped in units of unit bytes when the job verifies), else just extend.
+ */
+int file_layout(const struct job_spec *job, const char *path, uint64_t end, bool fill,
+		uint32_t unit, struct iop_err *err);
+
+/* Open for the job: O_RDWR or O_RDONLY, plus O_DIRECT when direct=1. Returns fd or -errno. */
+int file_open(const struct job_spec *job, const char *path, bool write, struct iop_err *err);
+
+/* Remove path if it is a regular file (unlink=1); never a device. Returns 0 or -errno. */
+int file_remove(const char *path);
+
+/* Drop the page cache of [start, start + len). */
+int file_invalidate(int fd, uint64_t start, uint64_t len);
+
+/* fadvise_hint: tell the kernel hint (FADV_HINT_*, resolved) about [start, start + len). */
+void file_advise(int fd, uint64_t start, uint64_t len, unsigned hint);
+
+#endif

@@ -1,0 +1,70 @@
+/* Job text (fio job files and --opt=value command lines) into a list of job specs. */
+#ifndef IOPATH_JOBPARSE_H
+#define IOPATH_JOBPARSE_H
+
+#include <stdbool.h>
+
+#include "base/err.h"
+#include "iopath/job.h"
+#include "job/target.h"
+
+struct probe_set;
+
+struct job_list {
+	struct job_spec *jobs;
+	unsigned nr;
+	unsigned cap;
+	struct target_policy policy;	/* what the run may write besides its own files */
+	struct probe_set *probes;	/* probes to reuse (borrowed); NULL: the run makes its own */
+};
+
+#define JOB_INCLUDE_DEPTH 16	/* nested include files */
+#define JOB_WARN_LEN 512
+
+struct job_parser {
+	struct job_list *list;
+	struct job_spec global;		/* what a new job starts from */
+	struct job_spec *cur;		/* the command-line section being filled */
+	unsigned files_parsed;
+
+	/* Settings, filled by the caller before parsing. */
+	bool ignore_unsupported;	/* fio options iopath lacks: warn instead of refusing */
+	const char *const *sections;	/* --section: only these job sections (NULL: all) */
+	unsigned nr_sections;
+
+	/* Warnings for the caller to print (core code never prints). */
+	char (*warnings)[JOB_WARN_LEN];
+	unsigned nr_warnings;
+
+	bool cli_globals;		/* global options were given on the command line */
+	unsigned cli_jobs;
+	const char *includes[JOB_INCLUDE_DEPTH];	/* files being read, for recursion */
+	unsigned nr_includes;
+};
+
+void job_parser_init(struct job_parser *p, struct job_list *list);
+void job_parser_free(struct job_parser *p);
+
+/*
+ * Parse a job file's text, fio's way: [sections], any number of [global] sections (each
+ * affecting only later jobs), key=value or bare flags, ';'/'#' comments, "include FILE",
+ * ${VAR} and $pagesize/$mb_memory/$ncpus, (arithmetic). origin names the text in messages
+ * and anchors relative includes. As in fio, a second and later job file starts from fio's
+ * defaults (not the command line's globals) and its first job behind a stonewall.
+ */
+int job_parse_text(struct job_parser *p, const char *text, const char *origin,
+		   struct iop_err *err);
+int job_parse_file(struct job_parser *p, const char *path, struct iop_err *err);
+
+/* One --key[=value] from the command line; --name starts a new job (--name=global: globals). */
+int job_parse_cli(struct job_parser *p, const char *key, const char *val, struct iop_err *err);
+
+/* Finish every job (engine, defaults, checks), number the groups, resolve wait_for. */
+int job_parser_finish(struct job_parser *p, struct iop_err *err);
+
+void job_list_free(struct job_list *list);
+
+/* Substitute ${VAR} and fio's keywords in s (into buf); returns true when a keyword was found. */
+bool job_substitute(const char *s, char *buf, size_t len);
+
+#endif

@@ -1,0 +1,333 @@
+/* What iopath checks about a job's files before it writes: ownership, devices, alignment. */
+#include <blkid/blkid.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <libgen.h>
+#include <limits.h>
+#include <linux/fs.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <sys/statfs.h>
+#include <sys/sysmacros.h>
+#include <sys/xattr.h>
+#include <unistd.h>
+
+#include "job/target.h"
+
+#define OWNER_XATTR "user.iopath"
+#define OWNER_VALUE "created-by-iopath"
+#define SIDECAR_SUFFIX ".iopath"
+
+int target_policy_option(struct target_policy *pol, const char *key, const char *val,
+			 struct iop_err *err)
+{
+	struct stat st;
+
+	if (!strcmp(key, "readonly")) {
+		if (val)
+			return iop_errf(err, -EINVAL, "--readonly takes no value (it forbids every write and trim)");
+		pol->readonly = true;
+		return 1;
+	}
+	if (!strcmp(key, "allow-overwrite")) {
+		if (val)
+			return iop_errf(err, -EINVAL,
+					"--allow-overwrite takes no value (it allows writing to every existing file the jobs name)");
+		pol->allow_overwrite = true;
+		return 1;
+	}
+	if (strcmp(key, "allow-destructive"))
+		return 0;
+	if (!val || !*val)
+		return iop_errf(err, -EINVAL,
+				"--allow-destructive needs the block device it allows writing to (--allow-destructive=/dev/sdX)");
+	if (stat(val, &st))
+		return iop_errf(err, -errno, "--allow-destructive=%s: %s", val, strerror(errno));
+	if (!S_ISBLK(st.st_mode))
+		return iop_errf(err, -EINVAL,
+				"--allow-destructive=%s: not a block device (it names a device whose contents a write job may destroy)",
+				val);
+	if (pol->nr_destructive == TARGET_DESTRUCTIVE_MAX)
+		return iop_errf(err, -E2BIG, "--allow-destructive: at most %d devices",
+				TARGET_DESTRUCTIVE_MAX);
+	pol->destructive[pol->nr_destructive++] = val;
+	return 1;
+}
+
+int target_sidecar_path(const char *path, char *out, size_t len)
+{
+	const char *slash = strrchr(path, '/');
+	const char *base = slash ? slash + 1 : path;
+	int dirlen = slash ? (int)(slash - path + 1) : 0;
+	int n;
+
+	n = snprintf(out, len, "%.*s.%s" SIDECAR_SUFFIX, dirlen, path, base);
+	return n < 0 || (size_t)n >= len ? -ENAMETOOLONG : 0;
+}
+
+static int write_sidecar(const char *path, ino_t ino)
+{
+	char side[PATH_MAX], text[PATH_MAX + 96];
+	int fd, n, ret = 0;
+
+	ret = target_sidecar_path(path, side, sizeof(side));
+	if (ret)
+		return ret;
+	n = snprintf(text, sizeof(text),
+		     "This records that iopath created %s; iopath may overwrite and remove it.\nino=%llu\n",
+		     path, (unsigned long long)ino);
+	fd = open(side, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0644);
+	if (fd < 0)
+		return -errno;
+	if (write(fd, text, (size_t)n) != n)
+		ret = errno ? -errno : -EIO;
+	if (close(fd) && !ret)
+		ret = -errno;
+	if (ret)
+		unlink(side);
+	return ret;
+}
+
+int target_mark_owned(int fd, const char *path)
+{
+	struct stat st;
+
+	if (!fsetxattr(fd, OWNER_XATTR, OWNER_VALUE, sizeof(OWNER_VALUE) - 1, 0))
+		return 0;
+	/* no user xattrs here (9p, vboxsf, some FUSE, ramfs): a sidecar file records it */
+	if (fstat(fd, &st))
+		return -errno;
+	return write_sidecar(path, st.st_ino);
+}
+
+/*
+ * Filesystems whose inode numbers are not stable across lookups (FUSE without use_ino, 9p,
+ * vboxsf): there the sidecar's presence has to speak for the file, whatever its inode says.
+ */
+static bool unstable_inodes(const char *path)
+{
+	static const unsigned long magics[] = {
+		0x65735546,	/* FUSE */
+		0x01021997,	/* 9p */
+		0x786f4256,	/* vboxsf */
+	};
+	struct statfs sf;
+	unsigned i;
+
+	if (statfs(path, &sf))
+		return false;
+	for (i = 0; i < sizeof(magics) / sizeof(magics[0]); i++)
+		if ((unsigned long)sf.f_type == magics[i])
+			return true;
+	return false;
+}
+
+static bool sidecar_says_owned(const char *path, ino_t ino)
+{
+	char side[PATH_MAX], text[PATH_MAX + 128], *at;
+	ssize_t n;
+	int fd;
+
+	if (target_sidecar_path(path, side, sizeof(side)))
+		return false;
+	fd = open(side, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0)
+		return false;
+	n = read(fd, text, sizeof(text) - 1);
+	close(fd);
+	if (n <= 0)
+		return false;
+	text[n] = '\0';
+	at = strstr(text, "\nino=");
+	if (!at)
+		return false;
+	return strtoull(at + 5, NULL, 10) == (unsigned long long)ino || unstable_inodes(path);
+}
+
+bool target_owned(const char *path)
+{
+	char val[64];
+	struct stat st;
+	ssize_t n;
+
+	if (stat(path, &st) || !S_ISREG(st.st_mode))
+		return false;
+	n = getxattr(path, OWNER_XATTR, val, sizeof(val));
+	if (n == (ssize_t)sizeof(OWNER_VALUE) - 1 && !memcmp(val, OWNER_VALUE, (size_t)n))
+		return true;
+	return sidecar_says_owned(path, st.st_ino);
+}
+
+int target_remove(const char *path)
+{
+	char side[PATH_MAX];
+	int ret = 0;
+
+	if (unlink(path) && errno != ENOENT)
+		ret = -errno;
+	if (!target_sidecar_path(path, side, sizeof(side)) && unlink(side) && errno != ENOENT &&
+	    !ret)
+		ret = -errno;
+	return ret;
+}
+
+/* Where the device dev is mounted, from /proc/self/mountinfo; false when nowhere. */
+static bool mounted_at(dev_t dev, char *where, size_t len)
+{
+	FILE *f = fopen("/proc/self/mountinfo", "re");
+	char line[4096], mnt[2048];
+	unsigned maj, min;
+	bool found = false;
+
+	if (!f)
+		return false;
+	while (!found && fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "%*u %*u %u:%u %*s %2047s", &maj, &min, mnt) != 3)
+			continue;
+		if (makedev(maj, min) == dev) {
+			snprintf(where, len, "%s", mnt);
+			found = true;
+		}
+	}
+	fclose(f);
+	return found;
+}
+
+/* A filesystem, partition table, LVM, RAID or swap signature on the device, as blkid names it. */
+static int probe_signature(const char *path, char *what, size_t len)
+{
+	blkid_probe pr = blkid_new_probe_from_filename(path);
+	const char *type = NULL, *usage = NULL;
+	int rc;
+
+	if (!pr)
+		return -errno ? -errno : -EIO;
+	blkid_probe_enable_superblocks(pr, 1);
+	blkid_probe_set_superblocks_flags(pr, BLKID_SUBLKS_TYPE | BLKID_SUBLKS_USAGE);
+	blkid_probe_enable_partitions(pr, 1);
+	blkid_probe_set_partitions_flags(pr, BLKID_PARTS_MAGIC);
+	rc = blkid_do_safeprobe(pr);
+	if (rc == 0) {
+		if (!blkid_probe_lookup_value(pr, "TYPE", &type, NULL)) {
+			blkid_probe_lookup_value(pr, "USAGE", &usage, NULL);
+			snprintf(what, len, "%s%s%s", type,
+				 usage && strcmp(usage, "other") ? " " : "",
+				 usage && strcmp(usage, "other") ? usage : "");
+		} else if (!blkid_probe_lookup_value(pr, "PTTYPE", &type, NULL)) {
+			snprintf(what, len, "%s partition table", type);
+		} else {
+			snprintf(what, len, "a signature");
+		}
+	} else if (rc == -2) {
+		snprintf(what, len, "several conflicting signatures");
+		rc = 0;
+	}
+	blkid_free_probe(pr);
+	if (rc < 0)
+		return -EIO;
+	return rc == 0 ? 1 : 0;
+}
+
+int target_check_blockdev(const char *path, const struct target_policy *pol, const char *job,
+			  struct iop_err *err)
+{
+	char what[256], where[2048];
+	struct stat st, allowed;
+	unsigned i;
+	int fd, ret;
+
+	if (stat(path, &st))
+		return iop_errf(err, -errno, "job %s: %s: %s", job, path, strerror(errno));
+	for (i = 0; i < pol->nr_destructive; i++)
+		if (!stat(pol->destructive[i], &allowed) && S_ISBLK(allowed.st_mode) &&
+		    allowed.st_rdev == st.st_rdev)
+			return 0;
+	if (mounted_at(st.st_rdev, where, sizeof(where)))
+		return iop_errf(err, -EBUSY,
+				"job %s: %s is mounted on %s; iopath will not write to it (read-only jobs are fine; --allow-destructive=%s overrides)",
+				job, path, where, path);
+	/* an exclusive open fails while a filesystem, swap, LVM, MD or a partition holds it */
+	fd = open(path, O_RDONLY | O_EXCL | O_CLOEXEC);
+	if (fd < 0 && errno == EBUSY)
+		return iop_errf(err, -EBUSY,
+				"job %s: %s is in use (mounted, active swap, or held by LVM, RAID or device-mapper); iopath will not write to it (--allow-destructive=%s overrides)",
+				job, path, path);
+	if (fd < 0)
+		return iop_errf(err, -errno, "job %s: %s: %s", job, path, strerror(errno));
+	close(fd);
+	ret = probe_signature(path, what, sizeof(what));
+	if (ret < 0)
+		return iop_errf(err, ret,
+				"job %s: %s: cannot read it to look for a filesystem or partition table: %s",
+				job, path, strerror(-ret));
+	if (ret)
+		return iop_errf(err, -EEXIST,
+				"job %s: %s holds data (blkid finds: %s); a write job would destroy it (read-only jobs are fine; --allow-destructive=%s overrides)",
+				job, path, what, path);
+	return 0;
+}
+
+static uint32_t sysfs_lbs(dev_t dev, char *source, size_t len)
+{
+	char p[128], link[PATH_MAX], num[32];
+	unsigned long v = 0;
+	const char *name;
+	ssize_t n;
+	FILE *f;
+
+	snprintf(p, sizeof(p), "/sys/dev/block/%u:%u/queue/logical_block_size", major(dev),
+		 minor(dev));
+	f = fopen(p, "re");
+	if (!f) {
+		/* a partition: the queue belongs to the whole disk above it */
+		snprintf(p, sizeof(p), "/sys/dev/block/%u:%u/../queue/logical_block_size",
+			 major(dev), minor(dev));
+		f = fopen(p, "re");
+	}
+	if (!f)
+		return 0;
+	if (fgets(num, sizeof(num), f))
+		v = strtoul(num, NULL, 10);
+	fclose(f);
+	snprintf(p, sizeof(p), "/sys/dev/block/%u:%u", major(dev), minor(dev));
+	n = readlink(p, link, sizeof(link) - 1);
+	link[n > 0 ? n : 0] = '\0';
+	name = strrchr(link, '/') ? strrchr(link, '/') + 1 : p + 15;
+	snprintf(source, len, "the logical block size of %s", name);
+	return v > 0 && v <= (1u << 20) ? (uint32_t)v : 0;
+}
+
+uint32_t target_dio_align(const char *path, bool exists, char *source, size_t len)
+{
+	char dir[PATH_MAX];
+	struct statx stx;
+	struct stat st;
+	int fd, lbs;
+
+	source[0] = '\0';
+	if (exists && !statx(AT_FDCWD, path, 0, STATX_TYPE | STATX_DIOALIGN, &stx) &&
+	    (stx.stx_mask & STATX_DIOALIGN) && stx.stx_dio_offset_align) {
+		snprintf(source, len, "as statx reports for it");
+		return stx.stx_dio_offset_align;
+	}
+	if (exists && !stat(path, &st) && S_ISBLK(st.st_mode)) {
+		fd = open(path, O_RDONLY | O_CLOEXEC);
+		if (fd < 0)
+			return 0;
+		if (ioctl(fd, BLKSSZGET, &lbs) || lbs <= 0)
+			lbs = 0;
+		close(fd);
+		snprintf(source, len, "its logical block size");
+		return (uint32_t)lbs;
+	}
+	if (!exists) {
+		snprintf(dir, sizeof(dir), "%s", path);
+		path = dirname(dir);
+	}
+	if (stat(path, &st) || major(st.st_dev) == 0)
+		return 0;
+	return sysfs_lbs(st.st_dev, source, len);
+}

@@ -1,0 +1,63 @@
+/* What iopath checks about a job's files before it writes: ownership, devices, alignment. */
+#ifndef IOPATH_TARGET_H
+#define IOPATH_TARGET_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "base/err.h"
+
+#define TARGET_DESTRUCTIVE_MAX 16
+
+/*
+ * What the user allowed for the whole run. Zeroed means the safe default: write only files
+ * iopath created, and no block device that holds anything.
+ */
+struct target_policy {
+	bool allow_overwrite;			/* --allow-overwrite: any existing file */
+	bool readonly;				/* --readonly: no job writes, trims, creates or extends */
+	unsigned nr_destructive;
+	const char *destructive[TARGET_DESTRUCTIVE_MAX];	/* --allow-destructive=DEV */
+};
+
+/*
+ * A run-wide command-line option of the policy: --allow-overwrite, --allow-destructive=DEV or
+ * --readonly.
+ * Returns 1 when key was one of them, 0 when not, -errno (with err) on a bad value.
+ */
+int target_policy_option(struct target_policy *pol, const char *key, const char *val,
+			 struct iop_err *err);
+
+/*
+ * Mark a file iopath has just created: the extended attribute user.iopath, or where the
+ * filesystem has none, a sidecar ".NAME.iopath" next to it recording the file's inode.
+ */
+int target_mark_owned(int fd, const char *path);
+
+/* Does path carry iopath's mark? */
+bool target_owned(const char *path);
+
+/* Remove a file iopath created, and its sidecar if it has one. 0 or -errno. */
+int target_remove(const char *path);
+
+/* The sidecar's name for path (for tests and cleanup). */
+int target_sidecar_path(const char *path, char *out, size_t len);
+
+/*
+ * May a job write to the block device path? No when it holds a filesystem, partition
+ * table, LVM, RAID or swap signature, or is in use (mounted, swap, held by another
+ * device), unless the policy names it. 0 or -errno with a one-line reason in err.
+ */
+int target_check_blockdev(const char *path, const struct target_policy *pol, const char *job,
+			  struct iop_err *err);
+
+/*
+ * The offset and size alignment direct I/O needs on path (or, when it does not exist yet,
+ * in its directory): statx's STATX_DIOALIGN where the kernel reports it, else the logical
+ * block size of the device beneath. 0 when unknown (no block device: tmpfs, FUSE, 9p...).
+ * source says where the number came from, for messages.
+ */
+uint32_t target_dio_align(const char *path, bool exists, char *source, size_t len);
+
+#endif

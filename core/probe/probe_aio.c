@@ -1,0 +1,117 @@
+/* The io_uring and libaio trials: the engines, found in the registry, complete one read. */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "iopath/engine.h"
+#include "iopath/job.h"
+#include "probe/probe_int.h"
+
+/* The engine's option block with every option at its default, as a job without options has. */
+static int engine_defaults(const struct engine_ops *ops, unsigned char *block, size_t len)
+{
+	const struct engine_option *o;
+
+	memset(block, 0, len);
+	if (ops->opts_size > len)
+		return -EOVERFLOW;
+	for (o = ops->options; o && o->name; o++)
+		*(int *)(block + o->offset) = o->def;
+	return 0;
+}
+
+/* Submit the one request and wait for it, as the runner would. */
+static int engine_one_read(struct engine *e, struct io_req *req)
+{
+	const struct engine_ops *ops = e->ops;
+	struct io_req *rp = req, *done[1];
+	unsigned tries;
+	int ret;
+
+	ret = ops->submit(e, &rp, 1);
+	if (ret < 0)
+		return ret;
+	if (ret != 1)
+		return -EAGAIN;
+	if (ops->flags & ENGINE_SYNC)
+		return 0;
+	/* a reap cut short (a signal: EINTR) returns nothing yet: wait again, as the runner does */
+	for (tries = 0; tries < 1000; tries++) {
+		ret = ops->reap(e, done, 1, 1);
+		if (ret)
+			break;
+	}
+	if (ret < 0)
+		return ret;
+	return ret == 1 && done[0] == req ? 0 : -EIO;
+}
+
+static const char *applied(const struct engine *e, const char *key)
+{
+	unsigned i;
+
+	for (i = 0; i < e->nr_applied; i++)
+		if (!strcmp(e->applied[i][0], key))
+			return e->applied[i][1];
+	return NULL;
+}
+
+/*
+ * Set engine name up on fd (opened with O_DIRECT when direct) and read len bytes at offset 0
+ * into buf, through the same init/open_file/submit/reap/exit calls the runner makes.
+ */
+static void trial_engine(struct probe_trial *t, const char *name, int fd, bool direct,
+			 void *buf, unsigned len)
+{
+	const struct engine_entry *ent = engine_find(name);
+	unsigned char opts[JOB_ENGINE_OPTS_MAX] __attribute__((aligned(8)));
+	struct io_file f = { .path = "probe", .fd = fd, .len = len };
+	struct io_req req = { .buf = buf, .len = len, .ddir = DDIR_READ, .file = &f };
+	struct engine e = { 0 };
+	struct engine_params p = {
+		.opts = opts, .iodepth = 1, .reqs = &req, .nr_reqs = 1, .buf_base = buf,
+		.buf_len = len, .buf_size = len, .files = &f, .nr_files = 1, .direct = direct,
+	};
+	const char *how;
+	int ret;
+
+	if (!ent) {
+		probe_trial_set(t, ENOENT, "no engine named %s in this build", name);
+		return;
+	}
+	e.ops = ent->ops;
+	ret = engine_defaults(e.ops, opts, sizeof(opts));
+	if (!ret)
+		ret = e.ops->init(&e, &p);
+	if (ret) {
+		probe_trial_set(t, ret, "%s", e.err[0] ? e.err : strerror(-ret));
+		return;
+	}
+	ret = e.ops->open_file ? e.ops->open_file(&e, &f) : 0;
+	if (!ret) {
+		ret = engine_one_read(&e, &req);
+		if (!ret && req.res < 0)
+			ret = (int)req.res;
+		if (e.ops->close_file)
+			e.ops->close_file(&e, &f);
+	}
+	how = applied(&e, "taskrun");
+	if (ret)
+		probe_trial_set(t, ret, "one %u-byte read: %s", len,
+				e.err[0] ? e.err : strerror(-ret));
+	else
+		probe_trial_set(t, 0, "one %u-byte %sread completed%s%s%s", len,
+				direct ? "direct " : "", how ? " (ring: " : "", how ? how : "",
+				how ? ")" : "");
+	e.ops->exit(&e);
+}
+
+void probe_trial_io_uring(struct probe_trial *t, int fd, bool direct, void *buf, unsigned len)
+{
+	trial_engine(t, "io_uring", fd, direct, buf, len);
+}
+
+void probe_trial_libaio(struct probe_trial *t, int fd, bool direct, void *buf, unsigned len)
+{
+	trial_engine(t, "libaio", fd, direct, buf, len);
+}

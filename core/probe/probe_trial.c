@@ -1,0 +1,393 @@
+/* Capability trials in a temporary file: O_DIRECT, async interfaces, mmap, fallocate, fsync. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "probe/probe_int.h"
+#include "base/tempfiles.h"
+
+#define DATA_LEN	(256u * 1024)	/* written, synced region at the start of the file */
+#define FILE_LEN	(512u * 1024)	/* the rest is a hole */
+#define BLK		4096u
+#define BUF_LEN		(64u * 1024)
+#define HONESTY_READS	32
+#define FAST_US		5.0	/* a 4 KiB read faster than this did not cross a device */
+
+struct trial_ctx {
+	struct probe_path *p;
+	char name[PATH_MAX];
+	int fd;			/* buffered */
+	int dfd;		/* O_DIRECT, -1 when refused */
+	unsigned char *buf;	/* BUF_LEN, 4096-aligned */
+};
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+/* Create a fresh file in dir with O_EXCL; returns the fd or -errno. */
+static int tmp_create(const char *dir, char *name, size_t len)
+{
+	unsigned long salt = (unsigned long)now_ns();
+	int i, fd;
+
+	for (i = 0; i < 32; i++) {
+		salt = salt * 6364136223846793005ul + 1442695040888963407ul;
+		if (snprintf(name, len, "%s/.iopath-probe-%d-%08lx", dir, (int)getpid(),
+			     (salt >> 32) & 0xfffffffful) >= (int)len)
+			return -ENAMETOOLONG;
+		fd = open(name, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+		if (fd >= 0) {
+			/* removed on SIGINT/SIGTERM too */
+			tempfiles_register(name);
+			return fd;
+		}
+		if (errno == EINTR) {
+			/* a signal cut the create short: on FUSE the file may exist all the same */
+			unlink(name);
+			return -EINTR;
+		}
+		if (errno != EEXIST)
+			return -errno;
+	}
+	return -EEXIST;
+}
+
+/* pwrite/pread all of len, or -errno (-EIO for a short transfer). */
+static int xfer(int fd, void *buf, size_t len, off_t off, bool write)
+{
+	ssize_t n = write ? pwrite(fd, buf, len, off) : pread(fd, buf, len, off);
+
+	if (n < 0)
+		return -errno;
+	return (size_t)n == len ? 0 : -EIO;
+}
+
+/* The data region, written buffered and synced, then dropped from the page cache. */
+static int fill(struct trial_ctx *c)
+{
+	unsigned off;
+	int ret;
+
+	for (off = 0; off < DATA_LEN; off += BUF_LEN) {
+		memset(c->buf, 0x40 + (int)(off / BUF_LEN), BUF_LEN);
+		ret = xfer(c->fd, c->buf, BUF_LEN, off, true);
+		if (ret)
+			return ret;
+	}
+	if (ftruncate(c->fd, FILE_LEN) || fsync(c->fd))
+		return -errno;
+	posix_fadvise(c->fd, 0, 0, POSIX_FADV_DONTNEED);
+	return 0;
+}
+
+static void trial_direct_open(struct trial_ctx *c)
+{
+	struct probe_trial *t = &c->p->trial[PROBE_T_DIRECT_OPEN];
+
+	c->dfd = open(c->name, O_RDWR | O_DIRECT | O_CLOEXEC);
+	if (c->dfd < 0)
+		probe_trial_set(t, errno, "open(O_DIRECT): %s", strerror(errno));
+	else
+		probe_trial_set(t, 0, "accepted");
+}
+
+/* Write at off from buf+boff, read it back into another buffer of the same alignment. */
+static int direct_rw_at(struct trial_ctx *c, unsigned boff, unsigned len, off_t off)
+{
+	unsigned char *w = c->buf + boff, *r = c->buf + BUF_LEN / 2 + boff;
+	int ret;
+
+	memset(w, 0xa5, len);
+	memset(r, 0, len);
+	ret = xfer(c->dfd, w, len, off, true);
+	if (!ret)
+		ret = xfer(c->dfd, r, len, off, false);
+	if (!ret && memcmp(w, r, len))
+		ret = -EIO;
+	return ret;
+}
+
+/* One aligned O_DIRECT write and read back, at 512 then at 4096 alignment. */
+static void trial_direct_rw(struct trial_ctx *c)
+{
+	struct probe_trial *t = &c->p->trial[PROBE_T_DIRECT_RW];
+	int r512, r4k;
+
+	if (c->dfd < 0) {
+		probe_trial_set(t, EINVAL, "no O_DIRECT descriptor");
+		return;
+	}
+	r512 = direct_rw_at(c, 512, 512, 512);
+	if (!r512) {
+		c->p->direct_align = 512;
+		probe_trial_set(t, 0, "512-byte aligned write and read back");
+		return;
+	}
+	r4k = direct_rw_at(c, 0, BLK, BLK);
+	if (!r4k) {
+		c->p->direct_align = BLK;
+		probe_trial_set(t, 0, "4096-byte aligned write and read back (512: %s)",
+				strerror(-r512));
+		return;
+	}
+	probe_trial_set(t, r4k, "aligned O_DIRECT write/read fails: %s%s", strerror(-r4k),
+			r4k == -EIO ? " (or data read back differs)" : "");
+}
+
+/* A read at byte offset 1: a real direct path rejects it (EINVAL), a cached one serves it. */
+static void trial_unaligned(struct trial_ctx *c)
+{
+	struct probe_trial *t = &c->p->trial[PROBE_T_UNALIGNED];
+	ssize_t n;
+
+	if (c->dfd < 0)
+		return;
+	n = pread(c->dfd, c->buf, 512, 1);
+	if (n >= 0)
+		probe_trial_set(t, 0, "accepted: alignment is not enforced");
+	else if (errno == EINVAL)
+		probe_trial_set(t, EINVAL, "EINVAL: alignment is enforced");
+	else
+		probe_trial_set(t, errno, "%s", strerror(errno));
+}
+
+static void dio_align(struct trial_ctx *c)
+{
+#ifdef STATX_DIOALIGN
+	struct statx stx;
+
+	if (statx(AT_FDCWD, c->name, 0, STATX_DIOALIGN, &stx) == 0 &&
+	    (stx.stx_mask & STATX_DIOALIGN)) {
+		c->p->dio_mem_align = stx.stx_dio_mem_align;
+		c->p->dio_offset_align = stx.stx_dio_offset_align;
+	}
+#else
+	(void)c;
+#endif
+}
+
+static void trial_async(struct trial_ctx *c)
+{
+	bool direct = c->dfd >= 0 && c->p->direct_align;
+	int fd = direct ? c->dfd : c->fd;
+
+	probe_trial_io_uring(&c->p->trial[PROBE_T_IO_URING], fd, direct, c->buf, BLK);
+	probe_trial_libaio(&c->p->trial[PROBE_T_LIBAIO], fd, direct, c->buf, BLK);
+}
+
+static void trial_mmap(struct trial_ctx *c)
+{
+	struct probe_trial *t = &c->p->trial[PROBE_T_MMAP];
+	unsigned char *m;
+
+	m = mmap(NULL, BLK, PROT_READ | PROT_WRITE, MAP_SHARED, c->fd, 0);
+	if (m == MAP_FAILED) {
+		probe_trial_set(t, errno, "mmap(MAP_SHARED): %s", strerror(errno));
+		return;
+	}
+	memset(m, 0x5a, 64);
+	if (msync(m, BLK, MS_SYNC))
+		probe_trial_set(t, errno, "msync: %s", strerror(errno));
+	else
+		probe_trial_set(t, 0, "shared mapping stored and synced");
+	munmap(m, BLK);
+}
+
+static void trial_fallocate(struct trial_ctx *c)
+{
+	struct probe_trial *t = &c->p->trial[PROBE_T_FALLOCATE];
+
+	if (fallocate(c->fd, 0, FILE_LEN, BUF_LEN))
+		probe_trial_set(t, errno, "fallocate: %s", strerror(errno));
+	else
+		probe_trial_set(t, 0, "64 KiB allocated");
+}
+
+static void trial_fsync(struct trial_ctx *c)
+{
+	struct probe_trial *t = &c->p->trial[PROBE_T_FSYNC];
+	uint64_t t0;
+	int ret;
+
+	memset(c->buf, 0x33, BLK);
+	ret = xfer(c->fd, c->buf, BLK, 0, true);
+	if (ret) {
+		probe_trial_set(t, ret, "buffered write before fsync: %s", strerror(-ret));
+		return;
+	}
+	t0 = now_ns();
+	if (fsync(c->fd)) {
+		probe_trial_set(t, errno, "fsync: %s", strerror(errno));
+		return;
+	}
+	c->p->fsync_ns = now_ns() - t0;
+	probe_trial_set(t, 0, "4 KiB write + fsync: fsync took %.1f us", c->p->fsync_ns / 1e3);
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* Median times of O_DIRECT 4 KiB reads of written data and of the hole, alternating. */
+static int time_reads(struct trial_ctx *c, uint64_t *data, uint64_t *hole)
+{
+	uint64_t d[HONESTY_READS], h[HONESTY_READS], t0;
+	unsigned i;
+	int ret;
+
+	for (i = 0; i < HONESTY_READS; i++) {
+		t0 = now_ns();
+		ret = xfer(c->dfd, c->buf, BLK, (off_t)(i * BLK * 2) % DATA_LEN, false);
+		d[i] = now_ns() - t0;
+		if (ret)
+			return ret;
+		t0 = now_ns();
+		ret = xfer(c->dfd, c->buf, BLK, DATA_LEN + (off_t)i * BLK, false);
+		h[i] = now_ns() - t0;
+		if (ret)
+			return ret;
+	}
+	qsort(d, HONESTY_READS, sizeof(d[0]), cmp_u64);
+	qsort(h, HONESTY_READS, sizeof(h[0]), cmp_u64);
+	*data = d[HONESTY_READS / 2];
+	*hole = h[HONESTY_READS / 2] ? h[HONESTY_READS / 2] : 1;
+	return 0;
+}
+
+/* A loop device reading its backing file without dio answers from that file's page cache. */
+static bool buffered_loop(const struct probe_path *p)
+{
+	const struct probe_dev *d = p->nr_chain ? &p->chain[p->nr_chain - 1] : NULL;
+
+	return d && !strcmp(d->kind, "loop") && strstr(d->extra, "dio off");
+}
+
+static void honesty_verdict(struct probe_path *p, bool sparse)
+{
+	double data = p->direct_data_ns / 1e3, hole = p->direct_hole_ns / 1e3;
+	double ratio = (double)p->direct_data_ns / (double)p->direct_hole_ns;
+	bool unaligned = p->trial[PROBE_T_UNALIGNED].state == PROBE_OK;
+	char *ev = p->direct_evidence;
+	size_t len = sizeof(p->direct_evidence);
+
+	if (p->fs_class == PROBE_FS_MEMORY) {
+		p->direct_honoured = PROBE_NO;
+		probe_fmt(ev, len, "memory-backed filesystem: O_DIRECT reads are memory copies (%.1f us)",
+			  data);
+	} else if (buffered_loop(p)) {
+		p->direct_honoured = PROBE_NO;
+		probe_fmt(ev, len, "loop device without dio: reads go through its backing file's page cache (%.1f us)",
+			  data);
+	} else if (!sparse) {
+		p->direct_honoured = unaligned && data < FAST_US ? PROBE_NO : PROBE_UNKNOWN;
+		probe_fmt(ev, len, "no hole to compare with; O_DIRECT data reads take %.1f us%s", data,
+			  p->direct_honoured == PROBE_NO ?
+			  " with unaligned reads accepted: a cache answers them" : "");
+	} else if (ratio >= 2.0 && data >= FAST_US) {
+		p->direct_honoured = PROBE_YES;
+		probe_fmt(ev, len, "O_DIRECT reads of written data take %.1f us against %.1f us for a hole: they reach the storage",
+			  data, hole);
+	} else if (ratio < 1.5 && unaligned) {
+		p->direct_honoured = PROBE_NO;
+		probe_fmt(ev, len, "O_DIRECT reads of written data take %.1f us, as long as reading a hole (%.1f us), and unaligned O_DIRECT is accepted: a page cache answers them",
+			  data, hole);
+	} else {
+		p->direct_honoured = PROBE_UNKNOWN;
+		probe_fmt(ev, len, "O_DIRECT reads of written data take %.1f us against %.1f us for a hole%s; unaligned O_DIRECT %s",
+			  data, hole, data < FAST_US ? " (memory speed)" : "",
+			  unaligned ? "accepted" : "rejected");
+	}
+}
+
+/*
+ * Do O_DIRECT reads reach the storage? A read of written data has to fetch it from below;
+ * a read of a hole is answered from metadata. Where both cost the same, something (the
+ * guest's page cache, or a host's behind a shared folder, as virtiofs without allow_direct_io)
+ * is answering the "direct" reads from memory.
+ */
+static void honesty(struct trial_ctx *c)
+{
+	struct probe_path *p = c->p;
+	struct stat st;
+	bool sparse;
+	int ret;
+
+	if (c->dfd < 0 || !p->direct_align) {
+		probe_fmt(p->direct_evidence, sizeof(p->direct_evidence), "no working O_DIRECT");
+		return;
+	}
+	if (fsync(c->fd) == 0)
+		posix_fadvise(c->fd, 0, 0, POSIX_FADV_DONTNEED);
+	/* XFS preallocates past EOF, so ask where the hole starts before counting blocks. */
+	sparse = lseek(c->fd, DATA_LEN, SEEK_HOLE) == (off_t)DATA_LEN ||
+		 (fstat(c->fd, &st) == 0 && (uint64_t)st.st_blocks * 512 <= DATA_LEN + BUF_LEN);
+	ret = time_reads(c, &p->direct_data_ns, &p->direct_hole_ns);
+	if (ret) {
+		probe_fmt(p->direct_evidence, sizeof(p->direct_evidence),
+			 "timed O_DIRECT reads failed: %s", strerror(-ret));
+		return;
+	}
+	honesty_verdict(p, sparse);
+}
+
+static void trials_skipped(struct probe_path *p, int err)
+{
+	unsigned i;
+
+	probe_trial_set(&p->trial[PROBE_T_CREATE], err, "cannot create a temporary file: %s",
+			strerror(err));
+	for (i = PROBE_T_CREATE + 1; i < PROBE_T_NR; i++)
+		probe_fmt(p->trial[i].why, sizeof(p->trial[i].why), "not run: no temporary file");
+}
+
+void probe_trials(struct probe_path *p, const char *dir, unsigned flags)
+{
+	struct trial_ctx c = { .p = p, .fd = -1, .dfd = -1 };
+	int ret;
+
+	if (posix_memalign((void **)&c.buf, BLK, BUF_LEN)) {
+		trials_skipped(p, ENOMEM);
+		return;
+	}
+	c.fd = tmp_create(dir, c.name, sizeof(c.name));
+	if (c.fd < 0) {
+		trials_skipped(p, -c.fd);
+		goto out_free;
+	}
+	ret = fill(&c);
+	probe_trial_set(&p->trial[PROBE_T_CREATE], ret, "%s",
+			ret ? strerror(-ret) : "512 KiB file, first half written and synced");
+	if (ret)
+		goto out_unlink;
+	trial_direct_open(&c);
+	trial_direct_rw(&c);
+	trial_unaligned(&c);
+	dio_align(&c);
+	if (flags & PROBE_TIMING)
+		honesty(&c);
+	trial_async(&c);
+	trial_mmap(&c);
+	trial_fallocate(&c);
+	trial_fsync(&c);
+out_unlink:
+	if (c.dfd >= 0)
+		close(c.dfd);
+	close(c.fd);
+	tempfiles_remove(c.name);
+out_free:
+	free(c.buf);
+}

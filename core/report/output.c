@@ -1,0 +1,206 @@
+/* Output selection shared by every command that runs jobs: formats, destination, exit code. */
+#include <errno.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli/commands.h"
+#include "report/output.h"
+#include "report/report.h"
+#include "base/atomic.h"
+#include "base/tempfiles.h"
+
+int output_parse_formats_among(const char *list, unsigned accepted, unsigned *formats,
+				struct iop_err *err)
+{
+	static const struct {
+		const char *name;
+		unsigned bit;
+	} names[] = {
+		{ "normal", OUT_NORMAL }, { "json", OUT_JSON }, { "json+", OUT_JSONPLUS },
+		{ "terse", OUT_TERSE }, { "csv", OUT_CSV },
+	};
+	char buf[128], which[64] = "", *tok, *save = NULL;
+	size_t i, n = sizeof(names) / sizeof(names[0]);
+
+	for (i = 0; i < n; i++)
+		if (accepted & names[i].bit)
+			snprintf(which + strlen(which), sizeof(which) - strlen(which), "%s%s",
+				 which[0] ? ", " : "", names[i].name);
+	if (strlen(list) >= sizeof(buf))
+		return iop_errf(err, -EINVAL, "--output-format: value too long");
+	strcpy(buf, list);
+	*formats = 0;
+	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		for (i = 0; i < n && (strcmp(tok, names[i].name) || !(accepted & names[i].bit)); i++)
+			;
+		if (i == n)
+			return iop_errf(err, -EINVAL,
+					"--output-format: unknown format '%s' (accepted: %s)", tok, which);
+		*formats |= names[i].bit;
+	}
+	if (!*formats)
+		return iop_errf(err, -EINVAL, "--output-format: empty (accepted: %s)", which);
+	return 0;
+}
+
+int output_parse_formats(const char *list, unsigned *formats, struct iop_err *err)
+{
+	return output_parse_formats_among(list, OUT_NORMAL | OUT_JSON | OUT_JSONPLUS | OUT_TERSE | OUT_CSV,
+					  formats, err);
+}
+
+/* Where a result goes when it cannot go where asked: $TMPDIR (or /tmp), rather than nowhere. */
+static void fallback_path(char *out, size_t len, const char *ext)
+{
+	const char *dir = getenv("TMPDIR");
+
+	snprintf(out, len, "%s/iopath-result.%d.%s", dir && *dir ? dir : "/tmp", (int)getpid(), ext);
+}
+
+/* The text formats asked for, in order: normal, terse, csv. */
+static void text_formats(FILE *f, const struct run_results *r, unsigned formats)
+{
+	if (formats & OUT_NORMAL)
+		report_normal(f, r);
+	if (formats & OUT_TERSE)
+		report_terse(f, r);
+	if (formats & OUT_CSV)
+		report_csv(f, r);
+}
+
+static int write_text(const struct run_results *r, const char *path, unsigned formats)
+{
+	struct atomic_file a;
+	int ret = atomic_open(&a, path);
+
+	if (ret)
+		return ret;
+	text_formats(a.f, r, formats);
+	return atomic_commit(&a);
+}
+
+static int saved_elsewhere(struct iop_err *err, int ret, const char *path, const char *alt,
+			   int ret2)
+{
+	if (!ret2)
+		return iop_errf(err, ret, "cannot write the result to %s: %s; it was saved to %s instead",
+				path ? path : "stdout", strerror(-ret), alt);
+	return iop_errf(err, ret, "cannot write the result to %s: %s (nor to %s: %s)",
+			path ? path : "stdout", strerror(-ret), alt, strerror(-ret2));
+}
+
+int output_results(const struct run_results *r, const struct output_opts *o, int argc,
+		   char **argv, struct iop_err *err)
+{
+	bool json = o->formats & (OUT_JSON | OUT_JSONPLUS);
+	char alt[PATH_MAX];
+	struct run_env env;
+	json_t *root;
+	int ret = 0;
+
+	run_env_fill(&env, argc, argv);
+	if ((o->formats & OUT_TEXT) && o->path && !json) {
+		/* only text asked for: it is the result, and goes to the file */
+		ret = write_text(r, o->path, o->formats);
+		if (ret) {
+			fallback_path(alt, sizeof(alt), "txt");
+			return saved_elsewhere(err, ret, o->path, alt, write_text(r, alt, o->formats));
+		}
+		return 0;
+	}
+	if (o->formats & OUT_TEXT) {
+		/* with JSON on stdout too, the text goes to stderr so stdout stays parseable */
+		FILE *text = !o->path && json ? stderr : stdout;
+
+		text_formats(text, r, o->formats);
+		fflush(text);
+	}
+	if (!json)
+		return 0;
+	root = report_json(r, &env, o->formats & OUT_JSONPLUS);
+	if (!root)
+		return iop_errf(err, -ENOMEM, "out of memory building the JSON result");
+	ret = report_json_write(root, o->path);
+	if (ret) {
+		fallback_path(alt, sizeof(alt), "json");
+		saved_elsewhere(err, ret, o->path, alt, report_json_write(root, alt));
+	}
+	json_decref(root);
+	return ret;
+}
+
+int output_exit_code(const struct run_results *r)
+{
+	unsigned i;
+
+	for (i = 0; i < r->nr; i++) {
+		const struct job_result *res = &r->res[i];
+		const char *line = res->errlog, *nl;
+
+		/* error_dump lines and non-fatal verify failures, fio's "fio: io_u error ..." */
+		for (; *line; line = nl + 1) {
+			nl = strchr(line, '\n');
+			if (!nl)
+				break;
+			fprintf(stderr, "iopath: job %s: %.*s\n", res->spec->name, (int)(nl - line),
+				line);
+		}
+		if (res->errlog_dropped)
+			fprintf(stderr, "iopath: job %s: %llu more error lines not kept\n",
+				res->spec->name, (unsigned long long)res->errlog_dropped);
+		if (res->error)
+			fprintf(stderr, "iopath: job %s failed: %s\n", res->spec->name, res->errmsg);
+	}
+	if (r->interrupted)
+		return EXIT_INTERRUPTED;
+	return run_failed(r) ? EXIT_JOB_FAILED : 0;
+}
+
+static volatile sig_atomic_t stops;
+
+static void on_stop(int sig)
+{
+	(void)sig;
+	if (stops++) {
+		/* a second signal: leave at once, but leave no temporary file behind */
+		tempfiles_remove_all();
+		_exit(EXIT_INTERRUPTED);
+	}
+	run_request_stop();
+}
+
+static void on_exit_signal(int sig)
+{
+	(void)sig;
+	tempfiles_remove_all();
+	_exit(EXIT_INTERRUPTED);
+}
+
+static void install(void (*handler)(int))
+{
+	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP };
+	struct sigaction sa;
+	unsigned i;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = handler;
+	sigemptyset(&sa.sa_mask);
+	for (i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
+		sigaction(sigs[i], &sa, NULL);
+	/* a closed stdout is an error to report (and a reason to save the result elsewhere) */
+	signal(SIGPIPE, SIG_IGN);
+}
+
+void install_stop_signals(void)
+{
+	install(on_stop);
+}
+
+void install_exit_signals(void)
+{
+	install(on_exit_signal);
+}

@@ -1,0 +1,51 @@
+/* Output selection shared by every command that runs jobs: formats, destination, exit code. */
+#ifndef IOPATH_OUTPUT_H
+#define IOPATH_OUTPUT_H
+
+#include <stdbool.h>
+
+#include "base/err.h"
+#include "run/run.h"
+
+#define OUT_NORMAL (1u << 0)
+#define OUT_JSON (1u << 1)
+#define OUT_JSONPLUS (1u << 2)
+#define OUT_TERSE (1u << 3)
+#define OUT_CSV (1u << 4)
+#define OUT_TEXT (OUT_NORMAL | OUT_TERSE | OUT_CSV)
+
+struct output_opts {
+	unsigned formats;
+	const char *path;	/* --output=FILE, or NULL for stdout */
+};
+
+/*
+ * Parse --output-format's comma list: normal, json, json+, terse, csv. Where they go: JSON to
+ * --output FILE (atomically) or stdout; the text formats, in that order, to stdout when the
+ * JSON has the file, to stderr when JSON is on stdout, else to FILE or stdout.
+ */
+int output_parse_formats(const char *list, unsigned *formats, struct iop_err *err);
+/* The same, accepting only the formats in the mask 'accepted' (a command that writes fewer). */
+int output_parse_formats_among(const char *list, unsigned accepted, unsigned *formats,
+				struct iop_err *err);
+
+/*
+ * Write the results as asked, the file atomically; when that fails the result is saved in
+ * $TMPDIR (or /tmp) instead and err says where. 0 or -errno with err set.
+ */
+int output_results(const struct run_results *r, const struct output_opts *o, int argc,
+		   char **argv, struct iop_err *err);
+
+/* Print each failed job's reason on stderr; return the exit code the run deserves. */
+int output_exit_code(const struct run_results *r);
+
+/*
+ * SIGINT/SIGTERM/SIGHUP for commands that run jobs: the first asks the runner to stop (the
+ * partial results are then written), the second removes temporary files and exits 130.
+ */
+void install_stop_signals(void);
+
+/* The same for commands with nothing to save: remove temporary files and exit 130 at once. */
+void install_exit_signals(void);
+
+#endif

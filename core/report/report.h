@@ -1,0 +1,69 @@
+/* Reports: finished results as fio-compatible JSON (json, json+) and fio-like normal text. */
+#ifndef IOPATH_REPORT_H
+#define IOPATH_REPORT_H
+
+#include <jansson.h>
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "job/job.h"
+#include "run/run.h"
+
+/* What the whole run was: for the header of every result. */
+struct run_env {
+	char cmdline[4096];	/* the command line, words joined by spaces (cut if longer) */
+	char kernel[128];
+	char hostname[128];
+};
+
+void run_env_fill(struct run_env *env, int argc, char **argv);
+
+/* Words joined by single spaces, cut to fit len. */
+void join_words(char *buf, size_t len, int argc, char **argv);
+
+/* The whole run in fio 3.x JSON shape; plus adds the latency bins (json+). NULL on ENOMEM. */
+json_t *report_json(const struct run_results *r, const struct run_env *env, bool plus);
+
+/* fio-style human text. */
+void report_normal(FILE *f, const struct run_results *r);
+
+/* Write json to path atomically (temp file, fsync, rename), or to stdout when path is NULL. */
+int report_json_write(json_t *root, const char *path);
+
+/* fio's terse v3 lines (--output-format=terse, --minimal), one per result. */
+void report_terse(FILE *f, const struct run_results *r);
+
+/* CSV: a header and one row per result and direction, with p50/p99/p99.9 latencies. */
+void report_csv(FILE *f, const struct run_results *r);
+
+/* Parsed jobs as JSON (iopath --parse-only --output-format=json). NULL on ENOMEM. */
+struct job_list;
+json_t *report_jobs_json(const struct job_list *jobs);
+
+/* Parsed jobs as one equivalent command line (--showcmd): every job with all its options. */
+void report_showcmd(FILE *f, const struct job_list *jobs);
+
+/*
+ * fio's bw_agg (per= in the text): the result's mean sampled bandwidth in direction dir as a
+ * percentage of its reporting group's (every result with its groupid: all their bytes over
+ * the longest runtime), at most 100; 0 without samples. rr may be NULL (100).
+ */
+double bw_agg_pct(const struct run_results *rr, const struct job_result *res, unsigned dir);
+
+/* The per-result "job options" and the rest need these too. */
+const char *dir_name(unsigned dir);
+
+/*
+ * fio's completion-latency distribution: counts per bucket of nanoseconds, microseconds and
+ * milliseconds (lat_bucket_names gives each bucket's fio label), and their total.
+ */
+void result_lat_buckets(const struct job_result *r, uint64_t counts[3][12], uint64_t *total);
+extern const char *const lat_bucket_names[3][12];
+
+/* fio's file-operation engines: their I/Os are counted, not timed (no latency distribution). */
+static inline bool result_ios_untimed(const struct job_result *r)
+{
+	return r->spec && r->spec->engine && (r->spec->engine->flags & ENGINE_FILE_OP);
+}
+
+#endif

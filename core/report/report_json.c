@@ -1,0 +1,566 @@
+/* fio-compatible JSON (and json+) from finished results. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "io/iolog.h"
+#include "run/meta.h"
+#include "report/report.h"
+#include "stats/steady.h"
+#include "stats/stats.h"
+#include "base/atomic.h"
+#include "base/version.h"
+
+const char *dir_name(unsigned dir)
+{
+	static const char *const names[] = { "read", "write", "trim", "sync" };
+
+	return dir < STAT_NR ? names[dir] : "?";
+}
+
+void join_words(char *buf, size_t len, int argc, char **argv)
+{
+	size_t off = 0;
+	int i;
+
+	if (!len)
+		return;
+	buf[0] = '\0';
+	for (i = 0; i < argc && off < len; i++)
+		off += (size_t)snprintf(buf + off, len - off, "%s%s", i ? " " : "", argv[i]);
+}
+
+void run_env_fill(struct run_env *env, int argc, char **argv)
+{
+	struct utsname u;
+
+	memset(env, 0, sizeof(*env));
+	join_words(env->cmdline, sizeof(env->cmdline), argc, argv);
+	if (!uname(&u))
+		snprintf(env->kernel, sizeof(env->kernel), "%s", u.release);
+	if (gethostname(env->hostname, sizeof(env->hostname)))
+		snprintf(env->hostname, sizeof(env->hostname), "unknown");
+}
+
+static int set(json_t *o, const char *key, json_t *v)
+{
+	return json_object_set_new(o, key, v);
+}
+
+/* One latency object; with percentiles when list is not NULL (and samples have buckets). */
+static json_t *lat_json_list(const struct lat_stat *s, const double *list, unsigned nr, bool bins)
+{
+	json_t *o = json_object();
+	uint64_t out[32];
+	char key[32];
+	unsigned i;
+
+	set(o, "min", json_integer(s->n ? (json_int_t)s->min : 0));
+	set(o, "max", json_integer((json_int_t)s->max));
+	set(o, "mean", json_real(lat_mean(s)));
+	set(o, "stddev", json_real(lat_stddev(s)));
+	set(o, "N", json_integer((json_int_t)s->n));
+	if (list && s->n) {
+		json_t *p = json_object();
+
+		lat_percentiles(s, list, nr, out);
+		for (i = 0; i < nr; i++) {
+			snprintf(key, sizeof(key), "%f", list[i]);
+			set(p, key, json_integer((json_int_t)out[i]));
+		}
+		set(o, "percentile", p);
+	}
+	if (bins && s->n) {
+		json_t *b = json_object();
+
+		for (i = 0; i < HIST_NR; i++) {
+			if (!s->hist[i])
+				continue;
+			snprintf(key, sizeof(key), "%llu", (unsigned long long)hist_val(i));
+			set(b, key, json_integer((json_int_t)s->hist[i]));
+		}
+		set(o, "bins", b);
+	}
+	return o;
+}
+
+static json_t *lat_json(const struct lat_stat *s, bool pcts, bool bins)
+{
+	return lat_json_list(s, pcts ? default_percentiles : NULL, nr_default_percentiles, bins);
+}
+
+double bw_agg_pct(const struct run_results *rr, const struct job_result *res, unsigned dir)
+{
+	const struct dir_stat *d = &res->dir[dir];
+	uint64_t bytes = 0, rt_max = 0;
+	double pct;
+	unsigned i;
+
+	if (!d->bw.n)
+		return 0;
+	for (i = 0; rr && i < rr->nr; i++) {
+		const struct dir_stat *s = &rr->res[i].dir[dir];
+
+		if (rr->res[i].spec->groupid != res->spec->groupid || !s->runtime_ns)
+			continue;
+		bytes += s->bytes;
+		if (runtime_ms(s->runtime_ns) > rt_max)
+			rt_max = runtime_ms(s->runtime_ns);
+	}
+	if (!bytes || !rt_max)
+		return 100.0;
+	/* against the group's aggregate, bytes over its longest runtime in ms (fio's agg) */
+	pct = 100.0 * sample_mean(&d->bw) / (double)per_sec(bytes, rt_max);
+	return pct < 100.0 ? pct : 100.0;
+}
+
+/* slat, clat and lat of a direction: percentiles where the job asks for them (fio's options). */
+/* failed: I/Os of the direction that failed, which fio counts in total_ios (issued). */
+static json_t *dir_json(const struct dir_stat *d, const struct job_spec *job, bool plus, double agg,
+			uint64_t failed)
+{
+	const double *list;
+	unsigned nr = job_percentile_list(job, &list);
+	bool clat = !job || job->clat_percentiles, slat = job && job->slat_percentiles,
+	     lat = job && job->lat_percentiles;
+	json_t *o = json_object();
+	/* fio's whole milliseconds, rounded up, and its integer division by them */
+	uint64_t ms = runtime_ms(d->runtime_ns), bw = per_sec(d->bytes, ms);
+
+	set(o, "io_bytes", json_integer((json_int_t)d->bytes));
+	set(o, "io_kbytes", json_integer((json_int_t)(d->bytes / 1024)));
+	set(o, "bw_bytes", json_integer((json_int_t)bw));
+	set(o, "bw", json_integer((json_int_t)(bw / 1024)));
+	/* fio: IOPS from every I/O issued, the failed ones (continue_on_error) too */
+	set(o, "iops", json_real(ms ? 1000.0 * (double)(d->ios + failed) / (double)ms : 0));
+	set(o, "runtime", json_integer((json_int_t)ms));
+	set(o, "total_ios", json_integer((json_int_t)(d->ios + failed)));
+	set(o, "short_ios", json_integer((json_int_t)d->short_ios));
+	set(o, "drop_ios", json_integer(0));
+	set(o, "slat_ns", lat_json_list(&d->slat, slat ? list : NULL, nr, false));
+	set(o, "clat_ns", lat_json_list(&d->clat, clat ? list : NULL, nr, plus));
+	set(o, "lat_ns", lat_json_list(&d->lat, lat ? list : NULL, nr, false));
+	set(o, "bw_min", json_integer((json_int_t)(d->bw.min / 1024)));
+	set(o, "bw_max", json_integer((json_int_t)(d->bw.max / 1024)));
+	set(o, "bw_agg", json_real(agg));
+	set(o, "bw_mean", json_real(sample_mean(&d->bw) / 1024));
+	set(o, "bw_dev", json_real(sample_stddev(&d->bw) / 1024));
+	set(o, "bw_samples", json_integer((json_int_t)d->bw.n));
+	set(o, "iops_min", json_integer((json_int_t)d->iops.min));
+	set(o, "iops_max", json_integer((json_int_t)d->iops.max));
+	set(o, "iops_mean", json_real(sample_mean(&d->iops)));
+	set(o, "iops_stddev", json_real(sample_stddev(&d->iops)));
+	set(o, "iops_samples", json_integer((json_int_t)d->iops.n));
+	return o;
+}
+
+static json_t *sync_json(const struct dir_stat *d, const struct job_spec *job, bool plus)
+{
+	json_t *o = json_object();
+	const double *list;
+	unsigned nr = job_percentile_list(job, &list);
+
+	set(o, "total_ios", json_integer((json_int_t)d->ios));
+	set(o, "lat_ns", lat_json_list(&d->clat, list, nr, plus));
+	return o;
+}
+
+static json_t *depth_json(const struct job_result *r)
+{
+	static const char *const keys[] = { "1", "2", "4", "8", "16", "32", ">=64" };
+	json_t *o = json_object();
+	uint64_t total = 0;
+	unsigned i;
+
+	for (i = 0; i < DEPTH_BUCKETS; i++)
+		total += r->depth[i];
+	for (i = 0; i < DEPTH_BUCKETS; i++)
+		set(o, keys[i], json_real(total ? 100.0 * (double)r->depth[i] / (double)total : 0));
+	return o;
+}
+
+/*
+ * fio's latency distribution: percent of I/Os at or under each edge, in ns below 1 us,
+ * in us below 1 ms, in ms above. Taken from the completion-latency histograms.
+ */
+void result_lat_buckets(const struct job_result *r, uint64_t counts[3][12], uint64_t *total)
+{
+	static const uint64_t edges[] = { 2, 4, 10, 20, 50, 100, 250, 500, 750, 1000, 2000 };
+	uint64_t v, scaled;
+	unsigned d, i, b, unit, n;
+
+	memset(counts, 0, sizeof(uint64_t) * 3 * 12);
+	*total = 0;
+	/* fio's file-operation engines leave the distribution empty (their I/Os are not timed) */
+	for (d = 0; d < 3 && !result_ios_untimed(r); d++) {
+		const struct lat_stat *s = &r->dir[d].clat;
+
+		for (i = 0; s->n && i < HIST_NR; i++) {
+			if (!s->hist[i])
+				continue;
+			v = hist_val(i);
+			unit = v < 1000 ? 0 : v < 1000000 ? 1 : 2;
+			scaled = unit == 0 ? v : unit == 1 ? v / 1000 : v / 1000000;
+			n = unit == 2 ? 11 : 10;
+			for (b = 0; b < n && scaled > edges[b]; b++)
+				;
+			counts[unit][b] += s->hist[i];
+			*total += s->hist[i];
+		}
+	}
+}
+
+const char *const lat_bucket_names[3][12] = {
+	{ "2", "4", "10", "20", "50", "100", "250", "500", "750", "1000" },
+	{ "2", "4", "10", "20", "50", "100", "250", "500", "750", "1000" },
+	{ "2", "4", "10", "20", "50", "100", "250", "500", "750", "1000", "2000", ">=2000" },
+};
+
+static void lat_buckets(json_t *job, const struct job_result *r)
+{
+	static const char *const names[] = { "latency_ns", "latency_us", "latency_ms" };
+	uint64_t counts[3][12], total;
+	unsigned b, unit;
+
+	result_lat_buckets(r, counts, &total);
+	for (unit = 0; unit < 3; unit++) {
+		json_t *o = json_object();
+
+		for (b = 0; b < 12 && lat_bucket_names[unit][b]; b++)
+			set(o, lat_bucket_names[unit][b],
+			    json_real(total ? 100.0 * (double)counts[unit][b] / (double)total : 0));
+		set(job, names[unit], o);
+	}
+}
+
+static json_t *options_json(const struct job_spec *job)
+{
+	json_t *o = json_object();
+	unsigned i;
+
+	for (i = 0; i < job->nr_kv; i++)
+		set(o, job->kv[i].key, json_string(job->kv[i].val));
+	return o;
+}
+
+/* rw=copy: the two files, the bytes moved and, with verify, both checksums. */
+static json_t *copy_json(const struct job_result *r)
+{
+	const struct copy_check *c = &r->copy;
+	json_t *o = json_object();
+	char crc[16];
+
+	set(o, "source", json_string(r->copy_src));
+	set(o, "destination", json_string(r->copy_dst));
+	set(o, "bytes", json_integer((json_int_t)c->bytes));
+	set(o, "destination_size", json_integer((json_int_t)c->dst_size));
+	set(o, "verified", c->checked ? json_boolean(c->match) : json_null());
+	if (c->checked) {
+		snprintf(crc, sizeof(crc), "%08x", c->crc_src);
+		set(o, "crc32c_source", json_string(crc));
+		snprintf(crc, sizeof(crc), "%08x", c->crc_dst);
+		set(o, "crc32c_destination", json_string(crc));
+	}
+	return o;
+}
+
+/*
+ * rw=metadata: per operation, its count, rate over its own phase and latency percentiles.
+ * fio's "write" and "read" sections carry create and open_read (ios, bytes, clat).
+ */
+static json_t *meta_json(const struct job_result *r)
+{
+	const struct meta_stat *m = r->meta;
+	json_t *o = json_object(), *ops = json_object();
+	unsigned op;
+
+	set(o, "files", json_integer((json_int_t)m->files));
+	set(o, "dirs", json_integer((json_int_t)m->dirs));
+	set(o, "depth", json_integer(m->depth));
+	set(o, "filesize", json_integer((json_int_t)r->spec->filesize));
+	set(o, "files_per_dir", json_integer(r->spec->files_per_dir));
+	set(o, "dir_fanout", json_integer(r->spec->dir_fanout));
+	for (op = 0; op < META_NR; op++) {
+		json_t *e = json_object();
+		double secs = (double)m->phase_ns[op] / 1e9;
+
+		set(e, "ops", json_integer((json_int_t)m->op[op].n));
+		set(e, "ops_per_sec", json_real(secs > 0 ? (double)m->op[op].n / secs : 0));
+		set(e, "runtime_ms", json_real((double)m->phase_ns[op] / 1e6));
+		set(e, "lat_ns", lat_json(&m->op[op], true, false));
+		set(ops, meta_op_names[op], e);
+	}
+	set(o, "ops", ops);
+	return o;
+}
+
+static json_t *iopath_job_json(const struct job_result *r)
+{
+	json_t *o = json_object(), *applied = json_object();
+	unsigned i;
+
+	set(o, "engine", json_string(r->engine_name));
+	/* a direct=1 job that a cache answered did not do direct I/O: say so, keep what was asked */
+	set(o, "direct", json_boolean(r->spec->direct && !r->direct_suspect));
+	if (r->direct_suspect) {
+		set(o, "direct_requested", json_true());
+		set(o, "direct_not_honoured", json_string(r->direct_note));
+	}
+	if (r->nr_targets) {
+		json_t *t = json_array();
+		unsigned k;
+
+		for (k = 0; k < r->nr_targets; k++)
+			json_array_append_new(t, json_string(r->targets[k]->dir));
+		set(o, "targets", t);
+	}
+	set(o, "workers", json_integer(r->nr_workers));
+	for (i = 0; i < r->nr_applied; i++)
+		set(applied, r->applied[i][0], json_string(r->applied[i][1]));
+	set(o, "engine_applied", applied);
+	set(o, "latency_buckets_from", json_string("clat"));
+	if (r->spec->disable_lat || r->spec->disable_clat || r->spec->disable_slat ||
+	    r->spec->disable_bw) {
+		/* fio's disable_* / gtod_reduce: these read as zeros, as in fio, but were not measured */
+		json_t *nm = json_array();
+
+		if (r->spec->disable_clat)
+			json_array_append_new(nm, json_string("clat_ns"));
+		if (r->spec->disable_slat)
+			json_array_append_new(nm, json_string("slat_ns"));
+		if (r->spec->disable_lat)
+			json_array_append_new(nm, json_string("lat_ns"));
+		if (r->spec->disable_bw)
+			json_array_append_new(nm, json_string("bw_samples"));
+		set(o, "not_measured", nm);
+	}
+	set(o, "clocksource", json_string(r->tsc_mhz > 0 ? "cpu" : "clock_gettime"));
+	/* how often the clock was read: what a latency here can and cannot resolve */
+	{
+		bool sync = r->spec->engine && (r->spec->engine->flags & ENGINE_SYNC);
+		bool reduced = r->spec->engine && !job_stamps_submit(r->spec, sync) &&
+			       !iolog_wanted(r->spec);
+
+		set(o, "clock_reads", json_string(
+			sync ? (reduced ? "after each submit call, which does the I/O" :
+					  "before and after each submit call, which does the I/O") :
+			reduced ? "after each submit call; once per reap call, shared by the completions it returned" :
+				  "before and after each submit call; once per reap call, shared by the completions it returned"));
+	}
+	set(o, "buffers", json_string(r->buf_huge ? "2 MiB-aligned, MADV_HUGEPAGE" :
+				       r->spec->mem == MEM_MALLOC ? "4 KiB pages (mem=malloc)" :
+								    "4 KiB pages (pool under 2 MiB)"));
+	if (r->kt_workers) {
+		/* like usr_cpu/sys_cpu: percent of the job's runtime, summed over its workers */
+		double secs = (double)r->runtime_ns / 1e9;
+		json_t *kt = json_object();
+
+		set(kt, "what", json_string("io_uring SQPOLL threads (not in usr_cpu/sys_cpu)"));
+		set(kt, "threads", json_integer(r->kt_workers));
+		set(kt, "usr_cpu", json_real(secs > 0 ? 100.0 * (double)r->kt_usr_ns / 1e9 / secs : 0));
+		set(kt, "sys_cpu", json_real(secs > 0 ? 100.0 * (double)r->kt_sys_ns / 1e9 / secs : 0));
+		set(o, "kernel_threads", kt);
+	}
+	if (r->tsc_mhz > 0)
+		set(o, "tsc_mhz", json_real(r->tsc_mhz));
+	set(o, "interrupted", json_boolean(r->interrupted));
+	if (r->error)
+		set(o, "error_message", json_string(r->errmsg));
+	if (r->verify_errors)
+		set(o, "verify_errors", json_integer((json_int_t)r->verify_errors));
+	if (r->spec->rw == RW_COPY)
+		set(o, "copy", copy_json(r));
+	if (r->meta)
+		set(o, "metadata", meta_json(r));
+	return o;
+}
+
+/* fio's "steadystate" object: the criterion as given, the verdict, and the window. */
+static json_t *ss_json(const struct job_result *r)
+{
+	const struct job_spec *job = r->spec;
+	const struct ss_result *ss = r->ss;
+	json_t *o = json_object(), *data = json_object(), *bw = json_array(), *iops = json_array();
+	uint64_t bw_sum = 0, iops_sum = 0;
+	char buf[96];
+	unsigned i;
+
+	snprintf(buf, sizeof(buf), "%s%s:%f%s", job->ss_state & SS_IOPS ? "iops" : "bw",
+		 job->ss_state & SS_SLOPE ? "_slope" : "", job->ss_limit,
+		 job->ss_state & SS_PCT ? "%" : "");
+	set(o, "ss", json_string(buf));
+	set(o, "duration", json_integer(ss->dur));
+	set(o, "attained", json_integer(ss->attained));
+	snprintf(buf, sizeof(buf), "%f%s", ss->criterion, job->ss_state & SS_PCT ? "%" : "");
+	set(o, "criterion", json_string(buf));
+	set(o, "max_deviation", json_real(ss->deviation));
+	set(o, "slope", json_real(ss->slope));
+	for (i = 0; i < ss->dur; i++) {
+		bw_sum += ss->bw[i];
+		iops_sum += ss->iops[i];
+		json_array_append_new(iops, json_integer((json_int_t)ss->iops[i]));
+		json_array_append_new(bw, json_integer((json_int_t)ss->bw[i]));
+	}
+	set(data, "bw_mean", json_integer((json_int_t)(ss->dur ? bw_sum / ss->dur : 0)));
+	set(data, "iops_mean", json_integer((json_int_t)(ss->dur ? iops_sum / ss->dur : 0)));
+	set(data, "iops", iops);
+	set(data, "bw", bw);
+	set(o, "data", data);
+	return o;
+}
+
+static json_t *job_json(const struct run_results *rr, const struct job_result *r, bool plus)
+{
+	json_t *o = json_object();
+	double secs = (double)r->runtime_ns / 1e9;
+	unsigned d;
+
+	set(o, "jobname", json_string(r->spec->name));
+	if (r->spec->description[0])
+		set(o, "desc", json_string(r->spec->description));
+	set(o, "groupid", json_integer(r->spec->groupid));
+	/* fio: the error, else the first error the job went on after (continue_on_error) */
+	set(o, "error", json_integer(r->error ? r->error : r->total_err ? r->first_error : 0));
+	set(o, "eta", json_integer(0));
+	set(o, "elapsed", json_integer((json_int_t)(r->elapsed_ns / 1000000000ull)));
+	set(o, "job options", options_json(r->spec));
+	for (d = 0; d < 3; d++)
+		set(o, dir_name(d), dir_json(&r->dir[d], r->spec, plus, bw_agg_pct(rr, r, d),
+						       r->err_ios[d]));
+	set(o, "sync", sync_json(&r->dir[STAT_SYNC], r->spec, plus));
+	set(o, "job_runtime", json_integer((json_int_t)(r->runtime_ns / 1000000)));
+	set(o, "usr_cpu", json_real(secs > 0 ? 100.0 * (double)r->usr_ns / 1e9 / secs : 0));
+	set(o, "sys_cpu", json_real(secs > 0 ? 100.0 * (double)r->sys_ns / 1e9 / secs : 0));
+	set(o, "ctx", json_integer((json_int_t)r->ctx));
+	set(o, "majf", json_integer((json_int_t)r->majf));
+	set(o, "minf", json_integer((json_int_t)r->minf));
+	if (r->spec->continue_on_error) {
+		set(o, "total_err", json_integer((json_int_t)r->total_err));
+		set(o, "first_error", json_integer(r->first_error));
+	}
+	set(o, "iodepth_level", depth_json(r));
+	/* fio's latency-target settings (fio's defaults without latency_target): ns, %, us */
+	set(o, "latency_depth", json_integer(r->latency_depth ? r->latency_depth : r->spec->iodepth));
+	set(o, "latency_target", json_integer((json_int_t)r->spec->latency_target_ns));
+	set(o, "latency_percentile", json_real(r->spec->latency_percentile));
+	set(o, "latency_window", json_integer((json_int_t)(r->spec->latency_window_ns / 1000)));
+	lat_buckets(o, r);
+	if (r->ss)
+		set(o, "steadystate", ss_json(r));
+	set(o, "iopath", iopath_job_json(r));
+	return o;
+}
+
+/* fio's top-level "disk_util" (its key "aggr_write_merge" spelt as fio spells it); NULL: none. */
+static json_t *disks_json(const struct disk_set *s)
+{
+	json_t *a = NULL, *o;
+	struct disk_util u;
+	unsigned i;
+
+	for (i = 0; s && i < s->nr; i++) {
+		if (!disk_set_util(s, i, &u))
+			continue;
+		if (!a && !(a = json_array()))
+			return NULL;
+		o = json_object();
+		set(o, "name", json_string(u.name));
+		set(o, "read_ios", json_integer((json_int_t)u.d.ios[0]));
+		set(o, "write_ios", json_integer((json_int_t)u.d.ios[1]));
+		set(o, "read_merges", json_integer((json_int_t)u.d.merges[0]));
+		set(o, "write_merges", json_integer((json_int_t)u.d.merges[1]));
+		set(o, "read_ticks", json_integer((json_int_t)u.d.ticks[0]));
+		set(o, "write_ticks", json_integer((json_int_t)u.d.ticks[1]));
+		set(o, "in_queue", json_integer((json_int_t)u.d.in_queue));
+		set(o, "util", json_real(u.util));
+		if (u.slavecount) {
+			set(o, "aggr_read_ios", json_integer((json_int_t)u.aggr.ios[0]));
+			set(o, "aggr_write_ios", json_integer((json_int_t)u.aggr.ios[1]));
+			set(o, "aggr_read_merges", json_integer((json_int_t)u.aggr.merges[0]));
+			set(o, "aggr_write_merge", json_integer((json_int_t)u.aggr.merges[1]));
+			set(o, "aggr_read_ticks", json_integer((json_int_t)u.aggr.ticks[0]));
+			set(o, "aggr_write_ticks", json_integer((json_int_t)u.aggr.ticks[1]));
+			set(o, "aggr_in_queue", json_integer((json_int_t)u.aggr.in_queue));
+			set(o, "aggr_util", json_real(u.aggr_util));
+		}
+		json_array_append_new(a, o);
+	}
+	return a;
+}
+
+json_t *report_json(const struct run_results *r, const struct run_env *env, bool plus)
+{
+	json_t *root = json_object(), *jobs = json_array(), *meta = json_object();
+	unsigned i;
+
+	if (!root || !jobs || !meta)
+		return NULL;
+	set(root, "fio version", json_string(iopath_fio_version()));
+	set(root, "timestamp", json_integer((json_int_t)(r->start_unix_ms / 1000)));
+	set(root, "timestamp_ms", json_integer((json_int_t)r->start_unix_ms));
+	{
+		/* fio's "time": ctime() of the start, without its newline */
+		time_t t = (time_t)(r->start_unix_ms / 1000);
+		char when[32] = "";
+		struct tm tm;
+
+		if (localtime_r(&t, &tm))
+			strftime(when, sizeof(when), "%a %b %e %H:%M:%S %Y", &tm);
+		set(root, "time", json_string(when));
+	}
+	set(meta, "version", json_string(iopath_version));
+	set(meta, "cflags", json_string(iopath_cflags));
+	set(meta, "kernel", json_string(env->kernel));
+	set(meta, "hostname", json_string(env->hostname));
+	if (env->cmdline[0])
+		set(meta, "command_line", json_string(env->cmdline));
+	set(meta, "interrupted", json_boolean(r->interrupted));
+	if (r->probes) {
+		json_t *p = probe_set_json(r->probes);
+
+		if (!p)
+			return NULL;
+		set(meta, "host", json_incref(json_object_get(p, "host")));
+		set(meta, "targets", json_incref(json_object_get(p, "targets")));
+		json_decref(p);
+	}
+	set(root, "iopath", meta);
+	for (i = 0; i < r->nr; i++)
+		json_array_append_new(jobs, job_json(r, &r->res[i], plus));
+	set(root, "jobs", jobs);
+	{
+		json_t *disks = disks_json(r->disks);
+
+		if (disks)
+			set(root, "disk_util", disks);
+	}
+	return root;
+}
+
+int report_json_write(json_t *root, const char *path)
+{
+	const size_t flags = JSON_INDENT(2) | JSON_REAL_PRECISION(12);
+	struct atomic_file a;
+	int ret;
+
+	errno = 0;
+	if (!path) {
+		if (json_dumpf(root, stdout, flags) || fputc('\n', stdout) == EOF || fflush(stdout))
+			return errno ? -errno : -EIO;
+		return 0;
+	}
+	ret = atomic_open(&a, path);
+	if (ret)
+		return ret;
+	if (json_dumpf(root, a.f, flags) || fputc('\n', a.f) == EOF) {
+		ret = errno ? -errno : -EIO;
+		atomic_abort(&a);
+		return ret;
+	}
+	return atomic_commit(&a);
+}

@@ -1,0 +1,445 @@
+/* fio-style human-readable output from finished results. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "run/meta.h"
+#include "base/parse.h"
+#include "report/report.h"
+#include "stats/stats.h"
+
+/*
+ * How fio's normal output writes a job's (or a group's) figures: significant_figures digits,
+ * kb_base 1000 puts the SI figure first (IEC in parentheses), unit_base=1 gives bandwidths in
+ * bits.
+ */
+struct numstyle {
+	int digits;
+	bool si_first;
+	bool bits;
+};
+
+static struct numstyle job_style(const struct job_spec *job)
+{
+	struct numstyle st = { 4, false, false };
+
+	if (job) {
+		st.digits = (int)job->sig_figs;
+		st.si_first = job->kb_base == 1000;
+		st.bits = job->unit_base == 1;
+	}
+	return st;
+}
+
+/* One figure in both unit systems: "first" and "(second)", as fio's p1 and p2. */
+static void fmt_pair(const struct numstyle *st, char *first, char *second, size_t len,
+		     uint64_t v, bool rate)
+{
+	const char *unit = rate ? (st->bits ? "bit/s" : "B/s") : "B";
+
+	if (rate && st->bits)
+		v *= 8;
+	fmt_num2str(first, len, v, st->digits, !st->si_first, unit);
+	fmt_num2str(second, len, v, st->digits, st->si_first, unit);
+}
+
+/*
+ * A latency line as fio's display_lat: nanoseconds, unless the values are large enough for
+ * microseconds (min above 2000, max above 99999, stdev above 1000) or milliseconds (the same
+ * a thousand times over); min and max in 6 digits as num2str writes them.
+ */
+static void print_lat(FILE *f, const char *label, const struct lat_stat *s)
+{
+	uint64_t min = s->min, max = s->max;
+	double mean = lat_mean(s), dev = lat_stddev(s);
+	const char *unit = "nsec";
+	char a[32], b[32];
+
+	if (!s->n)
+		return;
+	if (min > 2000000 && max > 99999999ull && dev > 1e6) {
+		unit = "msec";
+		min /= 1000000;
+		max /= 1000000;
+		mean /= 1e6;
+		dev /= 1e6;
+	} else if (min > 2000 && max > 99999 && dev > 1000.0) {
+		unit = "usec";
+		min /= 1000;
+		max /= 1000;
+		mean /= 1e3;
+		dev /= 1e3;
+	}
+	fmt_num2str(a, sizeof(a), min, 6, false, "");
+	fmt_num2str(b, sizeof(b), max, 6, false, "");
+	fprintf(f, "    %4s (%s): min=%s, max=%s, avg=%5.02f, stdev=%5.02f\n", label, unit, a, b,
+		mean, dev);
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* Decimals the list needs to show each percentile as written (fio's percentile precision). */
+static unsigned pct_precision(const double *list, unsigned nr, bool user)
+{
+	unsigned i, p = 0, d;
+	char buf[32], *dot;
+
+	if (!user)
+		return 2;
+	for (i = 0; i < nr; i++) {
+		snprintf(buf, sizeof(buf), "%.6f", list[i]);
+		dot = strchr(buf, '.');
+		for (d = dot ? (unsigned)strlen(dot + 1) : 0; d && dot[d] == '0'; d--)
+			;
+		p = d > p ? d : p;
+	}
+	return p;
+}
+
+/*
+ * Percentiles as fio's show_clat_percentiles: the list sorted, in nsec unless the smallest and
+ * largest values call for usec or msec (each scale rounding up), as many to a line as fit 80
+ * columns.
+ */
+static void print_pcts(FILE *f, const char *label, const struct lat_stat *s,
+		       const struct job_spec *job)
+{
+	const double *given;
+	unsigned nr = job_percentile_list(job, &given), i, scale = 0, k, prec, width, per_line;
+	double list[32];
+	uint64_t out[32], minv = UINT64_MAX, maxv = 0, div = 1;
+	const char *unit = "nsec";
+
+	if (!s->n || !nr)
+		return;
+	if (nr > 32)
+		nr = 32;
+	memcpy(list, given, nr * sizeof(list[0]));
+	qsort(list, nr, sizeof(list[0]), cmp_double);
+	prec = pct_precision(list, nr, job && job->nr_percentiles);
+	lat_percentiles(s, list, nr, out);
+	for (i = 0; i < nr; i++) {
+		minv = out[i] < minv ? out[i] : minv;
+		maxv = out[i] > maxv ? out[i] : maxv;
+	}
+	if (minv > 2000000 && maxv > 99999999ull) {
+		scale = 2;
+		div = 1000000;
+		unit = "msec";
+	} else if (minv > 2000 && maxv > 99999) {
+		scale = 1;
+		div = 1000;
+		unit = "usec";
+	}
+	width = maxv / div ? (unsigned)log10((double)(maxv / div)) + 1 : 1;
+	if (width < 5)
+		width = 5;
+	per_line = (80 - 7) / (prec + 10 + width);
+	fprintf(f, "    %s percentiles (%s):\n     |", label, unit);
+	for (i = 0; i < nr; i++) {
+		if (i && i % per_line == 0)
+			fprintf(f, "     |");
+		for (k = 0; k < scale; k++)
+			out[i] = (out[i] + 999) / 1000;
+		fprintf(f, " %*.*fth=[%*llu]%c", (int)prec + 3, (int)prec, list[i], (int)width,
+			(unsigned long long)out[i], i + 1 == nr ? '\n' : ',');
+		if (i + 1 < nr && i % per_line == per_line - 1)
+			fputc('\n', f);
+	}
+}
+
+static void print_dir(FILE *f, const struct run_results *rr, const struct job_result *r,
+		      unsigned dir)
+{
+	const struct dir_stat *d = &r->dir[dir];
+	const struct job_spec *job = r->spec;
+	/* fio's whole milliseconds, rounded up, and its integer division by them */
+	uint64_t ms = runtime_ms(d->runtime_ns), bw = per_sec(d->bytes, ms);
+	struct numstyle st = job_style(job);
+	char iops[32], bwi[32], bws[32], io[32], io2[32];
+
+	if (!d->ios)
+		return;
+	/* fio: IOPS from every I/O issued, the failed ones (continue_on_error) too */
+	fmt_num2str(iops, sizeof(iops), per_sec(d->ios + (dir < 3 ? r->err_ios[dir] : 0), ms),
+		    st.digits, false, "");
+	fmt_pair(&st, bwi, bws, sizeof(bwi), bw, true);
+	fmt_pair(&st, io, io2, sizeof(io), d->bytes, false);
+	fprintf(f, "  %s: IOPS=%s, BW=%s (%s)(%s/%llumsec)", dir_name(dir), iops, bwi, bws, io,
+		(unsigned long long)ms);
+	/* fio built for Linux (blkzoned) ends every write line so */
+	if (dir == STAT_WRITE)
+		fprintf(f, "; %llu zone resets", (unsigned long long)r->zone_resets);
+	fputc('\n', f);
+	print_lat(f, "slat", &d->slat);
+	print_lat(f, "clat", &d->clat);
+	print_lat(f, "lat", &d->lat);
+	if (!job || job->clat_percentiles)
+		print_pcts(f, "clat", &d->clat, job);
+	if (job && job->slat_percentiles)
+		print_pcts(f, "slat", &d->slat, job);
+	if (job && job->lat_percentiles)
+		print_pcts(f, "lat", &d->lat, job);
+	if (d->bw.n) {
+		/* fio: KiB (kB with kb_base=1000, bits with unit_base=1), MiB past kb_base^2 */
+		double base = st.si_first ? 1000.0 : 1024.0, mul = st.bits ? 8.0 : 1.0;
+		double min = d->bw.min / 1024 * mul, max = d->bw.max / 1024 * mul;
+		double mean = sample_mean(&d->bw) / 1024 * mul, dev = sample_stddev(&d->bw) / 1024 * mul;
+		const char *unit = st.bits ? (st.si_first ? "kbit" : "Kibit") : (st.si_first ? "kB" : "KiB");
+
+		if (mean > base * base) {
+			min /= base;
+			max /= base;
+			mean /= base;
+			dev /= base;
+			unit = st.bits ? "Mibit" : "MiB";
+		}
+		fprintf(f, "   bw (%5s/s): min=%5llu, max=%5llu, per=%3.2f%%, avg=%5.02f, stdev=%5.02f, samples=%llu\n",
+			unit, (unsigned long long)min, (unsigned long long)max, bw_agg_pct(rr, r, dir),
+			mean, dev, (unsigned long long)d->bw.n);
+	}
+	if (d->iops.n)
+		fprintf(f, "   iops        : min=%5llu, max=%5llu, avg=%5.02f, stdev=%5.02f, samples=%llu\n",
+			(unsigned long long)d->iops.min, (unsigned long long)d->iops.max,
+			sample_mean(&d->iops), sample_stddev(&d->iops), (unsigned long long)d->iops.n);
+}
+
+/* rw=metadata: one line per operation, its rate over its phase and its latency. */
+static void print_meta(FILE *f, const struct job_result *r)
+{
+	static const double want[3] = { 50.0, 99.0, 99.9 };
+	const struct meta_stat *m = r->meta;
+	uint64_t pct[3];
+	unsigned op;
+
+	fprintf(f, "  metadata: %llu files of %llu bytes in %llu directories (%u levels)\n",
+		(unsigned long long)m->files, (unsigned long long)r->spec->filesize,
+		(unsigned long long)m->dirs, m->depth);
+	for (op = 0; op < META_NR; op++) {
+		const struct lat_stat *s = &m->op[op];
+		double secs = (double)m->phase_ns[op] / 1e9;
+
+		if (!s->n)
+			continue;
+		lat_percentiles(s, want, 3, pct);
+		fprintf(f, "    %-9s: %8llu ops, %10.0f ops/s, lat (usec): avg=%.1f, p50=%.1f, p99=%.1f, p99.9=%.1f, max=%.1f\n",
+			meta_op_names[op], (unsigned long long)s->n,
+			secs > 0 ? (double)s->n / secs : 0, lat_mean(s) / 1e3, (double)pct[0] / 1e3,
+			(double)pct[1] / 1e3, (double)pct[2] / 1e3, (double)s->max / 1e3);
+	}
+}
+
+/*
+ * fio's "lat (nsec/usec/msec)" lines: the share of I/Os per completion-latency bucket, five
+ * to a line, only the buckets that hold any (at least 0.01%, as fio rounds them up).
+ */
+static void print_lat_dist(FILE *f, const struct job_result *r)
+{
+	static const char *const units[] = { "nsec", "usec", "msec" };
+	uint64_t counts[3][12], total;
+	unsigned unit, b, on_line;
+	double pct;
+
+	result_lat_buckets(r, counts, &total);
+	for (unit = 0; total && unit < 3; unit++) {
+		on_line = 0;
+		for (b = 0; b < 12 && lat_bucket_names[unit][b]; b++) {
+			if (!counts[unit][b])
+				continue;
+			pct = 100.0 * (double)counts[unit][b] / (double)total;
+			if (pct < 0.01)
+				pct = 0.01;
+			if (on_line == 5) {
+				fputc('\n', f);
+				on_line = 0;
+			}
+			if (on_line)
+				fprintf(f, ", ");
+			else
+				fprintf(f, "  lat (%s)   : ", units[unit]);
+			fprintf(f, "%s=%3.2f%%", lat_bucket_names[unit][b], pct);
+			on_line++;
+		}
+		if (on_line)
+			fputc('\n', f);
+	}
+}
+
+static void print_job(FILE *f, const struct run_results *rr, const struct job_result *r)
+{
+	static const char *const depths[] = { "1", "2", "4", "8", "16", "32", ">=64" };
+	double secs = (double)r->runtime_ns / 1e9;
+	uint64_t total = 0;
+	unsigned d, i;
+
+	fprintf(f, "%s: (groupid=%u, jobs=%u): err=%2d: engine=%s%s%s\n", r->spec->name,
+		r->spec->groupid, r->nr_workers ? r->nr_workers : r->spec->numjobs, r->error,
+		r->engine_name,
+		r->direct_suspect ? " direct=1 (not honoured)" : r->spec->direct ? " direct=1" : "",
+		r->interrupted ? " (interrupted)" : "");
+	if (r->spec->description[0])
+		fprintf(f, "  Description  : [%s]\n", r->spec->description);
+	if (r->error)
+		fprintf(f, "  error: %s\n", r->errmsg);
+	if (r->direct_suspect)
+		fprintf(f, "  warning: NOT direct I/O: %s\n", r->direct_note);
+	if (r->meta)
+		print_meta(f, r);
+	for (d = 0; !r->meta && d < 3; d++)
+		print_dir(f, rr, r, d);
+	if (r->spec->rw == RW_COPY && r->copy.checked)
+		fprintf(f, "  copy: %s -> %s, %llu bytes, crc32c %08x %s %08x\n", r->copy_src,
+			r->copy_dst, (unsigned long long)r->copy.bytes, r->copy.crc_src,
+			r->copy.match ? "==" : "!=", r->copy.crc_dst);
+	if (r->dir[STAT_SYNC].ios) {
+		fprintf(f, "  fsync/fdatasync: %llu\n", (unsigned long long)r->dir[STAT_SYNC].ios);
+		print_lat(f, "sync", &r->dir[STAT_SYNC].clat);
+		print_pcts(f, "sync", &r->dir[STAT_SYNC].clat, r->spec);
+	}
+	if (r->spec->continue_on_error)
+		fprintf(f, "     errors    : total=%llu, first_error=%d/<%s>\n",
+			(unsigned long long)r->total_err, r->first_error,
+			r->first_error ? strerror(r->first_error) : "Success");
+	if (!r->nr_workers || !r->runtime_ns)
+		return;
+	print_lat_dist(f, r);
+	fprintf(f, "  cpu          : usr=%.2f%%, sys=%.2f%%, ctx=%llu, majf=%llu, minf=%llu\n",
+		secs > 0 ? 100.0 * (double)r->usr_ns / 1e9 / secs : 0,
+		secs > 0 ? 100.0 * (double)r->sys_ns / 1e9 / secs : 0,
+		(unsigned long long)r->ctx, (unsigned long long)r->majf, (unsigned long long)r->minf);
+	if (r->kt_workers)
+		fprintf(f, "  sqpoll cpu   : usr=%.2f%%, sys=%.2f%% (%u SQPOLL thread%s, not in cpu above)\n",
+			secs > 0 ? 100.0 * (double)r->kt_usr_ns / 1e9 / secs : 0,
+			secs > 0 ? 100.0 * (double)r->kt_sys_ns / 1e9 / secs : 0, r->kt_workers,
+			r->kt_workers == 1 ? "" : "s");
+	for (i = 0; i < DEPTH_BUCKETS; i++)
+		total += r->depth[i];
+	fprintf(f, "  IO depths    :");
+	for (i = 0; i < DEPTH_BUCKETS; i++)
+		fprintf(f, " %s=%.1f%%%s", depths[i],
+			total ? 100.0 * (double)r->depth[i] / (double)total : 0,
+			i + 1 < DEPTH_BUCKETS ? "," : "\n");
+	/* fio's issued and latency-target lines (iopath drops no I/O; trims are the third) */
+	fprintf(f, "     issued rwts: total=%llu,%llu,%llu,0 short=%llu,%llu,%llu,0 dropped=0,0,0,0\n",
+		(unsigned long long)(r->dir[STAT_READ].ios + r->err_ios[0]),
+		(unsigned long long)(r->dir[STAT_WRITE].ios + r->err_ios[1]),
+		(unsigned long long)(r->dir[STAT_TRIM].ios + r->err_ios[2]),
+		(unsigned long long)r->dir[STAT_READ].short_ios,
+		(unsigned long long)r->dir[STAT_WRITE].short_ios,
+		(unsigned long long)r->dir[STAT_TRIM].short_ios);
+	fprintf(f, "     latency   : target=%llu, window=%llu, percentile=%.2f%%, depth=%u\n",
+		(unsigned long long)r->spec->latency_target_ns,
+		(unsigned long long)(r->spec->latency_window_ns / 1000), r->spec->latency_percentile,
+		r->latency_depth ? r->latency_depth : r->spec->iodepth);
+	fprintf(f, "  buffers      : %s\n",
+		r->buf_huge ? "2 MiB-aligned, transparent huge pages advised (mem=thp)" :
+		r->spec->mem == MEM_MALLOC ? "4 KiB pages (mem=malloc)" :
+					     "4 KiB pages (pool under 2 MiB)");
+	if (r->tsc_mhz > 0)
+		fprintf(f, "  clock        : cpu (TSC %.0f MHz, calibrated against CLOCK_MONOTONIC)\n",
+			r->tsc_mhz);
+	else
+		fprintf(f, "  clock        : clock_gettime (CLOCK_MONOTONIC)\n");
+	if (r->nr_applied) {
+		fprintf(f, "  engine       :");
+		for (i = 0; i < r->nr_applied; i++)
+			fprintf(f, " %s=%s", r->applied[i][0], r->applied[i][1]);
+		fprintf(f, "\n");
+	}
+}
+
+static void print_group(FILE *f, const struct run_results *r, unsigned group)
+{
+	static const char *const upper[] = { "READ", "WRITE", "TRIM" };
+	unsigned d, i;
+
+	fprintf(f, "\nRun status group %u (all jobs):\n", group);
+	for (d = 0; d < 3; d++) {
+		uint64_t bytes = 0, rt_min = UINT64_MAX, rt_max = 0, bw_min = UINT64_MAX, bw_max = 0;
+		uint64_t bw, ms;
+		char a[32], b[32], c[32], io[32], as[32], bs[32], cs[32], ios[32];
+		struct numstyle st = job_style(NULL);
+
+		for (i = 0; i < r->nr; i++) {
+			const struct dir_stat *s = &r->res[i].dir[d];
+
+			if (r->res[i].spec->groupid != group)
+				continue;
+			/* fio: the group's figures as its last job asks */
+			st = job_style(r->res[i].spec);
+			if (!s->ios || !s->runtime_ns)
+				continue;
+			/* in fio's whole milliseconds, rounded up, as each job's line */
+			ms = runtime_ms(s->runtime_ns);
+			bytes += s->bytes;
+			bw = per_sec(s->bytes, ms);
+			bw_min = bw < bw_min ? bw : bw_min;
+			bw_max = bw > bw_max ? bw : bw_max;
+			rt_min = ms < rt_min ? ms : rt_min;
+			rt_max = ms > rt_max ? ms : rt_max;
+		}
+		if (!bytes)
+			continue;
+		fmt_pair(&st, a, as, sizeof(a), per_sec(bytes, rt_max), true);
+		fmt_pair(&st, b, bs, sizeof(b), bw_min, true);
+		fmt_pair(&st, c, cs, sizeof(c), bw_max, true);
+		fmt_pair(&st, io, ios, sizeof(io), bytes, false);
+		/* fio's line: each figure in IEC units, then in SI units in parentheses (kb_base=1000: SI first) */
+		fprintf(f, "  %5s: bw=%s (%s), %s-%s (%s-%s), io=%s (%s), run=%llu-%llumsec\n",
+			upper[d], a, as, b, c, bs, cs, io, ios, (unsigned long long)rt_min,
+			(unsigned long long)rt_max);
+	}
+}
+
+/* fio's "Disk stats" section: a dm/md device indented further, with its slaves' aggr figures. */
+static void print_disks(FILE *f, const struct disk_set *s)
+{
+	struct disk_util u;
+	bool head = false;
+	unsigned i;
+
+	for (i = 0; s && i < s->nr; i++) {
+		if (!disk_set_util(s, i, &u))
+			continue;
+		if (!head)
+			fprintf(f, "\nDisk stats (read/write):\n");
+		head = true;
+		fprintf(f, "%s  %s: ios=%llu/%llu, merge=%llu/%llu, ticks=%llu/%llu, in_queue=%llu, "
+			"util=%3.2f%%", u.slavecount ? "  " : "", u.name,
+			(unsigned long long)u.d.ios[0], (unsigned long long)u.d.ios[1],
+			(unsigned long long)u.d.merges[0], (unsigned long long)u.d.merges[1],
+			(unsigned long long)u.d.ticks[0], (unsigned long long)u.d.ticks[1],
+			(unsigned long long)u.d.in_queue, u.util);
+		if (u.slavecount)
+			fprintf(f, ", aggrios=%llu/%llu, aggrmerge=%llu/%llu, aggrticks=%llu/%llu, "
+				"aggrin_queue=%llu, aggrutil=%3.2f%%",
+				(unsigned long long)u.aggr.ios[0], (unsigned long long)u.aggr.ios[1],
+				(unsigned long long)u.aggr.merges[0], (unsigned long long)u.aggr.merges[1],
+				(unsigned long long)u.aggr.ticks[0], (unsigned long long)u.aggr.ticks[1],
+				(unsigned long long)u.aggr.in_queue, u.aggr_util);
+		fputc('\n', f);
+	}
+}
+
+void report_normal(FILE *f, const struct run_results *r)
+{
+	unsigned i, last_group = 0;
+	bool any = false;
+
+	for (i = 0; i < r->nr; i++) {
+		print_job(f, r, &r->res[i]);
+		last_group = r->res[i].spec->groupid;
+		any = true;
+	}
+	for (i = 0; any && i <= last_group; i++)
+		print_group(f, r, i);
+	print_disks(f, r->disks);
+	if (r->interrupted)
+		fprintf(f, "\n(interrupted: the results above are partial)\n");
+}

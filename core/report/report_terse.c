@@ -1,0 +1,165 @@
+/*
+ * fio's terse (--minimal) output, version 3: one semicolon-separated line per result, in
+ * fio's documented field order (HOWTO "Terse output"). Fields iopath has no value for are
+ * written as fio writes them when it has none (0, or "0%=0" for unused percentiles); disk
+ * utilization, which fio appends only when it sampled disks, is left out.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "report/report.h"
+#include "stats/stats.h"
+#include "base/version.h"
+
+#define TERSE_PCTS 20	/* fio's FIO_IO_U_LIST_MAX_LEN */
+
+/* min, max, mean, stdev in microseconds, as fio's calc_lat() and "%llu;%llu;%f;%f". */
+static void lat_usec(FILE *f, const struct lat_stat *s)
+{
+	if (!s->n) {
+		fprintf(f, ";0;0;0.000000;0.000000");
+		return;
+	}
+	fprintf(f, ";%llu;%llu;%f;%f", (unsigned long long)(s->min / 1000),
+		(unsigned long long)(s->max / 1000), lat_mean(s) / 1000, lat_stddev(s) / 1000);
+}
+
+static void dir_terse(FILE *f, const struct run_results *rr, const struct job_result *r,
+		      unsigned dir)
+{
+	const struct dir_stat *d = &r->dir[dir];
+	const struct job_spec *job = r->spec;
+	uint64_t runt = runtime_ms(d->runtime_ns), out[TERSE_PCTS];
+	const struct lat_stat *pl = NULL;
+	const double *list;
+	unsigned i, nr = job_percentile_list(job, &list);
+
+	fprintf(f, ";%llu;%llu;%llu;%llu", (unsigned long long)(d->bytes >> 10),
+		(unsigned long long)(per_sec(d->bytes, runt) / 1024),
+		(unsigned long long)per_sec(d->ios + (dir < 3 ? r->err_ios[dir] : 0), runt),
+		(unsigned long long)runt);
+	lat_usec(f, &d->slat);
+	lat_usec(f, &d->clat);
+	/*
+	 * The job's percentile_list, of lat where lat_percentiles asks for it, else of clat
+	 * unless clat_percentiles=0; then "0%=0" up to fio's 20 fields
+	 */
+	if (job && job->lat_percentiles && !job->disable_lat)
+		pl = &d->lat;
+	else if (!job || job->clat_percentiles)
+		pl = &d->clat;
+	if (nr > TERSE_PCTS)
+		nr = TERSE_PCTS;
+	/* a direction with no I/O still lists them, each 0 (fio) */
+	memset(out, 0, sizeof(out));
+	if (pl && pl->n)
+		lat_percentiles(pl, list, nr, out);
+	for (i = 0; i < TERSE_PCTS; i++) {
+		if (!pl || i >= nr)
+			fprintf(f, ";0%%=0");
+		else
+			fprintf(f, ";%f%%=%llu", list[i], (unsigned long long)(out[i] / 1000));
+	}
+	lat_usec(f, &d->lat);
+	if (d->bw.n)
+		fprintf(f, ";%llu;%llu;%f%%;%f;%f", (unsigned long long)(d->bw.min / 1024),
+			(unsigned long long)(d->bw.max / 1024), bw_agg_pct(rr, r, dir),
+			sample_mean(&d->bw) / 1024,
+			sample_stddev(&d->bw) / 1024);
+	else
+		fprintf(f, ";0;0;0.000000%%;0.000000;0.000000");
+}
+
+/* Completion latencies into fio's us (<=2 ... 1000) and ms (<=2 ... 2000, >=2000) buckets. */
+static void lat_dist(FILE *f, const struct job_result *r)
+{
+	static const uint64_t edges[] = { 2, 4, 10, 20, 50, 100, 250, 500, 750, 1000, 2000 };
+	uint64_t us[10] = { 0 }, ms[12] = { 0 }, total = 0, v;
+	unsigned d, i, b;
+
+	/* fio's file-operation engines leave the distribution empty (their I/Os are not timed) */
+	for (d = 0; d < 3 && !result_ios_untimed(r); d++) {
+		const struct lat_stat *s = &r->dir[d].clat;
+
+		for (i = 0; s->n && i < HIST_NR; i++) {
+			if (!s->hist[i])
+				continue;
+			v = hist_val(i);
+			total += s->hist[i];
+			if (v < 1000000) {
+				/* fio counts nanosecond latencies in the first microsecond bucket */
+				for (b = 0; b < 9 && v / 1000 > edges[b]; b++)
+					;
+				us[b] += s->hist[i];
+			} else {
+				for (b = 0; b < 11 && v / 1000000 > edges[b]; b++)
+					;
+				ms[b] += s->hist[i];
+			}
+		}
+	}
+	for (b = 0; b < 10; b++)
+		fprintf(f, ";%3.2f%%", total ? 100.0 * (double)us[b] / (double)total : 0);
+	for (b = 0; b < 12; b++)
+		fprintf(f, ";%3.2f%%", total ? 100.0 * (double)ms[b] / (double)total : 0);
+}
+
+/* fio's terse disk fields, every device on every line; a dm/md device adds its slaves' aggr. */
+static void disks_terse(FILE *f, const struct disk_set *s)
+{
+	struct disk_util u;
+	unsigned i;
+
+	for (i = 0; s && i < s->nr; i++) {
+		if (!disk_set_util(s, i, &u))
+			continue;
+		fprintf(f, ";%s;%llu;%llu;%llu;%llu;%llu;%llu;%llu;%3.2f%%", u.name,
+			(unsigned long long)u.d.ios[0], (unsigned long long)u.d.ios[1],
+			(unsigned long long)u.d.merges[0], (unsigned long long)u.d.merges[1],
+			(unsigned long long)u.d.ticks[0], (unsigned long long)u.d.ticks[1],
+			(unsigned long long)u.d.in_queue, u.util);
+		if (u.slavecount)
+			fprintf(f, ";slaves;%llu;%llu;%llu;%llu;%llu;%llu;%llu;%3.2f%%",
+				(unsigned long long)u.aggr.ios[0], (unsigned long long)u.aggr.ios[1],
+				(unsigned long long)u.aggr.merges[0], (unsigned long long)u.aggr.merges[1],
+				(unsigned long long)u.aggr.ticks[0], (unsigned long long)u.aggr.ticks[1],
+				(unsigned long long)u.aggr.in_queue, u.aggr_util);
+	}
+}
+
+static void job_terse(FILE *f, const struct run_results *rr, const struct job_result *r)
+{
+	double secs = (double)r->runtime_ns / 1e9;
+	uint64_t total = 0;
+	unsigned i;
+
+	fprintf(f, "3;%s;%s;%u;%d", iopath_fio_version(), r->spec->name, r->spec->groupid,
+		r->error);
+	dir_terse(f, rr, r, STAT_READ);
+	dir_terse(f, rr, r, STAT_WRITE);
+	fprintf(f, ";%f%%;%f%%;%llu;%llu;%llu",
+		secs > 0 ? 100.0 * (double)r->usr_ns / 1e9 / secs : 0,
+		secs > 0 ? 100.0 * (double)r->sys_ns / 1e9 / secs : 0,
+		(unsigned long long)r->ctx, (unsigned long long)r->majf,
+		(unsigned long long)r->minf);
+	for (i = 0; i < DEPTH_BUCKETS; i++)
+		total += r->depth[i];
+	for (i = 0; i < DEPTH_BUCKETS; i++)
+		fprintf(f, ";%3.1f%%", total ? 100.0 * (double)r->depth[i] / (double)total : 0);
+	lat_dist(f, r);
+	disks_terse(f, rr->disks);
+	/* fio's optional tail: errors a continue_on_error job went on after, then the description */
+	if (r->spec->continue_on_error)
+		fprintf(f, ";%llu;%d", (unsigned long long)r->total_err, r->first_error);
+	if (r->spec->description[0])
+		fprintf(f, ";%s", r->spec->description);
+	fputc('\n', f);
+}
+
+void report_terse(FILE *f, const struct run_results *r)
+{
+	unsigned i;
+
+	for (i = 0; i < r->nr; i++)
+		job_terse(f, r, &r->res[i]);
+}

@@ -1,0 +1,618 @@
+/* Charts with gnuplot: data and script files per chart, rendered to PNG and SVG. */
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "results/plot.h"
+#include "results/report_cells.h"
+
+/* Text safe inside a gnuplot double-quoted string or a quoted data column. */
+static void gp_quote(char *dst, size_t len, const char *src)
+{
+	size_t o = 0;
+
+	for (; *src && o + 1 < len; src++) {
+		if (*src == '"')
+			dst[o++] = '\'';
+		else if (*src == '\\')
+			dst[o++] = '/';
+		else if ((unsigned char)*src >= 0x20)
+			dst[o++] = *src;
+	}
+	dst[o] = '\0';
+}
+
+static int mkdir_one(const char *dir, struct iop_err *err)
+{
+	if (mkdir(dir, 0755) && errno != EEXIST)
+		return iop_errf(err, -errno, "cannot create %s: %s", dir, strerror(errno));
+	return 0;
+}
+
+static FILE *open_in(const char *dir, const char *name, struct iop_err *err)
+{
+	char path[PATH_MAX];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	f = fopen(path, "w");
+	if (!f)
+		iop_errf(err, -errno, "cannot write %s: %s", path, strerror(errno));
+	return f;
+}
+
+static int close_checked(FILE *f, const char *dir, const char *name, struct iop_err *err)
+{
+	if (ferror(f) | fclose(f))
+		return iop_errf(err, -EIO, "cannot write %s/%s", dir, name);
+	return 0;
+}
+
+/* Run gnuplot on dir/script with dir as the working directory. */
+static int run_gnuplot(const char *dir, const char *script, struct iop_err *err)
+{
+	int status;
+	pid_t pid;
+
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0)
+		return iop_errf(err, -errno, "cannot start gnuplot: %s", strerror(errno));
+	if (!pid) {
+		int log;
+
+		if (chdir(dir))
+			_exit(126);
+		/* gnuplot's warnings (an empty series...) go to a log beside the charts */
+		log = open("gnuplot.log", O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+		if (log >= 0)
+			dup2(log, STDERR_FILENO);
+		execlp("gnuplot", "gnuplot", script, (char *)NULL);
+		_exit(127);
+	}
+	if (waitpid(pid, &status, 0) < 0)
+		return iop_errf(err, -errno, "waiting for gnuplot: %s", strerror(errno));
+	if (WIFEXITED(status) && WEXITSTATUS(status) == 127)
+		return iop_errf(err, -ENOENT, "gnuplot not found: install it (Debian: apt-get install gnuplot-nox; scripts/deps.sh does)");
+	if (!WIFEXITED(status) || WEXITSTATUS(status))
+		return iop_errf(err, -EIO, "gnuplot failed on %s/%s (exit %d; see %s/gnuplot.log)", dir, script,
+				WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status), dir);
+	return 0;
+}
+
+/* The script's common head and the lines that render the plot into NAME.png and NAME.svg. */
+static void gp_head(FILE *f, const char *script, const char *title, int width, int height)
+{
+	fprintf(f, "# written by iopath; re-render in this directory with: gnuplot %s\n", script);
+	fprintf(f, "set termoption noenhanced\n");
+	fprintf(f, "set title \"%s\" noenhanced\n", title);
+	fprintf(f, "set key outside right top noenhanced\nset grid ytics\n");
+	fprintf(f, "set datafile missing 'NaN'\n");
+	fprintf(f, "W = %d\nH = %d\n", width, height);
+}
+
+static void gp_render(FILE *f, const char *name, const char *plot_cmd)
+{
+	fprintf(f, "set terminal pngcairo noenhanced size W,H font ',9'\nset output '%s.png'\n%s\n",
+		name, plot_cmd);
+	fprintf(f, "set terminal svg noenhanced size W,H dynamic font ',9'\nset output '%s.svg'\n%s\n",
+		name, plot_cmd);
+	fprintf(f, "unset output\n");
+}
+
+/* ---- grouping of a sweep's cells ---- */
+
+#define NAMES_MAX 256
+
+struct names {
+	unsigned n;
+	char *v[NAMES_MAX];
+};
+
+static int names_index(struct names *s, const char *name)
+{
+	unsigned i;
+
+	for (i = 0; i < s->n; i++)
+		if (!strcmp(s->v[i], name))
+			return (int)i;
+	if (s->n == NAMES_MAX)
+		return -1;
+	s->v[s->n] = strdup(name);
+	return s->v[s->n] ? (int)s->n++ : -1;
+}
+
+static void names_free(struct names *s)
+{
+	unsigned i;
+
+	for (i = 0; i < s->n; i++)
+		free(s->v[i]);
+	s->n = 0;
+}
+
+static void strcat_kv(char *buf, size_t len, const char *k, const char *v, bool with_key)
+{
+	size_t o = strlen(buf);
+
+	snprintf(buf + o, len - o, "%s%s%s%s", o ? " " : "", with_key ? k : "", with_key ? "=" : "", v);
+}
+
+/* A cell's series name (engine, and direct when it varies) and group (the rest that varies). */
+static void split_cell(const struct cell *c, const char **vary, unsigned nv, const char *skip,
+		       char *series, char *group, size_t len)
+{
+	const char *target = json_string_value(json_object_get(c->identity, "target"));
+	unsigned k;
+
+	series[0] = group[0] = '\0';
+	/* grouped by target: its role heads every group, varying or not */
+	if (target)
+		strcat_kv(group, len, "target", target, false);
+	for (k = 0; k < nv; k++) {
+		const char *v = json_string_value(json_object_get(c->identity, vary[k]));
+
+		if (!v)
+			v = "-";
+		if (!strcmp(vary[k], "engine"))
+			strcat_kv(series, len, vary[k], v, false);
+		else if (!strcmp(vary[k], "direct"))
+			strcat_kv(series, len, vary[k], v, true);
+		else if ((!skip || strcmp(vary[k], skip)) && strcmp(vary[k], "target"))
+			strcat_kv(group, len, vary[k], v, true);
+	}
+	if (!series[0])
+		snprintf(series, len, "%s",
+			 json_string_value(json_object_get(c->identity, "engine")) ?: "all");
+	if (!group[0])
+		snprintf(group, len, "%s", json_string_value(json_object_get(c->identity, "target")) ?: "all");
+}
+
+/* What every cell shares, and where: the part of a title that says what was measured. */
+static void title_context(const struct results *r, const char **vary, unsigned nv, char *buf,
+			  size_t len)
+{
+	const char *all[64];
+	unsigned n = cells_identity_keys(r, false, all, 64), i, j;
+	const char *kernel = results_env_str(r, "host.kernel"), *hv = results_env_str(r, "host.hypervisor");
+	const char *host = results_env_str(r, "hostname");
+	const json_t *t;
+	size_t k;
+	char line[1024] = "";
+
+	for (i = 0; i < n; i++) {
+		for (j = 0; j < nv && strcmp(vary[j], all[i]); j++)
+			;
+		if (j == nv && r->nr)
+			strcat_kv(line, sizeof(line), all[i],
+				  json_string_value(json_object_get(r->cells[0].identity, all[i])) ?: "", true);
+	}
+	snprintf(buf, len, "%s\\n", line);
+	json_array_foreach(r->targets, k, t) {
+		const char *s = json_string_value(json_object_get(t, "summary"));
+		size_t o = strlen(buf);
+
+		snprintf(buf + o, len - o, "%s%s=%s%s%s%s", k ? "; " : "",
+			 json_string_value(json_object_get(t, "role")) ?: "?",
+			 json_string_value(json_object_get(t, "path")) ?: "?", s ? " (" : "", s ? s : "",
+			 s ? ")" : "");
+	}
+	{
+		size_t o = strlen(buf);
+
+		snprintf(buf + o, len - o, "\\nhost %s, kernel %s, %s", host ? host : "?",
+			 kernel ? kernel : "?", hv && *hv ? hv : "hypervisor unknown");
+	}
+}
+
+struct grid {
+	struct names series, groups;
+	int *cell_of;	/* [group * NAMES_MAX + series] = cell index or -1 */
+};
+
+static int grid_build(const struct results *r, const char **vary, unsigned nv, const char *skip,
+		      struct grid *g, struct iop_err *err)
+{
+	char series[512], group[512];
+	unsigned i;
+
+	memset(g, 0, sizeof(*g));
+	g->cell_of = malloc(sizeof(int) * NAMES_MAX * NAMES_MAX);
+	if (!g->cell_of)
+		return iop_errf(err, -ENOMEM, "out of memory for charts");
+	for (i = 0; i < NAMES_MAX * NAMES_MAX; i++)
+		g->cell_of[i] = -1;
+	for (i = 0; i < r->nr; i++) {
+		int s, gi;
+
+		split_cell(&r->cells[i], vary, nv, skip, series, group, sizeof(series));
+		s = names_index(&g->series, series);
+		gi = names_index(&g->groups, group);
+		if (s < 0 || gi < 0)
+			return iop_errf(err, -E2BIG, "too many series or groups to chart (at most %d)",
+					NAMES_MAX);
+		g->cell_of[gi * NAMES_MAX + s] = (int)i;
+	}
+	return 0;
+}
+
+static void grid_free(struct grid *g)
+{
+	names_free(&g->series);
+	names_free(&g->groups);
+	free(g->cell_of);
+}
+
+static void put_value(FILE *f, const struct results *r, int ci, enum metric_id m, bool range)
+{
+	struct rsummary s;
+	double div = metric_table[m].display_div;
+
+	if (ci < 0 || cell_summary(&r->cells[ci], m, &s)) {
+		fprintf(f, range ? " NaN NaN NaN" : " NaN");
+		return;
+	}
+	if (range)
+		fprintf(f, " %.6g %.6g %.6g", s.median / div, s.min / div, s.max / div);
+	else
+		fprintf(f, " %.6g", s.median / div);
+}
+
+static bool series_has_data(const struct results *r, const struct grid *g, unsigned s,
+			    enum metric_id m)
+{
+	struct rsummary sum;
+	unsigned gi;
+
+	for (gi = 0; gi < g->groups.n; gi++) {
+		int ci = g->cell_of[gi * NAMES_MAX + s];
+
+		if (ci >= 0 && !cell_summary(&r->cells[ci], m, &sum))
+			return true;
+	}
+	return false;
+}
+
+/* Clustered bars of metric m: groups on x, one bar per series, min-max error bars. */
+static int chart_bars(const struct results *r, const struct grid *g, enum metric_id m,
+		      const char *name, const char *context, const char *dir, struct iop_err *err)
+{
+	char file[64], title[5120], q[512], *cmd;
+	size_t cmdlen;
+	unsigned gi, s, plotted;
+	int width;
+	FILE *f;
+	int ret;
+
+	snprintf(file, sizeof(file), "%s.dat", name);
+	f = open_in(dir, file, err);
+	if (!f)
+		return -EIO;
+	fprintf(f, "# group");
+	for (s = 0; s < g->series.n; s++)
+		fprintf(f, " \"%s\" min max", g->series.v[s]);
+	fputc('\n', f);
+	for (gi = 0; gi < g->groups.n; gi++) {
+		gp_quote(q, sizeof(q), g->groups.v[gi]);
+		fprintf(f, "\"%s\"", q);
+		for (s = 0; s < g->series.n; s++)
+			put_value(f, r, g->cell_of[gi * NAMES_MAX + s], m, true);
+		fputc('\n', f);
+	}
+	ret = close_checked(f, dir, file, err);
+	if (ret)
+		return ret;
+	snprintf(file, sizeof(file), "%s.gp", name);
+	f = open_in(dir, file, err);
+	if (!f)
+		return -EIO;
+	snprintf(title, sizeof(title), "%s%s%s%s by engine, grouped by target (median, min-max)\\n%s",
+		 metric_table[m].title, strcmp(metric_table[m].title, metric_table[m].unit) ? " (" : "",
+		 strcmp(metric_table[m].title, metric_table[m].unit) ? metric_table[m].unit : "",
+		 strcmp(metric_table[m].title, metric_table[m].unit) ? ")" : "", context);
+	width = 300 + 60 * (int)(g->groups.n * (g->series.n + 1));
+	gp_head(f, file, title, width > 1800 ? 1800 : width < 800 ? 800 : width, 560);
+	fprintf(f, "set style data histogram\nset style histogram errorbars gap 1 lw 1\n");
+	fprintf(f, "set style fill solid 0.8 border -1\nset boxwidth 0.9\n");
+	fprintf(f, "set ylabel \"%s\"\nset yrange [0:*]\nset xtics rotate by -30 noenhanced\n",
+		metric_table[m].unit);
+	fprintf(f, "set format y '%%.1s%%c'\n");
+	cmdlen = 64 + g->series.n * 160;
+	cmd = malloc(cmdlen);
+	if (!cmd) {
+		fclose(f);
+		return iop_errf(err, -ENOMEM, "out of memory for charts");
+	}
+	snprintf(cmd, cmdlen, "plot ");
+	for (s = 0, plotted = 0; s < g->series.n; s++) {
+		size_t o = strlen(cmd);
+
+		if (!series_has_data(r, g, s, m))
+			continue;
+		gp_quote(q, sizeof(q), g->series.v[s]);
+		snprintf(cmd + o, cmdlen - o, "%s'%s.dat' using %u:%u:%u:xtic(1) title \"%s\"",
+			 plotted++ ? ", " : "", name, 2 + 3 * s, 3 + 3 * s, 4 + 3 * s, q);
+	}
+	gp_render(f, name, cmd);
+	free(cmd);
+	ret = close_checked(f, dir, file, err);
+	return ret ? ret : run_gnuplot(dir, file, err);
+}
+
+/* Latency percentiles: one cluster per cell (engine and what varies), bars p50, p99, p99.9. */
+static int chart_latency(const struct results *r, const char **vary, unsigned nv,
+			 const char *context, const char *dir, struct iop_err *err)
+{
+	static const char name[] = "latency";
+	char title[5120], label[1024], q[1024], series[512], group[512];
+	unsigned i, rows = 0;
+	FILE *f;
+	int ret;
+
+	f = open_in(dir, "latency.dat", err);
+	if (!f)
+		return -EIO;
+	fprintf(f, "# cell p50 p99 p99.9 (us)\n");
+	for (i = 0; i < r->nr; i++) {
+		struct rsummary s;
+
+		if (cell_summary(&r->cells[i], MET_CLAT_P50, &s))
+			continue;
+		split_cell(&r->cells[i], vary, nv, NULL, series, group, sizeof(series));
+		snprintf(label, sizeof(label), "%s %s", series, group);
+		gp_quote(q, sizeof(q), label);
+		fprintf(f, "\"%s\"", q);
+		put_value(f, r, (int)i, MET_CLAT_P50, false);
+		put_value(f, r, (int)i, MET_CLAT_P99, false);
+		put_value(f, r, (int)i, MET_CLAT_P999, false);
+		fputc('\n', f);
+		rows++;
+	}
+	ret = close_checked(f, dir, "latency.dat", err);
+	if (ret || !rows)
+		return ret;
+	f = open_in(dir, "latency.gp", err);
+	if (!f)
+		return -EIO;
+	snprintf(title, sizeof(title), "completion latency percentiles per engine (us, median of repeats)\\n%s",
+		 context);
+	gp_head(f, "latency.gp", title, rows * 70 + 300 > 1800 ? 1800 : rows * 70 + 300 < 800 ? 800 : (int)rows * 70 + 300,
+		560);
+	fprintf(f, "set style data histogram\nset style histogram clustered gap 1\n");
+	fprintf(f, "set style fill solid 0.8 border -1\nset logscale y\nset ylabel \"us\"\n");
+	fprintf(f, "set xtics rotate by -30 noenhanced\n");
+	gp_render(f, name,
+		  "plot 'latency.dat' using 2:xtic(1) title 'p50', '' using 3 title 'p99', "
+		  "'' using 4 title 'p99.9'");
+	ret = close_checked(f, dir, "latency.gp", err);
+	return ret ? ret : run_gnuplot(dir, "latency.gp", err);
+}
+
+/* IOPS against iodepth, one line per series and group (all but iodepth). */
+static int chart_qd(const struct results *r, const char **vary, unsigned nv, const char *context,
+		    const char *dir, struct iop_err *err)
+{
+	struct names lines = { 0 };
+	char series[512], group[512], label[1100], q[1100], title[5120], *cmd = NULL;
+	unsigned l, i, blocks = 0;
+	size_t cmdlen;
+	FILE *f;
+	int ret = 0;
+
+	for (i = 0; i < r->nr; i++) {
+		split_cell(&r->cells[i], vary, nv, "iodepth", series, group, sizeof(series));
+		snprintf(label, sizeof(label), "%s %s", series, group);
+		if (names_index(&lines, label) < 0) {
+			names_free(&lines);
+			return iop_errf(err, -E2BIG, "too many lines to chart");
+		}
+	}
+	f = open_in(dir, "qd_scaling.dat", err);
+	if (!f) {
+		names_free(&lines);
+		return -EIO;
+	}
+	/* one data block per line, points ordered by iodepth */
+	for (l = 0; l < lines.n; l++) {
+		unsigned long qd_prev = 0;
+
+		fprintf(f, "# %s\n", lines.v[l]);
+		for (;;) {
+			unsigned long best = 0;
+			int bi = -1;
+
+			for (i = 0; i < r->nr; i++) {
+				const char *qs = json_string_value(json_object_get(r->cells[i].identity, "iodepth"));
+				unsigned long qd = qs ? strtoul(qs, NULL, 10) : 0;
+
+				split_cell(&r->cells[i], vary, nv, "iodepth", series, group, sizeof(series));
+				snprintf(label, sizeof(label), "%s %s", series, group);
+				if (strcmp(label, lines.v[l]) || qd <= qd_prev || (bi >= 0 && qd >= best))
+					continue;
+				best = qd;
+				bi = (int)i;
+			}
+			if (bi < 0)
+				break;
+			fprintf(f, "%lu", best);
+			put_value(f, r, bi, MET_IOPS, true);
+			fputc('\n', f);
+			qd_prev = best;
+		}
+		fprintf(f, "\n\n");
+		blocks++;
+	}
+	ret = close_checked(f, dir, "qd_scaling.dat", err);
+	if (ret)
+		goto out;
+	f = open_in(dir, "qd_scaling.gp", err);
+	if (!f) {
+		ret = -EIO;
+		goto out;
+	}
+	snprintf(title, sizeof(title), "queue-depth scaling: IOPS against iodepth, median with min-max\\n%s",
+		 context);
+	gp_head(f, "qd_scaling.gp", title, 1000, 600);
+	fprintf(f, "set logscale x 2\nset xlabel \"iodepth\"\nset ylabel \"IOPS\"\nset yrange [0:*]\n");
+	fprintf(f, "set format y '%%.1s%%c'\nset offsets graph 0.05, graph 0.05, 0, 0\n");
+	cmdlen = 64 + blocks * 1200;
+	cmd = malloc(cmdlen);
+	if (!cmd) {
+		fclose(f);
+		ret = iop_errf(err, -ENOMEM, "out of memory for charts");
+		goto out;
+	}
+	snprintf(cmd, cmdlen, "plot ");
+	for (l = 0; l < lines.n; l++) {
+		size_t o = strlen(cmd);
+
+		gp_quote(q, sizeof(q), lines.v[l]);
+		snprintf(cmd + o, cmdlen - o, "%s'qd_scaling.dat' index %u using 1:2:3:4 with yerrorlines title \"%s\"",
+			 l ? ", " : "", l, q);
+	}
+	gp_render(f, "qd_scaling", cmd);
+	ret = close_checked(f, dir, "qd_scaling.gp", err);
+	if (!ret)
+		ret = run_gnuplot(dir, "qd_scaling.gp", err);
+out:
+	free(cmd);
+	names_free(&lines);
+	return ret;
+}
+
+int plot_sweep(const struct results *r, const char *dir, struct iop_err *err)
+{
+	const char *vary[24];
+	unsigned nv, i, ok = 0;
+	char context[4096];
+	struct grid g;
+	bool qd_varies = false;
+	int ret;
+
+	for (i = 0; i < r->nr; i++)
+		ok += r->cells[i].nr > 0;
+	if (!ok)
+		return iop_errf(err, -ENODATA, "no cell finished: nothing to chart");
+	ret = mkdir_one(dir, err);
+	if (ret)
+		return ret;
+	nv = cells_identity_keys(r, true, vary, 24);
+	for (i = 0; i < nv; i++)
+		qd_varies |= !strcmp(vary[i], "iodepth");
+	title_context(r, vary, nv, context, sizeof(context));
+	ret = grid_build(r, vary, nv, NULL, &g, err);
+	if (!ret)
+		ret = chart_bars(r, &g, MET_IOPS, "iops", context, dir, err);
+	if (!ret)
+		ret = chart_bars(r, &g, MET_BW, "bw", context, dir, err);
+	grid_free(&g);
+	if (!ret)
+		ret = chart_latency(r, vary, nv, context, dir, err);
+	if (!ret && qd_varies)
+		ret = chart_qd(r, vary, nv, context, dir, err);
+	return ret;
+}
+
+int plot_history(const struct results *runs, unsigned nr, const char *const *xlabels,
+		 enum metric_id m, const char *by, const char *dir, struct iop_err *err)
+{
+	struct names cells = { 0 };
+	char name[64], file[80], q[1024], title[1024], *cmd = NULL;
+	unsigned i, c, k;
+	size_t cmdlen;
+	FILE *f;
+	int ret;
+
+	ret = mkdir_one(dir, err);
+	if (ret)
+		return ret;
+	if (!nr)
+		return iop_errf(err, -ENODATA, "no runs to chart");
+	for (i = 0; i < nr; i++)
+		for (c = 0; c < runs[i].nr; c++)
+			if (runs[i].cells[c].nr && names_index(&cells, runs[i].cells[c].key) < 0) {
+				names_free(&cells);
+				return iop_errf(err, -E2BIG, "too many cells to chart (at most %d)", NAMES_MAX);
+			}
+	if (!cells.n)
+		return iop_errf(err, -ENODATA, "no cell has samples to chart");
+	snprintf(name, sizeof(name), "history-%s", metric_table[m].name);
+	snprintf(file, sizeof(file), "%s.dat", name);
+	f = open_in(dir, file, err);
+	if (!f) {
+		names_free(&cells);
+		return -EIO;
+	}
+	/* one block per cell: x = run number, median with min-max */
+	for (c = 0; c < cells.n; c++) {
+		fprintf(f, "# %s\n", cells.v[c]);
+		for (i = 0; i < nr; i++) {
+			for (k = 0; k < runs[i].nr && strcmp(runs[i].cells[k].key, cells.v[c]); k++)
+				;
+			fprintf(f, "%u", i);
+			put_value(f, &runs[i], k < runs[i].nr ? (int)k : -1, m, true);
+			gp_quote(q, sizeof(q), xlabels[i]);
+			fprintf(f, " \"%s\"\n", q);
+		}
+		fprintf(f, "\n\n");
+	}
+	ret = close_checked(f, dir, file, err);
+	if (ret)
+		goto out;
+	snprintf(file, sizeof(file), "%s.gp", name);
+	f = open_in(dir, file, err);
+	if (!f) {
+		ret = -EIO;
+		goto out;
+	}
+	{
+		const struct results *last = &runs[nr - 1];
+		const char *host = results_env_str(last, "hostname"), *kernel = results_env_str(last, "host.kernel");
+		bool unit = strcmp(metric_table[m].title, metric_table[m].unit) != 0;
+
+		snprintf(title, sizeof(title),
+			 "%s%s%s%s of each cell across %u saved '%s' runs, by %s (median, min-max)\\nlast run: host %s, kernel %s",
+			 metric_table[m].title, unit ? " (" : "", unit ? metric_table[m].unit : "",
+			 unit ? ")" : "", nr, last->name, by, host ? host : "?", kernel ? kernel : "?");
+	}
+	gp_head(f, file, title, 1100, 620);
+	fprintf(f, "set key outside bottom center horizontal maxrows 8 noenhanced font ',7'\n");
+	fprintf(f, "set ylabel \"%s\"\nset xlabel \"%s\"\nset xtics rotate by -30 noenhanced\n",
+		metric_table[m].unit, by);
+	fprintf(f, "set offsets 0.3, 0.3, 0, 0\nset format y '%%.1s%%c'\n");
+	cmdlen = 64 + cells.n * 1200;
+	cmd = malloc(cmdlen);
+	if (!cmd) {
+		fclose(f);
+		ret = iop_errf(err, -ENOMEM, "out of memory for charts");
+		goto out;
+	}
+	snprintf(cmd, cmdlen, "plot ");
+	for (c = 0; c < cells.n; c++) {
+		const char *label = cells.v[c];
+		size_t o = strlen(cmd);
+
+		for (i = 0; i < nr; i++)
+			for (k = 0; k < runs[i].nr; k++)
+				if (!strcmp(runs[i].cells[k].key, cells.v[c]))
+					label = runs[i].cells[k].label;
+		gp_quote(q, sizeof(q), label);
+		snprintf(cmd + o, cmdlen - o, "%s'%s.dat' index %u using 1:2:3:4:xtic(5) with yerrorlines title \"%s\"",
+			 c ? ", " : "", name, c, q);
+	}
+	gp_render(f, name, cmd);
+	ret = close_checked(f, dir, file, err);
+	if (!ret)
+		ret = run_gnuplot(dir, file, err);
+out:
+	free(cmd);
+	names_free(&cells);
+	return ret;
+}

@@ -1,0 +1,25 @@
+/*
+ * Charts with gnuplot: the data and a script per chart are written into the chart directory
+ * (so a chart can be re-rendered or restyled by hand) and gnuplot renders PNG and SVG.
+ */
+#ifndef IOPATH_PLOT_H
+#define IOPATH_PLOT_H
+
+#include "base/err.h"
+#include "stats/metrics.h"
+#include "results/results.h"
+
+/*
+ * A sweep's charts in dir: iops and bw per engine grouped by target (and the other options
+ * that vary), latency percentiles per engine, and queue-depth scaling when iodepth varies.
+ */
+int plot_sweep(const struct results *r, const char *dir, struct iop_err *err);
+
+/*
+ * history-<metric>: each cell's median across runs (runs[0..nr) in the order given, x tick
+ * labels xlabels[i]), one line per cell.
+ */
+int plot_history(const struct results *runs, unsigned nr, const char *const *xlabels,
+		 enum metric_id m, const char *by, const char *dir, struct iop_err *err);
+
+#endif

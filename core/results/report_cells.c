@@ -1,0 +1,590 @@
+/* Reports over cells: the sweep/run matrix table and CSV, and compare's table, JSON and JUnit. */
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "base/atomic.h"
+#include "results/report_cells.h"
+
+void fmt_metric(char *buf, size_t len, enum metric_id m, double v)
+{
+	double d;
+
+	if (isnan(v)) {
+		snprintf(buf, len, "-");
+		return;
+	}
+	d = v / metric_table[m].display_div;
+	if (m == MET_IOPS && fabs(d) >= 1e6)
+		snprintf(buf, len, "%.2fM", d / 1e6);
+	else if (m == MET_IOPS && fabs(d) >= 1e4)
+		snprintf(buf, len, "%.1fk", d / 1e3);
+	else if (fabs(d) >= 100)
+		snprintf(buf, len, "%.0f", d);
+	else
+		snprintf(buf, len, "%.2f", d);
+}
+
+/* ---- a text table with columns sized to their contents ---- */
+
+#define TCOLS 24
+#define TCELL 96
+
+struct table {
+	unsigned rows, cols, cap;
+	char (*cell)[TCOLS][TCELL];
+	char *note;	/* per row: text printed after the columns (status reasons) */
+};
+
+static char (*table_row(struct table *t))[TCELL]
+{
+	if (t->rows == t->cap) {
+		unsigned cap = t->cap ? t->cap * 2 : 32;
+		void *c = realloc(t->cell, cap * sizeof(*t->cell));
+
+		if (!c)
+			return NULL;
+		t->cell = c;
+		t->cap = cap;
+	}
+	memset(t->cell[t->rows], 0, sizeof(t->cell[0]));
+	return t->cell[t->rows++];
+}
+
+static void table_print(FILE *f, const struct table *t)
+{
+	unsigned w[TCOLS] = { 0 }, r, c;
+
+	for (r = 0; r < t->rows; r++)
+		for (c = 0; c < t->cols; c++)
+			if (strlen(t->cell[r][c]) > w[c])
+				w[c] = (unsigned)strlen(t->cell[r][c]);
+	for (r = 0; r < t->rows; r++) {
+		for (c = 0; c < t->cols; c++)
+			fprintf(f, "%s%-*s", c ? "  " : "", c + 1 < t->cols ? (int)w[c] : 0,
+				t->cell[r][c]);
+		fputc('\n', f);
+	}
+}
+
+/* ---- identity columns ---- */
+
+static const char *const key_order[] = {
+	"target", "workload", "job", "rw", "bs", "iodepth", "numjobs", "engine", "direct",
+	"size", "runtime", "ramp", NULL,
+};
+
+static int key_rank(const char *k)
+{
+	int i;
+
+	for (i = 0; key_order[i]; i++)
+		if (!strcmp(key_order[i], k))
+			return i;
+	return 100;
+}
+
+static int cmp_keys(const void *a, const void *b)
+{
+	const char *x = *(const char *const *)a, *y = *(const char *const *)b;
+	int rx = key_rank(x), ry = key_rank(y);
+
+	return rx != ry ? rx - ry : strcmp(x, y);
+}
+
+static bool key_varies(const struct results *r, const char *k)
+{
+	const char *first = NULL, *v;
+	unsigned i;
+
+	for (i = 0; i < r->nr; i++) {
+		v = json_string_value(json_object_get(r->cells[i].identity, k));
+		if (!v)
+			return true;
+		if (!first)
+			first = v;
+		else if (strcmp(first, v))
+			return true;
+	}
+	return false;
+}
+
+unsigned cells_identity_keys(const struct results *r, bool varying_only, const char **keys,
+			     unsigned max)
+{
+	unsigned i, j, n = 0;
+	const char *k;
+	json_t *v;
+
+	for (i = 0; i < r->nr; i++) {
+		json_object_foreach(r->cells[i].identity, k, v) {
+			for (j = 0; j < n && strcmp(keys[j], k); j++)
+				;
+			if (j < n || n == max)
+				continue;
+			if (varying_only && r->nr > 1 && !key_varies(r, k))
+				continue;
+			keys[n++] = k;
+		}
+	}
+	qsort(keys, n, sizeof(*keys), cmp_keys);
+	return n;
+}
+
+static void fixed_keys_line(FILE *f, const struct results *r, const char **vary, unsigned nv)
+{
+	const char *all[64];
+	unsigned n = cells_identity_keys(r, false, all, 64), i, j;
+	bool any = false;
+
+	if (!r->nr)
+		return;
+	for (i = 0; i < n; i++) {
+		for (j = 0; j < nv && strcmp(vary[j], all[i]); j++)
+			;
+		if (j < nv)
+			continue;
+		fprintf(f, "%s%s=%s", any ? " " : "same in every cell: ", all[i],
+			json_string_value(json_object_get(r->cells[0].identity, all[i])));
+		any = true;
+	}
+	if (any)
+		fputc('\n', f);
+}
+
+void report_cells_table(FILE *f, const struct results *r, double cv_warn)
+{
+	const char *vary[TCOLS];
+	unsigned nv = cells_identity_keys(r, true, vary, 10), i, k, c, unreliable = 0;
+	struct table t = { 0 };
+	bool repeated = false;
+	char (*row)[TCELL];
+
+	for (i = 0; i < r->nr; i++)
+		repeated |= r->cells[i].nr > 1;
+	fixed_keys_line(f, r, vary, nv);
+	row = table_row(&t);
+	if (!row)
+		return;
+	for (k = 0; k < nv; k++)
+		snprintf(row[k], TCELL, "%s", vary[k]);
+	c = nv;
+	snprintf(row[c++], TCELL, "n");
+	snprintf(row[c++], TCELL, "IOPS");
+	if (repeated) {
+		snprintf(row[c++], TCELL, "IOPS min-max");
+		snprintf(row[c++], TCELL, "95%% CI");
+		snprintf(row[c++], TCELL, "CV");
+	}
+	snprintf(row[c++], TCELL, "MiB/s");
+	snprintf(row[c++], TCELL, "p50 us");
+	snprintf(row[c++], TCELL, "p99 us");
+	snprintf(row[c++], TCELL, "p99.9 us");
+	snprintf(row[c++], TCELL, "status");
+	t.cols = c;
+	for (i = 0; i < r->nr; i++) {
+		const struct cell *cell = &r->cells[i];
+		struct rsummary s[MET_NR];
+		bool have[MET_NR], noisy = false;
+		unsigned m;
+		char a[32], b[32];
+
+		row = table_row(&t);
+		if (!row)
+			break;
+		for (k = 0; k < nv; k++)
+			snprintf(row[k], TCELL, "%s",
+				 json_string_value(json_object_get(cell->identity, vary[k])) ?: "-");
+		for (m = 0; m < MET_NR; m++) {
+			have[m] = !cell_summary(cell, m, &s[m]);
+			if (have[m] && s[m].n > 1 && s[m].cv > cv_warn && m <= MET_BW)
+				noisy = true;
+		}
+		c = nv;
+		snprintf(row[c++], TCELL, "%u", cell->nr);
+		fmt_metric(row[c++], TCELL, MET_IOPS, have[MET_IOPS] ? s[MET_IOPS].median : NAN);
+		if (repeated) {
+			if (have[MET_IOPS] && s[MET_IOPS].n > 1) {
+				fmt_metric(a, sizeof(a), MET_IOPS, s[MET_IOPS].min);
+				fmt_metric(b, sizeof(b), MET_IOPS, s[MET_IOPS].max);
+				snprintf(row[c++], TCELL, "%s-%s", a, b);
+				fmt_metric(a, sizeof(a), MET_IOPS, s[MET_IOPS].ci_lo);
+				fmt_metric(b, sizeof(b), MET_IOPS, s[MET_IOPS].ci_hi);
+				snprintf(row[c++], TCELL, "%s-%s", a, b);
+				snprintf(row[c++], TCELL, "%.1f%%%s", 100 * s[MET_IOPS].cv,
+					 noisy ? " !" : "");
+			} else {
+				snprintf(row[c++], TCELL, "-");
+				snprintf(row[c++], TCELL, "-");
+				snprintf(row[c++], TCELL, "-");
+			}
+		}
+		for (m = MET_BW; m < MET_NR; m++)
+			fmt_metric(row[c++], TCELL, m, have[m] ? s[m].median : NAN);
+		if (cell->status == CELL_OK)
+			snprintf(row[c++], TCELL, "%s", noisy ? "unreliable" : "ok");
+		else
+			snprintf(row[c++], TCELL, "%s: %.*s", cell_status_name(cell->status), TCELL - 16,
+				 cell->reason ? cell->reason : "");
+		unreliable += noisy;
+	}
+	table_print(f, &t);
+	if (unreliable)
+		fprintf(f, "warning: %u cell(s) marked unreliable: IOPS or bandwidth varied by more than %.0f%% (coefficient of variation) across repeats; repeat more or quiet the machine\n",
+			unreliable, cv_warn * 100);
+	if (r->interrupted)
+		fprintf(f, "(interrupted: only the cells shown with samples finished)\n");
+	free(t.cell);
+}
+
+static void csv_field(FILE *f, const char *s)
+{
+	if (!strpbrk(s, ",\"\n\r")) {
+		fputs(s, f);
+		return;
+	}
+	fputc('"', f);
+	for (; *s; s++) {
+		if (*s == '"')
+			fputc('"', f);
+		fputc(*s, f);
+	}
+	fputc('"', f);
+}
+
+int report_cells_csv(FILE *f, const struct results *r)
+{
+	static const char *const stat_cols[] = { "median", "min", "max", "mean", "sd", "cv",
+						 "ci95_lo", "ci95_hi" };
+	const char *keys[64];
+	unsigned nk = cells_identity_keys(r, false, keys, 64), i, k, m, s;
+
+	for (k = 0; k < nk; k++) {
+		csv_field(f, keys[k]);
+		fputc(',', f);
+	}
+	fputs("label,status,reason,repeats", f);
+	for (m = 0; m < MET_NR; m++)
+		for (s = 0; s < sizeof(stat_cols) / sizeof(stat_cols[0]); s++)
+			fprintf(f, ",%s_%s", metric_table[m].name, stat_cols[s]);
+	fputc('\n', f);
+	for (i = 0; i < r->nr; i++) {
+		const struct cell *c = &r->cells[i];
+
+		for (k = 0; k < nk; k++) {
+			csv_field(f, json_string_value(json_object_get(c->identity, keys[k])) ?: "");
+			fputc(',', f);
+		}
+		csv_field(f, c->label);
+		fprintf(f, ",%s,", cell_status_name(c->status));
+		csv_field(f, c->reason ? c->reason : "");
+		fprintf(f, ",%u", c->nr);
+		for (m = 0; m < MET_NR; m++) {
+			struct rsummary sm;
+
+			if (cell_summary(c, m, &sm)) {
+				fputs(",,,,,,,,", f);
+				continue;
+			}
+			fprintf(f, ",%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g", sm.median, sm.min, sm.max,
+				sm.mean, sm.sd, sm.cv, sm.ci_lo, sm.ci_hi);
+		}
+		fputc('\n', f);
+	}
+	return ferror(f) ? -EIO : 0;
+}
+
+/* ---- compare ---- */
+
+static void describe_side(FILE *f, const char *tag, const struct results *r)
+{
+	char when[32] = "time unknown";
+	time_t t = (time_t)(r->timestamp_ms / 1000);
+	struct tm tm;
+	const char *k;
+	json_t *v;
+
+	if (r->timestamp_ms) {
+		gmtime_r(&t, &tm);
+		strftime(when, sizeof(when), "%Y-%m-%d %H:%M UTC", &tm);
+	}
+	fprintf(f, "%-4s %s: %s, %s, %u cells", tag, r->source, r->format, when, r->nr);
+	json_object_foreach(r->labels, k, v)
+		fprintf(f, ", %s=%s", k, json_string_value(v) ?: "");
+	fputc('\n', f);
+}
+
+static const char *verdict_mark(enum cmp_verdict v, const struct cmp_opts *o)
+{
+	if (cmp_fails(v, o))
+		return "!!";
+	if (v == CMP_IMPROVEMENT)
+		return "++";
+	if (v == CMP_UNJUDGED || v == CMP_NOISE || v == CMP_BASE_FAILED)
+		return "?";
+	return "";
+}
+
+/* The verdict as the table shows it: failing ones in capitals. */
+static const char *verdict_text(enum cmp_verdict v, const struct cmp_opts *o)
+{
+	if (v == CMP_FAILED)
+		return "FAILED in CUR";
+	return cmp_fails(v, o) ? "REGRESSION" : cmp_verdict_name(v);
+}
+
+void report_compare_text(FILE *f, const struct cmp_report *rep, const struct results *base,
+			 const struct results *cur, const struct cmp_opts *o)
+{
+	struct table t = { 0 };
+	char (*row)[TCELL];
+	unsigned i, k, c, fails = 0;
+
+	describe_side(f, "BASE", base);
+	describe_side(f, "CUR", cur);
+	fprintf(f, "a regression: worse by more than %g%% and significant (one-sided Mann-Whitney U, p < %g)\n",
+		o->threshold * 100, o->alpha);
+	for (i = 0; i < rep->nr_warn; i++)
+		fprintf(f, "warning: %s\n", rep->warn[i]);
+	for (i = 0; i < rep->nr_changed; i++)
+		fprintf(f, "changed: %s\n", rep->changed[i]);
+	fputc('\n', f);
+	row = table_row(&t);
+	if (!row)
+		return;
+	c = 0;
+	snprintf(row[c++], TCELL, " ");
+	snprintf(row[c++], TCELL, "cell");
+	snprintf(row[c++], TCELL, "metric");
+	snprintf(row[c++], TCELL, "base");
+	snprintf(row[c++], TCELL, "cur");
+	snprintf(row[c++], TCELL, "change");
+	snprintf(row[c++], TCELL, "95%% CI");
+	snprintf(row[c++], TCELL, "p");
+	snprintf(row[c++], TCELL, "n");
+	snprintf(row[c++], TCELL, "verdict");
+	t.cols = c;
+	for (i = 0; i < rep->nr; i++) {
+		const struct cmp_row *r = &rep->rows[i];
+
+		for (k = 0; k < r->nr; k++) {
+			const struct cmp_metric *m = &r->met[k];
+
+			row = table_row(&t);
+			if (!row)
+				goto print;
+			c = 0;
+			snprintf(row[c++], TCELL, "%s", verdict_mark(m->verdict, o));
+			snprintf(row[c++], TCELL, "%.*s", TCELL - 1, k ? "" : r->base->label);
+			snprintf(row[c++], TCELL, "%s", metric_table[m->m].name);
+			fmt_metric(row[c++], TCELL, m->m, m->nb ? m->base : NAN);
+			fmt_metric(row[c++], TCELL, m->m, m->nc ? m->cur : NAN);
+			if (m->nb && m->nc)
+				snprintf(row[c++], TCELL, "%+.1f%%", 100 * m->change);
+			else
+				snprintf(row[c++], TCELL, "-");
+			if (!isnan(m->ci_lo))
+				snprintf(row[c++], TCELL, "[%+.1f, %+.1f]", 100 * m->ci_lo, 100 * m->ci_hi);
+			else
+				snprintf(row[c++], TCELL, "-");
+			if (!isnan(m->p))
+				snprintf(row[c++], TCELL, "%.3g", m->p);
+			else
+				snprintf(row[c++], TCELL, "-");
+			snprintf(row[c++], TCELL, "%u/%u", m->nb, m->nc);
+			snprintf(row[c++], TCELL, "%s%s%.*s", verdict_text(m->verdict, o),
+				 m->note[0] ? ": " : "", TCELL - 40, m->note);
+			fails += cmp_fails(m->verdict, o) && m->verdict != CMP_FAILED;
+		}
+	}
+print:
+	table_print(f, &t);
+	free(t.cell);
+	for (i = 0; i < rep->nr_only_base; i++)
+		fprintf(f, "only in BASE (not compared): %s\n", rep->only_base[i]->label);
+	for (i = 0; i < rep->nr_only_cur; i++)
+		fprintf(f, "only in CUR (not compared): %s\n", rep->only_cur[i]->label);
+	fprintf(f, "\n%u cell(s) compared: %u regression(s)%s, %u improvement(s), %u within noise, %u cannot be judged\n",
+		rep->nr, fails, o->strict && rep->unjudged ? " (--strict)" : "", rep->improvements,
+		rep->noise, rep->unjudged);
+	if (rep->failed)
+		fprintf(f, "%u cell(s) FAILED in CUR (not in BASE): a failure fails the comparison\n",
+			rep->failed);
+	if (rep->base_failed)
+		fprintf(f, "%u cell(s) failed in BASE: not judged\n", rep->base_failed);
+}
+
+static json_t *num_or_null(double v)
+{
+	return isnan(v) || isinf(v) ? json_null() : json_real(v);
+}
+
+static json_t *reason_json(const struct cell *c)
+{
+	return c->reason ? json_string(c->reason) : json_null();
+}
+
+json_t *report_compare_json(const struct cmp_report *rep, const struct results *base,
+			    const struct results *cur, const struct cmp_opts *o)
+{
+	json_t *root = json_object(), *rows = json_array(), *warn = json_array(),
+	       *changed = json_array(), *ob = json_array(), *oc = json_array();
+	unsigned i, k, fails = 0;
+
+	if (!root || !rows || !warn || !changed || !ob || !oc) {
+		json_decref(root);
+		json_decref(rows);
+		json_decref(warn);
+		json_decref(changed);
+		json_decref(ob);
+		json_decref(oc);
+		return NULL;
+	}
+	for (i = 0; i < rep->nr; i++) {
+		const struct cmp_row *r = &rep->rows[i];
+		json_t *mets = json_array();
+
+		for (k = 0; k < r->nr; k++) {
+			const struct cmp_metric *m = &r->met[k];
+
+			fails += cmp_fails(m->verdict, o) && m->verdict != CMP_FAILED;
+			json_array_append_new(mets, json_pack("{s:s, s:s, s:b, s:i, s:i, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:s}",
+				"metric", metric_table[m->m].name, "verdict", cmp_verdict_name(m->verdict),
+				"fails", cmp_fails(m->verdict, o), "n_base", (json_int_t)m->nb,
+				"n_cur", (json_int_t)m->nc, "base", num_or_null(m->nb ? m->base : NAN),
+				"cur", num_or_null(m->nc ? m->cur : NAN),
+				"change", num_or_null(m->nb && m->nc ? m->change : NAN),
+				"change_ci95_lo", num_or_null(m->ci_lo), "change_ci95_hi", num_or_null(m->ci_hi),
+				"p", num_or_null(m->p), "cv_base", num_or_null(m->nb > 1 ? m->cv_base : NAN),
+				"cv_cur", num_or_null(m->nc > 1 ? m->cv_cur : NAN), "note", m->note));
+		}
+		json_array_append_new(rows, json_pack("{s:s, s:s, s:O, s:s, s:s, s:o, s:o, s:o}",
+						      "label", r->base->label, "key", r->base->key,
+						      "identity", r->base->identity,
+						      "status_base", cell_status_name(r->base->status),
+						      "status_cur", cell_status_name(r->cur->status),
+						      "reason_base", reason_json(r->base),
+						      "reason_cur", reason_json(r->cur), "metrics", mets));
+	}
+	for (i = 0; i < rep->nr_warn; i++)
+		json_array_append_new(warn, json_string(rep->warn[i]));
+	for (i = 0; i < rep->nr_changed; i++)
+		json_array_append_new(changed, json_string(rep->changed[i]));
+	for (i = 0; i < rep->nr_only_base; i++)
+		json_array_append_new(ob, json_string(rep->only_base[i]->label));
+	for (i = 0; i < rep->nr_only_cur; i++)
+		json_array_append_new(oc, json_string(rep->only_cur[i]->label));
+	json_object_set_new(root, "base", json_string(base->source));
+	json_object_set_new(root, "cur", json_string(cur->source));
+	json_object_set_new(root, "threshold", json_real(o->threshold));
+	json_object_set_new(root, "alpha", json_real(o->alpha));
+	json_object_set_new(root, "test", json_string("one-sided Mann-Whitney U (exact without ties), bootstrap 95% interval of the median change"));
+	json_object_set_new(root, "regressions", json_integer(fails));
+	json_object_set_new(root, "failed_in_cur", json_integer(rep->failed));
+	json_object_set_new(root, "failed_in_base", json_integer(rep->base_failed));
+	json_object_set_new(root, "improvements", json_integer(rep->improvements));
+	json_object_set_new(root, "unjudged", json_integer(rep->unjudged));
+	json_object_set_new(root, "within_noise", json_integer(rep->noise));
+	json_object_set_new(root, "warnings", warn);
+	json_object_set_new(root, "changed", changed);
+	json_object_set_new(root, "cells", rows);
+	json_object_set_new(root, "only_in_base", ob);
+	json_object_set_new(root, "only_in_cur", oc);
+	return root;
+}
+
+static void xml_escaped(FILE *f, const char *s)
+{
+	for (; *s; s++) {
+		switch (*s) {
+		case '&': fputs("&amp;", f); break;
+		case '<': fputs("&lt;", f); break;
+		case '>': fputs("&gt;", f); break;
+		case '"': fputs("&quot;", f); break;
+		case '\'': fputs("&apos;", f); break;
+		default:
+			if ((unsigned char)*s >= 0x20 || *s == '\n' || *s == '\t')
+				fputc(*s, f);
+		}
+	}
+}
+
+int report_compare_junit(FILE *f, const struct cmp_report *rep, const struct results *base,
+			 const struct results *cur, const struct cmp_opts *o)
+{
+	unsigned i, k, tests = 0, fails = 0, skipped = 0;
+	char a[32], b[32];
+
+	for (i = 0; i < rep->nr; i++) {
+		for (k = 0; k < rep->rows[i].nr; k++) {
+			tests++;
+			fails += cmp_fails(rep->rows[i].met[k].verdict, o);
+			skipped += !cmp_fails(rep->rows[i].met[k].verdict, o) &&
+				   (rep->rows[i].met[k].verdict == CMP_UNJUDGED ||
+				    rep->rows[i].met[k].verdict == CMP_BASE_FAILED ||
+				    rep->rows[i].met[k].verdict == CMP_NO_DATA);
+		}
+	}
+	fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
+	fprintf(f, "<testsuites name=\"iopath compare\" tests=\"%u\" failures=\"%u\" skipped=\"%u\">\n",
+		tests, fails, skipped);
+	fprintf(f, "  <testsuite name=\"");
+	xml_escaped(f, base->source);
+	fputs(" vs ", f);
+	xml_escaped(f, cur->source);
+	fprintf(f, "\" tests=\"%u\" failures=\"%u\" skipped=\"%u\">\n", tests, fails, skipped);
+	for (i = 0; i < rep->nr; i++) {
+		const struct cmp_row *r = &rep->rows[i];
+
+		for (k = 0; k < r->nr; k++) {
+			const struct cmp_metric *m = &r->met[k];
+
+			fputs("    <testcase classname=\"iopath.compare\" name=\"", f);
+			xml_escaped(f, r->base->label);
+			fprintf(f, " %s\">", metric_table[m->m].name);
+			fmt_metric(a, sizeof(a), m->m, m->base);
+			fmt_metric(b, sizeof(b), m->m, m->cur);
+			if (m->verdict == CMP_FAILED) {
+				fputs("\n      <failure type=\"failed\" message=\"failed in CUR: ", f);
+				xml_escaped(f, m->note);
+				fputs("\">", f);
+				xml_escaped(f, r->base->key);
+				fputs("</failure>\n    ", f);
+			} else if (cmp_fails(m->verdict, o)) {
+				fprintf(f, "\n      <failure type=\"regression\" message=\"%s %s -&gt; %s (%+.1f%%, p=%.3g)\">",
+					metric_table[m->m].name, a, b, 100 * m->change, m->p);
+				xml_escaped(f, r->base->key);
+				fputs("</failure>\n    ", f);
+			} else if (m->verdict == CMP_UNJUDGED || m->verdict == CMP_NO_DATA ||
+				   m->verdict == CMP_BASE_FAILED) {
+				fputs("<skipped message=\"", f);
+				if (m->verdict == CMP_BASE_FAILED)
+					fputs("failed in BASE: ", f);
+				xml_escaped(f, m->note);
+				fputs("\"/>", f);
+			}
+			fputs("</testcase>\n", f);
+		}
+	}
+	fputs("  </testsuite>\n</testsuites>\n", f);
+	return ferror(f) ? -EIO : 0;
+}
+
+int write_text_atomic(const char *path, const char *text, size_t len)
+{
+	struct atomic_file a;
+	int ret = atomic_open(&a, path);
+
+	if (ret)
+		return ret;
+	if (fwrite(text, 1, len, a.f) != len) {
+		ret = errno ? -errno : -EIO;
+		atomic_abort(&a);
+		return ret;
+	}
+	return atomic_commit(&a);
+}

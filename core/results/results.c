@@ -1,0 +1,900 @@
+/* The results model: cells with their samples, the environment, saving and loading. */
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/time.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "iopath/probe.h"
+#include "report/report.h"
+#include "results/results.h"
+#include "base/version.h"
+
+#ifdef __clang__
+#define COMPILER "clang " __clang_version__
+#elif defined(__GNUC__)
+#define COMPILER "gcc " __VERSION__
+#else
+#define COMPILER "unknown"
+#endif
+
+static const char *const status_names[] = {
+	[CELL_OK] = "ok",
+	[CELL_SKIPPED] = "skipped",
+	[CELL_FAILED] = "failed",
+	[CELL_INTERRUPTED] = "interrupted",
+};
+
+const char *cell_status_name(enum cell_status st)
+{
+	return st <= CELL_INTERRUPTED ? status_names[st] : "?";
+}
+
+static json_t *env_json(int argc, char **argv)
+{
+	json_t *env = json_object(), *build = json_object(), *host;
+	struct probe_host h;
+	char hostname[256] = "unknown", cmd[4096];
+
+	if (!env || !build) {
+		json_decref(env);
+		json_decref(build);
+		return NULL;
+	}
+	gethostname(hostname, sizeof(hostname) - 1);
+	json_object_set_new(env, "hostname", json_string(hostname));
+	memset(&h, 0, sizeof(h));
+	probe_host(&h);
+	host = probe_host_json(&h);
+	json_object_set_new(env, "host", host ? host : json_object());
+	json_object_set_new(build, "version", json_string(iopath_version));
+	json_object_set_new(build, "git_revision", json_string(iopath_git_rev));
+	json_object_set_new(build, "compiler", json_string(COMPILER));
+	json_object_set_new(build, "cflags", json_string(iopath_cflags));
+	json_object_set_new(env, "iopath", build);
+	join_words(cmd, sizeof(cmd), argc, argv);
+	if (cmd[0])
+		json_object_set_new(env, "command_line", json_string(cmd));
+	return env;
+}
+
+static uint64_t now_unix_ms(void)
+{
+	struct timeval tv;
+
+	gettimeofday(&tv, NULL);
+	return (uint64_t)tv.tv_sec * 1000 + (uint64_t)tv.tv_usec / 1000;
+}
+
+static void results_zero(struct results *r)
+{
+	memset(r, 0, sizeof(*r));
+	r->schema_version = RESULTS_SCHEMA_VERSION;
+	snprintf(r->format, sizeof(r->format), "iopath-results");
+}
+
+int results_init(struct results *r, const char *kind, const char *name, int argc, char **argv,
+		 struct iop_err *err)
+{
+	results_zero(r);
+	snprintf(r->kind, sizeof(r->kind), "%s", kind);
+	snprintf(r->name, sizeof(r->name), "%s", name ? name : kind);
+	r->timestamp_ms = now_unix_ms();
+	r->env = env_json(argc, argv);
+	r->labels = json_object();
+	r->targets = json_array();
+	if (!r->env || !r->labels || !r->targets) {
+		results_free(r);
+		return iop_errf(err, -ENOMEM, "out of memory for the results");
+	}
+	return 0;
+}
+
+static void cell_free(struct cell *c)
+{
+	free(c->key);
+	free(c->label);
+	free(c->reason);
+	free(c->val);
+	json_decref(c->identity);
+	json_decref(c->samples);
+}
+
+void results_free(struct results *r)
+{
+	unsigned i;
+
+	for (i = 0; i < r->nr; i++)
+		cell_free(&r->cells[i]);
+	free(r->cells);
+	json_decref(r->env);
+	json_decref(r->labels);
+	json_decref(r->targets);
+	results_zero(r);
+}
+
+int results_add_label(struct results *r, const char *kv, struct iop_err *err)
+{
+	const char *eq = strchr(kv, '=');
+	char key[128];
+
+	if (!eq || eq == kv || (size_t)(eq - kv) >= sizeof(key))
+		return iop_errf(err, -EINVAL, "--label '%s': expected key=value (e.g. qemu=8.2.1)", kv);
+	snprintf(key, sizeof(key), "%.*s", (int)(eq - kv), kv);
+	if (json_object_set_new(r->labels, key, json_string(eq + 1)))
+		return iop_errf(err, -EINVAL, "--label '%s': not valid UTF-8, or out of memory", kv);
+	return 0;
+}
+
+int results_add_target(struct results *r, const char *role, const char *path,
+		       const struct probe_path *probe, const char *probe_error)
+{
+	json_t *t = json_object(), *pj = NULL;
+	char summary[512];
+
+	if (!t)
+		return -ENOMEM;
+	json_object_set_new(t, "role", json_string(role));
+	json_object_set_new(t, "path", json_string(path));
+	if (probe) {
+		pj = probe_path_json(probe);
+		probe_summary(probe, NULL, summary, sizeof(summary));
+		json_object_set_new(t, "summary", json_string(summary));
+	} else {
+		json_object_set_new(t, "probe_error", json_string(probe_error ? probe_error : "not probed"));
+	}
+	json_object_set_new(t, "probe", pj ? pj : json_null());
+	return json_array_append_new(r->targets, t) ? -ENOMEM : 0;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* "k=v;k=v" over the identity's keys in sorted order. */
+static char *identity_key(const json_t *id)
+{
+	size_t n = json_object_size(id), i, len = 1;
+	const char **keys = calloc(n ? n : 1, sizeof(*keys));
+	const char *k;
+	json_t *v;
+	char *s;
+
+	if (!keys)
+		return NULL;
+	i = 0;
+	json_object_foreach((json_t *)id, k, v) {
+		keys[i++] = k;
+		len += strlen(k) + 2 + (json_is_string(v) ? strlen(json_string_value(v)) : 0);
+	}
+	qsort(keys, n, sizeof(*keys), cmp_str);
+	s = calloc(1, len);
+	if (s) {
+		for (i = 0; i < n; i++) {
+			v = json_object_get(id, keys[i]);
+			if (i)
+				strcat(s, ";");
+			strcat(s, keys[i]);
+			strcat(s, "=");
+			if (json_is_string(v))
+				strcat(s, json_string_value(v));
+		}
+	}
+	free(keys);
+	return s;
+}
+
+static struct cell *cell_find(struct results *r, const char *key)
+{
+	unsigned i;
+
+	for (i = 0; i < r->nr; i++)
+		if (!strcmp(r->cells[i].key, key))
+			return &r->cells[i];
+	return NULL;
+}
+
+struct cell *results_cell(struct results *r, const json_t *identity, const char *label)
+{
+	char *key = identity_key(identity);
+	struct cell *c;
+
+	if (!key)
+		return NULL;
+	c = cell_find(r, key);
+	if (c) {
+		free(key);
+		return c;
+	}
+	if (r->nr == r->cap) {
+		unsigned cap = r->cap ? r->cap * 2 : 16;
+		struct cell *cells = realloc(r->cells, cap * sizeof(*cells));
+
+		if (!cells) {
+			free(key);
+			return NULL;
+		}
+		r->cells = cells;
+		r->cap = cap;
+	}
+	c = &r->cells[r->nr];
+	memset(c, 0, sizeof(*c));
+	c->key = key;
+	c->label = strdup(label && *label ? label : key);
+	c->identity = json_deep_copy(identity);
+	c->samples = json_array();
+	if (!c->label || !c->identity || !c->samples) {
+		cell_free(c);
+		return NULL;
+	}
+	r->nr++;
+	return c;
+}
+
+int cell_set_status(struct cell *c, enum cell_status st, const char *reason)
+{
+	c->status = st;
+	free(c->reason);
+	c->reason = reason ? strdup(reason) : NULL;
+	return reason && !c->reason ? -ENOMEM : 0;
+}
+
+int cell_add_sample(struct cell *c, json_t *job)
+{
+	if (c->nr == c->cap) {
+		unsigned cap = c->cap ? c->cap * 2 : 4;
+		double(*val)[MET_NR] = realloc(c->val, cap * sizeof(*val));
+
+		if (!val) {
+			json_decref(job);
+			return -ENOMEM;
+		}
+		c->val = val;
+		c->cap = cap;
+	}
+	metrics_from_job(job, c->val[c->nr]);
+	if (json_array_append_new(c->samples, job))
+		return -ENOMEM;
+	c->nr++;
+	return 0;
+}
+
+/* A job that did no I/O at all was refused before it started (engine, path, layout). */
+static bool refused_before_start(const struct job_result *res)
+{
+	unsigned d;
+
+	for (d = 0; d < STAT_NR; d++)
+		if (res->dir[d].ios)
+			return false;
+	return true;
+}
+
+int results_add_run(struct results *r, const struct run_results *run, const json_t *identity,
+		    const char *label, struct iop_err *err)
+{
+	struct run_env env;
+	json_t *root, *jobs, *id;
+	unsigned i;
+	int ret = 0;
+
+	run_env_fill(&env, 0, NULL);
+	root = report_json(run, &env, false);
+	if (!root)
+		return iop_errf(err, -ENOMEM, "out of memory building results");
+	jobs = json_object_get(root, "jobs");
+	for (i = 0; !ret && i < run->nr; i++) {
+		const struct job_result *res = &run->res[i];
+		char lbl[512];
+		struct cell *c;
+
+		id = json_deep_copy(identity);
+		if (!id) {
+			ret = -ENOMEM;
+			break;
+		}
+		snprintf(lbl, sizeof(lbl), "%s", label ? label : "");
+		if (run->nr > 1) {
+			json_object_set_new(id, "job", json_string(res->spec->name));
+			snprintf(lbl, sizeof(lbl), "%s%s%s", label ? label : "", label ? " " : "",
+				 res->spec->name);
+		}
+		c = results_cell(r, id, lbl);
+		json_decref(id);
+		if (!c) {
+			ret = -ENOMEM;
+			break;
+		}
+		if (res->error) {
+			enum cell_status st = refused_before_start(res) ? CELL_SKIPPED : CELL_FAILED;
+
+			/* a failure on any repeat marks the cell; earlier good samples stay */
+			if (c->status == CELL_OK || c->status == CELL_INTERRUPTED)
+				ret = cell_set_status(c, st, res->errmsg);
+			continue;
+		}
+		if (res->interrupted || run->interrupted) {
+			if (!c->nr && c->status == CELL_OK)
+				ret = cell_set_status(c, CELL_INTERRUPTED, "interrupted before this cell finished");
+			continue;
+		}
+		ret = cell_add_sample(c, json_incref(json_array_get(jobs, i)));
+		if (!ret && c->status == CELL_INTERRUPTED)
+			ret = cell_set_status(c, CELL_OK, NULL);
+	}
+	json_decref(root);
+	if (run->interrupted)
+		r->interrupted = true;
+	return ret ? iop_errf(err, ret, "out of memory adding results") : 0;
+}
+
+unsigned cell_values(const struct cell *c, enum metric_id m, double *out)
+{
+	unsigned i, n = 0;
+
+	for (i = 0; i < c->nr; i++)
+		if (!isnan(c->val[i][m]))
+			out[n++] = c->val[i][m];
+	return n;
+}
+
+int cell_summary(const struct cell *c, enum metric_id m, struct rsummary *s)
+{
+	double *v = malloc((c->nr ? c->nr : 1) * sizeof(*v));
+	unsigned n;
+	int ret;
+
+	if (!v)
+		return -ENOMEM;
+	n = cell_values(c, m, v);
+	ret = n ? rstats_summary(v, n, s) : -ENODATA;
+	if (!n)
+		memset(s, 0, sizeof(*s));
+	free(v);
+	return ret;
+}
+
+static json_t *summary_json(const struct rsummary *s)
+{
+	return json_pack("{s:i, s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:f}", "n", (json_int_t)s->n,
+			 "median", s->median, "min", s->min, "max", s->max, "mean", s->mean, "sd",
+			 s->sd, "cv", s->cv, "ci95_lo", s->ci_lo, "ci95_hi", s->ci_hi);
+}
+
+static json_t *cell_json(const struct cell *c)
+{
+	json_t *o = json_object(), *sum = json_object();
+	struct rsummary s;
+	unsigned m;
+
+	if (!o || !sum) {
+		json_decref(o);
+		json_decref(sum);
+		return NULL;
+	}
+	json_object_set_new(o, "key", json_string(c->key));
+	json_object_set_new(o, "label", json_string(c->label));
+	json_object_set(o, "identity", c->identity);
+	json_object_set_new(o, "status", json_string(cell_status_name(c->status)));
+	if (c->reason)
+		json_object_set_new(o, "reason", json_string(c->reason));
+	json_object_set_new(o, "repeats", json_integer(c->nr));
+	for (m = 0; m < MET_NR; m++)
+		if (!cell_summary(c, m, &s))
+			json_object_set_new(sum, metric_table[m].name, summary_json(&s));
+	json_object_set_new(o, "summary", sum);
+	json_object_set(o, "samples", c->samples);
+	return o;
+}
+
+json_t *results_json(const struct results *r)
+{
+	json_t *root = json_object(), *cells = json_array(), *c;
+	char when[32];
+	time_t t = (time_t)(r->timestamp_ms / 1000);
+	struct tm tm;
+	unsigned i;
+
+	if (!root || !cells) {
+		json_decref(root);
+		json_decref(cells);
+		return NULL;
+	}
+	gmtime_r(&t, &tm);
+	strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%SZ", &tm);
+	json_object_set_new(root, "schema_version", json_integer(RESULTS_SCHEMA_VERSION));
+	json_object_set_new(root, "kind", json_string(r->kind));
+	json_object_set_new(root, "name", json_string(r->name));
+	json_object_set_new(root, "timestamp_ms", json_integer((json_int_t)r->timestamp_ms));
+	json_object_set_new(root, "time_utc", json_string(when));
+	json_object_set_new(root, "interrupted", json_boolean(r->interrupted));
+	json_object_set(root, "labels", r->labels ? r->labels : json_object());
+	json_object_set(root, "env", r->env ? r->env : json_object());
+	json_object_set(root, "targets", r->targets ? r->targets : json_array());
+	for (i = 0; i < r->nr; i++) {
+		c = cell_json(&r->cells[i]);
+		if (!c || json_array_append_new(cells, c)) {
+			json_decref(cells);
+			json_decref(root);
+			return NULL;
+		}
+	}
+	json_object_set_new(root, "cells", cells);
+	return root;
+}
+
+int results_write(const struct results *r, const char *path, struct iop_err *err)
+{
+	json_t *root = results_json(r);
+	int ret;
+
+	if (!root)
+		return iop_errf(err, -ENOMEM, "out of memory writing %s", path);
+	ret = report_json_write(root, path);
+	json_decref(root);
+	if (ret)
+		return iop_errf(err, ret, "cannot write %s: %s", path, strerror(-ret));
+	return 0;
+}
+
+static int mkdir_p(char *path)
+{
+	char *p;
+
+	for (p = path + 1; *p; p++) {
+		if (*p != '/')
+			continue;
+		*p = '\0';
+		if (mkdir(path, 0755) && errno != EEXIST) {
+			*p = '/';
+			return -errno;
+		}
+		*p = '/';
+	}
+	if (mkdir(path, 0755) && errno != EEXIST)
+		return -errno;
+	return 0;
+}
+
+/* A name safe as one path component: letters, digits, . _ - and = stay, the rest become _. */
+static void safe_component(char *dst, size_t len, const char *src)
+{
+	size_t i;
+
+	for (i = 0; i + 1 < len && src[i]; i++) {
+		char ch = src[i];
+
+		dst[i] = (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') ||
+			 (ch >= '0' && ch <= '9') || ch == '.' || ch == '_' || ch == '-' || ch == '=' ?
+			 ch : '_';
+	}
+	dst[i] = '\0';
+	if (!strcmp(dst, ".") || !strcmp(dst, "..") || !dst[0])
+		snprintf(dst, len, "results");
+}
+
+int results_save(const struct results *r, const char *root, const char *name, char *out,
+		 size_t len, struct iop_err *err)
+{
+	char dir[PATH_MAX], comp[128], host[128], when[32];
+	const char *hostname = results_env_str(r, "hostname");
+	time_t t = (time_t)(r->timestamp_ms / 1000);
+	struct tm tm;
+	int ret;
+
+	safe_component(comp, sizeof(comp), name && *name ? name : r->name);
+	safe_component(host, sizeof(host), hostname ? hostname : "unknown");
+	if (snprintf(dir, sizeof(dir), "%s/%s", root, comp) >= (int)sizeof(dir))
+		return iop_errf(err, -ENAMETOOLONG, "--save: directory name too long: %s", root);
+	ret = mkdir_p(dir);
+	if (ret)
+		return iop_errf(err, ret, "--save: cannot create %s: %s", dir, strerror(-ret));
+	gmtime_r(&t, &tm);
+	strftime(when, sizeof(when), "%Y%m%dT%H%M%SZ", &tm);
+	if (snprintf(out, len, "%s/%s-%s.json", dir, when, host) >= (int)len)
+		return iop_errf(err, -ENAMETOOLONG, "--save: path too long under %s", dir);
+	return results_write(r, out, err);
+}
+
+const char *results_env_str(const struct results *r, const char *path)
+{
+	char buf[128], *tok, *save = NULL;
+	const json_t *o = r->env;
+
+	if (strlen(path) >= sizeof(buf))
+		return NULL;
+	strcpy(buf, path);
+	for (tok = strtok_r(buf, ".", &save); tok && o; tok = strtok_r(NULL, ".", &save))
+		o = json_object_get(o, tok);
+	return json_is_string(o) ? json_string_value(o) : NULL;
+}
+
+/* ---- loading ---- */
+
+static json_t *parse_json(const char *buf, size_t len, const char *origin, struct iop_err *err)
+{
+	json_error_t jerr;
+	json_t *root;
+
+	root = json_loadb(buf, len, JSON_REJECT_DUPLICATES, &jerr);
+	if (!root && len && buf[0] != '{') {
+		/* fio writes notes ("fio: ...") ahead of its JSON: start at the first line that opens it */
+		const char *brace = memmem(buf, len, "\n{", 2);
+		json_error_t again;
+
+		if (brace)
+			root = json_loadb(brace + 1, len - (size_t)(brace + 1 - buf),
+					  JSON_REJECT_DUPLICATES, &again);
+	}
+	if (!root)
+		iop_errf(err, -EINVAL, "%s: not valid JSON (line %d: %s)", origin, jerr.line, jerr.text);
+	return root;
+}
+
+/* The whole file, at most RESULTS_FILE_MAX bytes; *len its length. NULL with err on failure. */
+static char *read_file(const char *path, size_t *len, struct iop_err *err)
+{
+	struct stat st;
+	char *buf;
+	ssize_t got;
+	size_t off = 0;
+	int fd;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		iop_errf(err, -errno, "%s: %s", path, strerror(errno));
+		return NULL;
+	}
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
+		iop_errf(err, -EINVAL, "%s: not a regular file", path);
+		close(fd);
+		return NULL;
+	}
+	if ((uint64_t)st.st_size > RESULTS_FILE_MAX) {
+		iop_errf(err, -EFBIG, "%s: larger than %u MiB; not a result file", path,
+			 RESULTS_FILE_MAX >> 20);
+		close(fd);
+		return NULL;
+	}
+	buf = malloc((size_t)st.st_size + 1);
+	if (!buf) {
+		iop_errf(err, -ENOMEM, "%s: out of memory", path);
+		close(fd);
+		return NULL;
+	}
+	while (off < (size_t)st.st_size && (got = read(fd, buf + off, (size_t)st.st_size - off)) > 0)
+		off += (size_t)got;
+	close(fd);
+	*len = off;
+	return buf;
+}
+
+static const char *str_or(const json_t *o, const char *key, const char *def)
+{
+	const json_t *v = json_object_get(o, key);
+
+	return json_is_string(v) ? json_string_value(v) : def;
+}
+
+/* Identity values must be strings; numbers and booleans are accepted and spelled out. */
+static json_t *identity_strings(const json_t *src, const char *path, unsigned idx,
+				struct iop_err *err)
+{
+	json_t *id = json_object(), *v;
+	const char *k;
+	char buf[64];
+
+	if (!id) {
+		iop_errf(err, -ENOMEM, "%s: out of memory", path);
+		return NULL;
+	}
+	json_object_foreach((json_t *)src, k, v) {
+		if (json_is_string(v)) {
+			json_object_set(id, k, v);
+			continue;
+		}
+		if (json_is_integer(v))
+			snprintf(buf, sizeof(buf), "%lld", (long long)json_integer_value(v));
+		else if (json_is_real(v))
+			snprintf(buf, sizeof(buf), "%g", json_real_value(v));
+		else if (json_is_boolean(v))
+			snprintf(buf, sizeof(buf), "%d", json_is_true(v));
+		else {
+			iop_errf(err, -EINVAL, "%s: cells[%u].identity.%s is not a string", path, idx, k);
+			json_decref(id);
+			return NULL;
+		}
+		json_object_set_new(id, k, json_string(buf));
+	}
+	return id;
+}
+
+static int load_cell(struct results *r, const json_t *jc, unsigned idx, const char *path,
+		     struct iop_err *err)
+{
+	const json_t *ident = json_object_get(jc, "identity"), *samples, *s;
+	const char *status = str_or(jc, "status", "ok"), *reason = str_or(jc, "reason", NULL);
+	struct cell *c;
+	json_t *id;
+	size_t i;
+	unsigned st, before;
+
+	if (!json_is_object(jc))
+		return iop_errf(err, -EINVAL, "%s: cells[%u] is not an object", path, idx);
+	if (!json_is_object(ident) || !json_object_size(ident))
+		return iop_errf(err, -EINVAL, "%s: cells[%u] has no identity object", path, idx);
+	for (st = 0; st <= CELL_INTERRUPTED && strcmp(status, status_names[st]); st++)
+		;
+	if (st > CELL_INTERRUPTED)
+		return iop_errf(err, -EINVAL, "%s: cells[%u].status '%s' is not ok, skipped, failed or interrupted",
+				path, idx, status);
+	id = identity_strings(ident, path, idx, err);
+	if (!id)
+		return -EINVAL;
+	before = r->nr;
+	c = results_cell(r, id, str_or(jc, "label", NULL));
+	json_decref(id);
+	if (!c)
+		return iop_errf(err, -ENOMEM, "%s: out of memory", path);
+	if (r->nr == before)
+		return iop_errf(err, -EINVAL, "%s: cells[%u] repeats the identity of an earlier cell (%s)",
+				path, idx, c->key);
+	if (cell_set_status(c, st, reason))
+		return iop_errf(err, -ENOMEM, "%s: out of memory", path);
+	samples = json_object_get(jc, "samples");
+	if (samples && !json_is_array(samples))
+		return iop_errf(err, -EINVAL, "%s: cells[%u].samples is not an array", path, idx);
+	json_array_foreach(samples, i, s) {
+		if (!json_is_object(s))
+			return iop_errf(err, -EINVAL, "%s: cells[%u].samples[%zu] is not an object", path,
+					idx, i);
+		if (cell_add_sample(c, json_incref((json_t *)s)))
+			return iop_errf(err, -ENOMEM, "%s: out of memory", path);
+	}
+	return 0;
+}
+
+static int load_iopath(struct results *r, json_t *root, const char *path, struct iop_err *err)
+{
+	const json_t *ver = json_object_get(root, "schema_version"), *cells, *jc, *ts;
+	json_t *v;
+	size_t i;
+	int ret;
+
+	if (!json_is_integer(ver) || json_integer_value(ver) < 1)
+		return iop_errf(err, -EINVAL, "%s: schema_version is not a positive integer", path);
+	if (json_integer_value(ver) > RESULTS_SCHEMA_VERSION)
+		return iop_errf(err, -EPROTONOSUPPORT,
+				"%s: schema_version %lld is newer than this iopath reads (up to %d); upgrade iopath",
+				path, (long long)json_integer_value(ver), RESULTS_SCHEMA_VERSION);
+	r->schema_version = (int)json_integer_value(ver);
+	snprintf(r->format, sizeof(r->format), "iopath-results");
+	snprintf(r->kind, sizeof(r->kind), "%s", str_or(root, "kind", "unknown"));
+	snprintf(r->name, sizeof(r->name), "%s", str_or(root, "name", r->kind));
+	ts = json_object_get(root, "timestamp_ms");
+	r->timestamp_ms = json_is_integer(ts) && json_integer_value(ts) > 0 ?
+			  (uint64_t)json_integer_value(ts) : 0;
+	r->interrupted = json_is_true(json_object_get(root, "interrupted"));
+	v = json_object_get(root, "env");
+	r->env = json_is_object(v) ? json_incref(v) : json_object();
+	v = json_object_get(root, "labels");
+	if (v && !json_is_object(v))
+		return iop_errf(err, -EINVAL, "%s: labels is not an object", path);
+	r->labels = v ? json_deep_copy(v) : json_object();
+	v = json_object_get(root, "targets");
+	r->targets = json_is_array(v) ? json_incref(v) : json_array();
+	if (!r->env || !r->labels || !r->targets)
+		return iop_errf(err, -ENOMEM, "%s: out of memory", path);
+	cells = json_object_get(root, "cells");
+	if (!json_is_array(cells))
+		return iop_errf(err, -EINVAL, "%s: no cells array", path);
+	json_array_foreach(cells, i, jc) {
+		ret = load_cell(r, jc, (unsigned)i, path, err);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+/* Options that name where a job ran rather than what it measured. */
+static bool option_is_place(const char *key)
+{
+	static const char *const place[] = { "name", "filename", "directory", "output",
+					     "output-format", "write_bw_log", "write_lat_log",
+					     "write_iops_log", NULL };
+	unsigned i;
+
+	for (i = 0; place[i]; i++)
+		if (!strcmp(key, place[i]))
+			return true;
+	return false;
+}
+
+static void copy_options(json_t *id, const json_t *opts)
+{
+	const char *k;
+	json_t *v;
+
+	json_object_foreach((json_t *)opts, k, v)
+		if (json_is_string(v) && !option_is_place(k))
+			json_object_set(id, k, v);
+}
+
+/*
+ * Did the job fail? iopath's JSON names the failure (iopath.error_message); its "error" alone
+ * may be the first error a continue_on_error job went on after, whose numbers are a measurement
+ * of what was asked. fio's JSON gives only "error": nonzero is a failure.
+ */
+static bool job_failed(const json_t *job)
+{
+	const json_t *iop = json_object_get(job, "iopath"), *e = json_object_get(job, "error");
+	const char *msg;
+
+	if (json_is_object(iop)) {
+		msg = json_string_value(json_object_get(iop, "error_message"));
+		return msg && *msg;
+	}
+	return json_is_integer(e) && json_integer_value(e);
+}
+
+/* A plain job run (iopath --output-format=json, or fio's): each job one cell of one sample. */
+static int load_jobs(struct results *r, json_t *root, const char *path, struct iop_err *err)
+{
+	const json_t *jobs = json_object_get(root, "jobs"), *job, *meta = json_object_get(root, "iopath");
+	const json_t *ts = json_object_get(root, "timestamp_ms"), *ts_s = json_object_get(root, "timestamp");
+	json_t *build;
+	size_t i;
+
+	r->schema_version = 0;
+	snprintf(r->format, sizeof(r->format), "%s", json_is_object(meta) ? "iopath-json" : "fio-json");
+	snprintf(r->kind, sizeof(r->kind), "fio");
+	snprintf(r->name, sizeof(r->name), "jobs");
+	if (json_is_integer(ts) && json_integer_value(ts) > 0)
+		r->timestamp_ms = (uint64_t)json_integer_value(ts);
+	else if (json_is_integer(ts_s) && json_integer_value(ts_s) > 0)
+		r->timestamp_ms = (uint64_t)json_integer_value(ts_s) * 1000;
+	r->interrupted = json_is_true(json_object_get(meta, "interrupted"));
+	r->env = json_object();
+	r->labels = json_object();
+	r->targets = json_array();
+	build = json_object();
+	if (!r->env || !r->labels || !r->targets || !build) {
+		json_decref(build);
+		return iop_errf(err, -ENOMEM, "%s: out of memory", path);
+	}
+	if (json_is_object(meta)) {
+		json_object_set_new(build, "version", json_string(str_or(meta, "version", "")));
+		json_object_set_new(build, "cflags", json_string(str_or(meta, "cflags", "")));
+		json_object_set_new(r->env, "host", json_pack("{s:s}", "kernel", str_or(meta, "kernel", "")));
+		json_object_set_new(r->env, "hostname", json_string(str_or(meta, "hostname", "")));
+	} else {
+		json_object_set_new(build, "version", json_string(str_or(root, "fio version", "fio")));
+	}
+	json_object_set_new(r->env, "iopath", build);
+	json_array_foreach(jobs, i, job) {
+		const char *name = str_or(job, "jobname", NULL);
+		char lbl[JOB_NAME_MAX + 16];
+		struct cell *c;
+		unsigned dup = 1;
+		json_t *id;
+
+		if (!json_is_object(job) || !name)
+			return iop_errf(err, -EINVAL, "%s: jobs[%zu] has no jobname", path, i);
+		id = json_object();
+		if (!id)
+			return iop_errf(err, -ENOMEM, "%s: out of memory", path);
+		copy_options(id, json_object_get(root, "global options"));
+		copy_options(id, json_object_get(job, "job options"));
+		/* workers reported apart share a name: number them so they stay apart */
+		do {
+			if (dup == 1)
+				snprintf(lbl, sizeof(lbl), "%s", name);
+			else
+				snprintf(lbl, sizeof(lbl), "%s#%u", name, dup);
+			json_object_set_new(id, "job", json_string(lbl));
+			c = results_cell(r, id, lbl);
+			dup++;
+		} while (c && (c->nr || c->status != CELL_OK));
+		json_decref(id);
+		if (!c)
+			return iop_errf(err, -ENOMEM, "%s: out of memory", path);
+		if (job_failed(job)) {
+			int e = (int)json_integer_value(json_object_get(job, "error"));
+			const char *why = str_or(json_object_get(job, "iopath"), "error_message", NULL);
+			char fio_why[160];
+
+			if (!why || !*why) {
+				/* fio's JSON gives the errno alone */
+				snprintf(fio_why, sizeof(fio_why), "error=%d (%s)", e,
+					 e > 0 ? strerror(e) : "the job failed");
+				why = fio_why;
+			}
+			/* its partial numbers are no sample, as a failed repeat's in a sweep */
+			if (cell_set_status(c, CELL_FAILED, why))
+				return iop_errf(err, -ENOMEM, "%s: out of memory", path);
+			continue;
+		}
+		if (cell_add_sample(c, json_incref((json_t *)job)))
+			return iop_errf(err, -ENOMEM, "%s: out of memory", path);
+	}
+	return 0;
+}
+
+int results_parse(const char *buf, size_t len, const char *origin, struct results *out,
+		  struct iop_err *err)
+{
+	json_t *root;
+	int ret;
+
+	results_zero(out);
+	snprintf(out->source, sizeof(out->source), "%s", origin);
+	root = parse_json(buf, len, origin, err);
+	if (!root)
+		return -EINVAL;
+	if (!json_is_object(root))
+		ret = iop_errf(err, -EINVAL, "%s: not a JSON object", origin);
+	else if (json_object_get(root, "schema_version"))
+		ret = load_iopath(out, root, origin, err);
+	else if (json_is_array(json_object_get(root, "jobs")))
+		ret = load_jobs(out, root, origin, err);
+	else if (json_object_get(root, "client_stats"))
+		ret = iop_errf(err, -EINVAL, "%s: fio client/server JSON is not read yet; give each host's own JSON",
+			       origin);
+	else
+		ret = iop_errf(err, -EINVAL,
+			       "%s: neither iopath results (schema_version) nor fio-style JSON (jobs[])",
+			       origin);
+	json_decref(root);
+	if (ret)
+		results_free(out);
+	snprintf(out->source, sizeof(out->source), "%s", origin);
+	return ret;
+}
+
+int results_load(const char *path, struct results *out, struct iop_err *err)
+{
+	size_t len = 0;
+	char *buf;
+	int ret;
+
+	results_zero(out);
+	snprintf(out->source, sizeof(out->source), "%s", path);
+	buf = read_file(path, &len, err);
+	if (!buf)
+		return -EINVAL;
+	ret = results_parse(buf, len, path, out, err);
+	free(buf);
+	return ret;
+}
+
+int results_merge(struct results *dst, struct results *src, struct iop_err *err)
+{
+	unsigned i, k;
+
+	for (i = 0; i < src->nr; i++) {
+		struct cell *s = &src->cells[i], *d = results_cell(dst, s->identity, s->label);
+
+		if (!d)
+			return iop_errf(err, -ENOMEM, "out of memory merging %s", src->source);
+		for (k = 0; k < s->nr; k++)
+			if (cell_add_sample(d, json_incref(json_array_get(s->samples, k))))
+				return iop_errf(err, -ENOMEM, "out of memory merging %s", src->source);
+		/* a failure in any file of the set marks the cell, as a failed repeat does */
+		if (d->status == CELL_FAILED)
+			continue;
+		if ((s->status == CELL_FAILED && cell_set_status(d, s->status, s->reason)) ||
+		    (d->status != CELL_OK && s->status == CELL_OK && d->nr &&
+		     cell_set_status(d, CELL_OK, NULL)) ||
+		    (d->status == CELL_OK && s->status != CELL_OK && !d->nr &&
+		     cell_set_status(d, s->status, s->reason)))
+			return iop_errf(err, -ENOMEM, "out of memory merging %s", src->source);
+	}
+	dst->interrupted |= src->interrupted;
+	return 0;
+}

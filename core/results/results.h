@@ -1,0 +1,130 @@
+/*
+ * The results model shared by sweep, run, suite, compare and history: cells (one measured
+ * configuration each, with every repeat's full result kept as a sample), the environment
+ * fingerprint and the targets' probes; saved and loaded as results/README.md describes.
+ */
+#ifndef IOPATH_RESULTS_H
+#define IOPATH_RESULTS_H
+
+#include <jansson.h>
+#include <limits.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "base/err.h"
+#include "stats/metrics.h"
+#include "stats/rstats.h"
+#include "run/run.h"
+
+/* The schema written; loaders accept every version from 1 up to it. */
+#define RESULTS_SCHEMA_VERSION 1
+
+/* Largest result file read: a sweep of thousands of cells with repeats stays far below. */
+#define RESULTS_FILE_MAX (256u << 20)
+
+enum cell_status {
+	CELL_OK,
+	CELL_SKIPPED,		/* refused before it started: incompatible, or the path refused it */
+	CELL_FAILED,		/* started and failed */
+	CELL_INTERRUPTED,	/* stopped part way: its numbers are partial and not used */
+};
+
+struct cell {
+	char *key;		/* canonical identity: "k=v;k=v", keys sorted */
+	char *label;		/* short human name */
+	json_t *identity;	/* {"engine": "io_uring", "target": "disk", ...}, string values */
+	enum cell_status status;
+	char *reason;		/* why skipped / failed, or NULL */
+	unsigned nr;		/* samples (complete repeats) */
+	unsigned cap;
+	double (*val)[MET_NR];	/* per sample, NAN where the sample lacks the metric */
+	json_t *samples;	/* the samples' fio-shaped job objects, in order */
+};
+
+struct results {
+	int schema_version;	/* as loaded; RESULTS_SCHEMA_VERSION when made here */
+	char format[24];	/* "iopath-results", "iopath-json" (a plain run), "fio-json" */
+	char kind[32];		/* sweep, run, suite, or fio for a plain job run */
+	char name[128];		/* suite or workload name, or the --save name */
+	uint64_t timestamp_ms;	/* when the run started */
+	bool interrupted;
+	json_t *env;		/* {hostname, host{...}, iopath{version,...}, command_line} */
+	json_t *labels;		/* --label key=value tags */
+	json_t *targets;	/* [{role, path, probe}] */
+	struct cell *cells;
+	unsigned nr, cap;
+	char source[PATH_MAX];	/* the file(s) loaded, for messages */
+};
+
+/* A fresh, empty result of this machine and build: env and timestamp filled. */
+int results_init(struct results *r, const char *kind, const char *name, int argc, char **argv,
+		 struct iop_err *err);
+void results_free(struct results *r);
+
+/* Add a --label key=value tag. */
+int results_add_label(struct results *r, const char *kv, struct iop_err *err);
+
+struct probe_path;
+
+/*
+ * Add a target (its role names it across runs) with its probe, or with the reason it could
+ * not be probed (probe NULL). Commands probe their targets themselves: probe_path() with
+ * the flags they need (a sweep runs the trials, to skip what the path refuses).
+ */
+int results_add_target(struct results *r, const char *role, const char *path,
+		       const struct probe_path *probe, const char *probe_error);
+
+/* The cell with this identity (an object of strings), created if new. NULL on ENOMEM. */
+struct cell *results_cell(struct results *r, const json_t *identity, const char *label);
+
+/* Mark a cell skipped or failed with a reason. */
+int cell_set_status(struct cell *c, enum cell_status st, const char *reason);
+
+/* Add one sample (takes the reference to job) and its metrics. */
+int cell_add_sample(struct cell *c, json_t *job);
+
+/*
+ * One run of jobs into the result: each job's result becomes a sample of the cell whose
+ * identity is identity plus, when the run has several jobs, {"job": name}. A job refused
+ * before it started makes its cell skipped, a failed one failed, an interrupted one
+ * interrupted (partial numbers are kept out of the samples).
+ */
+int results_add_run(struct results *r, const struct run_results *run, const json_t *identity,
+		    const char *label, struct iop_err *err);
+
+/* The non-missing values of metric m over the cell's samples; returns how many. */
+unsigned cell_values(const struct cell *c, enum metric_id m, double *out);
+
+/* Summary of metric m over the samples: -ENODATA when it has none. */
+int cell_summary(const struct cell *c, enum metric_id m, struct rsummary *s);
+
+/* The whole result as the schema's JSON; NULL on ENOMEM. */
+json_t *results_json(const struct results *r);
+
+/* Write it atomically to path. */
+int results_write(const struct results *r, const char *path, struct iop_err *err);
+
+/* Write it to ROOT/NAME/<UTC timestamp>-<hostname>.json; the path written goes to out. */
+int results_save(const struct results *r, const char *root, const char *name, char *out,
+		 size_t len, struct iop_err *err);
+
+/*
+ * Load a result file: iopath's results (any schema version up to ours), a plain
+ * `iopath --output-format=json` result, or fio's own JSON (each job one cell of one sample).
+ * Returns 0 or -errno with err naming the file and what is wrong with it.
+ */
+int results_load(const char *path, struct results *out, struct iop_err *err);
+
+/* The same from a buffer (len bytes, no terminator needed); origin names it in messages. */
+int results_parse(const char *buf, size_t len, const char *origin, struct results *out,
+		  struct iop_err *err);
+
+/* Pool src's samples into dst's cells with the same identity (repeats kept in files apart). */
+int results_merge(struct results *dst, struct results *src, struct iop_err *err);
+
+const char *cell_status_name(enum cell_status st);
+
+/* An env value by path ("host.cpu_model"), or NULL. */
+const char *results_env_str(const struct results *r, const char *path);
+
+#endif

@@ -1,0 +1,330 @@
+/* One worker thread of a job: its engine instance, request pool, offsets and statistics. */
+#ifndef IOPATH_WORKER_H
+#define IOPATH_WORKER_H
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/resource.h>
+
+#include "io/dist.h"
+#include "base/clock.h"
+#include "io/file.h"
+#include "fleet/fleet.h"
+#include "io/flow.h"
+#include "stats/stats.h"
+#include "stats/steady.h"
+#include "io/gen.h"
+#include "io/iolog.h"
+#include "io/rate.h"
+#include "iopath/result.h"
+#include "job/target.h"
+#include "io/zbd.h"
+
+/* What the runner decided for a job before any I/O: its files, sizes and units. */
+struct job_plan {
+	const struct job_spec *job;
+	const struct target_policy *pol;
+	unsigned nr_workers;
+	unsigned nr_files;		/* per worker */
+	char **paths;			/* nr_files per worker, or nr_files shared by all */
+	struct path_set names;		/* where paths point */
+	bool shared;
+	bool blockdev;
+	uint64_t offset;		/* the first worker's start in each file (offset=, N%) */
+	uint64_t region;		/* bytes of each file a worker uses (filesize: the largest) */
+	uint64_t *file_len;		/* per path: the region a worker uses in that file */
+	uint64_t *file_have;		/* per path: its size before the run, 0 when missing */
+	bool *file_missing;		/* per path: it did not exist when planned (its creator marks it) */
+	uint64_t worker_bytes;		/* bytes a worker moves per loop when io_size is not given */
+	uint64_t *worker_total;		/* filesize= on each worker's own files: per worker, its files' bytes */
+	uint32_t unit;			/* verify granularity: the smallest block size */
+	uint32_t align;			/* random-offset granularity (blockalign) */
+	uint32_t max_bs;
+	uint64_t offset_increment;	/* offset_increment, a percentage made bytes */
+	unsigned first_thread;		/* fio's thread number of worker 0 (log names), from 1 */
+	char copy_src[PATH_MAX];	/* rw=copy: the source; paths[0] is the destination */
+	bool copy_src_blockdev;
+	const struct tsc_clock *tsc;	/* the job's clock: the TSC, or NULL for CLOCK_MONOTONIC */
+	struct flow *flow;		/* flow=: the job's flow (its workers joined at set-up) */
+	struct zbd_dev **zbd;		/* zonemode=zbd: per path, its emulated zones */
+	unsigned first_worker;		/* the run-wide number of the job's first worker */
+	unsigned run_workers;		/* workers of every job of the run (fio's thread_number) */
+};
+
+/* The bytes worker c moves per loop when io_size is not given. */
+static inline uint64_t plan_worker_bytes(const struct job_plan *plan, unsigned c)
+{
+	if (plan->worker_total)
+		return plan->worker_total[c];
+	return plan->worker_bytes ? plan->worker_bytes : plan->region * plan->nr_files;
+}
+
+/*
+ * All workers of a group start together: each arrives when set up and waits; the runner
+ * waits until every one has arrived (or it knows how many really started), then opens.
+ */
+struct start_gate {
+	pthread_mutex_t lock;
+	pthread_cond_t cond;
+	unsigned arrived;
+	unsigned expected;
+	bool open;
+};
+
+void gate_init(struct start_gate *g, unsigned expected);
+void gate_destroy(struct start_gate *g);
+void gate_arrive(struct start_gate *g);		/* a worker: set up, wait for the start */
+void gate_expect(struct start_gate *g, unsigned expected);
+void gate_wait_ready(struct start_gate *g);	/* the runner: every worker has arrived */
+void gate_open(struct start_gate *g);
+
+/* rw=copy: the source is files[COPY_SRC], the destination files[COPY_DST]. */
+#define COPY_DST 0
+#define COPY_SRC 1
+
+/* Where worker clone's region of a file starts: offset + offset_increment * clone (fio). */
+static inline uint64_t worker_start(const struct job_plan *plan, unsigned clone)
+{
+	return plan->offset + plan->offset_increment * clone;
+}
+
+/*
+ * fio's thread number of worker clone (log file names): the job's first worker takes the
+ * job's first number, and fio creates the other clones last to first, so clone 1 gets the
+ * job's last number.
+ */
+static inline unsigned worker_thread_number(const struct job_plan *plan, unsigned clone)
+{
+	return plan->first_thread + (clone ? plan->nr_workers - clone : 0);
+}
+
+/* Index of a worker's file i in the plan's per-path arrays. */
+static inline unsigned plan_path(const struct job_plan *plan, unsigned clone, unsigned i)
+{
+	return (plan->shared ? 0 : clone * plan->nr_files) + i;
+}
+
+/* Non-uniform file choice draws over nr_files << this, as fio does (FIO_FSERVICE_SHIFT). */
+#define FSVC_DIST_SHIFT 10
+
+/* random_distribution=zoned / zoned_abs for one direction, decided at setup. */
+struct zoned {
+	unsigned nr;
+	bool absolute;
+	uint8_t pick[100];		/* the zone of each percent of the draws */
+	uint64_t lo[ZONES_MAX];		/* zone start: percent of the region, or bytes */
+	uint64_t hi[ZONES_MAX];		/* zone end, likewise */
+};
+
+struct verifier;
+
+struct worker {
+	const struct job_spec *job;
+	const struct job_plan *plan;
+	unsigned clone;
+	struct start_gate *start;
+	void *gate;			/* the runner's start conditions (startdelay, wait_for) */
+	const struct tsc_clock *tsc;	/* plan->tsc, kept with the hot fields */
+
+	struct engine eng;
+	bool eng_ready;
+	struct io_file *files;		/* nr_files of each (worker_alloc_files) */
+	unsigned nr_files;
+	struct file_gen *gens;
+	unsigned char **written;	/* verify: blocks written, one bit per unit */
+	bool *nlink_at_open;		/* the file had links when opened */
+
+	struct io_req *reqs;
+	unsigned depth;
+	struct io_req **free_reqs;
+	unsigned nr_free;
+	struct io_req **batch;
+	unsigned nr_batch;
+	unsigned nr_stamped;
+	struct io_req **done;
+	unsigned inflight;
+	void *buf_base;
+	size_t buf_len;
+	void *buf_map;			/* the mapping buf_base lies in (aligned inside it) */
+	size_t buf_map_len;
+	bool buf_huge;			/* transparent huge pages were advised for the buffers */
+	size_t buf_size;
+
+	struct rng rng;
+	struct rng buf_rng;
+
+	/*
+	 * Set up once per job: full is false when the job needs none of the per-I/O extras
+	 * below (fixed bs, uniform offsets, round-robin files...), and the loop then runs
+	 * without looking at any of them.
+	 */
+	bool full;
+	bool stamp_submit;		/* the reduced loop reads the clock before submit too */
+	struct bs_gen bsg[2];
+	struct rng bs_rng;
+	unsigned cur_file;		/* file of the last request (full loop) */
+	unsigned fsvc_left;		/* I/Os left on cur_file before choosing again */
+	uint64_t file_left;		/* file_service_type=sequential: bytes left in cur_file */
+	struct rng file_rng;
+	struct dist file_dist;
+	struct dist *fdist;		/* random_distribution zipf/pareto/normal: one per file */
+	struct zoned *zoned;		/* random_distribution zoned/zoned_abs: [2] */
+	struct rng zone_rng;
+	struct flow *flow;		/* flow=: held back while ahead of its weight's share */
+	uint64_t flow_ios;		/* its I/Os counted in the flow */
+	bool flow_left;			/* it has left its flow */
+	bool seq_step;			/* rw=...:N or rw_sequencer (seq_step_offset) */
+	unsigned seq_left;		/* random modes: I/Os until the next random offset */
+	unsigned passes_left;		/* loops still to run after a pass ran off its files */
+	bool seq_ran_off;		/* the last pass ran off its files (verify_round_again) */
+	unsigned target_loops;		/* loops the I/O phase's target holds: 1 when each is verified */
+	unsigned loops_left;		/* verified loops still to run after this one (fio: verify per loop) */
+	uint64_t ios_limit;		/* number_ios * loops (0: none): against issued_ios */
+	/* latency_target= (fio's lat_target_*): the depth being tried and its bounds */
+	bool lat_on;
+	bool lat_quiesce;		/* let every in-flight I/O complete before issuing more */
+	bool low_wait;			/* iodepth_low: draining a full queue, queue nothing */
+	unsigned depth_low;		/* iodepth_low when below iodepth, else 0 */
+	bool lat_end_run;		/* the depth is found: one last window, measured afresh */
+	bool lat_done;
+	unsigned qd_cap;		/* requests allowed in flight (full loop) */
+	unsigned lat_qd_low, lat_qd_high;
+	uint64_t lat_failed;		/* I/Os over the target in this window */
+	uint64_t lat_ios;		/* completions when the window began */
+	uint64_t lat_ts;
+	struct ss_data ss;		/* ss_dur=: the unit's window (the runner samples it) */
+	bool ss_holder;			/* this worker holds its unit's window */
+	_Atomic uint64_t epoch_ns;	/* when its I/O began (ramp included): ss_ramp counts from it */
+	struct zbd_view *zbd;		/* zonemode=zbd: per file, its zones as this worker sees them */
+	struct zbd_owner zown;		/* zonemode=zbd: the zones it holds open, those it reset */
+	bool zbd_quiesce;		/* zonemode=zbd: in-flight I/O completes before the next */
+	uint64_t zone_bytes;		/* zonemode=strided: bytes moved in the current zone */
+	struct file_gen zone_gen;	/* zonemode=strided: random offsets within a zone */
+	bool scramble;			/* scramble_buffers applies to this job's writes */
+	uint64_t write_seq;
+	uint64_t dedupe_seed;		/* dedupe_percentage: the last unique buffer's seed */
+	struct rng dedupe_rng;
+	uint64_t *dedupe_ws;		/* dedupe_mode=working_set: the seeds of its buffers */
+	uint64_t nr_dedupe_ws;
+	struct rng dedupe_uniq;		/* working_set: this worker's unique buffers' seeds */
+	struct rate rate[2];		/* rate / rate_iops per direction */
+	bool rated;
+	uint64_t rate_wait_ns;		/* the next I/O is due then (set when it is not yet) */
+	unsigned rate_held;		/* 1 + the direction waited for (0: none), issued next */
+	uint64_t issued_ios;		/* reads and writes issued (full loop) */
+	uint64_t done_ios;		/* reads and writes completed (full loop, count_done) */
+	bool count_done;
+	uint64_t done_dir_bytes[2];
+	uint64_t done_dir_ios[2];
+	uint64_t think_last;		/* issued_ios or done_ios at the last thinktime stall */
+	uint64_t think_last_ns;
+	bool think_blocks_given;
+	struct iologs *logs;		/* write_bw/iops/lat_log; NULL when none */
+	bool hist_lat;			/* lat_percentiles: lat gets histogram buckets too */
+	bool hist_slat;			/* slat_percentiles, likewise */
+	bool ratemin;			/* rate_min / rate_iops_min is checked */
+	uint64_t ratemin_next_ns;
+	uint64_t ratemin_last_ns;
+	uint64_t ratemin_bytes[2];
+	uint64_t ratemin_ios[2];
+	uint64_t bytes_target;
+	uint64_t bytes_issued;
+	unsigned next_file;
+	uint64_t writes_since_sync;
+	uint64_t verify_seq;
+	/* verify_backlog: written blocks not yet read back, a FIFO ring (file, offset, length) */
+	struct backlog_entry {
+		uint64_t offset;
+		uint32_t len;
+		uint32_t file;
+	} *backlog;
+	uint64_t backlog_head, backlog_nr, backlog_left;
+	bool verifying;
+	bool check_reads;		/* verify every read against its block header */
+	bool job_writes;		/* job_writes(job->rw), for verify_read */
+	bool mixed;			/* rw=rw, randrw: pick_dir draws each direction */
+	unsigned char fixed_dir;	/* otherwise its one direction (trims: DDIR_WRITE) */
+	struct verifier *vfy;		/* verify_async: the threads that check reads */
+	unsigned vq_out;		/* requests with them (they count against iodepth) */
+	/* trims: the write direction's requests go out as trims; trimwrite writes each after */
+	bool trims;			/* (such jobs run the full loop) */
+	bool trimwrite;
+	bool tw_pending;		/* trimwrite: the block just trimmed is written next */
+	struct io_file *tw_file;
+	uint64_t tw_offset;
+	uint32_t tw_len;
+	/* rw=copy: blocks read and waiting to be written, a FIFO ring of depth slots */
+	struct io_req **copy_ready;
+	unsigned copy_head;
+	unsigned nr_copy_ready;
+	uint64_t copy_next;		/* next source offset to read */
+	struct copy_check copy;
+	unsigned verify_file;
+	uint64_t verify_pos;
+
+	struct dir_stat *st;		/* STAT_NR entries */
+	struct meta_stat *meta;		/* rw=metadata (core/meta.c) */
+	uint64_t depth_hist[DEPTH_BUCKETS];
+	uint64_t verify_errors;
+	/* continue_on_error: errors gone on after, and what error_dump reports */
+	uint64_t total_err;
+	int first_error;
+	uint64_t err_ios[3];		/* failed reads, writes, trims (fio counts them issued) */
+	char errlog[ERRLOG_MAX];
+	size_t errlog_len;
+	uint64_t errlog_dropped;	/* lines that did not fit */
+
+	uint64_t start_ns;
+	uint64_t end_ns;
+	uint64_t dir_ns[STAT_NR];	/* measured time per direction (fio's runtime[ddir]) */
+	uint64_t ramp_end_ns;
+	uint64_t deadline_ns;
+	bool in_ramp;
+	uint64_t next_sample_ns;
+	uint64_t last_sample_ns;
+	uint64_t sample_last_bytes[3];	/* st[].bytes and st[].ios at the last sample */
+	uint64_t sample_last_ios[3];
+	struct progress_log progress;	/* group_reporting: its progress at each sample */
+	struct rusage ru_start;
+	struct rusage ru_end;
+	uint64_t kt_start[2];		/* engine kernel thread usr/sys ns at measure start */
+	uint64_t kt_end[2];
+	bool kt_valid;			/* the engine reported kernel-thread time at both ends */
+
+	/* What it has measured so far, and whether it is done: read while it runs. */
+	_Atomic uint64_t progress_bytes;
+	_Atomic uint64_t progress_ios;
+	atomic_bool finished;
+	atomic_bool terminate;		/* exitall: another worker's end ends this one */
+	atomic_bool running;		/* past its start conditions (fio's TD_RUNNING) */
+	struct fleet_worker fleet;	/* its times on the phase's clock, and its MPI window */
+
+	int error;			/* positive errno */
+	char errmsg[512];
+	bool aborted;
+	bool interrupted;
+	unsigned bufs_in_flight;	/* requests the engine could not reap: buffers not freed */
+	pthread_t tid;
+	/* cpus_allowed, cpumask, numa_cpu_nodes: the CPUs the thread was left on, for the result */
+	bool cpus_pinned;
+	uint64_t cpus_applied[JOB_CPUS_MAX / 64];
+};
+
+void *worker_main(void *arg);
+
+/* Bytes one worker moves for a region of size bytes, io_size (0 = not given) and loops. */
+uint64_t io_target(uint64_t size, uint64_t io_size, unsigned loops);
+void worker_free(struct worker *w);
+
+/* The worker's file tables for n files (fds -1), freed by worker_free. 0 or -ENOMEM. */
+int worker_alloc_files(struct worker *w, unsigned n);
+
+/* CLOCK_MONOTONIC nanoseconds, for the runner (workers stamp I/O with their job's clock). */
+static inline uint64_t now_ns(void)
+{
+	return mono_ns();
+}
+
+#endif

@@ -1,0 +1,118 @@
+/* The tracked metrics and how each is read from a fio-shaped job result. */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "stats/metrics.h"
+
+/*
+ * The metrics. To add one: an enum entry in metrics.h, a line here, and its extraction in
+ * metrics_from_job().
+ */
+const struct metric_def metric_table[MET_NR] = {
+	[MET_IOPS] = { "iops", "IOPS", "IOPS", 1, true },
+	[MET_BW] = { "bw", "bandwidth", "MiB/s", 1048576.0, true },
+	[MET_CLAT_P50] = { "clat_p50", "clat p50", "us", 1000.0, false },
+	[MET_CLAT_P99] = { "clat_p99", "clat p99", "us", 1000.0, false },
+	[MET_CLAT_P999] = { "clat_p99.9", "clat p99.9", "us", 1000.0, false },
+};
+
+int metric_parse_list(const char *list, unsigned *mask, struct iop_err *err)
+{
+	char buf[256], *tok, *save = NULL;
+	unsigned i;
+
+	if (!list || strlen(list) >= sizeof(buf))
+		return iop_errf(err, -EINVAL, "--metric: give a comma list of iops, bw, clat_p50, clat_p99, clat_p99.9");
+	strcpy(buf, list);
+	*mask = 0;
+	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		for (i = 0; i < MET_NR && strcmp(tok, metric_table[i].name); i++)
+			;
+		if (i == MET_NR)
+			return iop_errf(err, -EINVAL,
+					"--metric: unknown metric '%s' (accepted: iops, bw, clat_p50, clat_p99, clat_p99.9)",
+					tok);
+		*mask |= 1u << i;
+	}
+	if (!*mask)
+		return iop_errf(err, -EINVAL, "--metric: empty list (accepted: iops, bw, clat_p50, clat_p99, clat_p99.9)");
+	return 0;
+}
+
+static double num(const json_t *o, const char *key)
+{
+	const json_t *v = json_object_get(o, key);
+
+	return json_is_number(v) ? json_number_value(v) : NAN;
+}
+
+/* A percentile from {"percentile": {"50.000000": v}}, scaled to ns. */
+static double pct(const json_t *lat, double p, double to_ns)
+{
+	const json_t *pcts = json_object_get(lat, "percentile");
+	char key[32];
+	double v;
+
+	snprintf(key, sizeof(key), "%f", p);
+	v = num(pcts, key);
+	return isnan(v) ? NAN : v * to_ns;
+}
+
+void metrics_from_job(const json_t *job, double v[MET_NR])
+{
+	static const char *const dirs[] = { "read", "write", "trim" };
+	double iops = 0, bw = 0, most = -1;
+	const json_t *busiest = NULL, *lat;
+	bool any = false;
+	unsigned d, i;
+
+	for (i = 0; i < MET_NR; i++)
+		v[i] = NAN;
+	if (!json_is_object(job))
+		return;
+	for (d = 0; d < 3; d++) {
+		const json_t *dir = json_object_get(job, dirs[d]);
+		double x, ios;
+
+		if (!json_is_object(dir))
+			continue;
+		x = num(dir, "iops");
+		if (!isnan(x)) {
+			iops += x;
+			any = true;
+		}
+		x = num(dir, "bw_bytes");
+		if (isnan(x))
+			x = num(dir, "bw") * 1024;	/* fio before bw_bytes: KiB/s */
+		if (!isnan(x))
+			bw += x;
+		ios = num(dir, "total_ios");
+		if (isnan(ios))
+			ios = num(dir, "io_bytes");
+		if (!isnan(ios) && ios > most) {
+			most = ios;
+			busiest = dir;
+		}
+	}
+	if (!any)
+		return;
+	v[MET_IOPS] = iops;
+	v[MET_BW] = bw;
+	if (!busiest || most <= 0)
+		return;
+	lat = json_object_get(busiest, "clat_ns");
+	if (json_is_object(lat)) {
+		v[MET_CLAT_P50] = pct(lat, 50.0, 1);
+		v[MET_CLAT_P99] = pct(lat, 99.0, 1);
+		v[MET_CLAT_P999] = pct(lat, 99.9, 1);
+		return;
+	}
+	lat = json_object_get(busiest, "clat");	/* fio 2.x: microseconds */
+	if (json_is_object(lat)) {
+		v[MET_CLAT_P50] = pct(lat, 50.0, 1000);
+		v[MET_CLAT_P99] = pct(lat, 99.0, 1000);
+		v[MET_CLAT_P999] = pct(lat, 99.9, 1000);
+	}
+}

@@ -1,0 +1,39 @@
+/* The metrics that sweeps, compare and history track, read from fio-shaped job results. */
+#ifndef IOPATH_METRICS_H
+#define IOPATH_METRICS_H
+
+#include <jansson.h>
+#include <stdbool.h>
+
+#include "base/err.h"
+
+enum metric_id {
+	MET_IOPS,
+	MET_BW,
+	MET_CLAT_P50,
+	MET_CLAT_P99,
+	MET_CLAT_P999,
+	MET_NR,
+};
+
+struct metric_def {
+	const char *name;	/* as on the command line: iops, bw, clat_p99 ... */
+	const char *title;	/* for tables and charts */
+	const char *unit;	/* of display values */
+	double display_div;	/* stored value / display_div = display value */
+	bool higher_better;
+};
+
+extern const struct metric_def metric_table[MET_NR];
+
+/* Parse "iops,bw,clat_p99" into a bit mask of (1 << enum metric_id). */
+int metric_parse_list(const char *list, unsigned *mask, struct iop_err *err);
+
+/*
+ * Every metric of one fio-shaped job object (iopath's or fio's JSON), NAN where absent:
+ * IOPS and bytes/s summed over read, write and trim; completion-latency percentiles in ns
+ * from the direction that did the most I/Os (fio 2.x "clat" in microseconds accepted).
+ */
+void metrics_from_job(const json_t *job, double v[MET_NR]);
+
+#endif

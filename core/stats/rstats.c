@@ -1,0 +1,255 @@
+/* Statistics over repeated runs: summaries, Mann-Whitney U, bootstrap intervals (GSL). */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <gsl/gsl_cdf.h>
+#include <gsl/gsl_rng.h>
+#include <gsl/gsl_sort.h>
+#include <gsl/gsl_statistics_double.h>
+
+#include "stats/rstats.h"
+
+static double *sorted_copy(const double *x, unsigned n)
+{
+	double *s = malloc((n ? n : 1) * sizeof(*s));
+
+	if (!s)
+		return NULL;
+	memcpy(s, x, n * sizeof(*s));
+	gsl_sort(s, 1, n);
+	return s;
+}
+
+double rstats_quantile(const double *x, unsigned n, double p)
+{
+	double *s, q;
+
+	if (!n)
+		return NAN;
+	s = sorted_copy(x, n);
+	if (!s)
+		return NAN;
+	/* GSL interpolates at (n - 1) * p between order statistics: R's type 7 */
+	q = gsl_stats_quantile_from_sorted_data(s, 1, n, p);
+	free(s);
+	return q;
+}
+
+int rstats_summary(const double *x, unsigned n, struct rsummary *s)
+{
+	double *sorted, half;
+
+	memset(s, 0, sizeof(*s));
+	if (!n)
+		return -EINVAL;
+	sorted = sorted_copy(x, n);
+	if (!sorted)
+		return -ENOMEM;
+	s->n = n;
+	s->min = sorted[0];
+	s->max = sorted[n - 1];
+	s->median = gsl_stats_median_from_sorted_data(sorted, 1, n);
+	s->mean = gsl_stats_mean(sorted, 1, n);
+	s->ci_lo = s->ci_hi = s->mean;
+	if (n >= 2) {
+		s->sd = gsl_stats_sd_m(sorted, 1, n, s->mean);
+		s->cv = s->mean != 0 ? s->sd / fabs(s->mean) : 0;
+		half = gsl_cdf_tdist_Pinv(0.975, n - 1) * s->sd / sqrt(n);
+		s->ci_lo = s->mean - half;
+		s->ci_hi = s->mean + half;
+	}
+	free(sorted);
+	return 0;
+}
+
+/*
+ * The exact null distribution of U for samples of m and n without ties: the number of
+ * arrangements giving U = u is the coefficient of q^u in the Gaussian binomial coefficient
+ * [m+n choose m]_q = prod_{i=1..m} (1 - q^(n+i)) / (1 - q^i) (Mann & Whitney 1947; the
+ * generating function in Andrews, "The Theory of Partitions", 3.3). freq must hold m*n+1
+ * entries; returns their total, C(m+n, m).
+ */
+static long double mw_counts(unsigned m, unsigned n, long double *freq)
+{
+	unsigned i, k, top = m * n;
+	long double total = 0;
+
+	memset(freq, 0, (top + 1) * sizeof(*freq));
+	freq[0] = 1;
+	for (i = 1; i <= m; i++) {
+		/* multiply by (1 - q^(n+i)), highest powers first */
+		for (k = top; k >= n + i; k--)
+			freq[k] -= freq[k - (n + i)];
+		/* divide by (1 - q^i): a running sum with stride i */
+		for (k = i; k <= top; k++)
+			freq[k] += freq[k - i];
+	}
+	for (k = 0; k <= top; k++)
+		total += freq[k];
+	return total;
+}
+
+/* P(U <= u) (lower) or P(U >= u) from the exact counts. */
+static double mw_exact_tail(const long double *freq, unsigned top, long double total, double u,
+			    bool lower)
+{
+	long double acc = 0;
+	unsigned k;
+
+	for (k = 0; k <= top; k++)
+		if (lower ? (double)k <= u : (double)k >= u)
+			acc += freq[k];
+	return (double)(acc / total);
+}
+
+struct ranked {
+	double v;
+	bool from_x;
+};
+
+static int cmp_ranked(const void *a, const void *b)
+{
+	double x = ((const struct ranked *)a)->v, y = ((const struct ranked *)b)->v;
+
+	return (x > y) - (x < y);
+}
+
+int rstats_mann_whitney(const double *x, unsigned nx, const double *y, unsigned ny,
+			enum rstats_alt alt, struct mw_result *r)
+{
+	unsigned N = nx + ny, i, j;
+	struct ranked *all;
+	double rank_sum = 0, tie_term = 0, z, sigma, corr, pl, pg;
+	bool ties = false;
+
+	memset(r, 0, sizeof(*r));
+	if (!nx || !ny)
+		return -EINVAL;
+	all = malloc(N * sizeof(*all));
+	if (!all)
+		return -ENOMEM;
+	for (i = 0; i < nx; i++)
+		all[i] = (struct ranked){ x[i], true };
+	for (i = 0; i < ny; i++)
+		all[nx + i] = (struct ranked){ y[i], false };
+	qsort(all, N, sizeof(*all), cmp_ranked);
+	/* midranks for ties, and the tie correction term sum(t^3 - t) */
+	for (i = 0; i < N; i = j) {
+		double t, rank;
+
+		for (j = i + 1; j < N && all[j].v == all[i].v; j++)
+			;
+		t = j - i;
+		rank = (i + 1 + j) / 2.0;
+		if (t > 1) {
+			ties = true;
+			tie_term += t * t * t - t;
+		}
+		for (unsigned k = i; k < j; k++)
+			if (all[k].from_x)
+				rank_sum += rank;
+	}
+	free(all);
+	r->w = rank_sum - nx * (nx + 1) / 2.0;
+
+	if (!ties && nx < 50 && ny < 50) {
+		unsigned top = nx * ny;
+		long double *freq = malloc((top + 1) * sizeof(*freq)), total;
+
+		if (!freq)
+			return -ENOMEM;
+		total = mw_counts(nx, ny, freq);
+		pl = mw_exact_tail(freq, top, total, r->w, true);
+		pg = mw_exact_tail(freq, top, total, r->w, false);
+		free(freq);
+		r->exact = true;
+		if (alt == RSTATS_LESS)
+			r->p = pl;
+		else if (alt == RSTATS_GREATER)
+			r->p = pg;
+		else
+			r->p = fmin(1.0, 2 * (r->w > nx * ny / 2.0 ? pg : pl));
+		return 0;
+	}
+	/* normal approximation with tie and continuity corrections, as R's correct = TRUE */
+	z = r->w - nx * ny / 2.0;
+	sigma = sqrt((nx * ny / 12.0) * ((N + 1) - tie_term / ((double)N * (N - 1))));
+	corr = alt == RSTATS_TWO_SIDED ? (z > 0) - (z < 0) : alt == RSTATS_GREATER ? 1 : -1;
+	if (sigma == 0) {
+		r->p = 1;
+		return 0;
+	}
+	z = (z - 0.5 * corr) / sigma;
+	if (alt == RSTATS_LESS)
+		r->p = gsl_cdf_ugaussian_P(z);
+	else if (alt == RSTATS_GREATER)
+		r->p = gsl_cdf_ugaussian_Q(z);
+	else
+		r->p = fmin(1.0, 2 * fmin(gsl_cdf_ugaussian_P(z), gsl_cdf_ugaussian_Q(z)));
+	return 0;
+}
+
+double rstats_mw_min_p(unsigned nx, unsigned ny, enum rstats_alt alt)
+{
+	double arrangements = 1;
+	unsigned i;
+
+	if (!nx || !ny)
+		return 1;
+	/* the most extreme arrangement is one of C(nx+ny, nx) */
+	for (i = 1; i <= nx; i++)
+		arrangements = arrangements * (ny + i) / i;
+	return fmin(1.0, (alt == RSTATS_TWO_SIDED ? 2 : 1) / arrangements);
+}
+
+static double resample_median(gsl_rng *rng, const double *x, unsigned n, double *buf)
+{
+	unsigned i;
+
+	for (i = 0; i < n; i++)
+		buf[i] = x[gsl_rng_uniform_int(rng, n)];
+	gsl_sort(buf, 1, n);
+	return gsl_stats_median_from_sorted_data(buf, 1, n);
+}
+
+int rstats_bootstrap_change(const double *x, unsigned nx, const double *y, unsigned ny,
+			    unsigned iters, unsigned long seed, double level, double *lo,
+			    double *hi)
+{
+	double *buf, *stat, mx, my;
+	unsigned i, kept = 0;
+	gsl_rng *rng;
+	int ret = 0;
+
+	if (!nx || !ny || !iters || level <= 0 || level >= 1)
+		return -EINVAL;
+	buf = malloc((nx > ny ? nx : ny) * sizeof(*buf));
+	stat = malloc(iters * sizeof(*stat));
+	rng = gsl_rng_alloc(gsl_rng_mt19937);
+	if (!buf || !stat || !rng) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	gsl_rng_set(rng, seed);
+	for (i = 0; i < iters; i++) {
+		mx = resample_median(rng, x, nx, buf);
+		my = resample_median(rng, y, ny, buf);
+		if (mx != 0)
+			stat[kept++] = my / mx - 1;
+	}
+	if (!kept) {
+		ret = -EDOM;
+		goto out;
+	}
+	gsl_sort(stat, 1, kept);
+	*lo = gsl_stats_quantile_from_sorted_data(stat, 1, kept, (1 - level) / 2);
+	*hi = gsl_stats_quantile_from_sorted_data(stat, 1, kept, 1 - (1 - level) / 2);
+out:
+	if (rng)
+		gsl_rng_free(rng);
+	free(stat);
+	free(buf);
+	return ret;
+}
