@@ -2,6 +2,8 @@
 #ifndef IOPATH_COMMANDS_H
 #define IOPATH_COMMANDS_H
 
+#include "base/err.h"	/* the exit codes */
+
 /* iopath [options] [jobfile ...]: fio-style invocation. */
 int cmd_fio(int argc, char **argv);
 
@@ -29,9 +31,5 @@ int cmd_history(int argc, char **argv);
 /* iopath suite vm-paths --target NAME=DIR ...: the disk-vs-shared-folder table. */
 int cmd_suite(int argc, char **argv);
 
-/* Exit codes. */
-#define EXIT_JOB_FAILED 1
-#define EXIT_USAGE 2
-#define EXIT_INTERRUPTED 130
 
 #endif
