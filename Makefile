@@ -40,7 +40,7 @@ INTEG_SRC := $(wildcard tests/integration/*.c)
 UNIT_BIN := build/unit-tests
 INTEG_BIN := build/integration-tests
 
-.PHONY: FORCE all run test unit integration check valgrind fuzz static install clean deps bench mpi-test
+.PHONY: FORCE all run test unit integration check valgrind fuzz static install clean deps bench mpi-test layout
 all: iopath
 
 deps:
@@ -102,7 +102,12 @@ unit: iopath $(UNIT_BIN)
 integration: iopath $(INTEG_BIN) $(FAULTFS)
 	$(TEST_ENV) $(INTEG_BIN) --jobs 2
 
-test: deps
+# make layout: the #include graph against the allowed directions between core/'s folders (one
+# table, in scripts/layout-check), no circle between folders, no source file over 1,200 lines.
+layout:
+	scripts/layout-check
+
+test: deps layout
 	$(MAKE) iopath $(UNIT_BIN) $(INTEG_BIN) $(FAULTFS)
 	$(UNIT_BIN) --jobs 2
 	$(TEST_ENV) $(INTEG_BIN) --jobs 2

@@ -49,6 +49,64 @@ static inline unsigned plan_nr_paths(const struct job_plan *plan)
 	return plan->shared ? plan->nr_files : plan->nr_files * plan->nr_workers;
 }
 
+/* ---- the worker's own files (worker.c, loop.c, verify.c, offload.c) ---- */
+
+/* The job's clock, in CLOCK_MONOTONIC nanoseconds either way. */
+static inline uint64_t worker_now(const struct worker *w)
+{
+	return w->tsc ? tsc_to_ns(w->tsc, tsc_ticks()) : mono_ns();
+}
+
+/* dedupe_mode=working_set: run-wide worker g's stream of unique buffer seeds, from its start. */
+static inline void dedupe_stream(struct rng *stream, uint64_t base, unsigned g)
+{
+	rng_seed(stream, base ^ (0x9e3779b97f4a7c15ull * (g + 1)));
+}
+
+/* The stat direction of a request direction: fsync and fdatasync share one. */
+static inline unsigned stat_dir(unsigned ddir)
+{
+	return ddir < STAT_SYNC ? ddir : STAT_SYNC;
+}
+
+/*
+ * The direction of the next request. A job that is not mixed has one, set once (trims take
+ * the write direction's, make_trim): no switch on rw per I/O.
+ */
+static inline unsigned pick_dir(struct worker *w)
+{
+	if (__builtin_expect(w->mixed, 0))
+		return rng_below(&w->rng, 100) < w->job->rwmixread ? DDIR_READ : DDIR_WRITE;
+	return w->fixed_dir;
+}
+
+/* fio's depth bucket of a submission at depth (>= 1): floor(log2), capped at ">= 64". */
+static inline unsigned depth_bucket(unsigned depth)
+{
+	unsigned b = 31u - (unsigned)__builtin_clz(depth | 1u);
+
+	return b < DEPTH_BUCKETS - 1 ? b : DEPTH_BUCKETS - 1;
+}
+
+#define BUF_ALIGN 4096u	/* request buffers' alignment */
+
+/* fio's td_error_type: EILSEQ is a verify error whatever the direction. */
+static inline unsigned err_type(unsigned ddir, int err)
+{
+	return err == EILSEQ ? ERR_VERIFY : ddir == DDIR_READ ? ERR_READ : ERR_WRITE;
+}
+
+/* fio's update_error_count. */
+static inline void err_count(struct worker *w, int err)
+{
+	if (!w->total_err++)
+		w->first_error = err;
+}
+
+/* The worker has failed: its error and message, the first one kept. */
+void worker_fail(struct worker *w, int error, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
 /* ---- phase.c ---- */
 
 /* Under MPI, agree with the other ranks before the phase; false: do not start it. */
@@ -62,5 +120,80 @@ void phase_watch(struct group_job *gjs, unsigned n, unsigned total);
 
 /* Each worker's times on the phase's clock; under MPI, the window every rank ran in. */
 void phase_spans(struct group_job *gjs, unsigned n, unsigned total, uint64_t origin);
+
+/* ---- collect.c ---- */
+
+int collect(struct run_results *out, struct group_job *gjs, unsigned n, uint64_t elapsed);
+
+/* ---- plan.c ---- */
+
+int check_capabilities(struct group_job *gj, struct iop_err *err);
+
+int create_logs(const struct job_plan *plan, struct iop_err *err);
+
+int fit_nofile(const struct job_list *jobs, const struct group_job *gjs, struct iop_err *err);
+
+int layout_job(const struct job_plan *plan, struct iop_err *err);
+
+int plan_clock(const struct job_spec *job, struct job_plan *plan, struct iop_err *err);
+
+int plan_disks(const struct job_list *jobs, const struct group_job *gjs,
+		struct run_results *out, struct iop_err *err);
+
+int plan_flows(const struct job_list *jobs, struct group_job *gjs, struct flow_set *s,
+		struct iop_err *err);
+
+int plan_job(const struct job_spec *job, const struct target_policy *pol,
+		struct job_plan *plan, struct iop_err *err);
+
+int plan_zbd(const struct job_list *jobs, struct group_job *gjs, struct zbd_set *s,
+		struct iop_err *err);
+
+void probe_job(struct group_job *gj, struct probe_set *s);
+
+void unlink_job_files(const struct job_plan *plan);
+
+/* ---- loop.c: the submit/reap loop ---- */
+
+/* Run the job's I/O: the loop specialised for its options, the offload pool, or a file-op loop. */
+void io_loop(struct worker *w);
+
+/* What the worker's own engine instance gets: its options and limits. */
+struct engine_params engine_params_of(const struct worker *w);
+
+/* A line for error_dump and non-fatal verify failures, in the worker's error log. */
+void errlog_add(struct worker *w, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* continue_on_error: is this error (of the ignore_error type) one the job goes on after? */
+bool err_non_fatal(const struct job_spec *job, unsigned type, int err);
+
+/* Completions that carry no figure of their own (their requests are done all the same). */
+void count_done(struct worker *w, struct io_req **reqs, unsigned n);
+
+/* The summary-only latency of a histogram-less statistic. */
+void lat_add_summary(struct lat_stat *s, uint64_t v);
+
+/* Measured time starts now (after ramp_time): figures so far are dropped. */
+void measure_start(struct worker *w, uint64_t t);
+
+/* A sample for the bandwidth/IOPS logs and steady state, when one is due at t. */
+void take_sample(struct worker *w, uint64_t t);
+
+/* ---- fileop.c ---- */
+
+/* The file-operation engines' loop: a file at a time, round robin. */
+void io_loop_fileop(struct worker *w);
+
+/* ---- verify.c ---- */
+
+/* verify_async: start, feed, collect from, drain and stop the checker threads. */
+int vfy_start(struct worker *w);
+void vfy_push(struct worker *w, struct io_req *r);
+void vfy_collect(struct worker *w, bool wait);
+void vfy_drain(struct worker *w);
+void vfy_stop(struct worker *w);
+
+/* Check one read that came back: header, checksum, and what a failure does. */
+void check_read(struct worker *w, const struct io_req *r);
 
 #endif

@@ -1,0 +1,139 @@
+/* What the option table's files share (core/job/ only): the setters the table names,
+		and helpers. */
+#ifndef IOPATH_SETTERS_H
+#define IOPATH_SETTERS_H
+
+#include "base/err.h"
+#include "job/options.h"
+
+#define VERIFY_HDR_MIN 64u	/* verify_interval: room for a header and some data */
+#define FIELD(f) offsetof(struct job_spec, f), sizeof(((struct job_spec *)0)->f)
+
+/* ---- options.c ---- */
+
+int parse_engine_opts(struct job_spec *job, const struct engine_ops *ops, struct iop_err *err);
+
+/* ---- set_io.c, set_run.c: the setters opt_table names; each parses val into job (0 or a one-line error) ---- */
+
+/* ---- set_io.c ---- */
+
+int bad_value(struct iop_err *err, const struct opt_def *o, const char *val, const char *accepted);
+
+int pattern_token(const char **in, unsigned char *out, size_t room);
+
+int set_ba(struct job_spec *job, const struct opt_def *o, const char *val, struct iop_err *err);
+
+int set_bs(struct job_spec *job, const struct opt_def *o, const char *val, struct iop_err *err);
+
+int set_bsrange(struct job_spec *job, const struct opt_def *o, const char *val,
+		struct iop_err *err);
+
+int set_bssplit(struct job_spec *job, const struct opt_def *o, const char *val,
+		struct iop_err *err);
+
+int set_buffer_pattern(struct job_spec *job, const struct opt_def *o, const char *val,
+		struct iop_err *err);
+
+int set_fallocate(struct job_spec *job, const struct opt_def *o, const char *val,
+		struct iop_err *err);
+
+int set_file_service(struct job_spec *job, const struct opt_def *o, const char *val,
+		struct iop_err *err);
+
+int set_filesize(struct job_spec *job, const struct opt_def *o, const char *val,
+		struct iop_err *err);
+
+int set_log_name(struct job_spec *job, const struct opt_def *o, const char *val,
+		struct iop_err *err);
+
+int set_percentile_list(struct job_spec *job, const struct opt_def *o, const char *val,
+		struct iop_err *err);
+
+int set_random_distribution(struct job_spec *job, const struct opt_def *o, const char *val,
+		struct iop_err *err);
+
+int set_rate(struct job_spec *job, const struct opt_def *o, const char *val, struct iop_err *err);
+
+int set_rw(struct job_spec *job, const struct opt_def *o, const char *val, struct iop_err *err);
+
+int set_rwmix(struct job_spec *job, const struct opt_def *o, const char *val, struct iop_err *err);
+
+int set_thinktime_blocks_type(struct job_spec *job, const struct opt_def *o,
+		const char *val, struct iop_err *err);
+
+int set_usec_time(struct job_spec *job, const struct opt_def *o, const char *val,
+		struct iop_err *err);
+
+/* ---- set_run.c ---- */
+
+int set_clocksource(struct job_spec *job, const struct opt_def *o, const char *val,
+		struct iop_err *err);
+
+int set_continue_on_error(struct job_spec *job, const struct opt_def *o, const char *val,
+		struct iop_err *err);
+
+int set_cpumask(struct job_spec *job, const struct opt_def *o, const char *val,
+		struct iop_err *err);
+
+int set_cpus_allowed(struct job_spec *job, const struct opt_def *o, const char *val,
+		struct iop_err *err);
+
+int set_cpus_policy(struct job_spec *job, const struct opt_def *o, const char *val,
+		struct iop_err *err);
+
+int set_direct(struct job_spec *job, const struct opt_def *o, const char *val, struct iop_err *err);
+
+int set_engine(struct job_spec *job, const struct opt_def *o, const char *val, struct iop_err *err);
+
+int set_gtod_reduce(struct job_spec *job, const struct opt_def *o, const char *val,
+		struct iop_err *err);
+
+int set_ignore_error(struct job_spec *job, const struct opt_def *o, const char *val,
+		struct iop_err *err);
+
+int set_ioprio(struct job_spec *job, const struct opt_def *o, const char *val, struct iop_err *err);
+
+int set_kb_base(struct job_spec *job, const struct opt_def *o, const char *val,
+		struct iop_err *err);
+
+int set_latency_percentile(struct job_spec *job, const struct opt_def *o, const char *val,
+		struct iop_err *err);
+
+int set_mem(struct job_spec *job, const struct opt_def *o, const char *val, struct iop_err *err);
+
+int set_nice(struct job_spec *job, const struct opt_def *o, const char *val, struct iop_err *err);
+
+int set_numa_cpu_nodes(struct job_spec *job, const struct opt_def *o, const char *val,
+		struct iop_err *err);
+
+int set_numa_mem_policy(struct job_spec *job, const struct opt_def *o, const char *val,
+		struct iop_err *err);
+
+int set_randseed(struct job_spec *job, const struct opt_def *o, const char *val,
+		struct iop_err *err);
+
+int set_size_pct(struct job_spec *job, const struct opt_def *o, const char *val,
+		struct iop_err *err);
+
+int set_ss(struct job_spec *job, const struct opt_def *o, const char *val, struct iop_err *err);
+
+int set_startdelay(struct job_spec *job, const struct opt_def *o, const char *val,
+		struct iop_err *err);
+
+int set_sync(struct job_spec *job, const struct opt_def *o, const char *val, struct iop_err *err);
+
+int set_verify(struct job_spec *job, const struct opt_def *o, const char *val, struct iop_err *err);
+
+int set_verify_interval(struct job_spec *job, const struct opt_def *o, const char *val,
+		struct iop_err *err);
+
+int set_verify_pattern(struct job_spec *job, const struct opt_def *o, const char *val,
+		struct iop_err *err);
+
+int set_zone_frac(struct job_spec *job, const struct opt_def *o, const char *val,
+		struct iop_err *err);
+
+int set_zonemode(struct job_spec *job, const struct opt_def *o, const char *val,
+		struct iop_err *err);
+
+#endif

@@ -1,0 +1,482 @@
+/* A parsed job made whole and checked (job_finish), and the nearest option names for a typo. */
+#include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "base/cpulist.h"
+#include "job/fio_unsupported.h"
+#include "job/options.h"
+#include "base/numapol.h"
+#include "base/parse.h"
+#include "job/job.h"
+
+
+#include "job/setters.h"
+
+/* Each direction's sizes: bssplit wins over bsrange, which wins over bs (as in fio). */
+static void resolve_bs(struct job_spec *job)
+{
+	unsigned d, i;
+
+	for (d = 0; d < 2; d++) {
+		uint32_t lo = job->bs[d], hi = job->bs[d];
+
+		if (job->nr_bssplit[d]) {
+			lo = UINT32_MAX;
+			hi = 0;
+			for (i = 0; i < job->nr_bssplit[d]; i++) {
+				if (job->bssplit[d][i].bs < lo)
+					lo = job->bssplit[d][i].bs;
+				if (job->bssplit[d][i].bs > hi)
+					hi = job->bssplit[d][i].bs;
+			}
+		} else if (job->bsrange[d][0]) {
+			lo = job->bsrange[d][0];
+			hi = job->bsrange[d][1];
+		}
+		job->bs[d] = lo;
+		job->bs_max[d] = hi;
+	}
+}
+
+/* Was the option given for this job (globals included)? */
+static bool job_gave(const struct job_spec *job, const char *key)
+{
+	unsigned i;
+
+	for (i = 0; i < job->nr_kv; i++)
+		if (!strcmp(job->kv[i].key, key))
+			return true;
+	return false;
+}
+
+/*
+ * Trims take the write direction's settings (fio gives a missing trim value the write one).
+ * A trim size of its own (bs=r,w,t) becomes the write size of a trim-only job; for the other
+ * per-direction options, and for trimwrite with a trim size unlike the write size, a trim
+ * value of its own is refused rather than ignored.
+ */
+static int finish_trim(struct job_spec *job, struct iop_err *err)
+{
+	static const char *const keys[] = { "bsrange", "blocksize_range", "bssplit", "blockalign",
+					    "ba", "rate", "rate_iops", "rate_min", "rate_iops_min" };
+	const char *comma;
+	unsigned i, k;
+
+	if (!job_trims(job->rw))
+		return 0;
+	for (i = 0; i < job->nr_kv; i++) {
+		for (k = 0; k < sizeof(keys) / sizeof(keys[0]); k++) {
+			if (strcmp(job->kv[i].key, keys[k]))
+				continue;
+			comma = strchr(job->kv[i].val, ',');
+			if (comma && strchr(comma + 1, ','))
+				return iop_errf(err, -ENOTSUP,
+						"%s: %s=%s: a trim value of its own (the third) is not supported by iopath; trims take the write value",
+						job->origin, keys[k], job->kv[i].val);
+		}
+	}
+	if (!job->bs_trim || job->bs_trim == job->bs[DDIR_WRITE])
+		return 0;
+	if (job->rw == RW_TRIM || job->rw == RW_RANDTRIM) {
+		job->bs[DDIR_WRITE] = job->bs_trim;
+		return 0;
+	}
+	return iop_errf(err, -ENOTSUP,
+			"%s: rw=%s with a trim size (%u) unlike the write size (%u) is not supported by iopath",
+			job->origin, job->rw == RW_TRIMWRITE ? "trimwrite" : "randtrimwrite",
+			job->bs_trim, job->bs[DDIR_WRITE]);
+}
+
+static int finish_copy(struct job_spec *job, struct iop_err *err)
+{
+	const char *why = NULL;
+
+	if (!job->copy_from[0])
+		return iop_errf(err, -EINVAL, "%s: rw=copy needs copy_from=SOURCE (and filename=DESTINATION)",
+				job->origin);
+	if (!job->filename[0])
+		why = "needs filename=DESTINATION";
+	else if (job->numjobs > 1)
+		why = "copies one file with one worker (use iodepth for parallelism, not numjobs)";
+	else if (job->time_based || job->loops > 1)
+		why = "copies the file once (time_based and loops do not apply)";
+	else if (job->fsync_blocks || job->fdatasync_blocks)
+		why = "takes end_fsync, not fsync=/fdatasync= (one flush at the end, as cp && sync)";
+	else if (job->bs[DDIR_READ] != job->bs[DDIR_WRITE])
+		why = "writes each block as it was read: give one bs, not read,write sizes";
+	else if (job->nrfiles > 1 || job->file_append || job->offset)
+		why = "copies a whole file from offset 0 (nrfiles, file_append and offset do not apply)";
+	else if (job->engine->flags & ENGINE_DISKLESS)
+		why = "needs an engine that moves data";
+	if (why)
+		return iop_errf(err, -EINVAL, "%s: rw=copy %s", job->origin, why);
+	return 0;
+}
+
+static int finish_metadata(struct job_spec *job, struct iop_err *err)
+{
+	const char *why = NULL;
+
+	if (strcmp(job->engine->name, "psync") && strcmp(job->engine->name, "sync"))
+		return iop_errf(err, -EINVAL,
+				"%s: rw=metadata makes its own open/stat/read/unlink calls; ioengine=%s does not apply (leave ioengine unset)",
+				job->origin, job->engine->name);
+	if (job->iodepth > 1)
+		why = "runs one operation at a time (iodepth=1; use numjobs for parallel trees)";
+	else if (job->time_based || job->loops > 1)
+		why = "runs each phase once over nrfiles files (time_based and loops do not apply)";
+	else if (job->verify != VERIFY_NONE || job->fsync_blocks || job->fdatasync_blocks ||
+		 job->file_append || job->copy_from[0] || job->filename[0])
+		why = "takes directory=, nrfiles=, filesize=, files_per_dir= and dir_fanout= (not filename, verify, fsync, copy_from or file_append)";
+	else if (job->direct && job->filesize % 4096)
+		why = "with direct=1 needs filesize= to be a multiple of 4096";
+	else if (job->filesize_range[0] != job->filesize_range[1] || job->filesize > (1ull << 30))
+		why = "takes one filesize= of at most 1g, not a range";
+	if (why)
+		return iop_errf(err, -EINVAL, "%s: rw=metadata %s", job->origin, why);
+	return 0;
+}
+/* zonemode=zbd: what fio refuses, and what iopath does not do with it. */
+static int check_zbd(const struct job_spec *job, struct iop_err *err)
+{
+	unsigned d;
+
+	if (job->zone_size && job->zone_size < 512)
+		return iop_errf(err, -EINVAL, "%s: zonesize must be at least 512 bytes for zonemode=zbd",
+				job->origin);
+	if (job->zone_size && job->zone_capacity > job->zone_size)
+		return iop_errf(err, -EINVAL, "%s: zonecapacity %llu is larger than zonesize %llu",
+				job->origin, (unsigned long long)job->zone_capacity,
+				(unsigned long long)job->zone_size);
+	if (job->job_max_open_zones && !job->max_open_zones)
+		return iop_errf(err, -EINVAL,
+				"%s: job_max_open_zones cannot be used without a global open zones limit (max_open_zones=)",
+				job->origin);
+	if (job->job_max_open_zones > job->max_open_zones)
+		return iop_errf(err, -EINVAL, "%s: job_max_open_zones=%u is larger than max_open_zones=%u",
+				job->origin, job->job_max_open_zones, job->max_open_zones);
+	if (!job->create_serialize)
+		return iop_errf(err, -EINVAL,
+				"%s: zonemode=zbd and create_serialize=0 are not compatible (as in fio)",
+				job->origin);
+	for (d = 0; job->zone_size && job->verify != VERIFY_NONE && d < 2; d++)
+		if (job->zone_size % job->bs[d] || job->zone_size % job->bs_max[d])
+			return iop_errf(err, -EINVAL,
+					"%s: with verify, block size %u is not a divisor of zonesize %llu (fio)",
+					job->origin, job->zone_size % job->bs[d] ? job->bs[d] :
+					job->bs_max[d], (unsigned long long)job->zone_size);
+	if (job_trims(job->rw))
+		return iop_errf(err, -ENOTSUP,
+				"%s: rw=%s with zonemode=zbd is not supported by iopath (fio trims whole zones there, resetting their write pointers)",
+				job->origin, job_rw_name(job->rw));
+	if (job->zone_skip)
+		return iop_errf(err, -ENOTSUP,
+				"%s: fio option zoneskip with zonemode=zbd is not supported by iopath",
+				job->origin);
+	if (job->rw == RW_COPY || job->rw == RW_METADATA || job->file_append ||
+	    job->seq_add || job->seq_nr > 1)
+		return iop_errf(err, -ENOTSUP,
+				"%s: fio option zonemode=zbd with %s is not supported by iopath",
+				job->origin, job->file_append ? "file_append" :
+				job->rw == RW_COPY ? "rw=copy" : job->rw == RW_METADATA ?
+				"this rw=" : "rw=...:N or rw_sequencer");
+	return 0;
+}
+
+
+/* Whole-job checks of the options that depend on rw. */
+/* What a file-operation engine's loop (one timed operation per file, counted blocks) lacks. */
+static const char *finish_fileop(const struct job_spec *job)
+{
+	if (job_trims(job->rw) || job->rw == RW_COPY || job->rw == RW_METADATA)
+		return "rw= takes read, write or their mixes (its blocks are counted in that direction)";
+	if (job->verify != VERIFY_NONE)
+		return "verify does not apply (no data moves)";
+	if (job->ramp_ns)
+		return "ramp_time is not supported by iopath with these engines";
+	if (job->rate[0] || job->rate[1] || job->rate_iops[0] || job->rate_iops[1] ||
+	    job->rate_min[0] || job->rate_min[1] || job->rate_iops_min[0] || job->rate_iops_min[1])
+		return "rate limits are not supported by iopath with these engines";
+	if (job->thinktime_ns || job->number_ios || job->flow || job->latency_target_ns ||
+	    job->zone_zbd || job->zone_strided || job->submit_offload || job->ss_dur_ns)
+		return "thinktime, number_ios, flow, latency_target, zonemode, io_submit_mode=offload and steady state are not supported by iopath with these engines";
+	if (job->bw_log_set || job->iops_log_set || job->lat_log_set)
+		return "write_bw_log, write_iops_log and write_lat_log are not supported by iopath with these engines";
+	return NULL;
+}
+
+static int finish_mode(struct job_spec *job, struct iop_err *err)
+{
+	if (job->submit_offload && (job->rw == RW_COPY || job->rw == RW_METADATA))
+		return iop_errf(err, -ENOTSUP,
+				"%s: io_submit_mode=offload with rw=%s is not supported by iopath",
+				job->origin, job->rw == RW_COPY ? "copy" : "metadata");
+	if (job->rw == RW_COPY)
+		return finish_copy(job, err);
+	if (job->rw == RW_METADATA)
+		return finish_metadata(job, err);
+	if (job->copy_from[0])
+		return iop_errf(err, -EINVAL, "%s: copy_from= needs rw=copy", job->origin);
+	if (job_gave(job, "files_per_dir") || job_gave(job, "dir_fanout"))
+		return iop_errf(err, -EINVAL,
+				"%s: files_per_dir and dir_fanout are rw=metadata options", job->origin);
+	if (job->nrfiles > FILES_MAX)
+		return iop_errf(err, -EINVAL,
+				"%s: nrfiles=%u: more than %u files per worker is not supported by iopath",
+				job->origin, job->nrfiles, FILES_MAX);
+	if ((uint64_t)job->nrfiles * job->numjobs > FILES_JOB_MAX)
+		return iop_errf(err, -EINVAL,
+				"%s: nrfiles=%u with numjobs=%u: more than %u files in one job is not supported by iopath",
+				job->origin, job->nrfiles, job->numjobs, FILES_JOB_MAX);
+	if (job->openfiles && job->openfiles < job->nrfiles && !(job->engine->flags & ENGINE_FILE_OP))
+		return iop_errf(err, -EINVAL,
+				"%s: fio option 'openfiles' below nrfiles is not supported by iopath (its data jobs keep all %u files open; openfiles=%u)",
+				job->origin, job->nrfiles, job->openfiles);
+	if (job->nrfiles > 1 && job->filename[0])
+		return iop_errf(err, -EINVAL,
+				"%s: nrfiles= with filename=: name every file in filename= (a:b:c) instead",
+				job->origin);
+	if (job->verify_interval && job->verify != VERIFY_NONE &&
+	    (job->bs[DDIR_WRITE] % job->verify_interval || job->bs[DDIR_READ] % job->verify_interval ||
+	     job->bs_max[0] != job->bs[0] || job->bs_max[1] != job->bs[1]))
+		return iop_errf(err, -EINVAL,
+				"%s: verify_interval=%u must divide the (fixed) block size evenly",
+				job->origin, job->verify_interval);
+	if (job->verify_backlog && job->verify == VERIFY_NONE)
+		job->verify_backlog = 0;	/* fio: without verify it does nothing */
+	if (job->verify_backlog && !job->verify_backlog_batch)
+		job->verify_backlog_batch = job->verify_backlog;
+	if (job->submit_offload) {
+		const char *what = job->verify != VERIFY_NONE ? "verify" :
+				   job->latency_target_ns ? "latency_target" :
+				   job->flow ? "flow" : job->thinktime_ns ? "thinktime" :
+				   job->zone_zbd ? "zonemode=zbd" :
+				   job->iodepth_low && job->iodepth_low < job->iodepth ? "iodepth_low" : NULL;
+
+		if (what)
+			return iop_errf(err, -ENOTSUP,
+					"%s: io_submit_mode=offload with %s is not supported by iopath",
+					job->origin, what);
+		if (job->engine->flags & ENGINE_FILE_POS)
+			return iop_errf(err, -ENOTSUP,
+					"%s: io_submit_mode=offload with ioengine=%s is not supported by iopath: its I/O threads would race on the file's one position (lseek, then read or write); use ioengine=psync",
+					job->origin, job->engine->name);
+	}
+	if (job->dedupe_percentage && job->dedupe_working_set && !job->size)
+		return iop_errf(err, -EINVAL,
+				"%s: dedupe_mode=working_set needs size= (its working set is a share of it)",
+				job->origin);
+	if (!job->zone_strided && !job->zone_zbd && job->zone_size)
+		return iop_errf(err, -EINVAL,
+				"%s: zonesize= needs zonemode=strided or zbd (fio 3.33: zonemode=none and zonesize are not compatible)",
+				job->origin);
+	if (job->zone_zbd) {
+		int zret = check_zbd(job, err);
+
+		if (zret)
+			return zret;
+	}
+	if (job->zone_strided && !job->zone_size)
+		return iop_errf(err, -EINVAL, "%s: zonemode=strided needs zonesize=", job->origin);
+	if (job->zone_strided && !job->zone_range)
+		job->zone_range = job->zone_size;
+	if (job->zone_strided && job->zone_range < job->bs_max[0] && job->zone_range < job->bs_max[1])
+		return iop_errf(err, -EINVAL, "%s: zonerange=%llu is smaller than a block",
+				job->origin, (unsigned long long)job->zone_range);
+	if (job->file_append && job->rw != RW_WRITE)
+		return iop_errf(err, -EINVAL, "%s: file_append needs rw=write (sequential appends)",
+				job->origin);
+	if (job->file_append && (job->engine->flags & ENGINE_NEEDS_MAP))
+		return iop_errf(err, -EINVAL, "%s: file_append: ioengine=%s maps the file and cannot grow it",
+				job->origin, job->engine->name);
+	return 0;
+}
+
+int job_finish(struct job_spec *job, struct iop_err *err)
+{
+	const struct engine_entry *ent = engine_find(job->ioengine);
+	unsigned d;
+	int ret;
+
+	if (!ent)
+		return iop_errf(err, -EINVAL, "%s: unknown engine '%s'", job->origin, job->ioengine);
+	job->engine = ent->ops;
+	if (ent->force_direct)
+		job->direct = true;
+	ret = parse_engine_opts(job, ent->ops, err);
+	if (ret)
+		return ret;
+	ret = finish_trim(job, err);
+	if (ret)
+		return ret;
+	resolve_bs(job);
+	if (job->pre_read && job->direct)
+		return iop_errf(err, -EINVAL,
+				"%s: pre_read=1 with direct=1: direct I/O does not use the page cache it would fill (fio 3.33 fails such a job with EIO); use direct=0",
+				job->origin);
+	/* fio's fixup_options: 0 or more than iodepth is iodepth (refill at once) */
+	if (!job->iodepth_low || job->iodepth_low > job->iodepth)
+		job->iodepth_low = job->iodepth;
+	/* fio's fixup_options: pre_read keeps what it read cached (no invalidate) */
+	if (job->pre_read)
+		job->invalidate = false;
+	job->thinktime_blocks_given = job_gave(job, "thinktime_blocks");
+	for (d = 0; d < 2; d++) {
+		if (job->rate[d] && job->rate_min[d] > job->rate[d])
+			return iop_errf(err, -EINVAL, "%s: rate_min=%llu is above rate=%llu",
+					job->origin, (unsigned long long)job->rate_min[d],
+					(unsigned long long)job->rate[d]);
+		if (job->rate_iops[d] && job->rate_iops_min[d] > job->rate_iops[d])
+			return iop_errf(err, -EINVAL, "%s: rate_iops_min=%llu is above rate_iops=%llu",
+					job->origin, (unsigned long long)job->rate_iops_min[d],
+					(unsigned long long)job->rate_iops[d]);
+	}
+	/* fio: a non-uniform distribution disables the random map */
+	if (job->random_distribution != DIST_RANDOM)
+		job->norandommap = true;
+	/* fio: a pattern replaces zeroing and scrambling; reads would overwrite it, so refill */
+	if (job->buffer_pattern_len) {
+		job->scramble_buffers = false;
+		job->zero_buffers = false;
+		job->refill_buffers = job->buffer_compress_percentage || job_reads(job->rw);
+	}
+	/* fio: compression (other than 100%) and dedupe turn refill_buffers on */
+	if ((job_gave(job, "buffer_compress_percentage") && job->buffer_compress_percentage != 100) ||
+	    job->dedupe_percentage)
+		job->refill_buffers = true;
+	/* fio: "any use of blockalign= turns off randommap" */
+	if ((job->ba[0] && job->ba[0] != job->bs[0]) || (job->ba[1] && job->ba[1] != job->bs[1]))
+		job->norandommap = true;
+	if (job->verify != VERIFY_NONE && job->bs_unaligned &&
+	    (job->bs[0] != job->bs_max[0] || job->bs[1] != job->bs_max[1]))
+		return iop_errf(err, -EINVAL,
+				"%s: verify with bs_unaligned cannot stamp every block (drop bs_unaligned)",
+				job->origin);
+	if (!job->submit_offload && job->engine->max_depth && job->iodepth > job->engine->max_depth)
+		return iop_errf(err, -EINVAL, "%s: iodepth=%u is more than ioengine=%s can queue (at most %u: %s)",
+				job->origin, job->iodepth, job->engine->name, job->engine->max_depth,
+				job->engine->max_depth_why);
+	if (job->iodepth_batch_submit == 0 || job->iodepth_batch_submit > job->iodepth)
+		job->iodepth_batch_submit = job->iodepth;
+	if (job->iodepth_batch_complete_min > job->iodepth)
+		job->iodepth_batch_complete_min = job->iodepth;
+	/* fio: not set, or below the minimum, means the minimum (so 1 by default) */
+	if (job->iodepth_batch_complete_max < job->iodepth_batch_complete_min)
+		job->iodepth_batch_complete_max = job->iodepth_batch_complete_min;
+	if (job->iodepth_batch_complete_max > job->iodepth)
+		job->iodepth_batch_complete_max = job->iodepth;
+	if (job->verify != VERIFY_NONE && job->norandommap && job_rw_random(job->rw) &&
+	    job_writes(job->rw))
+		return iop_errf(err, -EINVAL,
+				"%s: verify with norandommap on random writes cannot tell which blocks hold data (drop norandommap)",
+				job->origin);
+	if (job->verify != VERIFY_NONE && (job->bs[0] < 32 || job->bs[1] < 32))
+		return iop_errf(err, -EINVAL, "%s: verify needs bs of at least 32 bytes", job->origin);
+	if (job->verify != VERIFY_NONE && (ent->ops->flags & ENGINE_DISKLESS))
+		return iop_errf(err, -EINVAL, "%s: verify needs an engine that moves data; ioengine=%s moves none",
+				job->origin, ent->ops->name);
+	if (job->time_based && job->runtime_ns == 0)
+		return iop_errf(err, -EINVAL, "%s: time_based needs runtime=", job->origin);
+	if (ent->ops->flags & ENGINE_FILE_OP) {
+		const char *why = finish_fileop(job);
+
+		if (why)
+			return iop_errf(err, -EINVAL, "%s: ioengine=%s times one operation per file: %s",
+					job->origin, ent->ops->name, why);
+	}
+	if ((ent->ops->flags & ENGINE_WRITES_ONLY) && (job_reads(job->rw) || job_trims(job->rw) ||
+						       job->rw == RW_METADATA))
+		return iop_errf(err, -EINVAL,
+				"%s: ioengine=%s truncates on writes only: a job that reads or trims is refused (fio 3.33 fails it with EINVAL at its first I/O); use rw=write or randwrite",
+				job->origin, ent->ops->name);
+	return finish_mode(job, err);
+}
+
+static unsigned edit_distance(const char *a, const char *b)
+{
+	unsigned la = (unsigned)strlen(a), lb = (unsigned)strlen(b), i, j;
+	unsigned row[64], prev, tmp;
+
+	if (lb >= 64 || la >= 64)
+		return 99;
+	for (j = 0; j <= lb; j++)
+		row[j] = j;
+	for (i = 1; i <= la; i++) {
+		prev = row[0];
+		row[0] = i;
+		for (j = 1; j <= lb; j++) {
+			unsigned cost = a[i - 1] == b[j - 1] ? 0 : 1;
+
+			tmp = row[j];
+			row[j] = row[j] + 1 < row[j - 1] + 1 ? row[j] + 1 : row[j - 1] + 1;
+			if (prev + cost < row[j])
+				row[j] = prev + cost;
+			prev = tmp;
+		}
+	}
+	return row[lb];
+}
+
+struct near {
+	const char *name;
+	unsigned dist;
+};
+
+static void consider(struct near *best, const char *key, const char *name)
+{
+	unsigned d = edit_distance(key, name), i, k;
+
+	if (strstr(name, key) && strlen(key) >= 4)
+		d = d < 2 ? d : 2;
+	for (i = 0; i < 3; i++) {
+		if (best[i].name && !strcmp(best[i].name, name))
+			return;
+		if (!best[i].name || d < best[i].dist)
+			break;
+	}
+	if (i == 3)
+		return;
+	for (k = 2; k > i; k--)
+		best[k] = best[k - 1];
+	best[i].name = name;
+	best[i].dist = d;
+}
+
+void opt_suggest(const char *key, char *buf, size_t len)
+{
+	struct near best[3] = { { 0 } };
+	const struct opt_def *o;
+	const struct engine_entry *ent;
+	const struct engine_option *eo;
+	unsigned limit = strlen(key) > 6 ? 3 : 2, i, n = 0;
+	size_t off;
+
+	for (o = opt_table; o->name; o++) {
+		consider(best, key, o->name);
+		if (o->alias)
+			consider(best, key, o->alias);
+	}
+	for (ent = engine_table; ent->name; ent++)
+		for (eo = ent->ops->options; eo && eo->name; eo++)
+			consider(best, key, eo->name);
+	buf[0] = '\0';
+	off = 0;
+	for (i = 0; i < 3; i++) {
+		if (!best[i].name || best[i].dist > limit)
+			continue;
+		off += (size_t)snprintf(buf + off, len - off, "%s'%s'", n ? " or " : ", did you mean ",
+					best[i].name);
+		n++;
+		if (off >= len)
+			break;
+	}
+	if (n && off < len)
+		snprintf(buf + off, len - off, "?");
+}

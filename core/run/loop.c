@@ -1,0 +1,1129 @@
+/* The submit/reap loop of a worker: requests out, completions in, every figure counted. */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <pthread.h>
+#include <sched.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "io/buffer.h"
+#include "base/numapol.h"
+#include "run/run.h"
+#include "stats/stats.h"
+#include "base/cpulist.h"
+#include "run/worker.h"
+#include "run/runner.h"
+#include "run/reqgen.h"
+
+#define REAP_RETRIES 100	/* failed reaps in a row before in-flight requests are given up */
+
+static const char *const ddir_names[] = { "read", "write", "trim", "fsync", "fdatasync" };
+
+/*
+ * Is this read one to verify? As in fio's do_io, the reads of the verify pass and of
+ * verify_backlog, and every read of a job that only reads; a mixed job's own reads are not
+ * checked (they may find blocks it has not written).
+ */
+static inline bool verify_read(const struct worker *w, const struct io_req *r)
+{
+	return w->verifying || !w->job_writes || (r->flags & REQF_BACKLOG);
+}
+
+/*
+ * A failed request of a job with continue_on_error (or ignore_error): true when the error is
+ * non-fatal (counted, reported under error_dump, and the job goes on); false when it ends the
+ * job. A fatal error counts in total_err too where it completed inside submit (sync engines,
+ * trims), as fio's break_on_this_error counts it; fio's async completions do not count it.
+ */
+static bool __attribute__((noinline)) complete_error(struct worker *w, const struct io_req *r)
+{
+	int err = (int)-r->res;
+	unsigned type = err_type(r->ddir, err);
+
+	if (!err_non_fatal(w->job, type, err)) {
+		if ((w->job->continue_on_error & (1u << type)) &&
+		    ((w->eng.ops->flags & ENGINE_SYNC) || r->ddir == DDIR_TRIM))
+			err_count(w, err);
+		return false;
+	}
+	if (r->ddir <= DDIR_TRIM)
+		w->err_ios[r->ddir]++;
+	err_count(w, err);
+	if (w->job->error_dump)
+		errlog_add(w, "io_u error on file %s: %s: %s offset=%llu, buflen=%u", r->file->path,
+			   strerror(err), ddir_names[r->ddir], (unsigned long long)r->offset, r->len);
+	return true;
+}
+
+/*
+ * A completion that moved other than its full length: an error, end of file or a short
+ * transfer. Returns false when it must not be counted. Kept out of line: the common case
+ * is one comparison.
+ */
+static bool __attribute__((noinline)) complete_odd(struct worker *w, const struct io_req *r,
+						   struct dir_stat *d)
+{
+	if (r->res < 0 && w->job->continue_on_error && complete_error(w, r))
+		return false;
+	if (r->res < 0 && w->job->fill_device && r->ddir == DDIR_WRITE &&
+	    (r->res == -ENOSPC || r->res == -EDQUOT)) {
+		/* fill_device: full is the end of the job, not an error (fio) */
+		atomic_store(&w->terminate, true);
+		return false;
+	}
+	if (r->res < 0) {
+		if (r->ddir <= DDIR_TRIM)
+			w->err_ios[r->ddir]++;
+		worker_fail(w, (int)-r->res, "%s %s at offset %llu (%u bytes): %s%s",
+			    ddir_names[r->ddir], r->file->path, (unsigned long long)r->offset, r->len,
+			    strerror((int)-r->res),
+			    r->ddir == DDIR_TRIM && r->res == -ENOTTY ?
+			    " (trims are BLKDISCARD, for block devices only, as in fio 3.33)" : "");
+		return false;
+	}
+	if (r->ddir >= DDIR_SYNC)
+		return true;
+	/*
+	 * fio: an asynchronous read past the end of the file (a file created on open and not
+	 * yet written there) is an I/O that moved nothing, not an error; a sync engine's is
+	 * one ("full resid"), and so is a read that is to be verified
+	 */
+	if (r->res == 0 && r->ddir == DDIR_READ && w->job->rw != RW_COPY &&
+	    !(w->eng.ops->flags & ENGINE_SYNC) && !(w->check_reads && verify_read(w, r)))
+		return true;
+	if (r->res == 0 || w->job->rw == RW_COPY) {
+		worker_fail(w, EIO, "%s %s at offset %llu: %s", ddir_names[r->ddir], r->file->path,
+			    (unsigned long long)r->offset,
+			    r->res ? "short transfer in a copy (did the source change?)"
+				   : "unexpected end of file");
+		return false;
+	}
+	d->short_ios++;
+	return true;
+}
+
+/*
+ * Check a completed request and hand it on: back to the pool, or (rw=copy) on to its write,
+ * or (full loop: verify_async) to the verify threads. false when it failed and must not be
+ * counted.
+ */
+static inline __attribute__((always_inline)) bool settle(struct worker *w, struct io_req *r,
+							 struct dir_stat *d, bool copy,
+							 const bool full)
+{
+	if (__builtin_expect((uint64_t)r->res != r->len, 0) && !complete_odd(w, r, d)) {
+		w->free_reqs[w->nr_free++] = r;
+		return false;
+	}
+	if (__builtin_expect(copy, 0) && r->ddir == DDIR_READ && !w->aborted) {
+		copy_queue_write(w, r);
+	} else if (full && __builtin_expect(w->vfy != NULL, 0) && r->ddir == DDIR_READ &&
+		   verify_read(w, r)) {
+		vfy_push(w, r);		/* back to the pool once checked */
+		return true;
+	} else {
+		w->free_reqs[w->nr_free++] = r;
+	}
+	if (__builtin_expect(w->check_reads, 0) && r->ddir == DDIR_READ && verify_read(w, r))
+		check_read(w, r);
+	return true;
+}
+
+/*
+ * Completions during ramp_time: checked and handed on; their I/Os and bytes are counted and
+ * their latencies are not, as fio counts io_bytes and keeps account_io_completion for after
+ * the ramp. When ramp_time ends, measure_start drops these counts; a job that ends within
+ * ramp_time reports them (fio 3.33 reports such a job's whole size and runtime, no latency).
+ */
+static void __attribute__((noinline)) complete_uncounted(struct worker *w, struct io_req **reqs,
+							 unsigned n)
+{
+	bool copy = w->job->rw == RW_COPY;
+	unsigned i;
+
+	for (i = 0; i < n; i++) {
+		struct io_req *r = reqs[i];
+		struct dir_stat *d = &w->st[stat_dir(r->ddir)];
+
+		if (!settle(w, r, d, copy, true) || r->ddir >= DDIR_SYNC)
+			continue;
+		d->ios++;
+		d->bytes += (uint64_t)r->res;
+	}
+}
+
+static inline uint64_t done_ios(const struct worker *w)
+{
+	return w->st[STAT_READ].ios + w->st[STAT_WRITE].ios + w->st[STAT_TRIM].ios;
+}
+
+/* latency_target: a new window at the current depth (fio's lat_new_cycle). */
+static void lat_new_window(struct worker *w, uint64_t t)
+{
+	w->lat_ios = done_ios(w);
+	w->lat_failed = 0;
+	w->lat_ts = t;
+}
+
+/* The window (or, at 100%, one I/O) missed the target: try a lower depth. false at depth 1. */
+static bool lat_ramp_down(struct worker *w, uint64_t t)
+{
+	if (w->qd_cap == 1)
+		return false;
+	w->lat_qd_high = w->qd_cap;
+	if (w->qd_cap == w->lat_qd_low)
+		w->lat_qd_low--;
+	w->qd_cap = (w->qd_cap + w->lat_qd_low) / 2;
+	w->lat_quiesce = true;
+	lat_new_window(w, t);
+	return true;
+}
+
+/* The window met the target: a higher depth, or, when it stays, the final measured window. */
+static void lat_ramp_up(struct worker *w, uint64_t t)
+{
+	unsigned qd = w->qd_cap;
+
+	w->lat_qd_low = w->qd_cap;
+	if (w->lat_qd_high != w->depth)
+		w->qd_cap = (w->qd_cap + w->lat_qd_high) / 2;
+	else
+		w->qd_cap *= 2;
+	if (w->qd_cap > w->depth)
+		w->qd_cap = w->depth;
+	if (w->qd_cap == qd) {
+		if (w->lat_end_run) {
+			w->lat_done = true;
+		} else {
+			w->lat_quiesce = true;
+			w->lat_end_run = true;
+			measure_start(w, t);
+			w->bytes_issued = 0;	/* the final window moves the job's size afresh */
+		}
+	}
+	lat_new_window(w, t);
+}
+
+/* One completion's latency against latency_target (fio's lat_target_failed). */
+static void __attribute__((noinline)) lat_target_io(struct worker *w, uint64_t lat_ns, uint64_t t)
+{
+	const struct job_spec *job = w->job;
+
+	if (lat_ns <= job->latency_target_ns)
+		return;
+	if (job->latency_percentile < 100.0) {
+		w->lat_failed++;
+		return;
+	}
+	if (!lat_ramp_down(w, t))
+		worker_fail(w, ETIMEDOUT, "latency of %llu nsec exceeds specified max (%llu nsec)",
+			    (unsigned long long)lat_ns, (unsigned long long)job->latency_target_ns);
+}
+
+/* Once the window has run: did enough of its I/Os meet the target? (fio's lat_target_check) */
+static void lat_target_check(struct worker *w, uint64_t t)
+{
+	uint64_t ios;
+	double ok;
+
+	if (t - w->lat_ts < w->job->latency_window_ns)
+		return;
+	ios = done_ios(w) - w->lat_ios;
+	ok = 100.0 * (double)(ios - w->lat_failed) / (double)ios;
+	if (ios && ok >= w->job->latency_percentile)
+		lat_ramp_up(w, t);
+	else
+		lat_ramp_down(w, t);
+}
+
+/* The latencies a job with some of fio's disable_* options still measures. */
+static inline void complete_reduced(struct worker *w, struct dir_stat *d, const struct io_req *r,
+				    uint64_t clat, bool async)
+{
+	const struct job_spec *job = w->job;
+
+	if (!job->disable_clat)
+		lat_add(&d->clat, clat);
+	if (async && !job->disable_slat)
+		lat_add_summary(&d->slat, r->slat_ns);
+	if (!job->disable_lat)
+		lat_add_summary(&d->lat, async ? clat + r->slat_ns : clat);
+}
+
+/* Full loop, per counted completion: lat/slat_percentiles buckets, log entries. */
+static inline void complete_extra(struct worker *w, struct dir_stat *d, const struct io_req *r,
+				  uint64_t clat, bool async, uint64_t t)
+{
+	if (w->logs && r->ddir <= DDIR_WRITE && !w->verifying)
+		iologs_io(w->logs, t, r->ddir, r->len, r->offset, (uint64_t)r->res, r->slat_ns,
+			  clat, async);
+	if (w->hist_lat)
+		d->lat.hist[hist_idx(async ? clat + r->slat_ns : clat)]++;
+	if (w->hist_slat && async)
+		d->slat.hist[hist_idx(r->slat_ns)]++;
+}
+
+/* Full loop: completions as thinktime and rate_min count them (ramp_time included). */
+void count_done(struct worker *w, struct io_req **reqs, unsigned n)
+{
+	unsigned i;
+
+	for (i = 0; i < n; i++) {
+		const struct io_req *r = reqs[i];
+
+		if (r->ddir > DDIR_WRITE || r->res <= 0)
+			continue;
+		w->done_ios++;
+		w->done_dir_ios[r->ddir]++;
+		w->done_dir_bytes[r->ddir] += (uint64_t)r->res;
+	}
+}
+
+/*
+ * Account n completions seen at time t. Decisions that hold for the whole job are made once:
+ * lat is false in the loop of jobs that leave some latency unmeasured (fio's disable_*).
+ */
+static inline __attribute__((always_inline)) void
+complete(struct worker *w, struct io_req **reqs, unsigned n, uint64_t t, bool async_engine,
+	 const bool full, const bool lat)
+{
+	bool copy = w->job->rw == RW_COPY;
+	unsigned i;
+
+	if (full && w->count_done)
+		count_done(w, reqs, n);
+	if (__builtin_expect(w->in_ramp, 0)) {
+		if (t < w->ramp_end_ns) {
+			complete_uncounted(w, reqs, n);
+			return;
+		}
+		measure_start(w, t);
+	}
+	for (i = 0; i < n; i++) {
+		struct io_req *r = reqs[i];
+		struct dir_stat *d = &w->st[stat_dir(r->ddir)];
+		uint64_t clat = t - r->issue_ns;
+		bool async = async_engine;
+
+		/*
+		 * Trims (full loop only) are done inside submit by every engine: as fio's inline
+		 * completions, all their time is clat, none slat
+		 */
+		if (full && async && r->ddir == DDIR_TRIM) {
+			clat += r->slat_ns;
+			async = false;
+		}
+		if (!settle(w, r, d, copy, full))
+			continue;
+		d->ios++;
+		d->bytes += (uint64_t)r->res;
+		if (full)
+			complete_extra(w, d, r, clat, async, t);
+		if (full && __builtin_expect(w->lat_on, 0) && !w->job->disable_lat)
+			lat_target_io(w, async ? clat + r->slat_ns : clat, t);
+		if (!lat) {
+			complete_reduced(w, d, r, clat, async);
+			continue;
+		}
+		lat_add(&d->clat, clat);
+		if (async) {
+			lat_add_summary(&d->slat, r->slat_ns);
+			lat_add_summary(&d->lat, clat + r->slat_ns);
+		} else {
+			lat_add_summary(&d->lat, clat);
+		}
+	}
+	/* for the MPI runner's window and the progress line: one plain store each, read by the
+	 * main thread about once a second */
+	atomic_store_explicit(&w->progress_bytes, w->st[STAT_READ].bytes + w->st[STAT_WRITE].bytes +
+			      w->st[STAT_TRIM].bytes, memory_order_relaxed);
+	atomic_store_explicit(&w->progress_ios, w->st[STAT_READ].ios + w->st[STAT_WRITE].ios +
+			      w->st[STAT_TRIM].ios, memory_order_relaxed);
+	if (t >= w->next_sample_ns)
+		take_sample(w, t);
+}
+
+/* Submit the prepared batch; returns the time after submit. */
+static inline __attribute__((always_inline)) uint64_t
+submit_batch(struct worker *w, bool sync_engine, const bool full, const bool lat)
+{
+	const struct engine_ops *ops = w->eng.ops;
+	/*
+	 * Where the job measures no latency that needs it (gtod_reduce) the submit stamp
+	 * serves nothing: one clock read per batch
+	 */
+	uint64_t t0 = lat || w->stamp_submit ? worker_now(w) : 0, t1;
+	unsigned i, n = w->nr_batch, done, old;
+	uint32_t slat;
+	int ret;
+
+	/*
+	 * Requests an engine left over from an earlier call (nr_stamped of them, first in the
+	 * batch) keep the time of their first offer; the rest were first offered at t0, which
+	 * is stamped only when needed rather than before every call.
+	 */
+	ret = ops->submit(&w->eng, w->batch, n);
+	t1 = worker_now(w);
+	if (ret < 0) {
+		worker_fail(w, -ret, "engine %s: submit: %s", ops->name, strerror(-ret));
+		ret = 0;
+	}
+	done = (unsigned)ret;
+	old = w->nr_stamped < done ? w->nr_stamped : done;
+	if (done)
+		w->depth_hist[depth_bucket(w->inflight + done)] += done;
+	if (sync_engine) {
+		for (i = old; i < done; i++)
+			w->batch[i]->issue_ns = t0;
+		complete(w, w->batch, done, t1, false, full, lat);
+	} else {
+		slat = t1 - t0 > UINT32_MAX ? UINT32_MAX : (uint32_t)(t1 - t0);
+		for (i = 0; i < old; i++) {
+			struct io_req *r = w->batch[i];
+
+			r->slat_ns = t1 - r->issue_ns > UINT32_MAX ? UINT32_MAX :
+				     (uint32_t)(t1 - r->issue_ns);
+			r->issue_ns = t1;
+		}
+		for (; i < done; i++) {
+			w->batch[i]->slat_ns = slat;
+			w->batch[i]->issue_ns = t1;
+		}
+		w->inflight += done;
+	}
+	if (__builtin_expect(done < n, 0)) {
+		for (i = w->nr_stamped > done ? w->nr_stamped : done; i < n; i++)
+			w->batch[i]->issue_ns = t0;
+		memmove(w->batch, w->batch + done, (n - done) * sizeof(*w->batch));
+		w->nr_stamped = n - done;
+	} else {
+		w->nr_stamped = 0;
+	}
+	w->nr_batch = n - done;
+	return t1;
+}
+
+/* Return prepared but unsubmitted requests to the pool (on abort). */
+static void drop_batch(struct worker *w)
+{
+	while (w->nr_batch)
+		w->free_reqs[w->nr_free++] = w->batch[--w->nr_batch];
+	w->nr_stamped = 0;
+}
+
+/* Sleep until the monotonic time until, in short steps so that a stop request is seen. */
+static void sleep_until(const struct worker *w, uint64_t until)
+{
+	uint64_t now = worker_now(w), step;
+	struct timespec ts;
+
+	while (now < until && !run_stop_requested()) {
+		step = until - now < 100000000ull ? until : now + 100000000ull;
+		ts.tv_sec = (time_t)(step / 1000000000ull);
+		ts.tv_nsec = (long)(step % 1000000000ull);
+		clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL);
+		now = worker_now(w);
+	}
+}
+
+/* Complete everything in flight (fio's io_u_quiesce, before it sleeps). */
+static uint64_t quiesce(struct worker *w, uint64_t t)
+{
+	const struct engine_ops *ops = w->eng.ops;
+	const struct job_spec *job = w->job;
+	bool lat = !(job->disable_lat || job->disable_clat || job->disable_slat);
+	int n;
+
+	while (w->inflight && !(ops->flags & ENGINE_SYNC)) {
+		n = ops->reap(&w->eng, w->done, w->inflight, w->inflight);
+		if (n < 0) {
+			worker_fail(w, -n, "engine %s: reap: %s", ops->name, strerror(-n));
+			break;
+		}
+		if (n) {
+			t = worker_now(w);
+			w->inflight -= (unsigned)n;
+			complete(w, w->done, (unsigned)n, t, true, true, lat);
+		}
+	}
+	return t;
+}
+
+/* rate / rate_iops: wait, with nothing in flight, until the next I/O is due. */
+static uint64_t rate_wait(struct worker *w, uint64_t t)
+{
+	uint64_t until = w->rate_wait_ns;
+
+	t = quiesce(w, t);
+	if (w->deadline_ns && !w->in_ramp && until > w->deadline_ns)
+		until = w->deadline_ns;
+	t = worker_now(w);
+	if (t < until) {
+		sleep_until(w, until);
+		t = worker_now(w);
+	}
+	return t;
+}
+
+/* Is a thinktime stall due (thinktime_blocks I/Os, or thinktime_iotime of I/O, since)? */
+static bool think_due(const struct worker *w, uint64_t t)
+{
+	const struct job_spec *job = w->job;
+	uint64_t b = job->thinktime_issue ? w->issued_ios : w->done_ios;
+
+	if (job->thinktime_iotime_ns) {
+		if (t - w->think_last_ns >= job->thinktime_iotime_ns)
+			return true;
+		/* fio: with thinktime_iotime, thinktime_blocks counts only when given */
+		if (!w->think_blocks_given)
+			return false;
+	}
+	return b >= w->think_last + job->thinktime_blocks;
+}
+
+/* The thinktime stall: drain, spin thinktime_spin, sleep the rest (not past runtime). */
+static uint64_t think(struct worker *w, uint64_t t)
+{
+	const struct job_spec *job = w->job;
+	uint64_t b = job->thinktime_issue ? w->issued_ios : w->done_ios, start, end;
+	unsigned d;
+
+	t = quiesce(w, t);
+	start = worker_now(w);
+	end = start + job->thinktime_ns;
+	if (w->deadline_ns && !w->in_ramp && end > w->deadline_ns)
+		end = w->deadline_ns;
+	if (job->thinktime_spin_ns) {
+		uint64_t spin_end = start + job->thinktime_spin_ns < end ?
+				    start + job->thinktime_spin_ns : end;
+
+		while (worker_now(w) < spin_end)
+			;
+	}
+	sleep_until(w, end);
+	t = worker_now(w);
+	if (job->rate_ignore_thinktime)
+		for (d = 0; d < 2; d++)
+			rate_shift(&w->rate[d], t - start);
+	w->think_last = b;
+	w->think_last_ns = t;
+	return t;
+}
+
+/* rate_min / rate_iops_min: after fio's 2 s settling, every rate_cycle, or the job fails. */
+static void check_rate_min(struct worker *w, uint64_t t)
+{
+	const struct job_spec *job = w->job;
+	uint64_t spent = t - w->ratemin_last_ns, got;
+	unsigned d;
+
+	w->ratemin_next_ns = t + job->rate_cycle_ms * 1000000ull;
+	if (!spent)
+		return;
+	for (d = 0; d < 2; d++) {
+		if (d == DDIR_READ ? !job_reads(job->rw) : !job_writes(job->rw))
+			continue;
+		got = (uint64_t)((unsigned __int128)(w->done_dir_bytes[d] - w->ratemin_bytes[d]) *
+				 1000000000u / spent);
+		if (job->rate_min[d] && got < job->rate_min[d])
+			worker_fail(w, EIO, "%s: rate_min=%lluB/s not met, got %lluB/s",
+				    d == DDIR_READ ? "read" : "write",
+				    (unsigned long long)job->rate_min[d], (unsigned long long)got);
+		got = (uint64_t)((unsigned __int128)(w->done_dir_ios[d] - w->ratemin_ios[d]) *
+				 1000000000u / spent);
+		if (job->rate_iops_min[d] && got < job->rate_iops_min[d])
+			worker_fail(w, EIO, "%s: rate_iops_min=%llu not met, got %llu IOPS",
+				    d == DDIR_READ ? "read" : "write",
+				    (unsigned long long)job->rate_iops_min[d], (unsigned long long)got);
+		w->ratemin_bytes[d] = w->done_dir_bytes[d];
+		w->ratemin_ios[d] = w->done_dir_ios[d];
+	}
+	w->ratemin_last_ns = t;
+}
+
+/*
+ * The submit/reap loop, instantiated three times: full and lat are constants, so the plain
+ * instance carries none of the per-I/O options a job did not ask for, and only jobs that
+ * leave latencies unmeasured (fio's disable_*, gtod_reduce) look at which.
+ */
+static inline __attribute__((always_inline)) void io_loop_body(struct worker *w, const bool full,
+							       const bool lat)
+{
+	const struct job_spec *job = w->job;
+	const struct engine_ops *ops = w->eng.ops;
+	bool sync_engine = ops->flags & ENGINE_SYNC;
+	unsigned batch_max = job->iodepth_batch_submit, min_done = job->iodepth_batch_complete_min;
+	unsigned max_done = job->iodepth_batch_complete_max;
+	/*
+	 * fio's io_in_polling: iodepth_batch_complete_min=0 with no maximum reaps after every
+	 * submission, as fio 3.33 does (which keeps one I/O in flight)
+	 */
+	const bool poll = !min_done && !max_done;
+	struct io_req *held = NULL;	/* a sync request waiting for writes to drain */
+	bool more = true, stalled, quiesce, drain = false;
+	uint64_t t = worker_now(w);
+	unsigned reap_errors = 0;
+	bool wait = false;	/* full: the rate holds the next I/O back */
+	int n;
+
+	/*
+	 * A phase that would start at or past the runtime issues nothing (fio checks the
+	 * runtime before each I/O): a time_based write job so does no verify reads
+	 */
+	if (w->deadline_ns && t >= w->deadline_ns && !w->in_ramp)
+		more = false;
+	while (more || w->inflight || w->nr_batch || held || w->nr_copy_ready ||
+	       (full && w->vq_out)) {
+		/* one test for both stops in the common case */
+		if (__builtin_expect(run_stop_requested() |
+				     atomic_load_explicit(&w->terminate, memory_order_relaxed), 0)) {
+			if (run_stop_requested()) {
+				w->aborted = true;
+				w->interrupted = true;
+			}
+			/* exitall: issue no more, let in-flight I/O complete */
+			more = false;
+		}
+		if (full && __builtin_expect(w->vq_out, 0))
+			vfy_collect(w, !w->inflight && !w->nr_batch && !held &&
+				    (w->aborted || !more || !w->nr_free ||
+				     w->inflight + w->nr_batch + w->vq_out >= w->qd_cap));
+		if (w->aborted) {
+			more = false;
+			drop_batch(w);
+			if (held) {
+				w->free_reqs[w->nr_free++] = held;
+				held = NULL;
+			}
+			while (w->nr_copy_ready)
+				w->free_reqs[w->nr_free++] = copy_take_write(w);
+			if (!w->inflight && !(full && w->vq_out))
+				break;
+		}
+		stalled = false;
+		while ((more || w->nr_copy_ready) && !held &&
+		       w->inflight + w->nr_batch + (full ? w->vq_out : 0) <
+		       (full ? w->qd_cap : w->depth) &&
+		       !(full && (w->lat_quiesce || w->low_wait))) {
+			struct io_req *r;
+
+			if (full && w->flow && flow_held(w->flow, &w->flow_ios, job->flow)) {
+				stalled = true;
+				break;
+			}
+			if (w->nr_copy_ready) {
+				r = copy_take_write(w);
+			} else {
+				int got;
+
+				r = w->free_reqs[--w->nr_free];
+				got = full ? next_request_full(w, r, t) : next_request_plain(w, r);
+				if (got <= 0) {
+					w->free_reqs[w->nr_free++] = r;
+					if (got == REQ_WAIT)
+						wait = true;
+					else if (got == REQ_DRAIN)
+						drain = true;
+					else
+						more = false;
+					break;
+				}
+			}
+			if (full && w->zbd_quiesce) {
+				/* a zone reset (or a full set of open zones) waits for in-flight I/O */
+				w->zbd_quiesce = false;
+				if (w->inflight || w->nr_batch) {
+					held = r;
+					break;
+				}
+			}
+			if (r->ddir >= DDIR_SYNC) {
+				r->file = full ? &w->files[w->cur_file] :
+					  &w->files[w->next_file ? w->next_file - 1 : w->nr_files - 1];
+				if (w->inflight || w->nr_batch) {
+					held = r;
+					break;
+				}
+			}
+			w->batch[w->nr_batch++] = r;
+			if (r->ddir >= DDIR_SYNC || w->nr_batch >= batch_max)
+				break;
+		}
+		if (held && !w->inflight && !w->nr_batch) {
+			w->batch[w->nr_batch++] = held;
+			held = NULL;
+		}
+		if (w->nr_batch && !w->aborted)
+			t = submit_batch(w, sync_engine, full, lat);
+		/* held back by flow= with flow_sleep: every in-flight I/O completes first (fio) */
+		quiesce = full && ((stalled && job->flow_sleep_us) || w->lat_quiesce || drain);
+		drain = false;
+		if (!sync_engine && w->inflight &&
+		    (w->inflight + w->nr_batch + (full ? w->vq_out : 0) >=
+		     (full ? w->qd_cap : w->depth) || !more || held ||
+		     w->nr_batch || quiesce || poll || (full && (w->trims || w->low_wait)))) {
+			/*
+			 * Wait for iodepth_batch_complete_min, or for one when it is 0 (fio's
+			 * wait_for_completions): a full queue always gives at least one back.
+			 * Trims complete inside submit (BLKDISCARD): taken at once, as fio takes
+			 * an engine's completed queue call, so a failed one stops the next
+			 */
+			unsigned want = !min_done ? 1 : min_done < w->inflight ? min_done : w->inflight;
+			unsigned take;
+
+			if (quiesce)
+				want = w->inflight;
+			/*
+			 * At most iodepth_batch_complete_max per call, as fio: by default one, so
+			 * each completion is followed by a new submission and the queue stays full
+			 */
+			take = max_done < w->inflight ? max_done : w->inflight;
+			if (take < want || quiesce)
+				take = want;
+			/*
+			 * iodepth_low (fio's wait_for_completions): a full queue is reaped until
+			 * no more than iodepth_low are in flight before anything is queued again
+			 */
+			if (full && w->depth_low &&
+			    w->inflight + w->nr_batch + w->vq_out >= w->qd_cap)
+				w->low_wait = true;
+			n = ops->reap(&w->eng, w->done, want, take);
+			if (n < 0) {
+				worker_fail(w, -n, "engine %s: reap: %s", ops->name, strerror(-n));
+				/*
+				 * Requests still in flight own their buffers: keep trying to reap
+				 * them, and if the engine cannot, leave the buffers to the kernel.
+				 */
+				if (++reap_errors < REAP_RETRIES)
+					continue;
+				w->bufs_in_flight = w->inflight;
+				break;
+			}
+			if (n) {
+				t = worker_now(w);
+				w->inflight -= (unsigned)n;
+				complete(w, w->done, (unsigned)n, t, true, full, lat);
+			}
+		}
+		if (full && w->low_wait && w->inflight <= w->depth_low)
+			w->low_wait = false;
+		if (full && !w->aborted) {
+			if (wait) {
+				t = rate_wait(w, t);
+				wait = false;
+			}
+			if (job->thinktime_ns && more && think_due(w, t))
+				t = think(w, t);
+			if (w->ratemin && t >= w->ratemin_next_ns && !w->in_ramp)
+				check_rate_min(w, t);
+			if (w->lat_on && !w->in_ramp) {
+				if (!w->inflight)
+					w->lat_quiesce = false;
+				lat_target_check(w, t);
+				if (w->lat_done)
+					more = false;
+			}
+		}
+		if (quiesce && !w->inflight && !w->aborted && stalled) {
+			usleep(job->flow_sleep_us);
+			t = worker_now(w);
+		} else if (full && stalled) {
+			sched_yield();	/* held back: let the flow's others run (fio spins) */
+			t = worker_now(w);
+		}
+		if (w->deadline_ns && t >= w->deadline_ns && !w->in_ramp)
+			more = false;
+	}
+	w->end_ns = t;
+}
+
+static void __attribute__((noinline)) io_loop_plain(struct worker *w)
+{
+	io_loop_body(w, false, true);
+}
+
+static void __attribute__((noinline)) io_loop_full(struct worker *w)
+{
+	io_loop_body(w, true, true);
+}
+
+static void __attribute__((noinline)) io_loop_reduced(struct worker *w)
+{
+	io_loop_body(w, true, false);
+}
+
+static void __attribute__((noinline)) io_loop_plain_reduced(struct worker *w)
+{
+	io_loop_body(w, false, false);
+}
+
+/*
+ * io_submit_mode=offload: the worker generates (and paces) requests and hands them to a pool
+ * of iodepth I/O threads, each with its own engine instance, which submit one request at a
+ * time and wait for it; the worker accounts the completions. A request's submission latency
+ * is the time it waited for an I/O thread, so a slow device delays the measured latency, not
+ * the submission schedule (fio's answer to coordinated omission).
+ */
+struct offload_slot {
+	struct offload *o;
+	struct engine eng;
+	bool eng_ready;
+	struct io_file *files;		/* its engine's own copies of the worker's files */
+	pthread_t tid;
+	bool started;
+	unsigned index;
+	int ret;			/* its engine's set-up: 0, or -errno (then it has ended) */
+	bool set_up;
+};
+
+struct offload {
+	struct worker *w;
+	pthread_mutex_t lock;
+	pthread_cond_t work;		/* an I/O thread waits for a request */
+	pthread_cond_t done;		/* the worker waits for completions (CLOCK_MONOTONIC) */
+	struct io_req **queue;		/* requests waiting for an I/O thread, a FIFO ring */
+	unsigned q_head, q_nr;
+	struct io_req **fin;		/* completed, for the worker */
+	unsigned nr_fin;
+	uint64_t *gen_ns;		/* per request: when the worker handed it over */
+	uint64_t *done_ns;		/* per request: when it completed */
+	const struct engine_params *params;
+	unsigned nr_set_up;
+	bool stop;
+	struct offload_slot *slots;
+};
+
+/*
+ * An I/O thread's engine, set up on that thread (io_uring rings take a single issuer). It
+ * gets its own copies of the files: an engine keeps per-file state in them (mmap's mapping),
+ * which engine instances on other threads must not share.
+ */
+static int offload_engine(struct offload_slot *s)
+{
+	struct worker *w = s->o->w;
+	const struct engine_ops *ops = s->eng.ops;
+	struct engine_params p = *s->o->params;
+	unsigned f;
+	int ret;
+
+	s->files = calloc(w->nr_files, sizeof(*s->files));
+	if (!s->files) {
+		worker_fail(w, ENOMEM, "io_submit_mode=offload: out of memory");
+		return -ENOMEM;
+	}
+	for (f = 0; f < w->nr_files; f++) {
+		s->files[f] = w->files[f];
+		s->files[f].engine_data = NULL;
+	}
+	p.files = s->files;
+	ret = ops->init(&s->eng, &p);
+	if (ret) {
+		worker_fail(w, -ret, "engine %s (I/O thread %u): %s", ops->name, s->index,
+			    s->eng.err[0] ? s->eng.err : strerror(-ret));
+		return ret;
+	}
+	s->eng_ready = true;
+	for (f = 0; ops->open_file && f < w->nr_files; f++) {
+		ret = ops->open_file(&s->eng, &s->files[f]);
+		if (ret) {
+			worker_fail(w, -ret, "engine %s (I/O thread %u): %s: %s", ops->name, s->index,
+				    s->files[f].path, s->eng.err[0] ? s->eng.err : strerror(-ret));
+			return ret;
+		}
+	}
+	return 0;
+}
+
+static void *offload_main(void *arg)
+{
+	struct offload_slot *s = arg;
+	struct offload *o = s->o;
+	struct worker *w = o->w;
+	const struct engine_ops *ops = s->eng.ops;
+	struct io_req *r, *done;
+	struct io_file *file;
+	uint64_t t0, t1;
+	unsigned f;
+	int ret;
+
+	ret = offload_engine(s);
+	pthread_mutex_lock(&o->lock);
+	s->ret = ret;
+	s->set_up = true;
+	o->nr_set_up++;
+	pthread_cond_broadcast(&o->done);
+	for (;;) {
+		if (s->ret)
+			break;
+		while (!o->q_nr && !o->stop)
+			pthread_cond_wait(&o->work, &o->lock);
+		if (!o->q_nr)
+			break;
+		r = o->queue[o->q_head];
+		o->q_head = (o->q_head + 1) % w->depth;
+		o->q_nr--;
+		pthread_mutex_unlock(&o->lock);
+		/* through this engine's copy of the file, handed back as the worker's own */
+		file = r->file;
+		r->file = &s->files[file->index];
+		t0 = worker_now(w);
+		ret = ops->submit(&s->eng, &r, 1);
+		if (ret == 1 && !(ops->flags & ENGINE_SYNC)) {
+			do
+				ret = ops->reap(&s->eng, &done, 1, 1);
+			while (ret == 0);
+			if (ret < 0)
+				r->res = ret;
+		} else if (ret <= 0) {
+			r->res = ret ? ret : -EAGAIN;
+		}
+		t1 = worker_now(w);
+		r->file = file;
+		r->slat_ns = t0 - o->gen_ns[r->index] > UINT32_MAX ? UINT32_MAX :
+			     (uint32_t)(t0 - o->gen_ns[r->index]);
+		r->issue_ns = t0;
+		o->done_ns[r->index] = t1;
+		pthread_mutex_lock(&o->lock);
+		o->fin[o->nr_fin++] = r;
+		pthread_cond_signal(&o->done);
+	}
+	pthread_mutex_unlock(&o->lock);
+	/* the engine goes with the thread that made it */
+	for (f = 0; s->eng_ready && ops->close_file && f < w->nr_files; f++)
+		ops->close_file(&s->eng, &s->files[f]);
+	if (s->eng_ready)
+		ops->exit(&s->eng);
+	s->eng_ready = false;
+	free(s->files);
+	s->files = NULL;
+	return NULL;
+}
+
+/* Account completed requests, each at its own completion time. */
+static void offload_collect(struct offload *o, struct io_req **got, unsigned n)
+{
+	struct worker *w = o->w;
+	const struct job_spec *job = w->job;
+	bool reduced = job->disable_lat || job->disable_clat || job->disable_slat;
+	unsigned i;
+
+	for (i = 0; i < n; i++) {
+		uint64_t t = o->done_ns[got[i]->index];
+
+		if (reduced)
+			complete(w, &got[i], 1, t, true, true, false);
+		else
+			complete(w, &got[i], 1, t, true, true, true);
+	}
+	w->inflight -= n;
+}
+
+static void offload_run(struct offload *o, struct io_req **got)
+{
+	struct worker *w = o->w;
+	uint64_t t = worker_now(w), until;
+	unsigned n, tail;
+	bool more = true;
+	struct timespec ts;
+	int res;
+
+	while (more || w->inflight) {
+		if (run_stop_requested()) {
+			w->aborted = true;
+			w->interrupted = true;
+		}
+		if (w->aborted || atomic_load_explicit(&w->terminate, memory_order_relaxed))
+			more = false;
+		until = 0;
+		while (more && !w->aborted && w->inflight < w->depth) {
+			struct io_req *r = w->free_reqs[--w->nr_free];
+
+			t = worker_now(w);
+			res = next_request_full(w, r, t);
+			if (res <= 0) {
+				w->free_reqs[w->nr_free++] = r;
+				if (res == REQ_WAIT)
+					until = w->rate_wait_ns;
+				else
+					more = false;
+				break;
+			}
+			if (r->ddir >= DDIR_SYNC)
+				r->file = &w->files[w->cur_file];
+			w->depth_hist[depth_bucket(w->inflight + 1)]++;
+			o->gen_ns[r->index] = t;
+			pthread_mutex_lock(&o->lock);
+			tail = (o->q_head + o->q_nr) % w->depth;
+			o->queue[tail] = r;
+			o->q_nr++;
+			pthread_cond_signal(&o->work);
+			pthread_mutex_unlock(&o->lock);
+			w->inflight++;
+		}
+		pthread_mutex_lock(&o->lock);
+		if (!o->nr_fin && (w->inflight || until)) {
+			/* wake for a completion, the pace, or (at the latest) 10 ms on */
+			uint64_t now = mono_ns(), wake = now + 10000000ull;
+
+			if (until && until < wake)
+				wake = until > now ? until : now;
+			ts.tv_sec = (time_t)(wake / 1000000000ull);
+			ts.tv_nsec = (long)(wake % 1000000000ull);
+			pthread_cond_timedwait(&o->done, &o->lock, &ts);
+		}
+		n = o->nr_fin;
+		memcpy(got, o->fin, n * sizeof(*got));
+		o->nr_fin = 0;
+		pthread_mutex_unlock(&o->lock);
+		offload_collect(o, got, n);
+		t = worker_now(w);
+		if (w->deadline_ns && t >= w->deadline_ns && !w->in_ramp)
+			more = false;
+	}
+	w->end_ns = t;
+}
+
+/* What an engine instance of this worker is set up with: its requests, buffers and files. */
+struct engine_params engine_params_of(const struct worker *w)
+{
+	const struct job_spec *job = w->job;
+
+	return (struct engine_params){
+		.opts = job->engine_opts,
+		.iodepth = w->depth,
+		.reqs = w->reqs,
+		.nr_reqs = w->depth,
+		.buf_base = w->buf_base,
+		.buf_len = w->buf_len,
+		.buf_size = w->buf_size,
+		.files = w->files,
+		.nr_files = w->nr_files,
+		.direct = job->direct,
+		.writes = job_changes_files(job),
+		.advise = job_fadvise(job),
+	};
+}
+
+static int offload_start(struct offload *o, struct worker *w)
+{
+	const struct job_spec *job = w->job;
+	const struct engine_ops *ops = job->engine;
+	/* sized as the worker's own: engines index their per-request state by request */
+	struct engine_params p = engine_params_of(w);
+	pthread_condattr_t ca;
+	unsigned i;
+	int ret = 0;
+
+	o->w = w;
+	o->params = &p;
+	pthread_mutex_init(&o->lock, NULL);
+	pthread_cond_init(&o->work, NULL);
+	pthread_condattr_init(&ca);
+	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+	pthread_cond_init(&o->done, &ca);
+	pthread_condattr_destroy(&ca);
+	o->queue = calloc(w->depth, sizeof(*o->queue));
+	o->fin = calloc(w->depth, sizeof(*o->fin));
+	o->gen_ns = calloc(w->depth, sizeof(*o->gen_ns));
+	o->done_ns = calloc(w->depth, sizeof(*o->done_ns));
+	o->slots = calloc(w->depth, sizeof(*o->slots));
+	if (!o->queue || !o->fin || !o->gen_ns || !o->done_ns || !o->slots) {
+		worker_fail(w, ENOMEM, "io_submit_mode=offload: out of memory");
+		return -ENOMEM;
+	}
+	for (i = 0; i < w->depth; i++) {
+		struct offload_slot *s = &o->slots[i];
+
+		s->o = o;
+		s->index = i;
+		s->eng.ops = ops;
+		if (pthread_create(&s->tid, NULL, offload_main, s)) {
+			worker_fail(w, EAGAIN, "io_submit_mode=offload: cannot start I/O thread %u", i);
+			ret = -EAGAIN;
+			break;
+		}
+		s->started = true;
+	}
+	/* every started thread has set its engine up (or failed) before any I/O */
+	pthread_mutex_lock(&o->lock);
+	for (;;) {
+		unsigned started = 0;
+
+		for (i = 0; i < w->depth; i++)
+			started += o->slots[i].started;
+		if (o->nr_set_up >= started)
+			break;
+		pthread_cond_wait(&o->done, &o->lock);
+	}
+	for (i = 0; i < w->depth && !ret; i++)
+		ret = o->slots[i].started ? o->slots[i].ret : 0;
+	pthread_mutex_unlock(&o->lock);
+	o->params = NULL;
+	return ret;
+}
+
+static void offload_stop(struct offload *o)
+{
+	struct worker *w = o->w;
+	unsigned i;
+
+	pthread_mutex_lock(&o->lock);
+	o->stop = true;
+	pthread_cond_broadcast(&o->work);
+	pthread_mutex_unlock(&o->lock);
+	for (i = 0; o->slots && i < w->depth; i++) {
+		struct offload_slot *s = &o->slots[i];
+
+		if (s->started)
+			pthread_join(s->tid, NULL);
+	}
+	pthread_cond_destroy(&o->done);
+	pthread_cond_destroy(&o->work);
+	pthread_mutex_destroy(&o->lock);
+	free(o->queue);
+	free(o->fin);
+	free(o->gen_ns);
+	free(o->done_ns);
+	free(o->slots);
+}
+
+static void __attribute__((noinline)) io_loop_offload(struct worker *w)
+{
+	struct offload o = { 0 };
+	struct io_req **got = calloc(w->depth, sizeof(*got));
+
+	if (!got)
+		worker_fail(w, ENOMEM, "io_submit_mode=offload: out of memory");
+	else if (!offload_start(&o, w))
+		offload_run(&o, got);
+	if (o.slots || o.queue)
+		offload_stop(&o);
+	free(got);
+}
+
+void io_loop(struct worker *w)
+{
+	const struct job_spec *job = w->job;
+
+	if (job->engine->flags & ENGINE_FILE_OP)
+		io_loop_fileop(w);
+	else if (job->submit_offload)
+		io_loop_offload(w);
+	else if (job->disable_lat || job->disable_clat || job->disable_slat)
+		w->full ? io_loop_reduced(w) : io_loop_plain_reduced(w);
+	else if (w->full)
+		io_loop_full(w);
+	else
+		io_loop_plain(w);
+	/* a reap failure can leave the loop with reads still being checked */
+	if (w->vfy)
+		vfy_drain(w);
+}
+
