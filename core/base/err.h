@@ -10,4 +10,9 @@ struct iop_err {
 int iop_errf(struct iop_err *err, int code, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
+/* Exit codes: only cli/ exits, but every layer may say which one a failure deserves. */
+#define EXIT_JOB_FAILED 1
+#define EXIT_USAGE 2
+#define EXIT_INTERRUPTED 130
+
 #endif

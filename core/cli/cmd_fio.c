@@ -491,7 +491,7 @@ int cmd_fio(int argc, char **argv)
 	}
 	if (fleet_active()) {
 		/* every rank's results to rank 0, which writes the merged result */
-		code = fleet_output(&res, &a.out, argc, argv);
+		code = fleet_output(&res, output_exit_code(&res), &a.out, argc, argv);
 	} else {
 		code = output_exit_code(&res);
 		if (output_results(&res, &a.out, argc, argv, &err)) {

@@ -2,6 +2,8 @@
 #ifndef IOPATH_COMMANDS_H
 #define IOPATH_COMMANDS_H
 
+#include "base/err.h"	/* the exit codes */
+
 /* iopath [options] [jobfile ...]: fio-style invocation. */
 int cmd_fio(int argc, char **argv);
 
@@ -34,10 +36,5 @@ int cmd_help(int argc, char **argv);
 
 /* Print the command table, one line per command (core/cli/main.c). */
 void commands_list(void);
-
-/* Exit codes. */
-#define EXIT_JOB_FAILED 1
-#define EXIT_USAGE 2
-#define EXIT_INTERRUPTED 130
 
 #endif

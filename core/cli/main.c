@@ -4,6 +4,7 @@
 
 #include "cli/commands.h"
 #include "fleet/fleet.h"
+#include "report/report_fleet.h"
 #include "base/version.h"
 
 static int cmd_version(int argc, char **argv)
@@ -63,8 +64,11 @@ static int dispatch(int argc, char **argv)
 
 int main(int argc, char **argv)
 {
-	/* --mpi and its options, or a launch by mpirun: join the MPI job (core/fleet.h) */
-	int code = fleet_setup(&argc, argv);
+	/* --mpi and its options, or a launch by mpirun: join the MPI job (core/fleet/fleet.h) */
+	int code;
+
+	fleet_set_writers(&report_fleet_writers);
+	code = fleet_setup(&argc, argv);
 
 	if (code)
 		return code;

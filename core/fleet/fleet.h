@@ -22,9 +22,11 @@
 #include <stdio.h>
 
 #include "base/err.h"
+#include "base/stop.h"
 #include "iopath/job.h"
 #include "iopath/result.h"
 
+#include "run/phase.h"
 #include "run/run.h"
 
 struct output_opts;
@@ -56,51 +58,7 @@ bool fleet_shared_files_ok(void);	/* --mpi-shared-files */
 /* This rank failed before it could run anything: say why in the merged result. */
 void fleet_note_error(const char *msg);
 
-/* ---- Runner hooks (core/run.c) ---- */
-
-/* Per worker of a phase: what it has moved so far (the runner fills these). */
-struct fleet_progress {
-	uint64_t bytes;
-	uint64_t ios;
-};
-
-/* Per worker of a phase, after it: the runner fills the first part, fleet_phase_leave the rest. */
-struct fleet_worker {
-	unsigned job;			/* its job's index in the phase */
-	int64_t start_ns, end_ns;	/* its measured interval, ns after the phase's start */
-	uint64_t bytes, ios;		/* what it measured in all */
-	int64_t window_start_ns;	/* when every rank ran its job (MPI only) */
-	int64_t window_end_ns;
-	uint64_t window_bytes;		/* and what it moved in that window */
-	uint64_t window_ios;
-};
-
-/* Jobs per phase whose files are checked for being written by several ranks. */
-#define FLEET_CHECK_MAX 8
-
-/* A hash of the files a job would write (0 when it writes none), for fleet_phase_enter. */
-uint64_t fleet_paths_hash(const char *const *paths, unsigned n);
-
-/*
- * Before a phase (a stonewall group): agree with the other ranks. Returns false when this
- * phase must not start (a rank was interrupted); the runner then stops as if interrupted.
- * write_hash[i] describes the files job i writes; shared[i] comes back true when another rank
- * would write the same files (and --mpi-shared-files was not given): the job is refused.
- */
-bool fleet_phase_enter(unsigned phase, const uint64_t *write_hash, unsigned nr, bool *shared);
-
-/* Every worker of the phase is set up: wait for the other ranks; returns the time origin. */
-uint64_t fleet_phase_start(void);
-
-/*
- * While the workers run: sample their progress now and then until progress() says all have
- * finished. A no-op without MPI (the runner just joins its threads).
- */
-void fleet_phase_watch(unsigned nr_workers,
-		       bool (*progress)(void *arg, struct fleet_progress *p), void *arg);
-
-/* After the phase: learn each job's window from every rank; fill the workers' window fields. */
-void fleet_phase_leave(struct fleet_worker *w, unsigned nr, unsigned nr_jobs);
+/* ---- Runner hooks: installed into the runner (run/phase.h) when this rank joins MPI ---- */
 
 /* ---- Output (core/output.c) ---- */
 
@@ -108,7 +66,8 @@ void fleet_phase_leave(struct fleet_worker *w, unsigned nr, unsigned nr_jobs);
  * Gather every rank's results to rank 0 and write the merged result there as o asks;
  * other ranks write only their own --mpi-rank-output file. Returns the exit code.
  */
-int fleet_output(const struct run_results *r, const struct output_opts *o, int argc, char **argv);
+int fleet_output(const struct run_results *r, int code, const struct output_opts *o, int argc,
+		 char **argv);
 
 /*
  * For commands that run many times and write their own output (sweep, suite): after each
@@ -168,8 +127,6 @@ int fleet_take_args(int *argc, char **argv, struct fleet_args *a);
 /* The size of the MPI job a launcher started this process in (0 when none), and its rank. */
 int fleet_launcher_size(unsigned *rank);
 
-/* ".rankN" for default file names when there are several ranks, else "". */
-const char *fleet_file_suffix(void);
 
 /* This rank's probe (host, and each job's path without trials) as JSON text; NULL on ENOMEM. */
 char *fleet_probe_json(const struct run_results *r);
@@ -223,25 +180,29 @@ int fleet_merge(struct fleet_rank *ranks, unsigned nr, struct fleet_merged *m);
 /* What fleet_merge allocated (the merged jobs and their metadata statistics). */
 void fleet_merged_free(struct fleet_merged *m);
 
-struct run_env;
-struct json_t;
-
-/* Write one rank's own result (json+) as DIR/rank-N.json. r may be NULL. */
-int fleet_write_rank_file(const struct run_results *r, const char *dir,
-			 const struct fleet_rank_info *info, int argc, char **argv,
-			 struct iop_err *err);
-
-/* Rank 0: merge and write as o asks (NULL: normal text on stdout); returns the exit code. */
-int fleet_write_merged(struct fleet_rank *ranks, unsigned nr, const struct output_opts *o,
-		      int argc, char **argv);
-
 /* Rank 0: merge every rank into its own results r, in place (sweep and suite). */
 int fleet_merge_into(struct fleet_rank *ranks, unsigned nr, struct run_results *r);
 
-/* The merged result: "jobs" (merged), "client_stats" (each rank's jobs + "All clients"). */
-struct json_t *fleet_merged_json(const struct fleet_merged *m, const struct run_env *env, bool plus);
+/* Did this rank run the job (measured a span)? */
+bool fleet_result_ran(const struct job_result *r);
 
-/* The aggregate lines for normal text output. */
-void fleet_merged_text(FILE *f, const struct fleet_merged *m);
+/* A stand-in result for a rank that failed before running job spec, or never reported. */
+void fleet_failed_result(struct job_result *r, const struct job_spec *spec,
+			 const struct fleet_rank *rk);
+
+/*
+ * What rank 0 does with every rank's results, and how a rank writes its own file: report/
+ * supplies these (report/report_fleet.h) and cli/ installs them before any run.
+ */
+struct fleet_writers {
+	int (*rank_file)(const struct run_results *r, const char *dir,
+			 const struct fleet_rank_info *info, int argc, char **argv,
+			 struct iop_err *err);
+	/* merge and write as o asks; returns the exit code */
+	int (*merged)(struct fleet_rank *ranks, unsigned nr, const struct output_opts *o,
+		      int argc, char **argv);
+};
+
+void fleet_set_writers(const struct fleet_writers *w);
 
 #endif

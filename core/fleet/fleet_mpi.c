@@ -8,9 +8,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "cli/commands.h"
+#include "base/err.h"
 #include "fleet/fleet.h"
-#include "report/output.h"
 
 #define STEP_FINAL INT32_MAX		/* "I have no more groups to run" */
 #define TAG_LEN 7001
@@ -129,6 +128,15 @@ void fleet_note_error(const char *msg)
 		snprintf(D.error, sizeof(D.error), "%s", msg);
 }
 
+static const struct fleet_writers *writers;
+
+void fleet_set_writers(const struct fleet_writers *w)
+{
+	writers = w;
+}
+
+static void install_phase_ops(void);
+
 int fleet_setup(int *argc, char **argv)
 {
 	struct sigaction sa;
@@ -177,6 +185,8 @@ int fleet_setup(int *argc, char **argv)
 	setenv("RANK", rank_s, 1);
 	setenv("HOST", D.host, 1);
 	D.on = true;
+	iop_set_rank((unsigned)D.rank, (unsigned)D.size);
+	install_phase_ops();
 	return 0;
 }
 
@@ -277,7 +287,7 @@ static bool written_elsewhere(const struct step_msg *mine, unsigned i)
 	return false;
 }
 
-bool fleet_phase_enter(unsigned phase, const uint64_t *write_hash, unsigned nr, bool *shared)
+static bool fleet_phase_enter(unsigned phase, const uint64_t *write_hash, unsigned nr, bool *shared)
 {
 	struct step_msg mine = { .step = (int32_t)phase };
 	int32_t min;
@@ -320,7 +330,7 @@ static void final_rounds(void)
 	}
 }
 
-uint64_t fleet_phase_start(void)
+static uint64_t fleet_phase_start(void)
 {
 	MPI_Request req;
 
@@ -358,7 +368,7 @@ static bool sample_room(void)
 	return true;
 }
 
-void fleet_phase_watch(unsigned nr, bool (*progress)(void *arg, struct fleet_progress *p),
+static void fleet_phase_watch(unsigned nr, bool (*progress)(void *arg, struct fleet_progress *p),
 		       void *arg)
 {
 	struct fleet_progress *scratch;
@@ -424,7 +434,7 @@ static uint64_t moved_at(unsigned u, unsigned field, int64_t at, const struct fl
  * Each job's window is the time every rank ran it: from the last rank's start to the first
  * rank's end. What a worker moved in it comes from its progress samples (linear between them).
  */
-void fleet_phase_leave(struct fleet_worker *w, unsigned nr, unsigned nr_jobs)
+static void fleet_phase_leave(struct fleet_worker *w, unsigned nr, unsigned nr_jobs)
 {
 	int64_t *mine = NULL, *all = NULL, ws, we;
 	int gsize, r, counts[2], *allcounts = NULL;
@@ -570,8 +580,10 @@ static int gather_root(const struct fleet_blob *own, const struct output_opts *o
 	}
 	if (in_place)
 		code = fleet_merge_into(ranks, (unsigned)D.size, in_place) ? EXIT_JOB_FAILED : 0;
+	else if (writers)
+		code = writers->merged(ranks, (unsigned)D.size, o, argc, argv);
 	else
-		code = fleet_write_merged(ranks, (unsigned)D.size, o, argc, argv);
+		code = EXIT_JOB_FAILED;
 	/* let the others go only now: one that aborts would take this rank with it */
 	for (r = 1; r < D.size; r++) {
 		if (ranks[r].missing)
@@ -623,20 +635,20 @@ static int gather(const struct run_results *r, const struct fleet_rank_info *inf
 	return code;
 }
 
-int fleet_output(const struct run_results *r, const struct output_opts *o, int argc, char **argv)
+int fleet_output(const struct run_results *r, int code, const struct output_opts *o, int argc,
+		 char **argv)
 {
 	struct fleet_rank_info info = { 0 };
 	struct iop_err err;
 	char *probe;
-	int code = output_exit_code(r);
 
 	probe = fleet_probe_json(r);
 	info.rank = (unsigned)D.rank;
 	info.hostname = D.host;
 	info.exit_code = code;
 	info.probe_json = probe;
-	if (D.args.rank_output &&
-	    fleet_write_rank_file(r, D.args.rank_output, &info, argc, argv, &err))
+	if (D.args.rank_output && writers &&
+	    writers->rank_file(r, D.args.rank_output, &info, argc, argv, &err))
 		fprintf(stderr, "iopath: rank %d: %s\n", D.rank, err.msg);
 	code = gather(r, &info, o, argc, argv, NULL);
 	free(probe);
@@ -678,7 +690,7 @@ int fleet_exit(int code)
 		if (D.args.rank_output) {
 			struct iop_err err;
 
-			if (fleet_write_rank_file(NULL, D.args.rank_output, &info, 0, NULL, &err))
+			if (writers && writers->rank_file(NULL, D.args.rank_output, &info, 0, NULL, &err))
 				fprintf(stderr, "iopath: rank %d: %s\n", D.rank, err.msg);
 		}
 		c = gather(NULL, &info, NULL, 0, NULL, NULL);
@@ -692,4 +704,17 @@ int fleet_exit(int code)
 	MPI_Finalize();
 	free(D.hosts);
 	return code;
+}
+
+/* The runner's phases under MPI (run/phase.h): installed when this rank joins. */
+static const struct run_phase_ops mpi_phase_ops = {
+	.enter = fleet_phase_enter,
+	.start = fleet_phase_start,
+	.watch = fleet_phase_watch,
+	.leave = fleet_phase_leave,
+};
+
+static void install_phase_ops(void)
+{
+	run_set_phase_ops(&mpi_phase_ops);
 }

@@ -5,7 +5,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "cli/commands.h"
+#include "base/err.h"
 #include "fleet/fleet.h"
 
 static char host[256];
@@ -105,41 +105,16 @@ void fleet_note_error(const char *msg)
 	(void)msg;
 }
 
-bool fleet_phase_enter(unsigned phase, const uint64_t *write_hash, unsigned nr, bool *shared)
-{
-	(void)phase;
-	(void)write_hash;
-	(void)nr;
-	(void)shared;
-	return true;
-}
-
-uint64_t fleet_phase_start(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
-
-void fleet_phase_watch(unsigned nr, bool (*progress)(void *arg, struct fleet_progress *p),
-		       void *arg)
-{
-	(void)nr;
-	(void)progress;
-	(void)arg;
-}
-
-void fleet_phase_leave(struct fleet_worker *w, unsigned nr, unsigned nr_jobs)
+void fleet_set_writers(const struct fleet_writers *w)
 {
 	(void)w;
-	(void)nr;
-	(void)nr_jobs;
 }
 
-int fleet_output(const struct run_results *r, const struct output_opts *o, int argc, char **argv)
+int fleet_output(const struct run_results *r, int code, const struct output_opts *o, int argc,
+		 char **argv)
 {
 	(void)r;
+	(void)code;
 	(void)o;
 	(void)argc;
 	(void)argv;

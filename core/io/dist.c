@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "io/dist.h"
+#include "job/job.h"
 
 #define ZIPF_MAX_GEN 10000000ull	/* fio caps the zeta sum there: precision barely moves */
 #define GAUSS_ITERS 12
@@ -13,20 +14,6 @@
 static double uniform(struct rng *r)
 {
 	return (double)(rng_next(r) >> 11) * 0x1p-53;
-}
-
-bool dist_arg_valid(enum rand_dist type, double arg)
-{
-	switch (type) {
-	case DIST_ZIPF:
-		return arg > 0.0 && arg != 1.0;
-	case DIST_PARETO:
-		return arg > 0.0 && arg < 1.0;
-	case DIST_NORMAL:
-		return arg >= 0.0 && arg < 100.0;
-	default:
-		return false;
-	}
 }
 
 int dist_init(struct dist *d, enum rand_dist type, uint64_t nranges, double arg, double center,

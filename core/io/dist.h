@@ -7,10 +7,7 @@
 
 #include "io/gen.h"
 #include "iopath/job.h"
-
-/* fio's defaults when a distribution is named without its value. */
-#define DIST_DEF_ZIPF 1.1
-#define DIST_DEF_PARETO 0.2
+#include "job/job.h"	/* DIST_DEF_*, dist_arg_valid */
 
 /*
  * One generator over [0, nranges). zipf follows Gray et al.'s approximation as in fio's
@@ -37,8 +34,5 @@ struct dist {
 int dist_init(struct dist *d, enum rand_dist type, uint64_t nranges, double arg, double center,
 	      bool hash, uint64_t seed);
 uint64_t dist_next(struct dist *d);
-
-/* Is arg a valid value for the distribution? (fio's ranges) */
-bool dist_arg_valid(enum rand_dist type, double arg);
 
 #endif

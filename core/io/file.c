@@ -10,9 +10,8 @@
 #include <unistd.h>
 
 #include "io/buffer.h"
-#include "fleet/fleet.h"
+#include "base/stop.h"
 #include "io/file.h"
-#include "run/run.h"
 #include "job/target.h"
 
 static int join(char *out, const char *dir, const char *name, struct iop_err *err)

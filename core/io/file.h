@@ -13,8 +13,6 @@
  * keeps a worker's tables (some 250 bytes a file) and its descriptors within reason, and
  * under the kernel's registered-file table (IORING_MAX_FIXED_FILES, 1 << 20).
  */
-#define FILES_MAX 1000000u
-#define FILES_JOB_MAX 10000000u	/* all workers of a job together */
 
 /*
  * A job's path names, compactly: one pointer each into shared blocks (a name costs its

@@ -67,4 +67,11 @@ void job_list_free(struct job_list *list);
 /* Substitute ${VAR} and fio's keywords in s (into buf); returns true when a keyword was found. */
 bool job_substitute(const char *s, char *buf, size_t len);
 
+/* fio's defaults when a distribution is named without its value. */
+#define DIST_DEF_ZIPF 1.1
+#define DIST_DEF_PARETO 0.2
+
+/* Is arg a valid value for the distribution? (fio's ranges) */
+bool dist_arg_valid(enum rand_dist type, double arg);
+
 #endif

@@ -10,13 +10,11 @@
 #include <strings.h>
 
 #include "base/cpulist.h"
-#include "io/dist.h"
-#include "io/file.h"
 #include "job/fio_unsupported.h"
 #include "job/options.h"
 #include "base/numapol.h"
 #include "base/parse.h"
-#include "stats/steady.h"
+#include "job/job.h"
 
 #define VERIFY_HDR_MIN 64u	/* verify_interval: room for a header and some data */
 #define FIELD(f) offsetof(struct job_spec, f), sizeof(((struct job_spec *)0)->f)

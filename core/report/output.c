@@ -7,7 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cli/commands.h"
+#include "base/err.h"
 #include "report/output.h"
 #include "report/report.h"
 #include "base/atomic.h"

@@ -15,7 +15,6 @@
 #include <sys/time.h>
 
 #include "io/file.h"
-#include "fleet/fleet.h"
 #include "io/flow.h"
 #include "run/meta.h"
 #include "base/cpulist.h"
@@ -23,18 +22,7 @@
 #include "stats/stats.h"
 #include "stats/steady.h"
 #include "run/worker.h"
-
-static atomic_int stop_requested;
-
-void run_request_stop(void)
-{
-	atomic_store_explicit(&stop_requested, 1, memory_order_relaxed);
-}
-
-bool run_stop_requested(void)
-{
-	return atomic_load_explicit(&stop_requested, memory_order_relaxed);
-}
+#include "run/runner.h"
 
 static uint32_t job_unit(const struct job_spec *job)
 {
@@ -66,11 +54,6 @@ static uint32_t used_max(const struct job_spec *job, const uint32_t v[2])
 	if (!job_writes(job->rw))
 		return v[DDIR_READ];
 	return v[0] > v[1] ? v[0] : v[1];
-}
-
-static unsigned plan_nr_paths(const struct job_plan *plan)
-{
-	return plan->shared ? plan->nr_files : plan->nr_files * plan->nr_workers;
 }
 
 /* filesize=low-high: each file's size drawn in the range, in whole units, repeatably. */
@@ -678,35 +661,6 @@ static void unlink_job_files(const struct job_plan *plan)
 			target_remove(plan->paths[i]);	/* and its sidecar, if it has one */
 }
 
-/* What the workers of a run share: the lock their start conditions wait under. */
-struct phase_sync {
-	pthread_mutex_t lock;
-	pthread_cond_t cond;
-	struct group_job *gjs;	/* the running phase's jobs (exitall ends some of them) */
-	unsigned nr_gjs;
-	bool exitall;		/* exitall was given for some job: it holds for every job */
-	atomic_bool end_all;	/* exit_what=all has fired: later jobs run nothing */
-	uint64_t genesis_ns;	/* the run's start: fio counts startdelay from there */
-	bool steady;		/* a job of the phase judges steady state (ss_dur=) */
-	run_progress_fn progress;
-	void *progress_arg;
-	unsigned phase, nr_phases;
-};
-
-struct group_job {
-	struct job_plan plan;
-	struct worker *workers;
-	int refused;
-	char why[sizeof(((struct iop_err *)0)->msg)];
-	unsigned nr_targets;
-	const struct probed_dir *targets[4];
-	bool direct_suspect;
-	char direct_note[320];
-	struct phase_sync *sync;
-	struct group_job *waitee;	/* wait_for in this phase, or NULL */
-	unsigned done;			/* workers that have ended (under sync->lock) */
-};
-
 /* What the probe must find out about a job's paths to check it: trials, and O_DIRECT honesty. */
 static unsigned probe_flags_for(const struct job_spec *job)
 {
@@ -1011,124 +965,6 @@ static struct job_result *results_grow(struct run_results *out, unsigned n)
 	return &res[out->nr - n];
 }
 
-/* A worker's pick in a startdelay range: spread by worker, fixed by the seed (splitmix64). */
-static uint64_t pick_delay(const struct job_spec *job, unsigned clone)
-{
-	uint64_t span = job->startdelay_max_ns - job->startdelay_ns, x;
-
-	if (!span)
-		return job->startdelay_ns;
-	x = (job->randseed_set ? job->randseed : 0x5eedULL) + (clone + 1) * 0x9e3779b97f4a7c15ULL;
-	if (!job->randrepeat && !job->randseed_set)
-		x ^= mono_ns();
-	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
-	x ^= x >> 31;
-	return job->startdelay_ns + x % (span + 1);
-}
-
-bool run_terminated(struct worker *w)
-{
-	struct group_job *gj = w->gate;
-
-	if (atomic_load_explicit(&w->terminate, memory_order_relaxed))
-		return true;
-	if (gj && atomic_load_explicit(&gj->sync->end_all, memory_order_relaxed)) {
-		atomic_store(&w->terminate, true);
-		return true;
-	}
-	return false;
-}
-
-/*
- * fio's fio_terminate_threads(groupid, exit_what): group ends every worker of the reporting
- * group (those still waiting to start too), stonewall every running worker, all every worker
- * of this phase and of every later one.
- */
-static void terminate_others(struct phase_sync *sync, unsigned groupid, enum exit_what what)
-{
-	unsigned i, c;
-
-	pthread_mutex_lock(&sync->lock);
-	if (what == EXIT_ALL)
-		atomic_store(&sync->end_all, true);
-	for (i = 0; i < sync->nr_gjs; i++) {
-		struct group_job *gj = &sync->gjs[i];
-
-		for (c = 0; gj->workers && c < gj->plan.nr_workers; c++) {
-			struct worker *o = &gj->workers[c];
-
-			if (what == EXIT_ALL || (what == EXIT_GROUP && gj->plan.job->groupid == groupid) ||
-			    (what == EXIT_STONEWALL && atomic_load(&o->running)))
-				atomic_store(&o->terminate, true);
-		}
-	}
-	pthread_cond_broadcast(&sync->cond);
-	pthread_mutex_unlock(&sync->lock);
-}
-
-void run_worker_ended(struct worker *w)
-{
-	struct group_job *gj = w->gate;
-	const struct job_spec *job = w->job;
-
-	if (gj && (gj->sync->exitall || (job->exitall_on_error && w->error)))
-		terminate_others(gj->sync, job->groupid, job->exit_what);
-}
-
-bool run_gate_wait(struct worker *w)
-{
-	struct group_job *gj = w->gate;
-	const struct job_spec *job = w->job;
-	bool waited = false;
-	struct timespec ts;
-
-	if (!gj)
-		return false;
-	if (job->startdelay_max_ns) {
-		uint64_t until = gj->sync->genesis_ns + pick_delay(job, w->clone), t;
-
-		while ((t = mono_ns()) < until && !run_stop_requested() && !run_terminated(w)) {
-			uint64_t step = until - t < 50000000ull ? until - t : 50000000ull;
-
-			ts.tv_sec = (time_t)(step / 1000000000ull);
-			ts.tv_nsec = (long)(step % 1000000000ull);
-			nanosleep(&ts, NULL);
-		}
-		waited = true;
-	}
-	if (gj->waitee) {
-		pthread_mutex_lock(&gj->sync->lock);
-		while (gj->waitee->done < gj->waitee->plan.nr_workers && !run_stop_requested() &&
-		       !atomic_load_explicit(&w->terminate, memory_order_relaxed) &&
-		       !atomic_load_explicit(&gj->sync->end_all, memory_order_relaxed)) {
-			clock_gettime(CLOCK_REALTIME, &ts);
-			ts.tv_nsec += 50000000;
-			if (ts.tv_nsec >= 1000000000) {
-				ts.tv_sec++;
-				ts.tv_nsec -= 1000000000;
-			}
-			pthread_cond_timedwait(&gj->sync->cond, &gj->sync->lock, &ts);
-		}
-		pthread_mutex_unlock(&gj->sync->lock);
-		waited = true;
-	}
-	return waited;
-}
-
-void run_gate_done(struct worker *w)
-{
-	struct group_job *gj = w->gate;
-
-	atomic_store_explicit(&w->finished, true, memory_order_release);
-	if (!gj)
-		return;
-	pthread_mutex_lock(&gj->sync->lock);
-	gj->done++;
-	pthread_cond_broadcast(&gj->sync->cond);
-	pthread_mutex_unlock(&gj->sync->lock);
-}
-
 static void result_targets(struct job_result *r, const struct group_job *gj, uint64_t elapsed)
 {
 	r->elapsed_ns = elapsed;
@@ -1247,93 +1083,6 @@ out:
 	free(ws);
 	free(m);
 	return ret;
-}
-
-struct phase_run {
-	struct group_job *gjs;
-	unsigned n;
-};
-
-/* For the MPI runner's sampling (core/fleet.h): what each worker has moved; true when done. */
-static bool phase_progress(void *arg, struct fleet_progress *p)
-{
-	const struct phase_run *pr = arg;
-	unsigned i, c, k = 0;
-	bool done = true;
-
-	for (i = 0; i < pr->n; i++) {
-		const struct group_job *gj = &pr->gjs[i];
-
-		for (c = 0; !gj->refused && gj->workers && c < gj->plan.nr_workers; c++, k++) {
-			struct worker *w = &gj->workers[c];
-
-			p[k].bytes = atomic_load_explicit(&w->progress_bytes, memory_order_relaxed);
-			p[k].ios = atomic_load_explicit(&w->progress_ios, memory_order_relaxed);
-			done &= atomic_load_explicit(&w->finished, memory_order_acquire);
-		}
-	}
-	return done;
-}
-
-/* Each worker's times on the phase's clock; under MPI, the window every rank ran in. */
-static void phase_spans(struct group_job *gjs, unsigned n, unsigned total, uint64_t origin)
-{
-	struct fleet_worker *fw = calloc(total ? total : 1, sizeof(*fw));
-	unsigned i, c, d, k = 0;
-
-	for (i = 0; i < n; i++) {
-		for (c = 0; !gjs[i].refused && gjs[i].workers && c < gjs[i].plan.nr_workers; c++) {
-			struct worker *w = &gjs[i].workers[c];
-			struct fleet_worker *f = fw ? &fw[k++] : &w->fleet;
-
-			memset(f, 0, sizeof(*f));
-			f->job = i;
-			if (w->st && w->end_ns > w->start_ns) {
-				f->start_ns = (int64_t)(w->start_ns - origin);
-				f->end_ns = (int64_t)(w->end_ns - origin);
-			}
-			for (d = 0; w->st && d <= STAT_TRIM; d++) {
-				f->bytes += w->st[d].bytes;
-				f->ios += w->st[d].ios;
-			}
-			w->fleet = *f;
-		}
-	}
-	if (!fw)
-		return;
-	fleet_phase_leave(fw, k, n);
-	for (i = 0, k = 0; i < n; i++)
-		for (c = 0; !gjs[i].refused && gjs[i].workers && c < gjs[i].plan.nr_workers; c++)
-			gjs[i].workers[c].fleet = fw[k++];
-	free(fw);
-}
-
-/*
- * Under MPI, agree with the other ranks before the phase (core/fleet.h), and refuse a job
- * that would write the very files another rank writes.
- */
-static bool phase_enter(struct group_job *gjs, unsigned n)
-{
-	uint64_t hash[FLEET_CHECK_MAX] = { 0 };
-	bool shared[FLEET_CHECK_MAX] = { false };
-	unsigned i;
-
-	for (i = 0; i < n && i < FLEET_CHECK_MAX; i++)
-		if (!gjs[i].refused && job_changes_files(gjs[i].plan.job) &&
-		    !(gjs[i].plan.job->engine->flags & ENGINE_DISKLESS))
-			hash[i] = fleet_paths_hash((const char *const *)gjs[i].plan.paths,
-						   plan_nr_paths(&gjs[i].plan));
-	if (!fleet_phase_enter(gjs[0].plan.job->phase, hash, n, shared))
-		return false;
-	for (i = 0; i < n && i < FLEET_CHECK_MAX; i++) {
-		if (!shared[i])
-			continue;
-		gjs[i].refused = -EEXIST;
-		snprintf(gjs[i].why, sizeof(gjs[i].why),
-			 "job %s: another rank would write the same file %s; put ${RANK} in filename= or directory= (or ${HOST}, one rank per host), or pass --mpi-shared-files if sharing it is intended",
-			 gjs[i].plan.job->name, gjs[i].plan.paths[0]);
-	}
-	return true;
 }
 
 /* Estimate, and hand to the callback, how far the phase has come. */
@@ -1594,7 +1343,6 @@ static void leave_flows(struct group_job *gj)
 static int run_group(struct group_job *gjs, unsigned n, struct phase_sync *sync,
 		     struct run_results *out, struct iop_err *err)
 {
-	struct phase_run pr = { gjs, n };
 	struct start_gate start;
 	sigset_t block, old_mask;
 	unsigned i, c, total = 0, started = 0;
@@ -1692,13 +1440,13 @@ out:
 			if (!gjs[i].plan.job->startdelay_max_ns && !gjs[i].waitee)
 				atomic_store(&gjs[i].workers[c].running, true);
 	/* under MPI, every rank's workers are set up too: the phase's clock starts here */
-	origin = fleet_phase_start();
+	origin = phase_origin();
 	if (total)
 		gate_open(&start);
 	if (total && (sync->progress || sync->steady) && !ret)
 		watch_phase(gjs, n, sync, mono_ns(), started);
 	if (!ret)
-		fleet_phase_watch(total, phase_progress, &pr);
+		phase_watch(gjs, n, total);
 	for (i = 0; i < n && total; i++)
 		for (c = 0; gjs[i].workers && c < gjs[i].plan.nr_workers && started; c++, started--)
 			pthread_join(gjs[i].workers[c].tid, NULL);

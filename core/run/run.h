@@ -6,6 +6,7 @@
 
 #include "probe/diskutil.h"
 #include "base/err.h"
+#include "base/stop.h"
 #include "iopath/result.h"
 #include "job/job.h"
 #include "probe/pathprobe.h"
@@ -47,9 +48,6 @@ int run_jobs_progress(const struct job_list *jobs, struct run_results *out, run_
 
 void run_results_free(struct run_results *r);
 
-/* Ask running workers to stop soon; safe from a signal handler. */
-void run_request_stop(void);
-bool run_stop_requested(void);
 
 struct worker;
 

@@ -23,55 +23,6 @@
 #define BUF_ALIGN 4096u
 #define REAP_RETRIES 100	/* failed reaps in a row before in-flight requests are given up */
 
-void gate_init(struct start_gate *g, unsigned expected)
-{
-	pthread_mutex_init(&g->lock, NULL);
-	pthread_cond_init(&g->cond, NULL);
-	g->arrived = 0;
-	g->expected = expected;
-	g->open = false;
-}
-
-void gate_destroy(struct start_gate *g)
-{
-	pthread_cond_destroy(&g->cond);
-	pthread_mutex_destroy(&g->lock);
-}
-
-void gate_arrive(struct start_gate *g)
-{
-	pthread_mutex_lock(&g->lock);
-	g->arrived++;
-	pthread_cond_broadcast(&g->cond);
-	while (!g->open)
-		pthread_cond_wait(&g->cond, &g->lock);
-	pthread_mutex_unlock(&g->lock);
-}
-
-void gate_expect(struct start_gate *g, unsigned expected)
-{
-	pthread_mutex_lock(&g->lock);
-	g->expected = expected;
-	pthread_cond_broadcast(&g->cond);
-	pthread_mutex_unlock(&g->lock);
-}
-
-void gate_wait_ready(struct start_gate *g)
-{
-	pthread_mutex_lock(&g->lock);
-	while (g->arrived < g->expected)
-		pthread_cond_wait(&g->cond, &g->lock);
-	pthread_mutex_unlock(&g->lock);
-}
-
-void gate_open(struct start_gate *g)
-{
-	pthread_mutex_lock(&g->lock);
-	g->open = true;
-	pthread_cond_broadcast(&g->cond);
-	pthread_mutex_unlock(&g->lock);
-}
-
 static const char *const ddir_names[] = { "read", "write", "trim", "fsync", "fdatasync" };
 
 static void worker_fail(struct worker *w, int error, const char *fmt, ...)

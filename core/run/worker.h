@@ -11,7 +11,7 @@
 #include "io/dist.h"
 #include "base/clock.h"
 #include "io/file.h"
-#include "fleet/fleet.h"
+#include "run/phase.h"
 #include "io/flow.h"
 #include "stats/stats.h"
 #include "stats/steady.h"

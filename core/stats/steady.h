@@ -5,10 +5,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-/* ss= criteria, as fio's FIO_SS_* flags */
-#define SS_IOPS 1u	/* judge IOPS (else bandwidth) */
-#define SS_SLOPE 2u	/* the least-squares slope (else the largest deviation from the mean) */
-#define SS_PCT 4u	/* the limit is a percentage of the mean */
+#include "iopath/job.h"	/* SS_* */
 
 /*
  * One steady-state unit: a worker, or (group_reporting) the workers of a reporting group,

@@ -38,6 +38,15 @@ enum job_verify {
 };
 
 /* Random offset (and file) distributions, as fio's random_distribution names them. */
+/* ss= criteria, as fio's FIO_SS_* flags */
+#define SS_IOPS 1u	/* judge IOPS (else bandwidth) */
+#define SS_SLOPE 2u	/* the least-squares slope (else the largest deviation from the mean) */
+#define SS_PCT 4u	/* the limit is a percentage of the mean */
+
+/* nrfiles: most files per worker, and for all workers of a job together */
+#define FILES_MAX 1000000u
+#define FILES_JOB_MAX 10000000u	/* all workers of a job together */
+
 enum rand_dist {
 	DIST_RANDOM,
 	DIST_ZIPF,

@@ -1,0 +1,34 @@
+/* The stop flag and the process's rank: state every layer reads and only the top sets. */
+#include <stdatomic.h>
+#include <stdio.h>
+
+#include "base/stop.h"
+
+static atomic_int stop_requested;
+static unsigned my_rank, nr_ranks = 1;
+
+void run_request_stop(void)
+{
+	atomic_store_explicit(&stop_requested, 1, memory_order_relaxed);
+}
+
+bool run_stop_requested(void)
+{
+	return atomic_load_explicit(&stop_requested, memory_order_relaxed);
+}
+
+void iop_set_rank(unsigned rank, unsigned size)
+{
+	my_rank = rank;
+	nr_ranks = size ? size : 1;
+}
+
+const char *fleet_file_suffix(void)
+{
+	static char suffix[24];
+
+	if (nr_ranks < 2)
+		return "";
+	snprintf(suffix, sizeof(suffix), ".rank%u", my_rank);
+	return suffix;
+}
