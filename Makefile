@@ -1,4 +1,5 @@
-# iopath — the one build: make, make test, make check, make bench, make static, make install.
+# iopath — the one build: make, make test, make check, make bench, make static, make install
+# (the binary and the man page docs/iopath.1).
 
 VERSION := $(shell git describe --always --dirty --tags 2>/dev/null || echo unknown)
 PREFIX ?= /usr/local
@@ -26,14 +27,18 @@ else
 FLEET_SKIP := core/fleet/fleet_mpi.c
 endif
 
-CORE_SRC := $(filter-out core/cli/main.c $(FLEET_SKIP),$(wildcard core/*/*.c))
+# The binary's own sources: main (the command table) and help (which lists the table and holds
+# the docs). Everything else is the library the unit tests and fuzzers link too.
+MAIN_SRC := core/cli/main.c core/cli/cmd_help.c build/docs_data.c
+CORE_SRC := $(filter-out $(MAIN_SRC) $(FLEET_SKIP),$(wildcard core/*/*.c))
 ENGINE_SRC := $(wildcard engines/*.c)
 WORKLOADS := $(sort $(wildcard workloads/*.fio))
+DOCS := $(sort $(wildcard docs/*.md))
 GEN_SRC := build/workloads_data.c
 
 OBJ_DIR := build/obj$(if $(filter 1,$(MPI)),-mpi)
 LIB_OBJ := $(patsubst %.c,$(OBJ_DIR)/%.o,$(CORE_SRC) $(ENGINE_SRC) $(GEN_SRC))
-MAIN_OBJ := $(OBJ_DIR)/core/cli/main.o
+MAIN_OBJ := $(patsubst %.c,$(OBJ_DIR)/%.o,$(MAIN_SRC))
 
 UNIT_SRC := $(wildcard tests/unit/*.c)
 INTEG_SRC := $(wildcard tests/integration/*.c)
@@ -72,6 +77,15 @@ FORCE:
 $(GEN_SRC): $(WORKLOADS) scripts/embed-workloads.sh
 	@mkdir -p build
 	scripts/embed-workloads.sh $(WORKLOADS) > $@.tmp && mv $@.tmp $@
+
+# The reference: every docs/*.md compiled in byte for byte, for iopath help TOPIC. build/docs.list
+# changes when a topic is added or removed, so that the table is rebuilt then too.
+build/docs.list: FORCE
+	@mkdir -p build
+	@echo $(DOCS) > $@.tmp; cmp -s $@.tmp $@ && rm -f $@.tmp || mv $@.tmp $@
+
+build/docs_data.c: $(DOCS) build/docs.list scripts/embed-docs.sh
+	scripts/embed-docs.sh $(DOCS) > $@.tmp && mv $@.tmp $@
 
 run: deps iopath
 	./iopath
@@ -224,11 +238,12 @@ iopath-static: $(MAIN_OBJ) $(LIB_OBJ)
 
 install: iopath
 	install -D -m 0755 iopath $(DESTDIR)$(PREFIX)/bin/iopath
+	install -D -m 0644 docs/iopath.1 $(DESTDIR)$(PREFIX)/share/man/man1/iopath.1
 
 clean:
 	rm -rf build iopath iopath-static
 
-# The QEMU storage-path lab (scripts/vmlab.md): `make lab LAB_ARGS='--paths 9p-*'`, and its
+# The QEMU storage-path lab (docs/lab.md): `make lab LAB_ARGS='--paths 9p-*'`, and its
 # quick self-test (a few minutes under TCG; skips with the reason where QEMU cannot run).
 .PHONY: lab lab-test
 lab: static

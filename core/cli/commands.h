@@ -31,5 +31,10 @@ int cmd_history(int argc, char **argv);
 /* iopath suite vm-paths --target NAME=DIR ...: the disk-vs-shared-folder table. */
 int cmd_suite(int argc, char **argv);
 
+/* iopath help [TOPIC]: the commands and the topics, or docs/TOPIC.md as compiled in. */
+int cmd_help(int argc, char **argv);
+
+/* Print the command table, one line per command (core/cli/main.c). */
+void commands_list(void);
 
 #endif

@@ -7,8 +7,6 @@
 #include "report/report_fleet.h"
 #include "base/version.h"
 
-static int cmd_help(int argc, char **argv);
-
 static int cmd_version(int argc, char **argv)
 {
 	(void)argc;
@@ -24,12 +22,12 @@ struct subcommand {
 };
 
 /*
- * The subcommands. To add one: write core/cmd_NAME.c with int cmd_NAME(int, char **),
- * declare it in core/commands.h and add a line here. Anything that is not a subcommand
+ * The subcommands. To add one: write core/cli/cmd_NAME.c with int cmd_NAME(int, char **),
+ * declare it in core/cli/commands.h and add a line here. Anything that is not a subcommand
  * is an fio-style invocation (job files and --option=value).
  */
 static const struct subcommand commands[] = {
-	{ "help", cmd_help, "this list" },
+	{ "help", cmd_help, "this list and the topics, or help TOPIC: the reference on TOPIC" },
 	{ "sweep", cmd_sweep, "run a grid of engines, options and targets; table, CSV, JSON, charts" },
 	{ "compare", cmd_compare, "which cells regressed between two results, with statistics" },
 	{ "history", cmd_history, "the trend of each cell across saved results" },
@@ -41,18 +39,13 @@ static const struct subcommand commands[] = {
 	{ NULL, NULL, NULL },
 };
 
-static int cmd_help(int argc, char **argv)
+/* The table, one line per command, for iopath help (core/cli/cmd_help.c). */
+void commands_list(void)
 {
 	const struct subcommand *c;
 
-	(void)argc;
-	(void)argv;
-	printf("usage: iopath [options] [jobfile ...]   run fio-style jobs (iopath --help)\n"
-	       "       iopath                            compare every engine on a temporary file here\n"
-	       "       iopath COMMAND [args]\n\ncommands:\n");
 	for (c = commands; c->name; c++)
 		printf("  %-12s %s\n", c->name, c->help);
-	return 0;
 }
 
 static int dispatch(int argc, char **argv)
