@@ -136,6 +136,7 @@ static int aio_reap(struct engine *e, struct io_req **done, unsigned min, unsign
 
 const struct engine_ops libaio_engine = {
 	.name = "libaio",
+	.flags = ENGINE_TRIAL,
 	.help = "Linux native asynchronous I/O (io_submit/io_getevents); asynchronous with direct=1",
 	.init = aio_init,
 	.exit = aio_exit,

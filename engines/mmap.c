@@ -144,7 +144,7 @@ static int mmap_submit(struct engine *e, struct io_req **reqs, unsigned n)
 const struct engine_ops mmap_engine = {
 	.name = "mmap",
 	.help = "memory-mapped file, memcpy in and out, msync for fsync (no O_DIRECT)",
-	.flags = ENGINE_SYNC | ENGINE_NO_DIRECT | ENGINE_NEEDS_MAP,
+	.flags = ENGINE_SYNC | ENGINE_NO_DIRECT | ENGINE_NEEDS_MAP | ENGINE_MAPS_FILES,
 	.init = mmap_init,
 	.exit = mmap_exit,
 	.open_file = mmap_open,

@@ -3,21 +3,13 @@
 
 #include "iopath/engine.h"
 
-extern const struct engine_ops sync_engine;
-extern const struct engine_ops psync_engine;
-extern const struct engine_ops libaio_engine;
-extern const struct engine_ops io_uring_engine;
-extern const struct engine_ops mmap_engine;
-extern const struct engine_ops null_engine;
-extern const struct engine_ops falloc_engine;
-extern const struct engine_ops ftruncate_engine;
-extern const struct engine_ops filecreate_engine;
-extern const struct engine_ops filestat_engine;
-extern const struct engine_ops filedelete_engine;
+#include "engine_decls.h"	/* every engine file's ops table, declared (generated) */
 
 /*
- * To add an engine: write engines/NAME.c exporting one const struct engine_ops, declare it
- * above and add a line here. An alias names an existing engine with forced settings.
+ * To add an engine: write engines/NAME.c exporting one "const struct engine_ops NAME_engine = {"
+ * (the build declares it) and add a line here. What the probe, the planner and a sweep need
+ * to know of it they ask its flags (include/iopath/engine.h), never its name. An alias names
+ * an existing engine with forced settings.
  */
 const struct engine_entry engine_table[] = {
 	{ "sync", &sync_engine, false },

@@ -67,7 +67,7 @@ static int psync_submit(struct engine *e, struct io_req **reqs, unsigned n)
 const struct engine_ops sync_engine = {
 	.name = "sync",
 	.help = "lseek + read/write, one request at a time",
-	.flags = ENGINE_SYNC | ENGINE_FILE_POS,
+	.flags = ENGINE_SYNC | ENGINE_FILE_POS | ENGINE_PLAIN_CALLS,
 	.init = sync_init,
 	.exit = sync_exit,
 	.submit = sync_submit,
@@ -76,7 +76,7 @@ const struct engine_ops sync_engine = {
 const struct engine_ops psync_engine = {
 	.name = "psync",
 	.help = "pread/pwrite, one request at a time (odirect: the same with direct=1)",
-	.flags = ENGINE_SYNC,
+	.flags = ENGINE_SYNC | ENGINE_PLAIN_CALLS,
 	.init = sync_init,
 	.exit = sync_exit,
 	.submit = psync_submit,

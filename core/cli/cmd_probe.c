@@ -98,17 +98,22 @@ static void print_dev(const struct probe_dev *d)
 	printf("\n");
 }
 
+static void print_trial(const char *name, const struct probe_trial *t)
+{
+	printf("    %-17s %-7s %s\n", name,
+	       t->state == PROBE_OK ? "ok" : t->state == PROBE_FAILED ? "failed" : "-", t->why);
+}
+
 static void print_trials(const struct probe_path *p)
 {
-	unsigned i;
+	unsigned i, e;
 
 	printf("  trials\n");
 	for (i = 0; i < PROBE_T_NR; i++) {
-		const struct probe_trial *t = &p->trial[i];
-
-		printf("    %-17s %-7s %s\n", probe_trial_name(i),
-		       t->state == PROBE_OK ? "ok" : t->state == PROBE_FAILED ? "failed" : "-",
-		       t->why);
+		print_trial(probe_trial_name(i), &p->trial[i]);
+		/* the engines' own trials, named by their engine, follow the O_DIRECT ones */
+		for (e = 0; i == PROBE_T_UNALIGNED && e < p->nr_etrials; e++)
+			print_trial(p->etrial[e].engine, &p->etrial[e].t);
 	}
 	if (p->direct_align)
 		printf("  direct align %u%s", p->direct_align, p->dio_offset_align ? "" : "\n");

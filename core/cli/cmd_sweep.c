@@ -429,7 +429,7 @@ static bool cell_refused(struct sweep_cell *c, const struct sweep_args *a)
 			return true;
 		}
 		if (t->probe && !(j->engine->flags & ENGINE_DISKLESS) &&
-		    probe_refuses(t->probe, j->direct, j->engine->name, c->reason, sizeof(c->reason)))
+		    probe_refuses(t->probe, j->direct, j->engine, c->reason, sizeof(c->reason)))
 			return true;
 	}
 	return false;
@@ -705,7 +705,6 @@ static void prepare_target(struct target *t, const struct sweep_args *a)
 	ret = ret ? ret : job_parse_cli(&p, "rw", "read", &err);
 	ret = ret ? ret : job_parse_cli(&p, "bs", "4k", &err);
 	ret = ret ? ret : job_parse_cli(&p, "io_size", "4k", &err);
-	ret = ret ? ret : job_parse_cli(&p, "ioengine", "psync", &err);
 	ret = ret ? ret : job_parser_finish(&p, &err);
 	ret = ret ? ret : run_jobs(&jobs, &res, &err);
 	if (ret || run_failed(&res)) {

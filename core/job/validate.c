@@ -124,7 +124,7 @@ static int finish_metadata(struct job_spec *job, struct iop_err *err)
 {
 	const char *why = NULL;
 
-	if (strcmp(job->engine->name, "psync") && strcmp(job->engine->name, "sync"))
+	if (!(job->engine->flags & ENGINE_PLAIN_CALLS))
 		return iop_errf(err, -EINVAL,
 				"%s: rw=metadata makes its own open/stat/read/unlink calls; ioengine=%s does not apply (leave ioengine unset)",
 				job->origin, job->engine->name);

@@ -1,4 +1,4 @@
-/* The io_uring and libaio trials: the engines, found in the registry, complete one read. */
+/* Engine trials: every engine flagged ENGINE_TRIAL, found in the registry, completes one read. */
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
@@ -60,10 +60,9 @@ static const char *applied(const struct engine *e, const char *key)
  * Set engine name up on fd (opened with O_DIRECT when direct) and read len bytes at offset 0
  * into buf, through the same init/open_file/submit/reap/exit calls the runner makes.
  */
-static void trial_engine(struct probe_trial *t, const char *name, int fd, bool direct,
-			 void *buf, unsigned len)
+static void trial_engine(struct probe_trial *t, const struct engine_entry *ent, int fd,
+			 bool direct, void *buf, unsigned len)
 {
-	const struct engine_entry *ent = engine_find(name);
 	unsigned char opts[JOB_ENGINE_OPTS_MAX] __attribute__((aligned(8)));
 	struct io_file f = { .path = "probe", .fd = fd, .len = len };
 	struct io_req req = { .buf = buf, .len = len, .ddir = DDIR_READ, .file = &f };
@@ -75,10 +74,6 @@ static void trial_engine(struct probe_trial *t, const char *name, int fd, bool d
 	const char *how;
 	int ret;
 
-	if (!ent) {
-		probe_trial_set(t, ENOENT, "no engine named %s in this build", name);
-		return;
-	}
 	e.ops = ent->ops;
 	ret = engine_defaults(e.ops, opts, sizeof(opts));
 	if (!ret)
@@ -106,12 +101,33 @@ static void trial_engine(struct probe_trial *t, const char *name, int fd, bool d
 	e.ops->exit(&e);
 }
 
-void probe_trial_io_uring(struct probe_trial *t, int fd, bool direct, void *buf, unsigned len)
+void probe_trial_engines(struct probe_path *p, int fd, bool direct, void *buf, unsigned len)
 {
-	trial_engine(t, "io_uring", fd, direct, buf, len);
+	const struct engine_entry *ent, *e;
+
+	p->nr_etrials = 0;
+	for (ent = engine_table; ent->name && p->nr_etrials < PROBE_ENGINE_TRIALS_MAX; ent++) {
+		struct probe_engine_trial *et = &p->etrial[p->nr_etrials];
+
+		if (!(ent->ops->flags & ENGINE_TRIAL))
+			continue;
+		/* an alias is its engine: tried once, under the engine's own name */
+		for (e = engine_table; e != ent && e->ops != ent->ops; e++)
+			;
+		if (e != ent)
+			continue;
+		snprintf(et->engine, sizeof(et->engine), "%s", ent->ops->name);
+		trial_engine(&et->t, ent, fd, direct, buf, len);
+		p->nr_etrials++;
+	}
 }
 
-void probe_trial_libaio(struct probe_trial *t, int fd, bool direct, void *buf, unsigned len)
+const struct probe_trial *probe_engine_trial(const struct probe_path *p, const char *engine)
 {
-	trial_engine(t, "libaio", fd, direct, buf, len);
+	unsigned i;
+
+	for (i = 0; i < p->nr_etrials; i++)
+		if (!strcmp(p->etrial[i].engine, engine))
+			return &p->etrial[i].t;
+	return NULL;
 }

@@ -49,8 +49,8 @@ int probe_dev_chain(const struct probe_env *env, struct probe_path *p);
 void probe_trials(struct probe_path *p, const char *dir, unsigned flags);
 
 /* The two asynchronous-interface trials, through the engines: one read of fd at offset 0. */
-void probe_trial_io_uring(struct probe_trial *t, int fd, bool direct, void *buf, unsigned len);
-void probe_trial_libaio(struct probe_trial *t, int fd, bool direct, void *buf, unsigned len);
+/* Try every engine flagged ENGINE_TRIAL on fd: its init, one read of len bytes, its exit. */
+void probe_trial_engines(struct probe_path *p, int fd, bool direct, void *buf, unsigned len);
 
 /* snprintf whose truncation is acceptable (fields of fixed size). */
 void probe_fmt(char *dst, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));

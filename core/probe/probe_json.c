@@ -83,13 +83,18 @@ static json_t *trial_json(const struct probe_trial *t)
 static int path_trials(json_t *o, const struct probe_path *p)
 {
 	json_t *t = json_object();
-	unsigned i;
+	unsigned i, e;
 	int bad = 0;
 
 	if (!t)
 		return -1;
-	for (i = 0; i < PROBE_T_NR; i++)
+	for (i = 0; i < PROBE_T_NR; i++) {
 		bad |= json_object_set_new(t, probe_trial_name(i), trial_json(&p->trial[i]));
+		/* the engines' own trials, named by their engine, follow the O_DIRECT ones */
+		for (e = 0; i == PROBE_T_UNALIGNED && e < p->nr_etrials; e++)
+			bad |= json_object_set_new(t, p->etrial[e].engine,
+						   trial_json(&p->etrial[e].t));
+	}
 	bad |= json_object_set_new(o, "trials", t);
 	bad |= set_int(o, "direct_align", p->direct_align);
 	bad |= set_int(o, "dio_mem_align", p->dio_mem_align);

@@ -182,8 +182,7 @@ static void trial_async(struct trial_ctx *c)
 	bool direct = c->dfd >= 0 && c->p->direct_align;
 	int fd = direct ? c->dfd : c->fd;
 
-	probe_trial_io_uring(&c->p->trial[PROBE_T_IO_URING], fd, direct, c->buf, BLK);
-	probe_trial_libaio(&c->p->trial[PROBE_T_LIBAIO], fd, direct, c->buf, BLK);
+	probe_trial_engines(c->p, fd, direct, c->buf, BLK);
 }
 
 static void trial_mmap(struct trial_ctx *c)

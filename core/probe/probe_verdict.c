@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "iopath/engine.h"
 #include "probe/probe_int.h"
 
 /* Append to buf (length len) what fmt says. */
@@ -44,6 +45,7 @@ static void summary_block(const struct probe_path *p, char *buf, size_t len)
 static void summary_trials(const struct probe_path *p, char *buf, size_t len)
 {
 	const struct probe_trial *t = p->trial;
+	unsigned i;
 
 	if (t[PROBE_T_DIRECT_OPEN].state == PROBE_FAILED)
 		cat(buf, len, " \xe2\x80\x94 O_DIRECT unsupported (%s)%s",
@@ -53,12 +55,10 @@ static void summary_trials(const struct probe_path *p, char *buf, size_t len)
 		    strerrorname_np(t[PROBE_T_DIRECT_RW].err) ?: "error", "");
 	else if (p->direct_honoured == PROBE_NO && p->fs_class != PROBE_FS_MEMORY)
 		cat(buf, len, " \xe2\x80\x94 O_DIRECT reads served from a cache%s%s", "", "");
-	if (t[PROBE_T_IO_URING].state == PROBE_FAILED)
-		cat(buf, len, "; io_uring unavailable (%s)%s",
-		    strerrorname_np(t[PROBE_T_IO_URING].err) ?: "error", "");
-	if (t[PROBE_T_LIBAIO].state == PROBE_FAILED)
-		cat(buf, len, "; libaio unavailable (%s)%s",
-		    strerrorname_np(t[PROBE_T_LIBAIO].err) ?: "error", "");
+	for (i = 0; i < p->nr_etrials; i++)
+		if (p->etrial[i].t.state == PROBE_FAILED)
+			cat(buf, len, "; %s unavailable (%s)", p->etrial[i].engine,
+			    strerrorname_np(p->etrial[i].t.err) ?: "error");
 }
 
 void probe_summary(const struct probe_path *p, const struct probe_host *h, char *buf, size_t len)
@@ -119,35 +119,32 @@ bool probe_direct_suspect(const struct probe_path *p, char *why, size_t len)
 	return true;
 }
 
-/* The trial that tells whether an engine can run here, if there is one. */
-static enum probe_trial_id engine_trial(const char *engine)
+/* The trial that tells whether an engine can run here (asked of its flags), if there is one. */
+static const struct probe_trial *engine_trial(const struct probe_path *p,
+					      const struct engine_ops *engine)
 {
 	if (!engine)
-		return PROBE_T_NR;
-	if (!strcmp(engine, "io_uring"))
-		return PROBE_T_IO_URING;
-	if (!strcmp(engine, "libaio"))
-		return PROBE_T_LIBAIO;
-	if (!strcmp(engine, "mmap"))
-		return PROBE_T_MMAP;
-	return PROBE_T_NR;
+		return NULL;
+	if (engine->flags & ENGINE_TRIAL)
+		return probe_engine_trial(p, engine->name);
+	if (engine->flags & ENGINE_MAPS_FILES)
+		return &p->trial[PROBE_T_MMAP];
+	return NULL;
 }
 
-bool probe_refuses(const struct probe_path *p, bool direct, const char *engine_name,
+bool probe_refuses(const struct probe_path *p, bool direct, const struct engine_ops *engine,
 		   char *why, size_t len)
 {
-	enum probe_trial_id id = engine_trial(engine_name);
+	const struct probe_trial *t = engine_trial(p, engine);
 
 	if (why && len)
 		why[0] = '\0';
-	if (engine_name && !strcmp(engine_name, "odirect"))
-		direct = true;
 	if (direct && refuses_direct(p, why, len))
 		return true;
-	if (id != PROBE_T_NR && p->trial[id].state == PROBE_FAILED) {
+	if (t && t->state == PROBE_FAILED) {
 		if (why && len)
-			probe_fmt(why, len, "ioengine=%s on %s at %s: %s", engine_name, p->fs,
-				  p->mount_point, p->trial[id].why);
+			probe_fmt(why, len, "ioengine=%s on %s at %s: %s", engine->name, p->fs,
+				  p->mount_point, t->why);
 		return true;
 	}
 	return false;

@@ -669,10 +669,9 @@ void unlink_job_files(const struct job_plan *plan)
 /* What the probe must find out about a job's paths to check it: trials, and O_DIRECT honesty. */
 static unsigned probe_flags_for(const struct job_spec *job)
 {
-	const char *e = job->engine->name;
 	unsigned flags = 0;
 
-	if (job->direct || !strcmp(e, "io_uring") || !strcmp(e, "libaio") || !strcmp(e, "mmap"))
+	if (job->direct || (job->engine->flags & (ENGINE_TRIAL | ENGINE_MAPS_FILES)))
 		flags |= PROBE_TRIALS;
 	if (job->direct)
 		flags |= PROBE_TIMING;
@@ -777,7 +776,7 @@ int check_capabilities(struct group_job *gj, struct iop_err *err)
 
 		if (d->error)
 			continue;
-		if (probe_refuses(&d->p, job->direct, ops->name, why, sizeof(why)))
+		if (probe_refuses(&d->p, job->direct, ops, why, sizeof(why)))
 			return iop_errf(err, -EINVAL, "job %s: refused before starting: %s (%s)",
 					job->name, why,
 					job->direct ? "try direct=0, or another path" : "try another ioengine");

@@ -115,6 +115,17 @@ struct engine {
 #define ENGINE_FILE_OP		(1u << 8)
 #define ENGINE_NO_LAYOUT	(1u << 9)	/* creates its files itself: none is laid out */
 #define ENGINE_REMOVES		(1u << 10)	/* removes its files: the ownership rules of unlink=1 */
+/*
+ * Capabilities the probe and the planner ask of an engine (never its name):
+ * TRIAL: it may fail where plain files work (its ring or AIO context refused, or the filesystem
+ * lacking what it needs): the probe tries it on each path (init, one read, exit, as the runner
+ * calls it) and a path where that fails refuses it. MAPS_FILES: it maps its files MAP_SHARED:
+ * a path where the probe's mmap_shared trial fails refuses it. PLAIN_CALLS: plain read/write
+ * system calls and nothing of its own to set up (what rw=metadata's own calls stand for).
+ */
+#define ENGINE_TRIAL		(1u << 11)
+#define ENGINE_MAPS_FILES	(1u << 12)
+#define ENGINE_PLAIN_CALLS	(1u << 13)
 
 struct engine_ops {
 	const char *name;

@@ -84,8 +84,6 @@ enum probe_trial_id {
 	PROBE_T_DIRECT_OPEN,	/* open(O_DIRECT) */
 	PROBE_T_DIRECT_RW,	/* one aligned O_DIRECT write and read back */
 	PROBE_T_UNALIGNED,	/* a 1-byte-offset O_DIRECT read: ok means alignment is not enforced */
-	PROBE_T_IO_URING,	/* ring setup and one read */
-	PROBE_T_LIBAIO,		/* io_setup and one read */
 	PROBE_T_MMAP,		/* MAP_SHARED store + msync */
 	PROBE_T_FALLOCATE,
 	PROBE_T_FSYNC,		/* one 4 KiB write + fsync, timed */
@@ -102,6 +100,13 @@ struct probe_trial {
 	enum probe_trial_state state;
 	int err;			/* positive errno when failed */
 	char why[160];			/* short reason or note */
+};
+
+/* The trial of one engine flagged ENGINE_TRIAL: set up on the path's file, one read. */
+#define PROBE_ENGINE_TRIALS_MAX 8
+struct probe_engine_trial {
+	char engine[32];
+	struct probe_trial t;
 };
 
 /*
@@ -147,6 +152,8 @@ struct probe_path {
 
 	/* Trials (PROBE_TRIALS). */
 	struct probe_trial trial[PROBE_T_NR];
+	struct probe_engine_trial etrial[PROBE_ENGINE_TRIALS_MAX];
+	unsigned nr_etrials;
 	unsigned direct_align;		/* smallest O_DIRECT alignment that worked: 512 or 4096, 0 = none */
 	unsigned dio_mem_align;		/* statx STATX_DIOALIGN, 0 when not reported */
 	unsigned dio_offset_align;
@@ -188,8 +195,12 @@ void probe_summary(const struct probe_path *p, const struct probe_host *h, char 
 /* direct=1 works here but a cache answers it: flag results, do not refuse. */
 bool probe_direct_suspect(const struct probe_path *p, char *why, size_t len);
 
-bool probe_refuses(const struct probe_path *p, bool direct, const char *engine_name,
+struct engine_ops;
+bool probe_refuses(const struct probe_path *p, bool direct, const struct engine_ops *engine,
 		   char *why, size_t len);
+
+/* The engine's trial on this path, or NULL when none was run. */
+const struct probe_trial *probe_engine_trial(const struct probe_path *p, const char *engine);
 
 /* Names for enums, for messages and JSON. */
 const char *probe_trial_name(enum probe_trial_id id);
