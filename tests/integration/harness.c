@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <ftw.h>
 #include <stdarg.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,6 +33,14 @@ const char *tmpdir_make(void)
 	cr_assert_not_null(mkdtemp(d), "mkdtemp: %s", strerror(errno));
 	nr_tmpdirs++;
 	return d;
+}
+
+/* A directory made elsewhere, removed by tmpdir_cleanup as tmpdir_make's are. */
+static void tmpdir_adopt(const char *dir)
+{
+	cr_assert_lt(nr_tmpdirs, TMPDIRS_MAX, "more than %d temporary directories in one test",
+		     TMPDIRS_MAX);
+	snprintf(tmpdirs[nr_tmpdirs++], sizeof(tmpdirs[0]), "%s", dir);
 }
 
 static int rm_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
@@ -92,7 +101,7 @@ struct run_out prog_runv(const char *bin, char *const argv[])
 	if (pid == 0) {
 		dup2(fileno(o), 1);
 		dup2(fileno(e), 2);
-		if (run_uid != (uid_t)-1 && (setgid(run_uid) || setuid(run_uid)))
+		if (run_uid != (uid_t)-1 && (setgid(run_uid) || setuid(run_uid) || chdir("/")))
 			_exit(126);
 		execv(bin, argv);
 		_exit(127);
@@ -405,6 +414,27 @@ void faultfs_mount(const char *backing, const char *mnt, const char *opts)
 		cr_skip_test("faultfs cannot mount here");
 }
 
+/*
+ * The binary as another user can run it: the checkout may lie in a directory only its owner
+ * can enter (root's home, a mktemp -d), so a copy goes to a fresh 0755 directory of its own,
+ * removed with the test's temporary directories. The child also starts in "/".
+ */
+static const char *staged_bin(void)
+{
+	static char path[PATH_MAX];
+	const char *bin = getenv("IOPATH_BIN");
+	char dir[] = "/tmp/iopath-bin.XXXXXX";
+
+	cr_assert_not_null(bin, "IOPATH_BIN is not set (run through 'make test')");
+	cr_assert_not_null(mkdtemp(dir), "mkdtemp: %s", strerror(errno));
+	cr_assert_eq(chmod(dir, 0755), 0);
+	tmpdir_adopt(dir);
+	snprintf(path, sizeof(path), "%s/iopath", dir);
+	cr_assert_eq(sh("cp '%s' '%s' && chmod 0755 '%s'", bin, path, path), 0,
+		     "cannot stage %s for another user", bin);
+	return path;
+}
+
 struct run_out iopath_run_as(uid_t uid, const char *arg, ...)
 {
 	char *argv[64];
@@ -419,7 +449,7 @@ struct run_out iopath_run_as(uid_t uid, const char *arg, ...)
 	va_end(ap);
 	argv[n] = NULL;
 	run_uid = uid;
-	r = iopath_runv(argv);
+	r = prog_runv(staged_bin(), argv);
 	run_uid = (uid_t)-1;
 	return r;
 }
