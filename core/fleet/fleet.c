@@ -7,7 +7,7 @@
 
 #include "base/err.h"
 #include "fleet/fleet.h"
-#include "run/meta.h"
+#include "stats/merge.h"
 #include "probe/pathprobe.h"
 #include "base/parse.h"
 #include "run/run.h"
@@ -229,75 +229,22 @@ bool fleet_result_ran(const struct job_result *r)
 	return r->nr_workers && r->end_ns > r->start_ns;
 }
 
-/* rw=copy: bytes of every rank; verified only when every rank's copy was, and matched. */
-static void merge_copy(struct copy_check *dst, const struct copy_check *src, bool first)
-{
-	if (first) {
-		*dst = *src;
-		return;
-	}
-	dst->bytes += src->bytes;
-	dst->dst_size += src->dst_size;
-	dst->checked &= src->checked;
-	dst->match &= src->match;
-}
-
+/* One rank's result into the merged one, through the one merge; its error names the rank. */
 static int merge_one(struct job_result *dst, const struct job_result *src,
-		     const struct fleet_rank *rk, bool first)
+		     const struct fleet_rank *rk)
 {
-	unsigned i;
+	struct job_result *one = malloc(sizeof(*one));
+	int ret;
 
-	dst->nr_workers += src->nr_workers;
-	if (src->error && !dst->error) {
-		dst->error = src->error;
-		snprintf(dst->errmsg, sizeof(dst->errmsg), "rank %u (%.64s): %.400s", rk->rank,
-			 rk->hostname, src->errmsg);
-	}
-	dst->interrupted |= src->interrupted;
-	if (src->elapsed_ns > dst->elapsed_ns)
-		dst->elapsed_ns = src->elapsed_ns;
-	for (i = 0; i < STAT_NR; i++)
-		dir_stat_merge(&dst->dir[i], &src->dir[i]);
-	dst->usr_ns += src->usr_ns;
-	dst->sys_ns += src->sys_ns;
-	dst->ctx += src->ctx;
-	dst->majf += src->majf;
-	dst->minf += src->minf;
-	for (i = 0; i < DEPTH_BUCKETS; i++)
-		dst->depth[i] += src->depth[i];
-	dst->verify_errors += src->verify_errors;
-	dst->zone_resets += src->zone_resets;
-	/* continue_on_error: every rank's errors counted, the first rank's first one named */
-	dst->total_err += src->total_err;
-	if (!dst->first_error)
-		dst->first_error = src->first_error;
-	for (i = 0; i < 3; i++)
-		dst->err_ios[i] += src->err_ios[i];
-	if (!dst->nr_applied && src->nr_applied) {
-		dst->nr_applied = src->nr_applied;
-		memcpy(dst->applied, src->applied, sizeof(dst->applied));
-	}
-	if (!dst->engine_name[0])
-		memcpy(dst->engine_name, src->engine_name, sizeof(dst->engine_name));
-	/* rw=metadata: each operation's histogram summed, each phase the longest rank's */
-	if (src->meta && meta_merge(&dst->meta, src->meta))
+	if (!one)
 		return -ENOMEM;
-	if (!fleet_result_ran(src))
-		return 0;
-	if (src->spec && src->spec->rw == RW_COPY)
-		merge_copy(&dst->copy, &src->copy, first);
-	if (first || src->start_ns < dst->start_ns)
-		dst->start_ns = src->start_ns;
-	if (first || src->end_ns > dst->end_ns)
-		dst->end_ns = src->end_ns;
-	/* every rank learnt the same window; keep the narrowest should they differ */
-	if (first || src->window_start_ns > dst->window_start_ns)
-		dst->window_start_ns = src->window_start_ns;
-	if (first || src->window_end_ns < dst->window_end_ns)
-		dst->window_end_ns = src->window_end_ns;
-	dst->window_bytes += src->window_bytes;
-	dst->window_ios += src->window_ios;
-	return 0;
+	*one = *src;
+	if (src->error)
+		snprintf(one->errmsg, sizeof(one->errmsg), "rank %u (%.64s): %.400s", rk->rank,
+			 rk->hostname, src->errmsg);
+	ret = result_merge(dst, one);
+	free(one);
+	return ret;
 }
 
 void fleet_failed_result(struct job_result *r, const struct job_spec *spec,
@@ -370,7 +317,6 @@ int fleet_merge(struct fleet_rank *ranks, unsigned nr, struct fleet_merged *m)
 		m->all.start_unix_ms = 0;
 	for (j = 0; j < nr_jobs; j++) {
 		struct job_result *dst = &m->all.res[j];
-		bool first = true;
 
 		src = spec_source(ranks, nr, j);
 		memset(dst, 0, sizeof(*dst));
@@ -382,12 +328,10 @@ int fleet_merge(struct fleet_rank *ranks, unsigned nr, struct fleet_merged *m)
 
 			if (rk->missing || rk->res.nr <= j)
 				continue;
-			if (merge_one(dst, &rk->res.res[j], rk, first)) {
+			if (merge_one(dst, &rk->res.res[j], rk)) {
 				fleet_merged_free(m);
 				return -ENOMEM;
 			}
-			if (fleet_result_ran(&rk->res.res[j]))
-				first = false;
 		}
 		/* a rank with no result for this job makes the aggregate incomplete: say so */
 		for (i = 0; !dst->error && i < nr; i++) {
@@ -413,7 +357,7 @@ void fleet_merged_free(struct fleet_merged *m)
 	unsigned j;
 
 	for (j = 0; m->all.res && j < m->all.nr; j++)
-		free(m->all.res[j].meta);
+		result_free_owned(&m->all.res[j]);
 	free(m->all.res);
 	m->all.res = NULL;
 	m->all.nr = 0;
@@ -431,41 +375,26 @@ int fleet_merge_into(struct fleet_rank *ranks, unsigned nr, struct run_results *
 		return -EPROTO;
 	}
 	for (j = 0; j < r->nr; j++) {
-		struct job_result *own = &r->res[j];
-		const struct job_result *all = &m.all.res[j];
+		struct job_result *own = &r->res[j], *all = &m.all.res[j];
+		const struct job_spec *spec = own->spec;
+		unsigned clone = own->clone, nr_targets = own->nr_targets;
+		const struct probed_dir *targets[4];
+		bool suspect = own->direct_suspect;
+		char note[sizeof(own->direct_note)];
 
-		/* rank 0's own result keeps what points into it; the numbers become everyone's */
-		memcpy(own->dir, all->dir, sizeof(own->dir));
-		own->nr_workers = all->nr_workers;
-		own->error = all->error;
-		memcpy(own->errmsg, all->errmsg, sizeof(own->errmsg));
-		own->interrupted = all->interrupted;
-		own->runtime_ns = all->runtime_ns;
-		own->elapsed_ns = all->elapsed_ns;
-		own->usr_ns = all->usr_ns;
-		own->sys_ns = all->sys_ns;
-		own->ctx = all->ctx;
-		own->majf = all->majf;
-		own->minf = all->minf;
-		memcpy(own->depth, all->depth, sizeof(own->depth));
-		own->verify_errors = all->verify_errors;
-		own->zone_resets = all->zone_resets;
-		own->total_err = all->total_err;
-		own->first_error = all->first_error;
-		memcpy(own->err_ios, all->err_ios, sizeof(own->err_ios));
-		own->start_ns = all->start_ns;
-		own->end_ns = all->end_ns;
-		own->window_start_ns = all->window_start_ns;
-		own->window_end_ns = all->window_end_ns;
-		own->window_bytes = all->window_bytes;
-		own->window_ios = all->window_ios;
-		own->copy = all->copy;
-		if (all->meta) {
-			/* the merged metadata statistics move over to rank 0's result */
-			free(own->meta);
-			own->meta = all->meta;
-			m.all.res[j].meta = NULL;
-		}
+		/* the numbers become everyone's; what rank 0's result points to stays its own */
+		memcpy(targets, own->targets, sizeof(targets));
+		memcpy(note, own->direct_note, sizeof(note));
+		result_free_owned(own);
+		*own = *all;
+		all->meta = NULL;
+		all->ss = NULL;
+		own->spec = spec;
+		own->clone = clone;
+		own->nr_targets = nr_targets;
+		memcpy(own->targets, targets, sizeof(targets));
+		own->direct_suspect = suspect;
+		memcpy(own->direct_note, note, sizeof(note));
 	}
 	r->interrupted |= m.all.interrupted;
 	/* rank 0's devices are not the fleet's: each rank's own are in its rank file only */

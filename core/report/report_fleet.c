@@ -13,7 +13,7 @@
 #include "report/output.h"
 #include "report/report.h"
 #include "report/report_fleet.h"
-#include "run/meta.h"
+#include "stats/merge.h"
 #include "stats/stats.h"
 
 /* ---- JSON ---- */

@@ -9,7 +9,7 @@
 #include <unistd.h>
 
 #include "io/iolog.h"
-#include "run/meta.h"
+#include "stats/merge.h"
 #include "report/report.h"
 #include "stats/steady.h"
 #include "stats/stats.h"

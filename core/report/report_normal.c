@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "run/meta.h"
+#include "stats/merge.h"
 #include "base/parse.h"
 #include "report/report.h"
 #include "stats/stats.h"

@@ -19,6 +19,7 @@
 #include "run/meta.h"
 #include "base/cpulist.h"
 #include "run/run.h"
+#include "stats/merge.h"
 #include "stats/stats.h"
 #include "stats/steady.h"
 #include "run/worker.h"
@@ -42,156 +43,125 @@ static void result_init(struct job_result *r, const struct job_spec *job, unsign
 	snprintf(r->engine_name, sizeof(r->engine_name), "%s", job->engine->name);
 }
 
-/* The worker's times on the phase's clock, and under MPI what it moved while all ranks ran. */
-static void result_add_span(struct job_result *r, const struct fleet_worker *f, bool first)
-{
-	if (f->end_ns <= f->start_ns)
-		return;
-	if (first || f->start_ns < r->start_ns)
-		r->start_ns = f->start_ns;
-	if (first || f->end_ns > r->end_ns)
-		r->end_ns = f->end_ns;
-	if (f->window_end_ns <= f->window_start_ns)
-		return;
-	if (!r->window_end_ns || f->window_start_ns > r->window_start_ns)
-		r->window_start_ns = f->window_start_ns;
-	if (!r->window_end_ns || f->window_end_ns < r->window_end_ns)
-		r->window_end_ns = f->window_end_ns;
-	r->window_bytes += f->window_bytes;
-	r->window_ios += f->window_ios;
-}
-
 /* The steady-state window of the worker that holds it, oldest sample first, as fio prints it. */
-static int result_add_ss(struct job_result *r, const struct worker *w)
+static int worker_ss(struct ss_result *out, const struct worker *w)
 {
 	const struct ss_data *ss = &w->ss;
 	unsigned i, j;
 
-	r->ss = calloc(1, sizeof(*r->ss));
-	if (!r->ss)
+	out->bw = calloc(ss->dur ? ss->dur : 1, sizeof(uint64_t));
+	out->iops = calloc(ss->dur ? ss->dur : 1, sizeof(uint64_t));
+	if (!out->bw || !out->iops)
 		return -ENOMEM;
-	r->ss->bw = calloc(ss->dur, sizeof(uint64_t));
-	r->ss->iops = calloc(ss->dur, sizeof(uint64_t));
-	if (!r->ss->bw || !r->ss->iops)
-		return -ENOMEM;
-	r->ss->dur = ss->dur;
-	r->ss->attained = ss->attained;
-	r->ss->criterion = ss->criterion;
-	r->ss->deviation = ss->deviation;
-	r->ss->slope = ss->slope;
+	out->dur = ss->dur;
+	out->attained = ss->attained;
+	out->criterion = ss->criterion;
+	out->deviation = ss->deviation;
+	out->slope = ss->slope;
 	for (i = 0, j = ss->head; i < ss->dur; i++, j = (j + 1) % ss->dur) {
-		r->ss->bw[i] = ss->bw[j];
-		r->ss->iops[i] = ss->iops[j];
+		out->bw[i] = ss->bw[j];
+		out->iops[i] = ss->iops[j];
 	}
 	return 0;
 }
 
-/* The union of the workers' CPUs, as the applied setting "cpus" (a list, "0-3,5"). */
-static void result_note_cpus(struct job_result *r, const struct worker *w)
+/* The CPUs the worker ran on, as the applied setting "cpus" (a list, "0-3,5"). */
+static void worker_cpus(struct job_result *one, const struct worker *w)
 {
-	unsigned i, k;
+	unsigned k = one->nr_applied;
 
-	for (i = 0; i < JOB_CPUS_MAX / 64; i++)
-		r->cpus[i] |= w->cpus_applied[i];
-	for (k = 0; k < r->nr_applied && strcmp(r->applied[k][0], "cpus"); k++)
-		;
+	memcpy(one->cpus, w->cpus_applied, sizeof(one->cpus));
 	if (k == ENGINE_APPLIED_MAX)
 		return;
-	if (k == r->nr_applied) {
-		r->nr_applied++;
-		snprintf(r->applied[k][0], sizeof(r->applied[k][0]), "cpus");
-	}
-	iop_cpus_format(r->cpus, r->applied[k][1], sizeof(r->applied[k][1]));
+	one->nr_applied++;
+	snprintf(one->applied[k][0], sizeof(one->applied[k][0]), "cpus");
+	iop_cpus_format(one->cpus, one->applied[k][1], sizeof(one->applied[k][1]));
 }
 
-static void result_add_worker(struct job_result *r, const struct worker *w)
+/* One worker's figures as a result of its own: what result_merge folds into its job's. */
+static void worker_result(struct job_result *one, const struct worker *w, struct ss_result *ss)
 {
 	uint64_t runtime = w->end_ns > w->start_ns ? w->end_ns - w->start_ns : 0;
+	const struct fleet_worker *f = &w->fleet;
 	unsigned i;
 
-	result_add_span(r, &w->fleet, !r->end_ns);
-	r->nr_workers++;
-	if (w->error && !r->error) {
-		r->error = w->error;
-		snprintf(r->errmsg, sizeof(r->errmsg), "%s", w->errmsg);
-	}
-	r->interrupted |= w->interrupted;
-	r->verify_errors += w->verify_errors;
-	r->zone_resets += w->zown.resets;
-	if (w->total_err && !r->total_err)
-		r->first_error = w->first_error;
-	r->total_err += w->total_err;
-	for (i = 0; i < 3; i++)
-		r->err_ios[i] += w->err_ios[i];
-	if (w->errlog_len) {
-		size_t have = strlen(r->errlog), n = (size_t)w->errlog_len;
-
-		if (have + n >= sizeof(r->errlog)) {
-			r->errlog_dropped++;
-			n = 0;
-		}
-		memcpy(r->errlog + have, w->errlog, n);
-		r->errlog[have + n] = '\0';
-	}
-	r->errlog_dropped += w->errlog_dropped;
+	result_init(one, w->job, w->clone);
+	one->nr_workers = 1;
+	one->error = w->error;
+	snprintf(one->errmsg, sizeof(one->errmsg), "%s", w->errmsg);
+	one->interrupted = w->interrupted;
+	one->verify_errors = w->verify_errors;
+	one->zone_resets = w->zown.resets;
+	one->total_err = w->total_err;
+	one->first_error = w->first_error;
+	memcpy(one->err_ios, w->err_ios, sizeof(one->err_ios));
+	memcpy(one->errlog, w->errlog, (size_t)w->errlog_len);
+	one->errlog[w->errlog_len] = '\0';
+	one->errlog_dropped = w->errlog_dropped;
 	if (w->job->rw == RW_COPY) {
-		r->copy = w->copy;
-		snprintf(r->copy_src, sizeof(r->copy_src), "%s", w->plan->copy_src);
-		snprintf(r->copy_dst, sizeof(r->copy_dst), "%s", w->plan->paths[0]);
+		one->copy = w->copy;
+		snprintf(one->copy_src, sizeof(one->copy_src), "%s", w->plan->copy_src);
+		snprintf(one->copy_dst, sizeof(one->copy_dst), "%s", w->plan->paths[0]);
 	}
+	one->start_ns = f->start_ns;
+	one->end_ns = f->end_ns;
+	one->window_start_ns = f->window_start_ns;
+	one->window_end_ns = f->window_end_ns;
+	one->window_bytes = f->window_bytes;
+	one->window_ios = f->window_ios;
+	one->meta = w->meta;
 	if (!w->st)
 		return;
-	if (runtime > r->runtime_ns)
-		r->runtime_ns = runtime;
+	one->runtime_ns = runtime;
 	for (i = 0; i < STAT_NR; i++) {
-		struct dir_stat d = w->st[i];
-
+		one->dir[i] = w->st[i];
 		/* each direction its own time: a write job's verify reads are not its writes' */
-		if (d.ios)
-			d.runtime_ns = w->dir_ns[i] ? w->dir_ns[i] : runtime;
-		dir_stat_merge(&r->dir[i], &d);
+		if (one->dir[i].ios)
+			one->dir[i].runtime_ns = w->dir_ns[i] ? w->dir_ns[i] : runtime;
 	}
 	if (w->ru_end.ru_utime.tv_sec || w->ru_end.ru_utime.tv_usec || w->ru_end.ru_stime.tv_sec ||
 	    w->ru_end.ru_stime.tv_usec) {
-		r->usr_ns += tv_ns(&w->ru_end.ru_utime) - tv_ns(&w->ru_start.ru_utime);
-		r->sys_ns += tv_ns(&w->ru_end.ru_stime) - tv_ns(&w->ru_start.ru_stime);
-		r->ctx += (uint64_t)(w->ru_end.ru_nvcsw - w->ru_start.ru_nvcsw) +
-			  (uint64_t)(w->ru_end.ru_nivcsw - w->ru_start.ru_nivcsw);
-		r->majf += (uint64_t)(w->ru_end.ru_majflt - w->ru_start.ru_majflt);
-		r->minf += (uint64_t)(w->ru_end.ru_minflt - w->ru_start.ru_minflt);
+		one->usr_ns = tv_ns(&w->ru_end.ru_utime) - tv_ns(&w->ru_start.ru_utime);
+		one->sys_ns = tv_ns(&w->ru_end.ru_stime) - tv_ns(&w->ru_start.ru_stime);
+		one->ctx = (uint64_t)(w->ru_end.ru_nvcsw - w->ru_start.ru_nvcsw) +
+			   (uint64_t)(w->ru_end.ru_nivcsw - w->ru_start.ru_nivcsw);
+		one->majf = (uint64_t)(w->ru_end.ru_majflt - w->ru_start.ru_majflt);
+		one->minf = (uint64_t)(w->ru_end.ru_minflt - w->ru_start.ru_minflt);
 	}
-	if (r->nr_workers == 1)
-		r->buf_huge = w->buf_huge;
+	one->buf_huge = w->buf_huge;
 	if (w->kt_valid) {
-		r->kt_workers++;
-		r->kt_usr_ns += w->kt_end[0] - w->kt_start[0];
-		r->kt_sys_ns += w->kt_end[1] - w->kt_start[1];
+		one->kt_workers = 1;
+		one->kt_usr_ns = w->kt_end[0] - w->kt_start[0];
+		one->kt_sys_ns = w->kt_end[1] - w->kt_start[1];
 	}
-	for (i = 0; i < DEPTH_BUCKETS; i++)
-		r->depth[i] += w->depth_hist[i];
-	if (w->meta) {
-		/* fio's read and write stand for open-read and create: their own phase times */
-		if (meta_merge(&r->meta, w->meta) && !r->error) {
-			r->error = ENOMEM;
-			snprintf(r->errmsg, sizeof(r->errmsg), "out of memory merging results");
-		}
-		if (r->meta) {
-			r->dir[STAT_READ].runtime_ns = r->meta->phase_ns[META_OPEN_READ];
-			r->dir[STAT_WRITE].runtime_ns = r->meta->phase_ns[META_CREATE];
-		}
-	}
-	if (r->nr_workers == 1)
-		r->latency_depth = w->lat_on ? w->qd_cap : w->job->iodepth;
-	if (w->ss_holder && !r->ss && result_add_ss(r, w) && !r->error) {
-		r->error = ENOMEM;
-		snprintf(r->errmsg, sizeof(r->errmsg), "out of memory for the steady state");
-	}
-	if (!r->nr_applied && w->eng.nr_applied) {
-		r->nr_applied = w->eng.nr_applied;
-		memcpy(r->applied, w->eng.applied, sizeof(r->applied));
-	}
+	memcpy(one->depth, w->depth_hist, sizeof(one->depth));
+	one->latency_depth = w->lat_on ? w->qd_cap : w->job->iodepth;
+	if (w->ss_holder && ss)
+		one->ss = ss;
+	one->nr_applied = w->eng.nr_applied;
+	memcpy(one->applied, w->eng.applied, sizeof(one->applied));
 	if (w->cpus_pinned)
-		result_note_cpus(r, w);
+		worker_cpus(one, w);
+}
+
+/* A worker's figures into its job's result, through the one merge every result goes through. */
+static void result_add_worker(struct job_result *r, const struct worker *w)
+{
+	struct ss_result ss = { 0 };
+	struct job_result *one = malloc(sizeof(*one));
+	int ret = -ENOMEM;
+
+	if (one && (!w->ss_holder || !worker_ss(&ss, w))) {
+		worker_result(one, w, &ss);
+		ret = result_merge(r, one);
+	}
+	if (ret && !r->error) {
+		r->error = ENOMEM;
+		snprintf(r->errmsg, sizeof(r->errmsg), "out of memory merging results");
+	}
+	free(ss.bw);
+	free(ss.iops);
+	free(one);
 }
 
 static struct job_result *results_grow(struct run_results *out, unsigned n)

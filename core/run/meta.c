@@ -22,8 +22,6 @@
 
 #define META_DEPTH_MAX 64
 
-const char *const meta_op_names[META_NR] = { "create", "stat", "open_read", "unlink" };
-
 uint64_t meta_nr_dirs(uint64_t nrfiles, unsigned files_per_dir)
 {
 	return (nrfiles + files_per_dir - 1) / files_per_dir;
@@ -282,28 +280,4 @@ void *meta_main(void *arg)
 	w->buf_base = NULL;
 	run_gate_done(w);
 	return NULL;
-}
-
-int meta_merge(struct meta_stat **dst, const struct meta_stat *src)
-{
-	struct meta_stat *d = *dst;
-	unsigned op;
-
-	if (!d) {
-		d = calloc(1, sizeof(*d));
-		if (!d)
-			return -ENOMEM;
-		for (op = 0; op < META_NR; op++)
-			lat_init(&d->op[op]);
-		*dst = d;
-	}
-	for (op = 0; op < META_NR; op++) {
-		lat_merge(&d->op[op], &src->op[op]);
-		if (src->phase_ns[op] > d->phase_ns[op])
-			d->phase_ns[op] = src->phase_ns[op];
-	}
-	d->files += src->files;
-	d->dirs += src->dirs;
-	d->depth = src->depth;
-	return 0;
 }

@@ -15,9 +15,4 @@ void *meta_main(void *arg);
 uint64_t meta_nr_dirs(uint64_t nrfiles, unsigned files_per_dir);
 unsigned meta_depth(uint64_t nr_dirs, unsigned fanout);
 
-/* Fold one worker's metadata statistics into a result's (allocating it). 0 or -ENOMEM. */
-int meta_merge(struct meta_stat **dst, const struct meta_stat *src);
-
-extern const char *const meta_op_names[META_NR];
-
 #endif

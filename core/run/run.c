@@ -19,6 +19,7 @@
 #include "run/meta.h"
 #include "base/cpulist.h"
 #include "run/run.h"
+#include "stats/merge.h"
 #include "stats/stats.h"
 #include "stats/steady.h"
 #include "run/worker.h"
@@ -452,14 +453,8 @@ void run_results_free(struct run_results *r)
 {
 	unsigned i;
 
-	for (i = 0; i < r->nr; i++) {
-		free(r->res[i].meta);
-		if (r->res[i].ss) {
-			free(r->res[i].ss->bw);
-			free(r->res[i].ss->iops);
-			free(r->res[i].ss);
-		}
-	}
+	for (i = 0; i < r->nr; i++)
+		result_free_owned(&r->res[i]);
 	free(r->res);
 	if (r->disks) {
 		disk_set_free(r->disks);

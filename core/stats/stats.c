@@ -277,3 +277,5 @@ void dir_stat_merge(struct dir_stat *dst, const struct dir_stat *src)
 	sample_merge(&dst->bw, &src->bw);
 	sample_merge(&dst->iops, &src->iops);
 }
+
+const char *const meta_op_names[META_NR] = { "create", "stat", "open_read", "unlink" };

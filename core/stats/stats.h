@@ -133,4 +133,7 @@ static inline unsigned job_percentile_list(const struct job_spec *job, const dou
 	return nr_default_percentiles;
 }
 
+/* rw=metadata: each operation's name, for the reports. */
+extern const char *const meta_op_names[META_NR];
+
 #endif

@@ -13,6 +13,7 @@
 
 #include "cli/commands.h"
 #include "base/err.h"
+#include "iopath/engine.h"
 #include "iopath/probe.h"
 #include "probe/probe_int.h"
 
@@ -144,8 +145,12 @@ Test(probe, trials_on_a_block_filesystem_find_direct_io_and_async_interfaces)
 	cr_assert(pp.direct_align == 512 || pp.direct_align == 4096);
 	cr_assert_eq(pp.trial[PROBE_T_UNALIGNED].state, PROBE_FAILED);
 	cr_assert_eq(pp.trial[PROBE_T_UNALIGNED].err, EINVAL);
-	cr_assert_eq(pp.trial[PROBE_T_IO_URING].state, PROBE_OK, "%s", pp.trial[PROBE_T_IO_URING].why);
-	cr_assert_eq(pp.trial[PROBE_T_LIBAIO].state, PROBE_OK, "%s", pp.trial[PROBE_T_LIBAIO].why);
+	cr_assert_not_null(probe_engine_trial(&pp, "io_uring"), "no io_uring trial");
+	cr_assert_eq(probe_engine_trial(&pp, "io_uring")->state, PROBE_OK, "%s",
+		     probe_engine_trial(&pp, "io_uring")->why);
+	cr_assert_not_null(probe_engine_trial(&pp, "libaio"), "no libaio trial");
+	cr_assert_eq(probe_engine_trial(&pp, "libaio")->state, PROBE_OK, "%s",
+		     probe_engine_trial(&pp, "libaio")->why);
 	cr_assert_eq(pp.trial[PROBE_T_MMAP].state, PROBE_OK);
 	cr_assert_eq(pp.trial[PROBE_T_FSYNC].state, PROBE_OK);
 	cr_assert_gt(pp.fsync_ns, 0);
@@ -682,25 +687,49 @@ static void fake_path(const char *fstype, enum probe_trial_id failing, int err)
 		probe_trial_set(&pp.trial[failing], err, "open(O_DIRECT): %s", strerror(err));
 }
 
+/* An engine as the planner hands it to the probe: its ops, from the registry. */
+static const struct engine_ops *ops_of(const char *name)
+{
+	const struct engine_entry *e = engine_find(name);
+
+	cr_assert_not_null(e, "no engine %s", name);
+	return e->ops;
+}
+
 Test(probe, refuses_direct_where_o_direct_open_fails)
 {
 	char why[256];
 
 	fake_path("9p", PROBE_T_DIRECT_OPEN, EINVAL);
-	cr_assert(probe_refuses(&pp, true, "psync", why, sizeof(why)));
+	cr_assert(probe_refuses(&pp, true, ops_of("psync"), why, sizeof(why)));
 	cr_assert_str_eq(why, "direct=1 on 9p at /mnt/shared: O_DIRECT open gives EINVAL");
-	cr_assert_not(probe_refuses(&pp, false, "psync", why, sizeof(why)));
-	cr_assert(probe_refuses(&pp, false, "odirect", why, sizeof(why)));
+	cr_assert_not(probe_refuses(&pp, false, ops_of("psync"), why, sizeof(why)));
 }
 
 Test(probe, refuses_an_engine_whose_trial_failed)
 {
 	char why[256];
 
-	fake_path("ext4", PROBE_T_IO_URING, EPERM);
-	cr_assert(probe_refuses(&pp, false, "io_uring", why, sizeof(why)));
+	fake_path("ext4", PROBE_T_NR, 0);
+	pp.nr_etrials = 2;
+	snprintf(pp.etrial[0].engine, sizeof(pp.etrial[0].engine), "libaio");
+	probe_trial_set(&pp.etrial[0].t, 0, "ok");
+	snprintf(pp.etrial[1].engine, sizeof(pp.etrial[1].engine), "io_uring");
+	probe_trial_set(&pp.etrial[1].t, EPERM, "io_uring_setup: %s", strerror(EPERM));
+	cr_assert(probe_refuses(&pp, false, ops_of("io_uring"), why, sizeof(why)));
 	cr_assert(strstr(why, "ioengine=io_uring"), "%s", why);
-	cr_assert_not(probe_refuses(&pp, false, "libaio", why, sizeof(why)));
+	cr_assert_not(probe_refuses(&pp, false, ops_of("libaio"), why, sizeof(why)));
+	cr_assert_not(probe_refuses(&pp, false, ops_of("psync"), why, sizeof(why)));
+}
+
+Test(probe, refuses_a_mapping_engine_where_shared_maps_fail)
+{
+	char why[256];
+
+	fake_path("9p", PROBE_T_MMAP, ENODEV);
+	cr_assert(probe_refuses(&pp, false, ops_of("mmap"), why, sizeof(why)));
+	cr_assert(strstr(why, "ioengine=mmap"), "%s", why);
+	cr_assert_not(probe_refuses(&pp, false, ops_of("psync"), why, sizeof(why)));
 }
 
 Test(probe, refuses_nothing_without_trials)
@@ -708,7 +737,7 @@ Test(probe, refuses_nothing_without_trials)
 	char why[256];
 
 	fake_path("9p", PROBE_T_NR, 0);
-	cr_assert_not(probe_refuses(&pp, true, "io_uring", why, sizeof(why)));
+	cr_assert_not(probe_refuses(&pp, true, ops_of("io_uring"), why, sizeof(why)));
 	cr_assert_str_eq(why, "");
 }
 
@@ -719,7 +748,7 @@ Test(probe, flags_but_does_not_refuse_direct_where_a_cache_answers_it)
 	fake_path("virtiofs", PROBE_T_NR, 0);
 	pp.direct_honoured = PROBE_NO;
 	strcpy(pp.direct_evidence, "reads as fast as a hole");
-	cr_assert_not(probe_refuses(&pp, true, "psync", why, sizeof(why)));
+	cr_assert_not(probe_refuses(&pp, true, ops_of("psync"), why, sizeof(why)));
 	cr_assert(probe_direct_suspect(&pp, why, sizeof(why)));
 	cr_assert(strstr(why, "not honoured"), "%s", why);
 	fake_path("tmpfs", PROBE_T_NR, 0);
