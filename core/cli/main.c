@@ -5,6 +5,7 @@
 #include "cli/commands.h"
 #include "fleet/fleet.h"
 #include "report/report_fleet.h"
+#include "base/msg.h"
 #include "base/version.h"
 
 static int cmd_version(int argc, char **argv)
@@ -62,11 +63,18 @@ static int dispatch(int argc, char **argv)
 	return cmd_fio(argc, argv);
 }
 
+/* Where the layers below put their messages: stderr, one line each, as every error goes. */
+static void print_msg(const char *line)
+{
+	fprintf(stderr, "iopath: %s\n", line);
+}
+
 int main(int argc, char **argv)
 {
 	/* --mpi and its options, or a launch by mpirun: join the MPI job (core/fleet/fleet.h) */
 	int code;
 
+	iop_msg_set_sink(print_msg);
 	fleet_set_writers(&report_fleet_writers);
 	code = fleet_setup(&argc, argv);
 

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/msg.h"
 #include "base/err.h"
 #include "fleet/fleet.h"
 #include "stats/merge.h"
@@ -486,7 +487,7 @@ int fleet_take_args(int *argc, char **argv, struct fleet_args *a)
 			a->any = true;
 		} else if (!strncmp(s, "--mpi-rank-output", 17) && (s[17] == '=' || !s[17])) {
 			if (s[17] != '=' || !s[18]) {
-				fprintf(stderr, "iopath: --mpi-rank-output needs a directory (--mpi-rank-output=DIR)\n");
+				iop_msgf("--mpi-rank-output needs a directory (--mpi-rank-output=DIR)");
 				return 2;
 			}
 			a->rank_output = s + 18;

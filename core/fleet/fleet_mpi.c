@@ -8,6 +8,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "base/msg.h"
 #include "base/err.h"
 #include "fleet/fleet.h"
 
@@ -150,13 +151,13 @@ int fleet_setup(int *argc, char **argv)
 	size = fleet_launcher_size(&lrank);
 	if (!D.args.mpi && size < 1) {
 		if (D.args.any) {
-			fprintf(stderr, "iopath: --mpi-shared-files and --mpi-rank-output need --mpi or a launch by mpirun\n");
+			iop_msgf("--mpi-shared-files and --mpi-rank-output need --mpi or a launch by mpirun");
 			return EXIT_USAGE;
 		}
 		return 0;
 	}
 	if (MPI_Init_thread(argc, &argv, MPI_THREAD_FUNNELED, &provided) != MPI_SUCCESS) {
-		fprintf(stderr, "iopath: --mpi: MPI_Init failed (run under mpirun)\n");
+		iop_msgf("--mpi: MPI_Init failed (run under mpirun)");
 		return EXIT_USAGE;
 	}
 	MPI_Comm_rank(MPI_COMM_WORLD, &D.rank);
@@ -166,7 +167,7 @@ int fleet_setup(int *argc, char **argv)
 	D.hosts = calloc((size_t)D.size, HOST_MAX);
 	D.steps = calloc((size_t)D.size, sizeof(*D.steps));
 	if (!D.hosts || !D.steps) {
-		fprintf(stderr, "iopath: rank %d: out of memory\n", D.rank);
+		iop_msgf("rank %d: out of memory", D.rank);
 		MPI_Abort(MPI_COMM_WORLD, EXIT_USAGE);
 	}
 	MPI_Allgather(D.host, HOST_MAX, MPI_CHAR, D.hosts, HOST_MAX, MPI_CHAR, MPI_COMM_WORLD);
@@ -448,7 +449,7 @@ static void fleet_phase_leave(struct fleet_worker *w, unsigned nr, unsigned nr_j
 	all = calloc((size_t)gsize * (nr_jobs * 3 + 1), sizeof(*all));
 	allcounts = calloc((size_t)gsize * 2 + 2, sizeof(*allcounts));
 	if (!mine || !all || !allcounts) {
-		fprintf(stderr, "iopath: rank %d: out of memory\n", D.rank);
+		iop_msgf("rank %d: out of memory", D.rank);
 		MPI_Abort(MPI_COMM_WORLD, EXIT_JOB_FAILED);
 	}
 	counts[0] = (int)nr_jobs;
@@ -526,7 +527,7 @@ static int gather_root(const struct fleet_blob *own, const struct output_opts *o
 	unsigned us = 20;
 
 	if (!ranks || !req || !lens || !bufs || !state) {
-		fprintf(stderr, "iopath: rank 0: out of memory gathering results\n");
+		iop_msgf("rank 0: out of memory gathering results");
 		MPI_Abort(MPI_COMM_WORLD, EXIT_JOB_FAILED);
 	}
 	for (r = 0; r < D.size; r++) {
@@ -547,7 +548,7 @@ static int gather_root(const struct fleet_blob *own, const struct output_opts *o
 			if (state[r] == 0) {
 				bufs[r] = malloc(lens[r] ? lens[r] : 1);
 				if (!bufs[r]) {
-					fprintf(stderr, "iopath: rank 0: out of memory for rank %d's result\n", r);
+					iop_msgf("rank 0: out of memory for rank %d's result", r);
 					MPI_Abort(MPI_COMM_WORLD, EXIT_JOB_FAILED);
 				}
 				MPI_Irecv(bufs[r], (int)lens[r], MPI_BYTE, r, TAG_BLOB, MPI_COMM_WORLD,
@@ -614,7 +615,7 @@ static int gather(const struct run_results *r, const struct fleet_rank_info *inf
 	D.gathered = true;
 	final_rounds();
 	if (fleet_blob_pack(r, info, &b))
-		fprintf(stderr, "iopath: rank %d: out of memory packing its result\n", D.rank);
+		iop_msgf("rank %d: out of memory packing its result", D.rank);
 	if (D.rank == 0) {
 		code = gather_root(&b, o, argc, argv, in_place);
 	} else {
@@ -649,7 +650,7 @@ int fleet_output(const struct run_results *r, int code, const struct output_opts
 	info.probe_json = probe;
 	if (D.args.rank_output && writers &&
 	    writers->rank_file(r, D.args.rank_output, &info, argc, argv, &err))
-		fprintf(stderr, "iopath: rank %d: %s\n", D.rank, err.msg);
+		iop_msgf("rank %d: %s", D.rank, err.msg);
 	code = gather(r, &info, o, argc, argv, NULL);
 	free(probe);
 	return code;
@@ -691,7 +692,7 @@ int fleet_exit(int code)
 			struct iop_err err;
 
 			if (writers && writers->rank_file(NULL, D.args.rank_output, &info, 0, NULL, &err))
-				fprintf(stderr, "iopath: rank %d: %s\n", D.rank, err.msg);
+				iop_msgf("rank %d: %s", D.rank, err.msg);
 		}
 		c = gather(NULL, &info, NULL, 0, NULL, NULL);
 		if (D.rank == 0)

@@ -5,6 +5,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "base/msg.h"
 #include "base/err.h"
 #include "fleet/fleet.h"
 
@@ -25,7 +26,7 @@ int fleet_setup(int *argc, char **argv)
 	if (ret)
 		return ret;
 	if (a.mpi || a.any) {
-		fprintf(stderr, "iopath: --mpi: MPI support is not compiled in (install it with scripts/deps.sh --mpi, build with make MPI=1)\n");
+		iop_msgf("--mpi: MPI support is not compiled in (install it with scripts/deps.sh --mpi, build with make MPI=1)");
 		return EXIT_USAGE;
 	}
 	size = fleet_launcher_size(&rank);
@@ -33,7 +34,7 @@ int fleet_setup(int *argc, char **argv)
 	setenv("RANK", "0", 0);
 	setenv("HOST", fleet_hostname(), 0);
 	if (size > 1) {
-		fprintf(stderr, "iopath: started by mpirun as rank %u of %d, but MPI support is not compiled in (build with make MPI=1); not running %d unsynchronised copies\n",
+		iop_msgf("started by mpirun as rank %u of %d, but MPI support is not compiled in (build with make MPI=1); not running %d unsynchronised copies",
 			rank, size, size);
 		return EXIT_USAGE;
 	}

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "base/msg.h"
 #include "base/err.h"
 #include "report/output.h"
 #include "report/report.h"
@@ -146,14 +147,14 @@ int output_exit_code(const struct run_results *r)
 			nl = strchr(line, '\n');
 			if (!nl)
 				break;
-			fprintf(stderr, "iopath: job %s: %.*s\n", res->spec->name, (int)(nl - line),
+			iop_msgf("job %s: %.*s", res->spec->name, (int)(nl - line),
 				line);
 		}
 		if (res->errlog_dropped)
-			fprintf(stderr, "iopath: job %s: %llu more error lines not kept\n",
+			iop_msgf("job %s: %llu more error lines not kept",
 				res->spec->name, (unsigned long long)res->errlog_dropped);
 		if (res->error)
-			fprintf(stderr, "iopath: job %s failed: %s\n", res->spec->name, res->errmsg);
+			iop_msgf("job %s failed: %s", res->spec->name, res->errmsg);
 	}
 	if (r->interrupted)
 		return EXIT_INTERRUPTED;

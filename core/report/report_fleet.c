@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/msg.h"
 #include "base/err.h"
 #include "base/parse.h"
 #include "base/version.h"
@@ -342,17 +343,17 @@ int fleet_write_merged(struct fleet_rank *ranks, unsigned nr, const struct outpu
 	if (!o)
 		o = &dflt;
 	if (fleet_merge(ranks, nr, &m)) {
-		fprintf(stderr, "iopath: out of memory merging the ranks' results\n");
+		iop_msgf("out of memory merging the ranks' results");
 		return EXIT_JOB_FAILED;
 	}
 	run_env_fill(&env, argc, argv);
 	code = output_exit_code(&m.all);
 	for (i = 0; i < nr; i++) {
 		if (ranks[i].missing)
-			fprintf(stderr, "iopath: rank %u (%s) never reported; its results are lost\n",
+			iop_msgf("rank %u (%s) never reported; its results are lost",
 				ranks[i].rank, ranks[i].hostname);
 		else if (ranks[i].error[0])
-			fprintf(stderr, "iopath: rank %u (%s) failed: %s\n", ranks[i].rank,
+			iop_msgf("rank %u (%s) failed: %s", ranks[i].rank,
 				ranks[i].hostname, ranks[i].error);
 		usage += ranks[i].exit_code == EXIT_USAGE;
 	}
@@ -369,13 +370,13 @@ int fleet_write_merged(struct fleet_rank *ranks, unsigned nr, const struct outpu
 		json_t *root = fleet_merged_json(&m, &env, o->formats & OUT_JSONPLUS);
 
 		if (!root) {
-			fprintf(stderr, "iopath: out of memory building the merged result\n");
+			iop_msgf("out of memory building the merged result");
 			code = code ? code : EXIT_JOB_FAILED;
 		} else {
 					ret = report_json_write(root, o->path);
 			json_decref(root);
 			if (ret) {
-				fprintf(stderr, "iopath: cannot write the result to %s: %s\n",
+				iop_msgf("cannot write the result to %s: %s",
 					o->path ? o->path : "stdout", strerror(-ret));
 				code = code ? code : EXIT_JOB_FAILED;
 			}
