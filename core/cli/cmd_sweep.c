@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "cli/cmdargs.h"
+#include "base/clock.h"
 #include "cli/commands.h"
 #include "fleet/fleet.h"
 #include "job/target.h"
@@ -590,18 +591,15 @@ struct progress {
 	const char *label;
 	double cell_expect;	/* seconds a cell is expected to take */
 	double spent;		/* seconds of finished cells */
-	struct timespec cell_start;
+	uint64_t cell_start;
 	pthread_t thread;
 	pthread_mutex_t lock;
 	atomic_bool running, stop;
 };
 
-static double since(const struct timespec *t0)
+static double since(const uint64_t *t0)
 {
-	struct timespec now;
-
-	clock_gettime(CLOCK_MONOTONIC, &now);
-	return (double)(now.tv_sec - t0->tv_sec) + (double)(now.tv_nsec - t0->tv_nsec) / 1e9;
+	return (double)(mono_ns() - *t0) / 1e9;
 }
 
 static void fmt_duration(char *buf, size_t len, double s)
@@ -658,7 +656,7 @@ static void progress_start_cell(struct progress *p, const char *label, unsigned 
 
 	pthread_mutex_lock(&p->lock);
 	p->label = label;
-	clock_gettime(CLOCK_MONOTONIC, &p->cell_start);
+	p->cell_start = mono_ns();
 	atomic_store(&p->running, true);
 	if (!p->tty) {
 		fmt_duration(e, sizeof(e), eta(p, 0));

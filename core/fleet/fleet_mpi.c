@@ -8,6 +8,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "base/clock.h"
 #include "base/msg.h"
 #include "base/err.h"
 #include "fleet/fleet.h"
@@ -67,14 +68,6 @@ static struct {
 	size_t nr_samples, cap;
 	uint64_t *samples;		/* rows of: t (ns after origin), then bytes, ios per unit */
 } D;
-
-static uint64_t mono(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
 
 static void nap(unsigned us)
 {
@@ -207,7 +200,7 @@ static int wait_req(MPI_Request *req)
 		if (done)
 			return 0;
 		if (run_stop_requested()) {
-			uint64_t t = mono();
+			uint64_t t = mono_ns();
 
 			if (!stop_seen)
 				stop_seen = t;
@@ -337,12 +330,12 @@ static uint64_t fleet_phase_start(void)
 
 	D.nr_samples = 0;
 	if (!D.on || D.group == MPI_COMM_NULL || D.broken)
-		return D.origin = mono();
+		return D.origin = mono_ns();
 	/* the patient wait while others set up, then a tight one so that all leave together */
 	MPI_Ibarrier(D.group, &req);
 	if (!wait_req(&req))
 		MPI_Barrier(D.group);
-	return D.origin = mono();
+	return D.origin = mono_ns();
 }
 
 static uint64_t *sample_row(size_t k)
@@ -387,7 +380,7 @@ static void fleet_phase_watch(unsigned nr, bool (*progress)(void *arg, struct fl
 		return;
 	do {
 		done = progress(arg, scratch);
-		t = mono() - D.origin;
+		t = mono_ns() - D.origin;
 		if (sample_room()) {
 			uint64_t *row = sample_row(D.nr_samples++);
 
@@ -520,7 +513,7 @@ static int gather_root(const struct fleet_blob *own, const struct output_opts *o
 {
 	struct fleet_rank *ranks = calloc((size_t)D.size, sizeof(*ranks));
 	MPI_Request *req = calloc((size_t)D.size, sizeof(*req));
-	uint64_t *lens = calloc((size_t)D.size, sizeof(*lens)), t0 = mono();
+	uint64_t *lens = calloc((size_t)D.size, sizeof(*lens)), t0 = mono_ns();
 	char **bufs = calloc((size_t)D.size, sizeof(*bufs));
 	int *state = calloc((size_t)D.size, sizeof(*state));
 	int r, left = D.size - 1, done, code;
@@ -563,7 +556,7 @@ static int gather_root(const struct fleet_blob *own, const struct output_opts *o
 		}
 		if (!left)
 			break;
-		if ((run_stop_requested() || D.broken) && mono() - t0 > grace_ns()) {
+		if ((run_stop_requested() || D.broken) && mono_ns() - t0 > grace_ns()) {
 			for (r = 1; r < D.size; r++) {
 				if (state[r] == 2)
 					continue;

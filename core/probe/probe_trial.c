@@ -9,6 +9,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "base/clock.h"
 #include "probe/probe_int.h"
 #include "base/tempfiles.h"
 
@@ -27,18 +28,10 @@ struct trial_ctx {
 	unsigned char *buf;	/* BUF_LEN, 4096-aligned */
 };
 
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
-
 /* Create a fresh file in dir with O_EXCL; returns the fd or -errno. */
 static int tmp_create(const char *dir, char *name, size_t len)
 {
-	unsigned long salt = (unsigned long)now_ns();
+	unsigned long salt = (unsigned long)mono_ns();
 	int i, fd;
 
 	for (i = 0; i < 32; i++) {
@@ -225,12 +218,12 @@ static void trial_fsync(struct trial_ctx *c)
 		probe_trial_set(t, ret, "buffered write before fsync: %s", strerror(-ret));
 		return;
 	}
-	t0 = now_ns();
+	t0 = mono_ns();
 	if (fsync(c->fd)) {
 		probe_trial_set(t, errno, "fsync: %s", strerror(errno));
 		return;
 	}
-	c->p->fsync_ns = now_ns() - t0;
+	c->p->fsync_ns = mono_ns() - t0;
 	probe_trial_set(t, 0, "4 KiB write + fsync: fsync took %.1f us", c->p->fsync_ns / 1e3);
 }
 
@@ -249,14 +242,14 @@ static int time_reads(struct trial_ctx *c, uint64_t *data, uint64_t *hole)
 	int ret;
 
 	for (i = 0; i < HONESTY_READS; i++) {
-		t0 = now_ns();
+		t0 = mono_ns();
 		ret = xfer(c->dfd, c->buf, BLK, (off_t)(i * BLK * 2) % DATA_LEN, false);
-		d[i] = now_ns() - t0;
+		d[i] = mono_ns() - t0;
 		if (ret)
 			return ret;
-		t0 = now_ns();
+		t0 = mono_ns();
 		ret = xfer(c->dfd, c->buf, BLK, DATA_LEN + (off_t)i * BLK, false);
-		h[i] = now_ns() - t0;
+		h[i] = mono_ns() - t0;
 		if (ret)
 			return ret;
 	}

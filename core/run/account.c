@@ -68,17 +68,6 @@ bool err_non_fatal(const struct job_spec *job, unsigned type, int err)
 	return false;
 }
 
-void lat_add_summary(struct lat_stat *s, uint64_t v)
-{
-	s->n++;
-	s->sum += v;
-	s->sumsq += (unsigned __int128)v * v;
-	if (v < s->min)
-		s->min = v;
-	if (v > s->max)
-		s->max = v;
-}
-
 static void stats_reset(struct worker *w)
 {
 	unsigned i;

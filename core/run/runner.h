@@ -170,9 +170,6 @@ bool err_non_fatal(const struct job_spec *job, unsigned type, int err);
 /* Completions that carry no figure of their own (their requests are done all the same). */
 void count_done(struct worker *w, struct io_req **reqs, unsigned n);
 
-/* The summary-only latency of a histogram-less statistic. */
-void lat_add_summary(struct lat_stat *s, uint64_t v);
-
 /* Measured time starts now (after ramp_time): figures so far are dropped. */
 void measure_start(struct worker *w, uint64_t t);
 

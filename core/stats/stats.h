@@ -45,7 +45,8 @@ uint64_t hist_val(unsigned idx);
 /* The smallest value that falls into bucket idx. */
 uint64_t hist_lo(unsigned idx);
 
-static inline void lat_add(struct lat_stat *s, uint64_t v)
+/* A value into the summary alone (count, sum, squares, min, max): no histogram bucket. */
+static inline void lat_add_summary(struct lat_stat *s, uint64_t v)
 {
 	s->n++;
 	s->sum += v;
@@ -54,6 +55,11 @@ static inline void lat_add(struct lat_stat *s, uint64_t v)
 		s->min = v;
 	if (v > s->max)
 		s->max = v;
+}
+
+static inline void lat_add(struct lat_stat *s, uint64_t v)
+{
+	lat_add_summary(s, v);
 	s->hist[hist_idx(v)]++;
 }
 

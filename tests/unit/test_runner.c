@@ -1,0 +1,269 @@
+/*
+ * Unit tests of the runner and the worker through the null engine (the core's test double, as
+ * fio's engines/null.c is): planning, phases and stonewall, group reporting, rate, verify on a
+ * real file, stop, and the one result merge.
+ */
+#include <criterion/criterion.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "job/job.h"
+#include "run/run.h"
+#include "stats/merge.h"
+#include "stats/stats.h"
+
+static struct job_list jobs;
+static struct run_results res;
+static char dir[64];
+
+static void setup(void)
+{
+	snprintf(dir, sizeof(dir), "/tmp/iopath-runner.XXXXXX");
+	cr_assert_not_null(mkdtemp(dir));
+}
+
+static void teardown(void)
+{
+	char cmd[128];
+
+	run_results_free(&res);
+	memset(&res, 0, sizeof(res));
+	job_list_free(&jobs);
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	cr_assert_eq(system(cmd), 0);
+}
+
+TestSuite(runner, .init = setup, .fini = teardown);
+
+/* Parse "key=value" words (a "name=" starts a job, as on fio's command line) and run them. */
+static int run_words(const char *const *words, struct iop_err *err)
+{
+	struct job_parser p;
+	unsigned i;
+	int ret = 0;
+
+	memset(&jobs, 0, sizeof(jobs));
+	job_parser_init(&p, &jobs);
+	for (i = 0; words[i] && !ret; i++) {
+		char key[64];
+		const char *eq = strchr(words[i], '=');
+
+		cr_assert_not_null(eq, "%s: key=value expected", words[i]);
+		snprintf(key, sizeof(key), "%.*s", (int)(eq - words[i]), words[i]);
+		ret = job_parse_cli(&p, key, eq + 1, err);
+	}
+	if (!ret)
+		ret = job_parser_finish(&p, err);
+	job_parser_free(&p);
+	if (ret)
+		return ret;
+	return run_jobs(&jobs, &res, err);
+}
+
+static uint64_t total_ios(const struct job_result *r, unsigned dir_)
+{
+	return r->dir[dir_].ios;
+}
+
+Test(runner, plans_and_moves_every_byte_of_a_null_job)
+{
+	const char *w[] = { "name=a", "ioengine=null", "rw=randread", "bs=4k", "size=1m",
+			    "iodepth=8", NULL };
+	struct iop_err err;
+
+	cr_assert_eq(run_words(w, &err), 0, "%s", err.msg);
+	cr_assert_eq(res.nr, 1);
+	cr_assert_eq(res.res[0].error, 0, "%s", res.res[0].errmsg);
+	cr_assert_eq(res.res[0].dir[STAT_READ].bytes, 1 << 20);
+	cr_assert_eq(total_ios(&res.res[0], STAT_READ), 256);
+	cr_assert_eq(res.res[0].dir[STAT_WRITE].ios, 0);
+	cr_assert_eq(res.res[0].nr_workers, 1);
+	cr_assert_str_eq(res.res[0].engine_name, "null");
+	cr_assert_not(run_failed(&res));
+}
+
+Test(runner, refuses_a_job_it_cannot_plan_before_any_io)
+{
+	char file[128];
+	const char *w[] = { "name=a", "ioengine=psync", "rw=write", "bs=4k", "size=1m", file,
+			    NULL };
+	struct iop_err err = { { 0 } };
+	int ret;
+
+	/* the file named is a directory: bad input found while planning, nothing written */
+	snprintf(file, sizeof(file), "filename=%s", dir);
+	ret = run_words(w, &err);
+	cr_assert_lt(ret, 0, "planned a job whose file is a directory");
+	cr_assert(strstr(err.msg, "directory"), "%s", err.msg);
+	cr_assert_eq(res.nr, 0);
+}
+
+Test(runner, numjobs_are_one_result_each_without_group_reporting)
+{
+	const char *w[] = { "name=a", "ioengine=null", "rw=write", "bs=4k", "size=64k",
+			    "numjobs=3", NULL };
+	struct iop_err err;
+	unsigned i;
+
+	cr_assert_eq(run_words(w, &err), 0, "%s", err.msg);
+	cr_assert_eq(res.nr, 3);
+	for (i = 0; i < 3; i++) {
+		cr_assert_eq(res.res[i].nr_workers, 1);
+		cr_assert_eq(res.res[i].dir[STAT_WRITE].bytes, 64 << 10);
+		cr_assert_eq(res.res[i].clone, i);
+	}
+}
+
+Test(runner, group_reporting_merges_the_workers_into_one_result)
+{
+	const char *w[] = { "name=a", "ioengine=null", "rw=write", "bs=4k", "size=64k",
+			    "numjobs=4", "group_reporting=1", NULL };
+	struct iop_err err;
+
+	cr_assert_eq(run_words(w, &err), 0, "%s", err.msg);
+	cr_assert_eq(res.nr, 1);
+	cr_assert_eq(res.res[0].nr_workers, 4);
+	cr_assert_eq(res.res[0].dir[STAT_WRITE].bytes, 4 * (64 << 10));
+	cr_assert_eq(res.res[0].dir[STAT_WRITE].clat.n, 4 * 16);
+}
+
+Test(runner, stonewall_runs_the_second_job_after_the_first)
+{
+	const char *w[] = { "name=a", "ioengine=null", "rw=read", "bs=4k", "size=256k",
+			    "name=b", "ioengine=null", "rw=write", "bs=4k", "size=128k",
+			    "stonewall=1", NULL };
+	struct iop_err err;
+
+	cr_assert_eq(run_words(w, &err), 0, "%s", err.msg);
+	cr_assert_eq(res.nr, 2);
+	cr_assert_eq(jobs.jobs[0].phase, 0);
+	cr_assert_eq(jobs.jobs[1].phase, 1, "stonewall: a phase of its own");
+	cr_assert_eq(res.res[0].dir[STAT_READ].bytes, 256 << 10);
+	cr_assert_eq(res.res[1].dir[STAT_WRITE].bytes, 128 << 10);
+}
+
+Test(runner, rate_iops_holds_the_job_back)
+{
+	/* 200 I/Os at 2000 IOPS take at least 99 ms: a floor, whatever the machine's load */
+	const char *w[] = { "name=a", "ioengine=null", "rw=read", "bs=4k", "size=800k",
+			    "rate_iops=2000", NULL };
+	struct iop_err err;
+
+	cr_assert_eq(run_words(w, &err), 0, "%s", err.msg);
+	cr_assert_eq(res.res[0].dir[STAT_READ].ios, 200);
+	cr_assert_geq(res.res[0].runtime_ns, 99000000ull, "runtime %llu ns",
+		      (unsigned long long)res.res[0].runtime_ns);
+}
+
+Test(runner, verify_reads_back_what_it_wrote)
+{
+	char file[128];
+	const char *w[] = { "name=v", "ioengine=psync", "rw=write", "bs=4k", "size=64k",
+			    "verify=crc32c", file, NULL };
+	struct iop_err err;
+
+	snprintf(file, sizeof(file), "filename=%s/data", dir);
+	cr_assert_eq(run_words(w, &err), 0, "%s", err.msg);
+	cr_assert_eq(res.res[0].error, 0, "%s", res.res[0].errmsg);
+	cr_assert_eq(res.res[0].dir[STAT_WRITE].bytes, 64 << 10);
+	cr_assert_eq(res.res[0].dir[STAT_READ].bytes, 64 << 10, "the verify pass read it back");
+	cr_assert_eq(res.res[0].verify_errors, 0);
+}
+
+Test(runner, a_stop_before_the_run_runs_nothing_and_says_interrupted)
+{
+	const char *w[] = { "name=a", "ioengine=null", "rw=read", "bs=4k", "size=1g",
+			    "time_based=1", "runtime=60s", NULL };
+	struct iop_err err;
+
+	run_request_stop();
+	cr_assert_eq(run_words(w, &err), 0, "%s", err.msg);
+	cr_assert(res.interrupted);
+}
+
+Test(runner, time_based_ends_with_its_runtime)
+{
+	const char *w[] = { "name=a", "ioengine=null", "rw=randread", "bs=4k", "size=1m",
+			    "time_based=1", "runtime=200ms", NULL };
+	struct iop_err err;
+
+	cr_assert_eq(run_words(w, &err), 0, "%s", err.msg);
+	cr_assert_gt(res.res[0].dir[STAT_READ].ios, 256, "time_based goes round the file");
+	cr_assert_geq(res.res[0].runtime_ns, 199000000ull);
+}
+
+/* ---- the one merge ---- */
+
+static void result_with(struct job_result *r, uint64_t ios, uint64_t lat, int64_t start,
+			int64_t end)
+{
+	unsigned i;
+
+	memset(r, 0, sizeof(*r));
+	for (i = 0; i < STAT_NR; i++)
+		dir_stat_init(&r->dir[i]);
+	r->nr_workers = 1;
+	r->dir[STAT_READ].ios = ios;
+	r->dir[STAT_READ].bytes = ios * 4096;
+	for (i = 0; i < ios; i++)
+		lat_add(&r->dir[STAT_READ].clat, lat);
+	r->start_ns = start;
+	r->end_ns = end;
+	r->runtime_ns = (uint64_t)(end - start);
+	r->usr_ns = 10;
+}
+
+Test(merge, sums_counts_and_histograms_and_widens_the_span)
+{
+	struct job_result *a = calloc(3, sizeof(*a)), *dst = &a[2];
+	unsigned i;
+
+	cr_assert_not_null(a);
+	result_with(&a[0], 10, 1000, 5, 100);
+	result_with(&a[1], 30, 3000, 0, 80);
+	memset(dst, 0, sizeof(*dst));
+	for (i = 0; i < STAT_NR; i++)
+		dir_stat_init(&dst->dir[i]);
+	cr_assert_eq(result_merge(dst, &a[0]), 0);
+	cr_assert_eq(result_merge(dst, &a[1]), 0);
+	cr_assert_eq(dst->nr_workers, 2);
+	cr_assert_eq(dst->dir[STAT_READ].ios, 40);
+	cr_assert_eq(dst->dir[STAT_READ].clat.n, 40);
+	cr_assert_eq(dst->dir[STAT_READ].clat.min, 1000);
+	cr_assert_eq(dst->dir[STAT_READ].clat.max, 3000);
+	cr_assert_eq(dst->usr_ns, 20);
+	cr_assert_eq(dst->start_ns, 0);
+	cr_assert_eq(dst->end_ns, 100);
+	cr_assert_eq(dst->runtime_ns, 95, "the longest part's runtime");
+	result_free_owned(dst);
+	free(a);
+}
+
+Test(merge, keeps_the_first_error_and_counts_every_one)
+{
+	struct job_result *a = calloc(3, sizeof(*a)), *dst = &a[2];
+	unsigned i;
+
+	cr_assert_not_null(a);
+	result_with(&a[0], 1, 1, 0, 1);
+	result_with(&a[1], 1, 1, 0, 1);
+	a[0].total_err = 2;
+	a[0].first_error = EIO;
+	a[1].error = ENOSPC;
+	snprintf(a[1].errmsg, sizeof(a[1].errmsg), "full");
+	a[1].total_err = 1;
+	a[1].first_error = ENOSPC;
+	memset(dst, 0, sizeof(*dst));
+	for (i = 0; i < STAT_NR; i++)
+		dir_stat_init(&dst->dir[i]);
+	cr_assert_eq(result_merge(dst, &a[0]), 0);
+	cr_assert_eq(result_merge(dst, &a[1]), 0);
+	cr_assert_eq(dst->error, ENOSPC);
+	cr_assert_str_eq(dst->errmsg, "full");
+	cr_assert_eq(dst->total_err, 3);
+	cr_assert_eq(dst->first_error, EIO);
+	free(a);
+}
