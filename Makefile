@@ -45,7 +45,7 @@ INTEG_SRC := $(wildcard tests/integration/*.c)
 UNIT_BIN := build/unit-tests
 INTEG_BIN := build/integration-tests
 
-.PHONY: FORCE all run test unit integration check valgrind fuzz static install clean deps bench mpi-test layout
+.PHONY: FORCE all run test unit integration check valgrind fuzz static install clean deps bench mpi-test layout html-test
 all: iopath
 
 deps:
@@ -232,6 +232,13 @@ fuzz: iopath
 bench: iopath
 	scripts/deps.sh --bench
 	scripts/bench $(BENCH_ARGS)
+
+# make html-test: every kind of HTML report (sweep, run, suite, compare, history, probe, a
+# 1,000-cell sweep) opened in headless Chromium: no console error, no load of anything, every
+# chart drawn, the tables' numbers equal to the JSON's; screenshots in build/html-test/. Skipped,
+# with the reason, where Chromium or Selenium is missing (scripts/deps.sh --browser).
+html-test: iopath
+	IOPATH_BIN=$(CURDIR)/iopath /usr/bin/python3 tests/html/browser_test.py
 
 # The MPI tests: their own MPI build (build/iopath-mpi), run under mpirun on this machine.
 # Skipped, with the reason, where Open MPI is not installed (scripts/deps.sh --mpi).

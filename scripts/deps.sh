@@ -4,6 +4,7 @@
 #   scripts/deps.sh            build + test packages
 #   scripts/deps.sh --lab      also QEMU and the guest's packages
 #   scripts/deps.sh --bench    also fio, valgrind and python3 for the side-by-side benchmark
+#   scripts/deps.sh --browser  also Chromium, its driver and Selenium for make html-test
 set -eu
 
 pkgs="gcc make pkg-config liburing-dev libaio-dev libjansson-dev libblkid-dev libcriterion-dev libgsl-dev libnuma-dev"
@@ -14,7 +15,8 @@ for arg in "$@"; do
 	--bench) pkgs="$pkgs fio valgrind python3" ;;
 	--fuzz) pkgs="$pkgs clang libclang-rt-14-dev" ;;
 	--mpi) pkgs="$pkgs openmpi-bin libopenmpi-dev" ;;
-	*) echo "deps.sh: unknown argument '$arg' (accepted: --lab --bench --fuzz --mpi)" >&2; exit 2 ;;
+	--browser) pkgs="$pkgs chromium chromium-driver python3-selenium" ;;
+	*) echo "deps.sh: unknown argument '$arg' (accepted: --lab --bench --fuzz --mpi --browser)" >&2; exit 2 ;;
 	esac
 done
 

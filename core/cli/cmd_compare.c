@@ -6,6 +6,7 @@
 
 #include "cli/cmdargs.h"
 #include "cli/commands.h"
+#include "cli/htmlout.h"
 #include "results/compare.h"
 #include "report/report.h"
 #include "results/report_cells.h"
@@ -23,11 +24,13 @@ static void usage(FILE *f)
 		"                        cannot judge as regressions too\n"
 		"  --json[=FILE]         the comparison as JSON (on stdout instead of the table)\n"
 		"  --junit FILE          a JUnit XML report for CI systems\n"
+		"  --html FILE           one self-contained HTML page: the changes with their\n"
+		"                        intervals, and both sides' environment and probes\n"
 		"exit: 0 nothing regressed, 1 something did, 2 bad input\n");
 }
 
 struct compare_args {
-	const char *base, *cur, *json, *junit;
+	const char *base, *cur, *json, *junit, *html;
 	bool json_stdout;
 	struct cmp_opts o;
 };
@@ -53,6 +56,10 @@ static int parse(int argc, char **argv, struct compare_args *a, struct iop_err *
 			a->o.alpha = strtod(v, &end);
 			if (end == v || *end || !(a->o.alpha > 0 && a->o.alpha < 1))
 				return iop_errf(err, -EINVAL, "--alpha '%s': expected a level between 0 and 1, e.g. 0.05", v);
+		} else if ((ret = arg_value(argc, argv, &i, "html", &v, err))) {
+			if (ret < 0 || (ret = html_check_path(v, err)))
+				return ret;
+			a->html = v;
 		} else if ((ret = arg_value(argc, argv, &i, "junit", &v, err))) {
 			if (ret < 0)
 				return ret;
@@ -97,6 +104,25 @@ static int write_junit(const char *path, const struct cmp_report *rep, const str
 		ret = write_text_atomic(path, buf, len);
 	free(buf);
 	return ret ? iop_errf(err, ret, "--junit %s: %s", path, strerror(-ret)) : 0;
+}
+
+/* The comparison, then each side in full. */
+static int write_html(const char *path, const struct cmp_report *rep, const struct results *b,
+		      const struct results *c, const struct cmp_opts *o, struct iop_err *err)
+{
+	struct html_set set = { 0 };
+	json_t *j = report_compare_json(rep, b, c, o);
+	int ret;
+
+	ret = j ? html_add_json(&set, j, "compare", err) : iop_errf(err, -ENOMEM, "out of memory");
+	if (!ret)
+		ret = html_add_results(&set, b, b->source, err);
+	if (!ret)
+		ret = html_add_results(&set, c, c->source, err);
+	if (!ret)
+		ret = html_set_write(&set, "iopath compare", path, err);
+	html_set_free(&set);
+	return ret;
 }
 
 int cmd_compare(int argc, char **argv)
@@ -156,6 +182,10 @@ int cmd_compare(int argc, char **argv)
 	else
 		for (i = 0; i < rep.nr_warn; i++)
 			fprintf(stderr, "iopath: warning: %s\n", rep.warn[i]);
+	if (a.html && write_html(a.html, &rep, &base, &cur, &a.o, &err)) {
+		fprintf(stderr, "iopath: %s\n", err.msg);
+		goto out_rep;
+	}
 	if (a.junit && write_junit(a.junit, &rep, &base, &cur, &a.o, &err)) {
 		fprintf(stderr, "iopath: %s\n", err.msg);
 		goto out_rep;

@@ -8,6 +8,7 @@
 
 #include "cli/cmdargs.h"
 #include "cli/commands.h"
+#include "cli/htmlout.h"
 #include "results/plot.h"
 #include "results/report_cells.h"
 #include "results/results.h"
@@ -19,7 +20,9 @@ static void usage(FILE *f)
 		"  DIR                   saved results (e.g. results/sweep), searched recursively\n"
 		"  --metric LIST         iops,bw,clat_p50,clat_p99,clat_p99.9 (default: iops)\n"
 		"  --by LABEL            order runs by this --label's value (version order), not time\n"
-		"  --plot DIR            a chart per metric: each cell's median across the runs\n");
+		"  --plot DIR            a chart per metric: each cell's median across the runs\n"
+		"  --html FILE           one self-contained HTML page: each cell's line across the\n"
+		"                        runs, and the latest run in full\n");
 }
 
 struct run_order {
@@ -125,9 +128,26 @@ static void print_trend(const struct results *const *runs, unsigned nr, char **x
 	(void)first;
 }
 
+/* The trend of every cell across the runs, and the latest run in full. */
+static int write_html(const char *path, struct results *const *order, unsigned nr, char **xl,
+		      const char *by, struct iop_err *err)
+{
+	struct html_set set = { 0 };
+	int ret;
+
+	ret = html_add_trend(&set, (const struct results *const *)order, nr,
+			     (const char *const *)xl, by ? by : "time", err);
+	if (!ret)
+		ret = html_add_results(&set, order[nr - 1], order[nr - 1]->source, err);
+	if (!ret)
+		ret = html_set_write(&set, "iopath history", path, err);
+	html_set_free(&set);
+	return ret;
+}
+
 int cmd_history(int argc, char **argv)
 {
-	const char *dir = NULL, *plot = NULL, *v;
+	const char *dir = NULL, *plot = NULL, *html = NULL, *v;
 	struct results *runs = NULL, **order = NULL;
 	struct iop_err err = { "" };
 	unsigned metrics = 1u << MET_IOPS, nr = 0, m, i;
@@ -151,6 +171,10 @@ int cmd_history(int argc, char **argv)
 			if (ret < 0)
 				goto bad;
 			plot = v;
+		} else if ((ret = arg_value(argc, argv, &a, "html", &v, &err))) {
+			if (ret < 0 || html_check_path(v, &err))
+				goto bad;
+			html = v;
 		} else if (!strncmp(argv[a], "--", 2) || dir) {
 			iop_errf(&err, -EINVAL, "history: unexpected argument '%s' (see iopath history --help)",
 				 argv[a]);
@@ -228,6 +252,10 @@ int cmd_history(int argc, char **argv)
 			}
 		}
 		free(sorted);
+	}
+	if (html && write_html(html, order, nr, xl, by_label, &err)) {
+		fprintf(stderr, "iopath: %s\n", err.msg);
+		code = EXIT_JOB_FAILED;
 	}
 	goto out;
 bad:

@@ -8,7 +8,9 @@
 #include "cli/cmdargs.h"
 #include "cli/commands.h"
 #include "job/job.h"
+#include "cli/htmlout.h"
 #include "report/output.h"
+#include "report/report.h"
 #include "results/repeat.h"
 #include "results/report_cells.h"
 #include "results/results.h"
@@ -54,6 +56,7 @@ static void run_usage(FILE *f)
 		"  --save[=NAME]       write results/NAME/<UTC time>-<host>.json (NAME: the workload)\n"
 		"  --results-dir DIR   the results store for --save (default: results)\n"
 		"  --label KEY=VALUE   a tag saved with the results (several allowed)\n"
+		"  --html FILE         one self-contained HTML page of the results\n"
 		"workloads: iopath workloads\n");
 }
 
@@ -61,7 +64,7 @@ static void run_usage(FILE *f)
 
 struct run_args {
 	unsigned repeat;
-	const char *save, *results_dir;
+	const char *save, *results_dir, *html;
 	unsigned nr_labels;
 	const char *labels[RUN_LABELS_MAX];
 	const char *target;
@@ -124,6 +127,10 @@ static int parse_run_args(int argc, char **argv, struct run_args *a, struct iop_
 			if (ret < 0)
 				return ret;
 			a->results_dir = v;
+		} else if ((ret = arg_value(argc, argv, &i, "html", &v, err))) {
+			if (ret < 0 || (ret = html_check_path(v, err)))
+				return ret;
+			a->html = v;
 		} else if ((ret = arg_value(argc, argv, &i, "label", &v, err))) {
 			if (ret < 0)
 				return ret;
@@ -201,6 +208,10 @@ static int run_repeated(const struct builtin_workload *w, const struct job_list 
 		}
 		fprintf(stderr, "iopath: saved %s\n", saved);
 	}
+	if (a->html && html_write_results(&res, a->html, &err)) {
+		code = EXIT_JOB_FAILED;
+		goto out;
+	}
 	if (res.interrupted)
 		code = EXIT_INTERRUPTED;
 out:
@@ -209,6 +220,23 @@ out:
 	json_decref(id);
 	results_free(&res);
 	return code;
+}
+
+/* --html of a single run: the page of its fio-shaped JSON. */
+static int write_html(const struct run_results *res, const char *path, int argc, char **argv,
+		      struct iop_err *err)
+{
+	struct run_env env;
+	json_t *j;
+	int ret;
+
+	run_env_fill(&env, argc, argv);
+	j = report_json(res, &env, false);
+	if (!j)
+		return iop_errf(err, -ENOMEM, "--html: out of memory");
+	ret = html_write_json(j, "run", path, err);
+	json_decref(j);
+	return ret;
 }
 
 int cmd_run(int argc, char **argv)
@@ -260,6 +288,10 @@ int cmd_run(int argc, char **argv)
 	}
 	code = output_exit_code(&res);
 	if (output_results(&res, &a.out, argc, argv, &err)) {
+		fprintf(stderr, "iopath: %s\n", err.msg);
+		code = code ? code : EXIT_JOB_FAILED;
+	}
+	if (a.html && write_html(&res, a.html, argc, argv, &err)) {
 		fprintf(stderr, "iopath: %s\n", err.msg);
 		code = code ? code : EXIT_JOB_FAILED;
 	}

@@ -8,6 +8,7 @@
 
 #include "base/atomic.h"
 #include "cli/commands.h"
+#include "cli/htmlout.h"
 #include "fleet/fleet.h"
 #include "job/job.h"
 #include "report/output.h"
@@ -28,14 +29,15 @@ static void usage(FILE *f)
 		"  --full              the experiments' sizes: 1000 MiB dd, 5 GiB copy, 10 s random I/O\n"
 		"  --scale=F           sizes and times scaled by F (default 0.1: about a minute)\n"
 		"  --output-format=F   normal, json, csv (comma-separated for several)\n"
-		"  --output=FILE       write the JSON or CSV there\n");
+		"  --output=FILE       write the JSON or CSV there\n"
+		"  --html FILE         one self-contained HTML page: probes, table, heat map\n");
 }
 
 struct suite_args {
 	struct suite_opts o;
 	const char *reference;
 	unsigned formats;
-	const char *output;
+	const char *output, *html;
 };
 
 static int add_target(struct suite_args *a, const char *spec, struct iop_err *err)
@@ -117,9 +119,12 @@ static int parse_args(int argc, char **argv, struct suite_args *a, struct iop_er
 		} else if (!strncmp(arg, "--output=", 9) && arg[9]) {
 			a->output = arg + 9;
 			ret = 0;
+		} else if ((v = value_of(argc, argv, &i, "--html"))) {
+			a->html = v;
+			ret = html_check_path(v, err);
 		} else {
 			ret = iop_errf(err, -EINVAL,
-				       "suite: unknown argument '%s' (accepted: --target, --reference, --repeat, --full, --scale, --output-format, --output)",
+				       "suite: unknown argument '%s' (accepted: --target, --reference, --repeat, --full, --scale, --output-format, --output, --html)",
 				       arg);
 		}
 		if (ret)
@@ -414,6 +419,15 @@ static int write_outputs(const struct suite_args *a, struct suite_result *res, i
 			ret = ret ? (atomic_abort(&af), ret) : atomic_commit(&af);
 		if (ret)
 			return iop_errf(err, ret, "cannot write the CSV: %s", strerror(-ret));
+	}
+	if (a->html) {
+		json_t *root = suite_json(&a->o, res, argc, argv, false);
+
+		if (!root)
+			return iop_errf(err, -ENOMEM, "out of memory building the JSON");
+		ret = html_write_json(root, "suite vm-paths", a->html, err);
+		json_decref(root);
+		return ret;
 	}
 	return 0;
 }

@@ -23,6 +23,7 @@
 #include "job/job.h"
 #include "job/options.h"
 #include "results/plot.h"
+#include "cli/htmlout.h"
 #include "results/report_cells.h"
 #include "results/results.h"
 #include "run/run.h"
@@ -55,6 +56,7 @@ static void usage(FILE *f)
 		"  --csv FILE            every cell as CSV\n"
 		"  --json FILE           every cell's full results, the probes and the environment\n"
 		"  --plot DIR            PNG and SVG charts (gnuplot)\n"
+		"  --html FILE           one self-contained HTML page: probes, tables, charts\n"
 		"  --save[=NAME]         also write RESULTS/NAME/<UTC time>-<host>.json (NAME: sweep)\n"
 		"  --results-dir DIR     the results store for --save (default: results)\n"
 		"  --label KEY=VALUE     a tag saved with the results, e.g. qemu=8.2.1 (several)\n"
@@ -89,7 +91,7 @@ struct sweep_args {
 	struct probe_set probes;	/* shared by every cell's run: each path probed once */
 	unsigned repeat;
 	double cv_warn;
-	const char *csv, *json, *plot, *save, *results_dir;
+	const char *csv, *json, *plot, *save, *results_dir, *html;
 	bool dry_run;
 };
 
@@ -252,6 +254,10 @@ static int parse_args(int argc, char **argv, struct sweep_args *a, struct iop_er
 			if (ret < 0)
 				return ret;
 			a->plot = v;
+		} else if (VALUE("html")) {
+			if (ret < 0 || (ret = html_check_path(v, err)))
+				return ret;
+			a->html = v;
 		} else if (VALUE("results-dir")) {
 			if (ret < 0)
 				return ret;
@@ -857,6 +863,10 @@ static int outputs(const struct sweep_args *a, const struct results *r)
 	}
 	if (a->plot && plot_sweep(r, a->plot, &err)) {
 		fprintf(stderr, "iopath: --plot: %s\n", err.msg);
+		bad = 1;
+	}
+	if (a->html && html_write_results(r, a->html, &err)) {
+		fprintf(stderr, "iopath: %s\n", err.msg);
 		bad = 1;
 	}
 	if (a->save) {

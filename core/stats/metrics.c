@@ -60,18 +60,18 @@ static double pct(const json_t *lat, double p, double to_ns)
 	return isnan(v) ? NAN : v * to_ns;
 }
 
-void metrics_from_job(const json_t *job, double v[MET_NR])
+/* The direction that did the most I/Os, and whether it did any I/O at all. */
+static const json_t *busiest_dir(const json_t *job, double *iops, double *bw, bool *any)
 {
 	static const char *const dirs[] = { "read", "write", "trim" };
-	double iops = 0, bw = 0, most = -1;
-	const json_t *busiest = NULL, *lat;
-	bool any = false;
-	unsigned d, i;
+	const json_t *busiest = NULL;
+	double most = 0;
+	unsigned d;
 
-	for (i = 0; i < MET_NR; i++)
-		v[i] = NAN;
+	*iops = *bw = 0;
+	*any = false;
 	if (!json_is_object(job))
-		return;
+		return NULL;
 	for (d = 0; d < 3; d++) {
 		const json_t *dir = json_object_get(job, dirs[d]);
 		double x, ios;
@@ -80,14 +80,14 @@ void metrics_from_job(const json_t *job, double v[MET_NR])
 			continue;
 		x = num(dir, "iops");
 		if (!isnan(x)) {
-			iops += x;
-			any = true;
+			*iops += x;
+			*any = true;
 		}
 		x = num(dir, "bw_bytes");
 		if (isnan(x))
 			x = num(dir, "bw") * 1024;	/* fio before bw_bytes: KiB/s */
 		if (!isnan(x))
-			bw += x;
+			*bw += x;
 		ios = num(dir, "total_ios");
 		if (isnan(ios))
 			ios = num(dir, "io_bytes");
@@ -96,23 +96,50 @@ void metrics_from_job(const json_t *job, double v[MET_NR])
 			busiest = dir;
 		}
 	}
+	return busiest;
+}
+
+const json_t *metrics_clat(const json_t *job, double *to_ns)
+{
+	const json_t *dir, *lat;
+	double iops, bw;
+	bool any;
+
+	dir = busiest_dir(job, &iops, &bw, &any);
+	if (!dir)
+		return NULL;
+	lat = json_object_get(dir, "clat_ns");
+	*to_ns = 1;
+	if (json_is_object(lat))
+		return lat;
+	lat = json_object_get(dir, "clat");	/* fio 2.x: microseconds */
+	*to_ns = 1000;
+	return json_is_object(lat) ? lat : NULL;
+}
+
+double metrics_percentile(const json_t *lat, double p, double to_ns)
+{
+	return pct(lat, p, to_ns);
+}
+
+void metrics_from_job(const json_t *job, double v[MET_NR])
+{
+	const json_t *lat;
+	double iops, bw, to_ns;
+	bool any;
+	unsigned i;
+
+	for (i = 0; i < MET_NR; i++)
+		v[i] = NAN;
+	busiest_dir(job, &iops, &bw, &any);
 	if (!any)
 		return;
 	v[MET_IOPS] = iops;
 	v[MET_BW] = bw;
-	if (!busiest || most <= 0)
+	lat = metrics_clat(job, &to_ns);
+	if (!lat)
 		return;
-	lat = json_object_get(busiest, "clat_ns");
-	if (json_is_object(lat)) {
-		v[MET_CLAT_P50] = pct(lat, 50.0, 1);
-		v[MET_CLAT_P99] = pct(lat, 99.0, 1);
-		v[MET_CLAT_P999] = pct(lat, 99.9, 1);
-		return;
-	}
-	lat = json_object_get(busiest, "clat");	/* fio 2.x: microseconds */
-	if (json_is_object(lat)) {
-		v[MET_CLAT_P50] = pct(lat, 50.0, 1000);
-		v[MET_CLAT_P99] = pct(lat, 99.0, 1000);
-		v[MET_CLAT_P999] = pct(lat, 99.9, 1000);
-	}
+	v[MET_CLAT_P50] = pct(lat, 50.0, to_ns);
+	v[MET_CLAT_P99] = pct(lat, 99.0, to_ns);
+	v[MET_CLAT_P999] = pct(lat, 99.9, to_ns);
 }

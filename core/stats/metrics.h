@@ -36,4 +36,13 @@ int metric_parse_list(const char *list, unsigned *mask, struct iop_err *err);
  */
 void metrics_from_job(const json_t *job, double v[MET_NR]);
 
+/*
+ * The completion-latency object ({"percentile": {...}}) of the job's direction with the most
+ * I/Os, the one metrics_from_job reads; *to_ns scales its values to ns. NULL when none.
+ */
+const json_t *metrics_clat(const json_t *job, double *to_ns);
+
+/* Percentile p (e.g. 99.9) of such an object in ns; NAN when it does not list p. */
+double metrics_percentile(const json_t *lat, double p, double to_ns);
+
 #endif

@@ -1,0 +1,344 @@
+/* The HTML report's comparisons: compare's changes with their intervals, and trends across runs. */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report/html_int.h"
+
+/* Rows drawn per interval chart: the largest changes; the table has them all. */
+#define IV_ROWS 120
+#define TREND_LINES 10
+
+static const char *verdict_class(const char *v, bool fails)
+{
+	if (!v)
+		return "";
+	if (!strcmp(v, "regression") || (fails && strcmp(v, "improvement")))
+		return "regression";
+	if (!strcmp(v, "improvement"))
+		return "improvement";
+	if (strstr(v, "fail"))
+		return "failed";
+	return "";
+}
+
+static void count(FILE *f, const json_t *cmp, const char *key, const char *what)
+{
+	const json_t *v = json_object_get(cmp, key);
+
+	if (json_is_integer(v))
+		fprintf(f, "<tr><th>%s</th><td class=\"n\" data-key=\"%s\">%lld</td></tr>", what, key,
+			(long long)json_integer_value(v));
+}
+
+static void str_list(FILE *f, const json_t *a, const char *cls, const char *what)
+{
+	const json_t *v;
+	size_t i;
+
+	if (!json_array_size(a))
+		return;
+	fprintf(f, "<div class=\"%s\"><b>%s</b><ul>", cls, what);
+	json_array_foreach(a, i, v) {
+		fputs("<li>", f);
+		h_text(f, json_is_string(v) ? json_string_value(v) : jstr(v, "label", jstr(v, "key", "?")));
+		fputs("</li>", f);
+	}
+	fputs("</ul></div>\n", f);
+}
+
+struct iv_row {
+	char label[200];
+	double mid, lo, hi;
+	const char *cls;
+};
+
+static int by_change(const void *a, const void *b)
+{
+	const struct iv_row *x = a, *y = b;
+	double dx = isnan(x->mid) ? -1 : fabs(x->mid), dy = isnan(y->mid) ? -1 : fabs(y->mid);
+
+	return dx < dy ? 1 : dx > dy ? -1 : 0;
+}
+
+static double jnum(const json_t *o, const char *k)
+{
+	const json_t *v = json_object_get(o, k);
+
+	return json_is_number(v) ? json_number_value(v) : NAN;
+}
+
+/* One interval chart per metric: the cells' change and its 95% interval. */
+static void interval_charts(FILE *f, const json_t *cells, double threshold)
+{
+	const json_t *c, *mt;
+	struct iv_row *rows = calloc(json_array_size(cells) + 1, sizeof(*rows));
+	const char **labels = NULL, **cls = NULL;
+	double *mid = NULL, *lo = NULL, *hi = NULL;
+	unsigned m;
+	size_t i, k;
+
+	labels = calloc(json_array_size(cells) + 1, sizeof(*labels));
+	cls = calloc(json_array_size(cells) + 1, sizeof(*cls));
+	mid = calloc(json_array_size(cells) + 1, sizeof(*mid));
+	lo = calloc(json_array_size(cells) + 1, sizeof(*lo));
+	hi = calloc(json_array_size(cells) + 1, sizeof(*hi));
+	if (!rows || !labels || !cls || !mid || !lo || !hi)
+		goto out;
+	for (m = 0; m < MET_NR; m++) {
+		unsigned n = 0;
+		char title[160];
+
+		json_array_foreach(cells, i, c) {
+			json_array_foreach(json_object_get(c, "metrics"), k, mt) {
+				if (strcmp(jstr(mt, "metric", ""), metric_table[m].name))
+					continue;
+				snprintf(rows[n].label, sizeof(rows[n].label), "%s", jstr(c, "label", jstr(c, "key", "?")));
+				rows[n].mid = jnum(mt, "change");
+				rows[n].lo = jnum(mt, "change_ci95_lo");
+				rows[n].hi = jnum(mt, "change_ci95_hi");
+				rows[n].cls = verdict_class(jstr(mt, "verdict", NULL),
+							    json_is_true(json_object_get(mt, "fails")));
+				n++;
+			}
+		}
+		if (!n)
+			continue;
+		qsort(rows, n, sizeof(*rows), by_change);
+		if (n > IV_ROWS)
+			snprintf(title, sizeof(title), "%s: change per cell (the %u largest of %u)",
+				 metric_table[m].title, IV_ROWS, n);
+		else
+			snprintf(title, sizeof(title), "%s: change per cell", metric_table[m].title);
+		if (n > IV_ROWS)
+			n = IV_ROWS;
+		for (i = 0; i < n; i++) {
+			labels[i] = rows[i].label;
+			mid[i] = rows[i].mid;
+			lo[i] = rows[i].lo;
+			hi[i] = rows[i].hi;
+			cls[i] = rows[i].cls;
+		}
+		{
+			struct svg_intervals iv = {
+				.title = title, .n = n, .labels = labels, .mid = mid, .lo = lo, .hi = hi,
+				.cls = cls, .threshold = threshold,
+			};
+			char *buf = NULL;
+			size_t len = 0;
+			FILE *ms = open_memstream(&buf, &len);
+
+			if (ms && !svg_interval_chart(ms, &iv) && !fflush(ms))
+				fprintf(f, "<figure>%s</figure>\n", buf);
+			if (ms)
+				fclose(ms);
+			free(buf);
+		}
+	}
+out:
+	free(rows);
+	free(labels);
+	free(cls);
+	free(mid);
+	free(lo);
+	free(hi);
+}
+
+static void pct_td(FILE *f, double v)
+{
+	char b[32];
+
+	snprintf(b, sizeof(b), "%+.1f%%", 100 * v);
+	h_num_td(f, v, b);
+}
+
+void html_compare(FILE *f, const json_t *cmp, const char *id)
+{
+	const json_t *cells = json_object_get(cmp, "cells"), *c, *mt;
+	double threshold = jnum(cmp, "threshold");
+	size_t i, k;
+
+	fputs("<table class=\"kv\"><tbody>", f);
+	fputs("<tr><th>BASE</th><td class=\"mono\">", f);
+	h_text(f, jstr(cmp, "base", "?"));
+	fputs("</td></tr><tr><th>CUR</th><td class=\"mono\">", f);
+	h_text(f, jstr(cmp, "cur", "?"));
+	fputs("</td></tr><tr><th>test</th><td>", f);
+	h_text(f, jstr(cmp, "test", ""));
+	fputs("</td></tr>", f);
+	if (!isnan(threshold))
+		fprintf(f, "<tr><th>threshold</th><td>%.1f%%</td></tr>", 100 * threshold);
+	if (!isnan(jnum(cmp, "alpha")))
+		fprintf(f, "<tr><th>alpha</th><td>%g</td></tr>", jnum(cmp, "alpha"));
+	count(f, cmp, "regressions", "regressions");
+	count(f, cmp, "failed_in_cur", "failed in CUR");
+	count(f, cmp, "improvements", "improvements");
+	count(f, cmp, "unjudged", "cannot judge");
+	count(f, cmp, "within_noise", "within noise");
+	count(f, cmp, "failed_in_base", "failed in BASE");
+	if (jstr(cmp, "verdict", NULL)) {
+		fputs("<tr><th>verdict</th><td>", f);
+		h_text(f, jstr(cmp, "verdict", ""));
+		fputs("</td></tr>", f);
+	}
+	fputs("</tbody></table>\n", f);
+	str_list(f, json_object_get(cmp, "warnings"), "bad", "Differences that can invalidate the comparison:");
+	str_list(f, json_object_get(cmp, "changed"), "warn", "What changed between the runs:");
+	str_list(f, json_object_get(cmp, "only_in_base"), "warn", "Cells only in BASE:");
+	str_list(f, json_object_get(cmp, "only_in_cur"), "warn", "Cells only in CUR:");
+	if (!json_array_size(cells))
+		return;
+	interval_charts(f, cells, isnan(threshold) ? 0.05 : threshold);
+	fprintf(f, "<h3>Every cell and metric</h3>\n<div class=\"scroll\"><table class=\"sortable compare\" id=\"%s-table\"><thead><tr>"
+		"<th>cell</th><th>metric</th><th>BASE</th><th>CUR</th><th>change</th><th>95%% interval</th>"
+		"<th>p</th><th>n</th><th>verdict</th><th>note</th></tr></thead><tbody>\n", id);
+	json_array_foreach(cells, i, c) {
+		json_array_foreach(json_object_get(c, "metrics"), k, mt) {
+			const char *met = jstr(mt, "metric", "?"), *v = jstr(mt, "verdict", "");
+			double lo = jnum(mt, "change_ci95_lo"), hi = jnum(mt, "change_ci95_hi"), p = jnum(mt, "p");
+			char b[64];
+			unsigned m;
+
+			for (m = 0; m < MET_NR && strcmp(metric_table[m].name, met); m++)
+				;
+			fprintf(f, "<tr class=\"%s\" data-cell=\"", verdict_class(v, json_is_true(json_object_get(mt, "fails"))));
+			h_text(f, jstr(c, "key", ""));
+			fputs("\"><td>", f);
+			h_text(f, jstr(c, "label", jstr(c, "key", "?")));
+			fputs("</td><td>", f);
+			h_text(f, met);
+			fputs("</td>", f);
+			svg_fmt_num(b, sizeof(b), jnum(mt, "base") / (m < MET_NR ? metric_table[m].display_div : 1));
+			h_num_td(f, jnum(mt, "base"), b);
+			svg_fmt_num(b, sizeof(b), jnum(mt, "cur") / (m < MET_NR ? metric_table[m].display_div : 1));
+			h_num_td(f, jnum(mt, "cur"), b);
+			pct_td(f, jnum(mt, "change"));
+			if (isfinite(lo) && isfinite(hi)) {
+				snprintf(b, sizeof(b), "%+.1f%% .. %+.1f%%", 100 * lo, 100 * hi);
+				h_num_td(f, lo, b);
+			} else {
+				h_num_td(f, NAN, "");
+			}
+			snprintf(b, sizeof(b), "%.3g", p);
+			h_num_td(f, p, b);
+			fprintf(f, "<td class=\"n\">%lld/%lld</td><td class=\"v-%s\">",
+				(long long)json_integer_value(json_object_get(mt, "n_base")),
+				(long long)json_integer_value(json_object_get(mt, "n_cur")),
+				verdict_class(v, json_is_true(json_object_get(mt, "fails"))));
+			h_text(f, v);
+			fputs("</td><td class=\"muted\">", f);
+			h_text(f, jstr(mt, "note", ""));
+			fputs("</td></tr>\n", f);
+		}
+	}
+	fputs("</tbody></table></div>\n", f);
+}
+
+/* Trend: each cell's median per run, a line per cell (per target, per metric). */
+void html_trend(FILE *f, const struct html_trend *t, const char *id)
+{
+	static const enum metric_id mets[] = { MET_IOPS, MET_BW, MET_CLAT_P99 };
+	struct hset *sets = calloc(t->nr + 1, sizeof(*sets));
+	const struct hcell **uniq = NULL;
+	unsigned nu = 0, r, i, k, mi;
+	double *xs = NULL, *ys = NULL;
+
+	if (!sets)
+		return;
+	for (r = 0; r < t->nr; r++)
+		if (hset_load(&sets[r], t->runs[r]))
+			goto out;
+	for (r = 0; r < t->nr; r++)
+		nu += sets[r].nr;
+	uniq = calloc(nu + 1, sizeof(*uniq));
+	xs = calloc(t->nr + 1, sizeof(*xs));
+	ys = calloc((size_t)(nu + 1) * (t->nr + 1), sizeof(*ys));
+	if (!uniq || !xs || !ys)
+		goto out;
+	nu = 0;
+	for (r = 0; r < t->nr; r++)
+		for (i = 0; i < sets[r].nr; i++) {
+			for (k = 0; k < nu && strcmp(uniq[k]->key, sets[r].cells[i].key); k++)
+				;
+			if (k == nu)
+				uniq[nu++] = &sets[r].cells[i];
+		}
+	for (r = 0; r < t->nr; r++)
+		xs[r] = r;
+	fprintf(f, "<h2 id=\"%s\">Trend across %u runs</h2>\n<p class=\"sub\">", id, t->nr);
+	h_textf(f, "ordered by %s; each point is a cell's median in that run", t->by ? t->by : "time");
+	fprintf(f, "</p>\n<div class=\"scroll\"><table class=\"sortable runs\" id=\"%s-runs\"><thead><tr><th>run</th><th>when (UTC)</th>"
+		"<th>host</th><th>kernel</th><th>hypervisor</th><th>iopath</th><th>labels</th><th>cells</th></tr></thead><tbody>\n", id);
+	for (r = 0; r < t->nr; r++) {
+		const json_t *env = json_object_get(t->runs[r], "env"), *v;
+		const char *lk;
+		bool first = true;
+
+		fputs("<tr><td>", f);
+		h_text(f, t->xlabels[r]);
+		fputs("</td><td>", f);
+		h_text(f, jstr(t->runs[r], "time_utc", ""));
+		fputs("</td><td>", f);
+		h_text(f, jstr(env, "hostname", ""));
+		fputs("</td><td>", f);
+		h_text(f, jstr(json_object_get(env, "host"), "kernel", ""));
+		fputs("</td><td>", f);
+		h_text(f, jstr(json_object_get(env, "host"), "hypervisor", ""));
+		fputs("</td><td>", f);
+		h_text(f, jstr(json_object_get(env, "iopath"), "version", ""));
+		fputs("</td><td>", f);
+		json_object_foreach((json_t *)json_object_get(t->runs[r], "labels"), lk, v) {
+			h_textf(f, "%s%s=%s", first ? "" : " ", lk, json_string_value(v) ? json_string_value(v) : "");
+			first = false;
+		}
+		fprintf(f, "</td><td class=\"n\" data-v=\"%u\">%u</td></tr>\n", sets[r].nr, sets[r].nr);
+	}
+	fputs("</tbody></table></div>\n<div class=\"charts\">\n", f);
+	for (mi = 0; mi < sizeof(mets) / sizeof(mets[0]); mi++) {
+		enum metric_id m = mets[mi];
+		struct svg_series ser[TREND_LINES];
+		unsigned n = 0, done = 0;
+		char title[200];
+
+		for (k = 0; k < nu; k++) {
+			double *y = ys + (size_t)k * t->nr;
+			bool any = false;
+
+			for (r = 0; r < t->nr; r++) {
+				y[r] = NAN;
+				for (i = 0; i < sets[r].nr; i++)
+					if (!strcmp(sets[r].cells[i].key, uniq[k]->key) &&
+					    !strcmp(sets[r].cells[i].status, "ok")) {
+						y[r] = sets[r].cells[i].med[m] / metric_table[m].display_div;
+						any |= !isnan(y[r]);
+					}
+			}
+			done++;
+			if (any)
+				ser[n++] = (struct svg_series){ .name = uniq[k]->label, .n = t->nr, .x = xs, .y = y };
+			if (n == TREND_LINES || (done == nu && n)) {
+				struct svg_chart c = {
+					.title = title, .xlabel = t->by ? t->by : "run", .ylabel = metric_table[m].unit,
+					.nxticks = t->nr, .xticks = xs, .xticklabels = t->xlabels, .nser = n,
+					.ser = ser, .mark_x = NAN, .unit = metric_table[m].unit,
+				};
+
+				snprintf(title, sizeof(title), "%s per run", metric_table[m].title);
+				if (nu > TREND_LINES)
+					snprintf(title + strlen(title), sizeof(title) - strlen(title),
+						 " (cells %u-%u of %u)", done - n + 1, done, nu);
+				h_chart_lines(f, &c);
+				n = 0;
+			}
+		}
+	}
+	fputs("</div>\n", f);
+out:
+	for (r = 0; r < t->nr; r++)
+		hset_free(&sets[r]);
+	free(sets);
+	free(uniq);
+	free(xs);
+	free(ys);
+}

@@ -1,0 +1,143 @@
+/* Integration: iopath report and --html on the commands: one page written, bad input refused. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "harness.h"
+
+TestSuite(report, .fini = tmpdir_cleanup);
+
+static char *slurp(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	char *buf = NULL;
+	size_t len = 0;
+	long n;
+
+	cr_assert_not_null(f, "%s was not written", path);
+	fseek(f, 0, SEEK_END);
+	n = ftell(f);
+	rewind(f);
+	buf = malloc((size_t)n + 1);
+	cr_assert_not_null(buf);
+	len = fread(buf, 1, (size_t)n, f);
+	buf[len] = '\0';
+	fclose(f);
+	return buf;
+}
+
+/* A null-engine sweep of 2 engines x 2 depths whose target role is a hostile string. */
+static void sweep_json(const char *dir, const char *json, const char *html)
+{
+	char target[512];
+	struct run_out r;
+
+	snprintf(target, sizeof(target), "<b>x&y</b>=%s", dir);
+	r = iopath_run("sweep", "--engine", "null,psync", "--iodepth", "1,4", "--target", target,
+		       "--size", "1m", "--runtime", "0", "--json", json, html ? "--html" : NULL,
+		       html, NULL);
+	cr_assert_eq(r.status, 0, "sweep: %s", r.err);
+	run_out_free(&r);
+}
+
+Test(report, sweep_json_becomes_one_page)
+{
+	const char *dir = tmpdir_make();
+	char json[512], html[512], *page;
+	struct run_out r;
+
+	snprintf(json, sizeof(json), "%s/s.json", dir);
+	snprintf(html, sizeof(html), "%s/s.html", dir);
+	sweep_json(dir, json, NULL);
+	r = iopath_run("report", json, "-o", html, NULL);
+	cr_assert_eq(r.status, 0, "report: %s", r.err);
+	run_out_free(&r);
+	page = slurp(html);
+	cr_assert_not_null(strstr(page, "<!DOCTYPE html>"));
+	cr_assert_not_null(strstr(page, "data-kind=\"bars\""));
+	cr_assert_not_null(strstr(page, "&lt;b&gt;x&amp;y&lt;/b&gt;"), "the role is not escaped");
+	cr_assert_null(strstr(page, "<b>x&y"), "the role reached the page as markup");
+	cr_assert_null(strstr(page, "http://"));
+	cr_assert_null(strstr(page, "https://"));
+	free(page);
+}
+
+Test(report, sweep_html_option_writes_the_page)
+{
+	const char *dir = tmpdir_make();
+	char json[512], html[512], *page;
+
+	snprintf(json, sizeof(json), "%s/s.json", dir);
+	snprintf(html, sizeof(html), "%s/direct.html", dir);
+	sweep_json(dir, json, html);
+	page = slurp(html);
+	cr_assert_not_null(strstr(page, "Queue-depth scaling"));
+	free(page);
+}
+
+Test(report, probe_and_compare_inputs)
+{
+	const char *dir = tmpdir_make();
+	char json[512], cmp[512], probe[512], html[512], *page;
+	struct run_out r;
+
+	snprintf(json, sizeof(json), "%s/s.json", dir);
+	snprintf(cmp, sizeof(cmp), "%s/c.json", dir);
+	snprintf(probe, sizeof(probe), "%s/p.json", dir);
+	snprintf(html, sizeof(html), "%s/all.html", dir);
+	sweep_json(dir, json, NULL);
+	r = iopath_run("compare", json, json, NULL);
+	run_out_free(&r);
+	{
+		char arg[600];
+
+		snprintf(arg, sizeof(arg), "--json=%s", cmp);
+		r = iopath_run("compare", json, json, arg, NULL);
+		cr_assert_neq(r.status, 2, "compare: %s", r.err);
+		run_out_free(&r);
+	}
+	r = iopath_run("probe", dir, "--json", "--no-trials", NULL);
+	cr_assert_eq(r.status, 0, "probe: %s", r.err);
+	file_write_text(probe, r.out);
+	run_out_free(&r);
+	r = iopath_run("report", json, cmp, probe, "-o", html, "--title", "<i>t</i>", NULL);
+	cr_assert_eq(r.status, 0, "report: %s", r.err);
+	run_out_free(&r);
+	page = slurp(html);
+	cr_assert_not_null(strstr(page, "<title>&lt;i&gt;t&lt;/i&gt;</title>"));
+	cr_assert_not_null(strstr(page, "<h2 id=\"r1\">compare</h2>"));
+	cr_assert_not_null(strstr(page, "<h2 id=\"r2\">probe</h2>"));
+	free(page);
+}
+
+Test(report, refuses_bad_input_with_exit_2)
+{
+	const char *dir = tmpdir_make();
+	char bad[512], html[512];
+	struct run_out r;
+	struct stat st;
+
+	snprintf(bad, sizeof(bad), "%s/bad.json", dir);
+	snprintf(html, sizeof(html), "%s/x.html", dir);
+	file_write_text(bad, "{\"neither\": 1}");
+	r = iopath_run("report", bad, "-o", html, NULL);
+	cr_assert_eq(r.status, 2);
+	cr_assert_not_null(strstr(r.err, "bad.json"), "%s", r.err);
+	cr_assert_eq(stat(html, &st), -1, "a page was written for bad input");
+	run_out_free(&r);
+	r = iopath_run("report", bad, NULL);
+	cr_assert_eq(r.status, 2);
+	cr_assert_not_null(strstr(r.err, "-o FILE"), "%s", r.err);
+	run_out_free(&r);
+	r = iopath_run("report", "-o", html, NULL);
+	cr_assert_eq(r.status, 2);
+	run_out_free(&r);
+	r = iopath_run("report", "/nonexistent/x.json", "-o", html, NULL);
+	cr_assert_eq(r.status, 2);
+	cr_assert_not_null(strstr(r.err, "/nonexistent/x.json"), "%s", r.err);
+	run_out_free(&r);
+	r = iopath_run("sweep", "--engine", "null", "--html", "/nonexistent/dir/x.html", NULL);
+	cr_assert_eq(r.status, 2, "an unwritable --html is found before the run: %s", r.err);
+	run_out_free(&r);
+}
