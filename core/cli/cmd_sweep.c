@@ -18,6 +18,7 @@
 #include "cli/commands.h"
 #include "fleet/fleet.h"
 #include "job/target.h"
+#include "base/atomic.h"
 #include "base/tempfiles.h"
 #include "iopath/probe.h"
 #include "job/job.h"
@@ -270,7 +271,11 @@ static int parse_args(int argc, char **argv, struct sweep_args *a, struct iop_er
 	}
 	if (a->rw.n && a->workload.n)
 		return iop_errf(err, -EINVAL, "sweep: give --rw or --workload, not both (a workload sets its own rw)");
-	return 0;
+	if (a->csv && (ret = atomic_check_as("--csv", a->csv, err)))
+		return ret;
+	if (a->json && (ret = atomic_check_as("--json", a->json, err)))
+		return ret;
+	return a->plot ? plot_check_dir("--plot", a->plot, err) : 0;
 }
 
 /*
