@@ -191,7 +191,7 @@ void vfy_drain(struct worker *w);
 void vfy_stop(struct worker *w);
 
 /*
- * verify_state_save: record the writes the worker issued (a failure fails the worker);
+ * verify_state_save: record the writes the worker issued (a failure is noted in its error log);
  * verify_state_load: how many writes the saved state holds (0, or -errno with the worker failed).
  */
 void vstate_save(struct worker *w);
