@@ -68,6 +68,7 @@ int html_add_json(struct html_set *s, json_t *doc, const char *origin, struct io
 	enum html_kind kind;
 	struct results r;
 	char *text;
+	bool keep;
 	int ret;
 
 	if (html_doc_kind(doc, origin, &kind, err)) {
@@ -88,8 +89,10 @@ int html_add_json(struct html_set *s, json_t *doc, const char *origin, struct io
 		json_decref(doc);
 		return ret;
 	}
-	ret = add_doc(s, kind, results_json(&r), json_object_get(doc, "jobs") ? doc : NULL, origin, err);
-	if (!json_object_get(doc, "jobs"))
+	/* kept: a fio-shaped file's host, probes and suite rows; any file's iopath.explain */
+	keep = json_object_get(doc, "jobs") || json_object_get(doc, "iopath");
+	ret = add_doc(s, kind, results_json(&r), keep ? doc : NULL, origin, err);
+	if (!keep)
 		json_decref(doc);
 	results_free(&r);
 	return ret;

@@ -30,6 +30,8 @@ static const char css[] =
 	".card{border:1px solid #dde2e6;border-radius:6px;padding:8px 12px;flex:1 1 460px;"
 	"min-width:320px;break-inside:avoid}\n"
 	".card h3{margin:2px 0 4px}.summary{font-weight:600;color:#0b5a8a}\n"
+	"code.verdict{background:#0072b2;color:#fff;border-radius:4px;padding:1px 6px}\n"
+	"details{margin:6px 0}summary{cursor:pointer}\n"
 	".warn{background:#fff4e5;border-left:4px solid #e69f00;padding:6px 10px;margin:8px 0}\n"
 	".bad{background:#fdecea;border-left:4px solid #d55e00;padding:6px 10px;margin:8px 0}\n"
 	".ok{color:#00805a}.failed,.st-failed,.st-skipped,.st-interrupted{color:#b03a00}\n"
@@ -109,9 +111,12 @@ int html_doc_kind(const json_t *doc, const char *origin, enum html_kind *kind,
 	else if (json_object_get(doc, "base") && json_object_get(doc, "cur") &&
 		 json_is_array(json_object_get(doc, "cells")))
 		*kind = HTML_COMPARE;
+	else if (json_is_array(json_object_get(doc, "groups")) &&
+		 json_is_object(json_object_get(doc, "metrics")))
+		*kind = HTML_HISTORY;
 	else
 		return iop_errf(err, -EINVAL,
-				"%s: not a result iopath reports on (accepted: sweep, run, suite, fio or probe JSON, compare --json)",
+				"%s: not a result iopath reports on (accepted: sweep, run, suite, fio or probe JSON, compare --json, history --json)",
 				origin);
 	return 0;
 }
@@ -317,62 +322,111 @@ void html_probes(FILE *f, const json_t *targets, const struct hset *s)
 	fputs("</div>\n", f);
 }
 
+static void str_items(FILE *f, const json_t *a, const char *cls, const char *what)
+{
+	const json_t *x;
+	size_t i;
+
+	if (!json_array_size(a))
+		return;
+	fprintf(f, "<div class=\"%s\">%s<ul>", cls, what);
+	json_array_foreach(a, i, x) {
+		if (!json_is_string(x))
+			continue;
+		fputs("<li>", f);
+		h_text(f, json_string_value(x));
+		fputs("</li>", f);
+	}
+	fputs("</ul></div>\n", f);
+}
+
+/* A finding's evidence: its figures as a table, a queue-depth ladder as one of its own. */
+static void evidence(FILE *f, const json_t *ev)
+{
+	const json_t *x, *ladder = json_object_get(ev, "ladder"), *step;
+	const char *k;
+	size_t i;
+	char b[64];
+
+	if (!json_is_object(ev))
+		return;
+	fputs("<table class=\"kv evidence\"><tbody>\n", f);
+	json_object_foreach((json_t *)ev, k, x) {
+		if (json_is_number(x))
+			snprintf(b, sizeof(b), "%.6g", json_number_value(x));
+		else if (json_is_boolean(x))
+			snprintf(b, sizeof(b), "%s", json_is_true(x) ? "yes" : "no");
+		else if (json_is_string(x))
+			snprintf(b, sizeof(b), "%.63s", json_string_value(x));
+		else
+			continue;
+		kv_row(f, k, json_is_string(x) ? json_string_value(x) : b);
+	}
+	fputs("</tbody></table>\n", f);
+	if (!json_array_size(ladder))
+		return;
+	fputs("<table class=\"ladder\"><thead><tr><th>iodepth</th><th>IOPS</th><th>latency &micro;s</th>"
+	      "<th>in flight (IOPS &times; latency)</th></tr></thead><tbody>\n", f);
+	json_array_foreach(ladder, i, step) {
+		static const char *const cols[] = { "iodepth", "iops", "lat_us", "inflight" };
+
+		fputs("<tr>", f);
+		for (unsigned c = 0; c < 4; c++) {
+			double v = json_number_value(json_object_get(step, cols[c]));
+
+			svg_fmt_num(b, sizeof(b), v);
+			h_num_td(f, json_is_number(json_object_get(step, cols[c])) ? v : NAN, b);
+		}
+		fputs("</tr>\n", f);
+	}
+	fputs("</tbody></table>\n", f);
+}
+
 /* The explanation of each path's limit, where the result has one (iopath.explain). */
 void html_explain(FILE *f, const json_t *doc, const json_t *raw)
 {
-	const json_t *ex = json_object_get(json_object_get(doc, "iopath"), "explain"), *e;
-	size_t i;
+	const json_t *ex = json_object_get(json_object_get(doc, "iopath"), "explain"), *t, *fd;
+	size_t i, k;
 
 	if (!ex)
 		ex = json_object_get(json_object_get(raw, "iopath"), "explain");
-	if (!ex)
-		ex = json_object_get(doc, "explain");
-	if (!json_array_size(ex))
+	if (!json_array_size(json_object_get(ex, "targets")))
 		return;
 	fputs("<h3>Why each path is as fast as it is</h3>\n<div class=\"cards\">\n", f);
-	json_array_foreach(ex, i, e) {
-		const json_t *ev = json_object_get(e, "evidence"), *x;
-		const char *k;
-
+	json_array_foreach(json_object_get(ex, "targets"), i, t) {
 		fputs("<div class=\"card explain\"><h3>", f);
-		h_text(f, jstr(e, "target", jstr(e, "role", "?")));
-		fputs(": <code>", f);
-		h_text(f, jstr(e, "code", jstr(e, "verdict", "?")));
+		h_text(f, jstr(t, "target", "?"));
+		fputs(": <code class=\"verdict\">", f);
+		h_text(f, jstr(t, "verdict", "?"));
 		fputs("</code>", f);
-		if (json_is_number(json_object_get(e, "confidence")))
-			h_textf(f, " (confidence %.0f%%)",
-				100 * json_number_value(json_object_get(e, "confidence")));
-		else if (jstr(e, "confidence", NULL))
-			h_textf(f, " (confidence: %s)", jstr(e, "confidence", ""));
-		fputs("</h3>\n<p>", f);
-		h_text(f, jstr(e, "summary", jstr(e, "text", jstr(e, "why", ""))));
-		fputs("</p>\n", f);
-		if (json_is_object(ev) && json_object_size(ev)) {
-			fputs("<table class=\"kv\"><tbody>\n", f);
-			json_object_foreach((json_t *)ev, k, x) {
-				char b[64];
-
-				if (json_is_number(x)) {
-					snprintf(b, sizeof(b), "%.6g", json_number_value(x));
-					kv_row(f, k, b);
-				} else if (json_is_string(x)) {
-					kv_row(f, k, json_string_value(x));
-				}
-			}
-			fputs("</tbody></table>\n", f);
-		} else if (json_is_array(ev)) {
-			fputs("<ul>", f);
-			size_t j;
-
-			json_array_foreach(ev, j, x) {
-				if (json_is_string(x)) {
-					fputs("<li>", f);
-					h_text(f, json_string_value(x));
-					fputs("</li>", f);
-				}
-			}
-			fputs("</ul>\n", f);
+		if (jstr(t, "confidence", NULL))
+			h_textf(f, " (confidence: %s)", jstr(t, "confidence", ""));
+		fputs("</h3>\n", f);
+		if (jstr(t, "path_summary", NULL)) {
+			fputs("<div class=\"summary\">", f);
+			h_text(f, jstr(t, "path_summary", ""));
+			fputs("</div>\n", f);
 		}
+		fputs("<p>", f);
+		h_text(f, jstr(t, "summary", ""));
+		fputs("</p>\n", f);
+		json_array_foreach(json_object_get(t, "findings"), k, fd) {
+			fputs("<details", f);
+			if (!k)
+				fputs(" open", f);
+			fputs("><summary><code>", f);
+			h_text(f, jstr(fd, "code", "?"));
+			fputs("</code> ", f);
+			h_textf(f, "(%s): %s", jstr(fd, "confidence", "?"), jstr(fd, "summary", ""));
+			fputs("</summary>\n", f);
+			evidence(f, json_object_get(fd, "evidence"));
+			if (json_array_size(json_object_get(fd, "cells")))
+				fprintf(f, "<p class=\"muted\">from %zu cell(s)</p>\n",
+					json_array_size(json_object_get(fd, "cells")));
+			fputs("</details>\n", f);
+		}
+		str_items(f, json_object_get(t, "notes"), "muted", "Notes:");
+		str_items(f, json_object_get(t, "missing"), "warn", "Not judged:");
 		fputs("</div>\n", f);
 	}
 	fputs("</div>\n", f);
@@ -384,7 +438,14 @@ static const char *kind_title(const json_t *doc, const json_t *raw)
 
 	if (json_object_get(json_object_get(raw, "iopath"), "suite"))
 		return "suite";
+	if (!strcmp(k, "fio"))
+		return "jobs";
 	return *k ? k : "results";
+}
+
+static const char *s_first_label(const json_t *doc)
+{
+	return jstr(json_array_get(json_object_get(doc, "cells"), 0), "label", "");
 }
 
 static void results_section(FILE *f, const struct html_doc *d, unsigned idx)
@@ -397,7 +458,13 @@ static void results_section(FILE *f, const struct html_doc *d, unsigned idx)
 
 	snprintf(id, sizeof(id), "r%u", idx);
 	fprintf(f, "<h2 id=\"%s\">", id);
-	h_textf(f, "%s: %s", kind, suite ? jstr(suite, "name", "") : jstr(d->doc, "name", ""));
+	if (suite)
+		h_textf(f, "%s %s", kind, jstr(suite, "name", ""));
+	else if (!strcmp(kind, "jobs"))
+		h_textf(f, "jobs: %s%s", s_first_label(d->doc),
+			json_array_size(json_object_get(d->doc, "cells")) > 1 ? ", ..." : "");
+	else
+		h_textf(f, "%s: %s", kind, jstr(d->doc, "name", ""));
 	fputs("</h2>\n<p class=\"sub\">", f);
 	h_text(f, d->origin);
 	if (json_is_true(json_object_get(d->doc, "interrupted")))
@@ -457,6 +524,7 @@ static const char *doc_name(const struct html_doc *d)
 	case HTML_RESULTS: return kind_title(d->doc, d->raw);
 	case HTML_PROBE: return "probe";
 	case HTML_COMPARE: return "compare";
+	case HTML_HISTORY: return "history";
 	}
 	return "?";
 }
@@ -511,6 +579,12 @@ int html_report(FILE *f, const struct html_page *p, struct iop_err *err)
 			h_text(f, d->origin);
 			fputs("</p>\n", f);
 			html_compare(f, d->doc, id);
+			break;
+		case HTML_HISTORY:
+			fprintf(f, "<h2 id=\"%s\">history</h2>\n<p class=\"sub\">", id);
+			h_text(f, d->origin);
+			fputs("</p>\n", f);
+			html_history(f, d->doc, id);
 			break;
 		}
 	}

@@ -15,6 +15,7 @@ enum html_kind {
 	HTML_RESULTS,	/* iopath results (schema_version): sweep, run, suite, or loaded jobs */
 	HTML_PROBE,	/* iopath probe --json: {host, paths} */
 	HTML_COMPARE,	/* iopath compare --json */
+	HTML_HISTORY,	/* iopath history --json: groups, and per metric cells and steps */
 };
 
 struct html_doc {

@@ -441,6 +441,8 @@ static void latency_for(FILE *f, const struct hset *s, const char *target)
 				snprintf(names[n], sizeof(names[0]), "%s", hcell_get(c, "engine"));
 			else
 				hcell_name(s, c, skip, names[n], sizeof(names[0]));
+			if (!strcmp(names[n], "all"))
+				snprintf(names[n], sizeof(names[0]), "%s", c->label);
 			for (p = 0; p < HPCT_NR; p++)
 				y[n][p] = c->pct[p] / 1000;
 			ser[n] = (struct svg_series){ .name = names[n], .n = HPCT_NR, .x = xs, .y = y[n] };

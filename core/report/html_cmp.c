@@ -3,6 +3,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "report/html_int.h"
 
@@ -233,6 +234,154 @@ void html_compare(FILE *f, const json_t *cmp, const char *id)
 		}
 	}
 	fputs("</tbody></table></div>\n", f);
+}
+
+/* history --json: per metric a line per cell across the groups, its steps ringed, and a table. */
+void html_history(FILE *f, const json_t *hist, const char *id)
+{
+	const json_t *groups = json_object_get(hist, "groups"), *metrics = json_object_get(hist, "metrics");
+	const json_t *mj, *g, *c, *st;
+	unsigned ng = (unsigned)json_array_size(groups);
+	const char **xl = calloc(ng + 1, sizeof(*xl));
+	double *xs = calloc(ng + 1, sizeof(*xs));
+	const char *mname, *lk;
+	json_t *lv;
+	size_t i, k;
+
+	if (!xl || !xs || !ng)
+		goto out;
+	fprintf(f, "<p class=\"sub\">");
+	h_textf(f, "%u run(s) in %u group(s), ordered by %s; a step: %s (threshold %.0f%%, alpha %g)",
+		(unsigned)json_integer_value(json_object_get(hist, "runs")), ng,
+		jstr(hist, "by", "time"), jstr(hist, "test", "compare's test between adjacent groups"),
+		100 * json_number_value(json_object_get(hist, "threshold")),
+		json_number_value(json_object_get(hist, "alpha")));
+	fprintf(f, "</p>\n<div class=\"scroll\"><table class=\"sortable runs\" id=\"%s-groups\"><thead><tr>"
+		"<th>group</th><th>when (UTC)</th><th>labels</th><th>source</th></tr></thead><tbody>\n", id);
+	json_array_foreach(groups, i, g) {
+		time_t t = (time_t)(json_integer_value(json_object_get(g, "timestamp_ms")) / 1000);
+		char when[32];
+		struct tm tm;
+		bool first = true;
+
+		xl[i] = jstr(g, "label", "?");
+		xs[i] = (double)i;
+		gmtime_r(&t, &tm);
+		strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S", &tm);
+		fputs("<tr><td>", f);
+		h_text(f, xl[i]);
+		fputs("</td><td>", f);
+		h_text(f, when);
+		fputs("</td><td>", f);
+		json_object_foreach((json_t *)json_object_get(g, "labels"), lk, lv) {
+			h_textf(f, "%s%s=%s", first ? "" : " ", lk, json_string_value(lv) ? json_string_value(lv) : "");
+			first = false;
+		}
+		fputs("</td><td class=\"mono\">", f);
+		h_text(f, jstr(g, "source", ""));
+		fputs("</td></tr>\n", f);
+	}
+	fputs("</tbody></table></div>\n", f);
+	json_object_foreach((json_t *)metrics, mname, mj) {
+		const json_t *cells = json_object_get(mj, "cells"), *steps = json_object_get(mj, "steps");
+		unsigned nc = (unsigned)json_array_size(cells), m, n = 0, done = 0;
+		double *ys = calloc((size_t)nc * ng + 1, sizeof(*ys));
+		const char **rings = calloc((size_t)nc * ng + 1, sizeof(*rings));
+		char (*notes)[96] = calloc(json_array_size(steps) + 1, sizeof(*notes));
+		struct svg_series ser[TREND_LINES];
+		char title[200];
+
+		for (m = 0; m < MET_NR && strcmp(metric_table[m].name, mname); m++)
+			;
+		if (!ys || !rings || !notes || m == MET_NR) {
+			free(ys);
+			free(rings);
+			free(notes);
+			continue;
+		}
+		json_array_foreach(cells, i, c) {
+			json_array_foreach(json_object_get(c, "values"), k, g)
+				ys[i * ng + k] = k < ng && json_is_number(json_object_get(g, "median")) ?
+					json_number_value(json_object_get(g, "median")) / metric_table[m].display_div : NAN;
+			for (k = json_array_size(json_object_get(c, "values")); k < ng; k++)
+				ys[i * ng + k] = NAN;
+		}
+		json_array_foreach(steps, k, st) {
+			json_int_t at = json_integer_value(json_object_get(st, "at"));
+
+			snprintf(notes[k], sizeof(notes[k]), "%s %+.1f%% (step at this %s)",
+				 jstr(st, "verdict", "step"), 100 * json_number_value(json_object_get(st, "change")),
+				 jstr(hist, "by", "run"));
+			json_array_foreach(cells, i, c)
+				if (!strcmp(jstr(c, "key", ""), jstr(st, "key", "")) && at >= 0 && at < (json_int_t)ng)
+					rings[i * ng + (size_t)at] = notes[k];
+		}
+		json_array_foreach(cells, i, c) {
+			done++;
+			ser[n++] = (struct svg_series){ .name = jstr(c, "label", "?"), .n = ng, .x = xs,
+							.y = ys + i * ng, .ring = rings + i * ng };
+			if (n == TREND_LINES || done == nc) {
+				struct svg_chart ch = {
+					.title = title, .xlabel = jstr(hist, "by", "run"), .ylabel = metric_table[m].unit,
+					.nxticks = ng, .xticks = xs, .xticklabels = xl, .nser = n, .ser = ser,
+					.mark_x = NAN, .unit = metric_table[m].unit,
+				};
+
+				snprintf(title, sizeof(title), "%s across the groups (red rings: steps)", metric_table[m].title);
+				if (nc > TREND_LINES)
+					snprintf(title + strlen(title), sizeof(title) - strlen(title),
+						 ", cells %u-%u of %u", done - n + 1, done, nc);
+				if (done == n)
+					fputs("<div class=\"charts\">\n", f);
+				h_chart_lines(f, &ch);
+				n = 0;
+			}
+		}
+		if (nc)
+			fputs("</div>\n", f);
+		if (json_array_size(steps)) {
+			fprintf(f, "<h3>Steps in %s</h3>\n<div class=\"scroll\"><table class=\"sortable steps\" id=\"%s-steps-%s\"><thead><tr>"
+				"<th>cell</th><th>at</th><th>from</th><th>verdict</th><th>before</th><th>after</th>"
+				"<th>change</th><th>95%% interval</th><th>p</th></tr></thead><tbody>\n",
+				metric_table[m].title, id, metric_table[m].name);
+			json_array_foreach(steps, k, st) {
+				json_int_t at = json_integer_value(json_object_get(st, "at"));
+				double lo = json_number_value(json_object_get(st, "change_ci95_lo"));
+				double hi = json_number_value(json_object_get(st, "change_ci95_hi"));
+				char b[64];
+
+				fputs("<tr class=\"regression\"><td>", f);
+				h_text(f, jstr(st, "label", jstr(st, "key", "?")));
+				fputs("</td><td>", f);
+				h_text(f, at >= 0 && at < (json_int_t)ng ? xl[at] : "?");
+				fputs("</td><td>", f);
+				h_text(f, at >= 1 && at <= (json_int_t)ng ? xl[at - 1] : "");
+				fputs("</td><td>", f);
+				h_text(f, jstr(st, "verdict", ""));
+				fputs("</td>", f);
+				svg_fmt_num(b, sizeof(b), json_number_value(json_object_get(st, "before")) / metric_table[m].display_div);
+				h_num_td(f, json_number_value(json_object_get(st, "before")), b);
+				svg_fmt_num(b, sizeof(b), json_number_value(json_object_get(st, "after")) / metric_table[m].display_div);
+				h_num_td(f, json_number_value(json_object_get(st, "after")), b);
+				pct_td(f, json_number_value(json_object_get(st, "change")));
+				snprintf(b, sizeof(b), "%+.1f%% .. %+.1f%%", 100 * lo, 100 * hi);
+				h_num_td(f, json_is_number(json_object_get(st, "change_ci95_lo")) ? lo : NAN, b);
+				snprintf(b, sizeof(b), "%.3g", json_number_value(json_object_get(st, "p")));
+				h_num_td(f, json_is_number(json_object_get(st, "p")) ? json_number_value(json_object_get(st, "p")) : NAN, b);
+				fputs("</tr>\n", f);
+			}
+			fputs("</tbody></table></div>\n", f);
+		} else {
+			fprintf(f, "<p class=\"muted\">No step in %s: no change between adjacent groups passed the test.</p>\n",
+				metric_table[m].title);
+		}
+		free(ys);
+		free(rings);
+		free(notes);
+	}
+out:
+	free(xl);
+	free(xs);
 }
 
 /* Trend: each cell's median per run, a line per cell (per target, per metric). */

@@ -63,6 +63,7 @@ void html_results(FILE *f, const struct hset *s, const char *id);
 void html_suite_rows(FILE *f, const json_t *suite, const char *id);
 void html_explain(FILE *f, const json_t *doc, const json_t *raw);
 void html_compare(FILE *f, const json_t *cmp, const char *id);
+void html_history(FILE *f, const json_t *hist, const char *id);
 void html_trend(FILE *f, const struct html_trend *t, const char *id);
 
 /* A chart wrapped in its figure (skipped when it has nothing to draw). */

@@ -433,6 +433,14 @@ int svg_lines(FILE *f, const struct svg_chart *c)
 		for (i = 0; i < c->ser[k].n; i++) {
 			if (!ax_ok(&x, c->ser[k].x[i]) || !ax_ok(&y, c->ser[k].y[i]))
 				continue;
+			if (c->ser[k].ring && c->ser[k].ring[i]) {
+				fprintf(f, "<circle class=\"step\" cx=\"%.1f\" cy=\"%.1f\" r=\"8\" fill=\"none\" stroke=\"#d00\" stroke-width=\"2\"><title>",
+					ax_map(&x, c->ser[k].x[i]), ax_map(&y, c->ser[k].y[i]));
+				xml_escape(f, c->ser[k].name);
+				fputs(": ", f);
+				xml_escape(f, c->ser[k].ring[i]);
+				fputs("</title></circle>", f);
+			}
 			fprintf(f, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3\" fill=\"%s\">",
 				ax_map(&x, c->ser[k].x[i]), ax_map(&y, c->ser[k].y[i]), col);
 			tooltip(f, c->ser[k].name, x_name(c, c->ser[k].x[i], b, sizeof(b)),

@@ -21,6 +21,7 @@ struct svg_series {
 	unsigned n;
 	const double *x;
 	const double *y;
+	const char *const *ring;	/* lines: per point, a note that rings it in red, or NULL */
 };
 
 struct svg_chart {

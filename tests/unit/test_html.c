@@ -76,6 +76,32 @@ static json_t *results_doc(void)
 			 "cells", cells);
 }
 
+/* iopath.explain as the explain command writes it, every string hostile. */
+static json_t *explain(void)
+{
+	return json_pack("{s:{s:i, s:[{s:s, s:s, s:s, s:s, s:s, s:[{s:s, s:s, s:s, s:{s:f, s:s, s:[{s:i, s:f, s:f, s:f}]}, s:[s]}], s:[s], s:[s]}]}}",
+			 "explain", "schema", 1, "targets", "target", EVIL, "path_summary", EVIL,
+			 "verdict", "serialized", "confidence", "high", "summary", EVIL, "findings",
+			 "code", "serialized", "confidence", "high", "summary", EVIL, "evidence",
+			 "iops_gain", 1.02, "engine", EVIL, "ladder", "iodepth", 1, "iops", 198.0,
+			 "lat_us", 5040.0, "inflight", 0.998, "cells", "k", "notes", EVIL, "missing", EVIL);
+}
+
+/* history --json: two groups, one cell, a step at the second. */
+static json_t *history_doc(void)
+{
+	return json_pack("{s:s, s:f, s:f, s:s, s:i, s:[{s:s, s:s, s:I, s:{s:s}}, {s:s, s:s, s:I, s:{s:s}}], "
+			 "s:{s:{s:[{s:s, s:s, s:[{s:f}, {s:f}]}], s:[{s:s, s:s, s:i, s:s, s:f, s:f, s:f, s:f, s:f, s:f}]}}}",
+			 "by", EVIL, "threshold", 0.05, "alpha", 0.05, "test", EVIL, "runs", 2,
+			 "groups", "label", EVIL, "source", EVIL, "timestamp_ms", (json_int_t)1796000000000,
+			 "labels", EVIL, EVIL, "label", "qemu=9.0", "source", EVIL, "timestamp_ms",
+			 (json_int_t)1796000100000, "labels", "qemu", "9.0", "metrics", "iops", "cells",
+			 "key", "k1", "label", EVIL, "values", "median", 1000.0, "median", 600.0, "steps",
+			 "key", "k1", "label", EVIL, "at", 1, "verdict", "regression", "before", 1000.0,
+			 "after", 600.0, "change", -0.4, "change_ci95_lo", -0.5, "change_ci95_hi", -0.3,
+			 "p", 0.001);
+}
+
 static json_t *compare_doc(void)
 {
 	return json_pack("{s:s, s:s, s:f, s:f, s:s, s:i, s:[s], s:[s], s:[{s:s, s:s, s:[{s:s, s:s, s:b, s:i, s:i, s:f, s:f, s:f, s:f, s:f, s:f, s:s}]}]}",
@@ -121,24 +147,28 @@ static unsigned count(const char *hay, const char *needle)
 static void render_all(void)
 {
 	json_t *res = results_doc(), *cmp = compare_doc(), *suite = suite_raw();
+	json_t *ex = json_pack("{s:o}", "iopath", explain()), *hist = history_doc();
 	json_t *probe = json_pack("{s:{s:s}, s:[{s:s, s:s}]}", "host", "kernel", EVIL, "paths",
 				  "path", EVIL, "summary", EVIL);
 	const json_t *runs[2] = { res, res };
 	const char *xl[2] = { EVIL, EVIL };
 	struct html_trend trend = { .nr = 2, .runs = runs, .xlabels = xl, .by = EVIL };
 	struct html_doc docs[] = {
-		{ HTML_RESULTS, res, NULL, EVIL },
+		{ HTML_RESULTS, res, ex, EVIL },
 		{ HTML_COMPARE, cmp, NULL, EVIL },
 		{ HTML_PROBE, probe, NULL, EVIL },
 		{ HTML_RESULTS, res, suite, EVIL },
+		{ HTML_HISTORY, hist, NULL, EVIL },
 	};
-	struct html_page p = { .title = EVIL, .nr = 4, .docs = docs, .trend = &trend };
+	struct html_page p = { .title = EVIL, .nr = 5, .docs = docs, .trend = &trend };
 
 	render(&p);
 	json_decref(res);
 	json_decref(cmp);
 	json_decref(suite);
 	json_decref(probe);
+	json_decref(ex);
+	json_decref(hist);
 }
 
 Test(html, fetches_nothing)
@@ -195,6 +225,22 @@ Test(html, table_holds_the_median_of_the_samples)
 	cr_assert_not_null(strstr(page, "Refused (1)"));
 }
 
+Test(html, explanation_is_shown)
+{
+	render_all();
+	cr_assert_not_null(strstr(page, "Why each path is as fast as it is"));
+	cr_assert_not_null(strstr(page, "<code class=\"verdict\">serialized</code>"));
+	cr_assert_not_null(strstr(page, "data-v=\"5040\">5.04k</td>"), "the ladder's latency");
+}
+
+Test(html, history_rings_its_step)
+{
+	render_all();
+	cr_assert_eq(count(page, "class=\"step\""), 1);
+	cr_assert_not_null(strstr(page, "Steps in IOPS"));
+	cr_assert_not_null(strstr(page, "data-v=\"-0.40000000000000002\">-40.0%</td>"));
+}
+
 Test(html, not_direct_io_is_said)
 {
 	render_all();
@@ -231,6 +277,10 @@ Test(html, kinds_by_shape)
 	cr_assert_eq(html_doc_kind(j, "r", &k, &err), 0);
 	cr_assert_eq(k, HTML_RESULTS);
 	json_decref(j);
+	j = history_doc();
+	cr_assert_eq(html_doc_kind(j, "h", &k, &err), 0);
+	cr_assert_eq(k, HTML_HISTORY);
+	json_decref(j);
 	j = json_pack("{s:i}", "nothing", 1);
 	cr_assert_eq(html_doc_kind(j, "x.json", &k, &err), -EINVAL);
 	cr_assert_not_null(strstr(err.msg, "x.json"));
@@ -253,7 +303,7 @@ Test(html, bars_draw_one_rect_per_value)
 {
 	static const double y1[] = { 1, 2, NAN }, y2[] = { 3, 4, 5 };
 	static const char *const cats[] = { "a", "b", "c" };
-	const struct svg_series ser[] = { { "one", 3, NULL, y1 }, { "two", 3, NULL, y2 } };
+	const struct svg_series ser[] = { { "one", 3, NULL, y1, NULL }, { "two", 3, NULL, y2, NULL } };
 	struct svg_chart c = { .title = "t", .ncat = 3, .cats = cats, .nser = 2, .ser = ser,
 			       .mark_x = NAN };
 	char *buf = NULL;
@@ -270,7 +320,7 @@ Test(html, charts_without_data_say_so)
 {
 	static const double nan3[] = { NAN, NAN, NAN };
 	static const char *const cats[] = { "a", "b", "c" };
-	const struct svg_series ser[] = { { "one", 3, nan3, nan3 } };
+	const struct svg_series ser[] = { { "one", 3, nan3, nan3, NULL } };
 	struct svg_chart c = { .title = "t", .ncat = 3, .cats = cats, .nser = 1, .ser = ser,
 			       .mark_x = NAN };
 	FILE *f = fopen("/dev/null", "w");
