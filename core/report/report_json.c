@@ -542,6 +542,17 @@ json_t *report_json(const struct run_results *r, const struct run_env *env, bool
 	return root;
 }
 
+int report_json_dump(json_t *root, FILE *f)
+{
+	errno = 0;
+	if (json_dumpf(root, f, JSON_INDENT(2) | JSON_REAL_PRECISION(12)) || fputc('\n', f) == EOF) {
+		if (!errno)
+			errno = EIO;
+		return -1;
+	}
+	return 0;
+}
+
 int report_json_write(json_t *root, const char *path)
 {
 	const size_t flags = JSON_INDENT(2) | JSON_REAL_PRECISION(12);

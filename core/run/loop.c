@@ -261,7 +261,7 @@ static inline void complete_reduced(struct worker *w, struct dir_stat *d, const 
 static inline void complete_extra(struct worker *w, struct dir_stat *d, const struct io_req *r,
 				  uint64_t clat, bool async, uint64_t t)
 {
-	if (w->logs && r->ddir <= DDIR_WRITE && !w->verifying)
+	if (w->logs && r->ddir <= DDIR_TRIM && !w->verifying)
 		iologs_io(w->logs, t, r->ddir, r->len, r->offset, (uint64_t)r->res, r->slat_ns,
 			  clat, async);
 	if (w->hist_lat)
@@ -614,7 +614,7 @@ static inline __attribute__((always_inline)) void io_loop_body(struct worker *w,
 		       !(full && (w->lat_quiesce || w->low_wait))) {
 			struct io_req *r;
 
-			if (full && w->flow && flow_held(w->flow, &w->flow_ios, job->flow)) {
+			if (full && w->flow && flow_held(w->flow, w->flow_ios, job->flow)) {
 				stalled = true;
 				break;
 			}
@@ -636,6 +636,8 @@ static inline __attribute__((always_inline)) void io_loop_body(struct worker *w,
 					break;
 				}
 			}
+			if (full && w->flow)
+				flow_count(w->flow, &w->flow_ios);
 			if (full && w->zbd_quiesce) {
 				/* a zone reset (or a full set of open zones) waits for in-flight I/O */
 				w->zbd_quiesce = false;
