@@ -295,6 +295,8 @@ complete(struct worker *w, struct io_req **reqs, unsigned n, uint64_t t, bool as
 	 const bool full, const bool lat)
 {
 	bool copy = w->job->rw == RW_COPY;
+	/* an engine synchronous at this depth: all its time is clat, none slat (as in fio) */
+	const bool inline_done = async_engine && w->sync_at_qd1;
 	unsigned i;
 
 	if (full && w->count_done)
@@ -316,7 +318,7 @@ complete(struct worker *w, struct io_req **reqs, unsigned n, uint64_t t, bool as
 		 * Trims (full loop only) are done inside submit by every engine: as fio's inline
 		 * completions, all their time is clat, none slat
 		 */
-		if (full && async && r->ddir == DDIR_TRIM) {
+		if (inline_done || (full && async && r->ddir == DDIR_TRIM)) {
 			clat += r->slat_ns;
 			async = false;
 		}

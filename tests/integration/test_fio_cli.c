@@ -367,3 +367,37 @@ Test(fio_cli, normal_output_bw_lines_as_fio)
 	cr_assert_not_null(strstr(r.out, "\n   iops        : min= "), "%s", r.out);
 	run_out_free(&r);
 }
+
+/* A wrapper that asked its user passes the consent on: IOPATH_ALLOW_OVERWRITE=PATH[:PATH] */
+Test(fio_cli, allow_overwrite_from_the_environment_for_the_paths_named)
+{
+	const char *dir = tmpdir_make();
+	char path[300], fopt[320], other[300];
+	struct run_out r;
+
+	snprintf(path, sizeof(path), "%s/existing", dir);
+	snprintf(other, sizeof(other), "%s/elsewhere", dir);
+	snprintf(fopt, sizeof(fopt), "--filename=%s", path);
+	file_make(path, 65536, 1);
+	r = iopath_run("--name=w", fopt, "--size=64k", "--rw=write", NULL);
+	refused(&r, "IOPATH_ALLOW_OVERWRITE");
+	run_out_free(&r);
+	setenv("IOPATH_ALLOW_OVERWRITE", other, 1);
+	r = iopath_run("--name=w", fopt, "--size=64k", "--rw=write", NULL);
+	refused(&r, "was not created by iopath");
+	run_out_free(&r);
+	snprintf(other, sizeof(other), "/nonexistent:%s", path);
+	setenv("IOPATH_ALLOW_OVERWRITE", other, 1);
+	r = iopath_run("--name=w", fopt, "--size=64k", "--rw=write", NULL);
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	run_out_free(&r);
+	/* a directory covers the files in it */
+	snprintf(path, sizeof(path), "%s/existing2", dir);
+	snprintf(fopt, sizeof(fopt), "--filename=%s", path);
+	file_make(path, 65536, 2);
+	setenv("IOPATH_ALLOW_OVERWRITE", dir, 1);
+	r = iopath_run("--name=w", fopt, "--size=64k", "--rw=write", NULL);
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	run_out_free(&r);
+	unsetenv("IOPATH_ALLOW_OVERWRITE");
+}
