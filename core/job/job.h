@@ -81,6 +81,10 @@ bool job_substitute(const char *s, char *buf, size_t len);
 #define DIST_DEF_PARETO 0.2
 
 /* Is arg a valid value for the distribution? (fio's ranges) */
+/* verify=NAME as fio spells it (md5, crc32c-intel, sha3-256, none, 0 ...): its enum job_verify, or -EINVAL. */
+int job_verify_by_name(const char *name);
+extern const char *const job_verify_names[VERIFY_KINDS];
+
 bool dist_arg_valid(enum rand_dist type, double arg);
 
 #endif

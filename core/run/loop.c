@@ -20,6 +20,7 @@
 #include "base/cpulist.h"
 #include "run/worker.h"
 #include "run/runner.h"
+#include "io/vhdr.h"
 #include "run/reqgen.h"
 
 #define REAP_RETRIES 100	/* failed reaps in a row before in-flight requests are given up */
