@@ -826,17 +826,12 @@ static int load_jobs(struct results *r, json_t *root, const char *path, struct i
 	return 0;
 }
 
-int results_parse(const char *buf, size_t len, const char *origin, struct results *out,
-		  struct iop_err *err)
+int results_from_json(json_t *root, const char *origin, struct results *out, struct iop_err *err)
 {
-	json_t *root;
 	int ret;
 
 	results_zero(out);
 	snprintf(out->source, sizeof(out->source), "%s", origin);
-	root = parse_json(buf, len, origin, err);
-	if (!root)
-		return -EINVAL;
 	if (!json_is_object(root))
 		ret = iop_errf(err, -EINVAL, "%s: not a JSON object", origin);
 	else if (json_object_get(root, "schema_version"))
@@ -850,10 +845,25 @@ int results_parse(const char *buf, size_t len, const char *origin, struct result
 		ret = iop_errf(err, -EINVAL,
 			       "%s: neither iopath results (schema_version) nor fio-style JSON (jobs[])",
 			       origin);
-	json_decref(root);
 	if (ret)
 		results_free(out);
 	snprintf(out->source, sizeof(out->source), "%s", origin);
+	return ret;
+}
+
+int results_parse(const char *buf, size_t len, const char *origin, struct results *out,
+		  struct iop_err *err)
+{
+	json_t *root;
+	int ret;
+
+	results_zero(out);
+	snprintf(out->source, sizeof(out->source), "%s", origin);
+	root = parse_json(buf, len, origin, err);
+	if (!root)
+		return -EINVAL;
+	ret = results_from_json(root, origin, out, err);
+	json_decref(root);
 	return ret;
 }
 

@@ -119,6 +119,9 @@ int results_load(const char *path, struct results *out, struct iop_err *err);
 int results_parse(const char *buf, size_t len, const char *origin, struct results *out,
 		  struct iop_err *err);
 
+/* The same from parsed JSON (root is not taken). */
+int results_from_json(json_t *root, const char *origin, struct results *out, struct iop_err *err);
+
 /* Pool src's samples into dst's cells with the same identity (repeats kept in files apart). */
 int results_merge(struct results *dst, struct results *src, struct iop_err *err);
 
