@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/atomic.h"
 #include "cli/cmdargs.h"
 #include "cli/commands.h"
 #include "results/compare.h"
@@ -116,7 +117,9 @@ static int parse(int argc, char **argv, struct compare_args *a, struct iop_err *
 	}
 	if (!a->base || !a->cur)
 		return iop_errf(err, -EINVAL, "compare: give BASE and CUR result files (see iopath compare --help)");
-	return 0;
+	if (a->json && (ret = atomic_check_as("--json", a->json, err)))
+		return ret;
+	return a->junit ? atomic_check_as("--junit", a->junit, err) : 0;
 }
 
 static int write_junit(const char *path, const struct cmp_report *rep, const struct results *b,

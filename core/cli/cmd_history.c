@@ -396,7 +396,9 @@ int cmd_history(int argc, char **argv)
 		usage(stdout);
 		return 0;
 	}
-	if (parse(argc, argv, &a, &err) || load_runs(&a, &runs, &nr, &err))
+	if (parse(argc, argv, &a, &err) ||
+	    (a.plot && plot_check_dir("--plot", a.plot, &err)) ||
+	    load_runs(&a, &runs, &nr, &err))
 		goto bad;
 	order = calloc(nr, sizeof(*order));
 	groups = calloc(nr, sizeof(*groups));

@@ -13,6 +13,7 @@
 #include "results/report_cells.h"
 #include "results/results.h"
 #include "run/run.h"
+#include "base/atomic.h"
 #include "base/tempfiles.h"
 #include "job/workloads.h"
 
@@ -147,7 +148,7 @@ static int parse_run_args(int argc, char **argv, struct run_args *a, struct iop_
 				return ret;
 		}
 	}
-	return 0;
+	return a->out.path ? atomic_check(a->out.path, err) : 0;
 }
 
 /*

@@ -18,6 +18,7 @@
 #include "cli/commands.h"
 #include "fleet/fleet.h"
 #include "job/target.h"
+#include "base/atomic.h"
 #include "base/tempfiles.h"
 #include "iopath/probe.h"
 #include "job/job.h"
@@ -280,7 +281,11 @@ static int parse_args(int argc, char **argv, struct sweep_args *a, struct iop_er
 	/* what is saved is compared later: enough repeats for compare to judge every cell */
 	if (!a->repeat)
 		a->repeat = a->save ? CMP_REPEAT_DEFAULT : 1;
-	return 0;
+	if (a->csv && (ret = atomic_check_as("--csv", a->csv, err)))
+		return ret;
+	if (a->json && (ret = atomic_check_as("--json", a->json, err)))
+		return ret;
+	return a->plot ? plot_check_dir("--plot", a->plot, err) : 0;
 }
 
 /*
