@@ -45,7 +45,7 @@ INTEG_SRC := $(wildcard tests/integration/*.c)
 UNIT_BIN := build/unit-tests
 INTEG_BIN := build/integration-tests
 
-.PHONY: FORCE all run test unit integration check valgrind fuzz static install clean deps bench mpi-test layout
+.PHONY: FORCE all run test unit integration check valgrind fuzz static install clean deps bench mpi-test layout pg-test
 all: iopath
 
 deps:
@@ -135,6 +135,11 @@ unit: iopath $(UNIT_BIN)
 
 integration: iopath build/iopath-enginecopy $(INTEG_BIN) $(FAULTFS)
 	$(TEST_ENV) $(INTEG_BIN) --jobs 2
+
+# make pg-test: the results-store tests (store/*, which make test runs against SQLite) against
+# a real PostgreSQL server, a throw-away cluster scripts/pg-test starts and removes.
+pg-test: deps iopath $(INTEG_BIN)
+	$(TEST_ENV) scripts/pg-test $(INTEG_BIN) --jobs 2 --filter 'store/*'
 
 # make layout: the #include graph against the allowed directions between core/'s folders (one
 # table, in scripts/layout-check), no circle between folders, no source file over 1,200 lines.

@@ -38,6 +38,61 @@ static int make_parents(const char *file)
 	return 0;
 }
 
+/* PRAGMA application_id of an iopath results database: "iopt". */
+#define SQLITE_APP_ID 0x696f7074
+
+static int int_value(void *arg, unsigned ncols, const char *const *vals)
+{
+	*(long long *)arg = ncols && vals[0] ? strtoll(vals[0], NULL, 10) : 0;
+	return 0;
+}
+
+/*
+ * An existing file must be iopath's own database (or an empty one): another program's
+ * database is refused before anything is written to it.
+ */
+static int sqlite_claim(struct db *db, struct iop_err *err)
+{
+	long long app = 0, tables = 0, ours = 0;
+	char sql[64];
+	int ret;
+
+	ret = db_query(db, "PRAGMA application_id", 0, NULL, int_value, &app, err);
+	if (!ret)
+		ret = db_query(db, "SELECT COUNT(*) FROM sqlite_master", 0, NULL, int_value, &tables,
+			       err);
+	if (!ret)
+		ret = db_query(db, "SELECT COUNT(*) FROM sqlite_master WHERE name = 'iopath_meta'", 0,
+			       NULL, int_value, &ours, err);
+	if (ret)
+		return iop_errf(err, -EINVAL, "--db %s: not an SQLite database (%s)", db->where,
+				sqlite3_errmsg(db->conn));
+	if (app == SQLITE_APP_ID)
+		return 0;
+	if (app || (tables && !ours))
+		return iop_errf(err, -EINVAL, "--db %s: an SQLite database, but not iopath's results (left untouched)",
+				db->where);
+	snprintf(sql, sizeof(sql), "PRAGMA application_id = %d", SQLITE_APP_ID);
+	return db_exec(db, sql, err);
+}
+
+/* The -wal and -shm files SQLite opens beside the database follow the same rules. */
+static int sqlite_side_files(const char *path, struct iop_err *err)
+{
+	static const char *const suffix[] = { "-wal", "-shm", "-journal" };
+	char side[600];
+	struct stat st;
+	unsigned i;
+
+	for (i = 0; i < sizeof(suffix) / sizeof(suffix[0]); i++) {
+		snprintf(side, sizeof(side), "%s%s", path, suffix[i]);
+		if (!lstat(side, &st) && !S_ISREG(st.st_mode))
+			return iop_errf(err, -EINVAL, "--db %s: %s is not a regular file (a link or a device); refused",
+					path, side);
+	}
+	return 0;
+}
+
 static int sqlite_open(struct db *db, const char *path, bool create, struct iop_err *err)
 {
 	int flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOFOLLOW | SQLITE_OPEN_FULLMUTEX;
@@ -62,6 +117,9 @@ static int sqlite_open(struct db *db, const char *path, bool create, struct iop_
 					strerror(-ret));
 		flags |= SQLITE_OPEN_CREATE;
 	}
+	ret = sqlite_side_files(path, err);
+	if (ret)
+		return ret;
 	ret = sqlite3_open_v2(path, &s, flags, NULL);
 	if (ret != SQLITE_OK) {
 		iop_errf(err, -EIO, "--db %s: %s", path, s ? sqlite3_errmsg(s) : sqlite3_errstr(ret));
@@ -71,8 +129,10 @@ static int sqlite_open(struct db *db, const char *path, bool create, struct iop_
 	sqlite3_extended_result_codes(s, 1);
 	sqlite3_busy_timeout(s, DB_BUSY_TIMEOUT_MS);
 	db->conn = s;
+	ret = sqlite_claim(db, err);
 	/* WAL: readers never block the writer; writers queue on the busy timeout */
-	ret = db_exec(db, "PRAGMA journal_mode=WAL; PRAGMA foreign_keys=ON", err);
+	if (!ret)
+		ret = db_exec(db, "PRAGMA journal_mode=WAL; PRAGMA foreign_keys=ON", err);
 	if (ret) {
 		sqlite3_close(s);
 		db->conn = NULL;

@@ -104,10 +104,6 @@ json_t *results_json(const struct results *r);
 /* Write it atomically to path. */
 int results_write(const struct results *r, const char *path, struct iop_err *err);
 
-/* Write it to ROOT/NAME/<UTC timestamp>-<hostname>.json; the path written goes to out. */
-int results_save(const struct results *r, const char *root, const char *name, char *out,
-		 size_t len, struct iop_err *err);
-
 /*
  * Load a result file: iopath's results (any schema version up to ours), a plain
  * `iopath --output-format=json` result, or fio's own JSON (each job one cell of one sample).
