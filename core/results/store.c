@@ -505,7 +505,7 @@ static int select_one(struct store *st, const char *sel, struct id_list *l, stru
 				sel);
 	}
 	if (!ret && l->n == before)
-		ret = iop_errf(err, -ENOENT, "%s: no run matches '%s' (iopath results list shows them)",
+		ret = iop_errf(err, -ENOENT, "%s: no run matches '%s', nor is it a file (iopath results list shows the runs)",
 			       st->db.where, sel);
 	return ret;
 }
