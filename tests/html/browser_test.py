@@ -227,9 +227,9 @@ def run(work):
            "--repeat", "2", "--output-format=json", "--output=" + j("suite.json"), "--html", j("suite.html"))
     for q in ("8.0", "8.1", "8.2"):
         iopath("sweep", "--engine", "null,psync", "--iodepth", "1,4", "--target", "disk=" + disk, "--save=h",
-               "--results-dir", j("store"), "--label", "qemu=" + q, *common)
-        time.sleep(1.1)
-    iopath("history", j("store/h"), "--by", "qemu", "--html", j("history.html"))
+               "--db", j("store.db"), "--label", "qemu=" + q, *common)
+    iopath("history", "--db", j("store.db"), "--by", "qemu", "--html", j("history.html"))
+    iopath("results", "export", "latest", "--db", j("store.db"), "--output", j("latest.json"))
     probe = iopath("probe", disk, share, "--json")
     with open(j("probe.json"), "w") as f:
         f.write(probe.stdout)
@@ -281,11 +281,10 @@ def run(work):
                 check(d.execute_script("return document.querySelectorAll('svg[data-kind=heatmap] g.cell').length") >= len(rows) // 2,
                       "%s: the heat map lacks cells" % path)
             elif kind == "history":
-                t = table(d, "trend-runs")
-                check(t is not None and [r["run"] for r in t["rows"]] == ["qemu=8.0", "qemu=8.1", "qemu=8.2"],
-                      "%s: runs %s" % (path, t and [r["run"] for r in t["rows"]]))
-                latest = sorted(os.listdir(j("store/h")))[-1]
-                results_table_matches(d, path, json.load(open(os.path.join(j("store/h"), latest))), "r0-table")
+                t = table(d, "r0-groups")
+                check(t is not None and [r["group"] for r in t["rows"]] == ["qemu=8.0", "qemu=8.1", "qemu=8.2"],
+                      "%s: groups %s" % (path, t and [r["group"] for r in t["rows"]]))
+                results_table_matches(d, path, load("latest.json"), "r1-table")
             screenshot(d, kind)
         # the benchmark: 1,000 cells
         path = j("big.html")
