@@ -212,7 +212,7 @@ static int run_repeated(const struct builtin_workload *w, const struct job_list 
 		code = EXIT_JOB_FAILED;
 		goto out;
 	}
-	if (a->html && html_write_results(&res, a->html, &err)) {
+	if (a->html && html_write_results(&res, NULL, a->html, &err)) {
 		code = EXIT_JOB_FAILED;
 		goto out;
 	}

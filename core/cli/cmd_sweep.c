@@ -880,7 +880,7 @@ static int outputs(const struct sweep_args *a, const struct results *r)
 		fprintf(stderr, "iopath: --plot: %s\n", err.msg);
 		bad = 1;
 	}
-	if (a->html && html_write_results(r, a->html, &err)) {
+	if (a->html && html_write_results(r, NULL, a->html, &err)) {
 		fprintf(stderr, "iopath: %s\n", err.msg);
 		bad = 1;
 	}

@@ -63,6 +63,23 @@ int html_add_results(struct html_set *s, const struct results *r, const char *or
 	return add_doc(s, HTML_RESULTS, doc, NULL, origin, err);
 }
 
+int html_add_explained(struct html_set *s, const struct results *r, const json_t *explain,
+		       const char *origin, struct iop_err *err)
+{
+	json_t *doc, *raw;
+
+	if (!explain)
+		return html_add_results(s, r, origin, err);
+	doc = results_json(r);
+	raw = json_pack("{s:{s:O}}", "iopath", "explain", (json_t *)explain);
+	if (!doc || !raw) {
+		json_decref(doc);
+		json_decref(raw);
+		return iop_errf(err, -ENOMEM, "out of memory");
+	}
+	return add_doc(s, HTML_RESULTS, doc, raw, origin, err);
+}
+
 int html_add_json(struct html_set *s, json_t *doc, const char *origin, struct iop_err *err)
 {
 	enum html_kind kind;
@@ -261,10 +278,11 @@ int html_check_path(const char *path, struct iop_err *err)
 	return atomic_check(path, err);
 }
 
-int html_write_results(const struct results *r, const char *path, struct iop_err *err)
+int html_write_results(const struct results *r, const json_t *explain, const char *path,
+		       struct iop_err *err)
 {
 	struct html_set set = { 0 };
-	int ret = html_add_results(&set, r, r->kind[0] ? r->kind : "results", err);
+	int ret = html_add_explained(&set, r, explain, r->kind[0] ? r->kind : "results", err);
 
 	if (!ret)
 		ret = html_set_write(&set, NULL, path, err);

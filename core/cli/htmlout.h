@@ -28,6 +28,10 @@ struct html_set {
 int html_add_results(struct html_set *s, const struct results *r, const char *origin,
 		     struct iop_err *err);
 
+/* The same with its explanation (the explain JSON object, or NULL). */
+int html_add_explained(struct html_set *s, const struct results *r, const json_t *explain,
+		       const char *origin, struct iop_err *err);
+
 /* A JSON document of any kind the report reads; takes the reference to doc. */
 int html_add_json(struct html_set *s, json_t *doc, const char *origin, struct iop_err *err);
 
@@ -47,7 +51,8 @@ int html_set_write(struct html_set *s, const char *title, const char *path, stru
 void html_set_free(struct html_set *s);
 
 /* --html FILE of a command: the page of this one result (results, or a fio-shaped JSON). */
-int html_write_results(const struct results *r, const char *path, struct iop_err *err);
+int html_write_results(const struct results *r, const json_t *explain, const char *path,
+		       struct iop_err *err);
 int html_write_json(const json_t *doc, const char *origin, const char *path, struct iop_err *err);
 
 /* --html FILE: checked before anything runs, so that the results are not lost at the end. */

@@ -11,6 +11,7 @@ not a timed test). Without Chromium, chromedriver or Selenium it says so and ski
 """
 import json
 import math
+import re
 import os
 import shutil
 import statistics
@@ -230,6 +231,10 @@ def run(work):
                "--db", j("store.db"), "--label", "qemu=" + q, *common)
     iopath("history", "--db", j("store.db"), "--by", "qemu", "--html", j("history.html"))
     iopath("results", "export", "latest", "--db", j("store.db"), "--output", j("latest.json"))
+    # names that are markup: if any reached the page as such, a script would run or a load fail
+    evil = "<script>document.title='owned'</script><img src=x onerror=\"document.title='owned'\">\"'&"
+    iopath("sweep", "--engine", "null", "--iodepth", "1,2", "--target", evil + "=" + disk, "--label",
+           "host=" + evil, "--html", j("hostile.html"), *common)
     probe = iopath("probe", disk, share, "--json")
     with open(j("probe.json"), "w") as f:
         f.write(probe.stdout)
@@ -244,7 +249,7 @@ def run(work):
     load = lambda n: json.load(open(j(n)))
     d = browser()
     try:
-        for kind in ("sweep", "compare", "run", "suite", "history", "probe"):
+        for kind in ("sweep", "compare", "run", "suite", "history", "probe", "hostile"):
             path = j(kind + ".html")
             open_page(d, path)
             n = charts_drawn(d, path) if kind != "probe" else 0
@@ -280,11 +285,25 @@ def run(work):
                       "%s: suite medians on the page %s, in the JSON %s" % (path, got, want))
                 check(d.execute_script("return document.querySelectorAll('svg[data-kind=heatmap] g.cell').length") >= len(rows) // 2,
                       "%s: the heat map lacks cells" % path)
+            elif kind == "hostile":
+                check(d.title == "iopath report", "%s: the title became %r: the data ran as markup" % (path, d.title))
+                check(d.execute_script("return document.images.length + document.scripts.length") == 1,
+                      "%s: the data added images or scripts" % path)
+                check(evil in d.execute_script("return document.body.textContent"),
+                      "%s: the hostile name is not shown as text" % path)
             elif kind == "history":
                 t = table(d, "r0-groups")
                 check(t is not None and [r["group"] for r in t["rows"]] == ["qemu=8.0", "qemu=8.1", "qemu=8.2"],
                       "%s: groups %s" % (path, t and [r["group"] for r in t["rows"]]))
                 results_table_matches(d, path, load("latest.json"), "r1-table")
+            if kind == "sweep":
+                # printable: Chromium's print to PDF gives pages
+                import base64
+                pdf = base64.b64decode(d.execute_cdp_cmd("Page.printToPDF", {"printBackground": True})["data"])
+                with open(os.path.join(OUT, "sweep.pdf"), "wb") as f:
+                    f.write(pdf)
+                pages = len(re.findall(rb"/Type\s*/Page[^s]", pdf))
+                check(pdf.startswith(b"%PDF") and pages >= 2, "%s: printing gave %d pages" % (path, pages))
             screenshot(d, kind)
         # the benchmark: 1,000 cells
         path = j("big.html")
