@@ -264,9 +264,18 @@ int atomic_place(const char *tmp, const char *path, bool exclusive)
 		return -EPERM;	/* a FIFO appeared where a file was to go: leave it be */
 	if (kind == OUT_NEW || exclusive) {
 		/* nothing there a moment ago: and nothing that appeared since is replaced */
-		if (renameat2(AT_FDCWD, tmp, AT_FDCWD, path, RENAME_NOREPLACE))
+		if (!renameat2(AT_FDCWD, tmp, AT_FDCWD, path, RENAME_NOREPLACE))
+			return 0;
+		if (errno != EINVAL && errno != ENOSYS)
 			return -errno;
-		return 0;
+		/* a filesystem without rename flags (FUSE, 9p, vboxsf): a link takes free names only */
+		if (!link(tmp, path))
+			return unlink(tmp), 0;
+		if (errno == EEXIST)
+			return -EEXIST;
+		if (exclusive)
+			return -errno;
+		return rename(tmp, path) ? -errno : 0;
 	}
 	return rename(tmp, path) ? -errno : 0;
 }
