@@ -563,6 +563,52 @@ int plan_job(const struct job_spec *job, const struct target_policy *pol,
 }
 
 /*
+ * Block devices the run holds O_EXCL: one claim per device, however many of a group's jobs
+ * write it (their descriptors are closed together when the group ends).
+ */
+#define EXCL_MAX 64
+static struct {
+	dev_t rdev;
+	unsigned users;
+} excl[EXCL_MAX];
+
+static bool excl_held(dev_t rdev)
+{
+	unsigned i;
+
+	for (i = 0; i < EXCL_MAX; i++)
+		if (excl[i].users && excl[i].rdev == rdev)
+			return ++excl[i].users;
+	return false;
+}
+
+static void excl_add(dev_t rdev)
+{
+	unsigned i;
+
+	for (i = 0; i < EXCL_MAX && excl[i].users; i++)
+		;
+	if (i < EXCL_MAX) {
+		excl[i].rdev = rdev;
+		excl[i].users = 1;
+	}
+}
+
+static void excl_drop(int fd)
+{
+	struct stat st;
+	unsigned i;
+
+	if (fstat(fd, &st) || !S_ISBLK(st.st_mode))
+		return;
+	for (i = 0; i < EXCL_MAX; i++)
+		if (excl[i].users && excl[i].rdev == st.st_rdev) {
+			excl[i].users--;
+			return;
+		}
+}
+
+/*
  * Open path once for the job, right before its group runs, and decide everything on that
  * descriptor: the name is not followed when it was no link when planned (O_NOFOLLOW); a
  * file missing when planned is created here exclusively; a block device written is opened
@@ -615,7 +661,7 @@ static int bind_open(const struct job_plan *plan, const char *path, bool missing
 		close(fd);
 		return iop_errf(err, ret, "job %s: %s: %s", job->name, path, strerror(-ret));
 	}
-	if (S_ISBLK(st.st_mode) && job_changes_files(job)) {
+	if (S_ISBLK(st.st_mode) && job_changes_files(job) && !excl_held(st.st_rdev)) {
 		int ex = file_reopen_fd(fd, path, O_RDWR | O_EXCL | O_CLOEXEC);
 
 		ret = -errno;
@@ -627,6 +673,7 @@ static int bind_open(const struct job_plan *plan, const char *path, bool missing
 		if (ex < 0)
 			return iop_errf(err, ret, "job %s: %s: %s", job->name, path, strerror(-ret));
 		fd = ex;
+		excl_add(st.st_rdev);
 	}
 	return fd;
 }
@@ -695,8 +742,11 @@ void unbind_job(struct job_plan *plan)
 	unsigned i;
 
 	for (i = 0; plan->fds && i < plan_nr_paths(plan) + 1; i++)
-		if (plan->fds[i] >= 0)
+		if (plan->fds[i] >= 0) {
+			if (job_changes_files(plan->job))
+				excl_drop(plan->fds[i]);
 			close(plan->fds[i]);
+		}
 	free(plan->fds);
 	plan->fds = NULL;
 }
