@@ -20,6 +20,7 @@
 #include "job/job.h"
 #include "run/meta.h"
 #include "base/cpulist.h"
+#include "base/msg.h"
 #include "run/run.h"
 #include "stats/stats.h"
 #include "stats/steady.h"
@@ -217,6 +218,25 @@ static int check_target(const struct job_spec *job, const struct job_plan *plan,
 	return job->direct ? check_dio_align(job, plan->offset, path, true, err) : 0;
 }
 
+/* Offsets past what a file can hold (off_t) are refused before any I/O, not failed at it. */
+static int check_range(const struct job_spec *job, const struct job_plan *plan,
+		       struct iop_err *err)
+{
+	uint64_t inc, start, end, len = plan->region, i;
+
+	for (i = 0; plan->file_len && i < plan_nr_paths(plan); i++)
+		len = plan->file_len[i] > len ? plan->file_len[i] : len;
+	if (!__builtin_mul_overflow(plan->offset_increment, (uint64_t)(plan->nr_workers - 1), &inc) &&
+	    !__builtin_add_overflow(plan->offset, inc, &start) &&
+	    !__builtin_add_overflow(start, len, &end) && end <= (uint64_t)INT64_MAX)
+		return 0;
+	return iop_errf(err, -EOVERFLOW,
+			"job %s: offset=%llu%s and %llu bytes per file end past the largest file offset (%lld bytes); give a smaller offset=, offset_increment= or size=",
+			job->name, (unsigned long long)plan->offset,
+			plan->offset_increment && plan->nr_workers > 1 ? " (with offset_increment)" : "",
+			(unsigned long long)len, (long long)INT64_MAX);
+}
+
 /* size=N% and offset=N% take the smallest of the job's existing files as their base. */
 static int plan_percentages(const struct job_spec *job, struct job_plan *plan, uint64_t *size,
 			    struct iop_err *err)
@@ -377,6 +397,9 @@ static int plan_sizes(const struct job_spec *job, struct job_plan *plan,
 		plan->file_len[i] = plan->region;
 	plan->worker_bytes = plan->region * plan->nr_files;
 check:
+	ret = check_range(job, plan, err);
+	if (ret)
+		return ret;
 	for (i = 0; !diskless && i < nr_paths; i++) {
 		ret = check_target(job, plan, pol, plan->paths[i], -1, err);
 		if (ret)
@@ -514,6 +537,12 @@ int plan_job(const struct job_spec *job, const struct target_policy *pol,
 	if (pol->readonly && (job->engine->flags & ENGINE_NO_LAYOUT))
 		return iop_errf(err, -EROFS, "job %s: ioengine=%s creates its files, and --readonly forbids that",
 				job->name, job->engine->name);
+	if (pol->readonly && iolog_wanted(job))
+		return iop_errf(err, -EROFS, "job %s: write_*_log creates log files, and --readonly forbids creating files",
+				job->name);
+	if (pol->readonly && job->verify_dump)
+		return iop_errf(err, -EROFS, "job %s: verify_dump writes the blocks that fail verify to files, and --readonly forbids creating files",
+				job->name);
 	if (pol->readonly && job_changes_files(job))
 		return iop_errf(err, -EROFS,
 				"job %s: ioengine=%s changes or removes its files whatever the direction, and --readonly forbids that",
@@ -922,10 +951,19 @@ void unlink_job_files(const struct job_plan *plan)
 }
 
 /* What the probe must find out about a job's paths to check it: trials, and O_DIRECT honesty. */
-static unsigned probe_flags_for(const struct job_spec *job)
+static unsigned probe_flags_for(const struct job_spec *job, const struct target_policy *pol)
 {
+	static bool said;
 	unsigned flags = 0;
 
+	if (pol->readonly) {
+		/* the trials write a temporary file: --readonly creates and writes nothing */
+		if (!said && (job->direct || (job->engine->flags & (ENGINE_TRIAL | ENGINE_MAPS_FILES)))) {
+			iop_msgf("--readonly: the probe's capability trials (they write a temporary file) are skipped; what a path can do is not tried");
+			said = true;
+		}
+		return 0;
+	}
 	if (job->direct || (job->engine->flags & (ENGINE_TRIAL | ENGINE_MAPS_FILES)))
 		flags |= PROBE_TRIALS;
 	if (job->direct)
@@ -960,7 +998,7 @@ void probe_job(struct group_job *gj, struct probe_set *s)
 {
 	const struct job_plan *plan = &gj->plan;
 	const struct job_spec *job = plan->job;
-	unsigned flags = probe_flags_for(job), i;
+	unsigned flags = probe_flags_for(job, plan->pol), i;
 	unsigned nr_paths = plan->shared ? plan->nr_files : plan->nr_files * plan->nr_workers;
 
 	if (job->engine->flags & ENGINE_DISKLESS)

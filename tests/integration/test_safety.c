@@ -792,3 +792,130 @@ Test(safety, a_users_own_sidecar_name_is_never_destroyed)
 	run_out_free(&r);
 	cr_assert_eq(file_sum(side), sum, "the user's .made.iopath was changed or removed");
 }
+
+/* ---- bad input, exit 2, before any I/O ---- */
+
+Test(safety, include_of_a_fifo_or_a_device_is_refused_not_read)
+{
+	char fifo[400], job[400], text[500];
+	const char *targets[] = { fifo, "/dev/zero" };
+	unsigned i;
+
+	victim_make();
+	snprintf(fifo, sizeof(fifo), "%s/fifo", out_dir);
+	cr_assert_eq(mkfifo(fifo, 0600), 0);
+	snprintf(job, sizeof(job), "%s/job.fio", out_dir);
+	for (i = 0; i < 2; i++) {
+		struct run_bg b;
+		struct run_out r;
+
+		snprintf(text, sizeof(text), "[r]\nioengine=null\nsize=1m\ninclude %s\n", targets[i]);
+		file_write_text(job, text);
+		b = iopath_start(job, NULL);
+		r = iopath_wait(&b, 60);	/* a FIFO read blocks: a hang fails here */
+		cr_assert_eq(r.status, 2, "%s: exit %d: %s", targets[i], r.status, r.err);
+		cr_assert_not_null(strstr(r.err, "not a regular file"), "%s", r.err);
+		cr_assert_eq(strchr(r.err, '\n'), r.err + strlen(r.err) - 1, "not one line: %s", r.err);
+		run_out_free(&r);
+	}
+}
+
+Test(safety, wrong_typed_fields_in_result_files_are_bad_input)
+{
+	static const char *const edits[][3] = {
+		{ "read", "iops", "\"fast\"" },
+		{ "read", "bw_bytes", "[1]" },
+		{ "read", "clat_ns", "7" },
+		{ NULL, "error", "\"none\"" },
+	};
+	char a[400], b[400];
+	unsigned i;
+
+	victim_make();
+	two_results(a, b, sizeof(a));
+	for (i = 0; i < 4; i++) {
+		json_t *root = json_load_path(a), *job, *v;
+		json_error_t je;
+		struct run_out r;
+
+		job = json_array_get(json_object_get(root, "jobs"), 0);
+		v = json_loads(edits[i][2], JSON_DECODE_ANY, &je);
+		cr_assert_not_null(v);
+		json_object_set_new(edits[i][0] ? json_object_get(job, edits[i][0]) : job, edits[i][1], v);
+		cr_assert_eq(json_dump_file(root, b, 0), 0);
+		json_decref(root);
+		r = iopath_run("compare", a, b, NULL);
+		cr_assert_eq(r.status, 2, "%s: exit %d: %s%s", edits[i][1], r.status, r.out, r.err);
+		cr_assert_not_null(strstr(r.err, edits[i][1]), "the field is not named: %s", r.err);
+		run_out_free(&r);
+	}
+}
+
+Test(safety, an_offset_past_the_largest_file_offset_is_refused_before_any_io)
+{
+	char fo[400];
+	struct run_out r;
+	uint64_t sum = victim_make();
+
+	snprintf(fo, sizeof(fo), "--filename=%s", victim);
+	r = iopath_run("--name=r", fo, "--rw=read", "--size=4k", "--offset=18446744073709551000",
+		       NULL);
+	cr_assert_eq(r.status, 2, "exit %d: %s", r.status, r.err);
+	cr_assert_not_null(strstr(r.err, "largest file offset"), "%s", r.err);
+	run_out_free(&r);
+	r = iopath_run("--name=r", fo, "--rw=read", "--size=4k", "--numjobs=3",
+		       "--offset_increment=4611686018427387904", NULL);
+	cr_assert_eq(r.status, 2, "exit %d: %s", r.status, r.err);
+	run_out_free(&r);
+	cr_assert_eq(file_sum(victim), sum);
+}
+
+Test(safety, an_output_name_longer_than_the_system_allows_is_bad_input)
+{
+	char name[400], o[420];
+	struct run_out r;
+
+	victim_make();
+	memset(name, 'a', 300);
+	name[300] = '\0';
+	snprintf(o, sizeof(o), "--output=%s/%s", out_dir, name);
+	r = iopath_run("--name=n", "--ioengine=null", "--size=1m", o, NULL);
+	cr_assert_eq(r.status, 2, "exit %d: %s", r.status, r.err);
+	cr_assert_not_null(strstr(r.err, "too long"), "%s", r.err);
+	run_out_free(&r);
+}
+
+/* ---- --readonly creates, truncates and writes nothing ---- */
+
+Test(safety, readonly_refuses_logs_and_dumps_and_skips_the_write_trials)
+{
+	char fo[400], lg[400], p[420];
+	struct run_out r;
+	DIR *d;
+	struct dirent *de;
+	unsigned n = 0;
+
+	victim_make();
+	snprintf(fo, sizeof(fo), "--filename=%s", victim);
+	snprintf(lg, sizeof(lg), "--write_lat_log=%s/lat", out_dir);
+	r = iopath_run("--readonly", "--name=r", fo, "--rw=read", lg, NULL);
+	cr_assert_eq(r.status, 2, "exit %d: %s", r.status, r.err);
+	cr_assert_not_null(strstr(r.err, "--readonly"), "%s", r.err);
+	run_out_free(&r);
+	r = iopath_run("--readonly", "--name=r", fo, "--rw=read", "--verify=crc32c",
+		       "--verify_dump=1", NULL);
+	cr_assert_eq(r.status, 2, "exit %d: %s", r.status, r.err);
+	run_out_free(&r);
+	/* direct=1 asks the probe to try O_DIRECT in a temporary file: not under --readonly */
+	r = iopath_run("--readonly", "--name=r", fo, "--rw=read", "--bs=4k", "--direct=1", NULL);
+	cr_assert_eq(r.status, 0, "exit %d: %s", r.status, r.err);
+	cr_assert_not_null(strstr(r.err, "trials"), "the skipped trials are not said: %s", r.err);
+	run_out_free(&r);
+	d = opendir(out_dir);
+	cr_assert_not_null(d);
+	while ((de = readdir(d)))
+		n += de->d_name[0] != '.' || !strncmp(de->d_name, ".iopath", 7);
+	closedir(d);
+	snprintf(p, sizeof(p), "%s", out_dir);
+	cr_assert_eq(n, 1, "--readonly created files in %s", p);
+}
