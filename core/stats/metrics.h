@@ -45,4 +45,11 @@ const json_t *metrics_clat(const json_t *job, double *to_ns);
 /* Percentile p (e.g. 99.9) of such an object in ns; NAN when it does not list p. */
 double metrics_percentile(const json_t *lat, double p, double to_ns);
 
+/*
+ * Is every field metrics_from_job reads of the right JSON type where present (numbers, the
+ * directions and latencies objects, "error" an integer)? A wrong-typed one is bad input, not
+ * a 0: false, with the field's name and what it holds in what.
+ */
+bool metrics_check_job(const json_t *job, char *what, size_t len);
+
 #endif
