@@ -25,6 +25,8 @@ static const char css[] =
 	"table.sortable th.asc:after{content:' \\2191';color:#333}"
 	"table.sortable th.desc:after{content:' \\2193';color:#333}\n"
 	".scroll{overflow-x:auto;max-width:100%}\n"
+	".scroll.tall{max-height:70vh;overflow-y:auto;border:1px solid #e4e4e4}\n"
+	".scroll.tall th{position:sticky;top:0;z-index:1}\n"
 	"table.kv th{background:none;color:#555;font-weight:normal;width:170px}\n"
 	".cards{display:flex;flex-wrap:wrap;gap:12px}\n"
 	".card{border:1px solid #dde2e6;border-radius:6px;padding:8px 12px;flex:1 1 460px;"
@@ -47,6 +49,7 @@ static const char css[] =
 	"code,.mono{font-family:ui-monospace,Menlo,Consolas,monospace;font-size:12px}\n"
 	"footer{margin-top:40px;color:#888;font-size:12px}\n"
 	"@media print{body{max-width:none;padding:0}nav{display:none}.scroll,figure{overflow:visible}"
+	".scroll.tall{max-height:none;border:0}"
 	"h2{break-before:auto;break-after:avoid}table.sortable th:after{content:''}}\n";
 
 /*

@@ -15,6 +15,8 @@ const char *const hpct_keys[HPCT_NR] = {
 /* Lines per latency chart, cells per bar chart: beyond that a chart is split. */
 #define LINES_PER_CHART 10
 #define CATS_PER_CHART 48
+/* Rows beyond which a table scrolls in a box of its own, so that the charts stay in reach. */
+#define TALL_ROWS 40
 
 const char *hcell_get(const struct hcell *c, const char *key)
 {
@@ -209,8 +211,8 @@ static void cells_table(FILE *f, const struct hset *s, const char *id)
 
 	fprintf(f, "<h3>Results</h3>\n<p class=\"muted\">Medians over each cell's repeats; "
 		"CV: the repeats' coefficient of variation (above 10%% a cell is not reliable). "
-		"Click a column to sort.</p>\n<div class=\"scroll\"><table class=\"sortable results\" id=\"%s-table\"><thead><tr>",
-		id);
+		"Click a column to sort.</p>\n<div class=\"scroll%s\"><table class=\"sortable results\" id=\"%s-table\"><thead><tr>",
+		s->nr > TALL_ROWS ? " tall" : "", id);
 	if (!s->nkeys)
 		fputs("<th data-key=\"label\">cell</th>", f);
 	for (k = 0; k < s->nkeys; k++) {

@@ -191,9 +191,10 @@ void html_compare(FILE *f, const json_t *cmp, const char *id)
 	if (!json_array_size(cells))
 		return;
 	interval_charts(f, cells, isnan(threshold) ? 0.05 : threshold);
-	fprintf(f, "<h3>Every cell and metric</h3>\n<div class=\"scroll\"><table class=\"sortable compare\" id=\"%s-table\"><thead><tr>"
+	fprintf(f, "<h3>Every cell and metric</h3>\n<div class=\"scroll%s\"><table class=\"sortable compare\" id=\"%s-table\"><thead><tr>"
 		"<th>cell</th><th>metric</th><th>BASE</th><th>CUR</th><th>change</th><th>95%% interval</th>"
-		"<th>p</th><th>n</th><th>verdict</th><th>note</th></tr></thead><tbody>\n", id);
+		"<th>p</th><th>n</th><th>verdict</th><th>note</th></tr></thead><tbody>\n",
+		json_array_size(cells) > 8 ? " tall" : "", id);
 	json_array_foreach(cells, i, c) {
 		json_array_foreach(json_object_get(c, "metrics"), k, mt) {
 			const char *met = jstr(mt, "metric", "?"), *v = jstr(mt, "verdict", "");
