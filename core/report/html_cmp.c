@@ -96,7 +96,8 @@ static void interval_charts(FILE *f, const json_t *cells, double threshold)
 				if (strcmp(jstr(mt, "metric", ""), metric_table[m].name))
 					continue;
 				snprintf(rows[n].label, sizeof(rows[n].label), "%s", jstr(c, "label", jstr(c, "key", "?")));
-				rows[n].mid = jnum(mt, "change");
+				/* the interval is of the geometric-mean change where compare gives one */
+				rows[n].mid = isnan(jnum(mt, "change_gm")) ? jnum(mt, "change") : jnum(mt, "change_gm");
 				rows[n].lo = jnum(mt, "change_ci95_lo");
 				rows[n].hi = jnum(mt, "change_ci95_hi");
 				rows[n].cls = verdict_class(jstr(mt, "verdict", NULL),
@@ -178,6 +179,15 @@ void html_compare(FILE *f, const json_t *cmp, const char *id)
 	count(f, cmp, "unjudged", "cannot judge");
 	count(f, cmp, "within_noise", "within noise");
 	count(f, cmp, "failed_in_base", "failed in BASE");
+	count(f, cmp, "inconclusive_cells", "cells not judged");
+	count(f, cmp, "exit_code", "exit code");
+	if (jstr(cmp, "outcome", NULL)) {
+		fprintf(f, "<tr><th>outcome</th><td class=\"%s\"><b>",
+			!strcmp(jstr(cmp, "outcome", ""), "regressed") ? "failed" :
+			!strcmp(jstr(cmp, "outcome", ""), "judged") ? "ok" : "");
+		h_text(f, jstr(cmp, "outcome", ""));
+		fputs("</b></td></tr>", f);
+	}
 	if (jstr(cmp, "verdict", NULL)) {
 		fputs("<tr><th>verdict</th><td>", f);
 		h_text(f, jstr(cmp, "verdict", ""));

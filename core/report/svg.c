@@ -601,7 +601,7 @@ int svg_interval_chart(FILE *f, const struct svg_intervals *iv)
 		}
 		fputs("</g>\n", f);
 	}
-	fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\" " FONT ">change from BASE to CUR, 95%% interval (grey: within the threshold)</text>\n",
+	fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\" " FONT ">change from BASE to CUR and its 95%% interval (grey band: within the threshold)</text>\n",
 		(lw + w) / 2, ht - 6);
 	fputs("</svg>\n", f);
 	return 0;
