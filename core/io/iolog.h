@@ -44,6 +44,11 @@ struct iologs {
 	int error;			/* -ENOMEM once an entry could not be kept */
 };
 
+/* fio's --bandwidth-log: the run's aggregate bandwidth, a line per 500 ms per direction. */
+#define AGG_BW_LOG_READ "agg-read_bw.log"
+#define AGG_BW_LOG_WRITE "agg-write_bw.log"
+#define AGG_BW_LOG_TRIM "agg-trim_bw.log"
+
 /* Does the job write any log? */
 bool iolog_wanted(const struct job_spec *job);
 

@@ -21,6 +21,7 @@
 #include "run/worker.h"
 #include "run/runner.h"
 #include "io/vhdr.h"
+#include "job/replay.h"
 #include "run/reqgen.h"
 
 #define REAP_RETRIES 100	/* failed reaps in a row before in-flight requests are given up */
@@ -377,6 +378,8 @@ submit_batch(struct worker *w, bool sync_engine, const bool full, const bool lat
 		ret = 0;
 	}
 	done = (unsigned)ret;
+	if (full && __builtin_expect(w->trace != NULL, 0))
+		trace_issued(w, w->batch, done, t1);
 	old = w->nr_stamped < done ? w->nr_stamped : done;
 	if (done)
 		w->depth_hist[depth_bucket(w->inflight + done)] += done;

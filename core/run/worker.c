@@ -929,8 +929,9 @@ void *worker_main(void *arg)
 	if (!ret)
 		ret = setup_options(w, seed + w->clone);
 	w->flow = w->plan->flow;
-	/* trims (make_trim, trimwrite) are issued by the full loop only: the plain one is lean */
-	if (w->flow || job->submit_offload || w->zbd || w->trims)
+	/* trims (make_trim, trimwrite), I/O logs and replays: the full loop only; the plain one is lean */
+	if (w->flow || job->submit_offload || w->zbd || w->trims || job->write_iolog[0] ||
+	    job->read_iolog[0])
 		w->full = true;
 	if (!ret && job->verify_state_load && w->check_reads && job_reads(job->rw)) {
 		uint64_t writes;
@@ -940,6 +941,8 @@ void *worker_main(void *arg)
 		if (!ret && (!w->ios_limit || writes < w->ios_limit))
 			w->ios_limit = writes;
 	}
+	if (!ret && job->read_iolog[0])
+		ret = replay_setup(w);
 	if (!ret)
 		ret = setup_engine(w);
 	if (!ret && w->check_reads && job->verify_async)
@@ -956,6 +959,8 @@ void *worker_main(void *arg)
 
 	measure_start(w, worker_now(w));
 	atomic_store(&w->epoch_ns, now_ns());
+	if (job->write_iolog[0] && trace_open(w))
+		goto done;
 	for (i = 0; i < 2; i++)
 		rate_shift(&w->rate[i], w->start_ns);
 	w->think_last_ns = w->start_ns;
@@ -1004,6 +1009,8 @@ void *worker_main(void *arg)
 	if (w->logs)
 		write_logs(w);
 done:
+	trace_close(w);
+	replay_done(w);
 	vfy_stop(w);
 	run_worker_ended(w);
 	if (w->flow) {
