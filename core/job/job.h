@@ -31,6 +31,12 @@ struct job_parser {
 	bool ignore_unsupported;	/* fio options iopath lacks: warn instead of refusing */
 	const char *const *sections;	/* --section: only these job sections (NULL: all) */
 	unsigned nr_sections;
+	/*
+	 * fio's default buffers (mem=malloc) for jobs given as fio job files and fio-style
+	 * command lines, so that their numbers compare with fio's; iopath's own workloads,
+	 * sweeps and suites keep huge-page buffers (mem=thp). Set with job_parser_fio_defaults.
+	 */
+	bool fio_defaults;
 
 	/* Warnings for the caller to print (core code never prints). */
 	char (*warnings)[JOB_WARN_LEN];
@@ -44,6 +50,9 @@ struct job_parser {
 
 void job_parser_init(struct job_parser *p, struct job_list *list);
 void job_parser_free(struct job_parser *p);
+
+/* Jobs from here on start from fio's defaults where iopath's own differ (mem=malloc). */
+void job_parser_fio_defaults(struct job_parser *p);
 
 /*
  * Parse a job file's text, fio's way: [sections], any number of [global] sections (each

@@ -501,6 +501,7 @@ static int setup_options(struct worker *w, uint64_t seed)
 	w->count_done = w->ratemin || (job->thinktime_ns && !job->thinktime_issue);
 	w->hist_lat = job->lat_percentiles && !job->disable_lat;
 	w->hist_slat = job->slat_percentiles && !job->disable_slat;
+	w->sync_at_qd1 = (job->engine->flags & ENGINE_SYNC_AT_QD1) && job->iodepth == 1;
 	if (w->hist_lat || w->hist_slat)
 		w->full = true;
 	if (iolog_wanted(job)) {
