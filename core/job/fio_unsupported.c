@@ -61,7 +61,6 @@ const struct fio_unsupported fio_unsupported_table[] = {
 	JOB_OPT("log_hist_msec", "0", "Dump completion latency histograms at frequency of this time value"),
 	JOB_OPT("log_hist_coarseness", "0", "Integer in range [0,6]. Higher coarseness outputs fewer histogram bins per sample. The number of bins for these are [1216, 608, 304, 152, 76, 38, 19] respectively."),
 	JOB_OPT("write_hist_log", NULL, "Write log of latency histograms during run"),
-	JOB_OPT("log_prio", "0", "Include priority value of IO for each log entry"),
 	JOB_OPT("log_compression", NULL, "Log in compressed chunks of this size"),
 	JOB_OPT("log_compression_cpus", NULL, "Limit log compression to these CPUs"),
 	JOB_OPT("log_store_compressed", NULL, "Store logs in a compressed format"),

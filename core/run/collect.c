@@ -24,6 +24,7 @@
 #include "stats/stats.h"
 #include "stats/steady.h"
 #include "run/worker.h"
+#include "io/iolog.h"
 #include "run/runner.h"
 
 
@@ -280,7 +281,7 @@ static int agg_logs(struct worker *const *ws, unsigned n, struct group_member *m
 		nm++;
 	}
 	for (d = 0; nm && d < 2 && !ret; d++) {
-		a.f = fopen(names[d], "a");
+		a.f = iolog_open(names[d]);
 		a.d = d;
 		if (!a.f)
 			return -errno;

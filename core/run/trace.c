@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "io/iolog.h"
 #include "job/replay.h"
 #include "run/runner.h"
 #include "run/worker.h"
@@ -33,7 +34,9 @@ int trace_open(struct worker *w)
 		worker_fail(w, ENAMETOOLONG, "write_iolog: name too long");
 		return -ENAMETOOLONG;
 	}
-	w->trace = fopen(path, "w");
+	/* made as every log is: a new regular file, or one iopath made before */
+	errno = -iolog_create(path);
+	w->trace = errno ? NULL : iolog_open(path);
 	if (!w->trace) {
 		worker_fail(w, errno, "write_iolog: cannot create %s: %s", path, strerror(errno));
 		return -errno;

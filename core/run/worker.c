@@ -653,6 +653,14 @@ static void write_logs(struct worker *w)
 	unsigned k;
 	int ret;
 
+	struct log_columns cols = {
+		.offset = job->log_offset,
+		.prio_value = job->log_prio,
+		/* the ioprio_set value every I/O of the worker carries; none: 0, as fio logs it */
+		.prio = job->ioprio_given ? (job->ioprio_class ? job->ioprio_class : 2) << 13 |
+					    job->ioprio : 0,
+	};
+
 	iologs_finish(w->logs, w->end_ns);
 	if (w->logs->error) {
 		worker_fail(w, -w->logs->error, "logs: out of memory for log entries");
@@ -661,10 +669,12 @@ static void write_logs(struct worker *w)
 	for (k = 0; k < LOG_KINDS; k++) {
 		if (!w->logs->want[k])
 			continue;
+		/* fio: the issue time is in the latency logs only */
+		cols.issue_time = job->log_issue_time && k >= LOG_SLAT;
 		ret = iolog_path(job, worker_thread_number(w->plan, w->clone), k, path,
 				 sizeof(path));
 		if (!ret)
-			ret = iolog_append(&w->logs->log[k], path, job->log_offset);
+			ret = iolog_append(&w->logs->log[k], path, &cols);
 		if (ret) {
 			worker_fail(w, -ret, "log %s: %s", path, strerror(-ret));
 			return;

@@ -207,3 +207,28 @@ Test(iolog, a_log_that_is_not_one_is_refused)
 	cr_assert_not_null(strstr(r.err, "not an I/O log"), "%s", r.err);
 	run_out_free(&r);
 }
+
+/* log_prio: the priority column as fio's 0x%04x (class << 13 | level); log_issue_time: one more. */
+Test(iolog, log_prio_and_log_issue_time_columns)
+{
+	const char *dir = tmpdir_make();
+	char name[320], path[320], line[256];
+	unsigned long long t, v, off, issue;
+	unsigned d, bs, prio;
+	FILE *f;
+	char *args[] = { "--name=lp", "--ioengine=null", "--size=16k", name, "--log_prio=1",
+			 "--log_issue_time=1", "--log_offset=1", "--per_job_logs=0", "--prioclass=2",
+			 "--prio=3", NULL };
+
+	snprintf(name, sizeof(name), "--write_lat_log=%s/lp", dir);
+	json_decref(iopath_json_in(dir, args, 0, NULL));
+	snprintf(path, sizeof(path), "%s/lp_clat.log", dir);
+	f = fopen(path, "r");
+	cr_assert_not_null(f);
+	cr_assert_not_null(fgets(line, sizeof(line), f));
+	fclose(f);
+	cr_assert_eq(sscanf(line, "%llu, %llu, %u, %u, %llu, 0x%x, %llu", &t, &v, &d, &bs, &off, &prio,
+			    &issue), 7, "%s", line);
+	cr_assert_eq(prio, 2u << 13 | 3, "%s", line);
+	cr_assert_eq(bs, 4096);
+}
