@@ -944,3 +944,33 @@ Test(safety, sweep_never_takes_or_removes_a_file_already_under_its_name)
 	cr_assert_eq(access(theirs, F_OK), 0, "the sweep removed %s", theirs);
 	cr_assert_eq(file_sum(theirs), sum, "the sweep wrote %s", theirs);
 }
+
+/* create_on_open: the file appears (the user's, linked in) between the checks and the open. */
+Test(safety, create_on_open_never_writes_a_file_that_appeared_after_the_checks)
+{
+	uint64_t sum = victim_make();
+	char data[400], f[420];
+	struct run_bg b;
+	struct run_out r;
+	bool ok;
+
+	snprintf(data, sizeof(data), "%s/late", out_dir);
+	snprintf(f, sizeof(f), "--filename=%s", data);
+	hold_arm(out_dir);
+	b = iopath_start("--name=w", f, "--rw=write", "--size=64k", "--create_on_open=1", NULL);
+	hold_disarm();
+	ok = hold_reached(&b, 1);
+	if (ok)
+		hold_release(1);
+	ok = ok && hold_reached(&b, 2);
+	if (ok) {
+		cr_assert_eq(link(victim, data), 0);
+		hold_release(2);
+	}
+	r = iopath_wait(&b, 120);
+	cr_assert(ok, "iopath never held between layout and I/O: %s", r.err);
+	cr_assert_neq(r.status, 0, "wrote a file that appeared after the checks: %s", r.err);
+	cr_assert_not_null(strstr(r.err, "not created by iopath"), "%s", r.err);
+	run_out_free(&r);
+	cr_assert_eq(file_sum(victim), sum);
+}
