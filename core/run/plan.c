@@ -772,8 +772,11 @@ void unbind_job(struct job_plan *plan)
 
 	for (i = 0; plan->fds && i < plan_nr_paths(plan) + 1; i++)
 		if (plan->fds[i] >= 0) {
-			if (job_changes_files(plan->job))
+			if (job_changes_files(plan->job)) {
 				excl_drop(plan->fds[i]);
+				(void)target_mark_refresh(plan->fds[i], i < plan_nr_paths(plan) ?
+							  plan->paths[i] : plan->copy_src);
+			}
 			close(plan->fds[i]);
 		}
 	free(plan->fds);
