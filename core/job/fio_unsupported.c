@@ -170,7 +170,7 @@ const struct fio_unsupported fio_unsupported_table[] = {
 	ENGINE("libcufile"), ENGINE("dfs"), ENGINE("ime_psync"), ENGINE("ime_psyncv"),
 	ENGINE("ime_aio"), ENGINE("libhdfs"), ENGINE("librpma_apm_client"),
 	ENGINE("librpma_apm_server"), ENGINE("librpma_gpspm_client"), ENGINE("librpma_gpspm_server"),
-	ENGINE("libzbc"), ENGINE("dircreate"), ENGINE("dirstat"), ENGINE("dirdelete"),
+	ENGINE("libzbc"),
 	ENGINE("guasi"), ENGINE("binject"), ENGINE("syslet-rw"), ENGINE("cpp_null"),
 	ENGINE("external"),
 	/* options of fio's tiobench and act profiles: fio parses them in any job, to no effect */

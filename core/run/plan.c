@@ -164,6 +164,9 @@ static int check_target(const struct job_spec *job, const struct job_plan *plan,
 	/* filecreate opens its files read-write and leaves an existing one as it is */
 	if (creates)
 		need = 0;
+	/* the directory engines' own rules (dirdelete removes only what it made) apply */
+	if (ret == -EISDIR && (job->engine->flags & ENGINE_DIRS))
+		return 0;
 
 	if (ret == -ENOENT) {
 		if (pol->readonly)
@@ -326,7 +329,7 @@ static int plan_sizes(const struct job_spec *job, struct job_plan *plan,
 	for (i = 0; !diskless && i < nr_paths; i++) {
 		ret = file_size(plan->paths[i], &fsize, &blk);
 		plan->file_missing[i] = ret == -ENOENT;
-		if (ret == -ENOENT)
+		if (ret == -ENOENT || (ret == -EISDIR && (job->engine->flags & ENGINE_DIRS)))
 			continue;
 		if (ret == -EISDIR)
 			return iop_errf(err, -EISDIR, "job %s: %s is a directory; filename= needs a file (or use directory=)",
