@@ -26,7 +26,6 @@ const struct fio_unsupported fio_unsupported_table[] = {
 	JOB_OPT("filename_format", "$jobname.$jobnum.$filenum", "Override default $jobname.$jobnum.$filenum naming"),
 	JOB_OPT("unique_filename", "1", "For network clients, prefix file with source IP"),
 	JOB_OPT("opendir", NULL, "Recursively add files from this directory and down"),
-	JOB_OPT("serialize_overlap", "0", "Wait for in-flight IOs that collide to complete"),
 	JOB_OPT("offset_align", "0", "Start IO from this offset alignment"),
 	JOB_OPT("percentage_random", "100,100,100", "Percentage of seq/random mix that should be random"),
 	JOB_OPT("allrandrepeat", "0", "Use repeatable random numbers for everything"),

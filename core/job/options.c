@@ -173,6 +173,8 @@ const struct opt_def opt_table[] = {
 	  "count thinktime_blocks at completion or at issue" },
 	{ "thinktime_iotime", NULL, OPT_TIME, FIELD(thinktime_iotime_ns), 0, UINT64_MAX, NULL,
 	  "I/O time between thinktime stalls (bare number: seconds)" },
+	{ "serialize_overlap", NULL, OPT_BOOL, FIELD(serialize_overlap), 0, 1, NULL,
+	  "a request that overlaps one in flight (or queued) is issued only after it completes" },
 	{ "log_prio", NULL, OPT_BOOL, FIELD(log_prio), 0, 1, NULL,
 	  "logs give each I/O's priority value (0x%04x: class << 13 | level), not only whether it is RT" },
 	{ "log_issue_time", NULL, OPT_BOOL, FIELD(log_issue_time), 0, 1, NULL,

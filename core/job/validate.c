@@ -338,7 +338,8 @@ static int finish_mode(struct job_spec *job, struct iop_err *err)
 	if (job->verify_backlog && !job->verify_backlog_batch)
 		job->verify_backlog_batch = job->verify_backlog;
 	if (job->submit_offload) {
-		const char *what = job->verify != VERIFY_NONE ? "verify" :
+		const char *what = job->serialize_overlap ? "serialize_overlap" :
+				   job->verify != VERIFY_NONE ? "verify" :
 				   job->latency_target_ns ? "latency_target" :
 				   job->flow ? "flow" : job->thinktime_ns ? "thinktime" :
 				   job->zone_zbd ? "zonemode=zbd" :

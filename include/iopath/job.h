@@ -264,6 +264,7 @@ struct job_spec {
 	unsigned replay_scale;		/* replayed offsets divided by this */
 	unsigned replay_time_scale;	/* percent: 200 replays twice as fast */
 	bool agg_bw_log;		/* fio's --bandwidth-log: in the run's agg-*_bw.log files */
+	bool serialize_overlap;		/* a request overlapping one in flight waits for it */
 	bool log_prio;			/* logs give the I/O's priority value, not the RT flag */
 	bool log_issue_time;		/* latency logs give each I/O's issue time (ns) too */
 	char bw_log[256];		/* write_bw_log name; "" = the job name */
