@@ -974,3 +974,36 @@ Test(safety, create_on_open_never_writes_a_file_that_appeared_after_the_checks)
 	run_out_free(&r);
 	cr_assert_eq(file_sum(victim), sum);
 }
+
+/*
+ * FUSE (like 9p and vboxsf) has no stable inode numbers and faultfs no user xattrs: the
+ * sidecar's presence alone must not speak for a file the user put in the place of iopath's.
+ */
+Test(safety, a_sidecar_does_not_speak_for_a_replacement_where_inodes_are_unstable)
+{
+	char back[400], fo[420], in_back[420];
+	struct run_out r;
+	uint64_t sum;
+
+	victim_make();
+	snprintf(back, sizeof(back), "%s/back", out_dir);
+	snprintf(test_mnt, sizeof(test_mnt), "%s/mnt", out_dir);
+	faultfs_mount(back, test_mnt, NULL);
+	snprintf(fo, sizeof(fo), "--filename=%s/made", test_mnt);
+	r = iopath_run("--name=w", fo, "--rw=write", "--size=64k", NULL);
+	cr_assert_eq(r.status, 0, "exit %d: %s", r.status, r.err);
+	run_out_free(&r);
+	r = iopath_run("--name=w", fo, "--rw=randwrite", "--size=64k", NULL);
+	cr_assert_eq(r.status, 0, "iopath's own file refused: %s", r.err);
+	run_out_free(&r);
+	/* the user deletes iopath's file and puts one of their own in its place */
+	snprintf(in_back, sizeof(in_back), "%s/made", back);
+	cr_assert_eq(unlink(in_back), 0);
+	file_make(in_back, 32768, 2);
+	sum = file_sum(in_back);
+	r = iopath_run("--name=w", fo, "--rw=write", "--size=32k", NULL);
+	cr_assert_eq(r.status, 2, "exit %d: %s", r.status, r.err);
+	cr_assert_not_null(strstr(r.err, "not created by iopath"), "%s", r.err);
+	run_out_free(&r);
+	cr_assert_eq(file_sum(in_back), sum, "the user's file was written");
+}
