@@ -1007,3 +1007,42 @@ Test(safety, a_sidecar_does_not_speak_for_a_replacement_where_inodes_are_unstabl
 	run_out_free(&r);
 	cr_assert_eq(file_sum(in_back), sum, "the user's file was written");
 }
+
+/* A name that was a file when planned and is a link when the group starts is not followed. */
+Test(safety, a_link_that_appeared_after_planning_is_not_followed)
+{
+	char a[400], b[400], fa[420], fb[420];
+	struct run_bg bg;
+	struct run_out r;
+	uint64_t sum;
+	bool ok;
+
+	victim_make();
+	snprintf(a, sizeof(a), "%s/a", out_dir);
+	snprintf(b, sizeof(b), "%s/b", out_dir);
+	snprintf(fa, sizeof(fa), "--filename=%s", a);
+	snprintf(fb, sizeof(fb), "--filename=%s", b);
+	r = iopath_run("--name=w", fa, "--rw=write", "--size=64k", "--name=v", fb, "--rw=write",
+		       "--size=64k", NULL);
+	cr_assert_eq(r.status, 0, "exit %d: %s", r.status, r.err);
+	run_out_free(&r);
+	sum = file_sum(b);
+	hold_arm(out_dir);
+	bg = iopath_start("--name=w", fa, "--rw=randwrite", "--size=64k", NULL);
+	hold_disarm();
+	ok = hold_reached(&bg, 1);
+	if (ok) {
+		cr_assert_eq(unlink(a), 0);
+		cr_assert_eq(symlink(b, a), 0);
+		hold_release(1);
+	}
+	ok = ok && hold_reached(&bg, 2);
+	if (ok)
+		hold_release(2);
+	r = iopath_wait(&bg, 120);
+	cr_assert(ok, "iopath never held before its layout: %s", r.err);
+	cr_assert_neq(r.status, 0, "followed a link that appeared after planning: %s", r.err);
+	cr_assert_not_null(strstr(r.err, "symbolic link"), "%s", r.err);
+	run_out_free(&r);
+	cr_assert_eq(file_sum(b), sum, "the link's target was written");
+}
