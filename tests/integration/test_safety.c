@@ -4,6 +4,7 @@
 #include <string.h>
 #include <signal.h>
 #include <sys/mount.h>
+#include <sys/wait.h>
 #include <sys/stat.h>
 #include <sys/xattr.h>
 #include <time.h>
@@ -1045,4 +1046,39 @@ Test(safety, a_link_that_appeared_after_planning_is_not_followed)
 	cr_assert_not_null(strstr(r.err, "symbolic link"), "%s", r.err);
 	run_out_free(&r);
 	cr_assert_eq(file_sum(b), sum, "the link's target was written");
+}
+
+/*
+ * What a SIGKILL between a result's temporary and its rename leaves (the temporary, with its
+ * writer recorded): removed when the result is written again; others' files are kept.
+ */
+Test(safety, a_result_temporary_left_by_a_killed_run_is_removed_next_time)
+{
+	char out[400], dead[420], alive[420], users[420], host[256] = "", rec[300];
+	struct run_out r;
+	pid_t pid = fork();
+
+	cr_assert_neq(pid, -1);
+	if (!pid)
+		_exit(0);
+	cr_assert_eq(waitpid(pid, NULL, 0), pid);	/* a process that no longer runs */
+	victim_make();
+	gethostname(host, sizeof(host) - 1);
+	snprintf(out, sizeof(out), "%s/res.json", out_dir);
+	snprintf(dead, sizeof(dead), "%s.tmp.%d", out, (int)pid);
+	snprintf(alive, sizeof(alive), "%s.tmp.%d", out, (int)getpid());
+	snprintf(users, sizeof(users), "%s.tmp.1", out);
+	file_make(dead, 100, 1);
+	snprintf(rec, sizeof(rec), "%s:%d", host, (int)pid);
+	cr_assert_eq(setxattr(dead, "user.iopath.tmp", rec, strlen(rec), 0), 0);
+	file_make(alive, 100, 2);
+	snprintf(rec, sizeof(rec), "%s:%d", host, (int)getpid());
+	cr_assert_eq(setxattr(alive, "user.iopath.tmp", rec, strlen(rec), 0), 0);
+	file_make(users, 100, 3);
+	r = null_run_to(out, "json");
+	cr_assert_eq(r.status, 0, "exit %d: %s", r.status, r.err);
+	run_out_free(&r);
+	cr_assert_neq(access(dead, F_OK), 0, "the killed run's temporary stayed");
+	cr_assert_eq(access(alive, F_OK), 0, "a live writer's temporary was removed");
+	cr_assert_eq(access(users, F_OK), 0, "a file iopath did not write was removed");
 }
