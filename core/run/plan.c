@@ -308,12 +308,14 @@ static int plan_sizes(const struct job_spec *job, struct job_plan *plan,
 	uint64_t size = job->size, fsize, total = 0;
 	unsigned i, nr_paths = plan_nr_paths(plan);
 	bool diskless = job->engine->flags & ENGINE_DISKLESS, blk;
+	struct stat lst;
 	int ret;
 
 	plan->file_len = calloc(nr_paths, sizeof(*plan->file_len));
 	plan->file_have = calloc(nr_paths, sizeof(*plan->file_have));
 	plan->file_missing = calloc(nr_paths, sizeof(*plan->file_missing));
-	if (!plan->file_len || !plan->file_have || !plan->file_missing)
+	plan->file_link = calloc(nr_paths, sizeof(*plan->file_link));
+	if (!plan->file_len || !plan->file_have || !plan->file_missing || !plan->file_link)
 		return iop_errf(err, -ENOMEM, "job %s: out of memory", job->name);
 	plan->offset = job->offset;
 	plan->offset_increment = job->offset_increment;
@@ -328,6 +330,7 @@ static int plan_sizes(const struct job_spec *job, struct job_plan *plan,
 	for (i = 0; !diskless && i < nr_paths; i++) {
 		ret = file_size(plan->paths[i], &fsize, &blk);
 		plan->file_missing[i] = ret == -ENOENT;
+		plan->file_link[i] = !lstat(plan->paths[i], &lst) && S_ISLNK(lst.st_mode);
 		if (ret == -ENOENT || (ret == -EISDIR && (job->engine->flags & ENGINE_DIRS)))
 			continue;
 		if (ret == -EISDIR)
