@@ -58,6 +58,14 @@ static void excl_drop(int fd)
 		}
 }
 
+/* rw=copy's names, looked at as they are bound (the copy plans no per-path state). */
+static bool is_link(const char *path)
+{
+	struct stat st;
+
+	return !lstat(path, &st) && S_ISLNK(st.st_mode);
+}
+
 /*
  * Open path once for the job, right before its group runs, and decide everything on that
  * descriptor: the name is not followed when it was no link when planned (O_NOFOLLOW); a
@@ -65,8 +73,8 @@ static void excl_drop(int fd)
  * O_EXCL (a mounted or held one fails with EBUSY, and none can be mounted while the job
  * holds it). *created says this open created it. fd or -errno with err.
  */
-static int bind_open(const struct job_plan *plan, const char *path, bool missing, bool rw,
-		     bool *created, struct iop_err *err)
+static int bind_open(const struct job_plan *plan, const char *path, bool missing, bool link,
+		     bool rw, bool *created, struct iop_err *err)
 {
 	const struct job_spec *job = plan->job;
 	int flags = (rw ? O_RDWR : O_RDONLY) | O_CLOEXEC | O_NONBLOCK, fd = -1, ret;
@@ -92,10 +100,8 @@ static int bind_open(const struct job_plan *plan, const char *path, bool missing
 		}
 	}
 	if (fd < 0) {
-		struct stat lst;
-
 		/* a link the user named is followed; one that appeared since planning is not */
-		if (missing || lstat(path, &lst) || !S_ISLNK(lst.st_mode))
+		if (!link)
 			flags |= O_NOFOLLOW;
 		fd = open(path, flags);
 		if (fd < 0 && errno == ELOOP && (flags & O_NOFOLLOW))
@@ -130,14 +136,14 @@ static int bind_open(const struct job_plan *plan, const char *path, bool missing
 
 /* Bind path k (plan->fds[k]): open, check and, where the job needs it, lay out. */
 static int bind_path(struct job_plan *plan, unsigned k, const char *path, bool missing,
-		     uint64_t end, bool fill, bool layout, struct iop_err *err)
+		     bool link, uint64_t end, bool fill, bool layout, struct iop_err *err)
 {
 	const struct job_spec *job = plan->job;
 	bool writes = job_changes_files(job), created, blk;
 	uint64_t size = 0;
 	int fd, ret;
 
-	fd = bind_open(plan, path, missing, writes, &created, err);
+	fd = bind_open(plan, path, missing, link, writes, &created, err);
 	if (fd < 0)
 		return fd;
 	plan->fds[k] = fd;
@@ -218,8 +224,8 @@ static int layout_copy(struct job_plan *plan, struct iop_err *err)
 	bool created;
 	int fd, ret;
 
-	fd = bind_open(plan, plan->copy_src, access(plan->copy_src, F_OK) != 0, false, &created,
-		       err);
+	fd = bind_open(plan, plan->copy_src, access(plan->copy_src, F_OK) != 0,
+		       is_link(plan->copy_src), false, &created, err);
 	if (fd < 0)
 		return fd;
 	plan->fds[src] = fd;
@@ -250,8 +256,8 @@ static int layout_copy(struct job_plan *plan, struct iop_err *err)
 			return ret;
 		}
 	}
-	ret = bind_path(plan, 0, plan->paths[0], access(plan->paths[0], F_OK) != 0, 0, false,
-			false, err);
+	ret = bind_path(plan, 0, plan->paths[0], access(plan->paths[0], F_OK) != 0,
+			is_link(plan->paths[0]), 0, false, false, err);
 	if (ret)
 		return ret;
 	if (file_same(plan->fds[0], plan->fds[src]))
@@ -312,7 +318,7 @@ int layout_job(struct job_plan *plan, struct iop_err *err)
 	if (job->rw == RW_COPY)
 		return layout_copy(plan, err);
 	for (i = 0; i < nr_paths; i++) {
-		ret = bind_path(plan, i, plan->paths[i], plan->file_missing[i],
+		ret = bind_path(plan, i, plan->paths[i], plan->file_missing[i], plan->file_link[i],
 				job->file_append ? 0 : layout_end(plan, i), fill,
 				fill || writes, err);
 		if (ret)
