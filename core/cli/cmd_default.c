@@ -119,13 +119,10 @@ int cmd_default(int argc, char **argv)
 			errno == EEXIST ? " (it is not this run's; remove it or run elsewhere)" : "");
 		return EXIT_USAGE;
 	}
-	ret = target_mark_owned(fd, path);
-	close(fd);
-	if (ret) {
+	/* unmarked (no room for a sidecar...): the jobs' layout creates it, and says what failed */
+	if (target_mark_owned(fd, path))
 		unlink(path);
-		fprintf(stderr, "iopath: cannot mark ./%s as iopath's: %s\n", path, strerror(-ret));
-		return EXIT_USAGE;
-	}
+	close(fd);
 	text = malloc(len);
 	if (!text || build_jobs(text, len, path)) {
 		fprintf(stderr, "iopath: out of memory building the default comparison\n");
