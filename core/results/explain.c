@@ -23,6 +23,7 @@
 #define LARGE_BS	(256 * 1024)	/* a read this large or larger tells bandwidth */
 #define SLOW_CACHE_US	500.0	/* a cache this far away is not what the figures measure */
 #define NEAR_CACHE_US	100.0	/* reads this fast from a cache: the figures are the cache's */
+#define MIN_RUNTIME_S	0.1	/* shorter cells' figures are noise (a metadata phase, a tiny dd) */
 #define MIN_SYNCS	5	/* syncs per cell to judge their cost (end_fsync's one is a flush) */
 
 static const char *const code_names[EXPLAIN_NR] = {
@@ -228,7 +229,11 @@ static int make_point(const struct results *r, const struct cell *c, struct poin
 	}
 	for (k = 0; k < F_NR; k++)
 		p->f[k] = median_of(vals[k], n);
-	if (!(p->f[F_IOPS] > 0) || !(p->f[F_LAT] > 0))
+	if (!(p->f[F_IOPS] > 0) || !(p->f[F_LAT] > 0) || p->f[F_RUNTIME] < MIN_RUNTIME_S)
+		return -ENODATA;
+	/* a copy's reads and writes are one request stream each way: not one path's requests */
+	v = option(job, c, "rw", NULL);
+	if (v && !strcmp(v, "copy"))
 		return -ENODATA;
 	point_target(r, c, job, p->target, sizeof(p->target));
 	v = option(job, c, "ioengine", "engine");
@@ -241,6 +246,8 @@ static int make_point(const struct results *r, const struct cell *c, struct poin
 	p->qd = p->qd ? p->qd : 1;
 	v = option(job, c, "numjobs", NULL);
 	p->numjobs = v ? (unsigned)strtoul(v, NULL, 10) : 1;
+	if (num(json_object_get(job, "iopath"), "workers") >= 1)
+		p->numjobs = (unsigned)num(json_object_get(job, "iopath"), "workers");
 	p->numjobs = p->numjobs ? p->numjobs : 1;
 	v = option(job, c, "direct", NULL);
 	p->direct = v ? truthy(v) : json_is_true(json_object_get(json_object_get(job, "iopath"),

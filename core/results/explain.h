@@ -18,8 +18,8 @@
 
 /* The verdicts, in the order that breaks ties between findings of equal confidence. */
 enum explain_code {
-	EXPLAIN_CACHE,		/* the figures come from a cache (or memory), not the storage */
 	EXPLAIN_SYNC,		/* fsync/fdatasync dominates the synced writes' time */
+	EXPLAIN_CACHE,		/* the figures come from a cache (or memory), not the storage */
 	EXPLAIN_SERIALIZED,	/* requests are served one at a time: depth adds latency only */
 	EXPLAIN_CPU,		/* the worker's CPU is the limit */
 	EXPLAIN_DEVICE,		/* IOPS reach the path's limit within the depths tried */
