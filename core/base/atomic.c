@@ -6,10 +6,18 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/xattr.h>
 #include <unistd.h>
 
 #include "base/atomic.h"
 #include "base/tempfiles.h"
+
+static bool overwrite_allowed;
+
+void atomic_allow_overwrite(bool allow)
+{
+	overwrite_allowed = allow;
+}
 
 static void dir_of(const char *path, char *dir, size_t len)
 {
@@ -21,47 +29,184 @@ static void dir_of(const char *path, char *dir, size_t len)
 		snprintf(dir, len, "%.*s", slash == path ? 1 : (int)(slash - path), path);
 }
 
-int atomic_check(const char *path, struct iop_err *err)
+/*
+ * The process's own streams and the null device: -1 for /dev/null (opened), else the
+ * descriptor the name stands for (duplicated, so a shell's >> keeps appending).
+ */
+static bool stream_name(const char *path, int *fdno)
+{
+	const char *n = NULL;
+	char *end;
+	long v;
+
+	if (!strcmp(path, "/dev/null")) {
+		*fdno = -1;
+		return true;
+	}
+	if (!strcmp(path, "-") || !strcmp(path, "/dev/stdout")) {
+		*fdno = 1;
+		return true;
+	}
+	if (!strcmp(path, "/dev/stderr")) {
+		*fdno = 2;
+		return true;
+	}
+	if (!strncmp(path, "/dev/fd/", 8))
+		n = path + 8;
+	else if (!strncmp(path, "/proc/self/fd/", 14))
+		n = path + 14;
+	if (!n || *n < '0' || *n > '9')
+		return false;
+	v = strtol(n, &end, 10);
+	if (*end || v < 0 || v > INT_MAX)
+		return false;
+	*fdno = (int)v;
+	return true;
+}
+
+enum out_kind { OUT_NEW, OUT_REPLACE, OUT_STREAM, OUT_FIFO };
+
+static bool marked(const char *path)
+{
+	char val[64];
+	ssize_t n = lgetxattr(path, IOPATH_MARK_XATTR, val, sizeof(val));
+
+	return n == (ssize_t)sizeof(IOPATH_MARK_VALUE) - 1 &&
+	       !memcmp(val, IOPATH_MARK_VALUE, (size_t)n);
+}
+
+static bool marked_fd(int fd)
+{
+	char val[64];
+	ssize_t n = fgetxattr(fd, IOPATH_MARK_XATTR, val, sizeof(val));
+
+	return n == (ssize_t)sizeof(IOPATH_MARK_VALUE) - 1 &&
+	       !memcmp(val, IOPATH_MARK_VALUE, (size_t)n);
+}
+
+static const char *const only_files =
+	"iopath writes outputs only to regular files (or -, /dev/stdout, /dev/null, a FIFO)";
+
+/* What writing path would do: 0 with its kind, or -errno with the reason in err. */
+static int classify(const char *opt, const char *path, enum out_kind *kind, struct iop_err *err)
+{
+	struct stat st;
+	int fdno;
+
+	if (stream_name(path, &fdno)) {
+		*kind = OUT_STREAM;
+		if (fdno >= 0 && fstat(fdno, &st))
+			return iop_errf(err, -errno, "%s=%s: %s", opt, path, strerror(errno));
+		if (fdno >= 0 && S_ISBLK(st.st_mode))
+			return iop_errf(err, -EPERM, "%s=%s: that descriptor is a block device; %s",
+					opt, path, only_files);
+		return 0;
+	}
+	if (lstat(path, &st)) {
+		if (errno != ENOENT)
+			return iop_errf(err, -errno, "%s=%s: %s", opt, path, strerror(errno));
+		*kind = OUT_NEW;
+		return 0;
+	}
+	if (S_ISLNK(st.st_mode))
+		return iop_errf(err, -ELOOP,
+				"%s=%s is a symbolic link; iopath does not write through links it did not create (give the file it names)",
+				opt, path);
+	if (S_ISBLK(st.st_mode) || S_ISCHR(st.st_mode))
+		return iop_errf(err, -EPERM, "%s=%s is a %s device; %s, never onto a device", opt,
+				path, S_ISBLK(st.st_mode) ? "block" : "character", only_files);
+	if (S_ISDIR(st.st_mode))
+		return iop_errf(err, -EISDIR, "%s=%s is a directory; give a file name", opt, path);
+	if (S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode)) {
+		*kind = OUT_FIFO;
+		return 0;
+	}
+	if (!S_ISREG(st.st_mode))
+		return iop_errf(err, -EPERM, "%s=%s is not a regular file; %s", opt, path,
+				only_files);
+	if (st.st_size && !marked(path) && !overwrite_allowed)
+		return iop_errf(err, -EEXIST,
+				"%s=%s exists and was not written by iopath; iopath does not replace it (remove it or name another file; --allow-overwrite allows it)",
+				opt, path);
+	*kind = OUT_REPLACE;
+	return 0;
+}
+
+int atomic_check_as(const char *opt, const char *path, struct iop_err *err)
 {
 	char dir[PATH_MAX];
+	enum out_kind kind;
 	struct stat st;
+	int ret;
 
 	if (!path[0])
-		return iop_errf(err, -EINVAL, "--output needs a file name");
-	if (!stat(path, &st) && S_ISDIR(st.st_mode))
-		return iop_errf(err, -EISDIR, "--output=%s is a directory; give a file name", path);
+		return iop_errf(err, -EINVAL, "%s needs a file name", opt);
+	if (strlen(path) >= PATH_MAX - 32)
+		return iop_errf(err, -ENAMETOOLONG, "%s: file name longer than %d bytes", opt,
+				PATH_MAX - 32);
+	ret = classify(opt, path, &kind, err);
+	if (ret || kind == OUT_STREAM || kind == OUT_FIFO)
+		return ret;
 	dir_of(path, dir, sizeof(dir));
 	if (stat(dir, &st))
-		return iop_errf(err, -errno, "--output=%s: directory %s: %s", path, dir,
+		return iop_errf(err, -errno, "%s=%s: directory %s: %s", opt, path, dir,
 				strerror(errno));
 	if (!S_ISDIR(st.st_mode))
-		return iop_errf(err, -ENOTDIR, "--output=%s: %s is not a directory", path, dir);
+		return iop_errf(err, -ENOTDIR, "%s=%s: %s is not a directory", opt, path, dir);
 	if (faccessat(AT_FDCWD, dir, W_OK | X_OK, AT_EACCESS))
-		return iop_errf(err, -errno, "--output=%s: cannot create files in %s: %s", path, dir,
+		return iop_errf(err, -errno, "%s=%s: cannot create files in %s: %s", opt, path, dir,
 				strerror(errno));
+	return 0;
+}
+
+int atomic_check(const char *path, struct iop_err *err)
+{
+	return atomic_check_as("--output", path, err);
+}
+
+static int open_stream(struct atomic_file *a, const char *path, enum out_kind kind)
+{
+	struct stat st;
+	int fdno, fd;
+
+	if (kind == OUT_STREAM && stream_name(path, &fdno) && fdno >= 0)
+		fd = fcntl(fdno, F_DUPFD_CLOEXEC, 3);
+	else
+		fd = open(path, O_WRONLY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	/* what was opened, not what the name said a moment ago */
+	if (fstat(fd, &st) || S_ISBLK(st.st_mode) ||
+	    (S_ISCHR(st.st_mode) && kind != OUT_STREAM) || S_ISDIR(st.st_mode)) {
+		close(fd);
+		return -EPERM;
+	}
+	a->direct = true;
+	a->f = fdopen(fd, "w");
+	if (!a->f) {
+		close(fd);
+		return -errno;
+	}
 	return 0;
 }
 
 int atomic_open(struct atomic_file *a, const char *path)
 {
-	char real[PATH_MAX];
-	struct stat st;
+	enum out_kind kind;
+	struct iop_err e;
 	int fd, ret;
 
 	memset(a, 0, sizeof(*a));
-	if (!stat(path, &st) && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode)) {
-		/* never rename over a device node or a FIFO: write to it as it is */
-		a->direct = true;
-		snprintf(a->path, sizeof(a->path), "%s", path);
-		a->f = fopen(path, "w");
-		return a->f ? 0 : -errno;
-	}
-	if (!lstat(path, &st) && S_ISLNK(st.st_mode) && realpath(path, real))
-		path = real;	/* replace the file the link names, not the link */
-	if (snprintf(a->path, sizeof(a->path), "%s", path) >= (int)sizeof(a->path) ||
-	    snprintf(a->tmp, sizeof(a->tmp), "%s.tmp.%d", path, (int)getpid()) >= (int)sizeof(a->tmp))
+	ret = classify("output", path, &kind, &e);
+	if (ret)
+		return ret;
+	if (snprintf(a->path, sizeof(a->path), "%s", path) >= (int)sizeof(a->path))
 		return -ENAMETOOLONG;
-	fd = open(a->tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+	if (kind == OUT_STREAM || kind == OUT_FIFO)
+		return open_stream(a, path, kind);
+	if (snprintf(a->tmp, sizeof(a->tmp), "%s.tmp.%d", path, (int)getpid()) >= (int)sizeof(a->tmp))
+		return -ENAMETOOLONG;
+	fd = open(a->tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
 	if (fd < 0)
 		return -errno;
 	/* registered only once it is ours: an interrupt must never remove someone else's file */
@@ -76,6 +221,18 @@ int atomic_open(struct atomic_file *a, const char *path)
 	return 0;
 }
 
+int atomic_open_new(struct atomic_file *a, const char *path)
+{
+	int ret = atomic_open(a, path);
+
+	if (!ret && a->direct) {
+		atomic_abort(a);
+		return -EPERM;
+	}
+	a->exclusive = true;
+	return ret;
+}
+
 static void sync_dir(const char *path)
 {
 	char dir[PATH_MAX];
@@ -87,6 +244,31 @@ static void sync_dir(const char *path)
 		fsync(fd);
 		close(fd);
 	}
+}
+
+static void mark_fd(int fd)
+{
+	/* a filesystem without user xattrs leaves it unmarked: a later run asks before replacing */
+	(void)fsetxattr(fd, IOPATH_MARK_XATTR, IOPATH_MARK_VALUE, sizeof(IOPATH_MARK_VALUE) - 1, 0);
+}
+
+int atomic_place(const char *tmp, const char *path, bool exclusive)
+{
+	enum out_kind kind;
+	struct iop_err e;
+	int ret = classify("output", path, &kind, &e);
+
+	if (ret)
+		return ret;
+	if (kind == OUT_STREAM || kind == OUT_FIFO)
+		return -EPERM;	/* a FIFO appeared where a file was to go: leave it be */
+	if (kind == OUT_NEW || exclusive) {
+		/* nothing there a moment ago: and nothing that appeared since is replaced */
+		if (renameat2(AT_FDCWD, tmp, AT_FDCWD, path, RENAME_NOREPLACE))
+			return -errno;
+		return 0;
+	}
+	return rename(tmp, path) ? -errno : 0;
 }
 
 int atomic_commit(struct atomic_file *a)
@@ -106,11 +288,13 @@ int atomic_commit(struct atomic_file *a)
 		ret = errno ? -errno : -EIO;
 	if (!ret && fsync(fileno(a->f)))
 		ret = -errno;
+	if (!ret)
+		mark_fd(fileno(a->f));
 	if (fclose(a->f) && !ret)
 		ret = errno ? -errno : -EIO;
 	a->f = NULL;
-	if (!ret && rename(a->tmp, a->path))
-		ret = -errno;
+	if (!ret)
+		ret = atomic_place(a->tmp, a->path, a->exclusive);
 	if (ret) {
 		atomic_abort(a);
 		return ret;
@@ -127,4 +311,42 @@ void atomic_abort(struct atomic_file *a)
 	a->f = NULL;
 	if (!a->direct)
 		tempfiles_remove(a->tmp);
+}
+
+int atomic_open_plain(const char *path, int *fdp)
+{
+	enum out_kind kind;
+	struct iop_err e;
+	struct stat st;
+	int fd, ret = classify("output", path, &kind, &e);
+
+	if (ret)
+		return ret;
+	if (kind == OUT_STREAM && !strcmp(path, "/dev/null")) {
+		fd = open(path, O_WRONLY | O_CLOEXEC);
+		if (fd < 0)
+			return -errno;
+		*fdp = fd;
+		return 0;
+	}
+	if (kind != OUT_NEW && kind != OUT_REPLACE)
+		return -EPERM;
+	fd = open(path, O_WRONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC | (kind == OUT_NEW ? O_EXCL : 0),
+		  0644);
+	if (fd < 0)
+		return -errno;
+	/* the object opened must still be what was checked: a regular file, ours or empty */
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode) ||
+	    (kind == OUT_REPLACE && st.st_size && !overwrite_allowed && !marked_fd(fd))) {
+		close(fd);
+		return -EPERM;
+	}
+	if (ftruncate(fd, 0)) {
+		ret = -errno;
+		close(fd);
+		return ret;
+	}
+	mark_fd(fd);
+	*fdp = fd;
+	return 0;
 }

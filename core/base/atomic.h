@@ -8,36 +8,66 @@
 
 #include "base/err.h"
 
+/* The extended attribute that marks a file iopath wrote (a result) or created (a job file). */
+#define IOPATH_MARK_XATTR "user.iopath"
+#define IOPATH_MARK_VALUE "created-by-iopath"
+
 /* A result file being written: a temporary next to it until commit renames it in place. */
 struct atomic_file {
 	FILE *f;
 	char path[PATH_MAX];
 	char tmp[PATH_MAX];
-	bool direct;		/* path is a device, FIFO or socket: written in place, no rename */
+	bool direct;		/* the process's stream, /dev/null, a FIFO or socket: in place */
+	bool exclusive;		/* commit fails with -EEXIST rather than replace anything */
 };
 
 /*
- * Can a result be written to path at all? Checked before any job runs, so that a run's
- * results are not lost at the end: the directory exists and is writable, path is not a
- * directory. 0 or -errno with a one-line reason.
+ * Outputs are regular files. A name iopath writes a result, chart, log or dump to must be
+ * new, a regular file iopath wrote (its mark), or an empty regular file; never a block or
+ * character device and never a symbolic link (iopath creates none). "-" is stdout, and
+ * /dev/stdout, /dev/stderr, /dev/null, /dev/fd/N and FIFOs are written in place.
+ * atomic_allow_overwrite (the command line's --allow-overwrite) lets a regular file of
+ * someone else's be replaced too.
  */
+void atomic_allow_overwrite(bool allow);
+
+/*
+ * Can a result be written to path at all? Checked before any job runs, so that a run's
+ * results are not lost at the end, and so that a device or a foreign file is refused with
+ * exit 2: the rules above, the directory exists and is writable. opt names the option in
+ * the message ("--output", "--json"...). 0 or -errno with a one-line reason.
+ */
+int atomic_check_as(const char *opt, const char *path, struct iop_err *err);
 int atomic_check(const char *path, struct iop_err *err);
 
 /*
  * Start writing path: creates "path.tmp.PID" exclusively, registered with tempfiles so that
- * an interrupt removes it. A path that is a symbolic link is written through (the temporary
- * goes next to the file it names); one that is not a regular file (/dev/null, a FIFO, a
- * terminal) is written in place, as renaming over it would replace the device. 0 or -errno.
+ * an interrupt removes it; a stream name (above) is written in place. The rules above are
+ * checked again here (-ELOOP a link, -EPERM a device, -EEXIST a foreign file). 0 or -errno.
  */
 int atomic_open(struct atomic_file *a, const char *path);
 
+/* The same for a file that must be new: its commit replaces nothing (-EEXIST then). */
+int atomic_open_new(struct atomic_file *a, const char *path);
+
 /*
- * Finish: flush, fsync, close, rename over path, fsync the directory. On failure the
- * temporary is removed and path keeps its old content. 0 or -errno.
+ * Finish: flush, fsync, mark, close, and rename over path (the rules checked once more:
+ * a name that turned into something else in the meantime is not replaced), fsync the
+ * directory. On failure the temporary is removed and path keeps its old content. 0 or -errno.
  */
 int atomic_commit(struct atomic_file *a);
 
 /* Give up: close and remove the temporary; path is untouched. */
 void atomic_abort(struct atomic_file *a);
+
+/*
+ * Open path to write a file of iopath's own in place (a log, a dump, a chart's data) under
+ * the same rules: never following a link, never a device, a foreign file only when allowed;
+ * truncated and marked. *fd on success. 0 or -errno.
+ */
+int atomic_open_plain(const char *path, int *fd);
+
+/* Move a finished file of iopath's (tmp) to path under the same rules. 0 or -errno. */
+int atomic_place(const char *tmp, const char *path, bool exclusive);
 
 #endif

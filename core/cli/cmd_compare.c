@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/atomic.h"
 #include "cli/cmdargs.h"
 #include "cli/commands.h"
 #include "results/compare.h"
@@ -19,11 +20,13 @@ static void usage(FILE *f)
 		"  --threshold P         a change must exceed P percent to count (default 5%%)\n"
 		"  --metric LIST         iops,bw,clat_p50,clat_p99,clat_p99.9 (default: all)\n"
 		"  --alpha A             significance level of the one-sided test (default 0.05)\n"
-		"  --strict              count changes beyond the threshold that too few repeats\n"
-		"                        cannot judge as regressions too\n"
+		"  --strict              count cells that cannot be judged as regressions (exit 1)\n"
+		"  --allow-inconclusive  exit 0, not 3, when nothing regressed but some cells could\n"
+		"                        not be judged (single samples, too few repeats)\n"
 		"  --json[=FILE]         the comparison as JSON (on stdout instead of the table)\n"
 		"  --junit FILE          a JUnit XML report for CI systems\n"
-		"exit: 0 nothing regressed, 1 something did, 2 bad input\n");
+		"exit: 0 every cell judged and none regressed or failed, 1 something regressed or\n"
+		"      failed in CUR, 2 bad input, 3 nothing regressed but some cells could not be judged\n");
 }
 
 struct compare_args {
@@ -63,6 +66,8 @@ static int parse(int argc, char **argv, struct compare_args *a, struct iop_err *
 			a->json = argv[i] + 7;
 		} else if (!strcmp(argv[i], "--strict")) {
 			a->o.strict = true;
+		} else if (!strcmp(argv[i], "--allow-inconclusive")) {
+			a->o.allow_inconclusive = true;
 		} else if (!strncmp(argv[i], "--", 2)) {
 			return iop_errf(err, -EINVAL, "compare: unknown option '%s' (see iopath compare --help)",
 					argv[i]);
@@ -77,7 +82,9 @@ static int parse(int argc, char **argv, struct compare_args *a, struct iop_err *
 	}
 	if (!a->base || !a->cur)
 		return iop_errf(err, -EINVAL, "compare: give BASE and CUR result files (see iopath compare --help)");
-	return 0;
+	if (a->json && (ret = atomic_check_as("--json", a->json, err)))
+		return ret;
+	return a->junit ? atomic_check_as("--junit", a->junit, err) : 0;
 }
 
 static int write_junit(const char *path, const struct cmp_report *rep, const struct results *b,
@@ -105,7 +112,7 @@ int cmd_compare(int argc, char **argv)
 	struct results base, cur;
 	struct cmp_report rep;
 	struct iop_err err = { "" };
-	unsigned i, k, fails = 0;
+	unsigned i;
 	int code = EXIT_USAGE;
 
 	if (argc > 1 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
@@ -138,9 +145,6 @@ int cmd_compare(int argc, char **argv)
 			fprintf(stderr, "iopath:   e.g. CUR has  %s\n", cur.cells[0].key);
 		goto out_rep;
 	}
-	for (i = 0; i < rep.nr; i++)
-		for (k = 0; k < rep.rows[i].nr; k++)
-			fails += cmp_fails(rep.rows[i].met[k].verdict, &a.o);
 	if (a.json_stdout || a.json) {
 		json_t *j = report_compare_json(&rep, &base, &cur, &a.o);
 		int ret = j ? report_json_write(j, a.json) : -ENOMEM;
@@ -160,7 +164,7 @@ int cmd_compare(int argc, char **argv)
 		fprintf(stderr, "iopath: %s\n", err.msg);
 		goto out_rep;
 	}
-	code = fails ? EXIT_JOB_FAILED : 0;
+	code = cmp_exit_code(&rep, &a.o);
 out_rep:
 	cmp_report_free(&rep);
 out:

@@ -454,6 +454,8 @@ int cmd_fio(int argc, char **argv)
 		ret = check_max_jobs(&jobs, a.max_jobs, &err);
 	print_warnings(&p);
 	job_parser_free(&p);
+	/* --allow-overwrite covers an existing output file of someone else's too */
+	atomic_allow_overwrite(jobs.policy.allow_overwrite);
 	/* find out now, not after the jobs ran, that their result would have nowhere to go */
 	if (!ret && a.out.path)
 		ret = atomic_check(a.out.path, &err);

@@ -163,6 +163,8 @@ int cmd_history(int argc, char **argv)
 		iop_errf(&err, -EINVAL, "history: give the directory of saved results (e.g. results/sweep)");
 		goto bad;
 	}
+	if (plot && plot_check_dir("--plot", plot, &err))
+		goto bad;
 	n = list_json_files(dir, true, &files, &err);
 	if (n < 0)
 		goto bad;

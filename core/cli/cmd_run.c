@@ -13,6 +13,7 @@
 #include "results/report_cells.h"
 #include "results/results.h"
 #include "run/run.h"
+#include "base/atomic.h"
 #include "base/tempfiles.h"
 #include "job/workloads.h"
 
@@ -51,6 +52,7 @@ static void run_usage(FILE *f)
 		"  OPTION=VALUE, --OPTION=VALUE   any job option, applied on top (size=64m, ioengine=libaio)\n"
 		"  --output-format=F   normal, json, json+;  --output=FILE\n"
 		"  --repeat N          run N times: median, min-max, 95%% interval, noise warnings\n"
+		"                      (default 1; with --save 3, the fewest compare can judge well)\n"
 		"  --save[=NAME]       write results/NAME/<UTC time>-<host>.json (NAME: the workload)\n"
 		"  --results-dir DIR   the results store for --save (default: results)\n"
 		"  --label KEY=VALUE   a tag saved with the results (several allowed)\n"
@@ -140,7 +142,7 @@ static int parse_run_args(int argc, char **argv, struct run_args *a, struct iop_
 				return ret;
 		}
 	}
-	return 0;
+	return a->out.path ? atomic_check(a->out.path, err) : 0;
 }
 
 /*
@@ -177,7 +179,7 @@ static int run_repeated(const struct builtin_workload *w, const struct job_list 
 	}
 	snprintf(label, sizeof(label), "%s", w->name);
 	install_stop_signals();
-	if (repeat_run(&res, jobs, id, label, a->repeat ? a->repeat : 1, NULL, NULL, &err))
+	if (repeat_run(&res, jobs, id, label, a->repeat ? a->repeat : CMP_REPEAT_DEFAULT, NULL, NULL, &err))
 		goto out;
 	report_cells_table(stdout, &res, CV_WARN_DEFAULT);
 	code = 0;

@@ -144,7 +144,7 @@ static int parse_args(int argc, char **argv, struct suite_args *a, struct iop_er
 	if (a->reference && i == (int)a->o.nr_targets)
 		return iop_errf(err, -EINVAL, "--reference %s: no target of that name", a->reference);
 	a->o.reference = a->reference ? (unsigned)i : 0;
-	return 0;
+	return a->output ? atomic_check(a->output, err) : 0;
 }
 
 static void path_label(const struct suite_opts *o, const struct suite_cell *c, char *buf,

@@ -18,6 +18,7 @@
 #include "cli/commands.h"
 #include "fleet/fleet.h"
 #include "job/target.h"
+#include "base/atomic.h"
 #include "base/tempfiles.h"
 #include "iopath/probe.h"
 #include "job/job.h"
@@ -52,7 +53,8 @@ static void usage(FILE *f)
 		"  --runtime TIME        per cell, time based (default 5s; 0 = one pass over size)\n"
 		"  --ramp TIME           ramp time per cell, not measured (default 0)\n"
 		"  --set KEY=VALUE       any other job option for every cell (several allowed)\n"
-		"  --repeat N            run every cell N times, interleaved (default 1)\n"
+		"  --repeat N            run every cell N times, interleaved (default 1; with --save 3,\n"
+		"                        the fewest compare can judge well)\n"
 		"  --cv-warn P           call a cell unreliable above this variation (default 10%%)\n"
 		"  --csv FILE            every cell as CSV\n"
 		"  --json FILE           every cell's full results, the probes and the environment\n"
@@ -191,7 +193,7 @@ static int parse_args(int argc, char **argv, struct sweep_args *a, struct iop_er
 	unsigned k;
 	int i, ret;
 
-	a->repeat = 1;
+	a->repeat = 0;
 	a->cv_warn = CV_WARN_DEFAULT;
 	a->size = "256m";
 	a->runtime = "5";
@@ -279,7 +281,14 @@ static int parse_args(int argc, char **argv, struct sweep_args *a, struct iop_er
 	}
 	if (a->rw.n && a->workload.n)
 		return iop_errf(err, -EINVAL, "sweep: give --rw or --workload, not both (a workload sets its own rw)");
-	return 0;
+	/* what is saved is compared later: enough repeats for compare to judge every cell */
+	if (!a->repeat)
+		a->repeat = a->save ? CMP_REPEAT_DEFAULT : 1;
+	if (a->csv && (ret = atomic_check_as("--csv", a->csv, err)))
+		return ret;
+	if (a->json && (ret = atomic_check_as("--json", a->json, err)))
+		return ret;
+	return a->plot ? plot_check_dir("--plot", a->plot, err) : 0;
 }
 
 /*

@@ -7,6 +7,10 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <sys/stat.h>
+#include <sys/xattr.h>
+
+#include "base/atomic.h"
 #include "io/iolog.h"
 
 static const char *const kind_names[LOG_KINDS] = { "bw", "iops", "slat", "clat", "lat" };
@@ -155,11 +159,35 @@ void iologs_finish(struct iologs *L, uint64_t t_ns)
 
 int iolog_create(const char *path)
 {
-	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	int fd, ret = atomic_open_plain(path, &fd);
+
+	if (ret)
+		return ret;
+	return close(fd) ? -errno : 0;
+}
+
+/* The log iolog_create made: a regular file (not a link) that still carries iopath's mark. */
+static FILE *open_log(const char *path)
+{
+	char val[64];
+	struct stat st;
+	FILE *f;
+	int fd = open(path, O_WRONLY | O_APPEND | O_NOFOLLOW | O_CLOEXEC);
 
 	if (fd < 0)
-		return -errno;
-	return close(fd) ? -errno : 0;
+		return NULL;
+	if (fstat(fd, &st) || (!S_ISREG(st.st_mode) && !S_ISCHR(st.st_mode)) ||
+	    (S_ISCHR(st.st_mode) && strcmp(path, "/dev/null")) ||
+	    (S_ISREG(st.st_mode) && fgetxattr(fd, IOPATH_MARK_XATTR, val, sizeof(val)) < 0 &&
+	     errno != ENOTSUP)) {
+		close(fd);
+		errno = EPERM;
+		return NULL;
+	}
+	f = fdopen(fd, "a");
+	if (!f)
+		close(fd);
+	return f;
 }
 
 int iolog_append(const struct iolog *l, const char *path, bool offsets)
@@ -169,7 +197,7 @@ int iolog_append(const struct iolog *l, const char *path, bool offsets)
 	int ret = 0;
 
 	pthread_mutex_lock(&append_lock);
-	f = fopen(path, "a");
+	f = open_log(path);
 	if (!f) {
 		ret = -errno;
 		goto out_unlock;

@@ -8,9 +8,6 @@
 
 #include "results/compare.h"
 
-/* Fixed, so the same two files always give the same report. */
-#define BOOT_ITERS 2000
-#define BOOT_SEED 20240601ul
 
 static const char *const verdict_names[] = {
 	[CMP_FAILED] = "failed in CUR",
@@ -28,31 +25,144 @@ const char *cmp_verdict_name(enum cmp_verdict v)
 	return v <= CMP_NO_DATA ? verdict_names[v] : "?";
 }
 
-bool cmp_fails(enum cmp_verdict v, const struct cmp_opts *o)
+bool cmp_fails(const struct cmp_metric *m, const struct cmp_opts *o)
 {
-	return v == CMP_FAILED || v == CMP_REGRESSION || (o->strict && v == CMP_UNJUDGED);
+	return m->verdict == CMP_FAILED || m->verdict == CMP_REGRESSION ||
+	       (o->strict && m->inconclusive);
+}
+
+int cmp_exit_code(const struct cmp_report *rep, const struct cmp_opts *o)
+{
+	unsigned i, k, fails = 0;
+
+	for (i = 0; i < rep->nr; i++)
+		for (k = 0; k < rep->rows[i].nr; k++)
+			fails += cmp_fails(&rep->rows[i].met[k], o);
+	if (fails)
+		return CMP_EXIT_REGRESSED;
+	return rep->inconclusive && !o->allow_inconclusive ? CMP_EXIT_INCONCLUSIVE : 0;
+}
+
+static double mean(const double *x, unsigned n)
+{
+	double sum = 0;
+	unsigned i;
+
+	for (i = 0; i < n; i++)
+		sum += x[i];
+	return sum / n;
 }
 
 /*
- * One metric of one matched cell. A change is a regression only when it is worse than the
- * threshold AND the one-sided Mann-Whitney test on the repeats says cur is shifted that way
- * (p < alpha); with too few repeats for the test to ever reach alpha, it cannot be judged.
+ * The test: Welch's t on the logarithms of the repeats, one-sided in the direction the
+ * geometric means moved, against the threshold rather than against zero. A regression is a
+ * change shown (p < alpha) to be worse than the threshold, not merely a change of any size
+ * shown to be nonzero, so that two runs of the same configuration are not flagged for the
+ * few percent they always differ by. Logarithms make a change of x% the same difference at
+ * every scale and suit positive, right-skewed figures such as IOPS and latency.
  */
+int cmp_judge_values(const double *xb, unsigned nb, const double *xc, unsigned nc,
+		     bool higher_better, const struct cmp_opts *o, struct cmp_metric *out)
+{
+	double *lb = NULL, *lc = NULL, margin;
+	struct rsummary sb, sc;
+	struct welch_result w;
+	unsigned i, zeros = 0;
+	bool worse;
+	int ret = 0;
+
+	out->nb = nb;
+	out->nc = nc;
+	out->ci_lo = out->ci_hi = out->p = out->df = out->gm_change = NAN;
+	out->inconclusive = false;
+	if (!nb || !nc)
+		return -EINVAL;
+	if (rstats_summary(xb, nb, &sb) || rstats_summary(xc, nc, &sc))
+		return -ENOMEM;
+	out->base = sb.median;
+	out->cur = sc.median;
+	out->cv_base = sb.cv;
+	out->cv_cur = sc.cv;
+	out->change = sb.median != 0 ? sc.median / sb.median - 1 : (sc.median != 0 ? INFINITY : 0);
+	if (nb < 2 || nc < 2) {
+		out->verdict = CMP_UNJUDGED;
+		out->inconclusive = true;
+		if (nb < 2 && nc < 2)
+			snprintf(out->note, sizeof(out->note),
+				 "single samples, no test possible (use --repeat %u)", CMP_REPEAT_DEFAULT);
+		else
+			snprintf(out->note, sizeof(out->note),
+				 "%u vs %u repeats: the test needs 2 a side (use --repeat %u)", nb, nc,
+				 CMP_REPEAT_DEFAULT);
+		return 0;
+	}
+	for (i = 0; i < nb; i++)
+		zeros += !(xb[i] > 0);
+	for (i = 0; i < nc; i++)
+		zeros += !(xc[i] > 0);
+	if (zeros) {
+		bool all_zero = zeros == nb + nc;
+
+		out->verdict = all_zero ? CMP_UNCHANGED : CMP_UNJUDGED;
+		out->inconclusive = !all_zero;
+		if (!all_zero)
+			snprintf(out->note, sizeof(out->note),
+				 "%u repeat(s) measured 0: no test on a log scale", zeros);
+		return 0;
+	}
+	lb = malloc(nb * sizeof(*lb));
+	lc = malloc(nc * sizeof(*lc));
+	if (!lb || !lc) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	for (i = 0; i < nb; i++)
+		lb[i] = log(xb[i]);
+	for (i = 0; i < nc; i++)
+		lc[i] = log(xc[i]);
+	/* the direction the geometric means moved decides which margin is tested */
+	w.diff = mean(lc, nc) - mean(lb, nb);
+	if (w.diff < 0)
+		margin = o->threshold < 1 ? log1p(-o->threshold) : -INFINITY;
+	else
+		margin = log1p(o->threshold);
+	ret = rstats_welch(lb, nb, lc, nc, margin, w.diff < 0 ? RSTATS_LESS : RSTATS_GREATER,
+			   0.95, &w);
+	if (ret)
+		goto out;
+	out->p = w.p;
+	out->df = w.df;
+	out->gm_change = expm1(w.diff);
+	out->ci_lo = expm1(w.ci_lo);
+	out->ci_hi = expm1(w.ci_hi);
+	worse = higher_better ? w.diff < 0 : w.diff > 0;
+	if (w.p < o->alpha)
+		out->verdict = worse ? CMP_REGRESSION : CMP_IMPROVEMENT;
+	else if (fabs(out->change) <= o->threshold)
+		out->verdict = CMP_UNCHANGED;
+	else {
+		out->verdict = CMP_NOISE;
+		snprintf(out->note, sizeof(out->note), "p = %.2g for a change beyond %g%%", w.p,
+			 o->threshold * 100);
+	}
+out:
+	free(lb);
+	free(lc);
+	return ret;
+}
+
+/* One metric of one matched cell. */
 static int judge(const struct cell *b, const struct cell *c, enum metric_id m,
 		 const struct cmp_opts *o, struct cmp_metric *out)
 {
 	const struct metric_def *def = &metric_table[m];
 	double *xb = malloc((b->nr ? b->nr : 1) * sizeof(double));
 	double *xc = malloc((c->nr ? c->nr : 1) * sizeof(double));
-	struct rsummary sb, sc;
-	struct mw_result mw;
-	enum rstats_alt alt;
-	bool worse;
 	int ret = 0;
 
 	memset(out, 0, sizeof(*out));
 	out->m = m;
-	out->ci_lo = out->ci_hi = out->p = NAN;
+	out->ci_lo = out->ci_hi = out->p = out->df = out->gm_change = NAN;
 	if (!xb || !xc) {
 		ret = -ENOMEM;
 		goto out;
@@ -63,7 +173,14 @@ static int judge(const struct cell *b, const struct cell *c, enum metric_id m,
 		const struct cell *none = !out->nb ? b : c;
 
 		out->verdict = CMP_NO_DATA;
-		if (none->status != CELL_OK)
+		/* not measured on either side, alike: nothing is missing from the comparison */
+		out->inconclusive = out->nb || out->nc || b->status != c->status;
+		if (!out->inconclusive && b->status != CELL_OK)
+			snprintf(out->note, sizeof(out->note), "%s in both",
+				 cell_status_name(b->status));
+		else if (!out->inconclusive)
+			snprintf(out->note, sizeof(out->note), "no %s in either", def->name);
+		else if (none->status != CELL_OK)
 			snprintf(out->note, sizeof(out->note), "%s in %s%s%s",
 				 cell_status_name(none->status), !out->nb ? "BASE" : "CUR",
 				 none->reason ? ": " : "", none->reason ? none->reason : "");
@@ -72,43 +189,7 @@ static int judge(const struct cell *b, const struct cell *c, enum metric_id m,
 				 !out->nb ? "BASE" : "CUR");
 		goto out;
 	}
-	rstats_summary(xb, out->nb, &sb);
-	rstats_summary(xc, out->nc, &sc);
-	out->base = sb.median;
-	out->cur = sc.median;
-	out->cv_base = sb.cv;
-	out->cv_cur = sc.cv;
-	out->change = sb.median != 0 ? sc.median / sb.median - 1 : (sc.median != 0 ? INFINITY : 0);
-	if (out->nb >= 2 && out->nc >= 2 && sb.median != 0)
-		rstats_bootstrap_change(xb, out->nb, xc, out->nc, BOOT_ITERS, BOOT_SEED, 0.95,
-					&out->ci_lo, &out->ci_hi);
-	if (fabs(out->change) <= o->threshold) {
-		out->verdict = CMP_UNCHANGED;
-		goto out;
-	}
-	worse = def->higher_better ? out->change < 0 : out->change > 0;
-	/* test in the direction that was seen: is cur shifted below (or above) base? */
-	alt = out->change < 0 ? RSTATS_LESS : RSTATS_GREATER;
-	if (out->nb < 2 || out->nc < 2 || rstats_mw_min_p(out->nc, out->nb, alt) >= o->alpha) {
-		out->verdict = CMP_UNJUDGED;
-		snprintf(out->note, sizeof(out->note),
-			 out->nb < 2 || out->nc < 2 ?
-			 "single samples, no significance test (use --repeat)" :
-			 "%u vs %u repeats cannot reach p < %g (use more --repeat)",
-			 out->nb, out->nc, o->alpha);
-		goto out;
-	}
-	ret = rstats_mann_whitney(xc, out->nc, xb, out->nb, alt, &mw);
-	if (ret)
-		goto out;
-	out->p = mw.p;
-	if (mw.p < o->alpha) {
-		out->verdict = worse ? CMP_REGRESSION : CMP_IMPROVEMENT;
-	} else {
-		out->verdict = CMP_NOISE;
-		snprintf(out->note, sizeof(out->note), "beyond %g%% but within the repeats' noise",
-			 o->threshold * 100);
-	}
+	ret = cmp_judge_values(xb, out->nb, xc, out->nc, def->higher_better, o, out);
 out:
 	free(xb);
 	free(xc);
@@ -129,8 +210,9 @@ static bool judge_failed(const struct cell *b, const struct cell *c, enum metric
 		return false;
 	memset(out, 0, sizeof(*out));
 	out->m = m;
-	out->ci_lo = out->ci_hi = out->p = NAN;
+	out->ci_lo = out->ci_hi = out->p = out->df = out->gm_change = NAN;
 	out->verdict = f == b ? CMP_BASE_FAILED : CMP_FAILED;
+	out->inconclusive = out->verdict == CMP_BASE_FAILED;
 	if (f == b && c->status == CELL_FAILED)
 		f = c;
 	snprintf(out->note, sizeof(out->note), "%s%s", out->verdict == CMP_BASE_FAILED && f == c ?
@@ -254,7 +336,7 @@ static int row_cmp(const void *a, const void *b)
 int compare_results(const struct results *base, const struct results *cur,
 		    const struct cmp_opts *o, struct cmp_report *rep, struct iop_err *err)
 {
-	unsigned i, m;
+	unsigned i, m, open;
 	int ret;
 
 	memset(rep, 0, sizeof(*rep));
@@ -278,6 +360,7 @@ int compare_results(const struct results *base, const struct results *cur,
 		row->base = b;
 		row->cur = c;
 		row->worst = CMP_NO_DATA;
+		open = 0;
 		for (m = 0; m < MET_NR; m++) {
 			struct cmp_metric *cm;
 
@@ -295,7 +378,10 @@ int compare_results(const struct results *base, const struct results *cur,
 			rep->improvements += cm->verdict == CMP_IMPROVEMENT;
 			rep->unjudged += cm->verdict == CMP_UNJUDGED;
 			rep->noise += cm->verdict == CMP_NOISE;
+			rep->inconclusive += cm->inconclusive;
+			open += cm->inconclusive;
 		}
+		rep->inconclusive_cells += open > 0;
 		rep->failed += b->status != CELL_FAILED && c->status == CELL_FAILED;
 		rep->base_failed += b->status == CELL_FAILED;
 	}

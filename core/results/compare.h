@@ -6,11 +6,15 @@
 
 #include "results/results.h"
 
+/* The repeats a result needs on each side for compare to judge it (the --save default). */
+#define CMP_REPEAT_DEFAULT 3
+
 struct cmp_opts {
 	double threshold;	/* relative change that matters, 0.05 = 5% */
 	double alpha;		/* significance level of the one-sided test */
 	unsigned metrics;	/* mask of (1 << enum metric_id) */
-	bool strict;		/* a change beyond the threshold that cannot be judged counts */
+	bool strict;		/* a metric that cannot be judged counts as a regression */
+	bool allow_inconclusive; /* cells that cannot be judged do not make the exit code 3 */
 };
 
 /* In the order rows are sorted (and a row's worst verdict chosen). */
@@ -18,9 +22,9 @@ enum cmp_verdict {
 	CMP_FAILED,		/* the cell failed in CUR (not in BASE): fails the comparison */
 	CMP_REGRESSION,		/* worse beyond the threshold, and significant */
 	CMP_IMPROVEMENT,	/* better beyond the threshold, and significant */
-	CMP_UNJUDGED,		/* beyond the threshold, too few repeats to judge */
+	CMP_UNJUDGED,		/* too few repeats (or zeros) to judge */
 	CMP_BASE_FAILED,	/* the cell failed in BASE: nothing to judge against */
-	CMP_NOISE,		/* beyond the threshold, but within the repeats' noise */
+	CMP_NOISE,		/* beyond the threshold, but not significantly */
 	CMP_UNCHANGED,		/* within the threshold */
 	CMP_NO_DATA,		/* one side has no sample of this metric */
 };
@@ -29,11 +33,14 @@ struct cmp_metric {
 	enum metric_id m;
 	unsigned nb, nc;	/* samples on each side */
 	double base, cur;	/* medians */
-	double change;		/* cur / base - 1 */
-	double ci_lo, ci_hi;	/* bootstrap 95% interval of the change; NAN when not computed */
-	double p;		/* one-sided Mann-Whitney p in the direction seen; NAN when none */
+	double change;		/* cur / base - 1, of the medians */
+	double gm_change;	/* the same of the geometric means: what the test judges */
+	double ci_lo, ci_hi;	/* Welch 95% interval of gm_change; NAN when not computed */
+	double p;		/* one-sided p of a change beyond the threshold; NAN when none */
+	double df;		/* the test's degrees of freedom */
 	double cv_base, cv_cur;
 	enum cmp_verdict verdict;
+	bool inconclusive;	/* could not be judged: the comparison is incomplete */
 	char note[160];
 };
 
@@ -58,8 +65,18 @@ struct cmp_report {
 	unsigned nr_changed;
 	char changed[CMP_NOTES_MAX][320];
 	unsigned regressions, improvements, unjudged, noise;
+	unsigned inconclusive;		/* metrics that could not be judged (see cmp_metric) */
+	unsigned inconclusive_cells;	/* matched cells with one such metric or more */
 	unsigned failed, base_failed;	/* cells failed in CUR (not in BASE), failed in BASE */
 };
+
+/*
+ * Judge one metric from its values on each side (all present, none NAN): fills out's
+ * medians, change, interval, p, verdict and note (out->m is left alone). This is what
+ * compare_results does per metric; the tests also drive it with simulated samples.
+ */
+int cmp_judge_values(const double *xb, unsigned nb, const double *xc, unsigned nc,
+		     bool higher_better, const struct cmp_opts *o, struct cmp_metric *out);
 
 int compare_results(const struct results *base, const struct results *cur,
 		    const struct cmp_opts *o, struct cmp_report *rep, struct iop_err *err);
@@ -67,7 +84,14 @@ void cmp_report_free(struct cmp_report *rep);
 
 const char *cmp_verdict_name(enum cmp_verdict v);
 
-/* Does this verdict fail the comparison under these options? */
-bool cmp_fails(enum cmp_verdict v, const struct cmp_opts *o);
+/* Does this metric's verdict fail the comparison under these options? */
+bool cmp_fails(const struct cmp_metric *m, const struct cmp_opts *o);
+
+/* compare's exit status besides 2 (bad input): */
+#define CMP_EXIT_REGRESSED 1		/* something regressed or failed in CUR */
+#define CMP_EXIT_INCONCLUSIVE 3		/* nothing did, but some cells could not be judged */
+
+/* 0 when every compared cell was judged and none regressed or failed; else one of the above. */
+int cmp_exit_code(const struct cmp_report *rep, const struct cmp_opts *o);
 
 #endif

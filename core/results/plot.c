@@ -6,10 +6,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <dirent.h>
+#include <limits.h>
 #include <sys/stat.h>
+#include <sys/xattr.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "base/atomic.h"
 #include "results/plot.h"
 #include "results/report_cells.h"
 
@@ -29,11 +33,112 @@ static void gp_quote(char *dst, size_t len, const char *src)
 	dst[o] = '\0';
 }
 
-static int mkdir_one(const char *dir, struct iop_err *err)
+/*
+ * A gnuplot string expression holding src as data: single-quoted pieces (no backquote
+ * substitution, no escapes inside), a quote or a newline joined on as the constant "'" or
+ * "\n", other control characters dropped. Nothing in src can end the string or run a command.
+ */
+static void gp_lit(char *dst, size_t len, const char *src)
 {
+	size_t o = 0;
+
+	if (len < 3) {
+		dst[0] = '\0';
+		return;
+	}
+	dst[o++] = '\'';
+	for (; *src && o + 9 < len; src++) {
+		if (*src == '\'') {
+			memcpy(dst + o, "'.\"'\".'", 7);
+			o += 7;
+		} else if (*src == '\n') {
+			memcpy(dst + o, "'.\"\\n\".'", 8);
+			o += 8;
+		} else if ((unsigned char)*src >= 0x20 && *src != 0x7f) {
+			dst[o++] = *src;
+		}
+	}
+	dst[o++] = '\'';
+	dst[o] = '\0';
+}
+
+int plot_check_dir(const char *opt, const char *dir, struct iop_err *err)
+{
+	struct stat st;
+
+	if (!dir[0])
+		return iop_errf(err, -EINVAL, "%s needs a directory", opt);
+	if (strlen(dir) > PATH_MAX - 64)
+		return iop_errf(err, -ENAMETOOLONG, "%s: directory name longer than %d bytes", opt,
+				PATH_MAX - 64);
+	if (lstat(dir, &st)) {
+		if (errno == ENOENT)
+			return 0;
+		return iop_errf(err, -errno, "%s %s: %s", opt, dir, strerror(errno));
+	}
+	if (S_ISLNK(st.st_mode))
+		return iop_errf(err, -ELOOP,
+				"%s %s is a symbolic link; iopath writes charts only into a directory it names directly (give the directory the link points to)",
+				opt, dir);
+	if (!S_ISDIR(st.st_mode))
+		return iop_errf(err, -ENOTDIR, "%s %s exists and is not a directory", opt, dir);
+	return 0;
+}
+
+/*
+ * The charts are drawn in a fresh private directory inside dir (gnuplot opens its outputs by
+ * name, following links and truncating), then each file is moved into dir under the output
+ * rules: never over a link, a device or a file iopath did not write.
+ */
+static int plot_begin(const char *dir, char *work, size_t len, struct iop_err *err)
+{
+	int ret = plot_check_dir("--plot", dir, err);
+
+	if (ret)
+		return ret;
 	if (mkdir(dir, 0755) && errno != EEXIST)
 		return iop_errf(err, -errno, "cannot create %s: %s", dir, strerror(errno));
+	ret = plot_check_dir("--plot", dir, err);
+	if (ret)
+		return ret;
+	if (snprintf(work, len, "%s/.iopath-plot.XXXXXX", dir) >= (int)len)
+		return iop_errf(err, -ENAMETOOLONG, "--plot: directory name too long: %s", dir);
+	if (!mkdtemp(work))
+		return iop_errf(err, -errno, "cannot create a directory in %s: %s", dir,
+				strerror(errno));
 	return 0;
+}
+
+static int plot_finish(const char *work, const char *dir, int ret, struct iop_err *err)
+{
+	char from[PATH_MAX], to[PATH_MAX];
+	struct dirent *de;
+	DIR *d = opendir(work);
+	int r2 = 0;
+
+	while (d && (de = readdir(d))) {
+		int fd;
+
+		if (de->d_name[0] == '.')
+			continue;
+		snprintf(from, sizeof(from), "%s/%s", work, de->d_name);
+		snprintf(to, sizeof(to), "%s/%s", dir, de->d_name);
+		fd = open(from, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+		if (fd >= 0) {
+			(void)fsetxattr(fd, IOPATH_MARK_XATTR, IOPATH_MARK_VALUE,
+					sizeof(IOPATH_MARK_VALUE) - 1, 0);
+			close(fd);
+		}
+		if (!r2 && (r2 = atomic_place(from, to, false)) && !ret)
+			ret = iop_errf(err, r2, "--plot: %s: %s (iopath writes charts only to new files or its own, never through links or onto devices)",
+				       to, strerror(-r2));
+		if (r2)
+			unlink(from);
+	}
+	if (d)
+		closedir(d);
+	rmdir(work);
+	return ret;
 }
 
 static FILE *open_in(const char *dir, const char *name, struct iop_err *err)
@@ -55,9 +160,12 @@ static int close_checked(FILE *f, const char *dir, const char *name, struct iop_
 	return 0;
 }
 
-/* Run gnuplot on dir/script with dir as the working directory. */
-static int run_gnuplot(const char *dir, const char *script, struct iop_err *err)
+/* Run gnuplot on work/script with work as the working directory (dir: where it ends up). */
+static int run_gnuplot(const char *work, const char *script, struct iop_err *err)
 {
+	const char *slash = strrchr(work, '/');
+	char dir[PATH_MAX];
+
 	int status;
 	pid_t pid;
 
@@ -65,10 +173,11 @@ static int run_gnuplot(const char *dir, const char *script, struct iop_err *err)
 	pid = fork();
 	if (pid < 0)
 		return iop_errf(err, -errno, "cannot start gnuplot: %s", strerror(errno));
+	snprintf(dir, sizeof(dir), "%.*s", slash ? (int)(slash - work) : 1, slash ? work : ".");
 	if (!pid) {
 		int log;
 
-		if (chdir(dir))
+		if (chdir(work))
 			_exit(126);
 		/* gnuplot's warnings (an empty series...) go to a log beside the charts */
 		log = open("gnuplot.log", O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
@@ -90,9 +199,12 @@ static int run_gnuplot(const char *dir, const char *script, struct iop_err *err)
 /* The script's common head and the lines that render the plot into NAME.png and NAME.svg. */
 static void gp_head(FILE *f, const char *script, const char *title, int width, int height)
 {
+	char lit[16384];
+
+	gp_lit(lit, sizeof(lit), title);
 	fprintf(f, "# written by iopath; re-render in this directory with: gnuplot %s\n", script);
 	fprintf(f, "set termoption noenhanced\n");
-	fprintf(f, "set title \"%s\" noenhanced\n", title);
+	fprintf(f, "set title %s noenhanced\n", lit);
 	fprintf(f, "set key outside right top noenhanced\nset grid ytics\n");
 	fprintf(f, "set datafile missing 'NaN'\n");
 	fprintf(f, "W = %d\nH = %d\n", width, height);
@@ -194,7 +306,7 @@ static void title_context(const struct results *r, const char **vary, unsigned n
 			strcat_kv(line, sizeof(line), all[i],
 				  json_string_value(json_object_get(r->cells[0].identity, all[i])) ?: "", true);
 	}
-	snprintf(buf, len, "%s\\n", line);
+	snprintf(buf, len, "%s\n", line);
 	json_array_foreach(r->targets, k, t) {
 		const char *s = json_string_value(json_object_get(t, "summary"));
 		size_t o = strlen(buf);
@@ -207,7 +319,7 @@ static void title_context(const struct results *r, const char **vary, unsigned n
 	{
 		size_t o = strlen(buf);
 
-		snprintf(buf + o, len - o, "\\nhost %s, kernel %s, %s", host ? host : "?",
+		snprintf(buf + o, len - o, "\nhost %s, kernel %s, %s", host ? host : "?",
 			 kernel ? kernel : "?", hv && *hv ? hv : "hypervisor unknown");
 	}
 }
@@ -296,8 +408,10 @@ static int chart_bars(const struct results *r, const struct grid *g, enum metric
 	if (!f)
 		return -EIO;
 	fprintf(f, "# group");
-	for (s = 0; s < g->series.n; s++)
-		fprintf(f, " \"%s\" min max", g->series.v[s]);
+	for (s = 0; s < g->series.n; s++) {
+		gp_quote(q, sizeof(q), g->series.v[s]);
+		fprintf(f, " \"%s\" min max", q);
+	}
 	fputc('\n', f);
 	for (gi = 0; gi < g->groups.n; gi++) {
 		gp_quote(q, sizeof(q), g->groups.v[gi]);
@@ -313,7 +427,7 @@ static int chart_bars(const struct results *r, const struct grid *g, enum metric
 	f = open_in(dir, file, err);
 	if (!f)
 		return -EIO;
-	snprintf(title, sizeof(title), "%s%s%s%s by engine, grouped by target (median, min-max)\\n%s",
+	snprintf(title, sizeof(title), "%s%s%s%s by engine, grouped by target (median, min-max)\n%s",
 		 metric_table[m].title, strcmp(metric_table[m].title, metric_table[m].unit) ? " (" : "",
 		 strcmp(metric_table[m].title, metric_table[m].unit) ? metric_table[m].unit : "",
 		 strcmp(metric_table[m].title, metric_table[m].unit) ? ")" : "", context);
@@ -321,10 +435,10 @@ static int chart_bars(const struct results *r, const struct grid *g, enum metric
 	gp_head(f, file, title, width > 1800 ? 1800 : width < 800 ? 800 : width, 560);
 	fprintf(f, "set style data histogram\nset style histogram errorbars gap 1 lw 1\n");
 	fprintf(f, "set style fill solid 0.8 border -1\nset boxwidth 0.9\n");
-	fprintf(f, "set ylabel \"%s\"\nset yrange [0:*]\nset xtics rotate by -30 noenhanced\n",
-		metric_table[m].unit);
+	gp_lit(q, sizeof(q), metric_table[m].unit);
+	fprintf(f, "set ylabel %s\nset yrange [0:*]\nset xtics rotate by -30 noenhanced\n", q);
 	fprintf(f, "set format y '%%.1s%%c'\n");
-	cmdlen = 64 + g->series.n * 160;
+	cmdlen = 64 + g->series.n * (160 + sizeof(q));
 	cmd = malloc(cmdlen);
 	if (!cmd) {
 		fclose(f);
@@ -336,8 +450,8 @@ static int chart_bars(const struct results *r, const struct grid *g, enum metric
 
 		if (!series_has_data(r, g, s, m))
 			continue;
-		gp_quote(q, sizeof(q), g->series.v[s]);
-		snprintf(cmd + o, cmdlen - o, "%s'%s.dat' using %u:%u:%u:xtic(1) title \"%s\"",
+		gp_lit(q, sizeof(q), g->series.v[s]);
+		snprintf(cmd + o, cmdlen - o, "%s'%s.dat' using %u:%u:%u:xtic(1) title %s",
 			 plotted++ ? ", " : "", name, 2 + 3 * s, 3 + 3 * s, 4 + 3 * s, q);
 	}
 	gp_render(f, name, cmd);
@@ -381,7 +495,7 @@ static int chart_latency(const struct results *r, const char **vary, unsigned nv
 	f = open_in(dir, "latency.gp", err);
 	if (!f)
 		return -EIO;
-	snprintf(title, sizeof(title), "completion latency percentiles per engine (us, median of repeats)\\n%s",
+	snprintf(title, sizeof(title), "completion latency percentiles per engine (us, median of repeats)\n%s",
 		 context);
 	gp_head(f, "latency.gp", title, rows * 70 + 300 > 1800 ? 1800 : rows * 70 + 300 < 800 ? 800 : (int)rows * 70 + 300,
 		560);
@@ -423,7 +537,8 @@ static int chart_qd(const struct results *r, const char **vary, unsigned nv, con
 	for (l = 0; l < lines.n; l++) {
 		unsigned long qd_prev = 0;
 
-		fprintf(f, "# %s\n", lines.v[l]);
+		gp_quote(q, sizeof(q), lines.v[l]);
+		fprintf(f, "# %s\n", q);
 		for (;;) {
 			unsigned long best = 0;
 			int bi = -1;
@@ -457,12 +572,12 @@ static int chart_qd(const struct results *r, const char **vary, unsigned nv, con
 		ret = -EIO;
 		goto out;
 	}
-	snprintf(title, sizeof(title), "queue-depth scaling: IOPS against iodepth, median with min-max\\n%s",
+	snprintf(title, sizeof(title), "queue-depth scaling: IOPS against iodepth, median with min-max\n%s",
 		 context);
 	gp_head(f, "qd_scaling.gp", title, 1000, 600);
 	fprintf(f, "set logscale x 2\nset xlabel \"iodepth\"\nset ylabel \"IOPS\"\nset yrange [0:*]\n");
 	fprintf(f, "set format y '%%.1s%%c'\nset offsets graph 0.05, graph 0.05, 0, 0\n");
-	cmdlen = 64 + blocks * 1200;
+	cmdlen = 64 + blocks * (200 + sizeof(q));
 	cmd = malloc(cmdlen);
 	if (!cmd) {
 		fclose(f);
@@ -473,8 +588,8 @@ static int chart_qd(const struct results *r, const char **vary, unsigned nv, con
 	for (l = 0; l < lines.n; l++) {
 		size_t o = strlen(cmd);
 
-		gp_quote(q, sizeof(q), lines.v[l]);
-		snprintf(cmd + o, cmdlen - o, "%s'qd_scaling.dat' index %u using 1:2:3:4 with yerrorlines title \"%s\"",
+		gp_lit(q, sizeof(q), lines.v[l]);
+		snprintf(cmd + o, cmdlen - o, "%s'qd_scaling.dat' index %u using 1:2:3:4 with yerrorlines title %s",
 			 l ? ", " : "", l, q);
 	}
 	gp_render(f, "qd_scaling", cmd);
@@ -487,11 +602,11 @@ out:
 	return ret;
 }
 
-int plot_sweep(const struct results *r, const char *dir, struct iop_err *err)
+int plot_sweep(const struct results *r, const char *out, struct iop_err *err)
 {
 	const char *vary[24];
 	unsigned nv, i, ok = 0;
-	char context[4096];
+	char context[4096], dir[PATH_MAX];
 	struct grid g;
 	bool qd_varies = false;
 	int ret;
@@ -500,7 +615,7 @@ int plot_sweep(const struct results *r, const char *dir, struct iop_err *err)
 		ok += r->cells[i].nr > 0;
 	if (!ok)
 		return iop_errf(err, -ENODATA, "no cell finished: nothing to chart");
-	ret = mkdir_one(dir, err);
+	ret = plot_begin(out, dir, sizeof(dir), err);
 	if (ret)
 		return ret;
 	nv = cells_identity_keys(r, true, vary, 24);
@@ -517,42 +632,43 @@ int plot_sweep(const struct results *r, const char *dir, struct iop_err *err)
 		ret = chart_latency(r, vary, nv, context, dir, err);
 	if (!ret && qd_varies)
 		ret = chart_qd(r, vary, nv, context, dir, err);
-	return ret;
+	return plot_finish(dir, out, ret, err);
 }
 
 int plot_history(const struct results *runs, unsigned nr, const char *const *xlabels,
-		 enum metric_id m, const char *by, const char *dir, struct iop_err *err)
+		 enum metric_id m, const char *by, const char *out, struct iop_err *err)
 {
 	struct names cells = { 0 };
-	char name[64], file[80], q[1024], title[1024], *cmd = NULL;
+	char name[64], file[80], q[1024], title[1024], dir[PATH_MAX], *cmd = NULL;
 	unsigned i, c, k;
 	size_t cmdlen;
 	FILE *f;
 	int ret;
 
-	ret = mkdir_one(dir, err);
-	if (ret)
-		return ret;
 	if (!nr)
 		return iop_errf(err, -ENODATA, "no runs to chart");
+	ret = plot_begin(out, dir, sizeof(dir), err);
+	if (ret)
+		return ret;
 	for (i = 0; i < nr; i++)
 		for (c = 0; c < runs[i].nr; c++)
 			if (runs[i].cells[c].nr && names_index(&cells, runs[i].cells[c].key) < 0) {
 				names_free(&cells);
-				return iop_errf(err, -E2BIG, "too many cells to chart (at most %d)", NAMES_MAX);
+				return plot_finish(dir, out, iop_errf(err, -E2BIG, "too many cells to chart (at most %d)", NAMES_MAX), err);
 			}
 	if (!cells.n)
-		return iop_errf(err, -ENODATA, "no cell has samples to chart");
+		return plot_finish(dir, out, iop_errf(err, -ENODATA, "no cell has samples to chart"), err);
 	snprintf(name, sizeof(name), "history-%s", metric_table[m].name);
 	snprintf(file, sizeof(file), "%s.dat", name);
 	f = open_in(dir, file, err);
 	if (!f) {
 		names_free(&cells);
-		return -EIO;
+		return plot_finish(dir, out, -EIO, err);
 	}
 	/* one block per cell: x = run number, median with min-max */
 	for (c = 0; c < cells.n; c++) {
-		fprintf(f, "# %s\n", cells.v[c]);
+		gp_quote(q, sizeof(q), cells.v[c]);
+		fprintf(f, "# %s\n", q);
 		for (i = 0; i < nr; i++) {
 			for (k = 0; k < runs[i].nr && strcmp(runs[i].cells[k].key, cells.v[c]); k++)
 				;
@@ -578,16 +694,18 @@ int plot_history(const struct results *runs, unsigned nr, const char *const *xla
 		bool unit = strcmp(metric_table[m].title, metric_table[m].unit) != 0;
 
 		snprintf(title, sizeof(title),
-			 "%s%s%s%s of each cell across %u saved '%s' runs, by %s (median, min-max)\\nlast run: host %s, kernel %s",
+			 "%s%s%s%s of each cell across %u saved '%s' runs, by %s (median, min-max)\nlast run: host %s, kernel %s",
 			 metric_table[m].title, unit ? " (" : "", unit ? metric_table[m].unit : "",
 			 unit ? ")" : "", nr, last->name, by, host ? host : "?", kernel ? kernel : "?");
 	}
 	gp_head(f, file, title, 1100, 620);
 	fprintf(f, "set key outside bottom center horizontal maxrows 8 noenhanced font ',7'\n");
-	fprintf(f, "set ylabel \"%s\"\nset xlabel \"%s\"\nset xtics rotate by -30 noenhanced\n",
-		metric_table[m].unit, by);
+	gp_lit(q, sizeof(q), metric_table[m].unit);
+	fprintf(f, "set ylabel %s\n", q);
+	gp_lit(q, sizeof(q), by);
+	fprintf(f, "set xlabel %s\nset xtics rotate by -30 noenhanced\n", q);
 	fprintf(f, "set offsets 0.3, 0.3, 0, 0\nset format y '%%.1s%%c'\n");
-	cmdlen = 64 + cells.n * 1200;
+	cmdlen = 64 + cells.n * (200 + sizeof(q));
 	cmd = malloc(cmdlen);
 	if (!cmd) {
 		fclose(f);
@@ -603,8 +721,8 @@ int plot_history(const struct results *runs, unsigned nr, const char *const *xla
 			for (k = 0; k < runs[i].nr; k++)
 				if (!strcmp(runs[i].cells[k].key, cells.v[c]))
 					label = runs[i].cells[k].label;
-		gp_quote(q, sizeof(q), label);
-		snprintf(cmd + o, cmdlen - o, "%s'%s.dat' index %u using 1:2:3:4:xtic(5) with yerrorlines title \"%s\"",
+		gp_lit(q, sizeof(q), label);
+		snprintf(cmd + o, cmdlen - o, "%s'%s.dat' index %u using 1:2:3:4:xtic(5) with yerrorlines title %s",
 			 c ? ", " : "", name, c, q);
 	}
 	gp_render(f, name, cmd);
@@ -614,5 +732,5 @@ int plot_history(const struct results *runs, unsigned nr, const char *const *xla
 out:
 	free(cmd);
 	names_free(&cells);
-	return ret;
+	return plot_finish(dir, out, ret, err);
 }

@@ -9,6 +9,9 @@
 #include "stats/metrics.h"
 #include "results/results.h"
 
+/* May charts go into dir (opt names the option)? A directory, or a name not yet taken. */
+int plot_check_dir(const char *opt, const char *dir, struct iop_err *err);
+
 /*
  * A sweep's charts in dir: iops and bw per engine grouped by target (and the other options
  * that vary), latency percentiles per engine, and queue-depth scaling when iodepth varies.

@@ -318,23 +318,23 @@ static void describe_side(FILE *f, const char *tag, const struct results *r)
 	fputc('\n', f);
 }
 
-static const char *verdict_mark(enum cmp_verdict v, const struct cmp_opts *o)
+static const char *verdict_mark(const struct cmp_metric *m, const struct cmp_opts *o)
 {
-	if (cmp_fails(v, o))
+	if (cmp_fails(m, o))
 		return "!!";
-	if (v == CMP_IMPROVEMENT)
+	if (m->verdict == CMP_IMPROVEMENT)
 		return "++";
-	if (v == CMP_UNJUDGED || v == CMP_NOISE || v == CMP_BASE_FAILED)
+	if (m->inconclusive || m->verdict == CMP_NOISE)
 		return "?";
 	return "";
 }
 
 /* The verdict as the table shows it: failing ones in capitals. */
-static const char *verdict_text(enum cmp_verdict v, const struct cmp_opts *o)
+static const char *verdict_text(const struct cmp_metric *m, const struct cmp_opts *o)
 {
-	if (v == CMP_FAILED)
+	if (m->verdict == CMP_FAILED)
 		return "FAILED in CUR";
-	return cmp_fails(v, o) ? "REGRESSION" : cmp_verdict_name(v);
+	return cmp_fails(m, o) ? "REGRESSION" : cmp_verdict_name(m->verdict);
 }
 
 void report_compare_text(FILE *f, const struct cmp_report *rep, const struct results *base,
@@ -346,7 +346,7 @@ void report_compare_text(FILE *f, const struct cmp_report *rep, const struct res
 
 	describe_side(f, "BASE", base);
 	describe_side(f, "CUR", cur);
-	fprintf(f, "a regression: worse by more than %g%% and significant (one-sided Mann-Whitney U, p < %g)\n",
+	fprintf(f, "a regression: shown to be worse by more than %g%% (one-sided Welch t on the log repeats, p < %g)\n",
 		o->threshold * 100, o->alpha);
 	for (i = 0; i < rep->nr_warn; i++)
 		fprintf(f, "warning: %s\n", rep->warn[i]);
@@ -378,7 +378,7 @@ void report_compare_text(FILE *f, const struct cmp_report *rep, const struct res
 			if (!row)
 				goto print;
 			c = 0;
-			snprintf(row[c++], TCELL, "%s", verdict_mark(m->verdict, o));
+			snprintf(row[c++], TCELL, "%s", verdict_mark(m, o));
 			snprintf(row[c++], TCELL, "%.*s", TCELL - 1, k ? "" : r->base->label);
 			snprintf(row[c++], TCELL, "%s", metric_table[m->m].name);
 			fmt_metric(row[c++], TCELL, m->m, m->nb ? m->base : NAN);
@@ -396,9 +396,9 @@ void report_compare_text(FILE *f, const struct cmp_report *rep, const struct res
 			else
 				snprintf(row[c++], TCELL, "-");
 			snprintf(row[c++], TCELL, "%u/%u", m->nb, m->nc);
-			snprintf(row[c++], TCELL, "%s%s%.*s", verdict_text(m->verdict, o),
+			snprintf(row[c++], TCELL, "%s%s%.*s", verdict_text(m, o),
 				 m->note[0] ? ": " : "", TCELL - 40, m->note);
-			fails += cmp_fails(m->verdict, o) && m->verdict != CMP_FAILED;
+			fails += cmp_fails(m, o) && m->verdict != CMP_FAILED;
 		}
 	}
 print:
@@ -409,13 +409,16 @@ print:
 	for (i = 0; i < rep->nr_only_cur; i++)
 		fprintf(f, "only in CUR (not compared): %s\n", rep->only_cur[i]->label);
 	fprintf(f, "\n%u cell(s) compared: %u regression(s)%s, %u improvement(s), %u within noise, %u cannot be judged\n",
-		rep->nr, fails, o->strict && rep->unjudged ? " (--strict)" : "", rep->improvements,
+		rep->nr, fails, o->strict && rep->inconclusive ? " (--strict)" : "", rep->improvements,
 		rep->noise, rep->unjudged);
 	if (rep->failed)
 		fprintf(f, "%u cell(s) FAILED in CUR (not in BASE): a failure fails the comparison\n",
 			rep->failed);
 	if (rep->base_failed)
 		fprintf(f, "%u cell(s) failed in BASE: not judged\n", rep->base_failed);
+	if (rep->inconclusive_cells && !o->strict)
+		fprintf(f, "%u cell(s) could not be judged: the comparison is inconclusive%s\n",
+			rep->inconclusive_cells, o->allow_inconclusive ? " (--allow-inconclusive)" : "");
 }
 
 static json_t *num_or_null(double v)
@@ -451,15 +454,17 @@ json_t *report_compare_json(const struct cmp_report *rep, const struct results *
 		for (k = 0; k < r->nr; k++) {
 			const struct cmp_metric *m = &r->met[k];
 
-			fails += cmp_fails(m->verdict, o) && m->verdict != CMP_FAILED;
-			json_array_append_new(mets, json_pack("{s:s, s:s, s:b, s:i, s:i, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:s}",
+			fails += cmp_fails(m, o) && m->verdict != CMP_FAILED;
+			json_array_append_new(mets, json_pack("{s:s, s:s, s:b, s:b, s:i, s:i, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:s}",
 				"metric", metric_table[m->m].name, "verdict", cmp_verdict_name(m->verdict),
-				"fails", cmp_fails(m->verdict, o), "n_base", (json_int_t)m->nb,
+				"fails", cmp_fails(m, o), "inconclusive", m->inconclusive,
+				"n_base", (json_int_t)m->nb,
 				"n_cur", (json_int_t)m->nc, "base", num_or_null(m->nb ? m->base : NAN),
 				"cur", num_or_null(m->nc ? m->cur : NAN),
 				"change", num_or_null(m->nb && m->nc ? m->change : NAN),
+				"change_gm", num_or_null(m->gm_change),
 				"change_ci95_lo", num_or_null(m->ci_lo), "change_ci95_hi", num_or_null(m->ci_hi),
-				"p", num_or_null(m->p), "cv_base", num_or_null(m->nb > 1 ? m->cv_base : NAN),
+				"p", num_or_null(m->p), "df", num_or_null(m->df), "cv_base", num_or_null(m->nb > 1 ? m->cv_base : NAN),
 				"cv_cur", num_or_null(m->nc > 1 ? m->cv_cur : NAN), "note", m->note));
 		}
 		json_array_append_new(rows, json_pack("{s:s, s:s, s:O, s:s, s:s, s:o, s:o, s:o}",
@@ -482,12 +487,19 @@ json_t *report_compare_json(const struct cmp_report *rep, const struct results *
 	json_object_set_new(root, "cur", json_string(cur->source));
 	json_object_set_new(root, "threshold", json_real(o->threshold));
 	json_object_set_new(root, "alpha", json_real(o->alpha));
-	json_object_set_new(root, "test", json_string("one-sided Mann-Whitney U (exact without ties), bootstrap 95% interval of the median change"));
+	json_object_set_new(root, "test", json_string("Welch t on the log repeats, one-sided against the threshold; 95% Welch interval of the geometric-mean change"));
+	json_object_set_new(root, "strict", json_boolean(o->strict));
+	json_object_set_new(root, "allow_inconclusive", json_boolean(o->allow_inconclusive));
+	json_object_set_new(root, "exit_code", json_integer(cmp_exit_code(rep, o)));
+	json_object_set_new(root, "outcome", json_string(cmp_exit_code(rep, o) == CMP_EXIT_REGRESSED ?
+			    "regressed" : rep->inconclusive ? "inconclusive" : "judged"));
 	json_object_set_new(root, "regressions", json_integer(fails));
 	json_object_set_new(root, "failed_in_cur", json_integer(rep->failed));
 	json_object_set_new(root, "failed_in_base", json_integer(rep->base_failed));
 	json_object_set_new(root, "improvements", json_integer(rep->improvements));
 	json_object_set_new(root, "unjudged", json_integer(rep->unjudged));
+	json_object_set_new(root, "inconclusive", json_integer(rep->inconclusive));
+	json_object_set_new(root, "inconclusive_cells", json_integer(rep->inconclusive_cells));
 	json_object_set_new(root, "within_noise", json_integer(rep->noise));
 	json_object_set_new(root, "warnings", warn);
 	json_object_set_new(root, "changed", changed);
@@ -522,10 +534,9 @@ int report_compare_junit(FILE *f, const struct cmp_report *rep, const struct res
 	for (i = 0; i < rep->nr; i++) {
 		for (k = 0; k < rep->rows[i].nr; k++) {
 			tests++;
-			fails += cmp_fails(rep->rows[i].met[k].verdict, o);
-			skipped += !cmp_fails(rep->rows[i].met[k].verdict, o) &&
-				   (rep->rows[i].met[k].verdict == CMP_UNJUDGED ||
-				    rep->rows[i].met[k].verdict == CMP_BASE_FAILED ||
+			fails += cmp_fails(&rep->rows[i].met[k], o);
+			skipped += !cmp_fails(&rep->rows[i].met[k], o) &&
+				   (rep->rows[i].met[k].inconclusive ||
 				    rep->rows[i].met[k].verdict == CMP_NO_DATA);
 		}
 	}
@@ -554,13 +565,18 @@ int report_compare_junit(FILE *f, const struct cmp_report *rep, const struct res
 				fputs("\">", f);
 				xml_escaped(f, r->base->key);
 				fputs("</failure>\n    ", f);
-			} else if (cmp_fails(m->verdict, o)) {
+			} else if (cmp_fails(m, o) && m->inconclusive) {
+				fputs("\n      <failure type=\"inconclusive\" message=\"cannot judge (--strict): ", f);
+				xml_escaped(f, m->note);
+				fputs("\">", f);
+				xml_escaped(f, r->base->key);
+				fputs("</failure>\n    ", f);
+			} else if (cmp_fails(m, o)) {
 				fprintf(f, "\n      <failure type=\"regression\" message=\"%s %s -&gt; %s (%+.1f%%, p=%.3g)\">",
 					metric_table[m->m].name, a, b, 100 * m->change, m->p);
 				xml_escaped(f, r->base->key);
 				fputs("</failure>\n    ", f);
-			} else if (m->verdict == CMP_UNJUDGED || m->verdict == CMP_NO_DATA ||
-				   m->verdict == CMP_BASE_FAILED) {
+			} else if (m->inconclusive || m->verdict == CMP_NO_DATA) {
 				fputs("<skipped message=\"", f);
 				if (m->verdict == CMP_BASE_FAILED)
 					fputs("failed in BASE: ", f);

@@ -10,6 +10,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "base/atomic.h"
 #include "iopath/probe.h"
 #include "report/report.h"
 #include "results/results.h"
@@ -479,6 +480,9 @@ static void safe_component(char *dst, size_t len, const char *src)
 		snprintf(dst, len, "results");
 }
 
+/* Names tried for one saved run before giving up (a directory full of one second's runs). */
+#define SAVE_TRIES 1000
+
 int results_save(const struct results *r, const char *root, const char *name, char *out,
 		 size_t len, struct iop_err *err)
 {
@@ -486,6 +490,8 @@ int results_save(const struct results *r, const char *root, const char *name, ch
 	const char *hostname = results_env_str(r, "hostname");
 	time_t t = (time_t)(r->timestamp_ms / 1000);
 	struct tm tm;
+	json_t *doc;
+	unsigned n;
 	int ret;
 
 	safe_component(comp, sizeof(comp), name && *name ? name : r->name);
@@ -497,9 +503,34 @@ int results_save(const struct results *r, const char *root, const char *name, ch
 		return iop_errf(err, ret, "--save: cannot create %s: %s", dir, strerror(-ret));
 	gmtime_r(&t, &tm);
 	strftime(when, sizeof(when), "%Y%m%dT%H%M%SZ", &tm);
-	if (snprintf(out, len, "%s/%s-%s.json", dir, when, host) >= (int)len)
-		return iop_errf(err, -ENAMETOOLONG, "--save: path too long under %s", dir);
-	return results_write(r, out, err);
+	doc = results_json(r);
+	if (!doc)
+		return iop_errf(err, -ENOMEM, "out of memory saving the results");
+	/* a run saved in the same second (or at once, elsewhere) gets the next free name */
+	for (n = 1, ret = -EEXIST; ret == -EEXIST && n <= SAVE_TRIES; n++) {
+		struct atomic_file a;
+		int w = n > 1 ? snprintf(out, len, "%s/%s-%s-%u.json", dir, when, host, n) :
+				snprintf(out, len, "%s/%s-%s.json", dir, when, host);
+
+		if (w >= (int)len) {
+			json_decref(doc);
+			return iop_errf(err, -ENAMETOOLONG, "--save: path too long under %s", dir);
+		}
+		ret = atomic_open_new(&a, out);
+		if (ret)
+			continue;
+		if (json_dumpf(doc, a.f, JSON_INDENT(2) | JSON_REAL_PRECISION(12)) ||
+		    fputc('\n', a.f) == EOF) {
+			atomic_abort(&a);
+			ret = -EIO;
+			break;
+		}
+		ret = atomic_commit(&a);
+	}
+	json_decref(doc);
+	if (ret)
+		return iop_errf(err, ret, "--save: cannot write %s: %s", out, strerror(-ret));
+	return 0;
 }
 
 const char *results_env_str(const struct results *r, const char *path)

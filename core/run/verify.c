@@ -17,6 +17,7 @@
 #include "base/numapol.h"
 #include "run/run.h"
 #include "stats/stats.h"
+#include "base/atomic.h"
 #include "base/cpulist.h"
 #include "run/worker.h"
 #include "run/runner.h"
@@ -34,8 +35,8 @@ static void __attribute__((noinline)) verify_dump(struct worker *w, const struct
 
 	snprintf(name, sizeof(name), "%s.%llu.received", r->file->path,
 		 (unsigned long long)r->offset);
-	fd = open(name, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	if (fd < 0)
+	/* never onto a device or through a link; a foreign file of that name is kept */
+	if (atomic_open_plain(name, &fd))
 		return;
 	/* best effort: the verify failure is reported either way */
 	n = write(fd, r->buf, r->len);

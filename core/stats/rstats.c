@@ -1,4 +1,4 @@
-/* Statistics over repeated runs: summaries, Mann-Whitney U, bootstrap intervals (GSL). */
+/* Statistics over repeated runs: summaries, Welch's t, Mann-Whitney U, bootstrap intervals (GSL). */
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
@@ -202,6 +202,45 @@ double rstats_mw_min_p(unsigned nx, unsigned ny, enum rstats_alt alt)
 	for (i = 1; i <= nx; i++)
 		arrangements = arrangements * (ny + i) / i;
 	return fmin(1.0, (alt == RSTATS_TWO_SIDED ? 2 : 1) / arrangements);
+}
+
+int rstats_welch(const double *x, unsigned nx, const double *y, unsigned ny, double margin,
+		 enum rstats_alt alt, double level, struct welch_result *r)
+{
+	double mx, my, vx, vy, half;
+
+	memset(r, 0, sizeof(*r));
+	if (nx < 2 || ny < 2 || level <= 0 || level >= 1)
+		return -EINVAL;
+	mx = gsl_stats_mean(x, 1, nx);
+	my = gsl_stats_mean(y, 1, ny);
+	vx = gsl_stats_variance_m(x, 1, nx, mx) / nx;
+	vy = gsl_stats_variance_m(y, 1, ny, my) / ny;
+	r->diff = my - mx;
+	r->se = sqrt(vx + vy);
+	if (r->se > 0) {
+		r->df = (vx + vy) * (vx + vy) / (vx * vx / (nx - 1) + vy * vy / (ny - 1));
+		r->t = (r->diff - margin) / r->se;
+	} else {
+		r->df = nx + ny - 2;
+		r->t = r->diff > margin ? INFINITY : r->diff < margin ? -INFINITY : 0;
+	}
+	switch (alt) {
+	case RSTATS_LESS:
+		r->p = r->se > 0 ? gsl_cdf_tdist_P(r->t, r->df) : r->diff < margin ? 0 : 1;
+		break;
+	case RSTATS_GREATER:
+		r->p = r->se > 0 ? gsl_cdf_tdist_Q(r->t, r->df) : r->diff > margin ? 0 : 1;
+		break;
+	default:
+		r->p = r->se > 0 ? fmin(1.0, 2 * gsl_cdf_tdist_Q(fabs(r->t), r->df)) :
+		       r->diff != margin ? 0 : 1;
+		break;
+	}
+	half = r->se > 0 ? gsl_cdf_tdist_Pinv(1 - (1 - level) / 2, r->df) * r->se : 0;
+	r->ci_lo = r->diff - half;
+	r->ci_hi = r->diff + half;
+	return 0;
 }
 
 static double resample_median(gsl_rng *rng, const double *x, unsigned n, double *buf)

@@ -1,4 +1,4 @@
-/* Statistics over repeated runs: summaries, Mann-Whitney U, bootstrap intervals. */
+/* Statistics over repeated runs: summaries, Welch's t, Mann-Whitney U, bootstrap intervals. */
 #ifndef IOPATH_RSTATS_H
 #define IOPATH_RSTATS_H
 
@@ -41,6 +41,24 @@ int rstats_mann_whitney(const double *x, unsigned nx, const double *y, unsigned 
  * significance level, no data can show a significant difference.
  */
 double rstats_mw_min_p(unsigned nx, unsigned ny, enum rstats_alt alt);
+
+struct welch_result {
+	double diff;		/* mean(y) - mean(x) */
+	double se;		/* its standard error, sqrt(var(x)/nx + var(y)/ny) */
+	double df;		/* Welch-Satterthwaite degrees of freedom */
+	double t;		/* (diff - margin) / se; +-INFINITY when se == 0 */
+	double p;		/* p-value of the alternative asked */
+	double ci_lo, ci_hi;	/* two-sided interval of diff at the level asked */
+};
+
+/*
+ * Welch's unequal-variance t-test of mean(y) - mean(x) against margin, as R's
+ * t.test(y, x, mu = margin, alternative = ...) computes it: RSTATS_LESS asks whether the
+ * difference is below margin, RSTATS_GREATER above it. Both samples need 2 values or more
+ * (-EINVAL). With no spread at all (se 0) p is 0 when diff lies beyond margin, else 1.
+ */
+int rstats_welch(const double *x, unsigned nx, const double *y, unsigned ny, double margin,
+		 enum rstats_alt alt, double level, struct welch_result *r);
 
 /*
  * Percentile bootstrap interval (level e.g. 0.95) of median(y)/median(x) - 1, the relative

@@ -171,3 +171,33 @@ Test(blockdev, allow_destructive_must_name_a_block_device)
 		run_out_free(&r);
 	}
 }
+
+/* --output, compare --json and --junit onto a device holding a filesystem: refused, exit 2. */
+Test(blockdev, results_never_go_onto_a_device)
+{
+	char out[120], a[400], json[120];
+	uint64_t sum;
+	struct run_out r;
+
+	loop_make("mkfs.ext4 -q -F $DEV");
+	sum = file_sum(img);
+	snprintf(out, sizeof(out), "--output=%s", dev);
+	r = iopath_run("--name=n", "--ioengine=null", "--size=1m", "--output-format=json", out, NULL);
+	cr_assert_eq(r.status, 2, "exit %d: %s", r.status, r.err);
+	cr_assert_not_null(strstr(r.err, "block device"), "%s", r.err);
+	run_out_free(&r);
+	snprintf(a, sizeof(a), "--output=%s.json", img);
+	r = iopath_run("--name=n", "--ioengine=null", "--size=1m", "--output-format=json", a, NULL);
+	cr_assert_eq(r.status, 0, "exit %d: %s", r.status, r.err);
+	run_out_free(&r);
+	snprintf(a, sizeof(a), "%s.json", img);
+	snprintf(json, sizeof(json), "--json=%s", dev);
+	r = iopath_run("compare", a, a, json, NULL);
+	cr_assert_eq(r.status, 2, "exit %d: %s", r.status, r.err);
+	run_out_free(&r);
+	r = iopath_run("compare", a, a, "--junit", dev, NULL);
+	cr_assert_eq(r.status, 2, "exit %d: %s", r.status, r.err);
+	run_out_free(&r);
+	sh("sync");
+	cr_assert_eq(file_sum(img), sum, "the device's contents changed");
+}

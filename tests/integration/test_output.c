@@ -117,7 +117,8 @@ Test(output, output_file_gets_the_json)
 }
 
 /* --output naming a symbolic link replaces the file it names; the link stays a link. */
-Test(output, output_through_a_symlink_keeps_the_link)
+/* A symbolic link iopath did not create is refused: neither it nor the file it names changes. */
+Test(output, output_through_a_symlink_is_refused_and_keeps_the_link)
 {
 	const char *dir = tmpdir_make();
 	char link[300], real[300], opt[320];
@@ -131,15 +132,16 @@ Test(output, output_through_a_symlink_keeps_the_link)
 	snprintf(opt, sizeof(opt), "--output=%s", link);
 	r = iopath_run("--name=o", "--ioengine=null", "--size=64k", "--output-format=json", opt,
 		       NULL);
-	cr_expect_eq(r.status, 0, "%s", r.err);
+	cr_expect_eq(r.status, 2, "%s", r.err);
+	cr_expect_not_null(strstr(r.err, "symbolic link"), "%s", r.err);
 	run_out_free(&r);
 	cr_assert_eq(lstat(link, &st), 0);
 	cr_expect(S_ISLNK(st.st_mode), "the link was replaced by a file");
 	cr_assert_eq(stat(real, &st), 0);
-	cr_expect_gt(st.st_size, 100);
+	cr_expect_eq(st.st_size, 3);
 }
 
-/* --output=/dev/null (or any device node) is written to, never renamed over. */
+/* A device node other than /dev/null is refused, never written or renamed over. */
 Test(output, output_to_a_device_node_leaves_the_device)
 {
 	const char *dir = tmpdir_make();
@@ -154,7 +156,8 @@ Test(output, output_to_a_device_node_leaves_the_device)
 	snprintf(opt, sizeof(opt), "--output=%s", dev);
 	r = iopath_run("--name=o", "--ioengine=null", "--size=64k", "--output-format=json", opt,
 		       NULL);
-	cr_expect_eq(r.status, 0, "%s", r.err);
+	cr_expect_eq(r.status, 2, "%s", r.err);
+	cr_expect_not_null(strstr(r.err, "character device"), "%s", r.err);
 	run_out_free(&r);
 	cr_assert_eq(stat(dev, &st), 0);
 	cr_expect(S_ISCHR(st.st_mode), "the device node was replaced by a file");

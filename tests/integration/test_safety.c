@@ -1,9 +1,11 @@
 /* Integration: iopath never writes, extends or truncates a file it did not create unless told. */
+#include <dirent.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/xattr.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "harness.h"
@@ -232,4 +234,334 @@ Test(safety, metadata_never_removes_files_it_did_not_create)
 	snprintf(path, sizeof(path), "%s/f0", root);
 	cr_assert_neq(access(path, F_OK), 0, "the run's own files were left behind");
 	run_out_free(&r);
+}
+
+/* ---- outputs are regular files: never a device, never through a link, never a foreign file ---- */
+
+static char out_dir[300], victim[320];
+
+/* A directory with a file of the user's in it, "victim", and its checksum. */
+static uint64_t victim_make(void)
+{
+	snprintf(out_dir, sizeof(out_dir), "%s", tmpdir_make());
+	snprintf(victim, sizeof(victim), "%s/victim", out_dir);
+	file_make(victim, 4096, 5);
+	return file_sum(victim);
+}
+
+static struct run_out null_run_to(const char *output, const char *fmt)
+{
+	char o[400], f[64];
+
+	snprintf(o, sizeof(o), "--output=%s", output);
+	snprintf(f, sizeof(f), "--output-format=%s", fmt);
+	return iopath_run("--name=n", "--ioengine=null", "--size=1m", f, o, NULL);
+}
+
+static void assert_output_refused(struct run_out *r, const char *name, const char *why)
+{
+	cr_assert_eq(r->status, 2, "exit %d: %s", r->status, r->err);
+	cr_assert_not_null(strstr(r->err, name), "message does not name %s: %s", name, r->err);
+	cr_assert_not_null(strstr(r->err, why), "message lacks '%s': %s", why, r->err);
+	cr_assert_eq(strchr(r->err, '\n'), r->err + strlen(r->err) - 1, "not one line: %s", r->err);
+}
+
+Test(safety, output_refuses_a_character_device)
+{
+	struct run_out r = null_run_to("/dev/zero", "json");
+
+	assert_output_refused(&r, "/dev/zero", "character device");
+	run_out_free(&r);
+}
+
+Test(safety, output_refuses_a_symlink_and_leaves_its_target_alone)
+{
+	uint64_t sum = victim_make();
+	char link[400];
+	static const char *const fmts[] = { "json", "normal", "csv" };
+	unsigned i;
+
+	snprintf(link, sizeof(link), "%s/link", out_dir);
+	cr_assert_eq(symlink(victim, link), 0);
+	for (i = 0; i < 3; i++) {
+		struct run_out r = null_run_to(link, fmts[i]);
+
+		assert_output_refused(&r, link, "symbolic link");
+		run_out_free(&r);
+	}
+	cr_assert_eq(file_sum(victim), sum, "the link's target changed");
+	cr_assert_eq(access(link, F_OK), 0, "the link was replaced");
+}
+
+Test(safety, output_refuses_a_file_iopath_did_not_write_unless_told)
+{
+	uint64_t sum = victim_make();
+	struct run_out r = null_run_to(victim, "json");
+	char o[400];
+
+	assert_output_refused(&r, victim, "not written by iopath");
+	cr_assert_not_null(strstr(r.err, "--allow-overwrite"), "%s", r.err);
+	run_out_free(&r);
+	cr_assert_eq(file_sum(victim), sum);
+	snprintf(o, sizeof(o), "--output=%s", victim);
+	r = iopath_run("--allow-overwrite", "--name=n", "--ioengine=null", "--size=1m", o, NULL);
+	cr_assert_eq(r.status, 0, "exit %d: %s", r.status, r.err);
+	cr_assert_neq(file_sum(victim), sum);
+	run_out_free(&r);
+}
+
+Test(safety, output_rewrites_its_own_result_and_fills_an_empty_file)
+{
+	char path_out[400];
+	struct run_out r;
+
+	victim_make();
+	snprintf(path_out, sizeof(path_out), "%s/res.json", out_dir);
+	file_make(path_out, 0, 0);	/* empty: nothing to lose (mktemp's file) */
+	r = null_run_to(path_out, "json");
+	cr_assert_eq(r.status, 0, "exit %d: %s", r.status, r.err);
+	run_out_free(&r);
+	r = null_run_to(path_out, "normal");	/* its own result, replaced without asking */
+	cr_assert_eq(r.status, 0, "exit %d: %s", r.status, r.err);
+	run_out_free(&r);
+}
+
+Test(safety, output_to_stdout_names_and_dev_null_still_works)
+{
+	static const char *const names[] = { "/dev/null", "/dev/stdout", "-" };
+	unsigned i;
+
+	for (i = 0; i < 3; i++) {
+		struct run_out r = null_run_to(names[i], "json");
+
+		cr_assert_eq(r.status, 0, "%s: exit %d: %s", names[i], r.status, r.err);
+		if (i)
+			cr_assert_not_null(strstr(r.out, "\"jobs\""), "%s: %s", names[i], r.out);
+		run_out_free(&r);
+	}
+}
+
+/* Two iopath results to compare, in out_dir. */
+static void two_results(char *a, char *b, size_t len)
+{
+	struct run_out r;
+
+	snprintf(a, len, "%s/a.json", out_dir);
+	snprintf(b, len, "%s/b.json", out_dir);
+	r = null_run_to(a, "json");
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	run_out_free(&r);
+	r = null_run_to(b, "json");
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	run_out_free(&r);
+}
+
+Test(safety, compare_json_and_junit_refuse_devices_links_and_foreign_files)
+{
+	uint64_t sum = victim_make();
+	char a[400], b[400], link[400], opt[420];
+	const char *targets[] = { "/dev/zero", link, victim };
+	const char *whys[] = { "character device", "symbolic link", "not written by iopath" };
+	unsigned i;
+
+	two_results(a, b, sizeof(a));
+	snprintf(link, sizeof(link), "%s/link", out_dir);
+	cr_assert_eq(symlink(victim, link), 0);
+	for (i = 0; i < 3; i++) {
+		struct run_out r;
+
+		snprintf(opt, sizeof(opt), "--json=%s", targets[i]);
+		r = iopath_run("compare", a, b, opt, NULL);
+		assert_output_refused(&r, targets[i], whys[i]);
+		run_out_free(&r);
+		r = iopath_run("compare", a, b, "--junit", targets[i], NULL);
+		assert_output_refused(&r, targets[i], whys[i]);
+		run_out_free(&r);
+	}
+	cr_assert_eq(file_sum(victim), sum);
+}
+
+/* write_bw_log's file already there: a link to the user's file, or the user's own file. */
+Test(safety, logs_never_follow_links_or_truncate_foreign_files)
+{
+	uint64_t sum = victim_make();
+	char log[400], pre[400], fopt_[400];
+	struct run_out r;
+
+	snprintf(pre, sizeof(pre), "--write_bw_log=%s/l", out_dir);
+	snprintf(log, sizeof(log), "%s/l_bw.1.log", out_dir);
+	snprintf(fopt_, sizeof(fopt_), "--filename=%s/data", out_dir);
+	cr_assert_eq(symlink(victim, log), 0);
+	r = iopath_run("--name=n", fopt_, "--rw=write", "--size=64k", pre, NULL);
+	cr_assert_neq(r.status, 0, "a log was written through a link: %s", r.err);
+	cr_assert_not_null(strstr(r.err, log), "%s", r.err);
+	run_out_free(&r);
+	cr_assert_eq(file_sum(victim), sum, "the link's target changed");
+	unlink(log);
+	file_make(log, 4096, 8);
+	sum = file_sum(log);
+	r = iopath_run("--name=n", fopt_, "--rw=write", "--size=64k", pre, NULL);
+	cr_assert_neq(r.status, 0, "a foreign log file was truncated: %s", r.err);
+	run_out_free(&r);
+	cr_assert_eq(file_sum(log), sum);
+}
+
+/* Runs saved in the same second (or at once) each keep their file. */
+Test(safety, save_never_replaces_another_saved_run)
+{
+	char rd[400], target[400], host[256] = "", name[600], sub[400];
+	uint64_t sums[12];
+	time_t now = time(NULL);
+	struct run_out r;
+	struct tm tm;
+	unsigned i, n = 0;
+	DIR *d;
+	struct dirent *de;
+
+	victim_make();
+	gethostname(host, sizeof(host) - 1);
+	for (i = 0; host[i]; i++)
+		if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-=", host[i]))
+			host[i] = '_';
+	snprintf(rd, sizeof(rd), "--results-dir=%s/store", out_dir);
+	snprintf(sub, sizeof(sub), "%s/store", out_dir);
+	cr_assert_eq(mkdir(sub, 0755), 0);
+	snprintf(sub, sizeof(sub), "%s/store/sweep", out_dir);
+	cr_assert_eq(mkdir(sub, 0755), 0);
+	/* another run's results already hold every name this one could take in the next seconds */
+	for (i = 0; i < 12; i++) {
+		time_t t = now - 1 + (time_t)i;
+		char when[32];
+
+		gmtime_r(&t, &tm);
+		strftime(when, sizeof(when), "%Y%m%dT%H%M%SZ", &tm);
+		snprintf(name, sizeof(name), "%s/%s-%s.json", sub, when, host);
+		file_make(name, 512, i);
+		sums[i] = file_sum(name);
+	}
+	snprintf(target, sizeof(target), "--target=t=%s", out_dir);
+	r = iopath_run("sweep", "--engine=null", "--size=1m", "--runtime=0", target, "--save", rd,
+		       NULL);
+	cr_assert_eq(r.status, 0, "exit %d: %s", r.status, r.err);
+	run_out_free(&r);
+	for (i = 0; i < 12; i++) {
+		time_t t = now - 1 + (time_t)i;
+		char when[32];
+
+		gmtime_r(&t, &tm);
+		strftime(when, sizeof(when), "%Y%m%dT%H%M%SZ", &tm);
+		snprintf(name, sizeof(name), "%s/%s-%s.json", sub, when, host);
+		cr_assert_eq(file_sum(name), sums[i], "%s was replaced", name);
+	}
+	d = opendir(sub);
+	cr_assert_not_null(d);
+	while ((de = readdir(d)))
+		n += de->d_name[0] != '.';
+	closedir(d);
+	cr_assert_eq(n, 13, "the run's own result is missing (%u files)", n);
+}
+
+/* ---- data is never code: the classic payloads through every chart ---- */
+
+static const char *const payloads[] = {
+	"\"; system \"touch PWNED1\"; set title \"",
+	"`touch PWNED2`",
+	"'; system 'touch PWNED3'; set title '",
+	"x\nsystem \"touch PWNED4\"\n",
+	"\\\"; system \"touch PWNED5\"; #",
+};
+
+static void assert_no_pwned(const char *dir)
+{
+	char p[400];
+	unsigned i;
+
+	for (i = 1; i <= 5; i++) {
+		snprintf(p, sizeof(p), "%s/PWNED%u", dir, i);
+		cr_assert_neq(access(p, F_OK), 0, "gnuplot ran a command from the data: %s", p);
+	}
+}
+
+Test(safety, sweep_plot_quotes_target_names_and_paths)
+{
+	char tdir[400], target[900], plot[400], charts[400];
+	struct run_out r;
+
+	victim_make();
+	/* a target directory whose name is the payload (no '/' in a name: the relative ones) */
+	snprintf(tdir, sizeof(tdir), "%s/%s", out_dir, "\"; system \"touch PWNED1\"; set title \"`touch PWNED2`");
+	cr_assert_eq(mkdir(tdir, 0755), 0);
+	snprintf(target, sizeof(target), "--target=%s=%s", "x'; system 'touch PWNED3'; set title '", tdir);
+	snprintf(charts, sizeof(charts), "%s/charts", out_dir);
+	snprintf(plot, sizeof(plot), "--plot=%s", charts);
+	r = iopath_run("sweep", "--engine=null", "--iodepth=1,2", "--size=1m", "--runtime=0", target,
+		       plot, NULL);
+	cr_assert_eq(r.status, 0, "exit %d: %s", r.status, r.err);
+	run_out_free(&r);
+	assert_no_pwned(charts);
+	assert_no_pwned(out_dir);
+	snprintf(plot, sizeof(plot), "%s/iops.svg", charts);
+	cr_assert_eq(access(plot, R_OK), 0, "no chart drawn");
+}
+
+Test(safety, history_plot_quotes_every_string_from_result_files)
+{
+	char dir[400], p[400], plot[400], charts[400], by[64];
+	struct run_out r;
+	unsigned i;
+
+	victim_make();
+	snprintf(dir, sizeof(dir), "%s/store", out_dir);
+	cr_assert_eq(mkdir(dir, 0755), 0);
+	for (i = 0; i < 5; i++) {
+		json_t *root = json_pack("{s:i, s:s, s:s, s:I, s:{s:s}, s:{s:s, s:{s:s}, s:{s:s}}, s:[], s:[{s:{s:s, s:s}, s:s, s:s, s:[{s:s, s:i, s:{s:f, s:f, s:i}}]}]}",
+					 "schema_version", 1, "kind", "sweep", "name", payloads[i],
+					 "timestamp_ms", (json_int_t)(1000 * (i + 1)), "labels", "qemu", payloads[i],
+					 "env", "hostname", payloads[i], "host", "kernel", payloads[i], "iopath",
+					 "version", "v1", "targets", "cells", "identity", "target", payloads[i],
+					 "engine", payloads[(i + 1) % 5], "label", payloads[(i + 2) % 5], "status",
+					 "ok", "samples", "jobname", "j", "error", 0, "read", "iops", 1000.0 + i,
+					 "bw_bytes", 4096000.0, "total_ios", 1000);
+
+		cr_assert_not_null(root);
+		snprintf(p, sizeof(p), "%s/%u.json", dir, i);
+		cr_assert_eq(json_dump_file(root, p, 0), 0);
+		json_decref(root);
+	}
+	snprintf(charts, sizeof(charts), "%s/charts", out_dir);
+	snprintf(plot, sizeof(plot), "--plot=%s", charts);
+	snprintf(by, sizeof(by), "qemu");
+	r = iopath_run("history", dir, "--by", by, plot, NULL);
+	cr_assert_eq(r.status, 0, "exit %d: %s%s", r.status, r.out, r.err);
+	run_out_free(&r);
+	assert_no_pwned(charts);
+	assert_no_pwned(out_dir);
+	snprintf(p, sizeof(p), "%s/history-iops.svg", charts);
+	cr_assert_eq(access(p, R_OK), 0, "no chart drawn");
+}
+
+Test(safety, plot_refuses_a_symlinked_directory_and_foreign_files_in_it)
+{
+	char charts[400], link[400], plot[400], target[400], f[500];
+	uint64_t sum = victim_make();
+	struct run_out r;
+
+	snprintf(charts, sizeof(charts), "%s/charts", out_dir);
+	cr_assert_eq(mkdir(charts, 0755), 0);
+	snprintf(link, sizeof(link), "%s/chartlink", out_dir);
+	cr_assert_eq(symlink(charts, link), 0);
+	snprintf(target, sizeof(target), "--target=t=%s", out_dir);
+	snprintf(plot, sizeof(plot), "--plot=%s", link);
+	r = iopath_run("sweep", "--engine=null", "--size=1m", "--runtime=0", target, plot, NULL);
+	assert_output_refused(&r, link, "symbolic link");
+	run_out_free(&r);
+	/* a chart's name taken by a link to the user's file: the file is kept */
+	snprintf(f, sizeof(f), "%s/iops.png", charts);
+	cr_assert_eq(symlink(victim, f), 0);
+	snprintf(plot, sizeof(plot), "--plot=%s", charts);
+	r = iopath_run("sweep", "--engine=null", "--size=1m", "--runtime=0", target, plot, NULL);
+	cr_assert_neq(r.status, 0, "%s", r.err);
+	cr_assert_not_null(strstr(r.err, f), "%s", r.err);
+	run_out_free(&r);
+	cr_assert_eq(file_sum(victim), sum, "written through the link");
 }

@@ -229,6 +229,35 @@ Test(sweep, save_writes_the_store_with_labels_and_repeats)
 	run_out_free(&r);
 }
 
+Test(sweep, save_repeats_three_times_by_default_so_compare_can_judge)
+{
+	const char *dir = tmpdir_make();
+	char target[300], json[300], store[300], path[400];
+	struct run_out r;
+	json_t *root;
+
+	snprintf(target, sizeof(target), "--target=t=%s", dir);
+	snprintf(json, sizeof(json), "--json=%s/s.json", dir);
+	snprintf(store, sizeof(store), "--results-dir=%s/store", dir);
+	r = iopath_run("sweep", "--engine=null", target, "--size=1m", "--runtime=0", "--save", store,
+		       json, NULL);
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	run_out_free(&r);
+	snprintf(path, sizeof(path), "%s/s.json", dir);
+	root = json_load_path(path);
+	cr_assert_eq(json_integer_value(json_object_get(json_array_get(json_object_get(root, "cells"),
+								       0), "repeats")), 3);
+	json_decref(root);
+	/* without --save, one run per cell unless --repeat says otherwise */
+	r = iopath_run("sweep", "--engine=null", target, "--size=1m", "--runtime=0", json, NULL);
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	run_out_free(&r);
+	root = json_load_path(path);
+	cr_assert_eq(json_integer_value(json_object_get(json_array_get(json_object_get(root, "cells"),
+								       0), "repeats")), 1);
+	json_decref(root);
+}
+
 Test(sweep, ctrl_c_stops_after_the_running_cell_and_writes_what_finished)
 {
 	const char *dir = tmpdir_make(), *bin = getenv("IOPATH_BIN");

@@ -1,5 +1,6 @@
 /* Unit tests: repeat statistics against known vectors (R's results, hand and brute-force checks). */
 #include <criterion/criterion.h>
+#include <errno.h>
 #include <math.h>
 
 #include "stats/rstats.h"
@@ -200,4 +201,50 @@ Test(rstats_bootstrap, overlapping_samples_straddle_zero)
 	cr_assert_eq(rstats_bootstrap_change(x, 7, y, 7, 4000, 3, 0.95, &lo, &hi), 0);
 	cr_assert_lt(lo, 0);
 	cr_assert_gt(hi, 0);
+}
+
+Test(rstats_welch, statistic_and_degrees_of_freedom)
+{
+	static const double x[] = { 1, 2, 3, 4, 5 }, y[] = { 2, 4, 6 };
+	struct welch_result r;
+
+	/* var(x)/5 = 0.5, var(y)/3 = 4/3: se = sqrt(11/6), df = (11/6)^2 / (0.25/4 + (16/9)/2) */
+	cr_assert_eq(rstats_welch(x, 5, y, 3, 0, RSTATS_GREATER, 0.95, &r), 0);
+	cr_assert_float_eq(r.diff, 1, 1e-12);
+	cr_assert_float_eq(r.se, sqrt(11.0 / 6), 1e-12);
+	cr_assert_float_eq(r.df, (121.0 / 36) / (0.0625 + 8.0 / 9), 1e-12);
+	cr_assert_float_eq(r.t, 1 / sqrt(11.0 / 6), 1e-12);
+	cr_assert(r.p > 0.2 && r.p < 0.35, "p %g", r.p);
+	cr_assert(r.ci_lo < 0 && r.ci_hi > 2, "[%g, %g]", r.ci_lo, r.ci_hi);
+}
+
+Test(rstats_welch, p_is_the_t_tail_against_the_margin)
+{
+	/* equal spreads and sizes: df = 2n - 2 = 4; t = diff / se */
+	static const double x[] = { 9, 10, 11 }, y[] = { 11, 12, 13 };
+	struct welch_result r;
+
+	cr_assert_eq(rstats_welch(x, 3, y, 3, 0, RSTATS_GREATER, 0.95, &r), 0);
+	cr_assert_float_eq(r.df, 4, 1e-12);
+	cr_assert_float_eq(r.t, 2 / sqrt(2.0 / 3), 1e-12);
+	/* t(4) upper tail at 2.449490: 0.03516 (tables) */
+	cr_assert_float_eq(r.p, 0.0351, 2e-4);
+	/* against a margin of 2 the difference is no evidence at all */
+	cr_assert_eq(rstats_welch(x, 3, y, 3, 2, RSTATS_GREATER, 0.95, &r), 0);
+	cr_assert_float_eq(r.p, 0.5, 1e-12);
+	cr_assert_eq(rstats_welch(x, 3, y, 3, 0, RSTATS_LESS, 0.95, &r), 0);
+	cr_assert_float_eq(r.p, 1 - 0.0351, 2e-4);
+	/* 95% interval: 2 +- 2.776445 * 0.816497 */
+	cr_assert_float_eq(r.ci_lo, 2 - 2.776445 * sqrt(2.0 / 3), 1e-5);
+	cr_assert_float_eq(r.ci_hi, 2 + 2.776445 * sqrt(2.0 / 3), 1e-5);
+}
+
+Test(rstats_welch, needs_two_values_a_side)
+{
+	static const double x[] = { 1, 2 };
+	struct welch_result r;
+
+	cr_assert_eq(rstats_welch(x, 1, x, 2, 0, RSTATS_LESS, 0.95, &r), -EINVAL);
+	cr_assert_eq(rstats_welch(x, 2, x, 2, 0, RSTATS_LESS, 0.95, &r), 0);
+	cr_assert_float_eq(r.p, 0.5, 1e-12);
 }

@@ -1,0 +1,162 @@
+/*
+ * Unit tests: compare's verdicts on simulated repeats drawn from known distributions, so
+ * that its false-positive and detection rates at the default settings (3 repeats a side,
+ * 5% threshold, alpha 0.05) are measured, not assumed. docs/sweeps.md quotes these rates;
+ * IOPATH_SIM_PRINT=1 prints them.
+ */
+#include <criterion/criterion.h>
+#include <gsl/gsl_randist.h>
+#include <gsl/gsl_rng.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "results/compare.h"
+
+#define TRIALS 4000
+#define SEED 14ul
+
+struct rates {
+	double regression, improvement, inconclusive;
+};
+
+/*
+ * TRIALS comparisons of n repeats against n, each repeat lognormal around its run's level
+ * with a coefficient of variation cv; the run's level itself drifts by drift (sd, relative)
+ * from run to run; CUR's true level is BASE's times (1 + change). IOPS: higher is better.
+ */
+static struct rates simulate(unsigned n, double cv, double drift, double change)
+{
+	const struct cmp_opts o = { .threshold = 0.05, .alpha = 0.05, .metrics = 1 };
+	double sigma = sqrt(log1p(cv * cv)), xb[64], xc[64];
+	gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+	struct rates r = { 0 };
+	unsigned t, i;
+
+	cr_assert_not_null(rng);
+	gsl_rng_set(rng, SEED);
+	for (t = 0; t < TRIALS; t++) {
+		double lb = log(100000), lc = log(100000) + log1p(change);
+		struct cmp_metric m = { 0 };
+
+		if (drift > 0) {
+			lb += gsl_ran_gaussian(rng, drift);
+			lc += gsl_ran_gaussian(rng, drift);
+		}
+		for (i = 0; i < n; i++) {
+			xb[i] = exp(lb + gsl_ran_gaussian(rng, sigma));
+			xc[i] = exp(lc + gsl_ran_gaussian(rng, sigma));
+		}
+		cr_assert_eq(cmp_judge_values(xb, n, xc, n, true, &o, &m), 0);
+		r.regression += m.verdict == CMP_REGRESSION;
+		r.improvement += m.verdict == CMP_IMPROVEMENT;
+		r.inconclusive += m.inconclusive;
+	}
+	gsl_rng_free(rng);
+	r.regression /= TRIALS;
+	r.improvement /= TRIALS;
+	r.inconclusive /= TRIALS;
+	if (getenv("IOPATH_SIM_PRINT"))
+		fprintf(stderr, "n=%u cv=%.0f%% drift=%.0f%% change=%+.0f%%: regression %.2f%%, improvement %.2f%%\n",
+			n, cv * 100, drift * 100, change * 100, 100 * r.regression,
+			100 * r.improvement);
+	return r;
+}
+
+Test(compare_sim, same_configuration_is_rarely_flagged)
+{
+	static const double cvs[] = { 0.02, 0.05, 0.10 }, most[] = { 0.001, 0.01, 0.025 };
+	unsigned i;
+
+	for (i = 0; i < sizeof(cvs) / sizeof(cvs[0]); i++) {
+		struct rates r = simulate(3, cvs[i], 0, 0);
+
+		cr_assert_leq(r.regression, most[i], "cv %g: %g of identical runs flagged", cvs[i],
+			      r.regression);
+		cr_assert_leq(r.improvement, most[i], "cv %g: %g", cvs[i], r.improvement);
+		cr_assert_eq(r.inconclusive, 0);
+	}
+}
+
+Test(compare_sim, a_thirty_percent_drop_is_found_at_the_default_repeats)
+{
+	struct rates r2 = simulate(3, 0.02, 0, -0.30), r5 = simulate(3, 0.05, 0, -0.30);
+	struct rates r10 = simulate(3, 0.10, 0, -0.30);
+
+	cr_assert_geq(r2.regression, 0.99, "cv 2%%: found %g", r2.regression);
+	cr_assert_geq(r5.regression, 0.99, "cv 5%%: found %g", r5.regression);
+	cr_assert_geq(r10.regression, 0.80, "cv 10%%: found %g", r10.regression);
+	cr_assert_eq(r5.improvement, 0);
+}
+
+Test(compare_sim, a_thirty_percent_gain_is_an_improvement_not_a_regression)
+{
+	struct rates r = simulate(3, 0.05, 0, 0.30);
+
+	cr_assert_geq(r.improvement, 0.97, "found %g", r.improvement);
+	cr_assert_eq(r.regression, 0);
+}
+
+Test(compare_sim, a_change_inside_the_threshold_is_rarely_flagged)
+{
+	/* 3% worse: real, but smaller than the 5% that matters */
+	struct rates r = simulate(3, 0.05, 0, -0.03);
+
+	cr_assert_leq(r.regression, 0.05, "flagged %g", r.regression);
+}
+
+Test(compare_sim, drift_between_runs_raises_false_positives_the_repeats_cannot_see)
+{
+	/* runs differing by a 3% level shift the repeats inside each run do not show */
+	struct rates r = simulate(3, 0.02, 0.03, 0);
+
+	cr_assert_gt(r.regression, 0.01, "drift should show: %g", r.regression);
+	cr_assert_leq(r.regression, 0.15, "%g", r.regression);
+}
+
+Test(compare_sim, single_samples_are_inconclusive)
+{
+	struct rates r = simulate(1, 0.05, 0, -0.30);
+
+	cr_assert_eq(r.inconclusive, 1);
+	cr_assert_eq(r.regression, 0);
+}
+
+Test(compare_sim, two_repeats_a_side_still_judge)
+{
+	struct rates r = simulate(2, 0.05, 0, -0.30), z = simulate(2, 0.05, 0, 0);
+
+	cr_assert_eq(r.inconclusive, 0);
+	cr_assert_geq(r.regression, 0.80, "found %g", r.regression);
+	cr_assert_leq(z.regression, 0.02, "%g", z.regression);
+}
+
+Test(compare_judge, no_spread_decides_by_the_threshold)
+{
+	const struct cmp_opts o = { .threshold = 0.05, .alpha = 0.05, .metrics = 1 };
+	const double b[] = { 100, 100, 100 }, c[] = { 80, 80, 80 }, d[] = { 98, 98, 98 };
+	struct cmp_metric m = { 0 };
+
+	cr_assert_eq(cmp_judge_values(b, 3, c, 3, true, &o, &m), 0);
+	cr_assert_eq(m.verdict, CMP_REGRESSION);
+	cr_assert_float_eq(m.change, -0.2, 1e-12);
+	cr_assert_eq(cmp_judge_values(b, 3, d, 3, true, &o, &m), 0);
+	cr_assert_eq(m.verdict, CMP_UNCHANGED);
+	/* latency: higher is worse */
+	cr_assert_eq(cmp_judge_values(c, 3, b, 3, false, &o, &m), 0);
+	cr_assert_eq(m.verdict, CMP_REGRESSION);
+}
+
+Test(compare_judge, zeros_cannot_be_judged_on_a_log_scale)
+{
+	const struct cmp_opts o = { .threshold = 0.05, .alpha = 0.05, .metrics = 1 };
+	const double b[] = { 100, 0, 100 }, c[] = { 80, 80, 80 }, z[] = { 0, 0 };
+	struct cmp_metric m = { 0 };
+
+	cr_assert_eq(cmp_judge_values(b, 3, c, 3, true, &o, &m), 0);
+	cr_assert_eq(m.verdict, CMP_UNJUDGED);
+	cr_assert(m.inconclusive);
+	cr_assert_eq(cmp_judge_values(z, 2, z, 2, true, &o, &m), 0);
+	cr_assert_eq(m.verdict, CMP_UNCHANGED);
+	cr_assert_not(m.inconclusive);
+}
