@@ -485,10 +485,11 @@ static void say_why(const struct fleet_vote *v)
 		fprintf(stderr, "iopath: %s\n", v->why);
 }
 
-static void explain_progress(void *arg, const char *label, unsigned i, unsigned n)
+static bool explain_progress(void *arg, const char *label, unsigned i, unsigned n)
 {
 	(void)arg;
 	fprintf(stderr, "suite: explain cell %u/%u: %s\n", i + 1, n, label);
+	return true;
 }
 
 /*

@@ -838,10 +838,13 @@ out:
 }
 
 /* --explain: the extra cells on every target, after the sweep's own, into the same result. */
-static void explain_progress(void *arg, const char *label, unsigned i, unsigned n)
+static bool explain_progress(void *arg, const char *label, unsigned i, unsigned n)
 {
 	(void)arg;
+	if (interrupts)
+		return false;	/* Ctrl-C: stop after the running cell, as the sweep's own do */
 	fprintf(stderr, "sweep: explain cell %u/%u: %s\n", i + 1, n, label);
+	return true;
 }
 
 static int run_explain(struct sweep_args *a, struct results *res, struct iop_err *err)

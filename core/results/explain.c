@@ -695,7 +695,9 @@ static void analyse_cache(struct verdicts *v, const struct target_pts *t)
 		return;
 	}
 	/* a "cache" behind a round trip of a millisecond is not what the figures measure */
-	slow_us = pair ? lat_us(d) : probe ? num(probe, "direct_data_read_ns") / 1e3 : NAN;
+	/* the probe's median of 32 reads when it saw the cache: a busy machine's tail is not in it */
+	slow_us = probe_says && probe && num(probe, "direct_data_read_ns") > 0 ?
+		  num(probe, "direct_data_read_ns") / 1e3 : pair ? lat_us(d) : NAN;
 	slow = slow_us >= SLOW_CACHE_US;
 	f = add_finding(v, EXPLAIN_CACHE, slow ? EXPLAIN_LOW :
 			probe_says && !(slow_us > NEAR_CACHE_US) ? EXPLAIN_HIGH : EXPLAIN_MEDIUM);

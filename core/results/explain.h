@@ -8,6 +8,7 @@
 #define IOPATH_EXPLAIN_H
 
 #include <jansson.h>
+#include <stdbool.h>
 
 #include "base/err.h"
 #include "probe/pathprobe.h"
@@ -56,8 +57,8 @@ struct explain_opts {
 	const char *runtime;	/* per cell (default 1s) */
 };
 
-/* Called before each extra cell (i counts from 0 of n). */
-typedef void (*explain_progress_fn)(void *arg, const char *label, unsigned i, unsigned n);
+/* Called before each extra cell (i counts from 0 of n); false stops before it. */
+typedef bool (*explain_progress_fn)(void *arg, const char *label, unsigned i, unsigned n);
 
 /*
  * Run the cells explain needs on each target into r, through the runner: an io_uring
@@ -66,7 +67,8 @@ typedef void (*explain_progress_fn)(void *arg, const char *label, unsigned i, un
  * fsync. A cell the path refuses is run buffered (direct=0) or with the other engine where
  * that answers the refusal, else kept as skipped with the reason. Targets not yet in r are
  * added with their probe (taken from probes, with the honesty check). 0, or -errno with err
- * when a cell could not be set up at all; a stop request ends it early.
+ * when a cell could not be set up at all; a stop request, or fn saying stop, ends it early
+ * (r is then marked interrupted).
  */
 int explain_run(struct results *r, const struct explain_target *t, unsigned nt,
 		struct probe_set *probes, const struct explain_opts *o, explain_progress_fn fn,

@@ -148,8 +148,10 @@ static int run_target(struct results *r, const struct explain_target *t, struct 
 		snprintf(label, sizeof(label), "%s explain %s bs=%s qd=%s %s direct=%s%s", t->role,
 			 cells[k].rw, cells[k].bs, cells[k].iodepth, eng, dir,
 			 cells[k].fsync ? " fsync=1" : "");
-		if (fn)
-			fn(arg, label, (*done)++, total);
+		if (fn && !fn(arg, label, (*done)++, total)) {
+			r->interrupted = true;
+			break;
+		}
 		id = identity(t->role, o, eng, dir, k);
 		if (!id) {
 			ret = iop_errf(err, -ENOMEM, "explain: out of memory");
