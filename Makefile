@@ -10,7 +10,7 @@ WARN := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes 
 	-Wformat=2 -Wvla -Wpointer-arith -Wundef -Wno-format-nonliteral
 CFLAGS_ALL := -std=gnu11 $(OPT) $(WARN) -pthread $(CFLAGS)
 CPPFLAGS_ALL := -Iinclude -Icore -Ibuild -D_GNU_SOURCE $(CPPFLAGS)
-LIBS := -luring -laio -ljansson -lblkid -lgsl -lgslcblas -lnuma -lm -pthread
+LIBS := -luring -laio -ljansson -lblkid -lgsl -lgslcblas -lnuma -lcrypto -lxxhash -lm -pthread
 
 # MPI=1 builds core/fleet/fleet_mpi.c (every MPI call) with the MPI found by pkg-config; otherwise
 # core/fleet/fleet_none.c stands in, and --mpi says that MPI support is not compiled in.

@@ -303,8 +303,16 @@ static int split_number(const char *s, uint64_t *v, const char **sfx, const char
 		return -ERANGE;
 	}
 	if (*end == '.') {
-		*why = "fractions are not accepted: fio reads only the integer part and ignores the suffix (write 1536k, not 1.5m)";
-		return -EINVAL;
+		/* "16777216.0" (what cdmpy writes) is a whole number of bytes: fio reads it exactly */
+		const char *z = end + 1;
+
+		while (*z == '0')
+			z++;
+		if (*skip_space(z)) {
+			*why = "fractions are not accepted: fio reads only the integer part and ignores the suffix (write 1536k, not 1.5m)";
+			return -EINVAL;
+		}
+		end = (char *)z;
 	}
 	if (isspace((unsigned char)*end) && *skip_space(end)) {
 		*why = "a space between the number and its suffix: fio would ignore the suffix";

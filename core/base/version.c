@@ -8,5 +8,5 @@ const char iopath_cflags[] = IOPATH_BUILD_CFLAGS;
 
 const char *iopath_fio_version(void)
 {
-	return "iopath-" IOPATH_BUILD_VERSION;
+	return "iopath-" IOPATH_BUILD_VERSION " (" IOPATH_FIO_FOLLOWS ")";
 }

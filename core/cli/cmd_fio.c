@@ -33,7 +33,8 @@ static void usage(FILE *f)
 		"  --eta=WHEN           progress line on stderr: always, never, auto (a terminal)\n"
 		"  --eta-newline=TIME   start a new progress line every TIME instead of rewriting it\n"
 		"  --readonly           refuse every job that would write, trim, create or extend a file\n"
-		"  --max-jobs=N         refuse job sets that start more than N workers in all\n"
+		"  --max-jobs=N         accepted as fio does, not enforced (a warning when exceeded)\n"
+		"  --enforce-max-jobs   refuse job sets that start more than --max-jobs workers\n"
 		"  --warnings-fatal     a warning about a job file is an error\n"
 		"  --cmdhelp[=OPT|all]  job options and what they do\n"
 		"  --enghelp[=ENGINE[,OPT]]  the engines, or an engine's options\n"
@@ -58,6 +59,7 @@ struct fio_args {
 	int eta;		/* -1 never, 0 auto, 1 always */
 	uint64_t eta_newline_ns;	/* --eta-newline: a fresh progress line this often */
 	unsigned max_jobs;	/* --max-jobs: workers allowed in all, 0 = no limit */
+	bool enforce_max_jobs;	/* --enforce-max-jobs: refuse more (fio only warns, as we do) */
 	bool warnings_fatal;
 	bool version;
 	bool second_pass;	/* parse_args' look at the tool's options: they were taken already */
@@ -170,10 +172,16 @@ static int tool_option(struct fio_args *a, const char *key, const char *val, str
 	if (!strcmp(key, "max-jobs")) {
 		uint64_t n;
 
-		if (!val || parse_u64(val, &n) || !n || n > 1000000)
-			return iop_errf(err, -EINVAL, "--max-jobs=%s: bad number (accepted: 1 to 1000000)",
-					val ? val : "");
-		a->max_jobs = (unsigned)n;
+		/* fio 3.33 takes any value and does not enforce it: neither do we, unless asked */
+		if (val && !parse_u64(val, &n) && n && n <= 1000000)
+			a->max_jobs = (unsigned)n;
+		else if (!a->second_pass)
+			fprintf(stderr, "iopath: warning: --max-jobs=%s is not a number from 1 to 1000000; ignored, as fio does\n",
+				val ? val : "");
+		return 1;
+	}
+	if (!strcmp(key, "enforce-max-jobs")) {
+		a->enforce_max_jobs = true;
 		return 1;
 	}
 	if (!strcmp(key, "alloc-size")) {
@@ -324,17 +332,26 @@ static int parse_args(int argc, char **argv, struct fio_args *a, struct job_pars
 	return 0;
 }
 
-/* --max-jobs: fio's limit on the threads and processes of one invocation. */
-static int check_max_jobs(const struct job_list *jobs, unsigned max, struct iop_err *err)
+/*
+ * --max-jobs: fio's limit on the threads and processes of one invocation, which fio 3.33 does
+ * not enforce (cdm passes --max-jobs=1 with 8-thread jobs). Exceeding it is a warning, and a
+ * refusal only with --enforce-max-jobs.
+ */
+static int check_max_jobs(const struct job_list *jobs, const struct fio_args *a,
+			  struct iop_err *err)
 {
 	uint64_t n = 0;
 	unsigned i;
 
 	for (i = 0; i < jobs->nr; i++)
 		n += jobs->jobs[i].numjobs;
-	if (n > max)
-		return iop_errf(err, -E2BIG, "--max-jobs=%u: the jobs start %llu workers (numjobs summed over every job)",
-				max, (unsigned long long)n);
+	if (n <= a->max_jobs)
+		return 0;
+	if (a->enforce_max_jobs)
+		return iop_errf(err, -E2BIG, "--max-jobs=%u: the jobs start %llu workers (numjobs summed over every job; --enforce-max-jobs refuses)",
+				a->max_jobs, (unsigned long long)n);
+	fprintf(stderr, "iopath: warning: --max-jobs=%u: the jobs start %llu workers; run anyway, as fio does (--enforce-max-jobs refuses)\n",
+		a->max_jobs, (unsigned long long)n);
 	return 0;
 }
 
@@ -425,10 +442,13 @@ int cmd_fio(int argc, char **argv)
 		return 0;
 	}
 	job_parser_init(&p, &jobs);
+	job_parser_fio_defaults(&p);
+	/* a wrapper that asked its user for consent passes it on: --allow-overwrite for those */
+	jobs.policy.allow_overwrite_paths = getenv("IOPATH_ALLOW_OVERWRITE");
 	ret = scan_args(argc, argv, &a, &err);
 	if (!ret && (a.version || a.cmdhelp || a.enghelp)) {
 		if (a.version)
-			printf("iopath %s\n", iopath_version);
+			printf("iopath %s (follows %s)\n", iopath_version, IOPATH_FIO_FOLLOWS);
 		else if (a.cmdhelp)
 			ret = print_cmdhelp(stdout, a.cmdhelp, &err);
 		else
@@ -451,7 +471,7 @@ int cmd_fio(int argc, char **argv)
 	if (!ret && a.warnings_fatal && p.nr_warnings)
 		ret = iop_errf(&err, -EINVAL, "--warnings-fatal: %s", p.warnings[0]);
 	if (!ret && a.max_jobs)
-		ret = check_max_jobs(&jobs, a.max_jobs, &err);
+		ret = check_max_jobs(&jobs, &a, &err);
 	print_warnings(&p);
 	job_parser_free(&p);
 	/* --allow-overwrite covers an existing output file of someone else's too */

@@ -12,7 +12,8 @@ static int cmd_version(int argc, char **argv)
 {
 	(void)argc;
 	(void)argv;
-	printf("iopath %s\n", iopath_version);
+	/* fio-3.x in fio's form: tools that check `fio --version` for fio 3 accept it */
+	printf("iopath %s (follows %s)\n", iopath_version, IOPATH_FIO_FOLLOWS);
 	return 0;
 }
 

@@ -117,45 +117,6 @@ void buf_scramble(void *buf, uint32_t len, uint64_t offset, uint64_t seq)
 	}
 }
 
-struct verify_hdr {
-	uint32_t magic;
-	uint32_t crc;
-	uint64_t offset;
-	uint32_t unit;
-	uint32_t pad;
-	uint64_t seq;
-};
-
-_Static_assert(sizeof(struct verify_hdr) == VERIFY_HDR, "verify header size");
-
-void verify_stamp(void *buf, uint64_t offset, uint32_t len, uint32_t unit, uint64_t seq)
-{
-	unsigned char *p = buf;
-	struct verify_hdr h;
-	uint32_t done;
-
-	for (done = 0; done + unit <= len; done += unit) {
-		h.magic = VERIFY_MAGIC;
-		h.crc = 0;
-		h.offset = offset + done;
-		h.unit = unit;
-		h.pad = 0;
-		h.seq = seq;
-		memcpy(p + done, &h, sizeof(h));
-		h.crc = crc32c(0, p + done + 8, unit - 8);
-		memcpy(p + done + 4, &h.crc, sizeof(h.crc));
-	}
-}
-
-static int verify_units(const void *buf, uint64_t offset, uint32_t len, uint32_t unit,
-			bool data_crc, uint64_t *bad_off, char *why, unsigned why_len);
-
-int verify_check(const void *buf, uint64_t offset, uint32_t len, uint32_t unit,
-		 uint64_t *bad_off, char *why, unsigned why_len)
-{
-	return verify_units(buf, offset, len, unit, true, bad_off, why, why_len);
-}
-
 void verify_pattern_fill(const struct job_spec *job, void *buf, uint32_t len)
 {
 	unsigned char *p = buf;
@@ -163,62 +124,4 @@ void verify_pattern_fill(const struct job_spec *job, void *buf, uint32_t len)
 
 	for (i = 0; i < len; i++)
 		p[i] = job->verify_pattern[i % job->verify_pattern_len];
-}
-
-int verify_check_job(const struct job_spec *job, const void *buf, uint64_t offset,
-		     uint32_t len, uint32_t unit, uint64_t *bad_off, char *why, unsigned why_len)
-{
-	const unsigned char *p = buf;
-	uint32_t done, i;
-	int ret = verify_units(buf, offset, len, unit, job->verify != VERIFY_META, bad_off, why,
-			       why_len);
-
-	if (ret || !job->verify_pattern_len)
-		return ret;
-	for (done = 0; done + unit <= len; done += unit) {
-		for (i = done + VERIFY_HDR; i < done + unit; i++) {
-			if (p[i] == job->verify_pattern[i % job->verify_pattern_len])
-				continue;
-			*bad_off = offset + done;
-			snprintf(why, why_len, "byte %u: %02x where verify_pattern has %02x", i - done,
-				 p[i], job->verify_pattern[i % job->verify_pattern_len]);
-			return -EILSEQ;
-		}
-	}
-	return 0;
-}
-
-static int verify_units(const void *buf, uint64_t offset, uint32_t len, uint32_t unit,
-			bool data_crc, uint64_t *bad_off, char *why, unsigned why_len)
-{
-	const unsigned char *p = buf;
-	struct verify_hdr h;
-	uint32_t done, crc;
-
-	for (done = 0; done + unit <= len; done += unit) {
-		memcpy(&h, p + done, sizeof(h));
-		*bad_off = offset + done;
-		if (h.magic != VERIFY_MAGIC) {
-			snprintf(why, why_len, "no verify header (magic %08x): data not written by a verify job", h.magic);
-			return -EILSEQ;
-		}
-		if (h.offset != offset + done) {
-			snprintf(why, why_len, "block holds data written for offset %llu",
-				 (unsigned long long)h.offset);
-			return -EILSEQ;
-		}
-		if (h.unit != unit) {
-			snprintf(why, why_len, "block was written with verify unit %u, read with %u",
-				 h.unit, unit);
-			return -EILSEQ;
-		}
-		if (!data_crc)
-			continue;
-		crc = crc32c(0, p + done + 8, unit - 8);
-		if (crc != h.crc) {
-			snprintf(why, why_len, "crc32c mismatch (stored %08x, computed %08x)", h.crc, crc);
-			return -EILSEQ;
-		}
-	}
-	return 0;
 }

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "io/buffer.h"
+#include "io/vhdr.h"
 #include "base/stop.h"
 #include "io/file.h"
 #include "job/target.h"
@@ -241,7 +242,7 @@ static int fill_range(const struct job_spec *job, int fd, const char *path, uint
 
 			if (job->verify_pattern_len)
 				verify_pattern_fill(job, buf, (uint32_t)n);
-			verify_stamp(buf, off, (uint32_t)(n / vu * vu), vu, 0);
+			verify_stamp(job, buf, off, (uint32_t)(n / vu * vu), vu, 0, 0);
 		}
 		w = pwrite(fd, buf, n, (off_t)off);
 		if (w < 0) {

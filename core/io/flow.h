@@ -31,21 +31,25 @@ void flow_set_free(struct flow_set *s);
 /* A member leaves, with the I/Os it counted. */
 void flow_leave(struct flow *f, uint64_t mine, unsigned weight);
 
-/*
- * Before an I/O: true when the member (mine I/Os so far, of weight) must hold back; otherwise
- * the I/O is counted, in the flow and in *mine.
- */
-static inline bool flow_held(struct flow *f, uint64_t *mine, unsigned weight)
+/* Before an I/O: true when the member (mine I/Os so far, of weight) must hold back. */
+static inline bool flow_held(struct flow *f, uint64_t mine, unsigned weight)
 {
 	uint64_t all = atomic_load_explicit(&f->ios, memory_order_relaxed);
 	uint64_t total = atomic_load_explicit(&f->weight, memory_order_relaxed);
 
 	/* fio: mine / all > weight / total */
-	if ((unsigned __int128)*mine * total > (unsigned __int128)weight * all)
-		return true;
+	return (unsigned __int128)mine * total > (unsigned __int128)weight * all;
+}
+
+/*
+ * An I/O the member issues: counted in the flow and in *mine. Only one that is issued: a
+ * member whose next I/O waits (rate=, thinktime) must not count the wait as I/Os, or the
+ * others' shares grow (fio counts once per I/O, its rate wait sleeping inside).
+ */
+static inline void flow_count(struct flow *f, uint64_t *mine)
+{
 	atomic_fetch_add_explicit(&f->ios, 1, memory_order_relaxed);
 	++*mine;
-	return false;
 }
 
 #endif

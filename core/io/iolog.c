@@ -81,7 +81,7 @@ static void flush_lat_window(struct iologs *L, uint64_t ms)
 	unsigned k, d;
 
 	for (k = 0; k < 3; k++) {
-		for (d = 0; d < 2; d++) {
+		for (d = 0; d < IOLOG_DIRS; d++) {
 			uint64_t n = L->win_n[k][d];
 
 			if (n && L->want[LOG_SLAT + k])
@@ -107,6 +107,8 @@ void iologs_io(struct iologs *L, uint64_t t_ns, unsigned ddir, uint32_t bs, uint
 	uint64_t lat = has_slat ? slat + clat : clat, spent;
 	unsigned d;
 
+	if (ddir >= IOLOG_DIRS)
+		return;
 	if (!L->avg_msec) {
 		if (L->want[LOG_SLAT] && has_slat)
 			add(L, LOG_SLAT, ms, slat, ddir, bs, offset);
@@ -135,7 +137,7 @@ void iologs_io(struct iologs *L, uint64_t t_ns, unsigned ddir, uint32_t bs, uint
 	spent = ms - L->rate_last_ms;
 	if (spent < L->avg_msec)
 		return;
-	for (d = 0; d < 2; d++) {
+	for (d = 0; d < IOLOG_DIRS; d++) {
 		uint64_t db = L->bytes[d] - L->last_bytes[d], di = L->ios[d] - L->last_ios[d];
 
 		if (!di)

@@ -30,6 +30,9 @@ struct iolog {
 	size_t nr, cap;
 };
 
+/* Directions logged, as fio numbers them: 0 read, 1 write, 2 trim. */
+#define IOLOG_DIRS 3
+
 /* One worker's logs. Windowed (log_avg_msec) values are averaged, or the maximum is kept. */
 struct iologs {
 	bool want[LOG_KINDS];
@@ -38,9 +41,10 @@ struct iologs {
 	uint64_t avg_msec;		/* 0: an entry per I/O */
 	bool max_value;
 	uint64_t lat_last_ms;		/* windowed: start of the latency window */
-	uint64_t win_sum[3][2], win_n[3][2], win_max[3][2];	/* slat, clat, lat x read, write */
+	/* slat, clat, lat x read, write, trim */
+	uint64_t win_sum[3][IOLOG_DIRS], win_n[3][IOLOG_DIRS], win_max[3][IOLOG_DIRS];
 	uint64_t rate_last_ms;		/* windowed: start of the bw/iops window */
-	uint64_t bytes[2], ios[2], last_bytes[2], last_ios[2];
+	uint64_t bytes[IOLOG_DIRS], ios[IOLOG_DIRS], last_bytes[IOLOG_DIRS], last_ios[IOLOG_DIRS];
 	int error;			/* -ENOMEM once an entry could not be kept */
 };
 
@@ -57,7 +61,7 @@ int iolog_path(const struct job_spec *job, unsigned thread, enum log_kind kind, 
 
 void iologs_init(struct iologs *L, const struct job_spec *job, uint64_t epoch_ns);
 
-/* One completed read or write at time t_ns. slat is meaningful only when has_slat. */
+/* One completed read, write or trim (ddir 0, 1, 2) at time t_ns. slat is meaningful only when has_slat. */
 void iologs_io(struct iologs *L, uint64_t t_ns, unsigned ddir, uint32_t bs, uint64_t offset,
 	       uint64_t bytes, uint64_t slat, uint64_t clat, bool has_slat);
 

@@ -24,6 +24,12 @@ void job_parser_init(struct job_parser *p, struct job_list *list)
 	p->cur = &p->global;
 }
 
+void job_parser_fio_defaults(struct job_parser *p)
+{
+	p->fio_defaults = true;
+	p->global.mem = MEM_MALLOC;
+}
+
 void job_parser_free(struct job_parser *p)
 {
 	free(p->warnings);
@@ -436,6 +442,8 @@ int job_parse_text(struct job_parser *p, const char *text, const char *origin,
 			warnf(p, "%s: as in fio, the command line's global options apply only to the first job file",
 			      origin);
 		job_defaults(&p->global);
+		if (p->fio_defaults)
+			p->global.mem = MEM_MALLOC;
 		snprintf(p->global.name, sizeof(p->global.name), "global");
 		stonewall = true;
 	}

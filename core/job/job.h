@@ -31,6 +31,12 @@ struct job_parser {
 	bool ignore_unsupported;	/* fio options iopath lacks: warn instead of refusing */
 	const char *const *sections;	/* --section: only these job sections (NULL: all) */
 	unsigned nr_sections;
+	/*
+	 * fio's default buffers (mem=malloc) for jobs given as fio job files and fio-style
+	 * command lines, so that their numbers compare with fio's; iopath's own workloads,
+	 * sweeps and suites keep huge-page buffers (mem=thp). Set with job_parser_fio_defaults.
+	 */
+	bool fio_defaults;
 
 	/* Warnings for the caller to print (core code never prints). */
 	char (*warnings)[JOB_WARN_LEN];
@@ -44,6 +50,9 @@ struct job_parser {
 
 void job_parser_init(struct job_parser *p, struct job_list *list);
 void job_parser_free(struct job_parser *p);
+
+/* Jobs from here on start from fio's defaults where iopath's own differ (mem=malloc). */
+void job_parser_fio_defaults(struct job_parser *p);
 
 /*
  * Parse a job file's text, fio's way: [sections], any number of [global] sections (each
@@ -72,6 +81,10 @@ bool job_substitute(const char *s, char *buf, size_t len);
 #define DIST_DEF_PARETO 0.2
 
 /* Is arg a valid value for the distribution? (fio's ranges) */
+/* verify=NAME as fio spells it (md5, crc32c-intel, sha3-256, none, 0 ...): its enum job_verify, or -EINVAL. */
+int job_verify_by_name(const char *name);
+extern const char *const job_verify_names[VERIFY_KINDS];
+
 bool dist_arg_valid(enum rand_dist type, double arg);
 
 #endif

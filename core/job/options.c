@@ -295,6 +295,14 @@ const struct opt_def opt_table[] = {
 	  "verify_backlog: blocks read back each time (default verify_backlog)" },
 	{ "verify_interval", NULL, OPT_FN, 0, 0, 0, 0, set_verify_interval,
 	  "a verify header every N bytes of a block (default: one per block)" },
+	{ "verify_offset", NULL, OPT_UINT, FIELD(verify_offset), 0, 1u << 30, NULL,
+	  "move each verify header this many bytes into its unit (swapped with the data there)" },
+	{ "experimental_verify", NULL, OPT_BOOL, FIELD(experimental_verify), 0, 1, NULL,
+	  "fio's replay-based verify: accepted, the verify pass checks every block written either way" },
+	{ "verify_state_save", NULL, OPT_BOOL, FIELD(verify_state_save), 0, 1, NULL,
+	  "a verify writer saves what it completed to local-JOB-N-verify.state" },
+	{ "verify_state_load", NULL, OPT_BOOL, FIELD(verify_state_load), 0, 1, NULL,
+	  "a verify reader checks only the blocks the saved state says were written" },
 	{ "verify_pattern", NULL, OPT_FN, 0, 0, 0, 0, set_verify_pattern,
 	  "written data is this pattern (0x hex, \"string\", numbers), and reads are checked for it" },
 	{ "fill_device", "fill_fs", OPT_BOOL, FIELD(fill_device), 0, 1, NULL,
@@ -347,6 +355,7 @@ void job_defaults(struct job_spec *job)
 	job->create_serialize = true;
 	job->dedupe_ws_percentage = 5;
 	job->do_verify = true;
+	job->verify_state_save = true;
 	job->rwmixread = 50;
 	job->bs[0] = job->bs[1] = 4096;
 	job->rate_cycle_ms = 1000;

@@ -170,24 +170,37 @@ int set_ignore_error(struct job_spec *job, const struct opt_def *o, const char *
 	return 0;
 }
 
+/* verify=: fio's names, indexed by enum job_verify. */
+const char *const job_verify_names[VERIFY_KINDS] = {
+	"0", "crc32c", "meta", "md5", "crc64", "crc32", "crc16", "crc7", "sha256", "sha512",
+	"sha3-224", "sha3-256", "sha3-384", "sha3-512", "xxhash", "sha1", "pattern", "null",
+};
+
+int job_verify_by_name(const char *name)
+{
+	unsigned i;
+
+	if (!strcmp(name, "none"))
+		return VERIFY_NONE;
+	if (!strcmp(name, "crc32c-intel"))
+		return VERIFY_CRC32C;
+	for (i = 0; i < VERIFY_KINDS; i++)
+		if (!strcmp(name, job_verify_names[i]))
+			return (int)i;
+	return -EINVAL;
+}
+
 int set_verify(struct job_spec *job, const struct opt_def *o, const char *val,
 		      struct iop_err *err)
 {
-	if (!strcmp(val, "0") || !strcmp(val, "none")) {
-		job->verify = VERIFY_NONE;
-		return 0;
-	}
-	if (!strcmp(val, "crc32c") || !strcmp(val, "crc32c-intel")) {
-		job->verify = VERIFY_CRC32C;
-		return 0;
-	}
-	if (!strcmp(val, "meta")) {
-		job->verify = VERIFY_META;
-		return 0;
-	}
-	return iop_errf(err, -EINVAL,
-			"option %s: verify=%s is not supported by iopath (accepted: crc32c, meta, 0)",
-			o->name, val);
+	int v = job_verify_by_name(val);
+
+	if (v < 0)
+		return iop_errf(err, -EINVAL,
+				"option %s: unknown verify type '%s' (accepted: md5 crc64 crc32 crc32c crc32c-intel crc16 crc7 xxhash sha1 sha256 sha512 sha3-224 sha3-256 sha3-384 sha3-512 meta pattern null 0)",
+				o->name, val);
+	job->verify = (enum job_verify)v;
+	return 0;
 }
 
 int set_mem(struct job_spec *job, const struct opt_def *o, const char *val,

@@ -57,6 +57,53 @@ int target_policy_option(struct target_policy *pol, const char *key, const char 
 	return 1;
 }
 
+/* path's absolute, resolved name (or, where it cannot be resolved, its directory's + name). */
+static bool resolved(const char *path, char *out)
+{
+	char dir[PATH_MAX], *slash;
+
+	if (realpath(path, out))
+		return true;
+	if (snprintf(dir, sizeof(dir), "%s", path) >= (int)sizeof(dir))
+		return false;
+	slash = strrchr(dir, '/');
+	if (!slash)
+		return getcwd(dir, sizeof(dir)) &&
+		       snprintf(out, PATH_MAX, "%s/%s", dir, path) < PATH_MAX;
+	*slash = '\0';
+	if (!realpath(*dir ? dir : "/", out))
+		return false;
+	return strlen(out) + strlen(slash + 1) + 2 <= PATH_MAX &&
+	       strcat(strcat(out, "/"), slash + 1);
+}
+
+bool target_policy_allows_overwrite(const struct target_policy *pol, const char *path)
+{
+	char want[PATH_MAX], item[PATH_MAX], full[PATH_MAX];
+	const char *p, *colon;
+	size_t n;
+
+	if (pol->allow_overwrite)
+		return true;
+	if (!pol->allow_overwrite_paths || !path || !resolved(path, want))
+		return false;
+	for (p = pol->allow_overwrite_paths; *p; p = *colon ? colon + 1 : colon) {
+		colon = strchrnul(p, ':');
+		n = (size_t)(colon - p);
+		if (!n || n >= sizeof(item))
+			continue;
+		memcpy(item, p, n);
+		item[n] = '\0';
+		if (!resolved(item, full))
+			continue;
+		n = strlen(full);
+		if (!strcmp(want, full) ||
+		    (!strncmp(want, full, n) && (want[n] == '/' || (n == 1 && full[0] == '/'))))
+			return true;
+	}
+	return false;
+}
+
 int target_sidecar_path(const char *path, char *out, size_t len)
 {
 	const char *slash = strrchr(path, '/');

@@ -16,6 +16,8 @@
  */
 struct target_policy {
 	bool allow_overwrite;			/* --allow-overwrite: any existing file */
+	/* IOPATH_ALLOW_OVERWRITE: colon-separated files (or directories: the files in them) */
+	const char *allow_overwrite_paths;
 	bool readonly;				/* --readonly: no job writes, trims, creates or extends */
 	unsigned nr_destructive;
 	const char *destructive[TARGET_DESTRUCTIVE_MAX];	/* --allow-destructive=DEV */
@@ -28,6 +30,13 @@ struct target_policy {
  */
 int target_policy_option(struct target_policy *pol, const char *key, const char *val,
 			 struct iop_err *err);
+
+/*
+ * May a job overwrite path although iopath did not create it? --allow-overwrite, or path is
+ * (or is inside) one of allow_overwrite_paths: what a wrapper that asked its user for consent
+ * passes on in IOPATH_ALLOW_OVERWRITE, as the effect of --allow-overwrite for those paths.
+ */
+bool target_policy_allows_overwrite(const struct target_policy *pol, const char *path);
 
 /*
  * Mark a file iopath has just created: the extended attribute user.iopath, or where the

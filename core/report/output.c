@@ -73,14 +73,26 @@ static void text_formats(FILE *f, const struct run_results *r, unsigned formats)
 		report_csv(f, r);
 }
 
-static int write_text(const struct run_results *r, const char *path, unsigned formats)
+/*
+ * Every format asked for into one file, in fio's order (terse, JSON, normal; then CSV, which
+ * fio lacks): fio writes all of them to --output, not only the JSON.
+ */
+static int write_file(const struct run_results *r, const char *path, unsigned formats,
+		      json_t *root)
 {
 	struct atomic_file a;
 	int ret = atomic_open(&a, path);
 
 	if (ret)
 		return ret;
-	text_formats(a.f, r, formats);
+	if (formats & OUT_TERSE)
+		report_terse(a.f, r);
+	if (root && report_json_dump(root, a.f)) {
+		ret = errno ? -errno : -EIO;
+		atomic_abort(&a);
+		return ret;
+	}
+	text_formats(a.f, r, formats & ~OUT_TERSE);
 	return atomic_commit(&a);
 }
 
@@ -104,31 +116,31 @@ int output_results(const struct run_results *r, const struct output_opts *o, int
 	int ret = 0;
 
 	run_env_fill(&env, argc, argv);
-	if ((o->formats & OUT_TEXT) && o->path && !json) {
-		/* only text asked for: it is the result, and goes to the file */
-		ret = write_text(r, o->path, o->formats);
+	root = json ? report_json(r, &env, o->formats & OUT_JSONPLUS) : NULL;
+	if (json && !root)
+		return iop_errf(err, -ENOMEM, "out of memory building the JSON result");
+	if (o->path) {
+		ret = write_file(r, o->path, o->formats, root);
 		if (ret) {
-			fallback_path(alt, sizeof(alt), "txt");
-			return saved_elsewhere(err, ret, o->path, alt, write_text(r, alt, o->formats));
+			fallback_path(alt, sizeof(alt), json ? "json" : "txt");
+			saved_elsewhere(err, ret, o->path, alt, write_file(r, alt, o->formats, root));
 		}
-		return 0;
+		json_decref(root);
+		return ret;
 	}
 	if (o->formats & OUT_TEXT) {
 		/* with JSON on stdout too, the text goes to stderr so stdout stays parseable */
-		FILE *text = !o->path && json ? stderr : stdout;
+		FILE *text = json ? stderr : stdout;
 
 		text_formats(text, r, o->formats);
 		fflush(text);
 	}
 	if (!json)
 		return 0;
-	root = report_json(r, &env, o->formats & OUT_JSONPLUS);
-	if (!root)
-		return iop_errf(err, -ENOMEM, "out of memory building the JSON result");
-	ret = report_json_write(root, o->path);
+	ret = report_json_write(root, NULL);
 	if (ret) {
 		fallback_path(alt, sizeof(alt), "json");
-		saved_elsewhere(err, ret, o->path, alt, report_json_write(root, alt));
+		saved_elsewhere(err, ret, NULL, alt, report_json_write(root, alt));
 	}
 	json_decref(root);
 	return ret;

@@ -20,9 +20,9 @@ struct output_opts {
 };
 
 /*
- * Parse --output-format's comma list: normal, json, json+, terse, csv. Where they go: JSON to
- * --output FILE (atomically) or stdout; the text formats, in that order, to stdout when the
- * JSON has the file, to stderr when JSON is on stdout, else to FILE or stdout.
+ * Parse --output-format's comma list: normal, json, json+, terse, csv. Where they go: with
+ * --output FILE every format to FILE (atomically), in fio's order (terse, JSON, normal, then
+ * CSV); without, to stdout, except that the text formats go to stderr when JSON is on stdout.
  */
 int output_parse_formats(const char *list, unsigned *formats, struct iop_err *err);
 /* The same, accepting only the formats in the mask 'accepted' (a command that writes fewer). */

@@ -30,6 +30,9 @@ void report_normal(FILE *f, const struct run_results *r);
 /* Write json to path atomically (temp file, fsync, rename), or to stdout when path is NULL. */
 int report_json_write(json_t *root, const char *path);
 
+/* json as report_json_write writes it, into an open file. 0, or -1 with errno set. */
+int report_json_dump(json_t *root, FILE *f);
+
 /* fio's terse v3 lines (--output-format=terse, --minimal), one per result. */
 void report_terse(FILE *f, const struct run_results *r);
 

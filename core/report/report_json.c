@@ -142,9 +142,10 @@ static json_t *dir_json(const struct dir_stat *d, const struct job_spec *job, bo
 	set(o, "total_ios", json_integer((json_int_t)(d->ios + failed)));
 	set(o, "short_ios", json_integer((json_int_t)d->short_ios));
 	set(o, "drop_ios", json_integer(0));
-	set(o, "slat_ns", lat_json_list(&d->slat, slat ? list : NULL, nr, false));
-	set(o, "clat_ns", lat_json_list(&d->clat, clat ? list : NULL, nr, plus));
-	set(o, "lat_ns", lat_json_list(&d->lat, lat ? list : NULL, nr, false));
+	/* json+: bins wherever fio computes percentiles (from the histogram kept for them) */
+	set(o, "slat_ns", lat_json_list(&d->slat, slat ? list : NULL, nr, plus && slat));
+	set(o, "clat_ns", lat_json_list(&d->clat, clat ? list : NULL, nr, plus && clat));
+	set(o, "lat_ns", lat_json_list(&d->lat, lat ? list : NULL, nr, plus && lat));
 	set(o, "bw_min", json_integer((json_int_t)(d->bw.min / 1024)));
 	set(o, "bw_max", json_integer((json_int_t)(d->bw.max / 1024)));
 	set(o, "bw_agg", json_real(agg));
@@ -540,6 +541,17 @@ json_t *report_json(const struct run_results *r, const struct run_env *env, bool
 			set(root, "disk_util", disks);
 	}
 	return root;
+}
+
+int report_json_dump(json_t *root, FILE *f)
+{
+	errno = 0;
+	if (json_dumpf(root, f, JSON_INDENT(2) | JSON_REAL_PRECISION(12)) || fputc('\n', f) == EOF) {
+		if (!errno)
+			errno = EIO;
+		return -1;
+	}
+	return 0;
 }
 
 int report_json_write(json_t *root, const char *path)

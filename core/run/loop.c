@@ -20,6 +20,7 @@
 #include "base/cpulist.h"
 #include "run/worker.h"
 #include "run/runner.h"
+#include "io/vhdr.h"
 #include "run/reqgen.h"
 
 #define REAP_RETRIES 100	/* failed reaps in a row before in-flight requests are given up */
@@ -261,7 +262,7 @@ static inline void complete_reduced(struct worker *w, struct dir_stat *d, const 
 static inline void complete_extra(struct worker *w, struct dir_stat *d, const struct io_req *r,
 				  uint64_t clat, bool async, uint64_t t)
 {
-	if (w->logs && r->ddir <= DDIR_WRITE && !w->verifying)
+	if (w->logs && r->ddir <= DDIR_TRIM && !w->verifying)
 		iologs_io(w->logs, t, r->ddir, r->len, r->offset, (uint64_t)r->res, r->slat_ns,
 			  clat, async);
 	if (w->hist_lat)
@@ -295,6 +296,8 @@ complete(struct worker *w, struct io_req **reqs, unsigned n, uint64_t t, bool as
 	 const bool full, const bool lat)
 {
 	bool copy = w->job->rw == RW_COPY;
+	/* an engine synchronous at this depth: all its time is clat, none slat (as in fio) */
+	const bool inline_done = async_engine && w->sync_at_qd1;
 	unsigned i;
 
 	if (full && w->count_done)
@@ -316,7 +319,7 @@ complete(struct worker *w, struct io_req **reqs, unsigned n, uint64_t t, bool as
 		 * Trims (full loop only) are done inside submit by every engine: as fio's inline
 		 * completions, all their time is clat, none slat
 		 */
-		if (full && async && r->ddir == DDIR_TRIM) {
+		if (inline_done || (full && async && r->ddir == DDIR_TRIM)) {
 			clat += r->slat_ns;
 			async = false;
 		}
@@ -614,7 +617,7 @@ static inline __attribute__((always_inline)) void io_loop_body(struct worker *w,
 		       !(full && (w->lat_quiesce || w->low_wait))) {
 			struct io_req *r;
 
-			if (full && w->flow && flow_held(w->flow, &w->flow_ios, job->flow)) {
+			if (full && w->flow && flow_held(w->flow, w->flow_ios, job->flow)) {
 				stalled = true;
 				break;
 			}
@@ -636,6 +639,8 @@ static inline __attribute__((always_inline)) void io_loop_body(struct worker *w,
 					break;
 				}
 			}
+			if (full && w->flow)
+				flow_count(w->flow, &w->flow_ios);
 			if (full && w->zbd_quiesce) {
 				/* a zone reset (or a full set of open zones) waits for in-flight I/O */
 				w->zbd_quiesce = false;

@@ -16,6 +16,8 @@
 
 #include "io/file.h"
 #include "io/flow.h"
+#include "io/vhdr.h"
+#include "job/job.h"
 #include "run/meta.h"
 #include "base/cpulist.h"
 #include "run/run.h"
@@ -81,9 +83,10 @@ static uint64_t random_file_size(const struct job_spec *job, uint32_t unit, unsi
 	return v / unit * unit;
 }
 
-static bool may_overwrite(const struct job_spec *job, const struct target_policy *pol)
+static bool may_overwrite(const struct job_spec *job, const struct target_policy *pol,
+			  const char *path)
 {
-	return job->overwrite || pol->allow_overwrite;
+	return job->overwrite || target_policy_allows_overwrite(pol, path);
 }
 
 static int check_access(const struct job_spec *job, const char *path, bool write,
@@ -189,22 +192,22 @@ static int check_target(const struct job_spec *job, const struct job_plan *plan,
 	if (blk && (job->engine->flags & ENGINE_FILE_OP))
 		return iop_errf(err, -EINVAL, "job %s: ioengine=%s operates on regular files only; %s is a block device (as in fio)",
 				job->name, job->engine->name, path);
-	if (!blk && !may_overwrite(job, pol) && !target_owned(path)) {
+	if (!blk && !may_overwrite(job, pol, path) && !target_owned(path)) {
 		if (job->engine->flags & ENGINE_REMOVES)
 			return iop_errf(err, -EEXIST,
-					"job %s: ioengine=%s would delete %s, which iopath did not create (give overwrite=1 in the job, or --allow-overwrite, to allow it)",
+					"job %s: ioengine=%s would delete %s, which iopath did not create (give overwrite=1 in the job, --allow-overwrite, or IOPATH_ALLOW_OVERWRITE=PATH in the environment, to allow it)",
 					job->name, job->engine->name, path);
 		if (job->unlink)
 			return iop_errf(err, -EEXIST,
-					"job %s: unlink=1 would remove %s, which iopath did not create (give overwrite=1 in the job, or --allow-overwrite, to allow it)",
+					"job %s: unlink=1 would remove %s, which iopath did not create (give overwrite=1 in the job, --allow-overwrite, or IOPATH_ALLOW_OVERWRITE=PATH in the environment, to allow it)",
 					job->name, path);
 		if (writes)
 			return iop_errf(err, -EEXIST,
-					"job %s: %s exists and was not created by iopath; this write job would overwrite it (give overwrite=1 in the job, or --allow-overwrite, to allow it)",
+					"job %s: %s exists and was not created by iopath; this write job would overwrite it (give overwrite=1 in the job, --allow-overwrite, or IOPATH_ALLOW_OVERWRITE=PATH in the environment, to allow it)",
 					job->name, path);
 		if (size < need)
 			return iop_errf(err, -EEXIST,
-					"job %s: %s is %llu bytes and was not created by iopath; laying out the %llu bytes the job reads would write to it (give a smaller size=, or overwrite=1 / --allow-overwrite)",
+					"job %s: %s is %llu bytes and was not created by iopath; laying out the %llu bytes the job reads would write to it (give a smaller size=, or overwrite=1 / --allow-overwrite / IOPATH_ALLOW_OVERWRITE=PATH)",
 					job->name, path, (unsigned long long)size,
 					(unsigned long long)need);
 	}
@@ -311,10 +314,10 @@ static int plan_sizes(const struct job_spec *job, struct job_plan *plan,
 		if (ret)
 			return iop_errf(err, ret, "job %s: %s: %s", job->name, plan->paths[i],
 					strerror(-ret));
-		if (!blk && !fsize && !job_changes_files(job) && !may_overwrite(job, pol) &&
+		if (!blk && !fsize && !job_changes_files(job) && !may_overwrite(job, pol, plan->paths[i]) &&
 		    !target_owned(plan->paths[i]))
 			return iop_errf(err, -ENODATA,
-					"job %s: %s is empty and was not created by iopath: a read job needs data in it (give a file holding data, or overwrite=1 / --allow-overwrite to let iopath lay it out)",
+					"job %s: %s is empty and was not created by iopath: a read job needs data in it (give a file holding data, or overwrite=1 / --allow-overwrite / IOPATH_ALLOW_OVERWRITE=PATH to let iopath lay it out)",
 					job->name, plan->paths[i]);
 		plan->blockdev |= blk;
 		plan->file_have[i] = fsize;
@@ -414,10 +417,10 @@ static int plan_copy(const struct job_spec *job, struct job_plan *plan,
 				"job %s: rw=copy with direct=1 needs a size that is a multiple of 512 (%llu is not); use direct=0 or size=",
 				job->name, (unsigned long long)plan->region);
 	plan->copy_src_blockdev = blk;
-	if (!ret && !blk && fsize < plan->region && !may_overwrite(job, pol) &&
+	if (!ret && !blk && fsize < plan->region && !may_overwrite(job, pol, plan->copy_src) &&
 	    !target_owned(plan->copy_src))
 		return iop_errf(err, -EEXIST,
-				"job %s: copy_from %s is %llu bytes and was not created by iopath; laying out the %llu bytes to copy would write to it (give a smaller size=, or overwrite=1 / --allow-overwrite)",
+				"job %s: copy_from %s is %llu bytes and was not created by iopath; laying out the %llu bytes to copy would write to it (give a smaller size=, or overwrite=1 / --allow-overwrite / IOPATH_ALLOW_OVERWRITE=PATH)",
 				job->name, plan->copy_src, (unsigned long long)fsize,
 				(unsigned long long)plan->region);
 	if (!ret) {
@@ -516,6 +519,18 @@ int plan_job(const struct job_spec *job, const struct target_policy *pol,
 	plan->unit = job_unit(job);
 	plan->align = job_align(job);
 	plan->max_bs = used_max(job, job->bs_max);
+	if (job->verify != VERIFY_NONE) {
+		uint32_t vu = job_verify_unit(job, plan->unit), hs = vhdr_size(job->verify);
+
+		if (hs && vu <= hs)
+			return iop_errf(err, -EINVAL, "job %s: verify=%s needs verify units (bs, verify_interval) over its %u-byte header; they are %u bytes",
+					job->name, job_verify_names[job->verify], hs, vu);
+		if (job->verify_offset && (job->verify_offset < hs || job->verify_offset + hs > vu))
+			return iop_errf(err, -EINVAL, "job %s: verify_offset=%u must be from %u (the verify=%s header's size) to %u (the unit less the header)",
+					job->name, job->verify_offset, hs, job_verify_names[job->verify], vu - hs);
+		if (job->verify == VERIFY_PATTERN && !job->verify_pattern_len)
+			return iop_errf(err, -EINVAL, "job %s: verify=pattern needs verify_pattern=", job->name);
+	}
 	for (d = 0; job->verify != VERIFY_NONE && d < 2; d++) {
 		if (!(d == DDIR_READ ? job_reads(job->rw) : job_writes(job->rw)))
 			continue;
@@ -661,7 +676,7 @@ void unlink_job_files(const struct job_plan *plan)
 		return;
 	for (i = 0; i < plan_nr_paths(plan); i++)
 		/* never a file iopath did not create, unless the user allowed it (checked at plan) */
-		if ((target_owned(plan->paths[i]) || may_overwrite(plan->job, plan->pol)) &&
+		if ((target_owned(plan->paths[i]) || may_overwrite(plan->job, plan->pol, plan->paths[i])) &&
 		    !file_remove(plan->paths[i]))
 			target_remove(plan->paths[i]);	/* and its sidecar, if it has one */
 }

@@ -236,8 +236,8 @@ static inline void prepare_write(struct worker *w, struct io_req *r)
 	if (job->verify != VERIFY_NONE) {
 		if (job->verify_pattern_len)
 			verify_pattern_fill(job, r->buf, r->len);
-		verify_stamp(r->buf, r->offset, r->len, job_verify_unit(job, w->plan->unit),
-			     ++w->verify_seq);
+		verify_stamp(job, r->buf, r->offset, r->len, job_verify_unit(job, w->plan->unit),
+			     ++w->verify_seq, worker_thread_number(w->plan, w->clone));
 		mark_written(w, r);
 		if (w->backlog)
 			backlog_push(w, r);

@@ -190,6 +190,13 @@ void vfy_collect(struct worker *w, bool wait);
 void vfy_drain(struct worker *w);
 void vfy_stop(struct worker *w);
 
+/*
+ * verify_state_save: record the writes the worker issued (a failure is noted in its error log);
+ * verify_state_load: how many writes the saved state holds (0, or -errno with the worker failed).
+ */
+void vstate_save(struct worker *w);
+int vstate_load(struct worker *w, uint64_t *writes);
+
 /* Check one read that came back: header, checksum, and what a failure does. */
 void check_read(struct worker *w, const struct io_req *r);
 

@@ -13,7 +13,9 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "base/atomic.h"
 #include "io/buffer.h"
+#include "io/vhdr.h"
 #include "base/numapol.h"
 #include "run/run.h"
 #include "stats/stats.h"
@@ -234,3 +236,93 @@ nomem:
 	return -ENOMEM;
 }
 
+
+/*
+ * verify_state_save / verify_state_load: fio's state file, local-JOB-N-verify.state in the
+ * current directory (fio's version 3 layout: a header with a crc32c of the rest, then one
+ * thread's list): how many writes the worker issued, so that a later verify read of the data
+ * checks no more blocks than were written. iopath's files load in fio and fio's in iopath.
+ */
+#define VSTATE_VERSION 3
+
+struct vstate_hdr {
+	uint64_t version;
+	uint64_t size;
+	uint64_t crc;
+};
+
+struct vstate_thread {
+	uint64_t threads;
+	uint32_t no_comps;
+	uint32_t depth;
+	uint64_t numberio;
+	uint64_t index;
+	uint64_t rand[7];
+	char name[64];
+};
+
+static int vstate_path(const struct worker *w, char *out, size_t len)
+{
+	int n = snprintf(out, len, "local-%s-%u-verify.state", w->job->name, w->clone);
+
+	return n < 0 || (size_t)n >= len ? -ENAMETOOLONG : 0;
+}
+
+void vstate_save(struct worker *w)
+{
+	struct { struct vstate_hdr h; struct vstate_thread t; } s;
+	struct atomic_file a;
+	char path[PATH_MAX];
+	int ret;
+
+	if (vstate_path(w, path, sizeof(path)))
+		return;
+	memset(&s, 0, sizeof(s));
+	s.t.threads = 1;
+	s.t.depth = w->depth;
+	s.t.numberio = w->verify_seq;
+	memcpy(s.t.name, w->job->name, strnlen(w->job->name, sizeof(s.t.name) - 1));
+	s.h.version = VSTATE_VERSION;
+	s.h.size = sizeof(s.t);
+	s.h.crc = ~crc32c(0, &s.t, sizeof(s.t));
+	ret = atomic_open(&a, path);
+	if (!ret && fwrite(&s, sizeof(s), 1, a.f) != 1) {
+		atomic_abort(&a);
+		ret = -EIO;
+	} else if (!ret) {
+		ret = atomic_commit(&a);
+	}
+	/* as in fio, a state that cannot be saved costs the job nothing but a line */
+	if (ret)
+		errlog_add(w, "verify_state_save: cannot write %s: %s", path, strerror(-ret));
+}
+
+int vstate_load(struct worker *w, uint64_t *writes)
+{
+	struct vstate_hdr h;
+	struct vstate_thread t;
+	char path[PATH_MAX];
+	ssize_t n;
+	int fd;
+
+	if (vstate_path(w, path, sizeof(path)))
+		return -ENAMETOOLONG;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		worker_fail(w, errno, "verify_state_load: cannot open %s: %s", path, strerror(errno));
+		return -errno;
+	}
+	n = read(fd, &h, sizeof(h));
+	if (n == (ssize_t)sizeof(h) && h.version == VSTATE_VERSION && h.size >= sizeof(t))
+		n = read(fd, &t, sizeof(t));
+	else
+		n = -1;
+	close(fd);
+	if (n != (ssize_t)sizeof(t) || !t.threads) {
+		worker_fail(w, EINVAL, "verify_state_load: %s is not a verify state file (fio's version %u)",
+			    path, VSTATE_VERSION);
+		return -EINVAL;
+	}
+	*writes = t.numberio;
+	return 0;
+}

@@ -501,6 +501,7 @@ static int setup_options(struct worker *w, uint64_t seed)
 	w->count_done = w->ratemin || (job->thinktime_ns && !job->thinktime_issue);
 	w->hist_lat = job->lat_percentiles && !job->disable_lat;
 	w->hist_slat = job->slat_percentiles && !job->disable_slat;
+	w->sync_at_qd1 = (job->engine->flags & ENGINE_SYNC_AT_QD1) && job->iodepth == 1;
 	if (w->hist_lat || w->hist_slat)
 		w->full = true;
 	if (iolog_wanted(job)) {
@@ -932,6 +933,14 @@ void *worker_main(void *arg)
 	/* trims (make_trim, trimwrite) are issued by the full loop only: the plain one is lean */
 	if (w->flow || job->submit_offload || w->zbd || w->trims)
 		w->full = true;
+	if (!ret && job->verify_state_load && w->check_reads && job_reads(job->rw)) {
+		uint64_t writes;
+
+		/* fio's verify_state_should_stop: no more reads than the writer completed */
+		ret = vstate_load(w, &writes);
+		if (!ret && (!w->ios_limit || writes < w->ios_limit))
+			w->ios_limit = writes;
+	}
 	if (!ret)
 		ret = setup_engine(w);
 	if (!ret && w->check_reads && job->verify_async)
@@ -985,6 +994,9 @@ void *worker_main(void *arg)
 			break;
 		io_phase(w, w->end_ns);
 	}
+	if (job->verify != VERIFY_NONE && job->verify_state_save && job_writes_data(job->rw) &&
+	    job->rw != RW_COPY && !w->aborted)
+		vstate_save(w);
 	if (job->rw == RW_COPY)
 		copy_finish(w);
 	getrusage(RUSAGE_THREAD, &w->ru_end);

@@ -224,6 +224,7 @@ struct worker {
 	struct iologs *logs;		/* write_bw/iops/lat_log; NULL when none */
 	bool hist_lat;			/* lat_percentiles: lat gets histogram buckets too */
 	bool hist_slat;			/* slat_percentiles, likewise */
+	bool sync_at_qd1;		/* its engine is synchronous at this iodepth: no slat */
 	bool ratemin;			/* rate_min / rate_iops_min is checked */
 	uint64_t ratemin_next_ns;
 	uint64_t ratemin_last_ns;

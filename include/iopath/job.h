@@ -31,10 +31,27 @@ enum {
 	FADV_HINT_SEQUENTIAL,
 };
 
+/* verify=: fio's family; every unit carries fio's header (core/io/vhdr.h) but with pattern and null. */
 enum job_verify {
 	VERIFY_NONE,
 	VERIFY_CRC32C,
 	VERIFY_META,		/* fio's meta: the headers only (offset, size), no data checksum */
+	VERIFY_MD5,
+	VERIFY_CRC64,
+	VERIFY_CRC32,
+	VERIFY_CRC16,
+	VERIFY_CRC7,
+	VERIFY_SHA256,
+	VERIFY_SHA512,
+	VERIFY_SHA3_224,
+	VERIFY_SHA3_256,
+	VERIFY_SHA3_384,
+	VERIFY_SHA3_512,
+	VERIFY_XXHASH,
+	VERIFY_SHA1,
+	VERIFY_PATTERN,		/* verify_pattern over the whole block, no header */
+	VERIFY_NULL,		/* fio's: pretend (nothing stamped, nothing checked) */
+	VERIFY_KINDS,
 };
 
 /* Random offset (and file) distributions, as fio's random_distribution names them. */
@@ -303,6 +320,10 @@ struct job_spec {
 	bool verify_dump;		/* keep a failed block's data as read, in a file beside */
 	bool verify_fatal;		/* fio's; the first failed block ends the job either way */
 	uint32_t verify_interval;	/* a header every this many bytes (0: every block) */
+	unsigned verify_offset;		/* the header sits this far into each unit (fio's swap) */
+	bool experimental_verify;	/* fio's: accepted; iopath always checks what it logged */
+	bool verify_state_save;		/* a writer leaves what it completed in a state file */
+	bool verify_state_load;		/* a reader checks only what that file says was written */
 	unsigned verify_pattern_len;	/* written data is this pattern, and is checked for it */
 	unsigned char verify_pattern[PATTERN_MAX];
 	bool fill_device;		/* writing until ENOSPC ends the job, without an error */

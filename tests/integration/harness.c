@@ -453,3 +453,20 @@ struct run_out iopath_run_as(uid_t uid, const char *arg, ...)
 	run_uid = (uid_t)-1;
 	return r;
 }
+
+char *file_text(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *m;
+
+	cr_assert_not_null(f, "cannot read %s", path);
+	m = open_memstream(&buf, &len);
+	cr_assert_not_null(m);
+	for (int c; (c = fgetc(f)) != EOF;)
+		fputc(c, m);
+	fclose(f);
+	fclose(m);
+	return buf;
+}

@@ -98,6 +98,9 @@ void mount_cleanup(void);
 /* Create path holding size bytes of a pattern drawn from seed (0 size: an empty file). */
 void file_make(const char *path, size_t size, unsigned seed);
 
+/* The whole content of path as a string to free; the test fails if it cannot be read. */
+char *file_text(const char *path);
+
 /* Write text into path. */
 void file_write_text(const char *path, const char *text);
 

@@ -84,3 +84,48 @@ Test(buffers, shared_memory_kinds_are_refused_with_what_is_accepted)
 	cr_assert(strstr(r.err, "mem") && strstr(r.err, "malloc"), "%s", r.err);
 	run_out_free(&r);
 }
+
+/* fio job files and command lines get fio's default buffers, so their numbers compare */
+Test(buffers, fio_style_jobs_default_to_fios_malloc_buffers)
+{
+	const char *dir = tmpdir_make();
+	char job[300], out[320];
+	struct run_out r;
+	json_t *root;
+
+	r = iopath_run("--name=t", "--ioengine=null", "--size=8m", "--bs=1m", "--iodepth=4",
+		       "--output-format=json", NULL);
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	root = json_from_string(r.out);
+	cr_assert(strstr(buffers_of(root), "mem=malloc"), "%s", buffers_of(root));
+	json_decref(root);
+	run_out_free(&r);
+	/* a job file, and the second of two (which starts from the defaults again) */
+	snprintf(job, sizeof(job), "%s/j.fio", dir);
+	file_write_text(job, "[t]\nioengine=null\nsize=8m\nbs=1m\n");
+	snprintf(out, sizeof(out), "--output=%s/o.json", dir);
+	r = iopath_run(job, job, "--output-format=json", out, NULL);
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	run_out_free(&r);
+	snprintf(out, sizeof(out), "%s/o.json", dir);
+	root = json_load_path(out);
+	cr_assert(strstr(buffers_of(root), "mem=malloc"), "%s", buffers_of(root));
+	cr_assert(strstr(json_string_value(json_object_get(json_object_get(json_array_get(
+		json_object_get(root, "jobs"), 1), "iopath"), "buffers")), "mem=malloc"));
+	json_decref(root);
+}
+
+/* iopath's own workloads keep huge-page buffers, and say so */
+Test(buffers, built_in_workloads_keep_huge_pages)
+{
+	const char *dir = tmpdir_make();
+	struct run_out r = iopath_run("run", "seqread-1m", "--target", dir, "--scale=0.01",
+				      "ioengine=null", "--output-format=json", NULL);
+	json_t *root;
+
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	root = json_from_string(r.out);
+	cr_assert(strstr(buffers_of(root), "MADV_HUGEPAGE"), "%s", buffers_of(root));
+	json_decref(root);
+	run_out_free(&r);
+}

@@ -61,17 +61,109 @@ Test(fio_cli, readonly_refuses_writes_trims_and_layout)
 	run_out_free(&r);
 }
 
-Test(fio_cli, max_jobs_counts_every_worker)
+/* fio 3.33 runs past --max-jobs (cdm passes --max-jobs=1 with 8-thread jobs): so does iopath */
+Test(fio_cli, max_jobs_is_not_enforced_as_in_fio_but_warned_about)
 {
-	struct run_out r = iopath_run("--max-jobs=4", "--name=a", "--ioengine=null", "--size=64k",
-				      "--numjobs=3", "--name=b", "--numjobs=2", NULL);
+	struct run_out r = iopath_run("--max-jobs=4", "--ioengine=null", "--size=64k", "--name=a",
+				      "--numjobs=3", "--name=b", "--numjobs=2", "--output-format=terse",
+				      NULL);
+
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	cr_assert_not_null(strstr(r.err, "warning: --max-jobs=4: the jobs start 5 workers"), "%s", r.err);
+	cr_assert_not_null(strstr(r.err, "--enforce-max-jobs"), "%s", r.err);
+	{
+		unsigned lines = 0;
+		const char *p;
+
+		for (p = r.out; (p = strstr(p, "3;iopath-")); p++)
+			lines++;
+		cr_assert_eq(lines, 5, "not 5 terse lines: %s", r.out);
+	}
+	run_out_free(&r);
+	/* as fio, a value that is not a number is taken and ignored */
+	r = iopath_run("--max-jobs=abc", "--name=a", "--ioengine=null", "--size=64k",
+		       "--output-format=terse", NULL);
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	run_out_free(&r);
+}
+
+Test(fio_cli, enforce_max_jobs_counts_every_worker)
+{
+	struct run_out r = iopath_run("--max-jobs=4", "--enforce-max-jobs", "--name=a",
+				      "--ioengine=null", "--size=64k", "--numjobs=3", "--name=b",
+				      "--numjobs=2", NULL);
 
 	refused(&r, "--max-jobs=4: the jobs start 5 workers");
 	run_out_free(&r);
-	r = iopath_run("--max-jobs=5", "--ioengine=null", "--size=64k", "--name=a", "--numjobs=3",
-		       "--name=b", "--numjobs=2", "--output-format=terse", NULL);
+	r = iopath_run("--max-jobs=5", "--enforce-max-jobs", "--ioengine=null", "--size=64k",
+		       "--name=a", "--numjobs=3", "--name=b", "--numjobs=2", "--output-format=terse",
+		       NULL);
 	cr_assert_eq(r.status, 0, "%s", r.err);
+	cr_assert_null(strstr(r.err, "warning"), "%s", r.err);
 	run_out_free(&r);
+}
+
+/* bench-fio looks for "fio-3" in `fio --version`: iopath names the fio it follows, as fio would */
+Test(fio_cli, version_keeps_iopath_and_names_fio_3_33)
+{
+	struct run_out r = iopath_run("--version", NULL);
+	json_t *root;
+
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	cr_assert(!strncmp(r.out, "iopath ", 7), "%s", r.out);
+	cr_assert_not_null(strstr(r.out, "fio-3.33"), "%s", r.out);
+	run_out_free(&r);
+	r = iopath_run("--name=v", "--ioengine=null", "--size=64k", "--output-format=json", NULL);
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	root = json_from_string(r.out);
+	cr_assert(!strncmp(json_string_value(json_object_get(root, "fio version")), "iopath-", 7));
+	cr_assert_not_null(strstr(json_string_value(json_object_get(root, "fio version")),
+				  "fio-3.33"));
+	json_decref(root);
+	run_out_free(&r);
+	r = iopath_run("--name=v", "--ioengine=null", "--size=64k", "--minimal", NULL);
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	cr_assert(!strncmp(r.out, "3;iopath-", 9), "%s", r.out);
+	cr_assert_not_null(strstr(r.out, "(fio-3.33);v;"), "%s", r.out);
+	run_out_free(&r);
+}
+
+/* cdmpy writes size=16777216.0: a whole number of bytes, read exactly (fio does too) */
+Test(fio_cli, a_whole_number_with_a_zero_fraction_is_exact)
+{
+	const char *args[] = { "--name=s", "--ioengine=null", "--size=16777216.0", NULL };
+	json_t *root = tool_json(false, args);
+	struct run_out r;
+
+	cr_assert_eq(job_int(root, 0, "read", "io_bytes"), 16777216);
+	json_decref(root);
+	/* fio reads 16.0k as 16 bytes: still refused */
+	r = iopath_run("--name=s", "--ioengine=null", "--size=16.0k", NULL);
+	refused(&r, "fractions are not accepted");
+	run_out_free(&r);
+}
+
+/* fio writes every format asked for to --output, in its order: terse, JSON, normal */
+Test(fio_cli, several_formats_all_go_to_the_output_file)
+{
+	const char *dir = tmpdir_make();
+	char out[300], oopt[320];
+	struct run_out r;
+
+	snprintf(out, sizeof(out), "%s/out", dir);
+	snprintf(oopt, sizeof(oopt), "--output=%s", out);
+	r = iopath_run("--name=f", "--ioengine=null", "--size=64k", "--output-format=terse,json,normal",
+		       oopt, NULL);
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	cr_assert_eq(r.out[0], '\0', "stdout got: %s", r.out);
+	run_out_free(&r);
+	cr_assert_eq(sh("head -1 '%s' | grep -q '^3;iopath-'", out), 0, "terse is not first");
+	cr_assert_eq(sh("grep -qx '{' '%s' && grep -q '\"fio version\"' '%s'", out, out), 0,
+		     "no JSON in the file");
+	cr_assert_eq(sh("grep -q '^Run status group 0' '%s'", out), 0, "no normal text in the file");
+	cr_assert_eq(sh("[ $(grep -n '^3;' '%s' | cut -d: -f1) -lt $(grep -nx '{' '%s' | cut -d: -f1) ] && "
+			"[ $(grep -nx '}' '%s' | cut -d: -f1) -lt $(grep -n '^Run status' '%s' | cut -d: -f1) ]",
+			out, out, out, out), 0, "not in fio's order (terse, JSON, normal)");
 }
 
 Test(fio_cli, warnings_fatal_turns_a_warning_into_exit_2)
@@ -274,4 +366,38 @@ Test(fio_cli, normal_output_bw_lines_as_fio)
 	cr_assert_not_null(strstr(r.out, ", stdev= 0.00, samples=1\n"), "%s", r.out);
 	cr_assert_not_null(strstr(r.out, "\n   iops        : min= "), "%s", r.out);
 	run_out_free(&r);
+}
+
+/* A wrapper that asked its user passes the consent on: IOPATH_ALLOW_OVERWRITE=PATH[:PATH] */
+Test(fio_cli, allow_overwrite_from_the_environment_for_the_paths_named)
+{
+	const char *dir = tmpdir_make();
+	char path[300], fopt[320], other[300];
+	struct run_out r;
+
+	snprintf(path, sizeof(path), "%s/existing", dir);
+	snprintf(other, sizeof(other), "%s/elsewhere", dir);
+	snprintf(fopt, sizeof(fopt), "--filename=%s", path);
+	file_make(path, 65536, 1);
+	r = iopath_run("--name=w", fopt, "--size=64k", "--rw=write", NULL);
+	refused(&r, "IOPATH_ALLOW_OVERWRITE");
+	run_out_free(&r);
+	setenv("IOPATH_ALLOW_OVERWRITE", other, 1);
+	r = iopath_run("--name=w", fopt, "--size=64k", "--rw=write", NULL);
+	refused(&r, "was not created by iopath");
+	run_out_free(&r);
+	snprintf(other, sizeof(other), "/nonexistent:%s", path);
+	setenv("IOPATH_ALLOW_OVERWRITE", other, 1);
+	r = iopath_run("--name=w", fopt, "--size=64k", "--rw=write", NULL);
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	run_out_free(&r);
+	/* a directory covers the files in it */
+	snprintf(path, sizeof(path), "%s/existing2", dir);
+	snprintf(fopt, sizeof(fopt), "--filename=%s", path);
+	file_make(path, 65536, 2);
+	setenv("IOPATH_ALLOW_OVERWRITE", dir, 1);
+	r = iopath_run("--name=w", fopt, "--size=64k", "--rw=write", NULL);
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	run_out_free(&r);
+	unsetenv("IOPATH_ALLOW_OVERWRITE");
 }

@@ -1,9 +1,12 @@
-/* Unit tests: crc32c, verified blocks, buffer fills (pattern, scramble). */
+/* Unit tests: crc32c, fio-format verified blocks, buffer fills (pattern, scramble). */
 #include <criterion/criterion.h>
 #include <errno.h>
 #include <string.h>
 
+#include <stdio.h>
+
 #include "io/buffer.h"
+#include "io/vhdr.h"
 
 Test(crc32c, known_vector)
 {
@@ -20,50 +23,147 @@ Test(crc32c, chained_equals_whole)
 	cr_assert_eq(crc32c(a, s + 10, strlen(s) - 10), crc32c(0, s, strlen(s)));
 }
 
-Test(verify, stamped_block_checks_clean)
+static void verify_job(struct job_spec *job, enum job_verify v)
+{
+	memset(job, 0, sizeof(*job));
+	job->verify = v;
+}
+
+Test(verify, every_type_checks_its_own_block_clean)
 {
 	static unsigned char buf[16384];
+	static struct job_spec job;
 	uint64_t bad;
-	char why[128];
+	char why[300];
+	unsigned v;
 
-	memset(buf, 0xab, sizeof(buf));
-	verify_stamp(buf, 8192, sizeof(buf), 4096, 1);
-	cr_assert_eq(verify_check(buf, 8192, sizeof(buf), 4096, &bad, why, sizeof(why)), 0);
+	for (v = VERIFY_CRC32C; v < VERIFY_KINDS; v++) {
+		verify_job(&job, v);
+		if (v == VERIFY_PATTERN) {
+			memcpy(job.verify_pattern, "\xde\xad", 2);
+			job.verify_pattern_len = 2;
+			verify_pattern_fill(&job, buf, sizeof(buf));
+		} else {
+			memset(buf, (int)v, sizeof(buf));
+		}
+		verify_stamp(&job, buf, 8192, sizeof(buf), 4096, 1, 1);
+		cr_assert_eq(verify_check_job(&job, buf, 8192, sizeof(buf), 4096, &bad, why, sizeof(why)),
+			     0, "verify type %u: %s", v, why);
+	}
 }
 
 Test(verify, detects_flipped_byte_and_names_offset)
 {
 	static unsigned char buf[16384];
+	static struct job_spec job;
 	uint64_t bad = 0;
-	char why[128];
+	char why[300];
 
-	verify_stamp(buf, 0, sizeof(buf), 4096, 1);
+	verify_job(&job, VERIFY_MD5);
+	verify_stamp(&job, buf, 0, sizeof(buf), 4096, 1, 1);
 	buf[3 * 4096 + 100] ^= 1;
-	cr_assert_eq(verify_check(buf, 0, sizeof(buf), 4096, &bad, why, sizeof(why)), -EILSEQ);
+	cr_assert_eq(verify_check_job(&job, buf, 0, sizeof(buf), 4096, &bad, why, sizeof(why)), -EILSEQ);
 	cr_assert_eq(bad, 3 * 4096);
-	cr_assert_not_null(strstr(why, "crc32c mismatch"));
+	cr_assert_not_null(strstr(why, "md5 mismatch"), "%s", why);
 }
 
 Test(verify, detects_misplaced_block)
 {
 	static unsigned char buf[4096];
+	static struct job_spec job;
 	uint64_t bad;
-	char why[128];
+	char why[300];
 
-	verify_stamp(buf, 4096, sizeof(buf), 4096, 1);
-	cr_assert_eq(verify_check(buf, 8192, sizeof(buf), 4096, &bad, why, sizeof(why)), -EILSEQ);
-	cr_assert_not_null(strstr(why, "written for offset 4096"));
+	verify_job(&job, VERIFY_CRC32C);
+	verify_stamp(&job, buf, 4096, sizeof(buf), 4096, 1, 1);
+	cr_assert_eq(verify_check_job(&job, buf, 8192, sizeof(buf), 4096, &bad, why, sizeof(why)), -EILSEQ);
+	cr_assert_not_null(strstr(why, "written for offset 4096"), "%s", why);
 }
 
 Test(verify, detects_foreign_data)
 {
 	static unsigned char buf[4096];
+	static struct job_spec job;
 	uint64_t bad;
-	char why[128];
+	char why[300];
 
+	verify_job(&job, VERIFY_SHA1);
 	memset(buf, 0, sizeof(buf));
-	cr_assert_eq(verify_check(buf, 0, sizeof(buf), 4096, &bad, why, sizeof(why)), -EILSEQ);
-	cr_assert_not_null(strstr(why, "no verify header"));
+	cr_assert_eq(verify_check_job(&job, buf, 0, sizeof(buf), 4096, &bad, why, sizeof(why)), -EILSEQ);
+	cr_assert_not_null(strstr(why, "bad magic header"), "%s", why);
+}
+
+Test(verify, header_is_fios_layout)
+{
+	static unsigned char buf[4096];
+	static struct job_spec job;
+	uint32_t len;
+	uint64_t off;
+
+	/* fio's struct verify_header: magic 0xacca, type (md5 is 2), unit length, offset */
+	verify_job(&job, VERIFY_MD5);
+	verify_stamp(&job, buf, 12288, sizeof(buf), 4096, 7, 1);
+	cr_assert_eq(buf[0], 0xca);
+	cr_assert_eq(buf[1], 0xac);
+	cr_assert_eq(buf[2], 2);
+	memcpy(&len, buf + 4, 4);
+	memcpy(&off, buf + 16, 8);
+	cr_assert_eq(len, 4096);
+	cr_assert_eq(off, 12288);
+	cr_assert_eq(vhdr_size(VERIFY_MD5), 40 + 16);
+}
+
+Test(verify, md5_is_the_standard_digest_of_the_data)
+{
+	static unsigned char buf[4096];
+	static struct job_spec job;
+	/* md5 of 4040 bytes of 'a' (the unit less fio's 56-byte md5 header) */
+	unsigned char want[16];
+	FILE *p;
+	unsigned i;
+
+	verify_job(&job, VERIFY_MD5);
+	memset(buf, 'a', sizeof(buf));
+	verify_stamp(&job, buf, 0, sizeof(buf), 4096, 1, 1);
+	p = popen("head -c 4040 /dev/zero | tr '\\0' a | md5sum", "r");
+	cr_assert_not_null(p);
+	for (i = 0; i < 16; i++)
+		cr_assert_eq(fscanf(p, "%2hhx", &want[i]), 1);
+	pclose(p);
+	cr_assert_arr_eq(buf + 40, want, 16);
+}
+
+Test(verify, verify_offset_moves_the_header_and_back)
+{
+	static unsigned char buf[8192];
+	static struct job_spec job;
+	uint64_t bad;
+	char why[300];
+
+	verify_job(&job, VERIFY_CRC32);
+	job.verify_offset = 512;
+	memset(buf, 0x5a, sizeof(buf));
+	verify_stamp(&job, buf, 0, sizeof(buf), 4096, 1, 1);
+	cr_assert_eq(buf[512], 0xca);
+	cr_assert_eq(buf[4096 + 513], 0xac);
+	cr_assert_eq(verify_check_job(&job, buf, 0, sizeof(buf), 4096, &bad, why, sizeof(why)), 0, "%s", why);
+}
+
+Test(verify, pattern_checks_every_byte)
+{
+	static unsigned char buf[4096];
+	static struct job_spec job;
+	uint64_t bad;
+	char why[300];
+
+	verify_job(&job, VERIFY_PATTERN);
+	memcpy(job.verify_pattern, "\x01\x02\x03", 3);
+	job.verify_pattern_len = 3;
+	verify_pattern_fill(&job, buf, sizeof(buf));
+	buf[4000] ^= 0x80;
+	cr_assert_eq(verify_check_job(&job, buf, 0, sizeof(buf), 1024, &bad, why, sizeof(why)), -EILSEQ);
+	cr_assert_eq(bad, 3072);
+	cr_assert_not_null(strstr(why, "byte 928"), "%s", why);
 }
 
 Test(buffers, pattern_repeats_over_the_buffer)
