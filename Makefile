@@ -9,8 +9,8 @@ OPT ?= -O2 -g
 WARN := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
 	-Wformat=2 -Wvla -Wpointer-arith -Wundef -Wno-format-nonliteral
 CFLAGS_ALL := -std=gnu11 $(OPT) $(WARN) -pthread $(CFLAGS)
-CPPFLAGS_ALL := -Iinclude -Icore -Ibuild -D_GNU_SOURCE $(CPPFLAGS)
-LIBS := -luring -laio -ljansson -lblkid -lgsl -lgslcblas -lnuma -lcrypto -lxxhash -lm -pthread
+CPPFLAGS_ALL := -Iinclude -Icore -Ibuild -D_GNU_SOURCE $(shell pkg-config --cflags libpq 2>/dev/null) $(CPPFLAGS)
+LIBS := -luring -laio -ljansson -lblkid -lgsl -lgslcblas -lnuma -lcrypto -lxxhash -lsqlite3 -lpq -lm -pthread
 
 # MPI=1 builds core/fleet/fleet_mpi.c (every MPI call) with the MPI found by pkg-config; otherwise
 # core/fleet/fleet_none.c stands in, and --mpi says that MPI support is not compiled in.
@@ -45,7 +45,7 @@ INTEG_SRC := $(wildcard tests/integration/*.c)
 UNIT_BIN := build/unit-tests
 INTEG_BIN := build/integration-tests
 
-.PHONY: FORCE all run test unit integration check valgrind fuzz static install clean deps bench mpi-test layout
+.PHONY: FORCE all run test unit integration check valgrind fuzz static install clean deps bench mpi-test layout pg-test
 all: iopath
 
 deps:
@@ -135,6 +135,11 @@ unit: iopath $(UNIT_BIN)
 
 integration: iopath build/iopath-enginecopy $(INTEG_BIN) $(FAULTFS)
 	$(TEST_ENV) $(INTEG_BIN) --jobs 2
+
+# make pg-test: the results-store tests (store/*, which make test runs against SQLite) against
+# a real PostgreSQL server, a throw-away cluster scripts/pg-test starts and removes.
+pg-test: deps iopath $(INTEG_BIN)
+	$(TEST_ENV) scripts/pg-test $(INTEG_BIN) --jobs 2 --filter 'store/*'
 
 # make layout: the #include graph against the allowed directions between core/'s folders (one
 # table, in scripts/layout-check), no circle between folders, no source file over 1,200 lines.

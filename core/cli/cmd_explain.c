@@ -13,12 +13,15 @@
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"usage: iopath explain INPUT... [--json] [--output=FILE]\n"
-		"  INPUT          a result file (sweep --json/--save, suite or run JSON, iopath or fio\n"
-		"                 JSON), a comma list of them or a directory of them; cells with the\n"
-		"                 same identity are pooled, targets with the same name joined\n"
+		"usage: iopath explain INPUT... [--json] [--output=FILE] [--db PATH|URI]\n"
+		"  INPUT          a result file (sweep --json, suite or run JSON, iopath or fio JSON),\n"
+		"                 a run of the results database (latest, latest~N, run:ID,\n"
+		"                 LABEL=VALUE), a comma list of them or a directory of files; cells\n"
+		"                 with the same identity are pooled, targets with the same name joined\n"
 		"  --json         the explanation as JSON on stdout ({\"iopath\": {\"explain\": ...}})\n"
 		"  --output=FILE  write that JSON to FILE (the text still goes to stdout)\n"
+		"  --db PATH|URI  the database for run selectors (default: $IOPATH_DB, else\n"
+		"                 results/iopath.db)\n"
 		"Per target: the limiting factor (serialized, latency-bound, device-bound, cpu-bound,\n"
 		"cache, sync-bound) with its figures and a confidence, or not-enough-data and the run\n"
 		"that would tell (iopath help explain).\n");
@@ -47,7 +50,7 @@ int cmd_explain(int argc, char **argv)
 {
 	struct results all, one;
 	struct iop_err err = { "" };
-	const char *output = NULL;
+	const char *output = NULL, *db = NULL, *v;
 	bool json_out = false, loaded = false;
 	json_t *ex = NULL, *root = NULL;
 	int i, code = EXIT_USAGE;
@@ -58,20 +61,32 @@ int cmd_explain(int argc, char **argv)
 	}
 	memset(&all, 0, sizeof(all));
 	for (i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--json")) {
+		int ret = arg_value(argc, argv, &i, "db", &v, &err);
+
+		if (ret < 0) {
+			fprintf(stderr, "iopath: explain: %s\n", err.msg);
+			goto out;
+		}
+		if (ret) {
+			db = v;
+		} else if (!strcmp(argv[i], "--json")) {
 			json_out = true;
 		} else if (!strncmp(argv[i], "--output=", 9) && argv[i][9]) {
 			output = argv[i] + 9;
 		} else if (!strncmp(argv[i], "--", 2)) {
-			fprintf(stderr, "iopath: explain: unknown option '%s' (accepted: --json, --output=FILE)\n",
+			fprintf(stderr, "iopath: explain: unknown option '%s' (accepted: --json, --output=FILE, --db)\n",
 				argv[i]);
 			goto out;
 		}
 	}
 	for (i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--db")) {
+			i++;
+			continue;
+		}
 		if (!strncmp(argv[i], "--", 2))
 			continue;
-		if (results_load_set(argv[i], true, loaded ? &one : &all, &err)) {
+		if (results_load_set(argv[i], true, db, loaded ? &one : &all, &err)) {
 			fprintf(stderr, "iopath: explain: %s\n", err.msg);
 			goto out;
 		}

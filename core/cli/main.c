@@ -34,6 +34,7 @@ static const struct subcommand commands[] = {
 	{ "compare", cmd_compare, "which cells regressed between two results, with statistics" },
 	{ "explain", cmd_explain, "why each path is as fast as it is: the limiting factor and its evidence" },
 	{ "history", cmd_history, "the trend of each cell across saved results" },
+	{ "results", cmd_results, "the results database: list, import (iopath/fio JSON), export" },
 	{ "probe", cmd_probe, "describe the host and the storage path of each PATH" },
 	{ "version", cmd_version, "print the version" },
 	{ "workloads", cmd_workloads, "list the built-in workloads (or print one's job file)" },

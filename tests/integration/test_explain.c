@@ -67,7 +67,7 @@ static const char *mount_faultfs(const char *dir, const char *opts)
 
 /* sweep --explain of one target (a single short cell of its own); the explanation of it. */
 static json_t *explain_target(const char *dir, const char *mnt, const char *runtime,
-			      json_t **root_out)
+			      const char *extra, json_t **root_out)
 {
 	char target[400], json[400];
 	struct run_out r;
@@ -76,7 +76,7 @@ static json_t *explain_target(const char *dir, const char *mnt, const char *runt
 	snprintf(target, sizeof(target), "--target=t=%s", mnt);
 	snprintf(json, sizeof(json), "--json=%s/explained.json", dir);
 	r = iopath_run("sweep", "--engine=psync", "--rw=randread", "--size=16m", runtime,
-		       "--explain", target, json, NULL);
+		       "--explain", target, json, extra, extra ? "--save" : NULL, NULL);
 	cr_assert_eq(r.status, 0, "exit %d: %s", r.status, r.err);
 	cr_assert_not_null(strstr(r.out, "explain: what limits each path"), "no explanation printed:\n%s",
 			   r.out);
@@ -137,22 +137,22 @@ static char *findings_text(const json_t *t)
 Test(explain, tmpfs_is_memory)
 {
 	const char *dir = tmpdir_make();
-	char mnt[320], json[400];
+	char mnt[320], db[400];
 	json_t *root, *t, *again;
 	struct run_out r;
 
 	need_root();
 	snprintf(mnt, sizeof(mnt), "%s/mem", dir);
 	mount_tmpfs(mnt);
-	t = explain_target(dir, mnt, "--runtime=300ms", &root);
+	snprintf(db, sizeof(db), "--db=%s/results.db", dir);
+	t = explain_target(dir, mnt, "--runtime=300ms", db, &root);
 	cr_assert_str_eq(verdict(t), "cache", "verdict %s: %s", verdict(t),
 			 json_string_value(json_object_get(t, "summary")));
 	cr_assert_str_eq(conf(finding(t, "cache")), "high");
 	assert_no_finding(t, "serialized");
 	assert_no_finding(t, "sync-bound");
-	/* iopath explain reads the saved result to the same verdict */
-	snprintf(json, sizeof(json), "%s/explained.json", dir);
-	r = iopath_run("explain", json, "--json", NULL);
+	/* iopath explain reads the run back from the database to the same verdict */
+	r = iopath_run("explain", "latest", db, "--json", NULL);
 	cr_assert_eq(r.status, 0, "exit %d: %s", r.status, r.err);
 	again = json_from_string(r.out);
 	cr_assert_str_eq(verdict(json_array_get(json_object_get(json_object_get(json_object_get(again,
@@ -174,7 +174,7 @@ Test(explain, the_virtual_disk_scales_with_depth)
 	snprintf(copy, sizeof(copy), "%s", bin);
 	snprintf(checkout_dir, sizeof(checkout_dir), "%s/build/explain-disk.XXXXXX", dirname(copy));
 	cr_assert_not_null(mkdtemp(checkout_dir));
-	t = explain_target(checkout_dir, checkout_dir, "--runtime=300ms", &root);
+	t = explain_target(checkout_dir, checkout_dir, "--runtime=300ms", NULL, &root);
 	p = json_object_get(json_array_get(json_object_get(root, "targets"), 0), "probe");
 	cls = json_string_value(json_object_get(p, "fs_class"));
 	snprintf(probe, sizeof(probe), "%s", json_string_value(json_object_get(p, "direct_honoured")));
@@ -201,7 +201,7 @@ Test(explain, one_request_at_a_time_is_serialized)
 	need_root();
 	/* 2 ms a request: the 64 at the deepest go round 4 times in the 500 ms of a cell */
 	mnt = mount_faultfs(dir, "--delay-ms=2");
-	t = explain_target(dir, mnt, "--runtime=500ms", &root);
+	t = explain_target(dir, mnt, "--runtime=500ms", NULL, &root);
 	cr_assert_str_eq(verdict(t), "serialized", "verdict %s: %s", verdict(t),
 			 json_string_value(json_object_get(t, "summary")));
 	f = finding(t, "serialized");
@@ -223,7 +223,7 @@ Test(explain, a_slow_fsync_is_sync_bound)
 
 	need_root();
 	mnt = mount_faultfs(dir, "--fsync-delay-ms=30");
-	t = explain_target(dir, mnt, "--runtime=300ms", &root);
+	t = explain_target(dir, mnt, "--runtime=300ms", NULL, &root);
 	cr_assert_str_eq(verdict(t), "sync-bound", "verdict %s: %s", verdict(t),
 			 json_string_value(json_object_get(t, "summary")));
 	f = finding(t, "sync-bound");
@@ -269,7 +269,7 @@ Test(explain, a_loop_device_without_dio_is_a_cache)
 	json_t *root, *t;
 	const json_t *f;
 
-	t = explain_target(dir, mnt, "--runtime=300ms", &root);
+	t = explain_target(dir, mnt, "--runtime=300ms", NULL, &root);
 	assert_finding(t, "cache");
 	f = finding(t, "cache");
 	cr_assert_neq(strcmp(conf(f), "low"), 0);
@@ -284,7 +284,7 @@ Test(explain, a_loop_device_with_dio_reaches_the_disk)
 	const char *dir = tmpdir_make(), *mnt = mount_loop(dir, true);
 	json_t *root, *t;
 
-	t = explain_target(dir, mnt, "--runtime=300ms", &root);
+	t = explain_target(dir, mnt, "--runtime=300ms", NULL, &root);
 	assert_no_finding(t, "cache");
 	assert_no_finding(t, "serialized");
 	if (!finding(t, "device-bound"))
