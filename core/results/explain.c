@@ -103,13 +103,18 @@ static double num2(const json_t *o, const char *a, const char *b)
 	return num(json_object_get(o, a), b);
 }
 
-/* A job option as a string: the job's own, else the cell's identity (a sweep's dimensions). */
+/*
+ * A job option as a string: the job's own, else the cell's identity (fio's global options
+ * are there, and a sweep's dimensions, some under their own names: engine for ioengine).
+ */
 static const char *option(const json_t *job, const struct cell *c, const char *key,
 			  const char *id_key)
 {
 	const char *v = str(json_object_get(job, "job options"), key);
 
-	return v ? v : str(c->identity, id_key ? id_key : key);
+	if (!v)
+		v = str(c->identity, key);
+	return v || !id_key ? v : str(c->identity, id_key);
 }
 
 static bool truthy(const char *v)
