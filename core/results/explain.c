@@ -575,11 +575,17 @@ static void analyse_ladder(struct verdicts *v, const struct target_pts *t)
 		f = add_finding(v, EXPLAIN_DEVICE, c);
 		ladder_evidence(f, &l, big);
 		json_object_set_new(f->evidence, "flatten_iodepth", json_integer(knee->qd));
-		snprintf(f->summary, sizeof(f->summary),
-			 "the path's limit is reached: IOPS scale from %.0f at iodepth %u to %.0f at %u, then only %.2fx more up to %u while mean latency grows %.1fx (%.0f -> %.0f us); %.0f IOPS, %.1f MiB/s is what it gives at %.0f KiB",
-			 lo->f[F_IOPS], lo->qd, knee->f[F_IOPS], knee->qd, beyond, hi->qd, lat_up,
-			 lat_us(knee), lat_us(hi), hi->f[F_IOPS], hi->f[F_BW] / 1048576.0,
-			 lo->f[F_BS] / 1024);
+		if (knee == lo)
+			snprintf(f->summary, sizeof(f->summary),
+				 "the path's limit is near: IOPS grow only %.2fx from iodepth %u to %u (%.0fx the depth) while mean latency grows %.1fx (%.0f -> %.0f us); %.0f IOPS, %.1f MiB/s is what it gives at %.0f KiB",
+				 gain, lo->qd, hi->qd, dr, growth, lo_us, lat_us(hi), hi->f[F_IOPS],
+				 hi->f[F_BW] / 1048576.0, lo->f[F_BS] / 1024);
+		else
+			snprintf(f->summary, sizeof(f->summary),
+				 "the path's limit is reached: IOPS scale from %.0f at iodepth %u to %.0f at %u, then only %.2fx more up to %u while mean latency grows %.1fx (%.0f -> %.0f us); %.0f IOPS, %.1f MiB/s is what it gives at %.0f KiB",
+				 lo->f[F_IOPS], lo->qd, knee->f[F_IOPS], knee->qd, beyond, hi->qd,
+				 lat_up, lat_us(knee), lat_us(hi), hi->f[F_IOPS],
+				 hi->f[F_BW] / 1048576.0, lo->f[F_BS] / 1024);
 	} else {
 		enum explain_conf c = gain >= 0.5 * dr && little >= 0.8 ? EXPLAIN_HIGH : EXPLAIN_MEDIUM;
 
