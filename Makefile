@@ -9,8 +9,20 @@ OPT ?= -O2 -g
 WARN := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
 	-Wformat=2 -Wvla -Wpointer-arith -Wundef -Wno-format-nonliteral
 CFLAGS_ALL := -std=gnu11 $(OPT) $(WARN) -pthread $(CFLAGS)
-CPPFLAGS_ALL := -Iinclude -Icore -Ibuild -D_GNU_SOURCE $(shell pkg-config --cflags libpq 2>/dev/null) $(CPPFLAGS)
-LIBS := -luring -laio -ljansson -lblkid -lgsl -lgslcblas -lnuma -lcrypto -lxxhash -lsqlite3 -lpq -lm -pthread
+CPPFLAGS_ALL := -Iinclude -Icore -Ibuild -D_GNU_SOURCE $(CPPFLAGS)
+LIBS := -luring -laio -ljansson -lblkid -lgsl -lgslcblas -lnuma -lcrypto -lxxhash -lsqlite3 -lm -pthread
+
+# PG=1 (the default) builds the results database's PostgreSQL side (core/results/db_pg.c) with
+# libpq; PG=0 (make static: Debian has no static libpq dependencies) builds db_pg_none.c, which
+# refuses postgresql:// with the reason.
+PG ?= 1
+ifeq ($(PG),1)
+CPPFLAGS_ALL += $(shell pkg-config --cflags libpq 2>/dev/null)
+LIBS += -lpq
+PG_SKIP := core/results/db_pg_none.c
+else
+PG_SKIP := core/results/db_pg.c
+endif
 
 # MPI=1 builds core/fleet/fleet_mpi.c (every MPI call) with the MPI found by pkg-config; otherwise
 # core/fleet/fleet_none.c stands in, and --mpi says that MPI support is not compiled in.
@@ -30,7 +42,7 @@ endif
 # The binary's own sources: main (the command table) and help (which lists the table and holds
 # the docs). Everything else is the library the unit tests and fuzzers link too.
 MAIN_SRC := core/cli/main.c core/cli/cmd_help.c build/docs_data.c
-CORE_SRC := $(filter-out $(MAIN_SRC) $(FLEET_SKIP),$(wildcard core/*/*.c))
+CORE_SRC := $(filter-out $(MAIN_SRC) $(FLEET_SKIP) $(PG_SKIP),$(wildcard core/*/*.c))
 ENGINE_SRC := $(wildcard engines/*.c)
 WORKLOADS := $(sort $(wildcard workloads/*.fio))
 DOCS := $(sort $(wildcard docs/*.md))
@@ -256,7 +268,7 @@ $(MPI_TEST_BIN): $(MPI_TEST_SRC) tests/integration/harness.h
 	$(CC) $(CPPFLAGS_ALL) $(CFLAGS_ALL) -Itests -Itests/integration -Wno-format-truncation -o $@ $(MPI_TEST_SRC) -lcriterion -ljansson
 
 static:
-	$(MAKE) OBJ_DIR=build/static-obj CFLAGS="$(CFLAGS)" iopath-static
+	$(MAKE) OBJ_DIR=build/static-obj PG=0 CFLAGS="$(CFLAGS)" iopath-static
 
 iopath-static: $(MAIN_OBJ) $(LIB_OBJ)
 	$(CC) $(CFLAGS_ALL) -static -o $@ $^ $(LIBS) $(LDFLAGS)

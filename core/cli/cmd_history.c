@@ -190,10 +190,11 @@ static json_t *metric_json(struct results *const *g, unsigned nr, enum metric_id
 	for (i = 0; i < nr; i++) {
 		for (c = 0; c < g[i]->nr; c++) {
 			const struct cell *cell = &g[i]->cells[c];
-			json_t *vals = json_array();
+			json_t *vals;
 
 			if (!first_seen(g, i, cell->key))
 				continue;
+			vals = json_array();
 			for (k = 0; k < nr; k++) {
 				const struct cell *x = find(g[k], cell->key);
 				struct rsummary s;

@@ -1,6 +1,5 @@
-/* The results database's connection: SQLite (libsqlite3) or PostgreSQL (libpq). */
+/* The results database's connection: SQLite (libsqlite3) here, PostgreSQL in db_pg.c. */
 #include <errno.h>
-#include <libpq-fe.h>
 #include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -8,6 +7,7 @@
 #include <sys/stat.h>
 
 #include "results/db.h"
+#include "results/db_pg.h"
 
 bool db_spec_is_postgres(const char *spec)
 {
@@ -140,33 +140,6 @@ static int sqlite_open(struct db *db, const char *path, bool create, struct iop_
 	return ret;
 }
 
-static void pg_quiet(void *arg, const char *msg)
-{
-	(void)arg;
-	(void)msg;
-}
-
-static int pg_open(struct db *db, const char *uri, struct iop_err *err)
-{
-	PGconn *c = PQconnectdb(uri);
-	char msg[400];
-
-	if (!c)
-		return iop_errf(err, -ENOMEM, "--db: out of memory connecting to PostgreSQL");
-	if (PQstatus(c) != CONNECTION_OK) {
-		snprintf(msg, sizeof(msg), "%s", PQerrorMessage(c));
-		msg[strcspn(msg, "\n")] = '\0';
-		PQfinish(c);
-		return iop_errf(err, -ECONNREFUSED, "--db: cannot connect to PostgreSQL: %s", msg);
-	}
-	/* notices ("already exists, skipping") are not ours to print */
-	PQsetNoticeProcessor(c, pg_quiet, NULL);
-	snprintf(db->where, sizeof(db->where), "postgresql://%s:%s/%s", PQhost(c) ? PQhost(c) : "",
-		 PQport(c) ? PQport(c) : "", PQdb(c) ? PQdb(c) : "");
-	db->conn = c;
-	return 0;
-}
-
 int db_open(struct db *db, const char *spec, bool create, struct iop_err *err)
 {
 	memset(db, 0, sizeof(*db));
@@ -174,7 +147,7 @@ int db_open(struct db *db, const char *spec, bool create, struct iop_err *err)
 		return iop_errf(err, -EINVAL, "--db: empty (a database file, or postgresql://...)");
 	if (db_spec_is_postgres(spec)) {
 		db->kind = DB_POSTGRES;
-		return pg_open(db, spec, err);
+		return db_pg_open(db, spec, err);
 	}
 	db->kind = DB_SQLITE;
 	return sqlite_open(db, spec, create, err);
@@ -187,36 +160,8 @@ void db_close(struct db *db)
 	if (db->kind == DB_SQLITE)
 		sqlite3_close(db->conn);
 	else
-		PQfinish(db->conn);
+		db_pg_close(db);
 	db->conn = NULL;
-}
-
-static int pg_result(struct db *db, PGresult *res, const char *sql, db_row_fn row, void *arg,
-		     struct iop_err *err)
-{
-	ExecStatusType st = res ? PQresultStatus(res) : PGRES_FATAL_ERROR;
-	char msg[400];
-	int ret = 0;
-
-	if (st != PGRES_COMMAND_OK && st != PGRES_TUPLES_OK) {
-		snprintf(msg, sizeof(msg), "%s", res ? PQresultErrorMessage(res) : PQerrorMessage(db->conn));
-		msg[strcspn(msg, "\n")] = '\0';
-		ret = iop_errf(err, -EIO, "%s: %s (in: %.60s)", db->where, msg, sql);
-	} else if (st == PGRES_TUPLES_OK && row) {
-		int n = PQntuples(res), nc = PQnfields(res), i, k;
-		const char **vals = calloc((size_t)(nc ? nc : 1), sizeof(*vals));
-
-		if (!vals)
-			ret = iop_errf(err, -ENOMEM, "%s: out of memory", db->where);
-		for (i = 0; !ret && i < n; i++) {
-			for (k = 0; k < nc; k++)
-				vals[k] = PQgetisnull(res, i, k) ? NULL : PQgetvalue(res, i, k);
-			ret = row(arg, (unsigned)nc, vals);
-		}
-		free(vals);
-	}
-	PQclear(res);
-	return ret;
 }
 
 static int sqlite_fail(struct db *db, const char *sql, struct iop_err *err)
@@ -230,7 +175,7 @@ static int sqlite_fail(struct db *db, const char *sql, struct iop_err *err)
 int db_exec(struct db *db, const char *sql, struct iop_err *err)
 {
 	if (db->kind == DB_POSTGRES)
-		return pg_result(db, PQexec(db->conn, sql), sql, NULL, NULL, err);
+		return db_pg_query(db, sql, 0, NULL, NULL, NULL, err);
 	if (sqlite3_exec(db->conn, sql, NULL, NULL, NULL) != SQLITE_OK)
 		return sqlite_fail(db, sql, err);
 	return 0;
@@ -245,8 +190,7 @@ int db_query(struct db *db, const char *sql, unsigned nparams, const char *const
 	int ret = 0, rc;
 
 	if (db->kind == DB_POSTGRES)
-		return pg_result(db, PQexecParams(db->conn, sql, (int)nparams, NULL, params, NULL, NULL,
-						  0), sql, row, arg, err);
+		return db_pg_query(db, sql, nparams, params, row, arg, err);
 	if (sqlite3_prepare_v2(db->conn, sql, -1, &st, NULL) != SQLITE_OK)
 		return sqlite_fail(db, sql, err);
 	for (i = 0; i < nparams; i++) {
