@@ -31,6 +31,9 @@ int cmd_history(int argc, char **argv);
 /* iopath report INPUT... -o FILE: one self-contained HTML page of results. */
 int cmd_report(int argc, char **argv);
 
+/* iopath explain INPUT...: what limits each path of saved results, with the evidence. */
+int cmd_explain(int argc, char **argv);
+
 /* iopath results list|import|export: the results database's runs. */
 int cmd_results(int argc, char **argv);
 
