@@ -38,7 +38,6 @@ const struct fio_unsupported fio_unsupported_table[] = {
 	JOB_OPT("trim_backlog", NULL, "Trim after this number of blocks are written"),
 	JOB_OPT("trim_backlog_batch", NULL, "Trim this number of IO blocks"),
 	JOB_OPT("read_iolog_chunked", "0", "Parse IO pattern in chunks"),
-	JOB_OPT("replay_skip", NULL, "Skip certain IO types (read,write,trim,flush)"),
 	JOB_OPT("merge_blktrace_file", NULL, "Merged blktrace output filename"),
 	JOB_OPT("merge_blktrace_scalars", NULL, "Percentage to scale each trace"),
 	JOB_OPT("merge_blktrace_iters", NULL, "Number of iterations to run per trace"),

@@ -191,6 +191,8 @@ const struct opt_def opt_table[] = {
 	  "align replayed offsets down to this many bytes" },
 	{ "replay_scale", NULL, OPT_UINT, FIELD(replay_scale), 1, 1u << 30, NULL,
 	  "divide replayed offsets by this" },
+	{ "replay_skip", NULL, OPT_FN, 0, 0, 0, 0, set_replay_skip,
+	  "leave these I/O types out of the replay: read,write,trim,sync (sync: syncs and datasyncs)" },
 	{ "replay_time_scale", NULL, OPT_UINT, FIELD(replay_time_scale), 1, 1000000, NULL,
 	  "replay time scale in percent (200: twice as fast, 50: half as fast)" },
 	{ "write_bw_log", NULL, OPT_FN_OPT, FIELD(bw_log), 0, 0, set_log_name,

@@ -263,6 +263,7 @@ struct job_spec {
 	uint64_t replay_align;		/* replayed offsets aligned down to this */
 	unsigned replay_scale;		/* replayed offsets divided by this */
 	unsigned replay_time_scale;	/* percent: 200 replays twice as fast */
+	unsigned replay_skip;		/* a bit per direction (1 << DDIR_x) the replay leaves out */
 	bool agg_bw_log;		/* fio's --bandwidth-log: in the run's agg-*_bw.log files */
 	bool serialize_overlap;		/* a request overlapping one in flight waits for it */
 	bool log_prio;			/* logs give the I/O's priority value, not the RT flag */
