@@ -45,7 +45,7 @@ INTEG_SRC := $(wildcard tests/integration/*.c)
 UNIT_BIN := build/unit-tests
 INTEG_BIN := build/integration-tests
 
-.PHONY: FORCE all run test unit integration check valgrind fuzz static install clean deps bench mpi-test layout
+.PHONY: FORCE all run test unit integration check valgrind fuzz static install clean deps bench mpi-test layout consumers-test
 all: iopath
 
 deps:
@@ -232,6 +232,14 @@ fuzz: iopath
 bench: iopath
 	scripts/deps.sh --bench
 	scripts/bench $(BENCH_ARGS)
+
+# fio's consumers (bench-fio, fio-plot, cdm from ../shared/consumers, installed into a
+# throw-away virtualenv) run through a `fio` that execs ./iopath and with Debian's fio; every
+# run must complete with numbers within 2x of fio's. Skipped, with the reason, where the copies
+# or fio are absent. About 2 minutes.
+consumers-test: iopath
+	scripts/deps.sh --consumers
+	tests/consumers/consumers-test
 
 # The MPI tests: their own MPI build (build/iopath-mpi), run under mpirun on this machine.
 # Skipped, with the reason, where Open MPI is not installed (scripts/deps.sh --mpi).

@@ -4,6 +4,7 @@
 #   scripts/deps.sh            build + test packages
 #   scripts/deps.sh --lab      also QEMU and the guest's packages
 #   scripts/deps.sh --bench    also fio, valgrind and python3 for the side-by-side benchmark
+#   scripts/deps.sh --consumers  also what fio-plot and cdmpy need (make consumers-test)
 set -eu
 
 pkgs="gcc make pkg-config liburing-dev libaio-dev libjansson-dev libblkid-dev libcriterion-dev libgsl-dev libnuma-dev"
@@ -15,7 +16,8 @@ for arg in "$@"; do
 	--bench) pkgs="$pkgs fio valgrind python3" ;;
 	--fuzz) pkgs="$pkgs clang libclang-rt-14-dev" ;;
 	--mpi) pkgs="$pkgs openmpi-bin libopenmpi-dev" ;;
-	*) echo "deps.sh: unknown argument '$arg' (accepted: --lab --bench --fuzz --mpi)" >&2; exit 2 ;;
+	--consumers) pkgs="$pkgs fio python3-venv python3-pip python3-setuptools python3-wheel python3-matplotlib python3-numpy python3-pil python3-pyparsing python3-rich" ;;
+	*) echo "deps.sh: unknown argument '$arg' (accepted: --lab --bench --fuzz --mpi --consumers)" >&2; exit 2 ;;
 	esac
 done
 

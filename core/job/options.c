@@ -39,7 +39,8 @@ static const struct opt_word submit_mode_words[] = {
 	{ "inline", false }, { "offload", true }, { NULL, 0 },
 };
 static const struct opt_word random_generator_words[] = {
-	{ "tausworthe", false }, { "lfsr", true }, { "tausworthe64", false }, { NULL, 0 },
+	{ "tausworthe", RAND_GEN_TAUSWORTHE }, { "lfsr", RAND_GEN_LFSR },
+	{ "tausworthe64", RAND_GEN_TAUSWORTHE64 }, { NULL, 0 },
 };
 static const struct opt_word exit_what_words[] = {
 	{ "group", EXIT_GROUP }, { "stonewall", EXIT_STONEWALL }, { "all", EXIT_ALL }, { NULL, 0 },
@@ -251,8 +252,8 @@ const struct opt_def opt_table[] = {
 	  "latency_target: how long each depth is tried (bare: microseconds)" },
 	{ "latency_percentile", NULL, OPT_FN, 0, 0, 0, 0, set_latency_percentile,
 	  "latency_target: the share of I/Os that must meet it (default 100)" },
-	{ "random_generator", NULL, OPT_WORD, FIELD(rand_lfsr), 0, 0, NULL,
-	  "tausworthe, tausworthe64 (iopath's generator either way) or lfsr (no repeats)",
+	{ "random_generator", NULL, OPT_WORD, FIELD(rand_gen), 0, 0, NULL,
+	  "random offsets from tausworthe (32-bit), tausworthe64, or lfsr (each block once, no map)",
 	  random_generator_words },
 	{ "steadystate", "ss", OPT_FN, 0, 0, 0, 0, set_ss,
 	  "end the job at steady state: iops|iops_slope|bw|bw_slope:limit[%] over ss_dur" },

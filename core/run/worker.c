@@ -241,8 +241,10 @@ static int setup_files(struct worker *w)
 			if (ret)
 				return ret;
 		}
-		gen_init(&w->gens[i], f->len, plan->align, !job->norandommap || job->rand_lfsr,
-			 seed + w->clone * 7919u + i);
+		ret = gen_init(&w->gens[i], f->len, plan->align, !job->norandommap, job->rand_gen,
+			       seed + w->clone * 7919u + i);
+		if (ret)
+			return ret;
 		w->gens[i].start = w->gens[i].origin = f->start;
 		w->gens[i].real = file_end(w, f, plan_path(plan, w->clone, i));
 		if (job->verify != VERIFY_NONE && writes) {
@@ -463,10 +465,10 @@ static int setup_options(struct worker *w, uint64_t seed)
 	}
 	w->seq_step = job->seq_add || (job_rw_random(job->rw) && job->seq_nr > 1) ||
 		      job->zone_strided;
-	if (job->zone_strided)
-		gen_init(&w->zone_gen, job->zone_range, w->plan->align,
-			 !job->norandommap || job->rand_lfsr,
-			 seed ^ 0x20e5ull);
+	if (job->zone_strided &&
+	    gen_init(&w->zone_gen, job->zone_range, w->plan->align, !job->norandommap,
+		     job->rand_gen, seed ^ 0x20e5ull))
+		return -ENOMEM;
 	w->seq_left = 1;	/* as in fio, the first I/O of rw=randread:N is a random one */
 	w->passes_left = job->loops - 1;
 	/* fio: number_ios counts every I/O issued, over all loops; time_based ignores it */
@@ -1032,6 +1034,9 @@ void worker_free(struct worker *w)
 		w->files[i].fd = -1;
 		free(w->written[i]);
 	}
+	for (i = 0; w->gens && i < w->nr_files; i++)
+		gen_free(&w->gens[i]);
+	gen_free(&w->zone_gen);
 	free(w->files);
 	free(w->gens);
 	free(w->written);

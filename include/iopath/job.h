@@ -109,6 +109,13 @@ struct bs_split {
 	uint32_t perc;
 };
 
+/* random_generator=: fio's generators of random offsets. */
+enum rand_gen {
+	RAND_GEN_TAUSWORTHE,	/* fio's default: L'Ecuyer's 32-bit combined Tausworthe (taus88) */
+	RAND_GEN_LFSR,		/* a maximal-length LFSR: every block once per pass, no map */
+	RAND_GEN_TAUSWORTHE64,	/* the 64-bit combined Tausworthe (taus258) */
+};
+
 /* mem=: what backs the request buffers. */
 enum job_mem {
 	MEM_THP,	/* iopath's default: 2 MiB-aligned, transparent huge pages advised */
@@ -290,7 +297,7 @@ struct job_spec {
 	uint64_t latency_target_ns;
 	uint64_t latency_window_ns;
 	double latency_percentile;
-	bool rand_lfsr;			/* random_generator=lfsr: each block once per pass, always */
+	unsigned rand_gen;		/* random_generator=: enum rand_gen */
 	/* ss=, ss_dur=, ss_ramp=: steady state (core/stats/steady.h) */
 	unsigned ss_state;		/* SS_IOPS, SS_SLOPE, SS_PCT */
 	double ss_limit;

@@ -346,3 +346,125 @@ Test(fio_side, json_plus_latency_bins_and_slat_as_fio)
 		json_decref(i);
 	}
 }
+
+/* The offsets column of a per-I/O log, in order (at most 1024); the count. */
+static size_t log_offsets(const char *path, unsigned long long *off, size_t max)
+{
+	unsigned dd[1024];
+
+	return log_entries(path, dd, off, max < 1024 ? max : 1024);
+}
+
+static int cmp_ull(const void *a, const void *b)
+{
+	unsigned long long x = *(const unsigned long long *)a, y = *(const unsigned long long *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * Wald-Wolfowitz runs test above and below the median, as fio's t0020/t0021 apply it to the
+ * offsets: true when the order fails it (|z| > 1.96, p < 0.05).
+ */
+static bool runs_test_fails(const unsigned long long *off, size_t n)
+{
+	unsigned long long sorted[1024], med;
+	double n1 = 0, n2 = 0, runs = 0, mu, var;
+	int last = -1;
+	size_t i;
+
+	memcpy(sorted, off, n * sizeof(*off));
+	qsort(sorted, n, sizeof(*sorted), cmp_ull);
+	med = sorted[n / 2];
+	for (i = 0; i < n; i++) {
+		int above;
+
+		if (off[i] == med)
+			continue;
+		above = off[i] > med;
+		n1 += above;
+		n2 += !above;
+		runs += above != last;
+		last = above;
+	}
+	mu = 2 * n1 * n2 / (n1 + n2) + 1;
+	var = (mu - 1) * (mu - 2) / (n1 + n2 - 1);
+	return (runs - mu) * (runs - mu) > 1.96 * 1.96 * var;
+}
+
+/* One tool's t0020 run (1 MiB, 4 KiB random reads, null engine) with a seed: its offsets. */
+static size_t t0020_offsets(bool fio, const char *dir, const char *gen, unsigned seed,
+			    unsigned long long *off)
+{
+	char sd[64], gd[64], path[400], cwd[400];
+	char *args[] = { "--name=test", "--ioengine=null", "--filesize=1M", "--rw=randread",
+			 "--write_bw_log=test", "--per_job_logs=0", "--log_offset=1", sd, gd,
+			 "--output-format=terse", NULL };
+
+	snprintf(sd, sizeof(sd), "--randseed=%u", seed);
+	snprintf(gd, sizeof(gd), "--random_generator=%s", gen);
+	snprintf(path, sizeof(path), "%s/test_bw.log", dir);
+	unlink(path);
+	cr_assert_not_null(getcwd(cwd, sizeof(cwd)));
+	run_in(fio, dir, args);
+	cr_assert_eq(chdir(cwd), 0);
+	return log_offsets(path, off, 1024);
+}
+
+/*
+ * t0020/t0021: with the random map every block once, not in sequence, and in an order that
+ * passes the runs test about as often as fio's does over 40 seeds, for each generator; and
+ * the generators' orders differ (lfsr once gave exactly tausworthe's)
+ */
+Test(fio_side, random_map_orders_look_random_for_each_generator, .fini = tmpdir_cleanup)
+{
+	static const char *const gens[] = { "tausworthe", "tausworthe64", "lfsr" };
+	static unsigned long long first[3][256];
+	const char *dir = tmpdir_make();
+	unsigned long long off[1024];
+	unsigned g, seed, fails[2], same;
+	size_t n, i, seq;
+	bool f;
+
+	for (g = 0; g < 3; g++) {
+		fails[0] = fails[1] = 0;
+		for (seed = 1; seed <= 40; seed++) {
+			/* fio's side (half a second a run) for its default generator only */
+			for (f = false; ; f = true) {
+				n = t0020_offsets(f, dir, gens[g], seed, off);
+				cr_assert_eq(n, 256, "%s %s seed %u: %zu I/Os", f ? "fio" : "iopath",
+					     gens[g], seed, n);
+				fails[f] += runs_test_fails(off, n);
+				if (!f) {
+					unsigned char seen[256] = { 0 };
+
+					for (i = seq = 0; i < n; i++) {
+						cr_assert_eq(seen[off[i] / 4096], 0, "%s seed %u: block %llu twice",
+							     gens[g], seed, off[i] / 4096);
+						seen[off[i] / 4096] = 1;
+						seq += i && off[i] == off[i - 1] + 4096;
+					}
+					cr_expect_leq(seq, 10, "%s seed %u: %zu offsets in sequence (fio's limit 10)",
+						      gens[g], seed, seq);
+					if (seed == 1)
+						memcpy(first[g], off, sizeof(first[g]));
+				}
+				if (f || g)
+					break;
+			}
+		}
+		cr_log_info("runs test failures over 40 seeds, %s: iopath %u, fio %u%s", gens[g],
+			    fails[0], fails[1], g ? " (not run)" : "");
+		/*
+		 * A random order fails 2 in 40 on average; fio's fail fewer (none of these 40 for
+		 * any of the three generators). iopath's map once failed 17.
+		 */
+		cr_expect_leq(fails[0], fails[1] + 3, "%s: iopath's order fails the runs test for %u of 40 seeds, fio's for %u",
+			      gens[g], fails[0], fails[1]);
+	}
+	for (g = 1; g < 3; g++) {
+		for (i = same = 0; i < 256; i++)
+			same += first[g][i] == first[0][i];
+		cr_expect_lt(same, 16, "%s and tausworthe agree on %u of 256 offsets", gens[g], same);
+	}
+}
