@@ -25,7 +25,8 @@ static void usage(FILE *f)
 		"  --name=NAME          start a job; options before the first --name are global\n"
 		"  --OPTION=VALUE       any job option, fio's names (rw, bs, iodepth, ioengine, ...)\n"
 		"  --output-format=F    normal, json, json+, terse, csv (comma-separated for several)\n"
-		"  --minimal            terse output (fio's --minimal; --terse-version=3 only)\n"
+		"  --minimal            terse output (fio's --minimal)\n"
+		"  --terse-version=N    fio's terse version 2, 3 (the default), 4 or 5\n"
 		"  --output=FILE        write the result to FILE (atomically)\n"
 		"  --parse-only         parse the jobs and stop (with --output-format=json: print them)\n"
 		"  --showcmd            print the jobs as one equivalent command line and stop\n"
@@ -146,9 +147,10 @@ static int tool_option(struct fio_args *a, const char *key, const char *val, str
 		return 1;
 	}
 	if (!strcmp(key, "terse-version")) {
-		if (!val || strcmp(val, "3"))
-			return iop_errf(err, -EINVAL, "--terse-version=%s: iopath writes terse version 3 only (accepted: 3)",
+		if (!val || strlen(val) != 1 || val[0] < '2' || val[0] > '5')
+			return iop_errf(err, -EINVAL, "--terse-version=%s: fio's terse versions are 2, 3, 4 and 5",
 					val ? val : "");
+		a->out.terse_version = (unsigned)(val[0] - '0');
 		return 1;
 	}
 	if (!strcmp(key, "eta")) {

@@ -35,6 +35,8 @@ int report_json_dump(json_t *root, FILE *f);
 
 /* fio's terse v3 lines (--output-format=terse, --minimal), one per result. */
 void report_terse(FILE *f, const struct run_results *r);
+/* The same in fio's --terse-version=ver, 2 to 5. */
+void report_terse_version(FILE *f, const struct run_results *r, unsigned ver);
 
 /* CSV: a header and one row per result and direction, with p50/p99/p99.9 latencies. */
 void report_csv(FILE *f, const struct run_results *r);

@@ -468,3 +468,62 @@ Test(fio_side, random_map_orders_look_random_for_each_generator, .fini = tmpdir_
 		cr_expect_lt(same, 16, "%s and tausworthe agree on %u of 256 offsets", gens[g], same);
 	}
 }
+
+/* The fields of the first line of out, split at ';' (at most max); how many. */
+static size_t terse_fields(const char *out, char fields[][64], size_t max)
+{
+	size_t n = 0;
+	const char *p = out;
+
+	while (n < max) {
+		size_t len = strcspn(p, ";\n");
+
+		snprintf(fields[n++], 64, "%.*s", (int)(len < 63 ? len : 63), p);
+		if (p[len] != ';')
+			break;
+		p += len + 1;
+	}
+	return n;
+}
+
+/* --terse-version=2|3|4|5: fio's fields, in fio's places (a read, a write and a trim job) */
+Test(fio_side, terse_versions_have_fios_fields)
+{
+	static const char *const rws[] = { "--rw=read", "--rw=write", "--rw=trim" };
+	static char ff[256][64], fi[256][64];
+	char ver[32];
+	unsigned v, k;
+
+	for (v = 2; v <= 5; v++) {
+		for (k = 0; k < 3; k++) {
+			char *argv[] = { "x", "--name=t", "--ioengine=null", "--size=256k",
+					 (char *)rws[k], "--minimal", ver, NULL };
+			struct run_out f, i;
+			size_t nf, ni, j;
+
+			snprintf(ver, sizeof(ver), "--terse-version=%u", v);
+			argv[0] = "fio";
+			f = prog_runv(FIO_BIN, argv);
+			argv[0] = "iopath";
+			i = iopath_runv(argv);
+			cr_assert_eq(f.status, 0, "%s", f.err);
+			cr_assert_eq(i.status, 0, "%s", i.err);
+			nf = terse_fields(f.out, ff, 256);
+			ni = terse_fields(i.out, fi, 256);
+			cr_assert_eq(ni, nf, "version %u %s: iopath %zu fields, fio %zu", v, rws[k],
+				     ni, nf);
+			cr_expect_str_eq(fi[0], ff[0], "version %u: first field", v);
+			/* the name, groupid, error; then each direction's KiB moved */
+			for (j = v == 2 ? 1 : 2; j < (v == 2 ? 4u : 5u); j++)
+				cr_expect_str_eq(fi[j], ff[j], "version %u %s: field %zu", v, rws[k], j + 1);
+			for (j = 0; j < (v == 3 ? 2u : 3u); j++) {
+				size_t at = (v == 2 ? 4 : 5) + j * (v == 5 ? 47 : 41);
+
+				cr_expect_str_eq(fi[at], ff[at], "version %u %s: direction %zu KiB (field %zu)",
+						 v, rws[k], j, at + 1);
+			}
+			run_out_free(&f);
+			run_out_free(&i);
+		}
+	}
+}
