@@ -79,7 +79,6 @@ const struct fio_unsupported fio_unsupported_table[] = {
 	JOB_OPT("stats", "1", "Enable collection of stats"),
 	JOB_OPT("buffer_compress_chunk", "512", "Size of compressible region in buffer"),
 	JOB_OPT("gtod_cpu", NULL, "Set up dedicated gettimeofday() thread on this CPU"),
-	JOB_OPT("unified_rw_reporting", "none", "Unify reporting across data direction"),
 	JOB_OPT("profile", NULL, "Select a specific builtin performance test"),
 	JOB_OPT("cgroup", NULL, "Add job to cgroup of this name"),
 	JOB_OPT("cgroup_nodelete", "0", "Do not delete cgroups after job completion"),

@@ -42,6 +42,10 @@ static const struct opt_word random_generator_words[] = {
 	{ "tausworthe", RAND_GEN_TAUSWORTHE }, { "lfsr", RAND_GEN_LFSR },
 	{ "tausworthe64", RAND_GEN_TAUSWORTHE64 }, { NULL, 0 },
 };
+static const struct opt_word unified_rw_words[] = {
+	{ "none", UNIFIED_NONE }, { "0", UNIFIED_NONE }, { "mixed", UNIFIED_MIXED },
+	{ "1", UNIFIED_MIXED }, { "both", UNIFIED_BOTH }, { "2", UNIFIED_BOTH }, { NULL, 0 },
+};
 static const struct opt_word exit_what_words[] = {
 	{ "group", EXIT_GROUP }, { "stonewall", EXIT_STONEWALL }, { "all", EXIT_ALL }, { NULL, 0 },
 };
@@ -263,6 +267,8 @@ const struct opt_def opt_table[] = {
 	  "steady state: time before samples are taken (then one second more)" },
 	{ "exitall", NULL, OPT_FLAG, FIELD(exitall), 0, 1, NULL,
 	  "when a job ends, end others (exit_what); given for any job, it holds for all" },
+	{ "unified_rw_reporting", NULL, OPT_WORD, FIELD(unified_rw), 0, 0, NULL,
+	  "none (each direction), mixed (one merged \"mixed\" direction) or both", unified_rw_words },
 	{ "exit_what", NULL, OPT_WORD, FIELD(exit_what), 0, 0, NULL,
 	  "what exitall ends: group, stonewall (all running jobs) or all", exit_what_words },
 	{ "exitall_on_error", NULL, OPT_FLAG, FIELD(exitall_on_error), 0, 1, NULL,

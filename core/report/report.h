@@ -55,6 +55,13 @@ void report_showcmd(FILE *f, const struct job_list *jobs);
  */
 double bw_agg_pct(const struct run_results *rr, const struct job_result *res, unsigned dir);
 
+/*
+ * unified_rw_reporting: the result's read, write and trim merged into one direction, fio's
+ * "mixed" (bytes, I/Os and latencies summed, the longest runtime); *failed gets their failed
+ * I/Os. NULL when out of memory; free() it.
+ */
+struct dir_stat *result_mixed(const struct job_result *r, uint64_t *failed);
+
 /* The per-result "job options" and the rest need these too. */
 const char *dir_name(unsigned dir);
 

@@ -7,6 +7,7 @@
  * utilization, which fio appends only when it sampled disks, is left out.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "report/report.h"
@@ -26,10 +27,10 @@ static void lat_usec(FILE *f, const struct lat_stat *s)
 		(unsigned long long)(s->max / 1000), lat_mean(s) / 1000, lat_stddev(s) / 1000);
 }
 
-static void dir_terse(FILE *f, const struct run_results *rr, const struct job_result *r,
-		      unsigned dir, unsigned ver)
+/* One direction's fields: d (one of r's, or its "mixed"), failed I/Os, bw share of the group. */
+static void stat_terse(FILE *f, const struct job_result *r, const struct dir_stat *d,
+		       uint64_t failed, double agg, unsigned ver)
 {
-	const struct dir_stat *d = &r->dir[dir];
 	const struct job_spec *job = r->spec;
 	uint64_t runt = runtime_ms(d->runtime_ns), out[TERSE_PCTS];
 	const struct lat_stat *pl = NULL;
@@ -38,7 +39,7 @@ static void dir_terse(FILE *f, const struct run_results *rr, const struct job_re
 
 	fprintf(f, ";%llu;%llu;%llu;%llu", (unsigned long long)(d->bytes >> 10),
 		(unsigned long long)(per_sec(d->bytes, runt) / 1024),
-		(unsigned long long)per_sec(d->ios + (dir < 3 ? r->err_ios[dir] : 0), runt),
+		(unsigned long long)per_sec(d->ios + failed, runt),
 		(unsigned long long)runt);
 	lat_usec(f, &d->slat);
 	lat_usec(f, &d->clat);
@@ -65,7 +66,7 @@ static void dir_terse(FILE *f, const struct run_results *rr, const struct job_re
 	lat_usec(f, &d->lat);
 	if (d->bw.n)
 		fprintf(f, ";%llu;%llu;%f%%;%f;%f", (unsigned long long)(d->bw.min / 1024),
-			(unsigned long long)(d->bw.max / 1024), bw_agg_pct(rr, r, dir),
+			(unsigned long long)(d->bw.max / 1024), agg,
 			sample_mean(&d->bw) / 1024,
 			sample_stddev(&d->bw) / 1024);
 	else
@@ -79,6 +80,26 @@ static void dir_terse(FILE *f, const struct run_results *rr, const struct job_re
 			sample_stddev(&d->iops), (unsigned long long)d->iops.n);
 	else
 		fprintf(f, ";0;0;0.000000;0.000000;0");
+}
+
+static void dir_terse(FILE *f, const struct run_results *rr, const struct job_result *r,
+		      unsigned dir, unsigned ver)
+{
+	stat_terse(f, r, &r->dir[dir], dir < 3 ? r->err_ios[dir] : 0, bw_agg_pct(rr, r, dir), ver);
+}
+
+/* unified_rw_reporting: fio's "mixed" direction, every direction as one. */
+static void mixed_terse(FILE *f, const struct job_result *r, unsigned ver)
+{
+	uint64_t failed;
+	struct dir_stat *m = result_mixed(r, &failed);
+	struct dir_stat none;
+
+	if (!m)
+		dir_stat_init(m = &none);	/* out of memory: the fields stay in place */
+	stat_terse(f, r, m, failed, 100.0, ver);
+	if (m != &none)
+		free(m);
 }
 
 /* Completion latencies into fio's us (<=2 ... 1000) and ms (<=2 ... 2000, >=2000) buckets. */
@@ -150,10 +171,16 @@ static void job_terse(FILE *f, const struct run_results *rr, const struct job_re
 	else
 		fprintf(f, "%u;%s;%s;%u;%d", ver, iopath_fio_version(), r->spec->name,
 			r->spec->groupid, r->error);
-	dir_terse(f, rr, r, STAT_READ, ver);
-	dir_terse(f, rr, r, STAT_WRITE, ver);
-	if (ver != 3)
-		dir_terse(f, rr, r, STAT_TRIM, ver);
+	if (r->spec->unified_rw == UNIFIED_MIXED) {
+		mixed_terse(f, r, ver);
+	} else {
+		dir_terse(f, rr, r, STAT_READ, ver);
+		dir_terse(f, rr, r, STAT_WRITE, ver);
+		if (ver != 3)
+			dir_terse(f, rr, r, STAT_TRIM, ver);
+		if (r->spec->unified_rw == UNIFIED_BOTH)
+			mixed_terse(f, r, ver);
+	}
 	fprintf(f, ";%f%%;%f%%;%llu;%llu;%llu",
 		secs > 0 ? 100.0 * (double)r->usr_ns / 1e9 / secs : 0,
 		secs > 0 ? 100.0 * (double)r->sys_ns / 1e9 / secs : 0,

@@ -109,6 +109,13 @@ struct bs_split {
 	uint32_t perc;
 };
 
+/* unified_rw_reporting=: fio's per-direction statistics, merged ("mixed") or both. */
+enum unified_rw {
+	UNIFIED_NONE,		/* read, write and trim each reported apart (fio's default) */
+	UNIFIED_MIXED,		/* one "mixed" direction in place of them */
+	UNIFIED_BOTH,		/* each direction, and "mixed" after them */
+};
+
 /* random_generator=: fio's generators of random offsets. */
 enum rand_gen {
 	RAND_GEN_TAUSWORTHE,	/* fio's default: L'Ecuyer's 32-bit combined Tausworthe (taus88) */
@@ -298,6 +305,7 @@ struct job_spec {
 	uint64_t latency_window_ns;
 	double latency_percentile;
 	unsigned rand_gen;		/* random_generator=: enum rand_gen */
+	unsigned unified_rw;		/* unified_rw_reporting=: enum unified_rw */
 	/* ss=, ss_dur=, ss_ramp=: steady state (core/stats/steady.h) */
 	unsigned ss_state;		/* SS_IOPS, SS_SLOPE, SS_PCT */
 	double ss_limit;

@@ -527,3 +527,48 @@ Test(fio_side, terse_versions_have_fios_fields)
 		}
 	}
 }
+
+/* unified_rw_reporting=mixed|both: fio's "mixed" in the JSON, the terse line and the text */
+Test(fio_side, unified_rw_reporting_as_fio)
+{
+	static const char *const modes[] = { "--unified_rw_reporting=none",
+					     "--unified_rw_reporting=mixed",
+					     "--unified_rw_reporting=both", "--unified_rw_reporting=1" };
+	static const char *const keys[] = { "read", "write", "trim", "sync", "mixed" };
+	unsigned m, k;
+
+	for (m = 0; m < 4; m++) {
+		char *args[] = { "--name=u", "--ioengine=null", "--size=1m", "--rw=randrw",
+				 (char *)modes[m], NULL };
+		json_t *f = tool_json(true, (const char *const *)args);
+		json_t *i = tool_json(false, (const char *const *)args);
+		json_t *fj = json_array_get(json_object_get(f, "jobs"), 0);
+		json_t *ij = json_array_get(json_object_get(i, "jobs"), 0);
+		char *targs[] = { "x", "--name=u", "--ioengine=null", "--size=1m", "--rw=randrw",
+				  (char *)modes[m], "--minimal", NULL };
+		struct run_out ft, it;
+		static char ff[256][64], fi[256][64];
+
+		for (k = 0; k < 5; k++)
+			cr_expect_eq(!!json_object_get(ij, keys[k]), !!json_object_get(fj, keys[k]),
+				     "%s: \"%s\" %s in fio's JSON", modes[m], keys[k],
+				     json_object_get(fj, keys[k]) ? "is" : "is not");
+		if (json_object_get(fj, "mixed"))
+			cr_expect_eq(job_int(i, 0, "mixed", "io_bytes"), job_int(f, 0, "mixed", "io_bytes"),
+				     "%s: mixed bytes", modes[m]);
+		targs[0] = "fio";
+		ft = prog_runv(FIO_BIN, targs);
+		targs[0] = "iopath";
+		it = iopath_runv(targs);
+		cr_assert_eq(ft.status | it.status, 0, "%s%s", ft.err, it.err);
+		cr_expect_eq(terse_fields(it.out, fi, 256), terse_fields(ft.out, ff, 256),
+			     "%s: terse fields", modes[m]);
+		/* mixed: the first direction's KiB are every byte (randrw's split is each tool's own) */
+		if (m == 1 || m == 3)
+			cr_expect_str_eq(fi[5], ff[5], "%s: terse field 6", modes[m]);
+		run_out_free(&ft);
+		run_out_free(&it);
+		json_decref(f);
+		json_decref(i);
+	}
+}
