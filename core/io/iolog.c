@@ -13,21 +13,22 @@
 #include "base/atomic.h"
 #include "io/iolog.h"
 
-static const char *const kind_names[LOG_KINDS] = { "bw", "iops", "slat", "clat", "lat" };
+static const char *const kind_names[LOG_KINDS] = { "bw", "iops", "slat", "clat", "lat",
+						    "clat_hist" };
 
 /* Appends from the workers of a run, so that shared files (per_job_logs=0) stay whole. */
 static pthread_mutex_t append_lock = PTHREAD_MUTEX_INITIALIZER;
 
 bool iolog_wanted(const struct job_spec *job)
 {
-	return job->bw_log_set || job->iops_log_set || job->lat_log_set;
+	return job->bw_log_set || job->iops_log_set || job->lat_log_set || job->hist_log_set;
 }
 
 int iolog_path(const struct job_spec *job, unsigned thread, enum log_kind kind, char *out,
 	       size_t len)
 {
 	const char *name = kind == LOG_BW ? job->bw_log : kind == LOG_IOPS ? job->iops_log :
-			   job->lat_log;
+			   kind == LOG_HIST ? job->hist_log : job->lat_log;
 	int n;
 
 	if (!*name)
@@ -45,6 +46,8 @@ void iologs_init(struct iologs *L, const struct job_spec *job, uint64_t epoch_ns
 	L->want[LOG_BW] = job->bw_log_set;
 	L->want[LOG_IOPS] = job->iops_log_set;
 	L->want[LOG_SLAT] = L->want[LOG_CLAT] = L->want[LOG_LAT] = job->lat_log_set;
+	L->want[LOG_HIST] = job->hist_log_set && job->log_hist_msec;	/* 0: none, as fio */
+	L->hist_msec = job->log_hist_msec;
 	L->epoch_ns = epoch_ns;
 	L->avg_msec = job->log_avg_msec;
 	L->max_value = job->log_max_value;
@@ -100,8 +103,77 @@ static void window_lat(struct iologs *L, unsigned k, unsigned d, uint64_t v)
 		L->win_max[k][d] = v;
 }
 
+/* The open histogram window's directions as entries (their non-empty bins), emptied. */
+static void flush_hist(struct iologs *L, uint64_t ms)
+{
+	unsigned d, b;
+
+	for (d = 0; d < IOLOG_DIRS; d++) {
+		uint32_t *cur = L->hist_cur + (size_t)d * HIST_NR;
+		struct hist_entry *e;
+
+		if (!L->hist_any[d])
+			continue;
+		if (L->he_nr == L->he_cap) {
+			size_t cap = L->he_cap ? L->he_cap * 2 : 64;
+
+			e = realloc(L->he, cap * sizeof(*e));
+			if (!e) {
+				L->error = -ENOMEM;
+				return;
+			}
+			L->he = e;
+			L->he_cap = cap;
+		}
+		e = &L->he[L->he_nr++];
+		e->ms = ms;
+		e->ddir = d;
+		e->bs = L->hist_bs[d];
+		e->first = L->hp_nr;
+		for (b = 0; b < HIST_NR; b++) {
+			if (!cur[b])
+				continue;
+			if (L->hp_nr == L->hp_cap) {
+				size_t cap = L->hp_cap ? L->hp_cap * 2 : 1024;
+				struct hist_pair *p = realloc(L->hp, cap * sizeof(*p));
+
+				if (!p) {
+					L->error = -ENOMEM;
+					return;
+				}
+				L->hp = p;
+				L->hp_cap = cap;
+			}
+			L->hp[L->hp_nr].bin = b;
+			L->hp[L->hp_nr++].n = cur[b];
+			cur[b] = 0;
+		}
+		e->nr = L->hp_nr - e->first;
+		L->hist_any[d] = false;
+	}
+}
+
+/* fio's add_clat_sample with a histogram log: into the window, which is logged when done. */
+static void hist_io(struct iologs *L, uint64_t ms, unsigned ddir, uint32_t bs, unsigned bin)
+{
+	if (!L->hist_cur) {
+		L->hist_cur = calloc((size_t)IOLOG_DIRS * HIST_NR, sizeof(*L->hist_cur));
+		if (!L->hist_cur) {
+			L->error = -ENOMEM;
+			return;
+		}
+	}
+	L->hist_cur[(size_t)ddir * HIST_NR + (bin < HIST_NR ? bin : HIST_NR - 1)]++;
+	L->hist_bs[ddir] = bs;
+	L->hist_any[ddir] = true;
+	if (ms - L->hist_last_ms >= L->hist_msec) {
+		flush_hist(L, ms);
+		L->hist_last_ms = ms;
+	}
+}
+
 void iologs_io(struct iologs *L, uint64_t t_ns, unsigned ddir, uint32_t bs, uint64_t offset,
-	       uint64_t bytes, uint64_t slat, uint64_t clat, bool has_slat)
+	       uint64_t bytes, uint64_t slat, uint64_t clat, bool has_slat, unsigned clat_bin)
 {
 	uint64_t ms = t_ns > L->epoch_ns ? (t_ns - L->epoch_ns) / 1000000 : 0;
 	uint64_t lat = has_slat ? slat + clat : clat, spent;
@@ -109,6 +181,8 @@ void iologs_io(struct iologs *L, uint64_t t_ns, unsigned ddir, uint32_t bs, uint
 
 	if (ddir >= IOLOG_DIRS)
 		return;
+	if (L->want[LOG_HIST])
+		hist_io(L, ms, ddir, bs, clat_bin);
 	if (!L->avg_msec) {
 		if (L->want[LOG_SLAT] && has_slat)
 			add(L, LOG_SLAT, ms, slat, ddir, bs, offset);
@@ -155,8 +229,49 @@ void iologs_io(struct iologs *L, uint64_t t_ns, unsigned ddir, uint32_t bs, uint
 
 void iologs_finish(struct iologs *L, uint64_t t_ns)
 {
+	uint64_t ms = t_ns > L->epoch_ns ? (t_ns - L->epoch_ns) / 1000000 : 0;
+
 	if (L->avg_msec)
-		flush_lat_window(L, t_ns > L->epoch_ns ? (t_ns - L->epoch_ns) / 1000000 : 0);
+		flush_lat_window(L, ms);
+	if (L->hist_cur)
+		flush_hist(L, ms);
+}
+
+int iolog_append_hist(const struct iologs *L, const char *path, unsigned coarseness)
+{
+	unsigned nb = HIST_NR >> coarseness, b;
+	uint64_t *bins = calloc(nb, sizeof(*bins));
+	FILE *f;
+	size_t i, k;
+	int ret = 0;
+
+	if (!bins)
+		return -ENOMEM;
+	pthread_mutex_lock(&append_lock);
+	f = fopen(path, "a");
+	if (!f) {
+		ret = -errno;
+		goto out_unlock;
+	}
+	for (i = 0; i < L->he_nr; i++) {
+		const struct hist_entry *e = &L->he[i];
+
+		memset(bins, 0, nb * sizeof(*bins));
+		for (k = e->first; k < e->first + e->nr; k++)
+			bins[L->hp[k].bin >> coarseness] += L->hp[k].n;
+		fprintf(f, "%llu, %u, %u", (unsigned long long)e->ms, e->ddir, e->bs);
+		for (b = 0; b < nb; b++)
+			fprintf(f, ", %llu", (unsigned long long)bins[b]);
+		fputc('\n', f);
+	}
+	if (ferror(f))
+		ret = -EIO;
+	if (fclose(f) && !ret)
+		ret = -errno;
+out_unlock:
+	pthread_mutex_unlock(&append_lock);
+	free(bins);
+	return ret;
 }
 
 int iolog_create(const char *path)
@@ -233,4 +348,11 @@ void iologs_free(struct iologs *L)
 		L->log[k].e = NULL;
 		L->log[k].nr = L->log[k].cap = 0;
 	}
+	free(L->hist_cur);
+	free(L->he);
+	free(L->hp);
+	L->hist_cur = NULL;
+	L->he = NULL;
+	L->hp = NULL;
+	L->he_nr = L->he_cap = L->hp_nr = L->hp_cap = 0;
 }

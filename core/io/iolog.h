@@ -7,6 +7,7 @@
 #include <stdint.h>
 
 #include "iopath/job.h"
+#include "iopath/result.h"
 
 enum log_kind {
 	LOG_BW,
@@ -14,7 +15,19 @@ enum log_kind {
 	LOG_SLAT,
 	LOG_CLAT,
 	LOG_LAT,
+	LOG_HIST,		/* write_hist_log: completion latency histograms */
 	LOG_KINDS,
+};
+
+/* write_hist_log: one direction's histogram of a window, its non-empty bins in hist_pairs. */
+struct hist_entry {
+	uint64_t ms;
+	uint32_t ddir, bs;
+	size_t first, nr;
+};
+
+struct hist_pair {
+	uint32_t bin, n;
 };
 
 struct log_entry {
@@ -45,6 +58,15 @@ struct iologs {
 	uint64_t win_sum[3][IOLOG_DIRS], win_n[3][IOLOG_DIRS], win_max[3][IOLOG_DIRS];
 	uint64_t rate_last_ms;		/* windowed: start of the bw/iops window */
 	uint64_t bytes[IOLOG_DIRS], ios[IOLOG_DIRS], last_bytes[IOLOG_DIRS], last_ios[IOLOG_DIRS];
+	/* write_hist_log: the open window's bins per direction, and the entries so far */
+	uint64_t hist_msec, hist_last_ms;
+	uint32_t *hist_cur;		/* IOLOG_DIRS x HIST_NR counts, allocated at the first I/O */
+	uint32_t hist_bs[IOLOG_DIRS];
+	bool hist_any[IOLOG_DIRS];
+	struct hist_entry *he;
+	size_t he_nr, he_cap;
+	struct hist_pair *hp;
+	size_t hp_nr, hp_cap;
 	int error;			/* -ENOMEM once an entry could not be kept */
 };
 
@@ -61,9 +83,12 @@ int iolog_path(const struct job_spec *job, unsigned thread, enum log_kind kind, 
 
 void iologs_init(struct iologs *L, const struct job_spec *job, uint64_t epoch_ns);
 
-/* One completed read, write or trim (ddir 0, 1, 2) at time t_ns. slat is meaningful only when has_slat. */
+/*
+ * One completed read, write or trim (ddir 0, 1, 2) at time t_ns. slat is meaningful only
+ * when has_slat; clat_bin is clat's histogram bucket (for write_hist_log).
+ */
 void iologs_io(struct iologs *L, uint64_t t_ns, unsigned ddir, uint32_t bs, uint64_t offset,
-	       uint64_t bytes, uint64_t slat, uint64_t clat, bool has_slat);
+	       uint64_t bytes, uint64_t slat, uint64_t clat, bool has_slat, unsigned clat_bin);
 
 /* The end of the run: what the open latency window holds goes in too (fio's finalize). */
 void iologs_finish(struct iologs *L, uint64_t t_ns);
@@ -74,6 +99,12 @@ void iologs_finish(struct iologs *L, uint64_t t_ns);
  * Writers of a shared file (per_job_logs=0) take turns. Returns 0 or -errno.
  */
 int iolog_append(const struct iolog *l, const char *path, bool offsets);
+
+/*
+ * Append the histogram log in fio's format: "time, direction, block size, bin, bin, ..." with
+ * HIST_NR >> coarseness bins, each the sum of 2^coarseness of iopath's (which are fio's).
+ */
+int iolog_append_hist(const struct iologs *L, const char *path, unsigned coarseness);
 
 /* Create (or empty) a log file before the run. Returns 0 or -errno. */
 int iolog_create(const char *path);

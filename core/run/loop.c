@@ -264,7 +264,7 @@ static inline void complete_extra(struct worker *w, struct dir_stat *d, const st
 {
 	if (w->logs && r->ddir <= DDIR_TRIM && !w->verifying)
 		iologs_io(w->logs, t, r->ddir, r->len, r->offset, (uint64_t)r->res, r->slat_ns,
-			  clat, async);
+			  clat, async, w->logs->want[LOG_HIST] ? hist_idx(clat) : 0);
 	if (w->hist_lat)
 		d->lat.hist[hist_idx(async ? clat + r->slat_ns : clat)]++;
 	if (w->hist_slat && async)

@@ -666,7 +666,8 @@ static void write_logs(struct worker *w)
 		ret = iolog_path(job, worker_thread_number(w->plan, w->clone), k, path,
 				 sizeof(path));
 		if (!ret)
-			ret = iolog_append(&w->logs->log[k], path, job->log_offset);
+			ret = k == LOG_HIST ? iolog_append_hist(w->logs, path, job->log_hist_coarseness) :
+					      iolog_append(&w->logs->log[k], path, job->log_offset);
 		if (ret) {
 			worker_fail(w, -ret, "log %s: %s", path, strerror(-ret));
 			return;

@@ -270,7 +270,10 @@ struct job_spec {
 	char bw_log[256];		/* write_bw_log name; "" = the job name */
 	char iops_log[256];
 	char lat_log[256];
-	bool bw_log_set, iops_log_set, lat_log_set;
+	char hist_log[256];		/* write_hist_log name */
+	bool bw_log_set, iops_log_set, lat_log_set, hist_log_set;
+	unsigned log_hist_msec;		/* write_hist_log: an entry per direction this often */
+	unsigned log_hist_coarseness;	/* 0..6: bins merged 2^N at a time */
 	unsigned log_avg_msec;		/* 0: an entry per I/O */
 	bool log_offset;
 	bool log_max_value;

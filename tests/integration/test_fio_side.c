@@ -572,3 +572,74 @@ Test(fio_side, unified_rw_reporting_as_fio)
 		json_decref(i);
 	}
 }
+
+#define HIST_PARSER_GZ "/usr/share/doc/fio/fiologparser_hist.py.gz"
+
+/* Fields of each line of a histogram log: the same count on every line, or -1. */
+static int hist_fields(const char *path, unsigned *lines)
+{
+	FILE *f = fopen(path, "r");
+	int fields = 0, c, n = 1;
+
+	cr_assert_not_null(f, "no histogram log %s", path);
+	*lines = 0;
+	while ((c = fgetc(f)) != EOF) {
+		if (c == ',')
+			n++;
+		if (c != '\n')
+			continue;
+		if (*lines && n != fields)
+			fields = -1;
+		if (!*lines)
+			fields = n;
+		++*lines;
+		n = 1;
+	}
+	fclose(f);
+	return fields;
+}
+
+/*
+ * write_hist_log, log_hist_msec, log_hist_coarseness: fio's histogram log, as many bins per
+ * line as fio writes, and fio's own tools/hist/fiologparser_hist.py reads it (every I/O)
+ */
+Test(fio_side, histogram_log_read_by_fios_parser, .fini = tmpdir_cleanup)
+{
+	const char *fdir = tmpdir_make(), *idir = tmpdir_make();
+	char parser[400], path[400], cwd[400], coarse[40];
+	unsigned c, flines, ilines;
+
+	cr_assert_not_null(getcwd(cwd, sizeof(cwd)));
+	for (c = 0; c <= 6; c += 3) {
+		char *args[] = { "--name=h", "--ioengine=null", "--size=2m", "--rw=randrw",
+				 "--rate_iops=4000", "--write_hist_log=h", "--log_hist_msec=50",
+				 coarse, "--output-format=terse", NULL };
+
+		snprintf(coarse, sizeof(coarse), "--log_hist_coarseness=%u", c);
+		snprintf(path, sizeof(path), "%s/h_clat_hist.1.log", fdir);
+		unlink(path);
+		run_in(true, fdir, args);
+		snprintf(path, sizeof(path), "%s/h_clat_hist.1.log", idir);
+		unlink(path);
+		run_in(false, idir, args);
+		cr_assert_eq(chdir(cwd), 0);
+		snprintf(path, sizeof(path), "%s/h_clat_hist.1.log", fdir);
+		{
+			int ff = hist_fields(path, &flines), fi;
+
+			snprintf(path, sizeof(path), "%s/h_clat_hist.1.log", idir);
+			fi = hist_fields(path, &ilines);
+			cr_assert_gt(ilines, 0, "coarseness %u: an empty histogram log", c);
+			cr_assert_eq(fi, ff, "coarseness %u: %d fields a line, fio's %d", c, fi, ff);
+		}
+	}
+	if (access(HIST_PARSER_GZ, R_OK) || sh("/usr/bin/python3 -c 'import pandas' 2>/dev/null"))
+		cr_skip_test("fiologparser_hist.py (Debian's fio) or python3-pandas is missing");
+	snprintf(parser, sizeof(parser), "%s/fiologparser_hist.py", idir);
+	cr_assert_eq(sh("zcat " HIST_PARSER_GZ " > '%s'", parser), 0);
+	/* the last run's log (coarseness 6): every one of its 512 I/Os in the parser's samples */
+	cr_assert_eq(sh("/usr/bin/python3 '%s' --group_nr 29 '%s' > '%s.out' 2>&1", parser, path,
+			path), 0, "fiologparser_hist.py failed on iopath's log");
+	cr_assert_eq(sh("awk -F, 'NR > 1 { n += $2 } END { exit n != 512 }' '%s.out'", path), 0,
+		     "the parser did not count 512 samples in iopath's log");
+}
