@@ -10,7 +10,19 @@ WARN := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes 
 	-Wformat=2 -Wvla -Wpointer-arith -Wundef -Wno-format-nonliteral
 CFLAGS_ALL := -std=gnu11 $(OPT) $(WARN) -pthread $(CFLAGS)
 CPPFLAGS_ALL := -Iinclude -Icore -Ibuild -D_GNU_SOURCE $(CPPFLAGS)
-LIBS := -luring -laio -ljansson -lblkid -lgsl -lgslcblas -lnuma -lcrypto -lxxhash -lm -pthread
+LIBS := -luring -laio -ljansson -lblkid -lgsl -lgslcblas -lnuma -lcrypto -lxxhash -lsqlite3 -lm -pthread
+
+# PG=1 (the default) builds the results database's PostgreSQL side (core/results/db_pg.c) with
+# libpq; PG=0 (make static: Debian has no static libpq dependencies) builds db_pg_none.c, which
+# refuses postgresql:// with the reason.
+PG ?= 1
+ifeq ($(PG),1)
+CPPFLAGS_ALL += $(shell pkg-config --cflags libpq 2>/dev/null)
+LIBS += -lpq
+PG_SKIP := core/results/db_pg_none.c
+else
+PG_SKIP := core/results/db_pg.c
+endif
 
 # MPI=1 builds core/fleet/fleet_mpi.c (every MPI call) with the MPI found by pkg-config; otherwise
 # core/fleet/fleet_none.c stands in, and --mpi says that MPI support is not compiled in.
@@ -30,7 +42,7 @@ endif
 # The binary's own sources: main (the command table) and help (which lists the table and holds
 # the docs). Everything else is the library the unit tests and fuzzers link too.
 MAIN_SRC := core/cli/main.c core/cli/cmd_help.c build/docs_data.c
-CORE_SRC := $(filter-out $(MAIN_SRC) $(FLEET_SKIP),$(wildcard core/*/*.c))
+CORE_SRC := $(filter-out $(MAIN_SRC) $(FLEET_SKIP) $(PG_SKIP),$(wildcard core/*/*.c))
 ENGINE_SRC := $(wildcard engines/*.c)
 WORKLOADS := $(sort $(wildcard workloads/*.fio))
 DOCS := $(sort $(wildcard docs/*.md))
@@ -45,7 +57,7 @@ INTEG_SRC := $(wildcard tests/integration/*.c)
 UNIT_BIN := build/unit-tests
 INTEG_BIN := build/integration-tests
 
-.PHONY: FORCE all run test unit integration check valgrind fuzz static install clean deps bench mpi-test layout consumers-test
+.PHONY: FORCE all run test unit integration check valgrind fuzz static install clean deps bench mpi-test layout pg-test consumers-test
 all: iopath
 
 deps:
@@ -135,6 +147,11 @@ unit: iopath $(UNIT_BIN)
 
 integration: iopath build/iopath-enginecopy $(INTEG_BIN) $(FAULTFS)
 	$(TEST_ENV) $(INTEG_BIN) --jobs 2
+
+# make pg-test: the results-store tests (store/*, which make test runs against SQLite) against
+# a real PostgreSQL server, a throw-away cluster scripts/pg-test starts and removes.
+pg-test: deps iopath $(INTEG_BIN)
+	$(TEST_ENV) scripts/pg-test $(INTEG_BIN) --jobs 2 --filter 'store/*'
 
 # make layout: the #include graph against the allowed directions between core/'s folders (one
 # table, in scripts/layout-check), no circle between folders, no source file over 1,200 lines.
@@ -259,7 +276,7 @@ $(MPI_TEST_BIN): $(MPI_TEST_SRC) tests/integration/harness.h
 	$(CC) $(CPPFLAGS_ALL) $(CFLAGS_ALL) -Itests -Itests/integration -Wno-format-truncation -o $@ $(MPI_TEST_SRC) -lcriterion -ljansson
 
 static:
-	$(MAKE) OBJ_DIR=build/static-obj CFLAGS="$(CFLAGS)" iopath-static
+	$(MAKE) OBJ_DIR=build/static-obj PG=0 CFLAGS="$(CFLAGS)" iopath-static
 
 iopath-static: $(MAIN_OBJ) $(LIB_OBJ)
 	$(CC) $(CFLAGS_ALL) -static -o $@ $^ $(LIBS) $(LDFLAGS)

@@ -252,6 +252,33 @@ static void mark_fd(int fd)
 	(void)fsetxattr(fd, IOPATH_MARK_XATTR, IOPATH_MARK_VALUE, sizeof(IOPATH_MARK_VALUE) - 1, 0);
 }
 
+/*
+ * Move tmp to path only if path is still free. Filesystems without RENAME_NOREPLACE (9p,
+ * some FUSE and network filesystems answer EINVAL) get link()+unlink(), which fails with
+ * EEXIST just as atomically; where hard links are refused too (vboxsf, FAT), the name is
+ * looked at once more right before a plain rename: the only window left is that last step.
+ */
+static int place_noreplace(const char *tmp, const char *path)
+{
+	struct stat st;
+
+	if (!renameat2(AT_FDCWD, tmp, AT_FDCWD, path, RENAME_NOREPLACE))
+		return 0;
+	if (errno != EINVAL && errno != ENOSYS && errno != EOPNOTSUPP)
+		return -errno;
+	if (!link(tmp, path)) {
+		(void)unlink(tmp);
+		return 0;
+	}
+	if (errno != EPERM && errno != EOPNOTSUPP && errno != ENOSYS && errno != EMLINK)
+		return -errno;
+	if (!lstat(path, &st))
+		return -EEXIST;
+	if (errno != ENOENT)
+		return -errno;
+	return rename(tmp, path) ? -errno : 0;
+}
+
 int atomic_place(const char *tmp, const char *path, bool exclusive)
 {
 	enum out_kind kind;
@@ -264,9 +291,7 @@ int atomic_place(const char *tmp, const char *path, bool exclusive)
 		return -EPERM;	/* a FIFO appeared where a file was to go: leave it be */
 	if (kind == OUT_NEW || exclusive) {
 		/* nothing there a moment ago: and nothing that appeared since is replaced */
-		if (renameat2(AT_FDCWD, tmp, AT_FDCWD, path, RENAME_NOREPLACE))
-			return -errno;
-		return 0;
+		return place_noreplace(tmp, path);
 	}
 	return rename(tmp, path) ? -errno : 0;
 }

@@ -16,7 +16,11 @@ static void usage(FILE *f)
 	fprintf(f,
 		"usage: iopath compare BASE CUR [options]\n"
 		"  BASE, CUR             a result file (iopath results, iopath or fio JSON), a comma\n"
-		"                        list of them or a directory of them: repeats are pooled\n"
+		"                        list of them or a directory of them: repeats are pooled;\n"
+		"                        or runs of the results database: latest, latest~N (N runs\n"
+		"                        before it), run:ID, KEY=VALUE (every run with that label)\n"
+		"  --run ID, --label K=V BASE (the first given), then CUR, from the database\n"
+		"  --db PATH|URI         the database (default: $IOPATH_DB, else results/iopath.db)\n"
 		"  --threshold P         a change must exceed P percent to count (default 5%%)\n"
 		"  --metric LIST         iops,bw,clat_p50,clat_p99,clat_p99.9 (default: all)\n"
 		"  --alpha A             significance level of the one-sided test (default 0.05)\n"
@@ -30,10 +34,31 @@ static void usage(FILE *f)
 }
 
 struct compare_args {
-	const char *base, *cur, *json, *junit;
+	const char *base, *cur, *json, *junit, *db;
+	char sel[2][160];
 	bool json_stdout;
 	struct cmp_opts o;
 };
+
+/* --run ID / --label K=V: the next side (BASE, then CUR), as the selector run:ID or K=V. */
+static int add_side(struct compare_args *a, bool run, const char *v, struct iop_err *err)
+{
+	unsigned side = a->base ? 1 : 0;
+
+	if (a->base && a->cur)
+		return iop_errf(err, -EINVAL, "compare: --%s '%s': BASE and CUR are given already",
+				run ? "run" : "label", v);
+	if (run && !*v)
+		return iop_errf(err, -EINVAL, "compare: --run needs a run's number (iopath results list)");
+	if (!run && (!strchr(v, '=') || *v == '='))
+		return iop_errf(err, -EINVAL, "compare: --label '%s': expected KEY=VALUE, e.g. qemu=8.2.1", v);
+	snprintf(a->sel[side], sizeof(a->sel[side]), "%s%s", run ? "run:" : "", v);
+	if (side)
+		a->cur = a->sel[1];
+	else
+		a->base = a->sel[0];
+	return 0;
+}
 
 static int parse(int argc, char **argv, struct compare_args *a, struct iop_err *err)
 {
@@ -56,6 +81,16 @@ static int parse(int argc, char **argv, struct compare_args *a, struct iop_err *
 			a->o.alpha = strtod(v, &end);
 			if (end == v || *end || !(a->o.alpha > 0 && a->o.alpha < 1))
 				return iop_errf(err, -EINVAL, "--alpha '%s': expected a level between 0 and 1, e.g. 0.05", v);
+		} else if ((ret = arg_value(argc, argv, &i, "db", &v, err))) {
+			if (ret < 0)
+				return ret;
+			a->db = v;
+		} else if ((ret = arg_value(argc, argv, &i, "run", &v, err))) {
+			if (ret < 0 || (ret = add_side(a, true, v, err)))
+				return ret;
+		} else if ((ret = arg_value(argc, argv, &i, "label", &v, err))) {
+			if (ret < 0 || (ret = add_side(a, false, v, err)))
+				return ret;
 		} else if ((ret = arg_value(argc, argv, &i, "junit", &v, err))) {
 			if (ret < 0)
 				return ret;
@@ -123,11 +158,11 @@ int cmd_compare(int argc, char **argv)
 		fprintf(stderr, "iopath: %s\n", err.msg);
 		return EXIT_USAGE;
 	}
-	if (results_load_set(a.base, false, &base, &err)) {
+	if (results_load_set(a.base, false, a.db, &base, &err)) {
 		fprintf(stderr, "iopath: compare BASE: %s\n", err.msg);
 		return EXIT_USAGE;
 	}
-	if (results_load_set(a.cur, false, &cur, &err)) {
+	if (results_load_set(a.cur, false, a.db, &cur, &err)) {
 		fprintf(stderr, "iopath: compare CUR: %s\n", err.msg);
 		results_free(&base);
 		return EXIT_USAGE;

@@ -1,30 +1,53 @@
-/* iopath history DIR: each cell's metric across saved results, ordered by time or a label. */
+/*
+ * iopath history [DIR|SELECTOR]: each cell's metric across saved runs, ordered by time or a
+ * label's version, with the steps where a cell changed between adjacent versions.
+ */
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 
 #include "cli/cmdargs.h"
 #include "cli/commands.h"
+#include "report/report.h"
+#include "results/history.h"
 #include "results/plot.h"
 #include "results/report_cells.h"
 #include "results/results.h"
+#include "results/store.h"
 
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"usage: iopath history DIR [options]\n"
-		"  DIR                   saved results (e.g. results/sweep), searched recursively\n"
+		"usage: iopath history [DIR|SELECTOR] [options]\n"
+		"  DIR                   result files (e.g. exported runs), searched recursively\n"
+		"  SELECTOR              runs of the results database: KEY=VALUE, latest~N, run:ID\n"
+		"                        (a comma list: any of them); default: every run\n"
+		"  --db PATH|URI         the database (default: $IOPATH_DB, else results/iopath.db)\n"
+		"  --label KEY=VALUE     only runs with this label (several: all of them)\n"
+		"  --name NAME           only runs saved under this name (--save=NAME)\n"
 		"  --metric LIST         iops,bw,clat_p50,clat_p99,clat_p99.9 (default: iops)\n"
-		"  --by LABEL            order runs by this --label's value (version order), not time\n"
-		"  --plot DIR            a chart per metric: each cell's median across the runs\n");
+		"  --by LABEL            order runs by this --label's value (version order), not time;\n"
+		"                        the runs of one value are pooled as its repeats\n"
+		"  --threshold P, --alpha A   the step test, as compare's (default 5%%, 0.05)\n"
+		"  --plot DIR            a chart per metric: each cell's median across the runs,\n"
+		"                        its steps ringed\n"
+		"  --json[=FILE]         the history as JSON (on stdout instead of the table)\n"
+		"A step: between two adjacent versions (or runs), a change compare's test calls a\n"
+		"regression or an improvement.\n");
 }
 
-struct run_order {
-	struct results *r;
-	const char *by;		/* the label's value, or NULL */
+#define FILTERS_MAX 16
+
+struct history_args {
+	const char *src, *db, *plot, *json, *by, *name;
+	const char *labels[FILTERS_MAX];
+	unsigned nr_labels, metrics;
+	bool json_stdout;
+	struct cmp_opts o;
 };
 
 static const char *by_label;
@@ -67,41 +90,60 @@ static const struct cell *find(const struct results *r, const char *key)
 	return NULL;
 }
 
-static void print_trend(const struct results *const *runs, unsigned nr, char **xl,
-			enum metric_id m)
+static const struct hist_step *step_at(const struct hist_step *s, unsigned ns, const char *key,
+				       unsigned at)
 {
-	const struct results *first = runs[0];
-	unsigned i, c, k, w = 24;
-	char v[32];
+	unsigned i;
 
-	/* every cell seen, in order of first appearance */
+	for (i = 0; i < ns; i++)
+		if (s[i].at == at && !strcmp(s[i].to->key, key))
+			return &s[i];
+	return NULL;
+}
+
+/* Is cell (by key) first seen in group g? */
+static bool first_seen(struct results *const *g, unsigned i, const char *key)
+{
+	unsigned k;
+
+	for (k = 0; k < i; k++)
+		if (find(g[k], key))
+			return false;
+	return true;
+}
+
+static void print_trend(struct results *const *g, unsigned nr, char **xl, enum metric_id m,
+			const struct hist_step *steps, unsigned ns)
+{
+	const struct metric_def *d = &metric_table[m];
+	bool unit = strcmp(d->title, d->unit) != 0;
+	unsigned i, c, k, w = 24;
+	char v[40];
+
 	for (i = 0; i < nr; i++)
-		for (c = 0; c < runs[i]->nr; c++)
-			if (strlen(runs[i]->cells[c].label) > w)
-				w = (unsigned)strlen(runs[i]->cells[c].label);
+		for (c = 0; c < g[i]->nr; c++)
+			if (strlen(g[i]->cells[c].label) > w)
+				w = (unsigned)strlen(g[i]->cells[c].label);
 	if (w > 70)
 		w = 70;
-	printf("\n%s%s%s%s, median per run (~: repeats varied more than %.0f%%)\n%-*s",
-	       metric_table[m].title, strcmp(metric_table[m].title, metric_table[m].unit) ? " (" : "",
-	       strcmp(metric_table[m].title, metric_table[m].unit) ? metric_table[m].unit : "",
-	       strcmp(metric_table[m].title, metric_table[m].unit) ? ")" : "", CV_WARN_DEFAULT * 100,
-	       (int)w, "cell");
+	printf("\n%s%s%s%s, median per run (~: repeats varied more than %.0f%%; !: a regression\n"
+	       "from the run before, +: an improvement, by compare's test)\n%-*s",
+	       d->title, unit ? " (" : "", unit ? d->unit : "", unit ? ")" : "",
+	       CV_WARN_DEFAULT * 100, (int)w, "cell");
 	for (i = 0; i < nr; i++)
 		printf("  %16.16s", xl[i]);
 	printf("  %8s\n", "last/1st");
 	for (i = 0; i < nr; i++) {
-		for (c = 0; c < runs[i]->nr; c++) {
-			const struct cell *cell = &runs[i]->cells[c];
+		for (c = 0; c < g[i]->nr; c++) {
+			const struct cell *cell = &g[i]->cells[c];
 			double firstv = NAN, lastv = NAN;
-			bool seen = false;
 
-			for (k = 0; k < i && !seen; k++)
-				seen = find(runs[k], cell->key) != NULL;
-			if (seen)
+			if (!first_seen(g, i, cell->key))
 				continue;
 			printf("%-*.*s", (int)w, (int)w, cell->label);
 			for (k = 0; k < nr; k++) {
-				const struct cell *x = find(runs[k], cell->key);
+				const struct cell *x = find(g[k], cell->key);
+				const struct hist_step *st = step_at(steps, ns, cell->key, k);
 				struct rsummary s;
 
 				if (x && !cell_summary(x, m, &s)) {
@@ -111,6 +153,9 @@ static void print_trend(const struct results *const *runs, unsigned nr, char **x
 					lastv = s.median;
 					if (s.n > 1 && s.cv > CV_WARN_DEFAULT)
 						strncat(v, "~", sizeof(v) - strlen(v) - 1);
+					if (st)
+						strncat(v, st->m.verdict == CMP_REGRESSION ? " !" : " +",
+							sizeof(v) - strlen(v) - 1);
 				} else {
 					snprintf(v, sizeof(v), "-");
 				}
@@ -122,109 +167,313 @@ static void print_trend(const struct results *const *runs, unsigned nr, char **x
 				printf("  %8s\n", "-");
 		}
 	}
-	(void)first;
+	for (i = 0; i < ns; i++)
+		printf("step: %s: %s %s %+.1f%% at %s (from %s; 95%% CI [%+.1f, %+.1f], p = %.2g, %u vs %u repeats)\n",
+		       steps[i].to->label, d->name, cmp_verdict_name(steps[i].m.verdict),
+		       100 * steps[i].m.change, xl[steps[i].at], xl[steps[i].at - 1],
+		       100 * steps[i].m.ci_lo, 100 * steps[i].m.ci_hi, steps[i].m.p, steps[i].m.nb,
+		       steps[i].m.nc);
+}
+
+static json_t *num(double v)
+{
+	return isnan(v) || isinf(v) ? json_null() : json_real(v);
+}
+
+/* The history of one metric: every cell's summary per group, and its steps. */
+static json_t *metric_json(struct results *const *g, unsigned nr, enum metric_id m,
+			   const struct hist_step *steps, unsigned ns)
+{
+	json_t *cells = json_array(), *jsteps = json_array();
+	unsigned i, c, k;
+
+	for (i = 0; i < nr; i++) {
+		for (c = 0; c < g[i]->nr; c++) {
+			const struct cell *cell = &g[i]->cells[c];
+			json_t *vals;
+
+			if (!first_seen(g, i, cell->key))
+				continue;
+			vals = json_array();
+			for (k = 0; k < nr; k++) {
+				const struct cell *x = find(g[k], cell->key);
+				struct rsummary s;
+
+				if (x && !cell_summary(x, m, &s))
+					json_array_append_new(vals, json_pack("{s:i, s:o, s:o, s:o, s:o, s:o}",
+						"n", (json_int_t)s.n, "median", num(s.median), "min", num(s.min),
+						"max", num(s.max), "cv", num(s.n > 1 ? s.cv : NAN),
+						"status", json_string(cell_status_name(x->status))));
+				else
+					json_array_append_new(vals, json_null());
+			}
+			json_array_append_new(cells, json_pack("{s:s, s:s, s:O, s:o}", "key", cell->key,
+							       "label", cell->label, "identity",
+							       cell->identity, "values", vals));
+		}
+	}
+	for (i = 0; i < ns; i++) {
+		const struct cmp_metric *cm = &steps[i].m;
+
+		json_array_append_new(jsteps, json_pack("{s:s, s:s, s:i, s:s, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:i, s:i}",
+			"key", steps[i].to->key, "label", steps[i].to->label, "at", (json_int_t)steps[i].at,
+			"verdict", cmp_verdict_name(cm->verdict), "before", num(cm->base),
+			"after", num(cm->cur), "change", num(cm->change), "change_gm", num(cm->gm_change),
+			"change_ci95_lo", num(cm->ci_lo), "change_ci95_hi", num(cm->ci_hi),
+			"p", num(cm->p), "df", num(cm->df), "n_before", (json_int_t)cm->nb,
+			"n_after", (json_int_t)cm->nc));
+	}
+	return json_pack("{s:o, s:o}", "cells", cells, "steps", jsteps);
+}
+
+static int parse(int argc, char **argv, struct history_args *a, struct iop_err *err)
+{
+	const char *v;
+	char *end;
+	int i, ret;
+
+	a->metrics = 1u << MET_IOPS;
+	a->o = (struct cmp_opts){ .threshold = 0.05, .alpha = 0.05 };
+	for (i = 1; i < argc; i++) {
+		if ((ret = arg_value(argc, argv, &i, "metric", &v, err))) {
+			if (ret < 0 || (ret = metric_parse_list(v, &a->metrics, err)))
+				return ret;
+		} else if ((ret = arg_value(argc, argv, &i, "by", &v, err))) {
+			if (ret < 0)
+				return ret;
+			a->by = v;
+		} else if ((ret = arg_value(argc, argv, &i, "plot", &v, err))) {
+			if (ret < 0)
+				return ret;
+			a->plot = v;
+		} else if ((ret = arg_value(argc, argv, &i, "db", &v, err))) {
+			if (ret < 0)
+				return ret;
+			a->db = v;
+		} else if ((ret = arg_value(argc, argv, &i, "name", &v, err))) {
+			if (ret < 0)
+				return ret;
+			a->name = v;
+		} else if ((ret = arg_value(argc, argv, &i, "label", &v, err))) {
+			if (ret < 0)
+				return ret;
+			if (!strchr(v, '=') || *v == '=' || a->nr_labels == FILTERS_MAX)
+				return iop_errf(err, -EINVAL, "history: --label '%s': expected KEY=VALUE (at most %d)",
+						v, FILTERS_MAX);
+			a->labels[a->nr_labels++] = v;
+		} else if ((ret = arg_value(argc, argv, &i, "threshold", &v, err))) {
+			if (ret < 0 || (ret = parse_percent("--threshold", v, &a->o.threshold, err)))
+				return ret;
+		} else if ((ret = arg_value(argc, argv, &i, "alpha", &v, err))) {
+			if (ret < 0)
+				return ret;
+			a->o.alpha = strtod(v, &end);
+			if (end == v || *end || !(a->o.alpha > 0 && a->o.alpha < 1))
+				return iop_errf(err, -EINVAL, "--alpha '%s': expected a level between 0 and 1, e.g. 0.05", v);
+		} else if (!strcmp(argv[i], "--json")) {
+			a->json_stdout = true;
+		} else if (!strncmp(argv[i], "--json=", 7) && argv[i][7]) {
+			a->json = argv[i] + 7;
+		} else if (!strncmp(argv[i], "--", 2) || a->src) {
+			return iop_errf(err, -EINVAL, "history: unexpected argument '%s' (see iopath history --help)",
+					argv[i]);
+		} else {
+			a->src = argv[i];
+		}
+	}
+	return 0;
+}
+
+/* Does the run carry every --label filter and the --name? */
+static bool wanted(const struct history_args *a, const struct results *r)
+{
+	unsigned i;
+
+	if (a->name && strcmp(r->name, a->name))
+		return false;
+	if (a->by && !json_object_get(r->labels, a->by))
+		return false;
+	for (i = 0; i < a->nr_labels; i++) {
+		const char *eq = strchr(a->labels[i], '=');
+		char key[128];
+		const char *val;
+
+		snprintf(key, sizeof(key), "%.*s", (int)(eq - a->labels[i]), a->labels[i]);
+		val = json_string_value(json_object_get(r->labels, key));
+		if (!val || strcmp(val, eq + 1))
+			return false;
+	}
+	return true;
+}
+
+/* Load the runs: the files under a directory, or the database's runs. */
+static int load_runs(const struct history_args *a, struct results **out, unsigned *nr,
+		     struct iop_err *err)
+{
+	struct results *runs = NULL;
+	struct stat sb;
+	unsigned i, n = 0, have = 0;
+	char **files = NULL;
+	int64_t *ids = NULL;
+	struct store st;
+	int ret = 0, nf = 0;
+	bool dir = a->src && !stat(a->src, &sb) && S_ISDIR(sb.st_mode);
+
+	if (dir) {
+		nf = list_json_files(a->src, true, &files, err);
+		if (nf < 0)
+			return nf;
+		if (!nf)
+			return iop_errf(err, -ENOENT, "history: no .json result files under %s", a->src);
+		n = (unsigned)nf;
+	} else {
+		if (a->src && !store_is_selector(a->src))
+			return iop_errf(err, -ENOENT, "history: '%s' is neither a directory nor a run selector (KEY=VALUE, latest~N, run:ID)",
+					a->src);
+		ret = store_open(&st, a->db ? a->db : store_default_db(), false, err);
+		if (ret)
+			return ret;
+		ret = store_run_ids(&st, a->src, &ids, &n, err);
+		if (ret)
+			goto out;
+	}
+	runs = calloc(n ? n : 1, sizeof(*runs));
+	if (!runs) {
+		ret = iop_errf(err, -ENOMEM, "out of memory");
+		goto out;
+	}
+	for (i = 0; i < n; i++) {
+		struct iop_err e = { "" };
+
+		ret = dir ? results_load(files[i], &runs[have], &e) : store_load_run(&st, ids[i], &runs[have], &e);
+		if (ret) {
+			if (!dir) {
+				*err = e;
+				goto out;
+			}
+			fprintf(stderr, "iopath: history: skipping %s\n", e.msg);
+			ret = 0;
+			continue;
+		}
+		if (!wanted(a, &runs[have])) {
+			results_free(&runs[have]);
+			continue;
+		}
+		have++;
+	}
+	if (!have)
+		ret = iop_errf(err, -ENOENT, "history: no run%s%s%s%s", a->by ? " with the label " : "",
+			       a->by ? a->by : "", a->nr_labels || a->name ? " matching the filters" : "",
+			       n ? "" : " saved yet");
+out:
+	if (ret) {
+		for (i = 0; i < have; i++)
+			results_free(&runs[i]);
+		free(runs);
+		runs = NULL;
+		have = 0;
+	}
+	if (dir)
+		free_list(files, nf);
+	else
+		store_close(&st);
+	free(ids);
+	*out = runs;
+	*nr = have;
+	return ret;
 }
 
 int cmd_history(int argc, char **argv)
 {
-	const char *dir = NULL, *plot = NULL, *v;
-	struct results *runs = NULL, **order = NULL;
+	struct history_args a = { 0 };
+	struct results *runs = NULL, **order = NULL, **groups = NULL;
+	struct hist_step *steps[MET_NR] = { NULL };
+	unsigned nsteps[MET_NR] = { 0 }, nr = 0, ng = 0, m, i;
 	struct iop_err err = { "" };
-	unsigned metrics = 1u << MET_IOPS, nr = 0, m, i;
-	char **files = NULL, **xl = NULL;
-	int n = 0, code = EXIT_USAGE, ret;
+	char **xl = NULL;
+	int code = EXIT_USAGE;
 
-	by_label = NULL;
 	if (argc > 1 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
 		usage(stdout);
 		return 0;
 	}
-	for (int a = 1; a < argc; a++) {
-		if ((ret = arg_value(argc, argv, &a, "metric", &v, &err))) {
-			if (ret < 0 || metric_parse_list(v, &metrics, &err))
-				goto bad;
-		} else if ((ret = arg_value(argc, argv, &a, "by", &v, &err))) {
-			if (ret < 0)
-				goto bad;
-			by_label = v;
-		} else if ((ret = arg_value(argc, argv, &a, "plot", &v, &err))) {
-			if (ret < 0)
-				goto bad;
-			plot = v;
-		} else if (!strncmp(argv[a], "--", 2) || dir) {
-			iop_errf(&err, -EINVAL, "history: unexpected argument '%s' (see iopath history --help)",
-				 argv[a]);
-			goto bad;
-		} else {
-			dir = argv[a];
-		}
-	}
-	if (!dir) {
-		iop_errf(&err, -EINVAL, "history: give the directory of saved results (e.g. results/sweep)");
+	if (parse(argc, argv, &a, &err) ||
+	    (a.plot && plot_check_dir("--plot", a.plot, &err)) ||
+	    load_runs(&a, &runs, &nr, &err))
 		goto bad;
-	}
-	if (plot && plot_check_dir("--plot", plot, &err))
-		goto bad;
-	n = list_json_files(dir, true, &files, &err);
-	if (n < 0)
-		goto bad;
-	if (!n) {
-		iop_errf(&err, -ENOENT, "history: no .json result files under %s", dir);
-		goto bad;
-	}
-	runs = calloc((size_t)n, sizeof(*runs));
-	order = calloc((size_t)n, sizeof(*order));
-	xl = calloc((size_t)n, sizeof(*xl));
-	if (!runs || !order || !xl) {
+	order = calloc(nr, sizeof(*order));
+	groups = calloc(nr, sizeof(*groups));
+	xl = calloc(nr, sizeof(*xl));
+	if (!order || !groups || !xl) {
 		iop_errf(&err, -ENOMEM, "out of memory");
 		goto bad;
 	}
-	for (i = 0; i < (unsigned)n; i++) {
-		if (results_load(files[i], &runs[nr], &err)) {
-			fprintf(stderr, "iopath: history: skipping %s\n", err.msg);
-			continue;
-		}
-		if (by_label && !json_object_get(runs[nr].labels, by_label)) {
-			fprintf(stderr, "iopath: history: skipping %s: it has no label '%s'\n", files[i],
-				by_label);
-			results_free(&runs[nr]);
-			continue;
-		}
-		order[nr] = &runs[nr];
-		nr++;
-	}
-	if (!nr) {
-		iop_errf(&err, -ENOENT, "history: no usable result file under %s", dir);
-		goto bad;
-	}
+	for (i = 0; i < nr; i++)
+		order[i] = &runs[i];
+	by_label = a.by;
 	qsort(order, nr, sizeof(*order), order_cmp);
-	for (i = 0; i < nr; i++) {
+	ng = history_group(order, nr, a.by, groups);
+	for (i = 0; i < ng; i++) {
 		xl[i] = malloc(160);
 		if (!xl[i]) {
 			iop_errf(&err, -ENOMEM, "out of memory");
 			goto bad;
 		}
-		run_label(order[i], by_label, xl[i], 160);
+		run_label(groups[i], a.by, xl[i], 160);
 	}
-	printf("%u run(s) under %s, ordered by %s\n", nr, dir, by_label ? by_label : "time");
 	for (m = 0; m < MET_NR; m++)
-		if (metrics & (1u << m))
-			print_trend((const struct results *const *)order, nr, xl, m);
+		if ((a.metrics & (1u << m)) &&
+		    history_steps(groups, ng, m, &a.o, &steps[m], &nsteps[m], &err))
+			goto bad;
+	if (!a.json_stdout) {
+		printf("%u run(s) from %s, ordered by %s%s\n", nr, a.src ? a.src : "the database",
+		       a.by ? a.by : "time", ng < nr ? " (runs of one value pooled)" : "");
+		for (m = 0; m < MET_NR; m++)
+			if (a.metrics & (1u << m))
+				print_trend(groups, ng, xl, m, steps[m], nsteps[m]);
+	}
 	code = 0;
-	if (plot) {
-		struct results *sorted = malloc(nr * sizeof(*sorted));
+	if (a.json_stdout || a.json) {
+		json_t *root = json_object(), *jg = json_array(), *jm = json_object();
+		int ret;
+
+		for (i = 0; i < ng; i++)
+			json_array_append_new(jg, json_pack("{s:s, s:s, s:I, s:O}", "label", xl[i],
+							    "source", groups[i]->source, "timestamp_ms",
+							    (json_int_t)groups[i]->timestamp_ms, "labels",
+							    groups[i]->labels));
+		for (m = 0; m < MET_NR; m++)
+			if (a.metrics & (1u << m))
+				json_object_set_new(jm, metric_table[m].name,
+						    metric_json(groups, ng, m, steps[m], nsteps[m]));
+		json_object_set_new(root, "by", a.by ? json_string(a.by) : json_null());
+		json_object_set_new(root, "threshold", json_real(a.o.threshold));
+		json_object_set_new(root, "alpha", json_real(a.o.alpha));
+		json_object_set_new(root, "test", json_string("compare's: Welch t on the log repeats, one-sided against the threshold, between adjacent groups"));
+		json_object_set_new(root, "runs", json_integer(nr));
+		json_object_set_new(root, "groups", jg);
+		json_object_set_new(root, "metrics", jm);
+		ret = report_json_write(root, a.json);
+		json_decref(root);
+		if (ret) {
+			fprintf(stderr, "iopath: --json %s: %s\n", a.json ? a.json : "stdout", strerror(-ret));
+			code = EXIT_JOB_FAILED;
+		}
+	}
+	if (a.plot) {
+		struct results *sorted = malloc(ng * sizeof(*sorted));
 
 		if (!sorted) {
 			iop_errf(&err, -ENOMEM, "out of memory");
 			goto bad;
 		}
-		for (i = 0; i < nr; i++)
-			sorted[i] = *order[i];
+		for (i = 0; i < ng; i++)
+			sorted[i] = *groups[i];
 		for (m = 0; m < MET_NR && !code; m++) {
-			if (!(metrics & (1u << m)))
+			if (!(a.metrics & (1u << m)))
 				continue;
-			if (plot_history(sorted, nr, (const char *const *)xl, m,
-					 by_label ? by_label : "time", plot, &err)) {
+			if (plot_history(sorted, ng, (const char *const *)xl, m, a.by ? a.by : "time",
+					 steps[m], nsteps[m], a.plot, &err)) {
 				fprintf(stderr, "iopath: --plot: %s\n", err.msg);
 				code = EXIT_JOB_FAILED;
 			}
@@ -237,11 +486,13 @@ bad:
 out:
 	for (i = 0; runs && i < nr; i++)
 		results_free(&runs[i]);
-	for (i = 0; xl && i < nr; i++)
+	for (i = 0; xl && i < ng; i++)
 		free(xl[i]);
+	for (m = 0; m < MET_NR; m++)
+		free(steps[m]);
 	free(xl);
 	free(runs);
 	free(order);
-	free_list(files, n > 0 ? n : 0);
+	free(groups);
 	return code;
 }

@@ -53,8 +53,10 @@ static void run_usage(FILE *f)
 		"  --output-format=F   normal, json, json+;  --output=FILE\n"
 		"  --repeat N          run N times: median, min-max, 95%% interval, noise warnings\n"
 		"                      (default 1; with --save 3, the fewest compare can judge well)\n"
-		"  --save[=NAME]       write results/NAME/<UTC time>-<host>.json (NAME: the workload)\n"
-		"  --results-dir DIR   the results store for --save (default: results)\n"
+		"  --save[=NAME]       save the run, named NAME (default: the workload), into the\n"
+		"                      results database\n"
+		"  --db PATH|URI       an SQLite file or postgresql://... (default: $IOPATH_DB, else\n"
+		"                      results/iopath.db); --results-dir DIR: DIR/iopath.db\n"
 		"  --label KEY=VALUE   a tag saved with the results (several allowed)\n"
 		"workloads: iopath workloads\n");
 }
@@ -63,7 +65,7 @@ static void run_usage(FILE *f)
 
 struct run_args {
 	unsigned repeat;
-	const char *save, *results_dir;
+	const char *save, *results_dir, *db;
 	unsigned nr_labels;
 	const char *labels[RUN_LABELS_MAX];
 	const char *target;
@@ -126,6 +128,10 @@ static int parse_run_args(int argc, char **argv, struct run_args *a, struct iop_
 			if (ret < 0)
 				return ret;
 			a->results_dir = v;
+		} else if ((ret = arg_value(argc, argv, &i, "db", &v, err))) {
+			if (ret < 0)
+				return ret;
+			a->db = v;
 		} else if ((ret = arg_value(argc, argv, &i, "label", &v, err))) {
 			if (ret < 0)
 				return ret;
@@ -195,13 +201,9 @@ static int run_repeated(const struct builtin_workload *w, const struct job_list 
 		code = EXIT_JOB_FAILED;
 		goto out;
 	}
-	if (a->save) {
-		if (results_save(&res, a->results_dir ? a->results_dir : "results", a->save, saved,
-				 sizeof(saved), &err)) {
-			code = EXIT_JOB_FAILED;
-			goto out;
-		}
-		fprintf(stderr, "iopath: saved %s\n", saved);
+	if (a->save && save_to_db(&res, db_spec(a->db, a->results_dir, saved, sizeof(saved)))) {
+		code = EXIT_JOB_FAILED;
+		goto out;
 	}
 	if (res.interrupted)
 		code = EXIT_INTERRUPTED;

@@ -57,8 +57,11 @@ static void usage(FILE *f)
 		"  --csv FILE            every cell as CSV\n"
 		"  --json FILE           every cell's full results, the probes and the environment\n"
 		"  --plot DIR            PNG and SVG charts (gnuplot)\n"
-		"  --save[=NAME]         also write RESULTS/NAME/<UTC time>-<host>.json (NAME: sweep)\n"
-		"  --results-dir DIR     the results store for --save (default: results)\n"
+		"  --save[=NAME]         also save the run, named NAME (default sweep), into the\n"
+		"                        results database\n"
+		"  --db PATH|URI         the database: an SQLite file or postgresql://... (default:\n"
+		"                        $IOPATH_DB, else results/iopath.db)\n"
+		"  --results-dir DIR     the database DIR/iopath.db\n"
 		"  --label KEY=VALUE     a tag saved with the results, e.g. qemu=8.2.1 (several)\n"
 		"  --dry-run             list the cells and the skipped ones, run nothing\n"
 		"Ctrl-C stops after the running cell (twice: at once) and writes what finished.\n");
@@ -91,7 +94,7 @@ struct sweep_args {
 	struct probe_set probes;	/* shared by every cell's run: each path probed once */
 	unsigned repeat;
 	double cv_warn;
-	const char *csv, *json, *plot, *save, *results_dir;
+	const char *csv, *json, *plot, *save, *results_dir, *db;
 	bool dry_run;
 };
 
@@ -191,7 +194,6 @@ static int parse_args(int argc, char **argv, struct sweep_args *a, struct iop_er
 	a->size = "256m";
 	a->runtime = "5";
 	a->ramp = "0";
-	a->results_dir = "results";
 	for (i = 1; i < argc; i++) {
 		for (k = 0; k < sizeof(lists) / sizeof(lists[0]); k++) {
 			ret = arg_value(argc, argv, &i, lists[k].name, &v, err);
@@ -258,6 +260,10 @@ static int parse_args(int argc, char **argv, struct sweep_args *a, struct iop_er
 			if (ret < 0)
 				return ret;
 			a->results_dir = v;
+		} else if (VALUE("db")) {
+			if (ret < 0)
+				return ret;
+			a->db = v;
 		} else if (!strcmp(argv[i], "--save")) {
 			a->save = "sweep";
 		} else if (!strncmp(argv[i], "--save=", 7) && argv[i][7]) {
@@ -851,7 +857,7 @@ static int write_csv(const char *path, const struct results *r, struct iop_err *
 static int outputs(const struct sweep_args *a, const struct results *r)
 {
 	struct iop_err err = { "" };
-	char saved[PATH_MAX];
+	char dbpath[PATH_MAX];
 	int bad = 0;
 
 	report_cells_table(stdout, r, a->cv_warn);
@@ -868,14 +874,8 @@ static int outputs(const struct sweep_args *a, const struct results *r)
 		fprintf(stderr, "iopath: --plot: %s\n", err.msg);
 		bad = 1;
 	}
-	if (a->save) {
-		if (results_save(r, a->results_dir, a->save, saved, sizeof(saved), &err)) {
-			fprintf(stderr, "iopath: %s\n", err.msg);
-			bad = 1;
-		} else {
-			fprintf(stderr, "iopath: saved %s\n", saved);
-		}
-	}
+	if (a->save && save_to_db(r, db_spec(a->db, a->results_dir, dbpath, sizeof(dbpath))))
+		bad = 1;
 	return bad;
 }
 

@@ -1,4 +1,4 @@
-/* Command-line helpers shared by the sweep, compare and history commands. */
+/* Command-line helpers shared by the sweep, compare, history and results commands. */
 #include <dirent.h>
 #include <errno.h>
 #include <math.h>
@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "cli/cmdargs.h"
 
@@ -135,32 +136,36 @@ int list_json_files(const char *dir, bool recursive, char ***out, struct iop_err
 	return l.n;
 }
 
-static int load_one_into(const char *path, bool first, struct results *out, struct iop_err *err)
+/* Merge src into *out (the first one loaded becomes out). */
+static int pool(struct results *out, struct results *src, bool first, struct iop_err *err)
 {
-	struct results r;
 	int ret;
 
-	if (first)
-		return results_load(path, out, err);
-	ret = results_load(path, &r, err);
-	if (ret)
-		return ret;
-	ret = results_merge(out, &r, err);
-	results_free(&r);
+	if (first) {
+		*out = *src;
+		return 0;
+	}
+	ret = results_merge(out, src, err);
+	results_free(src);
 	return ret;
 }
 
-int results_load_set(const char *spec, bool recursive, struct results *out, struct iop_err *err)
+int results_load_set(const char *spec, bool recursive, const char *db, struct results *out,
+		     struct iop_err *err)
 {
 	struct str_list files = { 0 };
 	char *copy = strdup(spec), *tok, *save = NULL;
-	struct stat st;
+	struct store st;
+	bool st_open = false;
+	unsigned loaded = 0;
+	struct results r;
+	struct stat sb;
 	int i, ret = 0;
 
 	if (!copy)
 		return iop_errf(err, -ENOMEM, "out of memory");
 	for (tok = strtok_r(copy, ",", &save); !ret && tok; tok = strtok_r(NULL, ",", &save)) {
-		if (!stat(tok, &st) && S_ISDIR(st.st_mode)) {
+		if (!stat(tok, &sb) && S_ISDIR(sb.st_mode)) {
 			char **list;
 			int n = list_json_files(tok, recursive, &list, err);
 
@@ -173,19 +178,122 @@ int results_load_set(const char *spec, bool recursive, struct results *out, stru
 			for (i = 0; !ret && i < n; i++)
 				ret = list_add(&files, list[i]);
 			free_list(list, n);
+		} else if (stat(tok, &sb) && store_is_selector(tok)) {
+			/* a run selector: the runs it names, from the database */
+			if (!st_open && !(ret = store_open(&st, db ? db : store_default_db(), false, err)))
+				st_open = true;
+			if (!ret && !(ret = store_select(&st, tok, &r, err)))
+				ret = pool(out, &r, !loaded++, err);
 		} else {
 			ret = list_add(&files, tok);
 		}
 	}
 	free(copy);
-	if (!ret && !files.n)
+	if (st_open)
+		store_close(&st);
+	if (!ret && !files.n && !loaded)
 		ret = iop_errf(err, -EINVAL, "no result file given");
 	for (i = 0; !ret && i < files.n; i++)
-		ret = load_one_into(files.v[i], i == 0, out, err);
-	if (!ret && files.n > 1)
-		snprintf(out->source, sizeof(out->source), "%s (%d files)", spec, files.n);
-	if (ret && files.n && i > 1)
+		if (!(ret = results_load(files.v[i], &r, err)))
+			ret = pool(out, &r, !loaded++, err);
+	if (!ret && (files.n > 1 || (files.n && loaded > (unsigned)files.n)))
+		snprintf(out->source, sizeof(out->source), "%s (%u files/runs)", spec, loaded);
+	else if (!ret && loaded > 1)
+		snprintf(out->source, sizeof(out->source), "%s", spec);
+	if (ret && loaded)
 		results_free(out);
 	free_list(files.v, files.n);
+	return ret;
+}
+
+const char *db_spec(const char *db, const char *results_dir, char *buf, size_t len)
+{
+	if (db)
+		return db;
+	if (results_dir) {
+		snprintf(buf, len, "%s/iopath.db", results_dir);
+		return buf;
+	}
+	return store_default_db();
+}
+
+int store_import_file(struct store *st, const char *path, int64_t *id, struct iop_err *err)
+{
+	char real[PATH_MAX];
+	struct results r;
+	int ret;
+
+	if (!realpath(path, real))
+		return iop_errf(err, -errno, "%s: %s", path, strerror(errno));
+	ret = results_load(path, &r, err);
+	if (ret)
+		return ret;
+	ret = store_save(st, &r, real, id, err);
+	results_free(&r);
+	return ret;
+}
+
+/*
+ * The JSON store of earlier versions (DIR/NAME/<time>-<host>.json beside DIR/iopath.db),
+ * imported when the database is made; the files stay where they are.
+ */
+static void import_json_store(struct store *st, const char *spec)
+{
+	char dir[PATH_MAX], sub[PATH_MAX + 256], *slash, **list;
+	struct iop_err err = { "" };
+	unsigned imported = 0;
+	struct dirent *de;
+	int64_t id;
+	DIR *d;
+	int n, i;
+
+	snprintf(dir, sizeof(dir), "%s", spec);
+	slash = strrchr(dir, '/');
+	if (!slash || slash == dir)
+		return;
+	*slash = '\0';
+	d = opendir(dir);
+	if (!d)
+		return;
+	while ((de = readdir(d))) {
+		if (de->d_name[0] == '.')
+			continue;
+		snprintf(sub, sizeof(sub), "%s/%s", dir, de->d_name);
+		n = list_json_files(sub, false, &list, &err);
+		for (i = 0; i < n; i++) {
+			struct results r;
+
+			/* only result files of the old store: iopath results with a schema */
+			if (results_load(list[i], &r, &err))
+				continue;
+			if (!strcmp(r.format, "iopath-results") && !store_import_file(st, list[i], &id, &err))
+				imported++;
+			results_free(&r);
+		}
+		if (n > 0)
+			free_list(list, n);
+	}
+	closedir(d);
+	if (imported)
+		fprintf(stderr, "iopath: imported %u run(s) of the JSON store under %s into %s (the files stay; iopath reads the database from now on)\n",
+			imported, dir, st->db.where);
+}
+
+int save_to_db(const struct results *r, const char *spec)
+{
+	struct iop_err err = { "" };
+	struct store st;
+	int64_t id;
+	int ret = store_open(&st, spec, true, &err);
+
+	if (!ret && st.created && st.db.kind == DB_SQLITE)
+		import_json_store(&st, spec);
+	if (!ret)
+		ret = store_save(&st, r, NULL, &id, &err);
+	if (ret)
+		fprintf(stderr, "iopath: --save: %s\n", err.msg);
+	else
+		fprintf(stderr, "iopath: saved run %lld into %s\n", (long long)id, st.db.where);
+	store_close(&st);
 	return ret;
 }

@@ -7,6 +7,7 @@
 
 #include "base/err.h"
 #include "results/results.h"
+#include "results/store.h"
 
 /*
  * Is argv[*i] the option --name, given as "--name=value" or "--name value"? On a match *val
@@ -24,11 +25,22 @@ int parse_count(const char *opt, const char *s, unsigned min, unsigned max, unsi
 		struct iop_err *err);
 
 /*
- * Load one side of a comparison: a result file, a comma list of them, or a directory of
- * them (*.json, searched recursively when recursive); the samples of cells with the same
- * identity are pooled, the environment is the first file's.
+ * Load one side of a comparison: a result file, a run selector of the database db (NULL:
+ * the default; latest, latest~N, run:ID, LABEL=VALUE), a comma list of them, or a
+ * directory of files (*.json, searched recursively when recursive); the samples of cells
+ * with the same identity are pooled, the environment is the first one's.
  */
-int results_load_set(const char *spec, bool recursive, struct results *out, struct iop_err *err);
+int results_load_set(const char *spec, bool recursive, const char *db, struct results *out,
+		     struct iop_err *err);
+
+/* The database: --db, else --results-dir's iopath.db, else $IOPATH_DB or the default. */
+const char *db_spec(const char *db, const char *results_dir, char *buf, size_t len);
+
+/* --save: r into the database spec (made if new, importing the JSON store beside it). */
+int save_to_db(const struct results *r, const char *spec);
+
+/* One result file (iopath or fio JSON) into the store, as a run; -EEXIST if imported before. */
+int store_import_file(struct store *st, const char *path, int64_t *id, struct iop_err *err);
 
 /* List the *.json files under dir (sorted); returns how many, or -errno. Free with free_list. */
 int list_json_files(const char *dir, bool recursive, char ***out, struct iop_err *err);

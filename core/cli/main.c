@@ -33,6 +33,7 @@ static const struct subcommand commands[] = {
 	{ "sweep", cmd_sweep, "run a grid of engines, options and targets; table, CSV, JSON, charts" },
 	{ "compare", cmd_compare, "which cells regressed between two results, with statistics" },
 	{ "history", cmd_history, "the trend of each cell across saved results" },
+	{ "results", cmd_results, "the results database: list, import (iopath/fio JSON), export" },
 	{ "probe", cmd_probe, "describe the host and the storage path of each PATH" },
 	{ "version", cmd_version, "print the version" },
 	{ "workloads", cmd_workloads, "list the built-in workloads (or print one's job file)" },

@@ -15,6 +15,7 @@
 
 #include "base/atomic.h"
 #include "results/plot.h"
+#include "results/history.h"
 #include "results/report_cells.h"
 
 /* Text safe inside a gnuplot double-quoted string or a quoted data column. */
@@ -635,8 +636,31 @@ int plot_sweep(const struct results *r, const char *out, struct iop_err *err)
 	return plot_finish(dir, out, ret, err);
 }
 
+/* The steps as points (x = group, y = the median after the step), with their change. */
+static int write_steps(const char *dir, const char *name, const struct hist_step *steps,
+		       unsigned nsteps, struct iop_err *err)
+{
+	char file[96];
+	struct rsummary s;
+	unsigned i;
+	FILE *f;
+
+	snprintf(file, sizeof(file), "%s-steps.dat", name);
+	f = open_in(dir, file, err);
+	if (!f)
+		return -EIO;
+	fprintf(f, "# x median-after change verdict\n");
+	for (i = 0; i < nsteps; i++)
+		if (!cell_summary(steps[i].to, steps[i].m.m, &s))
+			fprintf(f, "%u %.6g \"%+.0f%%\" %d\n", steps[i].at,
+				s.median / metric_table[steps[i].m.m].display_div,
+				100 * steps[i].m.change, steps[i].m.verdict == CMP_REGRESSION);
+	return close_checked(f, dir, file, err);
+}
+
 int plot_history(const struct results *runs, unsigned nr, const char *const *xlabels,
-		 enum metric_id m, const char *by, const char *out, struct iop_err *err)
+		 enum metric_id m, const char *by, const struct hist_step *steps, unsigned nsteps,
+		 const char *out, struct iop_err *err)
 {
 	struct names cells = { 0 };
 	char name[64], file[80], q[1024], title[1024], dir[PATH_MAX], *cmd = NULL;
@@ -705,7 +729,11 @@ int plot_history(const struct results *runs, unsigned nr, const char *const *xla
 	gp_lit(q, sizeof(q), by);
 	fprintf(f, "set xlabel %s\nset xtics rotate by -30 noenhanced\n", q);
 	fprintf(f, "set offsets 0.3, 0.3, 0, 0\nset format y '%%.1s%%c'\n");
-	cmdlen = 64 + cells.n * (200 + sizeof(q));
+	if (nsteps && (ret = write_steps(dir, name, steps, nsteps, err))) {
+		fclose(f);
+		goto out;
+	}
+	cmdlen = 512 + cells.n * (200 + sizeof(q));
 	cmd = malloc(cmdlen);
 	if (!cmd) {
 		fclose(f);
@@ -724,6 +752,15 @@ int plot_history(const struct results *runs, unsigned nr, const char *const *xla
 		gp_lit(q, sizeof(q), label);
 		snprintf(cmd + o, cmdlen - o, "%s'%s.dat' index %u using 1:2:3:4:xtic(5) with yerrorlines title %s",
 			 c ? ", " : "", name, c, q);
+	}
+	if (nsteps) {
+		size_t o = strlen(cmd);
+
+		/* the steps: a ring on the point after each, red for a regression, and the change */
+		snprintf(cmd + o, cmdlen - o,
+			 ", '%s-steps.dat' using 1:2:($4 > 0.5 ? 0xd62728 : 0x2ca02c) with points pt 6 ps 3 lw 2 lc rgb variable title \"step (the compare test; red: regression)\""
+			 ", '%s-steps.dat' using 1:2:3 with labels offset 0,1.6 font ',8' notitle",
+			 name, name);
 	}
 	gp_render(f, name, cmd);
 	ret = close_checked(f, dir, file, err);

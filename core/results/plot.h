@@ -18,11 +18,14 @@ int plot_check_dir(const char *opt, const char *dir, struct iop_err *err);
  */
 int plot_sweep(const struct results *r, const char *dir, struct iop_err *err);
 
+struct hist_step;
+
 /*
  * history-<metric>: each cell's median across runs (runs[0..nr) in the order given, x tick
- * labels xlabels[i]), one line per cell.
+ * labels xlabels[i]), one line per cell, with steps[0..nsteps) (history.h) marked.
  */
 int plot_history(const struct results *runs, unsigned nr, const char *const *xlabels,
-		 enum metric_id m, const char *by, const char *dir, struct iop_err *err);
+		 enum metric_id m, const char *by, const struct hist_step *steps, unsigned nsteps,
+		 const char *dir, struct iop_err *err);
 
 #endif

@@ -9,7 +9,7 @@
  *	identity = json_pack("{s:s}", "workload", workload_name);   (+ overrides, target role)
  *	repeat_run(&res, &jobs, identity, label, n, NULL, NULL, &err);
  *	report_cells_table(stdout, &res, CV_WARN_DEFAULT);           (report_cells.h)
- *	results_save(&res, "results", name, path, sizeof(path), &err); (for --save)
+ *	store_save(&st, &res, NULL, &id, &err);                       (store.h, for --save)
  *
  * A command with several job lists (a suite's targets, a sweep's cells) should interleave
  * them, A B A B, rather than repeat each in turn: drift then hits every cell alike. It

@@ -444,95 +444,6 @@ int results_write(const struct results *r, const char *path, struct iop_err *err
 	return 0;
 }
 
-static int mkdir_p(char *path)
-{
-	char *p;
-
-	for (p = path + 1; *p; p++) {
-		if (*p != '/')
-			continue;
-		*p = '\0';
-		if (mkdir(path, 0755) && errno != EEXIST) {
-			*p = '/';
-			return -errno;
-		}
-		*p = '/';
-	}
-	if (mkdir(path, 0755) && errno != EEXIST)
-		return -errno;
-	return 0;
-}
-
-/* A name safe as one path component: letters, digits, . _ - and = stay, the rest become _. */
-static void safe_component(char *dst, size_t len, const char *src)
-{
-	size_t i;
-
-	for (i = 0; i + 1 < len && src[i]; i++) {
-		char ch = src[i];
-
-		dst[i] = (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') ||
-			 (ch >= '0' && ch <= '9') || ch == '.' || ch == '_' || ch == '-' || ch == '=' ?
-			 ch : '_';
-	}
-	dst[i] = '\0';
-	if (!strcmp(dst, ".") || !strcmp(dst, "..") || !dst[0])
-		snprintf(dst, len, "results");
-}
-
-/* Names tried for one saved run before giving up (a directory full of one second's runs). */
-#define SAVE_TRIES 1000
-
-int results_save(const struct results *r, const char *root, const char *name, char *out,
-		 size_t len, struct iop_err *err)
-{
-	char dir[PATH_MAX], comp[128], host[128], when[32];
-	const char *hostname = results_env_str(r, "hostname");
-	time_t t = (time_t)(r->timestamp_ms / 1000);
-	struct tm tm;
-	json_t *doc;
-	unsigned n;
-	int ret;
-
-	safe_component(comp, sizeof(comp), name && *name ? name : r->name);
-	safe_component(host, sizeof(host), hostname ? hostname : "unknown");
-	if (snprintf(dir, sizeof(dir), "%s/%s", root, comp) >= (int)sizeof(dir))
-		return iop_errf(err, -ENAMETOOLONG, "--save: directory name too long: %s", root);
-	ret = mkdir_p(dir);
-	if (ret)
-		return iop_errf(err, ret, "--save: cannot create %s: %s", dir, strerror(-ret));
-	gmtime_r(&t, &tm);
-	strftime(when, sizeof(when), "%Y%m%dT%H%M%SZ", &tm);
-	doc = results_json(r);
-	if (!doc)
-		return iop_errf(err, -ENOMEM, "out of memory saving the results");
-	/* a run saved in the same second (or at once, elsewhere) gets the next free name */
-	for (n = 1, ret = -EEXIST; ret == -EEXIST && n <= SAVE_TRIES; n++) {
-		struct atomic_file a;
-		int w = n > 1 ? snprintf(out, len, "%s/%s-%s-%u.json", dir, when, host, n) :
-				snprintf(out, len, "%s/%s-%s.json", dir, when, host);
-
-		if (w >= (int)len) {
-			json_decref(doc);
-			return iop_errf(err, -ENAMETOOLONG, "--save: path too long under %s", dir);
-		}
-		ret = atomic_open_new(&a, out);
-		if (ret)
-			continue;
-		if (json_dumpf(doc, a.f, JSON_INDENT(2) | JSON_REAL_PRECISION(12)) ||
-		    fputc('\n', a.f) == EOF) {
-			atomic_abort(&a);
-			ret = -EIO;
-			break;
-		}
-		ret = atomic_commit(&a);
-	}
-	json_decref(doc);
-	if (ret)
-		return iop_errf(err, ret, "--save: cannot write %s: %s", out, strerror(-ret));
-	return 0;
-}
-
 const char *results_env_str(const struct results *r, const char *path)
 {
 	char buf[128], *tok, *save = NULL;
@@ -857,17 +768,12 @@ static int load_jobs(struct results *r, json_t *root, const char *path, struct i
 	return 0;
 }
 
-int results_parse(const char *buf, size_t len, const char *origin, struct results *out,
-		  struct iop_err *err)
+int results_from_json(json_t *root, const char *origin, struct results *out, struct iop_err *err)
 {
-	json_t *root;
 	int ret;
 
 	results_zero(out);
 	snprintf(out->source, sizeof(out->source), "%s", origin);
-	root = parse_json(buf, len, origin, err);
-	if (!root)
-		return -EINVAL;
 	if (!json_is_object(root))
 		ret = iop_errf(err, -EINVAL, "%s: not a JSON object", origin);
 	else if (json_object_get(root, "schema_version"))
@@ -881,10 +787,25 @@ int results_parse(const char *buf, size_t len, const char *origin, struct result
 		ret = iop_errf(err, -EINVAL,
 			       "%s: neither iopath results (schema_version) nor fio-style JSON (jobs[])",
 			       origin);
-	json_decref(root);
 	if (ret)
 		results_free(out);
 	snprintf(out->source, sizeof(out->source), "%s", origin);
+	return ret;
+}
+
+int results_parse(const char *buf, size_t len, const char *origin, struct results *out,
+		  struct iop_err *err)
+{
+	json_t *root;
+	int ret;
+
+	results_zero(out);
+	snprintf(out->source, sizeof(out->source), "%s", origin);
+	root = parse_json(buf, len, origin, err);
+	if (!root)
+		return -EINVAL;
+	ret = results_from_json(root, origin, out, err);
+	json_decref(root);
 	return ret;
 }
 

@@ -104,10 +104,6 @@ json_t *results_json(const struct results *r);
 /* Write it atomically to path. */
 int results_write(const struct results *r, const char *path, struct iop_err *err);
 
-/* Write it to ROOT/NAME/<UTC timestamp>-<hostname>.json; the path written goes to out. */
-int results_save(const struct results *r, const char *root, const char *name, char *out,
-		 size_t len, struct iop_err *err);
-
 /*
  * Load a result file: iopath's results (any schema version up to ours), a plain
  * `iopath --output-format=json` result, or fio's own JSON (each job one cell of one sample).
@@ -118,6 +114,9 @@ int results_load(const char *path, struct results *out, struct iop_err *err);
 /* The same from a buffer (len bytes, no terminator needed); origin names it in messages. */
 int results_parse(const char *buf, size_t len, const char *origin, struct results *out,
 		  struct iop_err *err);
+
+/* The same from parsed JSON (root is not taken). */
+int results_from_json(json_t *root, const char *origin, struct results *out, struct iop_err *err);
 
 /* Pool src's samples into dst's cells with the same identity (repeats kept in files apart). */
 int results_merge(struct results *dst, struct results *src, struct iop_err *err);

@@ -406,7 +406,11 @@ Test(safety, logs_never_follow_links_or_truncate_foreign_files)
 	cr_assert_eq(file_sum(log), sum);
 }
 
-/* Runs saved in the same second (or at once) each keep their file. */
+/*
+ * Runs saved in the same second (or at once) each keep their own run: the database gives
+ * every run its own id, and the files of the old JSON store beside it (here: foreign files
+ * under every name a run of these seconds had there) are read, never written.
+ */
 Test(safety, save_never_replaces_another_saved_run)
 {
 	char rd[400], target[400], host[256] = "", name[600], sub[400];
@@ -440,10 +444,19 @@ Test(safety, save_never_replaces_another_saved_run)
 		sums[i] = file_sum(name);
 	}
 	snprintf(target, sizeof(target), "--target=t=%s", out_dir);
-	r = iopath_run("sweep", "--engine=null", "--size=1m", "--runtime=0", target, "--save", rd,
-		       NULL);
-	cr_assert_eq(r.status, 0, "exit %d: %s", r.status, r.err);
-	run_out_free(&r);
+	{
+		struct run_bg a = iopath_start("sweep", "--engine=null", "--size=1m", "--runtime=0",
+					       target, "--save", rd, "--label=w=a", NULL);
+		struct run_bg b = iopath_start("sweep", "--engine=null", "--size=1m", "--runtime=0",
+					       target, "--save", rd, "--label=w=b", NULL);
+
+		r = iopath_wait(&a, 300);
+		cr_assert_eq(r.status, 0, "exit %d: %s", r.status, r.err);
+		run_out_free(&r);
+		r = iopath_wait(&b, 300);
+		cr_assert_eq(r.status, 0, "exit %d: %s", r.status, r.err);
+		run_out_free(&r);
+	}
 	for (i = 0; i < 12; i++) {
 		time_t t = now - 1 + (time_t)i;
 		char when[32];
@@ -458,7 +471,13 @@ Test(safety, save_never_replaces_another_saved_run)
 	while ((de = readdir(d)))
 		n += de->d_name[0] != '.';
 	closedir(d);
-	cr_assert_eq(n, 13, "the run's own result is missing (%u files)", n);
+	cr_assert_eq(n, 12, "a file was added to the old store (%u files)", n);
+	snprintf(rd, sizeof(rd), "--db=%s/store/iopath.db", out_dir);
+	r = iopath_run("results", "list", rd, NULL);
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	cr_assert(strstr(r.out, "{\"w\":\"a\"}") && strstr(r.out, "{\"w\":\"b\"}"),
+		  "both runs saved:\n%s", r.out);
+	run_out_free(&r);
 }
 
 /* ---- data is never code: the classic payloads through every chart ---- */

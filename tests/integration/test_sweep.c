@@ -193,31 +193,22 @@ Test(sweep, rw_and_workload_together_are_refused)
 Test(sweep, save_writes_the_store_with_labels_and_repeats)
 {
 	const char *dir = tmpdir_make();
-	char target[300], store[300], path[600];
+	char target[300], store[300], db[320];
 	struct run_out r;
-	struct dirent *de;
 	json_t *root, *cell;
-	DIR *d;
-	int found = 0;
 
 	snprintf(target, sizeof(target), "--target=t=%s", dir);
 	snprintf(store, sizeof(store), "--results-dir=%s/store", dir);
 	r = iopath_run("sweep", "--engine=null", target, "--size=1m", "--runtime=0", "--repeat=3",
 		       "--save=nightly", store, "--label=qemu=8.2.1", NULL);
 	cr_assert_eq(r.status, 0, "%s", r.err);
-	snprintf(path, sizeof(path), "%s/store/nightly", dir);
-	d = opendir(path);
-	cr_assert_not_null(d, "no %s", path);
-	while ((de = readdir(d))) {
-		if (!strstr(de->d_name, ".json"))
-			continue;
-		cr_assert_not_null(strchr(de->d_name, 'Z'), "UTC timestamp in %s", de->d_name);
-		snprintf(path, sizeof(path), "%s/store/nightly/%s", dir, de->d_name);
-		found++;
-	}
-	closedir(d);
-	cr_assert_eq(found, 1);
-	root = json_load_path(path);
+	cr_assert_not_null(strstr(r.err, "saved run 1 into"), "%s", r.err);
+	run_out_free(&r);
+	snprintf(db, sizeof(db), "--db=%s/store/iopath.db", dir);
+	r = iopath_run("results", "export", "latest", db, NULL);
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	root = json_from_string(r.out);
+	cr_assert_str_eq(json_string_value(json_object_get(root, "name")), "nightly");
 	cr_assert_str_eq(json_string_value(json_object_get(json_object_get(root, "labels"), "qemu")),
 			 "8.2.1");
 	cell = json_array_get(json_object_get(root, "cells"), 0);

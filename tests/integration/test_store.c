@@ -1,0 +1,377 @@
+/*
+ * Integration: the results database through the binary: --save, run selectors for compare
+ * and history, import and export, concurrent writers, the schema version. Against SQLite
+ * (a file per test); with IOPATH_TEST_PG=postgresql://... (make pg-test) the same tests run
+ * against that PostgreSQL server, each in a schema of its own.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "harness.h"
+
+TestSuite(store, .fini = tmpdir_cleanup);
+
+static const char *pg(void)
+{
+	const char *u = getenv("IOPATH_TEST_PG");
+
+	return u && *u ? u : NULL;
+}
+
+/* The database of this test: a new SQLite file, or a new schema of the PostgreSQL server. */
+static const char *test_db(const char *dir)
+{
+	static char spec[1024];
+	static unsigned seq;
+	char schema[64];
+
+	if (!pg()) {
+		snprintf(spec, sizeof(spec), "%s/db/iopath.db", dir);
+		return spec;
+	}
+	snprintf(schema, sizeof(schema), "t%d_%u", (int)getpid(), seq++);
+	cr_assert_eq(sh("psql -q '%s' -c 'CREATE SCHEMA %s' >/dev/null", pg(), schema), 0,
+		     "psql could not make a schema");
+	snprintf(spec, sizeof(spec), "%s&options=-csearch_path%%3D%s", pg(), schema);
+	return spec;
+}
+
+static json_t *sample(const char *name, double iops)
+{
+	return json_pack("{s:s, s:i, s:{s:f, s:f, s:i, s:{s:{s:i, s:i, s:i}}}}", "jobname", name,
+			 "error", 0, "read", "iops", iops, "bw_bytes", iops * 4096, "total_ios", 1000,
+			 "clat_ns", "percentile", "50.000000", 60000, "99.000000", 90000, "99.900000",
+			 120000);
+}
+
+/* A result file with one io_uring and one psync cell of 3 repeats; io_uring scaled. */
+static void write_result(const char *path, const char *qemu, double scale, long long ts)
+{
+	static const double base[3] = { 100000, 99000, 101000 };
+	json_t *cells = json_array();
+	const char *engines[2] = { "io_uring", "psync" };
+	unsigned e, i;
+	json_t *root;
+
+	for (e = 0; e < 2; e++) {
+		json_t *samples = json_array();
+
+		for (i = 0; i < 3; i++)
+			json_array_append_new(samples, sample(engines[e], base[i] * (e ? 1 : scale)));
+		json_array_append_new(cells, json_pack("{s:{s:s, s:s, s:s}, s:s, s:s, s:o}", "identity",
+						       "target", "disk", "rw", "randread", "engine",
+						       engines[e], "label", engines[e], "status", "ok",
+						       "samples", samples));
+	}
+	root = json_pack("{s:i, s:s, s:s, s:I, s:{s:s}, s:{s:s, s:{s:s}}, s:[], s:o}",
+			 "schema_version", 1, "kind", "sweep", "name", "sweep", "timestamp_ms",
+			 (json_int_t)ts, "labels", "qemu", qemu, "env", "hostname", "h", "iopath",
+			 "version", "v1", "targets", "cells", cells);
+	cr_assert_eq(json_dump_file(root, path, 0), 0);
+	json_decref(root);
+}
+
+static struct run_out import(const char *db, const char *path)
+{
+	char dbarg[1100];
+
+	snprintf(dbarg, sizeof(dbarg), "--db=%s", db);
+	return iopath_run("results", "import", path, dbarg, NULL);
+}
+
+static void import_ok(const char *db, const char *path)
+{
+	struct run_out r = import(db, path);
+
+	cr_assert_eq(r.status, 0, "import %s: %s", path, r.err);
+	run_out_free(&r);
+}
+
+Test(store, save_then_compare_the_latest_two_runs)
+{
+	const char *dir = tmpdir_make(), *db = test_db(dir);
+	char target[300], dbarg[1100];
+	struct run_out r;
+	unsigned i;
+
+	snprintf(target, sizeof(target), "--target=t=%s", dir);
+	snprintf(dbarg, sizeof(dbarg), "--db=%s", db);
+	for (i = 0; i < 2; i++) {
+		r = iopath_run("sweep", "--engine=null", target, "--size=256k", "--runtime=0", "--save",
+			       dbarg, i ? "--label=qemu=9.0" : "--label=qemu=8.2.1", NULL);
+		cr_assert_eq(r.status, 0, "%s", r.err);
+		cr_assert_not_null(strstr(r.err, i ? "saved run 2 into" : "saved run 1 into"), "%s", r.err);
+		run_out_free(&r);
+	}
+	r = iopath_run("compare", dbarg, "latest~1", "latest", NULL);
+	cr_assert(r.status == 0 || r.status == 1, "exit %d: %s%s", r.status, r.out, r.err);
+	cr_assert_not_null(strstr(r.out, "run 1:"), "BASE is the run before the latest:\n%s", r.out);
+	cr_assert_not_null(strstr(r.out, "run 2:"), "%s", r.out);
+	cr_assert_not_null(strstr(r.out, "3/3"), "the default 3 repeats were saved:\n%s", r.out);
+	cr_assert_not_null(strstr(r.out, "changed: label qemu: 8.2.1 -> 9.0"), "%s", r.out);
+	run_out_free(&r);
+	/* the same two runs by --run and by label */
+	r = iopath_run("compare", dbarg, "--run", "1", "--label", "qemu=9.0", NULL);
+	cr_assert(r.status == 0 || r.status == 1, "exit %d: %s", r.status, r.err);
+	cr_assert_not_null(strstr(r.out, "run 1:"), "%s", r.out);
+	cr_assert_not_null(strstr(r.out, "run 2:"), "%s", r.out);
+	run_out_free(&r);
+}
+
+Test(store, selectors_that_match_nothing_are_bad_input)
+{
+	const char *dir = tmpdir_make(), *db = test_db(dir);
+	char file[300], dbarg[1100];
+	struct run_out r;
+
+	snprintf(file, sizeof(file), "%s/a.json", dir);
+	write_result(file, "8.2.1", 1.0, 1000);
+	import_ok(db, file);
+	snprintf(dbarg, sizeof(dbarg), "--db=%s", db);
+	r = iopath_run("compare", dbarg, "run:7", "latest", NULL);
+	cr_assert_eq(r.status, 2, "exit %d", r.status);
+	cr_assert_not_null(strstr(r.err, "no run matches 'run:7'"), "%s", r.err);
+	run_out_free(&r);
+	r = iopath_run("compare", dbarg, "latest~3", "latest", NULL);
+	cr_assert_eq(r.status, 2, "exit %d", r.status);
+	run_out_free(&r);
+	r = iopath_run("compare", dbarg, "qemu=1.0", "latest", NULL);
+	cr_assert_eq(r.status, 2, "exit %d", r.status);
+	cr_assert_not_null(strstr(r.err, "no run matches 'qemu=1.0'"), "%s", r.err);
+	run_out_free(&r);
+}
+
+Test(store, a_label_selector_pools_every_run_with_it)
+{
+	const char *dir = tmpdir_make(), *db = test_db(dir);
+	char f[4][300], dbarg[1100];
+	struct run_out r;
+	unsigned i;
+
+	for (i = 0; i < 4; i++) {
+		snprintf(f[i], sizeof(f[i]), "%s/r%u.json", dir, i);
+		write_result(f[i], i < 2 ? "8.2.1" : "9.0", i < 2 ? 1.0 : 0.7, 1000 + i);
+		import_ok(db, f[i]);
+	}
+	snprintf(dbarg, sizeof(dbarg), "--db=%s", db);
+	r = iopath_run("compare", dbarg, "qemu=8.2.1", "qemu=9.0", "--metric=iops", NULL);
+	cr_assert_eq(r.status, 1, "a 30%% drop: exit %d\n%s%s", r.status, r.out, r.err);
+	cr_assert_not_null(strstr(r.out, "6/6"), "two runs of 3 repeats each side:\n%s", r.out);
+	cr_assert_not_null(strstr(r.out, "REGRESSION"), "%s", r.out);
+	run_out_free(&r);
+}
+
+Test(store, import_export_round_trip_and_import_once)
+{
+	const char *dir = tmpdir_make(), *db = test_db(dir);
+	char file[300], fio[300], out[300], dbarg[1100];
+	struct run_out r;
+	json_t *a, *b;
+
+	snprintf(file, sizeof(file), "%s/a.json", dir);
+	snprintf(fio, sizeof(fio), "%s/fio.json", dir);
+	write_result(file, "8.2.1", 1.0, 1000);
+	file_write_text(fio, "{\"fio version\": \"fio-3.33\", \"timestamp\": 1700000000, \"jobs\": [{"
+			"\"jobname\": \"rr\", \"error\": 0, \"job options\": {\"rw\": \"randread\"},"
+			"\"read\": {\"iops\": 5000.0, \"bw_bytes\": 20480000, \"total_ios\": 100}}]}");
+	import_ok(db, file);
+	import_ok(db, fio);
+	r = import(db, file);
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	cr_assert_not_null(strstr(r.err, "imported before, as run 1"), "%s", r.err);
+	run_out_free(&r);
+	snprintf(dbarg, sizeof(dbarg), "--db=%s", db);
+	r = iopath_run("results", "list", dbarg, NULL);
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	cr_assert_not_null(strstr(r.out, "qemu"), "%s", r.out);
+	cr_assert_not_null(strstr(r.out, "fio.json"), "%s", r.out);
+	cr_assert_null(strstr(r.out, "\n     3 "), "imported once:\n%s", r.out);
+	run_out_free(&r);
+	snprintf(out, sizeof(out), "--output=%s/back.json", dir);
+	r = iopath_run("results", "export", "run:1", dbarg, out, NULL);
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	run_out_free(&r);
+	snprintf(out, sizeof(out), "%s/back.json", dir);
+	a = json_load_path(file);
+	b = json_load_path(out);
+	cr_assert(json_equal(json_object_get(json_array_get(json_object_get(a, "cells"), 0), "samples"),
+			     json_object_get(json_array_get(json_object_get(b, "cells"), 0), "samples")),
+		  "every sample back as it went in");
+	cr_assert(json_equal(json_object_get(a, "labels"), json_object_get(b, "labels")));
+	json_decref(a);
+	json_decref(b);
+	/* the exported file and the stored run are the same run */
+	r = iopath_run("compare", out, "run:1", dbarg, NULL);
+	cr_assert_eq(r.status, 0, "exit %d\n%s%s", r.status, r.out, r.err);
+	run_out_free(&r);
+	/* the fio job is a cell of one sample */
+	r = iopath_run("results", "export", "run:2", dbarg, NULL);
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	cr_assert_not_null(strstr(r.out, "\"rr\""), "%s", r.out);
+	run_out_free(&r);
+}
+
+Test(store, concurrent_saves_all_survive)
+{
+	const char *dir = tmpdir_make(), *db = test_db(dir);
+	char target[300], dbarg[1100], label[8][32];
+	struct run_bg bg[8];
+	struct run_out r;
+	unsigned i;
+
+	snprintf(target, sizeof(target), "--target=t=%s", dir);
+	snprintf(dbarg, sizeof(dbarg), "--db=%s", db);
+	for (i = 0; i < 8; i++) {
+		snprintf(label[i], sizeof(label[i]), "--label=n=%u", i);
+		bg[i] = iopath_start("sweep", "--engine=null", target, "--size=256k", "--runtime=0",
+				     "--bs=4k,8k", "--save", dbarg, label[i], NULL);
+	}
+	for (i = 0; i < 8; i++) {
+		r = iopath_wait(&bg[i], 300);
+		cr_assert_eq(r.status, 0, "writer %u: %s", i, r.err);
+		cr_assert_not_null(strstr(r.err, "saved run"), "%s", r.err);
+		run_out_free(&r);
+	}
+	r = iopath_run("results", "list", dbarg, NULL);
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	for (i = 0; i < 8; i++) {
+		char want[32];
+
+		snprintf(want, sizeof(want), "{\"n\":\"%u\"}", i);
+		cr_assert_not_null(strstr(r.out, want), "run %u lost:\n%s", i, r.out);
+	}
+	run_out_free(&r);
+	/* every run whole: its 2 cells of 3 samples */
+	for (i = 0; i < 8; i++) {
+		char sel[16];
+
+		snprintf(sel, sizeof(sel), "n=%u", i);
+		r = iopath_run("compare", dbarg, sel, sel, "--metric=iops", NULL);
+		cr_assert_eq(r.status, 0, "%s%s", r.out, r.err);
+		cr_assert_not_null(strstr(r.out, "2 cell(s) compared"), "%s", r.out);
+		run_out_free(&r);
+	}
+}
+
+Test(store, history_by_label_finds_the_step)
+{
+	const char *dir = tmpdir_make(), *db = test_db(dir);
+	static const char *const qemu[] = { "10.0", "8.2.1", "9.0", "8.2.1" };
+	static const double scale[] = { 0.7, 1.0, 0.7, 1.0 };
+	char f[300], dbarg[1100];
+	json_t *root, *steps, *s;
+	struct run_out r;
+	unsigned i;
+
+	for (i = 0; i < 4; i++) {
+		snprintf(f, sizeof(f), "%s/r%u.json", dir, i);
+		write_result(f, qemu[i], scale[i], 1000 + i);
+		import_ok(db, f);
+	}
+	snprintf(dbarg, sizeof(dbarg), "--db=%s", db);
+	r = iopath_run("history", dbarg, "--by", "qemu", "--json", NULL);
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	root = json_from_string(r.out);
+	cr_assert_eq(json_array_size(json_object_get(root, "groups")), 3, "8.2.1 pooled:\n%s", r.out);
+	steps = json_object_get(json_object_get(json_object_get(root, "metrics"), "iops"), "steps");
+	cr_assert_eq(json_array_size(steps), 1, "one step, io_uring at 9.0:\n%s", r.out);
+	s = json_array_get(steps, 0);
+	cr_assert_str_eq(json_string_value(json_object_get(s, "verdict")), "regression");
+	cr_assert_eq(json_integer_value(json_object_get(s, "at")), 1);
+	cr_assert_str_eq(json_string_value(json_object_get(s, "label")), "io_uring");
+	cr_assert_float_eq(json_real_value(json_object_get(s, "change")), -0.3, 1e-9);
+	cr_assert(json_is_number(json_object_get(s, "p")) && json_is_number(json_object_get(s, "change_ci95_lo")));
+	cr_assert_eq(json_integer_value(json_object_get(s, "n_before")), 6, "%s", r.out);
+	json_decref(root);
+	run_out_free(&r);
+	r = iopath_run("history", dbarg, "--by", "qemu", NULL);
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	cr_assert_not_null(strstr(r.out, "step: io_uring: iops regression -30.0% at qemu=9.0 (from qemu=8.2.1"),
+			   "%s", r.out);
+	run_out_free(&r);
+}
+
+Test(store, a_database_of_a_newer_schema_is_refused)
+{
+	const char *dir = tmpdir_make(), *db = test_db(dir);
+	char file[300], dbarg[1100];
+	struct run_out r;
+
+	snprintf(file, sizeof(file), "%s/a.json", dir);
+	write_result(file, "8.2.1", 1.0, 1000);
+	import_ok(db, file);
+	if (pg())
+		cr_assert_eq(sh("psql -q '%s' -c \"UPDATE iopath_meta SET value = '99' WHERE key = 'schema_version'\" >/dev/null",
+				db), 0);
+	else
+		cr_assert_eq(sh("sqlite3 '%s' \"UPDATE iopath_meta SET value = '99' WHERE key = 'schema_version'\"",
+				db), 0, "sqlite3 (the command) is needed: scripts/deps.sh");
+	snprintf(dbarg, sizeof(dbarg), "--db=%s", db);
+	r = iopath_run("results", "list", dbarg, NULL);
+	cr_assert_eq(r.status, 2, "exit %d", r.status);
+	cr_assert_not_null(strstr(r.err, "schema 99 is newer than this iopath reads"), "%s", r.err);
+	run_out_free(&r);
+}
+
+Test(store, the_old_json_store_is_imported_when_the_database_is_made)
+{
+	const char *dir = tmpdir_make();
+	char sub[300], file[340], target[300], rd[320], dbarg[400];
+	struct run_out r;
+
+	if (pg())
+		cr_skip_test("the JSON store sits beside an SQLite file; nothing to import into a server");
+	snprintf(sub, sizeof(sub), "%s/results/sweep", dir);
+	cr_assert_eq(sh("mkdir -p '%s'", sub), 0);
+	snprintf(file, sizeof(file), "%s/20261129T221324Z-vm.json", sub);
+	write_result(file, "8.2.1", 1.0, 1000);
+	snprintf(target, sizeof(target), "--target=t=%s", dir);
+	snprintf(rd, sizeof(rd), "--results-dir=%s/results", dir);
+	r = iopath_run("sweep", "--engine=null", target, "--size=256k", "--runtime=0", "--save", rd,
+		       NULL);
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	cr_assert_not_null(strstr(r.err, "imported 1 run(s) of the JSON store"), "%s", r.err);
+	cr_assert_not_null(strstr(r.err, "saved run 2 into"), "%s", r.err);
+	run_out_free(&r);
+	snprintf(dbarg, sizeof(dbarg), "--db=%s/results/iopath.db", dir);
+	r = iopath_run("results", "list", dbarg, NULL);
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	cr_assert_not_null(strstr(r.out, "20261129T221324Z-vm.json"), "%s", r.out);
+	run_out_free(&r);
+	cr_assert_eq(access(file, R_OK), 0, "the old file stays");
+}
+
+Test(store, a_file_that_is_not_an_iopath_database_is_left_alone)
+{
+	const char *dir = tmpdir_make();
+	char path[300], dbarg[340], file[300];
+	struct run_out r;
+	uint64_t sum;
+
+	if (pg())
+		cr_skip_test("a file check: SQLite only");
+	snprintf(path, sizeof(path), "%s/notes.db", dir);
+	file_write_text(path, "my notes, not a database\n");
+	sum = file_sum(path);
+	snprintf(file, sizeof(file), "%s/a.json", dir);
+	write_result(file, "8.2.1", 1.0, 1000);
+	snprintf(dbarg, sizeof(dbarg), "--db=%s", path);
+	r = iopath_run("results", "import", file, dbarg, NULL);
+	cr_assert_eq(r.status, 2, "exit %d: %s", r.status, r.err);
+	cr_assert_not_null(strstr(r.err, "not an SQLite database"), "%s", r.err);
+	run_out_free(&r);
+	cr_assert_eq(file_sum(path), sum, "the file was changed");
+	r = iopath_run("results", "list", dbarg, NULL);
+	cr_assert_eq(r.status, 2);
+	run_out_free(&r);
+	/* a symbolic link is not followed */
+	snprintf(file, sizeof(file), "%s/link.db", dir);
+	cr_assert_eq(symlink(path, file), 0);
+	snprintf(dbarg, sizeof(dbarg), "--db=%s", file);
+	r = iopath_run("results", "list", dbarg, NULL);
+	cr_assert_eq(r.status, 2, "exit %d", r.status);
+	run_out_free(&r);
+}
