@@ -40,6 +40,7 @@ static void usage(FILE *f)
 		"  --cmdhelp[=OPT|all]  job options and what they do\n"
 		"  --enghelp[=ENGINE[,OPT]]  the engines, or an engine's options\n"
 		"  --alloc-size=KB      accepted for fio's sake: iopath has no fixed-size pool to size\n"
+		"  --aux-path=DIR       where verify state files go (local-JOB-N-verify.state)\n"
 		"  --ignore-unsupported warn about fio options iopath lacks instead of refusing\n"
 		"  --allow-overwrite    let write jobs overwrite existing files iopath did not create\n"
 		"  --allow-destructive=DEV  let write jobs write DEV even though it holds data\n");
@@ -61,6 +62,7 @@ struct fio_args {
 	uint64_t eta_newline_ns;	/* --eta-newline: a fresh progress line this often */
 	unsigned max_jobs;	/* --max-jobs: workers allowed in all, 0 = no limit */
 	bool enforce_max_jobs;	/* --enforce-max-jobs: refuse more (fio only warns, as we do) */
+	const char *aux_path;	/* --aux-path: the directory of the jobs' state files */
 	bool warnings_fatal;
 	bool version;
 	bool second_pass;	/* parse_args' look at the tool's options: they were taken already */
@@ -85,7 +87,6 @@ static const struct {
 	{ "trigger-timeout", false, "triggers" },
 	{ "trigger", false, "triggers" },
 	{ "trigger-remote", false, "triggers" },
-	{ "aux-path", false, "a directory for fio's state files" },
 	{ "merge-blktrace-only", true, "blktrace merging" },
 	{ "cpuclock-test", true, "fio's CPU clock test" },
 	{ "crctest", true, "fio's checksum speed test" },
@@ -180,6 +181,15 @@ static int tool_option(struct fio_args *a, const char *key, const char *val, str
 		else if (!a->second_pass)
 			fprintf(stderr, "iopath: warning: --max-jobs=%s is not a number from 1 to 1000000; ignored, as fio does\n",
 				val ? val : "");
+		return 1;
+	}
+	if (!strcmp(key, "aux-path")) {
+		if (!val || !*val)
+			return iop_errf(err, -EINVAL, "--aux-path needs a directory (where verify state files go)");
+		if (strlen(val) >= sizeof(((struct job_spec *)0)->aux_path))
+			return iop_errf(err, -ENAMETOOLONG, "--aux-path=%.40s...: longer than %zu bytes",
+					val, sizeof(((struct job_spec *)0)->aux_path) - 1);
+		a->aux_path = val;
 		return 1;
 	}
 	if (!strcmp(key, "enforce-max-jobs")) {
@@ -474,6 +484,8 @@ int cmd_fio(int argc, char **argv)
 		ret = iop_errf(&err, -EINVAL, "--warnings-fatal: %s", p.warnings[0]);
 	if (!ret && a.max_jobs)
 		ret = check_max_jobs(&jobs, &a, &err);
+	for (unsigned i = 0; !ret && a.aux_path && i < jobs.nr; i++)
+		snprintf(jobs.jobs[i].aux_path, sizeof(jobs.jobs[i].aux_path), "%s", a.aux_path);
 	print_warnings(&p);
 	job_parser_free(&p);
 	/* --allow-overwrite covers an existing output file of someone else's too */

@@ -271,6 +271,7 @@ struct job_spec {
 	char iops_log[256];
 	char lat_log[256];
 	char hist_log[256];		/* write_hist_log name */
+	char aux_path[256];		/* --aux-path: where state files go ("" = here) */
 	bool bw_log_set, iops_log_set, lat_log_set, hist_log_set;
 	unsigned log_hist_msec;		/* write_hist_log: an entry per direction this often */
 	unsigned log_hist_coarseness;	/* 0..6: bins merged 2^N at a time */
