@@ -221,18 +221,6 @@ int atomic_open(struct atomic_file *a, const char *path)
 	return 0;
 }
 
-int atomic_open_new(struct atomic_file *a, const char *path)
-{
-	int ret = atomic_open(a, path);
-
-	if (!ret && a->direct) {
-		atomic_abort(a);
-		return -EPERM;
-	}
-	a->exclusive = true;
-	return ret;
-}
-
 static void sync_dir(const char *path)
 {
 	char dir[PATH_MAX];
@@ -319,7 +307,7 @@ int atomic_commit(struct atomic_file *a)
 		ret = errno ? -errno : -EIO;
 	a->f = NULL;
 	if (!ret)
-		ret = atomic_place(a->tmp, a->path, a->exclusive);
+		ret = atomic_place(a->tmp, a->path, false);
 	if (ret) {
 		atomic_abort(a);
 		return ret;

@@ -18,7 +18,6 @@ struct atomic_file {
 	char path[PATH_MAX];
 	char tmp[PATH_MAX];
 	bool direct;		/* the process's stream, /dev/null, a FIFO or socket: in place */
-	bool exclusive;		/* commit fails with -EEXIST rather than replace anything */
 };
 
 /*
@@ -46,9 +45,6 @@ int atomic_check(const char *path, struct iop_err *err);
  * checked again here (-ELOOP a link, -EPERM a device, -EEXIST a foreign file). 0 or -errno.
  */
 int atomic_open(struct atomic_file *a, const char *path);
-
-/* The same for a file that must be new: its commit replaces nothing (-EEXIST then). */
-int atomic_open_new(struct atomic_file *a, const char *path);
 
 /*
  * Finish: flush, fsync, mark, close, and rename over path (the rules checked once more:

@@ -45,7 +45,7 @@ static int open_or_create(const char *path, int accmode, int *fdp, bool *created
 
 	*created = fd >= 0;
 	if (fd >= 0) {
-		ret = target_mark_owned(fd, path);
+		ret = target_mark_created_for_layout(fd, path);
 		if (ret) {
 			close(fd);
 			unlink(path);
@@ -188,6 +188,23 @@ int file_names(const struct job_spec *job, unsigned clone, struct path_set *out,
 	return (int)nr;
 }
 
+int file_size_fd(int fd, uint64_t *size, bool *is_blockdev)
+{
+	struct stat st;
+
+	*is_blockdev = false;
+	if (fstat(fd, &st))
+		return -errno;
+	if (S_ISREG(st.st_mode)) {
+		*size = (uint64_t)st.st_size;
+		return 0;
+	}
+	if (!S_ISBLK(st.st_mode))
+		return S_ISDIR(st.st_mode) ? -EISDIR : -EINVAL;
+	*is_blockdev = true;
+	return ioctl(fd, BLKGETSIZE64, size) ? -errno : 0;
+}
+
 int file_size(const char *path, uint64_t *size, bool *is_blockdev)
 {
 	struct stat st;
@@ -294,55 +311,144 @@ static void preallocate(enum fallocate_mode mode, int fd, uint64_t from, uint64_
  */
 static void layout_undo(int fd, const char *path, bool created, uint64_t written)
 {
-	if (created)
+	struct stat a, b;
+
+	/* the name is removed only while it still names the file laid out here */
+	if (created && !fstat(fd, &a) && !lstat(path, &b) && a.st_dev == b.st_dev &&
+	    a.st_ino == b.st_ino) {
 		target_remove(path);
-	else
-		(void)!ftruncate(fd, (off_t)written);
+		return;
+	}
+	/* what was written is whole: the next run carries on from there */
+	if (!created && !ftruncate(fd, (off_t)written))
+		(void)target_layout_done(fd, path);
 }
 
 int file_layout(const struct job_spec *job, const char *path, uint64_t end, bool fill,
 		uint32_t unit, struct iop_err *err)
 {
-	struct stat st;
 	bool created;
-	int fd, ret = 0;
+	int fd, ret = open_or_create(path, O_RDWR, &fd, &created, err);
 
-	ret = open_or_create(path, O_RDWR, &fd, &created, err);
 	if (ret)
 		return ret;
-	if (fstat(fd, &st)) {
-		ret = iop_errf(err, -errno, "%s: %s", path, strerror(errno));
-		goto out_close;
-	}
-	if (!S_ISREG(st.st_mode) || (uint64_t)st.st_size >= end)
-		goto out_close;
-	preallocate(job->fallocate, fd, (uint64_t)st.st_size, end);
-	if (fill) {
-		/* restart at a unit boundary so every unit holds a whole verify header */
-		uint64_t from = (uint64_t)st.st_size / unit * unit, done;
-
-		ret = fill_range(job, fd, path, from, end, unit, &done, err);
-		if (ret)
-			layout_undo(fd, path, created, done > (uint64_t)st.st_size ? done :
-							     (uint64_t)st.st_size);
-	} else if (ftruncate(fd, (off_t)end)) {
-		ret = iop_errf(err, -errno, "cannot extend %s to %llu bytes: %s", path,
-			       (unsigned long long)end, strerror(errno));
-		layout_undo(fd, path, created, (uint64_t)st.st_size);
-	}
-out_close:
+	ret = file_layout_fd(job, fd, path, created, end, fill, unit, err);
 	close(fd);
 	return ret;
 }
 
-int file_open(const struct job_spec *job, const char *path, bool write, struct iop_err *err)
+int file_layout_fd(const struct job_spec *job, int fd, const char *path, bool created,
+		   uint64_t end, bool fill, uint32_t unit, struct iop_err *err)
+{
+	struct stat st;
+	uint64_t have;
+	bool mine, redo;
+	int ret = 0;
+
+	if (fstat(fd, &st))
+		return iop_errf(err, -errno, "%s: %s", path, strerror(errno));
+	if (!S_ISREG(st.st_mode))
+		return 0;
+	mine = created || target_owned_fd(fd, path);
+	/* a layout of iopath's cut short (SIGKILL, a crash) is no layout: done again, whole */
+	redo = mine && !created && target_layout_incomplete(fd, path);
+	have = redo ? 0 : (uint64_t)st.st_size;
+	if (have >= end)
+		return created ? target_layout_done(fd, path) : 0;
+	if (mine && !created) {	/* a file created here was marked so already */
+		ret = target_layout_begin(fd, path);
+		if (ret)
+			return iop_errf(err, ret, "cannot mark the layout of %s as under way: %s", path,
+					strerror(-ret));
+	}
+	if (redo && ftruncate(fd, 0))
+		return iop_errf(err, -errno, "cannot lay out %s again: %s", path, strerror(errno));
+	preallocate(job->fallocate, fd, have, end);
+	if (fill) {
+		/* restart at a unit boundary so every unit holds a whole verify header */
+		uint64_t from = have / unit * unit, done;
+
+		ret = fill_range(job, fd, path, from, end, unit, &done, err);
+		if (ret)
+			layout_undo(fd, path, created, done > have ? done : have);
+	} else if (ftruncate(fd, (off_t)end)) {
+		ret = iop_errf(err, -errno, "cannot extend %s to %llu bytes: %s", path,
+			       (unsigned long long)end, strerror(errno));
+		layout_undo(fd, path, created, have);
+	}
+	if (!ret && mine)
+		ret = target_layout_done(fd, path);
+	return ret;
+}
+
+/* The flags a job's own descriptor for a file is opened with. */
+static int job_open_flags(const struct job_spec *job, bool write)
 {
 	int flags = (write ? O_RDWR : O_RDONLY) | O_CLOEXEC;
-	int fd;
 
 	if (job->direct)
 		flags |= O_DIRECT;
-	flags |= job->sync_flags;	/* sync= (fio applies it to reads and writes alike) */
+	return flags | job->sync_flags;	/* sync= (fio applies it to reads and writes alike) */
+}
+
+static int open_failed(const struct job_spec *job, const char *path, int e, struct iop_err *err)
+{
+	if (e == EINVAL && job->direct)
+		return iop_errf(err, -e,
+				"open %s with O_DIRECT: %s (this filesystem refuses direct I/O; try direct=0)",
+				path, strerror(e));
+	return iop_errf(err, -e, "open %s: %s", path, strerror(e));
+}
+
+bool file_same(int a, int b)
+{
+	struct stat sa, sb;
+
+	return !fstat(a, &sa) && !fstat(b, &sb) && sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino &&
+	       sa.st_rdev == sb.st_rdev;
+}
+
+int file_reopen_fd(int bound, const char *path, int flags)
+{
+	char self[64];
+	int fd, e;
+
+	snprintf(self, sizeof(self), "/proc/self/fd/%d", bound);
+	fd = open(self, flags);
+	if (fd >= 0 || errno != ENOENT)
+		return fd;
+	/* no /proc: the name again, not followed, and only if it is still the checked object */
+	fd = open(path, flags | O_NOFOLLOW);
+	if (fd < 0)
+		return fd;
+	if (!file_same(fd, bound)) {
+		e = ESTALE;
+		close(fd);
+		errno = e;
+		return -1;
+	}
+	return fd;
+}
+
+int file_reopen(const struct job_spec *job, int bound, const char *path, bool write,
+		struct iop_err *err)
+{
+	int fd = file_reopen_fd(bound, path, job_open_flags(job, write));
+
+	if (fd < 0 && errno == ESTALE)
+		return iop_errf(err, -ESTALE,
+				"open %s: it is no longer the file checked before the run (the name was replaced)",
+				path);
+	if (fd < 0)
+		return open_failed(job, path, errno, err);
+	return fd;
+}
+
+int file_open(const struct job_spec *job, const char *path, bool write, struct iop_err *err)
+{
+	int flags = job_open_flags(job, write);
+	int fd;
+
 	fd = write && job->create_on_open ? open(path, flags | O_CREAT | O_EXCL, 0644) : -1;
 	if (fd >= 0) {
 		/* create_on_open: created here rather than laid out, and iopath's own as well */
@@ -356,16 +462,10 @@ int file_open(const struct job_spec *job, const char *path, bool write, struct i
 		}
 		return fd;
 	}
-	fd = open(path, flags);
-	if (fd < 0) {
-		int e = errno;
-
-		if (e == EINVAL && job->direct)
-			return iop_errf(err, -e,
-					"open %s with O_DIRECT: %s (this filesystem refuses direct I/O; try direct=0)",
-					path, strerror(e));
-		return iop_errf(err, -e, "open %s: %s", path, strerror(e));
-	}
+	/* create_on_open met an existing file: checked by name before; never through a new link */
+	fd = open(path, flags | (write && job->create_on_open ? O_NOFOLLOW : 0));
+	if (fd < 0)
+		return open_failed(job, path, errno, err);
 	return fd;
 }
 

@@ -44,6 +44,7 @@ int file_truncate(const char *path, uint64_t len, struct iop_err *err);
 
 /* Size of a regular file or block device; -ENOENT when missing. */
 int file_size(const char *path, uint64_t *size, bool *is_blockdev);
+int file_size_fd(int fd, uint64_t *size, bool *is_blockdev);
 
 /*
  * Make sure path holds at least end bytes: create it if missing; when fill is set write
@@ -51,6 +52,27 @@ int file_size(const char *path, uint64_t *size, bool *is_blockdev);
  */
 int file_layout(const struct job_spec *job, const char *path, uint64_t end, bool fill,
 		uint32_t unit, struct iop_err *err);
+
+/*
+ * file_layout on the file open on fd (O_RDWR), created said when this run created it; on
+ * success the file's mark says its layout is complete.
+ */
+int file_layout_fd(const struct job_spec *job, int fd, const char *path, bool created,
+		   uint64_t end, bool fill, uint32_t unit, struct iop_err *err);
+
+/*
+ * A descriptor of its own for the object open on bound (checked there): /proc/self/fd/N
+ * opened with flags, or where there is no /proc, path not followed and only when it is
+ * still the same file (-1 with errno ESTALE when not). fd or -1 with errno.
+ */
+int file_reopen_fd(int bound, const char *path, int flags);
+
+/* The job's descriptor for its file checked on bound (see file_open). fd or -errno. */
+int file_reopen(const struct job_spec *job, int bound, const char *path, bool write,
+		struct iop_err *err);
+
+/* Are a and b open on the same object (device and inode)? */
+bool file_same(int a, int b);
 
 /* Open for the job: O_RDWR or O_RDONLY, plus O_DIRECT when direct=1. Returns fd or -errno. */
 int file_open(const struct job_spec *job, const char *path, bool write, struct iop_err *err);

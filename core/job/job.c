@@ -6,6 +6,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <sys/stat.h>
 #include <sys/sysinfo.h>
 #include <unistd.h>
 
@@ -343,8 +345,12 @@ static int include_file(struct job_parser *p, const char *name, const char *orig
 		return iop_errf(err, -ELOOP, "%s: include %s: more than %d nested includes", where,
 				path, JOB_INCLUDE_DEPTH);
 	ret = read_text(path, &text, err);
-	if (ret)
-		return iop_errf(err, ret, "%s: include: %s", where, err->msg);
+	if (ret) {
+		char why[sizeof(err->msg)];
+
+		snprintf(why, sizeof(why), "%s", err->msg);
+		return iop_errf(err, ret, "%s: include: %s", where, why);
+	}
 	p->includes[p->nr_includes++] = real;
 	ret = parse_lines(p, text, path, s, true, &stonewall, err);
 	p->nr_includes--;
@@ -457,14 +463,36 @@ int job_parse_text(struct job_parser *p, const char *text, const char *origin,
 
 static int read_text(const char *path, char **out, struct iop_err *err)
 {
-	FILE *f = fopen(path, "r");
+	/* O_NONBLOCK: a FIFO must not hold the parse; it is refused below, as a device is */
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	struct stat st;
+	FILE *f;
 	char *text;
 	size_t n;
 	long len;
 	int ret;
 
-	if (!f)
+	if (fd < 0)
 		return iop_errf(err, -errno, "job file %s: %s", path, strerror(errno));
+	if (fstat(fd, &st)) {
+		ret = -errno;
+		close(fd);
+		return iop_errf(err, ret, "job file %s: %s", path, strerror(-ret));
+	}
+	if (!S_ISREG(st.st_mode)) {
+		close(fd);
+		return iop_errf(err, -EINVAL,
+				"job file %s: not a regular file (a %s); job files and includes must be files",
+				path, S_ISDIR(st.st_mode) ? "directory" : S_ISFIFO(st.st_mode) ? "FIFO" :
+				S_ISBLK(st.st_mode) ? "block device" : S_ISCHR(st.st_mode) ?
+				"character device" : "socket");
+	}
+	f = fdopen(fd, "r");
+	if (!f) {
+		ret = -errno;
+		close(fd);
+		return iop_errf(err, ret, "job file %s: %s", path, strerror(-ret));
+	}
 	if (fseek(f, 0, SEEK_END) || (len = ftell(f)) < 0 || fseek(f, 0, SEEK_SET)) {
 		ret = -errno;
 		fclose(f);

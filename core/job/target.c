@@ -115,39 +115,145 @@ int target_sidecar_path(const char *path, char *out, size_t len)
 	return n < 0 || (size_t)n >= len ? -ENAMETOOLONG : 0;
 }
 
-static int write_sidecar(const char *path, ino_t ino)
+#define SIDECAR_HEAD "This records that iopath created "
+#define LAYOUT_XATTR "user.iopath.layout"
+#define LAYOUT_PENDING "incomplete"
+
+/*
+ * Read the sidecar side into text (NUL-terminated): its length, -ENOENT when there is none,
+ * -EPERM when the name holds something that is not iopath's (a user's own .NAME.iopath, a
+ * link, a device): iopath never rewrites or removes that.
+ */
+static ssize_t read_sidecar(const char *side, char *text, size_t len)
 {
-	char side[PATH_MAX], text[PATH_MAX + 96];
-	int fd, n, ret = 0;
+	struct stat st;
+	ssize_t n;
+	int fd = open(side, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+
+	if (fd < 0)
+		return errno == ELOOP ? -EPERM : -errno;
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
+		close(fd);
+		return -EPERM;
+	}
+	n = read(fd, text, len - 1);
+	close(fd);
+	if (n < 0)
+		return -EPERM;
+	text[n] = '\0';
+	return strncmp(text, SIDECAR_HEAD, sizeof(SIDECAR_HEAD) - 1) ? -EPERM : n;
+}
+
+/* The identity a sidecar records: the inode, its birth time where the kernel has one. */
+static void identity_of(int fd, const struct stat *st, char *out, size_t len)
+{
+	struct statx stx;
+	int n = snprintf(out, len, "ino=%llu\n", (unsigned long long)st->st_ino);
+
+	if (!statx(fd, "", AT_EMPTY_PATH, STATX_BTIME, &stx) && (stx.stx_mask & STATX_BTIME))
+		snprintf(out + n, len - (size_t)n, "btime=%lld.%09u\n", (long long)stx.stx_btime.tv_sec,
+			 stx.stx_btime.tv_nsec);
+}
+
+/*
+ * Write (or rewrite) path's sidecar for the file open on fd: created exclusively, or
+ * replacing only a sidecar of iopath's own. -EEXIST when the name holds a user's file.
+ */
+static int write_sidecar(int fd, const char *path, bool pending)
+{
+	char side[PATH_MAX], tmp[PATH_MAX + 32], text[PATH_MAX + 256], old[PATH_MAX + 256], id[96];
+	struct stat st;
+	ssize_t had;
+	int tfd, n, ret = 0;
 
 	ret = target_sidecar_path(path, side, sizeof(side));
 	if (ret)
 		return ret;
-	n = snprintf(text, sizeof(text),
-		     "This records that iopath created %s; iopath may overwrite and remove it.\nino=%llu\n",
-		     path, (unsigned long long)ino);
-	fd = open(side, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0644);
-	if (fd < 0)
+	if (fstat(fd, &st))
 		return -errno;
-	if (write(fd, text, (size_t)n) != n)
+	had = read_sidecar(side, old, sizeof(old));
+	if (had == -EPERM)
+		return -EEXIST;
+	if (had < 0 && had != -ENOENT)
+		return (int)had;
+	identity_of(fd, &st, id, sizeof(id));
+	n = snprintf(text, sizeof(text),
+		     SIDECAR_HEAD "%s; iopath may overwrite and remove it.\n%s%s", path, id,
+		     pending ? "layout=" LAYOUT_PENDING "\n" : "");
+	/* a new sidecar takes a free name only; an old one of iopath's is replaced whole */
+	if (had < 0)
+		snprintf(tmp, sizeof(tmp), "%s", side);
+	else if (snprintf(tmp, sizeof(tmp), "%s.tmp.%d", side, (int)getpid()) >= (int)sizeof(tmp))
+		return -ENAMETOOLONG;
+	tfd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+	if (tfd < 0)
+		return errno == EEXIST && had < 0 ? -EEXIST : -errno;
+	if (write(tfd, text, (size_t)n) != n)
 		ret = errno ? -errno : -EIO;
-	if (close(fd) && !ret)
+	if (close(tfd) && !ret)
+		ret = -errno;
+	if (!ret && had >= 0 && rename(tmp, side))
 		ret = -errno;
 	if (ret)
-		unlink(side);
+		unlink(tmp);
 	return ret;
+}
+
+static bool has_xattrs(int fd)
+{
+	char val[64];
+
+	return fgetxattr(fd, OWNER_XATTR, val, sizeof(val)) >= 0 || errno != ENOTSUP;
+}
+
+static int mark(int fd, const char *path, bool pending)
+{
+	if (!fsetxattr(fd, OWNER_XATTR, OWNER_VALUE, sizeof(OWNER_VALUE) - 1, 0))
+		return pending && fsetxattr(fd, LAYOUT_XATTR, LAYOUT_PENDING,
+					    sizeof(LAYOUT_PENDING) - 1, 0) ? -errno : 0;
+	/* no user xattrs here (9p, vboxsf, some FUSE, ramfs): a sidecar file records it */
+	return write_sidecar(fd, path, pending);
 }
 
 int target_mark_owned(int fd, const char *path)
 {
-	struct stat st;
+	return mark(fd, path, false);
+}
 
-	if (!fsetxattr(fd, OWNER_XATTR, OWNER_VALUE, sizeof(OWNER_VALUE) - 1, 0))
+int target_mark_created_for_layout(int fd, const char *path)
+{
+	return mark(fd, path, true);
+}
+
+int target_layout_begin(int fd, const char *path)
+{
+	if (has_xattrs(fd))
+		return fsetxattr(fd, LAYOUT_XATTR, LAYOUT_PENDING, sizeof(LAYOUT_PENDING) - 1, 0) ?
+		       -errno : 0;
+	return write_sidecar(fd, path, true);
+}
+
+int target_layout_done(int fd, const char *path)
+{
+	char side[PATH_MAX], text[PATH_MAX + 256];
+
+	if (has_xattrs(fd))
+		return fremovexattr(fd, LAYOUT_XATTR) && errno != ENODATA ? -errno : 0;
+	if (target_sidecar_path(path, side, sizeof(side)) ||
+	    read_sidecar(side, text, sizeof(text)) < 0 || !strstr(text, "\nlayout=" LAYOUT_PENDING))
 		return 0;
-	/* no user xattrs here (9p, vboxsf, some FUSE, ramfs): a sidecar file records it */
-	if (fstat(fd, &st))
-		return -errno;
-	return write_sidecar(path, st.st_ino);
+	return write_sidecar(fd, path, false);
+}
+
+bool target_layout_incomplete(int fd, const char *path)
+{
+	char side[PATH_MAX], text[PATH_MAX + 256];
+
+	if (has_xattrs(fd))
+		return fgetxattr(fd, LAYOUT_XATTR, text, sizeof(text)) >= 0;
+	return !target_sidecar_path(path, side, sizeof(side)) &&
+	       read_sidecar(side, text, sizeof(text)) >= 0 &&
+	       strstr(text, "\nlayout=" LAYOUT_PENDING) != NULL;
 }
 
 /*
@@ -172,51 +278,70 @@ static bool unstable_inodes(const char *path)
 	return false;
 }
 
-static bool sidecar_says_owned(const char *path, ino_t ino)
+/* Does path's sidecar speak for the file open on fd (its inode, and birth time if recorded)? */
+static bool sidecar_says_owned(int fd, const char *path)
 {
-	char side[PATH_MAX], text[PATH_MAX + 128], *at;
-	ssize_t n;
-	int fd;
+	char side[PATH_MAX], text[PATH_MAX + 256], id[96], *at;
+	struct stat st;
 
-	if (target_sidecar_path(path, side, sizeof(side)))
+	if (fstat(fd, &st) || target_sidecar_path(path, side, sizeof(side)) ||
+	    read_sidecar(side, text, sizeof(text)) < 0)
 		return false;
-	fd = open(side, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
-	if (fd < 0)
-		return false;
-	n = read(fd, text, sizeof(text) - 1);
-	close(fd);
-	if (n <= 0)
-		return false;
-	text[n] = '\0';
+	identity_of(fd, &st, id, sizeof(id));
 	at = strstr(text, "\nino=");
 	if (!at)
 		return false;
-	return strtoull(at + 5, NULL, 10) == (unsigned long long)ino || unstable_inodes(path);
+	if (!strncmp(at + 1, id, strlen(id)))
+		return true;
+	/* the inode number changes from lookup to lookup there; the birth time still binds it */
+	return unstable_inodes(path) && !strstr(text, "\nbtime=");
 }
 
-bool target_owned(const char *path)
+bool target_owned_fd(int fd, const char *path)
 {
 	char val[64];
 	struct stat st;
 	ssize_t n;
 
-	if (stat(path, &st) || !S_ISREG(st.st_mode))
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode))
 		return false;
-	n = getxattr(path, OWNER_XATTR, val, sizeof(val));
+	n = fgetxattr(fd, OWNER_XATTR, val, sizeof(val));
 	if (n == (ssize_t)sizeof(OWNER_VALUE) - 1 && !memcmp(val, OWNER_VALUE, (size_t)n))
 		return true;
-	return sidecar_says_owned(path, st.st_ino);
+	return sidecar_says_owned(fd, path);
+}
+
+bool target_owned(const char *path)
+{
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	bool owned;
+
+	if (fd < 0) {
+		/* a file iopath may not read (0200, or another user's 0600): ask by name */
+		char val[64];
+		struct stat st;
+		ssize_t n;
+
+		if (stat(path, &st) || !S_ISREG(st.st_mode))
+			return false;
+		n = getxattr(path, OWNER_XATTR, val, sizeof(val));
+		return n == (ssize_t)sizeof(OWNER_VALUE) - 1 && !memcmp(val, OWNER_VALUE, (size_t)n);
+	}
+	owned = target_owned_fd(fd, path);
+	close(fd);
+	return owned;
 }
 
 int target_remove(const char *path)
 {
-	char side[PATH_MAX];
+	char side[PATH_MAX], text[PATH_MAX + 256];
 	int ret = 0;
 
 	if (unlink(path) && errno != ENOENT)
 		ret = -errno;
-	if (!target_sidecar_path(path, side, sizeof(side)) && unlink(side) && errno != ENOENT &&
-	    !ret)
+	/* a .NAME.iopath of the user's own is no sidecar of iopath's: it stays */
+	if (!target_sidecar_path(path, side, sizeof(side)) &&
+	    read_sidecar(side, text, sizeof(text)) >= 0 && unlink(side) && errno != ENOENT && !ret)
 		ret = -errno;
 	return ret;
 }
@@ -244,14 +369,18 @@ static bool mounted_at(dev_t dev, char *where, size_t len)
 }
 
 /* A filesystem, partition table, LVM, RAID or swap signature on the device, as blkid names it. */
-static int probe_signature(const char *path, char *what, size_t len)
+static int probe_signature(int fd, char *what, size_t len)
 {
-	blkid_probe pr = blkid_new_probe_from_filename(path);
+	blkid_probe pr = blkid_new_probe();
 	const char *type = NULL, *usage = NULL;
 	int rc;
 
 	if (!pr)
-		return -errno ? -errno : -EIO;
+		return -ENOMEM;
+	if (blkid_probe_set_device(pr, fd, 0, 0)) {
+		blkid_free_probe(pr);
+		return -EIO;
+	}
 	blkid_probe_enable_superblocks(pr, 1);
 	blkid_probe_set_superblocks_flags(pr, BLKID_SUBLKS_TYPE | BLKID_SUBLKS_USAGE);
 	blkid_probe_enable_partitions(pr, 1);
@@ -281,12 +410,18 @@ static int probe_signature(const char *path, char *what, size_t len)
 int target_check_blockdev(const char *path, const struct target_policy *pol, const char *job,
 			  struct iop_err *err)
 {
+	return target_check_blockdev_fd(-1, path, pol, job, err);
+}
+
+int target_check_blockdev_fd(int dfd, const char *path, const struct target_policy *pol,
+			     const char *job, struct iop_err *err)
+{
 	char what[256], where[2048];
 	struct stat st, allowed;
 	unsigned i;
 	int fd, ret;
 
-	if (stat(path, &st))
+	if (dfd >= 0 ? fstat(dfd, &st) : stat(path, &st))
 		return iop_errf(err, -errno, "job %s: %s: %s", job, path, strerror(errno));
 	for (i = 0; i < pol->nr_destructive; i++)
 		if (!stat(pol->destructive[i], &allowed) && S_ISBLK(allowed.st_mode) &&
@@ -296,16 +431,19 @@ int target_check_blockdev(const char *path, const struct target_policy *pol, con
 		return iop_errf(err, -EBUSY,
 				"job %s: %s is mounted on %s; iopath will not write to it (read-only jobs are fine; --allow-destructive=%s overrides)",
 				job, path, where, path);
-	/* an exclusive open fails while a filesystem, swap, LVM, MD or a partition holds it */
-	fd = open(path, O_RDONLY | O_EXCL | O_CLOEXEC);
+	/*
+	 * An exclusive open fails while a filesystem, swap, LVM, MD or a partition holds it; a
+	 * descriptor given here was opened so (and holds the device until the job ends).
+	 */
+	fd = dfd >= 0 ? dup(dfd) : open(path, O_RDONLY | O_EXCL | O_CLOEXEC);
 	if (fd < 0 && errno == EBUSY)
 		return iop_errf(err, -EBUSY,
 				"job %s: %s is in use (mounted, active swap, or held by LVM, RAID or device-mapper); iopath will not write to it (--allow-destructive=%s overrides)",
 				job, path, path);
 	if (fd < 0)
 		return iop_errf(err, -errno, "job %s: %s: %s", job, path, strerror(errno));
+	ret = probe_signature(fd, what, sizeof(what));
 	close(fd);
-	ret = probe_signature(path, what, sizeof(what));
 	if (ret < 0)
 		return iop_errf(err, ret,
 				"job %s: %s: cannot read it to look for a filesystem or partition table: %s",

@@ -44,8 +44,23 @@ bool target_policy_allows_overwrite(const struct target_policy *pol, const char 
  */
 int target_mark_owned(int fd, const char *path);
 
+/*
+ * A layout of a file iopath owns is under way on fd (begin) or finished and synced (done):
+ * a layout cut short (SIGKILL, a crash) leaves it marked incomplete, and the next run lays
+ * it out again rather than measure unwritten extents. 0 or -errno.
+ */
+int target_layout_begin(int fd, const char *path);
+int target_layout_done(int fd, const char *path);
+bool target_layout_incomplete(int fd, const char *path);
+
+/* target_mark_owned for a file about to be laid out: marked with its layout under way. */
+int target_mark_created_for_layout(int fd, const char *path);
+
 /* Does path carry iopath's mark? */
 bool target_owned(const char *path);
+
+/* The same for the file open on fd (its xattr, or the sidecar's inode against fd's). */
+bool target_owned_fd(int fd, const char *path);
 
 /* Remove a file iopath created, and its sidecar if it has one. 0 or -errno. */
 int target_remove(const char *path);
@@ -60,6 +75,14 @@ int target_sidecar_path(const char *path, char *out, size_t len);
  */
 int target_check_blockdev(const char *path, const struct target_policy *pol, const char *job,
 			  struct iop_err *err);
+
+/*
+ * The same, decided on the device open on fd, which the caller opened O_EXCL (so a mounted or
+ * held device has failed that open already): its st_rdev, blkid on the descriptor. What the
+ * job will write, not what the name pointed to earlier.
+ */
+int target_check_blockdev_fd(int fd, const char *path, const struct target_policy *pol,
+			     const char *job, struct iop_err *err);
 
 /*
  * The offset and size alignment direct I/O needs on path (or, when it does not exist yet,

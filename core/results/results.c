@@ -593,9 +593,13 @@ static int load_cell(struct results *r, const json_t *jc, unsigned idx, const ch
 	if (samples && !json_is_array(samples))
 		return iop_errf(err, -EINVAL, "%s: cells[%u].samples is not an array", path, idx);
 	json_array_foreach(samples, i, s) {
+		char what[160];
+
 		if (!json_is_object(s))
 			return iop_errf(err, -EINVAL, "%s: cells[%u].samples[%zu] is not an object", path,
 					idx, i);
+		if (!metrics_check_job(s, what, sizeof(what)))
+			return iop_errf(err, -EINVAL, "%s: cells[%u].samples[%zu].%s", path, idx, i, what);
 		if (cell_add_sample(c, json_incref((json_t *)s)))
 			return iop_errf(err, -ENOMEM, "%s: out of memory", path);
 	}
@@ -726,8 +730,12 @@ static int load_jobs(struct results *r, json_t *root, const char *path, struct i
 		unsigned dup = 1;
 		json_t *id;
 
+		char what[160];
+
 		if (!json_is_object(job) || !name)
 			return iop_errf(err, -EINVAL, "%s: jobs[%zu] has no jobname", path, i);
+		if (!metrics_check_job(job, what, sizeof(what)))
+			return iop_errf(err, -EINVAL, "%s: jobs[%zu].%s", path, i, what);
 		id = json_object();
 		if (!id)
 			return iop_errf(err, -ENOMEM, "%s: out of memory", path);

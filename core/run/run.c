@@ -216,6 +216,32 @@ static void leave_flows(struct group_job *gj)
 			flow_leave(gj->plan.flow, 0, gj->plan.job->flow);
 }
 
+/*
+ * A hold for tests that must change a file at an exact point of a run: with
+ * IOPATH_TEST_HOLD=P in the environment, the runner stops before and after each group's
+ * layout (the checks on the opened files), creates P.N (N = 1, 2, ... in that order) and
+ * goes on once P.N.go exists (or a stop is requested).
+ */
+static void test_hold(void)
+{
+	static unsigned n;
+	const char *p = getenv("IOPATH_TEST_HOLD");
+	const struct timespec tick = { 0, 5000000 };
+	char name[PATH_MAX];
+	int fd;
+
+	if (!p || !*p)
+		return;
+	n++;
+	snprintf(name, sizeof(name), "%s.%u", p, n);
+	fd = open(name, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+	if (fd >= 0)
+		close(fd);
+	snprintf(name, sizeof(name), "%s.%u.go", p, n);
+	while (access(name, F_OK) && !run_stop_requested())
+		nanosleep(&tick, NULL);
+}
+
 /* Start every worker of the phase together, wait for all, collect their results. */
 static int run_group(struct group_job *gjs, unsigned n, struct phase_sync *sync,
 		     struct run_results *out, struct iop_err *err)
@@ -226,6 +252,7 @@ static int run_group(struct group_job *gjs, unsigned n, struct phase_sync *sync,
 	uint64_t t0 = mono_ns(), origin;
 	int ret = 0;
 
+	test_hold();
 	for (i = 0; i < n; i++) {
 		struct iop_err e;
 
@@ -248,6 +275,7 @@ static int run_group(struct group_job *gjs, unsigned n, struct phase_sync *sync,
 		if (!gjs[i].refused)
 			total += gjs[i].plan.nr_workers;
 	}
+	test_hold();
 	ret = 0;
 	/* a job waits for a waitee of this phase that runs; an earlier or refused one has ended */
 	for (i = 0; i < n; i++) {
@@ -338,6 +366,7 @@ out:
 			worker_free(&gjs[i].workers[c]);
 		if (!gjs[i].refused)
 			unlink_job_files(&gjs[i].plan);
+		unbind_job(&gjs[i].plan);
 		free(gjs[i].workers);
 		gjs[i].workers = NULL;
 	}
@@ -440,6 +469,7 @@ int run_jobs_progress(const struct job_list *jobs, struct run_results *out, run_
 		free(gjs[i].plan.file_have);
 		free(gjs[i].plan.file_missing);
 		free(gjs[i].plan.zbd);
+		unbind_job(&gjs[i].plan);
 	}
 	flow_set_free(&flows);
 	zbd_set_free(&zbds);

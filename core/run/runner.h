@@ -133,7 +133,10 @@ int create_logs(const struct job_plan *plan, struct iop_err *err);
 
 int fit_nofile(const struct job_list *jobs, const struct group_job *gjs, struct iop_err *err);
 
-int layout_job(const struct job_plan *plan, struct iop_err *err);
+int layout_job(struct job_plan *plan, struct iop_err *err);
+
+/* Close the descriptors layout_job checked the job's files on (after its group ran). */
+void unbind_job(struct job_plan *plan);
 
 int plan_clock(const struct job_spec *job, struct job_plan *plan, struct iop_err *err);
 

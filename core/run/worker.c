@@ -210,7 +210,7 @@ static int setup_files(struct worker *w)
 	struct iop_err err;
 	struct stat st;
 	uint64_t seed = job->randseed_set ? job->randseed : 0x5eed;
-	unsigned i;
+	unsigned i, k;
 	int ret;
 
 	ret = worker_alloc_files(w, plan->nr_files + (job->rw == RW_COPY));
@@ -254,7 +254,18 @@ static int setup_files(struct worker *w)
 		}
 		if (diskless || (job->engine->flags & ENGINE_FILE_OP))
 			continue;	/* a file-operation engine's operation is its open */
-		f->fd = file_open(job, f->path, writes && !f->read_only, &err);
+		k = job->rw == RW_COPY && i == COPY_SRC ? plan_nr_paths(plan) :
+		    plan_path(plan, w->clone, i);
+		if (plan->fds && plan->fds[k] >= 0) {
+			/* the descriptor checked before the group ran, never the name again */
+			f->fd = file_reopen(job, plan->fds[k], f->path, writes && !f->read_only, &err);
+			if (f->fd >= 0 && !plan->shared) {
+				close(plan->fds[k]);	/* this worker's own file: its only user */
+				plan->fds[k] = -1;
+			}
+		} else {
+			f->fd = file_open(job, f->path, writes && !f->read_only, &err);
+		}
 		if (f->fd < 0) {
 			worker_fail(w, -f->fd, "engine %s: %s", job->engine->name, err.msg);
 			return f->fd;

@@ -37,6 +37,8 @@ struct job_plan {
 	uint64_t *file_len;		/* per path: the region a worker uses in that file */
 	uint64_t *file_have;		/* per path: its size before the run, 0 when missing */
 	bool *file_missing;		/* per path: it did not exist when planned (its creator marks it) */
+	int *fds;			/* per path (+ the copy's source last): the descriptor checked
+					   right before the group ran, which workers reopen; -1 none */
 	uint64_t worker_bytes;		/* bytes a worker moves per loop when io_size is not given */
 	uint64_t *worker_total;		/* filesize= on each worker's own files: per worker, its files' bytes */
 	uint32_t unit;			/* verify granularity: the smallest block size */

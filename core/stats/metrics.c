@@ -60,6 +60,81 @@ static double pct(const json_t *lat, double p, double to_ns)
 	return isnan(v) ? NAN : v * to_ns;
 }
 
+static const char *type_name(const json_t *v)
+{
+	switch (json_typeof(v)) {
+	case JSON_OBJECT:
+		return "an object";
+	case JSON_ARRAY:
+		return "an array";
+	case JSON_STRING:
+		return "a string";
+	case JSON_TRUE:
+	case JSON_FALSE:
+		return "a boolean";
+	case JSON_NULL:
+		return "null";
+	default:
+		return "a number";
+	}
+}
+
+static bool typed(const json_t *o, const char *dir, const char *key, bool number, char *what,
+		  size_t len)
+{
+	const json_t *v = json_object_get(o, key);
+
+	if (!v || (number ? json_is_number(v) : json_is_object(v)))
+		return true;
+	snprintf(what, len, "%s%s%s is %s, not %s", dir ? dir : "", dir ? "." : "", key,
+		 type_name(v), number ? "a number" : "an object");
+	return false;
+}
+
+bool metrics_check_job(const json_t *job, char *what, size_t len)
+{
+	static const char *const dirs[] = { "read", "write", "trim" };
+	static const char *const nums[] = { "iops", "bw_bytes", "bw", "total_ios", "io_bytes" };
+	static const char *const lats[] = { "clat_ns", "clat" };
+	const json_t *e = json_object_get(job, "error");
+	unsigned d, i;
+
+	if (e && !json_is_integer(e)) {
+		snprintf(what, len, "error is %s, not an integer", type_name(e));
+		return false;
+	}
+	for (d = 0; d < 3; d++) {
+		const json_t *dir = json_object_get(job, dirs[d]);
+
+		if (!typed(job, NULL, dirs[d], false, what, len))
+			return false;
+		for (i = 0; dir && i < sizeof(nums) / sizeof(nums[0]); i++)
+			if (!typed(dir, dirs[d], nums[i], true, what, len))
+				return false;
+		for (i = 0; dir && i < 2; i++) {
+			const json_t *lat = json_object_get(dir, lats[i]), *pcts, *v;
+			const char *k;
+			char where[64];
+
+			if (!typed(dir, dirs[d], lats[i], false, what, len))
+				return false;
+			if (!lat)
+				continue;
+			snprintf(where, sizeof(where), "%s.%s", dirs[d], lats[i]);
+			if (!typed(lat, where, "percentile", false, what, len))
+				return false;
+			pcts = json_object_get(lat, "percentile");
+			json_object_foreach((json_t *)pcts, k, v)
+				if (!json_is_number(v)) {
+					snprintf(what, len, "%s.percentile.%s is %s, not a number", where, k,
+						 type_name(v));
+					return false;
+				}
+		}
+	}
+	return true;
+}
+
 void metrics_from_job(const json_t *job, double v[MET_NR])
 {
 	static const char *const dirs[] = { "read", "write", "trim" };

@@ -36,4 +36,11 @@ int metric_parse_list(const char *list, unsigned *mask, struct iop_err *err);
  */
 void metrics_from_job(const json_t *job, double v[MET_NR]);
 
+/*
+ * Is every field metrics_from_job reads of the right JSON type where present (numbers, the
+ * directions and latencies objects, "error" an integer)? A wrong-typed one is bad input, not
+ * a 0: false, with the field's name and what it holds in what.
+ */
+bool metrics_check_job(const json_t *job, char *what, size_t len);
+
 #endif

@@ -470,3 +470,37 @@ char *file_text(const char *path)
 	fclose(m);
 	return buf;
 }
+
+/* ---- the runner's test hold (IOPATH_TEST_HOLD) ---- */
+
+static char hold_base[300];
+
+void hold_arm(const char *dir)
+{
+	snprintf(hold_base, sizeof(hold_base), "%s/hold", dir);
+	setenv("IOPATH_TEST_HOLD", hold_base, 1);
+}
+
+void hold_disarm(void)
+{
+	unsetenv("IOPATH_TEST_HOLD");
+}
+
+bool hold_reached(struct run_bg *b, unsigned n)
+{
+	char p[340];
+
+	snprintf(p, sizeof(p), "%s.%u", hold_base, n);
+	if (wait_for_file(p, 120))
+		return true;
+	kill(b->pid, SIGKILL);
+	return false;
+}
+
+void hold_release(unsigned n)
+{
+	char p[340];
+
+	snprintf(p, sizeof(p), "%s.%u.go", hold_base, n);
+	file_write_text(p, "");
+}

@@ -78,6 +78,17 @@ bool wait_for_workers(pid_t pid, unsigned timeout_s);
 /* Wait (at most timeout_s) until path exists. */
 bool wait_for_file(const char *path, unsigned timeout_s);
 
+/*
+ * The runner's hold for races driven step by step: hold_arm(dir) makes the next iopath_start
+ * stop before and after each group's layout (points 1, 2, 3... in that order) until released.
+ * hold_reached waits until iopath holds at point n (false, iopath killed, when it never does);
+ * hold_release lets it go on. hold_disarm before starting anything else.
+ */
+void hold_arm(const char *dir);
+void hold_disarm(void);
+bool hold_reached(struct run_bg *b, unsigned n);
+void hold_release(unsigned n);
+
 /* Sleep ms milliseconds. */
 void sleep_ms(unsigned ms);
 

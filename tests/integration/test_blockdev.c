@@ -1,4 +1,5 @@
 /* Integration: a block device that holds anything is never written without --allow-destructive. */
+#include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
@@ -200,4 +201,83 @@ Test(blockdev, results_never_go_onto_a_device)
 	run_out_free(&r);
 	sh("sync");
 	cr_assert_eq(file_sum(img), sum, "the device's contents changed");
+}
+
+/*
+ * A blank device when the run is planned; a filesystem made on it while an earlier group
+ * runs (iopath held before the second group's checks): the stonewalled write job is refused.
+ */
+Test(blockdev, a_device_is_checked_again_right_before_the_group_that_writes_it)
+{
+	char hold_dir[300];
+	struct run_bg b;
+	struct run_out r;
+	uint64_t sum;
+	bool ok;
+
+	loop_make(NULL);
+	snprintf(hold_dir, sizeof(hold_dir), "%s", img);
+	*strrchr(hold_dir, '/') = '\0';
+	hold_arm(hold_dir);
+	b = iopath_start("--name=first", "--ioengine=null", "--size=1m", "--name=w", fopt,
+			 "--stonewall", "--rw=write", "--size=1m", "--direct=1", NULL);
+	hold_disarm();
+	ok = hold_reached(&b, 1);
+	if (ok)
+		hold_release(1);
+	ok = ok && hold_reached(&b, 2);
+	if (ok)
+		hold_release(2);
+	ok = ok && hold_reached(&b, 3);
+	if (ok) {
+		cr_assert_eq(sh("mkfs.ext4 -q -F %s >/dev/null 2>&1", dev), 0);
+		hold_release(3);
+	}
+	ok = ok && hold_reached(&b, 4);
+	if (ok)
+		hold_release(4);
+	r = iopath_wait(&b, 120);
+	cr_assert(ok, "iopath never held before the second group: %s", r.err);
+	sum = file_sum(img);
+	cr_assert_neq(r.status, 0, "the device was written: %s", r.err);
+	cr_assert_not_null(strstr(r.err, "ext4"), "%s", r.err);
+	run_out_free(&r);
+	cr_assert_eq(file_sum(img), sum);
+	sh("sync");
+	cr_assert_eq(sh("blkid -p %s >/dev/null 2>&1", dev), 0, "the filesystem is gone");
+}
+
+/* While a job writes a device, the device is iopath's alone (O_EXCL): it cannot be mounted. */
+Test(blockdev, a_device_being_written_cannot_be_mounted_meanwhile)
+{
+	char hold_dir[300];
+	struct run_bg b;
+	struct run_out r;
+	bool ok;
+	int busy = -1;
+
+	loop_make(NULL);
+	snprintf(hold_dir, sizeof(hold_dir), "%s", img);
+	*strrchr(hold_dir, '/') = '\0';
+	hold_arm(hold_dir);
+	b = iopath_start("--name=w", fopt, "--rw=write", "--size=1m", "--direct=1", NULL);
+	hold_disarm();
+	ok = hold_reached(&b, 1);
+	if (ok)
+		hold_release(1);
+	ok = ok && hold_reached(&b, 2);
+	if (ok) {
+		/* an exclusive opener (mkfs, mount) is kept out while the job holds the device */
+		int fd = open(dev, O_RDWR | O_EXCL);
+
+		busy = fd < 0 && errno == EBUSY;
+		if (fd >= 0)
+			close(fd);
+		hold_release(2);
+	}
+	r = iopath_wait(&b, 120);
+	cr_assert(ok, "iopath never held after the checks: %s", r.err);
+	cr_assert_eq(r.status, 0, "exit %d: %s", r.status, r.err);
+	cr_assert_eq(busy, 1, "the device could be claimed exclusively while iopath wrote it");
+	run_out_free(&r);
 }

@@ -184,11 +184,15 @@ Test(faults, eio_in_a_layout_cuts_an_existing_file_back_to_what_was_written)
 
 	snprintf(back, sizeof(back), "%s/back", dir);
 	snprintf(test_mnt, sizeof(test_mnt), "%s/mnt", dir);
-	faultfs_mount(back, test_mnt, "--eio-write-after=4");
+	faultfs_mount(back, test_mnt, "--eio-write-after=6");
 	snprintf(path, sizeof(path), "%s/data", back);
 	snprintf(side, sizeof(side), "%s/.data.iopath", back);
 	snprintf(file, sizeof(file), "--filename=%s/data", test_mnt);
-	/* 64 KiB laid out in one write; then 8 MiB asked for, and the fifth write fails */
+	/*
+	 * The sidecar (written when the file is created, rewritten when its layout is done, and
+	 * when the next one starts) and 64 KiB laid out in one write; then 8 MiB asked for, and
+	 * the seventh write fails, the layout's third.
+	 */
 	r = iopath_run("--name=first", file, "--rw=read", "--size=64k", NULL);
 	cr_assert_eq(r.status, 0, "exit %d: %s", r.status, r.err);
 	run_out_free(&r);

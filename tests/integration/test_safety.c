@@ -2,6 +2,7 @@
 #include <dirent.h>
 #include <stdio.h>
 #include <string.h>
+#include <signal.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/xattr.h>
@@ -10,7 +11,7 @@
 
 #include "harness.h"
 
-TestSuite(safety, .fini = tmpdir_cleanup);
+TestSuite(safety, .fini = mount_cleanup);
 
 static char path[300], fopt[320];
 
@@ -583,4 +584,338 @@ Test(safety, plot_refuses_a_symlinked_directory_and_foreign_files_in_it)
 	cr_assert_not_null(strstr(r.err, f), "%s", r.err);
 	run_out_free(&r);
 	cr_assert_eq(file_sum(victim), sum, "written through the link");
+}
+
+/* ---- the object checked is the object used: names swapped between layout and I/O ---- */
+
+/* A write job held after its layout; swap() then changes what its file's name points to. */
+static struct run_out held_write(const char *data, void (*swap)(const char *data))
+{
+	char f[400];
+	struct run_bg b;
+	struct run_out r;
+	bool ok;
+
+	hold_arm(out_dir);
+	snprintf(f, sizeof(f), "--filename=%s", data);
+	b = iopath_start("--name=w", f, "--rw=write", "--size=64k", "--bs=4k", NULL);
+	hold_disarm();
+	ok = hold_reached(&b, 1);
+	if (ok)
+		hold_release(1);
+	ok = ok && hold_reached(&b, 2);
+	if (ok) {
+		swap(data);
+		hold_release(2);
+	}
+	r = iopath_wait(&b, 120);
+	cr_assert(ok, "iopath never held between layout and I/O: %s", r.err);
+	return r;
+}
+
+static void swap_for_symlink(const char *data)
+{
+	char moved[420];
+
+	snprintf(moved, sizeof(moved), "%s.moved", data);
+	cr_assert_eq(rename(data, moved), 0);
+	cr_assert_eq(symlink(victim, data), 0);
+}
+
+static void swap_for_users_file(const char *data)
+{
+	char moved[420];
+
+	snprintf(moved, sizeof(moved), "%s.moved", data);
+	cr_assert_eq(rename(data, moved), 0);
+	cr_assert_eq(link(victim, data), 0);
+}
+
+Test(safety, a_name_swapped_for_a_symlink_after_layout_is_not_followed)
+{
+	uint64_t sum = victim_make();
+	char data[400], moved[420];
+	struct run_out r;
+	struct stat st;
+
+	snprintf(data, sizeof(data), "%s/data", out_dir);
+	r = held_write(data, swap_for_symlink);
+	cr_assert_eq(r.status, 0, "exit %d: %s", r.status, r.err);
+	run_out_free(&r);
+	cr_assert_eq(file_sum(victim), sum, "the link's target was written");
+	snprintf(moved, sizeof(moved), "%s.moved", data);
+	cr_assert_eq(stat(moved, &st), 0);
+	cr_assert_eq(st.st_size, 65536, "the checked file was not the one written");
+}
+
+Test(safety, a_name_swapped_for_a_users_file_after_layout_leaves_that_file_alone)
+{
+	uint64_t sum = victim_make();
+	char data[400];
+	struct run_out r;
+
+	snprintf(data, sizeof(data), "%s/data", out_dir);
+	r = held_write(data, swap_for_users_file);
+	cr_assert_eq(r.status, 0, "exit %d: %s", r.status, r.err);
+	run_out_free(&r);
+	cr_assert_eq(file_sum(victim), sum, "the user's file was written");
+}
+
+/* rw=copy: a hard link is the same file under another name. */
+Test(safety, copy_refuses_a_source_that_is_the_destination_under_another_name)
+{
+	uint64_t sum = victim_make();
+	char dst[400], src[420], fo[420];
+	struct run_out r;
+
+	snprintf(dst, sizeof(dst), "%s/alias", out_dir);
+	cr_assert_eq(link(victim, dst), 0);
+	snprintf(src, sizeof(src), "--copy_from=%s", victim);
+	snprintf(fo, sizeof(fo), "--filename=%s", dst);
+	r = iopath_run("--allow-overwrite", "--name=c", "--rw=copy", src, fo, NULL);
+	cr_assert_neq(r.status, 0, "copied a file onto itself: %s", r.err);
+	cr_assert_not_null(strstr(r.err, "same file"), "%s", r.err);
+	run_out_free(&r);
+	cr_assert_eq(file_sum(victim), sum);
+}
+
+/* ---- read-only means read-only ---- */
+
+static void assert_read_job_reads(const char *file, uint64_t sum)
+{
+	char fo[400];
+	struct run_out r;
+
+	snprintf(fo, sizeof(fo), "--filename=%s", file);
+	r = iopath_run("--name=r", fo, "--rw=randread", "--bs=4k", NULL);
+	cr_assert_eq(r.status, 0, "exit %d: %s", r.status, r.err);
+	run_out_free(&r);
+	cr_assert_eq(file_sum(file), sum);
+}
+
+Test(safety, read_job_works_on_a_read_only_mount)
+{
+	char mnt[400], file[420];
+	uint64_t sum;
+
+	victim_make();
+	if (!is_root())
+		cr_skip_test("needs root to mount a tmpfs read-only");
+	snprintf(mnt, sizeof(mnt), "%s/ro", out_dir);
+	cr_assert_eq(mkdir(mnt, 0755), 0);
+	if (mount("none", mnt, "tmpfs", 0, "size=1m"))
+		cr_skip_test("cannot mount tmpfs here");
+	snprintf(test_mnt, sizeof(test_mnt), "%s", mnt);
+	snprintf(file, sizeof(file), "%s/data", mnt);
+	file_make(file, 65536, 4);
+	sum = file_sum(file);
+	cr_assert_eq(mount("none", mnt, NULL, MS_REMOUNT | MS_RDONLY, NULL), 0);
+	assert_read_job_reads(file, sum);
+}
+
+Test(safety, read_job_works_on_an_immutable_file)
+{
+	uint64_t sum = victim_make();
+
+	if (!is_root())
+		cr_skip_test("needs root to make a file immutable");
+	if (sh("chattr +i %s 2>/dev/null", victim))
+		cr_skip_test("this filesystem has no immutable flag");
+	assert_read_job_reads(victim, sum);
+	sh("chattr -i %s", victim);
+}
+
+Test(safety, read_job_works_on_a_0444_file_of_another_user)
+{
+	uint64_t sum = victim_make();
+	char fo[400];
+	struct run_out r;
+
+	if (!is_root())
+		cr_skip_test("needs root to run iopath as another user");
+	cr_assert_eq(chmod(out_dir, 0755), 0);
+	cr_assert_eq(chmod(victim, 0444), 0);
+	snprintf(fo, sizeof(fo), "--filename=%s", victim);
+	r = iopath_run_as(65534, "--name=r", fo, "--rw=randread", "--bs=4k", NULL);
+	cr_assert_eq(r.status, 0, "exit %d: %s", r.status, r.err);
+	run_out_free(&r);
+	cr_assert_eq(file_sum(victim), sum);
+}
+
+/* ---- ownership that cannot be forged, and layouts cut short ---- */
+
+/* What a SIGKILL in the middle of a layout leaves: full length (preallocated), marked. */
+Test(safety, a_layout_cut_short_is_laid_out_again_not_measured)
+{
+	char file[400], fo[420], val[64];
+	struct run_out r;
+	uint64_t sum;
+
+	victim_make();
+	snprintf(file, sizeof(file), "%s/cut", out_dir);
+	file_make(file, 1 << 20, 0);	/* zeros where the layout never wrote */
+	cr_assert_eq(sh("dd if=/dev/zero of=%s bs=1M count=1 conv=notrunc 2>/dev/null", file), 0);
+	cr_assert_eq(setxattr(file, "user.iopath", "created-by-iopath", 17, 0), 0);
+	cr_assert_eq(setxattr(file, "user.iopath.layout", "incomplete", 10, 0), 0);
+	sum = file_sum(file);
+	snprintf(fo, sizeof(fo), "--filename=%s", file);
+	r = iopath_run("--name=r", fo, "--rw=read", "--size=1m", "--verify=crc32c", NULL);
+	cr_assert_eq(r.status, 0, "exit %d: %s", r.status, r.err);
+	run_out_free(&r);
+	cr_assert_neq(file_sum(file), sum, "the unwritten extents were measured as data");
+	cr_assert_lt(getxattr(file, "user.iopath.layout", val, sizeof(val)), 0,
+		     "still marked incomplete after a whole layout");
+}
+
+/* ramfs has no user xattrs: a .NAME.iopath of the user's own is never truncated or removed. */
+Test(safety, a_users_own_sidecar_name_is_never_destroyed)
+{
+	char mnt[400], side[420], fo[420];
+	struct run_out r;
+	uint64_t sum;
+
+	victim_make();
+	if (!is_root())
+		cr_skip_test("needs root to mount a ramfs (a filesystem without user xattrs)");
+	snprintf(mnt, sizeof(mnt), "%s/ramfs", out_dir);
+	cr_assert_eq(mkdir(mnt, 0755), 0);
+	if (mount("none", mnt, "ramfs", 0, NULL))
+		cr_skip_test("cannot mount ramfs here");
+	snprintf(test_mnt, sizeof(test_mnt), "%s", mnt);
+	snprintf(side, sizeof(side), "%s/.made.iopath", mnt);
+	file_write_text(side, "my notes on made\n");
+	sum = file_sum(side);
+	snprintf(fo, sizeof(fo), "--filename=%s/made", mnt);
+	r = iopath_run("--name=w", fo, "--rw=write", "--size=64k", "--unlink=1", NULL);
+	cr_assert_neq(r.status, 0, "exit %d: %s", r.status, r.err);
+	cr_assert_not_null(strstr(r.err, ".NAME.iopath"), "%s", r.err);
+	run_out_free(&r);
+	cr_assert_eq(file_sum(side), sum, "the user's .made.iopath was changed or removed");
+}
+
+/* ---- bad input, exit 2, before any I/O ---- */
+
+Test(safety, include_of_a_fifo_or_a_device_is_refused_not_read)
+{
+	char fifo[400], job[400], text[500];
+	const char *targets[] = { fifo, "/dev/zero" };
+	unsigned i;
+
+	victim_make();
+	snprintf(fifo, sizeof(fifo), "%s/fifo", out_dir);
+	cr_assert_eq(mkfifo(fifo, 0600), 0);
+	snprintf(job, sizeof(job), "%s/job.fio", out_dir);
+	for (i = 0; i < 2; i++) {
+		struct run_bg b;
+		struct run_out r;
+
+		snprintf(text, sizeof(text), "[r]\nioengine=null\nsize=1m\ninclude %s\n", targets[i]);
+		file_write_text(job, text);
+		b = iopath_start(job, NULL);
+		r = iopath_wait(&b, 60);	/* a FIFO read blocks: a hang fails here */
+		cr_assert_eq(r.status, 2, "%s: exit %d: %s", targets[i], r.status, r.err);
+		cr_assert_not_null(strstr(r.err, "not a regular file"), "%s", r.err);
+		cr_assert_eq(strchr(r.err, '\n'), r.err + strlen(r.err) - 1, "not one line: %s", r.err);
+		run_out_free(&r);
+	}
+}
+
+Test(safety, wrong_typed_fields_in_result_files_are_bad_input)
+{
+	static const char *const edits[][3] = {
+		{ "read", "iops", "\"fast\"" },
+		{ "read", "bw_bytes", "[1]" },
+		{ "read", "clat_ns", "7" },
+		{ NULL, "error", "\"none\"" },
+	};
+	char a[400], b[400];
+	unsigned i;
+
+	victim_make();
+	two_results(a, b, sizeof(a));
+	for (i = 0; i < 4; i++) {
+		json_t *root = json_load_path(a), *job, *v;
+		json_error_t je;
+		struct run_out r;
+
+		job = json_array_get(json_object_get(root, "jobs"), 0);
+		v = json_loads(edits[i][2], JSON_DECODE_ANY, &je);
+		cr_assert_not_null(v);
+		json_object_set_new(edits[i][0] ? json_object_get(job, edits[i][0]) : job, edits[i][1], v);
+		cr_assert_eq(json_dump_file(root, b, 0), 0);
+		json_decref(root);
+		r = iopath_run("compare", a, b, NULL);
+		cr_assert_eq(r.status, 2, "%s: exit %d: %s%s", edits[i][1], r.status, r.out, r.err);
+		cr_assert_not_null(strstr(r.err, edits[i][1]), "the field is not named: %s", r.err);
+		run_out_free(&r);
+	}
+}
+
+Test(safety, an_offset_past_the_largest_file_offset_is_refused_before_any_io)
+{
+	char fo[400];
+	struct run_out r;
+	uint64_t sum = victim_make();
+
+	snprintf(fo, sizeof(fo), "--filename=%s", victim);
+	r = iopath_run("--name=r", fo, "--rw=read", "--size=4k", "--offset=18446744073709551000",
+		       NULL);
+	cr_assert_eq(r.status, 2, "exit %d: %s", r.status, r.err);
+	cr_assert_not_null(strstr(r.err, "largest file offset"), "%s", r.err);
+	run_out_free(&r);
+	r = iopath_run("--name=r", fo, "--rw=read", "--size=4k", "--numjobs=3",
+		       "--offset_increment=4611686018427387904", NULL);
+	cr_assert_eq(r.status, 2, "exit %d: %s", r.status, r.err);
+	run_out_free(&r);
+	cr_assert_eq(file_sum(victim), sum);
+}
+
+Test(safety, an_output_name_longer_than_the_system_allows_is_bad_input)
+{
+	char name[400], o[420];
+	struct run_out r;
+
+	victim_make();
+	memset(name, 'a', 300);
+	name[300] = '\0';
+	snprintf(o, sizeof(o), "--output=%s/%s", out_dir, name);
+	r = iopath_run("--name=n", "--ioengine=null", "--size=1m", o, NULL);
+	cr_assert_eq(r.status, 2, "exit %d: %s", r.status, r.err);
+	cr_assert_not_null(strstr(r.err, "too long"), "%s", r.err);
+	run_out_free(&r);
+}
+
+/* ---- --readonly creates, truncates and writes nothing ---- */
+
+Test(safety, readonly_refuses_logs_and_dumps_and_skips_the_write_trials)
+{
+	char fo[400], lg[400], p[420];
+	struct run_out r;
+	DIR *d;
+	struct dirent *de;
+	unsigned n = 0;
+
+	victim_make();
+	snprintf(fo, sizeof(fo), "--filename=%s", victim);
+	snprintf(lg, sizeof(lg), "--write_lat_log=%s/lat", out_dir);
+	r = iopath_run("--readonly", "--name=r", fo, "--rw=read", lg, NULL);
+	cr_assert_eq(r.status, 2, "exit %d: %s", r.status, r.err);
+	cr_assert_not_null(strstr(r.err, "--readonly"), "%s", r.err);
+	run_out_free(&r);
+	r = iopath_run("--readonly", "--name=r", fo, "--rw=read", "--verify=crc32c",
+		       "--verify_dump=1", NULL);
+	cr_assert_eq(r.status, 2, "exit %d: %s", r.status, r.err);
+	run_out_free(&r);
+	/* direct=1 asks the probe to try O_DIRECT in a temporary file: not under --readonly */
+	r = iopath_run("--readonly", "--name=r", fo, "--rw=read", "--bs=4k", "--direct=1", NULL);
+	cr_assert_eq(r.status, 0, "exit %d: %s", r.status, r.err);
+	cr_assert_not_null(strstr(r.err, "trials"), "the skipped trials are not said: %s", r.err);
+	run_out_free(&r);
+	d = opendir(out_dir);
+	cr_assert_not_null(d);
+	while ((de = readdir(d)))
+		n += de->d_name[0] != '.' || !strncmp(de->d_name, ".iopath", 7);
+	closedir(d);
+	snprintf(p, sizeof(p), "%s", out_dir);
+	cr_assert_eq(n, 1, "--readonly created files in %s", p);
 }

@@ -375,3 +375,23 @@ Test(store, a_file_that_is_not_an_iopath_database_is_left_alone)
 	cr_assert_eq(r.status, 2, "exit %d", r.status);
 	run_out_free(&r);
 }
+
+Test(store, iopath_db_names_the_database_without_db)
+{
+	const char *dir = tmpdir_make(), *db = test_db(dir);
+	char file[300];
+	struct run_out r;
+
+	snprintf(file, sizeof(file), "%s/a.json", dir);
+	write_result(file, "8.2.1", 1.0, 1000);
+	/* this test's own process: the iopath it starts inherits it */
+	cr_assert_eq(setenv("IOPATH_DB", db, 1), 0);
+	r = iopath_run("results", "import", file, NULL);
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	run_out_free(&r);
+	r = iopath_run("compare", "latest", "qemu=8.2.1", NULL);
+	cr_assert_eq(r.status, 0, "%s%s", r.out, r.err);
+	cr_assert_not_null(strstr(r.out, "run 1:"), "%s", r.out);
+	run_out_free(&r);
+	unsetenv("IOPATH_DB");
+}
