@@ -345,6 +345,14 @@ static int run_row(void *arg, unsigned ncols, const char *const *v)
 	labels = parse_text(v[4]);
 	env = parse_text(v[5]);
 	targets = parse_text(v[6]);
+	/* a row whose JSON columns are not what iopath wrote is refused, not read as empty */
+	if (!json_is_object(labels) || !json_is_object(env) || !json_is_array(targets)) {
+		json_decref(labels);
+		json_decref(env);
+		json_decref(targets);
+		l->bad = 1;
+		return -EIO;
+	}
 	l->root = json_pack("{s:i, s:s, s:s, s:I, s:b, s:o*, s:o*, s:o*, s:[]}", "schema_version",
 			    RESULTS_SCHEMA_VERSION, "kind", v[0] ? v[0] : "", "name", v[1] ? v[1] : "",
 			    "timestamp_ms", (json_int_t)(v[2] ? strtoll(v[2], NULL, 10) : 0),
@@ -357,12 +365,18 @@ static int run_row(void *arg, unsigned ncols, const char *const *v)
 static int cell_row(void *arg, unsigned ncols, const char *const *v)
 {
 	struct run_load *l = arg;
-	json_t *c;
+	json_t *c, *ident;
 
 	if (ncols < 6)
 		return -EIO;
-	c = json_pack("{s:s, s:s, s:o*, s:s, s:s*, s:[]}", "key", v[1] ? v[1] : "", "label",
-		      v[2] ? v[2] : "", "identity", parse_text(v[3]), "status", v[4] ? v[4] : "",
+	ident = parse_text(v[3]);
+	if (!json_is_object(ident)) {
+		json_decref(ident);
+		l->bad = 1;
+		return -EIO;
+	}
+	c = json_pack("{s:s, s:s, s:o, s:s, s:s*, s:[]}", "key", v[1] ? v[1] : "", "label",
+		      v[2] ? v[2] : "", "identity", ident, "status", v[4] ? v[4] : "",
 		      "reason", v[5], "samples");
 	if (!c || json_array_append_new(l->cells, c))
 		return -ENOMEM;
@@ -403,16 +417,17 @@ int store_load_run(struct store *st, int64_t id, struct results *out, struct iop
 
 	snprintf(ids, sizeof(ids), "%" PRId64, id);
 	snprintf(origin, sizeof(origin), "%s run %" PRId64, st->db.where, id);
+	err->msg[0] = '\0';
 	ret = db_query(&st->db, "SELECT kind, name, time_ms, interrupted, labels, env, targets, format"
 		       " FROM runs WHERE id = $1", 1, p, run_row, &l, err);
-	if (!ret && !l.root)
+	if (!ret && !l.root && !l.bad)
 		ret = iop_errf(err, -ENOENT, "%s: no run %" PRId64 " (iopath results list shows them)",
 			       st->db.where, id);
-	if (ret)
-		goto out;
-	l.cells = json_object_get(l.root, "cells");
-	ret = db_query(&st->db, "SELECT id, key, label, identity, status, reason FROM cells"
-		       " WHERE run_id = $1 ORDER BY id", 1, p, cell_row, &l, err);
+	if (!ret) {
+		l.cells = json_object_get(l.root, "cells");
+		ret = db_query(&st->db, "SELECT id, key, label, identity, status, reason FROM cells"
+			       " WHERE run_id = $1 ORDER BY id", 1, p, cell_row, &l, err);
+	}
 	if (!ret)
 		ret = db_query(&st->db, "SELECT s.cell_id, s.job FROM samples s JOIN cells c ON c.id = s.cell_id"
 			       " WHERE c.run_id = $1 ORDER BY s.cell_id, s.idx", 1, p, sample_row, &l,

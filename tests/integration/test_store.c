@@ -395,3 +395,23 @@ Test(store, iopath_db_names_the_database_without_db)
 	run_out_free(&r);
 	unsetenv("IOPATH_DB");
 }
+
+Test(store, a_row_of_the_wrong_shape_is_bad_input)
+{
+	const char *dir = tmpdir_make(), *db = test_db(dir);
+	char file[300], dbarg[1100];
+	struct run_out r;
+
+	snprintf(file, sizeof(file), "%s/a.json", dir);
+	write_result(file, "8.2.1", 1.0, 1000);
+	import_ok(db, file);
+	if (pg())
+		cr_assert_eq(sh("psql -q '%s' -c \"UPDATE runs SET labels = '[1, 2]'\" >/dev/null", db), 0);
+	else
+		cr_assert_eq(sh("sqlite3 '%s' \"UPDATE runs SET labels = '[1, 2]'\"", db), 0);
+	snprintf(dbarg, sizeof(dbarg), "--db=%s", db);
+	r = iopath_run("compare", dbarg, "run:1", "run:1", NULL);
+	cr_assert_eq(r.status, 2, "exit %d: %s", r.status, r.out);
+	cr_assert_not_null(strstr(r.err, "a stored row is not what iopath wrote"), "%s", r.err);
+	run_out_free(&r);
+}
