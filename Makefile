@@ -10,7 +10,7 @@ WARN := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes 
 	-Wformat=2 -Wvla -Wpointer-arith -Wundef -Wno-format-nonliteral
 CFLAGS_ALL := -std=gnu11 $(OPT) $(WARN) -pthread $(CFLAGS)
 CPPFLAGS_ALL := -Iinclude -Icore -Ibuild -D_GNU_SOURCE $(CPPFLAGS)
-LIBS := -luring -laio -ljansson -lblkid -lgsl -lgslcblas -lnuma -lcrypto -lxxhash -lsqlite3 -lm -pthread
+LIBS := -luring -laio -ljansson -lblkid -lgsl -lgslcblas -lnuma -lcrypto -lxxhash -lsqlite3 -lz -lm -pthread
 
 # PG=1 (the default) builds the results database's PostgreSQL side (core/results/db_pg.c) with
 # libpq; PG=0 (make static: Debian has no static libpq dependencies) builds db_pg_none.c, which

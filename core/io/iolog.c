@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <zlib.h>
 
 #include <sys/stat.h>
 #include <sys/xattr.h>
@@ -33,10 +34,13 @@ int iolog_path(const struct job_spec *job, unsigned thread, enum log_kind kind, 
 
 	if (!*name)
 		name = job->name;
+	/* log_store_compressed: fio's .fz (not for histogram logs, which fio stores plain too) */
+	const char *fz = job->log_store_compressed && kind != LOG_HIST ? ".fz" : "";
+
 	if (job->per_job_logs)
-		n = snprintf(out, len, "%s_%s.%u.log", name, kind_names[kind], thread);
+		n = snprintf(out, len, "%s_%s.%u.log%s", name, kind_names[kind], thread, fz);
 	else
-		n = snprintf(out, len, "%s_%s.log", name, kind_names[kind]);
+		n = snprintf(out, len, "%s_%s.log%s", name, kind_names[kind], fz);
 	return n < 0 || (size_t)n >= len ? -ENAMETOOLONG : 0;
 }
 
@@ -307,12 +311,83 @@ static FILE *open_log(const char *path)
 	return f;
 }
 
-int iolog_append(const struct iolog *l, const char *path, bool offsets)
+/*
+ * fio's stored sample (struct io_sample, and io_sample_offset with log_offset=1), as
+ * --inflate-log reads it back: native byte order, the direction's top bit saying an offset
+ * follows.
+ */
+struct fio_sample {
+	uint64_t time;
+	uint64_t val;
+	uint32_t ddir;
+	uint16_t priority;
+	uint64_t bs;
+	uint64_t offset;
+};
+
+#define FIO_SAMPLE_LEN 32		/* sizeof(struct io_sample) in fio 3.33 */
+#define FIO_SAMPLE_OFFSET_LEN 40	/* with its offset */
+#define FIO_SAMPLE_OFFSET_BIT (1u << 31)
+
+/* log_store_compressed: the entries as fio's samples, one zlib stream, appended to path. */
+static int append_compressed(const struct iolog *l, const char *path, bool offsets)
+{
+	size_t one = offsets ? FIO_SAMPLE_OFFSET_LEN : FIO_SAMPLE_LEN, i;
+	unsigned char *raw = calloc(l->nr ? l->nr : 1, one), *z = NULL;
+	uLongf zlen;
+	FILE *f = NULL;
+	int ret = 0;
+
+	if (!raw)
+		return -ENOMEM;
+	for (i = 0; i < l->nr; i++) {
+		const struct log_entry *e = &l->e[i];
+		struct fio_sample s = { .time = e->ms, .val = e->val, .bs = e->bs,
+					.ddir = e->ddir | (offsets ? FIO_SAMPLE_OFFSET_BIT : 0),
+					.offset = e->offset };
+		unsigned char *p = raw + i * one;
+
+		memcpy(p, &s.time, 8);
+		memcpy(p + 8, &s.val, 8);
+		memcpy(p + 16, &s.ddir, 4);
+		memcpy(p + 20, &s.priority, 2);
+		memcpy(p + 24, &s.bs, 8);
+		if (offsets)
+			memcpy(p + 32, &s.offset, 8);
+	}
+	zlen = compressBound(l->nr * one);
+	z = malloc(zlen);
+	if (!z) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	if (compress2(z, &zlen, raw, l->nr * one, Z_DEFAULT_COMPRESSION) != Z_OK) {
+		ret = -EIO;
+		goto out;
+	}
+	pthread_mutex_lock(&append_lock);
+	f = open_log(path);
+	if (!f)
+		ret = -errno;
+	else if (l->nr && fwrite(z, 1, zlen, f) != zlen)
+		ret = -EIO;
+	if (f && fclose(f) && !ret)
+		ret = -errno;
+	pthread_mutex_unlock(&append_lock);
+out:
+	free(z);
+	free(raw);
+	return ret;
+}
+
+int iolog_append(const struct iolog *l, const char *path, bool offsets, bool compressed)
 {
 	FILE *f;
 	size_t i;
 	int ret = 0;
 
+	if (compressed)
+		return append_compressed(l, path, offsets);
 	pthread_mutex_lock(&append_lock);
 	f = open_log(path);
 	if (!f) {

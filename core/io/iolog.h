@@ -95,10 +95,12 @@ void iologs_finish(struct iologs *L, uint64_t t_ns);
 
 /*
  * Append a log to its file in fio's format, one line per entry:
- * "time, value, direction, block size[, offset], priority" (offset with log_offset=1).
- * Writers of a shared file (per_job_logs=0) take turns. Returns 0 or -errno.
+ * "time, value, direction, block size[, offset], priority" (offset with log_offset=1);
+ * compressed (log_store_compressed): fio's binary samples as one zlib stream, which
+ * fio --inflate-log turns back into those lines. Writers of a shared file (per_job_logs=0)
+ * take turns. Returns 0 or -errno.
  */
-int iolog_append(const struct iolog *l, const char *path, bool offsets);
+int iolog_append(const struct iolog *l, const char *path, bool offsets, bool compressed);
 
 /*
  * Append the histogram log in fio's format: "time, direction, block size, bin, bin, ..." with

@@ -678,7 +678,8 @@ static void write_logs(struct worker *w)
 				 sizeof(path));
 		if (!ret)
 			ret = k == LOG_HIST ? iolog_append_hist(w->logs, path, job->log_hist_coarseness) :
-					      iolog_append(&w->logs->log[k], path, job->log_offset);
+					      iolog_append(&w->logs->log[k], path, job->log_offset,
+							   job->log_store_compressed);
 		if (ret) {
 			worker_fail(w, -ret, "log %s: %s", path, strerror(-ret));
 			return;

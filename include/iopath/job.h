@@ -274,6 +274,8 @@ struct job_spec {
 	char aux_path[256];		/* --aux-path: where state files go ("" = here) */
 	bool bw_log_set, iops_log_set, lat_log_set, hist_log_set;
 	unsigned log_hist_msec;		/* write_hist_log: an entry per direction this often */
+	uint64_t log_compression;	/* fio's in-memory chunk size: accepted, logs the same */
+	bool log_store_compressed;	/* logs stored as fio's zlib-compressed NAME.log.fz */
 	unsigned log_hist_coarseness;	/* 0..6: bins merged 2^N at a time */
 	unsigned log_avg_msec;		/* 0: an entry per I/O */
 	bool log_offset;

@@ -643,3 +643,43 @@ Test(fio_side, histogram_log_read_by_fios_parser, .fini = tmpdir_cleanup)
 	cr_assert_eq(sh("awk -F, 'NR > 1 { n += $2 } END { exit n != 512 }' '%s.out'", path), 0,
 		     "the parser did not count 512 samples in iopath's log");
 }
+
+/*
+ * log_store_compressed=1 (with log_compression=): NAME_TYPE.N.log.fz as fio stores them, which
+ * fio --inflate-log turns into the lines fio's own .fz gives for the same job
+ */
+Test(fio_side, compressed_logs_inflate_with_fio, .fini = tmpdir_cleanup)
+{
+	static const char *const kinds[] = { "lat", "clat", "bw", "iops" };
+	const char *fdir = tmpdir_make(), *idir = tmpdir_make();
+	char *args[] = { "--name=c", "--ioengine=null", "--size=256k", "--write_lat_log=c",
+			 "--write_bw_log=c", "--write_iops_log=c", "--log_offset=1",
+			 "--log_compression=4k", "--log_store_compressed=1", "--output-format=terse",
+			 NULL };
+	char cwd[400], fz[400], out[400];
+	unsigned k;
+
+	cr_assert_not_null(getcwd(cwd, sizeof(cwd)));
+	run_in(true, fdir, args);
+	run_in(false, idir, args);
+	cr_assert_eq(chdir(cwd), 0);
+	for (k = 0; k < 4; k++) {
+		unsigned fd[64], id[64];
+		unsigned long long fo[64], io[64];
+		size_t fn, in, j;
+
+		snprintf(fz, sizeof(fz), "%s/c_%s.1.log.fz", fdir, kinds[k]);
+		snprintf(out, sizeof(out), "%s/f_%s.txt", fdir, kinds[k]);
+		cr_assert_eq(sh(FIO_BIN " --inflate-log='%s' > '%s'", fz, out), 0, "fio cannot inflate its own %s", fz);
+		fn = log_entries(out, fd, fo, 64);
+		snprintf(fz, sizeof(fz), "%s/c_%s.1.log.fz", idir, kinds[k]);
+		snprintf(out, sizeof(out), "%s/i_%s.txt", idir, kinds[k]);
+		cr_assert_eq(sh(FIO_BIN " --inflate-log='%s' > '%s'", fz, out), 0,
+			     "fio --inflate-log cannot read iopath's %s", fz);
+		in = log_entries(out, id, io, 64);
+		cr_assert_eq(in, fn, "%s: iopath's .fz inflates to %zu entries, fio's %zu", kinds[k], in, fn);
+		for (j = 0; j < fn; j++)
+			cr_expect(id[j] == fd[j] && io[j] == fo[j], "%s entry %zu: %u/%llu, fio's %u/%llu",
+				  kinds[k], j, id[j], io[j], fd[j], fo[j]);
+	}
+}
