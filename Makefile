@@ -57,7 +57,7 @@ INTEG_SRC := $(wildcard tests/integration/*.c)
 UNIT_BIN := build/unit-tests
 INTEG_BIN := build/integration-tests
 
-.PHONY: FORCE all run test unit integration check valgrind fuzz static install clean deps bench mpi-test layout pg-test consumers-test
+.PHONY: FORCE all run test unit integration check valgrind fuzz static install clean deps bench mpi-test layout pg-test fio-tests consumers-test
 all: iopath
 
 deps:
@@ -262,6 +262,14 @@ consumers-test: iopath
 # Skipped, with the reason, where Open MPI is not installed (scripts/deps.sh --mpi).
 MPI_TEST_SRC := $(wildcard tests/mpi/*.c) tests/integration/harness.c
 MPI_TEST_BIN := build/mpi-tests
+
+# make fio-tests: fio's own regression tests (t/run-fio-tests.py and fio's standalone test
+# scripts, a copy in ../shared/fio-tests; FIO_TESTS= names another) against ./iopath; the ones
+# iopath fails are listed with their reasons in tests/fio-tests.expected (scripts/fio-tests).
+# Skipped, with the reason, where the copy is absent. About 3 minutes on 2 cores.
+FIO_TESTS ?= ../shared/fio-tests
+fio-tests: iopath
+	scripts/fio-tests ./iopath $(FIO_TESTS)
 
 mpi-test:
 	@if ! command -v mpirun >/dev/null 2>&1 || ! pkg-config --exists mpi-c; then \

@@ -14,6 +14,9 @@
 const struct engine_entry engine_table[] = {
 	{ "sync", &sync_engine, false },
 	{ "psync", &psync_engine, false },
+	{ "pvsync", &pvsync_engine, false },
+	{ "pvsync2", &pvsync2_engine, false },
+	{ "posixaio", &posixaio_engine, false },
 	{ "odirect", &psync_engine, true },
 	{ "libaio", &libaio_engine, false },
 	{ "io_uring", &io_uring_engine, false },

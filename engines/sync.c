@@ -1,5 +1,7 @@
-/* sync and psync: one system call per request (lseek + read/write, or pread/pwrite; trims BLKDISCARD). */
+/* sync, psync, pvsync, pvsync2: one system call per request (read/write, pread/pwrite, preadv/pwritev, preadv2/pwritev2; trims BLKDISCARD). */
 #include <errno.h>
+#include <stddef.h>
+#include <sys/uio.h>
 #include <unistd.h>
 
 #include "iopath/engine.h"
@@ -42,6 +44,67 @@ static int64_t do_prw(const struct io_req *r)
 	return ret < 0 ? -errno : ret;
 }
 
+static int64_t do_pv(const struct io_req *r)
+{
+	struct iovec iov = { r->buf, r->len };
+	ssize_t ret = r->ddir == DDIR_READ ? preadv(r->file->fd, &iov, 1, (off_t)r->offset)
+					   : pwritev(r->file->fd, &iov, 1, (off_t)r->offset);
+
+	return ret < 0 ? -errno : ret;
+}
+
+/* pvsync2's options, fio's names */
+struct pv2_opts {
+	int hipri;
+};
+
+static const struct engine_option pv2_options[] = {
+	{ "hipri", EOPT_BOOL, offsetof(struct pv2_opts, hipri), 0, 1, 0,
+	  "RWF_HIPRI: poll for completion (needs direct=1 and a device with poll queues)", NULL },
+	{ NULL, 0, 0, 0, 0, 0, NULL, NULL },
+};
+
+static int pv2_init(struct engine *e, const struct engine_params *p)
+{
+	const struct pv2_opts *o = p->opts;
+	intptr_t flags = o->hipri ? RWF_HIPRI : 0;
+
+	e->priv = (void *)flags;
+	engine_applied(e, "hipri", "%s", o->hipri ? "yes" : "no");
+	return 0;
+}
+
+static int64_t do_pv2(const struct io_req *r, int flags)
+{
+	struct iovec iov = { r->buf, r->len };
+	ssize_t ret = r->ddir == DDIR_READ ? preadv2(r->file->fd, &iov, 1, (off_t)r->offset, flags)
+					   : pwritev2(r->file->fd, &iov, 1, (off_t)r->offset, flags);
+
+	return ret < 0 ? -errno : ret;
+}
+
+static int pvsync_submit(struct engine *e, struct io_req **reqs, unsigned n)
+{
+	unsigned i;
+
+	(void)e;
+	for (i = 0; i < n; i++)
+		reqs[i]->res = reqs[i]->ddir >= DDIR_SYNC ? do_sync(reqs[i]) :
+			       reqs[i]->ddir == DDIR_TRIM ? engine_trim(reqs[i]) : do_pv(reqs[i]);
+	return (int)n;
+}
+
+static int pvsync2_submit(struct engine *e, struct io_req **reqs, unsigned n)
+{
+	int flags = (int)(intptr_t)e->priv;
+	unsigned i;
+
+	for (i = 0; i < n; i++)
+		reqs[i]->res = reqs[i]->ddir >= DDIR_SYNC ? do_sync(reqs[i]) :
+			       reqs[i]->ddir == DDIR_TRIM ? engine_trim(reqs[i]) : do_pv2(reqs[i], flags);
+	return (int)n;
+}
+
 static int sync_submit(struct engine *e, struct io_req **reqs, unsigned n)
 {
 	unsigned i;
@@ -80,4 +143,24 @@ const struct engine_ops psync_engine = {
 	.init = sync_init,
 	.exit = sync_exit,
 	.submit = psync_submit,
+};
+
+const struct engine_ops pvsync_engine = {
+	.name = "pvsync",
+	.help = "preadv/pwritev (one vector), one request at a time",
+	.flags = ENGINE_SYNC | ENGINE_PLAIN_CALLS,
+	.init = sync_init,
+	.exit = sync_exit,
+	.submit = pvsync_submit,
+};
+
+const struct engine_ops pvsync2_engine = {
+	.name = "pvsync2",
+	.help = "preadv2/pwritev2 (one vector), RWF_HIPRI with hipri, one request at a time",
+	.flags = ENGINE_SYNC,
+	.opts_size = sizeof(struct pv2_opts),
+	.options = pv2_options,
+	.init = pv2_init,
+	.exit = sync_exit,
+	.submit = pvsync2_submit,
 };

@@ -36,6 +36,8 @@ static void usage(FILE *f)
 		"  --readonly           refuse every job that would write, trim, create or extend a file\n"
 		"  --max-jobs=N         accepted as fio does, not enforced (a warning when exceeded)\n"
 		"  --enforce-max-jobs   refuse job sets that start more than --max-jobs workers\n"
+		"  --bandwidth-log      the run's bandwidth, all jobs together, every 500 ms in\n"
+		"                       agg-read_bw.log and agg-write_bw.log (fio's agg logs)\n"
 		"  --warnings-fatal     a warning about a job file is an error\n"
 		"  --cmdhelp[=OPT|all]  job options and what they do\n"
 		"  --enghelp[=ENGINE[,OPT]]  the engines, or an engine's options\n"
@@ -63,6 +65,7 @@ struct fio_args {
 	unsigned max_jobs;	/* --max-jobs: workers allowed in all, 0 = no limit */
 	bool enforce_max_jobs;	/* --enforce-max-jobs: refuse more (fio only warns, as we do) */
 	const char *aux_path;	/* --aux-path: the directory of the jobs' state files */
+	bool bandwidth_log;	/* --bandwidth-log: the run's agg-*_bw.log files */
 	bool warnings_fatal;
 	bool version;
 	bool second_pass;	/* parse_args' look at the tool's options: they were taken already */
@@ -80,7 +83,6 @@ static const struct {
 	const char *what;
 } fio_cli_unsupported[] = {
 	{ "debug", false, "fio's debug logging" },
-	{ "bandwidth-log", false, "fio's aggregate bandwidth logs (use write_bw_log= per job)" },
 	{ "status-interval", false, "periodic full status dumps" },
 	{ "idle-prof", false, "CPU idleness profiling" },
 	{ "trigger-file", false, "triggers" },
@@ -170,6 +172,10 @@ static int tool_option(struct fio_args *a, const char *key, const char *val, str
 		if (!val || parse_time_ns(val, 1000000000ull, &a->eta_newline_ns) || !a->eta_newline_ns)
 			return iop_errf(err, -EINVAL, "--eta-newline=%s: bad time (accepted: e.g. 5, 5s, 500ms)",
 					val ? val : "");
+		return 1;
+	}
+	if (!strcmp(key, "bandwidth-log")) {
+		a->bandwidth_log = true;
 		return 1;
 	}
 	if (!strcmp(key, "max-jobs")) {
@@ -447,6 +453,7 @@ int cmd_fio(int argc, char **argv)
 	struct run_results res;
 	struct job_parser p;
 	struct iop_err err = { "" };
+	unsigned i;
 	int ret, code;
 
 	if (argc > 1 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
@@ -484,8 +491,10 @@ int cmd_fio(int argc, char **argv)
 		ret = iop_errf(&err, -EINVAL, "--warnings-fatal: %s", p.warnings[0]);
 	if (!ret && a.max_jobs)
 		ret = check_max_jobs(&jobs, &a, &err);
-	for (unsigned i = 0; !ret && a.aux_path && i < jobs.nr; i++)
+	for (i = 0; !ret && a.aux_path && i < jobs.nr; i++)
 		snprintf(jobs.jobs[i].aux_path, sizeof(jobs.jobs[i].aux_path), "%s", a.aux_path);
+	for (i = 0; !ret && a.bandwidth_log && i < jobs.nr; i++)
+		jobs.jobs[i].agg_bw_log = true;
 	print_warnings(&p);
 	job_parser_free(&p);
 	/* --allow-overwrite covers an existing output file of someone else's too */

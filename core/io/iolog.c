@@ -58,7 +58,7 @@ void iologs_init(struct iologs *L, const struct job_spec *job, uint64_t epoch_ns
 }
 
 static void add(struct iologs *L, enum log_kind k, uint64_t ms, uint64_t val, unsigned ddir,
-		uint32_t bs, uint64_t offset)
+		uint32_t bs, uint64_t offset, uint64_t issue_ns)
 {
 	struct iolog *l = &L->log[k];
 	struct log_entry *e;
@@ -80,6 +80,7 @@ static void add(struct iologs *L, enum log_kind k, uint64_t ms, uint64_t val, un
 	e->ddir = ddir;
 	e->bs = bs;
 	e->offset = offset;
+	e->issue_ns = issue_ns;
 }
 
 /* The latency windows that hold samples, as one entry each (fio's __add_stat_to_log). */
@@ -93,7 +94,7 @@ static void flush_lat_window(struct iologs *L, uint64_t ms)
 
 			if (n && L->want[LOG_SLAT + k])
 				add(L, LOG_SLAT + k, ms, L->max_value ? L->win_max[k][d] :
-				    (L->win_sum[k][d] + n / 2) / n, d, 0, 0);
+				    (L->win_sum[k][d] + n / 2) / n, d, 0, 0, 0);
 			L->win_n[k][d] = L->win_sum[k][d] = L->win_max[k][d] = 0;
 		}
 	}
@@ -177,9 +178,11 @@ static void hist_io(struct iologs *L, uint64_t ms, unsigned ddir, uint32_t bs, u
 }
 
 void iologs_io(struct iologs *L, uint64_t t_ns, unsigned ddir, uint32_t bs, uint64_t offset,
-	       uint64_t bytes, uint64_t slat, uint64_t clat, bool has_slat, unsigned clat_bin)
+	       uint64_t bytes, uint64_t slat, uint64_t clat, bool has_slat, uint64_t issue_ns,
+	       unsigned clat_bin)
 {
 	uint64_t ms = t_ns > L->epoch_ns ? (t_ns - L->epoch_ns) / 1000000 : 0;
+	uint64_t issued = issue_ns > L->epoch_ns ? issue_ns - L->epoch_ns : 0;
 	uint64_t lat = has_slat ? slat + clat : clat, spent;
 	unsigned d;
 
@@ -189,16 +192,16 @@ void iologs_io(struct iologs *L, uint64_t t_ns, unsigned ddir, uint32_t bs, uint
 		hist_io(L, ms, ddir, bs, clat_bin);
 	if (!L->avg_msec) {
 		if (L->want[LOG_SLAT] && has_slat)
-			add(L, LOG_SLAT, ms, slat, ddir, bs, offset);
+			add(L, LOG_SLAT, ms, slat, ddir, bs, offset, issued);
 		if (L->want[LOG_CLAT])
-			add(L, LOG_CLAT, ms, clat, ddir, bs, offset);
+			add(L, LOG_CLAT, ms, clat, ddir, bs, offset, issued);
 		if (L->want[LOG_LAT])
-			add(L, LOG_LAT, ms, lat, ddir, bs, offset);
+			add(L, LOG_LAT, ms, lat, ddir, bs, offset, issued);
 		/* fio's per-I/O bandwidth: bytes * 10^6 / clat in ns */
 		if (L->want[LOG_BW])
-			add(L, LOG_BW, ms, clat ? bytes * 1000000 / clat : 0, ddir, bs, offset);
+			add(L, LOG_BW, ms, clat ? bytes * 1000000 / clat : 0, ddir, bs, offset, issued);
 		if (L->want[LOG_IOPS])
-			add(L, LOG_IOPS, ms, 1, ddir, bs, offset);
+			add(L, LOG_IOPS, ms, 1, ddir, bs, offset, issued);
 		return;
 	}
 	if (has_slat)
@@ -222,9 +225,9 @@ void iologs_io(struct iologs *L, uint64_t t_ns, unsigned ddir, uint32_t bs, uint
 			continue;
 		/* fio: KiB/s over the window, and I/Os per second */
 		if (L->want[LOG_BW])
-			add(L, LOG_BW, ms, db * 1000 / spent / 1024, d, 0, 0);
+			add(L, LOG_BW, ms, db * 1000 / spent / 1024, d, 0, 0, 0);
 		if (L->want[LOG_IOPS])
-			add(L, LOG_IOPS, ms, di * 1000 / spent, d, 0, 0);
+			add(L, LOG_IOPS, ms, di * 1000 / spent, d, 0, 0, 0);
 		L->last_bytes[d] = L->bytes[d];
 		L->last_ios[d] = L->ios[d];
 	}
@@ -252,7 +255,7 @@ int iolog_append_hist(const struct iologs *L, const char *path, unsigned coarsen
 	if (!bins)
 		return -ENOMEM;
 	pthread_mutex_lock(&append_lock);
-	f = fopen(path, "a");
+	f = iolog_open(path);
 	if (!f) {
 		ret = -errno;
 		goto out_unlock;
@@ -287,8 +290,7 @@ int iolog_create(const char *path)
 	return close(fd) ? -errno : 0;
 }
 
-/* The log iolog_create made: a regular file (not a link) that still carries iopath's mark. */
-static FILE *open_log(const char *path)
+FILE *iolog_open(const char *path)
 {
 	char val[64];
 	struct stat st;
@@ -366,7 +368,7 @@ static int append_compressed(const struct iolog *l, const char *path, bool offse
 		goto out;
 	}
 	pthread_mutex_lock(&append_lock);
-	f = open_log(path);
+	f = iolog_open(path);
 	if (!f)
 		ret = -errno;
 	else if (l->nr && fwrite(z, 1, zlen, f) != zlen)
@@ -380,16 +382,16 @@ out:
 	return ret;
 }
 
-int iolog_append(const struct iolog *l, const char *path, bool offsets, bool compressed)
+int iolog_append(const struct iolog *l, const char *path, const struct log_columns *c)
 {
 	FILE *f;
 	size_t i;
 	int ret = 0;
 
-	if (compressed)
-		return append_compressed(l, path, offsets);
+	if (c->compressed)
+		return append_compressed(l, path, c->offset);
 	pthread_mutex_lock(&append_lock);
-	f = open_log(path);
+	f = iolog_open(path);
 	if (!f) {
 		ret = -errno;
 		goto out_unlock;
@@ -397,13 +399,17 @@ int iolog_append(const struct iolog *l, const char *path, bool offsets, bool com
 	for (i = 0; i < l->nr; i++) {
 		const struct log_entry *e = &l->e[i];
 
-		if (offsets)
-			fprintf(f, "%llu, %llu, %u, %u, %llu, 0\n", (unsigned long long)e->ms,
-				(unsigned long long)e->val, e->ddir, e->bs,
-				(unsigned long long)e->offset);
+		fprintf(f, "%llu, %llu, %u, %u", (unsigned long long)e->ms,
+			(unsigned long long)e->val, e->ddir, e->bs);
+		if (c->offset)
+			fprintf(f, ", %llu", (unsigned long long)e->offset);
+		if (c->prio_value)
+			fprintf(f, ", 0x%04x", c->prio);
 		else
-			fprintf(f, "%llu, %llu, %u, %u, 0\n", (unsigned long long)e->ms,
-				(unsigned long long)e->val, e->ddir, e->bs);
+			fprintf(f, ", %u", c->prio >> 13 == 1);
+		if (c->issue_time)
+			fprintf(f, ", %llu", (unsigned long long)e->issue_ns);
+		fputc('\n', f);
 	}
 	if (ferror(f))
 		ret = -EIO;

@@ -5,6 +5,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "iopath/job.h"
 #include "iopath/result.h"
@@ -34,6 +35,7 @@ struct log_entry {
 	uint64_t ms;
 	uint64_t val;
 	uint64_t offset;
+	uint64_t issue_ns;		/* when the I/O was issued, from the logs' time 0 */
 	uint32_t bs;
 	uint32_t ddir;
 };
@@ -70,6 +72,11 @@ struct iologs {
 	int error;			/* -ENOMEM once an entry could not be kept */
 };
 
+/* fio's --bandwidth-log: the run's aggregate bandwidth, a line per 500 ms per direction. */
+#define AGG_BW_LOG_READ "agg-read_bw.log"
+#define AGG_BW_LOG_WRITE "agg-write_bw.log"
+#define AGG_BW_LOG_TRIM "agg-trim_bw.log"
+
 /* Does the job write any log? */
 bool iolog_wanted(const struct job_spec *job);
 
@@ -88,19 +95,29 @@ void iologs_init(struct iologs *L, const struct job_spec *job, uint64_t epoch_ns
  * when has_slat; clat_bin is clat's histogram bucket (for write_hist_log).
  */
 void iologs_io(struct iologs *L, uint64_t t_ns, unsigned ddir, uint32_t bs, uint64_t offset,
-	       uint64_t bytes, uint64_t slat, uint64_t clat, bool has_slat, unsigned clat_bin);
+	       uint64_t bytes, uint64_t slat, uint64_t clat, bool has_slat, uint64_t issue_ns,
+	       unsigned clat_bin);
 
 /* The end of the run: what the open latency window holds goes in too (fio's finalize). */
 void iologs_finish(struct iologs *L, uint64_t t_ns);
 
+/* What a log's lines hold beyond time, value, direction and block size (fio's columns). */
+struct log_columns {
+	bool offset;		/* log_offset=1 */
+	bool prio_value;	/* log_prio=1: the I/O's priority as 0x%04x, else 1 for the RT class */
+	unsigned prio;		/* the ioprio value the job's I/O carries (class << 13 | level) */
+	bool issue_time;	/* log_issue_time=1 (latency logs): the issue time, ns */
+	bool compressed;	/* log_store_compressed=1: fio's zlib-compressed samples */
+};
+
 /*
  * Append a log to its file in fio's format, one line per entry:
- * "time, value, direction, block size[, offset], priority" (offset with log_offset=1);
- * compressed (log_store_compressed): fio's binary samples as one zlib stream, which
- * fio --inflate-log turns back into those lines. Writers of a shared file (per_job_logs=0)
- * take turns. Returns 0 or -errno.
+ * "time, value, direction, block size[, offset], priority[, issue time]"; compressed
+ * (log_store_compressed): fio's binary samples as one zlib stream, which fio --inflate-log
+ * turns back into those lines. Writers of a shared file (per_job_logs=0) take turns.
+ * Returns 0 or -errno.
  */
-int iolog_append(const struct iolog *l, const char *path, bool offsets, bool compressed);
+int iolog_append(const struct iolog *l, const char *path, const struct log_columns *c);
 
 /*
  * Append the histogram log in fio's format: "time, direction, block size, bin, bin, ..." with
@@ -110,6 +127,12 @@ int iolog_append_hist(const struct iologs *L, const char *path, unsigned coarsen
 
 /* Create (or empty) a log file before the run. Returns 0 or -errno. */
 int iolog_create(const char *path);
+
+/*
+ * Open for appending a log iolog_create made: a regular file (not a link) that still carries
+ * iopath's mark (or /dev/null). NULL with errno set (EPERM for anything else).
+ */
+FILE *iolog_open(const char *path);
 
 void iologs_free(struct iologs *L);
 

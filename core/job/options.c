@@ -177,6 +177,24 @@ const struct opt_def opt_table[] = {
 	  "count thinktime_blocks at completion or at issue" },
 	{ "thinktime_iotime", NULL, OPT_TIME, FIELD(thinktime_iotime_ns), 0, UINT64_MAX, NULL,
 	  "I/O time between thinktime stalls (bare number: seconds)" },
+	{ "log_prio", NULL, OPT_BOOL, FIELD(log_prio), 0, 1, NULL,
+	  "logs give each I/O's priority value (0x%04x: class << 13 | level), not only whether it is RT" },
+	{ "log_issue_time", NULL, OPT_BOOL, FIELD(log_issue_time), 0, 1, NULL,
+	  "latency logs give each I/O's issue time (ns from the job's start) as a last column" },
+	{ "write_iolog", NULL, OPT_STR, FIELD(write_iolog), 0, 0, NULL,
+	  "record every I/O issued to this file (fio's iolog, version 3: with times)" },
+	{ "read_iolog", NULL, OPT_STR, FIELD(read_iolog), 0, 0, NULL,
+	  "replay a fio iolog (version 2 or 3) or a blktrace: its files, offsets, sizes, directions and times" },
+	{ "replay_redirect", NULL, OPT_STR, FIELD(replay_redirect), 0, 0, NULL,
+	  "replay the I/O of every file of the log onto this file or device" },
+	{ "replay_no_stall", NULL, OPT_BOOL, FIELD(replay_no_stall), 0, 1, NULL,
+	  "replay as fast as possible, ignoring the log's times" },
+	{ "replay_align", NULL, OPT_SIZE, FIELD(replay_align), 0, 1ull << 30, NULL,
+	  "align replayed offsets down to this many bytes" },
+	{ "replay_scale", NULL, OPT_UINT, FIELD(replay_scale), 1, 1u << 30, NULL,
+	  "divide replayed offsets by this" },
+	{ "replay_time_scale", NULL, OPT_UINT, FIELD(replay_time_scale), 1, 1000000, NULL,
+	  "replay time scale in percent (200: twice as fast, 50: half as fast)" },
 	{ "write_bw_log", NULL, OPT_FN_OPT, FIELD(bw_log), 0, 0, set_log_name,
 	  "log bandwidth to NAME_bw.N.log (fio's format)" },
 	{ "write_iops_log", NULL, OPT_FN_OPT, FIELD(iops_log), 0, 0, set_log_name,
@@ -373,6 +391,8 @@ void job_defaults(struct job_spec *job)
 	job->dedupe_ws_percentage = 5;
 	job->do_verify = true;
 	job->verify_state_save = true;
+	job->replay_time_scale = 100;
+	job->replay_scale = 1;
 	job->rwmixread = 50;
 	job->bs[0] = job->bs[1] = 4096;
 	job->rate_cycle_ms = 1000;

@@ -578,12 +578,21 @@ int pattern_token(const char **in, unsigned char *out, size_t room)
 		return (int)n;
 	}
 	{
-		char *e;
-		long v = strtol(s, &e, 10);
+		char num[24], *e;
+		size_t k = *s == '-' ? 1 : 0;
+		long v;
 		unsigned u;
 
-		if (e == s || v > INT_MAX || v < INT_MIN)
+		/* digits up to a following 0x: "-120xdeadface" is -12 then 0xdeadface, as fio reads it */
+		while (isdigit((unsigned char)s[k]) && k < sizeof(num) - 1 &&
+		       !(s[k] == '0' && (s[k + 1] == 'x' || s[k + 1] == 'X') && k > (*s == '-' ? 1u : 0u)))
+			k++;
+		memcpy(num, s, k);
+		num[k] = 0;
+		v = strtol(num, &e, 10);
+		if (e == num || *e || v > INT_MAX || v < INT_MIN)
 			return -EINVAL;
+		e = (char *)s + k;
 		/* a decimal: its 32-bit value, little-endian, in as few bytes as it needs */
 		u = (unsigned)v;
 		do {

@@ -15,6 +15,7 @@
 #include "base/numapol.h"
 #include "base/parse.h"
 #include "job/job.h"
+#include "job/replay.h"
 
 
 #include "job/setters.h"
@@ -58,9 +59,9 @@ static bool job_gave(const struct job_spec *job, const char *key)
 
 /*
  * Trims take the write direction's settings (fio gives a missing trim value the write one).
- * A trim size of its own (bs=r,w,t) becomes the write size of a trim-only job; for the other
- * per-direction options, and for trimwrite with a trim size unlike the write size, a trim
- * value of its own is refused rather than ignored.
+ * A trim size of its own (bs=r,w,t) becomes the write size of a trim job, and of trimwrite's
+ * pairs (fio writes the block it just trimmed, trim size and all); for the other
+ * per-direction options a trim value of its own is refused rather than ignored.
  */
 static int finish_trim(struct job_spec *job, struct iop_err *err)
 {
@@ -82,16 +83,66 @@ static int finish_trim(struct job_spec *job, struct iop_err *err)
 						job->origin, keys[k], job->kv[i].val);
 		}
 	}
-	if (!job->bs_trim || job->bs_trim == job->bs[DDIR_WRITE])
+	/* trimwrite's write follows its trim, the same block: both take the trim size, as in fio */
+	if (job->bs_trim)
+		job->bs[DDIR_WRITE] = job->bs_max[DDIR_WRITE] = job->bs_trim;
+	return 0;
+}
+
+/*
+ * read_iolog: the log decides the job, as in fio: its files (or replay_redirect), its
+ * directions, a block size that holds its largest I/O, and files at least as long as the
+ * furthest I/O; the worker replays the entries themselves (run/trace.c).
+ */
+static int finish_replay(struct job_spec *job, struct iop_err *err)
+{
+	struct replay r;
+	size_t at = 0;
+	uint64_t ext = 0;
+	unsigned i;
+	int ret;
+
+	if (!job->read_iolog[0])
 		return 0;
-	if (job->rw == RW_TRIM || job->rw == RW_RANDTRIM) {
-		job->bs[DDIR_WRITE] = job->bs_trim;
-		return 0;
+	if (job->verify != VERIFY_NONE)
+		return iop_errf(err, -ENOTSUP, "%s: read_iolog with verify is not supported by iopath",
+				job->origin);
+	if (job->rw == RW_COPY || job->rw == RW_METADATA)
+		return iop_errf(err, -EINVAL, "%s: read_iolog replays data I/O; rw=%s does not apply",
+				job->origin, job_rw_name(job->rw));
+	ret = replay_load(job, &r, err);
+	if (ret)
+		return ret;
+	for (i = 0; i < r.nr_files; i++) {
+		int n = snprintf(job->filename + at, sizeof(job->filename) - at, "%s%s",
+				 i ? ":" : "", r.files[i]);
+
+		if (n < 0 || (size_t)n >= sizeof(job->filename) - at) {
+			replay_free(&r);
+			return iop_errf(err, -ENAMETOOLONG, "%s: read_iolog %s: its file names are too long together",
+					job->origin, job->read_iolog);
+		}
+		at += (size_t)n;
+		if (r.extent[i] > ext)
+			ext = r.extent[i];
 	}
-	return iop_errf(err, -ENOTSUP,
-			"%s: rw=%s with a trim size (%u) unlike the write size (%u) is not supported by iopath",
-			job->origin, job->rw == RW_TRIMWRITE ? "trimwrite" : "randtrimwrite",
-			job->bs_trim, job->bs[DDIR_WRITE]);
+	job->nrfiles = r.nr_files;
+	job->bs[DDIR_READ] = job->bs[DDIR_WRITE] = r.max_len ? r.max_len : 4096;
+	job->bsrange[0][0] = job->bsrange[0][1] = job->bsrange[1][0] = job->bsrange[1][1] = 0;
+	job->nr_bssplit[0] = job->nr_bssplit[1] = 0;
+	ext = (ext + job->bs[0] - 1) / job->bs[0] * job->bs[0];
+	job->size = ext * r.nr_files;
+	job->norandommap = true;
+	if ((r.dirs & (1u << DDIR_READ)) && (r.dirs & ((1u << DDIR_WRITE) | (1u << DDIR_TRIM))))
+		job->rw = RW_RW;
+	else if (r.dirs & (1u << DDIR_READ))
+		job->rw = RW_READ;
+	else if (r.dirs & (1u << DDIR_TRIM))
+		job->rw = r.dirs & (1u << DDIR_WRITE) ? RW_TRIMWRITE : RW_TRIM;
+	else
+		job->rw = RW_WRITE;
+	replay_free(&r);
+	return 0;
 }
 
 static int finish_copy(struct job_spec *job, struct iop_err *err)
@@ -313,7 +364,9 @@ int job_finish(struct job_spec *job, struct iop_err *err)
 	ret = parse_engine_opts(job, ent->ops, err);
 	if (ret)
 		return ret;
-	ret = finish_trim(job, err);
+	ret = finish_replay(job, err);
+	if (!ret)
+		ret = finish_trim(job, err);
 	if (ret)
 		return ret;
 	resolve_bs(job);

@@ -133,8 +133,9 @@ void take_sample(struct worker *w, uint64_t t)
 		w->sample_last_bytes[d] = w->st[d].bytes;
 		w->sample_last_ios[d] = w->st[d].ios;
 	}
-	/* in a reporting group: the runner sums the members' progress interval by interval */
-	if (w->job->group_reporting && !w->job->disable_bw)
+	/* in a reporting group (or the run's agg logs): the runner sums the members' progress
+	 * interval by interval */
+	if ((w->job->group_reporting || w->job->agg_bw_log) && !w->job->disable_bw)
 		progress_log_add(&w->progress, t - w->start_ns, w->st);
 	w->last_sample_ns = t;
 	w->next_sample_ns += SAMPLE_NS;

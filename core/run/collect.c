@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <sys/resource.h>
@@ -23,6 +24,7 @@
 #include "stats/stats.h"
 #include "stats/steady.h"
 #include "run/worker.h"
+#include "io/iolog.h"
 #include "run/runner.h"
 
 
@@ -229,6 +231,69 @@ static void result_group_samples(struct job_result *r, struct worker *const *ws,
 	}
 }
 
+/* --bandwidth-log: a line per 500 ms of what every worker of the phase moved, as fio's agg logs. */
+struct agg_out {
+	FILE *f;
+	unsigned d;
+	uint64_t base_ms;
+};
+
+static void agg_line(void *arg, uint64_t t, double bps, double iops)
+{
+	struct agg_out *a = arg;
+
+	(void)iops;
+	fprintf(a->f, "%llu, %llu, %u, 0, 0\n", (unsigned long long)(a->base_ms + t / 1000000),
+		(unsigned long long)(bps / 1024 + 0.5), a->d);
+}
+
+/* When the phase began, in ms from the run's start (its entries' times are the run's). */
+static uint64_t phase_start_ms(const struct run_results *out, uint64_t elapsed)
+{
+	struct timespec ts;
+	uint64_t now_ms;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	now_ms = (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
+	now_ms -= elapsed / 1000000;
+	return now_ms > out->start_unix_ms ? now_ms - out->start_unix_ms : 0;
+}
+
+static int agg_logs(struct worker *const *ws, unsigned n, struct group_member *m,
+		    uint64_t base_ms)
+{
+	static const char *const names[] = { AGG_BW_LOG_READ, AGG_BW_LOG_WRITE };
+	struct agg_out a = { NULL, 0, base_ms };
+	unsigned i, d, nm = 0;
+	int ret = 0;
+
+	for (i = 0; i < n; i++) {
+		unsigned k;
+
+		if (!ws[i]->st || !ws[i]->job->agg_bw_log || ws[i]->progress.nomem)
+			continue;
+		m[nm].log = &ws[i]->progress;
+		m[nm].end.t = ws[i]->end_ns > ws[i]->start_ns ? ws[i]->end_ns - ws[i]->start_ns : 0;
+		for (k = 0; k < 2; k++) {
+			m[nm].end.bytes[k] = ws[i]->st[k].bytes;
+			m[nm].end.ios[k] = ws[i]->st[k].ios;
+		}
+		nm++;
+	}
+	for (d = 0; nm && d < 2 && !ret; d++) {
+		a.f = iolog_open(names[d]);
+		a.d = d;
+		if (!a.f)
+			return -errno;
+		ret = group_series(m, nm, d, agg_line, &a);
+		if (ferror(a.f) && !ret)
+			ret = -EIO;
+		if (fclose(a.f) && !ret)
+			ret = -errno;
+	}
+	return ret;
+}
+
 /*
  * Results of one phase, fio's way: each worker is reported alone, except that consecutive
  * workers with group_reporting in the same reporting group are merged into one result.
@@ -289,6 +354,16 @@ int collect(struct run_results *out, struct group_job *gjs, unsigned n, uint64_t
 	if (cur >= 0)
 		result_group_samples(&out->res[cur], ws, nw, m);
 	ret = 0;
+	/* every worker of the phase, for the run's agg logs */
+	for (i = 0, nw = 0; i < n; i++)
+		for (c = 0; !gjs[i].refused && c < gjs[i].plan.job->numjobs; c++)
+			ws[nw++] = &gjs[i].workers[c];
+	if (nw && agg_logs(ws, nw, m, phase_start_ms(out, elapsed)) && out->nr &&
+	    !out->res[out->nr - 1].error) {
+		r = &out->res[out->nr - 1];
+		r->error = EIO;
+		snprintf(r->errmsg, sizeof(r->errmsg), "--bandwidth-log: cannot write the agg logs");
+	}
 out:
 	free(ws);
 	free(m);

@@ -21,6 +21,7 @@
 #include "run/worker.h"
 #include "run/runner.h"
 #include "io/vhdr.h"
+#include "job/replay.h"
 #include "run/reqgen.h"
 
 #define REAP_RETRIES 100	/* failed reaps in a row before in-flight requests are given up */
@@ -264,7 +265,7 @@ static inline void complete_extra(struct worker *w, struct dir_stat *d, const st
 {
 	if (w->logs && r->ddir <= DDIR_TRIM && !w->verifying)
 		iologs_io(w->logs, t, r->ddir, r->len, r->offset, (uint64_t)r->res, r->slat_ns,
-			  clat, async, w->logs->want[LOG_HIST] ? hist_idx(clat) : 0);
+			  clat, async, r->issue_ns, w->logs->want[LOG_HIST] ? hist_idx(clat) : 0);
 	if (w->hist_lat)
 		d->lat.hist[hist_idx(async ? clat + r->slat_ns : clat)]++;
 	if (w->hist_slat && async)
@@ -379,6 +380,8 @@ submit_batch(struct worker *w, bool sync_engine, const bool full, const bool lat
 		ret = 0;
 	}
 	done = (unsigned)ret;
+	if (full && __builtin_expect(w->trace != NULL, 0))
+		trace_issued(w, w->batch, done, t1);
 	old = w->nr_stamped < done ? w->nr_stamped : done;
 	if (done)
 		w->depth_hist[depth_bucket(w->inflight + done)] += done;

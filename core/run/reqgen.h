@@ -417,6 +417,47 @@ static inline __attribute__((always_inline)) bool next_request_plain(struct work
 
 #define REQ_WAIT (-1)	/* next_request_full: nothing may be issued before w->rate_wait_ns */
 
+/*
+ * read_iolog: the log's next I/O, when its time has come (the log's times from its first I/O,
+ * scaled by replay_time_scale; at once with replay_no_stall). false at the log's end.
+ */
+static int __attribute__((noinline)) replay_next(struct worker *w, struct io_req *r, uint64_t now)
+{
+	const struct job_spec *job = w->job;
+	const struct replay_entry *e;
+
+	if (w->replay_pos == w->replay->nr)
+		return false;
+	e = &w->replay->e[w->replay_pos];
+	if (!job->replay_no_stall) {
+		uint64_t at = e->t_us * 1000 * 100 / job->replay_time_scale, due;
+
+		/* the log's clock starts at its first I/O, issued at once */
+		if (!w->replay_pos)
+			w->replay_base_ns = now - at;
+		due = w->replay_base_ns + at;
+
+		if (now < due) {
+			w->rate_wait_ns = due;
+			return REQ_WAIT;
+		}
+	}
+	w->replay_pos++;
+	r->file = &w->files[e->file];
+	r->ddir = e->ddir;
+	r->offset = e->offset;
+	r->len = e->len;
+	if (e->ddir >= DDIR_SYNC) {
+		w->cur_file = e->file;
+		return true;
+	}
+	w->issued_ios++;
+	w->bytes_issued += e->len;
+	if (e->ddir == DDIR_WRITE)
+		prepare_write(w, r);
+	return true;
+}
+
 /* When dir's next I/O is due by its rate; 0 (always) when the direction is not limited. */
 static inline uint64_t rate_next(const struct worker *w, unsigned dir)
 {
@@ -552,6 +593,8 @@ static inline __attribute__((always_inline)) int next_request_full(struct worker
 		if (b)
 			return b;
 	}
+	if (w->replay)
+		return replay_next(w, r, now);
 	if (next_sync(w, r))
 		return true;
 	if (w->ios_limit && w->issued_ios >= w->ios_limit)

@@ -414,6 +414,21 @@ int run_jobs_progress(const struct job_list *jobs, struct run_results *out, run_
 	}
 	for (i = 0; i < jobs->nr && !ret; i++)
 		probe_job(&gjs[i], out->probes);
+	/* --bandwidth-log: the run's agg logs exist, empty, before it starts (as fio's) */
+	for (i = 0; i < jobs->nr && !ret; i++) {
+		static const char *const agg[] = { AGG_BW_LOG_READ, AGG_BW_LOG_WRITE, AGG_BW_LOG_TRIM };
+		unsigned k;
+
+		if (!jobs->jobs[i].agg_bw_log)
+			continue;
+		for (k = 0; k < 3 && !ret; k++) {
+			ret = iolog_create(agg[k]);
+			if (ret)
+				iop_errf(err, ret, "--bandwidth-log: cannot create %s: %s", agg[k],
+					 strerror(-ret));
+		}
+		break;
+	}
 	if (!ret)
 		ret = plan_disks(jobs, gjs, out, err);
 	if (!ret)

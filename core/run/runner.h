@@ -184,6 +184,18 @@ void take_sample(struct worker *w, uint64_t t);
 /* The file-operation engines' loop: a file at a time, round robin. */
 void io_loop_fileop(struct worker *w);
 
+/* ---- trace.c: write_iolog and read_iolog ---- */
+
+/* write_iolog: open the log (header, the files' add and open lines); 0 or -errno, worker failed. */
+int trace_open(struct worker *w);
+/* n requests submitted at time t, one line each. */
+void trace_issued(struct worker *w, struct io_req *const *reqs, unsigned n, uint64_t t);
+/* The files' close lines, and the log closed (a write error fails the worker). */
+void trace_close(struct worker *w);
+/* read_iolog: the worker's copy of the log's entries; 0 or -errno, worker failed. */
+int replay_setup(struct worker *w);
+void replay_done(struct worker *w);
+
 /* ---- verify.c ---- */
 
 /* verify_async: start, feed, collect from, drain and stop the checker threads. */

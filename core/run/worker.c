@@ -666,6 +666,14 @@ static void write_logs(struct worker *w)
 	unsigned k;
 	int ret;
 
+	struct log_columns cols = {
+		.offset = job->log_offset,
+		.prio_value = job->log_prio,
+		/* the ioprio_set value every I/O of the worker carries; none: 0, as fio logs it */
+		.prio = job->ioprio_given ? (job->ioprio_class ? job->ioprio_class : 2) << 13 |
+					    job->ioprio : 0,
+	};
+
 	iologs_finish(w->logs, w->end_ns);
 	if (w->logs->error) {
 		worker_fail(w, -w->logs->error, "logs: out of memory for log entries");
@@ -674,12 +682,14 @@ static void write_logs(struct worker *w)
 	for (k = 0; k < LOG_KINDS; k++) {
 		if (!w->logs->want[k])
 			continue;
+		/* fio: the issue time is in the latency logs only */
+		cols.issue_time = job->log_issue_time && k >= LOG_SLAT;
+		cols.compressed = job->log_store_compressed;
 		ret = iolog_path(job, worker_thread_number(w->plan, w->clone), k, path,
 				 sizeof(path));
 		if (!ret)
 			ret = k == LOG_HIST ? iolog_append_hist(w->logs, path, job->log_hist_coarseness) :
-					      iolog_append(&w->logs->log[k], path, job->log_offset,
-							   job->log_store_compressed);
+					      iolog_append(&w->logs->log[k], path, &cols);
 		if (ret) {
 			worker_fail(w, -ret, "log %s: %s", path, strerror(-ret));
 			return;
@@ -945,8 +955,9 @@ void *worker_main(void *arg)
 	if (!ret)
 		ret = setup_options(w, seed + w->clone);
 	w->flow = w->plan->flow;
-	/* trims (make_trim, trimwrite) are issued by the full loop only: the plain one is lean */
-	if (w->flow || job->submit_offload || w->zbd || w->trims)
+	/* trims (make_trim, trimwrite), I/O logs and replays: the full loop only; the plain one is lean */
+	if (w->flow || job->submit_offload || w->zbd || w->trims || job->write_iolog[0] ||
+	    job->read_iolog[0])
 		w->full = true;
 	if (!ret && job->verify_state_load && w->check_reads && job_reads(job->rw)) {
 		uint64_t writes;
@@ -956,6 +967,8 @@ void *worker_main(void *arg)
 		if (!ret && (!w->ios_limit || writes < w->ios_limit))
 			w->ios_limit = writes;
 	}
+	if (!ret && job->read_iolog[0])
+		ret = replay_setup(w);
 	if (!ret)
 		ret = setup_engine(w);
 	if (!ret && w->check_reads && job->verify_async)
@@ -972,6 +985,8 @@ void *worker_main(void *arg)
 
 	measure_start(w, worker_now(w));
 	atomic_store(&w->epoch_ns, now_ns());
+	if (job->write_iolog[0] && trace_open(w))
+		goto done;
 	for (i = 0; i < 2; i++)
 		rate_shift(&w->rate[i], w->start_ns);
 	w->think_last_ns = w->start_ns;
@@ -1020,6 +1035,8 @@ void *worker_main(void *arg)
 	if (w->logs)
 		write_logs(w);
 done:
+	trace_close(w);
+	replay_done(w);
 	vfy_stop(w);
 	run_worker_ended(w);
 	if (w->flow) {

@@ -6,6 +6,7 @@
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <sys/resource.h>
 
 #include "io/dist.h"
@@ -237,6 +238,10 @@ struct worker {
 	unsigned next_file;
 	uint64_t writes_since_sync;
 	uint64_t verify_seq;
+	FILE *trace;			/* write_iolog: every issued I/O, fio's iolog v3 */
+	struct replay *replay;		/* read_iolog: the I/O to issue, in order */
+	uint64_t replay_pos;
+	uint64_t replay_base_ns;	/* when the log's time 0 falls */
 	/* verify_backlog: written blocks not yet read back, a FIFO ring (file, offset, length) */
 	struct backlog_entry {
 		uint64_t offset;

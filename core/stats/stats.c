@@ -210,8 +210,8 @@ static void member_at(const struct group_member *m, unsigned *k, uint64_t x, uns
 	*ios = (double)a->ios[d] + frac * ((double)b->ios[d] - (double)a->ios[d]);
 }
 
-int group_samples(const struct group_member *m, unsigned n, unsigned d, struct sample_stat *bw,
-		  struct sample_stat *iops)
+int group_series(const struct group_member *m, unsigned n, unsigned d, group_slot_fn fn,
+		 void *arg)
 {
 	const double secs = (double)SAMPLE_NS / 1e9;
 	uint64_t slots = 0, s, last;
@@ -219,8 +219,6 @@ int group_samples(const struct group_member *m, unsigned n, unsigned d, struct s
 	double *prev_b, *prev_i;
 	int ret = -ENOMEM;
 
-	sample_init(bw);
-	sample_init(iops);
 	for (i = 0; i < n; i++) {
 		if (!m[i].log || !m[i].log->n)
 			continue;
@@ -245,8 +243,7 @@ int group_samples(const struct group_member *m, unsigned n, unsigned d, struct s
 			prev_b[i] = b;
 			prev_i[i] = io;
 		}
-		sample_add(bw, sum_b / secs);
-		sample_add(iops, sum_i / secs);
+		fn(arg, s * SAMPLE_NS, sum_b / secs, sum_i / secs);
 	}
 	ret = 0;
 out:
@@ -254,6 +251,29 @@ out:
 	free(prev_b);
 	free(prev_i);
 	return ret;
+}
+
+struct slot_samples {
+	struct sample_stat *bw, *iops;
+};
+
+static void add_slot(void *arg, uint64_t t, double bps, double iops)
+{
+	struct slot_samples *ss = arg;
+
+	(void)t;
+	sample_add(ss->bw, bps);
+	sample_add(ss->iops, iops);
+}
+
+int group_samples(const struct group_member *m, unsigned n, unsigned d, struct sample_stat *bw,
+		  struct sample_stat *iops)
+{
+	struct slot_samples ss = { bw, iops };
+
+	sample_init(bw);
+	sample_init(iops);
+	return group_series(m, n, d, add_slot, &ss);
 }
 
 void dir_stat_init(struct dir_stat *d)

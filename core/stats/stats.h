@@ -121,6 +121,11 @@ struct group_member {
 int group_samples(const struct group_member *m, unsigned n, unsigned d, struct sample_stat *bw,
 		  struct sample_stat *iops);
 
+/* The same sums slot by slot, in time order: fn(arg, slot end in ns, bytes/s, I/Os per s). */
+typedef void (*group_slot_fn)(void *arg, uint64_t t, double bps, double iops);
+int group_series(const struct group_member *m, unsigned n, unsigned d, group_slot_fn fn,
+		 void *arg);
+
 void dir_stat_init(struct dir_stat *d);
 void dir_stat_merge(struct dir_stat *dst, const struct dir_stat *src);
 

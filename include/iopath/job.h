@@ -267,6 +267,16 @@ struct job_spec {
 	unsigned thinktime_blocks;
 	bool thinktime_blocks_given;	/* set at finish: fio treats the default differently */
 	bool thinktime_issue;		/* thinktime_blocks_type=issue */
+	char write_iolog[256];		/* record every I/O issued here (fio's iolog v3) */
+	char read_iolog[256];		/* replay this fio iolog (v2, v3) or blktrace */
+	char replay_redirect[256];	/* replay every file's I/O onto this one */
+	bool replay_no_stall;		/* replay as fast as possible, not at the log's times */
+	uint64_t replay_align;		/* replayed offsets aligned down to this */
+	unsigned replay_scale;		/* replayed offsets divided by this */
+	unsigned replay_time_scale;	/* percent: 200 replays twice as fast */
+	bool agg_bw_log;		/* fio's --bandwidth-log: in the run's agg-*_bw.log files */
+	bool log_prio;			/* logs give the I/O's priority value, not the RT flag */
+	bool log_issue_time;		/* latency logs give each I/O's issue time (ns) too */
 	char bw_log[256];		/* write_bw_log name; "" = the job name */
 	char iops_log[256];
 	char lat_log[256];

@@ -64,6 +64,9 @@ Test(engines, odirect_moves_exact_bytes) { check_engine("odirect", false, 1); }
 Test(engines, libaio_moves_exact_bytes) { check_engine("libaio", true, 16); }
 Test(engines, io_uring_moves_exact_bytes) { check_engine("io_uring", true, 16); }
 Test(engines, mmap_moves_exact_bytes) { check_engine("mmap", false, 1); }
+Test(engines, posixaio_moves_exact_bytes) { check_engine("posixaio", true, 16); }
+Test(engines, pvsync_moves_exact_bytes) { check_engine("pvsync", true, 1); }
+Test(engines, pvsync2_moves_exact_bytes) { check_engine("pvsync2", true, 1); }
 
 Test(engines, io_uring_kernel_bypass_options_keep_verify_passing)
 {

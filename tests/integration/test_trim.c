@@ -93,6 +93,20 @@ Test(trim, third_bs_value_is_the_trim_size)
 	json_decref(root);
 }
 
+Test(trim, randtrimwrite_pairs_take_the_trim_size)
+{
+	const char *dir = tmpdir_make();
+	char *args[] = { "--name=t", "--ioengine=null", "--rw=randtrimwrite", "--bs=4k,4k,8k",
+			 "--size=64k", NULL };
+	json_t *root = iopath_json_in(dir, args, 0, NULL);
+
+	/* fio: each trim of 8k is followed by the write of the same 8k block */
+	cr_assert_eq(job_int(root, 0, "trim", "total_ios"), 8);
+	cr_assert_eq(job_int(root, 0, "write", "total_ios"), 8);
+	cr_assert_eq(job_int(root, 0, "write", "io_bytes"), 65536);
+	json_decref(root);
+}
+
 Test(trim, a_regular_file_fails_with_enotty_as_fio)
 {
 	const char *dir = tmpdir_make();

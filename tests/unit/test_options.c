@@ -132,7 +132,7 @@ Test(job_parse, rejects_bad_values_with_accepted_forms)
 	setup();
 	cr_assert_neq(parse("[a]\niodepth=0\n"), 0);
 	setup();
-	cr_assert_neq(parse("[a]\nioengine=posixaio\n"), 0);
+	cr_assert_neq(parse("[a]\nioengine=net\n"), 0);
 	cr_assert_not_null(strstr(err.msg, "io_uring"), "%s", err.msg);
 }
 
@@ -235,8 +235,8 @@ Test(job_parse, fio_engine_option_is_refused_naming_the_engine)
 
 Test(job_parse, fio_engine_iopath_lacks_is_refused_by_name)
 {
-	cr_assert_neq(parse("[a]\nioengine=posixaio\n"), 0);
-	cr_assert_not_null(strstr(err.msg, "fio's posixaio engine is not supported by iopath"),
+	cr_assert_neq(parse("[a]\nioengine=net\n"), 0);
+	cr_assert_not_null(strstr(err.msg, "fio's net engine is not supported by iopath"),
 			   "%s", err.msg);
 }
 

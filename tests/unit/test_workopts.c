@@ -252,6 +252,9 @@ Test(workopts, buffer_pattern_fio_syntax)
 	check_pattern("0xFF0X1", (const unsigned char *)"\xff\x01", 2);
 	check_pattern("\"123\"0xFFeeCC", (const unsigned char *)"123\xff\xee\xcc", 6);
 	check_pattern("0xabc", (const unsigned char *)"\x0a\xbc", 2);
+	/* fio's t0028: a number ends where 0x begins */
+	check_pattern("\"abcd\"-120xdeadface", (const unsigned char *)"abcd\xf4\xff\xff\xff\xde\xad\xfa\xce", 12);
+	check_pattern("100x5", (const unsigned char *)"\x0a\x05", 2);
 }
 
 Test(workopts, buffer_pattern_turns_scramble_off_and_refills_for_readers)

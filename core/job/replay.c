@@ -1,0 +1,229 @@
+/* fio's I/O logs for replay: version 2 and 3 iologs and blktrace binary traces, read into entries. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "iopath/engine.h"
+#include "job/replay.h"
+
+static int add_entry(struct replay *r, const struct job_spec *job, uint64_t t_us,
+		     unsigned file, unsigned ddir, uint64_t off, uint32_t len)
+{
+	struct replay_entry *e;
+
+	if (r->nr == r->cap) {
+		uint64_t cap = r->cap ? r->cap * 2 : 4096;
+
+		e = realloc(r->e, cap * sizeof(*e));
+		if (!e)
+			return -ENOMEM;
+		r->e = e;
+		r->cap = cap;
+	}
+	if (job->replay_scale > 1)
+		off /= job->replay_scale;
+	if (job->replay_align)
+		off -= off % job->replay_align;
+	e = &r->e[r->nr++];
+	e->t_us = t_us;
+	e->offset = off;
+	e->len = len;
+	e->file = (uint16_t)file;
+	e->ddir = (uint16_t)ddir;
+	r->dirs |= 1u << ddir;
+	if (ddir <= DDIR_TRIM) {
+		if (off + len > r->extent[file])
+			r->extent[file] = off + len;
+		if (len > r->max_len)
+			r->max_len = len;
+	}
+	return 0;
+}
+
+/* The index of a file of the log (a redirected log has one), added when new. */
+static int file_index(struct replay *r, const struct job_spec *job, const char *name)
+{
+	unsigned i;
+
+	if (job->replay_redirect[0])
+		name = job->replay_redirect;
+	for (i = 0; i < r->nr_files; i++)
+		if (!strcmp(r->files[i], name))
+			return (int)i;
+	if (r->nr_files == REPLAY_FILES_MAX || strlen(name) >= sizeof(r->files[0]))
+		return -E2BIG;
+	snprintf(r->files[r->nr_files], sizeof(r->files[0]), "%s", name);
+	return (int)r->nr_files++;
+}
+
+static int ddir_of(const char *act)
+{
+	static const char *const names[] = { "read", "write", "trim", "sync", "datasync" };
+	unsigned i;
+
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (!strcmp(act, names[i]))
+			return (int)i;
+	return -1;
+}
+
+static int load_text(const struct job_spec *job, struct replay *r, FILE *f, struct iop_err *err)
+{
+	char line[1024], name[512], act[64];
+	unsigned long long t = 0, off, len, last_wait = 0;
+	unsigned lineno = 1;
+	int n, fi, d;
+
+	while (fgets(line, sizeof(line), f)) {
+		lineno++;
+		if (line[0] == '\n' || line[0] == '#')
+			continue;
+		if (r->version == 3)
+			n = sscanf(line, "%llu %511s %63s %llu %llu", &t, name, act, &off, &len) - 1;
+		else
+			n = sscanf(line, "%511s %63s %llu %llu", name, act, &off, &len);
+		if (n == 2 && (!strcmp(act, "add") || !strcmp(act, "open") || !strcmp(act, "close"))) {
+			fi = file_index(r, job, name);
+			if (fi < 0)
+				return iop_errf(err, fi, "read_iolog %s:%u: more than %u files, or a name over 255 bytes",
+						job->read_iolog, lineno, REPLAY_FILES_MAX);
+			continue;
+		}
+		if (n == 4 && r->version == 2 && !strcmp(act, "wait")) {
+			/* v2: wait until this many milliseconds from the start */
+			last_wait = off * 1000;
+			continue;
+		}
+		d = n == 4 ? ddir_of(act) : -1;
+		if (d < 0)
+			return iop_errf(err, -EINVAL,
+					"read_iolog %s:%u: cannot read '%.*s' (accepted: [TIME] FILE add|open|close, or [TIME] FILE read|write|trim|sync|datasync OFFSET LENGTH)",
+					job->read_iolog, lineno, (int)strcspn(line, "\n"), line);
+		if (len > (1u << 30))
+			return iop_errf(err, -EINVAL, "read_iolog %s:%u: length %llu over 1 GiB",
+					job->read_iolog, lineno, len);
+		fi = file_index(r, job, name);
+		if (fi < 0)
+			return iop_errf(err, fi, "read_iolog %s:%u: more than %u files",
+					job->read_iolog, lineno, REPLAY_FILES_MAX);
+		if (add_entry(r, job, r->version == 3 ? t : last_wait, (unsigned)fi, (unsigned)d, off,
+			      (uint32_t)len))
+			return iop_errf(err, -ENOMEM, "read_iolog %s: out of memory", job->read_iolog);
+	}
+	return 0;
+}
+
+/* blktrace's struct blk_io_trace (blktrace_api.h), as blktrace writes it (host order). */
+struct blk_io_trace {
+	uint32_t magic;
+	uint32_t sequence;
+	uint64_t time;		/* ns */
+	uint64_t sector;
+	uint32_t bytes;
+	uint32_t action;
+	uint32_t pid;
+	uint32_t device;
+	uint32_t cpu;
+	uint16_t error;
+	uint16_t pdu_len;
+};
+
+#define BLK_MAGIC 0x65617400u
+#define BLK_VERSION 0x07u
+#define BLK_TC_SHIFT 16
+#define BLK_TC_READ (1u << 0)
+#define BLK_TC_WRITE (1u << 1)
+#define BLK_TC_FLUSH (1u << 2)
+#define BLK_TC_SYNC (1u << 3)
+#define BLK_TC_QUEUE (1u << 4)
+#define BLK_TC_NOTIFY (1u << 10)
+#define BLK_TC_DISCARD (1u << 13)
+#define BLK_TA_QUEUE 1u
+
+static int load_blktrace(const struct job_spec *job, struct replay *r, FILE *f,
+			 struct iop_err *err)
+{
+	struct blk_io_trace t;
+	uint64_t t0 = 0;
+	bool first = true;
+	char skip[65536];
+	int fi;
+
+	if (!job->replay_redirect[0] && !job->filename[0])
+		return iop_errf(err, -EINVAL,
+				"read_iolog %s: a blktrace names devices by number: give replay_redirect= or filename= for the device or file to replay onto",
+				job->read_iolog);
+	fi = file_index(r, job, job->replay_redirect[0] ? job->replay_redirect : job->filename);
+	if (fi < 0)
+		return iop_errf(err, fi, "read_iolog %s: bad file name", job->read_iolog);
+	while (fread(&t, sizeof(t), 1, f) == 1) {
+		unsigned cat = t.action >> BLK_TC_SHIFT, d;
+
+		if ((t.magic & 0xffffff00u) != BLK_MAGIC || (t.magic & 0xff) != BLK_VERSION)
+			return iop_errf(err, -EINVAL, "read_iolog %s: bad blktrace record (magic %08x)",
+					job->read_iolog, t.magic);
+		if (t.pdu_len && fread(skip, 1, t.pdu_len, f) != t.pdu_len)
+			break;
+		if (cat & BLK_TC_NOTIFY || (t.action & 0xffff) != BLK_TA_QUEUE)
+			continue;
+		if (cat & BLK_TC_DISCARD)
+			d = DDIR_TRIM;
+		else if (cat & BLK_TC_WRITE)
+			d = DDIR_WRITE;
+		else if (cat & BLK_TC_READ)
+			d = DDIR_READ;
+		else if ((cat & BLK_TC_FLUSH) && !t.bytes)
+			d = DDIR_SYNC;
+		else
+			continue;
+		if (d <= DDIR_TRIM && !t.bytes)
+			continue;
+		if (first) {
+			t0 = t.time;
+			first = false;
+		}
+		if (add_entry(r, job, (t.time - t0) / 1000, (unsigned)fi, d, t.sector * 512, t.bytes))
+			return iop_errf(err, -ENOMEM, "read_iolog %s: out of memory", job->read_iolog);
+	}
+	return 0;
+}
+
+int replay_load(const struct job_spec *job, struct replay *r, struct iop_err *err)
+{
+	char head[64];
+	uint32_t magic;
+	FILE *f;
+	int ret;
+
+	memset(r, 0, sizeof(*r));
+	f = fopen(job->read_iolog, "rb");
+	if (!f)
+		return iop_errf(err, -errno, "read_iolog %s: %s", job->read_iolog, strerror(errno));
+	if (fread(&magic, sizeof(magic), 1, f) == 1 && (magic & 0xffffff00u) == BLK_MAGIC) {
+		rewind(f);
+		ret = load_blktrace(job, r, f, err);
+	} else if (rewind(f), !fgets(head, sizeof(head), f)) {
+		ret = iop_errf(err, -EINVAL, "read_iolog %s: empty", job->read_iolog);
+	} else if (!strncmp(head, "fio version 2 iolog", 19) || !strncmp(head, "fio version 3 iolog", 19)) {
+		r->version = head[12] == '2' ? 2 : 3;
+		ret = load_text(job, r, f, err);
+	} else {
+		ret = iop_errf(err, -EINVAL,
+			       "read_iolog %s: not an I/O log (accepted: fio's version 2 and 3 iologs, blktrace binary traces)",
+			       job->read_iolog);
+	}
+	fclose(f);
+	if (!ret && !r->nr)
+		ret = iop_errf(err, -EINVAL, "read_iolog %s: no I/O to replay", job->read_iolog);
+	if (ret)
+		replay_free(r);
+	return ret;
+}
+
+void replay_free(struct replay *r)
+{
+	free(r->e);
+	r->e = NULL;
+	r->nr = r->cap = 0;
+}
