@@ -7,6 +7,7 @@
 
 #include "job/cmdhelp.h"
 #include "cli/commands.h"
+#include "base/msg.h"
 #include "base/version.h"
 #include "fleet/fleet.h"
 #include "job/job.h"
@@ -43,6 +44,7 @@ static void usage(FILE *f)
 		"  --enghelp[=ENGINE[,OPT]]  the engines, or an engine's options\n"
 		"  --alloc-size=KB      accepted for fio's sake: iopath has no fixed-size pool to size\n"
 		"  --aux-path=DIR       where verify state files go (local-JOB-N-verify.state)\n"
+		"  --debug=TYPE,...     fio's debug lines on stdout: parse, file, io, job (help lists)\n"
 		"  --ignore-unsupported warn about fio options iopath lacks instead of refusing\n"
 		"  --allow-overwrite    let write jobs overwrite existing files iopath did not create\n"
 		"  --allow-destructive=DEV  let write jobs write DEV even though it holds data\n");
@@ -82,7 +84,6 @@ static const struct {
 	bool always;
 	const char *what;
 } fio_cli_unsupported[] = {
-	{ "debug", false, "fio's debug logging" },
 	{ "status-interval", false, "periodic full status dumps" },
 	{ "idle-prof", false, "CPU idleness profiling" },
 	{ "trigger-file", false, "triggers" },
@@ -118,6 +119,54 @@ static int fio_cli_refused(const struct fio_args *a, const char *key, struct iop
 				fio_cli_unsupported[i].always ? "" : "; --ignore-unsupported lets the run go on without it");
 	}
 	return 0;
+}
+
+/*
+ * --debug=TYPE[,TYPE...]: fio's debug lines on stdout, for the types iopath traces (parse, file,
+ * io, job); fio's other types, and names fio has no type for, are warned about and ignored;
+ * "all" takes every one iopath traces, "help" lists them. Returns 1, or -errno.
+ */
+static int debug_option(const char *val, struct iop_err *err)
+{
+	static const unsigned traced = 1u << DBG_PARSE | 1u << DBG_FILE | 1u << DBG_IO |
+				       1u << DBG_JOB;
+	char buf[256], *tok, *save = NULL, *colon;
+	unsigned t;
+
+	if (!val || !*val)
+		return iop_errf(err, -EINVAL, "--debug needs a type (help lists them)");
+	if (!strcmp(val, "help") || !strcmp(val, "?")) {
+		printf("iopath: dumping debug options:");
+		for (t = 0; t < DBG_NR; t++)
+			printf("%s%s", t ? "," : "", iop_debug_names[t]);
+		printf(",all\n");
+		exit(0);
+	}
+	if (strlen(val) >= sizeof(buf))
+		return iop_errf(err, -EINVAL, "--debug: value too long");
+	strcpy(buf, val);
+	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		/* fio's job:N (only job N's lines): iopath's job lines are few, all are kept */
+		colon = strchr(tok, ':');
+		if (colon)
+			*colon = '\0';
+		if (!strcmp(tok, "all")) {
+			iop_debug_mask = traced;
+			fprintf(stderr, "iopath: warning: --debug=all: iopath traces parse, file, io and job only\n");
+			continue;
+		}
+		for (t = 0; t < DBG_NR && strcmp(tok, iop_debug_names[t]); t++)
+			;
+		if (t == DBG_NR)	/* as fio: "debug mask X not found", and on */
+			fprintf(stderr, "iopath: warning: --debug: fio has no debug type '%s' (--debug=help lists them); ignored\n",
+				tok);
+		else if (traced & (1u << t))
+			iop_debug_mask |= 1u << t;
+		else
+			fprintf(stderr, "iopath: warning: --debug=%s: iopath does not trace %s; accepted and ignored\n",
+				tok, tok);
+	}
+	return 1;
 }
 
 /* Options of the tool itself rather than of a job. Returns 1 when arg was one of them. */
@@ -189,6 +238,8 @@ static int tool_option(struct fio_args *a, const char *key, const char *val, str
 				val ? val : "");
 		return 1;
 	}
+	if (!strcmp(key, "debug"))
+		return a->second_pass ? 1 : debug_option(val, err);
 	if (!strcmp(key, "aux-path")) {
 		if (!val || !*val)
 			return iop_errf(err, -EINVAL, "--aux-path needs a directory (where verify state files go)");

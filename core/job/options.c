@@ -11,6 +11,7 @@
 
 #include "base/cpulist.h"
 #include "job/fio_unsupported.h"
+#include "base/msg.h"
 #include "job/options.h"
 #include "base/numapol.h"
 #include "base/parse.h"
@@ -615,6 +616,7 @@ int opt_apply_ctx(struct job_spec *job, const char *key, const char *val, const 
 	char hint[160];
 	int ret;
 
+	iop_debugf(DBG_PARSE, "handle_option=%s, ptr=%s", key, val ? val : "(null)");
 	if (!o) {
 		if (engine_owning(key)) {
 			ret = store_engine_kv(job, key, val, where, err);

@@ -18,6 +18,7 @@
 #include "run/run.h"
 #include "stats/stats.h"
 #include "base/cpulist.h"
+#include "base/msg.h"
 #include "run/worker.h"
 #include "run/runner.h"
 
@@ -229,6 +230,7 @@ static int setup_files(struct worker *w)
 			f->path = plan->paths[plan_path(plan, w->clone, i)];
 		}
 		f->index = i;
+		iop_debugf(DBG_FILE, "add file %s", f->path ? f->path : "");
 		f->start = worker_start(plan, w->clone);
 		f->len = plan->region;
 		if (plan->file_len) {
@@ -516,6 +518,9 @@ static int setup_options(struct worker *w, uint64_t seed)
 	w->hist_slat = job->slat_percentiles && !job->disable_slat;
 	w->sync_at_qd1 = (job->engine->flags & ENGINE_SYNC_AT_QD1) && job->iodepth == 1;
 	if (w->hist_lat || w->hist_slat)
+		w->full = true;
+	w->debug_io = iop_debug_on(DBG_IO);
+	if (w->debug_io)
 		w->full = true;
 	if (iolog_wanted(job)) {
 		w->logs = calloc(1, sizeof(*w->logs));
@@ -914,6 +919,8 @@ void *worker_main(void *arg)
 
 	if (!job->randrepeat && !job->randseed_set)
 		seed ^= now_ns();
+	iop_debugf(DBG_JOB, "job %s: worker %u starts (%s, iodepth=%u)", job->name, w->clone,
+		   job->engine->name, job->iodepth);
 	rng_seed(&w->rng, seed + w->clone);
 	rng_seed(&w->buf_rng, seed * 31 + w->clone);
 	w->check_reads = job->verify != VERIFY_NONE && job->do_verify && job->rw != RW_COPY;

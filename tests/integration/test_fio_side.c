@@ -683,3 +683,53 @@ Test(fio_side, compressed_logs_inflate_with_fio, .fini = tmpdir_cleanup)
 				  kinds[k], j, id[j], io[j], fd[j], fo[j]);
 	}
 }
+
+/* The lines of out that start with fio's debug type name (its 8 columns and a space). */
+static unsigned debug_lines(const char *out, const char *type, const char *has)
+{
+	char prefix[16];
+	unsigned n = 0;
+	const char *l;
+
+	snprintf(prefix, sizeof(prefix), "%-8s ", type);
+	for (l = out; l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL)
+		if (!strncmp(l, prefix, strlen(prefix)) && (!has || (strstr(l, has) &&
+							 strstr(l, has) < strchrnul(l, '\n'))))
+			n++;
+	return n;
+}
+
+/* --debug=parse,file,io: fio's lines (type, thread id, message) for what both trace */
+Test(fio_side, debug_lines_as_fio_prints_them)
+{
+	static const char *const want[][2] = {
+		{ "parse", "handle_option=size, ptr=8k" }, { "parse", "handle_option=name, ptr=d" },
+		{ "file", "add file d.0.0" }, { "io", "queue: io_u 0x" }, { "io", "complete: io_u 0x" },
+	};
+	char *argv[] = { "x", "--debug=parse,file,io", "--name=d", "--ioengine=null", "--size=8k",
+			 "--output-format=terse", NULL };
+	struct run_out f, i;
+	unsigned k;
+
+	argv[0] = "fio";
+	f = prog_runv(FIO_BIN, argv);
+	argv[0] = "iopath";
+	i = iopath_runv(argv);
+	cr_assert_eq(f.status | i.status, 0, "%s%s", f.err, i.err);
+	for (k = 0; k < sizeof(want) / sizeof(want[0]); k++)
+		cr_expect_eq(debug_lines(i.out, want[k][0], want[k][1]),
+			     debug_lines(f.out, want[k][0], want[k][1]), "%s lines with '%s'",
+			     want[k][0], want[k][1]);
+	/* each I/O's fields in fio's form (fio also prints fill: and prep: lines) */
+	cr_expect_geq(debug_lines(f.out, "io", ": off=0x1000,len=0x1000,ddir=0,file=d.0.0"), 2);
+	cr_expect_eq(debug_lines(i.out, "io", ": off=0x1000,len=0x1000,ddir=0,file=d.0.0"), 2,
+		     "%s", i.out);
+	run_out_free(&f);
+	run_out_free(&i);
+	/* fio's other types: accepted, with a warning */
+	i = iopath_run("--debug=mem,verify", "--name=d", "--ioengine=null", "--size=8k",
+		       "--output-format=terse", NULL);
+	cr_assert_eq(i.status, 0, "%s", i.err);
+	cr_assert_not_null(strstr(i.err, "iopath does not trace mem"), "%s", i.err);
+	run_out_free(&i);
+}
