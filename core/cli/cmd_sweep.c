@@ -4,6 +4,7 @@
  * a results set that the table, CSV, JSON, charts and the results store are made from.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdatomic.h>
@@ -892,6 +893,44 @@ static void print_plan(const struct sweep_cell *cells, unsigned n, const struct 
 	       a->repeat);
 }
 
+/*
+ * The file a target's cells use: created here, exclusively and marked as iopath's, before it
+ * is registered for removal, so that a file already there under that name is neither used nor
+ * removed (another name is taken). A dry run only names it.
+ */
+static int target_file(struct target *t, unsigned i, bool dry_run, struct iop_err *err)
+{
+	unsigned k;
+	int fd, ret;
+
+	for (k = 0; k < 100; k++) {
+		int n = k ? snprintf(t->file, sizeof(t->file), "%s/iopath-sweep.%d.%u.%u.tmp%s", t->dir,
+				     (int)getpid(), i, k, fleet_file_suffix()) :
+			    snprintf(t->file, sizeof(t->file), "%s/iopath-sweep.%d.%u.tmp%s", t->dir,
+				     (int)getpid(), i, fleet_file_suffix());
+
+		if (n >= (int)sizeof(t->file))
+			return iop_errf(err, -ENAMETOOLONG, "--target %s: path too long", t->dir);
+		if (dry_run)
+			return 0;
+		fd = open(t->file, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+		if (fd < 0 && errno == EEXIST)
+			continue;
+		if (fd < 0)
+			return iop_errf(err, -errno, "--target %s=%s: cannot create %s: %s", t->role,
+					t->dir, t->file, strerror(errno));
+		ret = target_mark_owned(fd, t->file);
+		close(fd);
+		if (ret) {
+			unlink(t->file);
+			return iop_errf(err, ret, "--target %s=%s: cannot mark %s as iopath's: %s",
+					t->role, t->dir, t->file, strerror(-ret));
+		}
+		return 0;
+	}
+	return iop_errf(err, -EEXIST, "--target %s=%s: no free name for its file", t->role, t->dir);
+}
+
 static int setup_targets(struct sweep_args *a, struct results *res, bool dry_run,
 			 struct iop_err *err)
 {
@@ -905,18 +944,20 @@ static int setup_targets(struct sweep_args *a, struct results *res, bool dry_run
 		const struct probed_dir *d;
 
 		char file[sizeof(t->file)];
+		int ret;
 
-		if (snprintf(file, sizeof(file), "%s/iopath-sweep.%d.%u.tmp%s", t->dir,
-			     (int)getpid(), i, fleet_file_suffix()) >= (int)sizeof(file))
-			return iop_errf(err, -ENAMETOOLONG, "--target %s: path too long", t->dir);
-		memcpy(t->file, file, sizeof(file));
-		/* the target's file and its ownership sidecar go on every exit, Ctrl-C included */
-		tempfiles_register(t->file);
-		if (!target_sidecar_path(t->file, file, sizeof(file)))
-			tempfiles_register(file);
 		if (access(t->dir, F_OK))
 			return iop_errf(err, -ENOENT, "--target %s=%s: %s", t->role, t->dir,
 					strerror(errno));
+		ret = target_file(t, i, dry_run, err);
+		if (ret)
+			return ret;
+		/* the target's file and its ownership sidecar go on every exit, Ctrl-C included */
+		if (!dry_run) {
+			tempfiles_register(t->file);
+			if (!target_sidecar_path(t->file, file, sizeof(file)) && !access(file, F_OK))
+				tempfiles_register(file);
+		}
 		/* the trials tell what the path refuses; they write a small temporary file */
 		d = probe_set_need(&a->probes, t->dir, dry_run ? 0 : PROBE_TRIALS);
 		if (!d)

@@ -444,7 +444,8 @@ int file_reopen(const struct job_spec *job, int bound, const char *path, bool wr
 	return fd;
 }
 
-int file_open(const struct job_spec *job, const char *path, bool write, struct iop_err *err)
+int file_open(const struct job_spec *job, const char *path, bool write, bool foreign_ok,
+	      struct iop_err *err)
 {
 	int flags = job_open_flags(job, write);
 	int fd;
@@ -462,10 +463,16 @@ int file_open(const struct job_spec *job, const char *path, bool write, struct i
 		}
 		return fd;
 	}
-	/* create_on_open met an existing file: checked by name before; never through a new link */
+	/* create_on_open met an existing file: never through a new link, and only iopath's own */
 	fd = open(path, flags | (write && job->create_on_open ? O_NOFOLLOW : 0));
 	if (fd < 0)
 		return open_failed(job, path, errno, err);
+	if (write && job->create_on_open && !foreign_ok && !target_owned_fd(fd, path)) {
+		close(fd);
+		return iop_errf(err, -EEXIST,
+				"%s exists and was not created by iopath (it appeared after the checks); not written",
+				path);
+	}
 	return fd;
 }
 

@@ -74,8 +74,13 @@ int file_reopen(const struct job_spec *job, int bound, const char *path, bool wr
 /* Are a and b open on the same object (device and inode)? */
 bool file_same(int a, int b);
 
-/* Open for the job: O_RDWR or O_RDONLY, plus O_DIRECT when direct=1. Returns fd or -errno. */
-int file_open(const struct job_spec *job, const char *path, bool write, struct iop_err *err);
+/*
+ * Open for the job: O_RDWR or O_RDONLY, plus O_DIRECT when direct=1 (files that were not
+ * checked on a descriptor before the run: create_on_open's). A create_on_open file that
+ * exists already is written only when iopath owns it or foreign_ok. Returns fd or -errno.
+ */
+int file_open(const struct job_spec *job, const char *path, bool write, bool foreign_ok,
+	      struct iop_err *err);
 
 /* Remove path if it is a regular file (unlink=1); never a device. Returns 0 or -errno. */
 int file_remove(const char *path);

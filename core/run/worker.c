@@ -266,7 +266,9 @@ static int setup_files(struct worker *w)
 				plan->fds[k] = -1;
 			}
 		} else {
-			f->fd = file_open(job, f->path, writes && !f->read_only, &err);
+			f->fd = file_open(job, f->path, writes && !f->read_only,
+					  job->overwrite ||
+					  target_policy_allows_overwrite(plan->pol, f->path), &err);
 		}
 		if (f->fd < 0) {
 			worker_fail(w, -f->fd, "engine %s: %s", job->engine->name, err.msg);

@@ -204,18 +204,22 @@ Test(blockdev, results_never_go_onto_a_device)
 }
 
 /*
- * A blank device when the run is planned; a filesystem made on it while an earlier group
- * runs (iopath held before the second group's checks): the stonewalled write job is refused.
+ * A blank device when the run is planned; prep (a shell command on $DEV) run while an
+ * earlier group runs (iopath held before the second group's checks); then the stonewalled
+ * write job's result.
  */
-Test(blockdev, a_device_is_checked_again_right_before_the_group_that_writes_it)
+static struct run_out second_group_after(const char *prep, bool mounts)
 {
 	char hold_dir[300];
 	struct run_bg b;
 	struct run_out r;
-	uint64_t sum;
 	bool ok;
 
 	loop_make(NULL);
+	if (mounts) {
+		snprintf(mnt, sizeof(mnt), "%s.mnt", img);
+		cr_assert_eq(mkdir(mnt, 0755), 0);
+	}
 	snprintf(hold_dir, sizeof(hold_dir), "%s", img);
 	*strrchr(hold_dir, '/') = '\0';
 	hold_arm(hold_dir);
@@ -230,7 +234,7 @@ Test(blockdev, a_device_is_checked_again_right_before_the_group_that_writes_it)
 		hold_release(2);
 	ok = ok && hold_reached(&b, 3);
 	if (ok) {
-		cr_assert_eq(sh("mkfs.ext4 -q -F %s >/dev/null 2>&1", dev), 0);
+		cr_assert_eq(sh("DEV=%s; MNT=%s; %s >/dev/null 2>&1", dev, mnt, prep), 0, "%s", prep);
 		hold_release(3);
 	}
 	ok = ok && hold_reached(&b, 4);
@@ -238,13 +242,30 @@ Test(blockdev, a_device_is_checked_again_right_before_the_group_that_writes_it)
 		hold_release(4);
 	r = iopath_wait(&b, 120);
 	cr_assert(ok, "iopath never held before the second group: %s", r.err);
-	sum = file_sum(img);
+	return r;
+}
+
+Test(blockdev, a_device_is_checked_again_right_before_the_group_that_writes_it)
+{
+	struct run_out r = second_group_after("mkfs.ext4 -q -F $DEV", false);
+	uint64_t sum = file_sum(img);
+
 	cr_assert_neq(r.status, 0, "the device was written: %s", r.err);
 	cr_assert_not_null(strstr(r.err, "ext4"), "%s", r.err);
 	run_out_free(&r);
 	cr_assert_eq(file_sum(img), sum);
 	sh("sync");
 	cr_assert_eq(sh("blkid -p %s >/dev/null 2>&1", dev), 0, "the filesystem is gone");
+}
+
+Test(blockdev, a_device_mounted_after_the_run_started_is_not_written)
+{
+	struct run_out r;
+
+	r = second_group_after("mkfs.ext4 -q -F $DEV && mount $DEV $MNT", true);
+	cr_assert_neq(r.status, 0, "a mounted device was written: %s", r.err);
+	cr_assert(strstr(r.err, "in use") || strstr(r.err, "mounted"), "%s", r.err);
+	run_out_free(&r);
 }
 
 /* While a job writes a device, the device is iopath's alone (O_EXCL): it cannot be mounted. */

@@ -919,3 +919,58 @@ Test(safety, readonly_refuses_logs_and_dumps_and_skips_the_write_trials)
 	snprintf(p, sizeof(p), "%s", out_dir);
 	cr_assert_eq(n, 1, "--readonly created files in %s", p);
 }
+
+/*
+ * The sweep's file in a target directory is created before it is registered for removal: a
+ * file already under that name (the pid made predictable: iopath as pid 1 of a new pid
+ * namespace) is neither read nor removed.
+ */
+Test(safety, sweep_never_takes_or_removes_a_file_already_under_its_name)
+{
+	char theirs[400], target[420], cmd[1200];
+	const char *bin = getenv("IOPATH_BIN");
+	uint64_t sum;
+
+	victim_make();
+	if (!is_root() || sh("unshare -fp --mount-proc true 2>/dev/null"))
+		cr_skip_test("needs root and pid namespaces (unshare -p) to know iopath's pid");
+	snprintf(theirs, sizeof(theirs), "%s/iopath-sweep.1.0.tmp", out_dir);
+	file_make(theirs, 65536, 6);
+	sum = file_sum(theirs);
+	snprintf(target, sizeof(target), "--target=t=%s", out_dir);
+	snprintf(cmd, sizeof(cmd), "unshare -fp --mount-proc %s sweep --engine=psync --rw=randread --size=64k --runtime=0 %s >/dev/null 2>&1",
+		 bin, target);
+	cr_assert_eq(sh("%s", cmd), 0, "%s failed", cmd);
+	cr_assert_eq(access(theirs, F_OK), 0, "the sweep removed %s", theirs);
+	cr_assert_eq(file_sum(theirs), sum, "the sweep wrote %s", theirs);
+}
+
+/* create_on_open: the file appears (the user's, linked in) between the checks and the open. */
+Test(safety, create_on_open_never_writes_a_file_that_appeared_after_the_checks)
+{
+	uint64_t sum = victim_make();
+	char data[400], f[420];
+	struct run_bg b;
+	struct run_out r;
+	bool ok;
+
+	snprintf(data, sizeof(data), "%s/late", out_dir);
+	snprintf(f, sizeof(f), "--filename=%s", data);
+	hold_arm(out_dir);
+	b = iopath_start("--name=w", f, "--rw=write", "--size=64k", "--create_on_open=1", NULL);
+	hold_disarm();
+	ok = hold_reached(&b, 1);
+	if (ok)
+		hold_release(1);
+	ok = ok && hold_reached(&b, 2);
+	if (ok) {
+		cr_assert_eq(link(victim, data), 0);
+		hold_release(2);
+	}
+	r = iopath_wait(&b, 120);
+	cr_assert(ok, "iopath never held between layout and I/O: %s", r.err);
+	cr_assert_neq(r.status, 0, "wrote a file that appeared after the checks: %s", r.err);
+	cr_assert_not_null(strstr(r.err, "not created by iopath"), "%s", r.err);
+	run_out_free(&r);
+	cr_assert_eq(file_sum(victim), sum);
+}
