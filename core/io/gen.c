@@ -42,7 +42,7 @@ void rng_fill(struct rng *r, void *buf, uint64_t len)
 /* L'Ecuyer's combined Tausworthe step: ((s & c) << d) ^ (((s << a) ^ s) >> b). */
 #define TAUS(s, a, b, c, d) ((((s) & (c)) << (d)) ^ ((((s) << (a)) ^ (s)) >> (b)))
 
-static uint32_t taus88(uint32_t *t)
+static inline uint32_t taus88(uint32_t *t)
 {
 	t[0] = TAUS(t[0], 13, 19, 0xfffffffeu, 12);
 	t[1] = TAUS(t[1], 2, 25, 0xfffffff8u, 4);
@@ -50,7 +50,7 @@ static uint32_t taus88(uint32_t *t)
 	return t[0] ^ t[1] ^ t[2];
 }
 
-static uint64_t taus258(uint64_t *t)
+static inline uint64_t taus258(uint64_t *t)
 {
 	t[0] = TAUS(t[0], 1, 53, 0xfffffffffffffffeull, 10);
 	t[1] = TAUS(t[1], 24, 50, 0xfffffffffffffe00ull, 5);
@@ -85,7 +85,7 @@ static const uint64_t lfsr_masks[65] = {
 	[63] = 0x6000000000000000ull, [64] = 0xd800000000000000ull,
 };
 
-static uint64_t lfsr_step(uint64_t s, uint64_t mask)
+static inline uint64_t lfsr_step(uint64_t s, uint64_t mask)
 {
 	return (s >> 1) ^ (-(s & 1) & mask);
 }
@@ -142,10 +142,16 @@ void offrand_init(struct offrand *o, unsigned kind, uint64_t nblocks, uint64_t s
 		;
 }
 
-uint64_t offrand_block(struct offrand *o, uint64_t nblocks)
+/*
+ * The next block: the generator's value r scaled to [0, nblocks) as fio's
+ * nblocks * (r / (max + 1)), in integers (the same block for every r below 2^53).
+ */
+static inline uint64_t next_block(struct offrand *o, uint64_t nblocks)
 {
 	uint64_t v, i;
 
+	if (__builtin_expect(o->kind == RAND_GEN_TAUSWORTHE, 1))
+		return (uint64_t)(((unsigned __int128)taus88(o->t32) * nblocks) >> 32);
 	if (nblocks <= 1)
 		return 0;
 	switch (o->kind) {
@@ -157,11 +163,14 @@ uint64_t offrand_block(struct offrand *o, uint64_t nblocks)
 				o->lfsr = lfsr_step(o->lfsr, o->lfsr_mask);
 		} while (v >= nblocks);
 		return v;
-	case RAND_GEN_TAUSWORTHE64:
-		return (uint64_t)((double)nblocks * ((double)taus258(o->t64) * 0x1p-64));
 	default:
-		return (uint64_t)((double)nblocks * ((double)taus88(o->t32) * 0x1p-32));
+		return (uint64_t)(((unsigned __int128)taus258(o->t64) * nblocks) >> 64);
 	}
+}
+
+uint64_t offrand_block(struct offrand *o, uint64_t nblocks)
+{
+	return next_block(o, nblocks);
 }
 
 #define MAP_NONE UINT64_MAX
@@ -209,12 +218,12 @@ static void map_free(struct blockmap *m)
 	memset(m, 0, sizeof(*m));
 }
 
-static bool map_done(const struct blockmap *m, uint64_t b)
+static inline bool map_done(const struct blockmap *m, uint64_t b)
 {
 	return m->lvl[0][b / 64] >> (b % 64) & 1;
 }
 
-static void map_set(struct blockmap *m, uint64_t b)
+static inline void map_set(struct blockmap *m, uint64_t b)
 {
 	unsigned l;
 
@@ -325,7 +334,7 @@ uint64_t gen_rand(struct file_gen *g, uint32_t len)
 	uint64_t blk, off;
 	unsigned i;
 
-	blk = offrand_block(&g->rand, g->nblocks);
+	blk = next_block(&g->rand, g->nblocks);
 	if (g->map.nlvl) {
 		/* fio: a drawn block done already in this pass gives the next one not done */
 		if (!g->map.left) {
@@ -338,10 +347,12 @@ uint64_t gen_rand(struct file_gen *g, uint32_t len)
 		 * clusters a pass's last blocks into ascending runs (a runs test over 40 seeds
 		 * failed 17 times); the redraws leave them as random as fio's.
 		 */
-		for (i = 0; i < GEN_REDRAWS && map_done(&g->map, blk); i++)
-			blk = offrand_block(&g->rand, g->nblocks);
-		if (map_done(&g->map, blk))
-			blk = map_next_free(&g->map, blk);
+		if (__builtin_expect(map_done(&g->map, blk), 0)) {
+			for (i = 0; i < GEN_REDRAWS && map_done(&g->map, blk); i++)
+				blk = next_block(&g->rand, g->nblocks);
+			if (map_done(&g->map, blk))
+				blk = map_next_free(&g->map, blk);
+		}
 		map_set(&g->map, blk);
 	}
 	off = blk * g->unit;
