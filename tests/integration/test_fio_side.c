@@ -243,9 +243,10 @@ Test(fio_side, flow_weights_give_fios_proportions)
 	 * The weights cap the second job's share by counting I/Os: neither tool may exceed 8 to 1
 	 * (iopath once gave 15.7, counting the first job's rate waits as I/Os). How close to 8
 	 * either comes depends on the CPU the held job's polling gets (fio gives 8.0 on an idle
-	 * machine, 2.8 on a loaded one): not asserted.
+	 * machine, 2.8 on a loaded one): not asserted. fio's own cap does not hold on a loaded
+	 * machine either (55.7 once, its first job's thread joining the flow late): fio's figure
+	 * is reported, not asserted.
 	 */
-	cr_expect(fr < 8.5, "fio's ratio %.2f", fr);
 	cr_assert(ir < 8.5, "iopath's ratio %.2f exceeds the weights' 8 (fio's %.2f)", ir, fr);
 	cr_log_info("flow ratio: iopath %.2f, fio %.2f", ir, fr);
 	json_decref(f);
