@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
+#include <dirent.h>
+#include <signal.h>
 #include <sys/stat.h>
 #include <sys/xattr.h>
 #include <unistd.h>
@@ -190,8 +192,64 @@ static int open_stream(struct atomic_file *a, const char *path, enum out_kind ki
 	return 0;
 }
 
+/* What a temporary records about its writer: the host and the process, "HOST:PID". */
+#define TMP_XATTR "user.iopath.tmp"
+
+static void tmp_owner(char *out, size_t len)
+{
+	char host[256] = "";
+
+	gethostname(host, sizeof(host) - 1);
+	snprintf(out, len, "%s:%d", host, (int)getpid());
+}
+
+/*
+ * A SIGKILL (or a crash) between a temporary's creation and its rename leaves path.tmp.PID
+ * behind. Such a temporary of a writer on this host that no longer runs is removed when path
+ * is written again; one without the record (not iopath's), of another host (a shared
+ * directory) or of a live process is left alone.
+ */
+static void remove_stale_temporaries(const char *path)
+{
+	const char *slash = strrchr(path, '/'), *base = slash ? slash + 1 : path;
+	char dir[PATH_MAX], name[PATH_MAX + 256], rec[300], mine[300], *colon, *end;
+	size_t blen = strlen(base);
+	struct dirent *de;
+	DIR *d;
+
+	dir_of(path, dir, sizeof(dir));
+	d = opendir(dir);
+	if (!d)
+		return;
+	tmp_owner(mine, sizeof(mine));
+	*strrchr(mine, ':') = '\0';
+	while ((de = readdir(d))) {
+		ssize_t n;
+		long pid;
+
+		if (strncmp(de->d_name, base, blen) || strncmp(de->d_name + blen, ".tmp.", 5))
+			continue;
+		pid = strtol(de->d_name + blen + 5, &end, 10);
+		if (*end || pid <= 0 || pid == getpid())
+			continue;
+		snprintf(name, sizeof(name), "%s/%s", dir, de->d_name);
+		n = lgetxattr(name, TMP_XATTR, rec, sizeof(rec) - 1);
+		if (n <= 0)
+			continue;
+		rec[n] = '\0';
+		colon = strrchr(rec, ':');
+		if (!colon || strtol(colon + 1, NULL, 10) != pid)
+			continue;
+		*colon = '\0';
+		if (!strcmp(rec, mine) && kill((pid_t)pid, 0) && errno == ESRCH)
+			unlink(name);
+	}
+	closedir(d);
+}
+
 int atomic_open(struct atomic_file *a, const char *path)
 {
+	char owner[300];
 	enum out_kind kind;
 	struct iop_err e;
 	int fd, ret;
@@ -206,11 +264,14 @@ int atomic_open(struct atomic_file *a, const char *path)
 		return open_stream(a, path, kind);
 	if (snprintf(a->tmp, sizeof(a->tmp), "%s.tmp.%d", path, (int)getpid()) >= (int)sizeof(a->tmp))
 		return -ENAMETOOLONG;
+	remove_stale_temporaries(path);
 	fd = open(a->tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
 	if (fd < 0)
 		return -errno;
 	/* registered only once it is ours: an interrupt must never remove someone else's file */
 	tempfiles_register(a->tmp);
+	tmp_owner(owner, sizeof(owner));
+	(void)fsetxattr(fd, TMP_XATTR, owner, strlen(owner), 0);
 	a->f = fdopen(fd, "w");
 	if (!a->f) {
 		ret = -errno;
@@ -301,8 +362,10 @@ int atomic_commit(struct atomic_file *a)
 		ret = errno ? -errno : -EIO;
 	if (!ret && fsync(fileno(a->f)))
 		ret = -errno;
-	if (!ret)
+	if (!ret) {
 		mark_fd(fileno(a->f));
+		(void)fremovexattr(fileno(a->f), TMP_XATTR);	/* no temporary any more */
+	}
 	if (fclose(a->f) && !ret)
 		ret = errno ? -errno : -EIO;
 	a->f = NULL;

@@ -159,9 +159,21 @@ static void identity_of(int fd, const struct stat *st, char *out, size_t len)
  * Write (or rewrite) path's sidecar for the file open on fd: created exclusively, or
  * replacing only a sidecar of iopath's own. -EEXIST when the name holds a user's file.
  */
+/*
+ * Where inode numbers are not stable (FUSE, 9p, vboxsf) and there is no birth time, the file
+ * as iopath last left it (its mtime and size) is what binds the sidecar to it: iopath records
+ * that whenever it has changed the file.
+ */
+static void state_of(const struct stat *st, char *out, size_t len)
+{
+	snprintf(out, len, "state=%lld.%09ld:%lld\n", (long long)st->st_mtim.tv_sec,
+		 (long)st->st_mtim.tv_nsec, (long long)st->st_size);
+}
+
 static int write_sidecar(int fd, const char *path, bool pending)
 {
 	char side[PATH_MAX], tmp[PATH_MAX + 32], text[PATH_MAX + 256], old[PATH_MAX + 256], id[96];
+	char state[96];
 	struct stat st;
 	ssize_t had;
 	int tfd, n, ret = 0;
@@ -177,8 +189,9 @@ static int write_sidecar(int fd, const char *path, bool pending)
 	if (had < 0 && had != -ENOENT)
 		return (int)had;
 	identity_of(fd, &st, id, sizeof(id));
+	state_of(&st, state, sizeof(state));
 	n = snprintf(text, sizeof(text),
-		     SIDECAR_HEAD "%s; iopath may overwrite and remove it.\n%s%s", path, id,
+		     SIDECAR_HEAD "%s; iopath may overwrite and remove it.\n%s%s%s", path, id, state,
 		     pending ? "layout=" LAYOUT_PENDING "\n" : "");
 	/* a new sidecar takes a free name only; an old one of iopath's is replaced whole */
 	if (had < 0)
@@ -281,7 +294,7 @@ static bool unstable_inodes(const char *path)
 /* Does path's sidecar speak for the file open on fd (its inode, and birth time if recorded)? */
 static bool sidecar_says_owned(int fd, const char *path)
 {
-	char side[PATH_MAX], text[PATH_MAX + 256], id[96], *at;
+	char side[PATH_MAX], text[PATH_MAX + 256], id[96], state[96], *at;
 	struct stat st;
 
 	if (fstat(fd, &st) || target_sidecar_path(path, side, sizeof(side)) ||
@@ -291,10 +304,27 @@ static bool sidecar_says_owned(int fd, const char *path)
 	at = strstr(text, "\nino=");
 	if (!at)
 		return false;
-	if (!strncmp(at + 1, id, strlen(id)))
-		return true;
-	/* the inode number changes from lookup to lookup there; the birth time still binds it */
-	return unstable_inodes(path) && !strstr(text, "\nbtime=");
+	if (!unstable_inodes(path))
+		return !strncmp(at + 1, id, strlen(id));
+	/*
+	 * The inode number means nothing there (FUSE reuses its node ids): the birth time binds
+	 * the sidecar to the file, or else the file as iopath left it.
+	 */
+	if (strstr(text, "\nbtime="))
+		return strstr(id, "btime=") && strstr(text, strstr(id, "btime="));
+	state_of(&st, state, sizeof(state));
+	return strstr(text, state) != NULL;
+}
+
+int target_mark_refresh(int fd, const char *path)
+{
+	char side[PATH_MAX], text[PATH_MAX + 256];
+	struct stat st;
+
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode) || has_xattrs(fd) ||
+	    target_sidecar_path(path, side, sizeof(side)) || read_sidecar(side, text, sizeof(text)) < 0)
+		return 0;
+	return write_sidecar(fd, path, strstr(text, "\nlayout=" LAYOUT_PENDING) != NULL);
 }
 
 bool target_owned_fd(int fd, const char *path)

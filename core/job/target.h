@@ -56,6 +56,12 @@ bool target_layout_incomplete(int fd, const char *path);
 /* target_mark_owned for a file about to be laid out: marked with its layout under way. */
 int target_mark_created_for_layout(int fd, const char *path);
 
+/*
+ * A job has changed the file open on fd: where its mark is a sidecar, the sidecar records the
+ * file as iopath leaves it (what binds it where inode numbers are not stable). 0 or -errno.
+ */
+int target_mark_refresh(int fd, const char *path);
+
 /* Does path carry iopath's mark? */
 bool target_owned(const char *path);
 

@@ -483,6 +483,7 @@ int run_jobs_progress(const struct job_list *jobs, struct run_results *out, run_
 		free(gjs[i].plan.worker_total);
 		free(gjs[i].plan.file_have);
 		free(gjs[i].plan.file_missing);
+		free(gjs[i].plan.file_link);
 		free(gjs[i].plan.zbd);
 		unbind_job(&gjs[i].plan);
 	}

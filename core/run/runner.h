@@ -133,6 +133,21 @@ int create_logs(const struct job_plan *plan, struct iop_err *err);
 
 int fit_nofile(const struct job_list *jobs, const struct group_job *gjs, struct iop_err *err);
 
+/*
+ * Refuse what a job must not or cannot do to one of its files (see plan.c); fd >= 0: decided
+ * on that descriptor, else by name.
+ */
+int check_target(const struct job_spec *job, const struct job_plan *plan,
+		 const struct target_policy *pol, const char *path, int fd, struct iop_err *err);
+
+/* overwrite=1, --allow-overwrite or IOPATH_ALLOW_OVERWRITE covers path. */
+bool may_overwrite(const struct job_spec *job, const struct target_policy *pol, const char *path);
+
+/* The end of what path i must hold: the last worker's start (offset_increment) + region. */
+uint64_t layout_end(const struct job_plan *plan, unsigned i);
+
+/* ---- layout.c ---- */
+
 int layout_job(struct job_plan *plan, struct iop_err *err);
 
 /* Close the descriptors layout_job checked the job's files on (after its group ran). */

@@ -1068,6 +1068,10 @@ void worker_free(struct worker *w)
 		w->eng_ready = false;
 	}
 	for (i = 0; w->files && i < w->nr_files; i++) {
+		/* a file of the worker's own that it changed: its mark records it as left */
+		if (w->files[i].fd >= 0 && !w->plan->shared && job_changes_files(w->job) &&
+		    !w->files[i].read_only)
+			(void)target_mark_refresh(w->files[i].fd, w->files[i].path);
 		if (w->files[i].fd >= 0)
 			close(w->files[i].fd);
 		w->files[i].fd = -1;

@@ -38,6 +38,7 @@ struct job_plan {
 	uint64_t *file_len;		/* per path: the region a worker uses in that file */
 	uint64_t *file_have;		/* per path: its size before the run, 0 when missing */
 	bool *file_missing;		/* per path: it did not exist when planned (its creator marks it) */
+	bool *file_link;		/* per path: the name was a symbolic link when planned */
 	int *fds;			/* per path (+ the copy's source last): the descriptor checked
 					   right before the group ran, which workers reopen; -1 none */
 	uint64_t worker_bytes;		/* bytes a worker moves per loop when io_size is not given */

@@ -4,6 +4,7 @@
 #include <string.h>
 #include <signal.h>
 #include <sys/mount.h>
+#include <sys/wait.h>
 #include <sys/stat.h>
 #include <sys/xattr.h>
 #include <time.h>
@@ -973,4 +974,111 @@ Test(safety, create_on_open_never_writes_a_file_that_appeared_after_the_checks)
 	cr_assert_not_null(strstr(r.err, "not created by iopath"), "%s", r.err);
 	run_out_free(&r);
 	cr_assert_eq(file_sum(victim), sum);
+}
+
+/*
+ * FUSE (like 9p and vboxsf) has no stable inode numbers and faultfs no user xattrs: the
+ * sidecar's presence alone must not speak for a file the user put in the place of iopath's.
+ */
+Test(safety, a_sidecar_does_not_speak_for_a_replacement_where_inodes_are_unstable)
+{
+	char back[400], fo[420], in_back[420];
+	struct run_out r;
+	uint64_t sum;
+
+	victim_make();
+	snprintf(back, sizeof(back), "%s/back", out_dir);
+	snprintf(test_mnt, sizeof(test_mnt), "%s/mnt", out_dir);
+	faultfs_mount(back, test_mnt, NULL);
+	snprintf(fo, sizeof(fo), "--filename=%s/made", test_mnt);
+	r = iopath_run("--name=w", fo, "--rw=write", "--size=64k", NULL);
+	cr_assert_eq(r.status, 0, "exit %d: %s", r.status, r.err);
+	run_out_free(&r);
+	r = iopath_run("--name=w", fo, "--rw=randwrite", "--size=64k", NULL);
+	cr_assert_eq(r.status, 0, "iopath's own file refused: %s", r.err);
+	run_out_free(&r);
+	/* the user deletes iopath's file and puts one of their own in its place */
+	snprintf(in_back, sizeof(in_back), "%s/made", back);
+	cr_assert_eq(unlink(in_back), 0);
+	file_make(in_back, 32768, 2);
+	sum = file_sum(in_back);
+	r = iopath_run("--name=w", fo, "--rw=write", "--size=32k", NULL);
+	cr_assert_eq(r.status, 2, "exit %d: %s", r.status, r.err);
+	cr_assert_not_null(strstr(r.err, "not created by iopath"), "%s", r.err);
+	run_out_free(&r);
+	cr_assert_eq(file_sum(in_back), sum, "the user's file was written");
+}
+
+/* A name that was a file when planned and is a link when the group starts is not followed. */
+Test(safety, a_link_that_appeared_after_planning_is_not_followed)
+{
+	char a[400], b[400], fa[420], fb[420];
+	struct run_bg bg;
+	struct run_out r;
+	uint64_t sum;
+	bool ok;
+
+	victim_make();
+	snprintf(a, sizeof(a), "%s/a", out_dir);
+	snprintf(b, sizeof(b), "%s/b", out_dir);
+	snprintf(fa, sizeof(fa), "--filename=%s", a);
+	snprintf(fb, sizeof(fb), "--filename=%s", b);
+	r = iopath_run("--name=w", fa, "--rw=write", "--size=64k", "--name=v", fb, "--rw=write",
+		       "--size=64k", NULL);
+	cr_assert_eq(r.status, 0, "exit %d: %s", r.status, r.err);
+	run_out_free(&r);
+	sum = file_sum(b);
+	hold_arm(out_dir);
+	bg = iopath_start("--name=w", fa, "--rw=randwrite", "--size=64k", NULL);
+	hold_disarm();
+	ok = hold_reached(&bg, 1);
+	if (ok) {
+		cr_assert_eq(unlink(a), 0);
+		cr_assert_eq(symlink(b, a), 0);
+		hold_release(1);
+	}
+	ok = ok && hold_reached(&bg, 2);
+	if (ok)
+		hold_release(2);
+	r = iopath_wait(&bg, 120);
+	cr_assert(ok, "iopath never held before its layout: %s", r.err);
+	cr_assert_neq(r.status, 0, "followed a link that appeared after planning: %s", r.err);
+	cr_assert_not_null(strstr(r.err, "symbolic link"), "%s", r.err);
+	run_out_free(&r);
+	cr_assert_eq(file_sum(b), sum, "the link's target was written");
+}
+
+/*
+ * What a SIGKILL between a result's temporary and its rename leaves (the temporary, with its
+ * writer recorded): removed when the result is written again; others' files are kept.
+ */
+Test(safety, a_result_temporary_left_by_a_killed_run_is_removed_next_time)
+{
+	char out[400], dead[420], alive[420], users[420], host[256] = "", rec[300];
+	struct run_out r;
+	pid_t pid = fork();
+
+	cr_assert_neq(pid, -1);
+	if (!pid)
+		_exit(0);
+	cr_assert_eq(waitpid(pid, NULL, 0), pid);	/* a process that no longer runs */
+	victim_make();
+	gethostname(host, sizeof(host) - 1);
+	snprintf(out, sizeof(out), "%s/res.json", out_dir);
+	snprintf(dead, sizeof(dead), "%s.tmp.%d", out, (int)pid);
+	snprintf(alive, sizeof(alive), "%s.tmp.%d", out, (int)getpid());
+	snprintf(users, sizeof(users), "%s.tmp.1", out);
+	file_make(dead, 100, 1);
+	snprintf(rec, sizeof(rec), "%s:%d", host, (int)pid);
+	cr_assert_eq(setxattr(dead, "user.iopath.tmp", rec, strlen(rec), 0), 0);
+	file_make(alive, 100, 2);
+	snprintf(rec, sizeof(rec), "%s:%d", host, (int)getpid());
+	cr_assert_eq(setxattr(alive, "user.iopath.tmp", rec, strlen(rec), 0), 0);
+	file_make(users, 100, 3);
+	r = null_run_to(out, "json");
+	cr_assert_eq(r.status, 0, "exit %d: %s", r.status, r.err);
+	run_out_free(&r);
+	cr_assert_neq(access(dead, F_OK), 0, "the killed run's temporary stayed");
+	cr_assert_eq(access(alive, F_OK), 0, "a live writer's temporary was removed");
+	cr_assert_eq(access(users, F_OK), 0, "a file iopath did not write was removed");
 }
