@@ -27,6 +27,9 @@ const struct engine_entry engine_table[] = {
 	{ "filecreate", &filecreate_engine, false },
 	{ "filestat", &filestat_engine, false },
 	{ "filedelete", &filedelete_engine, false },
+	{ "dircreate", &dircreate_engine, false },
+	{ "dirstat", &dirstat_engine, false },
+	{ "dirdelete", &dirdelete_engine, false },
 	{ NULL, NULL, false },
 };
 

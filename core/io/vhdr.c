@@ -398,3 +398,19 @@ int verify_check_job(const struct job_spec *job, void *buf, uint64_t offset, uin
 	}
 	return 0;
 }
+
+int verify_fits(const struct job_spec *job, uint32_t unit, struct iop_err *err)
+{
+	uint32_t hs = vhdr_size(job->verify);
+	const char *name = vtypes[job->verify].name;
+
+	if (hs && unit <= hs)
+		return iop_errf(err, -EINVAL, "job %s: verify=%s needs verify units (bs, verify_interval) over its %u-byte header; they are %u bytes",
+				job->name, name, hs, unit);
+	if (job->verify_offset && (job->verify_offset < hs || job->verify_offset + hs > unit))
+		return iop_errf(err, -EINVAL, "job %s: verify_offset=%u must be from %u (the verify=%s header's size) to %u (the unit less the header)",
+				job->name, job->verify_offset, hs, name, unit - hs);
+	if (job->verify == VERIFY_PATTERN && !job->verify_pattern_len)
+		return iop_errf(err, -EINVAL, "job %s: verify=pattern needs verify_pattern=", job->name);
+	return 0;
+}

@@ -4,6 +4,7 @@
 
 #include <stdint.h>
 
+#include "base/err.h"
 #include "iopath/job.h"
 
 #define VHDR_MAGIC 0xaccau	/* fio's FIO_HDR_MAGIC */
@@ -29,5 +30,11 @@ void verify_stamp(const struct job_spec *job, void *buf, uint64_t offset, uint32
  */
 int verify_check_job(const struct job_spec *job, void *buf, uint64_t offset, uint32_t len,
 		     uint32_t unit, uint64_t *bad_off, char *why, unsigned why_len);
+
+/*
+ * Can job->verify stamp units of unit bytes: room past its header, a verify_offset that keeps
+ * the header inside, a pattern for verify=pattern? 0, or -EINVAL with err saying why.
+ */
+int verify_fits(const struct job_spec *job, uint32_t unit, struct iop_err *err);
 
 #endif

@@ -26,7 +26,6 @@ const struct fio_unsupported fio_unsupported_table[] = {
 	JOB_OPT("filename_format", "$jobname.$jobnum.$filenum", "Override default $jobname.$jobnum.$filenum naming"),
 	JOB_OPT("unique_filename", "1", "For network clients, prefix file with source IP"),
 	JOB_OPT("opendir", NULL, "Recursively add files from this directory and down"),
-	JOB_OPT("serialize_overlap", "0", "Wait for in-flight IOs that collide to complete"),
 	JOB_OPT("offset_align", "0", "Start IO from this offset alignment"),
 	JOB_OPT("percentage_random", "100,100,100", "Percentage of seq/random mix that should be random"),
 	JOB_OPT("allrandrepeat", "0", "Use repeatable random numbers for everything"),
@@ -164,7 +163,7 @@ const struct fio_unsupported fio_unsupported_table[] = {
 	ENGINE("libcufile"), ENGINE("dfs"), ENGINE("ime_psync"), ENGINE("ime_psyncv"),
 	ENGINE("ime_aio"), ENGINE("libhdfs"), ENGINE("librpma_apm_client"),
 	ENGINE("librpma_apm_server"), ENGINE("librpma_gpspm_client"), ENGINE("librpma_gpspm_server"),
-	ENGINE("libzbc"), ENGINE("dircreate"), ENGINE("dirstat"), ENGINE("dirdelete"),
+	ENGINE("libzbc"),
 	ENGINE("guasi"), ENGINE("binject"), ENGINE("syslet-rw"), ENGINE("cpp_null"),
 	ENGINE("external"),
 	/* options of fio's tiobench and act profiles: fio parses them in any job, to no effect */

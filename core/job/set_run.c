@@ -272,8 +272,27 @@ int set_size_pct(struct job_spec *job, const struct opt_def *o, const char *val,
 	bool is_size = !strcmp(o->name, "size"), pct = false;
 	const char *why = "";
 	uint64_t v = 0;
+	size_t n = strlen(val);
+	int ret;
 
-	int ret = parse_size_why(val, job->kb_base, &v, &pct, &why);
+	/* fio's zone suffix: Nz is N zones (zonesize=), known once the job is read */
+	if (n > 1 && (val[n - 1] == 'z' || val[n - 1] == 'Z') && strspn(val, "0123456789") == n - 1) {
+		uint64_t *nz = is_size ? &job->size_nz :
+			       !strcmp(o->name, "offset_increment") ? &job->offset_increment_nz :
+			       !strcmp(o->name, "io_size") ? &job->io_size_nz :
+			       !strcmp(o->name, "zoneskip") ? &job->zone_skip_nz : &job->offset_nz;
+
+		*nz = strtoull(val, NULL, 10);
+		if (is_size && !*nz)
+			return iop_errf(err, -EINVAL, "option %s: bad size '%s': must be at least 1 zone",
+					o->name, val);
+		return 0;
+	}
+	ret = parse_size_why(val, job->kb_base, &v, &pct, &why);
+	if (!ret && pct && (!strcmp(o->name, "io_size") || !strcmp(o->name, "zoneskip"))) {
+		ret = -EINVAL;
+		why = "a percentage does not apply";
+	}
 
 	if (!ret && is_size && !pct && !v) {
 		ret = -EINVAL;
@@ -282,12 +301,30 @@ int set_size_pct(struct job_spec *job, const struct opt_def *o, const char *val,
 	if (ret)
 		return iop_errf(err, -EINVAL, "option %s: bad size '%s': %s (accepted: e.g. 1g, 512m, or 1%% to 100%% of the file)",
 				o->name, val, why);
+	/* a size in bytes replaces a count of zones given before (a [global] one, say) */
+	if (is_size)
+		job->size_nz = 0;
+	else if (!strcmp(o->name, "offset_increment"))
+		job->offset_increment_nz = 0;
+	else if (!strcmp(o->name, "io_size"))
+		job->io_size_nz = 0;
+	else if (!strcmp(o->name, "zoneskip"))
+		job->zone_skip_nz = 0;
+	else
+		job->offset_nz = 0;
 	if (is_size) {
 		job->size = pct ? 0 : v;
 		job->size_pct = pct ? (unsigned)v : 0;
 	} else if (!strcmp(o->name, "offset_increment")) {
 		job->offset_increment = pct ? 0 : v;
 		job->offset_increment_pct = pct ? (unsigned)v : 0;
+	} else if (!strcmp(o->name, "io_size")) {
+		if (!v)
+			return iop_errf(err, -EINVAL, "option %s: bad size '%s': must be at least 1",
+					o->name, val);
+		job->io_size = v;
+	} else if (!strcmp(o->name, "zoneskip")) {
+		job->zone_skip = v;
 	} else {
 		job->offset = pct ? 0 : v;
 		job->offset_pct = pct ? (unsigned)v : 0;

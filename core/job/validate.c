@@ -89,6 +89,39 @@ static int finish_trim(struct job_spec *job, struct iop_err *err)
 	return 0;
 }
 
+/* fio's zone suffix: a count of zones becomes bytes once zonesize is known. */
+static int finish_zones(struct job_spec *job, struct iop_err *err)
+{
+	struct { uint64_t *nz, *bytes; const char *name; } z[] = {
+		{ &job->size_nz, &job->size, "size" },
+		{ &job->offset_nz, &job->offset, "offset" },
+		{ &job->offset_increment_nz, &job->offset_increment, "offset_increment" },
+		{ &job->io_size_nz, &job->io_size, "io_size" },
+		{ &job->zone_skip_nz, &job->zone_skip, "zoneskip" },
+	};
+	unsigned i;
+
+	for (i = 0; i < sizeof(z) / sizeof(z[0]); i++) {
+		if (!*z[i].nz)
+			continue;
+		if (!job->zone_size)
+			return iop_errf(err, -EINVAL,
+					"%s: %s=%lluz counts zones: give zonesize= (iopath does not read a device's zone size before the job is planned)",
+					job->origin, z[i].name, (unsigned long long)*z[i].nz);
+		if (*z[i].nz > UINT64_MAX / job->zone_size)
+			return iop_errf(err, -EINVAL, "%s: %s=%lluz is too large", job->origin,
+					z[i].name, (unsigned long long)*z[i].nz);
+		*z[i].bytes = *z[i].nz * job->zone_size;
+		if (z[i].bytes == &job->size)
+			job->size_pct = 0;
+		else if (z[i].bytes == &job->offset)
+			job->offset_pct = 0;
+		else if (z[i].bytes == &job->offset_increment)
+			job->offset_increment_pct = 0;
+	}
+	return 0;
+}
+
 /*
  * read_iolog: the log decides the job, as in fio: its files (or replay_redirect), its
  * directions, a block size that holds its largest I/O, and files at least as long as the
@@ -305,7 +338,8 @@ static int finish_mode(struct job_spec *job, struct iop_err *err)
 	if (job->verify_backlog && !job->verify_backlog_batch)
 		job->verify_backlog_batch = job->verify_backlog;
 	if (job->submit_offload) {
-		const char *what = job->verify != VERIFY_NONE ? "verify" :
+		const char *what = job->serialize_overlap ? "serialize_overlap" :
+				   job->verify != VERIFY_NONE ? "verify" :
 				   job->latency_target_ns ? "latency_target" :
 				   job->flow ? "flow" : job->thinktime_ns ? "thinktime" :
 				   job->zone_zbd ? "zonemode=zbd" :
@@ -364,7 +398,9 @@ int job_finish(struct job_spec *job, struct iop_err *err)
 	ret = parse_engine_opts(job, ent->ops, err);
 	if (ret)
 		return ret;
-	ret = finish_replay(job, err);
+	ret = finish_zones(job, err);
+	if (!ret)
+		ret = finish_replay(job, err);
 	if (!ret)
 		ret = finish_trim(job, err);
 	if (ret)

@@ -393,6 +393,8 @@ submit_batch(struct worker *w, bool sync_engine, const bool full, const bool lat
 	done = (unsigned)ret;
 	if (full && __builtin_expect(w->trace != NULL, 0))
 		trace_issued(w, w->batch, done, t1);
+	for (i = 0; full && w->serialize && !sync_engine && i < done; i++)
+		w->batch[i]->flags |= REQF_INFLIGHT;
 	old = w->nr_stamped < done ? w->nr_stamped : done;
 	if (done)
 		w->depth_hist[depth_bucket(w->inflight + done)] += done;
@@ -665,6 +667,11 @@ static inline __attribute__((always_inline)) void io_loop_body(struct worker *w,
 					break;
 				}
 			}
+			/* serialize_overlap: a request that overlaps one in flight waits for it */
+			if (full && w->serialize && r->ddir <= DDIR_TRIM && overlaps_inflight(w, r)) {
+				held = r;
+				break;
+			}
 			if (r->ddir >= DDIR_SYNC) {
 				r->file = full ? &w->files[w->cur_file] :
 					  &w->files[w->next_file ? w->next_file - 1 : w->nr_files - 1];
@@ -728,6 +735,10 @@ static inline __attribute__((always_inline)) void io_loop_body(struct worker *w,
 				break;
 			}
 			if (n) {
+				unsigned k;
+
+				for (k = 0; full && w->serialize && k < (unsigned)n; k++)
+					w->done[k]->flags &= (uint16_t)~REQF_INFLIGHT;
 				t = worker_now(w);
 				w->inflight -= (unsigned)n;
 				complete(w, w->done, (unsigned)n, t, true, full, lat);

@@ -17,7 +17,6 @@
 #include "io/file.h"
 #include "io/flow.h"
 #include "io/vhdr.h"
-#include "job/job.h"
 #include "run/meta.h"
 #include "base/cpulist.h"
 #include "base/msg.h"
@@ -164,6 +163,9 @@ int check_target(const struct job_spec *job, const struct job_plan *plan,
 	/* filecreate opens its files read-write and leaves an existing one as it is */
 	if (creates)
 		need = 0;
+	/* the directory engines' own rules (dirdelete removes only what it made) apply */
+	if (ret == -EISDIR && (job->engine->flags & ENGINE_DIRS))
+		return 0;
 
 	if (ret == -ENOENT) {
 		if (pol->readonly)
@@ -329,7 +331,7 @@ static int plan_sizes(const struct job_spec *job, struct job_plan *plan,
 		ret = file_size(plan->paths[i], &fsize, &blk);
 		plan->file_missing[i] = ret == -ENOENT;
 		plan->file_link[i] = !lstat(plan->paths[i], &lst) && S_ISLNK(lst.st_mode);
-		if (ret == -ENOENT)
+		if (ret == -ENOENT || (ret == -EISDIR && (job->engine->flags & ENGINE_DIRS)))
 			continue;
 		if (ret == -EISDIR)
 			return iop_errf(err, -EISDIR, "job %s: %s is a directory; filename= needs a file (or use directory=)",
@@ -554,18 +556,8 @@ int plan_job(const struct job_spec *job, const struct target_policy *pol,
 	plan->unit = job_unit(job);
 	plan->align = job_align(job);
 	plan->max_bs = used_max(job, job->bs_max);
-	if (job->verify != VERIFY_NONE) {
-		uint32_t vu = job_verify_unit(job, plan->unit), hs = vhdr_size(job->verify);
-
-		if (hs && vu <= hs)
-			return iop_errf(err, -EINVAL, "job %s: verify=%s needs verify units (bs, verify_interval) over its %u-byte header; they are %u bytes",
-					job->name, job_verify_names[job->verify], hs, vu);
-		if (job->verify_offset && (job->verify_offset < hs || job->verify_offset + hs > vu))
-			return iop_errf(err, -EINVAL, "job %s: verify_offset=%u must be from %u (the verify=%s header's size) to %u (the unit less the header)",
-					job->name, job->verify_offset, hs, job_verify_names[job->verify], vu - hs);
-		if (job->verify == VERIFY_PATTERN && !job->verify_pattern_len)
-			return iop_errf(err, -EINVAL, "job %s: verify=pattern needs verify_pattern=", job->name);
-	}
+	if (job->verify != VERIFY_NONE && verify_fits(job, job_verify_unit(job, plan->unit), err))
+		return -EINVAL;
 	for (d = 0; job->verify != VERIFY_NONE && d < 2; d++) {
 		if (!(d == DDIR_READ ? job_reads(job->rw) : job_writes(job->rw)))
 			continue;

@@ -185,6 +185,31 @@ static void backlog_push(struct worker *w, const struct io_req *r)
  */
 #define REQ_DRAIN (-2)
 #define REQF_BACKLOG 1u		/* io_req flags: a verify_backlog read */
+#define REQF_INFLIGHT 2u	/* serialize_overlap: submitted, not yet reaped */
+
+/* serialize_overlap: does r touch bytes of a request in flight or waiting in the batch? */
+static bool __attribute__((noinline)) overlaps_inflight(const struct worker *w,
+							 const struct io_req *r)
+{
+	unsigned i;
+
+	for (i = 0; i < w->depth; i++) {
+		const struct io_req *o = &w->reqs[i];
+
+		if (o == r || !(o->flags & REQF_INFLIGHT) || o->file != r->file)
+			continue;
+		if (o->offset < r->offset + r->len && r->offset < o->offset + o->len)
+			return true;
+	}
+	for (i = 0; i < w->nr_batch; i++) {
+		const struct io_req *o = w->batch[i];
+
+		if (o->file == r->file && o->offset < r->offset + r->len &&
+		    r->offset < o->offset + o->len)
+			return true;
+	}
+	return false;
+}
 
 static int backlog_next(struct worker *w, struct io_req *r)
 {

@@ -965,8 +965,9 @@ void *worker_main(void *arg)
 		ret = setup_options(w, seed + w->clone);
 	w->flow = w->plan->flow;
 	/* trims (make_trim, trimwrite), I/O logs and replays: the full loop only; the plain one is lean */
+	w->serialize = job->serialize_overlap && !(job->engine->flags & ENGINE_SYNC) && w->depth > 1;
 	if (w->flow || job->submit_offload || w->zbd || w->trims || job->write_iolog[0] ||
-	    job->read_iolog[0])
+	    job->read_iolog[0] || w->serialize)
 		w->full = true;
 	if (!ret && job->verify_state_load && w->check_reads && job_reads(job->rw)) {
 		uint64_t writes;

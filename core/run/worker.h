@@ -241,6 +241,7 @@ struct worker {
 	uint64_t writes_since_sync;
 	uint64_t verify_seq;
 	FILE *trace;			/* write_iolog: every issued I/O, fio's iolog v3 */
+	bool serialize;			/* serialize_overlap: overlapping requests wait (full loop) */
 	struct replay *replay;		/* read_iolog: the I/O to issue, in order */
 	uint64_t replay_pos;
 	uint64_t replay_base_ns;	/* when the log's time 0 falls */

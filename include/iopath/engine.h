@@ -126,6 +126,8 @@ struct engine {
 #define ENGINE_TRIAL		(1u << 11)
 #define ENGINE_MAPS_FILES	(1u << 12)
 #define ENGINE_PLAIN_CALLS	(1u << 13)
+/* Its files are directories (dircreate, dirstat, dirdelete): an existing one is no error. */
+#define ENGINE_DIRS		(1u << 14)
 /*
  * At iodepth=1 its requests are done by the time submit returns, though reap hands them back
  * (fio's null engine is synchronous then): as in fio, their whole time is completion latency

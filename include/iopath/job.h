@@ -178,6 +178,9 @@ struct job_spec {
 	uint64_t size;			/* total bytes per worker across its files; 0 = file size */
 	uint64_t offset;
 	uint64_t io_size;		/* bytes to move per worker; 0 = size */
+	/* fio's zone suffix (Nz): size, offset, offset_increment, io_size, zoneskip in zones,
+	 * turned into bytes by job_finish from zonesize */
+	uint64_t size_nz, offset_nz, offset_increment_nz, io_size_nz, zone_skip_nz;
 	unsigned nrfiles;		/* files per worker (fio's nrfiles) */
 	unsigned openfiles;		/* fio's openfiles (0: not given) */
 	uint64_t filesize;		/* rw=metadata: bytes in each small file */
@@ -275,6 +278,7 @@ struct job_spec {
 	unsigned replay_scale;		/* replayed offsets divided by this */
 	unsigned replay_time_scale;	/* percent: 200 replays twice as fast */
 	bool agg_bw_log;		/* fio's --bandwidth-log: in the run's agg-*_bw.log files */
+	bool serialize_overlap;		/* a request overlapping one in flight waits for it */
 	bool log_prio;			/* logs give the I/O's priority value, not the RT flag */
 	bool log_issue_time;		/* latency logs give each I/O's issue time (ns) too */
 	char bw_log[256];		/* write_bw_log name; "" = the job name */

@@ -360,3 +360,58 @@ Test(fileops, terse_latency_distribution_is_empty)
 	cr_assert_not_null(strstr(r.out, "type: one of stat|lstat|statx"), "%s", r.out);
 	run_out_free(&r);
 }
+
+/* Directories named NAME.0.N in dir: how many exist. */
+static unsigned count_dirs(const char *dir, const char *name, unsigned n)
+{
+	char path[400];
+	struct stat st;
+	unsigned i, have = 0;
+
+	for (i = 0; i < n; i++) {
+		snprintf(path, sizeof(path), "%s/%s.0.%u", dir, name, i);
+		have += !stat(path, &st) && S_ISDIR(st.st_mode);
+	}
+	return have;
+}
+
+Test(fileops, dircreate_makes_each_file_a_directory_and_times_it)
+{
+	const char *dir = tmpdir_make();
+	json_t *root = fileop_run(dir, "dircreate", "write", NULL, 0);
+
+	expect_fileop_counts(root, "write", "read");
+	cr_assert_eq(count_dirs(dir, "f", 8), 8);
+	json_decref(root);
+}
+
+Test(fileops, dirstat_makes_the_directories_first_and_stats_each)
+{
+	const char *dir = tmpdir_make();
+	json_t *root = fileop_run(dir, "dirstat", "read", NULL, 0);
+
+	expect_fileop_counts(root, "read", "write");
+	cr_assert_eq(count_dirs(dir, "f", 8), 8);
+	json_decref(root);
+	/* again, over the directories that are now there */
+	root = fileop_run(dir, "dirstat", "read", NULL, 0);
+	expect_fileop_counts(root, "read", "write");
+	json_decref(root);
+}
+
+Test(fileops, dirdelete_removes_the_directories_it_made_and_no_other)
+{
+	const char *dir = tmpdir_make();
+	char path[400];
+	json_t *root = fileop_run(dir, "dirdelete", "read", NULL, 0);
+
+	expect_fileop_counts(root, "read", "write");
+	cr_assert_eq(count_dirs(dir, "f", 8), 0);
+	json_decref(root);
+	/* a directory that was there before is not removed */
+	snprintf(path, sizeof(path), "%s/f.0.3", dir);
+	cr_assert_eq(mkdir(path, 0700), 0);
+	root = fileop_run(dir, "dirdelete", "read", NULL, 1);
+	cr_assert_eq(count_dirs(dir, "f", 8), 1);
+	json_decref(root);
+}

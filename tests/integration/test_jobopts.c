@@ -328,3 +328,23 @@ Test(jobopts, iodepth_low_drains_a_full_queue_first)
 	cr_assert_gt(depth16_share("--iodepth_low=16"), 90.0);
 	cr_assert_lt(depth16_share("--iodepth_low=2"), 50.0);
 }
+
+/* serialize_overlap: on a two-block file no more than two requests are ever in flight. */
+Test(jobopts, serialize_overlap_keeps_overlapping_requests_apart)
+{
+	const char *dir = tmpdir_make();
+	char file[320];
+	char *args[] = { "--name=s", file, "--size=8k", "--bs=4k", "--rw=randwrite", "--norandommap",
+			 "--io_size=1m", "--ioengine=io_uring", "--iodepth=16", "--serialize_overlap=1",
+			 NULL };
+	json_t *root, *lv;
+
+	snprintf(file, sizeof(file), "--filename=%s/data", dir);
+	root = iopath_json_in(dir, args, 0, NULL);
+	lv = json_object_get(json_object_get(json_array_get(json_object_get(root, "jobs"), 0),
+					     "iodepth_level"), "4");
+	cr_assert_not_null(lv);
+	cr_assert_float_eq(json_number_value(lv), 0.0, 1e-9, "requests overlapped in flight");
+	cr_assert_eq(job_int(root, 0, "write", "total_ios"), 256);
+	json_decref(root);
+}
