@@ -1,5 +1,6 @@
 /* iopath with no arguments: a short comparison of every engine on a temporary file here. */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -106,20 +107,27 @@ int cmd_default(int argc, char **argv)
 	struct iop_err err = { "" };
 	char path[64], side[80] = "", *text;
 	size_t len = 64 * 1024;
-	int ret, code = EXIT_USAGE;
+	int fd, ret, code = EXIT_USAGE;
 
 	(void)argc;
 	(void)argv;
 	snprintf(path, sizeof(path), "iopath-compare.%d.tmp", (int)getpid());
-	if (!access(path, F_OK)) {
-		fprintf(stderr, "iopath: ./%s exists and is not this run's; remove it or run elsewhere\n",
-			path);
+	/* made here, exclusively and marked, before it is registered for removal: never another's */
+	fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+	if (fd < 0) {
+		fprintf(stderr, "iopath: cannot create ./%s: %s%s\n", path, strerror(errno),
+			errno == EEXIST ? " (it is not this run's; remove it or run elsewhere)" : "");
 		return EXIT_USAGE;
 	}
+	/* unmarked (no room for a sidecar...): the jobs' layout creates it, and says what failed */
+	if (target_mark_owned(fd, path))
+		unlink(path);
+	close(fd);
 	text = malloc(len);
 	if (!text || build_jobs(text, len, path)) {
 		fprintf(stderr, "iopath: out of memory building the default comparison\n");
 		free(text);
+		target_remove(path);
 		return EXIT_USAGE;
 	}
 	job_parser_init(&p, &jobs);

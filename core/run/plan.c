@@ -545,6 +545,9 @@ int plan_job(const struct job_spec *job, const struct target_policy *pol,
 	if (pol->readonly && iolog_wanted(job))
 		return iop_errf(err, -EROFS, "job %s: write_*_log creates log files, and --readonly forbids creating files",
 				job->name);
+	if (pol->readonly && job->write_iolog[0])
+		return iop_errf(err, -EROFS, "job %s: write_iolog=%s creates a file, and --readonly forbids creating files",
+				job->name, job->write_iolog);
 	if (pol->readonly && job->verify_dump)
 		return iop_errf(err, -EROFS, "job %s: verify_dump writes the blocks that fail verify to files, and --readonly forbids creating files",
 				job->name);

@@ -907,6 +907,10 @@ Test(safety, readonly_refuses_logs_and_dumps_and_skips_the_write_trials)
 		       "--verify_dump=1", NULL);
 	cr_assert_eq(r.status, 2, "exit %d: %s", r.status, r.err);
 	run_out_free(&r);
+	snprintf(lg, sizeof(lg), "--write_iolog=%s/trace", out_dir);
+	r = iopath_run("--readonly", "--name=r", fo, "--rw=read", lg, NULL);
+	cr_assert_eq(r.status, 2, "exit %d: %s", r.status, r.err);
+	run_out_free(&r);
 	/* direct=1 asks the probe to try O_DIRECT in a temporary file: not under --readonly */
 	r = iopath_run("--readonly", "--name=r", fo, "--rw=read", "--bs=4k", "--direct=1", NULL);
 	cr_assert_eq(r.status, 0, "exit %d: %s", r.status, r.err);
