@@ -1086,3 +1086,34 @@ Test(safety, a_result_temporary_left_by_a_killed_run_is_removed_next_time)
 	cr_assert_eq(access(alive, F_OK), 0, "a live writer's temporary was removed");
 	cr_assert_eq(access(users, F_OK), 0, "a file iopath did not write was removed");
 }
+
+/* A layout killed (SIGKILL) once its file is preallocated: the next run lays it out again. */
+Test(safety, a_layout_killed_half_way_is_laid_out_again_by_the_next_run)
+{
+	char file[400], fo[420], hold[400], val[64];
+	struct run_bg b;
+	struct run_out r;
+	struct stat st;
+	bool held;
+
+	victim_make();
+	snprintf(file, sizeof(file), "%s/cut", out_dir);
+	snprintf(fo, sizeof(fo), "--filename=%s", file);
+	snprintf(hold, sizeof(hold), "%s/layout-hold", out_dir);
+	setenv("IOPATH_TEST_HOLD_LAYOUT", hold, 1);
+	b = iopath_start("--name=r", fo, "--rw=read", "--size=4m", NULL);
+	unsetenv("IOPATH_TEST_HOLD_LAYOUT");
+	held = wait_for_file(hold, 120);
+	kill(b.pid, SIGKILL);
+	r = iopath_wait(&b, 60);
+	run_out_free(&r);
+	cr_assert(held, "iopath never held inside its layout");
+	cr_assert_eq(stat(file, &st), 0, "no file left to look laid out");
+	cr_assert_gt(getxattr(file, "user.iopath.layout", val, sizeof(val)), 0,
+		     "a layout cut short is not marked incomplete");
+	r = iopath_run("--name=r", fo, "--rw=read", "--size=4m", "--verify=crc32c", NULL);
+	cr_assert_eq(r.status, 0, "the unwritten extents were read as data: exit %d: %s", r.status,
+		     r.err);
+	run_out_free(&r);
+	cr_assert_lt(getxattr(file, "user.iopath.layout", val, sizeof(val)), 0);
+}
