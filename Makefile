@@ -266,7 +266,7 @@ MPI_TEST_BIN := build/mpi-tests
 # make fio-tests: fio's own regression tests (t/run-fio-tests.py and fio's standalone test
 # scripts, a copy in ../shared/fio-tests; FIO_TESTS= names another) against ./iopath; the ones
 # iopath fails are listed with their reasons in tests/fio-tests.expected (scripts/fio-tests).
-# Skipped, with the reason, where the copy is absent. About 3 minutes on 2 cores.
+# Skipped, with the reason, where the copy is absent. About 4 minutes on 2 cores.
 FIO_TESTS ?= ../shared/fio-tests
 fio-tests: iopath
 	scripts/fio-tests ./iopath $(FIO_TESTS)

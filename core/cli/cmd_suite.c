@@ -13,7 +13,9 @@
 #include "report/output.h"
 #include "report/report.h"
 #include "run/run.h"
+#include "results/explain.h"
 #include "results/suite.h"
+#include "cli/explain_print.h"
 #include "job/workloads.h"
 #include "base/version.h"
 
@@ -27,6 +29,9 @@ static void usage(FILE *f)
 		"  --repeat N          runs of every test (default 3): median and min-max are reported\n"
 		"  --full              the experiments' sizes: 1000 MiB dd, 5 GiB copy, 10 s random I/O\n"
 		"  --scale=F           sizes and times scaled by F (default 0.1: about a minute)\n"
+		"  --explain           also run the few cells that tell what limits each target (an\n"
+		"                      io_uring 1/4/16/64 ladder, buffered vs direct, 1 MiB reads,\n"
+		"                      fsync; 1 s each) and say it per target (iopath help explain)\n"
 		"  --output-format=F   normal, json, csv (comma-separated for several)\n"
 		"  --output=FILE       write the JSON or CSV there\n");
 }
@@ -36,6 +41,7 @@ struct suite_args {
 	const char *reference;
 	unsigned formats;
 	const char *output;
+	bool explain;
 };
 
 static int add_target(struct suite_args *a, const char *spec, struct iop_err *err)
@@ -104,6 +110,9 @@ static int parse_args(int argc, char **argv, struct suite_args *a, struct iop_er
 				ret = iop_errf(err, -EINVAL, "--repeat %s: accepted: 1 to %d", v,
 					       SUITE_REPEAT_MAX);
 			a->o.repeat = (unsigned)n;
+		} else if (!strcmp(arg, "--explain")) {
+			a->explain = true;
+			ret = 0;
 		} else if (!strcmp(arg, "--full")) {
 			a->o.scale = 1;
 			ret = 0;
@@ -119,7 +128,7 @@ static int parse_args(int argc, char **argv, struct suite_args *a, struct iop_er
 			ret = 0;
 		} else {
 			ret = iop_errf(err, -EINVAL,
-				       "suite: unknown argument '%s' (accepted: --target, --reference, --repeat, --full, --scale, --output-format, --output)",
+				       "suite: unknown argument '%s' (accepted: --target, --reference, --repeat, --full, --scale, --explain, --output-format, --output)",
 				       arg);
 		}
 		if (ret)
@@ -127,6 +136,8 @@ static int parse_args(int argc, char **argv, struct suite_args *a, struct iop_er
 	}
 	if (!a->o.nr_targets)
 		return iop_errf(err, -EINVAL, "suite vm-paths: give at least one --target NAME=DIR");
+	if (a->explain && fleet_size() > 1)
+		return iop_errf(err, -EINVAL, "suite vm-paths --explain: not under MPI (explain each host's own results with iopath explain)");
 	for (i = 0; a->reference && i < (int)a->o.nr_targets; i++)
 		if (!strcmp(a->o.targets[i].name, a->reference))
 			break;
@@ -318,7 +329,7 @@ static json_t *mpi_json(bool own)
  * its paths and probes, no table (the table is rank 0's, of every rank together).
  */
 static json_t *suite_json(const struct suite_opts *o, struct suite_result *res, int argc,
-			  char **argv, bool own)
+			  char **argv, bool own, const json_t *explain)
 {
 	json_t *root = json_object(), *meta = json_object(), *suite = json_object();
 	json_t *targets = json_array(), *rows = json_array(), *probes;
@@ -371,6 +382,8 @@ static json_t *suite_json(const struct suite_opts *o, struct suite_result *res, 
 	else
 		json_object_set_new(suite, "rows", rows);
 	json_object_set_new(meta, "suite", suite);
+	if (explain && !own)
+		json_object_set(meta, "explain", (json_t *)explain);
 	if (fleet_size() > 1)
 		json_object_set_new(meta, "mpi", mpi_json(own));
 	json_object_set_new(root, "iopath", meta);
@@ -379,7 +392,7 @@ static json_t *suite_json(const struct suite_opts *o, struct suite_result *res, 
 }
 
 static int write_outputs(const struct suite_args *a, struct suite_result *res, int argc,
-			 char **argv, struct iop_err *err)
+			 char **argv, const json_t *explain, struct iop_err *err)
 {
 	FILE *text = stdout;
 	int ret = 0;
@@ -388,9 +401,13 @@ static int write_outputs(const struct suite_args *a, struct suite_result *res, i
 		text = stderr;
 	if (a->formats & OUT_NORMAL)
 		print_table(text, &a->o, res);
+	if ((a->formats & OUT_NORMAL) && explain) {
+		fputc('\n', text);
+		explain_print(text, explain);
+	}
 	fflush(text);
 	if (a->formats & OUT_JSON) {
-		json_t *root = suite_json(&a->o, res, argc, argv, false);
+		json_t *root = suite_json(&a->o, res, argc, argv, false, explain);
 
 		if (!root)
 			return iop_errf(err, -ENOMEM, "out of memory building the JSON");
@@ -429,7 +446,7 @@ static int write_rank_file(const struct suite_args *a, struct suite_result *res,
 	if (snprintf(path, sizeof(path), "%s/rank-%u.json", fleet_rank_output(), fleet_rank()) >=
 	    (int)sizeof(path))
 		return iop_errf(err, -ENAMETOOLONG, "--mpi-rank-output: directory name too long");
-	root = suite_json(&a->o, res, argc, argv, true);
+	root = suite_json(&a->o, res, argc, argv, true, NULL);
 	if (!root)
 		return iop_errf(err, -ENOMEM, "out of memory building rank %u's result", fleet_rank());
 	ret = report_json_write(root, path);
@@ -468,6 +485,49 @@ static void say_why(const struct fleet_vote *v)
 		fprintf(stderr, "iopath: %s\n", v->why);
 }
 
+static bool explain_progress(void *arg, const char *label, unsigned i, unsigned n)
+{
+	(void)arg;
+	fprintf(stderr, "suite: explain cell %u/%u: %s\n", i + 1, n, label);
+	return true;
+}
+
+/*
+ * --explain: the extra cells on every target, explained; their jobs join the suite's, so
+ * that iopath explain can read the suite's JSON again.
+ */
+static int run_explain(const struct suite_args *a, struct suite_result *res, int argc,
+		       char **argv, json_t **out, struct iop_err *err)
+{
+	struct explain_target t[SUITE_TARGETS_MAX];
+	struct results r;
+	unsigned i, k;
+	int ret;
+
+	ret = results_init(&r, "suite", "vm-paths", argc, argv, err);
+	if (ret)
+		return ret;
+	for (i = 0; i < a->o.nr_targets; i++)
+		t[i] = (struct explain_target){ a->o.targets[i].name, a->o.targets[i].dir, NULL };
+	ret = explain_run(&r, t, a->o.nr_targets, &res->probes, NULL, explain_progress, NULL, err);
+	if (r.interrupted)
+		res->interrupted = true;
+	for (i = 0; i < r.nr; i++)
+		for (k = 0; k < r.cells[i].nr; k++) {
+			json_t *job = json_deep_copy(json_array_get(r.cells[i].samples, k));
+
+			if (job)
+				json_object_set_new(job, "jobname", json_string(r.cells[i].label));
+			json_array_append_new(res->jobs, job);
+		}
+	if (!ret) {
+		*out = explain_results(&r, err);
+		ret = *out ? 0 : -ENOMEM;
+	}
+	results_free(&r);
+	return ret;
+}
+
 int cmd_suite(int argc, char **argv)
 {
 	struct suite_args a = { .o = { .repeat = 3, .scale = SUITE_DEFAULT_SCALE },
@@ -475,6 +535,7 @@ int cmd_suite(int argc, char **argv)
 	struct suite_result res = { 0 };
 	struct iop_err err = { "" };
 	struct fleet_vote v;
+	json_t *explain = NULL;
 	unsigned i;
 	int ret, code = 0;
 
@@ -515,7 +576,11 @@ int cmd_suite(int argc, char **argv)
 		code = code ? code : EXIT_JOB_FAILED;
 	}
 	/* under MPI only rank 0 writes: its rows are every rank's merged */
-	if (!fleet_rank() && write_outputs(&a, &res, argc, argv, &err)) {
+	if (a.explain && !res.interrupted && run_explain(&a, &res, argc, argv, &explain, &err)) {
+		fprintf(stderr, "iopath: --explain: %s\n", err.msg);
+		code = code ? code : EXIT_JOB_FAILED;
+	}
+	if (!fleet_rank() && write_outputs(&a, &res, argc, argv, explain, &err)) {
 		fprintf(stderr, "iopath: %s\n", err.msg);
 		code = code ? code : EXIT_JOB_FAILED;
 	}
@@ -524,6 +589,7 @@ int cmd_suite(int argc, char **argv)
 	/* every rank leaves with the same code: the strongest (interrupted, usage, failed) */
 	if (!fleet_vote(code, NULL, 0, &v))
 		code = v.choice;
+	json_decref(explain);
 	suite_result_free(&res);
 	return code;
 }

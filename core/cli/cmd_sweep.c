@@ -24,6 +24,8 @@
 #include "iopath/probe.h"
 #include "job/job.h"
 #include "job/options.h"
+#include "cli/explain_print.h"
+#include "results/explain.h"
 #include "results/plot.h"
 #include "results/report_cells.h"
 #include "results/results.h"
@@ -64,6 +66,10 @@ static void usage(FILE *f)
 		"                        $IOPATH_DB, else results/iopath.db)\n"
 		"  --results-dir DIR     the database DIR/iopath.db\n"
 		"  --label KEY=VALUE     a tag saved with the results, e.g. qemu=8.2.1 (several)\n"
+		"  --explain             also run the few cells that tell what limits each target (a\n"
+		"                        1/4/16/64 io_uring ladder, buffered vs direct, 1 MiB reads,\n"
+		"                        fsync; 1 s each, or --runtime if shorter) and print what\n"
+		"                        limits each target (iopath help explain)\n"
 		"  --dry-run             list the cells and the skipped ones, run nothing\n"
 		"Ctrl-C stops after the running cell (twice: at once) and writes what finished.\n");
 }
@@ -97,6 +103,7 @@ struct sweep_args {
 	double cv_warn;
 	const char *csv, *json, *plot, *save, *results_dir, *db;
 	bool dry_run;
+	bool explain;
 };
 
 struct sweep_cell {
@@ -271,6 +278,8 @@ static int parse_args(int argc, char **argv, struct sweep_args *a, struct iop_er
 			a->save = argv[i] + 7;
 		} else if (!strcmp(argv[i], "--dry-run")) {
 			a->dry_run = true;
+		} else if (!strcmp(argv[i], "--explain")) {
+			a->explain = true;
 		} else {
 			return iop_errf(err, -EINVAL, "sweep: unknown argument '%s' (see iopath sweep --help)",
 					argv[i]);
@@ -835,6 +844,42 @@ out:
 	return ret;
 }
 
+/* --explain: the extra cells on every target, after the sweep's own, into the same result. */
+static bool explain_progress(void *arg, const char *label, unsigned i, unsigned n)
+{
+	(void)arg;
+	if (interrupts)
+		return false;	/* Ctrl-C: stop after the running cell, as the sweep's own do */
+	fprintf(stderr, "sweep: explain cell %u/%u: %s\n", i + 1, n, label);
+	return true;
+}
+
+static int run_explain(struct sweep_args *a, struct results *res, struct iop_err *err)
+{
+	struct explain_target t[TARGETS_MAX];
+	struct explain_opts o = { .size = a->size, .runtime = "1" };
+	struct job_spec *s = malloc(sizeof(*s));
+	unsigned i;
+	int ret;
+
+	/* a second per cell, or less when the sweep's own cells are shorter */
+	if (s) {
+		job_defaults(s);
+		if (!opt_apply(s, "runtime", a->runtime, "", NULL) && s->runtime_ns &&
+		    s->runtime_ns < 1000000000ull)
+			o.runtime = a->runtime;
+		free(s);
+	}
+
+	for (i = 0; i < a->nr_targets; i++)
+		t[i] = (struct explain_target){ a->targets[i].role, a->targets[i].dir,
+						a->targets[i].file };
+	ret = explain_run(res, t, a->nr_targets, &a->probes, &o, explain_progress, NULL, err);
+	if (interrupts || run_stop_requested())
+		res->interrupted = true;
+	return ret;
+}
+
 /* ---- outputs ---- */
 
 static int write_csv(const char *path, const struct results *r, struct iop_err *err)
@@ -855,19 +900,54 @@ static int write_csv(const char *path, const struct results *r, struct iop_err *
 	return ret ? iop_errf(err, ret, "--csv %s: %s", path, strerror(-ret)) : 0;
 }
 
+/* The results file with the explanation beside the cells, at .iopath.explain. */
+static int write_explained(const char *path, const struct results *r, json_t *ex,
+			   struct iop_err *err)
+{
+	json_t *root = results_json(r);
+	char *text;
+	int ret;
+
+	if (!root || json_object_set_new(root, "iopath", json_pack("{s:O}", "explain", ex))) {
+		json_decref(root);
+		return iop_errf(err, -ENOMEM, "out of memory");
+	}
+	text = json_dumps(root, JSON_INDENT(2) | JSON_SORT_KEYS);
+	json_decref(root);
+	if (!text)
+		return iop_errf(err, -ENOMEM, "out of memory");
+	ret = write_text_atomic(path, text, strlen(text));
+	free(text);
+	return ret ? iop_errf(err, ret, "%s: %s", path, strerror(-ret)) : 0;
+}
+
 static int outputs(const struct sweep_args *a, const struct results *r)
 {
 	struct iop_err err = { "" };
 	char dbpath[PATH_MAX];
+	json_t *ex = NULL;
 	int bad = 0;
 
 	report_cells_table(stdout, r, a->cv_warn);
+	if (a->explain) {
+		ex = explain_results(r, &err);
+		if (ex) {
+			fputc('\n', stdout);
+			explain_print(stdout, ex);
+		} else {
+			fprintf(stderr, "iopath: --explain: %s\n", err.msg);
+			bad = 1;
+		}
+	}
 	fflush(stdout);
 	if (a->csv && write_csv(a->csv, r, &err)) {
 		fprintf(stderr, "iopath: %s\n", err.msg);
 		bad = 1;
 	}
-	if (a->json && results_write(r, a->json, &err)) {
+	if (a->json && ex && write_explained(a->json, r, ex, &err)) {
+		fprintf(stderr, "iopath: --json: %s\n", err.msg);
+		bad = 1;
+	} else if (a->json && !ex && results_write(r, a->json, &err)) {
 		fprintf(stderr, "iopath: --json: %s\n", err.msg);
 		bad = 1;
 	}
@@ -877,6 +957,7 @@ static int outputs(const struct sweep_args *a, const struct results *r)
 	}
 	if (a->save && save_to_db(r, db_spec(a->db, a->results_dir, dbpath, sizeof(dbpath))))
 		bad = 1;
+	json_decref(ex);
 	return bad;
 }
 
@@ -959,7 +1040,8 @@ static int setup_targets(struct sweep_args *a, struct results *res, bool dry_run
 				tempfiles_register(file);
 		}
 		/* the trials tell what the path refuses; they write a small temporary file */
-		d = probe_set_need(&a->probes, t->dir, dry_run ? 0 : PROBE_TRIALS);
+		d = probe_set_need(&a->probes, t->dir, dry_run ? 0 : PROBE_TRIALS |
+				   (a->explain ? PROBE_TIMING : 0));
 		if (!d)
 			return iop_errf(err, -ENOMEM, "out of memory");
 		t->probe = d->error ? NULL : &d->p;
@@ -1003,6 +1085,8 @@ int cmd_sweep(int argc, char **argv)
 			list_default(&a.rw, "randread");
 		ret = validate(&a, &err);
 	}
+	if (!ret && a.explain && fleet_size() > 1)
+		ret = iop_errf(&err, -EINVAL, "sweep --explain: not under MPI (explain each host's own results with iopath explain)");
 	for (i = 0; !ret && i < a.nr_labels; i++)
 		ret = results_add_label(&res, a.labels[i], &err);
 	if (a.save)
@@ -1030,6 +1114,8 @@ int cmd_sweep(int argc, char **argv)
 	}
 	install_sweep_signals();
 	ret = run_cells(cells, n, &a, &res, &err);
+	if (!ret && a.explain && !res.interrupted)
+		ret = run_explain(&a, &res, &err);
 	for (i = 0; i < a.nr_targets; i++) {
 		char side[sizeof(a.targets[i].file)];
 

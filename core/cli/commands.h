@@ -28,6 +28,9 @@ int cmd_compare(int argc, char **argv);
 /* iopath history DIR: each cell's metric across saved results. */
 int cmd_history(int argc, char **argv);
 
+/* iopath explain INPUT...: what limits each path of saved results, with the evidence. */
+int cmd_explain(int argc, char **argv);
+
 /* iopath results list|import|export: the results database's runs. */
 int cmd_results(int argc, char **argv);
 

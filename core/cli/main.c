@@ -33,6 +33,7 @@ static const struct subcommand commands[] = {
 	{ "help", cmd_help, "this list and the topics, or help TOPIC: the reference on TOPIC" },
 	{ "sweep", cmd_sweep, "run a grid of engines, options and targets; table, CSV, JSON, charts" },
 	{ "compare", cmd_compare, "which cells regressed between two results, with statistics" },
+	{ "explain", cmd_explain, "why each path is as fast as it is: the limiting factor and its evidence" },
 	{ "history", cmd_history, "the trend of each cell across saved results" },
 	{ "results", cmd_results, "the results database: list, import (iopath/fio JSON), export" },
 	{ "probe", cmd_probe, "describe the host and the storage path of each PATH" },

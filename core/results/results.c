@@ -689,6 +689,32 @@ static bool job_failed(const json_t *job)
 	return json_is_integer(e) && json_integer_value(e);
 }
 
+/*
+ * A suite's targets (iopath.suite.targets: name, dir) as the result's, each with the probe of
+ * its directory when the file has one (iopath.targets[].dir), so that its jobs, which ran in
+ * temporary directories inside them, are known by the target's name.
+ */
+static int load_suite_targets(struct results *r, const json_t *meta)
+{
+	const json_t *st = json_object_get(json_object_get(meta, "suite"), "targets"), *t, *p;
+	size_t i, k;
+
+	json_array_foreach(st, i, t) {
+		const char *name = str_or(t, "name", NULL), *dir = str_or(t, "dir", NULL);
+		json_t *e, *probe = NULL;
+
+		if (!name || !dir)
+			continue;
+		json_array_foreach(json_object_get(meta, "targets"), k, p)
+			if (!strcmp(str_or(p, "dir", ""), dir))
+				probe = (json_t *)p;
+		e = json_pack("{s:s,s:s,s:O?}", "role", name, "path", dir, "probe", probe);
+		if (!e || json_array_append_new(r->targets, e))
+			return -ENOMEM;
+	}
+	return 0;
+}
+
 /* A plain job run (iopath --output-format=json, or fio's): each job one cell of one sample. */
 static int load_jobs(struct results *r, json_t *root, const char *path, struct iop_err *err)
 {
@@ -723,6 +749,8 @@ static int load_jobs(struct results *r, json_t *root, const char *path, struct i
 		json_object_set_new(build, "version", json_string(str_or(root, "fio version", "fio")));
 	}
 	json_object_set_new(r->env, "iopath", build);
+	if (load_suite_targets(r, meta))
+		return iop_errf(err, -ENOMEM, "%s: out of memory", path);
 	json_array_foreach(jobs, i, job) {
 		const char *name = str_or(job, "jobname", NULL);
 		char lbl[JOB_NAME_MAX + 16];

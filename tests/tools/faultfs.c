@@ -3,14 +3,15 @@
  * tests (device-mapper's dm-error is not available everywhere; FUSE is).
  *
  *   faultfs [--eio-read-after=N] [--eio-write-after=N] [--errno=E] [--fail-every=K]
- *           [--corrupt-read-after=N] [--delay-ms=N] BACKING MOUNTPOINT
+ *           [--corrupt-read-after=N] [--delay-ms=N] [--fsync-delay-ms=N] BACKING MOUNTPOINT
  *
  * After N successful reads (writes), every further read (write) of a regular file fails with
  * EIO, or with errno E (a number); with --fail-every=K only every Kth of them fails (the first
  * one included) and the others succeed. --corrupt-read-after=N: reads after the first N
  * return their data with the first byte inverted. --delay-ms sleeps before every read and
- * write. Every open is direct_io, so each
- * read and write of the test reaches this process. Files have no extended attributes;
+ * write, --fsync-delay-ms before every fsync and fdatasync. Every open is direct_io, so each
+ * read and write of the test reaches this process, and it serves one request at a time (a
+ * single thread): with a delay, a path whose requests are serialized by construction. Files have no extended attributes;
  * fallocate is passed through to the backing file.
  * Returns once mounted (it daemonizes); unmount with umount or fusermount3 -u.
  */
@@ -32,6 +33,7 @@
 
 static char backing[PATH_MAX];
 static long eio_read_after = -1, eio_write_after = -1, delay_ms, fail_errno = EIO, fail_every = 1;
+static long fsync_delay_ms;
 static long nr_reads, nr_writes, past_reads, past_writes, corrupt_read_after = -1;
 
 /* Does this read (write) fail? done: the successful ones so far, past: those after N. */
@@ -47,12 +49,17 @@ static void real(char *out, const char *path)
 	snprintf(out, PATH_MAX, "%s%s", backing, path);
 }
 
+static void sleep_ms(long ms)
+{
+	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000 };
+
+	if (ms)
+		nanosleep(&ts, NULL);
+}
+
 static void delay(void)
 {
-	struct timespec ts = { delay_ms / 1000, (delay_ms % 1000) * 1000000 };
-
-	if (delay_ms)
-		nanosleep(&ts, NULL);
+	sleep_ms(delay_ms);
 }
 
 static int ff_getattr(const char *path, struct stat *st, struct fuse_file_info *fi)
@@ -163,6 +170,7 @@ static int ff_release(const char *path, struct fuse_file_info *fi)
 static int ff_fsync(const char *path, int datasync, struct fuse_file_info *fi)
 {
 	(void)path;
+	sleep_ms(fsync_delay_ms);
 	return (datasync ? fdatasync((int)fi->fh) : fsync((int)fi->fh)) ? -errno : 0;
 }
 
@@ -281,6 +289,8 @@ int main(int argc, char **argv)
 			eio_write_after = atol(argv[i] + 18);
 		else if (!strncmp(argv[i], "--delay-ms=", 11))
 			delay_ms = atol(argv[i] + 11);
+		else if (!strncmp(argv[i], "--fsync-delay-ms=", 17))
+			fsync_delay_ms = atol(argv[i] + 17);
 		else if (!strncmp(argv[i], "--errno=", 8))
 			fail_errno = atol(argv[i] + 8);
 		else if (!strncmp(argv[i], "--fail-every=", 13))
@@ -295,7 +305,7 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	if (argc - i != 2 || !realpath(argv[i], backing)) {
-		fprintf(stderr, "usage: faultfs [--eio-read-after=N] [--eio-write-after=N] [--errno=E] [--fail-every=K] [--corrupt-read-after=N] [--delay-ms=N] BACKING MOUNTPOINT\n");
+		fprintf(stderr, "usage: faultfs [--eio-read-after=N] [--eio-write-after=N] [--errno=E] [--fail-every=K] [--corrupt-read-after=N] [--delay-ms=N] [--fsync-delay-ms=N] BACKING MOUNTPOINT\n");
 		return 2;
 	}
 	fargv[fargc++] = argv[0];

@@ -1,0 +1,307 @@
+/*
+ * Integration: sweep --explain on paths whose behaviour is known by construction, each of
+ * which must get its verdict: tmpfs (memory), the checkout's own disk, a FUSE filesystem
+ * serving one request at a time with 2 ms each, a FUSE filesystem whose fsync takes 30 ms,
+ * and a loop device without and with direct I/O. No timing is asserted: each construction
+ * is far from the thresholds that tell its verdict from the others.
+ */
+#include <libgen.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "harness.h"
+
+/* What a test set up beyond its temporary directories, undone in reverse by the fini. */
+static char mounts[4][320];
+static unsigned nr_mounts;
+static char loopdev[64];
+static char checkout_dir[PATH_MAX];
+
+static void explain_cleanup(void)
+{
+	while (nr_mounts)
+		umount2(mounts[--nr_mounts], MNT_DETACH);
+	if (loopdev[0])
+		sh("losetup -d %s 2>/dev/null", loopdev);
+	loopdev[0] = '\0';
+	if (checkout_dir[0])
+		sh("rm -rf '%s'", checkout_dir);
+	checkout_dir[0] = '\0';
+	tmpdir_cleanup();
+}
+
+TestSuite(explain, .fini = explain_cleanup);
+
+static void need_root(void)
+{
+	if (!is_root())
+		cr_skip_test("needs root to mount the test's filesystems");
+}
+
+static void mount_tmpfs(const char *dir)
+{
+	cr_assert_eq(mkdir(dir, 0755), 0);
+	if (mount("none", dir, "tmpfs", 0, "size=96m"))
+		cr_skip_test("cannot mount tmpfs here");
+	snprintf(mounts[nr_mounts++], sizeof(mounts[0]), "%s", dir);
+}
+
+/* faultfs of a fresh tmpfs on dir/fuse: its own I/O is memory speed, the delays are its own */
+static const char *mount_faultfs(const char *dir, const char *opts)
+{
+	static char mnt[320];
+	char back[320];
+
+	snprintf(back, sizeof(back), "%s/back", dir);
+	snprintf(mnt, sizeof(mnt), "%s/fuse", dir);
+	mount_tmpfs(back);
+	faultfs_mount(back, mnt, opts);
+	snprintf(mounts[nr_mounts++], sizeof(mounts[0]), "%s", mnt);
+	return mnt;
+}
+
+/* sweep --explain of one target (a single short cell of its own); the explanation of it. */
+static json_t *explain_target(const char *dir, const char *mnt, const char *runtime,
+			      const char *extra, json_t **root_out)
+{
+	char target[400], json[400];
+	struct run_out r;
+	json_t *root, *t;
+
+	snprintf(target, sizeof(target), "--target=t=%s", mnt);
+	snprintf(json, sizeof(json), "--json=%s/explained.json", dir);
+	r = iopath_run("sweep", "--engine=psync", "--rw=randread", "--size=16m", runtime,
+		       "--explain", target, json, extra, extra ? "--save" : NULL, NULL);
+	cr_assert_eq(r.status, 0, "exit %d: %s", r.status, r.err);
+	cr_assert_not_null(strstr(r.out, "explain: what limits each path"), "no explanation printed:\n%s",
+			   r.out);
+	run_out_free(&r);
+	snprintf(json, sizeof(json), "%s/explained.json", dir);
+	root = json_load_path(json);
+	t = json_array_get(json_object_get(json_object_get(json_object_get(root, "iopath"), "explain"),
+					   "targets"), 0);
+	cr_assert_not_null(t, "no explain target in the JSON");
+	cr_assert_str_eq(json_string_value(json_object_get(t, "target")), "t");
+	*root_out = root;
+	return t;
+}
+
+static const char *verdict(const json_t *t)
+{
+	return json_string_value(json_object_get(t, "verdict"));
+}
+
+static const json_t *finding(const json_t *t, const char *code)
+{
+	const json_t *f;
+	size_t i;
+
+	json_array_foreach(json_object_get(t, "findings"), i, f)
+		if (!strcmp(json_string_value(json_object_get(f, "code")), code))
+			return f;
+	return NULL;
+}
+
+static const char *conf(const json_t *f)
+{
+	return json_string_value(json_object_get(f, "confidence"));
+}
+
+static double ev(const json_t *f, const char *key)
+{
+	return json_number_value(json_object_get(json_object_get(f, "evidence"), key));
+}
+
+static char *findings_text(const json_t *t)
+{
+	return json_dumps(json_object_get(t, "findings"), JSON_INDENT(1));
+}
+
+#define assert_finding(t, code, ...) do { \
+	char *_s = findings_text(t); \
+	cr_assert_not_null(finding(t, code), "no %s finding in %s", code, _s); \
+	free(_s); \
+} while (0)
+
+#define assert_no_finding(t, code) do { \
+	char *_s = findings_text(t); \
+	cr_assert_null(finding(t, code), "a %s finding where there is none: %s", code, _s); \
+	free(_s); \
+} while (0)
+
+Test(explain, tmpfs_is_memory)
+{
+	const char *dir = tmpdir_make();
+	char mnt[320], db[400];
+	json_t *root, *t, *again;
+	struct run_out r;
+
+	need_root();
+	snprintf(mnt, sizeof(mnt), "%s/mem", dir);
+	mount_tmpfs(mnt);
+	snprintf(db, sizeof(db), "--db=%s/results.db", dir);
+	t = explain_target(dir, mnt, "--runtime=300ms", db, &root);
+	cr_assert_str_eq(verdict(t), "cache", "verdict %s: %s", verdict(t),
+			 json_string_value(json_object_get(t, "summary")));
+	cr_assert_str_eq(conf(finding(t, "cache")), "high");
+	assert_no_finding(t, "serialized");
+	assert_no_finding(t, "sync-bound");
+	/* iopath explain reads the run back from the database to the same verdict */
+	r = iopath_run("explain", "latest", db, "--json", NULL);
+	cr_assert_eq(r.status, 0, "exit %d: %s", r.status, r.err);
+	again = json_from_string(r.out);
+	cr_assert_str_eq(verdict(json_array_get(json_object_get(json_object_get(json_object_get(again,
+		"iopath"), "explain"), "targets"), 0)), verdict(t));
+	run_out_free(&r);
+	json_decref(again);
+	json_decref(root);
+}
+
+Test(explain, the_virtual_disk_scales_with_depth)
+{
+	const char *bin = getenv("IOPATH_BIN");
+	char copy[PATH_MAX], probe[64];
+	json_t *root, *t, *p;
+	const char *cls;
+
+	cr_assert_not_null(bin);
+	/* the checkout's own filesystem: a directory beside the binary */
+	snprintf(copy, sizeof(copy), "%s", bin);
+	snprintf(checkout_dir, sizeof(checkout_dir), "%s/build/explain-disk.XXXXXX", dirname(copy));
+	cr_assert_not_null(mkdtemp(checkout_dir));
+	t = explain_target(checkout_dir, checkout_dir, "--runtime=300ms", NULL, &root);
+	p = json_object_get(json_array_get(json_object_get(root, "targets"), 0), "probe");
+	cls = json_string_value(json_object_get(p, "fs_class"));
+	snprintf(probe, sizeof(probe), "%s", json_string_value(json_object_get(p, "direct_honoured")));
+	if (!cls || strcmp(cls, "block") || strcmp(probe, "true")) {
+		json_decref(root);
+		cr_skip_test("the checkout is not on a disk whose direct reads reach it (%s, direct %s)",
+			     cls ? cls : "?", probe);
+	}
+	if (!finding(t, "device-bound"))
+		assert_finding(t, "latency-bound");
+	cr_assert_gt(ev(finding(t, "device-bound") ? finding(t, "device-bound") :
+			finding(t, "latency-bound"), "iops_gain"), 2, "a disk whose IOPS do not grow with depth");
+	assert_no_finding(t, "serialized");
+	assert_no_finding(t, "cache");
+	json_decref(root);
+}
+
+Test(explain, one_request_at_a_time_is_serialized)
+{
+	const char *dir = tmpdir_make(), *mnt;
+	json_t *root, *t;
+	const json_t *f;
+
+	need_root();
+	/* 2 ms a request: the 64 at the deepest go round 4 times in the 500 ms of a cell */
+	mnt = mount_faultfs(dir, "--delay-ms=2");
+	t = explain_target(dir, mnt, "--runtime=500ms", NULL, &root);
+	cr_assert_str_eq(verdict(t), "serialized", "verdict %s: %s", verdict(t),
+			 json_string_value(json_object_get(t, "summary")));
+	f = finding(t, "serialized");
+	cr_assert_neq(strcmp(conf(f), "low"), 0);
+	/* Little's law: the 64 requests asked for were in flight, waiting their turn */
+	cr_assert_gt(ev(f, "little_ratio"), 0.6);
+	cr_assert_lt(ev(f, "iops_gain"), 1.5);
+	cr_assert_gt(ev(f, "qd1_lat_us"), 1500);
+	assert_no_finding(t, "latency-bound");
+	assert_no_finding(t, "device-bound");
+	json_decref(root);
+}
+
+Test(explain, a_slow_fsync_is_sync_bound)
+{
+	const char *dir = tmpdir_make(), *mnt;
+	json_t *root, *t;
+	const json_t *f;
+
+	need_root();
+	mnt = mount_faultfs(dir, "--fsync-delay-ms=30");
+	t = explain_target(dir, mnt, "--runtime=300ms", NULL, &root);
+	cr_assert_str_eq(verdict(t), "sync-bound", "verdict %s: %s", verdict(t),
+			 json_string_value(json_object_get(t, "summary")));
+	f = finding(t, "sync-bound");
+	cr_assert_str_eq(conf(f), "high");
+	cr_assert_geq(ev(f, "fsync_us"), 30000);
+	cr_assert_gt(ev(f, "sync_share"), 0.5);
+	json_decref(root);
+}
+
+/* A 64 MiB ext4 image on the test's directory, on a loop device (dio: --direct-io=on). */
+static const char *mount_loop(const char *dir, bool dio)
+{
+	static char mnt[320];
+	char img[320];
+	struct run_out r;
+	char *argv[] = { (char *)"losetup", (char *)"--find", (char *)"--show",
+			 (char *)(dio ? "--direct-io=on" : "--direct-io=off"), img, NULL };
+
+	need_root();
+	snprintf(img, sizeof(img), "%s/disk.img", dir);
+	snprintf(mnt, sizeof(mnt), "%s/loop", dir);
+	if (sh("truncate -s 64M '%s' && mkfs.ext4 -q -F '%s' >/dev/null 2>&1", img, img))
+		cr_skip_test("cannot make an ext4 image (mkfs.ext4 missing?)");
+	r = prog_runv("/usr/sbin/losetup", argv);
+	if (r.status || !r.out[0]) {
+		run_out_free(&r);
+		cr_skip_test("no loop device here");
+	}
+	snprintf(loopdev, sizeof(loopdev), "%.*s", (int)strcspn(r.out, "\n"), r.out);
+	run_out_free(&r);
+	if (dio && sh("losetup -l -n -O DIO %s | grep -q 1", loopdev))
+		cr_skip_test("the loop device cannot do direct I/O on this filesystem");
+	cr_assert_eq(mkdir(mnt, 0755), 0);
+	if (mount(loopdev, mnt, "ext4", 0, NULL))
+		cr_skip_test("cannot mount the loop device");
+	snprintf(mounts[nr_mounts++], sizeof(mounts[0]), "%s", mnt);
+	return mnt;
+}
+
+Test(explain, a_loop_device_without_dio_is_a_cache)
+{
+	const char *dir = tmpdir_make(), *mnt = mount_loop(dir, false);
+	json_t *root, *t;
+	const json_t *f;
+
+	t = explain_target(dir, mnt, "--runtime=300ms", NULL, &root);
+	assert_finding(t, "cache");
+	f = finding(t, "cache");
+	cr_assert_neq(strcmp(conf(f), "low"), 0);
+	cr_assert_str_eq(json_string_value(json_object_get(json_object_get(f, "evidence"), "source")),
+			 "probe");
+	assert_no_finding(t, "serialized");
+	json_decref(root);
+}
+
+Test(explain, a_loop_device_with_dio_reaches_the_disk)
+{
+	const char *dir = tmpdir_make(), *mnt = mount_loop(dir, true);
+	json_t *root, *t;
+
+	t = explain_target(dir, mnt, "--runtime=300ms", NULL, &root);
+	assert_no_finding(t, "cache");
+	assert_no_finding(t, "serialized");
+	if (!finding(t, "device-bound"))
+		assert_finding(t, "latency-bound");
+	json_decref(root);
+}
+
+Test(explain, bad_input_is_one_line_and_exit_2)
+{
+	struct run_out r = iopath_run("explain", "/nonexistent/results.json", NULL);
+
+	cr_assert_eq(r.status, 2, "exit %d", r.status);
+	cr_assert_not_null(strstr(r.err, "/nonexistent/results.json"));
+	cr_assert_eq(strchr(r.err, '\n') - r.err + 1, (long)strlen(r.err), "more than one line: %s",
+		     r.err);
+	run_out_free(&r);
+	r = iopath_run("explain", "--bogus", NULL);
+	cr_assert_eq(r.status, 2);
+	run_out_free(&r);
+}
