@@ -10,7 +10,7 @@ WARN := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes 
 	-Wformat=2 -Wvla -Wpointer-arith -Wundef -Wno-format-nonliteral
 CFLAGS_ALL := -std=gnu11 $(OPT) $(WARN) -pthread $(CFLAGS)
 CPPFLAGS_ALL := -Iinclude -Icore -Ibuild -D_GNU_SOURCE $(CPPFLAGS)
-LIBS := -luring -laio -ljansson -lblkid -lgsl -lgslcblas -lnuma -lcrypto -lxxhash -lsqlite3 -lm -pthread
+LIBS := -luring -laio -ljansson -lblkid -lgsl -lgslcblas -lnuma -lcrypto -lxxhash -lsqlite3 -lz -lm -pthread
 
 # PG=1 (the default) builds the results database's PostgreSQL side (core/results/db_pg.c) with
 # libpq; PG=0 (make static: Debian has no static libpq dependencies) builds db_pg_none.c, which
@@ -57,7 +57,7 @@ INTEG_SRC := $(wildcard tests/integration/*.c)
 UNIT_BIN := build/unit-tests
 INTEG_BIN := build/integration-tests
 
-.PHONY: FORCE all run test unit integration check valgrind fuzz static install clean deps bench mpi-test layout pg-test fio-tests html-test
+.PHONY: FORCE all run test unit integration check valgrind fuzz static install clean deps bench mpi-test layout pg-test fio-tests consumers-test html-test
 all: iopath
 
 deps:
@@ -250,12 +250,13 @@ bench: iopath
 	scripts/deps.sh --bench
 	scripts/bench $(BENCH_ARGS)
 
-# make html-test: every kind of HTML report (sweep, run, suite, compare, history, probe, a
-# 1,000-cell sweep) opened in headless Chromium: no console error, no load of anything, every
-# chart drawn, the tables' numbers equal to the JSON's; screenshots in build/html-test/. Skipped,
-# with the reason, where Chromium or Selenium is missing (scripts/deps.sh --browser).
-html-test: iopath
-	IOPATH_BIN=$(CURDIR)/iopath /usr/bin/python3 tests/html/browser_test.py
+# fio's consumers (bench-fio, fio-plot, cdm from ../shared/consumers, installed into a
+# throw-away virtualenv) run through a `fio` that execs ./iopath and with Debian's fio; every
+# run must complete with numbers within 2x of fio's. Skipped, with the reason, where the copies
+# or fio are absent. About 2 minutes.
+consumers-test html-test: iopath
+	scripts/deps.sh --consumers
+	tests/consumers/consumers-test html-test
 
 # The MPI tests: their own MPI build (build/iopath-mpi), run under mpirun on this machine.
 # Skipped, with the reason, where Open MPI is not installed (scripts/deps.sh --mpi).

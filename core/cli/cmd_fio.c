@@ -7,6 +7,7 @@
 
 #include "job/cmdhelp.h"
 #include "cli/commands.h"
+#include "base/msg.h"
 #include "base/version.h"
 #include "fleet/fleet.h"
 #include "job/job.h"
@@ -25,7 +26,8 @@ static void usage(FILE *f)
 		"  --name=NAME          start a job; options before the first --name are global\n"
 		"  --OPTION=VALUE       any job option, fio's names (rw, bs, iodepth, ioengine, ...)\n"
 		"  --output-format=F    normal, json, json+, terse, csv (comma-separated for several)\n"
-		"  --minimal            terse output (fio's --minimal; --terse-version=3 only)\n"
+		"  --minimal            terse output (fio's --minimal)\n"
+		"  --terse-version=N    fio's terse version 2, 3 (the default), 4 or 5\n"
 		"  --output=FILE        write the result to FILE (atomically)\n"
 		"  --parse-only         parse the jobs and stop (with --output-format=json: print them)\n"
 		"  --showcmd            print the jobs as one equivalent command line and stop\n"
@@ -41,6 +43,8 @@ static void usage(FILE *f)
 		"  --cmdhelp[=OPT|all]  job options and what they do\n"
 		"  --enghelp[=ENGINE[,OPT]]  the engines, or an engine's options\n"
 		"  --alloc-size=KB      accepted for fio's sake: iopath has no fixed-size pool to size\n"
+		"  --aux-path=DIR       where verify state files go (local-JOB-N-verify.state)\n"
+		"  --debug=TYPE,...     fio's debug lines on stdout: parse, file, io, job (help lists)\n"
 		"  --ignore-unsupported warn about fio options iopath lacks instead of refusing\n"
 		"  --allow-overwrite    let write jobs overwrite existing files iopath did not create\n"
 		"  --allow-destructive=DEV  let write jobs write DEV even though it holds data\n");
@@ -62,6 +66,7 @@ struct fio_args {
 	uint64_t eta_newline_ns;	/* --eta-newline: a fresh progress line this often */
 	unsigned max_jobs;	/* --max-jobs: workers allowed in all, 0 = no limit */
 	bool enforce_max_jobs;	/* --enforce-max-jobs: refuse more (fio only warns, as we do) */
+	const char *aux_path;	/* --aux-path: the directory of the jobs' state files */
 	bool bandwidth_log;	/* --bandwidth-log: the run's agg-*_bw.log files */
 	bool warnings_fatal;
 	bool version;
@@ -79,14 +84,12 @@ static const struct {
 	bool always;
 	const char *what;
 } fio_cli_unsupported[] = {
-	{ "debug", false, "fio's debug logging" },
 	{ "status-interval", false, "periodic full status dumps" },
 	{ "idle-prof", false, "CPU idleness profiling" },
 	{ "trigger-file", false, "triggers" },
 	{ "trigger-timeout", false, "triggers" },
 	{ "trigger", false, "triggers" },
 	{ "trigger-remote", false, "triggers" },
-	{ "aux-path", false, "a directory for fio's state files" },
 	{ "merge-blktrace-only", true, "blktrace merging" },
 	{ "cpuclock-test", true, "fio's CPU clock test" },
 	{ "crctest", true, "fio's checksum speed test" },
@@ -116,6 +119,54 @@ static int fio_cli_refused(const struct fio_args *a, const char *key, struct iop
 				fio_cli_unsupported[i].always ? "" : "; --ignore-unsupported lets the run go on without it");
 	}
 	return 0;
+}
+
+/*
+ * --debug=TYPE[,TYPE...]: fio's debug lines on stdout, for the types iopath traces (parse, file,
+ * io, job); fio's other types, and names fio has no type for, are warned about and ignored;
+ * "all" takes every one iopath traces, "help" lists them. Returns 1, or -errno.
+ */
+static int debug_option(const char *val, struct iop_err *err)
+{
+	static const unsigned traced = 1u << DBG_PARSE | 1u << DBG_FILE | 1u << DBG_IO |
+				       1u << DBG_JOB;
+	char buf[256], *tok, *save = NULL, *colon;
+	unsigned t;
+
+	if (!val || !*val)
+		return iop_errf(err, -EINVAL, "--debug needs a type (help lists them)");
+	if (!strcmp(val, "help") || !strcmp(val, "?")) {
+		printf("iopath: dumping debug options:");
+		for (t = 0; t < DBG_NR; t++)
+			printf("%s%s", t ? "," : "", iop_debug_names[t]);
+		printf(",all\n");
+		exit(0);
+	}
+	if (strlen(val) >= sizeof(buf))
+		return iop_errf(err, -EINVAL, "--debug: value too long");
+	strcpy(buf, val);
+	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		/* fio's job:N (only job N's lines): iopath's job lines are few, all are kept */
+		colon = strchr(tok, ':');
+		if (colon)
+			*colon = '\0';
+		if (!strcmp(tok, "all")) {
+			iop_debug_mask = traced;
+			fprintf(stderr, "iopath: warning: --debug=all: iopath traces parse, file, io and job only\n");
+			continue;
+		}
+		for (t = 0; t < DBG_NR && strcmp(tok, iop_debug_names[t]); t++)
+			;
+		if (t == DBG_NR)	/* as fio: "debug mask X not found", and on */
+			fprintf(stderr, "iopath: warning: --debug: fio has no debug type '%s' (--debug=help lists them); ignored\n",
+				tok);
+		else if (traced & (1u << t))
+			iop_debug_mask |= 1u << t;
+		else
+			fprintf(stderr, "iopath: warning: --debug=%s: iopath does not trace %s; accepted and ignored\n",
+				tok, tok);
+	}
+	return 1;
 }
 
 /* Options of the tool itself rather than of a job. Returns 1 when arg was one of them. */
@@ -148,9 +199,10 @@ static int tool_option(struct fio_args *a, const char *key, const char *val, str
 		return 1;
 	}
 	if (!strcmp(key, "terse-version")) {
-		if (!val || strcmp(val, "3"))
-			return iop_errf(err, -EINVAL, "--terse-version=%s: iopath writes terse version 3 only (accepted: 3)",
+		if (!val || strlen(val) != 1 || val[0] < '2' || val[0] > '5')
+			return iop_errf(err, -EINVAL, "--terse-version=%s: fio's terse versions are 2, 3, 4 and 5",
 					val ? val : "");
+		a->out.terse_version = (unsigned)(val[0] - '0');
 		return 1;
 	}
 	if (!strcmp(key, "eta")) {
@@ -184,6 +236,17 @@ static int tool_option(struct fio_args *a, const char *key, const char *val, str
 		else if (!a->second_pass)
 			fprintf(stderr, "iopath: warning: --max-jobs=%s is not a number from 1 to 1000000; ignored, as fio does\n",
 				val ? val : "");
+		return 1;
+	}
+	if (!strcmp(key, "debug"))
+		return a->second_pass ? 1 : debug_option(val, err);
+	if (!strcmp(key, "aux-path")) {
+		if (!val || !*val)
+			return iop_errf(err, -EINVAL, "--aux-path needs a directory (where verify state files go)");
+		if (strlen(val) >= sizeof(((struct job_spec *)0)->aux_path))
+			return iop_errf(err, -ENAMETOOLONG, "--aux-path=%.40s...: longer than %zu bytes",
+					val, sizeof(((struct job_spec *)0)->aux_path) - 1);
+		a->aux_path = val;
 		return 1;
 	}
 	if (!strcmp(key, "enforce-max-jobs")) {
@@ -479,6 +542,8 @@ int cmd_fio(int argc, char **argv)
 		ret = iop_errf(&err, -EINVAL, "--warnings-fatal: %s", p.warnings[0]);
 	if (!ret && a.max_jobs)
 		ret = check_max_jobs(&jobs, &a, &err);
+	for (i = 0; !ret && a.aux_path && i < jobs.nr; i++)
+		snprintf(jobs.jobs[i].aux_path, sizeof(jobs.jobs[i].aux_path), "%s", a.aux_path);
 	for (i = 0; !ret && a.bandwidth_log && i < jobs.nr; i++)
 		jobs.jobs[i].agg_bw_log = true;
 	print_warnings(&p);

@@ -982,6 +982,8 @@ static void print_plan(const struct sweep_cell *cells, unsigned n, const struct 
 	}
 	printf("%u cells, %u to run, %u skipped, %u repeat(s)\n", n, runnable, n - runnable,
 	       a->repeat);
+	if (a->explain)
+		printf("--explain: then on every target a 4 KiB random-read ladder at iodepth 1, 4, 16 and 64 (io_uring, direct=1), the same buffered, 1 MiB reads and 4 KiB writes with fsync: 7 cells each\n");
 }
 
 /*

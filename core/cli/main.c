@@ -1,6 +1,7 @@
 /* iopath's entry point: the subcommand table, and fio-style invocation for everything else. */
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli/commands.h"
 #include "fleet/fleet.h"
@@ -73,12 +74,21 @@ static void print_msg(const char *line)
 	fprintf(stderr, "iopath: %s\n", line);
 }
 
+/* --debug lines as fio prints them: the type in 8 columns, the thread id, the message. */
+static void print_debug(unsigned type, const char *line)
+{
+	flockfile(stdout);
+	printf("%-8s %-5d %s\n", iop_debug_names[type], (int)gettid(), line);
+	funlockfile(stdout);
+}
+
 int main(int argc, char **argv)
 {
 	/* --mpi and its options, or a launch by mpirun: join the MPI job (core/fleet/fleet.h) */
 	int code;
 
 	iop_msg_set_sink(print_msg);
+	iop_debug_set_sink(print_debug);
 	fleet_set_writers(&report_fleet_writers);
 	code = fleet_setup(&argc, argv);
 

@@ -338,6 +338,24 @@ static uint64_t fleet_phase_start(void)
 	return D.origin = mono_ns();
 }
 
+/*
+ * --mpi-shared-files: the group's first rank lays out, then the others (one barrier, which
+ * the first rank enters after its layout and the others before theirs).
+ */
+static void fleet_layout_turn(bool done)
+{
+	MPI_Request req;
+	int me;
+
+	if (!D.on || !D.args.shared_files || D.group == MPI_COMM_NULL || D.broken)
+		return;
+	MPI_Comm_rank(D.group, &me);
+	if ((me == 0) != done)
+		return;
+	MPI_Ibarrier(D.group, &req);
+	(void)wait_req(&req);
+}
+
 static uint64_t *sample_row(size_t k)
 {
 	return D.samples + k * (1 + 2 * (size_t)D.nr_units);
@@ -706,6 +724,7 @@ static const struct run_phase_ops mpi_phase_ops = {
 	.start = fleet_phase_start,
 	.watch = fleet_phase_watch,
 	.leave = fleet_phase_leave,
+	.layout_turn = fleet_layout_turn,
 };
 
 static void install_phase_ops(void)

@@ -1,4 +1,6 @@
-/* Offsets and block sizes: sequential, random covering every block once, plain random. */
+/* Offsets and block sizes: sequential; random as fio draws them, with its random map or not. */
+#include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "io/gen.h"
@@ -37,73 +39,251 @@ void rng_fill(struct rng *r, void *buf, uint64_t len)
 	}
 }
 
-void perm_init(struct blockperm *p, uint64_t n, uint64_t seed)
-{
-	unsigned bits = 2, i;
+/* L'Ecuyer's combined Tausworthe step: ((s & c) << d) ^ (((s << a) ^ s) >> b). */
+#define TAUS(s, a, b, c, d) ((((s) & (c)) << (d)) ^ ((((s) << (a)) ^ (s)) >> (b)))
 
-	memset(p, 0, sizeof(*p));
-	p->n = n;
-	while (bits < 64 && (1ull << bits) < n)
-		bits += 2;
-	p->half_bits = bits / 2;
-	p->half_mask = (1ull << p->half_bits) - 1;
-	p->shift = 64 - p->half_bits;
-	for (i = 0; i < 4; i++)
-		p->keys[i] = splitmix(&seed);
+static inline uint32_t taus88(uint32_t *t)
+{
+	t[0] = TAUS(t[0], 13, 19, 0xfffffffeu, 12);
+	t[1] = TAUS(t[1], 2, 25, 0xfffffff8u, 4);
+	t[2] = TAUS(t[2], 3, 11, 0xfffffff0u, 17);
+	return t[0] ^ t[1] ^ t[2];
+}
+
+static inline uint64_t taus258(uint64_t *t)
+{
+	t[0] = TAUS(t[0], 1, 53, 0xfffffffffffffffeull, 10);
+	t[1] = TAUS(t[1], 24, 50, 0xfffffffffffffe00ull, 5);
+	t[2] = TAUS(t[2], 3, 23, 0xfffffffffffff000ull, 29);
+	t[3] = TAUS(t[3], 5, 24, 0xfffffffffffe0000ull, 23);
+	t[4] = TAUS(t[4], 3, 33, 0xffffffffff800000ull, 8);
+	return t[0] ^ t[1] ^ t[2] ^ t[3] ^ t[4];
 }
 
 /*
- * Round function: multiplicative (Fibonacci) hashing of the keyed half, taking the product's
- * top bits, which depend on every input bit. One multiply per round keeps the permutation at a
- * few instructions per offset; statistical quality is that of a 4-round Feistel network.
+ * Maximal-length feedback masks (Galois form) for 2 to 64 bits: the taps of Xilinx XAPP052's
+ * table, bit t-1 for tap t, so that the period is 2^bits - 1.
  */
-static inline uint64_t round_fn(const struct blockperm *p, uint64_t x, uint64_t key)
+static const uint64_t lfsr_masks[65] = {
+	[2] = 0x3, [3] = 0x6, [4] = 0xc, [5] = 0x14, [6] = 0x30, [7] = 0x60, [8] = 0xb8,
+	[9] = 0x110, [10] = 0x240, [11] = 0x500, [12] = 0x829, [13] = 0x100d, [14] = 0x2015,
+	[15] = 0x6000, [16] = 0xd008, [17] = 0x12000, [18] = 0x20400, [19] = 0x40023,
+	[20] = 0x90000, [21] = 0x140000, [22] = 0x300000, [23] = 0x420000, [24] = 0xe10000,
+	[25] = 0x1200000, [26] = 0x2000023, [27] = 0x4000013, [28] = 0x9000000,
+	[29] = 0x14000000, [30] = 0x20000029, [31] = 0x48000000, [32] = 0x80200003ull,
+	[33] = 0x100080000ull, [34] = 0x204000003ull, [35] = 0x500000000ull,
+	[36] = 0x801000000ull, [37] = 0x100000001full, [38] = 0x2000000031ull,
+	[39] = 0x4400000000ull, [40] = 0xa000140000ull, [41] = 0x12000000000ull,
+	[42] = 0x300000c0000ull, [43] = 0x63000000000ull, [44] = 0xc0000030000ull,
+	[45] = 0x1b0000000000ull, [46] = 0x300003000000ull, [47] = 0x420000000000ull,
+	[48] = 0xc00000180000ull, [49] = 0x1008000000000ull, [50] = 0x3000000c00000ull,
+	[51] = 0x6000c00000000ull, [52] = 0x9000000000000ull, [53] = 0x18003000000000ull,
+	[54] = 0x30000000030000ull, [55] = 0x40000040000000ull, [56] = 0xc0000600000000ull,
+	[57] = 0x102000000000000ull, [58] = 0x200004000000000ull,
+	[59] = 0x600003000000000ull, [60] = 0xc00000000000000ull,
+	[61] = 0x1800300000000000ull, [62] = 0x3000000000000030ull,
+	[63] = 0x6000000000000000ull, [64] = 0xd800000000000000ull,
+};
+
+static inline uint64_t lfsr_step(uint64_t s, uint64_t mask)
 {
-	return ((x ^ key) * 0x9e3779b97f4a7c15ull) >> p->shift;
+	return (s >> 1) ^ (-(s & 1) & mask);
 }
 
-static uint64_t feistel(const struct blockperm *p, uint64_t v)
+static uint64_t gcd(uint64_t a, uint64_t b)
 {
-	uint64_t l = v >> p->half_bits, r = v & p->half_mask, t;
+	while (b) {
+		uint64_t t = a % b;
 
-	t = r;
-	r = l ^ round_fn(p, r, p->keys[0]);
-	l = t;
-	t = r;
-	r = l ^ round_fn(p, r, p->keys[1]);
-	l = t;
-	t = r;
-	r = l ^ round_fn(p, r, p->keys[2]);
-	l = t;
-	t = r;
-	r = l ^ round_fn(p, r, p->keys[3]);
-	l = t;
-	return (l << p->half_bits) | r;
+		a = b;
+		b = t;
+	}
+	return a;
 }
 
-uint64_t perm_at(const struct blockperm *p, uint64_t i)
+void offrand_init(struct offrand *o, unsigned kind, uint64_t nblocks, uint64_t seed)
 {
-	uint64_t v = i;
+	unsigned i, bits = 2;
+	uint64_t x = seed, period;
 
-	if (p->n <= 1)
+	memset(o, 0, sizeof(*o));
+	o->kind = kind;
+	/* the generators' seeding rule: each component above its minimum (1, 7, 15 for the
+	 * 32-bit one; 1, 511, 4095, 131071, 8388607 for the 64-bit one), then a few steps */
+	for (i = 0; i < 3; i++) {
+		static const uint32_t min[3] = { 2, 8, 16 };
+
+		o->t32[i] = (uint32_t)splitmix(&x);
+		if (o->t32[i] < min[i])
+			o->t32[i] += min[i];
+	}
+	for (i = 0; i < 5; i++) {
+		static const uint64_t min[5] = { 2, 512, 4096, 131072, 8388608 };
+
+		o->t64[i] = splitmix(&x);
+		if (o->t64[i] < min[i])
+			o->t64[i] += min[i];
+	}
+	for (i = 0; i < 6; i++) {
+		taus88(o->t32);
+		taus258(o->t64);
+	}
+	while (bits < 64 && (1ull << bits) - 1 < nblocks)
+		bits++;
+	period = bits == 64 ? UINT64_MAX : (1ull << bits) - 1;
+	o->lfsr_mask = lfsr_masks[bits];
+	o->lfsr_first = 1 + splitmix(&x) % period;
+	o->lfsr = o->lfsr_first;
+	/*
+	 * Several steps per block, as fio spins its LFSR, so that one block is not half the last:
+	 * a count prime to the period still visits every state once per period.
+	 */
+	for (o->lfsr_spin = bits | 1; gcd(o->lfsr_spin, period) != 1; o->lfsr_spin += 2)
+		;
+}
+
+/*
+ * The next block: the generator's value r scaled to [0, nblocks) as fio's
+ * nblocks * (r / (max + 1)), in integers (the same block for every r below 2^53).
+ */
+static inline uint64_t next_block(struct offrand *o, uint64_t nblocks)
+{
+	uint64_t v, i;
+
+	if (__builtin_expect(o->kind == RAND_GEN_TAUSWORTHE, 1))
+		return (uint64_t)(((unsigned __int128)taus88(o->t32) * nblocks) >> 32);
+	if (nblocks <= 1)
 		return 0;
-	do
-		v = feistel(p, v);
-	while (v >= p->n);
-	return v;
+	switch (o->kind) {
+	case RAND_GEN_LFSR:
+		/* states 1..2^bits-1 once per period; state - 1 is the block, past the end skipped */
+		do {
+			v = o->lfsr - 1;
+			for (i = 0; i < o->lfsr_spin; i++)
+				o->lfsr = lfsr_step(o->lfsr, o->lfsr_mask);
+		} while (v >= nblocks);
+		return v;
+	default:
+		return (uint64_t)(((unsigned __int128)taus258(o->t64) * nblocks) >> 64);
+	}
 }
 
-void gen_init(struct file_gen *g, uint64_t region, uint64_t unit, bool randommap, uint64_t seed)
+uint64_t offrand_block(struct offrand *o, uint64_t nblocks)
+{
+	return next_block(o, nblocks);
+}
+
+#define MAP_NONE UINT64_MAX
+
+static void map_reset(struct blockmap *m, uint64_t n)
+{
+	unsigned l;
+
+	for (l = 0; l < m->nlvl; l++) {
+		uint64_t words = (m->bits[l] + 63) / 64;
+
+		memset(m->lvl[l], 0, words * 8);
+		/* the last word's bits past the end count as done, never found free */
+		if (m->bits[l] % 64)
+			m->lvl[l][words - 1] = ~0ull << (m->bits[l] % 64);
+	}
+	m->left = n;
+}
+
+static int map_init(struct blockmap *m, uint64_t n)
+{
+	uint64_t bits = n;
+
+	memset(m, 0, sizeof(*m));
+	do {
+		if (m->nlvl == BLOCKMAP_LEVELS)
+			return -ENOMEM;
+		m->bits[m->nlvl] = bits;
+		m->lvl[m->nlvl] = malloc((bits + 63) / 64 * 8);
+		if (!m->lvl[m->nlvl])
+			return -ENOMEM;
+		m->nlvl++;
+		bits = (bits + 63) / 64;
+	} while (m->bits[m->nlvl - 1] > 64);
+	map_reset(m, n);
+	return 0;
+}
+
+static void map_free(struct blockmap *m)
+{
+	unsigned l;
+
+	for (l = 0; l < m->nlvl; l++)
+		free(m->lvl[l]);
+	memset(m, 0, sizeof(*m));
+}
+
+static inline bool map_done(const struct blockmap *m, uint64_t b)
+{
+	return m->lvl[0][b / 64] >> (b % 64) & 1;
+}
+
+static inline void map_set(struct blockmap *m, uint64_t b)
+{
+	unsigned l;
+
+	for (l = 0; l < m->nlvl; l++) {
+		m->lvl[l][b / 64] |= 1ull << (b % 64);
+		if (~m->lvl[l][b / 64])
+			break;
+		b /= 64;	/* that word is full: its bit one level up */
+	}
+	m->left--;
+}
+
+/* The first index at or after from whose bit is clear at level l; MAP_NONE if none. */
+static uint64_t map_next_clear(const struct blockmap *m, unsigned l, uint64_t from)
+{
+	while (from < m->bits[l]) {
+		uint64_t w = from / 64, word = ~m->lvl[l][w] & (~0ull << (from % 64));
+
+		if (word)
+			return w * 64 + (uint64_t)__builtin_ctzll(word);
+		if (l + 1 == m->nlvl) {
+			from = (w + 1) * 64;
+			continue;
+		}
+		w = map_next_clear(m, l + 1, w + 1);
+		if (w == MAP_NONE)
+			return MAP_NONE;
+		from = w * 64;
+	}
+	return MAP_NONE;
+}
+
+/* fio's axmap_next_free: the first block not done after b, from the start if none. */
+static uint64_t map_next_free(const struct blockmap *m, uint64_t b)
+{
+	uint64_t v = map_next_clear(m, 0, b + 1);
+
+	return v != MAP_NONE ? v : map_next_clear(m, 0, 0);
+}
+
+int gen_init(struct file_gen *g, uint64_t region, uint64_t unit, bool randommap,
+	     unsigned rand_gen, uint64_t seed)
 {
 	memset(g, 0, sizeof(*g));
 	g->region = region;
 	g->unit = unit ? unit : 1;
 	g->nblocks = region / g->unit;
-	g->randommap = randommap;
 	g->seed = seed;
 	g->real = region;
-	if (randommap)
-		perm_init(&g->perm, g->nblocks, seed);
+	offrand_init(&g->rand, rand_gen, g->nblocks, seed);
+	/* an LFSR does every block once by itself, with or without a map (as in fio) */
+	g->randommap = randommap || rand_gen == RAND_GEN_LFSR;
+	if (g->randommap && rand_gen != RAND_GEN_LFSR && g->nblocks > 1)
+		return map_init(&g->map, g->nblocks);
+	return 0;
+}
+
+void gen_free(struct file_gen *g)
+{
+	map_free(&g->map);
 }
 
 uint64_t gen_seq(struct file_gen *g, unsigned dir, uint32_t len)
@@ -147,19 +327,33 @@ void gen_rewind(struct file_gen *g)
 	g->last_start[0] = g->last_start[1] = 0;
 }
 
-uint64_t gen_rand(struct file_gen *g, struct rng *r, uint32_t len)
+#define GEN_REDRAWS 8
+
+uint64_t gen_rand(struct file_gen *g, uint32_t len)
 {
 	uint64_t blk, off;
+	unsigned i;
 
-	if (g->randommap) {
-		if (g->pos == g->nblocks) {
-			g->pos = 0;
+	blk = next_block(&g->rand, g->nblocks);
+	if (g->map.nlvl) {
+		/* fio: a drawn block done already in this pass gives the next one not done */
+		if (!g->map.left) {
+			map_reset(&g->map, g->nblocks);
 			g->passes++;
-			perm_init(&g->perm, g->nblocks, g->seed + g->passes);
 		}
-		blk = perm_at(&g->perm, g->pos++);
-	} else {
-		blk = rng_below(r, g->nblocks);
+		/*
+		 * A block done already in this pass: draw again a few times, then take the next
+		 * one not done (fio's axmap_next_free). Going to the next free block at once
+		 * clusters a pass's last blocks into ascending runs (a runs test over 40 seeds
+		 * failed 17 times); the redraws leave them as random as fio's.
+		 */
+		if (__builtin_expect(map_done(&g->map, blk), 0)) {
+			for (i = 0; i < GEN_REDRAWS && map_done(&g->map, blk); i++)
+				blk = next_block(&g->rand, g->nblocks);
+			if (map_done(&g->map, blk))
+				blk = map_next_free(&g->map, blk);
+		}
+		map_set(&g->map, blk);
 	}
 	off = blk * g->unit;
 	if (off + len > g->region)

@@ -42,20 +42,30 @@ static inline uint64_t rng_below(struct rng *r, uint64_t n)
 void rng_fill(struct rng *r, void *buf, uint64_t len);
 
 /*
- * A keyed bijection on [0, n): a balanced Feistel network over the smallest even bit width
- * that holds n, with cycle walking. Walking i = 0..n-1 visits every block exactly once in
- * a random order, with no memory per block.
+ * fio's generators of random offsets (random_generator=): the combined Tausworthe generators
+ * of L'Ecuyer, 32-bit (taus88, fio's default) and 64-bit (taus258), drawing a block as
+ * nblocks * r / (max + 1); and a maximal-length Galois LFSR over the smallest power of two
+ * holding nblocks, whose period visits every block once (values past the end are skipped).
  */
-struct blockperm {
-	uint64_t n;
-	unsigned half_bits;
-	unsigned shift;		/* 64 - half_bits: a round keeps the product's top bits */
-	uint64_t half_mask;
-	uint64_t keys[4];
+struct offrand {
+	unsigned kind;			/* enum rand_gen */
+	uint32_t t32[3];
+	uint64_t t64[5];
+	uint64_t lfsr, lfsr_mask, lfsr_first, lfsr_spin;
 };
 
-void perm_init(struct blockperm *p, uint64_t n, uint64_t seed);
-uint64_t perm_at(const struct blockperm *p, uint64_t i);
+/*
+ * fio's random map: which blocks this pass has done, one bit each, and above it a bit per
+ * full word (per level, up to a single word), so that the next free block after a drawn one
+ * that was done already is found in a few word reads, as fio's axmap finds it.
+ */
+#define BLOCKMAP_LEVELS 8
+struct blockmap {
+	uint64_t *lvl[BLOCKMAP_LEVELS];
+	uint64_t bits[BLOCKMAP_LEVELS];
+	unsigned nlvl;
+	uint64_t left;			/* blocks not yet done in this pass */
+};
 
 /* Per-file offset state of one worker. Offsets are relative to the file's region. */
 struct file_gen {
@@ -63,11 +73,11 @@ struct file_gen {
 	uint64_t unit;		/* block granularity of random offsets */
 	uint64_t nblocks;
 	uint64_t seq[2];	/* next sequential offset per direction */
-	uint64_t pos;		/* position in the current random pass */
 	uint64_t passes;
 	uint64_t seed;
 	bool randommap;
-	struct blockperm perm;
+	struct offrand rand;
+	struct blockmap map;	/* randommap with a Tausworthe generator */
 	/* rw=...:N (gen_seq_step): the region's start in the file and the file's end, as fio's
 	 * file_offset and real_file_size, and where each direction's last I/O started */
 	uint64_t start;
@@ -76,7 +86,17 @@ struct file_gen {
 	uint64_t origin;	/* the region's own start: zonemode=strided moves start */
 };
 
-void gen_init(struct file_gen *g, uint64_t region, uint64_t unit, bool randommap, uint64_t seed);
+/* The generator alone (for tests): seeded as gen_init seeds it, and its next block. */
+void offrand_init(struct offrand *o, unsigned kind, uint64_t nblocks, uint64_t seed);
+uint64_t offrand_block(struct offrand *o, uint64_t nblocks);
+
+/*
+ * Set up g for a region of region bytes in blocks of unit; randommap: every block once per
+ * pass (rand_gen: enum rand_gen). 0, or -ENOMEM (the random map). gen_free releases it.
+ */
+int gen_init(struct file_gen *g, uint64_t region, uint64_t unit, bool randommap,
+	     unsigned rand_gen, uint64_t seed);
+void gen_free(struct file_gen *g);
 
 /* Next offset for a request of len bytes. */
 uint64_t gen_seq(struct file_gen *g, unsigned dir, uint32_t len);
@@ -106,7 +126,9 @@ static inline void gen_seq_done(struct file_gen *g, unsigned dir, uint64_t off, 
 
 /* Start every direction of g again at the region's start (a new loop). */
 void gen_rewind(struct file_gen *g);
-uint64_t gen_rand(struct file_gen *g, struct rng *r, uint32_t len);
+
+/* The next random offset for a request of len bytes (random map: the pass's next block). */
+uint64_t gen_rand(struct file_gen *g, uint32_t len);
 
 /* Block sizes of one direction, decided at setup (bs / bsrange / bssplit / bs_unaligned). */
 struct bs_gen {

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <zlib.h>
 
 #include <sys/stat.h>
 #include <sys/xattr.h>
@@ -13,29 +14,33 @@
 #include "base/atomic.h"
 #include "io/iolog.h"
 
-static const char *const kind_names[LOG_KINDS] = { "bw", "iops", "slat", "clat", "lat" };
+static const char *const kind_names[LOG_KINDS] = { "bw", "iops", "slat", "clat", "lat",
+						    "clat_hist" };
 
 /* Appends from the workers of a run, so that shared files (per_job_logs=0) stay whole. */
 static pthread_mutex_t append_lock = PTHREAD_MUTEX_INITIALIZER;
 
 bool iolog_wanted(const struct job_spec *job)
 {
-	return job->bw_log_set || job->iops_log_set || job->lat_log_set;
+	return job->bw_log_set || job->iops_log_set || job->lat_log_set || job->hist_log_set;
 }
 
 int iolog_path(const struct job_spec *job, unsigned thread, enum log_kind kind, char *out,
 	       size_t len)
 {
 	const char *name = kind == LOG_BW ? job->bw_log : kind == LOG_IOPS ? job->iops_log :
-			   job->lat_log;
+			   kind == LOG_HIST ? job->hist_log : job->lat_log;
 	int n;
 
 	if (!*name)
 		name = job->name;
+	/* log_store_compressed: fio's .fz (not for histogram logs, which fio stores plain too) */
+	const char *fz = job->log_store_compressed && kind != LOG_HIST ? ".fz" : "";
+
 	if (job->per_job_logs)
-		n = snprintf(out, len, "%s_%s.%u.log", name, kind_names[kind], thread);
+		n = snprintf(out, len, "%s_%s.%u.log%s", name, kind_names[kind], thread, fz);
 	else
-		n = snprintf(out, len, "%s_%s.log", name, kind_names[kind]);
+		n = snprintf(out, len, "%s_%s.log%s", name, kind_names[kind], fz);
 	return n < 0 || (size_t)n >= len ? -ENAMETOOLONG : 0;
 }
 
@@ -45,6 +50,8 @@ void iologs_init(struct iologs *L, const struct job_spec *job, uint64_t epoch_ns
 	L->want[LOG_BW] = job->bw_log_set;
 	L->want[LOG_IOPS] = job->iops_log_set;
 	L->want[LOG_SLAT] = L->want[LOG_CLAT] = L->want[LOG_LAT] = job->lat_log_set;
+	L->want[LOG_HIST] = job->hist_log_set && job->log_hist_msec;	/* 0: none, as fio */
+	L->hist_msec = job->log_hist_msec;
 	L->epoch_ns = epoch_ns;
 	L->avg_msec = job->log_avg_msec;
 	L->max_value = job->log_max_value;
@@ -101,8 +108,78 @@ static void window_lat(struct iologs *L, unsigned k, unsigned d, uint64_t v)
 		L->win_max[k][d] = v;
 }
 
+/* The open histogram window's directions as entries (their non-empty bins), emptied. */
+static void flush_hist(struct iologs *L, uint64_t ms)
+{
+	unsigned d, b;
+
+	for (d = 0; d < IOLOG_DIRS; d++) {
+		uint32_t *cur = L->hist_cur + (size_t)d * HIST_NR;
+		struct hist_entry *e;
+
+		if (!L->hist_any[d])
+			continue;
+		if (L->he_nr == L->he_cap) {
+			size_t cap = L->he_cap ? L->he_cap * 2 : 64;
+
+			e = realloc(L->he, cap * sizeof(*e));
+			if (!e) {
+				L->error = -ENOMEM;
+				return;
+			}
+			L->he = e;
+			L->he_cap = cap;
+		}
+		e = &L->he[L->he_nr++];
+		e->ms = ms;
+		e->ddir = d;
+		e->bs = L->hist_bs[d];
+		e->first = L->hp_nr;
+		for (b = 0; b < HIST_NR; b++) {
+			if (!cur[b])
+				continue;
+			if (L->hp_nr == L->hp_cap) {
+				size_t cap = L->hp_cap ? L->hp_cap * 2 : 1024;
+				struct hist_pair *p = realloc(L->hp, cap * sizeof(*p));
+
+				if (!p) {
+					L->error = -ENOMEM;
+					return;
+				}
+				L->hp = p;
+				L->hp_cap = cap;
+			}
+			L->hp[L->hp_nr].bin = b;
+			L->hp[L->hp_nr++].n = cur[b];
+			cur[b] = 0;
+		}
+		e->nr = L->hp_nr - e->first;
+		L->hist_any[d] = false;
+	}
+}
+
+/* fio's add_clat_sample with a histogram log: into the window, which is logged when done. */
+static void hist_io(struct iologs *L, uint64_t ms, unsigned ddir, uint32_t bs, unsigned bin)
+{
+	if (!L->hist_cur) {
+		L->hist_cur = calloc((size_t)IOLOG_DIRS * HIST_NR, sizeof(*L->hist_cur));
+		if (!L->hist_cur) {
+			L->error = -ENOMEM;
+			return;
+		}
+	}
+	L->hist_cur[(size_t)ddir * HIST_NR + (bin < HIST_NR ? bin : HIST_NR - 1)]++;
+	L->hist_bs[ddir] = bs;
+	L->hist_any[ddir] = true;
+	if (ms - L->hist_last_ms >= L->hist_msec) {
+		flush_hist(L, ms);
+		L->hist_last_ms = ms;
+	}
+}
+
 void iologs_io(struct iologs *L, uint64_t t_ns, unsigned ddir, uint32_t bs, uint64_t offset,
-	       uint64_t bytes, uint64_t slat, uint64_t clat, bool has_slat, uint64_t issue_ns)
+	       uint64_t bytes, uint64_t slat, uint64_t clat, bool has_slat, uint64_t issue_ns,
+	       unsigned clat_bin)
 {
 	uint64_t ms = t_ns > L->epoch_ns ? (t_ns - L->epoch_ns) / 1000000 : 0;
 	uint64_t issued = issue_ns > L->epoch_ns ? issue_ns - L->epoch_ns : 0;
@@ -111,6 +188,8 @@ void iologs_io(struct iologs *L, uint64_t t_ns, unsigned ddir, uint32_t bs, uint
 
 	if (ddir >= IOLOG_DIRS)
 		return;
+	if (L->want[LOG_HIST])
+		hist_io(L, ms, ddir, bs, clat_bin);
 	if (!L->avg_msec) {
 		if (L->want[LOG_SLAT] && has_slat)
 			add(L, LOG_SLAT, ms, slat, ddir, bs, offset, issued);
@@ -157,8 +236,49 @@ void iologs_io(struct iologs *L, uint64_t t_ns, unsigned ddir, uint32_t bs, uint
 
 void iologs_finish(struct iologs *L, uint64_t t_ns)
 {
+	uint64_t ms = t_ns > L->epoch_ns ? (t_ns - L->epoch_ns) / 1000000 : 0;
+
 	if (L->avg_msec)
-		flush_lat_window(L, t_ns > L->epoch_ns ? (t_ns - L->epoch_ns) / 1000000 : 0);
+		flush_lat_window(L, ms);
+	if (L->hist_cur)
+		flush_hist(L, ms);
+}
+
+int iolog_append_hist(const struct iologs *L, const char *path, unsigned coarseness)
+{
+	unsigned nb = HIST_NR >> coarseness, b;
+	uint64_t *bins = calloc(nb, sizeof(*bins));
+	FILE *f;
+	size_t i, k;
+	int ret = 0;
+
+	if (!bins)
+		return -ENOMEM;
+	pthread_mutex_lock(&append_lock);
+	f = iolog_open(path);
+	if (!f) {
+		ret = -errno;
+		goto out_unlock;
+	}
+	for (i = 0; i < L->he_nr; i++) {
+		const struct hist_entry *e = &L->he[i];
+
+		memset(bins, 0, nb * sizeof(*bins));
+		for (k = e->first; k < e->first + e->nr; k++)
+			bins[L->hp[k].bin >> coarseness] += L->hp[k].n;
+		fprintf(f, "%llu, %u, %u", (unsigned long long)e->ms, e->ddir, e->bs);
+		for (b = 0; b < nb; b++)
+			fprintf(f, ", %llu", (unsigned long long)bins[b]);
+		fputc('\n', f);
+	}
+	if (ferror(f))
+		ret = -EIO;
+	if (fclose(f) && !ret)
+		ret = -errno;
+out_unlock:
+	pthread_mutex_unlock(&append_lock);
+	free(bins);
+	return ret;
 }
 
 int iolog_create(const char *path)
@@ -193,12 +313,83 @@ FILE *iolog_open(const char *path)
 	return f;
 }
 
+/*
+ * fio's stored sample (struct io_sample, and io_sample_offset with log_offset=1), as
+ * --inflate-log reads it back: native byte order, the direction's top bit saying an offset
+ * follows.
+ */
+struct fio_sample {
+	uint64_t time;
+	uint64_t val;
+	uint32_t ddir;
+	uint16_t priority;
+	uint64_t bs;
+	uint64_t offset;
+};
+
+#define FIO_SAMPLE_LEN 32		/* sizeof(struct io_sample) in fio 3.33 */
+#define FIO_SAMPLE_OFFSET_LEN 40	/* with its offset */
+#define FIO_SAMPLE_OFFSET_BIT (1u << 31)
+
+/* log_store_compressed: the entries as fio's samples, one zlib stream, appended to path. */
+static int append_compressed(const struct iolog *l, const char *path, bool offsets)
+{
+	size_t one = offsets ? FIO_SAMPLE_OFFSET_LEN : FIO_SAMPLE_LEN, i;
+	unsigned char *raw = calloc(l->nr ? l->nr : 1, one), *z = NULL;
+	uLongf zlen;
+	FILE *f = NULL;
+	int ret = 0;
+
+	if (!raw)
+		return -ENOMEM;
+	for (i = 0; i < l->nr; i++) {
+		const struct log_entry *e = &l->e[i];
+		struct fio_sample s = { .time = e->ms, .val = e->val, .bs = e->bs,
+					.ddir = e->ddir | (offsets ? FIO_SAMPLE_OFFSET_BIT : 0),
+					.offset = e->offset };
+		unsigned char *p = raw + i * one;
+
+		memcpy(p, &s.time, 8);
+		memcpy(p + 8, &s.val, 8);
+		memcpy(p + 16, &s.ddir, 4);
+		memcpy(p + 20, &s.priority, 2);
+		memcpy(p + 24, &s.bs, 8);
+		if (offsets)
+			memcpy(p + 32, &s.offset, 8);
+	}
+	zlen = compressBound(l->nr * one);
+	z = malloc(zlen);
+	if (!z) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	if (compress2(z, &zlen, raw, l->nr * one, Z_DEFAULT_COMPRESSION) != Z_OK) {
+		ret = -EIO;
+		goto out;
+	}
+	pthread_mutex_lock(&append_lock);
+	f = iolog_open(path);
+	if (!f)
+		ret = -errno;
+	else if (l->nr && fwrite(z, 1, zlen, f) != zlen)
+		ret = -EIO;
+	if (f && fclose(f) && !ret)
+		ret = -errno;
+	pthread_mutex_unlock(&append_lock);
+out:
+	free(z);
+	free(raw);
+	return ret;
+}
+
 int iolog_append(const struct iolog *l, const char *path, const struct log_columns *c)
 {
 	FILE *f;
 	size_t i;
 	int ret = 0;
 
+	if (c->compressed)
+		return append_compressed(l, path, c->offset);
 	pthread_mutex_lock(&append_lock);
 	f = iolog_open(path);
 	if (!f) {
@@ -238,4 +429,11 @@ void iologs_free(struct iologs *L)
 		L->log[k].e = NULL;
 		L->log[k].nr = L->log[k].cap = 0;
 	}
+	free(L->hist_cur);
+	free(L->he);
+	free(L->hp);
+	L->hist_cur = NULL;
+	L->he = NULL;
+	L->hp = NULL;
+	L->he_nr = L->he_cap = L->hp_nr = L->hp_cap = 0;
 }

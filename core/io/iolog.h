@@ -8,6 +8,7 @@
 #include <stdio.h>
 
 #include "iopath/job.h"
+#include "iopath/result.h"
 
 enum log_kind {
 	LOG_BW,
@@ -15,7 +16,19 @@ enum log_kind {
 	LOG_SLAT,
 	LOG_CLAT,
 	LOG_LAT,
+	LOG_HIST,		/* write_hist_log: completion latency histograms */
 	LOG_KINDS,
+};
+
+/* write_hist_log: one direction's histogram of a window, its non-empty bins in hist_pairs. */
+struct hist_entry {
+	uint64_t ms;
+	uint32_t ddir, bs;
+	size_t first, nr;
+};
+
+struct hist_pair {
+	uint32_t bin, n;
 };
 
 struct log_entry {
@@ -47,6 +60,15 @@ struct iologs {
 	uint64_t win_sum[3][IOLOG_DIRS], win_n[3][IOLOG_DIRS], win_max[3][IOLOG_DIRS];
 	uint64_t rate_last_ms;		/* windowed: start of the bw/iops window */
 	uint64_t bytes[IOLOG_DIRS], ios[IOLOG_DIRS], last_bytes[IOLOG_DIRS], last_ios[IOLOG_DIRS];
+	/* write_hist_log: the open window's bins per direction, and the entries so far */
+	uint64_t hist_msec, hist_last_ms;
+	uint32_t *hist_cur;		/* IOLOG_DIRS x HIST_NR counts, allocated at the first I/O */
+	uint32_t hist_bs[IOLOG_DIRS];
+	bool hist_any[IOLOG_DIRS];
+	struct hist_entry *he;
+	size_t he_nr, he_cap;
+	struct hist_pair *hp;
+	size_t hp_nr, hp_cap;
 	int error;			/* -ENOMEM once an entry could not be kept */
 };
 
@@ -68,9 +90,13 @@ int iolog_path(const struct job_spec *job, unsigned thread, enum log_kind kind, 
 
 void iologs_init(struct iologs *L, const struct job_spec *job, uint64_t epoch_ns);
 
-/* One completed read, write or trim (ddir 0, 1, 2) at time t_ns. slat is meaningful only when has_slat. */
+/*
+ * One completed read, write or trim (ddir 0, 1, 2) at time t_ns. slat is meaningful only
+ * when has_slat; clat_bin is clat's histogram bucket (for write_hist_log).
+ */
 void iologs_io(struct iologs *L, uint64_t t_ns, unsigned ddir, uint32_t bs, uint64_t offset,
-	       uint64_t bytes, uint64_t slat, uint64_t clat, bool has_slat, uint64_t issue_ns);
+	       uint64_t bytes, uint64_t slat, uint64_t clat, bool has_slat, uint64_t issue_ns,
+	       unsigned clat_bin);
 
 /* The end of the run: what the open latency window holds goes in too (fio's finalize). */
 void iologs_finish(struct iologs *L, uint64_t t_ns);
@@ -81,14 +107,23 @@ struct log_columns {
 	bool prio_value;	/* log_prio=1: the I/O's priority as 0x%04x, else 1 for the RT class */
 	unsigned prio;		/* the ioprio value the job's I/O carries (class << 13 | level) */
 	bool issue_time;	/* log_issue_time=1 (latency logs): the issue time, ns */
+	bool compressed;	/* log_store_compressed=1: fio's zlib-compressed samples */
 };
 
 /*
  * Append a log to its file in fio's format, one line per entry:
- * "time, value, direction, block size[, offset], priority[, issue time]".
- * Writers of a shared file (per_job_logs=0) take turns. Returns 0 or -errno.
+ * "time, value, direction, block size[, offset], priority[, issue time]"; compressed
+ * (log_store_compressed): fio's binary samples as one zlib stream, which fio --inflate-log
+ * turns back into those lines. Writers of a shared file (per_job_logs=0) take turns.
+ * Returns 0 or -errno.
  */
 int iolog_append(const struct iolog *l, const char *path, const struct log_columns *c);
+
+/*
+ * Append the histogram log in fio's format: "time, direction, block size, bin, bin, ..." with
+ * HIST_NR >> coarseness bins, each the sum of 2^coarseness of iopath's (which are fio's).
+ */
+int iolog_append_hist(const struct iologs *L, const char *path, unsigned coarseness);
 
 /* Create (or empty) a log file before the run. Returns 0 or -errno. */
 int iolog_create(const char *path);

@@ -11,6 +11,7 @@
 
 #include "base/cpulist.h"
 #include "job/fio_unsupported.h"
+#include "base/msg.h"
 #include "job/options.h"
 #include "base/numapol.h"
 #include "base/parse.h"
@@ -39,7 +40,12 @@ static const struct opt_word submit_mode_words[] = {
 	{ "inline", false }, { "offload", true }, { NULL, 0 },
 };
 static const struct opt_word random_generator_words[] = {
-	{ "tausworthe", false }, { "lfsr", true }, { "tausworthe64", false }, { NULL, 0 },
+	{ "tausworthe", RAND_GEN_TAUSWORTHE }, { "lfsr", RAND_GEN_LFSR },
+	{ "tausworthe64", RAND_GEN_TAUSWORTHE64 }, { NULL, 0 },
+};
+static const struct opt_word unified_rw_words[] = {
+	{ "none", UNIFIED_NONE }, { "0", UNIFIED_NONE }, { "mixed", UNIFIED_MIXED },
+	{ "1", UNIFIED_MIXED }, { "both", UNIFIED_BOTH }, { "2", UNIFIED_BOTH }, { NULL, 0 },
 };
 static const struct opt_word exit_what_words[] = {
 	{ "group", EXIT_GROUP }, { "stonewall", EXIT_STONEWALL }, { "all", EXIT_ALL }, { NULL, 0 },
@@ -191,6 +197,8 @@ const struct opt_def opt_table[] = {
 	  "align replayed offsets down to this many bytes" },
 	{ "replay_scale", NULL, OPT_UINT, FIELD(replay_scale), 1, 1u << 30, NULL,
 	  "divide replayed offsets by this" },
+	{ "replay_skip", NULL, OPT_FN, 0, 0, 0, 0, set_replay_skip,
+	  "leave these I/O types out of the replay: read,write,trim,sync (sync: syncs and datasyncs)" },
 	{ "replay_time_scale", NULL, OPT_UINT, FIELD(replay_time_scale), 1, 1000000, NULL,
 	  "replay time scale in percent (200: twice as fast, 50: half as fast)" },
 	{ "write_bw_log", NULL, OPT_FN_OPT, FIELD(bw_log), 0, 0, set_log_name,
@@ -199,6 +207,16 @@ const struct opt_def opt_table[] = {
 	  "log IOPS to NAME_iops.N.log" },
 	{ "write_lat_log", NULL, OPT_FN_OPT, FIELD(lat_log), 0, 0, set_log_name,
 	  "log latencies to NAME_slat/clat/lat.N.log" },
+	{ "write_hist_log", NULL, OPT_FN_OPT, FIELD(hist_log), 0, 0, set_log_name,
+	  "log completion latency histograms to NAME_clat_hist.N.log (fio's format)" },
+	{ "log_hist_msec", NULL, OPT_UINT, FIELD(log_hist_msec), 0, UINT32_MAX, NULL,
+	  "write_hist_log: a histogram per direction every this many ms (0: none)" },
+	{ "log_hist_coarseness", NULL, OPT_UINT, FIELD(log_hist_coarseness), 0, 6, NULL,
+	  "write_hist_log: merge 2^N bins (0: fio's 1856 per entry, 6: 29)" },
+	{ "log_compression", NULL, OPT_SIZE, FIELD(log_compression), 1024, 536870912, NULL,
+	  "fio compresses logs in memory in chunks of this size; iopath's logs are the same either way" },
+	{ "log_store_compressed", NULL, OPT_BOOL, FIELD(log_store_compressed), 0, 1, NULL,
+	  "store the bw/iops/lat logs as fio's compressed NAME.log.fz (fio --inflate-log reads them)" },
 	{ "log_avg_msec", NULL, OPT_UINT, FIELD(log_avg_msec), 0, UINT32_MAX, NULL,
 	  "average log entries over this many ms (0: one per I/O)" },
 	{ "log_offset", NULL, OPT_BOOL, FIELD(log_offset), 0, 1, NULL, "add each I/O's offset to the logs" },
@@ -272,8 +290,8 @@ const struct opt_def opt_table[] = {
 	  "latency_target: how long each depth is tried (bare: microseconds)" },
 	{ "latency_percentile", NULL, OPT_FN, 0, 0, 0, 0, set_latency_percentile,
 	  "latency_target: the share of I/Os that must meet it (default 100)" },
-	{ "random_generator", NULL, OPT_WORD, FIELD(rand_lfsr), 0, 0, NULL,
-	  "tausworthe, tausworthe64 (iopath's generator either way) or lfsr (no repeats)",
+	{ "random_generator", NULL, OPT_WORD, FIELD(rand_gen), 0, 0, NULL,
+	  "random offsets from tausworthe (32-bit), tausworthe64, or lfsr (each block once, no map)",
 	  random_generator_words },
 	{ "steadystate", "ss", OPT_FN, 0, 0, 0, 0, set_ss,
 	  "end the job at steady state: iops|iops_slope|bw|bw_slope:limit[%] over ss_dur" },
@@ -283,6 +301,8 @@ const struct opt_def opt_table[] = {
 	  "steady state: time before samples are taken (then one second more)" },
 	{ "exitall", NULL, OPT_FLAG, FIELD(exitall), 0, 1, NULL,
 	  "when a job ends, end others (exit_what); given for any job, it holds for all" },
+	{ "unified_rw_reporting", NULL, OPT_WORD, FIELD(unified_rw), 0, 0, NULL,
+	  "none (each direction), mixed (one merged \"mixed\" direction) or both", unified_rw_words },
 	{ "exit_what", NULL, OPT_WORD, FIELD(exit_what), 0, 0, NULL,
 	  "what exitall ends: group, stonewall (all running jobs) or all", exit_what_words },
 	{ "exitall_on_error", NULL, OPT_FLAG, FIELD(exitall_on_error), 0, 1, NULL,
@@ -601,6 +621,7 @@ int opt_apply_ctx(struct job_spec *job, const char *key, const char *val, const 
 	char hint[160];
 	int ret;
 
+	iop_debugf(DBG_PARSE, "handle_option=%s, ptr=%s", key, val ? val : "(null)");
 	if (!o) {
 		if (engine_owning(key)) {
 			ret = store_engine_kv(job, key, val, where, err);

@@ -12,6 +12,8 @@ static int add_entry(struct replay *r, const struct job_spec *job, uint64_t t_us
 {
 	struct replay_entry *e;
 
+	if (job->replay_skip & (1u << ddir))
+		return 0;
 	if (r->nr == r->cap) {
 		uint64_t cap = r->cap ? r->cap * 2 : 4096;
 
@@ -94,6 +96,11 @@ static int load_text(const struct job_spec *job, struct replay *r, FILE *f, stru
 			/* v2: wait until this many milliseconds from the start */
 			last_wait = off * 1000;
 			continue;
+		}
+		/* a sync may come without offset and length */
+		if (n == 2 && (!strcmp(act, "sync") || !strcmp(act, "datasync"))) {
+			off = len = 0;
+			n = 4;
 		}
 		d = n == 4 ? ddir_of(act) : -1;
 		if (d < 0)

@@ -721,6 +721,8 @@ int set_log_name(struct job_spec *job, const struct opt_def *o, const char *val,
 		job->bw_log_set = true;
 	else if (!strcmp(o->name, "write_iops_log"))
 		job->iops_log_set = true;
+	else if (!strcmp(o->name, "write_hist_log"))
+		job->hist_log_set = true;
 	else
 		job->lat_log_set = true;
 	return 0;

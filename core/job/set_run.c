@@ -203,6 +203,32 @@ int set_verify(struct job_spec *job, const struct opt_def *o, const char *val,
 	return 0;
 }
 
+/* replay_skip=read,write,trim,sync: fio's list of the I/O types a replay leaves out. */
+int set_replay_skip(struct job_spec *job, const struct opt_def *o, const char *val,
+		    struct iop_err *err)
+{
+	static const struct { const char *name; unsigned bits; } types[] = {
+		{ "read", 1u << 0 }, { "write", 1u << 1 }, { "trim", 1u << 2 },
+		{ "sync", (1u << 3) | (1u << 4) },
+	};
+	const char *s = val;
+	unsigned i, bits = 0;
+
+	while (*s) {
+		size_t n = strcspn(s, ",");
+
+		for (i = 0; i < sizeof(types) / sizeof(types[0]); i++)
+			if (n == strlen(types[i].name) && !strncmp(s, types[i].name, n))
+				break;
+		if (i == sizeof(types) / sizeof(types[0]))
+			return bad_value(err, o, val, "a list of read, write, trim, sync, e.g. write,trim");
+		bits |= types[i].bits;
+		s += n + (s[n] == ',');
+	}
+	job->replay_skip = bits;
+	return 0;
+}
+
 int set_mem(struct job_spec *job, const struct opt_def *o, const char *val,
 		   struct iop_err *err)
 {

@@ -123,6 +123,8 @@ int set_startdelay(struct job_spec *job, const struct opt_def *o, const char *va
 int set_sync(struct job_spec *job, const struct opt_def *o, const char *val, struct iop_err *err);
 
 int set_verify(struct job_spec *job, const struct opt_def *o, const char *val, struct iop_err *err);
+int set_replay_skip(struct job_spec *job, const struct opt_def *o, const char *val,
+		    struct iop_err *err);
 
 int set_verify_interval(struct job_spec *job, const struct opt_def *o, const char *val,
 		struct iop_err *err);

@@ -63,12 +63,13 @@ static void fallback_path(char *out, size_t len, const char *ext)
 }
 
 /* The text formats asked for, in order: normal, terse, csv. */
-static void text_formats(FILE *f, const struct run_results *r, unsigned formats)
+static void text_formats(FILE *f, const struct run_results *r, unsigned formats,
+			 unsigned terse_version)
 {
 	if (formats & OUT_NORMAL)
 		report_normal(f, r);
 	if (formats & OUT_TERSE)
-		report_terse(f, r);
+		report_terse_version(f, r, terse_version);
 	if (formats & OUT_CSV)
 		report_csv(f, r);
 }
@@ -78,7 +79,7 @@ static void text_formats(FILE *f, const struct run_results *r, unsigned formats)
  * fio lacks): fio writes all of them to --output, not only the JSON.
  */
 static int write_file(const struct run_results *r, const char *path, unsigned formats,
-		      json_t *root)
+		      unsigned terse_version, json_t *root)
 {
 	struct atomic_file a;
 	int ret = atomic_open(&a, path);
@@ -86,13 +87,13 @@ static int write_file(const struct run_results *r, const char *path, unsigned fo
 	if (ret)
 		return ret;
 	if (formats & OUT_TERSE)
-		report_terse(a.f, r);
+		report_terse_version(a.f, r, terse_version);
 	if (root && report_json_dump(root, a.f)) {
 		ret = errno ? -errno : -EIO;
 		atomic_abort(&a);
 		return ret;
 	}
-	text_formats(a.f, r, formats & ~OUT_TERSE);
+	text_formats(a.f, r, formats & ~OUT_TERSE, terse_version);
 	return atomic_commit(&a);
 }
 
@@ -120,10 +121,10 @@ int output_results(const struct run_results *r, const struct output_opts *o, int
 	if (json && !root)
 		return iop_errf(err, -ENOMEM, "out of memory building the JSON result");
 	if (o->path) {
-		ret = write_file(r, o->path, o->formats, root);
+		ret = write_file(r, o->path, o->formats, o->terse_version, root);
 		if (ret) {
 			fallback_path(alt, sizeof(alt), json ? "json" : "txt");
-			saved_elsewhere(err, ret, o->path, alt, write_file(r, alt, o->formats, root));
+			saved_elsewhere(err, ret, o->path, alt, write_file(r, alt, o->formats, o->terse_version, root));
 		}
 		json_decref(root);
 		return ret;
@@ -132,7 +133,7 @@ int output_results(const struct run_results *r, const struct output_opts *o, int
 		/* with JSON on stdout too, the text goes to stderr so stdout stays parseable */
 		FILE *text = json ? stderr : stdout;
 
-		text_formats(text, r, o->formats);
+		text_formats(text, r, o->formats, o->terse_version);
 		fflush(text);
 	}
 	if (!json)

@@ -17,6 +17,7 @@
 struct output_opts {
 	unsigned formats;
 	const char *path;	/* --output=FILE, or NULL for stdout */
+	unsigned terse_version;	/* --terse-version: 2 to 5 (0: fio's default, 3) */
 };
 
 /*

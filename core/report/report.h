@@ -35,6 +35,8 @@ int report_json_dump(json_t *root, FILE *f);
 
 /* fio's terse v3 lines (--output-format=terse, --minimal), one per result. */
 void report_terse(FILE *f, const struct run_results *r);
+/* The same in fio's --terse-version=ver, 2 to 5. */
+void report_terse_version(FILE *f, const struct run_results *r, unsigned ver);
 
 /* CSV: a header and one row per result and direction, with p50/p99/p99.9 latencies. */
 void report_csv(FILE *f, const struct run_results *r);
@@ -52,6 +54,13 @@ void report_showcmd(FILE *f, const struct job_list *jobs);
  * the longest runtime), at most 100; 0 without samples. rr may be NULL (100).
  */
 double bw_agg_pct(const struct run_results *rr, const struct job_result *res, unsigned dir);
+
+/*
+ * unified_rw_reporting: the result's read, write and trim merged into one direction, fio's
+ * "mixed" (bytes, I/Os and latencies summed, the longest runtime); *failed gets their failed
+ * I/Os. NULL when out of memory; free() it.
+ */
+struct dir_stat *result_mixed(const struct job_result *r, uint64_t *failed);
 
 /* The per-result "job options" and the rest need these too. */
 const char *dir_name(unsigned dir);

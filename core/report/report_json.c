@@ -119,6 +119,22 @@ double bw_agg_pct(const struct run_results *rr, const struct job_result *res, un
 	return pct < 100.0 ? pct : 100.0;
 }
 
+struct dir_stat *result_mixed(const struct job_result *r, uint64_t *failed)
+{
+	struct dir_stat *m = malloc(sizeof(*m));
+	unsigned d;
+
+	if (!m)
+		return NULL;
+	dir_stat_init(m);
+	*failed = 0;
+	for (d = 0; d < 3; d++) {
+		dir_stat_merge(m, &r->dir[d]);
+		*failed += r->err_ios[d];
+	}
+	return m;
+}
+
 /* slat, clat and lat of a direction: percentiles where the job asks for them (fio's options). */
 /* failed: I/Os of the direction that failed, which fio counts in total_ios (issued). */
 static json_t *dir_json(const struct dir_stat *d, const struct job_spec *job, bool plus, double agg,
@@ -430,10 +446,20 @@ static json_t *job_json(const struct run_results *rr, const struct job_result *r
 	set(o, "eta", json_integer(0));
 	set(o, "elapsed", json_integer((json_int_t)(r->elapsed_ns / 1000000000ull)));
 	set(o, "job options", options_json(r->spec));
-	for (d = 0; d < 3; d++)
+	for (d = 0; r->spec->unified_rw != UNIFIED_MIXED && d < 3; d++)
 		set(o, dir_name(d), dir_json(&r->dir[d], r->spec, plus, bw_agg_pct(rr, r, d),
 						       r->err_ios[d]));
-	set(o, "sync", sync_json(&r->dir[STAT_SYNC], r->spec, plus));
+	if (r->spec->unified_rw != UNIFIED_MIXED)
+		set(o, "sync", sync_json(&r->dir[STAT_SYNC], r->spec, plus));
+	if (r->spec->unified_rw != UNIFIED_NONE) {
+		/* fio's "mixed": every direction as one, where they were or after them */
+		uint64_t failed;
+		struct dir_stat *m = result_mixed(r, &failed);
+
+		if (m)
+			set(o, "mixed", dir_json(m, r->spec, plus, 100.0, failed));
+		free(m);
+	}
 	set(o, "job_runtime", json_integer((json_int_t)(r->runtime_ns / 1000000)));
 	set(o, "usr_cpu", json_real(secs > 0 ? 100.0 * (double)r->usr_ns / 1e9 / secs : 0));
 	set(o, "sys_cpu", json_real(secs > 0 ? 100.0 * (double)r->sys_ns / 1e9 / secs : 0));

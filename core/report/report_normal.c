@@ -154,10 +154,10 @@ static void print_pcts(FILE *f, const char *label, const struct lat_stat *s,
 	}
 }
 
-static void print_dir(FILE *f, const struct run_results *rr, const struct job_result *r,
-		      unsigned dir)
+/* One direction of r: d (one of r's, or its "mixed"), named name, with failed I/Os and agg. */
+static void print_stat(FILE *f, const struct job_result *r, const struct dir_stat *d,
+		       const char *name, bool zone_resets, uint64_t failed, double agg)
 {
-	const struct dir_stat *d = &r->dir[dir];
 	const struct job_spec *job = r->spec;
 	/* fio's whole milliseconds, rounded up, and its integer division by them */
 	uint64_t ms = runtime_ms(d->runtime_ns), bw = per_sec(d->bytes, ms);
@@ -167,14 +167,13 @@ static void print_dir(FILE *f, const struct run_results *rr, const struct job_re
 	if (!d->ios)
 		return;
 	/* fio: IOPS from every I/O issued, the failed ones (continue_on_error) too */
-	fmt_num2str(iops, sizeof(iops), per_sec(d->ios + (dir < 3 ? r->err_ios[dir] : 0), ms),
-		    st.digits, false, "");
+	fmt_num2str(iops, sizeof(iops), per_sec(d->ios + failed, ms), st.digits, false, "");
 	fmt_pair(&st, bwi, bws, sizeof(bwi), bw, true);
 	fmt_pair(&st, io, io2, sizeof(io), d->bytes, false);
-	fprintf(f, "  %s: IOPS=%s, BW=%s (%s)(%s/%llumsec)", dir_name(dir), iops, bwi, bws, io,
+	fprintf(f, "  %s: IOPS=%s, BW=%s (%s)(%s/%llumsec)", name, iops, bwi, bws, io,
 		(unsigned long long)ms);
 	/* fio built for Linux (blkzoned) ends every write line so */
-	if (dir == STAT_WRITE)
+	if (zone_resets)
 		fprintf(f, "; %llu zone resets", (unsigned long long)r->zone_resets);
 	fputc('\n', f);
 	print_lat(f, "slat", &d->slat);
@@ -201,13 +200,31 @@ static void print_dir(FILE *f, const struct run_results *rr, const struct job_re
 			unit = st.bits ? "Mibit" : "MiB";
 		}
 		fprintf(f, "   bw (%5s/s): min=%5llu, max=%5llu, per=%3.2f%%, avg=%5.02f, stdev=%5.02f, samples=%llu\n",
-			unit, (unsigned long long)min, (unsigned long long)max, bw_agg_pct(rr, r, dir),
+			unit, (unsigned long long)min, (unsigned long long)max, agg,
 			mean, dev, (unsigned long long)d->bw.n);
 	}
 	if (d->iops.n)
 		fprintf(f, "   iops        : min=%5llu, max=%5llu, avg=%5.02f, stdev=%5.02f, samples=%llu\n",
 			(unsigned long long)d->iops.min, (unsigned long long)d->iops.max,
 			sample_mean(&d->iops), sample_stddev(&d->iops), (unsigned long long)d->iops.n);
+}
+
+static void print_dir(FILE *f, const struct run_results *rr, const struct job_result *r,
+		      unsigned dir)
+{
+	print_stat(f, r, &r->dir[dir], dir_name(dir), dir == STAT_WRITE,
+		   dir < 3 ? r->err_ios[dir] : 0, bw_agg_pct(rr, r, dir));
+}
+
+/* unified_rw_reporting: fio's "mixed" direction, every direction as one. */
+static void print_mixed(FILE *f, const struct job_result *r)
+{
+	uint64_t failed;
+	struct dir_stat *m = result_mixed(r, &failed);
+
+	if (m)
+		print_stat(f, r, m, "mixed", false, failed, 100.0);
+	free(m);
 }
 
 /* rw=metadata: one line per operation, its rate over its phase and its latency. */
@@ -291,8 +308,10 @@ static void print_job(FILE *f, const struct run_results *rr, const struct job_re
 		fprintf(f, "  warning: NOT direct I/O: %s\n", r->direct_note);
 	if (r->meta)
 		print_meta(f, r);
-	for (d = 0; !r->meta && d < 3; d++)
+	for (d = 0; !r->meta && r->spec->unified_rw != UNIFIED_MIXED && d < 3; d++)
 		print_dir(f, rr, r, d);
+	if (!r->meta && r->spec->unified_rw != UNIFIED_NONE)
+		print_mixed(f, r);
 	if (r->spec->rw == RW_COPY && r->copy.checked)
 		fprintf(f, "  copy: %s -> %s, %llu bytes, crc32c %08x %s %08x\n", r->copy_src,
 			r->copy_dst, (unsigned long long)r->copy.bytes, r->copy.crc_src,
@@ -356,33 +375,40 @@ static void print_job(FILE *f, const struct run_results *rr, const struct job_re
 
 static void print_group(FILE *f, const struct run_results *r, unsigned group)
 {
-	static const char *const upper[] = { "READ", "WRITE", "TRIM" };
-	unsigned d, i;
+	static const char *const upper[] = { "READ", "WRITE", "TRIM", "MIXED" };
+	unsigned d, i, k;
 
 	fprintf(f, "\nRun status group %u (all jobs):\n", group);
-	for (d = 0; d < 3; d++) {
+	/* d 3: unified_rw_reporting's MIXED line, every direction of the jobs that ask for it */
+	for (d = 0; d < 4; d++) {
 		uint64_t bytes = 0, rt_min = UINT64_MAX, rt_max = 0, bw_min = UINT64_MAX, bw_max = 0;
 		uint64_t bw, ms;
 		char a[32], b[32], c[32], io[32], as[32], bs[32], cs[32], ios[32];
 		struct numstyle st = job_style(NULL);
 
 		for (i = 0; i < r->nr; i++) {
-			const struct dir_stat *s = &r->res[i].dir[d];
+			unsigned uni = r->res[i].spec->unified_rw;
 
 			if (r->res[i].spec->groupid != group)
 				continue;
 			/* fio: the group's figures as its last job asks */
 			st = job_style(r->res[i].spec);
-			if (!s->ios || !s->runtime_ns)
+			if (d < 3 ? uni == UNIFIED_MIXED : uni == UNIFIED_NONE)
 				continue;
-			/* in fio's whole milliseconds, rounded up, as each job's line */
-			ms = runtime_ms(s->runtime_ns);
-			bytes += s->bytes;
-			bw = per_sec(s->bytes, ms);
-			bw_min = bw < bw_min ? bw : bw_min;
-			bw_max = bw > bw_max ? bw : bw_max;
-			rt_min = ms < rt_min ? ms : rt_min;
-			rt_max = ms > rt_max ? ms : rt_max;
+			for (k = d < 3 ? d : 0; k < (d < 3 ? d + 1 : 3u); k++) {
+				const struct dir_stat *s = &r->res[i].dir[k];
+
+				if (!s->ios || !s->runtime_ns)
+					continue;
+				/* in fio's whole milliseconds, rounded up, as each job's line */
+				ms = runtime_ms(s->runtime_ns);
+				bytes += s->bytes;
+				bw = per_sec(s->bytes, ms);
+				bw_min = bw < bw_min ? bw : bw_min;
+				bw_max = bw > bw_max ? bw : bw_max;
+				rt_min = ms < rt_min ? ms : rt_min;
+				rt_max = ms > rt_max ? ms : rt_max;
+			}
 		}
 		if (!bytes)
 			continue;

@@ -1,10 +1,13 @@
 /*
- * fio's terse (--minimal) output, version 3: one semicolon-separated line per result, in
- * fio's documented field order (HOWTO "Terse output"). Fields iopath has no value for are
+ * fio's terse (--minimal) output, versions 2 to 5: one semicolon-separated line per result, in
+ * fio's documented field order (HOWTO "Terse output"). Version 3 (fio's default) has reads and
+ * writes; 2 drops the version field and adds trims; 4 adds trims; 5 adds to each direction
+ * its bandwidth sample count and its IOPS samples (min, max, mean, stdev, count). Fields iopath has no value for are
  * written as fio writes them when it has none (0, or "0%=0" for unused percentiles); disk
  * utilization, which fio appends only when it sampled disks, is left out.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "report/report.h"
@@ -24,10 +27,10 @@ static void lat_usec(FILE *f, const struct lat_stat *s)
 		(unsigned long long)(s->max / 1000), lat_mean(s) / 1000, lat_stddev(s) / 1000);
 }
 
-static void dir_terse(FILE *f, const struct run_results *rr, const struct job_result *r,
-		      unsigned dir)
+/* One direction's fields: d (one of r's, or its "mixed"), failed I/Os, bw share of the group. */
+static void stat_terse(FILE *f, const struct job_result *r, const struct dir_stat *d,
+		       uint64_t failed, double agg, unsigned ver)
 {
-	const struct dir_stat *d = &r->dir[dir];
 	const struct job_spec *job = r->spec;
 	uint64_t runt = runtime_ms(d->runtime_ns), out[TERSE_PCTS];
 	const struct lat_stat *pl = NULL;
@@ -36,7 +39,7 @@ static void dir_terse(FILE *f, const struct run_results *rr, const struct job_re
 
 	fprintf(f, ";%llu;%llu;%llu;%llu", (unsigned long long)(d->bytes >> 10),
 		(unsigned long long)(per_sec(d->bytes, runt) / 1024),
-		(unsigned long long)per_sec(d->ios + (dir < 3 ? r->err_ios[dir] : 0), runt),
+		(unsigned long long)per_sec(d->ios + failed, runt),
 		(unsigned long long)runt);
 	lat_usec(f, &d->slat);
 	lat_usec(f, &d->clat);
@@ -63,11 +66,40 @@ static void dir_terse(FILE *f, const struct run_results *rr, const struct job_re
 	lat_usec(f, &d->lat);
 	if (d->bw.n)
 		fprintf(f, ";%llu;%llu;%f%%;%f;%f", (unsigned long long)(d->bw.min / 1024),
-			(unsigned long long)(d->bw.max / 1024), bw_agg_pct(rr, r, dir),
+			(unsigned long long)(d->bw.max / 1024), agg,
 			sample_mean(&d->bw) / 1024,
 			sample_stddev(&d->bw) / 1024);
 	else
 		fprintf(f, ";0;0;0.000000%%;0.000000;0.000000");
+	if (ver != 5)
+		return;
+	fprintf(f, ";%llu", (unsigned long long)d->bw.n);
+	if (d->iops.n)
+		fprintf(f, ";%llu;%llu;%f;%f;%llu", (unsigned long long)d->iops.min,
+			(unsigned long long)d->iops.max, sample_mean(&d->iops),
+			sample_stddev(&d->iops), (unsigned long long)d->iops.n);
+	else
+		fprintf(f, ";0;0;0.000000;0.000000;0");
+}
+
+static void dir_terse(FILE *f, const struct run_results *rr, const struct job_result *r,
+		      unsigned dir, unsigned ver)
+{
+	stat_terse(f, r, &r->dir[dir], dir < 3 ? r->err_ios[dir] : 0, bw_agg_pct(rr, r, dir), ver);
+}
+
+/* unified_rw_reporting: fio's "mixed" direction, every direction as one. */
+static void mixed_terse(FILE *f, const struct job_result *r, unsigned ver)
+{
+	uint64_t failed;
+	struct dir_stat *m = result_mixed(r, &failed);
+	struct dir_stat none;
+
+	if (!m)
+		dir_stat_init(m = &none);	/* out of memory: the fields stay in place */
+	stat_terse(f, r, m, failed, 100.0, ver);
+	if (m != &none)
+		free(m);
 }
 
 /* Completion latencies into fio's us (<=2 ... 1000) and ms (<=2 ... 2000, >=2000) buckets. */
@@ -127,16 +159,28 @@ static void disks_terse(FILE *f, const struct disk_set *s)
 	}
 }
 
-static void job_terse(FILE *f, const struct run_results *rr, const struct job_result *r)
+static void job_terse(FILE *f, const struct run_results *rr, const struct job_result *r,
+		      unsigned ver)
 {
 	double secs = (double)r->runtime_ns / 1e9;
 	uint64_t total = 0;
 	unsigned i;
 
-	fprintf(f, "3;%s;%s;%u;%d", iopath_fio_version(), r->spec->name, r->spec->groupid,
-		r->error);
-	dir_terse(f, rr, r, STAT_READ);
-	dir_terse(f, rr, r, STAT_WRITE);
+	if (ver == 2)
+		fprintf(f, "2;%s;%u;%d", r->spec->name, r->spec->groupid, r->error);
+	else
+		fprintf(f, "%u;%s;%s;%u;%d", ver, iopath_fio_version(), r->spec->name,
+			r->spec->groupid, r->error);
+	if (r->spec->unified_rw == UNIFIED_MIXED) {
+		mixed_terse(f, r, ver);
+	} else {
+		dir_terse(f, rr, r, STAT_READ, ver);
+		dir_terse(f, rr, r, STAT_WRITE, ver);
+		if (ver != 3)
+			dir_terse(f, rr, r, STAT_TRIM, ver);
+		if (r->spec->unified_rw == UNIFIED_BOTH)
+			mixed_terse(f, r, ver);
+	}
 	fprintf(f, ";%f%%;%f%%;%llu;%llu;%llu",
 		secs > 0 ? 100.0 * (double)r->usr_ns / 1e9 / secs : 0,
 		secs > 0 ? 100.0 * (double)r->sys_ns / 1e9 / secs : 0,
@@ -147,19 +191,25 @@ static void job_terse(FILE *f, const struct run_results *rr, const struct job_re
 	for (i = 0; i < DEPTH_BUCKETS; i++)
 		fprintf(f, ";%3.1f%%", total ? 100.0 * (double)r->depth[i] / (double)total : 0);
 	lat_dist(f, r);
-	disks_terse(f, rr->disks);
+	if (ver >= 3)
+		disks_terse(f, rr->disks);
 	/* fio's optional tail: errors a continue_on_error job went on after, then the description */
 	if (r->spec->continue_on_error)
 		fprintf(f, ";%llu;%d", (unsigned long long)r->total_err, r->first_error);
 	if (r->spec->description[0])
-		fprintf(f, ";%s", r->spec->description);
+		fprintf(f, "%s;%s", ver == 2 ? "\n" : "", r->spec->description);
 	fputc('\n', f);
 }
 
-void report_terse(FILE *f, const struct run_results *r)
+void report_terse_version(FILE *f, const struct run_results *r, unsigned ver)
 {
 	unsigned i;
 
 	for (i = 0; i < r->nr; i++)
-		job_terse(f, r, &r->res[i]);
+		job_terse(f, r, &r->res[i], ver >= 2 && ver <= 5 ? ver : 3);
+}
+
+void report_terse(FILE *f, const struct run_results *r)
+{
+	report_terse_version(f, r, 3);
 }

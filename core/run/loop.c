@@ -18,6 +18,7 @@
 #include "run/run.h"
 #include "stats/stats.h"
 #include "base/cpulist.h"
+#include "base/msg.h"
 #include "run/worker.h"
 #include "run/runner.h"
 #include "io/vhdr.h"
@@ -259,13 +260,23 @@ static inline void complete_reduced(struct worker *w, struct dir_stat *d, const 
 		lat_add_summary(&d->lat, async ? clat + r->slat_ns : clat);
 }
 
+/* --debug=io: fio's line for a request queued or completed. */
+static void __attribute__((noinline, cold)) debug_io(const char *what, const struct io_req *r)
+{
+	iop_debugf(DBG_IO, "%s: io_u %p: off=0x%llx,len=0x%llx,ddir=%u,file=%s", what,
+		   (const void *)r, (unsigned long long)r->offset, (unsigned long long)r->len,
+		   (unsigned)r->ddir, r->file && r->file->path ? r->file->path : "");
+}
+
 /* Full loop, per counted completion: lat/slat_percentiles buckets, log entries. */
 static inline void complete_extra(struct worker *w, struct dir_stat *d, const struct io_req *r,
 				  uint64_t clat, bool async, uint64_t t)
 {
+	if (__builtin_expect(w->debug_io, 0))
+		debug_io("complete", r);
 	if (w->logs && r->ddir <= DDIR_TRIM && !w->verifying)
 		iologs_io(w->logs, t, r->ddir, r->len, r->offset, (uint64_t)r->res, r->slat_ns,
-			  clat, async, r->issue_ns);
+			  clat, async, r->issue_ns, w->logs->want[LOG_HIST] ? hist_idx(clat) : 0);
 	if (w->hist_lat)
 		d->lat.hist[hist_idx(async ? clat + r->slat_ns : clat)]++;
 	if (w->hist_slat && async)
@@ -646,6 +657,8 @@ static inline __attribute__((always_inline)) void io_loop_body(struct worker *w,
 			}
 			if (full && w->flow)
 				flow_count(w->flow, &w->flow_ios);
+			if (full && __builtin_expect(w->debug_io, 0))
+				debug_io("queue", r);
 			if (full && w->zbd_quiesce) {
 				/* a zone reset (or a full set of open zones) waits for in-flight I/O */
 				w->zbd_quiesce = false;

@@ -322,6 +322,12 @@ uint64_t fleet_paths_hash(const char *const *paths, unsigned n)
 	return h ? h : 1;
 }
 
+void phase_layout_turn(bool done)
+{
+	if (phase_ops->layout_turn)
+		phase_ops->layout_turn(done);
+}
+
 uint64_t phase_origin(void)
 {
 	return phase_ops->start();

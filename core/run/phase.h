@@ -44,6 +44,12 @@ struct run_phase_ops {
 		      void *arg);
 	/* After the phase: learn each job's window from every rank; fill the window fields. */
 	void (*leave)(struct fleet_worker *w, unsigned nr, unsigned nr_jobs);
+	/*
+	 * Around the phase's layout (done false before it, true after; optional): ranks that
+	 * share files lay out one after the other, so that each finds the file the one before
+	 * created complete and marked as iopath's, never half made.
+	 */
+	void (*layout_turn)(bool done);
 };
 
 /* Install ops for the phases to come (NULL: back to one process alone). */

@@ -615,7 +615,7 @@ int create_logs(const struct job_plan *plan, struct iop_err *err)
 	for (c = 0; c < plan->nr_workers; c++) {
 		for (k = 0; k < LOG_KINDS; k++) {
 			if (!(k == LOG_BW ? job->bw_log_set : k == LOG_IOPS ? job->iops_log_set :
-			      job->lat_log_set))
+			      k == LOG_HIST ? job->hist_log_set : job->lat_log_set))
 				continue;
 			ret = iolog_path(job, worker_thread_number(plan, c), k, path, sizeof(path));
 			if (!ret)

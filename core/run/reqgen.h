@@ -297,7 +297,7 @@ static inline uint64_t rand_offset(struct worker *w, unsigned f, unsigned dir, u
 	else if (w->zoned && w->zoned[dir].nr)
 		blk = zoned_block(w, &w->zoned[dir], g->nblocks, g->unit);
 	else
-		return gen_rand(g, &w->rng, len);
+		return gen_rand(g, len);
 	off = blk * g->unit;
 	if (off + len > g->region)
 		off = (g->region - len) / g->unit * g->unit;
@@ -345,7 +345,7 @@ static bool seq_step_offset(struct worker *w, unsigned f, unsigned dir, uint32_t
 		if (job->zone_strided)
 			zone_step(w, g, dir);
 		if (job->zone_strided && job_rw_random(job->rw)) {
-			pos = gen_rand(&w->zone_gen, &w->rng, len);
+			pos = gen_rand(&w->zone_gen, len);
 		} else if (!job_rw_random(job->rw)) {
 			pos = gen_seq_step(g, dir, job->seq_add, job->time_based);
 		} else if (!--w->seq_left) {
@@ -433,7 +433,7 @@ static inline __attribute__((always_inline)) bool next_request_plain(struct work
 	r->ddir = (uint16_t)dir;
 	r->len = len;
 	r->offset = r->file->start +
-		    (job_rw_random(job->rw) ? gen_rand(g, &w->rng, len) : gen_seq(g, dir, len));
+		    (job_rw_random(job->rw) ? gen_rand(g, len) : gen_seq(g, dir, len));
 	w->bytes_issued += len;
 	if (dir == DDIR_WRITE)
 		prepare_write(w, r);

@@ -253,6 +253,7 @@ static int run_group(struct group_job *gjs, unsigned n, struct phase_sync *sync,
 	int ret = 0;
 
 	test_hold();
+	phase_layout_turn(false);
 	for (i = 0; i < n; i++) {
 		struct iop_err e;
 
@@ -275,6 +276,7 @@ static int run_group(struct group_job *gjs, unsigned n, struct phase_sync *sync,
 		if (!gjs[i].refused)
 			total += gjs[i].plan.nr_workers;
 	}
+	phase_layout_turn(true);
 	test_hold();
 	ret = 0;
 	/* a job waits for a waitee of this phase that runs; an earlier or refused one has ended */

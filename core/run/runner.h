@@ -114,6 +114,7 @@ bool phase_enter(struct group_job *gjs, unsigned n);
 
 /* The phase's time origin: every worker (of every rank) is set up. */
 uint64_t phase_origin(void);
+void phase_layout_turn(bool done);
 
 /* While the phase runs: the other ranks' sampling (a no-op for one process). */
 void phase_watch(struct group_job *gjs, unsigned n, unsigned total);

@@ -59,12 +59,10 @@ void trace_issued(struct worker *w, struct io_req *const *reqs, unsigned n, uint
 
 		if (r->ddir > DDIR_DATASYNC)
 			continue;
-		if (r->ddir >= DDIR_SYNC)
-			fprintf(w->trace, "%llu %s %s\n", (unsigned long long)us, r->file->path,
-				ddir_names[r->ddir]);
-		else
-			fprintf(w->trace, "%llu %s %s %llu %u\n", (unsigned long long)us, r->file->path,
-				ddir_names[r->ddir], (unsigned long long)r->offset, r->len);
+		/* a sync as fio logs it: the request's offset, length 0 */
+		fprintf(w->trace, "%llu %s %s %llu %u\n", (unsigned long long)us, r->file->path,
+			ddir_names[r->ddir], (unsigned long long)r->offset,
+			r->ddir >= DDIR_SYNC ? 0 : r->len);
 	}
 }
 

@@ -263,7 +263,9 @@ struct vstate_thread {
 
 static int vstate_path(const struct worker *w, char *out, size_t len)
 {
-	int n = snprintf(out, len, "local-%s-%u-verify.state", w->job->name, w->clone);
+	const char *dir = w->job->aux_path;
+	int n = snprintf(out, len, "%s%slocal-%s-%u-verify.state", dir, *dir ? "/" : "",
+			 w->job->name, w->clone);
 
 	return n < 0 || (size_t)n >= len ? -ENAMETOOLONG : 0;
 }

@@ -18,6 +18,7 @@
 #include "run/run.h"
 #include "stats/stats.h"
 #include "base/cpulist.h"
+#include "base/msg.h"
 #include "run/worker.h"
 #include "run/runner.h"
 
@@ -229,6 +230,7 @@ static int setup_files(struct worker *w)
 			f->path = plan->paths[plan_path(plan, w->clone, i)];
 		}
 		f->index = i;
+		iop_debugf(DBG_FILE, "add file %s", f->path ? f->path : "");
 		f->start = worker_start(plan, w->clone);
 		f->len = plan->region;
 		if (plan->file_len) {
@@ -241,8 +243,10 @@ static int setup_files(struct worker *w)
 			if (ret)
 				return ret;
 		}
-		gen_init(&w->gens[i], f->len, plan->align, !job->norandommap || job->rand_lfsr,
-			 seed + w->clone * 7919u + i);
+		ret = gen_init(&w->gens[i], f->len, plan->align, !job->norandommap, job->rand_gen,
+			       seed + w->clone * 7919u + i);
+		if (ret)
+			return ret;
 		w->gens[i].start = w->gens[i].origin = f->start;
 		w->gens[i].real = file_end(w, f, plan_path(plan, w->clone, i));
 		if (job->verify != VERIFY_NONE && writes) {
@@ -476,10 +480,10 @@ static int setup_options(struct worker *w, uint64_t seed)
 	}
 	w->seq_step = job->seq_add || (job_rw_random(job->rw) && job->seq_nr > 1) ||
 		      job->zone_strided;
-	if (job->zone_strided)
-		gen_init(&w->zone_gen, job->zone_range, w->plan->align,
-			 !job->norandommap || job->rand_lfsr,
-			 seed ^ 0x20e5ull);
+	if (job->zone_strided &&
+	    gen_init(&w->zone_gen, job->zone_range, w->plan->align, !job->norandommap,
+		     job->rand_gen, seed ^ 0x20e5ull))
+		return -ENOMEM;
 	w->seq_left = 1;	/* as in fio, the first I/O of rw=randread:N is a random one */
 	w->passes_left = job->loops - 1;
 	/* fio: number_ios counts every I/O issued, over all loops; time_based ignores it */
@@ -516,6 +520,9 @@ static int setup_options(struct worker *w, uint64_t seed)
 	w->hist_slat = job->slat_percentiles && !job->disable_slat;
 	w->sync_at_qd1 = (job->engine->flags & ENGINE_SYNC_AT_QD1) && job->iodepth == 1;
 	if (w->hist_lat || w->hist_slat)
+		w->full = true;
+	w->debug_io = iop_debug_on(DBG_IO);
+	if (w->debug_io)
 		w->full = true;
 	if (iolog_wanted(job)) {
 		w->logs = calloc(1, sizeof(*w->logs));
@@ -684,10 +691,12 @@ static void write_logs(struct worker *w)
 			continue;
 		/* fio: the issue time is in the latency logs only */
 		cols.issue_time = job->log_issue_time && k >= LOG_SLAT;
+		cols.compressed = job->log_store_compressed;
 		ret = iolog_path(job, worker_thread_number(w->plan, w->clone), k, path,
 				 sizeof(path));
 		if (!ret)
-			ret = iolog_append(&w->logs->log[k], path, &cols);
+			ret = k == LOG_HIST ? iolog_append_hist(w->logs, path, job->log_hist_coarseness) :
+					      iolog_append(&w->logs->log[k], path, &cols);
 		if (ret) {
 			worker_fail(w, -ret, "log %s: %s", path, strerror(-ret));
 			return;
@@ -912,6 +921,8 @@ void *worker_main(void *arg)
 
 	if (!job->randrepeat && !job->randseed_set)
 		seed ^= now_ns();
+	iop_debugf(DBG_JOB, "job %s: worker %u starts (%s, iodepth=%u)", job->name, w->clone,
+		   job->engine->name, job->iodepth);
 	rng_seed(&w->rng, seed + w->clone);
 	rng_seed(&w->buf_rng, seed * 31 + w->clone);
 	w->check_reads = job->verify != VERIFY_NONE && job->do_verify && job->rw != RW_COPY;
@@ -1067,6 +1078,9 @@ void worker_free(struct worker *w)
 		w->files[i].fd = -1;
 		free(w->written[i]);
 	}
+	for (i = 0; w->gens && i < w->nr_files; i++)
+		gen_free(&w->gens[i]);
+	gen_free(&w->zone_gen);
 	free(w->files);
 	free(w->gens);
 	free(w->written);

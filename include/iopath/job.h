@@ -109,6 +109,20 @@ struct bs_split {
 	uint32_t perc;
 };
 
+/* unified_rw_reporting=: fio's per-direction statistics, merged ("mixed") or both. */
+enum unified_rw {
+	UNIFIED_NONE,		/* read, write and trim each reported apart (fio's default) */
+	UNIFIED_MIXED,		/* one "mixed" direction in place of them */
+	UNIFIED_BOTH,		/* each direction, and "mixed" after them */
+};
+
+/* random_generator=: fio's generators of random offsets. */
+enum rand_gen {
+	RAND_GEN_TAUSWORTHE,	/* fio's default: L'Ecuyer's 32-bit combined Tausworthe (taus88) */
+	RAND_GEN_LFSR,		/* a maximal-length LFSR: every block once per pass, no map */
+	RAND_GEN_TAUSWORTHE64,	/* the 64-bit combined Tausworthe (taus258) */
+};
+
 /* mem=: what backs the request buffers. */
 enum job_mem {
 	MEM_THP,	/* iopath's default: 2 MiB-aligned, transparent huge pages advised */
@@ -263,6 +277,7 @@ struct job_spec {
 	uint64_t replay_align;		/* replayed offsets aligned down to this */
 	unsigned replay_scale;		/* replayed offsets divided by this */
 	unsigned replay_time_scale;	/* percent: 200 replays twice as fast */
+	unsigned replay_skip;		/* a bit per direction (1 << DDIR_x) the replay leaves out */
 	bool agg_bw_log;		/* fio's --bandwidth-log: in the run's agg-*_bw.log files */
 	bool serialize_overlap;		/* a request overlapping one in flight waits for it */
 	bool log_prio;			/* logs give the I/O's priority value, not the RT flag */
@@ -270,7 +285,13 @@ struct job_spec {
 	char bw_log[256];		/* write_bw_log name; "" = the job name */
 	char iops_log[256];
 	char lat_log[256];
-	bool bw_log_set, iops_log_set, lat_log_set;
+	char hist_log[256];		/* write_hist_log name */
+	char aux_path[256];		/* --aux-path: where state files go ("" = here) */
+	bool bw_log_set, iops_log_set, lat_log_set, hist_log_set;
+	unsigned log_hist_msec;		/* write_hist_log: an entry per direction this often */
+	uint64_t log_compression;	/* fio's in-memory chunk size: accepted, logs the same */
+	bool log_store_compressed;	/* logs stored as fio's zlib-compressed NAME.log.fz */
+	unsigned log_hist_coarseness;	/* 0..6: bins merged 2^N at a time */
 	unsigned log_avg_msec;		/* 0: an entry per I/O */
 	bool log_offset;
 	bool log_max_value;
@@ -304,7 +325,8 @@ struct job_spec {
 	uint64_t latency_target_ns;
 	uint64_t latency_window_ns;
 	double latency_percentile;
-	bool rand_lfsr;			/* random_generator=lfsr: each block once per pass, always */
+	unsigned rand_gen;		/* random_generator=: enum rand_gen */
+	unsigned unified_rw;		/* unified_rw_reporting=: enum unified_rw */
 	/* ss=, ss_dur=, ss_ramp=: steady state (core/stats/steady.h) */
 	unsigned ss_state;		/* SS_IOPS, SS_SLOPE, SS_PCT */
 	double ss_limit;

@@ -195,10 +195,10 @@ Test(fio_cli, unsupported_fio_flags_are_named)
 	refused(&r, "fio option --status-interval is not supported by iopath");
 	run_out_free(&r);
 	/* --ignore-unsupported (even after it) lets a reporting flag go, with a warning */
-	r = iopath_run("--debug=io", "--name=a", "--ioengine=null", "--size=64k",
+	r = iopath_run("--idle-prof=system", "--name=a", "--ioengine=null", "--size=64k",
 		       "--output-format=terse", "--ignore-unsupported", NULL);
 	cr_assert_eq(r.status, 0, "%s", r.err);
-	cr_assert_not_null(strstr(r.err, "warning: fio option --debug is not supported by iopath"), "%s", r.err);
+	cr_assert_not_null(strstr(r.err, "warning: fio option --idle-prof is not supported by iopath"), "%s", r.err);
 	cr_assert_null(strstr(strstr(r.err, "warning") + 1, "warning"), "warned more than once: %s", r.err);
 	run_out_free(&r);
 	/* but not one that changes what the invocation is */
@@ -400,4 +400,32 @@ Test(fio_cli, allow_overwrite_from_the_environment_for_the_paths_named)
 	cr_assert_eq(r.status, 0, "%s", r.err);
 	run_out_free(&r);
 	unsetenv("IOPATH_ALLOW_OVERWRITE");
+}
+
+/* --aux-path=DIR: the verify state file goes to DIR, named as fio names it there */
+Test(fio_cli, aux_path_holds_the_verify_state_file)
+{
+	const char *dir = tmpdir_make();
+	char aux[300], faux[300], iaux[320], fopt[320], path[400];
+	struct run_out r;
+
+	snprintf(aux, sizeof(aux), "%s/aux", dir);
+	cr_assert_eq(mkdir(aux, 0755), 0);
+	snprintf(iaux, sizeof(iaux), "--aux-path=%s", aux);
+	snprintf(fopt, sizeof(fopt), "--filename=%s/data", dir);
+	r = iopath_run("--name=v", fopt, "--size=64k", "--rw=write", "--verify=crc32c", iaux,
+		       "--output-format=terse", NULL);
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	run_out_free(&r);
+	snprintf(path, sizeof(path), "%s/local-v-0-verify.state", aux);
+	cr_assert_eq(access(path, F_OK), 0, "no %s", path);
+	if (access(FIO_BIN, X_OK))
+		return;
+	/* fio names it the same, in the same place */
+	snprintf(faux, sizeof(faux), "%s/faux", dir);
+	cr_assert_eq(mkdir(faux, 0755), 0);
+	cr_assert_eq(sh("cd '%s' && " FIO_BIN " --name=v --filename='%s/fdata' --size=64k --rw=write "
+			"--verify=crc32c --aux-path='%s' --output-format=terse > /dev/null && "
+			"test -e '%s/local-v-0-verify.state'", dir, dir, faux, faux), 0,
+		     "fio's state file is not %s/local-v-0-verify.state", faux);
 }

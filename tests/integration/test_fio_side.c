@@ -243,9 +243,10 @@ Test(fio_side, flow_weights_give_fios_proportions)
 	 * The weights cap the second job's share by counting I/Os: neither tool may exceed 8 to 1
 	 * (iopath once gave 15.7, counting the first job's rate waits as I/Os). How close to 8
 	 * either comes depends on the CPU the held job's polling gets (fio gives 8.0 on an idle
-	 * machine, 2.8 on a loaded one): not asserted.
+	 * machine, 2.8 on a loaded one): not asserted. fio's own cap does not hold on a loaded
+	 * machine either (55.7 once, its first job's thread joining the flow late): fio's figure
+	 * is reported, not asserted.
 	 */
-	cr_expect(fr < 8.5, "fio's ratio %.2f", fr);
 	cr_assert(ir < 8.5, "iopath's ratio %.2f exceeds the weights' 8 (fio's %.2f)", ir, fr);
 	cr_log_info("flow ratio: iopath %.2f, fio %.2f", ir, fr);
 	json_decref(f);
@@ -345,4 +346,391 @@ Test(fio_side, json_plus_latency_bins_and_slat_as_fio)
 		json_decref(f);
 		json_decref(i);
 	}
+}
+
+/* The offsets column of a per-I/O log, in order (at most 1024); the count. */
+static size_t log_offsets(const char *path, unsigned long long *off, size_t max)
+{
+	unsigned dd[1024];
+
+	return log_entries(path, dd, off, max < 1024 ? max : 1024);
+}
+
+static int cmp_ull(const void *a, const void *b)
+{
+	unsigned long long x = *(const unsigned long long *)a, y = *(const unsigned long long *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * Wald-Wolfowitz runs test above and below the median, as fio's t0020/t0021 apply it to the
+ * offsets: true when the order fails it (|z| > 1.96, p < 0.05).
+ */
+static bool runs_test_fails(const unsigned long long *off, size_t n)
+{
+	unsigned long long sorted[1024], med;
+	double n1 = 0, n2 = 0, runs = 0, mu, var;
+	int last = -1;
+	size_t i;
+
+	memcpy(sorted, off, n * sizeof(*off));
+	qsort(sorted, n, sizeof(*sorted), cmp_ull);
+	med = sorted[n / 2];
+	for (i = 0; i < n; i++) {
+		int above;
+
+		if (off[i] == med)
+			continue;
+		above = off[i] > med;
+		n1 += above;
+		n2 += !above;
+		runs += above != last;
+		last = above;
+	}
+	mu = 2 * n1 * n2 / (n1 + n2) + 1;
+	var = (mu - 1) * (mu - 2) / (n1 + n2 - 1);
+	return (runs - mu) * (runs - mu) > 1.96 * 1.96 * var;
+}
+
+/* One tool's t0020 run (1 MiB, 4 KiB random reads, null engine) with a seed: its offsets. */
+static size_t t0020_offsets(bool fio, const char *dir, const char *gen, unsigned seed,
+			    unsigned long long *off)
+{
+	char sd[64], gd[64], path[400], cwd[400];
+	char *args[] = { "--name=test", "--ioengine=null", "--filesize=1M", "--rw=randread",
+			 "--write_bw_log=test", "--per_job_logs=0", "--log_offset=1", sd, gd,
+			 "--output-format=terse", NULL };
+
+	snprintf(sd, sizeof(sd), "--randseed=%u", seed);
+	snprintf(gd, sizeof(gd), "--random_generator=%s", gen);
+	snprintf(path, sizeof(path), "%s/test_bw.log", dir);
+	unlink(path);
+	cr_assert_not_null(getcwd(cwd, sizeof(cwd)));
+	run_in(fio, dir, args);
+	cr_assert_eq(chdir(cwd), 0);
+	return log_offsets(path, off, 1024);
+}
+
+/*
+ * t0020/t0021: with the random map every block once, not in sequence, and in an order that
+ * passes the runs test about as often as fio's does over 40 seeds, for each generator; and
+ * the generators' orders differ (lfsr once gave exactly tausworthe's)
+ */
+Test(fio_side, random_map_orders_look_random_for_each_generator, .fini = tmpdir_cleanup)
+{
+	static const char *const gens[] = { "tausworthe", "tausworthe64", "lfsr" };
+	static unsigned long long first[3][256];
+	const char *dir = tmpdir_make();
+	unsigned long long off[1024];
+	unsigned g, seed, fails[2], same;
+	size_t n, i, seq;
+	bool f;
+
+	for (g = 0; g < 3; g++) {
+		fails[0] = fails[1] = 0;
+		for (seed = 1; seed <= 40; seed++) {
+			/* fio's side (half a second a run) for its default generator only */
+			for (f = false; ; f = true) {
+				n = t0020_offsets(f, dir, gens[g], seed, off);
+				cr_assert_eq(n, 256, "%s %s seed %u: %zu I/Os", f ? "fio" : "iopath",
+					     gens[g], seed, n);
+				fails[f] += runs_test_fails(off, n);
+				if (!f) {
+					unsigned char seen[256] = { 0 };
+
+					for (i = seq = 0; i < n; i++) {
+						cr_assert_eq(seen[off[i] / 4096], 0, "%s seed %u: block %llu twice",
+							     gens[g], seed, off[i] / 4096);
+						seen[off[i] / 4096] = 1;
+						seq += i && off[i] == off[i - 1] + 4096;
+					}
+					cr_expect_leq(seq, 10, "%s seed %u: %zu offsets in sequence (fio's limit 10)",
+						      gens[g], seed, seq);
+					if (seed == 1)
+						memcpy(first[g], off, sizeof(first[g]));
+				}
+				if (f || g)
+					break;
+			}
+		}
+		cr_log_info("runs test failures over 40 seeds, %s: iopath %u, fio %u%s", gens[g],
+			    fails[0], fails[1], g ? " (not run)" : "");
+		/*
+		 * A random order fails 2 in 40 on average; fio's fail fewer (none of these 40 for
+		 * any of the three generators). iopath's map once failed 17.
+		 */
+		cr_expect_leq(fails[0], fails[1] + 3, "%s: iopath's order fails the runs test for %u of 40 seeds, fio's for %u",
+			      gens[g], fails[0], fails[1]);
+	}
+	for (g = 1; g < 3; g++) {
+		for (i = same = 0; i < 256; i++)
+			same += first[g][i] == first[0][i];
+		cr_expect_lt(same, 16, "%s and tausworthe agree on %u of 256 offsets", gens[g], same);
+	}
+}
+
+/* The fields of the first line of out, split at ';' (at most max); how many. */
+static size_t terse_fields(const char *out, char fields[][64], size_t max)
+{
+	size_t n = 0;
+	const char *p = out;
+
+	while (n < max) {
+		size_t len = strcspn(p, ";\n");
+
+		snprintf(fields[n++], 64, "%.*s", (int)(len < 63 ? len : 63), p);
+		if (p[len] != ';')
+			break;
+		p += len + 1;
+	}
+	return n;
+}
+
+/* --terse-version=2|3|4|5: fio's fields, in fio's places (a read, a write and a trim job) */
+Test(fio_side, terse_versions_have_fios_fields)
+{
+	static const char *const rws[] = { "--rw=read", "--rw=write", "--rw=trim" };
+	static char ff[256][64], fi[256][64];
+	char ver[32];
+	unsigned v, k;
+
+	for (v = 2; v <= 5; v++) {
+		for (k = 0; k < 3; k++) {
+			char *argv[] = { "x", "--name=t", "--ioengine=null", "--size=256k",
+					 (char *)rws[k], "--minimal", ver, NULL };
+			struct run_out f, i;
+			size_t nf, ni, j;
+
+			snprintf(ver, sizeof(ver), "--terse-version=%u", v);
+			argv[0] = "fio";
+			f = prog_runv(FIO_BIN, argv);
+			argv[0] = "iopath";
+			i = iopath_runv(argv);
+			cr_assert_eq(f.status, 0, "%s", f.err);
+			cr_assert_eq(i.status, 0, "%s", i.err);
+			nf = terse_fields(f.out, ff, 256);
+			ni = terse_fields(i.out, fi, 256);
+			cr_assert_eq(ni, nf, "version %u %s: iopath %zu fields, fio %zu", v, rws[k],
+				     ni, nf);
+			cr_expect_str_eq(fi[0], ff[0], "version %u: first field", v);
+			/* the name, groupid, error; then each direction's KiB moved */
+			for (j = v == 2 ? 1 : 2; j < (v == 2 ? 4u : 5u); j++)
+				cr_expect_str_eq(fi[j], ff[j], "version %u %s: field %zu", v, rws[k], j + 1);
+			for (j = 0; j < (v == 3 ? 2u : 3u); j++) {
+				size_t at = (v == 2 ? 4 : 5) + j * (v == 5 ? 47 : 41);
+
+				cr_expect_str_eq(fi[at], ff[at], "version %u %s: direction %zu KiB (field %zu)",
+						 v, rws[k], j, at + 1);
+			}
+			run_out_free(&f);
+			run_out_free(&i);
+		}
+	}
+}
+
+/* unified_rw_reporting=mixed|both: fio's "mixed" in the JSON, the terse line and the text */
+Test(fio_side, unified_rw_reporting_as_fio)
+{
+	static const char *const modes[] = { "--unified_rw_reporting=none",
+					     "--unified_rw_reporting=mixed",
+					     "--unified_rw_reporting=both", "--unified_rw_reporting=1" };
+	static const char *const keys[] = { "read", "write", "trim", "sync", "mixed" };
+	unsigned m, k;
+
+	for (m = 0; m < 4; m++) {
+		char *args[] = { "--name=u", "--ioengine=null", "--size=1m", "--rw=randrw",
+				 (char *)modes[m], NULL };
+		json_t *f = tool_json(true, (const char *const *)args);
+		json_t *i = tool_json(false, (const char *const *)args);
+		json_t *fj = json_array_get(json_object_get(f, "jobs"), 0);
+		json_t *ij = json_array_get(json_object_get(i, "jobs"), 0);
+		char *targs[] = { "x", "--name=u", "--ioengine=null", "--size=1m", "--rw=randrw",
+				  (char *)modes[m], "--minimal", NULL };
+		struct run_out ft, it;
+		static char ff[256][64], fi[256][64];
+
+		for (k = 0; k < 5; k++)
+			cr_expect_eq(!!json_object_get(ij, keys[k]), !!json_object_get(fj, keys[k]),
+				     "%s: \"%s\" %s in fio's JSON", modes[m], keys[k],
+				     json_object_get(fj, keys[k]) ? "is" : "is not");
+		if (json_object_get(fj, "mixed"))
+			cr_expect_eq(job_int(i, 0, "mixed", "io_bytes"), job_int(f, 0, "mixed", "io_bytes"),
+				     "%s: mixed bytes", modes[m]);
+		targs[0] = "fio";
+		ft = prog_runv(FIO_BIN, targs);
+		targs[0] = "iopath";
+		it = iopath_runv(targs);
+		cr_assert_eq(ft.status | it.status, 0, "%s%s", ft.err, it.err);
+		cr_expect_eq(terse_fields(it.out, fi, 256), terse_fields(ft.out, ff, 256),
+			     "%s: terse fields", modes[m]);
+		/* mixed: the first direction's KiB are every byte (randrw's split is each tool's own) */
+		if (m == 1 || m == 3)
+			cr_expect_str_eq(fi[5], ff[5], "%s: terse field 6", modes[m]);
+		run_out_free(&ft);
+		run_out_free(&it);
+		json_decref(f);
+		json_decref(i);
+	}
+}
+
+#define HIST_PARSER_GZ "/usr/share/doc/fio/fiologparser_hist.py.gz"
+
+/* Fields of each line of a histogram log: the same count on every line, or -1. */
+static int hist_fields(const char *path, unsigned *lines)
+{
+	FILE *f = fopen(path, "r");
+	int fields = 0, c, n = 1;
+
+	cr_assert_not_null(f, "no histogram log %s", path);
+	*lines = 0;
+	while ((c = fgetc(f)) != EOF) {
+		if (c == ',')
+			n++;
+		if (c != '\n')
+			continue;
+		if (*lines && n != fields)
+			fields = -1;
+		if (!*lines)
+			fields = n;
+		++*lines;
+		n = 1;
+	}
+	fclose(f);
+	return fields;
+}
+
+/*
+ * write_hist_log, log_hist_msec, log_hist_coarseness: fio's histogram log, as many bins per
+ * line as fio writes, and fio's own tools/hist/fiologparser_hist.py reads it (every I/O)
+ */
+Test(fio_side, histogram_log_read_by_fios_parser, .fini = tmpdir_cleanup)
+{
+	const char *fdir = tmpdir_make(), *idir = tmpdir_make();
+	char parser[400], path[400], cwd[400], coarse[40];
+	unsigned c, flines, ilines;
+
+	cr_assert_not_null(getcwd(cwd, sizeof(cwd)));
+	for (c = 0; c <= 6; c += 3) {
+		char *args[] = { "--name=h", "--ioengine=null", "--size=2m", "--rw=randrw",
+				 "--rate_iops=4000", "--write_hist_log=h", "--log_hist_msec=50",
+				 coarse, "--output-format=terse", NULL };
+
+		snprintf(coarse, sizeof(coarse), "--log_hist_coarseness=%u", c);
+		snprintf(path, sizeof(path), "%s/h_clat_hist.1.log", fdir);
+		unlink(path);
+		run_in(true, fdir, args);
+		snprintf(path, sizeof(path), "%s/h_clat_hist.1.log", idir);
+		unlink(path);
+		run_in(false, idir, args);
+		cr_assert_eq(chdir(cwd), 0);
+		snprintf(path, sizeof(path), "%s/h_clat_hist.1.log", fdir);
+		{
+			int ff = hist_fields(path, &flines), fi;
+
+			snprintf(path, sizeof(path), "%s/h_clat_hist.1.log", idir);
+			fi = hist_fields(path, &ilines);
+			cr_assert_gt(ilines, 0, "coarseness %u: an empty histogram log", c);
+			cr_assert_eq(fi, ff, "coarseness %u: %d fields a line, fio's %d", c, fi, ff);
+		}
+	}
+	if (access(HIST_PARSER_GZ, R_OK) || sh("/usr/bin/python3 -c 'import pandas' 2>/dev/null"))
+		cr_skip_test("fiologparser_hist.py (Debian's fio) or python3-pandas is missing");
+	snprintf(parser, sizeof(parser), "%s/fiologparser_hist.py", idir);
+	cr_assert_eq(sh("zcat " HIST_PARSER_GZ " > '%s'", parser), 0);
+	/* the last run's log (coarseness 6): every one of its 512 I/Os in the parser's samples */
+	cr_assert_eq(sh("/usr/bin/python3 '%s' --group_nr 29 '%s' > '%s.out' 2>&1", parser, path,
+			path), 0, "fiologparser_hist.py failed on iopath's log");
+	cr_assert_eq(sh("awk -F, 'NR > 1 { n += $2 } END { exit n != 512 }' '%s.out'", path), 0,
+		     "the parser did not count 512 samples in iopath's log");
+}
+
+/*
+ * log_store_compressed=1 (with log_compression=): NAME_TYPE.N.log.fz as fio stores them, which
+ * fio --inflate-log turns into the lines fio's own .fz gives for the same job
+ */
+Test(fio_side, compressed_logs_inflate_with_fio, .fini = tmpdir_cleanup)
+{
+	static const char *const kinds[] = { "lat", "clat", "bw", "iops" };
+	const char *fdir = tmpdir_make(), *idir = tmpdir_make();
+	char *args[] = { "--name=c", "--ioengine=null", "--size=256k", "--write_lat_log=c",
+			 "--write_bw_log=c", "--write_iops_log=c", "--log_offset=1",
+			 "--log_compression=4k", "--log_store_compressed=1", "--output-format=terse",
+			 NULL };
+	char cwd[400], fz[400], out[400];
+	unsigned k;
+
+	cr_assert_not_null(getcwd(cwd, sizeof(cwd)));
+	run_in(true, fdir, args);
+	run_in(false, idir, args);
+	cr_assert_eq(chdir(cwd), 0);
+	for (k = 0; k < 4; k++) {
+		unsigned fd[64], id[64];
+		unsigned long long fo[64], io[64];
+		size_t fn, in, j;
+
+		snprintf(fz, sizeof(fz), "%s/c_%s.1.log.fz", fdir, kinds[k]);
+		snprintf(out, sizeof(out), "%s/f_%s.txt", fdir, kinds[k]);
+		cr_assert_eq(sh(FIO_BIN " --inflate-log='%s' > '%s'", fz, out), 0, "fio cannot inflate its own %s", fz);
+		fn = log_entries(out, fd, fo, 64);
+		snprintf(fz, sizeof(fz), "%s/c_%s.1.log.fz", idir, kinds[k]);
+		snprintf(out, sizeof(out), "%s/i_%s.txt", idir, kinds[k]);
+		cr_assert_eq(sh(FIO_BIN " --inflate-log='%s' > '%s'", fz, out), 0,
+			     "fio --inflate-log cannot read iopath's %s", fz);
+		in = log_entries(out, id, io, 64);
+		cr_assert_eq(in, fn, "%s: iopath's .fz inflates to %zu entries, fio's %zu", kinds[k], in, fn);
+		for (j = 0; j < fn; j++)
+			cr_expect(id[j] == fd[j] && io[j] == fo[j], "%s entry %zu: %u/%llu, fio's %u/%llu",
+				  kinds[k], j, id[j], io[j], fd[j], fo[j]);
+	}
+}
+
+/* The lines of out that start with fio's debug type name (its 8 columns and a space). */
+static unsigned debug_lines(const char *out, const char *type, const char *has)
+{
+	char prefix[16];
+	unsigned n = 0;
+	const char *l;
+
+	snprintf(prefix, sizeof(prefix), "%-8s ", type);
+	for (l = out; l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL)
+		if (!strncmp(l, prefix, strlen(prefix)) && (!has || (strstr(l, has) &&
+							 strstr(l, has) < strchrnul(l, '\n'))))
+			n++;
+	return n;
+}
+
+/* --debug=parse,file,io: fio's lines (type, thread id, message) for what both trace */
+Test(fio_side, debug_lines_as_fio_prints_them)
+{
+	static const char *const want[][2] = {
+		{ "parse", "handle_option=size, ptr=8k" }, { "parse", "handle_option=name, ptr=d" },
+		{ "file", "add file d.0.0" }, { "io", "queue: io_u 0x" }, { "io", "complete: io_u 0x" },
+	};
+	char *argv[] = { "x", "--debug=parse,file,io", "--name=d", "--ioengine=null", "--size=8k",
+			 "--output-format=terse", NULL };
+	struct run_out f, i;
+	unsigned k;
+
+	argv[0] = "fio";
+	f = prog_runv(FIO_BIN, argv);
+	argv[0] = "iopath";
+	i = iopath_runv(argv);
+	cr_assert_eq(f.status | i.status, 0, "%s%s", f.err, i.err);
+	for (k = 0; k < sizeof(want) / sizeof(want[0]); k++)
+		cr_expect_eq(debug_lines(i.out, want[k][0], want[k][1]),
+			     debug_lines(f.out, want[k][0], want[k][1]), "%s lines with '%s'",
+			     want[k][0], want[k][1]);
+	/* each I/O's fields in fio's form (fio also prints fill: and prep: lines) */
+	cr_expect_geq(debug_lines(f.out, "io", ": off=0x1000,len=0x1000,ddir=0,file=d.0.0"), 2);
+	cr_expect_eq(debug_lines(i.out, "io", ": off=0x1000,len=0x1000,ddir=0,file=d.0.0"), 2,
+		     "%s", i.out);
+	run_out_free(&f);
+	run_out_free(&i);
+	/* fio's other types: accepted, with a warning */
+	i = iopath_run("--debug=mem,verify", "--name=d", "--ioengine=null", "--size=8k",
+		       "--output-format=terse", NULL);
+	cr_assert_eq(i.status, 0, "%s", i.err);
+	cr_assert_not_null(strstr(i.err, "iopath does not trace mem"), "%s", i.err);
+	run_out_free(&i);
 }

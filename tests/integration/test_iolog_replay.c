@@ -92,7 +92,7 @@ Test(iolog, fio_trace_replays_with_its_offsets_sizes_and_directions)
 	snprintf(flog, sizeof(flog), "%s/fio.log", dir);
 	snprintf(ilog, sizeof(ilog), "%s/iopath.log", dir);
 	snprintf(cmd, sizeof(cmd),
-		 "cd %s && %s --name=f --filename=data --size=256k --rw=randrw --bssplit=4k/50:16k/50 --write_iolog=%s >/dev/null && "
+		 "cd %s && %s --name=f --filename=data --size=256k --rw=randrw --bssplit=4k/50:16k/50 --fsync=7 --write_iolog=%s >/dev/null && "
 		 "%s --name=r --read_iolog=%s --write_iolog=%s --allow-overwrite --replay_no_stall=1 >/dev/null",
 		 dir, FIO_BIN, flog, getenv("IOPATH_BIN"), flog, ilog);
 	cr_assert_eq(sh("%s", cmd), 0);
@@ -231,4 +231,28 @@ Test(iolog, log_prio_and_log_issue_time_columns)
 			    &issue), 7, "%s", line);
 	cr_assert_eq(prio, 2u << 13 | 3, "%s", line);
 	cr_assert_eq(bs, 4096);
+}
+
+Test(iolog, replay_skip_leaves_out_the_types_named)
+{
+	const char *dir = tmpdir_make();
+	char log[300], data[300], a[320], b[320];
+	FILE *f;
+	json_t *root;
+	char *args[] = { "--name=rep", a, b, "--replay_no_stall=1", "--replay_skip=write,sync", NULL };
+
+	snprintf(log, sizeof(log), "%s/v3.log", dir);
+	snprintf(data, sizeof(data), "%s/data", dir);
+	f = fopen(log, "w");
+	cr_assert_not_null(f);
+	fprintf(f, "fio version 3 iolog\n0 %s add\n0 %s open\n1 %s write 0 4096\n2 %s sync\n"
+		   "3 %s read 0 4096\n4 %s read 4096 4096\n5 %s close\n", data, data, data, data, data,
+		data, data);
+	fclose(f);
+	snprintf(a, sizeof(a), "--read_iolog=%s", log);
+	snprintf(b, sizeof(b), "--filename=%s", data);
+	root = iopath_json_in(dir, args, 0, NULL);
+	cr_assert_eq(job_int(root, 0, "read", "total_ios"), 2);
+	cr_assert_eq(job_int(root, 0, "write", "total_ios"), 0);
+	json_decref(root);
 }

@@ -337,3 +337,35 @@ Test(explain, codes_are_the_documented_vocabulary)
 	for (i = 0; i < EXPLAIN_NR; i++)
 		cr_assert_str_eq(explain_code_name(i), want[i]);
 }
+
+Test(explain, fio_json_with_global_options_is_read)
+{
+	/* fio's own JSON: the engine, direct and size are global options, the depth per job */
+	static const char doc[] =
+		"{\"fio version\": \"fio-3.33\", \"global options\": {\"ioengine\": \"io_uring\","
+		" \"direct\": \"1\", \"rw\": \"randread\", \"bs\": \"4k\"}, \"jobs\": ["
+		"{\"jobname\": \"q1\", \"error\": 0, \"job options\": {\"iodepth\": \"1\"},"
+		" \"job_runtime\": 1000, \"usr_cpu\": 1, \"sys_cpu\": 2,"
+		" \"read\": {\"total_ios\": 200, \"iops\": 200, \"io_bytes\": 819200,"
+		" \"bw_bytes\": 819200, \"lat_ns\": {\"mean\": 5000000}},"
+		" \"write\": {\"total_ios\": 0}},"
+		"{\"jobname\": \"q16\", \"error\": 0, \"job options\": {\"iodepth\": \"16\"},"
+		" \"job_runtime\": 1000, \"usr_cpu\": 1, \"sys_cpu\": 2,"
+		" \"read\": {\"total_ios\": 201, \"iops\": 201, \"io_bytes\": 823296,"
+		" \"bw_bytes\": 823296, \"lat_ns\": {\"mean\": 79500000}},"
+		" \"write\": {\"total_ios\": 0}}]}";
+	struct iop_err err = { "" };
+	struct results r;
+	json_t *ex, *t;
+
+	cr_assert_eq(results_parse(doc, sizeof(doc) - 1, "fio", &r, &err), 0, "%s", err.msg);
+	ex = explain_results(&r, &err);
+	cr_assert_not_null(ex, "%s", err.msg);
+	t = json_array_get(json_object_get(ex, "targets"), 0);
+	cr_assert_str_eq(verdict(t), "serialized");
+	cr_assert_str_eq(json_string_value(json_object_get(json_object_get(finding(t, "serialized"),
+									   "evidence"), "engine")),
+			 "io_uring");
+	json_decref(ex);
+	results_free(&r);
+}

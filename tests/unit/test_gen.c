@@ -1,112 +1,175 @@
-/* Unit tests: offset and block-size generators (random map coverage, repeatability, bssplit). */
+/* Unit tests: offset and block-size generators (fio's three, the random map, repeatability, bssplit). */
 #include <criterion/criterion.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "io/gen.h"
 
-static void check_covers_once(uint64_t n, uint64_t seed)
+static const unsigned gens[] = { RAND_GEN_TAUSWORTHE, RAND_GEN_TAUSWORTHE64, RAND_GEN_LFSR };
+
+/* A pass of the random map (or of the LFSR) visits every block exactly once. */
+static void check_covers_once(uint64_t n, unsigned kind, bool map, uint64_t seed)
 {
-	struct blockperm p;
+	struct file_gen g;
 	unsigned char *seen = calloc(n, 1);
-	uint64_t i, v;
+	uint64_t i, b;
 
 	cr_assert_not_null(seen);
-	perm_init(&p, n, seed);
+	cr_assert_eq(gen_init(&g, n * 512, 512, map, kind, seed), 0);
 	for (i = 0; i < n; i++) {
-		v = perm_at(&p, i);
-		cr_assert_lt(v, n, "n=%llu: %llu out of range", (unsigned long long)n,
-			     (unsigned long long)v);
-		cr_assert_eq(seen[v], 0, "n=%llu: block %llu visited twice", (unsigned long long)n,
-			     (unsigned long long)v);
-		seen[v] = 1;
+		b = gen_rand(&g, 512) / 512;
+		cr_assert_lt(b, n, "n=%llu gen %u: %llu out of range", (unsigned long long)n, kind,
+			     (unsigned long long)b);
+		cr_assert_eq(seen[b], 0, "n=%llu gen %u: block %llu visited twice",
+			     (unsigned long long)n, kind, (unsigned long long)b);
+		seen[b] = 1;
 	}
+	/* and the next pass starts again over every block */
+	memset(seen, 0, n);
+	for (i = 0; i < n; i++) {
+		b = gen_rand(&g, 512) / 512;
+		cr_assert_eq(seen[b], 0, "n=%llu gen %u: second pass repeats %llu",
+			     (unsigned long long)n, kind, (unsigned long long)b);
+		seen[b] = 1;
+	}
+	gen_free(&g);
 	free(seen);
 }
 
 Test(randommap, covers_every_block_exactly_once)
 {
-	const uint64_t sizes[] = { 1, 2, 3, 7, 64, 1000, 4097, 65536, 100003 };
+	const uint64_t sizes[] = { 1, 2, 3, 7, 64, 65, 1000, 4097, 65536, 100003, 300000 };
+	unsigned i, k;
+
+	for (i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++)
+		for (k = 0; k < 3; k++)
+			check_covers_once(sizes[i], gens[k], true, 42 + i);
+}
+
+/* random_generator=lfsr needs no map: each block once per pass by itself, as in fio */
+Test(randommap, lfsr_covers_every_block_without_a_map)
+{
+	const uint64_t sizes[] = { 1, 2, 3, 5, 100, 1023, 1024, 1025, 77777 };
 	unsigned i;
 
 	for (i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++)
-		check_covers_once(sizes[i], 42 + i);
+		check_covers_once(sizes[i], RAND_GEN_LFSR, false, 7 + i);
 }
 
-Test(randommap, is_not_the_identity)
+/* Every width's feedback mask is maximal up to 2^22: the period visits 2^bits - 1 states. */
+Test(randommap, lfsr_masks_have_full_period)
 {
-	struct blockperm p;
-	uint64_t i, fixed = 0;
+	unsigned bits;
 
-	perm_init(&p, 10000, 1);
-	for (i = 0; i < 10000; i++)
-		fixed += perm_at(&p, i) == i;
-	cr_assert_lt(fixed, 100);
+	for (bits = 2; bits <= 22; bits++) {
+		uint64_t n = (1ull << bits) - 1, i;
+		struct offrand o;
+		unsigned char *seen = calloc(n, 1);
+
+		cr_assert_not_null(seen);
+		offrand_init(&o, RAND_GEN_LFSR, n, bits);
+		for (i = 0; i < n; i++) {
+			uint64_t b = offrand_block(&o, n);
+
+			cr_assert_eq(seen[b], 0, "%u bits: block %llu again after %llu", bits,
+				     (unsigned long long)b, (unsigned long long)i);
+			seen[b] = 1;
+		}
+		free(seen);
+	}
 }
 
-Test(randommap, generator_pass_covers_region)
+/* The three generators give three different sequences from one seed. */
+Test(randommap, each_generator_has_its_own_sequence)
+{
+	uint64_t first[3][64];
+	unsigned k, j, i, same;
+
+	for (k = 0; k < 3; k++) {
+		struct file_gen g;
+
+		cr_assert_eq(gen_init(&g, 1 << 24, 4096, true, gens[k], 9), 0);
+		for (i = 0; i < 64; i++)
+			first[k][i] = gen_rand(&g, 4096);
+		gen_free(&g);
+	}
+	for (k = 0; k < 3; k++) {
+		for (j = k + 1; j < 3; j++) {
+			for (i = same = 0; i < 64; i++)
+				same += first[k][i] == first[j][i];
+			cr_assert_lt(same, 4, "generators %u and %u agree on %u of 64", gens[k],
+				     gens[j], same);
+		}
+	}
+}
+
+Test(randommap, is_not_sequential)
 {
 	struct file_gen g;
-	struct rng r;
-	unsigned char seen[256] = { 0 };
-	unsigned i;
+	uint64_t i, prev = 0, seq = 0;
 
-	rng_seed(&r, 3);
-	gen_init(&g, 256 * 4096, 4096, true, 9);
-	for (i = 0; i < 256; i++) {
-		uint64_t off = gen_rand(&g, &r, 4096);
+	cr_assert_eq(gen_init(&g, 10000 * 4096ull, 4096, true, RAND_GEN_TAUSWORTHE, 1), 0);
+	for (i = 0; i < 10000; i++) {
+		uint64_t off = gen_rand(&g, 4096);
 
-		cr_assert_eq(off % 4096, 0);
-		cr_assert_eq(seen[off / 4096], 0);
-		seen[off / 4096] = 1;
+		seq += i && off == prev + 4096;
+		prev = off;
 	}
+	gen_free(&g);
+	cr_assert_lt(seq, 100);
 }
 
 Test(randrepeat, same_seed_same_sequence)
 {
 	struct file_gen a, b;
-	struct rng ra, rb;
-	unsigned i;
+	unsigned i, k;
 
-	rng_seed(&ra, 5);
-	rng_seed(&rb, 5);
-	gen_init(&a, 1 << 24, 4096, false, 1);
-	gen_init(&b, 1 << 24, 4096, false, 1);
-	for (i = 0; i < 1000; i++)
-		cr_assert_eq(gen_rand(&a, &ra, 4096), gen_rand(&b, &rb, 4096));
-	gen_init(&a, 1 << 24, 4096, true, 77);
-	gen_init(&b, 1 << 24, 4096, true, 77);
-	for (i = 0; i < 1000; i++)
-		cr_assert_eq(gen_rand(&a, &ra, 4096), gen_rand(&b, &rb, 4096));
+	for (k = 0; k < 3; k++) {
+		cr_assert_eq(gen_init(&a, 1 << 24, 4096, false, gens[k], 1), 0);
+		cr_assert_eq(gen_init(&b, 1 << 24, 4096, false, gens[k], 1), 0);
+		for (i = 0; i < 1000; i++)
+			cr_assert_eq(gen_rand(&a, 4096), gen_rand(&b, 4096));
+		gen_free(&a);
+		gen_free(&b);
+		cr_assert_eq(gen_init(&a, 1 << 24, 4096, true, gens[k], 77), 0);
+		cr_assert_eq(gen_init(&b, 1 << 24, 4096, true, gens[k], 77), 0);
+		for (i = 0; i < 1000; i++)
+			cr_assert_eq(gen_rand(&a, 4096), gen_rand(&b, 4096));
+		gen_free(&a);
+		gen_free(&b);
+	}
 }
 
 Test(randrepeat, different_seed_different_sequence)
 {
 	struct file_gen a, b;
-	struct rng r;
-	unsigned i, same = 0;
+	unsigned i, k, same;
 
-	rng_seed(&r, 5);
-	gen_init(&a, 1 << 24, 4096, true, 1);
-	gen_init(&b, 1 << 24, 4096, true, 2);
-	for (i = 0; i < 1000; i++)
-		same += gen_rand(&a, &r, 4096) == gen_rand(&b, &r, 4096);
-	cr_assert_lt(same, 10);
+	for (k = 0; k < 3; k++) {
+		cr_assert_eq(gen_init(&a, 1 << 24, 4096, true, gens[k], 1), 0);
+		cr_assert_eq(gen_init(&b, 1 << 24, 4096, true, gens[k], 2), 0);
+		for (i = same = 0; i < 1000; i++)
+			same += gen_rand(&a, 4096) == gen_rand(&b, 4096);
+		cr_assert_lt(same, 10, "generator %u", gens[k]);
+		gen_free(&a);
+		gen_free(&b);
+	}
 }
 
 Test(norandommap, offsets_stay_in_region_and_aligned)
 {
 	struct file_gen g;
-	struct rng r;
-	unsigned i;
+	unsigned i, k;
 
-	rng_seed(&r, 11);
-	gen_init(&g, 1000 * 4096, 4096, false, 1);
-	for (i = 0; i < 100000; i++) {
-		uint64_t off = gen_rand(&g, &r, 4096);
+	for (k = 0; k < 3; k++) {
+		cr_assert_eq(gen_init(&g, 1000 * 4096, 4096, false, gens[k], 1), 0);
+		for (i = 0; i < 100000; i++) {
+			uint64_t off = gen_rand(&g, 4096);
 
-		cr_assert_lt(off, 1000 * 4096);
-		cr_assert_eq(off % 4096, 0);
+			cr_assert_lt(off, 1000 * 4096);
+			cr_assert_eq(off % 4096, 0);
+		}
+		gen_free(&g);
 	}
 }
 
@@ -114,7 +177,7 @@ Test(sequential, wraps_at_region_end)
 {
 	struct file_gen g;
 
-	gen_init(&g, 3 * 4096, 4096, false, 1);
+	gen_init(&g, 3 * 4096, 4096, false, RAND_GEN_TAUSWORTHE, 1);
 	cr_assert_eq(gen_seq(&g, 0, 4096), 0);
 	cr_assert_eq(gen_seq(&g, 0, 4096), 4096);
 	cr_assert_eq(gen_seq(&g, 0, 4096), 8192);
@@ -234,7 +297,7 @@ static unsigned seq_steps(uint64_t start, uint64_t region, uint64_t real, int64_
 	unsigned n = 0;
 	uint64_t pos;
 
-	gen_init(&g, region, 4096, false, 1);
+	gen_init(&g, region, 4096, false, RAND_GEN_TAUSWORTHE, 1);
 	g.start = start;
 	g.real = real;
 	while (n < max) {
@@ -305,7 +368,7 @@ Test(seq_step, rewind_starts_the_next_loop_at_the_region_start)
 {
 	struct file_gen g;
 
-	gen_init(&g, 64 << 10, 4096, false, 1);
+	gen_init(&g, 64 << 10, 4096, false, RAND_GEN_TAUSWORTHE, 1);
 	gen_seq_done(&g, 0, 60 << 10, 4096);
 	cr_assert_eq(gen_seq_step(&g, 0, 8192, false), GEN_END);
 	gen_rewind(&g);

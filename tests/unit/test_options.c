@@ -360,7 +360,7 @@ Test(job_parse, word_options_store_their_values)
 	cr_assert(jobs.jobs[0].rate_poisson);
 	cr_assert(jobs.jobs[0].dedupe_working_set);
 	cr_assert(jobs.jobs[0].submit_offload);
-	cr_assert(jobs.jobs[0].rand_lfsr);
+	cr_assert_eq(jobs.jobs[0].rand_gen, RAND_GEN_LFSR);
 	cr_assert_eq(jobs.jobs[0].exit_what, EXIT_STONEWALL);
 	cr_assert(jobs.jobs[0].seq_identical);
 	cr_assert_eq(jobs.jobs[0].fadvise_hint, FADV_HINT_RANDOM);
@@ -368,7 +368,7 @@ Test(job_parse, word_options_store_their_values)
 	setup();
 	cr_assert_eq(parse("[a]\nrandom_generator=tausworthe64\nexit_what=all\nunit_base=0\n"), 0,
 		     "%s", err.msg);
-	cr_assert(!jobs.jobs[0].rand_lfsr);
+	cr_assert_eq(jobs.jobs[0].rand_gen, RAND_GEN_TAUSWORTHE64);
 	cr_assert_eq(jobs.jobs[0].exit_what, EXIT_ALL);
 	cr_assert_eq(jobs.jobs[0].unit_base, 8);
 	setup();
