@@ -83,16 +83,6 @@ static void run_label(const struct results *r, const char *by, char *buf, size_t
 	strftime(buf, len, "%Y-%m-%d %H:%M", &tm);
 }
 
-static const struct cell *find(const struct results *r, const char *key)
-{
-	unsigned i;
-
-	for (i = 0; i < r->nr; i++)
-		if (!strcmp(r->cells[i].key, key))
-			return &r->cells[i];
-	return NULL;
-}
-
 static const struct hist_step *step_at(const struct hist_step *s, unsigned ns, const char *key,
 				       unsigned at)
 {
@@ -110,7 +100,7 @@ static bool first_seen(struct results *const *g, unsigned i, const char *key)
 	unsigned k;
 
 	for (k = 0; k < i; k++)
-		if (find(g[k], key))
+		if (results_find(g[k], key))
 			return false;
 	return true;
 }
@@ -145,7 +135,7 @@ static void print_trend(struct results *const *g, unsigned nr, char **xl, enum m
 				continue;
 			printf("%-*.*s", (int)w, (int)w, cell->label);
 			for (k = 0; k < nr; k++) {
-				const struct cell *x = find(g[k], cell->key);
+				const struct cell *x = results_find(g[k], cell->key);
 				const struct hist_step *st = step_at(steps, ns, cell->key, k);
 				struct rsummary s;
 
@@ -199,7 +189,7 @@ static json_t *metric_json(struct results *const *g, unsigned nr, enum metric_id
 				continue;
 			vals = json_array();
 			for (k = 0; k < nr; k++) {
-				const struct cell *x = find(g[k], cell->key);
+				const struct cell *x = results_find(g[k], cell->key);
 				struct rsummary s;
 
 				if (x && !cell_summary(x, m, &s))

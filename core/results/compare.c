@@ -313,16 +313,6 @@ static void compare_env(const struct results *b, const struct results *c, struct
 		     b->format, c->format);
 }
 
-static const struct cell *find_cell(const struct results *r, const char *key)
-{
-	unsigned i;
-
-	for (i = 0; i < r->nr; i++)
-		if (!strcmp(r->cells[i].key, key))
-			return &r->cells[i];
-	return NULL;
-}
-
 /* Sort order of rows: regressions first, then improvements, unjudged, noise, unchanged. */
 static int row_cmp(const void *a, const void *b)
 {
@@ -349,7 +339,7 @@ int compare_results(const struct results *base, const struct results *cur,
 	}
 	compare_env(base, cur, rep);
 	for (i = 0; i < base->nr; i++) {
-		const struct cell *b = &base->cells[i], *c = find_cell(cur, b->key);
+		const struct cell *b = &base->cells[i], *c = results_find(cur, b->key);
 		struct cmp_row *row;
 
 		if (!c) {
@@ -386,7 +376,7 @@ int compare_results(const struct results *base, const struct results *cur,
 		rep->base_failed += b->status == CELL_FAILED;
 	}
 	for (i = 0; i < cur->nr; i++)
-		if (!find_cell(base, cur->cells[i].key))
+		if (!results_find(base, cur->cells[i].key))
 			rep->only_cur[rep->nr_only_cur++] = &cur->cells[i];
 	qsort(rep->rows, rep->nr, sizeof(*rep->rows), row_cmp);
 	return 0;

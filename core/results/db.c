@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 
 #include "results/db.h"
 #include "results/db_pg.h"
@@ -64,6 +65,8 @@ static int sqlite_claim(struct db *db, struct iop_err *err)
 	if (!ret)
 		ret = db_query(db, "SELECT COUNT(*) FROM sqlite_master WHERE name = 'iopath_meta'", 0,
 			       NULL, int_value, &ours, err);
+	if (ret == -EBUSY)
+		return ret;	/* another opener holds it: sqlite_open tries again */
 	if (ret)
 		return iop_errf(err, -EINVAL, "--db %s: not an SQLite database (%s)", db->where,
 				sqlite3_errmsg(db->conn));
@@ -91,6 +94,34 @@ static int sqlite_side_files(const char *path, struct iop_err *err)
 					path, side);
 	}
 	return 0;
+}
+
+/*
+ * Claim the file and switch it to WAL (readers never block the writer; writers queue on the
+ * busy timeout). Two openers of a new database both write its header while still in rollback
+ * mode, and there SQLite answers SQLITE_BUSY at once rather than wait where waiting could
+ * deadlock (one holds a read lock and asks for the write lock the other holds): so the whole
+ * step is tried again, up to the busy timeout.
+ */
+static int sqlite_settle(struct db *db, struct iop_err *err)
+{
+	const struct timespec pause = { 0, 20 * 1000 * 1000 };
+	unsigned waited_ms = 0;
+	int ret;
+
+	for (;;) {
+		ret = sqlite_claim(db, err);
+		if (!ret)
+			ret = db_exec(db, "PRAGMA journal_mode=WAL; PRAGMA foreign_keys=ON", err);
+		if (ret != -EBUSY || waited_ms >= DB_BUSY_TIMEOUT_MS)
+			break;
+		nanosleep(&pause, NULL);
+		waited_ms += 20;
+	}
+	if (ret == -EBUSY)
+		return iop_errf(err, ret, "--db %s: still locked by another writer after %u s; try again",
+				db->where, waited_ms / 1000);
+	return ret;
 }
 
 static int sqlite_open(struct db *db, const char *path, bool create, struct iop_err *err)
@@ -129,10 +160,7 @@ static int sqlite_open(struct db *db, const char *path, bool create, struct iop_
 	sqlite3_extended_result_codes(s, 1);
 	sqlite3_busy_timeout(s, DB_BUSY_TIMEOUT_MS);
 	db->conn = s;
-	ret = sqlite_claim(db, err);
-	/* WAL: readers never block the writer; writers queue on the busy timeout */
-	if (!ret)
-		ret = db_exec(db, "PRAGMA journal_mode=WAL; PRAGMA foreign_keys=ON", err);
+	ret = sqlite_settle(db, err);
 	if (ret) {
 		sqlite3_close(s);
 		db->conn = NULL;

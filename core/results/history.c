@@ -32,16 +32,6 @@ unsigned history_group(struct results **runs, unsigned n, const char *by,
 	return ng;
 }
 
-static const struct cell *find(const struct results *r, const char *key)
-{
-	unsigned i;
-
-	for (i = 0; i < r->nr; i++)
-		if (!strcmp(r->cells[i].key, key))
-			return &r->cells[i];
-	return NULL;
-}
-
 /* The cell's values of m; NULL (no values) when the cell is absent or not ok. */
 static double *values(const struct cell *c, enum metric_id m, unsigned *n)
 {
@@ -84,12 +74,12 @@ int history_steps(struct results *const *groups, unsigned n, enum metric_id m,
 
 			/* each cell once, from the first group that has it */
 			for (k = 0; k < g && !seen; k++)
-				seen = find(groups[k], cell->key) != NULL;
+				seen = results_find(groups[k], cell->key) != NULL;
 			if (seen)
 				continue;
 			for (k = g + 1; k < n && !ret; k++) {
-				const struct cell *a = find(groups[k - 1], cell->key);
-				const struct cell *b = find(groups[k], cell->key);
+				const struct cell *a = results_find(groups[k - 1], cell->key);
+				const struct cell *b = results_find(groups[k], cell->key);
 				double *va = values(a, m, &na), *vb = values(b, m, &nb);
 				struct hist_step s = { a, b, k, { 0 } };
 

@@ -191,7 +191,7 @@ static char *identity_key(const json_t *id)
 	return s;
 }
 
-static struct cell *cell_find(struct results *r, const char *key)
+const struct cell *results_find(const struct results *r, const char *key)
 {
 	unsigned i;
 
@@ -208,7 +208,7 @@ struct cell *results_cell(struct results *r, const json_t *identity, const char 
 
 	if (!key)
 		return NULL;
-	c = cell_find(r, key);
+	c = (struct cell *)results_find(r, key);
 	if (c) {
 		free(key);
 		return c;

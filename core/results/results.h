@@ -76,6 +76,8 @@ int results_add_target(struct results *r, const char *role, const char *path,
 
 /* The cell with this identity (an object of strings), created if new. NULL on ENOMEM. */
 struct cell *results_cell(struct results *r, const json_t *identity, const char *label);
+/* The cell whose identity key is key, or NULL. */
+const struct cell *results_find(const struct results *r, const char *key);
 
 /* Mark a cell skipped or failed with a reason. */
 int cell_set_status(struct cell *c, enum cell_status st, const char *reason);

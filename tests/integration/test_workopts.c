@@ -494,8 +494,11 @@ Test(side_by_side, rate_iops_moves_what_fio_moves)
 			       "--rate_iops=400", "--runtime=1", "--time_based", NULL };
 
 	SKIP_WITHOUT_FIO();
-	/* both pace 400 I/Os into the second; either may catch one more at its end */
-	similar_to_fio(args, 1, true, 0.01);
+	/*
+	 * both pace 400 I/Os into the second; either may catch one more at its end, and on a
+	 * loaded machine a thread not scheduled when the second ends falls a few short (390 once)
+	 */
+	similar_to_fio(args, 1, true, 0.05);
 }
 
 static json_t *dir_obj(json_t *root, const char *dir, const char *lat)
