@@ -254,9 +254,16 @@ bench: iopath
 # throw-away virtualenv) run through a `fio` that execs ./iopath and with Debian's fio; every
 # run must complete with numbers within 2x of fio's. Skipped, with the reason, where the copies
 # or fio are absent. About 2 minutes.
-consumers-test html-test: iopath
+consumers-test: iopath
 	scripts/deps.sh --consumers
-	tests/consumers/consumers-test html-test
+	tests/consumers/consumers-test
+
+# make html-test: every kind of HTML report (sweep, run, suite, compare, history, probe, a
+# 1,000-cell sweep) opened in headless Chromium: no console error, no load of anything, every
+# chart drawn, the tables' numbers equal to the JSON's; screenshots in build/html-test/. Skipped,
+# with the reason, where Chromium or Selenium is missing (scripts/deps.sh --browser).
+html-test: iopath
+	IOPATH_BIN=$(CURDIR)/iopath /usr/bin/python3 tests/html/browser_test.py
 
 # The MPI tests: their own MPI build (build/iopath-mpi), run under mpirun on this machine.
 # Skipped, with the reason, where Open MPI is not installed (scripts/deps.sh --mpi).
