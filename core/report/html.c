@@ -318,7 +318,8 @@ void html_probes(FILE *f, const json_t *targets, const struct hset *s)
 				   jstr(t, "summary", NULL), p, NULL, s);
 		else if (json_object_get(t, "role"))
 			probe_card(f, jstr(t, "role", NULL), jstr(t, "path", NULL),
-				   jstr(t, "summary", NULL), NULL, jstr(t, "probe_error", jstr(t, "error", "")), s);
+				   jstr(t, "summary", NULL), NULL,
+				   jstr(t, "probe_error", jstr(t, "error", "the result holds no probe of it")), s);
 		else	/* a plain run's iopath.targets: the probe objects themselves */
 			probe_card(f, NULL, jstr(t, "path", "?"), NULL, t, NULL, NULL);
 	}
@@ -456,6 +457,7 @@ static void results_section(FILE *f, const struct html_doc *d, unsigned idx)
 	const json_t *env = json_object_get(d->doc, "env"), *targets = json_object_get(d->doc, "targets");
 	const json_t *iop = json_object_get(d->raw, "iopath"), *suite = json_object_get(iop, "suite");
 	const char *kind = kind_title(d->doc, d->raw);
+	const char *when;
 	struct hset s;
 	char id[32];
 
@@ -477,6 +479,9 @@ static void results_section(FILE *f, const struct html_doc *d, unsigned idx)
 		fputs("<p class=\"bad\">out of memory</p>\n", f);
 		return;
 	}
+	/* a result that carries no time of its own (a suite's) says none rather than 1970 */
+	when = json_integer_value(json_object_get(d->doc, "timestamp_ms")) > 0 ?
+	       jstr(d->doc, "time_utc", NULL) : NULL;
 	if (json_is_object(iop) && json_is_object(json_object_get(iop, "host"))) {
 		/* a fio-shaped file: its own host and probes are richer than the loaded cells' */
 		json_t *e = json_deep_copy(env);
@@ -485,13 +490,14 @@ static void results_section(FILE *f, const struct html_doc *d, unsigned idx)
 			json_object_set(e, "host", json_object_get(iop, "host"));
 			if (jstr(iop, "command_line", NULL))
 				json_object_set(e, "command_line", json_object_get(iop, "command_line"));
-			html_env(f, e, json_object_get(d->doc, "labels"), jstr(d->doc, "time_utc", jstr(d->raw, "time", NULL)));
+			html_env(f, e, json_object_get(d->doc, "labels"),
+				 when ? when : jstr(d->raw, "time", NULL));
 			json_decref(e);
 		}
 		if (!json_array_size(targets))
 			targets = json_object_get(iop, "targets");
 	} else {
-		html_env(f, env, json_object_get(d->doc, "labels"), jstr(d->doc, "time_utc", NULL));
+		html_env(f, env, json_object_get(d->doc, "labels"), when);
 	}
 	html_probes(f, targets, &s);
 	html_explain(f, d->doc, d->raw);

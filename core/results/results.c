@@ -701,13 +701,18 @@ static int load_suite_targets(struct results *r, const json_t *meta)
 
 	json_array_foreach(st, i, t) {
 		const char *name = str_or(t, "name", NULL), *dir = str_or(t, "dir", NULL);
+		const char *files = str_or(t, "files", "");
 		json_t *e, *probe = NULL;
 
 		if (!name || !dir)
 			continue;
-		json_array_foreach(json_object_get(meta, "targets"), k, p)
-			if (!strcmp(str_or(p, "dir", ""), dir))
+		/* the suite probes the temporary directory it made inside the target (files) */
+		json_array_foreach(json_object_get(meta, "targets"), k, p) {
+			const char *pd = str_or(p, "dir", "");
+
+			if (!strcmp(pd, dir) || (*files && !strcmp(pd, files)))
 				probe = (json_t *)p;
+		}
 		e = json_pack("{s:s,s:s,s:O?}", "role", name, "path", dir, "probe", probe);
 		if (!e || json_array_append_new(r->targets, e))
 			return -ENOMEM;

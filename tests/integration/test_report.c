@@ -141,3 +141,25 @@ Test(report, refuses_bad_input_with_exit_2)
 	cr_assert_eq(r.status, 2, "an unwritable --html is found before the run: %s", r.err);
 	run_out_free(&r);
 }
+
+/* A suite's page shows each target's probe (the suite probed its temporary directory inside
+ * the target) and no time where the suite's JSON carries none. */
+Test(report, suite_page_shows_each_targets_probe)
+{
+	const char *dir = tmpdir_make();
+	char target[512], out[512], html[512], *page;
+	struct run_out r;
+
+	snprintf(target, sizeof(target), "disk=%s", dir);
+	snprintf(out, sizeof(out), "--output=%s/suite.json", dir);
+	snprintf(html, sizeof(html), "%s/suite.html", dir);
+	r = iopath_run("suite", "vm-paths", "--target", target, "--scale=0.001", "--repeat", "1",
+		       "--output-format=json", out, "--html", html, NULL);
+	cr_assert_eq(r.status, 0, "suite: %s", r.err);
+	run_out_free(&r);
+	page = slurp(html);
+	cr_assert_null(strstr(page, "not probed"), "the target's probe was lost");
+	cr_assert_not_null(strstr(page, "<th>trial</th>"), "no capability trials on the card");
+	cr_assert_null(strstr(page, "1970-01-01"), "a time the suite never recorded");
+	free(page);
+}
