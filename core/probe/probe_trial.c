@@ -1,6 +1,8 @@
 /* Capability trials in a temporary file: O_DIRECT, async interfaces, mmap, fallocate, fsync. */
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,6 +30,31 @@ struct trial_ctx {
 	unsigned char *buf;	/* BUF_LEN, 4096-aligned */
 };
 
+/*
+ * open(O_CREAT | O_EXCL) and register the name for removal, with the exit signals held off
+ * in between: a SIGINT that came while the create was on its way (a FUSE create can take a
+ * second) would otherwise remove the registered files and exit before this one is among
+ * them. The signal is taken once the name is registered.
+ */
+static int create_registered(const char *name)
+{
+	sigset_t block, old;
+	int fd, saved;
+
+	sigemptyset(&block);
+	sigaddset(&block, SIGINT);
+	sigaddset(&block, SIGTERM);
+	sigaddset(&block, SIGHUP);
+	pthread_sigmask(SIG_BLOCK, &block, &old);
+	fd = open(name, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+	saved = errno;
+	if (fd >= 0)
+		tempfiles_register(name);	/* removed on SIGINT/SIGTERM too */
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	errno = saved;
+	return fd;
+}
+
 /* Create a fresh file in dir with O_EXCL; returns the fd or -errno. */
 static int tmp_create(const char *dir, char *name, size_t len)
 {
@@ -39,12 +66,9 @@ static int tmp_create(const char *dir, char *name, size_t len)
 		if (snprintf(name, len, "%s/.iopath-probe-%d-%08lx", dir, (int)getpid(),
 			     (salt >> 32) & 0xfffffffful) >= (int)len)
 			return -ENAMETOOLONG;
-		fd = open(name, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
-		if (fd >= 0) {
-			/* removed on SIGINT/SIGTERM too */
-			tempfiles_register(name);
+		fd = create_registered(name);
+		if (fd >= 0)
 			return fd;
-		}
 		if (errno == EINTR) {
 			/* a signal cut the create short: on FUSE the file may exist all the same */
 			unlink(name);
