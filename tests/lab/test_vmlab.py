@@ -64,6 +64,12 @@ class PathTable(unittest.TestCase):
                 flagged = ("direct_honoured", "false") in p.expect
                 self.assertEqual(flagged, "allow_direct_io" not in p.virtiofsd, p.name)
 
+    def test_virtiofs_with_allow_direct_io_must_be_found_honoured(self):
+        for p in vm.PATHS:
+            if p.kind == "virtiofs":
+                honoured = ("direct_honoured", "true") in p.expect
+                self.assertEqual(honoured, "allow_direct_io" in p.virtiofsd, p.name)
+
 
 class SelectPaths(unittest.TestCase):
     def test_globs_select_in_table_order(self):
