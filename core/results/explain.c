@@ -743,11 +743,11 @@ static void analyse_cache(struct verdicts *v, const struct target_pts *t)
 	else if (probe_says && pair)
 		snprintf(f->summary, sizeof(f->summary),
 			 "reads come from a cache or memory, not the storage: %s; direct reads %.1f us, buffered/direct %.2fx",
-			 why ? why : "memory-backed filesystem", lat_us(d), ratio);
+			 why ? why : cls && !strcmp(cls, "memory") ? "memory-backed filesystem" : "the probe's O_DIRECT honesty check found a cache", lat_us(d), ratio);
 	else if (probe_says)
 		snprintf(f->summary, sizeof(f->summary),
 			 "reads come from a cache or memory, not the storage: %s",
-			 why ? why : "memory-backed filesystem");
+			 why ? why : cls && !strcmp(cls, "memory") ? "memory-backed filesystem" : "the probe's O_DIRECT honesty check found a cache");
 	else
 		snprintf(f->summary, sizeof(f->summary),
 			 "\"direct\" reads are as fast as buffered ones (%.0f against %.0f IOPS, %.1f us each): a cache answers them, the figures measure memory",
