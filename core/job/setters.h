@@ -19,7 +19,13 @@ int parse_engine_opts(struct job_spec *job, const struct engine_ops *ops, struct
 
 int bad_value(struct iop_err *err, const struct opt_def *o, const char *val, const char *accepted);
 
-int pattern_token(const char **in, unsigned char *out, size_t room);
+/*
+ * A pattern option's value in fio's syntax (0x hex bytes, "strings", 'files', decimal
+ * numbers, combined) into out (PATTERN_MAX bytes): its length, or -EINVAL with a line that
+ * names the option, where it could not be read and what is accepted (example: when empty).
+ */
+int parse_pattern(const struct opt_def *o, const char *val, unsigned char *out,
+		  const char *example, struct iop_err *err);
 
 int set_ba(struct job_spec *job, const struct opt_def *o, const char *val, struct iop_err *err);
 
