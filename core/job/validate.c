@@ -384,6 +384,40 @@ static int finish_mode(struct job_spec *job, struct iop_err *err)
 	return 0;
 }
 
+/*
+ * fio's cmdprio options belong to the engines that set a priority per request (libaio and
+ * io_uring in fio): the engine must say it does (ENGINE_CMDPRIO).
+ */
+static int finish_cmdprio(struct job_spec *job, struct iop_err *err)
+{
+	static const char *const names[] = { "cmdprio_percentage", "cmdprio_bssplit",
+					     "cmdprio_class", "cmdprio" };
+	const struct engine_entry *ent;
+	char have[128];
+	size_t off = 0;
+	unsigned i;
+
+	for (i = 0; i < 4 && !job_gave(job, names[i]); i++)
+		;
+	if (i == 4)
+		return 0;
+	if (!(job->engine->flags & ENGINE_CMDPRIO)) {
+		have[0] = '\0';
+		for (ent = engine_table; ent->name && off < sizeof(have); ent++)
+			if ((ent->ops->flags & ENGINE_CMDPRIO) && !ent->force_direct)
+				off += (size_t)snprintf(have + off, sizeof(have) - off, "%s%s",
+							off ? ", " : "", ent->name);
+		return iop_errf(err, -EINVAL,
+				"%s: %s: ioengine=%s sets no priority per I/O (the cmdprio options are for the engines that do: %s)",
+				job->origin, names[i], job->engine->name, have);
+	}
+	if ((job->cmdprio_pct[0] || job->cmdprio_pct[1]) && job->cmdprio_bssplit_given)
+		return iop_errf(err, -EINVAL,
+				"%s: cmdprio_percentage and cmdprio_bssplit options are mutually exclusive (as in fio)",
+				job->origin);
+	return 0;
+}
+
 int job_finish(struct job_spec *job, struct iop_err *err)
 {
 	const struct engine_entry *ent = engine_find(job->ioengine);
@@ -399,6 +433,8 @@ int job_finish(struct job_spec *job, struct iop_err *err)
 	if (ret)
 		return ret;
 	ret = finish_zones(job, err);
+	if (!ret)
+		ret = finish_cmdprio(job, err);
 	if (!ret)
 		ret = finish_replay(job, err);
 	if (!ret)

@@ -195,6 +195,17 @@ void measure_start(struct worker *w, uint64_t t);
 /* A sample for the bandwidth/IOPS logs and steady state, when one is due at t. */
 void take_sample(struct worker *w, uint64_t t);
 
+/* ---- cmdprio.c ---- */
+
+/* The worker's cmdprio choices and per-priority statistics; 0 or -ENOMEM (worker failed). */
+int cmdprio_setup(struct worker *w, uint64_t seed);
+void cmdprio_free(struct worker *w);
+/* The priority of r (set in r->ioprio: its own, or 0 for the worker's), as fio's cmdprio picks. */
+void cmdprio_pick(struct worker *w, struct io_req *r);
+/* A counted completion of stat direction sd into its priority's latencies. */
+void cmdprio_record(struct worker *w, const struct io_req *r, unsigned sd, uint64_t clat,
+		    bool async);
+
 /* ---- fileop.c ---- */
 
 /* The file-operation engines' loop: a file at a time, round robin. */

@@ -513,6 +513,13 @@ static int setup_options(struct worker *w, uint64_t seed)
 		w->rated |= bps != 0;
 		w->ratemin |= job->rate_min[d] || job->rate_iops_min[d];
 	}
+	w->ioprio = job_ioprio(job);
+	if (job_cmdprio(job)) {
+		ret = cmdprio_setup(w, seed);
+		if (ret)
+			return ret;
+		w->full = true;
+	}
 	w->think_blocks_given = job->thinktime_blocks_given;
 	/* completions are counted only for what reads the counts */
 	w->count_done = w->ratemin || (job->thinktime_ns && !job->thinktime_issue);
@@ -676,9 +683,6 @@ static void write_logs(struct worker *w)
 	struct log_columns cols = {
 		.offset = job->log_offset,
 		.prio_value = job->log_prio,
-		/* the ioprio_set value every I/O of the worker carries; none: 0, as fio logs it */
-		.prio = job->ioprio_given ? (job->ioprio_class ? job->ioprio_class : 2) << 13 |
-					    job->ioprio : 0,
 	};
 
 	iologs_finish(w->logs, w->end_ns);
@@ -1102,6 +1106,7 @@ void worker_free(struct worker *w)
 	free(w->copy_ready);
 	w->copy_ready = NULL;
 	free(w->meta);
+	cmdprio_free(w);
 	w->meta = NULL;
 	free(w->st);
 	progress_log_free(&w->progress);
