@@ -418,6 +418,34 @@ static int finish_cmdprio(struct job_spec *job, struct iop_err *err)
 	return 0;
 }
 
+/*
+ * verify_only, as fio's: the writes are generated but not done (fio's dry run), and the verify
+ * pass reads back what they would have written. What the job would write must be known
+ * beforehand, so the kinds of job whose writes depend on time or on completions are refused.
+ */
+static int finish_verify_only(const struct job_spec *job, struct iop_err *err)
+{
+	const char *why = NULL;
+
+	if (!job->verify_only)
+		return 0;
+	if (job->verify == VERIFY_NONE)
+		why = "it needs verify= (the checksums the earlier run wrote)";
+	else if (!job_writes_data(job->rw) || job->rw == RW_COPY || job->rw == RW_METADATA)
+		why = "it checks what a writing job wrote; this job does not write (a job that reads with verify= checks what it reads already)";
+	else if (!job->do_verify)
+		why = "do_verify=0 leaves nothing to do";
+	else if (job->time_based)
+		why = "a timed run's writes are not known beforehand (fio does not support time_based with it either)";
+	else if (job->zone_zbd || job->read_iolog[0] || job->verify_backlog)
+		why = job->zone_zbd ? "zonemode=zbd places writes as zones fill" :
+		      job->read_iolog[0] ? "a replay's writes are the log's, not this job's" :
+		      "verify_backlog reads back during the writes, which are not done";
+	if (!why)
+		return 0;
+	return iop_errf(err, -EINVAL, "%s: verify_only: %s", job->origin, why);
+}
+
 int job_finish(struct job_spec *job, struct iop_err *err)
 {
 	const struct engine_entry *ent = engine_find(job->ioengine);
@@ -435,6 +463,8 @@ int job_finish(struct job_spec *job, struct iop_err *err)
 	ret = finish_zones(job, err);
 	if (!ret)
 		ret = finish_cmdprio(job, err);
+	if (!ret)
+		ret = finish_verify_only(job, err);
 	if (!ret)
 		ret = finish_replay(job, err);
 	if (!ret)

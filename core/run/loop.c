@@ -1147,6 +1147,27 @@ static void __attribute__((noinline)) io_loop_offload(struct worker *w)
 	free(got);
 }
 
+/*
+ * verify_only (fio's do_dry_run): the write phase's requests made in order and none issued,
+ * so that the verify pass reads back the blocks they would have written. Paced jobs are not
+ * held: only the order matters.
+ */
+void io_dry_run(struct worker *w)
+{
+	struct io_req *r = w->free_reqs[w->nr_free - 1];
+	uint64_t t = worker_now(w);
+	int got;
+
+	while (!w->aborted && !run_stop_requested()) {
+		got = next_request_full(w, r, t);
+		if (got == REQ_WAIT)
+			t = w->rate_wait_ns > t ? w->rate_wait_ns : t + 1;
+		else if (got <= 0)
+			break;
+	}
+	w->end_ns = worker_now(w);
+}
+
 void io_loop(struct worker *w)
 {
 	const struct job_spec *job = w->job;

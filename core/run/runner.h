@@ -176,6 +176,8 @@ void unlink_job_files(const struct job_plan *plan);
 
 /* Run the job's I/O: the loop specialised for its options, the offload pool, or a file-op loop. */
 void io_loop(struct worker *w);
+/* verify_only: the phase's requests made and none issued, their blocks marked as written. */
+void io_dry_run(struct worker *w);
 
 /* What the worker's own engine instance gets: its options and limits. */
 struct engine_params engine_params_of(const struct worker *w);

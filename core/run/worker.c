@@ -249,7 +249,7 @@ static int setup_files(struct worker *w)
 			return ret;
 		w->gens[i].start = w->gens[i].origin = f->start;
 		w->gens[i].real = file_end(w, f, plan_path(plan, w->clone, i));
-		if (job->verify != VERIFY_NONE && writes) {
+		if (job->verify != VERIFY_NONE && (writes || job->verify_only)) {
 			w->written[i] = calloc(f->len / plan->unit / 8 + 1, 1);
 			if (!w->written[i])
 				return -ENOMEM;
@@ -887,6 +887,10 @@ static void phase_done(struct worker *w, uint64_t from, bool verify)
 /* An I/O phase and, as in fio's do_io, its end_fsync. */
 static void io_phase(struct worker *w, uint64_t from)
 {
+	if (w->job->verify_only) {
+		io_dry_run(w);
+		return;
+	}
 	io_loop(w);
 	if (!w->aborted && w->job->end_fsync && job_writes_data(w->job->rw))
 		end_fsync(w);
@@ -1039,7 +1043,7 @@ void *worker_main(void *arg)
 		io_phase(w, w->end_ns);
 	}
 	if (job->verify != VERIFY_NONE && job->verify_state_save && job_writes_data(job->rw) &&
-	    job->rw != RW_COPY && !w->aborted)
+	    job->rw != RW_COPY && !job->verify_only && !w->aborted)
 		vstate_save(w);
 	if (job->rw == RW_COPY)
 		copy_finish(w);

@@ -493,6 +493,8 @@ static inline const char *job_rw_name(enum job_rw rw)
  */
 static inline bool job_changes_files(const struct job_spec *job)
 {
+	if (job->verify_only)
+		return false;	/* its writes are not done, only read back (fio's dry run) */
 	if (job->engine && (job->engine->flags & ENGINE_FILE_OP))
 		return job->engine->flags & ENGINE_REMOVES;
 	return job_writes(job->rw) || (job->engine && (job->engine->flags & ENGINE_MODIFIES));
