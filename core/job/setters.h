@@ -26,7 +26,13 @@ int dir_parts(const char *val, char buf[2][DIR_PART_MAX], const char *part[2]);
 
 int bad_value(struct iop_err *err, const struct opt_def *o, const char *val, const char *accepted);
 
-int pattern_token(const char **in, unsigned char *out, size_t room);
+/*
+ * A pattern option's value in fio's syntax (0x hex bytes, "strings", 'files', decimal
+ * numbers, combined) into out (PATTERN_MAX bytes): its length, or -EINVAL with a line that
+ * names the option, where it could not be read and what is accepted (example: when empty).
+ */
+int parse_pattern(const struct opt_def *o, const char *val, unsigned char *out,
+		  const char *example, struct iop_err *err);
 
 int set_ba(struct job_spec *job, const struct opt_def *o, const char *val, struct iop_err *err);
 
