@@ -115,9 +115,7 @@ int set_rwmix(struct job_spec *job, const struct opt_def *o, const char *val,
  * applies to every direction; "r,w[,t]" gives reads then writes, and an empty part leaves
  * that direction alone. part[d] is NULL when direction d is left alone.
  */
-#define DIR_PART_MAX 1024
-
-static int dir_parts(const char *val, char buf[2][DIR_PART_MAX], const char *part[2])
+int dir_parts(const char *val, char buf[2][DIR_PART_MAX], const char *part[2])
 {
 	const char *comma = strchr(val, ','), *second;
 	size_t n;
