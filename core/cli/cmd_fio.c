@@ -536,7 +536,8 @@ int cmd_fio(int argc, char **argv)
 		ret = parse_args(argc, argv, &a, &p, &err);
 	if (!ret)
 		ret = job_parser_finish(&p, &err);
-	if (!ret && !jobs.nr)
+	/* as fio: --parse-only of global options alone (no job) parses them and succeeds */
+	if (!ret && !jobs.nr && !a.parse_only)
 		ret = iop_errf(&err, -EINVAL, "no jobs defined (give a job file or --name=NAME with options)");
 	if (!ret && a.warnings_fatal && p.nr_warnings)
 		ret = iop_errf(&err, -EINVAL, "--warnings-fatal: %s", p.warnings[0]);

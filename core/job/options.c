@@ -621,7 +621,8 @@ int opt_apply_ctx(struct job_spec *job, const char *key, const char *val, const 
 	char hint[160];
 	int ret;
 
-	iop_debugf(DBG_PARSE, "handle_option=%s, ptr=%s", key, val ? val : "(null)");
+	/* fio names the option by its own name, not the alias given */
+	iop_debugf(DBG_PARSE, "handle_option=%s, ptr=%s", o ? o->name : key, val ? val : "(null)");
 	if (!o) {
 		if (engine_owning(key)) {
 			ret = store_engine_kv(job, key, val, where, err);
