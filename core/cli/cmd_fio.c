@@ -124,13 +124,13 @@ static int fio_cli_refused(const struct fio_args *a, const char *key, struct iop
 
 /*
  * --debug=TYPE[,TYPE...]: fio's debug lines on stdout, for the types iopath traces (parse, file,
- * io, job); fio's other types, and names fio has no type for, are warned about and ignored;
+ * io, job, random); fio's other types, and names fio has no type for, are warned about and ignored;
  * "all" takes every one iopath traces, "help" lists them. Returns 1, or -errno.
  */
 static int debug_option(const char *val, struct iop_err *err)
 {
 	static const unsigned traced = 1u << DBG_PARSE | 1u << DBG_FILE | 1u << DBG_IO |
-				       1u << DBG_JOB;
+				       1u << DBG_JOB | 1u << DBG_RANDOM;
 	char buf[256], *tok, *save = NULL, *colon;
 	unsigned t;
 
@@ -153,7 +153,7 @@ static int debug_option(const char *val, struct iop_err *err)
 			*colon = '\0';
 		if (!strcmp(tok, "all")) {
 			iop_debug_mask = traced;
-			fprintf(stderr, "iopath: warning: --debug=all: iopath traces parse, file, io and job only\n");
+			fprintf(stderr, "iopath: warning: --debug=all: iopath traces parse, file, io, job and random only\n");
 			continue;
 		}
 		for (t = 0; t < DBG_NR && strcmp(tok, iop_debug_names[t]); t++)

@@ -145,6 +145,8 @@ const struct opt_def opt_table[] = {
 	  "advise the kernel of the access pattern: 1 (the job's: random or sequential, the default), random, sequential, 0 (none)",
 	  fadvise_hint_words },
 	{ "randrepeat", NULL, OPT_BOOL, FIELD(randrepeat), 0, 1, NULL, "same random sequence each run" },
+	{ "allrandrepeat", NULL, OPT_BOOL, FIELD(allrandrepeat), 0, 1, NULL,
+	  "every random generator repeatable, even with randrepeat=0 (offsets, buffers, pacing)" },
 	{ "randseed", NULL, OPT_FN, 0, 0, 0, 0, set_randseed, "seed of the random generators" },
 	{ "norandommap", NULL, OPT_FLAG, FIELD(norandommap), 0, 1, NULL,
 	  "random offsets without covering each block once" },
