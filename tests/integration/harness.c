@@ -1,4 +1,5 @@
 /* Integration-test helpers: run the iopath binary, capture its output, read its JSON. */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <ftw.h>
@@ -396,6 +397,16 @@ void mount_cleanup(void)
 		umount2(test_mnt, MNT_DETACH);
 	test_mnt[0] = '\0';
 	tmpdir_cleanup();
+}
+
+void faultfs_settle(const char *mnt)
+{
+	DIR *d = opendir(mnt);
+
+	cr_assert_not_null(d, "%s: %s", mnt, strerror(errno));
+	while (readdir(d))
+		;
+	closedir(d);
 }
 
 void faultfs_mount(const char *backing, const char *mnt, const char *opts)

@@ -100,6 +100,14 @@ void sleep_ms(unsigned ms);
 void faultfs_mount(const char *backing, const char *mnt, const char *opts);
 
 /*
+ * Return once faultfs, mounted on mnt, has served every request made before: one request
+ * through the mount, which its single thread serves after those. A descriptor's release,
+ * which the kernel sends without waiting (and which removes the .fuse_hidden file an unlink
+ * of an open file leaves), is done by then.
+ */
+void faultfs_settle(const char *mnt);
+
+/*
  * A mount point a test sets up (faultfs, a small tmpfs...); mount_cleanup, a suite's .fini,
  * detaches it if set and removes the test's temporary directory.
  */
