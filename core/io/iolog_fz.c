@@ -23,7 +23,6 @@
 #define SAMPLE_OFFSET_BIT 0x80000000u
 #define SAMPLE_PRIO_BIT 0x40000000u
 #define SAMPLE_DDIR_MASK (~(SAMPLE_OFFSET_BIT | SAMPLE_PRIO_BIT))
-#define IOPRIO_CLASS_RT 1
 
 static int read_whole(const char *path, unsigned char **buf, size_t *len, struct iop_err *err)
 {
@@ -109,7 +108,7 @@ static int print_samples(FILE *out, const unsigned char *s, size_t len, size_t a
 		if (prio_value)
 			fprintf(out, ", 0x%04x\n", prio);
 		else
-			fprintf(out, ", %u\n", (prio >> 13) == IOPRIO_CLASS_RT);
+			fprintf(out, ", %u\n", (prio >> IOPRIO_CLASS_SHIFT) == IOPRIO_CLASS_RT);
 	}
 	return 0;
 }
