@@ -411,14 +411,16 @@ void mount_cleanup(void)
 	tmpdir_cleanup();
 }
 
-void ramfs_mount(const char *mnt, const char *why)
+void test_mount(const char *mnt, const char *type, unsigned long flags, const char *data,
+		const char *what)
 {
 	if (!is_root())
-		cr_skip_test("needs root to mount a ramfs (%s)", why);
+		cr_skip_test("needs root to mount %s", what);
 	cr_assert_eq(mkdir(mnt, 0755), 0, "%s: %s", mnt, strerror(errno));
-	if (mount("none", mnt, "ramfs", 0, NULL))
-		cr_skip_test("cannot mount ramfs here");
-	snprintf(test_mnt, sizeof(test_mnt), "%s", mnt);
+	if (mount("none", mnt, type, flags, data))
+		cr_skip_test("cannot mount %s here", type);
+	if (mnt != test_mnt)
+		snprintf(test_mnt, sizeof(test_mnt), "%s", mnt);
 }
 
 void faultfs_settle(const char *mnt)

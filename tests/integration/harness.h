@@ -117,11 +117,12 @@ extern char test_mnt[300];
 void mount_cleanup(void);
 
 /*
- * Mount a ramfs (a filesystem without user xattrs or O_DIRECT) on mnt, a directory made
- * here, as test_mnt. Skips the test where it cannot, with the reason: not root ("needs root
- * to mount a ramfs (" why ")"), or the mount failed.
+ * Mount a filesystem of type (tmpfs, ramfs...) with flags and data on mnt (test_mnt itself,
+ * or copied there), a directory made here. Skips the test where it cannot, with the reason: not root ("needs root
+ * to mount " what), or the mount failed.
  */
-void ramfs_mount(const char *mnt, const char *why);
+void test_mount(const char *mnt, const char *type, unsigned long flags, const char *data,
+		const char *what);
 
 /* Create path holding size bytes of a pattern drawn from seed (0 size: an empty file). */
 void file_make(const char *path, size_t size, unsigned seed);

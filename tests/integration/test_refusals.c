@@ -51,7 +51,7 @@ Test(refusals, direct_on_a_filesystem_without_o_direct)
 	struct run_out r;
 
 	snprintf(mnt, sizeof(mnt), "%s/ramfs", dir);
-	ramfs_mount(mnt, "a filesystem that refuses O_DIRECT");
+	test_mount(mnt, "ramfs", 0, NULL, "a ramfs (a filesystem that refuses O_DIRECT)");
 	snprintf(file, sizeof(file), "--filename=%s/f", mnt);
 	r = iopath_run("--name=d", file, "--size=1m", "--direct=1", "--ioengine=libaio", NULL);
 	/* the probe's trials found it out: refused before the file was even laid out */

@@ -166,7 +166,7 @@ Test(safety, sidecar_marks_files_where_xattrs_are_missing)
 	uint64_t sum;
 
 	snprintf(mnt, sizeof(mnt), "%s/ramfs", dir);
-	ramfs_mount(mnt, "a filesystem without user xattrs");
+	test_mount(mnt, "ramfs", 0, NULL, "a ramfs (a filesystem without user xattrs)");
 	snprintf(path, sizeof(path), "%s/made", mnt);
 	snprintf(side, sizeof(side), "%s/.made.iopath", mnt);
 	snprintf(fopt, sizeof(fopt), "--filename=%s", path);
@@ -693,13 +693,8 @@ Test(safety, read_job_works_on_a_read_only_mount)
 	uint64_t sum;
 
 	victim_make();
-	if (!is_root())
-		cr_skip_test("needs root to mount a tmpfs read-only");
 	snprintf(mnt, sizeof(mnt), "%s/ro", out_dir);
-	cr_assert_eq(mkdir(mnt, 0755), 0);
-	if (mount("none", mnt, "tmpfs", 0, "size=1m"))
-		cr_skip_test("cannot mount tmpfs here");
-	snprintf(test_mnt, sizeof(test_mnt), "%s", mnt);
+	test_mount(mnt, "tmpfs", 0, "size=1m", "a tmpfs read-only");
 	snprintf(file, sizeof(file), "%s/data", mnt);
 	file_make(file, 65536, 4);
 	sum = file_sum(file);
@@ -770,7 +765,7 @@ Test(safety, a_users_own_sidecar_name_is_never_destroyed)
 
 	victim_make();
 	snprintf(mnt, sizeof(mnt), "%s/ramfs", out_dir);
-	ramfs_mount(mnt, "a filesystem without user xattrs");
+	test_mount(mnt, "ramfs", 0, NULL, "a ramfs (a filesystem without user xattrs)");
 	snprintf(side, sizeof(side), "%s/.made.iopath", mnt);
 	file_write_text(side, "my notes on made\n");
 	sum = file_sum(side);
