@@ -715,7 +715,7 @@ static void analyse_cache(struct verdicts *v, const struct target_pts *t)
 		return;
 	}
 	/* a "cache" behind a round trip of a millisecond is not what the figures measure */
-	/* the probe's lower quartile of its timed reads when it saw the cache: a busy machine's stalls are not in it */
+	/* the probe's fastest reads (6th percentile) when it saw the cache: a busy machine's stalls are not in them */
 	slow_us = probe_says && probe && num(probe, "direct_data_read_ns") > 0 ?
 		  num(probe, "direct_data_read_ns") / 1e3 : pair ? lat_us(d) : NAN;
 	slow = slow_us >= SLOW_CACHE_US;
