@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/msg.h"
 #include "io/gen.h"
 
 static uint64_t splitmix(uint64_t *x)
@@ -142,16 +143,29 @@ void offrand_init(struct offrand *o, unsigned kind, uint64_t nblocks, uint64_t s
 		;
 }
 
+/* --debug=random: each value a Tausworthe generator gives for an offset, as fio prints it */
+static void __attribute__((noinline, cold)) trace_draw(uint64_t r)
+{
+	iop_debugf(DBG_RANDOM, "off rand %llu", (unsigned long long)r);
+}
+
 /*
  * The next block: the generator's value r scaled to [0, nblocks) as fio's
- * nblocks * (r / (max + 1)), in integers (the same block for every r below 2^53).
+ * nblocks * (r / (max + 1)), in integers (the same block for every r below 2^53). trace is a
+ * constant: the untraced copy is the one the I/O loop runs unless --debug=random.
  */
-static inline uint64_t next_block(struct offrand *o, uint64_t nblocks)
+static inline __attribute__((always_inline)) uint64_t draw_block(struct offrand *o,
+								 uint64_t nblocks,
+								 const bool trace)
 {
-	uint64_t v, i;
+	uint64_t v, i, r;
 
-	if (__builtin_expect(o->kind == RAND_GEN_TAUSWORTHE, 1))
-		return (uint64_t)(((unsigned __int128)taus88(o->t32) * nblocks) >> 32);
+	if (__builtin_expect(o->kind == RAND_GEN_TAUSWORTHE, 1)) {
+		r = taus88(o->t32);
+		if (trace)
+			trace_draw(r);
+		return (uint64_t)(((unsigned __int128)r * nblocks) >> 32);
+	}
 	if (nblocks <= 1)
 		return 0;
 	switch (o->kind) {
@@ -164,8 +178,16 @@ static inline uint64_t next_block(struct offrand *o, uint64_t nblocks)
 		} while (v >= nblocks);
 		return v;
 	default:
-		return (uint64_t)(((unsigned __int128)taus258(o->t64) * nblocks) >> 64);
+		r = taus258(o->t64);
+		if (trace)
+			trace_draw(r);
+		return (uint64_t)(((unsigned __int128)r * nblocks) >> 64);
 	}
+}
+
+static inline uint64_t next_block(struct offrand *o, uint64_t nblocks)
+{
+	return draw_block(o, nblocks, false);
 }
 
 uint64_t offrand_block(struct offrand *o, uint64_t nblocks)
@@ -329,12 +351,19 @@ void gen_rewind(struct file_gen *g)
 
 #define GEN_REDRAWS 8
 
-uint64_t gen_rand(struct file_gen *g, uint32_t len)
+/* --debug=random: a drawn block this pass has done already, as fio says it */
+static void __attribute__((noinline, cold)) trace_busy(uint64_t blk)
+{
+	iop_debugf(DBG_RANDOM, "get_next_rand_offset: offset %llu busy", (unsigned long long)blk);
+}
+
+static inline __attribute__((always_inline)) uint64_t gen_rand_body(struct file_gen *g,
+								    uint32_t len, const bool trace)
 {
 	uint64_t blk, off;
 	unsigned i;
 
-	blk = next_block(&g->rand, g->nblocks);
+	blk = draw_block(&g->rand, g->nblocks, trace);
 	if (g->map.nlvl) {
 		/* fio: a drawn block done already in this pass gives the next one not done */
 		if (!g->map.left) {
@@ -348,8 +377,13 @@ uint64_t gen_rand(struct file_gen *g, uint32_t len)
 		 * failed 17 times); the redraws leave them as random as fio's.
 		 */
 		if (__builtin_expect(map_done(&g->map, blk), 0)) {
-			for (i = 0; i < GEN_REDRAWS && map_done(&g->map, blk); i++)
-				blk = next_block(&g->rand, g->nblocks);
+			for (i = 0; i < GEN_REDRAWS && map_done(&g->map, blk); i++) {
+				if (trace)
+					trace_busy(blk);
+				blk = draw_block(&g->rand, g->nblocks, trace);
+			}
+			if (trace && map_done(&g->map, blk))
+				trace_busy(blk);
 			if (map_done(&g->map, blk))
 				blk = map_next_free(&g->map, blk);
 		}
@@ -359,6 +393,16 @@ uint64_t gen_rand(struct file_gen *g, uint32_t len)
 	if (off + len > g->region)
 		off = (g->region - len) / g->unit * g->unit;
 	return off;
+}
+
+uint64_t gen_rand(struct file_gen *g, uint32_t len)
+{
+	return gen_rand_body(g, len, false);
+}
+
+uint64_t gen_rand_traced(struct file_gen *g, uint32_t len)
+{
+	return gen_rand_body(g, len, true);
 }
 
 void bs_gen_init(struct bs_gen *g, const struct job_spec *job, unsigned dir)

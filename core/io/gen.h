@@ -130,6 +130,9 @@ void gen_rewind(struct file_gen *g);
 /* The next random offset for a request of len bytes (random map: the pass's next block). */
 uint64_t gen_rand(struct file_gen *g, uint32_t len);
 
+/* gen_rand with fio's --debug=random lines: each value drawn, each drawn block done already. */
+uint64_t gen_rand_traced(struct file_gen *g, uint32_t len);
+
 /* Block sizes of one direction, decided at setup (bs / bsrange / bssplit / bs_unaligned). */
 struct bs_gen {
 	uint32_t min, max;

@@ -60,7 +60,14 @@ static int worker_ss(struct ss_result *out, const struct worker *w)
 	out->criterion = ss->criterion;
 	out->deviation = ss->deviation;
 	out->slope = ss->slope;
-	for (i = 0, j = ss->head; i < ss->dur; i++, j = (j + 1) % ss->dur) {
+	/*
+	 * head is the oldest sample of the window judged last when that judgement attained steady
+	 * state or the window never filled; otherwise it has moved on to the next window's (fio)
+	 */
+	j = ss->head;
+	if (ss->full && !ss->attained && ss->dur)
+		j = j ? j - 1 : ss->dur - 1;
+	for (i = 0; i < ss->dur; i++, j = (j + 1) % ss->dur) {
 		out->bw[i] = ss->bw[j];
 		out->iops[i] = ss->iops[j];
 	}

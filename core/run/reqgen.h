@@ -296,6 +296,8 @@ static inline uint64_t rand_offset(struct worker *w, unsigned f, unsigned dir, u
 		blk = dist_next(&w->fdist[f]);
 	else if (w->zoned && w->zoned[dir].nr)
 		blk = zoned_block(w, &w->zoned[dir], g->nblocks, g->unit);
+	else if (__builtin_expect(w->debug_random, 0))
+		return gen_rand_traced(g, len);
 	else
 		return gen_rand(g, len);
 	off = blk * g->unit;
