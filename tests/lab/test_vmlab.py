@@ -292,38 +292,47 @@ def load_lab_test():
     return mod
 
 
-def explained(p9_read, disk_findings):
-    """An explain object with the quick lab's two paths: 9p's read headline, the disk's
-    read findings."""
-    def target(name, read, findings):
-        return {"target": name, "directions": {"read": {"verdict": read},
-                                               "write": {"verdict": "sync-bound"}},
-                "findings": [{"code": c, "direction": "read"} for c in findings]}
-    return {"targets": [target("9p-none", p9_read, [p9_read]),
-                        target("ext4-virtio-blk", disk_findings[0], disk_findings)]}
+def explained(p9, disk):
+    """An explain object with the quick lab's two paths; p9 and disk list (code, from the
+    ladder?) findings in verdict order."""
+    def target(name, findings):
+        return {"target": name, "findings": [
+            {"code": c, "direction": "read", "evidence": {"ladder": []} if lad else {}}
+            for c, lad in findings], "notes": []}
+    return {"targets": [target("9p-none", p9), target("ext4-virtio-blk", disk)]}
 
 
 class Explained(unittest.TestCase):
     lt = load_lab_test()
 
     def test_serialized_share_and_scaling_disk_pass(self):
-        self.assertEqual(self.lt.explain_problems(
-            explained("serialized", ["cpu-bound", "device-bound"])), [])
-        self.assertEqual(self.lt.explain_problems(
-            explained("latency-bound", ["latency-bound"])), [])
+        self.assertEqual(self.lt.explain_problems(explained(
+            [("serialized", True)], [("device-bound", True)])), [])
+        self.assertEqual(self.lt.explain_problems(explained(
+            [("latency-bound", True)], [("latency-bound", True)])), [])
+
+    def test_other_findings_ahead_of_the_ladder_do_not_decide(self):
+        self.assertEqual(self.lt.explain_problems(explained(
+            [("cpu-bound", False), ("cache", False), ("serialized", True)],
+            [("cpu-bound", False), ("device-bound", True)])), [])
 
     def test_a_share_that_scales_fails(self):
-        bad = self.lt.explain_problems(explained("device-bound", ["device-bound"]))
+        bad = self.lt.explain_problems(explained([("device-bound", True)],
+                                                 [("device-bound", True)]))
         self.assertEqual(len(bad), 1)
-        self.assertIn("9p-none: reads device-bound", bad[0])
+        self.assertIn("9p-none: queue-depth ladder device-bound", bad[0])
 
     def test_a_serialized_disk_fails(self):
-        bad = self.lt.explain_problems(explained("serialized", ["serialized"]))
-        self.assertTrue(any("ext4-virtio-blk: reads serialized" in b for b in bad))
+        bad = self.lt.explain_problems(explained([("serialized", True)],
+                                                 [("serialized", True)]))
+        self.assertEqual(len(bad), 1)
+        self.assertIn("ext4-virtio-blk: queue-depth ladder serialized", bad[0])
 
-    def test_a_disk_without_a_ladder_finding_fails(self):
-        bad = self.lt.explain_problems(explained("serialized", ["cpu-bound"]))
-        self.assertTrue(any("scale with depth" in b for b in bad))
+    def test_no_ladder_verdict_fails(self):
+        bad = self.lt.explain_problems(explained([("cpu-bound", False)],
+                                                 [("cpu-bound", False)]))
+        self.assertEqual(len(bad), 2)
+        self.assertTrue(all("gave no verdict" in b for b in bad))
 
     def test_a_missing_path_fails(self):
         self.assertEqual(len(self.lt.explain_problems({"targets": []})), 2)
