@@ -329,9 +329,10 @@ void gen_rewind(struct file_gen *g)
 
 #define GEN_REDRAWS 8
 
-uint64_t gen_rand(struct file_gen *g, uint32_t len)
+/* The next random block; with the random map, one not done in this pass, marked done. */
+static inline uint64_t rand_block(struct file_gen *g)
 {
-	uint64_t blk, off;
+	uint64_t blk;
 	unsigned i;
 
 	blk = next_block(&g->rand, g->nblocks);
@@ -355,10 +356,51 @@ uint64_t gen_rand(struct file_gen *g, uint32_t len)
 		}
 		map_set(&g->map, blk);
 	}
-	off = blk * g->unit;
+	return blk;
+}
+
+static inline uint64_t rand_fit(const struct file_gen *g, uint64_t blk, uint32_t len)
+{
+	uint64_t off = blk * g->unit;
+
 	if (off + len > g->region)
 		off = (g->region - len) / g->unit * g->unit;
 	return off;
+}
+
+uint64_t gen_rand(struct file_gen *g, uint32_t len)
+{
+	return rand_fit(g, rand_block(g), len);
+}
+
+/*
+ * fio's mark_random_map: the blocks after the first that the request covers are marked done
+ * up to the first one done already (axmap_set_nr), and the request ends there. The number of
+ * blocks marked, the first included.
+ */
+static uint64_t __attribute__((noinline)) map_set_run(struct file_gen *g, uint64_t blk,
+						      uint64_t nr)
+{
+	uint64_t n = 1;
+
+	while (n < nr && blk + n < g->nblocks && !map_done(&g->map, blk + n)) {
+		map_set(&g->map, blk + n);
+		n++;
+	}
+	return n;
+}
+
+uint64_t gen_rand_cut(struct file_gen *g, uint32_t *len)
+{
+	uint64_t blk = rand_block(g), nr;
+
+	if (g->map.nlvl && *len > g->unit) {
+		nr = (*len + g->unit - 1) / g->unit;
+		nr = map_set_run(g, blk, nr);
+		if (nr * g->unit < *len)
+			*len = (uint32_t)(nr * g->unit);
+	}
+	return rand_fit(g, blk, *len);
 }
 
 void bs_gen_init(struct bs_gen *g, const struct job_spec *job, unsigned dir)
