@@ -8,8 +8,19 @@
 
 enum { DIR_CREATE, DIR_STAT, DIR_DELETE };
 
+/* The measured call of each, by the enum. */
+static const char *const dir_call[] = { "mkdir", "stat", "rmdir" };
+
+static int refuse_existing(struct engine *e, const char *path)
+{
+	return engine_fail(e, -EEXIST,
+			   "%s exists: dirdelete removes only the directories it made (remove it first)",
+			   path);
+}
+
 static int dir_init_as(struct engine *e, const struct engine_params *p, long op)
 {
+	struct stat st;
 	unsigned i;
 
 	e->priv = (void *)op;
@@ -17,27 +28,19 @@ static int dir_init_as(struct engine *e, const struct engine_params *p, long op)
 		return 0;
 	/*
 	 * fio's set-up for dirstat and dirdelete: the directories are made before the measured
-	 * pass. dirdelete removes only what it made: a directory already there is refused.
+	 * pass. dirdelete removes only what it made: a directory already there is refused,
+	 * before any is made.
 	 */
-	for (i = 0; op == DIR_DELETE && i < p->nr_files; i++) {
-		struct stat st;
-
+	for (i = 0; op == DIR_DELETE && i < p->nr_files; i++)
 		if (!lstat(p->files[i].path, &st))
-			return engine_fail(e, -EEXIST,
-					   "%s exists: dirdelete removes only the directories it made (remove it first)",
-					   p->files[i].path);
-	}
+			return refuse_existing(e, p->files[i].path);
 	for (i = 0; i < p->nr_files; i++) {
 		const char *path = p->files[i].path;
 
-		if (!mkdir(path, 0700))
-			continue;
-		if (errno == EEXIST && op == DIR_STAT)
+		if (!mkdir(path, 0700) || (errno == EEXIST && op == DIR_STAT))
 			continue;
 		if (errno == EEXIST)
-			return engine_fail(e, -EEXIST,
-					   "%s exists: dirdelete removes only the directories it made (remove it first)",
-					   path);
+			return refuse_existing(e, path);
 		return engine_fail(e, -errno, "mkdir(%s): %s", path, strerror(errno));
 	}
 	return 0;
@@ -81,21 +84,9 @@ static int dir_open(struct engine *e, struct io_file *f)
 		break;
 	}
 	if (ret)
-		return engine_fail(e, -errno, "%s(%s): %s",
-				   (long)e->priv == DIR_CREATE ? "mkdir" :
-				   (long)e->priv == DIR_STAT ? "stat" : "rmdir", f->path, strerror(errno));
+		return engine_fail(e, -errno, "%s(%s): %s", dir_call[(long)e->priv], f->path,
+				   strerror(errno));
 	return 0;
-}
-
-/* Never called: the runner only counts a file-operation engine's requests. */
-static int dir_submit(struct engine *e, struct io_req **reqs, unsigned n)
-{
-	unsigned i;
-
-	(void)e;
-	for (i = 0; i < n; i++)
-		reqs[i]->res = reqs[i]->len;
-	return (int)n;
 }
 
 const struct engine_ops dircreate_engine = {
@@ -105,7 +96,7 @@ const struct engine_ops dircreate_engine = {
 	.init = dc_init,
 	.exit = dir_exit,
 	.open_file = dir_open,
-	.submit = dir_submit,
+	.submit = engine_file_op_submit,
 };
 
 const struct engine_ops dirstat_engine = {
@@ -115,7 +106,7 @@ const struct engine_ops dirstat_engine = {
 	.init = ds_init,
 	.exit = dir_exit,
 	.open_file = dir_open,
-	.submit = dir_submit,
+	.submit = engine_file_op_submit,
 };
 
 const struct engine_ops dirdelete_engine = {
@@ -125,5 +116,5 @@ const struct engine_ops dirdelete_engine = {
 	.init = dd_init,
 	.exit = dir_exit,
 	.open_file = dir_open,
-	.submit = dir_submit,
+	.submit = engine_file_op_submit,
 };

@@ -35,17 +35,6 @@ static void fc_close(struct engine *e, struct io_file *f)
 	f->fd = -1;
 }
 
-/* Never called: the runner only counts a file-operation engine's requests. */
-static int fc_submit(struct engine *e, struct io_req **reqs, unsigned n)
-{
-	unsigned i;
-
-	(void)e;
-	for (i = 0; i < n; i++)
-		reqs[i]->res = reqs[i]->len;
-	return (int)n;
-}
-
 const struct engine_ops filecreate_engine = {
 	.name = "filecreate",
 	.help = "times creating each file (open O_CREAT|O_RDWR); its blocks count as I/O, nothing moves",
@@ -54,5 +43,5 @@ const struct engine_ops filecreate_engine = {
 	.exit = fc_exit,
 	.open_file = fc_open,
 	.close_file = fc_close,
-	.submit = fc_submit,
+	.submit = engine_file_op_submit,
 };

@@ -24,17 +24,6 @@ static int fd_open(struct engine *e, struct io_file *f)
 	return 0;
 }
 
-/* Never called: the runner only counts a file-operation engine's requests. */
-static int fd_submit(struct engine *e, struct io_req **reqs, unsigned n)
-{
-	unsigned i;
-
-	(void)e;
-	for (i = 0; i < n; i++)
-		reqs[i]->res = reqs[i]->len;
-	return (int)n;
-}
-
 const struct engine_ops filedelete_engine = {
 	.name = "filedelete",
 	.help = "times unlinking each file (laid out first); its blocks count as I/O, nothing moves",
@@ -42,5 +31,5 @@ const struct engine_ops filedelete_engine = {
 	.init = fd_init,
 	.exit = fd_exit,
 	.open_file = fd_open,
-	.submit = fd_submit,
+	.submit = engine_file_op_submit,
 };

@@ -71,17 +71,6 @@ static int fs_open(struct engine *e, struct io_file *f)
 	return 0;
 }
 
-/* Never called: the runner only counts a file-operation engine's requests. */
-static int fs_submit(struct engine *e, struct io_req **reqs, unsigned n)
-{
-	unsigned i;
-
-	(void)e;
-	for (i = 0; i < n; i++)
-		reqs[i]->res = reqs[i]->len;
-	return (int)n;
-}
-
 const struct engine_ops filestat_engine = {
 	.name = "filestat",
 	.help = "times stat/lstat/statx of each file (stat_type=); its blocks count as I/O, nothing moves",
@@ -91,5 +80,5 @@ const struct engine_ops filestat_engine = {
 	.init = fs_init,
 	.exit = fs_exit,
 	.open_file = fs_open,
-	.submit = fs_submit,
+	.submit = engine_file_op_submit,
 };

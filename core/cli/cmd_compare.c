@@ -65,43 +65,29 @@ static int add_side(struct compare_args *a, bool run, const char *v, struct iop_
 
 static int parse(int argc, char **argv, struct compare_args *a, struct iop_err *err)
 {
+	const struct arg_opt opts[] = {
+		{ "threshold", ARG_PERCENT, { .d = &a->o.threshold } },
+		{ "metric", ARG_METRICS, { .u = &a->o.metrics } },
+		{ "alpha", ARG_ALPHA, { .d = &a->o.alpha } },
+		{ "html", ARG_HTML, { .s = &a->html } },
+		{ "db", ARG_STRING, { .s = &a->db } },
+		{ "junit", ARG_STRING, { .s = &a->junit } },
+		{ NULL },
+	};
 	const char *v;
 	int i, ret;
 
 	a->o = (struct cmp_opts){ .threshold = 0.05, .alpha = 0.05, .metrics = (1u << MET_NR) - 1 };
 	for (i = 1; i < argc; i++) {
-		if ((ret = arg_value(argc, argv, &i, "threshold", &v, err))) {
-			if (ret < 0 || (ret = parse_percent("--threshold", v, &a->o.threshold, err)))
-				return ret;
-		} else if ((ret = arg_value(argc, argv, &i, "metric", &v, err))) {
-			if (ret < 0 || (ret = metric_parse_list(v, &a->o.metrics, err)))
-				return ret;
-		} else if ((ret = arg_value(argc, argv, &i, "alpha", &v, err))) {
-			char *end;
-
+		if ((ret = arg_table(argc, argv, &i, opts, err))) {
 			if (ret < 0)
 				return ret;
-			a->o.alpha = strtod(v, &end);
-			if (end == v || *end || !(a->o.alpha > 0 && a->o.alpha < 1))
-				return iop_errf(err, -EINVAL, "--alpha '%s': expected a level between 0 and 1, e.g. 0.05", v);
-		} else if ((ret = arg_value(argc, argv, &i, "html", &v, err))) {
-			if (ret < 0 || (ret = html_check_path(v, err)))
-				return ret;
-			a->html = v;
-		} else if ((ret = arg_value(argc, argv, &i, "db", &v, err))) {
-			if (ret < 0)
-				return ret;
-			a->db = v;
 		} else if ((ret = arg_value(argc, argv, &i, "run", &v, err))) {
 			if (ret < 0 || (ret = add_side(a, true, v, err)))
 				return ret;
 		} else if ((ret = arg_value(argc, argv, &i, "label", &v, err))) {
 			if (ret < 0 || (ret = add_side(a, false, v, err)))
 				return ret;
-		} else if ((ret = arg_value(argc, argv, &i, "junit", &v, err))) {
-			if (ret < 0)
-				return ret;
-			a->junit = v;
 		} else if (!strcmp(argv[i], "--json")) {
 			a->json_stdout = true;
 		} else if (!strncmp(argv[i], "--json=", 7)) {

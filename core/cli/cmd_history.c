@@ -221,36 +221,26 @@ static json_t *metric_json(struct results *const *g, unsigned nr, enum metric_id
 
 static int parse(int argc, char **argv, struct history_args *a, struct iop_err *err)
 {
+	const struct arg_opt opts[] = {
+		{ "metric", ARG_METRICS, { .u = &a->metrics } },
+		{ "by", ARG_STRING, { .s = &a->by } },
+		{ "plot", ARG_STRING, { .s = &a->plot } },
+		{ "html", ARG_HTML, { .s = &a->html } },
+		{ "db", ARG_STRING, { .s = &a->db } },
+		{ "name", ARG_STRING, { .s = &a->name } },
+		{ "threshold", ARG_PERCENT, { .d = &a->o.threshold } },
+		{ "alpha", ARG_ALPHA, { .d = &a->o.alpha } },
+		{ NULL },
+	};
 	const char *v;
-	char *end;
 	int i, ret;
 
 	a->metrics = 1u << MET_IOPS;
 	a->o = (struct cmp_opts){ .threshold = 0.05, .alpha = 0.05 };
 	for (i = 1; i < argc; i++) {
-		if ((ret = arg_value(argc, argv, &i, "metric", &v, err))) {
-			if (ret < 0 || (ret = metric_parse_list(v, &a->metrics, err)))
-				return ret;
-		} else if ((ret = arg_value(argc, argv, &i, "by", &v, err))) {
+		if ((ret = arg_table(argc, argv, &i, opts, err))) {
 			if (ret < 0)
 				return ret;
-			a->by = v;
-		} else if ((ret = arg_value(argc, argv, &i, "plot", &v, err))) {
-			if (ret < 0)
-				return ret;
-			a->plot = v;
-		} else if ((ret = arg_value(argc, argv, &i, "html", &v, err))) {
-			if (ret < 0 || (ret = html_check_path(v, err)))
-				return ret;
-			a->html = v;
-		} else if ((ret = arg_value(argc, argv, &i, "db", &v, err))) {
-			if (ret < 0)
-				return ret;
-			a->db = v;
-		} else if ((ret = arg_value(argc, argv, &i, "name", &v, err))) {
-			if (ret < 0)
-				return ret;
-			a->name = v;
 		} else if ((ret = arg_value(argc, argv, &i, "label", &v, err))) {
 			if (ret < 0)
 				return ret;
@@ -258,15 +248,6 @@ static int parse(int argc, char **argv, struct history_args *a, struct iop_err *
 				return iop_errf(err, -EINVAL, "history: --label '%s': expected KEY=VALUE (at most %d)",
 						v, FILTERS_MAX);
 			a->labels[a->nr_labels++] = v;
-		} else if ((ret = arg_value(argc, argv, &i, "threshold", &v, err))) {
-			if (ret < 0 || (ret = parse_percent("--threshold", v, &a->o.threshold, err)))
-				return ret;
-		} else if ((ret = arg_value(argc, argv, &i, "alpha", &v, err))) {
-			if (ret < 0)
-				return ret;
-			a->o.alpha = strtod(v, &end);
-			if (end == v || *end || !(a->o.alpha > 0 && a->o.alpha < 1))
-				return iop_errf(err, -EINVAL, "--alpha '%s': expected a level between 0 and 1, e.g. 0.05", v);
 		} else if (!strcmp(argv[i], "--json")) {
 			a->json_stdout = true;
 		} else if (!strncmp(argv[i], "--json=", 7) && argv[i][7]) {

@@ -101,6 +101,13 @@ static int add_override(struct run_args *a, char *arg, struct iop_err *err)
 
 static int parse_run_args(int argc, char **argv, struct run_args *a, struct iop_err *err)
 {
+	const struct arg_opt opts[] = {
+		{ "repeat", ARG_REPEAT, { .u = &a->repeat } },
+		{ "results-dir", ARG_STRING, { .s = &a->results_dir } },
+		{ "html", ARG_HTML, { .s = &a->html } },
+		{ "db", ARG_STRING, { .s = &a->db } },
+		{ NULL },
+	};
 	const char *v;
 	int i, ret;
 
@@ -124,21 +131,9 @@ static int parse_run_args(int argc, char **argv, struct run_args *a, struct iop_
 				return ret;
 		} else if (!strncmp(arg, "--output=", 9) && arg[9]) {
 			a->out.path = arg + 9;
-		} else if ((ret = arg_value(argc, argv, &i, "repeat", &v, err))) {
-			if (ret < 0 || (ret = parse_count("--repeat", v, 1, 1000, &a->repeat, err)))
-				return ret;
-		} else if ((ret = arg_value(argc, argv, &i, "results-dir", &v, err))) {
+		} else if ((ret = arg_table(argc, argv, &i, opts, err))) {
 			if (ret < 0)
 				return ret;
-			a->results_dir = v;
-		} else if ((ret = arg_value(argc, argv, &i, "html", &v, err))) {
-			if (ret < 0 || (ret = html_check_path(v, err)))
-				return ret;
-			a->html = v;
-		} else if ((ret = arg_value(argc, argv, &i, "db", &v, err))) {
-			if (ret < 0)
-				return ret;
-			a->db = v;
 		} else if ((ret = arg_value(argc, argv, &i, "label", &v, err))) {
 			if (ret < 0)
 				return ret;

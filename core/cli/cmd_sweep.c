@@ -195,6 +195,20 @@ static int parse_args(int argc, char **argv, struct sweep_args *a, struct iop_er
 		{ "rw", offsetof(struct sweep_args, rw) },
 		{ "workload", offsetof(struct sweep_args, workload) },
 	};
+	const struct arg_opt opts[] = {
+		{ "size", ARG_STRING, { .s = &a->size } },
+		{ "runtime", ARG_STRING, { .s = &a->runtime } },
+		{ "ramp", ARG_STRING, { .s = &a->ramp } },
+		{ "repeat", ARG_REPEAT, { .u = &a->repeat } },
+		{ "cv-warn", ARG_PERCENT, { .d = &a->cv_warn } },
+		{ "csv", ARG_STRING, { .s = &a->csv } },
+		{ "json", ARG_STRING, { .s = &a->json } },
+		{ "plot", ARG_STRING, { .s = &a->plot } },
+		{ "html", ARG_HTML, { .s = &a->html } },
+		{ "results-dir", ARG_STRING, { .s = &a->results_dir } },
+		{ "db", ARG_STRING, { .s = &a->db } },
+		{ NULL },
+	};
 	const char *v;
 	unsigned k;
 	int i, ret;
@@ -220,21 +234,12 @@ static int parse_args(int argc, char **argv, struct sweep_args *a, struct iop_er
 		if (k < sizeof(lists) / sizeof(lists[0]))
 			continue;
 #define VALUE(name) (ret = arg_value(argc, argv, &i, name, &v, err))
-		if (VALUE("target")) {
+		if ((ret = arg_table(argc, argv, &i, opts, err))) {
+			if (ret < 0)
+				return ret;
+		} else if (VALUE("target")) {
 			if (ret < 0 || (ret = add_target(a, v, err)))
 				return ret;
-		} else if (VALUE("size")) {
-			if (ret < 0)
-				return ret;
-			a->size = v;
-		} else if (VALUE("runtime")) {
-			if (ret < 0)
-				return ret;
-			a->runtime = v;
-		} else if (VALUE("ramp")) {
-			if (ret < 0)
-				return ret;
-			a->ramp = v;
 		} else if (VALUE("set")) {
 			if (ret < 0)
 				return ret;
@@ -248,36 +253,6 @@ static int parse_args(int argc, char **argv, struct sweep_args *a, struct iop_er
 			if (a->nr_labels == SETS_MAX)
 				return iop_errf(err, -EINVAL, "--label: at most %d", SETS_MAX);
 			a->labels[a->nr_labels++] = v;
-		} else if (VALUE("repeat")) {
-			if (ret < 0 || (ret = parse_count("--repeat", v, 1, 1000, &a->repeat, err)))
-				return ret;
-		} else if (VALUE("cv-warn")) {
-			if (ret < 0 || (ret = parse_percent("--cv-warn", v, &a->cv_warn, err)))
-				return ret;
-		} else if (VALUE("csv")) {
-			if (ret < 0)
-				return ret;
-			a->csv = v;
-		} else if (VALUE("json")) {
-			if (ret < 0)
-				return ret;
-			a->json = v;
-		} else if (VALUE("plot")) {
-			if (ret < 0)
-				return ret;
-			a->plot = v;
-		} else if (VALUE("html")) {
-			if (ret < 0 || (ret = html_check_path(v, err)))
-				return ret;
-			a->html = v;
-		} else if (VALUE("results-dir")) {
-			if (ret < 0)
-				return ret;
-			a->results_dir = v;
-		} else if (VALUE("db")) {
-			if (ret < 0)
-				return ret;
-			a->db = v;
 		} else if (!strcmp(argv[i], "--save")) {
 			a->save = "sweep";
 		} else if (!strncmp(argv[i], "--save=", 7) && argv[i][7]) {

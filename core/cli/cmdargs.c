@@ -9,6 +9,8 @@
 #include <unistd.h>
 
 #include "cli/cmdargs.h"
+#include "cli/htmlout.h"
+#include "stats/metrics.h"
 
 int arg_value(int argc, char **argv, int *i, const char *name, const char **val,
 	      struct iop_err *err)
@@ -28,6 +30,56 @@ int arg_value(int argc, char **argv, int *i, const char *name, const char **val,
 		return iop_errf(err, -EINVAL, "--%s needs a value", name);
 	*val = argv[++*i];
 	return 1;
+}
+
+static int parse_alpha(const char *opt, const char *s, double *out, struct iop_err *err)
+{
+	char *end;
+
+	*out = strtod(s, &end);
+	if (end == s || *end || !(*out > 0 && *out < 1))
+		return iop_errf(err, -EINVAL, "%s '%s': expected a level between 0 and 1, e.g. 0.05", opt, s);
+	return 0;
+}
+
+int arg_table(int argc, char **argv, int *i, const struct arg_opt *opts, struct iop_err *err)
+{
+	const struct arg_opt *o;
+	const char *v;
+	char opt[64];
+	int ret = 0;
+
+	for (o = opts; o->name; o++) {
+		ret = arg_value(argc, argv, i, o->name, &v, err);
+		if (ret)
+			break;
+	}
+	if (ret <= 0)
+		return ret;
+	snprintf(opt, sizeof(opt), "--%s", o->name);
+	switch (o->kind) {
+	case ARG_STRING:
+		*o->dst.s = v;
+		return 1;
+	case ARG_HTML:
+		ret = html_check_path(v, err);
+		if (!ret)
+			*o->dst.s = v;
+		break;
+	case ARG_PERCENT:
+		ret = parse_percent(opt, v, o->dst.d, err);
+		break;
+	case ARG_ALPHA:
+		ret = parse_alpha(opt, v, o->dst.d, err);
+		break;
+	case ARG_REPEAT:
+		ret = parse_count(opt, v, 1, 1000, o->dst.u, err);
+		break;
+	case ARG_METRICS:
+		ret = metric_parse_list(v, o->dst.u, err);
+		break;
+	}
+	return ret ? ret : 1;
 }
 
 int parse_percent(const char *opt, const char *s, double *out, struct iop_err *err)

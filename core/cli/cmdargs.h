@@ -17,6 +17,38 @@
 int arg_value(int argc, char **argv, int *i, const char *name, const char **val,
 	      struct iop_err *err);
 
+/* How a value option of a command's table is checked and where it is stored. */
+enum arg_kind {
+	ARG_STRING,	/* .s: the value as given */
+	ARG_HTML,	/* .s: a page path that html_check_path accepts */
+	ARG_PERCENT,	/* .d: parse_percent */
+	ARG_ALPHA,	/* .d: a significance level between 0 and 1 */
+	ARG_REPEAT,	/* .u: a repeat count, 1 to 1000 */
+	ARG_METRICS,	/* .u: a mask of metric_parse_list */
+};
+
+/*
+ * One value option of a command. A command lists those it shares with others in a table
+ * ended by a NULL name, e.g. { "db", ARG_STRING, { .s = &a->db } }, and hands each argument
+ * to arg_table before its own options.
+ */
+struct arg_opt {
+	const char *name;	/* without the leading "--" */
+	enum arg_kind kind;
+	union {
+		const char **s;
+		double *d;
+		unsigned *u;
+	} dst;
+};
+
+/*
+ * Is argv[*i] one of the table's options (as arg_value matches them)? On a match the value
+ * is checked and stored. Returns 1 on a match, 0 when argv[*i] is none of them, -errno with
+ * err when the value is missing or not accepted.
+ */
+int arg_table(int argc, char **argv, int *i, const struct arg_opt *opts, struct iop_err *err);
+
 /* A relative change: "5%", "5" (percent) -> 0.05. */
 int parse_percent(const char *opt, const char *s, double *out, struct iop_err *err);
 

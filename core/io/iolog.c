@@ -57,6 +57,20 @@ void iologs_init(struct iologs *L, const struct job_spec *job, uint64_t epoch_ns
 	L->max_value = job->log_max_value;
 }
 
+/*
+ * An array of size-byte elements with room for *cap, moved to one with room for twice as
+ * many (first when empty); NULL, with the old one kept, when there is no memory.
+ */
+static void *grow(void *v, size_t *cap, size_t size, size_t first)
+{
+	size_t n = *cap ? *cap * 2 : first;
+	void *p = realloc(v, n * size);
+
+	if (p)
+		*cap = n;
+	return p;
+}
+
 static void add(struct iologs *L, enum log_kind k, uint64_t ms, uint64_t val, unsigned ddir,
 		uint32_t bs, uint64_t offset, uint64_t issue_ns)
 {
@@ -64,15 +78,12 @@ static void add(struct iologs *L, enum log_kind k, uint64_t ms, uint64_t val, un
 	struct log_entry *e;
 
 	if (l->nr == l->cap) {
-		size_t cap = l->cap ? l->cap * 2 : 1024;
-
-		e = realloc(l->e, cap * sizeof(*e));
+		e = grow(l->e, &l->cap, sizeof(*e), 1024);
 		if (!e) {
 			L->error = -ENOMEM;
 			return;
 		}
 		l->e = e;
-		l->cap = cap;
 	}
 	e = &l->e[l->nr++];
 	e->ms = ms;
@@ -120,15 +131,12 @@ static void flush_hist(struct iologs *L, uint64_t ms)
 		if (!L->hist_any[d])
 			continue;
 		if (L->he_nr == L->he_cap) {
-			size_t cap = L->he_cap ? L->he_cap * 2 : 64;
-
-			e = realloc(L->he, cap * sizeof(*e));
+			e = grow(L->he, &L->he_cap, sizeof(*e), 64);
 			if (!e) {
 				L->error = -ENOMEM;
 				return;
 			}
 			L->he = e;
-			L->he_cap = cap;
 		}
 		e = &L->he[L->he_nr++];
 		e->ms = ms;
@@ -139,15 +147,13 @@ static void flush_hist(struct iologs *L, uint64_t ms)
 			if (!cur[b])
 				continue;
 			if (L->hp_nr == L->hp_cap) {
-				size_t cap = L->hp_cap ? L->hp_cap * 2 : 1024;
-				struct hist_pair *p = realloc(L->hp, cap * sizeof(*p));
+				struct hist_pair *p = grow(L->hp, &L->hp_cap, sizeof(*p), 1024);
 
 				if (!p) {
 					L->error = -ENOMEM;
 					return;
 				}
 				L->hp = p;
-				L->hp_cap = cap;
 			}
 			L->hp[L->hp_nr].bin = b;
 			L->hp[L->hp_nr++].n = cur[b];

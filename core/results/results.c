@@ -191,27 +191,36 @@ static char *identity_key(const json_t *id)
 	return s;
 }
 
-const struct cell *results_find(const struct results *r, const char *key)
+/* The index of the cell whose identity key is key, or r->nr when there is none. */
+static unsigned cell_index(const struct results *r, const char *key)
 {
 	unsigned i;
 
 	for (i = 0; i < r->nr; i++)
 		if (!strcmp(r->cells[i].key, key))
-			return &r->cells[i];
-	return NULL;
+			break;
+	return i;
+}
+
+const struct cell *results_find(const struct results *r, const char *key)
+{
+	unsigned i = cell_index(r, key);
+
+	return i < r->nr ? &r->cells[i] : NULL;
 }
 
 struct cell *results_cell(struct results *r, const json_t *identity, const char *label)
 {
 	char *key = identity_key(identity);
 	struct cell *c;
+	unsigned i;
 
 	if (!key)
 		return NULL;
-	c = (struct cell *)results_find(r, key);
-	if (c) {
+	i = cell_index(r, key);
+	if (i < r->nr) {
 		free(key);
-		return c;
+		return &r->cells[i];
 	}
 	if (r->nr == r->cap) {
 		unsigned cap = r->cap ? r->cap * 2 : 16;

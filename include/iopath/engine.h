@@ -202,6 +202,21 @@ static inline int64_t engine_trim(const struct io_req *r)
 	return ioctl(r->file->fd, BLKDISCARD, range) ? -errno : (int64_t)r->len;
 }
 
+/*
+ * The submit of a file-operation engine (ENGINE_FILE_OP), whose measured call is made in
+ * open_file: never called, as the runner only counts such an engine's requests; each
+ * completes whole.
+ */
+static inline int engine_file_op_submit(struct engine *e, struct io_req **reqs, unsigned n)
+{
+	unsigned i;
+
+	(void)e;
+	for (i = 0; i < n; i++)
+		reqs[i]->res = reqs[i]->len;
+	return (int)n;
+}
+
 /* The registry: engines/registry.c. */
 struct engine_entry {
 	const char *name;
