@@ -329,8 +329,11 @@ void gen_rewind(struct file_gen *g)
 
 #define GEN_REDRAWS 8
 
-/* The next random block; with the random map, one not done in this pass, marked done. */
-static inline uint64_t rand_block(struct file_gen *g)
+/*
+ * The next random block; with the random map, one not done in this pass, marked done.
+ * redraws: how often a done block is drawn again before the next free one is taken.
+ */
+static inline uint64_t rand_block(struct file_gen *g, unsigned redraws)
 {
 	uint64_t blk;
 	unsigned i;
@@ -349,7 +352,7 @@ static inline uint64_t rand_block(struct file_gen *g)
 		 * failed 17 times); the redraws leave them as random as fio's.
 		 */
 		if (__builtin_expect(map_done(&g->map, blk), 0)) {
-			for (i = 0; i < GEN_REDRAWS && map_done(&g->map, blk); i++)
+			for (i = 0; i < redraws && map_done(&g->map, blk); i++)
 				blk = next_block(&g->rand, g->nblocks);
 			if (map_done(&g->map, blk))
 				blk = map_next_free(&g->map, blk);
@@ -370,7 +373,7 @@ static inline uint64_t rand_fit(const struct file_gen *g, uint64_t blk, uint32_t
 
 uint64_t gen_rand(struct file_gen *g, uint32_t len)
 {
-	return rand_fit(g, rand_block(g), len);
+	return rand_fit(g, rand_block(g, GEN_REDRAWS), len);
 }
 
 /*
@@ -390,13 +393,18 @@ static uint64_t __attribute__((noinline)) map_set_run(struct file_gen *g, uint64
 	return n;
 }
 
-uint64_t gen_rand_cut(struct file_gen *g, uint32_t *len)
+uint64_t gen_rand_cut(struct file_gen *g, uint32_t *len, bool sizes)
 {
-	uint64_t blk = rand_block(g), nr;
+	uint64_t blk, nr;
 
+	/*
+	 * Requests of several sizes take the next free block at once, as fio does: redraws
+	 * scatter the pass's free blocks into short runs, which cut the larger requests further
+	 * (bssplit=4k/50:64k/50 over 1 GiB: 12.8 KiB a request with redraws, fio 3.33 20.8)
+	 */
+	blk = rand_block(g, sizes ? 0 : GEN_REDRAWS);
 	if (g->map.nlvl && *len > g->unit) {
-		nr = (*len + g->unit - 1) / g->unit;
-		nr = map_set_run(g, blk, nr);
+		nr = map_set_run(g, blk, (*len + g->unit - 1) / g->unit);
 		if (nr * g->unit < *len)
 			*len = (uint32_t)(nr * g->unit);
 	}

@@ -301,7 +301,8 @@ static inline uint64_t rand_offset(struct worker *w, unsigned f, unsigned dir, u
 	else if (w->zoned && w->zoned[dir].nr)
 		blk = zoned_block(w, &w->zoned[dir], g->nblocks, g->unit);
 	else
-		return cut ? gen_rand_cut(g, len) : gen_rand(g, *len);
+		return cut ? gen_rand_cut(g, len, w->bsg[dir].min != w->bsg[dir].max) :
+			     gen_rand(g, *len);
 	off = blk * g->unit;
 	if (off + *len > g->region)
 		off = (g->region - *len) / g->unit * g->unit;
