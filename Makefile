@@ -121,7 +121,7 @@ build/docs_data.c: $(DOCS) build/docs.list scripts/embed-docs.sh
 run: deps iopath
 	./iopath
 
-$(UNIT_BIN): $(UNIT_SRC) $(LIB_OBJ)
+$(UNIT_BIN): $(UNIT_SRC) $(wildcard tests/unit/*.h) $(LIB_OBJ)
 	$(CC) $(CPPFLAGS_ALL) $(CFLAGS_ALL) -Itests -Wno-format-truncation -o $@ $(UNIT_SRC) $(LIB_OBJ) -lcriterion $(LIBS)
 
 $(INTEG_BIN): $(INTEG_SRC) tests/integration/harness.h $(wildcard tests/integration/*.h)

@@ -294,6 +294,9 @@ static void prep(struct uring_priv *u, struct io_uring_sqe *sqe, struct io_req *
 	}
 	if (u->fixed_files && !u->o.nop)
 		sqe->flags |= IOSQE_FIXED_FILE;
+	/* the request's own priority (cmdprio); the prep helpers leave 0, the thread's */
+	if (r->ioprio && r->ddir <= DDIR_WRITE && !u->o.nop)
+		sqe->ioprio = r->ioprio;
 	io_uring_sqe_set_data(sqe, r);
 }
 
@@ -381,7 +384,7 @@ static int uring_kthread_cpu(struct engine *e, uint64_t *usr_ns, uint64_t *sys_n
 
 const struct engine_ops io_uring_engine = {
 	.name = "io_uring",
-	.flags = ENGINE_TRIAL,
+	.flags = ENGINE_TRIAL | ENGINE_CMDPRIO,
 	.help = "io_uring rings via liburing: batched, with fixedbufs/registerfiles/sqthread_poll/hipri/nop",
 	.opts_size = sizeof(struct uring_opts),
 	.options = uring_options,

@@ -7,6 +7,11 @@
 
 #include "iopath/engine.h"
 
+/* linux/aio_abi.h's, which cannot be included beside libaio.h (both define struct iocb) */
+#ifndef IOCB_FLAG_IOPRIO
+#define IOCB_FLAG_IOPRIO (1 << 1)
+#endif
+
 struct aio_priv {
 	io_context_t ctx;
 	struct iocb *iocbs;		/* one per request slot */
@@ -98,6 +103,11 @@ static int aio_submit(struct engine *e, struct io_req **reqs, unsigned n)
 			io_prep_pread(cb, r->file->fd, r->buf, r->len, (long long)r->offset);
 		else
 			io_prep_pwrite(cb, r->file->fd, r->buf, r->len, (long long)r->offset);
+		if (r->ioprio) {
+			/* the request's own priority (cmdprio), as fio's libaio sets it */
+			cb->u.c.flags |= IOCB_FLAG_IOPRIO;
+			cb->aio_reqprio = (short)r->ioprio;
+		}
 		cb->data = r;
 		a->iocbps[nr++] = cb;
 	}
@@ -136,7 +146,7 @@ static int aio_reap(struct engine *e, struct io_req **done, unsigned min, unsign
 
 const struct engine_ops libaio_engine = {
 	.name = "libaio",
-	.flags = ENGINE_TRIAL,
+	.flags = ENGINE_TRIAL | ENGINE_CMDPRIO,
 	.help = "Linux native asynchronous I/O (io_submit/io_getevents); asynchronous with direct=1",
 	.init = aio_init,
 	.exit = aio_exit,

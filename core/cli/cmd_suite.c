@@ -8,6 +8,7 @@
 
 #include "base/atomic.h"
 #include "cli/commands.h"
+#include "cli/cmdargs.h"
 #include "cli/htmlout.h"
 #include "fleet/fleet.h"
 #include "job/job.h"

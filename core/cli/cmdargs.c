@@ -1,4 +1,4 @@
-/* Command-line helpers shared by the sweep, compare, history and results commands. */
+/* Command-line helpers shared by the commands: value options, result sets, the database. */
 #include <dirent.h>
 #include <errno.h>
 #include <math.h>
@@ -8,8 +8,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "base/atomic.h"
 #include "cli/cmdargs.h"
-#include "cli/htmlout.h"
 #include "stats/metrics.h"
 
 int arg_value(int argc, char **argv, int *i, const char *name, const char **val,
@@ -30,6 +30,13 @@ int arg_value(int argc, char **argv, int *i, const char *name, const char **val,
 		return iop_errf(err, -EINVAL, "--%s needs a value", name);
 	*val = argv[++*i];
 	return 1;
+}
+
+int html_check_path(const char *path, struct iop_err *err)
+{
+	if (!strcmp(path, "-"))
+		return 0;
+	return atomic_check(path, err);
 }
 
 static int parse_alpha(const char *opt, const char *s, double *out, struct iop_err *err)

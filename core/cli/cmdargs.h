@@ -1,4 +1,4 @@
-/* Command-line helpers shared by the sweep, compare and history commands. */
+/* Command-line helpers shared by the commands: value options, result sets, the database. */
 #ifndef IOPATH_CMDARGS_H
 #define IOPATH_CMDARGS_H
 
@@ -48,6 +48,9 @@ struct arg_opt {
  * err when the value is missing or not accepted.
  */
 int arg_table(int argc, char **argv, int *i, const struct arg_opt *opts, struct iop_err *err);
+
+/* --html FILE: checked before anything runs, so that the results are not lost at the end. */
+int html_check_path(const char *path, struct iop_err *err);
 
 /* A relative change: "5%", "5" (percent) -> 0.05. */
 int parse_percent(const char *opt, const char *s, double *out, struct iop_err *err);

@@ -271,13 +271,6 @@ void html_set_free(struct html_set *s)
 	memset(s, 0, sizeof(*s));
 }
 
-int html_check_path(const char *path, struct iop_err *err)
-{
-	if (!strcmp(path, "-"))
-		return 0;
-	return atomic_check(path, err);
-}
-
 int html_write_results(const struct results *r, const json_t *explain, const char *path,
 		       struct iop_err *err)
 {

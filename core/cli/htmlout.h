@@ -55,7 +55,5 @@ int html_write_results(const struct results *r, const json_t *explain, const cha
 		       struct iop_err *err);
 int html_write_json(const json_t *doc, const char *origin, const char *path, struct iop_err *err);
 
-/* --html FILE: checked before anything runs, so that the results are not lost at the end. */
-int html_check_path(const char *path, struct iop_err *err);
 
 #endif

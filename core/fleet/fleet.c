@@ -92,6 +92,7 @@ int fleet_blob_pack(const struct run_results *r, const struct fleet_rank_info *i
 		res.spec = NULL;
 		res.meta = NULL;
 		res.ss = NULL;
+		res.prios = NULL;	/* per-priority latencies stay with the rank */
 		res.nr_targets = 0;
 		memset(res.targets, 0, sizeof(res.targets));
 		memcpy(p, &res, sizeof(res));
@@ -172,6 +173,7 @@ int fleet_blob_unpack(const void *data, size_t len, struct fleet_rank *out)
 		r->spec = &out->specs[i];
 		r->meta = NULL;
 		r->ss = NULL;
+		r->prios = NULL;
 		if (!*p++)
 			continue;
 		/* the counted metadata statistics must fit where the length said they would */

@@ -13,6 +13,7 @@
 #include "io/buffer.h"
 #include "io/vhdr.h"
 #include "base/stop.h"
+#include "base/testhold.h"
 #include "io/file.h"
 #include "job/target.h"
 
@@ -338,28 +339,6 @@ int file_layout(const struct job_spec *job, const char *path, uint64_t end, bool
 	return ret;
 }
 
-/*
- * A test's hold inside a layout: with IOPATH_TEST_HOLD_LAYOUT=P in the environment, a layout
- * that writes data stops once its file is preallocated (its whole length, none of its data
- * yet), creates P and goes on once P.go exists. A test kills iopath there, as a crash would.
- */
-static void layout_hold(void)
-{
-	const char *p = getenv("IOPATH_TEST_HOLD_LAYOUT");
-	const struct timespec tick = { 0, 5000000 };
-	char name[PATH_MAX];
-	int fd;
-
-	if (!p || !*p)
-		return;
-	fd = open(p, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
-	if (fd >= 0)
-		close(fd);
-	snprintf(name, sizeof(name), "%s.go", p);
-	while (access(name, F_OK) && !run_stop_requested())
-		nanosleep(&tick, NULL);
-}
-
 int file_layout_fd(const struct job_spec *job, int fd, const char *path, bool created,
 		   uint64_t end, bool fill, uint32_t unit, struct iop_err *err)
 {
@@ -388,7 +367,12 @@ int file_layout_fd(const struct job_spec *job, int fd, const char *path, bool cr
 		return iop_errf(err, -errno, "cannot lay out %s again: %s", path, strerror(errno));
 	preallocate(job->fallocate, fd, have, end);
 	if (fill) {
-		layout_hold();
+		/*
+		 * A test's hold (IOPATH_TEST_HOLD_LAYOUT=P): the file is preallocated, its whole
+		 * length, none of its data yet. A test kills iopath there, as a crash would, or
+		 * interrupts it.
+		 */
+		test_hold("IOPATH_TEST_HOLD_LAYOUT", "");
 		/* restart at a unit boundary so every unit holds a whole verify header */
 		uint64_t from = have / unit * unit, done;
 

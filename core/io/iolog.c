@@ -72,7 +72,7 @@ static void *grow(void *v, size_t *cap, size_t size, size_t first)
 }
 
 static void add(struct iologs *L, enum log_kind k, uint64_t ms, uint64_t val, unsigned ddir,
-		uint32_t bs, uint64_t offset, uint64_t issue_ns)
+		uint32_t bs, uint64_t offset, uint64_t issue_ns, unsigned prio)
 {
 	struct iolog *l = &L->log[k];
 	struct log_entry *e;
@@ -88,7 +88,8 @@ static void add(struct iologs *L, enum log_kind k, uint64_t ms, uint64_t val, un
 	e = &l->e[l->nr++];
 	e->ms = ms;
 	e->val = val;
-	e->ddir = ddir;
+	e->ddir = (uint16_t)ddir;
+	e->prio = (uint16_t)prio;
 	e->bs = bs;
 	e->offset = offset;
 	e->issue_ns = issue_ns;
@@ -105,7 +106,7 @@ static void flush_lat_window(struct iologs *L, uint64_t ms)
 
 			if (n && L->want[LOG_SLAT + k])
 				add(L, LOG_SLAT + k, ms, L->max_value ? L->win_max[k][d] :
-				    (L->win_sum[k][d] + n / 2) / n, d, 0, 0, 0);
+				    (L->win_sum[k][d] + n / 2) / n, d, 0, 0, 0, 0);
 			L->win_n[k][d] = L->win_sum[k][d] = L->win_max[k][d] = 0;
 		}
 	}
@@ -185,7 +186,7 @@ static void hist_io(struct iologs *L, uint64_t ms, unsigned ddir, uint32_t bs, u
 
 void iologs_io(struct iologs *L, uint64_t t_ns, unsigned ddir, uint32_t bs, uint64_t offset,
 	       uint64_t bytes, uint64_t slat, uint64_t clat, bool has_slat, uint64_t issue_ns,
-	       unsigned clat_bin)
+	       unsigned prio, unsigned clat_bin)
 {
 	uint64_t ms = t_ns > L->epoch_ns ? (t_ns - L->epoch_ns) / 1000000 : 0;
 	uint64_t issued = issue_ns > L->epoch_ns ? issue_ns - L->epoch_ns : 0;
@@ -198,16 +199,17 @@ void iologs_io(struct iologs *L, uint64_t t_ns, unsigned ddir, uint32_t bs, uint
 		hist_io(L, ms, ddir, bs, clat_bin);
 	if (!L->avg_msec) {
 		if (L->want[LOG_SLAT] && has_slat)
-			add(L, LOG_SLAT, ms, slat, ddir, bs, offset, issued);
+			add(L, LOG_SLAT, ms, slat, ddir, bs, offset, issued, prio);
 		if (L->want[LOG_CLAT])
-			add(L, LOG_CLAT, ms, clat, ddir, bs, offset, issued);
+			add(L, LOG_CLAT, ms, clat, ddir, bs, offset, issued, prio);
 		if (L->want[LOG_LAT])
-			add(L, LOG_LAT, ms, lat, ddir, bs, offset, issued);
+			add(L, LOG_LAT, ms, lat, ddir, bs, offset, issued, prio);
 		/* fio's per-I/O bandwidth: bytes * 10^6 / clat in ns */
 		if (L->want[LOG_BW])
-			add(L, LOG_BW, ms, clat ? bytes * 1000000 / clat : 0, ddir, bs, offset, issued);
+			add(L, LOG_BW, ms, clat ? bytes * 1000000 / clat : 0, ddir, bs, offset, issued,
+			    prio);
 		if (L->want[LOG_IOPS])
-			add(L, LOG_IOPS, ms, 1, ddir, bs, offset, issued);
+			add(L, LOG_IOPS, ms, 1, ddir, bs, offset, issued, prio);
 		return;
 	}
 	if (has_slat)
@@ -231,9 +233,9 @@ void iologs_io(struct iologs *L, uint64_t t_ns, unsigned ddir, uint32_t bs, uint
 			continue;
 		/* fio: KiB/s over the window, and I/Os per second */
 		if (L->want[LOG_BW])
-			add(L, LOG_BW, ms, db * 1000 / spent / 1024, d, 0, 0, 0);
+			add(L, LOG_BW, ms, db * 1000 / spent / 1024, d, 0, 0, 0, 0);
 		if (L->want[LOG_IOPS])
-			add(L, LOG_IOPS, ms, di * 1000 / spent, d, 0, 0, 0);
+			add(L, LOG_IOPS, ms, di * 1000 / spent, d, 0, 0, 0, 0);
 		L->last_bytes[d] = L->bytes[d];
 		L->last_ios[d] = L->ios[d];
 	}
@@ -338,7 +340,8 @@ struct fio_sample {
 #define FIO_SAMPLE_OFFSET_BIT (1u << 31)
 
 /* log_store_compressed: the entries as fio's samples, one zlib stream, appended to path. */
-static int append_compressed(const struct iolog *l, const char *path, bool offsets)
+static int append_compressed(const struct iolog *l, const char *path, bool offsets,
+			     bool prio_value)
 {
 	size_t one = offsets ? FIO_SAMPLE_OFFSET_LEN : FIO_SAMPLE_LEN, i;
 	unsigned char *raw = calloc(l->nr ? l->nr : 1, one), *z = NULL;
@@ -352,7 +355,9 @@ static int append_compressed(const struct iolog *l, const char *path, bool offse
 		const struct log_entry *e = &l->e[i];
 		struct fio_sample s = { .time = e->ms, .val = e->val, .bs = e->bs,
 					.ddir = e->ddir | (offsets ? FIO_SAMPLE_OFFSET_BIT : 0),
-					.offset = e->offset };
+					.offset = e->offset,
+					.priority = prio_value ? e->prio :
+						    e->prio >> IOPRIO_CLASS_SHIFT == IOPRIO_CLASS_RT };
 		unsigned char *p = raw + i * one;
 
 		memcpy(p, &s.time, 8);
@@ -395,7 +400,7 @@ int iolog_append(const struct iolog *l, const char *path, const struct log_colum
 	int ret = 0;
 
 	if (c->compressed)
-		return append_compressed(l, path, c->offset);
+		return append_compressed(l, path, c->offset, c->prio_value);
 	pthread_mutex_lock(&append_lock);
 	f = iolog_open(path);
 	if (!f) {
@@ -410,9 +415,9 @@ int iolog_append(const struct iolog *l, const char *path, const struct log_colum
 		if (c->offset)
 			fprintf(f, ", %llu", (unsigned long long)e->offset);
 		if (c->prio_value)
-			fprintf(f, ", 0x%04x", c->prio);
+			fprintf(f, ", 0x%04x", e->prio);
 		else
-			fprintf(f, ", %u", c->prio >> 13 == 1);
+			fprintf(f, ", %u", e->prio >> IOPRIO_CLASS_SHIFT == IOPRIO_CLASS_RT);
 		if (c->issue_time)
 			fprintf(f, ", %llu", (unsigned long long)e->issue_ns);
 		fputc('\n', f);

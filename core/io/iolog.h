@@ -37,7 +37,8 @@ struct log_entry {
 	uint64_t offset;
 	uint64_t issue_ns;		/* when the I/O was issued, from the logs' time 0 */
 	uint32_t bs;
-	uint32_t ddir;
+	uint16_t ddir;
+	uint16_t prio;			/* the I/O's priority (class << 13 | level); 0 in windows */
 };
 
 struct iolog {
@@ -91,12 +92,13 @@ int iolog_path(const struct job_spec *job, unsigned thread, enum log_kind kind, 
 void iologs_init(struct iologs *L, const struct job_spec *job, uint64_t epoch_ns);
 
 /*
- * One completed read, write or trim (ddir 0, 1, 2) at time t_ns. slat is meaningful only
- * when has_slat; clat_bin is clat's histogram bucket (for write_hist_log).
+ * One completed read, write or trim (ddir 0, 1, 2) at time t_ns, that had priority prio.
+ * slat is meaningful only when has_slat; clat_bin is clat's histogram bucket (for
+ * write_hist_log).
  */
 void iologs_io(struct iologs *L, uint64_t t_ns, unsigned ddir, uint32_t bs, uint64_t offset,
 	       uint64_t bytes, uint64_t slat, uint64_t clat, bool has_slat, uint64_t issue_ns,
-	       unsigned clat_bin);
+	       unsigned prio, unsigned clat_bin);
 
 /* The end of the run: what the open latency window holds goes in too (fio's finalize). */
 void iologs_finish(struct iologs *L, uint64_t t_ns);
@@ -104,8 +106,7 @@ void iologs_finish(struct iologs *L, uint64_t t_ns);
 /* What a log's lines hold beyond time, value, direction and block size (fio's columns). */
 struct log_columns {
 	bool offset;		/* log_offset=1 */
-	bool prio_value;	/* log_prio=1: the I/O's priority as 0x%04x, else 1 for the RT class */
-	unsigned prio;		/* the ioprio value the job's I/O carries (class << 13 | level) */
+	bool prio_value;	/* log_prio=1: each I/O's priority as 0x%04x, else 1 for the RT class */
 	bool issue_time;	/* log_issue_time=1 (latency logs): the issue time, ns */
 	bool compressed;	/* log_store_compressed=1: fio's zlib-compressed samples */
 };

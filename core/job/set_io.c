@@ -115,9 +115,7 @@ int set_rwmix(struct job_spec *job, const struct opt_def *o, const char *val,
  * applies to every direction; "r,w[,t]" gives reads then writes, and an empty part leaves
  * that direction alone. part[d] is NULL when direction d is left alone.
  */
-#define DIR_PART_MAX 1024
-
-static int dir_parts(const char *val, char buf[2][DIR_PART_MAX], const char *part[2])
+int dir_parts(const char *val, char buf[2][DIR_PART_MAX], const char *part[2])
 {
 	const char *comma = strchr(val, ','), *second;
 	size_t n;
@@ -523,7 +521,7 @@ int set_random_distribution(struct job_spec *job, const struct opt_def *o,
 }
 
 /* One token of fio's pattern syntax; returns the bytes written or -EINVAL. */
-int pattern_token(const char **in, unsigned char *out, size_t room)
+static int pattern_token(const char **in, unsigned char *out, size_t room)
 {
 	const char *s = *in, *end;
 	size_t n = 0;
@@ -606,24 +604,33 @@ int pattern_token(const char **in, unsigned char *out, size_t room)
 	}
 }
 
-int set_buffer_pattern(struct job_spec *job, const struct opt_def *o, const char *val,
-			      struct iop_err *err)
+int parse_pattern(const struct opt_def *o, const char *val, unsigned char *out,
+		  const char *example, struct iop_err *err)
 {
 	const char *s = val;
 	size_t len = 0;
 	int n;
 
 	while (*s) {
-		n = pattern_token(&s, job->buffer_pattern + len, PATTERN_MAX - len);
+		n = pattern_token(&s, out + len, PATTERN_MAX - len);
 		if (n < 0)
 			return iop_errf(err, -EINVAL,
 					"option %s: cannot read '%s' at '%s' (accepted: 0x hex bytes, \"strings\", 'files', decimal numbers, combined, at most %u bytes)",
 					o->name, val, s, PATTERN_MAX);
 		len += (size_t)n;
 	}
-	if (!len)
-		return bad_value(err, o, val, "a pattern such as 0xdeadbeef or \"abcd\"");
-	job->buffer_pattern_len = (unsigned)len;
+	return len ? (int)len : bad_value(err, o, val, example);
+}
+
+int set_buffer_pattern(struct job_spec *job, const struct opt_def *o, const char *val,
+			      struct iop_err *err)
+{
+	int n = parse_pattern(o, val, job->buffer_pattern, "a pattern such as 0xdeadbeef or \"abcd\"",
+			      err);
+
+	if (n < 0)
+		return n;
+	job->buffer_pattern_len = (unsigned)n;
 	return 0;
 }
 

@@ -462,25 +462,16 @@ int set_verify_interval(struct job_spec *job, const struct opt_def *o, const cha
 int set_verify_pattern(struct job_spec *job, const struct opt_def *o, const char *val,
 			      struct iop_err *err)
 {
-	const char *s = val;
-	size_t len = 0;
 	int n;
 
 	if (strstr(val, "%o"))
 		return iop_errf(err, -ENOTSUP,
 				"option %s: the %%o (block offset) format is not supported by iopath",
 				o->name);
-	while (*s) {
-		n = pattern_token(&s, job->verify_pattern + len, PATTERN_MAX - len);
-		if (n < 0)
-			return iop_errf(err, -EINVAL,
-					"option %s: cannot read '%s' at '%s' (accepted: 0x hex bytes, \"strings\", 'files', decimal numbers, combined, at most %u bytes)",
-					o->name, val, s, PATTERN_MAX);
-		len += (size_t)n;
-	}
-	if (!len)
-		return bad_value(err, o, val, "a pattern such as 0xaa555aa5");
-	job->verify_pattern_len = (unsigned)len;
+	n = parse_pattern(o, val, job->verify_pattern, "a pattern such as 0xaa555aa5", err);
+	if (n < 0)
+		return n;
+	job->verify_pattern_len = (unsigned)n;
 	return 0;
 }
 

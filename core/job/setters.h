@@ -17,9 +17,22 @@ int parse_engine_opts(struct job_spec *job, const struct engine_ops *ops, struct
 
 /* ---- set_io.c ---- */
 
+/*
+ * fio's per-direction lists: a value without a comma applies to reads and writes, "r,w[,t]"
+ * gives each; part[d] is NULL where direction d is left alone. 0 or -EINVAL.
+ */
+#define DIR_PART_MAX 1024
+int dir_parts(const char *val, char buf[2][DIR_PART_MAX], const char *part[2]);
+
 int bad_value(struct iop_err *err, const struct opt_def *o, const char *val, const char *accepted);
 
-int pattern_token(const char **in, unsigned char *out, size_t room);
+/*
+ * A pattern option's value in fio's syntax (0x hex bytes, "strings", 'files', decimal
+ * numbers, combined) into out (PATTERN_MAX bytes): its length, or -EINVAL with a line that
+ * names the option, where it could not be read and what is accepted (example: when empty).
+ */
+int parse_pattern(const struct opt_def *o, const char *val, unsigned char *out,
+		  const char *example, struct iop_err *err);
 
 int set_ba(struct job_spec *job, const struct opt_def *o, const char *val, struct iop_err *err);
 
@@ -62,6 +75,14 @@ int set_thinktime_blocks_type(struct job_spec *job, const struct opt_def *o,
 		const char *val, struct iop_err *err);
 
 int set_usec_time(struct job_spec *job, const struct opt_def *o, const char *val,
+		struct iop_err *err);
+
+/* ---- set_cmdprio.c ---- */
+
+int set_cmdprio_int(struct job_spec *job, const struct opt_def *o, const char *val,
+		struct iop_err *err);
+
+int set_cmdprio_bssplit(struct job_spec *job, const struct opt_def *o, const char *val,
 		struct iop_err *err);
 
 /* ---- set_run.c ---- */

@@ -384,6 +384,68 @@ static int finish_mode(struct job_spec *job, struct iop_err *err)
 	return 0;
 }
 
+/*
+ * fio's cmdprio options belong to the engines that set a priority per request (libaio and
+ * io_uring in fio): the engine must say it does (ENGINE_CMDPRIO).
+ */
+static int finish_cmdprio(struct job_spec *job, struct iop_err *err)
+{
+	static const char *const names[] = { "cmdprio_percentage", "cmdprio_bssplit",
+					     "cmdprio_class", "cmdprio" };
+	const struct engine_entry *ent;
+	char have[128];
+	size_t off = 0;
+	unsigned i;
+
+	for (i = 0; i < 4 && !job_gave(job, names[i]); i++)
+		;
+	if (i == 4)
+		return 0;
+	if (!(job->engine->flags & ENGINE_CMDPRIO)) {
+		have[0] = '\0';
+		for (ent = engine_table; ent->name && off < sizeof(have); ent++)
+			if ((ent->ops->flags & ENGINE_CMDPRIO) && !ent->force_direct)
+				off += (size_t)snprintf(have + off, sizeof(have) - off, "%s%s",
+							off ? ", " : "", ent->name);
+		return iop_errf(err, -EINVAL,
+				"%s: %s: ioengine=%s sets no priority per I/O (the cmdprio options are for the engines that do: %s)",
+				job->origin, names[i], job->engine->name, have);
+	}
+	if ((job->cmdprio_pct[0] || job->cmdprio_pct[1]) && job->cmdprio_bssplit_given)
+		return iop_errf(err, -EINVAL,
+				"%s: cmdprio_percentage and cmdprio_bssplit options are mutually exclusive (as in fio)",
+				job->origin);
+	return 0;
+}
+
+/*
+ * verify_only, as fio's: the writes are generated but not done (fio's dry run), and the verify
+ * pass reads back what they would have written. What the job would write must be known
+ * beforehand, so the kinds of job whose writes depend on time or on completions are refused.
+ */
+static int finish_verify_only(const struct job_spec *job, struct iop_err *err)
+{
+	const char *why = NULL;
+
+	if (!job->verify_only)
+		return 0;
+	if (job->verify == VERIFY_NONE)
+		why = "it needs verify= (the checksums the earlier run wrote)";
+	else if (!job_writes_data(job->rw) || job->rw == RW_COPY || job->rw == RW_METADATA)
+		why = "it checks what a writing job wrote; this job does not write (a job that reads with verify= checks what it reads already)";
+	else if (!job->do_verify)
+		why = "do_verify=0 leaves nothing to do";
+	else if (job->time_based)
+		why = "a timed run's writes are not known beforehand (fio does not support time_based with it either)";
+	else if (job->zone_zbd || job->read_iolog[0] || job->verify_backlog)
+		why = job->zone_zbd ? "zonemode=zbd places writes as zones fill" :
+		      job->read_iolog[0] ? "a replay's writes are the log's, not this job's" :
+		      "verify_backlog reads back during the writes, which are not done";
+	if (!why)
+		return 0;
+	return iop_errf(err, -EINVAL, "%s: verify_only: %s", job->origin, why);
+}
+
 int job_finish(struct job_spec *job, struct iop_err *err)
 {
 	const struct engine_entry *ent = engine_find(job->ioengine);
@@ -399,6 +461,10 @@ int job_finish(struct job_spec *job, struct iop_err *err)
 	if (ret)
 		return ret;
 	ret = finish_zones(job, err);
+	if (!ret)
+		ret = finish_cmdprio(job, err);
+	if (!ret)
+		ret = finish_verify_only(job, err);
 	if (!ret)
 		ret = finish_replay(job, err);
 	if (!ret)

@@ -14,6 +14,7 @@
 #include "base/clock.h"
 #include "probe/probe_int.h"
 #include "base/tempfiles.h"
+#include "base/testhold.h"
 
 #define DATA_LEN	(256u * 1024)	/* written, synced region at the start of the file */
 #define FILE_LEN	(512u * 1024)	/* the rest is a hole */
@@ -48,8 +49,11 @@ static int create_registered(const char *name)
 	pthread_sigmask(SIG_BLOCK, &block, &old);
 	fd = open(name, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
 	saved = errno;
-	if (fd >= 0)
+	if (fd >= 0) {
+		/* a test's hold (IOPATH_TEST_HOLD_PROBE): made, not registered yet, signals held */
+		test_hold("IOPATH_TEST_HOLD_PROBE", "");
 		tempfiles_register(name);	/* removed on SIGINT/SIGTERM too */
+	}
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	errno = saved;
 	return fd;

@@ -40,6 +40,8 @@ void report_terse_version(FILE *f, const struct run_results *r, unsigned ver);
 
 /* CSV: a header and one row per result and direction, with p50/p99/p99.9 latencies. */
 void report_csv(FILE *f, const struct run_results *r);
+/* One CSV field, quoted as RFC 4180 asks when it holds a comma, quote or line break. */
+void report_csv_field(FILE *f, const char *s);
 
 /* Parsed jobs as JSON (iopath --parse-only --output-format=json). NULL on ENOMEM. */
 struct job_list;

@@ -8,20 +8,25 @@
 #include "report/report.h"
 #include "stats/stats.h"
 
-/* One field, quoted as RFC 4180 asks when it holds a comma, quote or line break. */
+void report_csv_field(FILE *f, const char *s)
+{
+	if (!strpbrk(s, ",\"\r\n")) {
+		fputs(s, f);
+		return;
+	}
+	fputc('"', f);
+	for (; *s; s++) {
+		if (*s == '"')
+			fputc('"', f);
+		fputc(*s, f);
+	}
+	fputc('"', f);
+}
+
+/* One field and what ends it. */
 static void field(FILE *f, const char *s, bool last)
 {
-	if (strpbrk(s, ",\"\r\n")) {
-		fputc('"', f);
-		for (; *s; s++) {
-			if (*s == '"')
-				fputc('"', f);
-			fputc(*s, f);
-		}
-		fputc('"', f);
-	} else {
-		fputs(s, f);
-	}
+	report_csv_field(f, s);
 	fputc(last ? '\n' : ',', f);
 }
 

@@ -10,6 +10,7 @@
 
 #include "io/iolog.h"
 #include "stats/merge.h"
+#include "stats/prio.h"
 #include "report/report.h"
 #include "stats/steady.h"
 #include "stats/stats.h"
@@ -135,10 +136,42 @@ struct dir_stat *result_mixed(const struct job_result *r, uint64_t *failed)
 	return m;
 }
 
+/*
+ * cmdprio: fio's "prios", each priority the direction's I/Os had (with samples), its class,
+ * level and latencies: clat_ns, or lat_ns with lat_percentiles=1, as fio keeps them.
+ */
+static void prios_json(json_t *o, const struct prio_stats *ps, unsigned pd,
+		       const struct job_spec *job, bool plus)
+{
+	const double *list;
+	unsigned nr = job_percentile_list(job, &list), i;
+	bool pcts = job->clat_percentiles || job->lat_percentiles;
+	json_t *a;
+
+	if (!ps || !ps->nr[pd])
+		return;
+	a = json_array();
+	for (i = 0; i < ps->nr[pd]; i++) {
+		const struct prio_lat *p = &ps->p[pd][i];
+		json_t *e;
+
+		if (!p->lat.n)
+			continue;
+		e = json_object();
+		set(e, "prioclass", json_integer(p->ioprio >> IOPRIO_CLASS_SHIFT));
+		set(e, "prio", json_integer(p->ioprio & 7));
+		set(e, job->lat_percentiles ? "lat_ns" : "clat_ns",
+		    lat_json_list(&p->lat, pcts ? list : NULL, nr, plus && pcts));
+		json_array_append_new(a, e);
+	}
+	set(o, "prios", a);
+}
+
 /* slat, clat and lat of a direction: percentiles where the job asks for them (fio's options). */
 /* failed: I/Os of the direction that failed, which fio counts in total_ios (issued). */
+/* ps, pd: the result's per-priority latencies (cmdprio) and which of their directions is d's */
 static json_t *dir_json(const struct dir_stat *d, const struct job_spec *job, bool plus, double agg,
-			uint64_t failed)
+			uint64_t failed, const struct prio_stats *ps, unsigned pd)
 {
 	const double *list;
 	unsigned nr = job_percentile_list(job, &list);
@@ -162,6 +195,8 @@ static json_t *dir_json(const struct dir_stat *d, const struct job_spec *job, bo
 	set(o, "slat_ns", lat_json_list(&d->slat, slat ? list : NULL, nr, plus && slat));
 	set(o, "clat_ns", lat_json_list(&d->clat, clat ? list : NULL, nr, plus && clat));
 	set(o, "lat_ns", lat_json_list(&d->lat, lat ? list : NULL, nr, plus && lat));
+	if (job)
+		prios_json(o, ps, pd, job, plus);
 	set(o, "bw_min", json_integer((json_int_t)(d->bw.min / 1024)));
 	set(o, "bw_max", json_integer((json_int_t)(d->bw.max / 1024)));
 	set(o, "bw_agg", json_real(agg));
@@ -448,16 +483,18 @@ static json_t *job_json(const struct run_results *rr, const struct job_result *r
 	set(o, "job options", options_json(r->spec));
 	for (d = 0; r->spec->unified_rw != UNIFIED_MIXED && d < 3; d++)
 		set(o, dir_name(d), dir_json(&r->dir[d], r->spec, plus, bw_agg_pct(rr, r, d),
-						       r->err_ios[d]));
+					     r->err_ios[d], d < 2 ? r->prios : NULL, d));
 	if (r->spec->unified_rw != UNIFIED_MIXED)
 		set(o, "sync", sync_json(&r->dir[STAT_SYNC], r->spec, plus));
 	if (r->spec->unified_rw != UNIFIED_NONE) {
 		/* fio's "mixed": every direction as one, where they were or after them */
 		uint64_t failed;
 		struct dir_stat *m = result_mixed(r, &failed);
+		struct prio_stats *mp = r->prios ? prio_stats_mixed(r->prios) : NULL;
 
 		if (m)
-			set(o, "mixed", dir_json(m, r->spec, plus, 100.0, failed));
+			set(o, "mixed", dir_json(m, r->spec, plus, 100.0, failed, mp, 0));
+		prio_stats_free(mp);
 		free(m);
 	}
 	set(o, "job_runtime", json_integer((json_int_t)(r->runtime_ns / 1000000)));

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "stats/merge.h"
+#include "stats/prio.h"
 #include "base/parse.h"
 #include "report/report.h"
 #include "stats/stats.h"
@@ -154,9 +155,45 @@ static void print_pcts(FILE *f, const char *label, const struct lat_stat *s,
 	}
 }
 
-/* One direction of r: d (one of r's, or its "mixed"), named name, with failed I/Os and agg. */
+/*
+ * cmdprio: each priority's latency line (pcts false) or percentiles, as fio shows them when
+ * two or more priorities had I/Os: "clat prio CLASS/LEVEL" ("lat" with lat_percentiles=1).
+ */
+static void print_prios(FILE *f, const struct prio_stats *ps, unsigned pd, const struct dir_stat *d,
+			const struct job_spec *job, bool pcts)
+{
+	const char *type = job->lat_percentiles ? "lat" : "clat";
+	uint64_t all = job->lat_percentiles ? d->lat.n : d->clat.n;
+	char label[96];
+	unsigned i;
+
+	if (prio_with_samples(ps, pd) < 2)
+		return;
+	for (i = 0; i < ps->nr[pd]; i++) {
+		const struct prio_lat *p = &ps->p[pd][i];
+
+		if (!p->lat.n)
+			continue;
+		if (!pcts) {
+			snprintf(label, sizeof(label), "%s prio %u/%u", type,
+				 (unsigned)(p->ioprio >> IOPRIO_CLASS_SHIFT), (unsigned)(p->ioprio & 7));
+			print_lat(f, label, &p->lat);
+			continue;
+		}
+		snprintf(label, sizeof(label), "%s prio %u/%u (%.2f%% of IOs)", type,
+			 (unsigned)(p->ioprio >> IOPRIO_CLASS_SHIFT), (unsigned)(p->ioprio & 7),
+			 all ? 100.0 * (double)p->lat.n / (double)all : 0.0);
+		print_pcts(f, label, &p->lat, job);
+	}
+}
+
+/*
+ * One direction of r: d (one of r's, or its "mixed"), named name, with failed I/Os and agg;
+ * ps, pd: the per-priority latencies (cmdprio) and which of their directions is d's.
+ */
 static void print_stat(FILE *f, const struct job_result *r, const struct dir_stat *d,
-		       const char *name, bool zone_resets, uint64_t failed, double agg)
+		       const char *name, bool zone_resets, uint64_t failed, double agg,
+		       const struct prio_stats *ps, unsigned pd)
 {
 	const struct job_spec *job = r->spec;
 	/* fio's whole milliseconds, rounded up, and its integer division by them */
@@ -179,12 +216,16 @@ static void print_stat(FILE *f, const struct job_result *r, const struct dir_sta
 	print_lat(f, "slat", &d->slat);
 	print_lat(f, "clat", &d->clat);
 	print_lat(f, "lat", &d->lat);
+	if (job && ps)
+		print_prios(f, ps, pd, d, job, false);
 	if (!job || job->clat_percentiles)
 		print_pcts(f, "clat", &d->clat, job);
 	if (job && job->slat_percentiles)
 		print_pcts(f, "slat", &d->slat, job);
 	if (job && job->lat_percentiles)
 		print_pcts(f, "lat", &d->lat, job);
+	if (job && ps && (job->clat_percentiles || job->lat_percentiles))
+		print_prios(f, ps, pd, d, job, true);
 	if (d->bw.n) {
 		/* fio: KiB (kB with kb_base=1000, bits with unit_base=1), MiB past kb_base^2 */
 		double base = st.si_first ? 1000.0 : 1024.0, mul = st.bits ? 8.0 : 1.0;
@@ -213,7 +254,8 @@ static void print_dir(FILE *f, const struct run_results *rr, const struct job_re
 		      unsigned dir)
 {
 	print_stat(f, r, &r->dir[dir], dir_name(dir), dir == STAT_WRITE,
-		   dir < 3 ? r->err_ios[dir] : 0, bw_agg_pct(rr, r, dir));
+		   dir < 3 ? r->err_ios[dir] : 0, bw_agg_pct(rr, r, dir), dir < 2 ? r->prios : NULL,
+		   dir);
 }
 
 /* unified_rw_reporting: fio's "mixed" direction, every direction as one. */
@@ -221,9 +263,11 @@ static void print_mixed(FILE *f, const struct job_result *r)
 {
 	uint64_t failed;
 	struct dir_stat *m = result_mixed(r, &failed);
+	struct prio_stats *mp = r->prios ? prio_stats_mixed(r->prios) : NULL;
 
 	if (m)
-		print_stat(f, r, m, "mixed", false, failed, 100.0);
+		print_stat(f, r, m, "mixed", false, failed, 100.0, mp, 0);
+	prio_stats_free(mp);
 	free(m);
 }
 

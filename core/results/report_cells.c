@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "base/atomic.h"
+#include "report/report.h"
 #include "results/report_cells.h"
 
 void fmt_metric(char *buf, size_t len, enum metric_id m, double v)
@@ -241,21 +242,6 @@ void report_cells_table(FILE *f, const struct results *r, double cv_warn)
 	free(t.cell);
 }
 
-static void csv_field(FILE *f, const char *s)
-{
-	if (!strpbrk(s, ",\"\n\r")) {
-		fputs(s, f);
-		return;
-	}
-	fputc('"', f);
-	for (; *s; s++) {
-		if (*s == '"')
-			fputc('"', f);
-		fputc(*s, f);
-	}
-	fputc('"', f);
-}
-
 int report_cells_csv(FILE *f, const struct results *r)
 {
 	static const char *const stat_cols[] = { "median", "min", "max", "mean", "sd", "cv",
@@ -264,7 +250,7 @@ int report_cells_csv(FILE *f, const struct results *r)
 	unsigned nk = cells_identity_keys(r, false, keys, 64), i, k, m, s;
 
 	for (k = 0; k < nk; k++) {
-		csv_field(f, keys[k]);
+		report_csv_field(f, keys[k]);
 		fputc(',', f);
 	}
 	fputs("label,status,reason,repeats", f);
@@ -276,12 +262,12 @@ int report_cells_csv(FILE *f, const struct results *r)
 		const struct cell *c = &r->cells[i];
 
 		for (k = 0; k < nk; k++) {
-			csv_field(f, json_string_value(json_object_get(c->identity, keys[k])) ?: "");
+			report_csv_field(f, json_string_value(json_object_get(c->identity, keys[k])) ?: "");
 			fputc(',', f);
 		}
-		csv_field(f, c->label);
+		report_csv_field(f, c->label);
 		fprintf(f, ",%s,", cell_status_name(c->status));
-		csv_field(f, c->reason ? c->reason : "");
+		report_csv_field(f, c->reason ? c->reason : "");
 		fprintf(f, ",%u", c->nr);
 		for (m = 0; m < MET_NR; m++) {
 			struct rsummary sm;

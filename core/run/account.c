@@ -15,6 +15,7 @@
 #include "io/buffer.h"
 #include "base/numapol.h"
 #include "run/run.h"
+#include "stats/prio.h"
 #include "stats/stats.h"
 #include "base/cpulist.h"
 #include "run/worker.h"
@@ -79,6 +80,8 @@ static void stats_reset(struct worker *w)
 	memset(w->sample_last_bytes, 0, sizeof(w->sample_last_bytes));
 	memset(w->sample_last_ios, 0, sizeof(w->sample_last_ios));
 	progress_log_reset(&w->progress);
+	if (w->prios)
+		prio_stats_reset(w->prios);
 }
 
 /*

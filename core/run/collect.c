@@ -112,6 +112,7 @@ static void worker_result(struct job_result *one, const struct worker *w, struct
 	one->window_bytes = f->window_bytes;
 	one->window_ios = f->window_ios;
 	one->meta = w->meta;
+	one->prios = w->prios;
 	if (!w->st)
 		return;
 	one->runtime_ns = runtime;

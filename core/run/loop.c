@@ -276,7 +276,8 @@ static inline void complete_extra(struct worker *w, struct dir_stat *d, const st
 		debug_io("complete", r);
 	if (w->logs && r->ddir <= DDIR_TRIM && !w->verifying)
 		iologs_io(w->logs, t, r->ddir, r->len, r->offset, (uint64_t)r->res, r->slat_ns,
-			  clat, async, r->issue_ns, w->logs->want[LOG_HIST] ? hist_idx(clat) : 0);
+			  clat, async, r->issue_ns, r->ioprio ? r->ioprio : w->ioprio,
+			  w->logs->want[LOG_HIST] ? hist_idx(clat) : 0);
 	if (w->hist_lat)
 		d->lat.hist[hist_idx(async ? clat + r->slat_ns : clat)]++;
 	if (w->hist_slat && async)
@@ -343,6 +344,8 @@ complete(struct worker *w, struct io_req **reqs, unsigned n, uint64_t t, bool as
 			complete_extra(w, d, r, clat, async, t);
 		if (full && __builtin_expect(w->lat_on, 0) && !w->job->disable_lat)
 			lat_target_io(w, async ? clat + r->slat_ns : clat, t);
+		if (full && __builtin_expect(w->prios != NULL, 0))
+			cmdprio_record(w, r, stat_dir(r->ddir), clat, async);
 		if (!lat) {
 			complete_reduced(w, d, r, clat, async);
 			continue;
@@ -657,6 +660,8 @@ static inline __attribute__((always_inline)) void io_loop_body(struct worker *w,
 			}
 			if (full && w->flow)
 				flow_count(w->flow, &w->flow_ios);
+			if (full && __builtin_expect(w->cmdprio != NULL, 0))
+				cmdprio_pick(w, r);
 			if (full && __builtin_expect(w->debug_io, 0))
 				debug_io("queue", r);
 			if (full && w->zbd_quiesce) {
@@ -738,7 +743,7 @@ static inline __attribute__((always_inline)) void io_loop_body(struct worker *w,
 				unsigned k;
 
 				for (k = 0; full && w->serialize && k < (unsigned)n; k++)
-					w->done[k]->flags &= (uint16_t)~REQF_INFLIGHT;
+					w->done[k]->flags &= (uint8_t)~REQF_INFLIGHT;
 				t = worker_now(w);
 				w->inflight -= (unsigned)n;
 				complete(w, w->done, (unsigned)n, t, true, full, lat);
@@ -989,6 +994,8 @@ static void offload_run(struct offload *o, struct io_req **got)
 			}
 			if (r->ddir >= DDIR_SYNC)
 				r->file = &w->files[w->cur_file];
+			if (w->cmdprio)
+				cmdprio_pick(w, r);
 			w->depth_hist[depth_bucket(w->inflight + 1)]++;
 			o->gen_ns[r->index] = t;
 			pthread_mutex_lock(&o->lock);
@@ -1138,6 +1145,27 @@ static void __attribute__((noinline)) io_loop_offload(struct worker *w)
 	if (o.slots || o.queue)
 		offload_stop(&o);
 	free(got);
+}
+
+/*
+ * verify_only (fio's do_dry_run): the write phase's requests made in order and none issued,
+ * so that the verify pass reads back the blocks they would have written. Paced jobs are not
+ * held: only the order matters.
+ */
+void io_dry_run(struct worker *w)
+{
+	struct io_req *r = w->free_reqs[w->nr_free - 1];
+	uint64_t t = worker_now(w);
+	int got;
+
+	while (!w->aborted && !run_stop_requested()) {
+		got = next_request_full(w, r, t);
+		if (got == REQ_WAIT)
+			t = w->rate_wait_ns > t ? w->rate_wait_ns : t + 1;
+		else if (got <= 0)
+			break;
+	}
+	w->end_ns = worker_now(w);
 }
 
 void io_loop(struct worker *w)

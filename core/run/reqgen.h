@@ -435,7 +435,7 @@ static inline __attribute__((always_inline)) bool next_request_plain(struct work
 	w->next_file = f + 1 == w->nr_files ? 0 : f + 1;
 	g = &w->gens[f];
 	r->file = &w->files[f];
-	r->ddir = (uint16_t)dir;
+	r->ddir = (uint8_t)dir;
 	r->len = len;
 	r->offset = r->file->start +
 		    (job_rw_random(job->rw) ? gen_rand(g, len) : gen_seq(g, dir, len));
@@ -618,7 +618,7 @@ static inline __attribute__((always_inline)) int next_request_full(struct worker
 	if (w->backlog) {
 		int b;
 
-		r->flags &= (uint16_t)~REQF_BACKLOG;
+		r->flags &= (uint8_t)~REQF_BACKLOG;
 		b = backlog_next(w, r);
 		if (b)
 			return b;
@@ -661,7 +661,7 @@ static inline __attribute__((always_inline)) int next_request_full(struct worker
 	f = pick_file(w, len);
 	g = &w->gens[f];
 	r->file = &w->files[f];
-	r->ddir = (uint16_t)dir;
+	r->ddir = (uint8_t)dir;
 	if (w->seq_step) {
 		if (!seq_step_offset(w, f, dir, len, &off))
 			return false;
@@ -670,7 +670,7 @@ static inline __attribute__((always_inline)) int next_request_full(struct worker
 
 		if (z <= 0)
 			return z;
-		r->ddir = (uint16_t)dir;
+		r->ddir = (uint8_t)dir;
 		r->len = len;
 	} else {
 		off = job_rw_random(job->rw) ? rand_offset(w, f, dir, &len, true) :

@@ -18,6 +18,7 @@
 #include "io/flow.h"
 #include "run/meta.h"
 #include "base/cpulist.h"
+#include "base/testhold.h"
 #include "run/run.h"
 #include "stats/merge.h"
 #include "stats/stats.h"
@@ -222,24 +223,13 @@ static void leave_flows(struct group_job *gj)
  * layout (the checks on the opened files), creates P.N (N = 1, 2, ... in that order) and
  * goes on once P.N.go exists (or a stop is requested).
  */
-static void test_hold(void)
+static void run_hold(void)
 {
 	static unsigned n;
-	const char *p = getenv("IOPATH_TEST_HOLD");
-	const struct timespec tick = { 0, 5000000 };
-	char name[PATH_MAX];
-	int fd;
+	char suffix[16];
 
-	if (!p || !*p)
-		return;
-	n++;
-	snprintf(name, sizeof(name), "%s.%u", p, n);
-	fd = open(name, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
-	if (fd >= 0)
-		close(fd);
-	snprintf(name, sizeof(name), "%s.%u.go", p, n);
-	while (access(name, F_OK) && !run_stop_requested())
-		nanosleep(&tick, NULL);
+	snprintf(suffix, sizeof(suffix), ".%u", ++n);
+	test_hold("IOPATH_TEST_HOLD", suffix);
 }
 
 /* Start every worker of the phase together, wait for all, collect their results. */
@@ -252,7 +242,7 @@ static int run_group(struct group_job *gjs, unsigned n, struct phase_sync *sync,
 	uint64_t t0 = mono_ns(), origin;
 	int ret = 0;
 
-	test_hold();
+	run_hold();
 	phase_layout_turn(false);
 	for (i = 0; i < n; i++) {
 		struct iop_err e;
@@ -277,7 +267,7 @@ static int run_group(struct group_job *gjs, unsigned n, struct phase_sync *sync,
 			total += gjs[i].plan.nr_workers;
 	}
 	phase_layout_turn(true);
-	test_hold();
+	run_hold();
 	ret = 0;
 	/* a job waits for a waitee of this phase that runs; an earlier or refused one has ended */
 	for (i = 0; i < n; i++) {

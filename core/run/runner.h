@@ -176,6 +176,8 @@ void unlink_job_files(const struct job_plan *plan);
 
 /* Run the job's I/O: the loop specialised for its options, the offload pool, or a file-op loop. */
 void io_loop(struct worker *w);
+/* verify_only: the phase's requests made and none issued, their blocks marked as written. */
+void io_dry_run(struct worker *w);
 
 /* What the worker's own engine instance gets: its options and limits. */
 struct engine_params engine_params_of(const struct worker *w);
@@ -194,6 +196,17 @@ void measure_start(struct worker *w, uint64_t t);
 
 /* A sample for the bandwidth/IOPS logs and steady state, when one is due at t. */
 void take_sample(struct worker *w, uint64_t t);
+
+/* ---- cmdprio.c ---- */
+
+/* The worker's cmdprio choices and per-priority statistics; 0 or -ENOMEM (worker failed). */
+int cmdprio_setup(struct worker *w, uint64_t seed);
+void cmdprio_free(struct worker *w);
+/* The priority of r (set in r->ioprio: its own, or 0 for the worker's), as fio's cmdprio picks. */
+void cmdprio_pick(struct worker *w, struct io_req *r);
+/* A counted completion of stat direction sd into its priority's latencies. */
+void cmdprio_record(struct worker *w, const struct io_req *r, unsigned sd, uint64_t clat,
+		    bool async);
 
 /* ---- fileop.c ---- */
 

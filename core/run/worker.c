@@ -249,7 +249,7 @@ static int setup_files(struct worker *w)
 			return ret;
 		w->gens[i].start = w->gens[i].origin = f->start;
 		w->gens[i].real = file_end(w, f, plan_path(plan, w->clone, i));
-		if (job->verify != VERIFY_NONE && writes) {
+		if (job->verify != VERIFY_NONE && (writes || job->verify_only)) {
 			w->written[i] = calloc(f->len / plan->unit / 8 + 1, 1);
 			if (!w->written[i])
 				return -ENOMEM;
@@ -513,6 +513,13 @@ static int setup_options(struct worker *w, uint64_t seed)
 		w->rated |= bps != 0;
 		w->ratemin |= job->rate_min[d] || job->rate_iops_min[d];
 	}
+	w->ioprio = job_ioprio(job);
+	if (job_cmdprio(job)) {
+		ret = cmdprio_setup(w, seed);
+		if (ret)
+			return ret;
+		w->full = true;
+	}
 	w->think_blocks_given = job->thinktime_blocks_given;
 	/* completions are counted only for what reads the counts */
 	w->count_done = w->ratemin || (job->thinktime_ns && !job->thinktime_issue);
@@ -676,9 +683,6 @@ static void write_logs(struct worker *w)
 	struct log_columns cols = {
 		.offset = job->log_offset,
 		.prio_value = job->log_prio,
-		/* the ioprio_set value every I/O of the worker carries; none: 0, as fio logs it */
-		.prio = job->ioprio_given ? (job->ioprio_class ? job->ioprio_class : 2) << 13 |
-					    job->ioprio : 0,
 	};
 
 	iologs_finish(w->logs, w->end_ns);
@@ -883,6 +887,10 @@ static void phase_done(struct worker *w, uint64_t from, bool verify)
 /* An I/O phase and, as in fio's do_io, its end_fsync. */
 static void io_phase(struct worker *w, uint64_t from)
 {
+	if (w->job->verify_only) {
+		io_dry_run(w);
+		return;
+	}
 	io_loop(w);
 	if (!w->aborted && w->job->end_fsync && job_writes_data(w->job->rw))
 		end_fsync(w);
@@ -1035,7 +1043,7 @@ void *worker_main(void *arg)
 		io_phase(w, w->end_ns);
 	}
 	if (job->verify != VERIFY_NONE && job->verify_state_save && job_writes_data(job->rw) &&
-	    job->rw != RW_COPY && !w->aborted)
+	    job->rw != RW_COPY && !job->verify_only && !w->aborted)
 		vstate_save(w);
 	if (job->rw == RW_COPY)
 		copy_finish(w);
@@ -1102,6 +1110,7 @@ void worker_free(struct worker *w)
 	free(w->copy_ready);
 	w->copy_ready = NULL;
 	free(w->meta);
+	cmdprio_free(w);
 	w->meta = NULL;
 	free(w->st);
 	progress_log_free(&w->progress);

@@ -23,6 +23,23 @@
 #include "job/target.h"
 #include "io/zbd.h"
 
+/*
+ * cmdprio: the priorities a worker gives its I/Os (core/run/cmdprio.c). Per direction, the
+ * choices of each block size in turn (bs 0: any size, cmdprio_percentage); one draw in 0-99
+ * per I/O takes the first choice of its size whose cumulative share it is below.
+ */
+struct cmdprio_choice {
+	uint32_t bs;
+	uint16_t upto;
+	uint16_t prio;
+};
+
+struct cmdprio_run {
+	unsigned nr[2];
+	struct cmdprio_choice c[2][BSSPLIT_MAX];
+	struct rng rng;
+};
+
 /* What the runner decided for a job before any I/O: its files, sizes and units. */
 struct job_plan {
 	const struct job_spec *job;
@@ -277,6 +294,9 @@ struct worker {
 
 	struct dir_stat *st;		/* STAT_NR entries */
 	struct meta_stat *meta;		/* rw=metadata (core/meta.c) */
+	uint16_t ioprio;		/* the priority of the worker's I/Os (prio, prioclass; 0) */
+	struct cmdprio_run *cmdprio;	/* cmdprio_*: NULL when the job gives none */
+	struct prio_stats *prios;	/* cmdprio_*: latencies per priority (NULL: none) */
 	uint64_t depth_hist[DEPTH_BUCKETS];
 	uint64_t verify_errors;
 	/* continue_on_error: errors gone on after, and what error_dump reports */

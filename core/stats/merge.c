@@ -6,6 +6,7 @@
 
 #include "base/cpulist.h"
 #include "stats/merge.h"
+#include "stats/prio.h"
 #include "stats/stats.h"
 
 int meta_merge(struct meta_stat **dst, const struct meta_stat *src)
@@ -47,6 +48,8 @@ void result_free_owned(struct job_result *r)
 	r->meta = NULL;
 	ss_free(r->ss);
 	r->ss = NULL;
+	prio_stats_free(r->prios);
+	r->prios = NULL;
 }
 
 static struct ss_result *ss_copy(const struct ss_result *src)
@@ -195,6 +198,8 @@ int result_merge(struct job_result *dst, const struct job_result *src)
 	cpus_merge(dst, src);
 	span_merge(dst, src);
 	if (!dst->ss && src->ss && !(dst->ss = ss_copy(src->ss)))
+		return -ENOMEM;
+	if (src->prios && prio_stats_merge(&dst->prios, src->prios))
 		return -ENOMEM;
 	if (src->meta) {
 		/* fio's read and write stand for open-read and create: their own phase times */

@@ -39,8 +39,14 @@ struct io_req {
 	void *buf;
 	uint64_t offset;
 	uint32_t len;
-	uint16_t ddir;
-	uint16_t flags;		/* runner-private */
+	uint8_t ddir;
+	uint8_t flags;		/* runner-private */
+	/*
+	 * The I/O's own priority (class << 13 | level) for an engine flagged ENGINE_CMDPRIO to
+	 * set on the request (the iocb's aio_reqprio, the SQE's ioprio); 0: none, the I/O goes
+	 * with its thread's priority. The runner sets it (cmdprio_*) before each submit.
+	 */
+	uint16_t ioprio;
 	struct io_file *file;
 	int64_t res;
 	uint64_t issue_ns;	/* runner: when submit returned (sync engines: when it was called) */
@@ -133,7 +139,9 @@ struct engine {
  * (fio's null engine is synchronous then): as in fio, their whole time is completion latency
  * and no submission latency is recorded.
  */
-#define ENGINE_SYNC_AT_QD1	(1u << 14)
+#define ENGINE_SYNC_AT_QD1	(1u << 15)
+/* It sets io_req.ioprio on each request it submits (fio's cmdprio_* options apply to it). */
+#define ENGINE_CMDPRIO		(1u << 16)
 
 struct engine_ops {
 	const char *name;

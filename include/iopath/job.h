@@ -109,6 +109,19 @@ struct bs_split {
 	uint32_t perc;
 };
 
+/* cmdprio_bssplit: perc percent of the I/Os of bs bytes get priority prio (class << 13 | level). */
+struct cmdprio_split {
+	uint32_t bs;
+	uint16_t perc;
+	uint16_t prio;		/* 0: the class and level of cmdprio_class and cmdprio */
+};
+
+/* ioprio values as the kernel takes them: class << 13 | level. */
+#define IOPRIO_CLASS_SHIFT 13
+#define IOPRIO_CLASS_RT 1u
+#define IOPRIO_CLASS_BE 2u
+#define IOPRIO_VALUE(cls, level) ((uint16_t)((cls) << IOPRIO_CLASS_SHIFT | (level)))
+
 /* unified_rw_reporting=: fio's per-direction statistics, merged ("mixed") or both. */
 enum unified_rw {
 	UNIFIED_NONE,		/* read, write and trim each reported apart (fio's default) */
@@ -217,6 +230,17 @@ struct job_spec {
 	unsigned ioprio;		/* prio=: 0-7 */
 	unsigned ioprio_class;		/* prioclass=: 1 RT, 2 BE, 3 IDLE; 0 is BE, as fio */
 	int nice;			/* nice=: added to each worker thread's nice value */
+	/*
+	 * fio's cmdprio options (libaio and io_uring): a priority of its own for a share of each
+	 * direction's I/Os, read [0] and write [1]: cmdprio_percentage of them, or by block size
+	 * (cmdprio_bssplit, sorted by size); class (0: real-time, as fio) and level otherwise
+	 */
+	unsigned cmdprio_pct[2];
+	unsigned cmdprio_class[2];
+	unsigned cmdprio_level[2];
+	bool cmdprio_bssplit_given;
+	unsigned nr_cmdprio_split[2];
+	struct cmdprio_split cmdprio_split[2][BSSPLIT_MAX];
 	char numa_cpu_nodes[64];	/* run on these nodes' CPUs ("" : anywhere) */
 	unsigned numa_mem_mode;		/* enum numa_mode (core/base/numapol.h) */
 	char numa_mem_nodes[64];
@@ -372,6 +396,7 @@ struct job_spec {
 	bool error_dump;		/* report every error, the non-fatal ones too */
 	unsigned verify_async;		/* threads that check completed verify reads (0: inline) */
 	bool do_verify;			/* run the verify pass after writing (fio's default 1) */
+	bool verify_only;		/* write nothing: read back and check what an earlier run wrote */
 	enum job_clock clocksource;
 	enum job_mem mem;
 	/* What is not measured (fio's disable_*; gtod_reduce sets all four). */
@@ -394,6 +419,21 @@ struct job_spec {
 	unsigned groupid;		/* fio's reporting group: stonewall and new_group start one */
 	unsigned phase;			/* stonewall-separated run phase: jobs of a phase run together */
 };
+
+/* Does the job give some of its I/Os a priority of their own (cmdprio_percentage, _bssplit)? */
+static inline bool job_cmdprio(const struct job_spec *job)
+{
+	return job->cmdprio_pct[0] || job->cmdprio_pct[1] || job->nr_cmdprio_split[0] ||
+	       job->nr_cmdprio_split[1] || job->cmdprio_bssplit_given;
+}
+
+/* The priority every I/O of the job carries unless cmdprio gives it another (prio, prioclass). */
+static inline uint16_t job_ioprio(const struct job_spec *job)
+{
+	if (!job->ioprio_given)
+		return 0;
+	return IOPRIO_VALUE(job->ioprio_class ? job->ioprio_class : IOPRIO_CLASS_BE, job->ioprio);
+}
 
 /* The granularity of verify headers: verify_interval, else the job's smallest block. */
 static inline uint32_t job_verify_unit(const struct job_spec *job, uint32_t unit)
@@ -453,6 +493,8 @@ static inline const char *job_rw_name(enum job_rw rw)
  */
 static inline bool job_changes_files(const struct job_spec *job)
 {
+	if (job->verify_only)
+		return false;	/* its writes are not done, only read back (fio's dry run) */
 	if (job->engine && (job->engine->flags & ENGINE_FILE_OP))
 		return job->engine->flags & ENGINE_REMOVES;
 	return job_writes(job->rw) || (job->engine && (job->engine->flags & ENGINE_MODIFIES));

@@ -57,6 +57,21 @@ struct dir_stat {
 	struct sample_stat iops;
 };
 
+/*
+ * cmdprio: the latencies of each priority the I/Os of a direction had (fio's clat_prio_stat):
+ * completion latency, or total latency with lat_percentiles=1, as fio keeps them. The first
+ * entry is the job's own priority (prio/prioclass, else 0).
+ */
+struct prio_lat {
+	uint16_t ioprio;		/* class << 13 | level */
+	struct lat_stat lat;
+};
+
+struct prio_stats {
+	unsigned nr[2];			/* read, write; 0: no priorities kept (fio: no "prios") */
+	struct prio_lat *p[2];
+};
+
 /* rw=copy: what was copied and whether the destination's checksum matches the source's. */
 struct copy_check {
 	uint64_t bytes;			/* the source's bytes to copy */
@@ -125,6 +140,7 @@ struct job_result {
 	struct copy_check copy;		/* rw=copy only */
 	struct meta_stat *meta;		/* rw=metadata only, owned by the result */
 	struct ss_result *ss;		/* ss_dur= only, owned by the result */
+	struct prio_stats *prios;	/* cmdprio only, owned by the result */
 	unsigned latency_depth;		/* latency_target: the depth found (first worker's) */
 	/* The probed directories of the job's files (owned by the run's probe set). */
 	unsigned nr_targets;

@@ -1,4 +1,5 @@
 /* Integration-test helpers: run the iopath binary, capture its output, read its JSON. */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <ftw.h>
@@ -193,6 +194,18 @@ void file_write_text(const char *path, const char *text)
 
 	cr_assert_not_null(f, "%s: %s", path, strerror(errno));
 	fputs(text, f);
+	cr_assert_eq(fclose(f), 0);
+}
+
+void file_printf(const char *path, const char *fmt, ...)
+{
+	FILE *f = fopen(path, "w");
+	va_list ap;
+
+	cr_assert_not_null(f, "%s: %s", path, strerror(errno));
+	va_start(ap, fmt);
+	vfprintf(f, fmt, ap);
+	va_end(ap);
 	cr_assert_eq(fclose(f), 0);
 }
 
@@ -398,6 +411,28 @@ void mount_cleanup(void)
 	tmpdir_cleanup();
 }
 
+void test_mount(const char *mnt, const char *type, unsigned long flags, const char *data,
+		const char *what)
+{
+	if (!is_root())
+		cr_skip_test("needs root to mount %s", what);
+	cr_assert_eq(mkdir(mnt, 0755), 0, "%s: %s", mnt, strerror(errno));
+	if (mount("none", mnt, type, flags, data))
+		cr_skip_test("cannot mount %s here", type);
+	if (mnt != test_mnt)
+		snprintf(test_mnt, sizeof(test_mnt), "%s", mnt);
+}
+
+void faultfs_settle(const char *mnt)
+{
+	DIR *d = opendir(mnt);
+
+	cr_assert_not_null(d, "%s: %s", mnt, strerror(errno));
+	while (readdir(d))
+		;
+	closedir(d);
+}
+
 void faultfs_mount(const char *backing, const char *mnt, const char *opts)
 {
 	const char *bin = getenv("FAULTFS_BIN");
@@ -503,4 +538,16 @@ void hold_release(unsigned n)
 
 	snprintf(p, sizeof(p), "%s.%u.go", hold_base, n);
 	file_write_text(p, "");
+}
+
+bool hold_skip_to(struct run_bg *b, unsigned n)
+{
+	unsigned i;
+
+	for (i = 1; i < n; i++) {
+		if (!hold_reached(b, i))
+			return false;
+		hold_release(i);
+	}
+	return hold_reached(b, n);
 }

@@ -88,6 +88,8 @@ void hold_arm(const char *dir);
 void hold_disarm(void);
 bool hold_reached(struct run_bg *b, unsigned n);
 void hold_release(unsigned n);
+/* Release iopath's holds before n as it reaches them, then as hold_reached(b, n). */
+bool hold_skip_to(struct run_bg *b, unsigned n);
 
 /* Sleep ms milliseconds. */
 void sleep_ms(unsigned ms);
@@ -100,11 +102,27 @@ void sleep_ms(unsigned ms);
 void faultfs_mount(const char *backing, const char *mnt, const char *opts);
 
 /*
+ * Return once faultfs, mounted on mnt, has served every request made before: one request
+ * through the mount, which its single thread serves after those. A descriptor's release,
+ * which the kernel sends without waiting (and which removes the .fuse_hidden file an unlink
+ * of an open file leaves), is done by then.
+ */
+void faultfs_settle(const char *mnt);
+
+/*
  * A mount point a test sets up (faultfs, a small tmpfs...); mount_cleanup, a suite's .fini,
  * detaches it if set and removes the test's temporary directory.
  */
 extern char test_mnt[300];
 void mount_cleanup(void);
+
+/*
+ * Mount a filesystem of type (tmpfs, ramfs...) with flags and data on mnt (test_mnt itself,
+ * or copied there), a directory made here. Skips the test where it cannot, with the reason: not root ("needs root
+ * to mount " what), or the mount failed.
+ */
+void test_mount(const char *mnt, const char *type, unsigned long flags, const char *data,
+		const char *what);
 
 /* Create path holding size bytes of a pattern drawn from seed (0 size: an empty file). */
 void file_make(const char *path, size_t size, unsigned seed);
@@ -114,6 +132,8 @@ char *file_text(const char *path);
 
 /* Write text into path. */
 void file_write_text(const char *path, const char *text);
+/* Write the text fmt makes into path. */
+void file_printf(const char *path, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* A checksum of the whole content of path (FNV-1a over its bytes, and its length). */
 uint64_t file_sum(const char *path);

@@ -167,11 +167,9 @@ Test(compare, three_repeats_judge_a_thirty_percent_drop_and_its_absence)
 
 Test(compare, junit_marks_inconclusive_cells_skipped_with_the_reason)
 {
-	char base[300], cur[300], junit[320], buf[16384];
+	char base[300], cur[300], junit[320], *buf;
 	struct run_out r;
 	json_t *root;
-	FILE *f;
-	size_t n;
 
 	paths(base, cur, sizeof(base));
 	snprintf(junit, sizeof(junit), "%s.xml", cur);
@@ -186,14 +184,11 @@ Test(compare, junit_marks_inconclusive_cells_skipped_with_the_reason)
 	cr_assert(json_is_true(json_object_get(json_array_get(json_object_get(json_array_get(
 		json_object_get(root, "cells"), 0), "metrics"), 0), "inconclusive")), "%s", r.out);
 	json_decref(root);
-	f = fopen(junit, "r");
-	cr_assert_not_null(f);
-	n = fread(buf, 1, sizeof(buf) - 1, f);
-	buf[n] = '\0';
-	fclose(f);
+	buf = file_text(junit);
 	cr_assert_not_null(strstr(buf, "skipped=\"10\""), "%s", buf);
 	cr_assert_not_null(strstr(buf, "<skipped message=\"single samples, no test possible"), "%s", buf);
 	cr_assert_not_null(strstr(buf, "failures=\"0\""), "%s", buf);
+	free(buf);
 	run_out_free(&r);
 }
 
@@ -214,11 +209,9 @@ Test(compare, warns_when_the_builds_differ)
 
 Test(compare, json_and_junit_reports)
 {
-	char base[300], cur[300], junit[320], buf[8192];
+	char base[300], cur[300], junit[320], *buf;
 	struct run_out r;
 	json_t *root;
-	FILE *f;
-	size_t n;
 
 	paths(base, cur, sizeof(base));
 	snprintf(junit, sizeof(junit), "%s.xml", cur);
@@ -230,14 +223,11 @@ Test(compare, json_and_junit_reports)
 	/* iops and bw of the io_uring cell */
 	cr_assert_eq(json_integer_value(json_object_get(root, "regressions")), 2, "%s", r.out);
 	json_decref(root);
-	f = fopen(junit, "r");
-	cr_assert_not_null(f);
-	n = fread(buf, 1, sizeof(buf) - 1, f);
-	buf[n] = '\0';
-	fclose(f);
+	buf = file_text(junit);
 	cr_assert_not_null(strstr(buf, "<testsuites"), "%s", buf);
 	cr_assert_not_null(strstr(buf, "failures=\"2\""), "%s", buf);
 	cr_assert_not_null(strstr(buf, "<failure type=\"regression\""), "%s", buf);
+	free(buf);
 	run_out_free(&r);
 }
 
@@ -245,13 +235,10 @@ Test(compare, bad_input_exits_two)
 {
 	char base[300], cur[300];
 	struct run_out r;
-	FILE *f;
 
 	paths(base, cur, sizeof(base));
 	write_result(base, "v1", "8.2.1", tight, REPS, 1.0, 1000);
-	f = fopen(cur, "w");
-	fputs("{\"cells\": 3", f);
-	fclose(f);
+	file_write_text(cur, "{\"cells\": 3");
 	r = iopath_run("compare", base, cur, NULL);
 	cr_assert_eq(r.status, 2);
 	cr_assert_not_null(strstr(r.err, "not valid JSON"), "%s", r.err);
@@ -284,11 +271,9 @@ static void write_failed(const char *path, unsigned n)
 
 Test(compare, a_cell_failed_in_cur_fails_the_comparison)
 {
-	char base[300], cur[300], junit[320], buf[8192];
+	char base[300], cur[300], junit[320], *buf;
 	struct run_out r;
 	json_t *root, *row;
-	FILE *f;
-	size_t n;
 
 	paths(base, cur, sizeof(base));
 	snprintf(junit, sizeof(junit), "%s.xml", cur);
@@ -310,12 +295,9 @@ Test(compare, a_cell_failed_in_cur_fails_the_comparison)
 	cr_assert_str_eq(json_string_value(json_object_get(json_array_get(
 				 json_object_get(row, "metrics"), 0), "verdict")), "failed in CUR");
 	json_decref(root);
-	f = fopen(junit, "r");
-	cr_assert_not_null(f);
-	n = fread(buf, 1, sizeof(buf) - 1, f);
-	buf[n] = '\0';
-	fclose(f);
+	buf = file_text(junit);
 	cr_assert_not_null(strstr(buf, "<failure type=\"failed\""), "%s", buf);
+	free(buf);
 	run_out_free(&r);
 }
 
@@ -391,13 +373,11 @@ Test(compare, reads_fio_json_and_pools_repeat_files)
 
 Test(compare, a_failed_job_in_fio_json_fails_the_comparison)
 {
-	const char *dir = tmpdir_make();
 	char base[300], cur[300];
 	struct run_out r;
 	json_t *root;
 
-	snprintf(base, sizeof(base), "%s/base.json", dir);
-	snprintf(cur, sizeof(cur), "%s/cur.json", dir);
+	paths(base, cur, sizeof(base));
 	write_fio(base, 100000);
 	write_fio(cur, 100000);
 	/* the same numbers, but the job ended with EIO */
@@ -420,13 +400,11 @@ Test(compare, a_failed_job_in_fio_json_fails_the_comparison)
  */
 Test(compare, errors_a_job_went_on_after_are_not_a_failure)
 {
-	const char *dir = tmpdir_make();
 	char base[300], cur[300];
 	struct run_out r;
 	json_t *root, *job;
 
-	snprintf(base, sizeof(base), "%s/base.json", dir);
-	snprintf(cur, sizeof(cur), "%s/cur.json", dir);
+	paths(base, cur, sizeof(base));
 	write_fio(base, 100000);
 	write_fio(cur, 100000);
 	root = json_load_path(cur);

@@ -46,12 +46,8 @@ Test(faults, enospc_mid_run_fails_the_job_and_keeps_its_numbers)
 	char bad[320], good[320], out[320];
 	struct run_out r;
 
-	if (!is_root())
-		cr_skip_test("needs root to mount a small tmpfs");
 	snprintf(test_mnt, sizeof(test_mnt), "%s/small", dir);
-	cr_assert_eq(mkdir(test_mnt, 0755), 0);
-	if (mount("none", test_mnt, "tmpfs", 0, "size=2m"))
-		cr_skip_test("cannot mount tmpfs here");
+	test_mount(test_mnt, "tmpfs", 0, "size=2m", "a small tmpfs");
 	snprintf(bad, sizeof(bad), "--filename=%s/f", test_mnt);
 	snprintf(good, sizeof(good), "--filename=%s/g", dir);
 	snprintf(out, sizeof(out), "--output=%s/out.json", dir);
@@ -71,12 +67,8 @@ Test(faults, enospc_under_mmap_is_an_error_not_a_crash)
 	char bad[320], good[320], out[320];
 	struct run_out r;
 
-	if (!is_root())
-		cr_skip_test("needs root to mount a small tmpfs");
 	snprintf(test_mnt, sizeof(test_mnt), "%s/small", dir);
-	cr_assert_eq(mkdir(test_mnt, 0755), 0);
-	if (mount("none", test_mnt, "tmpfs", 0, "size=2m"))
-		cr_skip_test("cannot mount tmpfs here");
+	test_mount(test_mnt, "tmpfs", 0, "size=2m", "a small tmpfs");
 	snprintf(bad, sizeof(bad), "--filename=%s/f", test_mnt);
 	snprintf(good, sizeof(good), "--filename=%s/g", dir);
 	snprintf(out, sizeof(out), "--output=%s/out.json", dir);

@@ -120,29 +120,39 @@ Test(interrupt, second_sigint_exits_at_once_leaving_no_temporary_file)
 }
 
 /*
- * A read job (rw) laying out its 256 MiB file through slow I/O (faultfs), Ctrl-C'd 0.3 s into
- * the layout; back and path (the file as faultfs stores it) are the test's to look at.
+ * A read job (rw) laying out its 256 MiB file on faultfs (no xattrs: the mark is a sidecar),
+ * Ctrl-C'd while it holds inside the layout (IOPATH_TEST_HOLD_LAYOUT: the file created,
+ * marked and preallocated to its whole length, none of its data written yet). back and path
+ * (the file as faultfs stores it) are the test's to look at: faultfs has served all that
+ * iopath asked of it.
  */
 static struct run_out interrupt_layout(const char *rw, char *back, char *path, size_t len)
 {
 	const char *dir = tmpdir_make();
-	char file[320], rwopt[64];
+	char file[320], rwopt[64], hold[320];
 	struct run_bg b;
+	struct run_out r;
+	bool held;
 
 	snprintf(back, len, "%s/back", dir);
 	snprintf(test_mnt, sizeof(test_mnt), "%s/mnt", dir);
-	faultfs_mount(back, test_mnt, "--delay-ms=100");
+	faultfs_mount(back, test_mnt, NULL);
 	snprintf(path, len, "%s/data", back);
 	snprintf(file, sizeof(file), "--filename=%s/data", test_mnt);
 	snprintf(rwopt, sizeof(rwopt), "--rw=%s", rw);
+	snprintf(hold, sizeof(hold), "%s/layout-hold", dir);
+	setenv("IOPATH_TEST_HOLD_LAYOUT", hold, 1);
 	b = iopath_start("--name=layout", file, rwopt, "--size=256m", NULL);
-	cr_assert(wait_for_file(path, 30));
-	sleep_ms(300);
-	kill(b.pid, SIGINT);
-	return iopath_wait(&b, 15);
+	unsetenv("IOPATH_TEST_HOLD_LAYOUT");
+	held = wait_for_file(hold, 120);
+	kill(b.pid, held ? SIGINT : SIGKILL);
+	r = iopath_wait(&b, 60);
+	cr_assert(held, "iopath never held inside its layout: %s", r.err);
+	faultfs_settle(test_mnt);
+	return r;
 }
 
-/* Laying out a file through slow I/O: Ctrl-C stops the layout too. */
+/* Laying out a file: Ctrl-C stops the layout too, before it writes any more. */
 Test(interrupt, sigint_stops_a_layout_in_progress)
 {
 	char back[320], path[320];
@@ -150,6 +160,7 @@ Test(interrupt, sigint_stops_a_layout_in_progress)
 
 	cr_assert_eq(r.status, 130, "exit %d: %s", r.status, r.err);
 	cr_assert_not_null(strstr(r.err, "interrupted"), "%s", r.err);
+	cr_assert_not_null(strstr(r.err, "interrupted at offset 0"), "the layout went on: %s", r.err);
 	run_out_free(&r);
 }
 
@@ -204,28 +215,36 @@ Test(interrupt, default_comparison_removes_its_file_when_jobs_fail)
 	run_out_free(&r);
 }
 
+/*
+ * Ctrl-C while the probe's trial file (on FUSE) is made but not yet registered for removal,
+ * as during a slow FUSE create: the probe holds there (IOPATH_TEST_HOLD_PROBE) until the
+ * signal has come. It is taken once the file is registered, and the file goes.
+ */
 Test(interrupt, probe_removes_its_trial_file_on_ctrl_c)
 {
 	const char *dir = tmpdir_make();
-	char back[300];
+	char back[300], hold[300], go[310];
 	struct run_bg b;
 	struct run_out r;
-	unsigned i;
+	bool held;
 
 	snprintf(back, sizeof(back), "%s/back", dir);
 	snprintf(test_mnt, sizeof(test_mnt), "%s/mnt", dir);
-	/* each operation there takes a second: the probe is still at work when the signal comes, however loaded the machine */
-	faultfs_mount(back, test_mnt, "--delay-ms=1000");
+	faultfs_mount(back, test_mnt, NULL);
+	snprintf(hold, sizeof(hold), "%s/probe-hold", dir);
+	setenv("IOPATH_TEST_HOLD_PROBE", hold, 1);
 	{
 		char *argv[] = { (char *)"iopath", (char *)"probe", test_mnt, NULL };
 
 		b = iopath_startv(argv, NULL);
 	}
-	for (i = 0; i < 3000 && !count_named(back, ".iopath-probe"); i++)
-		sleep_ms(10);
-	cr_assert_gt(count_named(back, ".iopath-probe"), 0, "the probe made no trial file");
-	kill(b.pid, SIGINT);
-	r = iopath_wait(&b, 20);
+	unsetenv("IOPATH_TEST_HOLD_PROBE");
+	held = wait_for_file(hold, 120);
+	kill(b.pid, held ? SIGINT : SIGKILL);
+	snprintf(go, sizeof(go), "%s.go", hold);
+	file_write_text(go, "");
+	r = iopath_wait(&b, 60);
+	cr_assert(held, "the probe never held at its trial file: %s", r.err);
 	cr_assert_eq(r.status, 130, "exit %d: %s", r.status, r.err);
 	cr_assert_eq(count_named(back, ".iopath-probe"), 0, "the trial file was left");
 	run_out_free(&r);

@@ -108,18 +108,14 @@ Test(iolog, replay_keeps_the_logs_pace_scaled)
 {
 	const char *dir = tmpdir_make();
 	char log[300], out[300], a[320], b[320];
-	FILE *f;
 	json_t *root;
 	char *args[] = { "--name=rep", a, b, "--allow-overwrite", "--replay_time_scale=200", NULL };
 
 	snprintf(log, sizeof(log), "%s/v3.log", dir);
 	snprintf(out, sizeof(out), "%s/data", dir);
-	f = fopen(log, "w");
-	cr_assert_not_null(f);
 	/* two writes 400 ms apart: at replay_time_scale=200, 200 ms apart */
-	fprintf(f, "fio version 3 iolog\n0 %s add\n0 %s open\n10 %s write 0 4096\n400010 %s write 4096 4096\n400020 %s close\n",
-		out, out, out, out, out);
-	fclose(f);
+	file_printf(log, "fio version 3 iolog\n0 %s add\n0 %s open\n10 %s write 0 4096\n400010 %s write 4096 4096\n400020 %s close\n",
+		    out, out, out, out, out);
 	snprintf(a, sizeof(a), "--read_iolog=%s", log);
 	snprintf(b, sizeof(b), "--filename=%s", out);
 	root = iopath_json_in(dir, args, 0, NULL);
@@ -133,17 +129,13 @@ Test(iolog, version2_log_with_redirect_scale_and_align)
 {
 	const char *dir = tmpdir_make();
 	char log[300], a[320], b[320], c[320], tr[300], *l;
-	FILE *f;
 	char *args[] = { "--name=rep", a, b, c, "--replay_scale=2", "--replay_align=4096",
 			 "--replay_no_stall=1", NULL };
 
 	snprintf(log, sizeof(log), "%s/v2.log", dir);
-	f = fopen(log, "w");
-	cr_assert_not_null(f);
-	fprintf(f, "fio version 2 iolog\n/nonexistent/a add\n/nonexistent/a open\n"
-		   "/nonexistent/a write 20480 4096\n/nonexistent/a wait 10 0\n/nonexistent/a read 9000 8192\n"
-		   "/nonexistent/a close\n");
-	fclose(f);
+	file_write_text(log, "fio version 2 iolog\n/nonexistent/a add\n/nonexistent/a open\n"
+			"/nonexistent/a write 20480 4096\n/nonexistent/a wait 10 0\n/nonexistent/a read 9000 8192\n"
+			"/nonexistent/a close\n");
 	snprintf(a, sizeof(a), "--read_iolog=%s", log);
 	snprintf(b, sizeof(b), "--replay_redirect=%s/target", dir);
 	snprintf(tr, sizeof(tr), "%s/trace", dir);
@@ -237,18 +229,14 @@ Test(iolog, replay_skip_leaves_out_the_types_named)
 {
 	const char *dir = tmpdir_make();
 	char log[300], data[300], a[320], b[320];
-	FILE *f;
 	json_t *root;
 	char *args[] = { "--name=rep", a, b, "--replay_no_stall=1", "--replay_skip=write,sync", NULL };
 
 	snprintf(log, sizeof(log), "%s/v3.log", dir);
 	snprintf(data, sizeof(data), "%s/data", dir);
-	f = fopen(log, "w");
-	cr_assert_not_null(f);
-	fprintf(f, "fio version 3 iolog\n0 %s add\n0 %s open\n1 %s write 0 4096\n2 %s sync\n"
-		   "3 %s read 0 4096\n4 %s read 4096 4096\n5 %s close\n", data, data, data, data, data,
-		data, data);
-	fclose(f);
+	file_printf(log, "fio version 3 iolog\n0 %s add\n0 %s open\n1 %s write 0 4096\n2 %s sync\n"
+		    "3 %s read 0 4096\n4 %s read 4096 4096\n5 %s close\n", data, data, data, data, data,
+		    data, data);
 	snprintf(a, sizeof(a), "--read_iolog=%s", log);
 	snprintf(b, sizeof(b), "--filename=%s", data);
 	root = iopath_json_in(dir, args, 0, NULL);

@@ -8,7 +8,7 @@
 
 #include "harness.h"
 
-TestSuite(refusals, .fini = tmpdir_cleanup);
+TestSuite(refusals, .fini = mount_cleanup);
 
 Test(refusals, mmap_with_direct_fails_the_job_with_reason)
 {
@@ -50,12 +50,8 @@ Test(refusals, direct_on_a_filesystem_without_o_direct)
 	char mnt[300], file[300];
 	struct run_out r;
 
-	if (!is_root())
-		cr_skip_test("needs root to mount a ramfs (a filesystem that refuses O_DIRECT)");
 	snprintf(mnt, sizeof(mnt), "%s/ramfs", dir);
-	cr_assert_eq(mkdir(mnt, 0755), 0);
-	if (mount("none", mnt, "ramfs", 0, NULL))
-		cr_skip_test("cannot mount ramfs here");
+	test_mount(mnt, "ramfs", 0, NULL, "a ramfs (a filesystem that refuses O_DIRECT)");
 	snprintf(file, sizeof(file), "--filename=%s/f", mnt);
 	r = iopath_run("--name=d", file, "--size=1m", "--direct=1", "--ioengine=libaio", NULL);
 	/* the probe's trials found it out: refused before the file was even laid out */

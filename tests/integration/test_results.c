@@ -112,12 +112,8 @@ Test(results, a_result_that_cannot_be_written_is_saved_elsewhere)
 	struct run_out r;
 	json_t *root;
 
-	if (!is_root())
-		cr_skip_test("needs root to mount a small tmpfs");
 	snprintf(test_mnt, sizeof(test_mnt), "%s/full", dir);
-	cr_assert_eq(mkdir(test_mnt, 0755), 0);
-	if (mount("none", test_mnt, "tmpfs", 0, "size=64k"))
-		cr_skip_test("cannot mount tmpfs here");
+	test_mount(test_mnt, "tmpfs", 0, "size=64k", "a small tmpfs");
 	snprintf(out, sizeof(out), "%s/out.json", test_mnt);
 	file_write_text(out, "{\"old\": true}\n");
 	cr_assert_eq(setxattr(out, "user.iopath", "created-by-iopath", 17, 0), 0);

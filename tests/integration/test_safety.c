@@ -165,12 +165,8 @@ Test(safety, sidecar_marks_files_where_xattrs_are_missing)
 	struct run_out r;
 	uint64_t sum;
 
-	if (!is_root())
-		cr_skip_test("needs root to mount a ramfs (a filesystem without user xattrs)");
 	snprintf(mnt, sizeof(mnt), "%s/ramfs", dir);
-	cr_assert_eq(mkdir(mnt, 0755), 0);
-	if (mount("none", mnt, "ramfs", 0, NULL))
-		cr_skip_test("cannot mount ramfs here");
+	test_mount(mnt, "ramfs", 0, NULL, "a ramfs (a filesystem without user xattrs)");
 	snprintf(path, sizeof(path), "%s/made", mnt);
 	snprintf(side, sizeof(side), "%s/.made.iopath", mnt);
 	snprintf(fopt, sizeof(fopt), "--filename=%s", path);
@@ -601,10 +597,7 @@ static struct run_out held_write(const char *data, void (*swap)(const char *data
 	snprintf(f, sizeof(f), "--filename=%s", data);
 	b = iopath_start("--name=w", f, "--rw=write", "--size=64k", "--bs=4k", NULL);
 	hold_disarm();
-	ok = hold_reached(&b, 1);
-	if (ok)
-		hold_release(1);
-	ok = ok && hold_reached(&b, 2);
+	ok = hold_skip_to(&b, 2);
 	if (ok) {
 		swap(data);
 		hold_release(2);
@@ -700,13 +693,8 @@ Test(safety, read_job_works_on_a_read_only_mount)
 	uint64_t sum;
 
 	victim_make();
-	if (!is_root())
-		cr_skip_test("needs root to mount a tmpfs read-only");
 	snprintf(mnt, sizeof(mnt), "%s/ro", out_dir);
-	cr_assert_eq(mkdir(mnt, 0755), 0);
-	if (mount("none", mnt, "tmpfs", 0, "size=1m"))
-		cr_skip_test("cannot mount tmpfs here");
-	snprintf(test_mnt, sizeof(test_mnt), "%s", mnt);
+	test_mount(mnt, "tmpfs", 0, "size=1m", "a tmpfs read-only");
 	snprintf(file, sizeof(file), "%s/data", mnt);
 	file_make(file, 65536, 4);
 	sum = file_sum(file);
@@ -776,13 +764,8 @@ Test(safety, a_users_own_sidecar_name_is_never_destroyed)
 	uint64_t sum;
 
 	victim_make();
-	if (!is_root())
-		cr_skip_test("needs root to mount a ramfs (a filesystem without user xattrs)");
 	snprintf(mnt, sizeof(mnt), "%s/ramfs", out_dir);
-	cr_assert_eq(mkdir(mnt, 0755), 0);
-	if (mount("none", mnt, "ramfs", 0, NULL))
-		cr_skip_test("cannot mount ramfs here");
-	snprintf(test_mnt, sizeof(test_mnt), "%s", mnt);
+	test_mount(mnt, "ramfs", 0, NULL, "a ramfs (a filesystem without user xattrs)");
 	snprintf(side, sizeof(side), "%s/.made.iopath", mnt);
 	file_write_text(side, "my notes on made\n");
 	sum = file_sum(side);
@@ -964,10 +947,7 @@ Test(safety, create_on_open_never_writes_a_file_that_appeared_after_the_checks)
 	hold_arm(out_dir);
 	b = iopath_start("--name=w", f, "--rw=write", "--size=64k", "--create_on_open=1", NULL);
 	hold_disarm();
-	ok = hold_reached(&b, 1);
-	if (ok)
-		hold_release(1);
-	ok = ok && hold_reached(&b, 2);
+	ok = hold_skip_to(&b, 2);
 	if (ok) {
 		cr_assert_eq(link(victim, data), 0);
 		hold_release(2);

@@ -36,7 +36,7 @@ Test(iolog, an_entry_per_io_with_fio_values)
 
 	iologs_init(&L, &job, 1000000000ull);
 	/* completed 2.5 ms after the start: 4096 bytes, slat 100 ns, clat 4000 ns */
-	iologs_io(&L, 1002500000ull, 1, 4096, 8192, 4096, 100, 4000, true, 0, 0);
+	iologs_io(&L, 1002500000ull, 1, 4096, 8192, 4096, 100, 4000, true, 0, 0, 0);
 	cr_assert_eq(L.log[LOG_CLAT].nr, 1);
 	cr_assert_eq(L.log[LOG_CLAT].e[0].ms, 2);
 	cr_assert_eq(L.log[LOG_CLAT].e[0].val, 4000);
@@ -57,10 +57,10 @@ Test(iolog, windows_average_and_round)
 
 	job.log_avg_msec = 10;
 	iologs_init(&L, &job, 0);
-	iologs_io(&L, 1 * ms, 0, 4096, 0, 4096, 0, 100, false, 0, 0);
-	iologs_io(&L, 5 * ms, 0, 4096, 0, 4096, 0, 201, false, 0, 0);
+	iologs_io(&L, 1 * ms, 0, 4096, 0, 4096, 0, 100, false, 0, 0, 0);
+	iologs_io(&L, 5 * ms, 0, 4096, 0, 4096, 0, 201, false, 0, 0, 0);
 	cr_assert_eq(L.log[LOG_CLAT].nr, 0);
-	iologs_io(&L, 10 * ms, 0, 4096, 0, 4096, 0, 300, false, 0, 0);
+	iologs_io(&L, 10 * ms, 0, 4096, 0, 4096, 0, 300, false, 0, 0, 0);
 	cr_assert_eq(L.log[LOG_CLAT].nr, 1);
 	/* (100 + 201 + 300) / 3 = 200.33 -> 200; no block size or offset in windowed logs */
 	cr_assert_eq(L.log[LOG_CLAT].e[0].val, 200);
@@ -79,8 +79,8 @@ Test(iolog, max_value_keeps_the_largest)
 	job.log_avg_msec = 10;
 	job.log_max_value = true;
 	iologs_init(&L, &job, 0);
-	iologs_io(&L, 1 * ms, 0, 4096, 0, 4096, 0, 100, false, 0, 0);
-	iologs_io(&L, 12 * ms, 0, 4096, 0, 4096, 0, 900, false, 0, 0);
+	iologs_io(&L, 1 * ms, 0, 4096, 0, 4096, 0, 100, false, 0, 0, 0);
+	iologs_io(&L, 12 * ms, 0, 4096, 0, 4096, 0, 900, false, 0, 0, 0);
 	cr_assert_eq(L.log[LOG_CLAT].e[0].val, 900);
 	iologs_free(&L);
 }

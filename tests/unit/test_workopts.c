@@ -5,31 +5,7 @@
 #include "job/job.h"
 #include "job/options.h"
 #include "run/worker.h"
-
-static struct job_list jobs;
-static struct job_parser parser;
-static struct iop_err err;
-
-static void setup(void)
-{
-	/* tests that parse twice call setup again: free what the first parse built */
-	job_list_free(&jobs);
-	memset(&jobs, 0, sizeof(jobs));
-	memset(&err, 0, sizeof(err));
-	job_parser_init(&parser, &jobs);
-}
-
-static void teardown(void)
-{
-	job_list_free(&jobs);
-}
-
-static int parse(const char *text)
-{
-	int ret = job_parse_text(&parser, text, "test.fio", &err);
-
-	return ret ? ret : job_parser_finish(&parser, &err);
-}
+#include "unit/jobtext.h"
 
 static const struct job_spec *job0(void)
 {
