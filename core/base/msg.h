@@ -10,7 +10,7 @@ void iop_msgf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /*
  * fio's --debug types, in fio's order and with its names (debug_names). iopath traces parse,
- * file, io and job; cli/ accepts the others with a warning.
+ * file, io, job and random; cli/ accepts the others with a warning.
  */
 enum iop_debug {
 	DBG_PROCESS, DBG_FILE, DBG_IO, DBG_MEM, DBG_BLKTRACE, DBG_VERIFY, DBG_RANDOM, DBG_PARSE,

@@ -10,6 +10,7 @@
 #include "base/msg.h"
 #include "base/version.h"
 #include "fleet/fleet.h"
+#include "io/iolog.h"
 #include "job/job.h"
 #include "job/options.h"
 #include "base/parse.h"
@@ -56,6 +57,7 @@ static void usage(FILE *f)
 struct fio_args {
 	struct output_opts out;
 	bool parse_only;
+	const char *inflate_log;	/* --inflate-log=FILE: print that log and exit */
 	const char *files[MAX_JOB_FILES];	/* parsed after every --option, as fio does */
 	unsigned nr_files;
 	const char *sections[MAX_SECTIONS];
@@ -93,7 +95,6 @@ static const struct {
 	{ "merge-blktrace-only", true, "blktrace merging" },
 	{ "cpuclock-test", true, "fio's CPU clock test" },
 	{ "crctest", true, "fio's checksum speed test" },
-	{ "inflate-log", true, "fio's compressed logs" },
 	{ "server", true, "fio's client/server mode; across hosts, run iopath under mpirun" },
 	{ "daemonize", true, "fio's client/server mode" },
 	{ "client", true, "fio's client/server mode; across hosts, run iopath under mpirun" },
@@ -123,13 +124,13 @@ static int fio_cli_refused(const struct fio_args *a, const char *key, struct iop
 
 /*
  * --debug=TYPE[,TYPE...]: fio's debug lines on stdout, for the types iopath traces (parse, file,
- * io, job); fio's other types, and names fio has no type for, are warned about and ignored;
+ * io, job, random); fio's other types, and names fio has no type for, are warned about and ignored;
  * "all" takes every one iopath traces, "help" lists them. Returns 1, or -errno.
  */
 static int debug_option(const char *val, struct iop_err *err)
 {
 	static const unsigned traced = 1u << DBG_PARSE | 1u << DBG_FILE | 1u << DBG_IO |
-				       1u << DBG_JOB;
+				       1u << DBG_JOB | 1u << DBG_RANDOM;
 	char buf[256], *tok, *save = NULL, *colon;
 	unsigned t;
 
@@ -152,7 +153,7 @@ static int debug_option(const char *val, struct iop_err *err)
 			*colon = '\0';
 		if (!strcmp(tok, "all")) {
 			iop_debug_mask = traced;
-			fprintf(stderr, "iopath: warning: --debug=all: iopath traces parse, file, io and job only\n");
+			fprintf(stderr, "iopath: warning: --debug=all: iopath traces parse, file, io, job and random only\n");
 			continue;
 		}
 		for (t = 0; t < DBG_NR && strcmp(tok, iop_debug_names[t]); t++)
@@ -240,6 +241,12 @@ static int tool_option(struct fio_args *a, const char *key, const char *val, str
 	}
 	if (!strcmp(key, "debug"))
 		return a->second_pass ? 1 : debug_option(val, err);
+	if (!strcmp(key, "inflate-log")) {
+		if (!val || !*val)
+			return iop_errf(err, -EINVAL, "--inflate-log needs a file (a NAME_TYPE.log.fz written with log_store_compressed=1)");
+		a->inflate_log = val;
+		return 1;
+	}
 	if (!strcmp(key, "aux-path")) {
 		if (!val || !*val)
 			return iop_errf(err, -EINVAL, "--aux-path needs a directory (where verify state files go)");
@@ -496,6 +503,26 @@ static void print_parsed(const struct fio_args *a, const struct job_list *jobs)
 	json_decref(root);
 }
 
+/* --inflate-log=FILE: a compressed log's lines on stdout, as fio prints them; nothing if bad. */
+static int inflate_log(const char *path)
+{
+	struct iop_err err = { "" };
+	char *text;
+	size_t len;
+
+	if (iolog_inflate(path, &text, &len, &err)) {
+		fprintf(stderr, "iopath: %s\n", err.msg);
+		return EXIT_USAGE;
+	}
+	if ((len && fwrite(text, 1, len, stdout) != len) || fflush(stdout)) {
+		fprintf(stderr, "iopath: --inflate-log=%s: writing stdout: %s\n", path, strerror(errno));
+		free(text);
+		return EXIT_JOB_FAILED;
+	}
+	free(text);
+	return 0;
+}
+
 int cmd_fio(int argc, char **argv)
 {
 	struct eta_state eta = { 0 };
@@ -529,6 +556,11 @@ int cmd_fio(int argc, char **argv)
 			fprintf(stderr, "iopath: %s\n", err.msg);
 		return ret ? EXIT_USAGE : 0;
 	}
+	if (!ret && a.inflate_log) {
+		job_parser_free(&p);
+		job_list_free(&jobs);
+		return inflate_log(a.inflate_log);
+	}
 	p.ignore_unsupported = a.ignore_unsupported;
 	p.sections = a.nr_sections ? a.sections : NULL;
 	p.nr_sections = a.nr_sections;
@@ -536,7 +568,8 @@ int cmd_fio(int argc, char **argv)
 		ret = parse_args(argc, argv, &a, &p, &err);
 	if (!ret)
 		ret = job_parser_finish(&p, &err);
-	if (!ret && !jobs.nr)
+	/* as fio: --parse-only of global options alone (no job) parses them and succeeds */
+	if (!ret && !jobs.nr && !a.parse_only)
 		ret = iop_errf(&err, -EINVAL, "no jobs defined (give a job file or --name=NAME with options)");
 	if (!ret && a.warnings_fatal && p.nr_warnings)
 		ret = iop_errf(&err, -EINVAL, "--warnings-fatal: %s", p.warnings[0]);

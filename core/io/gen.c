@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/msg.h"
 #include "io/gen.h"
 
 static uint64_t splitmix(uint64_t *x)
@@ -142,16 +143,29 @@ void offrand_init(struct offrand *o, unsigned kind, uint64_t nblocks, uint64_t s
 		;
 }
 
+/* --debug=random: each value a Tausworthe generator gives for an offset, as fio prints it */
+static void __attribute__((noinline, cold)) trace_draw(uint64_t r)
+{
+	iop_debugf(DBG_RANDOM, "off rand %llu", (unsigned long long)r);
+}
+
 /*
  * The next block: the generator's value r scaled to [0, nblocks) as fio's
- * nblocks * (r / (max + 1)), in integers (the same block for every r below 2^53).
+ * nblocks * (r / (max + 1)), in integers (the same block for every r below 2^53). trace is a
+ * constant: the untraced copy is the one the I/O loop runs unless --debug=random.
  */
-static inline uint64_t next_block(struct offrand *o, uint64_t nblocks)
+static inline __attribute__((always_inline)) uint64_t draw_block(struct offrand *o,
+								 uint64_t nblocks,
+								 const bool trace)
 {
-	uint64_t v, i;
+	uint64_t v, i, r;
 
-	if (__builtin_expect(o->kind == RAND_GEN_TAUSWORTHE, 1))
-		return (uint64_t)(((unsigned __int128)taus88(o->t32) * nblocks) >> 32);
+	if (__builtin_expect(o->kind == RAND_GEN_TAUSWORTHE, 1)) {
+		r = taus88(o->t32);
+		if (trace)
+			trace_draw(r);
+		return (uint64_t)(((unsigned __int128)r * nblocks) >> 32);
+	}
 	if (nblocks <= 1)
 		return 0;
 	switch (o->kind) {
@@ -164,8 +178,16 @@ static inline uint64_t next_block(struct offrand *o, uint64_t nblocks)
 		} while (v >= nblocks);
 		return v;
 	default:
-		return (uint64_t)(((unsigned __int128)taus258(o->t64) * nblocks) >> 64);
+		r = taus258(o->t64);
+		if (trace)
+			trace_draw(r);
+		return (uint64_t)(((unsigned __int128)r * nblocks) >> 64);
 	}
+}
+
+static inline uint64_t next_block(struct offrand *o, uint64_t nblocks)
+{
+	return draw_block(o, nblocks, false);
 }
 
 uint64_t offrand_block(struct offrand *o, uint64_t nblocks)
@@ -329,16 +351,24 @@ void gen_rewind(struct file_gen *g)
 
 #define GEN_REDRAWS 8
 
+/* --debug=random: a drawn block this pass has done already, as fio says it */
+static void __attribute__((noinline, cold)) trace_busy(uint64_t blk)
+{
+	iop_debugf(DBG_RANDOM, "get_next_rand_offset: offset %llu busy", (unsigned long long)blk);
+}
+
 /*
  * The next random block; with the random map, one not done in this pass, marked done.
- * redraws: how often a done block is drawn again before the next free one is taken.
+ * redraws: how often a done block is drawn again before the next free one is taken; trace:
+ * fio's --debug=random lines.
  */
-static inline uint64_t rand_block(struct file_gen *g, unsigned redraws)
+static inline __attribute__((always_inline)) uint64_t rand_block(struct file_gen *g,
+								 unsigned redraws, const bool trace)
 {
 	uint64_t blk;
 	unsigned i;
 
-	blk = next_block(&g->rand, g->nblocks);
+	blk = draw_block(&g->rand, g->nblocks, trace);
 	if (g->map.nlvl) {
 		/* fio: a drawn block done already in this pass gives the next one not done */
 		if (!g->map.left) {
@@ -352,8 +382,13 @@ static inline uint64_t rand_block(struct file_gen *g, unsigned redraws)
 		 * failed 17 times); the redraws leave them as random as fio's.
 		 */
 		if (__builtin_expect(map_done(&g->map, blk), 0)) {
-			for (i = 0; i < redraws && map_done(&g->map, blk); i++)
-				blk = next_block(&g->rand, g->nblocks);
+			for (i = 0; i < redraws && map_done(&g->map, blk); i++) {
+				if (trace)
+					trace_busy(blk);
+				blk = draw_block(&g->rand, g->nblocks, trace);
+			}
+			if (trace && map_done(&g->map, blk))
+				trace_busy(blk);
 			if (map_done(&g->map, blk))
 				blk = map_next_free(&g->map, blk);
 		}
@@ -373,7 +408,12 @@ static inline uint64_t rand_fit(const struct file_gen *g, uint64_t blk, uint32_t
 
 uint64_t gen_rand(struct file_gen *g, uint32_t len)
 {
-	return rand_fit(g, rand_block(g, GEN_REDRAWS), len);
+	return rand_fit(g, rand_block(g, GEN_REDRAWS, false), len);
+}
+
+uint64_t gen_rand_traced(struct file_gen *g, uint32_t len)
+{
+	return rand_fit(g, rand_block(g, GEN_REDRAWS, true), len);
 }
 
 /*
@@ -393,16 +433,16 @@ static uint64_t __attribute__((noinline)) map_set_run(struct file_gen *g, uint64
 	return n;
 }
 
-uint64_t gen_rand_cut(struct file_gen *g, uint32_t *len, bool sizes)
+uint64_t gen_rand_cut(struct file_gen *g, uint32_t *len, bool sizes, bool trace)
 {
-	uint64_t blk, nr;
-
 	/*
 	 * Requests of several sizes take the next free block at once, as fio does: redraws
 	 * scatter the pass's free blocks into short runs, which cut the larger requests further
 	 * (bssplit=4k/50:64k/50 over 1 GiB: 12.8 KiB a request with redraws, fio 3.33 20.8)
 	 */
-	blk = rand_block(g, sizes ? 0 : GEN_REDRAWS);
+	unsigned redraws = sizes ? 0 : GEN_REDRAWS;
+	uint64_t blk = trace ? rand_block(g, redraws, true) : rand_block(g, redraws, false), nr;
+
 	if (g->map.nlvl && *len > g->unit) {
 		nr = map_set_run(g, blk, (*len + g->unit - 1) / g->unit);
 		if (nr * g->unit < *len)

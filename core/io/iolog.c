@@ -338,11 +338,12 @@ struct fio_sample {
 #define FIO_SAMPLE_LEN 32		/* sizeof(struct io_sample) in fio 3.33 */
 #define FIO_SAMPLE_OFFSET_LEN 40	/* with its offset */
 #define FIO_SAMPLE_OFFSET_BIT (1u << 31)
+#define FIO_SAMPLE_PRIO_BIT (1u << 30)	/* log_prio=1: the priority value, not only RT or not */
 
 /* log_store_compressed: the entries as fio's samples, one zlib stream, appended to path. */
-static int append_compressed(const struct iolog *l, const char *path, bool offsets,
-			     bool prio_value)
+static int append_compressed(const struct iolog *l, const char *path, const struct log_columns *c)
 {
+	bool offsets = c->offset;
 	size_t one = offsets ? FIO_SAMPLE_OFFSET_LEN : FIO_SAMPLE_LEN, i;
 	unsigned char *raw = calloc(l->nr ? l->nr : 1, one), *z = NULL;
 	uLongf zlen;
@@ -354,10 +355,10 @@ static int append_compressed(const struct iolog *l, const char *path, bool offse
 	for (i = 0; i < l->nr; i++) {
 		const struct log_entry *e = &l->e[i];
 		struct fio_sample s = { .time = e->ms, .val = e->val, .bs = e->bs,
-					.ddir = e->ddir | (offsets ? FIO_SAMPLE_OFFSET_BIT : 0),
-					.offset = e->offset,
-					.priority = prio_value ? e->prio :
-						    e->prio >> IOPRIO_CLASS_SHIFT == IOPRIO_CLASS_RT };
+					.ddir = e->ddir | (offsets ? FIO_SAMPLE_OFFSET_BIT : 0) |
+						(c->prio_value ? FIO_SAMPLE_PRIO_BIT : 0),
+					/* the value itself: without log_prio fio prints whether it is RT */
+					.priority = (uint16_t)e->prio, .offset = e->offset };
 		unsigned char *p = raw + i * one;
 
 		memcpy(p, &s.time, 8);
@@ -400,7 +401,7 @@ int iolog_append(const struct iolog *l, const char *path, const struct log_colum
 	int ret = 0;
 
 	if (c->compressed)
-		return append_compressed(l, path, c->offset, c->prio_value);
+		return append_compressed(l, path, c);
 	pthread_mutex_lock(&append_lock);
 	f = iolog_open(path);
 	if (!f) {

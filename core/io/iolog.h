@@ -7,6 +7,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "base/err.h"
 #include "iopath/job.h"
 #include "iopath/result.h"
 
@@ -136,5 +137,12 @@ int iolog_create(const char *path);
 FILE *iolog_open(const char *path);
 
 void iologs_free(struct iologs *L);
+
+/*
+ * fio's --inflate-log: a compressed log (log_store_compressed=1, by fio 3.33 or iopath) as the
+ * lines fio prints for it, in *text (*len bytes, to free). Nothing is returned for a file that
+ * is not wholly such a log: 0 or -errno, with err saying where and why.
+ */
+int iolog_inflate(const char *path, char **text, size_t *len, struct iop_err *err);
 
 #endif

@@ -28,7 +28,6 @@ const struct fio_unsupported fio_unsupported_table[] = {
 	JOB_OPT("opendir", NULL, "Recursively add files from this directory and down"),
 	JOB_OPT("offset_align", "0", "Start IO from this offset alignment"),
 	JOB_OPT("percentage_random", "100,100,100", "Percentage of seq/random mix that should be random"),
-	JOB_OPT("allrandrepeat", "0", "Use repeatable random numbers for everything"),
 	JOB_OPT("write_barrier", "0", "Make every Nth write a barrier write"),
 	JOB_OPT("sync_file_range", NULL, "Use sync_file_range()"),
 	JOB_OPT("atomic", "0", "Use Atomic IO with O_DIRECT (implies O_DIRECT)"),

@@ -145,6 +145,8 @@ const struct opt_def opt_table[] = {
 	  "advise the kernel of the access pattern: 1 (the job's: random or sequential, the default), random, sequential, 0 (none)",
 	  fadvise_hint_words },
 	{ "randrepeat", NULL, OPT_BOOL, FIELD(randrepeat), 0, 1, NULL, "same random sequence each run" },
+	{ "allrandrepeat", NULL, OPT_BOOL, FIELD(allrandrepeat), 0, 1, NULL,
+	  "every random generator repeatable, even with randrepeat=0 (offsets, buffers, pacing)" },
 	{ "randseed", NULL, OPT_FN, 0, 0, 0, 0, set_randseed, "seed of the random generators" },
 	{ "norandommap", NULL, OPT_FLAG, FIELD(norandommap), 0, 1, NULL,
 	  "random offsets without covering each block once" },
@@ -631,7 +633,8 @@ int opt_apply_ctx(struct job_spec *job, const char *key, const char *val, const 
 	char hint[160];
 	int ret;
 
-	iop_debugf(DBG_PARSE, "handle_option=%s, ptr=%s", key, val ? val : "(null)");
+	/* fio names the option by its own name, not the alias given */
+	iop_debugf(DBG_PARSE, "handle_option=%s, ptr=%s", o ? o->name : key, val ? val : "(null)");
 	if (!o) {
 		if (engine_owning(key)) {
 			ret = store_engine_kv(job, key, val, where, err);

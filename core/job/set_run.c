@@ -10,6 +10,7 @@
 #include <strings.h>
 
 #include "base/cpulist.h"
+#include "base/msg.h"
 #include "job/fio_unsupported.h"
 #include "job/options.h"
 #include "base/numapol.h"
@@ -438,11 +439,17 @@ int set_ss(struct job_spec *job, const struct opt_def *o, const char *val,
 		job->ss_limit = strtod(num, &end);
 		if (end == num || *end || job->ss_limit < 0)
 			return bad_value(err, o, val, accepted);
+		/* fio's --debug=parse lines, which its steady-state tests look for */
+		if (job->ss_state & SS_PCT)
+			iop_debugf(DBG_PARSE, "set steady state threshold to %f%%", job->ss_limit);
+		else
+			iop_debugf(DBG_PARSE, "set steady state IOPS threshold to %f", job->ss_limit);
 		return 0;
 	}
 	if (parse_size(num, job->kb_base, &v))
 		return bad_value(err, o, val, accepted);
 	job->ss_limit = (double)v;
+	iop_debugf(DBG_PARSE, "set steady state BW threshold to %llu", (unsigned long long)v);
 	return 0;
 }
 

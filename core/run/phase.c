@@ -110,7 +110,7 @@ static uint64_t pick_delay(const struct job_spec *job, unsigned clone)
 	if (!span)
 		return job->startdelay_ns;
 	x = (job->randseed_set ? job->randseed : 0x5eedULL) + (clone + 1) * 0x9e3779b97f4a7c15ULL;
-	if (!job->randrepeat && !job->randseed_set)
+	if (!job_rand_repeatable(job))
 		x ^= mono_ns();
 	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
 	x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;

@@ -300,9 +300,12 @@ static inline uint64_t rand_offset(struct worker *w, unsigned f, unsigned dir, u
 		blk = dist_next(&w->fdist[f]);
 	else if (w->zoned && w->zoned[dir].nr)
 		blk = zoned_block(w, &w->zoned[dir], g->nblocks, g->unit);
+	else if (cut)
+		return gen_rand_cut(g, len, w->bsg[dir].min != w->bsg[dir].max, w->debug_random);
+	else if (__builtin_expect(w->debug_random, 0))
+		return gen_rand_traced(g, *len);
 	else
-		return cut ? gen_rand_cut(g, len, w->bsg[dir].min != w->bsg[dir].max) :
-			     gen_rand(g, *len);
+		return gen_rand(g, *len);
 	off = blk * g->unit;
 	if (off + *len > g->region)
 		off = (g->region - *len) / g->unit * g->unit;

@@ -6,6 +6,7 @@
 #include <string.h>
 #include <fcntl.h>
 #include <sys/mman.h>
+#include <sys/random.h>
 #include <pthread.h>
 #include <sched.h>
 #include <sys/resource.h>
@@ -202,6 +203,16 @@ int worker_alloc_files(struct worker *w, unsigned n)
 	return 0;
 }
 
+/* A seed from the kernel's random source for sequences that differ on every run. */
+static uint64_t fresh_seed(void)
+{
+	uint64_t x;
+
+	if (getrandom(&x, sizeof(x), 0) != (ssize_t)sizeof(x))
+		x = now_ns() * 0x9e3779b97f4a7c15ull;
+	return x;
+}
+
 static int setup_files(struct worker *w)
 {
 	const struct job_plan *plan = w->plan;
@@ -214,6 +225,9 @@ static int setup_files(struct worker *w)
 	unsigned i, k;
 	int ret;
 
+	/* randrepeat=0 (and no randseed, no allrandrepeat): other offsets on every run, as fio */
+	if (!job_rand_repeatable(job))
+		seed ^= fresh_seed();
 	ret = worker_alloc_files(w, plan->nr_files + (job->rw == RW_COPY));
 	if (ret) {
 		worker_fail(w, ENOMEM, "out of memory for the tables of %u files",
@@ -529,7 +543,8 @@ static int setup_options(struct worker *w, uint64_t seed)
 	if (w->hist_lat || w->hist_slat)
 		w->full = true;
 	w->debug_io = iop_debug_on(DBG_IO);
-	if (w->debug_io)
+	w->debug_random = iop_debug_on(DBG_RANDOM) && job_rw_random(job->rw);
+	if (w->debug_io || w->debug_random)
 		w->full = true;
 	if (iolog_wanted(job)) {
 		w->logs = calloc(1, sizeof(*w->logs));
@@ -927,8 +942,8 @@ void *worker_main(void *arg)
 	unsigned i;
 	int ret;
 
-	if (!job->randrepeat && !job->randseed_set)
-		seed ^= now_ns();
+	if (!job_rand_repeatable(job))
+		seed ^= fresh_seed();
 	iop_debugf(DBG_JOB, "job %s: worker %u starts (%s, iodepth=%u)", job->name, w->clone,
 		   job->engine->name, job->iodepth);
 	rng_seed(&w->rng, seed + w->clone);

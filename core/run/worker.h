@@ -247,6 +247,7 @@ struct worker {
 	bool hist_slat;			/* slat_percentiles, likewise */
 	bool sync_at_qd1;		/* its engine is synchronous at this iodepth: no slat */
 	bool debug_io;			/* --debug=io: a line per I/O queued and completed */
+	bool debug_random;		/* --debug=random: a line per random value drawn (full loop) */
 	bool ratemin;			/* rate_min / rate_iops_min is checked */
 	uint64_t ratemin_next_ns;
 	uint64_t ratemin_last_ns;

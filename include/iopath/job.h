@@ -268,6 +268,7 @@ struct job_spec {
 	bool invalidate;
 	unsigned char fadvise_hint;	/* FADV_HINT_*: fio's fadvise_hint */
 	bool randrepeat;
+	bool allrandrepeat;		/* fio's: every random generator repeatable, not only offsets */
 	bool randseed_set;
 	uint64_t randseed;
 	bool norandommap;
@@ -439,6 +440,15 @@ static inline uint16_t job_ioprio(const struct job_spec *job)
 static inline uint32_t job_verify_unit(const struct job_spec *job, uint32_t unit)
 {
 	return job->verify_interval ? job->verify_interval : unit;
+}
+
+/*
+ * The job's random sequences (offsets, buffer contents, pacing, start delays) the same on every
+ * run: randrepeat=1 (fio's default), allrandrepeat=1, or a randseed given, which seeds them.
+ */
+static inline bool job_rand_repeatable(const struct job_spec *job)
+{
+	return job->randrepeat || job->allrandrepeat || job->randseed_set;
 }
 
 static inline bool job_rw_random(enum job_rw rw)

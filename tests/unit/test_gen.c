@@ -66,7 +66,7 @@ Test(randommap, multi_block_requests_are_cut_at_the_first_done_block)
 	cr_assert_eq(gen_init(&g, n * 512, 512, true, RAND_GEN_TAUSWORTHE, 7), 0);
 	while (done < n) {
 		len = sizes[i++ % 8];
-		off = gen_rand_cut(&g, &len, true);
+		off = gen_rand_cut(&g, &len, true, false);
 		cr_assert_eq(off % 512, 0);
 		cr_assert_eq(len % 512, 0, "a cut request is whole blocks: %u", len);
 		cr_assert(len >= 512 && len <= sizes[(i - 1) % 8]);
@@ -83,7 +83,7 @@ Test(randommap, multi_block_requests_are_cut_at_the_first_done_block)
 	cr_assert_gt(cut, 0, "no request ran into a done block: the test proves nothing");
 	/* the next request starts the next pass */
 	len = 4096;
-	gen_rand_cut(&g, &len, true);
+	gen_rand_cut(&g, &len, true, false);
 	cr_assert_eq(g.passes, 1);
 	gen_free(&g);
 	free(seen);
@@ -99,7 +99,7 @@ Test(norandommap, multi_block_requests_keep_their_size)
 	cr_assert_eq(gen_init(&g, 1 << 20, 512, false, RAND_GEN_TAUSWORTHE, 7), 0);
 	for (i = 0; i < 1000; i++) {
 		len = 4096;
-		cr_assert_leq(gen_rand_cut(&g, &len, true) + 4096, 1 << 20);
+		cr_assert_leq(gen_rand_cut(&g, &len, true, false) + 4096, 1 << 20);
 		cr_assert_eq(len, 4096);
 	}
 	gen_free(&g);
