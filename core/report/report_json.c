@@ -483,7 +483,7 @@ static json_t *job_json(const struct run_results *rr, const struct job_result *r
 	set(o, "job options", options_json(r->spec));
 	for (d = 0; r->spec->unified_rw != UNIFIED_MIXED && d < 3; d++)
 		set(o, dir_name(d), dir_json(&r->dir[d], r->spec, plus, bw_agg_pct(rr, r, d),
-					     r->err_ios[d], d < 2 ? r->prios : NULL, d));
+					     r->err_ios[d], d < PRIO_DIRS ? r->prios : NULL, d));
 	if (r->spec->unified_rw != UNIFIED_MIXED)
 		set(o, "sync", sync_json(&r->dir[STAT_SYNC], r->spec, plus));
 	if (r->spec->unified_rw != UNIFIED_NONE) {

@@ -254,7 +254,8 @@ static void print_dir(FILE *f, const struct run_results *rr, const struct job_re
 		      unsigned dir)
 {
 	print_stat(f, r, &r->dir[dir], dir_name(dir), dir == STAT_WRITE,
-		   dir < 3 ? r->err_ios[dir] : 0, bw_agg_pct(rr, r, dir), dir < 2 ? r->prios : NULL,
+		   dir < 3 ? r->err_ios[dir] : 0, bw_agg_pct(rr, r, dir),
+		   dir < PRIO_DIRS ? r->prios : NULL,
 		   dir);
 }
 

@@ -21,6 +21,7 @@
 #include "base/cpulist.h"
 #include "run/run.h"
 #include "stats/merge.h"
+#include "stats/prio.h"
 #include "stats/stats.h"
 #include "stats/steady.h"
 #include "run/worker.h"
@@ -119,7 +120,6 @@ static void worker_result(struct job_result *one, const struct worker *w, struct
 	one->window_bytes = f->window_bytes;
 	one->window_ios = f->window_ios;
 	one->meta = w->meta;
-	one->prios = w->prios;
 	if (!w->st)
 		return;
 	one->runtime_ns = runtime;
@@ -239,6 +239,72 @@ static void result_group_samples(struct job_result *r, struct worker *const *ws,
 	}
 }
 
+/*
+ * A reporting unit's latencies per priority (cmdprio), as fio 3.33 reports them: a direction
+ * has them where a member gave its I/Os priorities of their own, or where its members' I/Os
+ * had different priorities (prio, prioclass). A member without priorities of its own there
+ * adds all its I/Os of the direction under its priority: completion latency, total latency
+ * with lat_percentiles=1.
+ */
+static void result_unit_prios(struct job_result *r, struct worker *const *ws, unsigned n)
+{
+	unsigned i, d;
+	int ret = 0;
+
+	for (d = 0; d < PRIO_DIRS && !ret; d++) {
+		bool own = false, differ = false, seen = false;
+		uint16_t first = 0;
+
+		for (i = 0; i < n; i++) {
+			const struct worker *w = ws[i];
+			const struct lat_stat *l;
+
+			if (!w->st)
+				continue;
+			own |= w->prios && w->prios->nr[d];
+			l = w->job->lat_percentiles ? &w->st[d].lat : &w->st[d].clat;
+			if (!l->n)
+				continue;
+			differ |= seen && w->ioprio != first;
+			if (!seen)
+				first = w->ioprio;
+			seen = true;
+		}
+		if (!own && !differ)
+			continue;
+		if (!r->prios && !(r->prios = calloc(1, sizeof(*r->prios)))) {
+			ret = -ENOMEM;
+			break;
+		}
+		for (i = 0; i < n && !ret; i++) {
+			const struct worker *w = ws[i];
+			unsigned k;
+
+			if (!w->st)
+				continue;
+			for (k = 0; w->prios && k < w->prios->nr[d] && !ret; k++)
+				ret = prio_stats_add_lat(r->prios, d, w->prios->p[d][k].ioprio,
+							 &w->prios->p[d][k].lat);
+			if ((!w->prios || !w->prios->nr[d]) && !ret)
+				ret = prio_stats_add_lat(r->prios, d, w->ioprio,
+							 w->job->lat_percentiles ? &w->st[d].lat :
+										   &w->st[d].clat);
+		}
+	}
+	if (ret && !r->error) {
+		r->error = ENOMEM;
+		snprintf(r->errmsg, sizeof(r->errmsg), "out of memory merging the latencies per priority");
+	}
+}
+
+/* A reporting unit is complete: what is merged from all its members at once. */
+static void result_unit_done(struct job_result *r, struct worker *const *ws, unsigned n,
+			     struct group_member *m)
+{
+	result_group_samples(r, ws, n, m);
+	result_unit_prios(r, ws, n);
+}
+
 /* --bandwidth-log: a line per 500 ms of what every worker of the phase moved, as fio's agg logs. */
 struct agg_out {
 	FILE *f;
@@ -328,7 +394,7 @@ int collect(struct run_results *out, struct group_job *gjs, unsigned n, uint64_t
 
 		if (gjs[i].refused) {
 			if (cur >= 0)
-				result_group_samples(&out->res[cur], ws, nw, m);
+				result_unit_done(&out->res[cur], ws, nw, m);
 			r = results_grow(out, 1);
 			if (!r)
 				goto out;
@@ -343,7 +409,7 @@ int collect(struct run_results *out, struct group_job *gjs, unsigned n, uint64_t
 		for (c = 0; c < job->numjobs; c++) {
 			if (cur < 0 || !job->group_reporting || last_group != job->groupid) {
 				if (cur >= 0)
-					result_group_samples(&out->res[cur], ws, nw, m);
+					result_unit_done(&out->res[cur], ws, nw, m);
 				r = results_grow(out, 1);
 				if (!r)
 					goto out;
@@ -360,7 +426,7 @@ int collect(struct run_results *out, struct group_job *gjs, unsigned n, uint64_t
 		}
 	}
 	if (cur >= 0)
-		result_group_samples(&out->res[cur], ws, nw, m);
+		result_unit_done(&out->res[cur], ws, nw, m);
 	ret = 0;
 	/* every worker of the phase, for the run's agg logs */
 	for (i = 0, nw = 0; i < n; i++)

@@ -39,6 +39,17 @@ static int merge_dir(struct prio_stats *dst, unsigned dd, const struct prio_stat
 	return 0;
 }
 
+int prio_stats_add_lat(struct prio_stats *s, unsigned dir, uint16_t ioprio,
+		       const struct lat_stat *lat)
+{
+	int k = prio_stats_add(s, dir, ioprio);
+
+	if (k < 0)
+		return k;
+	lat_merge(&s->p[dir][k].lat, lat);
+	return 0;
+}
+
 int prio_stats_merge(struct prio_stats **dst, const struct prio_stats *src)
 {
 	unsigned d;
@@ -46,7 +57,7 @@ int prio_stats_merge(struct prio_stats **dst, const struct prio_stats *src)
 
 	if (!*dst && !(*dst = calloc(1, sizeof(**dst))))
 		return -ENOMEM;
-	for (d = 0; d < 2; d++) {
+	for (d = 0; d < PRIO_DIRS; d++) {
 		ret = merge_dir(*dst, d, src, d);
 		if (ret)
 			return ret;
@@ -60,9 +71,13 @@ struct prio_stats *prio_stats_mixed(const struct prio_stats *s)
 
 	if (!m)
 		return NULL;
-	if (merge_dir(m, 0, s, 0) || merge_dir(m, 0, s, 1)) {
-		prio_stats_free(m);
-		return NULL;
+	unsigned d;
+
+	for (d = 0; d < PRIO_DIRS; d++) {
+		if (merge_dir(m, 0, s, d)) {
+			prio_stats_free(m);
+			return NULL;
+		}
 	}
 	return m;
 }
@@ -80,16 +95,18 @@ void prio_stats_reset(struct prio_stats *s)
 {
 	unsigned d, i;
 
-	for (d = 0; d < 2; d++)
+	for (d = 0; d < PRIO_DIRS; d++)
 		for (i = 0; i < s->nr[d]; i++)
 			lat_init(&s->p[d][i].lat);
 }
 
 void prio_stats_free(struct prio_stats *s)
 {
+	unsigned d;
+
 	if (!s)
 		return;
-	free(s->p[0]);
-	free(s->p[1]);
+	for (d = 0; d < PRIO_DIRS; d++)
+		free(s->p[d]);
 	free(s);
 }

@@ -7,10 +7,14 @@
 /* The index of priority ioprio in direction dir, added (empty) when new. Index or -ENOMEM. */
 int prio_stats_add(struct prio_stats *s, unsigned dir, uint16_t ioprio);
 
+/* The latencies lat into priority ioprio of direction dir (added when new). 0 or -ENOMEM. */
+int prio_stats_add_lat(struct prio_stats *s, unsigned dir, uint16_t ioprio,
+		       const struct lat_stat *lat);
+
 /* Fold src into *dst (allocated when NULL), entries matched by priority value. 0 or -ENOMEM. */
 int prio_stats_merge(struct prio_stats **dst, const struct prio_stats *src);
 
-/* unified_rw_reporting: reads' and writes' priorities as one direction (index 0), or NULL. */
+/* unified_rw_reporting: every direction's priorities as one direction (index 0), or NULL. */
 struct prio_stats *prio_stats_mixed(const struct prio_stats *s);
 
 /* How many priorities of direction dir have samples (fio lists them apart from two on). */

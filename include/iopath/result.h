@@ -67,9 +67,11 @@ struct prio_lat {
 	struct lat_stat lat;
 };
 
+#define PRIO_DIRS 3			/* read, write, trim */
+
 struct prio_stats {
-	unsigned nr[2];			/* read, write; 0: no priorities kept (fio: no "prios") */
-	struct prio_lat *p[2];
+	unsigned nr[PRIO_DIRS];		/* 0: no priorities kept (fio: no "prios") */
+	struct prio_lat *p[PRIO_DIRS];
 };
 
 /* rw=copy: what was copied and whether the destination's checksum matches the source's. */

@@ -240,6 +240,38 @@ Test(cmdprio, group_reporting_and_mixed_merge_priorities)
 	json_decref(io);
 }
 
+/*
+ * In a reporting group, a member without cmdprio adds its I/Os under its own priority to the
+ * directions another member gives priorities (fio 3.33's rule), and members whose I/Os had
+ * different priorities (prio) are told apart even without cmdprio.
+ */
+Test(cmdprio, group_members_without_cmdprio_count_under_their_priority)
+{
+	const char *top = tmpdir_make();
+	const char *args[] = { "--filename=data", "--size=1m", "--ioengine=libaio", "--direct=1",
+			       "--group_reporting", "--name=a", "--rw=randread",
+			       "--cmdprio_percentage=50", "--name=b", "--rw=randrw", NULL };
+	const char *prio_args[] = { "--filename=data", "--size=1m", "--ioengine=libaio",
+				    "--direct=1", "--group_reporting", "--name=b", "--rw=randrw",
+				    "--prio=4", "--name=a", "--rw=randread", NULL };
+	char sub[420];
+	json_t *f, *io;
+
+	SKIP_UNLESS_ABLE();
+	both(top, args, &f, &io);
+	same_prios(f, io, "read", "clat_ns", "1/0", 0.15, 0.45);
+	same_prios(f, io, "write", "clat_ns", NULL, 0, 0);
+	json_decref(f);
+	json_decref(io);
+	snprintf(sub, sizeof(sub), "%s/prio", top);
+	mkdir(sub, 0755);
+	both(sub, prio_args, &f, &io);
+	same_prios(f, io, "read", "clat_ns", "2/4", 0.20, 0.45);
+	same_prios(f, io, "write", "clat_ns", NULL, 0, 0);
+	json_decref(f);
+	json_decref(io);
+}
+
 /* The priorities of a latency log's lines (fio's last column with log_prio=1) and their counts. */
 static void log_prios(const char *path, unsigned *vals, unsigned *counts, unsigned *n)
 {
