@@ -214,7 +214,7 @@ valgrind: iopath $(INTEG_BIN) $(FAULTFS)
 # make fuzz: libFuzzer harnesses (tests/fuzz/) for the job-file parser, the command line and
 # the result-file loader, each run for FUZZ_SECONDS from a seed corpus (job files: the
 # built-in workloads and tests/jobs; command lines: tests/fuzz/seeds/cli; results: JSON this
-# build and fio write). Fails on any crash, leak, UB or timeout; the input that caused it is
+# build and fio write, and tests/fuzz/seeds/results: a small lab.json). Fails on any crash, leak, UB or timeout; the input that caused it is
 # kept as build/fuzz/NAME-crash-* (replay: build/fuzz/fuzz-NAME FILE).
 FUZZ_SECONDS ?= 60
 FUZZERS := jobfile cli results
@@ -231,6 +231,7 @@ fuzz: iopath
 	for f in workloads/*.fio $(wildcard tests/jobs/*.fio tests/jobs/*/*.fio); do \
 		cp $$f build/fuzz/corpus-jobfile/$$(echo $$f | tr / _) || exit 1; done
 	cp tests/fuzz/seeds/cli/* build/fuzz/corpus-cli/
+	cp tests/fuzz/seeds/results/* build/fuzz/corpus-results/
 	./iopath --name=seed --ioengine=null --size=64k --output-format=json+ \
 		--output=build/fuzz/corpus-results/iopath-run.json
 	-command -v fio >/dev/null && fio --name=seed --ioengine=null --size=64k \

@@ -14,7 +14,8 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 		"usage: iopath explain INPUT... [--json] [--output=FILE] [--db PATH|URI]\n"
-		"  INPUT          a result file (sweep --json, suite or run JSON, iopath or fio JSON),\n"
+		"  INPUT          a result file (sweep --json, suite or run JSON, iopath or fio JSON,\n"
+		"                 a QEMU lab's lab.json),\n"
 		"                 a run of the results database (latest, latest~N, run:ID,\n"
 		"                 LABEL=VALUE), a comma list of them or a directory of files; cells\n"
 		"                 with the same identity are pooled, targets with the same name joined\n"
@@ -24,7 +25,7 @@ static void usage(FILE *f)
 		"                 results/iopath.db)\n"
 		"Per target: the limiting factor (serialized, latency-bound, device-bound, cpu-bound,\n"
 		"cache, sync-bound) with its figures and a confidence, or not-enough-data and the run\n"
-		"that would tell (iopath help explain).\n");
+		"that would tell, overall and for reads and writes apart (iopath help explain).\n");
 }
 
 /* The targets of src that dst lacks (by role), so that every input's probes are kept. */

@@ -1,4 +1,5 @@
-/* The explain object as text: per target the verdict, then every finding, note and gap. */
+/* The explain object as text: per target the verdict and each direction's, then every finding,
+ * note and gap. */
 #include <string.h>
 
 #include "cli/explain_print.h"
@@ -38,7 +39,7 @@ static void wrapped(FILE *f, const char *first, const char *text, unsigned ind)
 
 void explain_print(FILE *f, const json_t *explain)
 {
-	const json_t *targets = json_object_get(explain, "targets"), *t, *x;
+	const json_t *targets = json_object_get(explain, "targets"), *t, *x, *d;
 	size_t i, k;
 	char head[96];
 
@@ -52,6 +53,13 @@ void explain_print(FILE *f, const json_t *explain)
 		if (*s(t, "path_summary"))
 			fprintf(f, "  (%s)", s(t, "path_summary"));
 		fprintf(f, "\n  verdict: %s (%s confidence)\n", s(t, "verdict"), s(t, "confidence"));
+		d = json_object_get(t, "directions");
+		if (d)
+			fprintf(f, "  reads: %s (%s), writes: %s (%s)\n",
+				s(json_object_get(d, "read"), "verdict"),
+				s(json_object_get(d, "read"), "confidence"),
+				s(json_object_get(d, "write"), "verdict"),
+				s(json_object_get(d, "write"), "confidence"));
 		json_array_foreach(json_object_get(t, "findings"), k, x) {
 			snprintf(head, sizeof(head), "  %-14s %-7s ", s(x, "code"), s(x, "confidence"));
 			wrapped(f, head, s(x, "summary"), 25);

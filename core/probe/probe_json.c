@@ -104,6 +104,7 @@ static int path_trials(json_t *o, const struct probe_path *p)
 	bad |= set_str(o, "direct_evidence", p->direct_evidence);
 	bad |= set_int(o, "direct_data_read_ns", (long long)p->direct_data_ns);
 	bad |= set_int(o, "direct_hole_read_ns", (long long)p->direct_hole_ns);
+	bad |= set_int(o, "direct_reads", (long long)p->direct_reads);
 	return bad;
 }
 

@@ -20,8 +20,10 @@
 #define FILE_LEN	(512u * 1024)	/* the rest is a hole */
 #define BLK		4096u
 #define BUF_LEN		(64u * 1024)
-#define HONESTY_READS	32
+#define HONESTY_READS	32	/* pairs of timed reads; as many again when they do not decide */
+#define HONESTY_MAX	(2 * HONESTY_READS)
 #define FAST_US		5.0	/* a 4 KiB read faster than this did not cross a device */
+#define DEVICE_US	10.0	/* data this much slower than a hole came from below memory */
 
 struct trial_ctx {
 	struct probe_path *p;
@@ -262,30 +264,53 @@ static int cmp_u64(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-/* Median times of O_DIRECT 4 KiB reads of written data and of the hole, alternating. */
-static int time_reads(struct trial_ctx *c, uint64_t *data, uint64_t *hole)
+struct honesty_times {
+	uint64_t d[HONESTY_MAX], h[HONESTY_MAX];	/* written data, the hole; in pairs */
+	unsigned n;
+};
+
+/* Time O_DIRECT 4 KiB reads of written data and of the hole, alternating, up to n pairs. */
+static int time_reads(struct trial_ctx *c, struct honesty_times *t, unsigned n)
 {
-	uint64_t d[HONESTY_READS], h[HONESTY_READS], t0;
-	unsigned i;
+	uint64_t t0;
 	int ret;
 
-	for (i = 0; i < HONESTY_READS; i++) {
+	for (; t->n < n; t->n++) {
 		t0 = mono_ns();
-		ret = xfer(c->dfd, c->buf, BLK, (off_t)(i * BLK * 2) % DATA_LEN, false);
-		d[i] = mono_ns() - t0;
+		ret = xfer(c->dfd, c->buf, BLK, (off_t)(t->n * BLK * 2) % DATA_LEN, false);
+		t->d[t->n] = mono_ns() - t0;
 		if (ret)
 			return ret;
 		t0 = mono_ns();
-		ret = xfer(c->dfd, c->buf, BLK, DATA_LEN + (off_t)i * BLK, false);
-		h[i] = mono_ns() - t0;
+		ret = xfer(c->dfd, c->buf, BLK, DATA_LEN + (off_t)t->n * BLK, false);
+		t->h[t->n] = mono_ns() - t0;
 		if (ret)
 			return ret;
 	}
-	qsort(d, HONESTY_READS, sizeof(d[0]), cmp_u64);
-	qsort(h, HONESTY_READS, sizeof(h[0]), cmp_u64);
-	*data = d[HONESTY_READS / 2];
-	*hole = h[HONESTY_READS / 2] ? h[HONESTY_READS / 2] : 1;
 	return 0;
+}
+
+/*
+ * The lower quartile: what a read costs when nothing else gets in its way. A busy machine
+ * (or an emulated guest whose CPU is taken away) stalls reads for milliseconds now and then;
+ * stalls only ever add time, and on a loaded host they hit more than half of some runs'
+ * reads, which moves the median but not the quartile below it.
+ */
+static uint64_t lower_quartile(const uint64_t *x, unsigned n)
+{
+	uint64_t s[HONESTY_MAX];
+
+	memcpy(s, x, n * sizeof(s[0]));
+	qsort(s, n, sizeof(s[0]), cmp_u64);
+	return s[(n - 1) / 4];
+}
+
+static void honesty_figures(struct probe_path *p, const struct honesty_times *t)
+{
+	p->direct_data_ns = lower_quartile(t->d, t->n);
+	p->direct_hole_ns = lower_quartile(t->h, t->n);
+	p->direct_hole_ns = p->direct_hole_ns ? p->direct_hole_ns : 1;
+	p->direct_reads = t->n;
 }
 
 /* A loop device reading its backing file without dio answers from that file's page cache. */
@@ -296,10 +321,18 @@ static bool buffered_loop(const struct probe_path *p)
 	return d && !strcmp(d->kind, "loop") && strstr(d->extra, "dio off");
 }
 
+/*
+ * Reads of written data against reads of the hole: data that takes at least twice as long,
+ * or DEVICE_US and 30% longer, was fetched from below memory (a device, or a host's O_DIRECT
+ * read of its disk behind a share: 200 against 145 us on virtiofs with allow_direct_io under
+ * TCG, 1.37-2.9x); data about as slow as the hole came from memory, whatever the path's round
+ * trip costs around it (a FUSE or 9p request, a host's page cache behind the share: 0.80-1.22x
+ * on virtiofs without allow_direct_io under TCG).
+ */
 static void honesty_verdict(struct probe_path *p, bool sparse)
 {
 	double data = p->direct_data_ns / 1e3, hole = p->direct_hole_ns / 1e3;
-	double ratio = (double)p->direct_data_ns / (double)p->direct_hole_ns;
+	double ratio = (double)p->direct_data_ns / (double)p->direct_hole_ns, more = data - hole;
 	bool unaligned = p->trial[PROBE_T_UNALIGNED].state == PROBE_OK;
 	char *ev = p->direct_evidence;
 	size_t len = sizeof(p->direct_evidence);
@@ -317,14 +350,14 @@ static void honesty_verdict(struct probe_path *p, bool sparse)
 		probe_fmt(ev, len, "no hole to compare with; O_DIRECT data reads take %.1f us%s", data,
 			  p->direct_honoured == PROBE_NO ?
 			  " with unaligned reads accepted: a cache answers them" : "");
-	} else if (ratio >= 2.0 && data >= FAST_US) {
+	} else if ((ratio >= 2.0 && data >= FAST_US) || (more >= DEVICE_US && ratio >= 1.3)) {
 		p->direct_honoured = PROBE_YES;
 		probe_fmt(ev, len, "O_DIRECT reads of written data take %.1f us against %.1f us for a hole: they reach the storage",
 			  data, hole);
 	} else if (ratio < 1.5 && unaligned) {
 		p->direct_honoured = PROBE_NO;
-		probe_fmt(ev, len, "O_DIRECT reads of written data take %.1f us, as long as reading a hole (%.1f us), and unaligned O_DIRECT is accepted: a page cache answers them",
-			  data, hole);
+		probe_fmt(ev, len, "O_DIRECT reads of written data take %.1f us, no longer than a hole (%.1f us), unaligned ones accepted: the data comes from memory (a page cache here or behind the path), not the storage%s",
+			  data, hole, data >= 50 ? "; the time is the path's round trip" : "");
 	} else {
 		p->direct_honoured = PROBE_UNKNOWN;
 		probe_fmt(ev, len, "O_DIRECT reads of written data take %.1f us against %.1f us for a hole%s; unaligned O_DIRECT %s",
@@ -342,6 +375,7 @@ static void honesty_verdict(struct probe_path *p, bool sparse)
 static void honesty(struct trial_ctx *c)
 {
 	struct probe_path *p = c->p;
+	struct honesty_times t = { .n = 0 };
 	struct stat st;
 	bool sparse;
 	int ret;
@@ -355,13 +389,22 @@ static void honesty(struct trial_ctx *c)
 	/* XFS preallocates past EOF, so ask where the hole starts before counting blocks. */
 	sparse = lseek(c->fd, DATA_LEN, SEEK_HOLE) == (off_t)DATA_LEN ||
 		 (fstat(c->fd, &st) == 0 && (uint64_t)st.st_blocks * 512 <= DATA_LEN + BUF_LEN);
-	ret = time_reads(c, &p->direct_data_ns, &p->direct_hole_ns);
-	if (ret) {
+	ret = time_reads(c, &t, HONESTY_READS);
+	if (!ret) {
+		honesty_figures(p, &t);
+		honesty_verdict(p, sparse);
+	}
+	/* undecided: as many reads again, and the verdict of them all */
+	if (!ret && p->direct_honoured == PROBE_UNKNOWN && sparse) {
+		ret = time_reads(c, &t, HONESTY_MAX);
+		if (!ret) {
+			honesty_figures(p, &t);
+			honesty_verdict(p, sparse);
+		}
+	}
+	if (ret)
 		probe_fmt(p->direct_evidence, sizeof(p->direct_evidence),
 			 "timed O_DIRECT reads failed: %s", strerror(-ret));
-		return;
-	}
-	honesty_verdict(p, sparse);
 }
 
 static void trials_skipped(struct probe_path *p, int err)

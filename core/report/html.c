@@ -386,6 +386,27 @@ static void evidence(FILE *f, const json_t *ev)
 	fputs("</tbody></table>\n", f);
 }
 
+/* Each direction's headline (reads; writes and syncs), where the explanation has them. */
+static void directions(FILE *f, const json_t *d)
+{
+	static const char *const dirs[][2] = { { "read", "reads" }, { "write", "writes" } };
+	unsigned i;
+
+	if (!json_is_object(d))
+		return;
+	fputs("<p class=\"directions\">", f);
+	for (i = 0; i < 2; i++) {
+		const json_t *x = json_object_get(d, dirs[i][0]);
+
+		h_textf(f, "%s%s: ", i ? "; " : "", dirs[i][1]);
+		fputs("<code>", f);
+		h_text(f, jstr(x, "verdict", "?"));
+		fputs("</code>", f);
+		h_textf(f, " (%s)", jstr(x, "confidence", "?"));
+	}
+	fputs("</p>\n", f);
+}
+
 /* The explanation of each path's limit, where the result has one (iopath.explain). */
 void html_explain(FILE *f, const json_t *doc, const json_t *raw)
 {
@@ -414,6 +435,7 @@ void html_explain(FILE *f, const json_t *doc, const json_t *raw)
 		fputs("<p>", f);
 		h_text(f, jstr(t, "summary", ""));
 		fputs("</p>\n", f);
+		directions(f, json_object_get(t, "directions"));
 		json_array_foreach(json_object_get(t, "findings"), k, fd) {
 			fputs("<details", f);
 			if (!k)

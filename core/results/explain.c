@@ -75,6 +75,7 @@ struct target_pts {
 struct finding {
 	enum explain_code code;
 	enum explain_conf conf;
+	bool write;		/* about the write (and sync) path, else the read path */
 	char summary[600];
 	json_t *evidence;
 	json_t *cells;
@@ -258,6 +259,9 @@ static int make_point(const struct results *r, const struct cell *c, struct poin
 	p->direct = v ? truthy(v) : json_is_true(json_object_get(json_object_get(job, "iopath"),
 								  "direct"));
 	p->async = engine_async(p->engine, p->qd, p->f[F_IOPS] * p->f[F_LAT] / 1e9);
+	/* a synchronous engine has one request in flight whatever iodepth says (as in fio) */
+	if (!p->async && engine_find(p->engine))
+		p->qd = 1;
 	return 0;
 }
 
@@ -510,6 +514,7 @@ static void analyse_ladder(struct verdicts *v, const struct target_pts *t)
 		double cpu = cpu_pct(hi);
 
 		f = add_finding(v, EXPLAIN_CPU, EXPLAIN_MEDIUM);
+		f->write = !lo->read;
 		json_object_set_new(f->evidence, "cpu_pct", jnum(cpu));
 		json_object_set_new(f->evidence, "usr_pct", jnum(hi->f[F_USR] / hi->numjobs));
 		json_object_set_new(f->evidence, "sys_pct", jnum(hi->f[F_SYS] / hi->numjobs));
@@ -541,6 +546,7 @@ static void analyse_ladder(struct verdicts *v, const struct target_pts *t)
 		if (held && gain < 1.2 && dr >= 8 && little >= 0.8 && little <= 1.25 && growth >= 0.7 * dr)
 			c = EXPLAIN_HIGH;
 		f = add_finding(v, EXPLAIN_SERIALIZED, c);
+		f->write = !lo->read;
 		ladder_evidence(f, &l, big);
 		if (held)
 			snprintf(f->summary, sizeof(f->summary),
@@ -573,6 +579,7 @@ static void analyse_ladder(struct verdicts *v, const struct target_pts *t)
 				      EXPLAIN_HIGH : EXPLAIN_MEDIUM;
 
 		f = add_finding(v, EXPLAIN_DEVICE, c);
+		f->write = !lo->read;
 		ladder_evidence(f, &l, big);
 		json_object_set_new(f->evidence, "flatten_iodepth", json_integer(knee->qd));
 		if (knee == lo)
@@ -590,6 +597,7 @@ static void analyse_ladder(struct verdicts *v, const struct target_pts *t)
 		enum explain_conf c = gain >= 0.5 * dr && little >= 0.8 ? EXPLAIN_HIGH : EXPLAIN_MEDIUM;
 
 		f = add_finding(v, EXPLAIN_LATENCY, c);
+		f->write = !lo->read;
 		ladder_evidence(f, &l, big);
 		snprintf(f->summary, sizeof(f->summary),
 			 "each request's latency sets the pace: %.0f us at iodepth %u (%.0f IOPS), and IOPS still scale with depth up to %u (%.0f, %.1fx): more requests in flight, or larger ones, go faster",
@@ -629,6 +637,7 @@ static void analyse_cpu(struct verdicts *v, const struct target_pts *t)
 		return;
 	}
 	f = add_finding(v, EXPLAIN_CPU, cpu >= CPU_HIGH ? EXPLAIN_HIGH : EXPLAIN_MEDIUM);
+	f->write = !best->read;
 	json_object_set_new(f->evidence, "cpu_pct", jnum(cpu));
 	json_object_set_new(f->evidence, "usr_pct", jnum(best->f[F_USR] / best->numjobs));
 	json_object_set_new(f->evidence, "sys_pct", jnum(best->f[F_SYS] / best->numjobs));
@@ -706,7 +715,7 @@ static void analyse_cache(struct verdicts *v, const struct target_pts *t)
 		return;
 	}
 	/* a "cache" behind a round trip of a millisecond is not what the figures measure */
-	/* the probe's median of 32 reads when it saw the cache: a busy machine's tail is not in it */
+	/* the probe's lower quartile of its timed reads when it saw the cache: a busy machine's stalls are not in it */
 	slow_us = probe_says && probe && num(probe, "direct_data_read_ns") > 0 ?
 		  num(probe, "direct_data_read_ns") / 1e3 : pair ? lat_us(d) : NAN;
 	slow = slow_us >= SLOW_CACHE_US;
@@ -734,11 +743,11 @@ static void analyse_cache(struct verdicts *v, const struct target_pts *t)
 	else if (probe_says && pair)
 		snprintf(f->summary, sizeof(f->summary),
 			 "reads come from a cache or memory, not the storage: %s; direct reads %.1f us, buffered/direct %.2fx",
-			 why ? why : "memory-backed filesystem", lat_us(d), ratio);
+			 why ? why : cls && !strcmp(cls, "memory") ? "memory-backed filesystem" : "the probe's O_DIRECT honesty check found a cache", lat_us(d), ratio);
 	else if (probe_says)
 		snprintf(f->summary, sizeof(f->summary),
 			 "reads come from a cache or memory, not the storage: %s",
-			 why ? why : "memory-backed filesystem");
+			 why ? why : cls && !strcmp(cls, "memory") ? "memory-backed filesystem" : "the probe's O_DIRECT honesty check found a cache");
 	else
 		snprintf(f->summary, sizeof(f->summary),
 			 "\"direct\" reads are as fast as buffered ones (%.0f against %.0f IOPS, %.1f us each): a cache answers them, the figures measure memory",
@@ -785,6 +794,7 @@ static void analyse_sync(struct verdicts *v, const struct target_pts *t)
 	}
 	c = sync_us >= 1000 ? EXPLAIN_HIGH : sync_us >= 100 ? EXPLAIN_MEDIUM : EXPLAIN_LOW;
 	f = add_finding(v, EXPLAIN_SYNC, c);
+	f->write = true;
 	json_object_set_new(f->evidence, "fsync_us", jnum(sync_us));
 	json_object_set_new(f->evidence, "write_us", jnum(lat_us(best)));
 	json_object_set_new(f->evidence, "sync_share", jnum(share));
@@ -806,6 +816,27 @@ static int cmp_finding(const void *a, const void *b)
 	if (x->conf != y->conf)
 		return x->conf > y->conf ? -1 : 1;
 	return (int)x->code - (int)y->code;
+}
+
+/*
+ * The headline of one direction: its first finding (the list is in verdict order), else
+ * not-enough-data. Reads and synced writes are limited by different things on one path (a
+ * disk whose reads scale with depth and whose every fsync costs milliseconds), so each
+ * direction gets its own.
+ */
+static json_t *direction_json(const struct verdicts *v, bool write)
+{
+	unsigned i;
+
+	for (i = 0; i < v->n; i++)
+		if (v->f[i].write == write)
+			return json_pack("{s:s,s:s,s:s}", "verdict", explain_code_name(v->f[i].code),
+					 "confidence", explain_conf_name(v->f[i].conf), "summary",
+					 v->f[i].summary);
+	return json_pack("{s:s,s:s,s:s}", "verdict", explain_code_name(EXPLAIN_NO_DATA),
+			 "confidence", explain_conf_name(EXPLAIN_LOW), "summary",
+			 write ? "no finding about writes (see notes and missing)" :
+				 "no finding about reads (see notes and missing)");
 }
 
 static json_t *target_json(const struct target_pts *t)
@@ -830,9 +861,10 @@ static json_t *target_json(const struct target_pts *t)
 	analyse_sync(&v, t);
 	qsort(v.f, v.n, sizeof(v.f[0]), cmp_finding);
 	for (i = 0; i < v.n; i++)
-		json_array_append_new(fs, json_pack("{s:s,s:s,s:s,s:o,s:o}", "code",
+		json_array_append_new(fs, json_pack("{s:s,s:s,s:s,s:s,s:o,s:o}", "code",
 						    explain_code_name(v.f[i].code), "confidence",
-						    explain_conf_name(v.f[i].conf), "summary",
+						    explain_conf_name(v.f[i].conf), "direction",
+						    v.f[i].write ? "write" : "read", "summary",
 						    v.f[i].summary, "evidence", v.f[i].evidence,
 						    "cells", v.f[i].cells));
 	json_object_set_new(o, "target", json_string(t->name));
@@ -848,6 +880,8 @@ static json_t *target_json(const struct target_pts *t)
 								explain_conf_name(EXPLAIN_LOW)));
 	json_object_set_new(o, "summary", json_string(v.n ? v.f[0].summary :
 		"not enough data: the cells measured here cannot tell what limits this path (see missing)"));
+	json_object_set_new(o, "directions", json_pack("{s:o,s:o}", "read", direction_json(&v, false),
+						       "write", direction_json(&v, true)));
 	json_object_set_new(o, "findings", fs);
 	json_object_set_new(o, "notes", v.notes);
 	json_object_set_new(o, "missing", v.missing);

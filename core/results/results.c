@@ -828,6 +828,8 @@ int results_from_json(json_t *root, const char *origin, struct results *out, str
 		ret = iop_errf(err, -EINVAL, "%s: not a JSON object", origin);
 	else if (json_object_get(root, "schema_version"))
 		ret = load_iopath(out, root, origin, err);
+	else if (results_is_vmlab(root))
+		ret = results_load_vmlab(out, root, origin, err);
 	else if (json_is_array(json_object_get(root, "jobs")))
 		ret = load_jobs(out, root, origin, err);
 	else if (json_object_get(root, "client_stats"))
@@ -835,7 +837,7 @@ int results_from_json(json_t *root, const char *origin, struct results *out, str
 			       origin);
 	else
 		ret = iop_errf(err, -EINVAL,
-			       "%s: neither iopath results (schema_version) nor fio-style JSON (jobs[])",
+			       "%s: neither iopath results (schema_version), fio-style JSON (jobs[]) nor a QEMU lab's lab.json (schema iopath-vmlab/1)",
 			       origin);
 	if (ret)
 		results_free(out);

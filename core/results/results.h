@@ -108,7 +108,8 @@ int results_write(const struct results *r, const char *path, struct iop_err *err
 
 /*
  * Load a result file: iopath's results (any schema version up to ours), a plain
- * `iopath --output-format=json` result, or fio's own JSON (each job one cell of one sample).
+ * `iopath --output-format=json` result, fio's own JSON (each job one cell of one sample), or
+ * the QEMU lab's lab.json.
  * Returns 0 or -errno with err naming the file and what is wrong with it.
  */
 int results_load(const char *path, struct results *out, struct iop_err *err);
@@ -119,6 +120,13 @@ int results_parse(const char *buf, size_t len, const char *origin, struct result
 
 /* The same from parsed JSON (root is not taken). */
 int results_from_json(json_t *root, const char *origin, struct results *out, struct iop_err *err);
+
+/*
+ * scripts/vmlab's lab.json (schema "iopath-vmlab/N"): each path a target, each job section a
+ * cell over the rounds, the guest's --explain cells too. results_from_json calls it.
+ */
+bool results_is_vmlab(const json_t *root);
+int results_load_vmlab(struct results *r, json_t *root, const char *origin, struct iop_err *err);
 
 /* Pool src's samples into dst's cells with the same identity (repeats kept in files apart). */
 int results_merge(struct results *dst, struct results *src, struct iop_err *err);

@@ -162,8 +162,9 @@ struct probe_path {
 	uint64_t fsync_ns;
 	enum probe_tri direct_honoured;	/* do O_DIRECT reads reach the storage, not a cache? */
 	char direct_evidence[256];
-	uint64_t direct_data_ns;	/* median O_DIRECT 4 KiB read of written data */
-	uint64_t direct_hole_ns;	/* median O_DIRECT 4 KiB read of a hole in the same file */
+	uint64_t direct_data_ns;	/* O_DIRECT 4 KiB read of written data (lower quartile) */
+	uint64_t direct_hole_ns;	/* the same of a hole in the same file */
+	unsigned direct_reads;		/* pairs of reads those were taken from */
 };
 
 /* Describe the machine. Never fails for lack of information: unknown fields stay empty. */

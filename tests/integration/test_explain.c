@@ -305,3 +305,75 @@ Test(explain, bad_input_is_one_line_and_exit_2)
 	cr_assert_eq(r.status, 2);
 	run_out_free(&r);
 }
+
+static const char *direction(const json_t *t, const char *dir)
+{
+	return json_string_value(json_object_get(json_object_get(json_object_get(t, "directions"),
+								 dir), "verdict"));
+}
+
+static const json_t *target_named(const json_t *root, const char *name)
+{
+	const json_t *t;
+	size_t i;
+
+	json_array_foreach(json_object_get(json_object_get(json_object_get(root, "iopath"), "explain"),
+					   "targets"), i, t)
+		if (!strcmp(json_string_value(json_object_get(t, "target")), name))
+			return t;
+	return NULL;
+}
+
+/*
+ * A lab.json of a real lab run under TCG (tests/lab/lab-explained.json: 9p-none and
+ * ext4-virtio-blk with --explain, two paths kept): each path is a target, its reads told
+ * apart, its synced writes sync-bound.
+ */
+Test(explain, the_labs_result_is_explained_per_path)
+{
+	struct run_out r = iopath_run("explain", "tests/lab/lab-explained.json", "--json", NULL);
+	json_error_t jerr;
+	const json_t *p9, *disk;
+	json_t *root;
+
+	cr_assert_eq(r.status, 0, "exit %d: %s", r.status, r.err);
+	root = json_loads(r.out, 0, &jerr);
+	cr_assert_not_null(root, "not JSON: %s", jerr.text);
+	p9 = target_named(root, "9p-none");
+	disk = target_named(root, "ext4-virtio-blk");
+	cr_assert(p9 && disk, "the lab's paths are not the targets: %s", r.out);
+	cr_assert_not_null(strstr(json_string_value(json_object_get(p9, "path_summary")), "9p"));
+	cr_assert_not_null(strstr(json_string_value(json_object_get(disk, "path_summary")), "TCG"));
+	cr_assert_str_eq(direction(p9, "read"), "serialized");
+	assert_no_finding(disk, "serialized");
+	assert_finding(disk, "device-bound");
+	cr_assert_str_eq(direction(p9, "write"), "sync-bound");
+	cr_assert_str_eq(direction(disk, "write"), "sync-bound");
+	/* the overall verdict is kept, as before the per-direction ones */
+	cr_assert_str_eq(verdict(disk), "sync-bound");
+	json_decref(root);
+	run_out_free(&r);
+	r = iopath_run("explain", "tests/lab/lab-explained.json", NULL);
+	cr_assert_eq(r.status, 0);
+	cr_assert_not_null(strstr(r.out, "reads: serialized (high), writes: sync-bound"), "%s", r.out);
+	run_out_free(&r);
+}
+
+Test(explain, a_newer_lab_schema_is_refused_in_one_line)
+{
+	char path[400];
+	struct run_out r;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/lab.json", tmpdir_make());
+	f = fopen(path, "w");
+	cr_assert_not_null(f);
+	fputs("{\"schema\": \"iopath-vmlab/9\", \"cells\": []}\n", f);
+	cr_assert_eq(fclose(f), 0);
+	r = iopath_run("explain", path, NULL);
+	cr_assert_eq(r.status, 2, "exit %d", r.status);
+	cr_assert_not_null(strstr(r.err, "iopath-vmlab/9 is newer"), "%s", r.err);
+	cr_assert_eq(strchr(r.err, '\n') - r.err + 1, (long)strlen(r.err), "more than one line: %s",
+		     r.err);
+	run_out_free(&r);
+}

@@ -64,6 +64,12 @@ class PathTable(unittest.TestCase):
                 flagged = ("direct_honoured", "false") in p.expect
                 self.assertEqual(flagged, "allow_direct_io" not in p.virtiofsd, p.name)
 
+    def test_virtiofs_with_allow_direct_io_must_be_found_honoured(self):
+        for p in vm.PATHS:
+            if p.kind == "virtiofs":
+                honoured = ("direct_honoured", "true") in p.expect
+                self.assertEqual(honoured, "allow_direct_io" in p.virtiofsd, p.name)
+
 
 class SelectPaths(unittest.TestCase):
     def test_globs_select_in_table_order(self):
@@ -276,3 +282,65 @@ class Compare(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+def load_lab_test():
+    loader = importlib.machinery.SourceFileLoader("labtest", os.path.join(HERE, "lab-test"))
+    spec = importlib.util.spec_from_loader("labtest", loader)
+    mod = importlib.util.module_from_spec(spec)
+    loader.exec_module(mod)
+    return mod
+
+
+def explained(p9_read, disk_findings):
+    """An explain object with the quick lab's two paths: 9p's read headline, the disk's
+    read findings."""
+    def target(name, read, findings):
+        return {"target": name, "directions": {"read": {"verdict": read},
+                                               "write": {"verdict": "sync-bound"}},
+                "findings": [{"code": c, "direction": "read"} for c in findings]}
+    return {"targets": [target("9p-none", p9_read, [p9_read]),
+                        target("ext4-virtio-blk", disk_findings[0], disk_findings)]}
+
+
+class Explained(unittest.TestCase):
+    lt = load_lab_test()
+
+    def test_serialized_share_and_scaling_disk_pass(self):
+        self.assertEqual(self.lt.explain_problems(
+            explained("serialized", ["cpu-bound", "device-bound"])), [])
+        self.assertEqual(self.lt.explain_problems(
+            explained("latency-bound", ["latency-bound"])), [])
+
+    def test_a_share_that_scales_fails(self):
+        bad = self.lt.explain_problems(explained("device-bound", ["device-bound"]))
+        self.assertEqual(len(bad), 1)
+        self.assertIn("9p-none: reads device-bound", bad[0])
+
+    def test_a_serialized_disk_fails(self):
+        bad = self.lt.explain_problems(explained("serialized", ["serialized"]))
+        self.assertTrue(any("ext4-virtio-blk: reads serialized" in b for b in bad))
+
+    def test_a_disk_without_a_ladder_finding_fails(self):
+        bad = self.lt.explain_problems(explained("serialized", ["cpu-bound"]))
+        self.assertTrue(any("scale with depth" in b for b in bad))
+
+    def test_a_missing_path_fails(self):
+        self.assertEqual(len(self.lt.explain_problems({"targets": []})), 2)
+
+
+class ExplainRecord(unittest.TestCase):
+    def test_without_explain_there_is_none(self):
+        self.assertIsNone(vm.explain_record({"facts.txt": "x=1\n"}))
+
+    def test_block_device_is_skipped_with_the_reason(self):
+        r = vm.explain_record({"explain.skipped": "a bare block device\n"})
+        self.assertEqual(r, {"status": "skipped", "reason": "a bare block device"})
+
+    def test_result_and_exit_code(self):
+        r = vm.explain_record({"explain.rc": "0\n", "explain.json": '{"cells": []}'})
+        self.assertEqual((r["status"], r["exit_code"], r["result"]), ("ok", 0, {"cells": []}))
+
+    def test_no_result_is_failed_with_the_log(self):
+        r = vm.explain_record({"explain.rc": "2\n", "explain.log": "iopath: sweep: bad\n"})
+        self.assertEqual((r["status"], r["error"]), ("failed", "iopath: sweep: bad"))

@@ -369,3 +369,44 @@ Test(explain, fio_json_with_global_options_is_read)
 	json_decref(ex);
 	results_free(&r);
 }
+
+static const char *dir_verdict(const json_t *t, const char *dir)
+{
+	return json_string_value(json_object_get(json_object_get(json_object_get(t, "directions"),
+								 dir), "verdict"));
+}
+
+/* A disk whose reads scale with depth and whose fsync costs 2.6 ms: each direction its own. */
+Test(explain, reads_and_synced_writes_get_a_headline_each)
+{
+	static const double iops[4] = { 16000, 50000, 110000, 127000 };
+	static const double lat[4] = { 62, 79, 145, 502 };
+	struct synth s;
+	json_t *t;
+
+	synth_init(&s, NULL);
+	ladder(&s, iops, lat, 20);
+	add(&s, &(struct cellspec){ "psync", "randwrite", "0", 4096, 1, 380, 9, 1, 2, 380, 2600 });
+	t = explain(&s);
+	cr_assert_str_eq(verdict(t), "sync-bound");
+	cr_assert_str_eq(dir_verdict(t, "write"), "sync-bound");
+	cr_assert_str_eq(dir_verdict(t, "read"), "device-bound");
+	cr_assert_str_eq(json_string_value(json_object_get(finding(t, "device-bound"), "direction")),
+			 "read");
+	cr_assert_str_eq(json_string_value(json_object_get(finding(t, "sync-bound"), "direction")),
+			 "write");
+	json_decref(t);
+}
+
+Test(explain, a_direction_without_a_finding_is_not_enough_data)
+{
+	struct synth s;
+	json_t *t;
+
+	synth_init(&s, NULL);
+	add(&s, &(struct cellspec){ "psync", "randwrite", "0", 4096, 1, 50, 30, 1, 2, 50, 19900 });
+	t = explain(&s);
+	cr_assert_str_eq(dir_verdict(t, "write"), "sync-bound");
+	cr_assert_str_eq(dir_verdict(t, "read"), "not-enough-data");
+	json_decref(t);
+}
