@@ -232,6 +232,26 @@ static double legend(FILE *f, const struct svg_chart *c, double x, double y, dou
 	return c->nser ? cy - y + 16 : 0;
 }
 
+/*
+ * A chart's frame, w wide: the SVG element (as high as the legend, the plot and below more),
+ * the legend above the plot, a note where the y axis went logarithmic by itself, and the
+ * y axis's span in pixels. Returns the height.
+ */
+static double frame(FILE *f, const struct svg_chart *c, const char *kind, double w, double below,
+		    struct axis *y)
+{
+	double lh = legend(f, c, ML, 0, w - ML - MR, true), h = MT + lh + PLOT_H + below;
+
+	svg_open(f, w, h, kind, c->title);
+	legend(f, c, ML, MT, w - ML - MR, false);
+	if (y->log && !c->ylog)
+		fprintf(f, "<text x=\"%.1f\" y=\"20\" text-anchor=\"end\" " FONT " fill=\"#777\">log scale</text>\n",
+			w - MR);
+	y->p0 = MT + lh + PLOT_H;
+	y->p1 = MT + lh + 4;
+	return h;
+}
+
 static void tooltip(FILE *f, const char *who, const char *at, double v, const char *unit)
 {
 	char b[32];
@@ -253,7 +273,7 @@ static void tooltip(FILE *f, const char *who, const char *at, double v, const ch
 
 int svg_bars(FILE *f, const struct svg_chart *c)
 {
-	double lo = INFINITY, hi = -INFINITY, barw, groupw, w, h, lh, base_y, x0;
+	double lo = INFINITY, hi = -INFINITY, barw, groupw, w, h, base_y, x0;
 	struct axis y = { .log = c->ylog };
 	unsigned i, k;
 	bool rotate = false;
@@ -277,15 +297,7 @@ int svg_bars(FILE *f, const struct svg_chart *c)
 	for (i = 0; i < c->ncat; i++)
 		if (strlen(c->cats[i]) * 6.2 > groupw)
 			rotate = true;
-	lh = legend(f, c, ML, 0, w - ML - MR, true);
-	h = MT + lh + PLOT_H + (rotate ? 130 : 40);
-	svg_open(f, w, h, "bars", c->title);
-	legend(f, c, ML, MT, w - ML - MR, false);
-	if (y.log && !c->ylog)
-		fprintf(f, "<text x=\"%.1f\" y=\"20\" text-anchor=\"end\" " FONT " fill=\"#777\">log scale</text>\n",
-			w - MR);
-	y.p0 = MT + lh + PLOT_H;
-	y.p1 = MT + lh + 4;
+	h = frame(f, c, "bars", w, rotate ? 130 : 40, &y);
 	ax_fit(&y, lo, hi, true);
 	x0 = ML;
 	y_axis(f, &y, x0, w - MR, c->ylabel);
@@ -344,7 +356,7 @@ static const char *x_name(const struct svg_chart *c, double x, char *b, size_t l
 
 int svg_lines(FILE *f, const struct svg_chart *c)
 {
-	double ylo = INFINITY, yhi = -INFINITY, xlo = INFINITY, xhi = -INFINITY, w = 540, h, lh;
+	double ylo = INFINITY, yhi = -INFINITY, xlo = INFINITY, xhi = -INFINITY, w = 540, h;
 	struct axis x = { .log = c->xlog }, y = { .log = c->ylog };
 	double t[32];
 	unsigned i, k, nt;
@@ -367,15 +379,7 @@ int svg_lines(FILE *f, const struct svg_chart *c)
 		}
 	if (!y.log && ylo > 0 && yhi / ylo > 100)
 		y.log = true;
-	lh = legend(f, c, ML, 0, w - ML - MR, true);
-	h = MT + lh + PLOT_H + 46;
-	svg_open(f, w, h, "lines", c->title);
-	legend(f, c, ML, MT, w - ML - MR, false);
-	if (y.log && !c->ylog)
-		fprintf(f, "<text x=\"%.1f\" y=\"20\" text-anchor=\"end\" " FONT " fill=\"#777\">log scale</text>\n",
-			w - MR);
-	y.p0 = MT + lh + PLOT_H;
-	y.p1 = MT + lh + 4;
+	h = frame(f, c, "lines", w, 46, &y);
 	ax_fit(&y, ylo, yhi, false);
 	x.p0 = ML + 12;
 	x.p1 = w - MR - 12;

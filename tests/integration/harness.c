@@ -116,18 +116,25 @@ struct run_out prog_runv(const char *bin, char *const argv[])
 	return r;
 }
 
+/* iopath's argv: "iopath", then arg and those after it up to the NULL (at most 62). */
+static void iopath_argv(char *argv[64], const char *arg, va_list ap)
+{
+	unsigned n = 0;
+
+	argv[n++] = (char *)"iopath";
+	for (; arg && n < 63; arg = va_arg(ap, const char *))
+		argv[n++] = (char *)arg;
+	argv[n] = NULL;
+}
+
 struct run_out iopath_run(const char *arg, ...)
 {
 	char *argv[64];
-	unsigned n = 0;
 	va_list ap;
 
-	argv[n++] = (char *)"iopath";
 	va_start(ap, arg);
-	for (; arg && n < 63; arg = va_arg(ap, const char *))
-		argv[n++] = (char *)arg;
+	iopath_argv(argv, arg, ap);
 	va_end(ap);
-	argv[n] = NULL;
 	return iopath_runv(argv);
 }
 
@@ -264,15 +271,11 @@ struct run_bg iopath_startv(char *const argv[], const char *cwd)
 struct run_bg iopath_start(const char *arg, ...)
 {
 	char *argv[64];
-	unsigned n = 0;
 	va_list ap;
 
-	argv[n++] = (char *)"iopath";
 	va_start(ap, arg);
-	for (; arg && n < 63; arg = va_arg(ap, const char *))
-		argv[n++] = (char *)arg;
+	iopath_argv(argv, arg, ap);
 	va_end(ap);
-	argv[n] = NULL;
 	return iopath_startv(argv, NULL);
 }
 
@@ -473,16 +476,12 @@ static const char *staged_bin(void)
 struct run_out iopath_run_as(uid_t uid, const char *arg, ...)
 {
 	char *argv[64];
-	unsigned n = 0;
 	struct run_out r;
 	va_list ap;
 
-	argv[n++] = (char *)"iopath";
 	va_start(ap, arg);
-	for (; arg && n < 63; arg = va_arg(ap, const char *))
-		argv[n++] = (char *)arg;
+	iopath_argv(argv, arg, ap);
 	va_end(ap);
-	argv[n] = NULL;
 	run_uid = uid;
 	r = prog_runv(staged_bin(), argv);
 	run_uid = (uid_t)-1;

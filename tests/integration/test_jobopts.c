@@ -122,52 +122,78 @@ Test(jobopts, cpus_split_gives_each_worker_one_cpu)
 }
 
 /* the affinity is the worker thread's own: the main thread keeps its CPUs (/proc) */
-Test(jobopts, cpus_allowed_pins_only_the_worker_thread)
+/*
+ * Of the threads of b, a running iopath whose workers started, how many have in their
+ * /proc/PID/task/TID/file what is_it finds (1), and how many something else (0); a thread
+ * where it finds nothing (-1) counts in neither. Then b must end well.
+ */
+static void count_threads(struct run_bg *b, const char *file, int (*is_it)(FILE *f, const char *arg),
+			  const char *arg, unsigned *yes, unsigned *no)
 {
-	struct run_bg b;
+	char path[128];
 	struct run_out r;
-	char path[128], line[256], list[16];
-	unsigned pinned = 0, other = 0;
-	DIR *d;
 	struct dirent *e;
+	DIR *d;
 
-	if (sysconf(_SC_NPROCESSORS_ONLN) < 2)
-		cr_skip_test("one CPU online: a pinned thread looks like any other");
-	snprintf(list, sizeof(list), "%ld", sysconf(_SC_NPROCESSORS_ONLN) - 1);
-	snprintf(path, sizeof(path), "--cpus_allowed=%s", list);
-	b = iopath_start("--name=t", "--ioengine=null", "--size=16m", "--time_based",
-			 "--runtime=3s", "--output-format=terse", path, NULL);
-	cr_assert(wait_for_workers(b.pid, 10), "no worker thread started");
+	*yes = *no = 0;
+	cr_assert(wait_for_workers(b->pid, 10), "no worker thread started");
 	sleep_ms(300);
-	snprintf(path, sizeof(path), "/proc/%d/task", (int)b.pid);
+	snprintf(path, sizeof(path), "/proc/%d/task", (int)b->pid);
 	d = opendir(path);
 	cr_assert_not_null(d);
 	while ((e = readdir(d))) {
 		FILE *f;
+		int v;
 
 		if (e->d_name[0] == '.')
 			continue;
-		snprintf(path, sizeof(path), "/proc/%d/task/%s/status", (int)b.pid, e->d_name);
+		snprintf(path, sizeof(path), "/proc/%d/task/%s/%s", (int)b->pid, e->d_name, file);
 		f = fopen(path, "r");
 		if (!f)
 			continue;
-		while (fgets(line, sizeof(line), f))
-			if (!strncmp(line, "Cpus_allowed_list:", 18)) {
-				char *v = line + 18;
-
-				v += strspn(v, " \t");
-				v[strcspn(v, "\n")] = 0;
-				if (!strcmp(v, list))
-					pinned++;
-				else
-					other++;
-			}
+		v = is_it(f, arg);
 		fclose(f);
+		if (v > 0)
+			(*yes)++;
+		else if (!v)
+			(*no)++;
 	}
 	closedir(d);
-	r = iopath_wait(&b, 30);
+	r = iopath_wait(b, 30);
 	cr_assert_eq(r.status, 0, "%s", r.err);
 	run_out_free(&r);
+}
+
+/* A status file: is the thread's CPU list list? */
+static int allowed_on(FILE *f, const char *list)
+{
+	char line[256];
+	int is = -1;
+
+	while (fgets(line, sizeof(line), f))
+		if (!strncmp(line, "Cpus_allowed_list:", 18)) {
+			char *v = line + 18;
+
+			v += strspn(v, " \t");
+			v[strcspn(v, "\n")] = 0;
+			is = !strcmp(v, list);
+		}
+	return is;
+}
+
+Test(jobopts, cpus_allowed_pins_only_the_worker_thread)
+{
+	struct run_bg b;
+	char opt[128], list[16];
+	unsigned pinned, other;
+
+	if (sysconf(_SC_NPROCESSORS_ONLN) < 2)
+		cr_skip_test("one CPU online: a pinned thread looks like any other");
+	snprintf(list, sizeof(list), "%ld", sysconf(_SC_NPROCESSORS_ONLN) - 1);
+	snprintf(opt, sizeof(opt), "--cpus_allowed=%s", list);
+	b = iopath_start("--name=t", "--ioengine=null", "--size=16m", "--time_based",
+			 "--runtime=3s", "--output-format=terse", opt, NULL);
+	count_threads(&b, "status", allowed_on, list, &pinned, &other);
 	cr_assert_geq(pinned, 1, "no thread on CPU %s", list);
 	cr_assert_geq(other, 1, "every thread was pinned, the main one too");
 }
@@ -208,51 +234,29 @@ Test(jobopts, prio_and_prioclass_reach_ioprio_set)
 	free(t);
 }
 
+/* A stat file: is the thread's nice value nice? */
+static int at_nice(FILE *f, const char *nice)
+{
+	char line[1024], *p;
+	int i;
+
+	if (!fgets(line, sizeof(line), f) || !(p = strrchr(line, ')')))
+		return -1;
+	/* after the name: state is field 3, nice field 19 */
+	for (i = 3; i <= 19 && p; i++)
+		p = strchr(p + 1, ' ');
+	return (p ? atoi(p + 1) : 0) == atoi(nice);
+}
+
 /* nice is the worker thread's: /proc shows it on that thread and not on the main one */
 Test(jobopts, nice_changes_only_the_worker_thread)
 {
 	struct run_bg b;
-	struct run_out r;
-	char path[128], line[1024];
-	unsigned niced = 0, other = 0;
-	DIR *d;
-	struct dirent *e;
+	unsigned niced, other;
 
 	b = iopath_start("--name=t", "--ioengine=null", "--size=16m", "--time_based",
 			 "--runtime=3s", "--output-format=terse", "--nice=7", NULL);
-	cr_assert(wait_for_workers(b.pid, 10), "no worker thread started");
-	sleep_ms(300);
-	snprintf(path, sizeof(path), "/proc/%d/task", (int)b.pid);
-	d = opendir(path);
-	cr_assert_not_null(d);
-	while ((e = readdir(d))) {
-		FILE *f;
-		char *p;
-		int i, nice = 0;
-
-		if (e->d_name[0] == '.')
-			continue;
-		snprintf(path, sizeof(path), "/proc/%d/task/%s/stat", (int)b.pid, e->d_name);
-		f = fopen(path, "r");
-		if (!f)
-			continue;
-		if (fgets(line, sizeof(line), f) && (p = strrchr(line, ')'))) {
-			/* after the name: state is field 3, nice field 19 */
-			for (i = 3; i <= 19 && p; i++)
-				p = strchr(p + 1, ' ');
-			if (p)
-				nice = atoi(p + 1);
-			if (nice == 7)
-				niced++;
-			else
-				other++;
-		}
-		fclose(f);
-	}
-	closedir(d);
-	r = iopath_wait(&b, 30);
-	cr_assert_eq(r.status, 0, "%s", r.err);
-	run_out_free(&r);
+	count_threads(&b, "stat", at_nice, "7", &niced, &other);
 	cr_assert_geq(niced, 1, "no thread at nice 7");
 	cr_assert_geq(other, 1, "every thread was at nice 7, the main one too");
 }
