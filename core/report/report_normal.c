@@ -333,6 +333,29 @@ static void print_lat_dist(FILE *f, const struct job_result *r)
 	}
 }
 
+/* fio's steady-state line: the verdict, the window's mean bandwidth and IOPS, the criterion. */
+static void print_ss(FILE *f, const struct job_result *r)
+{
+	const struct ss_result *ss = r->ss;
+	const unsigned state = r->spec->ss_state;
+	struct numstyle st = job_style(r->spec);
+	uint64_t bw = 0, iops = 0;
+	char p1[32], p2[32], p3[32];
+	unsigned i;
+
+	if (!ss->dur)
+		return;
+	for (i = 0; i < ss->dur; i++) {
+		bw += ss->bw[i];
+		iops += ss->iops[i];
+	}
+	fmt_pair(&st, p1, p2, sizeof(p1), bw / ss->dur, true);
+	fmt_num2str(p3, sizeof(p3), iops / ss->dur, st.digits, false, "");
+	fprintf(f, "  steadystate  : attained=%s, bw=%s (%s), iops=%s, %s%s=%.3f%s\n",
+		ss->attained ? "yes" : "no", p1, p2, p3, state & SS_IOPS ? "iops" : "bw",
+		state & SS_SLOPE ? " slope" : " mean dev", ss->criterion, state & SS_PCT ? "%" : "");
+}
+
 static void print_job(FILE *f, const struct run_results *rr, const struct job_result *r)
 {
 	static const char *const depths[] = { "1", "2", "4", "8", "16", "32", ">=64" };
@@ -401,6 +424,8 @@ static void print_job(FILE *f, const struct run_results *rr, const struct job_re
 		(unsigned long long)r->spec->latency_target_ns,
 		(unsigned long long)(r->spec->latency_window_ns / 1000), r->spec->latency_percentile,
 		r->latency_depth ? r->latency_depth : r->spec->iodepth);
+	if (r->ss)
+		print_ss(f, r);
 	fprintf(f, "  buffers      : %s\n",
 		r->buf_huge ? "2 MiB-aligned, transparent huge pages advised (mem=thp)" :
 		r->spec->mem == MEM_MALLOC ? "4 KiB pages (mem=malloc)" :

@@ -359,7 +359,7 @@ static double slope_of(json_t *arr)
 /*
  * A run that does not attain steady state reports its last window oldest sample first, so the
  * slope and criterion it prints are those of the data it prints, as in fio's JSON (checked on
- * fio's output too, so the rule is fio's)
+ * fio's output too, so the rule is fio's); the normal output has fio's steadystate line
  */
 Test(fio_selftests, steady_state_window_matches_its_criterion, .fini = tmpdir_cleanup)
 {
@@ -374,17 +374,28 @@ Test(fio_selftests, steady_state_window_matches_its_criterion, .fini = tmpdir_cl
 		/* a slope below 0 is never reached: the run goes to its end with a full window */
 		char *args[] = { "--name=ss", "--ioengine=null", "--size=1G", "--rw=randread",
 				 "--time_based", "--runtime=5", "--ss_dur=3", "--ss=iops_slope:0%",
-				 "--output-format=json", out, NULL };
+				 "--output-format=json,normal", out, NULL };
 		struct run_out r;
 		json_t *root, *ss, *iops;
+		json_error_t jerr;
 		double slope, crit, mean = 0;
+		char *text, *line;
 		size_t i;
 
 		snprintf(out, sizeof(out), "--output=%s/%s.json", d, t ? "iopath" : "fio");
 		r = tool_run(t == 0, args);
 		cr_assert_eq(r.status, 0, "%s", r.err);
 		run_out_free(&r);
-		root = json_load_path(out + strlen("--output="));
+		/* JSON first (after fio's job lines), then the normal output */
+		text = file_text(out + strlen("--output="));
+		cr_assert_not_null(strchr(text, '{'), "%s", text);
+		root = json_loads(strchr(text, '{'), JSON_DISABLE_EOF_CHECK, &jerr);
+		cr_assert_not_null(root, "%s: %s", t ? "iopath" : "fio", jerr.text);
+		line = strstr(text, "\n  steadystate  : attained=no, bw=");
+		cr_expect_not_null(line, "%s: no steadystate line:\n%s", t ? "iopath" : "fio", text);
+		if (line)
+			cr_expect_not_null(strstr(line, ", iops slope="), "%.120s", line + 1);
+		free(text);
 		ss = json_object_get(json_array_get(json_object_get(root, "jobs"), 0),
 				     "steadystate");
 		cr_assert_not_null(ss, "%s: no steadystate section", t ? "iopath" : "fio");
