@@ -357,10 +357,15 @@ static void __attribute__((noinline, cold)) trace_busy(uint64_t blk)
 	iop_debugf(DBG_RANDOM, "get_next_rand_offset: offset %llu busy", (unsigned long long)blk);
 }
 
-static inline __attribute__((always_inline)) uint64_t gen_rand_body(struct file_gen *g,
-								    uint32_t len, const bool trace)
+/*
+ * The next random block; with the random map, one not done in this pass, marked done.
+ * redraws: how often a done block is drawn again before the next free one is taken; trace:
+ * fio's --debug=random lines.
+ */
+static inline __attribute__((always_inline)) uint64_t rand_block(struct file_gen *g,
+								 unsigned redraws, const bool trace)
 {
-	uint64_t blk, off;
+	uint64_t blk;
 	unsigned i;
 
 	blk = draw_block(&g->rand, g->nblocks, trace);
@@ -377,7 +382,7 @@ static inline __attribute__((always_inline)) uint64_t gen_rand_body(struct file_
 		 * failed 17 times); the redraws leave them as random as fio's.
 		 */
 		if (__builtin_expect(map_done(&g->map, blk), 0)) {
-			for (i = 0; i < GEN_REDRAWS && map_done(&g->map, blk); i++) {
+			for (i = 0; i < redraws && map_done(&g->map, blk); i++) {
 				if (trace)
 					trace_busy(blk);
 				blk = draw_block(&g->rand, g->nblocks, trace);
@@ -389,7 +394,13 @@ static inline __attribute__((always_inline)) uint64_t gen_rand_body(struct file_
 		}
 		map_set(&g->map, blk);
 	}
-	off = blk * g->unit;
+	return blk;
+}
+
+static inline uint64_t rand_fit(const struct file_gen *g, uint64_t blk, uint32_t len)
+{
+	uint64_t off = blk * g->unit;
+
 	if (off + len > g->region)
 		off = (g->region - len) / g->unit * g->unit;
 	return off;
@@ -397,12 +408,47 @@ static inline __attribute__((always_inline)) uint64_t gen_rand_body(struct file_
 
 uint64_t gen_rand(struct file_gen *g, uint32_t len)
 {
-	return gen_rand_body(g, len, false);
+	return rand_fit(g, rand_block(g, GEN_REDRAWS, false), len);
 }
 
 uint64_t gen_rand_traced(struct file_gen *g, uint32_t len)
 {
-	return gen_rand_body(g, len, true);
+	return rand_fit(g, rand_block(g, GEN_REDRAWS, true), len);
+}
+
+/*
+ * fio's mark_random_map: the blocks after the first that the request covers are marked done
+ * up to the first one done already (axmap_set_nr), and the request ends there. The number of
+ * blocks marked, the first included.
+ */
+static uint64_t __attribute__((noinline)) map_set_run(struct file_gen *g, uint64_t blk,
+						      uint64_t nr)
+{
+	uint64_t n = 1;
+
+	while (n < nr && blk + n < g->nblocks && !map_done(&g->map, blk + n)) {
+		map_set(&g->map, blk + n);
+		n++;
+	}
+	return n;
+}
+
+uint64_t gen_rand_cut(struct file_gen *g, uint32_t *len, bool sizes, bool trace)
+{
+	/*
+	 * Requests of several sizes take the next free block at once, as fio does: redraws
+	 * scatter the pass's free blocks into short runs, which cut the larger requests further
+	 * (bssplit=4k/50:64k/50 over 1 GiB: 12.8 KiB a request with redraws, fio 3.33 20.8)
+	 */
+	unsigned redraws = sizes ? 0 : GEN_REDRAWS;
+	uint64_t blk = trace ? rand_block(g, redraws, true) : rand_block(g, redraws, false), nr;
+
+	if (g->map.nlvl && *len > g->unit) {
+		nr = map_set_run(g, blk, (*len + g->unit - 1) / g->unit);
+		if (nr * g->unit < *len)
+			*len = (uint32_t)(nr * g->unit);
+	}
+	return rand_fit(g, blk, *len);
 }
 
 void bs_gen_init(struct bs_gen *g, const struct job_spec *job, unsigned dir)

@@ -133,6 +133,16 @@ uint64_t gen_rand(struct file_gen *g, uint32_t len);
 /* gen_rand with fio's --debug=random lines: each value drawn, each drawn block done already. */
 uint64_t gen_rand_traced(struct file_gen *g, uint32_t len);
 
+/*
+ * The same for a request of *len bytes that may span several blocks: with the random map, the
+ * blocks it covers are marked done and, as fio does, it is cut short at the first block this
+ * pass has done already (*len becomes a whole number of blocks), so that blocks of different
+ * sizes never overlap and a pass covers every block once. sizes: the job draws requests of
+ * several sizes (a done block then gives the next free one at once, fio's rule); trace: the
+ * --debug=random lines.
+ */
+uint64_t gen_rand_cut(struct file_gen *g, uint32_t *len, bool sizes, bool trace);
+
 /* Block sizes of one direction, decided at setup (bs / bsrange / bssplit / bs_unaligned). */
 struct bs_gen {
 	uint32_t min, max;

@@ -31,6 +31,11 @@ const struct fio_unsupported fio_unsupported_table[] = {
 	JOB_OPT("write_barrier", "0", "Make every Nth write a barrier write"),
 	JOB_OPT("sync_file_range", NULL, "Use sync_file_range()"),
 	JOB_OPT("atomic", "0", "Use Atomic IO with O_DIRECT (implies O_DIRECT)"),
+	/* job options of fio after 3.33 that fio's examples use */
+	JOB_OPT("sprandom", "0", "Set up Sandisk Pseudo Random Preconditioning"),
+	JOB_OPT("spr_num_regions", "100", "Number of regions for sprandom"),
+	JOB_OPT("spr_op", "0.15", "Over provisioning ratio for SPRandom"),
+	JOB_OPT("spr_cs", "0", "Cache Size in bytes for SPRandom"),
 	JOB_OPT("trim_percentage", "0", "Number of verify blocks to trim (i.e., discard)"),
 	JOB_OPT("trim_verify_zero", "1", "Verify that trimmed (i.e., discarded) blocks are returned as zeroes"),
 	JOB_OPT("trim_backlog", NULL, "Trim after this number of blocks are written"),
@@ -159,6 +164,9 @@ const struct fio_unsupported fio_unsupported_table[] = {
 	ENGINE("libzbc"),
 	ENGINE("guasi"), ENGINE("binject"), ENGINE("syslet-rw"), ENGINE("cpp_null"),
 	ENGINE("external"),
+	/* engines of fio after 3.33 that fio's examples name */
+	ENGINE("libblkio"), ENGINE("libhipfile"), ENGINE("page_fault"), ENGINE("filesetxattr"),
+	ENGINE("filelistxattr"),
 	/* options of fio's tiobench and act profiles: fio parses them in any job, to no effect */
 	PROFILE_OPT("threads", "tiobench"), PROFILE_OPT("block", "tiobench"),
 	PROFILE_OPT("numruns", "tiobench"), PROFILE_OPT("dir", "tiobench"),

@@ -286,8 +286,12 @@ static uint64_t zoned_block(struct worker *w, const struct zoned *z, uint64_t nb
 	return lo + (len ? rng_below(&w->rng, len) : 0);
 }
 
-/* A random offset in file f as random_distribution asks. */
-static inline uint64_t rand_offset(struct worker *w, unsigned f, unsigned dir, uint32_t len)
+/*
+ * A random offset in file f as random_distribution asks, for a request of *len bytes; cut:
+ * the random map may cut it short, as fio does (gen_rand_cut), and *len says how long it is.
+ */
+static inline uint64_t rand_offset(struct worker *w, unsigned f, unsigned dir, uint32_t *len,
+				   bool cut)
 {
 	struct file_gen *g = &w->gens[f];
 	uint64_t blk, off;
@@ -296,13 +300,15 @@ static inline uint64_t rand_offset(struct worker *w, unsigned f, unsigned dir, u
 		blk = dist_next(&w->fdist[f]);
 	else if (w->zoned && w->zoned[dir].nr)
 		blk = zoned_block(w, &w->zoned[dir], g->nblocks, g->unit);
+	else if (cut)
+		return gen_rand_cut(g, len, w->bsg[dir].min != w->bsg[dir].max, w->debug_random);
 	else if (__builtin_expect(w->debug_random, 0))
-		return gen_rand_traced(g, len);
+		return gen_rand_traced(g, *len);
 	else
-		return gen_rand(g, len);
+		return gen_rand(g, *len);
 	off = blk * g->unit;
-	if (off + len > g->region)
-		off = (g->region - len) / g->unit * g->unit;
+	if (off + *len > g->region)
+		off = (g->region - *len) / g->unit * g->unit;
 	return off;
 }
 
@@ -352,13 +358,13 @@ static bool seq_step_offset(struct worker *w, unsigned f, unsigned dir, uint32_t
 			pos = gen_seq_step(g, dir, job->seq_add, job->time_based);
 		} else if (!--w->seq_left) {
 			w->seq_left = job->seq_nr;
-			pos = rand_offset(w, f, dir, len);
+			pos = rand_offset(w, f, dir, &len, false);
 		} else if (job->seq_identical) {
 			pos = g->last_start[dir];
 		} else {
 			pos = gen_seq_step(g, dir, 0, job->time_based);
 			if (pos == GEN_END)
-				pos = rand_offset(w, f, dir, len);
+				pos = rand_offset(w, f, dir, &len, false);
 		}
 		if (gen_seq_fits(g, pos, len))
 			break;
@@ -561,7 +567,7 @@ static int zbd_place(struct worker *w, unsigned f, unsigned *dir, uint32_t *len,
 			if (!job->time_based && w->bytes_issued + *len > w->bytes_target)
 				return 0;
 		}
-		*off = random ? rand_offset(w, f, *dir, *len) : gen_seq(g, *dir, *len);
+		*off = random ? rand_offset(w, f, *dir, len, false) : gen_seq(g, *dir, *len);
 		zr.dir = *dir;
 		zr.offset = file->start + *off;
 		zr.len = *len;
@@ -654,14 +660,11 @@ static inline __attribute__((always_inline)) int next_request_full(struct worker
 			return false;
 		len = (uint32_t)(w->bsg[dir].unaligned ? left : left / min * min);
 	}
-	if (w->rate[dir].bps)
-		rate_issue(&w->rate[dir], len);
 	w->issued_ios++;
 	f = pick_file(w, len);
 	g = &w->gens[f];
 	r->file = &w->files[f];
 	r->ddir = (uint8_t)dir;
-	r->len = len;
 	if (w->seq_step) {
 		if (!seq_step_offset(w, f, dir, len, &off))
 			return false;
@@ -673,8 +676,12 @@ static inline __attribute__((always_inline)) int next_request_full(struct worker
 		r->ddir = (uint8_t)dir;
 		r->len = len;
 	} else {
-		off = job_rw_random(job->rw) ? rand_offset(w, f, dir, len) : gen_seq(g, dir, len);
+		off = job_rw_random(job->rw) ? rand_offset(w, f, dir, &len, true) :
+					       gen_seq(g, dir, len);
 	}
+	if (w->rate[dir].bps)
+		rate_issue(&w->rate[dir], len);
+	r->len = len;
 	r->offset = r->file->start + off;
 	w->bytes_issued += len;
 	if (dir == DDIR_WRITE) {

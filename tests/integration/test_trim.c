@@ -1,5 +1,6 @@
 /* Integration: rw=trim, randtrim, trimwrite, randtrimwrite (fio 3.33: BLKDISCARD). */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -167,4 +168,65 @@ Test(trim, libaio_discards_a_block_device)
 Test(trim, io_uring_discards_a_block_device)
 {
 	device_trim("io_uring");
+}
+
+/*
+ * One tool's randtrimwrite with bsrange on the null engine, recorded by write_iolog: each
+ * write follows the trim of the same block, and the writes cover every 512-byte sector of
+ * the file exactly once (fio cuts a block short where it runs into one the pass has done).
+ */
+static void check_bsrange_pass(const char *bin, const char *dir, const char *tag)
+{
+	enum { SECTORS = 2048 };
+	static unsigned char seen[SECTORS];
+	char log[400], line[600], ddir[16], pend_dir[16] = "";
+	unsigned long long off, len, pend_off = 0, pend_len = 0, sectors = 0, s;
+	unsigned writes = 0;
+	FILE *f;
+
+	snprintf(log, sizeof(log), "%s/%s.log", dir, tag);
+	cr_assert_eq(sh("cd %s && %s --name=j --filename=%s/data --filesize=1M --ioengine=null "
+			"--rw=randtrimwrite --bsrange=512-4k --write_iolog=%s >/dev/null",
+			dir, bin, dir, log), 0, "%s did not run", tag);
+	f = fopen(log, "r");
+	cr_assert_not_null(f, "%s wrote no log", tag);
+	memset(seen, 0, sizeof(seen));
+	while (fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "%*s %*s %15s %llu %llu", ddir, &off, &len) != 3)
+			continue;
+		if (!strcmp(ddir, "trim")) {
+			snprintf(pend_dir, sizeof(pend_dir), "%s", ddir);
+			pend_off = off;
+			pend_len = len;
+			continue;
+		}
+		cr_assert_str_eq(ddir, "write", "%s: %s", tag, line);
+		cr_assert(!strcmp(pend_dir, "trim") && pend_off == off && pend_len == len,
+			  "%s: a write not after the trim of its block: %s", tag, line);
+		pend_dir[0] = '\0';
+		cr_assert(off % 512 == 0 && len % 512 == 0 && len >= 512 && len <= 4096,
+			  "%s: %s", tag, line);
+		for (s = off / 512; s < (off + len) / 512; s++) {
+			cr_assert_lt(s, SECTORS, "%s: %s", tag, line);
+			cr_assert_eq(seen[s], 0, "%s: sector %llu written twice (%s)", tag, s, line);
+			seen[s] = 1;
+			sectors++;
+		}
+		writes++;
+	}
+	fclose(f);
+	cr_assert_eq(sectors, SECTORS, "%s: %llu of %d sectors written", tag, sectors, SECTORS);
+	/* 1 MiB in requests of 512 B to 4 KiB, some cut short */
+	cr_assert(writes > SECTORS / 8 && writes < SECTORS, "%s: %u writes", tag, writes);
+}
+
+Test(trim, randtrimwrite_bsrange_covers_every_sector_once_as_fio)
+{
+	const char *dir = tmpdir_make();
+
+	check_bsrange_pass(getenv("IOPATH_BIN"), dir, "iopath");
+	/* the same checks hold for fio's own run of the job (the reference) */
+	if (access(FIO_BIN, X_OK))
+		cr_skip_test("fio is not installed (scripts/deps.sh installs it): iopath checked alone");
+	check_bsrange_pass(FIO_BIN, dir, "fio");
 }

@@ -182,8 +182,9 @@ Test(workopts, create_on_open_skips_layout)
 Test(workopts, bssplit_mean_block_size_follows_the_shares)
 {
 	const char *dir = tmpdir_make();
+	/* without the random map: with it, requests are cut where they meet a done block */
 	const char *args[] = { "--name=bs", "--ioengine=null", "--size=1g", "--rw=randread",
-			       "--bssplit=4k/50:64k/50", NULL };
+			       "--bssplit=4k/50:64k/50", "--norandommap", NULL };
 	json_t *root = iopath_json(dir, args);
 	double mean = (double)job_int(root, 0, "read", "io_bytes") /
 		      (double)job_int(root, 0, "read", "total_ios");
@@ -271,6 +272,20 @@ Test(side_by_side, bssplit_bytes, .fini = tmpdir_cleanup)
 
 	SKIP_WITHOUT_FIO();
 	same_as_fio(args, 1, false);
+}
+
+/*
+ * With the random map, a 64k request that meets a block done already in the pass is cut
+ * there, as fio cuts it: the number of requests for the same bytes is fio's, within 5%
+ * (256 MiB: fio 3.33 12860, iopath 13032; without the cut, 7700).
+ */
+Test(side_by_side, bssplit_requests_cut_by_the_random_map, .fini = tmpdir_cleanup)
+{
+	const char *args[] = { "--name=s", "--bssplit=4k/50:64k/50", "--ioengine=null",
+			       "--size=256m", "--rw=randread", NULL };
+
+	SKIP_WITHOUT_FIO();
+	similar_to_fio(args, 1, true, 0.05);
 }
 
 Test(side_by_side, nrfiles_on_real_files, .fini = tmpdir_cleanup)

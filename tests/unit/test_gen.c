@@ -47,6 +47,64 @@ Test(randommap, covers_every_block_exactly_once)
 }
 
 /* random_generator=lfsr needs no map: each block once per pass by itself, as in fio */
+/*
+ * Requests of several blocks (bsrange/bssplit): a request that runs into a block done already
+ * is cut there, as fio's mark_random_map cuts it, so that a pass covers every block exactly
+ * once and no two requests overlap.
+ */
+Test(randommap, multi_block_requests_are_cut_at_the_first_done_block)
+{
+	const uint64_t n = 2048;
+	static const uint32_t sizes[] = { 4096, 512, 3584, 1024, 2560, 1536, 3072, 2048 };
+	unsigned char *seen = calloc(n, 1);
+	uint64_t done = 0, off, b, cut = 0;
+	struct file_gen g;
+	uint32_t len;
+	unsigned i = 0;
+
+	cr_assert_not_null(seen);
+	cr_assert_eq(gen_init(&g, n * 512, 512, true, RAND_GEN_TAUSWORTHE, 7), 0);
+	while (done < n) {
+		len = sizes[i++ % 8];
+		off = gen_rand_cut(&g, &len, true, false);
+		cr_assert_eq(off % 512, 0);
+		cr_assert_eq(len % 512, 0, "a cut request is whole blocks: %u", len);
+		cr_assert(len >= 512 && len <= sizes[(i - 1) % 8]);
+		cut += len < sizes[(i - 1) % 8];
+		for (b = off / 512; b < (off + len) / 512; b++) {
+			cr_assert_lt(b, n);
+			cr_assert_eq(seen[b], 0, "block %llu done twice in a pass",
+				     (unsigned long long)b);
+			seen[b] = 1;
+			done++;
+		}
+	}
+	cr_assert_eq(done, n);
+	cr_assert_gt(cut, 0, "no request ran into a done block: the test proves nothing");
+	/* the next request starts the next pass */
+	len = 4096;
+	gen_rand_cut(&g, &len, true, false);
+	cr_assert_eq(g.passes, 1);
+	gen_free(&g);
+	free(seen);
+}
+
+/* Without the random map a request keeps its size. */
+Test(norandommap, multi_block_requests_keep_their_size)
+{
+	struct file_gen g;
+	uint32_t len;
+	unsigned i;
+
+	cr_assert_eq(gen_init(&g, 1 << 20, 512, false, RAND_GEN_TAUSWORTHE, 7), 0);
+	for (i = 0; i < 1000; i++) {
+		len = 4096;
+		cr_assert_leq(gen_rand_cut(&g, &len, true, false) + 4096, 1 << 20);
+		cr_assert_eq(len, 4096);
+	}
+	gen_free(&g);
+}
+
 Test(randommap, lfsr_covers_every_block_without_a_map)
 {
 	const uint64_t sizes[] = { 1, 2, 3, 5, 100, 1023, 1024, 1025, 77777 };
