@@ -9,6 +9,7 @@
 #include "base/err.h"
 #include "fleet/fleet.h"
 #include "stats/merge.h"
+#include "stats/prio.h"
 #include "probe/pathprobe.h"
 #include "base/parse.h"
 #include "run/run.h"
@@ -16,8 +17,10 @@
 #include "base/version.h"
 
 /*
- * The blob: a header, then per result its job spec, its result (pointers cleared) and one
- * byte saying whether its metadata statistics (rw=metadata) follow, then the hostname, the
+ * The blob: a header, then per result its job spec, its result (pointers cleared), one byte
+ * saying whether its metadata statistics (rw=metadata) follow, and one saying whether its
+ * latencies per priority (cmdprio) follow (an entry count per direction, then the entries),
+ * then the hostname, the
  * error and the probe JSON as NUL-terminated strings. Ranks run the same build (checked by
  * the header), so structs travel as they are.
  */
@@ -33,10 +36,68 @@ struct blob_hdr {
 	uint32_t interrupted;
 	uint32_t has_error;
 	uint32_t nr_meta;		/* results followed by their metadata statistics */
+	uint32_t nr_prios;		/* results followed by their latencies per priority */
+	uint32_t nr_prio_lats;		/* the entries of those, in all */
 	uint64_t start_unix_ms;
 	uint64_t str_len[3];		/* hostname, error, probe JSON, each with its NUL */
 	char version[64];
 };
+
+/* A result's latencies per priority into the blob at p: the counts, then the entries. */
+static char *pack_prios(char *p, const struct prio_stats *ps)
+{
+	unsigned d;
+
+	for (d = 0; d < PRIO_DIRS; d++) {
+		uint32_t n = ps->nr[d];
+
+		memcpy(p, &n, sizeof(n));
+		p += sizeof(n);
+	}
+	for (d = 0; d < PRIO_DIRS; d++) {
+		memcpy(p, ps->p[d], ps->nr[d] * sizeof(struct prio_lat));
+		p += ps->nr[d] * sizeof(struct prio_lat);
+	}
+	return p;
+}
+
+/*
+ * The latencies per priority at *p, within what the header counted (left, decremented).
+ * NULL when they do not fit (errno EPROTO) or memory runs out (ENOMEM).
+ */
+static struct prio_stats *unpack_prios(const char **p, uint32_t *left)
+{
+	struct prio_stats *ps = calloc(1, sizeof(*ps));
+	uint32_t n[PRIO_DIRS];
+	unsigned d;
+
+	if (!ps) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	memcpy(n, *p, sizeof(n));
+	*p += sizeof(n);
+	for (d = 0; d < PRIO_DIRS; d++) {
+		if (n[d] > *left) {
+			prio_stats_free(ps);
+			errno = EPROTO;
+			return NULL;
+		}
+		*left -= n[d];
+		ps->p[d] = n[d] ? malloc(n[d] * sizeof(struct prio_lat)) : NULL;
+		if (n[d] && !ps->p[d]) {
+			prio_stats_free(ps);
+			errno = ENOMEM;
+			return NULL;
+		}
+		ps->nr[d] = n[d];
+	}
+	for (d = 0; d < PRIO_DIRS; d++) {
+		memcpy(ps->p[d], *p, n[d] * sizeof(struct prio_lat));
+		*p += n[d] * sizeof(struct prio_lat);
+	}
+	return ps;
+}
 
 int fleet_blob_pack(const struct run_results *r, const struct fleet_rank_info *info,
 		   struct fleet_blob *b)
@@ -64,10 +125,19 @@ int fleet_blob_pack(const struct run_results *r, const struct fleet_rank_info *i
 		h.str_len[i] = strlen(strs[i]) + 1;
 		len += h.str_len[i];
 	}
-	for (i = 0; i < nr; i++)
+	for (i = 0; i < nr; i++) {
+		const struct prio_stats *ps = r->res[i].prios;
+		unsigned d;
+
 		h.nr_meta += r->res[i].meta != NULL;
-	len += (size_t)nr * (sizeof(struct job_spec) + sizeof(struct job_result) + 1);
+		h.nr_prios += ps != NULL;
+		for (d = 0; ps && d < PRIO_DIRS; d++)
+			h.nr_prio_lats += ps->nr[d];
+	}
+	len += (size_t)nr * (sizeof(struct job_spec) + sizeof(struct job_result) + 2);
 	len += (size_t)h.nr_meta * sizeof(struct meta_stat);
+	len += (size_t)h.nr_prios * PRIO_DIRS * sizeof(uint32_t) +
+	       (size_t)h.nr_prio_lats * sizeof(struct prio_lat);
 	b->data = calloc(1, len);
 	if (!b->data)
 		return -ENOMEM;
@@ -92,7 +162,7 @@ int fleet_blob_pack(const struct run_results *r, const struct fleet_rank_info *i
 		res.spec = NULL;
 		res.meta = NULL;
 		res.ss = NULL;
-		res.prios = NULL;	/* per-priority latencies stay with the rank */
+		res.prios = NULL;
 		res.nr_targets = 0;
 		memset(res.targets, 0, sizeof(res.targets));
 		memcpy(p, &res, sizeof(res));
@@ -102,6 +172,9 @@ int fleet_blob_pack(const struct run_results *r, const struct fleet_rank_info *i
 			memcpy(p, r->res[i].meta, sizeof(struct meta_stat));
 			p += sizeof(struct meta_stat);
 		}
+		*p++ = r->res[i].prios != NULL;
+		if (r->res[i].prios)
+			p = pack_prios(p, r->res[i].prios);
 	}
 	for (i = 0; i < 3; i++) {
 		memcpy(p, strs[i], h.str_len[i]);
@@ -143,11 +216,18 @@ int fleet_blob_unpack(const void *data, size_t len, struct fleet_rank *out)
 			  h.magic == BLOB_MAGIC ? h.version : "unknown");
 		return -EPROTO;
 	}
-	need = sizeof(h) + (size_t)h.nr * (sizeof(struct job_spec) + sizeof(struct job_result) + 1) +
-	       (size_t)h.nr_meta * sizeof(struct meta_stat);
+	if (h.nr > 1u << 20 || h.nr_meta > h.nr || h.nr_prios > h.nr ||
+	    h.nr_prio_lats > (1u << 24)) {
+		rank_fail(out, "sent a truncated result%s", "");
+		return -EPROTO;
+	}
+	need = sizeof(h) + (size_t)h.nr * (sizeof(struct job_spec) + sizeof(struct job_result) + 2) +
+	       (size_t)h.nr_meta * sizeof(struct meta_stat) +
+	       (size_t)h.nr_prios * PRIO_DIRS * sizeof(uint32_t) +
+	       (size_t)h.nr_prio_lats * sizeof(struct prio_lat);
 	for (i = 0; i < 3; i++)
 		need += h.str_len[i];
-	if (need != len || h.nr > 1u << 20 || h.nr_meta > h.nr) {
+	if (need != len) {
 		rank_fail(out, "sent a truncated result%s", "");
 		return -EPROTO;
 	}
@@ -174,23 +254,34 @@ int fleet_blob_unpack(const void *data, size_t len, struct fleet_rank *out)
 		r->meta = NULL;
 		r->ss = NULL;
 		r->prios = NULL;
+		if (*p++) {
+			/* the counted metadata statistics must fit where the length said they would */
+			if (!h.nr_meta--) {
+				fleet_rank_free(out);
+				rank_fail(out, "sent a malformed result%s", "");
+				return -EPROTO;
+			}
+			r->meta = malloc(sizeof(*r->meta));
+			if (!r->meta) {
+				fleet_rank_free(out);
+				return -ENOMEM;
+			}
+			memcpy(r->meta, p, sizeof(*r->meta));
+			p += sizeof(*r->meta);
+		}
 		if (!*p++)
 			continue;
-		/* the counted metadata statistics must fit where the length said they would */
-		if (!h.nr_meta--) {
+		/* and so must the latencies per priority */
+		if (!h.nr_prios-- || !(r->prios = unpack_prios(&p, &h.nr_prio_lats))) {
+			int e = h.nr_prios == UINT32_MAX || errno == EPROTO ? -EPROTO : -ENOMEM;
+
 			fleet_rank_free(out);
-			rank_fail(out, "sent a malformed result%s", "");
-			return -EPROTO;
+			if (e == -EPROTO)
+				rank_fail(out, "sent a malformed result%s", "");
+			return e;
 		}
-		r->meta = malloc(sizeof(*r->meta));
-		if (!r->meta) {
-			fleet_rank_free(out);
-			return -ENOMEM;
-		}
-		memcpy(r->meta, p, sizeof(*r->meta));
-		p += sizeof(*r->meta);
 	}
-	if (h.nr_meta) {
+	if (h.nr_meta || h.nr_prios || h.nr_prio_lats) {
 		fleet_rank_free(out);
 		rank_fail(out, "sent a malformed result%s", "");
 		return -EPROTO;
@@ -215,8 +306,10 @@ void fleet_rank_free(struct fleet_rank *r)
 {
 	unsigned i;
 
-	for (i = 0; r->res.res && i < r->res.nr; i++)
+	for (i = 0; r->res.res && i < r->res.nr; i++) {
 		free(r->res.res[i].meta);
+		prio_stats_free(r->res.res[i].prios);
+	}
 	free(r->specs);
 	free(r->res.res);
 	free(r->probe_json);

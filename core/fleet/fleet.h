@@ -177,7 +177,7 @@ struct fleet_merged {
 
 int fleet_merge(struct fleet_rank *ranks, unsigned nr, struct fleet_merged *m);
 
-/* What fleet_merge allocated (the merged jobs and their metadata statistics). */
+/* What fleet_merge allocated (the merged jobs, their metadata statistics and priorities). */
 void fleet_merged_free(struct fleet_merged *m);
 
 /* Rank 0: merge every rank into its own results r, in place (sweep and suite). */

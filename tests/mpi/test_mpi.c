@@ -172,6 +172,45 @@ Test(mpi, merged_histogram_is_the_sum_of_the_ranks_bucket_by_bucket)
 	tmpdir_cleanup();
 }
 
+/* cmdprio: each rank's latencies per priority reach rank 0 and merge priority by priority. */
+Test(mpi, latencies_per_priority_merge_across_ranks)
+{
+	const char *dir = tmpdir_make();
+	char ro[512], out[512], fn[512], path[600];
+	json_t *all, *prios, *e;
+	long long n = 0, rt = 0;
+	struct run_out r;
+	size_t i;
+
+	if (!is_root())
+		cr_skip_test("the real-time I/O class needs root (CAP_SYS_ADMIN)");
+	snprintf(ro, sizeof(ro), "--mpi-rank-output=%s", dir);
+	snprintf(out, sizeof(out), "--output=%s/all.json", dir);
+	snprintf(fn, sizeof(fn), "--directory=%s", dir);
+	r = mpirun("-np", "2", "BIN", ro, "--name=p", "--ioengine=libaio", "--direct=1", fn,
+		   "--rw=randread", "--size=1m", "--bs=4k", "--iodepth=2", "--cmdprio_percentage=50",
+		   "--output-format=json", out, NULL);
+	cr_assert_eq(r.status, 0, "status %d: %s", r.status, r.err);
+	snprintf(path, sizeof(path), "%s/all.json", dir);
+	all = json_load_path(path);
+	prios = get(all, "jobs.0.read.prios");
+	cr_assert(json_is_array(prios), "no merged read prios");
+	json_array_foreach(prios, i, e) {
+		long long en = json_integer_value(json_object_get(json_object_get(e, "clat_ns"), "N"));
+
+		n += en;
+		if (json_integer_value(json_object_get(e, "prioclass")) == 1)
+			rt += en;
+	}
+	/* both ranks' 256 reads each, about half of them real-time */
+	cr_assert_eq(n, num(all, "jobs.0.read.clat_ns.N"));
+	cr_assert_eq(n, 512);
+	cr_assert(rt > 150 && rt < 362, "%lld of 512 reads real-time", rt);
+	json_decref(all);
+	run_out_free(&r);
+	tmpdir_cleanup();
+}
+
 Test(mpi, a_failing_rank_is_reported_with_its_rank_and_the_others_are_kept)
 {
 	const char *dir = tmpdir_make();

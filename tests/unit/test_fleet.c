@@ -8,6 +8,7 @@
 #include "report/report_fleet.h"
 #include "io/gen.h"
 #include "report/report.h"
+#include "stats/prio.h"
 #include "stats/stats.h"
 
 static struct job_spec spec_a = { .name = "a", .numjobs = 1 };
@@ -123,6 +124,48 @@ Test(fleet_merge, sums_histograms_bucket_by_bucket)
 	free(m.all.res);
 	for (i = 0; i < 3; i++)
 		fleet_rank_free(&ranks[i]);
+}
+
+/* cmdprio: each rank's latencies per priority travel with its result and merge by priority. */
+Test(fleet_merge, latencies_per_priority_travel_and_merge_by_priority)
+{
+	struct job_result r[2];
+	struct fleet_rank ranks[2];
+	struct fleet_merged m;
+	const struct prio_lat *p;
+	unsigned i, v;
+
+	for (i = 0; i < 2; i++) {
+		fake_result(&r[i], 100, 4096, i + 1, 10, 1000);
+		r[i].prios = calloc(1, sizeof(*r[i].prios));
+		cr_assert_not_null(r[i].prios);
+		/* rank 0: 0/0 and 1/0; rank 1: 1/0 and 3/2, in another order */
+		cr_assert_geq(prio_stats_add(r[i].prios, 0, i ? 0x6002 : 0), 0);
+		cr_assert_geq(prio_stats_add(r[i].prios, 0, 0x2000), 0);
+		for (v = 0; v < 10 + i; v++) {
+			lat_add(&r[i].prios->p[0][0].lat, 1000 + v);
+			lat_add(&r[i].prios->p[0][1].lat, 500 + v);
+		}
+		through_blob(&r[i], 1, i, "h", &ranks[i]);
+		cr_assert_not_null(ranks[i].res.res[0].prios);
+		cr_assert_eq(ranks[i].res.res[0].prios->nr[0], 2);
+		cr_assert_eq(ranks[i].res.res[0].prios->nr[1], 0);
+		cr_assert_eq(memcmp(&ranks[i].res.res[0].prios->p[0][1], &r[i].prios->p[0][1],
+				    sizeof(struct prio_lat)), 0);
+	}
+	cr_assert_eq(fleet_merge(ranks, 2, &m), 0);
+	cr_assert_not_null(m.all.res[0].prios);
+	cr_assert_eq(m.all.res[0].prios->nr[0], 3);
+	p = prio_find(m.all.res[0].prios, 0, 0x2000);
+	cr_assert_not_null(p);
+	cr_assert_eq(p->lat.n, 10 + 11);
+	cr_assert_eq(prio_find(m.all.res[0].prios, 0, 0)->lat.n, 10);
+	cr_assert_eq(prio_find(m.all.res[0].prios, 0, 0x6002)->lat.n, 11);
+	fleet_merged_free(&m);
+	for (i = 0; i < 2; i++) {
+		fleet_rank_free(&ranks[i]);
+		prio_stats_free(r[i].prios);
+	}
 }
 
 Test(fleet_merge, wall_clock_runs_from_first_start_to_last_end)
