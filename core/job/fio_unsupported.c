@@ -32,9 +32,6 @@ const struct fio_unsupported fio_unsupported_table[] = {
 	JOB_OPT("sync_file_range", NULL, "Use sync_file_range()"),
 	JOB_OPT("atomic", "0", "Use Atomic IO with O_DIRECT (implies O_DIRECT)"),
 	/* job options of fio after 3.33 that fio's examples use */
-	JOB_OPT("sprandom", "0", "Set up Sandisk Pseudo Random Preconditioning"),
-	JOB_OPT("spr_num_regions", "100", "Number of regions for sprandom"),
-	JOB_OPT("spr_op", "0.15", "Over provisioning ratio for SPRandom"),
 	JOB_OPT("spr_cs", "0", "Cache Size in bytes for SPRandom"),
 	JOB_OPT("trim_percentage", "0", "Number of verify blocks to trim (i.e., discard)"),
 	JOB_OPT("trim_verify_zero", "1", "Verify that trimmed (i.e., discarded) blocks are returned as zeroes"),

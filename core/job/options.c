@@ -242,7 +242,15 @@ const struct opt_def opt_table[] = {
 	{ "dedupe_global", NULL, OPT_BOOL, FIELD(dedupe_global), 0, 1, NULL,
 	  "dedupe_mode=working_set: draw the working set from every worker's buffers" },
 	{ "random_distribution", NULL, OPT_FN, 0, 0, 0, 0, set_random_distribution,
-	  "random offsets: random, zipf, pareto, normal, zoned, zoned_abs" },
+	  "random offsets: random, zipf, pareto, normal, zoned, zoned_abs, sequence" },
+	{ "sprandom", NULL, OPT_BOOL, FIELD(sprandom), 0, 1, NULL,
+	  "random writes that precondition a drive to its steady state (SanDisk's model, as fio's)" },
+	{ "spr_num_regions", NULL, OPT_UINT, FIELD(spr_num_regions), 1, 1u << 20, NULL,
+	  "sprandom: regions the drive is written in (100)" },
+	{ "spr_op", NULL, OPT_FN, 0, 0, 0, 0, set_spr_op,
+	  "sprandom: the drive's over-provisioning, a fraction of its size (0.15)" },
+	{ "random_sequence_stride", NULL, OPT_BOOL, FIELD(random_sequence_stride), 0, 1, NULL,
+	  "random_distribution=sequence: each cycle moves on by the sequence's length (1) or repeats it (0)" },
 	{ "buffer_compress_percentage", NULL, OPT_UINT, FIELD(buffer_compress_percentage), 0, 100,
 	  NULL, "percent of each buffer made compressible" },
 	{ "zonemode", NULL, OPT_FN, 0, 0, 0, 0, set_zonemode,
@@ -435,6 +443,8 @@ void job_defaults(struct job_spec *job)
 	job->fadvise_hint = FADV_HINT_TYPE;
 	job->sig_figs = 4;
 	job->randrepeat = true;
+	job->spr_num_regions = 100;
+	job->spr_op = 0.15;
 	snprintf(job->ioengine, sizeof(job->ioengine), "psync");
 }
 

@@ -454,8 +454,44 @@ static int parse_zones(const struct job_spec *job, const char *s, bool absolute,
 	return 0;
 }
 
+/* spr_op=F: sprandom's over-provisioning, above 0 and below 5/3 (a write amplification above 1) */
+int set_spr_op(struct job_spec *job, const struct opt_def *o, const char *val,
+	       struct iop_err *err)
+{
+	char *end;
+	double v = strtod(val, &end);
+
+	if (end == val || *end || !(v > 0.0) || !(v < 5.0 / 3.0))
+		return bad_value(err, o, val, "a fraction above 0 and below 1.667, e.g. 0.15");
+	job->spr_op = v;
+	return 0;
+}
+
+/* random_distribution=sequence:N,N,...: block indices, in blocks of the job's random offsets */
+static int parse_sequence(struct job_spec *job, const struct opt_def *o, const char *val,
+			  const char *rest, struct iop_err *err)
+{
+	const char *p = rest;
+	char *end;
+
+	do {
+		if (job->nr_dist_seq == SEQUENCE_MAX)
+			return iop_errf(err, -EINVAL,
+					"option %s: '%s' has more than %d indices (accepted: up to %d block indices, e.g. sequence:2,0,1)",
+					o->name, val, SEQUENCE_MAX, SEQUENCE_MAX);
+		if (!isdigit((unsigned char)*p))
+			return bad_value(err, o, val, "sequence:index,index,... (block indices from 0, e.g. sequence:2,0,1)");
+		errno = 0;
+		job->dist_seq[job->nr_dist_seq++] = strtoull(p, &end, 10);
+		if (errno || (*end && *end != ','))
+			return bad_value(err, o, val, "sequence:index,index,... (block indices from 0, e.g. sequence:2,0,1)");
+		p = end + (*end == ',');
+	} while (*end);
+	return 0;
+}
+
 /* random_distribution=random | zipf[:theta[:center]] | pareto[:h[:center]] |
- * normal[:dev[:center]] | zoned:a/s:... | zoned_abs:a/size:... (per direction) */
+ * normal[:dev[:center]] | zoned:a/s:... | zoned_abs:a/size:... (per direction) | sequence:N,... */
 int set_random_distribution(struct job_spec *job, const struct opt_def *o,
 				   const char *val, struct iop_err *err)
 {
@@ -467,7 +503,7 @@ int set_random_distribution(struct job_spec *job, const struct opt_def *o,
 		{ "random", DIST_RANDOM, 0 }, { "zipf", DIST_ZIPF, DIST_DEF_ZIPF },
 		{ "pareto", DIST_PARETO, DIST_DEF_PARETO }, { "normal", DIST_NORMAL, 0 },
 		{ "gauss", DIST_NORMAL, 0 }, { "zoned", DIST_ZONED, 0 },
-		{ "zoned_abs", DIST_ZONED_ABS, 0 },
+		{ "zoned_abs", DIST_ZONED_ABS, 0 }, { "sequence", DIST_SEQUENCE, 0 },
 	};
 	const char *colon = strchr(val, ':'), *rest;
 	size_t n = colon ? (size_t)(colon - val) : strlen(val), i;
@@ -480,14 +516,17 @@ int set_random_distribution(struct job_spec *job, const struct opt_def *o,
 			break;
 	if (i == sizeof(dists) / sizeof(dists[0]))
 		return bad_value(err, o, val,
-				 "random, zipf[:theta[:center]], pareto[:h[:center]], normal[:deviation[:center]], zoned:access/percent:..., zoned_abs:access/size:...");
+				 "random, zipf[:theta[:center]], pareto[:h[:center]], normal[:deviation[:center]], zoned:access/percent:..., zoned_abs:access/size:..., sequence:index,index,...");
 	job->random_distribution = dists[i].dist;
 	job->dist_arg = dists[i].def;
 	job->dist_center = -1.0;
 	job->nr_zones[0] = job->nr_zones[1] = 0;
 	rest = colon ? colon + 1 : "";
+	job->nr_dist_seq = 0;
 	if (dists[i].dist == DIST_RANDOM)
 		return *rest ? bad_value(err, o, val, "random takes no value") : 0;
+	if (dists[i].dist == DIST_SEQUENCE)
+		return parse_sequence(job, o, val, rest, err);
 	if (dists[i].dist == DIST_ZONED || dists[i].dist == DIST_ZONED_ABS) {
 		bool absolute = dists[i].dist == DIST_ZONED_ABS;
 

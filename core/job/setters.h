@@ -62,6 +62,8 @@ int set_log_name(struct job_spec *job, const struct opt_def *o, const char *val,
 int set_percentile_list(struct job_spec *job, const struct opt_def *o, const char *val,
 		struct iop_err *err);
 
+int set_spr_op(struct job_spec *job, const struct opt_def *o, const char *val,
+	       struct iop_err *err);
 int set_random_distribution(struct job_spec *job, const struct opt_def *o, const char *val,
 		struct iop_err *err);
 

@@ -418,6 +418,31 @@ static int finish_cmdprio(struct job_spec *job, struct iop_err *err)
 	return 0;
 }
 
+/* sprandom (fio's): random writes of one power-of-two size to one file by one writer */
+static int finish_sprandom(struct job_spec *job, struct iop_err *err)
+{
+	uint32_t bs = job->bs[DDIR_WRITE];
+	const char *why = NULL;
+
+	if (!job->sprandom)
+		return 0;
+	if (job->rw != RW_RANDWRITE || job->seq_add || job->seq_nr > 1)
+		why = "it preconditions by random writes (rw=randwrite)";
+	else if (bs != job->bs_max[DDIR_WRITE] || job->nr_bssplit[DDIR_WRITE])
+		why = "it writes blocks of one size (bs=, not bsrange or bssplit)";
+	else if (bs & (bs - 1))
+		why = "its block size must be a power of 2";
+	else if (job->nrfiles != 1 || job->numjobs != 1)
+		why = "it models one drive written by one writer (nrfiles=1, numjobs=1)";
+	else if (job->random_distribution != DIST_RANDOM)
+		why = "it chooses the offsets itself (random_distribution=random)";
+	if (why)
+		return iop_errf(err, -EINVAL, "%s: sprandom: %s", job->origin, why);
+	/* its own generator visits every block once: no random map (fio's norandommap=1) */
+	job->norandommap = true;
+	return 0;
+}
+
 /*
  * verify_only, as fio's: the writes are generated but not done (fio's dry run), and the verify
  * pass reads back what they would have written. What the job would write must be known
@@ -472,6 +497,9 @@ int job_finish(struct job_spec *job, struct iop_err *err)
 	if (ret)
 		return ret;
 	resolve_bs(job);
+	ret = finish_sprandom(job, err);
+	if (ret)
+		return ret;
 	if (job->pre_read && job->direct)
 		return iop_errf(err, -EINVAL,
 				"%s: pre_read=1 with direct=1: direct I/O does not use the page cache it would fill (fio 3.33 fails such a job with EIO); use direct=0",

@@ -287,6 +287,21 @@ static uint64_t zoned_block(struct worker *w, const struct zoned *z, uint64_t nb
 }
 
 /*
+ * random_distribution=sequence: the worker's k-th random I/O goes to index k of the sequence
+ * (cycling), moved on by the sequence's length each cycle with random_sequence_stride; an
+ * index past the file's last block wraps to its start.
+ */
+static uint64_t __attribute__((noinline)) sequence_block(struct worker *w, uint64_t nblocks)
+{
+	const struct job_spec *job = w->job;
+	uint64_t k = w->seq_dist_k++, n = job->nr_dist_seq, b = job->dist_seq[k % n];
+
+	if (job->random_sequence_stride)
+		b += k / n * n;
+	return nblocks ? b % nblocks : 0;
+}
+
+/*
  * A random offset in file f as random_distribution asks, for a request of *len bytes; cut:
  * the random map may cut it short, as fio does (gen_rand_cut), and *len says how long it is.
  */
@@ -296,10 +311,15 @@ static inline uint64_t rand_offset(struct worker *w, unsigned f, unsigned dir, u
 	struct file_gen *g = &w->gens[f];
 	uint64_t blk, off;
 
-	if (w->fdist)
+	if (w->spr) {
+		if (sprandom_next(w->spr, &blk))
+			return GEN_END;	/* its regions or the file's blocks are used up */
+	} else if (w->fdist)
 		blk = dist_next(&w->fdist[f]);
 	else if (w->zoned && w->zoned[dir].nr)
 		blk = zoned_block(w, &w->zoned[dir], g->nblocks, g->unit);
+	else if (w->job->random_distribution == DIST_SEQUENCE)
+		blk = sequence_block(w, g->nblocks);
 	else if (cut)
 		return gen_rand_cut(g, len, w->bsg[dir].min != w->bsg[dir].max, w->debug_random);
 	else if (__builtin_expect(w->debug_random, 0))
@@ -678,6 +698,8 @@ static inline __attribute__((always_inline)) int next_request_full(struct worker
 	} else {
 		off = job_rw_random(job->rw) ? rand_offset(w, f, dir, &len, true) :
 					       gen_seq(g, dir, len);
+		if (__builtin_expect(off == GEN_END, 0))
+			return false;
 	}
 	if (w->rate[dir].bps)
 		rate_issue(&w->rate[dir], len);

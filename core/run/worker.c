@@ -405,6 +405,32 @@ static int setup_zones(struct worker *w, unsigned d)
 	return 0;
 }
 
+/* sprandom: its regions over the file; the job writes the physical size (fio's io_size). */
+static int setup_sprandom(struct worker *w, uint64_t seed)
+{
+	const struct job_spec *job = w->job;
+	uint64_t phys, logical = w->gens[0].region;
+	int ret;
+
+	if (job->io_size && job->io_size < logical)
+		logical = job->io_size;
+	w->spr = calloc(1, sizeof(*w->spr));
+	if (!w->spr) {
+		worker_fail(w, ENOMEM, "sprandom: out of memory");
+		return -ENOMEM;
+	}
+	ret = sprandom_init(w->spr, logical, job->bs[DDIR_WRITE], job->spr_num_regions, job->spr_op,
+			    seed ^ 0x5e7a11dull, &phys);
+	if (ret) {
+		worker_fail(w, -ret, "sprandom: %s", ret == -ENOMEM ? "out of memory" :
+			    "the file holds less than one block");
+		return ret;
+	}
+	w->bytes_target = phys;
+	w->full = true;
+	return 0;
+}
+
 /* random_distribution: zipf/pareto/normal generators per file, or the zone tables. */
 static int setup_distribution(struct worker *w, uint64_t seed)
 {
@@ -413,6 +439,9 @@ static int setup_distribution(struct worker *w, uint64_t seed)
 	int ret;
 
 	rng_seed(&w->zone_rng, seed ^ 0x2011eull);
+	/* sequence: no generator, the worker counts through the job's indices (reqgen.h) */
+	if (job->random_distribution == DIST_SEQUENCE)
+		return 0;
 	if (job->random_distribution == DIST_ZONED || job->random_distribution == DIST_ZONED_ABS) {
 		w->zoned = calloc(2, sizeof(*w->zoned));
 		if (!w->zoned) {
@@ -519,6 +548,11 @@ static int setup_options(struct worker *w, uint64_t seed)
 		if (ret)
 			return ret;
 		w->full = true;
+	}
+	if (job->sprandom) {
+		ret = setup_sprandom(w, seed);
+		if (ret)
+			return ret;
 	}
 	for (d = 0; d < 2; d++) {
 		uint64_t bps = job->rate[d] ? job->rate[d] : job->rate_iops[d] * w->bsg[d].min;
@@ -1145,6 +1179,10 @@ void worker_free(struct worker *w)
 	w->logs = NULL;
 	free(w->fdist);
 	free(w->zoned);
+	if (w->spr)
+		sprandom_free(w->spr);
+	free(w->spr);
+	w->spr = NULL;
 	w->fdist = NULL;
 	w->zoned = NULL;
 	w->buf_base = NULL;

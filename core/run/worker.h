@@ -10,6 +10,7 @@
 #include <sys/resource.h>
 
 #include "io/dist.h"
+#include "io/sprandom.h"
 #include "base/clock.h"
 #include "io/file.h"
 #include "run/phase.h"
@@ -191,7 +192,9 @@ struct worker {
 	struct rng file_rng;
 	struct dist file_dist;
 	struct dist *fdist;		/* random_distribution zipf/pareto/normal: one per file */
+	struct sprandom *spr;		/* sprandom: its offsets (one file) */
 	struct zoned *zoned;		/* random_distribution zoned/zoned_abs: [2] */
+	uint64_t seq_dist_k;		/* random_distribution=sequence: random I/Os so far */
 	struct rng zone_rng;
 	struct flow *flow;		/* flow=: held back while ahead of its weight's share */
 	uint64_t flow_ios;		/* its I/Os counted in the flow */

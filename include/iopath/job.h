@@ -71,6 +71,7 @@ enum rand_dist {
 	DIST_NORMAL,
 	DIST_ZONED,
 	DIST_ZONED_ABS,
+	DIST_SEQUENCE,		/* fio 3.4x's sequence:N,N,...: the block indices in that order */
 };
 
 /* How the next file of a job is chosen (fio's file_service_type). */
@@ -95,6 +96,7 @@ enum fallocate_mode {
 #define JOB_CPUS_MAX 1024	/* cpus_allowed: CPUs 0-1023 (fio: 512) */
 #define BSSPLIT_MAX 64		/* fio's limit per direction */
 #define ZONES_MAX 256		/* random_distribution=zoned: fio's limit per direction */
+#define SEQUENCE_MAX 256	/* random_distribution=sequence: block indices */
 #define PATTERN_MAX 512		/* buffer_pattern bytes (fio's MAX_PATTERN_SIZE) */
 
 /* One zone of random_distribution=zoned / zoned_abs. */
@@ -331,6 +333,12 @@ struct job_spec {
 	double dist_center;		/* 0..1, or -1: fio's default */
 	unsigned nr_zones[2];
 	struct zone_split zones[2][ZONES_MAX];
+	unsigned nr_dist_seq;		/* random_distribution=sequence: the indices */
+	uint64_t dist_seq[SEQUENCE_MAX];
+	bool random_sequence_stride;	/* each cycle moves on by the sequence's length */
+	bool sprandom;			/* fio's SanDisk pseudo-random preconditioning */
+	unsigned spr_num_regions;
+	double spr_op;			/* over-provisioning, a fraction of the logical size */
 	/* zonemode=strided: zone_size bytes of each zone_range, then zone_skip bytes skipped */
 	bool zone_strided;
 	uint64_t zone_size;

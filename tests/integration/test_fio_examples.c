@@ -38,10 +38,12 @@ static const struct {
 	const char *env;	/* NAME=VALUE the file's notes set, or NULL */
 } invocations[] = {
 	/* fio's later examples, with what their notes give (xnvme-fdp.fio, xnvme-pi.fio: no
-	 * ioengine in the file, --ioengine=xnvme in every usage note; sprandom.fio: bs=${FIO_BS}) */
+	 * ioengine in the file, --ioengine=xnvme in every usage note; sprandom.fio: bs=${FIO_BS},
+	 * a device it overwrites) */
 	{ "xnvme-fdp.fio", { "--section=default", "--ioengine=xnvme", "--filename=@DATA", NULL }, NULL },
 	{ "xnvme-pi.fio", { "--ioengine=xnvme", "--filename=@DATA", NULL }, NULL },
-	{ "sprandom.fio", { "--ioengine=io_uring", "--filename=@DATA", NULL }, "FIO_BS=4k" },
+	{ "sprandom.fio", { "--ioengine=io_uring", "--filename=@DATA", "--allow-overwrite", NULL },
+	  "FIO_BS=4k" },
 	{ "xnvme-compare.fio",
 	  { "--section=default", "--ioengine=io_uring", "--sqthread_poll=1", "--filename=@DATA",
 	    NULL }, NULL },
