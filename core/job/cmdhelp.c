@@ -34,8 +34,12 @@ static void one_option(FILE *f, const struct opt_def *o)
 	fprintf(f, "%20s: %s\n", o->name, o->help ? o->help : "");
 	if (o->alias)
 		fprintf(f, "%20s: %s\n", "alias", o->alias);
-	fprintf(f, "%20s: %s\n", "type", type_name(o->type));
-	if (o->type == OPT_UINT)
+	/* a parsed option with a range takes integers (cmdprio's: one, or read,write) */
+	if (o->type == OPT_FN && o->max)
+		fprintf(f, "%20s: %s\n", "type", "integer, or read,write integers");
+	else
+		fprintf(f, "%20s: %s\n", "type", type_name(o->type));
+	if (o->type == OPT_UINT || (o->type == OPT_FN && o->max))
 		fprintf(f, "%20s: %llu to %llu\n", "range", o->min, o->max);
 	for (const struct opt_word *w = o->type == OPT_WORD ? o->words : NULL; w && w->word; w++)
 		fprintf(f, "%20s  %s\n", w == o->words ? "words:" : "", w->word);
@@ -71,10 +75,16 @@ static void one_engine_option(FILE *f, const struct engine_option *eo)
 			eo->def);
 }
 
+/* fio's cmdprio options, job options here, which fio lists among its libaio and io_uring's. */
+static const char *const cmdprio_opts[] = { "cmdprio_percentage", "cmdprio_class", "cmdprio",
+					    "cmdprio_bssplit", NULL };
+
 int print_enghelp(FILE *f, const char *which, struct iop_err *err)
 {
 	const struct engine_entry *ent;
 	const struct engine_option *eo;
+	bool cmdprio;
+	unsigned i;
 	char name[64];
 	const char *comma = which ? strchr(which, ',') : NULL;
 
@@ -90,6 +100,7 @@ int print_enghelp(FILE *f, const char *which, struct iop_err *err)
 	if (!ent)
 		return iop_errf(err, -EINVAL, "--enghelp=%s: no engine '%s' (--enghelp lists them)",
 				which, name);
+	cmdprio = ent->ops->flags & ENGINE_CMDPRIO;
 	for (eo = ent->ops->options; eo && eo->name; eo++) {
 		if (comma && strcmp(eo->name, comma + 1))
 			continue;
@@ -97,10 +108,17 @@ int print_enghelp(FILE *f, const char *which, struct iop_err *err)
 		if (comma)
 			return 0;
 	}
+	for (i = 0; cmdprio && cmdprio_opts[i]; i++) {
+		if (comma && strcmp(cmdprio_opts[i], comma + 1))
+			continue;
+		one_option(f, opt_find(cmdprio_opts[i]));
+		if (comma)
+			return 0;
+	}
 	if (comma)
 		return iop_errf(err, -EINVAL, "--enghelp=%s: ioengine=%s has no option '%s'", which,
 				name, comma + 1);
-	if (!ent->ops->options || !ent->ops->options[0].name)
+	if ((!ent->ops->options || !ent->ops->options[0].name) && !cmdprio)
 		fprintf(f, "%s: no engine-specific options\n", name);
 	return 0;
 }

@@ -362,6 +362,24 @@ Test(cmdprio, normal_output_shows_each_priority_as_fio)
 	}
 }
 
+/* fio lists the cmdprio options among libaio's and io_uring's options; so does iopath. */
+Test(cmdprio, enghelp_lists_them_for_the_engines_that_have_them)
+{
+	struct run_out r = iopath_run("--enghelp=libaio", NULL);
+
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	cr_assert_not_null(strstr(r.out, "cmdprio_bssplit"), "%s", r.out);
+	cr_assert_null(strstr(r.out, "no engine-specific options"), "%s", r.out);
+	run_out_free(&r);
+	r = iopath_run("--enghelp=io_uring,cmdprio_percentage", NULL);
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	cr_assert_not_null(strstr(r.out, "0 to 100"), "%s", r.out);
+	run_out_free(&r);
+	r = iopath_run("--enghelp=psync,cmdprio", NULL);
+	cr_assert_eq(r.status, 2, "%s", r.err);
+	run_out_free(&r);
+}
+
 Test(cmdprio, refused_for_an_engine_without_priorities_per_io)
 {
 	struct run_out r = iopath_run("--name=x", "--ioengine=psync", "--size=64k",
