@@ -67,7 +67,7 @@ int cmd_report(int argc, char **argv)
 		iop_errf(&err, -EINVAL, "report: give the page to write with -o FILE.html");
 		goto bad;
 	}
-	if (html_check_path(out, &err))
+	if (html_check_path("--output", out, &err))
 		goto bad;
 	for (i = 0; i < nin; i++)
 		if (html_add_path(&set, inputs[i], &err))

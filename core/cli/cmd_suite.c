@@ -131,7 +131,7 @@ static int parse_args(int argc, char **argv, struct suite_args *a, struct iop_er
 			ret = 0;
 		} else if ((v = value_of(argc, argv, &i, "--html"))) {
 			a->html = v;
-			ret = html_check_path(v, err);
+			ret = html_check_path("--html", v, err);
 		} else {
 			ret = iop_errf(err, -EINVAL,
 				       "suite: unknown argument '%s' (accepted: --target, --reference, --repeat, --full, --scale, --explain, --output-format, --output, --html)",

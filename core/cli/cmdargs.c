@@ -32,11 +32,11 @@ int arg_value(int argc, char **argv, int *i, const char *name, const char **val,
 	return 1;
 }
 
-int html_check_path(const char *path, struct iop_err *err)
+int html_check_path(const char *opt, const char *path, struct iop_err *err)
 {
 	if (!strcmp(path, "-"))
 		return 0;
-	return atomic_check(path, err);
+	return atomic_check_as(opt, path, err);
 }
 
 static int parse_alpha(const char *opt, const char *s, double *out, struct iop_err *err)
@@ -69,7 +69,7 @@ int arg_table(int argc, char **argv, int *i, const struct arg_opt *opts, struct 
 		*o->dst.s = v;
 		return 1;
 	case ARG_HTML:
-		ret = html_check_path(v, err);
+		ret = html_check_path(opt, v, err);
 		if (!ret)
 			*o->dst.s = v;
 		break;

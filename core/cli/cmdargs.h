@@ -50,7 +50,7 @@ struct arg_opt {
 int arg_table(int argc, char **argv, int *i, const struct arg_opt *opts, struct iop_err *err);
 
 /* --html FILE: checked before anything runs, so that the results are not lost at the end. */
-int html_check_path(const char *path, struct iop_err *err);
+int html_check_path(const char *opt, const char *path, struct iop_err *err);
 
 /* A relative change: "5%", "5" (percent) -> 0.05. */
 int parse_percent(const char *opt, const char *s, double *out, struct iop_err *err);

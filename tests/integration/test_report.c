@@ -139,6 +139,12 @@ Test(report, refuses_bad_input_with_exit_2)
 	run_out_free(&r);
 	r = iopath_run("sweep", "--engine", "null", "--html", "/nonexistent/dir/x.html", NULL);
 	cr_assert_eq(r.status, 2, "an unwritable --html is found before the run: %s", r.err);
+	cr_assert_not_null(strstr(r.err, "--html=/nonexistent/dir/x.html"),
+			   "the refusal names the option given: %s", r.err);
+	run_out_free(&r);
+	r = iopath_run("report", "/nonexistent/x.json", "--output", "/nonexistent/dir/x.html", NULL);
+	cr_assert_eq(r.status, 2);
+	cr_assert_not_null(strstr(r.err, "--output=/nonexistent/dir/x.html"), "%s", r.err);
 	run_out_free(&r);
 }
 
