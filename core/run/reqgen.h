@@ -305,12 +305,17 @@ static uint64_t __attribute__((noinline)) sequence_block(struct worker *w, uint6
  * A random offset in file f as random_distribution asks, for a request of *len bytes; cut:
  * the random map may cut it short, as fio does (gen_rand_cut), and *len says how long it is.
  */
-static inline uint64_t rand_offset(struct worker *w, unsigned f, unsigned dir, uint32_t *len,
-				   bool cut)
+static inline __attribute__((always_inline)) uint64_t rand_offset(struct worker *w, unsigned f,
+								   unsigned dir, uint32_t *len,
+								   bool cut)
 {
 	struct file_gen *g = &w->gens[f];
 	uint64_t blk, off;
 
+	/* the common case first: uniform offsets, one block of a fixed size (nothing to cut) */
+	if (__builtin_expect(w->rand_plain, 1) &&
+	    !(cut && (*len > g->unit || w->bsg[dir].min != w->bsg[dir].max)))
+		return gen_rand(g, *len);
 	if (w->spr) {
 		if (sprandom_next(w->spr, &blk))
 			return GEN_END;	/* its regions or the file's blocks are used up */

@@ -578,6 +578,8 @@ static int setup_options(struct worker *w, uint64_t seed)
 		w->full = true;
 	w->debug_io = iop_debug_on(DBG_IO);
 	w->debug_random = iop_debug_on(DBG_RANDOM) && job_rw_random(job->rw);
+	w->rand_plain = !w->spr && !w->fdist && !w->zoned && !w->debug_random &&
+			job->random_distribution != DIST_SEQUENCE;
 	if (w->debug_io || w->debug_random)
 		w->full = true;
 	if (iolog_wanted(job)) {

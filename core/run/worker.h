@@ -251,6 +251,7 @@ struct worker {
 	bool sync_at_qd1;		/* its engine is synchronous at this iodepth: no slat */
 	bool debug_io;			/* --debug=io: a line per I/O queued and completed */
 	bool debug_random;		/* --debug=random: a line per random value drawn (full loop) */
+	bool rand_plain;		/* uniform random offsets, untraced: rand_offset's fast path */
 	bool ratemin;			/* rate_min / rate_iops_min is checked */
 	uint64_t ratemin_next_ns;
 	uint64_t ratemin_last_ns;
