@@ -59,15 +59,18 @@ void iologs_init(struct iologs *L, const struct job_spec *job, uint64_t epoch_ns
 
 /*
  * An array of size-byte elements with room for *cap, moved to one with room for twice as
- * many (first when empty); NULL, with the old one kept, when there is no memory.
+ * many (first when empty); NULL, with the old one kept and the logs' error set to -ENOMEM,
+ * when there is no memory.
  */
-static void *grow(void *v, size_t *cap, size_t size, size_t first)
+static void *grow(struct iologs *L, void *v, size_t *cap, size_t size, size_t first)
 {
 	size_t n = *cap ? *cap * 2 : first;
 	void *p = realloc(v, n * size);
 
 	if (p)
 		*cap = n;
+	else
+		L->error = -ENOMEM;
 	return p;
 }
 
@@ -78,11 +81,9 @@ static void add(struct iologs *L, enum log_kind k, uint64_t ms, uint64_t val, un
 	struct log_entry *e;
 
 	if (l->nr == l->cap) {
-		e = grow(l->e, &l->cap, sizeof(*e), 1024);
-		if (!e) {
-			L->error = -ENOMEM;
+		e = grow(L, l->e, &l->cap, sizeof(*e), 1024);
+		if (!e)
 			return;
-		}
 		l->e = e;
 	}
 	e = &l->e[l->nr++];
@@ -132,11 +133,9 @@ static void flush_hist(struct iologs *L, uint64_t ms)
 		if (!L->hist_any[d])
 			continue;
 		if (L->he_nr == L->he_cap) {
-			e = grow(L->he, &L->he_cap, sizeof(*e), 64);
-			if (!e) {
-				L->error = -ENOMEM;
+			e = grow(L, L->he, &L->he_cap, sizeof(*e), 64);
+			if (!e)
 				return;
-			}
 			L->he = e;
 		}
 		e = &L->he[L->he_nr++];
@@ -148,12 +147,10 @@ static void flush_hist(struct iologs *L, uint64_t ms)
 			if (!cur[b])
 				continue;
 			if (L->hp_nr == L->hp_cap) {
-				struct hist_pair *p = grow(L->hp, &L->hp_cap, sizeof(*p), 1024);
+				struct hist_pair *p = grow(L, L->hp, &L->hp_cap, sizeof(*p), 1024);
 
-				if (!p) {
-					L->error = -ENOMEM;
+				if (!p)
 					return;
-				}
 				L->hp = p;
 			}
 			L->hp[L->hp_nr].bin = b;
