@@ -550,3 +550,82 @@ bool hold_skip_to(struct run_bg *b, unsigned n)
 	}
 	return hold_reached(b, n);
 }
+
+/* ---- the hold while workers move data (IOPATH_TEST_HOLD_RUNNING) ---- */
+
+static char running_base[300];
+
+struct run_bg iopath_start_running(const char *dir, char *const argv[], const char *cwd)
+{
+	struct run_bg b;
+
+	snprintf(running_base, sizeof(running_base), "%s/running", dir);
+	setenv("IOPATH_TEST_HOLD_RUNNING", running_base, 1);
+	b = iopath_startv(argv, cwd);
+	unsetenv("IOPATH_TEST_HOLD_RUNNING");
+	return b;
+}
+
+bool running_reached(struct run_bg *b)
+{
+	if (wait_for_file(running_base, 120))
+		return true;
+	kill(b->pid, SIGKILL);
+	return false;
+}
+
+void running_release(void)
+{
+	char p[320];
+
+	snprintf(p, sizeof(p), "%s.go", running_base);
+	file_write_text(p, "");
+}
+
+/* Whether every thread of pid is stopped (state T in /proc/PID/task/TID/stat). */
+static bool all_stopped(pid_t pid)
+{
+	char path[128], state = 0;
+	struct dirent *e;
+	bool all = true;
+	DIR *d;
+
+	snprintf(path, sizeof(path), "/proc/%d/task", (int)pid);
+	d = opendir(path);
+	if (!d)
+		return false;
+	while (all && (e = readdir(d))) {
+		FILE *f;
+
+		if (e->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "/proc/%d/task/%s/stat", (int)pid, e->d_name);
+		f = fopen(path, "r");
+		if (!f)
+			continue;	/* a thread that has ended */
+		/* "TID (comm) S ...": comm may hold spaces and parentheses; the state follows the last ')' */
+		{
+			char line[512], *p;
+
+			if (fgets(line, sizeof(line), f) && (p = strrchr(line, ')')))
+				state = p[2];
+		}
+		fclose(f);
+		all = state == 'T' || state == 't';
+	}
+	closedir(d);
+	return all;
+}
+
+void signals_together(pid_t pid, int first, int second)
+{
+	unsigned i;
+
+	cr_assert_eq(kill(pid, SIGSTOP), 0);
+	for (i = 0; i < 6000 && !all_stopped(pid); i++)
+		sleep_ms(10);
+	cr_assert(all_stopped(pid), "iopath (pid %d) did not stop", (int)pid);
+	cr_assert_eq(kill(pid, first), 0);
+	cr_assert_eq(kill(pid, second), 0);
+	cr_assert_eq(kill(pid, SIGCONT), 0);
+}

@@ -91,6 +91,23 @@ void hold_release(unsigned n);
 /* Release iopath's holds before n as it reaches them, then as hold_reached(b, n). */
 bool hold_skip_to(struct run_bg *b, unsigned n);
 
+/*
+ * The hold while workers move data: iopath_start_running starts iopath (as iopath_startv) so
+ * that, once every worker of a group has completed an I/O, its main thread holds (the workers
+ * go on) until running_release or a stop signal. running_reached waits until it holds (false,
+ * iopath killed, when it never does). A test signals it, or changes a file under its jobs, there.
+ */
+struct run_bg iopath_start_running(const char *dir, char *const argv[], const char *cwd);
+bool running_reached(struct run_bg *b);
+void running_release(void);
+
+/*
+ * Deliver first and second to pid together: pid is stopped (SIGSTOP, every thread), both are
+ * sent, then it continues and takes both before it runs on. Two different signals, as two
+ * equal ones sent at once are one.
+ */
+void signals_together(pid_t pid, int first, int second);
+
 /* Sleep ms milliseconds. */
 void sleep_ms(unsigned ms);
 
