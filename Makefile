@@ -121,10 +121,10 @@ build/docs_data.c: $(DOCS) build/docs.list scripts/embed-docs.sh
 run: deps iopath
 	./iopath
 
-$(UNIT_BIN): $(UNIT_SRC) $(wildcard tests/unit/*.h) $(LIB_OBJ)
+$(UNIT_BIN): $(UNIT_SRC) $(wildcard tests/unit/*.h tests/common/*.h) $(LIB_OBJ)
 	$(CC) $(CPPFLAGS_ALL) $(CFLAGS_ALL) -Itests -Wno-format-truncation -o $@ $(UNIT_SRC) $(LIB_OBJ) -lcriterion $(LIBS)
 
-$(INTEG_BIN): $(INTEG_SRC) tests/integration/harness.h $(wildcard tests/integration/*.h)
+$(INTEG_BIN): $(INTEG_SRC) tests/integration/harness.h $(wildcard tests/integration/*.h tests/common/*.h)
 	$(CC) $(CPPFLAGS_ALL) $(CFLAGS_ALL) -Itests -Wno-format-truncation -o $@ $(INTEG_SRC) -lcriterion -ljansson
 
 # The fault-injecting FUSE filesystem the fault tests mount; tests skip without it.

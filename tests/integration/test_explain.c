@@ -14,6 +14,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "common/explain_json.h"
 #include "harness.h"
 
 /* What a test set up beyond its temporary directories, undone in reverse by the fini. */
@@ -89,32 +90,6 @@ static json_t *explain_target(const char *dir, const char *mnt, const char *runt
 	cr_assert_str_eq(json_string_value(json_object_get(t, "target")), "t");
 	*root_out = root;
 	return t;
-}
-
-static const char *verdict(const json_t *t)
-{
-	return json_string_value(json_object_get(t, "verdict"));
-}
-
-static const json_t *finding(const json_t *t, const char *code)
-{
-	const json_t *f;
-	size_t i;
-
-	json_array_foreach(json_object_get(t, "findings"), i, f)
-		if (!strcmp(json_string_value(json_object_get(f, "code")), code))
-			return f;
-	return NULL;
-}
-
-static const char *conf(const json_t *f)
-{
-	return json_string_value(json_object_get(f, "confidence"));
-}
-
-static double ev(const json_t *f, const char *key)
-{
-	return json_number_value(json_object_get(json_object_get(f, "evidence"), key));
 }
 
 static char *findings_text(const json_t *t)
