@@ -9,6 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <signal.h>
+#include <linux/loop.h>
+#include <sys/ioctl.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -628,4 +630,63 @@ void signals_together(pid_t pid, int first, int second)
 	cr_assert_eq(kill(pid, first), 0);
 	cr_assert_eq(kill(pid, second), 0);
 	cr_assert_eq(kill(pid, SIGCONT), 0);
+}
+
+/* ---- loop devices shared with other test processes ---- */
+
+/* Whether the loop device open on fd has path's inode as its backing file. */
+static bool loop_backs(int fd, const char *path)
+{
+	struct loop_info64 info;
+	struct stat st;
+
+	return !stat(path, &st) && !ioctl(fd, LOOP_GET_STATUS64, &info) &&
+	       info.lo_inode == st.st_ino && info.lo_device == st.st_dev;
+}
+
+int loopdev_attach(const char *img, const char *opts, char *dev, size_t len)
+{
+	unsigned tries;
+
+	for (tries = 0; tries < 5; tries++) {
+		char cmd[700];
+		FILE *p;
+		int fd;
+
+		snprintf(cmd, sizeof(cmd), "losetup --find --show %s '%s' 2>/dev/null",
+			 opts ? opts : "", img);
+		p = popen(cmd, "r");
+		dev[0] = '\0';
+		if (!p || !fgets(dev, (int)len, p) || strncmp(dev, "/dev/", 5)) {
+			if (p)
+				pclose(p);
+			dev[0] = '\0';
+			return -1;
+		}
+		pclose(p);
+		dev[strcspn(dev, "\n")] = '\0';
+		/*
+		 * Held open from here: a detach (ours, or another process's by a stale name) only
+		 * marks it to go at the last close, so nobody else can bind it to another image
+		 * while this test uses the name. Between losetup and this open it could have
+		 * been, by a stale detach and another attach: then its backing file is not img.
+		 */
+		fd = open(dev, O_RDONLY | O_CLOEXEC);
+		if (fd >= 0 && loop_backs(fd, img))
+			return fd;
+		if (fd >= 0)
+			close(fd);
+	}
+	dev[0] = '\0';
+	return -1;
+}
+
+void loopdev_detach(int *fd, char *dev)
+{
+	if (dev[0])
+		sh("losetup -d %s 2>/dev/null", dev);
+	if (*fd >= 0)
+		close(*fd);
+	*fd = -1;
+	dev[0] = '\0';
 }

@@ -155,6 +155,17 @@ void file_printf(const char *path, const char *fmt, ...) __attribute__((format(p
 /* A checksum of the whole content of path (FNV-1a over its bytes, and its length). */
 uint64_t file_sum(const char *path);
 
+/*
+ * Attach img to a free loop device (losetup --find --show, with opts such as
+ * "--direct-io=on" or NULL), its name in dev (len bytes). Returns a descriptor that holds the
+ * device, checked to be backed by img, or -1 (dev "") where no loop device can be had. Test
+ * processes run side by side attach and detach loop devices: only the name losetup returned
+ * is used, and the held descriptor keeps it from being given to another image until
+ * loopdev_detach (the suite's .fini), which detaches it, closes *fd (set to -1) and clears dev.
+ */
+int loopdev_attach(const char *img, const char *opts, char *dev, size_t len);
+void loopdev_detach(int *fd, char *dev);
+
 /* Run a shell command line built from fmt; returns its exit status (or -1). */
 int sh(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
