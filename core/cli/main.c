@@ -75,11 +75,20 @@ static void print_msg(const char *line)
 }
 
 /* --debug lines as fio prints them: the type in 8 columns, the thread id, the message. */
+static FILE *debug_file;
+
+void debug_lines_to(FILE *f)
+{
+	debug_file = f;
+}
+
 static void print_debug(unsigned type, const char *line)
 {
-	flockfile(stdout);
-	printf("%-8s %-5d %s\n", iop_debug_names[type], (int)gettid(), line);
-	funlockfile(stdout);
+	FILE *f = debug_file ? debug_file : stdout;
+
+	flockfile(f);
+	fprintf(f, "%-8s %-5d %s\n", iop_debug_names[type], (int)gettid(), line);
+	funlockfile(f);
 }
 
 int main(int argc, char **argv)
