@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "job/cmdhelp.h"
+#include "cli/cmdargs.h"
 #include "cli/commands.h"
 #include "base/msg.h"
 #include "base/version.h"

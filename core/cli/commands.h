@@ -2,8 +2,6 @@
 #ifndef IOPATH_COMMANDS_H
 #define IOPATH_COMMANDS_H
 
-#include <stdio.h>
-
 #include "base/err.h"	/* the exit codes */
 
 /* iopath [options] [jobfile ...]: fio-style invocation. */
@@ -44,9 +42,6 @@ int cmd_suite(int argc, char **argv);
 
 /* iopath help [TOPIC]: the commands and the topics, or docs/TOPIC.md as compiled in. */
 int cmd_help(int argc, char **argv);
-
-/* --debug's lines go to f from now on (NULL: stdout, the default) (core/cli/main.c). */
-void debug_lines_to(FILE *f);
 
 /* Print the command table, one line per command (core/cli/main.c). */
 void commands_list(void);
