@@ -145,8 +145,8 @@ const struct opt_def opt_table[] = {
 	  "advise the kernel of the access pattern: 1 (the job's: random or sequential, the default), random, sequential, 0 (none)",
 	  fadvise_hint_words },
 	{ "randrepeat", NULL, OPT_BOOL, FIELD(randrepeat), 0, 1, NULL, "same random sequence each run" },
-	{ "allrandrepeat", NULL, OPT_BOOL, FIELD(allrandrepeat), 0, 1, NULL,
-	  "every random generator repeatable, even with randrepeat=0 (offsets, buffers, pacing)" },
+	{ "allrandrepeat", NULL, OPT_BOOL, FIELD(randrepeat), 0, 1, NULL,
+	  "randrepeat's other name, as in fio 3.36 on (randrepeat covers every generator)" },
 	{ "randseed", NULL, OPT_FN, 0, 0, 0, 0, set_randseed, "seed of the random generators" },
 	{ "norandommap", NULL, OPT_FLAG, FIELD(norandommap), 0, 1, NULL,
 	  "random offsets without covering each block once" },
@@ -362,6 +362,8 @@ const struct opt_def opt_table[] = {
 	  "a verify writer saves what it completed to local-JOB-N-verify.state" },
 	{ "verify_state_load", NULL, OPT_BOOL, FIELD(verify_state_load), 0, 1, NULL,
 	  "a verify reader checks only the blocks the saved state says were written" },
+	{ "verify_write_sequence", NULL, OPT_BOOL, FIELD(verify_write_sequence), 0, 1, NULL,
+	  "the verify pass checks each block's write number (fio's numberio): 0 skips that check" },
 	{ "verify_pattern", NULL, OPT_FN, 0, 0, 0, 0, set_verify_pattern,
 	  "written data is this pattern (0x hex, \"string\", numbers), and reads are checked for it" },
 	{ "fill_device", "fill_fs", OPT_BOOL, FIELD(fill_device), 0, 1, NULL,
@@ -417,6 +419,7 @@ void job_defaults(struct job_spec *job)
 	job->dedupe_ws_percentage = 5;
 	job->do_verify = true;
 	job->verify_state_save = true;
+	job->verify_write_sequence = true;
 	job->replay_time_scale = 100;
 	job->replay_scale = 1;
 	job->rwmixread = 50;

@@ -271,7 +271,6 @@ struct job_spec {
 	bool invalidate;
 	unsigned char fadvise_hint;	/* FADV_HINT_*: fio's fadvise_hint */
 	bool randrepeat;
-	bool allrandrepeat;		/* fio's: every random generator repeatable, not only offsets */
 	bool randseed_set;
 	uint64_t randseed;
 	bool norandommap;
@@ -394,6 +393,11 @@ struct job_spec {
 	bool experimental_verify;	/* fio's: accepted; iopath always checks what it logged */
 	bool verify_state_save;		/* a writer leaves what it completed in a state file */
 	bool verify_state_load;		/* a reader checks only what that file says was written */
+	/* verify_write_sequence (fio's): the verify pass checks each header's write number (fio's
+	 * numberio) against the block's last write; job_finish leaves it set only where fio checks
+	 * it (a writing job of one block size, not time_based; by default not verify_only, nor
+	 * norandommap with more than one asynchronous I/O in flight) */
+	bool verify_write_sequence;
 	unsigned verify_pattern_len;	/* written data is this pattern, and is checked for it */
 	unsigned char verify_pattern[PATTERN_MAX];
 	bool fill_device;		/* writing until ENOSPC ends the job, without an error */
@@ -453,11 +457,12 @@ static inline uint32_t job_verify_unit(const struct job_spec *job, uint32_t unit
 
 /*
  * The job's random sequences (offsets, buffer contents, pacing, start delays) the same on every
- * run: randrepeat=1 (fio's default), allrandrepeat=1, or a randseed given, which seeds them.
+ * run: randrepeat=1 (fio's default; allrandrepeat is its other name), or a randseed given,
+ * which seeds them.
  */
 static inline bool job_rand_repeatable(const struct job_spec *job)
 {
-	return job->randrepeat || job->allrandrepeat || job->randseed_set;
+	return job->randrepeat || job->randseed_set;
 }
 
 static inline bool job_rw_random(enum job_rw rw)
