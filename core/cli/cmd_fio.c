@@ -523,12 +523,39 @@ static int inflate_log(const char *path)
 	return 0;
 }
 
+
+/*
+ * fio's normal output starts before the jobs run (a line per job, the version, "Starting
+ * N threads"): printed now where the text goes, or kept for the --output file, where fio
+ * writes it first.
+ */
+static int start_lines(struct output_opts *out, const struct job_list *jobs, char **kept)
+{
+	size_t len;
+	FILE *f;
+
+	if (!out->path) {
+		f = out->formats & (OUT_JSON | OUT_JSONPLUS) ? stderr : stdout;
+		report_normal_preamble(f, jobs);
+		fflush(f);
+		return 0;
+	}
+	f = open_memstream(kept, &len);
+	if (!f)
+		return -ENOMEM;
+	report_normal_preamble(f, jobs);
+	if (fclose(f))
+		return -ENOMEM;
+	out->preamble = *kept;
+	return 0;
+}
 int cmd_fio(int argc, char **argv)
 {
 	struct eta_state eta = { 0 };
 	struct fio_args a = { .out = { .formats = OUT_NORMAL } };
 	struct job_list jobs = { 0 };
 	struct run_results res;
+	char *preamble = NULL;
 	struct job_parser p;
 	struct iop_err err = { "" };
 	unsigned i;
@@ -602,6 +629,12 @@ int cmd_fio(int argc, char **argv)
 		job_list_free(&jobs);
 		return 0;
 	}
+	/* fio's lines before the jobs run (under MPI rank 0 writes the merged result alone) */
+	if ((a.out.formats & OUT_NORMAL) && !fleet_active() && start_lines(&a.out, &jobs, &preamble)) {
+		fprintf(stderr, "iopath: out of memory\n");
+		job_list_free(&jobs);
+		return EXIT_JOB_FAILED;
+	}
 	install_stop_signals();
 	eta.always = a.eta > 0;
 	eta.newline_ns = a.eta_newline_ns;
@@ -630,5 +663,6 @@ int cmd_fio(int argc, char **argv)
 	}
 	run_results_free(&res);
 	job_list_free(&jobs);
+	free(preamble);
 	return code;
 }
