@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "job/cmdhelp.h"
+#include "cli/cmdargs.h"
 #include "cli/commands.h"
 #include "base/msg.h"
 #include "base/version.h"
@@ -503,6 +504,24 @@ static void print_parsed(const struct fio_args *a, const struct job_list *jobs)
 	json_decref(root);
 }
 
+/*
+ * The end of the spool of --debug lines meant for --output: back to stdout, and the lines
+ * printed there when no result file took them (the run failed before its result).
+ */
+static void lead_end(FILE *lead, bool written)
+{
+	char buf[65536];
+	size_t n;
+
+	if (!lead)
+		return;
+	debug_lines_to(NULL);
+	if (!written && fflush(lead) == 0 && fseek(lead, 0, SEEK_SET) == 0)
+		while ((n = fread(buf, 1, sizeof(buf), lead)) && fwrite(buf, 1, n, stdout) == n)
+			;
+	fclose(lead);
+}
+
 /* --inflate-log=FILE: a compressed log's lines on stdout, as fio prints them; nothing if bad. */
 static int inflate_log(const char *path)
 {
@@ -526,36 +545,24 @@ static int inflate_log(const char *path)
 
 /*
  * fio's normal output starts before the jobs run (a line per job, the version, "Starting
- * N threads"): printed now where the text goes, or kept for the --output file, where fio
- * writes it first.
+ * N threads"): on the text's stream, or, with --output, first in the file (out->lead).
  */
-static int start_lines(struct output_opts *out, const struct job_list *jobs, char **kept)
+static void start_lines(const struct output_opts *out, const struct job_list *jobs)
 {
-	size_t len;
-	FILE *f;
+	FILE *f = out->path ? out->lead : out->formats & (OUT_JSON | OUT_JSONPLUS) ? stderr : stdout;
 
-	if (!out->path) {
-		f = out->formats & (OUT_JSON | OUT_JSONPLUS) ? stderr : stdout;
-		report_normal_preamble(f, jobs);
-		fflush(f);
-		return 0;
-	}
-	f = open_memstream(kept, &len);
 	if (!f)
-		return -ENOMEM;
+		return;
 	report_normal_preamble(f, jobs);
-	if (fclose(f))
-		return -ENOMEM;
-	out->preamble = *kept;
-	return 0;
+	fflush(f);
 }
+
 int cmd_fio(int argc, char **argv)
 {
 	struct eta_state eta = { 0 };
 	struct fio_args a = { .out = { .formats = OUT_NORMAL } };
 	struct job_list jobs = { 0 };
 	struct run_results res;
-	char *preamble = NULL;
 	struct job_parser p;
 	struct iop_err err = { "" };
 	unsigned i;
@@ -629,12 +636,23 @@ int cmd_fio(int argc, char **argv)
 		job_list_free(&jobs);
 		return 0;
 	}
-	/* fio's lines before the jobs run (under MPI rank 0 writes the merged result alone) */
-	if ((a.out.formats & OUT_NORMAL) && !fleet_active() && start_lines(&a.out, &jobs, &preamble)) {
-		fprintf(stderr, "iopath: out of memory\n");
-		job_list_free(&jobs);
-		return EXIT_JOB_FAILED;
+	/*
+	 * as fio: with --output, the run's --debug lines go into the file, before the result,
+	 * and so do the normal output's start lines
+	 */
+	if (a.out.path && (iop_debug_mask || (a.out.formats & OUT_NORMAL)) && !fleet_active()) {
+		a.out.lead = tmpfile();
+		if (a.out.lead && iop_debug_mask)
+			debug_lines_to(a.out.lead);
+		else if (!a.out.lead)
+			fprintf(stderr, "iopath: warning: %s (no temporary file: %s)\n",
+				iop_debug_mask ? "--debug lines stay on stdout" :
+						 "the lines printed before the run are left out of the file",
+				strerror(errno));
 	}
+	/* fio's lines before the jobs run (under MPI rank 0 writes the merged result alone) */
+	if ((a.out.formats & OUT_NORMAL) && !fleet_active())
+		start_lines(&a.out, &jobs);
 	install_stop_signals();
 	eta.always = a.eta > 0;
 	eta.newline_ns = a.eta_newline_ns;
@@ -647,6 +665,7 @@ int cmd_fio(int argc, char **argv)
 	if (ret) {
 		fprintf(stderr, "iopath: %s\n", err.msg);
 		fleet_note_error(err.msg);
+		lead_end(a.out.lead, false);
 		run_results_free(&res);
 		job_list_free(&jobs);
 		return EXIT_USAGE;
@@ -661,8 +680,8 @@ int cmd_fio(int argc, char **argv)
 			code = code ? code : EXIT_JOB_FAILED;
 		}
 	}
+	lead_end(a.out.lead, true);
 	run_results_free(&res);
 	job_list_free(&jobs);
-	free(preamble);
 	return code;
 }

@@ -3,6 +3,7 @@
 #define IOPATH_OUTPUT_H
 
 #include <stdbool.h>
+#include <stdio.h>
 
 #include "base/err.h"
 #include "run/run.h"
@@ -18,8 +19,8 @@ struct output_opts {
 	unsigned formats;
 	const char *path;	/* --output=FILE, or NULL for stdout */
 	unsigned terse_version;	/* --terse-version: 2 to 5 (0: fio's default, 3) */
-	const char *preamble;	/* with path and normal: what fio prints before the jobs run,
-				 * written first into the file, as fio writes it there */
+	FILE *lead;		/* with path: lines the file starts with (the run's --debug lines,
+				   as fio writes them to --output), or NULL */
 };
 
 /*
