@@ -169,3 +169,53 @@ Test(report, suite_page_shows_each_targets_probe)
 	cr_assert_null(strstr(page, "1970-01-01"), "a time the suite never recorded");
 	free(page);
 }
+
+/*
+ * A QEMU lab's lab.json (tests/lab/lab-explained.json, from a real lab run) is explained on the
+ * page as `iopath explain` explains it: each path's card, its verdict per direction.
+ */
+Test(report, a_labs_result_carries_its_explanation)
+{
+	const char *dir = tmpdir_make();
+	char html[512], *page, *ex;
+	struct run_out r;
+
+	snprintf(html, sizeof(html), "%s/lab.html", dir);
+	r = iopath_run("report", "tests/lab/lab-explained.json", "-o", html, NULL);
+	cr_assert_eq(r.status, 0, "report: %s", r.err);
+	run_out_free(&r);
+	page = slurp(html);
+	ex = strstr(page, "Why each path is as fast as it is");
+	cr_assert_not_null(ex, "no explanation on the lab's page");
+	cr_assert_not_null(strstr(ex, "9p-none: <code class=\"verdict\">"), "no card for 9p-none");
+	cr_assert_not_null(strstr(ex, "ext4-virtio-blk: <code class=\"verdict\">"));
+	cr_assert_not_null(strstr(ex, "reads: <code>serialized</code> (high)"),
+			   "9p's reads not told serialized");
+	free(page);
+}
+
+/* A FIFO given as a result is refused on its descriptor, not waited on for a writer. */
+Test(report, a_fifo_given_as_a_result_is_refused_not_waited_on)
+{
+	const char *dir = tmpdir_make();
+	char fifo[512], html[512];
+	const char *cmds[][4] = {
+		{ "report", fifo, "-o", html }, { "compare", fifo, fifo, NULL },
+		{ "explain", fifo, NULL, NULL },
+	};
+	unsigned i;
+
+	snprintf(fifo, sizeof(fifo), "%s/result.json", dir);
+	snprintf(html, sizeof(html), "%s/page.html", dir);
+	cr_assert_eq(mkfifo(fifo, 0600), 0);
+	for (i = 0; i < 3; i++) {
+		char *argv[] = { "iopath", (char *)cmds[i][0], (char *)cmds[i][1],
+				 (char *)cmds[i][2], (char *)cmds[i][3], NULL };
+		struct run_bg b = iopath_startv(argv, NULL);
+		struct run_out r = iopath_wait(&b, 60);	/* a hang fails here */
+
+		cr_expect_eq(r.status, 2, "%s: exit %d: %s", cmds[i][0], r.status, r.err);
+		cr_expect_not_null(strstr(r.err, "not a regular file"), "%s: %s", cmds[i][0], r.err);
+		run_out_free(&r);
+	}
+}
