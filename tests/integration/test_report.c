@@ -193,29 +193,3 @@ Test(report, a_labs_result_carries_its_explanation)
 			   "9p's reads not told serialized");
 	free(page);
 }
-
-/* A FIFO given as a result is refused on its descriptor, not waited on for a writer. */
-Test(report, a_fifo_given_as_a_result_is_refused_not_waited_on)
-{
-	const char *dir = tmpdir_make();
-	char fifo[512], html[512];
-	const char *cmds[][4] = {
-		{ "report", fifo, "-o", html }, { "compare", fifo, fifo, NULL },
-		{ "explain", fifo, NULL, NULL },
-	};
-	unsigned i;
-
-	snprintf(fifo, sizeof(fifo), "%s/result.json", dir);
-	snprintf(html, sizeof(html), "%s/page.html", dir);
-	cr_assert_eq(mkfifo(fifo, 0600), 0);
-	for (i = 0; i < 3; i++) {
-		char *argv[] = { "iopath", (char *)cmds[i][0], (char *)cmds[i][1],
-				 (char *)cmds[i][2], (char *)cmds[i][3], NULL };
-		struct run_bg b = iopath_startv(argv, NULL);
-		struct run_out r = iopath_wait(&b, 60);	/* a hang fails here */
-
-		cr_expect_eq(r.status, 2, "%s: exit %d: %s", cmds[i][0], r.status, r.err);
-		cr_expect_not_null(strstr(r.err, "not a regular file"), "%s: %s", cmds[i][0], r.err);
-		run_out_free(&r);
-	}
-}
