@@ -107,6 +107,11 @@ static inline void err_count(struct worker *w, int err)
 void worker_fail(struct worker *w, int error, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
+/* ---- wthread.c ---- */
+
+/* The thread's CPUs, NUMA policy and priority, then its buffers under them; 0 or -errno. */
+int worker_place(struct worker *w);
+
 /* ---- phase.c ---- */
 
 /* Under MPI, agree with the other ranks before the phase; false: do not start it. */

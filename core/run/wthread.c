@@ -1,0 +1,213 @@
+/*
+ * A worker thread's own place: its CPUs (cpus_allowed, numa_cpu_nodes), NUMA memory policy and
+ * I/O priority, and the request buffers it then allocates under that policy.
+ */
+#include <errno.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "io/buffer.h"
+#include "base/cpulist.h"
+#include "base/numapol.h"
+#include "run/worker.h"
+#include "run/runner.h"
+
+/*
+ * cpus_allowed, cpumask: this worker thread's CPUs, before anything is allocated. Under
+ * cpus_allowed_policy=split the worker keeps one CPU of the set, chosen as fio's
+ * fio_cpus_split does, by its thread number over the whole run.
+ */
+static int setup_cpus(struct worker *w)
+{
+	const struct job_spec *job = w->job;
+	uint64_t set[JOB_CPUS_MAX / 64];
+	cpu_set_t cs;
+	unsigned c;
+	int ret;
+
+	if (!job->cpus_given)
+		return 0;
+	memcpy(set, job->cpus_allowed, sizeof(set));
+	if (job->cpus_split)
+		iop_cpus_split(set, worker_thread_number(w->plan, w->clone) - 1);
+	CPU_ZERO(&cs);
+	for (c = 0; c < JOB_CPUS_MAX && c < CPU_SETSIZE; c++)
+		if (cpu_in(set, c))
+			CPU_SET(c, &cs);
+	ret = pthread_setaffinity_np(pthread_self(), sizeof(cs), &cs);
+	if (ret) {
+		char list[128];
+
+		iop_cpus_format(set, list, sizeof(list));
+		worker_fail(w, ret, "cpus_allowed: cannot run on CPUs %s: %s", list, strerror(ret));
+		return -ret;
+	}
+	return 0;
+}
+
+/* The CPUs the thread runs on after cpus_allowed and numa_cpu_nodes, for the result. */
+static void note_cpus(struct worker *w)
+{
+	cpu_set_t cs;
+	unsigned c;
+
+	if (!w->job->cpus_given && !w->job->numa_cpu_nodes[0])
+		return;
+	if (pthread_getaffinity_np(pthread_self(), sizeof(cs), &cs))
+		return;
+	memset(w->cpus_applied, 0, sizeof(w->cpus_applied));
+	for (c = 0; c < JOB_CPUS_MAX && c < CPU_SETSIZE; c++)
+		if (CPU_ISSET(c, &cs))
+			cpu_add(w->cpus_applied, c);
+	w->cpus_pinned = true;
+}
+
+/*
+ * prio, prioclass, nice: this worker thread's I/O priority and nice value, after its CPUs as
+ * in fio's thread_main. Both calls name the thread (Linux applies them per thread), so one
+ * job's setting leaves the run's other threads as they were, as fio's processes are.
+ */
+static int setup_priority(struct worker *w)
+{
+	const struct job_spec *job = w->job;
+	pid_t tid = (pid_t)syscall(SYS_gettid);
+	int cur;
+
+	if (job->ioprio_given) {
+		/* fio's ioprio_set: no class (0) is best-effort */
+		unsigned cls = job->ioprio_class ? job->ioprio_class : 2;
+
+		if (syscall(SYS_ioprio_set, 1 /* IOPRIO_WHO_PROCESS */, tid,
+			    (int)(cls << 13 | job->ioprio))) {
+			int e = errno;
+
+			worker_fail(w, e, "prio=%u prioclass=%u: ioprio_set: %s", job->ioprio,
+				    job->ioprio_class, strerror(e));
+			return -e;
+		}
+	}
+	if (job->nice) {
+		errno = 0;
+		cur = getpriority(PRIO_PROCESS, (id_t)tid);
+		if ((cur == -1 && errno) || setpriority(PRIO_PROCESS, (id_t)tid, cur + job->nice)) {
+			int e = errno;
+
+			worker_fail(w, e, "nice=%d: setpriority: %s", job->nice, strerror(e));
+			return -e;
+		}
+	}
+	return 0;
+}
+
+/* numa_cpu_nodes, numa_mem_policy: this worker thread's CPUs and memory policy. */
+static int setup_numa(struct worker *w)
+{
+	const struct job_spec *job = w->job;
+	int ret;
+
+	if (job->numa_cpu_nodes[0]) {
+		ret = numa_bind_cpus(job->numa_cpu_nodes);
+		if (ret) {
+			worker_fail(w, -ret, "numa_cpu_nodes=%s: %s", job->numa_cpu_nodes,
+				    strerror(-ret));
+			return ret;
+		}
+	}
+	ret = numa_set_policy((enum numa_mode)job->numa_mem_mode, job->numa_mem_nodes);
+	if (ret)
+		worker_fail(w, -ret, "numa_mem_policy: %s", strerror(-ret));
+	return ret;
+}
+
+#define HUGE_ALIGN (2ul << 20)
+
+/*
+ * One mapping holds every request buffer of the worker. With huge pages wanted and a pool of
+ * at least 2 MiB it starts on a 2 MiB boundary and is advised MADV_HUGEPAGE: a large request
+ * then lies in physically contiguous memory, which the block layer passes on as one segment
+ * instead of one per 4 KiB page (fewer split requests, less pinning work per I/O).
+ */
+static int map_buffers(struct worker *w, bool huge)
+{
+	size_t len = w->buf_len;
+	uintptr_t base;
+
+	huge = huge && len >= HUGE_ALIGN;
+	if (huge)
+		len += HUGE_ALIGN;
+	w->buf_map = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (w->buf_map == MAP_FAILED) {
+		w->buf_map = NULL;
+		return -ENOMEM;
+	}
+	w->buf_map_len = len;
+	base = (uintptr_t)w->buf_map;
+	if (huge)
+		base = (base + HUGE_ALIGN - 1) & ~(HUGE_ALIGN - 1);
+	w->buf_base = (void *)base;
+	w->buf_huge = huge && !madvise(w->buf_base, w->buf_len, MADV_HUGEPAGE);
+	return 0;
+}
+
+static int setup_buffers(struct worker *w)
+{
+	const struct job_spec *job = w->job;
+	unsigned i;
+	int ret;
+	size_t sz = ((size_t)w->plan->max_bs + BUF_ALIGN - 1) / BUF_ALIGN * BUF_ALIGN;
+
+	w->depth = job->iodepth;
+	w->buf_size = sz;
+	w->buf_len = sz * w->depth;
+	ret = map_buffers(w, job->mem == MEM_THP);
+	if (ret)
+		return ret;
+	w->reqs = calloc(w->depth, sizeof(*w->reqs));
+	w->free_reqs = calloc(w->depth, sizeof(*w->free_reqs));
+	w->batch = calloc(w->depth, sizeof(*w->batch));
+	w->done = calloc(w->depth, sizeof(*w->done));
+	w->st = calloc(STAT_NR, sizeof(*w->st));
+	if (!w->reqs || !w->free_reqs || !w->batch || !w->done || !w->st)
+		return -ENOMEM;
+	if (job->rw == RW_COPY) {
+		w->copy_ready = calloc(w->depth, sizeof(*w->copy_ready));
+		if (!w->copy_ready)
+			return -ENOMEM;
+	}
+	buf_fill(job, &w->buf_rng, w->buf_base, w->buf_len);
+	for (i = 0; i < w->depth; i++) {
+		w->reqs[i].index = i;
+		w->reqs[i].buf = (char *)w->buf_base + (size_t)i * sz;
+		w->free_reqs[w->depth - 1 - i] = &w->reqs[i];
+	}
+	w->nr_free = w->depth;
+	return 0;
+}
+
+/*
+ * CPU and NUMA placement first: the buffers are then allocated under the policy, as in fio.
+ * numa_cpu_nodes comes after cpus_allowed and replaces its set, as in fio.
+ */
+int worker_place(struct worker *w)
+{
+	int ret = setup_cpus(w);
+
+	if (!ret)
+		ret = setup_numa(w);
+	if (!ret)
+		note_cpus(w);
+	if (!ret)
+		ret = setup_priority(w);
+	if (!ret)
+		ret = setup_buffers(w);
+	if (ret)
+		worker_fail(w, -ret, "cannot allocate %u buffers of %u bytes", w->job->iodepth,
+			    w->plan->max_bs);
+	return ret;
+}
