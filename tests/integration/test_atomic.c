@@ -345,7 +345,11 @@ Test(atomic, refused_for_engines_that_cannot_pass_it)
 	}
 }
 
-/* fio's example (but verify_write_sequence, another option) parses; atomic=1 implies direct=1. */
+/* fio's example, atomic-verify.fio: it parses; atomic=1 implies direct=1. */
+static const char example[] =
+	"[write-and-verify]\nrw=randwrite\nbs=4k\ndirect=1\nioengine=libaio\niodepth=16\n"
+	"verify=crc64\natomic=1\nverify_write_sequence=0\nnumjobs=10\nfilename=%s\n";
+
 Test(atomic, the_examples_job_parses)
 {
 	const char *dir = tmpdir_make();
@@ -354,8 +358,7 @@ Test(atomic, the_examples_job_parses)
 	json_t *root, *job, *opts;
 
 	snprintf(path, sizeof(path), "%s/atomic-verify.fio", dir);
-	file_write_text(path, "[write-and-verify]\nrw=randwrite\nbs=4k\ndirect=1\nioengine=libaio\n"
-			"iodepth=16\nverify=crc64\natomic=1\nnumjobs=10\nfilename=/dev/XXX\n");
+	file_printf(path, example, "/dev/XXX");
 	r = iopath_run("--parse-only", "--output-format=json", path, NULL);
 	cr_assert_eq(r.status, 0, "exit %d: %s", r.status, r.err);
 	root = json_from_string(r.out);
@@ -373,6 +376,32 @@ Test(atomic, the_examples_job_parses)
 	cr_assert(json_is_true(json_object_get(job, "direct")), "%s", r.out);
 	json_decref(root);
 	run_out_free(&r);
+}
+
+/* ... and runs on a file with atomic writes: ten writers of one file, each verifying. */
+Test(atomic, the_examples_job_runs_and_verifies_on_xfs)
+{
+	char path[340], file[340], size[] = "--size=4m";
+	char *args[] = { path, size, NULL };
+	json_t *root, *jobs;
+	unsigned i;
+
+	xfs_mount();
+	snprintf(path, sizeof(path), "%s.fio", mnt);
+	snprintf(file, sizeof(file), "%s/av", mnt);
+	file_printf(path, example, file);
+	root = iopath_json_in(mnt, args, 0, NULL);
+	cr_assert_not_null(root);
+	jobs = json_object_get(root, "jobs");
+	cr_assert_eq(json_array_size(jobs), 10);
+	for (i = 0; i < 10; i++) {
+		cr_assert_eq(json_integer_value(json_object_get(json_array_get(jobs, i), "error")), 0);
+		cr_assert_eq(job_int(root, i, "write", "total_ios"), 1024);
+		cr_assert_eq(job_int(root, i, "read", "total_ios"), 1024, "writer %u's verify", i);
+	}
+	assert_applied(root, "libaio");
+	json_decref(root);
+	unlink(path);
 }
 
 /* atomic=1 implies direct=1, as in fio; a job that writes nothing has no writes to make atomic. */
