@@ -30,28 +30,6 @@ static void atomic_cleanup(void)
 
 TestSuite(atomic, .fini = atomic_cleanup);
 
-/* statx's atomic write limits of a new file in dir (its fields read at their offsets). */
-static bool new_file_limits(const char *dir, unsigned *min, unsigned *max, unsigned *segs)
-{
-	struct statx stx;
-	unsigned v[3];
-	int fd = open(dir, O_TMPFILE | O_RDWR, 0600);
-
-	*min = *max = *segs = 0;
-	if (fd < 0)
-		return false;
-	memset(&stx, 0, sizeof(stx));
-	if (statx(fd, "", AT_EMPTY_PATH, 0x10000u, &stx) || !(stx.stx_mask & 0x10000u) ||
-	    !(stx.stx_attributes & 0x400000u)) {
-		close(fd);
-		return false;
-	}
-	memcpy(v, (unsigned char *)&stx + 168, sizeof(v));
-	close(fd);
-	*min = v[0], *max = v[1], *segs = v[2];
-	return *min && *max >= *min;
-}
-
 /* An XFS with reflink on a loop device, mounted; skips, saying why, where it cannot be. */
 static const char *xfs_mount(void)
 {
@@ -72,7 +50,7 @@ static const char *xfs_mount(void)
 	if (sh("mount -o loop %s %s 2>/dev/null", img, where))
 		cr_skip_test("cannot mount an XFS image on a loop device here (no free loop device, or no XFS in this kernel)");
 	snprintf(mnt, sizeof(mnt), "%s", where);
-	if (!new_file_limits(mnt, &a, &b, &c))
+	if (!atomic_write_limits(mnt, &a, &b, &c))
 		cr_skip_test("this kernel gives XFS files no atomic writes (software atomic writes with reflink: Linux 6.16 or later)");
 	return mnt;
 }
@@ -159,7 +137,7 @@ static void assert_applied(json_t *root, const char *engine)
 	unsigned min, max, segs;
 	char num[16];
 
-	cr_assert(new_file_limits(mnt, &min, &max, &segs));
+	cr_assert(atomic_write_limits(mnt, &min, &max, &segs));
 	cr_assert_eq(json_integer_value(json_object_get(job, "error")), 0, "%s failed", engine);
 	cr_assert_not_null(strstr(json_string_value(json_object_get(ap, "atomic")) ?: "",
 				  "RWF_ATOMIC"), "%s: engine_applied has no atomic", engine);
@@ -211,7 +189,7 @@ Test(atomic, the_kernel_refuses_the_writes_where_the_file_has_none)
 	char fname[340], eng[64];
 	unsigned i, a, b, c;
 
-	if (new_file_limits(dir, &a, &b, &c))
+	if (atomic_write_limits(dir, &a, &b, &c))
 		cr_skip_test("%s has atomic writes: no file without them to try", dir);
 	for (i = 0; i < 3; i++) {
 		char *plain[] = { "--name=a", fname, "--size=64k", "--bs=4k", "--rw=write",
@@ -260,7 +238,7 @@ Test(atomic, refused_before_any_io_where_the_file_has_none)
 	struct run_out r;
 	uint64_t sum;
 
-	if (new_file_limits(dir, &a, &b, &c))
+	if (atomic_write_limits(dir, &a, &b, &c))
 		cr_skip_test("%s has atomic writes: no file without them to try", dir);
 	/* a file to create: refused before it is */
 	snprintf(path, sizeof(path), "%s/new", dir);
@@ -288,7 +266,7 @@ Test(atomic, refuses_a_block_size_outside_the_files_limits)
 	struct run_out r;
 
 	xfs_mount();
-	cr_assert(new_file_limits(mnt, &min, &max, &segs));
+	cr_assert(atomic_write_limits(mnt, &min, &max, &segs));
 	snprintf(fname, sizeof(fname), "--filename=%s/big", mnt);
 	r = iopath_run("--name=a", fname, "--size=8m", "--bs=4m", "--rw=randwrite", "--atomic=1",
 		       "--ioengine=pvsync2", NULL);
