@@ -7,6 +7,7 @@
  * whose engines iopath has, and requires 95%.
  */
 #include <dirent.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,8 +17,25 @@
 
 #include "harness.h"
 
-/* the temporary directories each test made go with it */
-TestSuite(fio_examples, .fini = tmpdir_cleanup);
+/* the XFS an atomic=1 example runs on, while it is mounted */
+static char atomic_mnt[600];
+
+static void atomic_umount(void)
+{
+	/* mount -o loop's device goes with the mount's last reference */
+	if (atomic_mnt[0])
+		umount2(atomic_mnt, MNT_DETACH);
+	atomic_mnt[0] = '\0';
+}
+
+/* the temporary directories each test made go with it, the XFS unmounted first */
+static void examples_cleanup(void)
+{
+	atomic_umount();
+	tmpdir_cleanup();
+}
+
+TestSuite(fio_examples, .fini = examples_cleanup);
 
 /* the yardsticks kept in the tree; IOPATH_FIO_EXAMPLES=DIR measures another set (scripts/fio-examples) */
 #define EXAMPLES_333 "tests/jobs/fio-examples"
@@ -136,40 +154,60 @@ static bool loop_attach(const char *dir, char *dev, size_t len, const char **why
 	return true;
 }
 
-/*
- * Files whose writes are atomic (atomic=1, RWF_ATOMIC): they need a file with atomic writes,
- * which this machine's own disk may lack (ext4 on virtio-blk has none). They run in an XFS
- * with reflink on a loop device (its software atomic writes, Linux 6.16 and later), root only.
- */
-static bool needs_atomic_writes(const char *name)
+/* Does the example write with atomic=1 (RWF_ATOMIC), which needs a file system that has it? */
+static bool writes_atomic(const char *path)
 {
-	return !strcmp(name, "atomic-verify.fio");
+	return !sh("grep -Eq '^[[:space:]]*atomic[[:space:]]*=[[:space:]]*1[[:space:]]*$' '%s'", path);
 }
 
-/* An XFS with reflink mounted on dir/xfs, its path in mnt; false (and why) where it cannot be. */
-static bool xfs_attach(const char *dir, char *mnt, size_t len, const char **why)
+/* Do new files in dir take atomic writes (statx's STATX_WRITE_ATOMIC and its attribute)? */
+static bool dir_has_atomic_writes(const char *dir)
 {
-	char img[512];
-	unsigned a, b, c;
+	struct statx stx;
+	int fd = open(dir, O_TMPFILE | O_RDWR, 0600);
+	bool ok;
+
+	if (fd < 0)
+		return false;
+	memset(&stx, 0, sizeof(stx));
+	ok = !statx(fd, "", AT_EMPTY_PATH, 0x10000u /* STATX_WRITE_ATOMIC */, &stx) &&
+	     (stx.stx_mask & 0x10000u) && (stx.stx_attributes & 0x400000u /* ..._ATTR_ */);
+	close(fd);
+	return ok;
+}
+
+/*
+ * A scratch XFS with reflink on a loop device, mounted at DIR/mnt (atomic_mnt): Linux 6.16 and
+ * later give its files software atomic writes. false (and why) where there is none.
+ */
+static bool atomic_mount(const char *dir, const char **why)
+{
+	char img[512], where[512];
 
 	if (!is_root()) {
 		*why = "needs root to mount an XFS image on a loop device";
 		return false;
 	}
+	if (access("/usr/sbin/mkfs.xfs", X_OK) && access("/sbin/mkfs.xfs", X_OK)) {
+		*why = "mkfs.xfs is not installed (scripts/deps.sh installs xfsprogs)";
+		return false;
+	}
 	snprintf(img, sizeof(img), "%s/xfs.img", dir);
-	snprintf(mnt, len, "%s/xfs", dir);
-	if (mkdir(mnt, 0755) ||
-	    sh("truncate -s 512m %s && mkfs.xfs -q -m reflink=1 %s >/dev/null 2>&1", img, img)) {
-		*why = "mkfs.xfs cannot make an XFS image with reflink here (xfsprogs missing?)";
+	snprintf(where, sizeof(where), "%s/mnt", dir);
+	/* 512 MiB, sparse: mkfs.xfs makes nothing under 300 MB */
+	if (mkdir(where, 0755) ||
+	    sh("truncate -s 512M '%s' && mkfs.xfs -q -m reflink=1 '%s' >/dev/null 2>&1", img, img)) {
+		*why = "mkfs.xfs cannot make an XFS image with reflink here";
 		return false;
 	}
-	if (sh("mount -o loop %s %s 2>/dev/null", img, mnt)) {
-		*why = "an XFS image cannot be mounted on a loop device here";
+	if (sh("mount -o loop '%s' '%s' 2>/dev/null", img, where)) {
+		*why = "an XFS image cannot be mounted on a loop device here (no free loop device, or no XFS in this kernel)";
 		return false;
 	}
-	if (!atomic_write_limits(mnt, &a, &b, &c)) {
-		umount2(mnt, MNT_DETACH);
-		*why = "this kernel gives XFS files no atomic writes (Linux 6.16 and later do, with reflink)";
+	snprintf(atomic_mnt, sizeof(atomic_mnt), "%s", where);
+	if (!dir_has_atomic_writes(where)) {
+		*why = "this kernel gives XFS files no atomic writes (with reflink: Linux 6.16 or later)";
+		atomic_umount();
 		return false;
 	}
 	return true;
@@ -283,8 +321,8 @@ static unsigned fileop_whole;
 /* Run one parsed file, short, in a temporary directory; MACHINE when it cannot run here. */
 static enum verdict run_one(const char *path, const char *name, bool *ok_out)
 {
-	const char *dir = tmpdir_make(), *why = NULL;
-	char job[512], out[512], data[512], extra[6][512], dev[64] = "", link[600], xfs[520] = "";
+	const char *dir = tmpdir_make(), *why = NULL, *files;
+	char job[512], out[512], data[512], extra[6][512], dev[64] = "", link[600];
 	const char *trimmed = needs_blockdev(name);
 	char *argv[12] = { "iopath", "--output-format=json", "--output", out };
 	unsigned n = 4, k, nx;
@@ -292,19 +330,18 @@ static enum verdict run_one(const char *path, const char *name, bool *ok_out)
 	struct run_bg bg;
 	bool ok;
 
-	if (needs_atomic_writes(name)) {
-		if (!xfs_attach(dir, xfs, sizeof(xfs), &why)) {
-			fprintf(stderr, "fio examples: %s not run: its writes are atomic, which needs a file with atomic writes, and %s\n",
-				name, why);
-			tmpdir_cleanup();
-			*ok_out = false;
-			return MACHINE;
-		}
-		dir = xfs;
-	}
 	snprintf(job, sizeof(job), "%s/%s", dir, name);
 	snprintf(out, sizeof(out), "%s/result.json", dir);
-	snprintf(data, sizeof(data), "%s/data", dir);
+	/* atomic=1: the job's files on a scratch XFS that takes atomic writes */
+	if (writes_atomic(path) && !atomic_mount(dir, &why)) {
+		fprintf(stderr, "fio examples: %s not run: it writes with atomic=1 (RWF_ATOMIC), which needs a file system with atomic writes, and %s\n",
+			name, why);
+		tmpdir_cleanup();
+		*ok_out = false;
+		return MACHINE;
+	}
+	files = atomic_mnt[0] ? atomic_mnt : dir;
+	snprintf(data, sizeof(data), "%s/data", files);
 	nx = invocation(name, data, extra);
 	if (nx)
 		file_make(data, 1 << 20, 1);
@@ -312,7 +349,7 @@ static enum verdict run_one(const char *path, const char *name, bool *ok_out)
 		if (!loop_attach(dir, dev, sizeof(dev), &why)) {
 			fprintf(stderr, "fio examples: %s not run: it trims, which needs a block device, and %s\n",
 				name, why);
-			tmpdir_cleanup();
+			examples_cleanup();
 			*ok_out = false;
 			return MACHINE;
 		}
@@ -324,7 +361,7 @@ static enum verdict run_one(const char *path, const char *name, bool *ok_out)
 	argv[n++] = job;
 	argv[n] = NULL;
 
-	cr_assert_eq(sh("tests/integration/shorten-job.sh '%s' '%s' '%s' %s", path, job, dir,
+	cr_assert_eq(sh("tests/integration/shorten-job.sh '%s' '%s' '%s' %s", path, job, files,
 		        trimmed ? "names" : ""), 0);
 	/* in the temporary directory: what a job writes by relative name (logs) stays there */
 	bg = iopath_startv(argv, dir);
@@ -336,10 +373,7 @@ static enum verdict run_one(const char *path, const char *name, bool *ok_out)
 	run_out_free(&r);
 	if (dev[0])
 		sh("losetup -d %s 2>/dev/null", dev);
-	/* the loop device of mount -o loop goes with the mount */
-	if (xfs[0])
-		umount2(xfs, MNT_DETACH);
-	tmpdir_cleanup();
+	examples_cleanup();
 	*ok_out = ok;
 	return PARSES;
 }
