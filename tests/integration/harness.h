@@ -166,6 +166,12 @@ uint64_t file_sum(const char *path);
 int loopdev_attach(const char *img, const char *opts, char *dev, size_t len);
 void loopdev_detach(int *fd, char *dev);
 
+/*
+ * The atomic write limits (statx STATX_WRITE_ATOMIC) of a new file in dir, made unnamed
+ * (O_TMPFILE); false where it has none (or none can be made there).
+ */
+bool atomic_write_limits(const char *dir, unsigned *min, unsigned *max, unsigned *segs);
+
 /* Run a shell command line built from fmt; returns its exit status (or -1). */
 int sh(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
