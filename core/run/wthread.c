@@ -191,6 +191,21 @@ static int setup_buffers(struct worker *w)
 }
 
 /*
+ * numa_cpu_nodes, numa_mem_policy: where the buffers' pages are once filled, for the result
+ * (what the policy did, measured: a full mapping is one move_pages query per 256 pages, once).
+ * A failed query leaves the result without the figures rather than failing the job.
+ */
+static void note_buffer_nodes(struct worker *w)
+{
+	if (!w->job->numa_cpu_nodes[0] && w->job->numa_mem_mode == NUMA_MEM_NONE)
+		return;
+	memset(w->numa_pages, 0, sizeof(w->numa_pages));
+	w->numa_pages_elsewhere = 0;
+	w->numa_measured = !numa_buffer_nodes(w->buf_base, w->buf_len, w->numa_pages,
+					      RESULT_NUMA_NODES, &w->numa_pages_elsewhere);
+}
+
+/*
  * CPU and NUMA placement first: the buffers are then allocated under the policy, as in fio.
  * numa_cpu_nodes comes after cpus_allowed and replaces its set, as in fio.
  */
@@ -206,6 +221,8 @@ int worker_place(struct worker *w)
 		ret = setup_priority(w);
 	if (!ret)
 		ret = setup_buffers(w);
+	if (!ret)
+		note_buffer_nodes(w);
 	if (ret)
 		worker_fail(w, -ret, "cannot allocate %u buffers of %u bytes", w->job->iodepth,
 			    w->plan->max_bs);

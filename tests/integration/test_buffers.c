@@ -1,6 +1,7 @@
 /* Request buffers: huge-page pools by default, fio's ordinary pages with mem=malloc. */
 #include <criterion/criterion.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "integration/harness.h"
 
@@ -128,4 +129,68 @@ Test(buffers, built_in_workloads_keep_huge_pages)
 	cr_assert(strstr(buffers_of(root), "MADV_HUGEPAGE"), "%s", buffers_of(root));
 	json_decref(root);
 	run_out_free(&r);
+}
+
+static bool have_numa_node0(void)
+{
+	return !access("/sys/devices/system/node/node0", F_OK);
+}
+
+/*
+ * numa_mem_policy: the result says where the buffers' pages were (move_pages once filled):
+ * 2 workers x 4 requests of 64 KiB bound to node 0 are 128 pages there, and none elsewhere.
+ */
+Test(buffers, numa_policy_reports_where_the_buffer_pages_are)
+{
+	const char *const args[] = { "--name=t", "--ioengine=null", "--size=1m", "--bs=64k",
+				     "--iodepth=4", "--numjobs=2", "--group_reporting",
+				     "--numa_mem_policy=bind:0", NULL };
+	json_t *root, *io, *pages;
+
+	if (!have_numa_node0())
+		cr_skip_test("no NUMA node 0 in sysfs: the kernel has no NUMA support");
+	root = tool_json(false, args);
+	io = json_object_get(json_array_get(json_object_get(root, "jobs"), 0), "iopath");
+	pages = json_object_get(io, "buffer_pages");
+	cr_assert_not_null(pages, "no iopath.buffer_pages with numa_mem_policy");
+	cr_expect_eq(json_integer_value(json_object_get(json_object_get(pages, "per_node"), "0")),
+		     128);
+	cr_expect_eq(json_object_size(json_object_get(pages, "per_node")), 1);
+	cr_expect_eq(json_integer_value(json_object_get(pages, "elsewhere")), 0);
+	json_decref(root);
+}
+
+/* without a NUMA option nothing is measured, and the result does not pretend */
+Test(buffers, no_numa_option_no_buffer_pages)
+{
+	const char *const args[] = { "--name=t", "--ioengine=null", "--size=1m", NULL };
+	json_t *root = tool_json(false, args);
+	json_t *io = json_object_get(json_array_get(json_object_get(root, "jobs"), 0), "iopath");
+
+	cr_expect_null(json_object_get(io, "buffer_pages"));
+	json_decref(root);
+}
+
+/* a node past the machine's: refused when the job is read, one line naming it, exit 2 */
+Test(buffers, numa_node_past_the_machine_is_refused_naming_it)
+{
+	static const char *const opts[] = { "--numa_cpu_nodes=4095",
+					    "--numa_mem_policy=interleave:0-4095",
+					    "--numa_mem_policy=bind:4095" };
+	unsigned i;
+
+	if (!have_numa_node0())
+		cr_skip_test("no NUMA node 0 in sysfs: the kernel has no NUMA support");
+	if (!access("/sys/devices/system/node/node4095", F_OK))
+		cr_skip_test("this machine has NUMA node 4095");
+	for (i = 0; i < sizeof(opts) / sizeof(opts[0]); i++) {
+		struct run_out r = iopath_run("--name=t", "--ioengine=null", "--size=1m", opts[i],
+					      NULL);
+
+		cr_expect_eq(r.status, 2, "%s: exit %d", opts[i], r.status);
+		cr_expect(strstr(r.err, "node argument 4095") &&
+			  strstr(r.err, "not available on this machine") &&
+			  strchr(r.err, '\n') == strrchr(r.err, '\n'), "%s: %s", opts[i], r.err);
+		run_out_free(&r);
+	}
 }
