@@ -328,7 +328,8 @@ static void hex(char *out, size_t len, const unsigned char *p, unsigned n)
 }
 
 static int check_unit(const struct job_spec *job, unsigned char *u, uint64_t off, uint32_t unit,
-		      uint32_t start, const unsigned char *req, char *why, unsigned why_len)
+		      uint32_t start, const unsigned char *req, int numberio, char *why,
+		      unsigned why_len)
 {
 	enum job_verify v = job->verify;
 	uint32_t hs = vhdr_size(v);
@@ -357,6 +358,12 @@ static int check_unit(const struct job_spec *job, unsigned char *u, uint64_t off
 			 (unsigned long long)h.offset, (unsigned long long)h.offset);
 		return -EILSEQ;
 	}
+	/* fio's order: the write number after the offset, before the header's crc */
+	if (numberio >= 0 && h.numberio != (uint16_t)numberio) {
+		snprintf(why, why_len, "bad header numberio %u, wanted %u", h.numberio,
+			 (unsigned)numberio);
+		return -EILSEQ;
+	}
 	crc = fio_crc32c(&h, offsetof(struct fio_vhdr, crc32));
 	if (crc != h.crc32) {
 		snprintf(why, why_len, "bad header crc %08x, calculated %08x", h.crc32, crc);
@@ -381,7 +388,7 @@ static int check_unit(const struct job_spec *job, unsigned char *u, uint64_t off
 }
 
 int verify_check_job(const struct job_spec *job, void *buf, uint64_t offset, uint32_t len,
-		     uint32_t unit, uint64_t *bad_off, char *why, unsigned why_len)
+		     uint32_t unit, int numberio, uint64_t *bad_off, char *why, unsigned why_len)
 {
 	unsigned char *p = buf;
 	uint32_t done;
@@ -390,7 +397,8 @@ int verify_check_job(const struct job_spec *job, void *buf, uint64_t offset, uin
 	if (job->verify == VERIFY_NONE || job->verify == VERIFY_NULL)
 		return 0;
 	for (done = 0; done + unit <= len; done += unit) {
-		ret = check_unit(job, p + done, offset + done, unit, done, p, why, why_len);
+		ret = check_unit(job, p + done, offset + done, unit, done, p, numberio, why,
+				 why_len);
 		if (ret) {
 			*bad_off = offset + done;
 			return ret;

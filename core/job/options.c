@@ -362,6 +362,8 @@ const struct opt_def opt_table[] = {
 	  "a verify writer saves what it completed to local-JOB-N-verify.state" },
 	{ "verify_state_load", NULL, OPT_BOOL, FIELD(verify_state_load), 0, 1, NULL,
 	  "a verify reader checks only the blocks the saved state says were written" },
+	{ "verify_write_sequence", NULL, OPT_BOOL, FIELD(verify_write_sequence), 0, 1, NULL,
+	  "the verify pass checks each block's write number (fio's numberio): 0 skips that check" },
 	{ "verify_pattern", NULL, OPT_FN, 0, 0, 0, 0, set_verify_pattern,
 	  "written data is this pattern (0x hex, \"string\", numbers), and reads are checked for it" },
 	{ "fill_device", "fill_fs", OPT_BOOL, FIELD(fill_device), 0, 1, NULL,
@@ -417,6 +419,7 @@ void job_defaults(struct job_spec *job)
 	job->dedupe_ws_percentage = 5;
 	job->do_verify = true;
 	job->verify_state_save = true;
+	job->verify_write_sequence = true;
 	job->replay_time_scale = 100;
 	job->replay_scale = 1;
 	job->rwmixread = 50;

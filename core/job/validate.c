@@ -471,6 +471,28 @@ static int finish_verify_only(const struct job_spec *job, struct iop_err *err)
 	return iop_errf(err, -EINVAL, "%s: verify_only: %s", job->origin, why);
 }
 
+/*
+ * verify_write_sequence where fio checks a header's write number (verify.c's verify_header):
+ * jobs that write, with one block size in every direction, not time_based. fio's
+ * fixup_options turns it off for verify_only, and for norandommap with more than one
+ * asynchronous I/O in flight (a later write of a block may land first), unless it is given.
+ */
+static void finish_write_sequence(struct job_spec *job, const struct engine_ops *ops)
+{
+	uint32_t lo = job->bs[0] < job->bs[1] ? job->bs[0] : job->bs[1];
+	uint32_t hi = job->bs_max[0] > job->bs_max[1] ? job->bs_max[0] : job->bs_max[1];
+
+	if (job->bs_trim && job->bs_trim < lo)
+		lo = job->bs_trim;
+	if (job->bs_trim > hi)
+		hi = job->bs_trim;
+	if (!job_gave(job, "verify_write_sequence") &&
+	    (job->verify_only || (job->norandommap && !(ops->flags & ENGINE_SYNC) && job->iodepth > 1)))
+		job->verify_write_sequence = false;
+	if (job->verify == VERIFY_NONE || !job_writes(job->rw) || lo != hi || job->time_based)
+		job->verify_write_sequence = false;
+}
+
 int job_finish(struct job_spec *job, struct iop_err *err)
 {
 	const struct engine_entry *ent = engine_find(job->ioengine);
@@ -537,6 +559,7 @@ int job_finish(struct job_spec *job, struct iop_err *err)
 	/* fio: "any use of blockalign= turns off randommap" */
 	if ((job->ba[0] && job->ba[0] != job->bs[0]) || (job->ba[1] && job->ba[1] != job->bs[1]))
 		job->norandommap = true;
+	finish_write_sequence(job, ent->ops);
 	if (job->verify != VERIFY_NONE && job->bs_unaligned &&
 	    (job->bs[0] != job->bs_max[0] || job->bs[1] != job->bs_max[1]))
 		return iop_errf(err, -EINVAL,

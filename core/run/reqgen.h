@@ -6,18 +6,23 @@
 #ifndef IOPATH_REQGEN_H
 #define IOPATH_REQGEN_H
 
-static void mark_written(struct worker *w, const struct io_req *r)
+/* The block of r is written, as the seq-th write (verify_write_sequence keeps the number). */
+static void mark_written(struct worker *w, const struct io_req *r, uint64_t seq)
 {
 	const struct io_file *f = r->file;
 	uint64_t u = (r->offset - f->start) / w->plan->unit;
 	uint64_t end = u + r->len / w->plan->unit, units = f->len / w->plan->unit;
+	uint16_t *nums = w->wseq[f->index];
 
 	/* zonemode=strided in a file longer than the region goes past it: not verified there */
 	if (end > units)
 		end = units;
 
-	for (; u < end; u++)
+	for (; u < end; u++) {
 		w->written[f->index][u >> 3] |= (unsigned char)(1u << (u & 7));
+		if (nums)
+			nums[u] = (uint16_t)seq;
+	}
 }
 
 /* The next block to read back in the verify pass; false when all were read. */
@@ -259,11 +264,14 @@ static inline void prepare_write(struct worker *w, struct io_req *r)
 	else if (w->scramble)
 		buf_scramble(r->buf, r->len, r->offset, ++w->write_seq);
 	if (job->verify != VERIFY_NONE) {
+		/* fio's numberio: the worker's writes counted from 0 */
+		uint64_t seq = w->verify_seq++;
+
 		if (job->verify_pattern_len)
 			verify_pattern_fill(job, r->buf, r->len);
 		verify_stamp(job, r->buf, r->offset, r->len, job_verify_unit(job, w->plan->unit),
-			     ++w->verify_seq, worker_thread_number(w->plan, w->clone));
-		mark_written(w, r);
+			     seq, worker_thread_number(w->plan, w->clone));
+		mark_written(w, r, seq);
 		if (w->backlog)
 			backlog_push(w, r);
 	}

@@ -70,13 +70,27 @@ static void __attribute__((noinline)) verify_failed(struct worker *w, const stru
 		    (unsigned long long)bad, why);
 }
 
+/*
+ * verify_write_sequence: the write number the block read by r last got (fio's numberio, as
+ * its io_piece keeps it for the verify read), or -1 when it is not checked.
+ */
+static int want_numberio(const struct worker *w, const struct io_req *r)
+{
+	const uint16_t *nums = w->wseq ? w->wseq[r->file->index] : NULL;
+
+	if (!nums)
+		return -1;
+	return nums[(r->offset - r->file->start) / w->plan->unit];
+}
+
 void check_read(struct worker *w, const struct io_req *r)
 {
 	uint64_t bad;
 	char why[160];
 
 	if (verify_check_job(w->job, r->buf, r->offset, r->len,
-			     job_verify_unit(w->job, w->plan->unit), &bad, why, sizeof(why)))
+			     job_verify_unit(w->job, w->plan->unit), want_numberio(w, r), &bad, why,
+			     sizeof(why)))
 		verify_failed(w, r, bad, why);
 }
 
@@ -97,6 +111,7 @@ struct verifier {
 	unsigned nr_fin;
 	struct io_req **take;		/* the worker's copy of fin */
 	struct vfy_verdict {
+		int numberio;		/* the write number wanted (set by the worker), or -1 */
 		bool failed;
 		uint64_t bad;
 		char why[160];
@@ -125,8 +140,8 @@ static void *verifier_main(void *arg)
 		v->q_nr--;
 		pthread_mutex_unlock(&v->lock);
 		d = &v->verdict[r->index];
-		d->failed = verify_check_job(w->job, r->buf, r->offset, r->len, unit, &d->bad, d->why,
-					     sizeof(d->why));
+		d->failed = verify_check_job(w->job, r->buf, r->offset, r->len, unit, d->numberio,
+					     &d->bad, d->why, sizeof(d->why));
 		pthread_mutex_lock(&v->lock);
 		v->fin[v->nr_fin++] = r;
 		pthread_cond_signal(&v->done);
@@ -139,6 +154,7 @@ void vfy_push(struct worker *w, struct io_req *r)
 {
 	struct verifier *v = w->vfy;
 
+	v->verdict[r->index].numberio = want_numberio(w, r);
 	pthread_mutex_lock(&v->lock);
 	v->queue[(v->q_head + v->q_nr) % w->depth] = r;
 	v->q_nr++;

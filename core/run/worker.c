@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "io/buffer.h"
+#include "io/vhdr.h"
 #include "run/run.h"
 #include "stats/stats.h"
 #include "base/msg.h"
@@ -127,7 +128,8 @@ int worker_alloc_files(struct worker *w, unsigned n)
 	w->gens = calloc(n, sizeof(*w->gens));
 	w->nlink_at_open = calloc(n, sizeof(*w->nlink_at_open));
 	w->written = calloc(n, sizeof(*w->written));
-	if (!w->files || !w->gens || !w->nlink_at_open || !w->written)
+	w->wseq = calloc(n, sizeof(*w->wseq));
+	if (!w->files || !w->gens || !w->nlink_at_open || !w->written || !w->wseq)
 		return -ENOMEM;
 	w->nr_files = n;
 	for (i = 0; i < n; i++)
@@ -199,6 +201,14 @@ static int setup_files(struct worker *w)
 			w->written[i] = calloc(f->len / plan->unit / 8 + 1, 1);
 			if (!w->written[i])
 				return -ENOMEM;
+		}
+		if (w->written[i] && job->verify_write_sequence && vhdr_size(job->verify)) {
+			w->wseq[i] = calloc(f->len / plan->unit + 1, sizeof(**w->wseq));
+			if (!w->wseq[i]) {
+				worker_fail(w, ENOMEM, "verify_write_sequence: no memory for the write numbers of %llu blocks of %s (verify_write_sequence=0 does without)",
+					    (unsigned long long)(f->len / plan->unit), f->path);
+				return -ENOMEM;
+			}
 		}
 		if (diskless || (job->engine->flags & ENGINE_FILE_OP))
 			continue;	/* a file-operation engine's operation is its open */
@@ -947,6 +957,7 @@ void worker_free(struct worker *w)
 			close(w->files[i].fd);
 		w->files[i].fd = -1;
 		free(w->written[i]);
+		free(w->wseq[i]);
 	}
 	for (i = 0; w->gens && i < w->nr_files; i++)
 		gen_free(&w->gens[i]);
@@ -954,10 +965,12 @@ void worker_free(struct worker *w)
 	free(w->files);
 	free(w->gens);
 	free(w->written);
+	free(w->wseq);
 	free(w->nlink_at_open);
 	w->files = NULL;
 	w->gens = NULL;
 	w->written = NULL;
+	w->wseq = NULL;
 	w->nlink_at_open = NULL;
 	/* never unmap buffers the kernel may still read or write: leak them instead */
 	if (w->buf_map && !w->bufs_in_flight)

@@ -156,6 +156,7 @@ struct worker {
 	unsigned nr_files;
 	struct file_gen *gens;
 	unsigned char **written;	/* verify: blocks written, one bit per unit */
+	uint16_t **wseq;		/* verify_write_sequence: each unit's last write number */
 	bool *nlink_at_open;		/* the file had links when opened */
 
 	struct io_req *reqs;

@@ -393,6 +393,11 @@ struct job_spec {
 	bool experimental_verify;	/* fio's: accepted; iopath always checks what it logged */
 	bool verify_state_save;		/* a writer leaves what it completed in a state file */
 	bool verify_state_load;		/* a reader checks only what that file says was written */
+	/* verify_write_sequence (fio's): the verify pass checks each header's write number (fio's
+	 * numberio) against the block's last write; job_finish leaves it set only where fio checks
+	 * it (a writing job of one block size, not time_based; by default not verify_only, nor
+	 * norandommap with more than one asynchronous I/O in flight) */
+	bool verify_write_sequence;
 	unsigned verify_pattern_len;	/* written data is this pattern, and is checked for it */
 	unsigned char verify_pattern[PATTERN_MAX];
 	bool fill_device;		/* writing until ENOSPC ends the job, without an error */

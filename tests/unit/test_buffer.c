@@ -47,7 +47,7 @@ Test(verify, every_type_checks_its_own_block_clean)
 			memset(buf, (int)v, sizeof(buf));
 		}
 		verify_stamp(&job, buf, 8192, sizeof(buf), 4096, 1, 1);
-		cr_assert_eq(verify_check_job(&job, buf, 8192, sizeof(buf), 4096, &bad, why, sizeof(why)),
+		cr_assert_eq(verify_check_job(&job, buf, 8192, sizeof(buf), 4096, -1, &bad, why, sizeof(why)),
 			     0, "verify type %u: %s", v, why);
 	}
 }
@@ -62,9 +62,28 @@ Test(verify, detects_flipped_byte_and_names_offset)
 	verify_job(&job, VERIFY_MD5);
 	verify_stamp(&job, buf, 0, sizeof(buf), 4096, 1, 1);
 	buf[3 * 4096 + 100] ^= 1;
-	cr_assert_eq(verify_check_job(&job, buf, 0, sizeof(buf), 4096, &bad, why, sizeof(why)), -EILSEQ);
+	cr_assert_eq(verify_check_job(&job, buf, 0, sizeof(buf), 4096, -1, &bad, why, sizeof(why)), -EILSEQ);
 	cr_assert_eq(bad, 3 * 4096);
 	cr_assert_not_null(strstr(why, "md5 mismatch"), "%s", why);
+}
+
+Test(verify, checks_the_write_number_when_asked)
+{
+	static unsigned char buf[8192];
+	static struct job_spec job;
+	uint64_t bad = 0;
+	char why[300];
+
+	verify_job(&job, VERIFY_CRC32C);
+	verify_stamp(&job, buf, 0, sizeof(buf), 4096, 7, 1);
+	cr_assert_eq(verify_check_job(&job, buf, 0, sizeof(buf), 4096, 7, &bad, why, sizeof(why)), 0,
+		     "%s", why);
+	cr_assert_eq(verify_check_job(&job, buf, 0, sizeof(buf), 4096, -1, &bad, why, sizeof(why)), 0,
+		     "%s", why);
+	cr_assert_eq(verify_check_job(&job, buf, 0, sizeof(buf), 4096, 3, &bad, why, sizeof(why)),
+		     -EILSEQ);
+	cr_assert_eq(bad, 0);
+	cr_assert_str_eq(why, "bad header numberio 7, wanted 3");
 }
 
 Test(verify, detects_misplaced_block)
@@ -76,7 +95,7 @@ Test(verify, detects_misplaced_block)
 
 	verify_job(&job, VERIFY_CRC32C);
 	verify_stamp(&job, buf, 4096, sizeof(buf), 4096, 1, 1);
-	cr_assert_eq(verify_check_job(&job, buf, 8192, sizeof(buf), 4096, &bad, why, sizeof(why)), -EILSEQ);
+	cr_assert_eq(verify_check_job(&job, buf, 8192, sizeof(buf), 4096, -1, &bad, why, sizeof(why)), -EILSEQ);
 	cr_assert_not_null(strstr(why, "written for offset 4096"), "%s", why);
 }
 
@@ -89,7 +108,7 @@ Test(verify, detects_foreign_data)
 
 	verify_job(&job, VERIFY_SHA1);
 	memset(buf, 0, sizeof(buf));
-	cr_assert_eq(verify_check_job(&job, buf, 0, sizeof(buf), 4096, &bad, why, sizeof(why)), -EILSEQ);
+	cr_assert_eq(verify_check_job(&job, buf, 0, sizeof(buf), 4096, -1, &bad, why, sizeof(why)), -EILSEQ);
 	cr_assert_not_null(strstr(why, "bad magic header"), "%s", why);
 }
 
@@ -146,7 +165,7 @@ Test(verify, verify_offset_moves_the_header_and_back)
 	verify_stamp(&job, buf, 0, sizeof(buf), 4096, 1, 1);
 	cr_assert_eq(buf[512], 0xca);
 	cr_assert_eq(buf[4096 + 513], 0xac);
-	cr_assert_eq(verify_check_job(&job, buf, 0, sizeof(buf), 4096, &bad, why, sizeof(why)), 0, "%s", why);
+	cr_assert_eq(verify_check_job(&job, buf, 0, sizeof(buf), 4096, -1, &bad, why, sizeof(why)), 0, "%s", why);
 }
 
 Test(verify, pattern_checks_every_byte)
@@ -161,7 +180,7 @@ Test(verify, pattern_checks_every_byte)
 	job.verify_pattern_len = 3;
 	verify_pattern_fill(&job, buf, sizeof(buf));
 	buf[4000] ^= 0x80;
-	cr_assert_eq(verify_check_job(&job, buf, 0, sizeof(buf), 1024, &bad, why, sizeof(why)), -EILSEQ);
+	cr_assert_eq(verify_check_job(&job, buf, 0, sizeof(buf), 1024, -1, &bad, why, sizeof(why)), -EILSEQ);
 	cr_assert_eq(bad, 3072);
 	cr_assert_not_null(strstr(why, "byte 928"), "%s", why);
 }
