@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "job/cmdhelp.h"
+#include "cli/cmdargs.h"
 #include "cli/commands.h"
 #include "base/msg.h"
 #include "base/version.h"
@@ -503,6 +504,24 @@ static void print_parsed(const struct fio_args *a, const struct job_list *jobs)
 	json_decref(root);
 }
 
+/*
+ * The end of the spool of --debug lines meant for --output: back to stdout, and the lines
+ * printed there when no result file took them (the run failed before its result).
+ */
+static void lead_end(FILE *lead, bool written)
+{
+	char buf[65536];
+	size_t n;
+
+	if (!lead)
+		return;
+	debug_lines_to(NULL);
+	if (!written && fflush(lead) == 0 && fseek(lead, 0, SEEK_SET) == 0)
+		while ((n = fread(buf, 1, sizeof(buf), lead)) && fwrite(buf, 1, n, stdout) == n)
+			;
+	fclose(lead);
+}
+
 /* --inflate-log=FILE: a compressed log's lines on stdout, as fio prints them; nothing if bad. */
 static int inflate_log(const char *path)
 {
@@ -602,6 +621,15 @@ int cmd_fio(int argc, char **argv)
 		job_list_free(&jobs);
 		return 0;
 	}
+	/* as fio: with --output, the run's --debug lines go into the file, before the result */
+	if (a.out.path && iop_debug_mask && !fleet_active()) {
+		a.out.lead = tmpfile();
+		if (a.out.lead)
+			debug_lines_to(a.out.lead);
+		else
+			fprintf(stderr, "iopath: warning: --debug lines stay on stdout (no temporary file: %s)\n",
+				strerror(errno));
+	}
 	install_stop_signals();
 	eta.always = a.eta > 0;
 	eta.newline_ns = a.eta_newline_ns;
@@ -614,6 +642,7 @@ int cmd_fio(int argc, char **argv)
 	if (ret) {
 		fprintf(stderr, "iopath: %s\n", err.msg);
 		fleet_note_error(err.msg);
+		lead_end(a.out.lead, false);
 		run_results_free(&res);
 		job_list_free(&jobs);
 		return EXIT_USAGE;
@@ -628,6 +657,7 @@ int cmd_fio(int argc, char **argv)
 			code = code ? code : EXIT_JOB_FAILED;
 		}
 	}
+	lead_end(a.out.lead, true);
 	run_results_free(&res);
 	job_list_free(&jobs);
 	return code;

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "base/atomic.h"
+#include "base/msg.h"
 #include "cli/cmdargs.h"
 #include "stats/metrics.h"
 
@@ -355,4 +356,20 @@ int save_to_db(const struct results *r, const char *spec)
 		fprintf(stderr, "iopath: saved run %lld into %s\n", (long long)id, st.db.where);
 	store_close(&st);
 	return ret;
+}
+
+static FILE *debug_file;
+
+void debug_lines_to(FILE *f)
+{
+	debug_file = f;
+}
+
+void print_debug(unsigned type, const char *line)
+{
+	FILE *f = debug_file ? debug_file : stdout;
+
+	flockfile(f);
+	fprintf(f, "%-8s %-5d %s\n", iop_debug_names[type], (int)gettid(), line);
+	funlockfile(f);
 }

@@ -4,6 +4,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 
 #include "base/err.h"
 #include "results/results.h"
@@ -80,5 +81,10 @@ int store_import_file(struct store *st, const char *path, int64_t *id, struct io
 /* List the *.json files under dir (sorted); returns how many, or -errno. Free with free_list. */
 int list_json_files(const char *dir, bool recursive, char ***out, struct iop_err *err);
 void free_list(char **list, int n);
+
+/* --debug's sink: a line as fio prints it (type, thread id, message), on stdout or where told. */
+void print_debug(unsigned type, const char *line);
+/* --debug's lines go to f from now on (NULL: stdout, the default). */
+void debug_lines_to(FILE *f);
 
 #endif

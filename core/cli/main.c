@@ -3,6 +3,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cli/cmdargs.h"
 #include "cli/commands.h"
 #include "fleet/fleet.h"
 #include "report/report_fleet.h"
@@ -75,13 +76,6 @@ static void print_msg(const char *line)
 }
 
 /* --debug lines as fio prints them: the type in 8 columns, the thread id, the message. */
-static void print_debug(unsigned type, const char *line)
-{
-	flockfile(stdout);
-	printf("%-8s %-5d %s\n", iop_debug_names[type], (int)gettid(), line);
-	funlockfile(stdout);
-}
-
 int main(int argc, char **argv)
 {
 	/* --mpi and its options, or a launch by mpirun: join the MPI job (core/fleet/fleet.h) */

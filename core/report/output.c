@@ -79,13 +79,18 @@ static void text_formats(FILE *f, const struct run_results *r, unsigned formats,
  * fio lacks): fio writes all of them to --output, not only the JSON.
  */
 static int write_file(const struct run_results *r, const char *path, unsigned formats,
-		      unsigned terse_version, json_t *root)
+		      unsigned terse_version, json_t *root, FILE *lead)
 {
 	struct atomic_file a;
 	int ret = atomic_open(&a, path);
+	char buf[65536];
+	size_t n;
 
 	if (ret)
 		return ret;
+	if (lead && fflush(lead) == 0 && fseek(lead, 0, SEEK_SET) == 0)
+		while ((n = fread(buf, 1, sizeof(buf), lead)) && fwrite(buf, 1, n, a.f) == n)
+			;
 	if (formats & OUT_TERSE)
 		report_terse_version(a.f, r, terse_version);
 	if (root && report_json_dump(root, a.f)) {
@@ -121,10 +126,10 @@ int output_results(const struct run_results *r, const struct output_opts *o, int
 	if (json && !root)
 		return iop_errf(err, -ENOMEM, "out of memory building the JSON result");
 	if (o->path) {
-		ret = write_file(r, o->path, o->formats, o->terse_version, root);
+		ret = write_file(r, o->path, o->formats, o->terse_version, root, o->lead);
 		if (ret) {
 			fallback_path(alt, sizeof(alt), json ? "json" : "txt");
-			saved_elsewhere(err, ret, o->path, alt, write_file(r, alt, o->formats, o->terse_version, root));
+			saved_elsewhere(err, ret, o->path, alt, write_file(r, alt, o->formats, o->terse_version, root, o->lead));
 		}
 		json_decref(root);
 		return ret;

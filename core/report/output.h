@@ -3,6 +3,7 @@
 #define IOPATH_OUTPUT_H
 
 #include <stdbool.h>
+#include <stdio.h>
 
 #include "base/err.h"
 #include "run/run.h"
@@ -18,6 +19,8 @@ struct output_opts {
 	unsigned formats;
 	const char *path;	/* --output=FILE, or NULL for stdout */
 	unsigned terse_version;	/* --terse-version: 2 to 5 (0: fio's default, 3) */
+	FILE *lead;		/* with path: lines the file starts with (the run's --debug lines,
+				   as fio writes them to --output), or NULL */
 };
 
 /*

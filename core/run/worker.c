@@ -147,7 +147,13 @@ static uint64_t fresh_seed(void)
 	return x;
 }
 
-static int setup_files(struct worker *w)
+/* The offset generator's seed of the worker's file i. */
+static uint64_t file_seed(const struct worker *w, uint64_t seed, unsigned i)
+{
+	return seed + w->clone * 7919u + i;
+}
+
+static int setup_files(struct worker *w, uint64_t seed)
 {
 	const struct job_plan *plan = w->plan;
 	const struct job_spec *job = w->job;
@@ -155,13 +161,9 @@ static int setup_files(struct worker *w)
 	bool writes = job_changes_files(job);
 	struct iop_err err;
 	struct stat st;
-	uint64_t seed = job->randseed_set ? job->randseed : 0x5eed;
 	unsigned i, k;
 	int ret;
 
-	/* randrepeat=0 (and no randseed, no allrandrepeat): other offsets on every run, as fio */
-	if (!job_rand_repeatable(job))
-		seed ^= fresh_seed();
 	ret = worker_alloc_files(w, plan->nr_files + (job->rw == RW_COPY));
 	if (ret) {
 		worker_fail(w, ENOMEM, "out of memory for the tables of %u files",
@@ -192,7 +194,7 @@ static int setup_files(struct worker *w)
 				return ret;
 		}
 		ret = gen_init(&w->gens[i], f->len, plan->align, !job->norandommap, job->rand_gen,
-			       seed + w->clone * 7919u + i);
+			       file_seed(w, seed, i));
 		if (ret)
 			return ret;
 		w->gens[i].start = w->gens[i].origin = f->start;
@@ -811,15 +813,33 @@ void *worker_main(void *arg)
 	struct worker *w = arg;
 	const struct job_spec *job = w->job;
 	uint64_t seed = job->randseed_set ? job->randseed : 0x10ba7;
+	uint64_t fseed = job->randseed_set ? job->randseed : 0x5eed;
 	unsigned i;
 	int ret;
 
-	if (!job_rand_repeatable(job))
+	/* randrepeat=0 (and no randseed): other sequences on every run, as fio */
+	if (!job_rand_repeatable(job)) {
 		seed ^= fresh_seed();
+		fseed ^= fresh_seed();
+	}
 	iop_debugf(DBG_JOB, "job %s: worker %u starts (%s, iodepth=%u)", job->name, w->clone,
 		   job->engine->name, job->iodepth);
 	rng_seed(&w->rng, seed + w->clone);
 	rng_seed(&w->buf_rng, seed * 31 + w->clone);
+	if (iop_debug_on(DBG_RANDOM)) {
+		/* fio's lines: the seeds of the worker's streams (iopath's, not fio's generators) */
+		unsigned nf = w->plan->nr_files + (job->rw == RW_COPY);
+
+		if (!job_rand_repeatable(job))
+			iop_debugf(DBG_RANDOM, "using system RNG for random seeds");
+		iop_debugf(DBG_RANDOM, "FIO_RAND_NR_OFFS=%u", 2 + nf);
+		iop_debugf(DBG_RANDOM, "rand_seeds[0]=%llu", (unsigned long long)(seed + w->clone));
+		iop_debugf(DBG_RANDOM, "rand_seeds[1]=%llu",
+			   (unsigned long long)(seed * 31 + w->clone));
+		for (i = 0; i < nf; i++)
+			iop_debugf(DBG_RANDOM, "rand_seeds[%u]=%llu", 2 + i,
+				   (unsigned long long)file_seed(w, fseed, i));
+	}
 	w->check_reads = job->verify != VERIFY_NONE && job->do_verify && job->rw != RW_COPY;
 	w->job_writes = job_writes(job->rw);
 	w->trims = job_trims(job->rw);
@@ -838,7 +858,7 @@ void *worker_main(void *arg)
 	w->bytes_target = io_target(plan_worker_bytes(w->plan, w->clone), job->io_size, w->target_loops);
 	ret = worker_place(w);	/* CPUs, NUMA policy, priority, then the buffers */
 	if (!ret)
-		ret = setup_files(w);
+		ret = setup_files(w, fseed);
 	if (!ret)
 		ret = pre_read_files(w);
 	if (!ret)

@@ -270,7 +270,6 @@ struct job_spec {
 	bool invalidate;
 	unsigned char fadvise_hint;	/* FADV_HINT_*: fio's fadvise_hint */
 	bool randrepeat;
-	bool allrandrepeat;		/* fio's: every random generator repeatable, not only offsets */
 	bool randseed_set;
 	uint64_t randseed;
 	bool norandommap;
@@ -457,11 +456,12 @@ static inline uint32_t job_verify_unit(const struct job_spec *job, uint32_t unit
 
 /*
  * The job's random sequences (offsets, buffer contents, pacing, start delays) the same on every
- * run: randrepeat=1 (fio's default), allrandrepeat=1, or a randseed given, which seeds them.
+ * run: randrepeat=1 (fio's default; allrandrepeat is its other name), or a randseed given,
+ * which seeds them.
  */
 static inline bool job_rand_repeatable(const struct job_spec *job)
 {
-	return job->randrepeat || job->allrandrepeat || job->randseed_set;
+	return job->randrepeat || job->randseed_set;
 }
 
 static inline bool job_rw_random(enum job_rw rw)

@@ -32,7 +32,17 @@ static struct run_out tool_run(bool fio, char *const *args)
 	return fio ? prog_runv(FIO_BIN, argv) : iopath_runv(argv);
 }
 
-/* The messages of out's debug lines of one type ("random   TID MESSAGE"), in order. */
+/* A line of the seeds a job starts with (fio 3.36's setup_random_seeds), not of one I/O. */
+static bool seed_line(const char *m)
+{
+	return !strncmp(m, "rand_seeds[", 11) || !strncmp(m, "FIO_RAND_NR_OFFS=", 17) ||
+	       !strncmp(m, "using system RNG", 16);
+}
+
+/*
+ * The messages of out's debug lines of one type ("random   TID MESSAGE"), in order; the seed
+ * lines left out (fio 3.33 has none; seeds_of reads them).
+ */
 static unsigned debug_msgs(const char *out, const char *type, char msgs[][96], unsigned max)
 {
 	char prefix[16];
@@ -50,6 +60,8 @@ static unsigned debug_msgs(const char *out, const char *type, char msgs[][96], u
 		while (*m == ' ')
 			m++;
 		len = strcspn(m, "\n");
+		if (seed_line(m))
+			continue;
 		if (n < max)
 			snprintf(msgs[n], sizeof(msgs[0]), "%.*s", (int)len, m);
 		n++;
@@ -164,15 +176,26 @@ static bool same_values(const unsigned long long *a, unsigned na, const unsigned
 
 /*
  * random_seed.py's cases, judged on the offsets' trace: randrepeat=0 gives other offsets on
- * every run; randrepeat=1, allrandrepeat=1 or a randseed the same ones; two runs agree in
- * iopath exactly where they agree in fio.
+ * every run; randrepeat=1 or a randseed the same ones; two runs agree in iopath exactly where
+ * they agree in fio. allrandrepeat is randrepeat's other name, as in fio from 3.36 on (the
+ * suite's random_seed.py checks that): the last one given decides, where fio 3.33 keeps
+ * everything repeatable once allrandrepeat=1 is given and the offsets with allrandrepeat=0.
  */
 Test(fio_selftests, randrepeat_allrandrepeat_and_randseed_decide_the_offsets)
 {
 	static const char *const cases[][2] = {
 		{ "--randrepeat=0", NULL }, { "--randrepeat=1", NULL },
-		{ "--allrandrepeat=0", "--randrepeat=0" }, { "--allrandrepeat=1", "--randrepeat=0" },
+		{ "--allrandrepeat=0", "--randrepeat=0" }, { "--randrepeat=0", "--allrandrepeat=1" },
 		{ "--randrepeat=0", "--randseed=12345" }, { "--allrandrepeat=0", "--randseed=12345" },
+	};
+	static const struct {
+		const char *o[2];
+		bool same;
+	} newer[] = {
+		{ { "--allrandrepeat=0", NULL }, false },
+		{ { "--allrandrepeat=1", "--randrepeat=0" }, false },
+		{ { "--randrepeat=1", "--allrandrepeat=0" }, false },
+		{ { "--allrandrepeat=1", NULL }, true },
 	};
 	unsigned long long a[64], b[64];
 	unsigned c, t, na, nb;
@@ -191,6 +214,15 @@ Test(fio_selftests, randrepeat_allrandrepeat_and_randseed_decide_the_offsets)
 		cr_expect_eq(same[1], same[0], "%s %s: two iopath runs %s, two fio runs %s",
 			     cases[c][0], cases[c][1] ? cases[c][1] : "",
 			     same[1] ? "agree" : "differ", same[0] ? "agree" : "differ");
+	}
+	for (c = 0; c < sizeof(newer) / sizeof(newer[0]); c++) {
+		na = seed_run(false, newer[c].o[0], newer[c].o[1], a);
+		nb = seed_run(false, newer[c].o[0], newer[c].o[1], b);
+		cr_expect_eq(same_values(a, na, b, nb), newer[c].same,
+			     "%s %s: two iopath runs %s (fio 3.36 on: they %s)", newer[c].o[0],
+			     newer[c].o[1] ? newer[c].o[1] : "",
+			     same_values(a, na, b, nb) ? "agree" : "differ",
+			     newer[c].same ? "agree" : "differ");
 	}
 	/* another randseed, other offsets */
 	na = seed_run(false, "--randseed=12345", NULL, a);
@@ -418,4 +450,52 @@ Test(fio_selftests, steady_state_window_matches_its_criterion, .fini = tmpdir_cl
 		json_decref(root);
 	}
 	cr_assert_eq(chdir(cwd), 0);
+}
+
+/*
+ * --debug=random with --output=FILE: the seed lines go into FILE before the result, where fio's
+ * random_seed.py reads them (not on stdout); the seeds repeat under randrepeat=1, follow
+ * randseed, and differ on every run under randrepeat=0, saying so.
+ */
+Test(fio_selftests, debug_random_seeds_go_into_the_output_file, .fini = tmpdir_cleanup)
+{
+	const char *dir = tmpdir_make();
+	char out[512], *text, msgs[2][4][96];
+	const char *opts[] = { "--randrepeat=1", "--randrepeat=0", "--randseed=12345" };
+	unsigned c, k, n;
+
+	snprintf(out, sizeof(out), "%s/out.txt", dir);
+	for (c = 0; c < 3; c++) {
+		for (k = 0; k < 2; k++) {
+			char oarg[600];
+			char *args[] = { "--debug=random", "--name=random_seed", "--ioengine=null",
+					 "--filesize=32k", "--rw=randread", oarg, (char *)opts[c],
+					 NULL };
+			struct run_out r;
+			const char *l;
+
+			snprintf(oarg, sizeof(oarg), "--output=%s", out);
+			unlink(out);
+			r = tool_run(false, args);
+			cr_assert_eq(r.status, 0, "%s", r.err);
+			cr_expect_null(strstr(r.out, "rand_seeds["), "seed lines on stdout:\n%s", r.out);
+			text = file_text(out);
+			cr_assert_not_null(text, "no %s", out);
+			cr_expect_eq(strncmp(text, "random   ", 9), 0, "%s starts: %.80s", out, text);
+			cr_expect_not_null(strstr(text, "random_seed: (groupid=0"), "no result in %s", out);
+			cr_expect_eq(!!strstr(text, "using system RNG for random seeds"), c == 1, "%s",
+				     text);
+			cr_assert_not_null(strstr(text, "FIO_RAND_NR_OFFS=3"), "%s", text);
+			for (n = 0, l = text; (l = strstr(l, "rand_seeds[")) && n < 4; l++, n++)
+				snprintf(msgs[k][n], sizeof(msgs[0][0]), "%.*s", (int)strcspn(l, "\n"), l);
+			cr_expect_eq(n, 3, "%u seed lines in %s", n, text);
+			free(text);
+			run_out_free(&r);
+		}
+		for (n = 0; n < 3; n++)
+			cr_expect_eq(!strcmp(msgs[0][n], msgs[1][n]), c != 1,
+				     "%s: two runs' %s and %s", opts[c], msgs[0][n], msgs[1][n]);
+		if (c == 2)
+			cr_expect_eq(strcmp(msgs[0][0], "rand_seeds[0]=12345"), 0, "%s", msgs[0][0]);
+	}
 }
