@@ -39,7 +39,7 @@ static const struct {
 } refusals[] = {
 	{ "iodepth_mode_stepped.fio", BY_FIO, "unknown option 'iodepth_mode'" },
 	{ "atomic-verify.fio", REFUSED, "fio option 'atomic' is not supported by iopath" },
-	{ "numa.fio", MACHINE, "names a node that is not available on this machine" },
+	{ "numa.fio", MACHINE, "node argument 1 out of range: not available on this machine" },
 };
 
 /* The refusal allowed for name, or -1. */
