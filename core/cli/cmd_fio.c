@@ -542,6 +542,21 @@ static int inflate_log(const char *path)
 	return 0;
 }
 
+
+/*
+ * fio's normal output starts before the jobs run (a line per job, the version, "Starting
+ * N threads"): on the text's stream, or, with --output, first in the file (out->lead).
+ */
+static void start_lines(const struct output_opts *out, const struct job_list *jobs)
+{
+	FILE *f = out->path ? out->lead : out->formats & (OUT_JSON | OUT_JSONPLUS) ? stderr : stdout;
+
+	if (!f)
+		return;
+	report_normal_preamble(f, jobs);
+	fflush(f);
+}
+
 int cmd_fio(int argc, char **argv)
 {
 	struct eta_state eta = { 0 };
@@ -621,15 +636,23 @@ int cmd_fio(int argc, char **argv)
 		job_list_free(&jobs);
 		return 0;
 	}
-	/* as fio: with --output, the run's --debug lines go into the file, before the result */
-	if (a.out.path && iop_debug_mask && !fleet_active()) {
+	/*
+	 * as fio: with --output, the run's --debug lines go into the file, before the result,
+	 * and so do the normal output's start lines
+	 */
+	if (a.out.path && (iop_debug_mask || (a.out.formats & OUT_NORMAL)) && !fleet_active()) {
 		a.out.lead = tmpfile();
-		if (a.out.lead)
+		if (a.out.lead && iop_debug_mask)
 			debug_lines_to(a.out.lead);
-		else
-			fprintf(stderr, "iopath: warning: --debug lines stay on stdout (no temporary file: %s)\n",
+		else if (!a.out.lead)
+			fprintf(stderr, "iopath: warning: %s (no temporary file: %s)\n",
+				iop_debug_mask ? "--debug lines stay on stdout" :
+						 "the lines printed before the run are left out of the file",
 				strerror(errno));
 	}
+	/* fio's lines before the jobs run (under MPI rank 0 writes the merged result alone) */
+	if ((a.out.formats & OUT_NORMAL) && !fleet_active())
+		start_lines(&a.out, &jobs);
 	install_stop_signals();
 	eta.always = a.eta > 0;
 	eta.newline_ns = a.eta_newline_ns;

@@ -24,8 +24,15 @@ void join_words(char *buf, size_t len, int argc, char **argv);
 /* The whole run in fio 3.x JSON shape; plus adds the latency bins (json+). NULL on ENOMEM. */
 json_t *report_json(const struct run_results *r, const struct run_env *env, bool plus);
 
-/* fio-style human text. */
+/* fio-style human text: the results, fio's lines in fio's order, then iopath's own. */
 void report_normal(FILE *f, const struct run_results *r);
+
+/*
+ * What fio's normal output prints before the jobs run: a line per job (a "..." for its
+ * clones), the version, "Starting N threads".
+ */
+struct job_list;
+void report_normal_preamble(FILE *f, const struct job_list *jobs);
 
 /* Write json to path atomically (temp file, fsync, rename), or to stdout when path is NULL. */
 int report_json_write(json_t *root, const char *path);
@@ -44,7 +51,6 @@ void report_csv(FILE *f, const struct run_results *r);
 void report_csv_field(FILE *f, const char *s);
 
 /* Parsed jobs as JSON (iopath --parse-only --output-format=json). NULL on ENOMEM. */
-struct job_list;
 json_t *report_jobs_json(const struct job_list *jobs);
 
 /* Parsed jobs as one equivalent command line (--showcmd): every job with all its options. */

@@ -3,10 +3,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "stats/merge.h"
 #include "stats/prio.h"
 #include "base/parse.h"
+#include "base/version.h"
 #include "report/report.h"
 #include "stats/stats.h"
 
@@ -218,10 +221,10 @@ static void print_stat(FILE *f, const struct job_result *r, const struct dir_sta
 	print_lat(f, "lat", &d->lat);
 	if (job && ps)
 		print_prios(f, ps, pd, d, job, false);
-	if (!job || job->clat_percentiles)
-		print_pcts(f, "clat", &d->clat, job);
 	if (job && job->slat_percentiles)
 		print_pcts(f, "slat", &d->slat, job);
+	if (!job || job->clat_percentiles)
+		print_pcts(f, "clat", &d->clat, job);
 	if (job && job->lat_percentiles)
 		print_pcts(f, "lat", &d->lat, job);
 	if (job && ps && (job->clat_percentiles || job->lat_percentiles))
@@ -356,24 +359,72 @@ static void print_ss(FILE *f, const struct job_result *r)
 		state & SS_SLOPE ? " slope" : " mean dev", ss->criterion, state & SS_PCT ? "%" : "");
 }
 
-static void print_job(FILE *f, const struct run_results *rr, const struct job_result *r)
+/* Did the unit issue any I/O? fio reports only those (show_thread_status_normal). */
+static bool did_io(const struct job_result *r)
+{
+	unsigned d;
+
+	if (r->meta)
+		return true;
+	for (d = 0; d < 3; d++)
+		if (r->dir[d].bytes || r->dir[d].ios || r->err_ios[d])
+			return true;
+	return false;
+}
+
+/* fio's header line: err, its message when there is one, the pid and when the job ended. */
+static void print_header(FILE *f, const struct run_results *rr, const struct job_result *r)
+{
+	char when[64] = "\n";
+	time_t end = (time_t)((rr->start_unix_ms + r->elapsed_ns / 1000000) / 1000);
+
+	if (!rr->start_unix_ms)
+		end = time(NULL);
+	ctime_r(&end, when);
+	fprintf(f, "%s: (groupid=%u, jobs=%u): err=%2d", r->spec->name, r->spec->groupid,
+		r->nr_workers ? r->nr_workers : r->spec->numjobs, r->error);
+	if (r->error)
+		fprintf(f, " (%s)", r->errmsg);
+	fprintf(f, ": pid=%d: %s", (int)getpid(), when);
+}
+
+/* fio's sync section: fsync/fdatasync latencies and their percentiles. */
+static void print_sync(FILE *f, const struct job_result *r)
+{
+	if (!r->dir[STAT_SYNC].ios)
+		return;
+	fprintf(f, "  fsync/fdatasync/sync_file_range:\n");
+	print_lat(f, "sync", &r->dir[STAT_SYNC].clat);
+	print_pcts(f, "sync", &r->dir[STAT_SYNC].clat, r->spec);
+}
+
+/* fio's distribution lines: IO depths (submit and complete are not kept: see fio-compat.md). */
+static void print_depths(FILE *f, const struct job_result *r)
 {
 	static const char *const depths[] = { "1", "2", "4", "8", "16", "32", ">=64" };
-	double secs = (double)r->runtime_ns / 1e9;
 	uint64_t total = 0;
-	unsigned d, i;
+	unsigned i;
 
-	fprintf(f, "%s: (groupid=%u, jobs=%u): err=%2d: engine=%s%s%s\n", r->spec->name,
-		r->spec->groupid, r->nr_workers ? r->nr_workers : r->spec->numjobs, r->error,
-		r->engine_name,
-		r->direct_suspect ? " direct=1 (not honoured)" : r->spec->direct ? " direct=1" : "",
-		r->interrupted ? " (interrupted)" : "");
+	for (i = 0; i < DEPTH_BUCKETS; i++)
+		total += r->depth[i];
+	fprintf(f, "  IO depths    :");
+	for (i = 0; i < DEPTH_BUCKETS; i++)
+		fprintf(f, " %s=%.1f%%%s", depths[i],
+			total ? 100.0 * (double)r->depth[i] / (double)total : 0,
+			i + 1 < DEPTH_BUCKETS ? "," : "\n");
+}
+
+/* One unit as fio's show_thread_status_normal, in its order; iopath's own lines come later. */
+static void print_job(FILE *f, const struct run_results *rr, const struct job_result *r)
+{
+	double secs = (double)r->runtime_ns / 1e9;
+	unsigned d;
+
+	if (!did_io(r))
+		return;
+	print_header(f, rr, r);
 	if (r->spec->description[0])
 		fprintf(f, "  Description  : [%s]\n", r->spec->description);
-	if (r->error)
-		fprintf(f, "  error: %s\n", r->errmsg);
-	if (r->direct_suspect)
-		fprintf(f, "  warning: NOT direct I/O: %s\n", r->direct_note);
 	if (r->meta)
 		print_meta(f, r);
 	for (d = 0; !r->meta && r->spec->unified_rw != UNIFIED_MIXED && d < 3; d++)
@@ -384,49 +435,59 @@ static void print_job(FILE *f, const struct run_results *rr, const struct job_re
 		fprintf(f, "  copy: %s -> %s, %llu bytes, crc32c %08x %s %08x\n", r->copy_src,
 			r->copy_dst, (unsigned long long)r->copy.bytes, r->copy.crc_src,
 			r->copy.match ? "==" : "!=", r->copy.crc_dst);
-	if (r->dir[STAT_SYNC].ios) {
-		fprintf(f, "  fsync/fdatasync: %llu\n", (unsigned long long)r->dir[STAT_SYNC].ios);
-		print_lat(f, "sync", &r->dir[STAT_SYNC].clat);
-		print_pcts(f, "sync", &r->dir[STAT_SYNC].clat, r->spec);
-	}
-	if (r->spec->continue_on_error)
-		fprintf(f, "     errors    : total=%llu, first_error=%d/<%s>\n",
-			(unsigned long long)r->total_err, r->first_error,
-			r->first_error ? strerror(r->first_error) : "Success");
-	if (!r->nr_workers || !r->runtime_ns)
-		return;
-	print_lat_dist(f, r);
+	if (r->nr_workers && r->runtime_ns)
+		print_lat_dist(f, r);
+	print_sync(f, r);
 	fprintf(f, "  cpu          : usr=%.2f%%, sys=%.2f%%, ctx=%llu, majf=%llu, minf=%llu\n",
 		secs > 0 ? 100.0 * (double)r->usr_ns / 1e9 / secs : 0,
 		secs > 0 ? 100.0 * (double)r->sys_ns / 1e9 / secs : 0,
 		(unsigned long long)r->ctx, (unsigned long long)r->majf, (unsigned long long)r->minf);
-	if (r->kt_workers)
-		fprintf(f, "  sqpoll cpu   : usr=%.2f%%, sys=%.2f%% (%u SQPOLL thread%s, not in cpu above)\n",
-			secs > 0 ? 100.0 * (double)r->kt_usr_ns / 1e9 / secs : 0,
-			secs > 0 ? 100.0 * (double)r->kt_sys_ns / 1e9 / secs : 0, r->kt_workers,
-			r->kt_workers == 1 ? "" : "s");
-	for (i = 0; i < DEPTH_BUCKETS; i++)
-		total += r->depth[i];
-	fprintf(f, "  IO depths    :");
-	for (i = 0; i < DEPTH_BUCKETS; i++)
-		fprintf(f, " %s=%.1f%%%s", depths[i],
-			total ? 100.0 * (double)r->depth[i] / (double)total : 0,
-			i + 1 < DEPTH_BUCKETS ? "," : "\n");
-	/* fio's issued and latency-target lines (iopath drops no I/O; trims are the third) */
-	fprintf(f, "     issued rwts: total=%llu,%llu,%llu,0 short=%llu,%llu,%llu,0 dropped=0,0,0,0\n",
+	print_depths(f, r);
+	/* fio's issued line: the fourth count is the syncs; iopath drops no I/O */
+	fprintf(f, "     issued rwts: total=%llu,%llu,%llu,%llu short=%llu,%llu,%llu,0 dropped=0,0,0,0\n",
 		(unsigned long long)(r->dir[STAT_READ].ios + r->err_ios[0]),
 		(unsigned long long)(r->dir[STAT_WRITE].ios + r->err_ios[1]),
 		(unsigned long long)(r->dir[STAT_TRIM].ios + r->err_ios[2]),
+		(unsigned long long)r->dir[STAT_SYNC].ios,
 		(unsigned long long)r->dir[STAT_READ].short_ios,
 		(unsigned long long)r->dir[STAT_WRITE].short_ios,
 		(unsigned long long)r->dir[STAT_TRIM].short_ios);
+	if (r->spec->continue_on_error)
+		fprintf(f, "     errors    : total=%llu, first_error=%d/<%s>\n",
+			(unsigned long long)r->total_err, r->first_error, strerror(r->first_error));
 	fprintf(f, "     latency   : target=%llu, window=%llu, percentile=%.2f%%, depth=%u\n",
 		(unsigned long long)r->spec->latency_target_ns,
 		(unsigned long long)(r->spec->latency_window_ns / 1000), r->spec->latency_percentile,
 		r->latency_depth ? r->latency_depth : r->spec->iodepth);
 	if (r->ss)
 		print_ss(f, r);
-	fprintf(f, "  buffers      : %s\n",
+}
+
+/*
+ * What iopath adds about a unit (fio has no such lines): the engine as applied, direct I/O
+ * and whether it was honoured, the buffers, the clock, SQPOLL threads' CPU; kept after fio's
+ * whole output so that a reader of fio's sees fio's lines where fio puts them.
+ */
+static void print_measured(FILE *f, const struct job_result *r)
+{
+	double secs = (double)r->runtime_ns / 1e9;
+	unsigned i;
+
+	fprintf(f, "  %s: engine=%s%s%s%s\n", r->spec->name, r->engine_name,
+		r->direct_suspect ? " direct=1 (not honoured)" : r->spec->direct ? " direct=1" : "",
+		r->interrupted ? " (interrupted)" : "", did_io(r) ? "" : " (no I/O done)");
+	if (r->error && !did_io(r))
+		fprintf(f, "    error        : %s\n", r->errmsg);
+	if (r->direct_suspect)
+		fprintf(f, "    warning      : NOT direct I/O: %s\n", r->direct_note);
+	if (!r->nr_workers || !r->runtime_ns)
+		return;
+	if (r->kt_workers)
+		fprintf(f, "    sqpoll cpu   : usr=%.2f%%, sys=%.2f%% (%u SQPOLL thread%s, not in cpu above)\n",
+			secs > 0 ? 100.0 * (double)r->kt_usr_ns / 1e9 / secs : 0,
+			secs > 0 ? 100.0 * (double)r->kt_sys_ns / 1e9 / secs : 0, r->kt_workers,
+			r->kt_workers == 1 ? "" : "s");
+	fprintf(f, "    buffers      : %s\n",
 		r->buf_huge ? "2 MiB-aligned, transparent huge pages advised (mem=thp)" :
 		r->spec->mem == MEM_MALLOC ? "4 KiB pages (mem=malloc)" :
 					     "4 KiB pages (pool under 2 MiB)");
@@ -441,12 +502,12 @@ static void print_job(FILE *f, const struct run_results *rr, const struct job_re
 			(unsigned long long)r->numa_pages_elsewhere);
 	}
 	if (r->tsc_mhz > 0)
-		fprintf(f, "  clock        : cpu (TSC %.0f MHz, calibrated against CLOCK_MONOTONIC)\n",
+		fprintf(f, "    clock        : cpu (TSC %.0f MHz, calibrated against CLOCK_MONOTONIC)\n",
 			r->tsc_mhz);
 	else
-		fprintf(f, "  clock        : clock_gettime (CLOCK_MONOTONIC)\n");
+		fprintf(f, "    clock        : clock_gettime (CLOCK_MONOTONIC)\n");
 	if (r->nr_applied) {
-		fprintf(f, "  engine       :");
+		fprintf(f, "    applied      :");
 		for (i = 0; i < r->nr_applied; i++)
 			fprintf(f, " %s=%s", r->applied[i][0], r->applied[i][1]);
 		fprintf(f, "\n");
@@ -538,6 +599,8 @@ void report_normal(FILE *f, const struct run_results *r)
 	unsigned i, last_group = 0;
 	bool any = false;
 
+	/* fio's blank line between what it printed while running and the results */
+	fputc('\n', f);
 	for (i = 0; i < r->nr; i++) {
 		print_job(f, r, &r->res[i]);
 		last_group = r->res[i].spec->groupid;
@@ -546,6 +609,44 @@ void report_normal(FILE *f, const struct run_results *r)
 	for (i = 0; any && i <= last_group; i++)
 		print_group(f, r, i);
 	print_disks(f, r->disks);
+	if (any)
+		fprintf(f, "\niopath: what was measured (iopath's own lines, not fio's):\n");
+	for (i = 0; i < r->nr; i++)
+		print_measured(f, &r->res[i]);
 	if (r->interrupted)
 		fprintf(f, "\n(interrupted: the results above are partial)\n");
+}
+
+/* A block size as fio's job line writes it: num2str with the job's significant figures. */
+static void fmt_bs(char *buf, size_t len, const struct job_spec *job, uint32_t bs)
+{
+	fmt_num2str(buf, len, bs, (int)job->sig_figs, job->kb_base != 1000, "B");
+}
+
+void report_normal_preamble(FILE *f, const struct job_list *jobs)
+{
+	unsigned i, workers = 0;
+
+	for (i = 0; i < jobs->nr; i++) {
+		const struct job_spec *job = &jobs->jobs[i];
+		uint32_t tmin = job->bs_trim ? job->bs_trim : job->bs[1];
+		uint32_t tmax = job->bs_trim ? job->bs_trim : job->bs_max[1];
+		char b[6][32];
+
+		fmt_bs(b[0], sizeof(b[0]), job, job->bs[0]);
+		fmt_bs(b[1], sizeof(b[1]), job, job->bs_max[0]);
+		fmt_bs(b[2], sizeof(b[2]), job, job->bs[1]);
+		fmt_bs(b[3], sizeof(b[3]), job, job->bs_max[1]);
+		fmt_bs(b[4], sizeof(b[4]), job, tmin);
+		fmt_bs(b[5], sizeof(b[5]), job, tmax);
+		fprintf(f, "%s: (g=%u): rw=%s, bs=(R) %s-%s, (W) %s-%s, (T) %s-%s, ioengine=%s, iodepth=%u\n",
+			job->name, job->groupid, job_rw_name(job->rw), b[0], b[1], b[2], b[3], b[4],
+			b[5], job->engine ? job->engine->name : job->ioengine, job->iodepth);
+		if (job->numjobs > 1)
+			fprintf(f, "...\n");
+		workers += job->numjobs ? job->numjobs : 1;
+	}
+	fprintf(f, "%s\n", iopath_fio_version());
+	/* iopath's workers are threads (fio says "process" for jobs without thread=1) */
+	fprintf(f, "Starting %u thread%s\n", workers, workers == 1 ? "" : "s");
 }

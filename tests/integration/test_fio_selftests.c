@@ -481,7 +481,11 @@ Test(fio_selftests, debug_random_seeds_go_into_the_output_file, .fini = tmpdir_c
 			cr_expect_null(strstr(r.out, "rand_seeds["), "seed lines on stdout:\n%s", r.out);
 			text = file_text(out);
 			cr_assert_not_null(text, "no %s", out);
-			cr_expect_eq(strncmp(text, "random   ", 9), 0, "%s starts: %.80s", out, text);
+			/* as fio's file: the lines printed before the run, then the debug lines */
+			cr_expect_eq(strncmp(text, "random_seed: (g=0): ", 20), 0, "%s starts: %.80s",
+				     out, text);
+			cr_expect_not_null(strstr(text, "\nStarting 1 thread\nrandom   "),
+					   "no debug lines after the start lines in %s", out);
 			cr_expect_not_null(strstr(text, "random_seed: (groupid=0"), "no result in %s", out);
 			cr_expect_eq(!!strstr(text, "using system RNG for random seeds"), c == 1, "%s",
 				     text);

@@ -8,6 +8,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "base/version.h"
 #include "job/job.h"
@@ -41,6 +43,9 @@ static void fixture(void)
 	struct iop_err err;
 	unsigned i;
 
+	/* the normal output's header says when the job ended, in local time as fio's */
+	setenv("TZ", "UTC", 1);
+	tzset();
 	memset(&jobs, 0, sizeof(jobs));
 	job_parser_init(&p, &jobs);
 	for (i = 0; i < sizeof(kv) / sizeof(kv[0]); i++)
@@ -84,20 +89,25 @@ static void fixture(void)
 	sample_add(&r->dir[STAT_READ].iops, 2100.0);
 }
 
-/* s with every occurrence of the build's version as VERSION. */
+/* s with every occurrence of the build's version as VERSION, of this process's pid as PID. */
 static char *unversioned(char *s)
 {
 	const char *v = iopath_version;
-	size_t vl = strlen(v);
-	char *out = malloc(strlen(s) + 1), *o = out;
+	size_t vl = strlen(v), pl;
+	char *out = malloc(strlen(s) + 1), *o = out, pid[32];
 	const char *p = s;
 
 	cr_assert_not_null(out);
+	pl = (size_t)snprintf(pid, sizeof(pid), "pid=%d:", (int)getpid());
 	while (*p) {
 		if (vl && !strncmp(p, v, vl)) {
 			memcpy(o, "VERSION", 7);
 			o += 7;
 			p += vl;
+		} else if (!strncmp(p, pid, pl)) {
+			memcpy(o, "pid=PID:", 8);
+			o += 8;
+			p += pl;
 		} else {
 			*o++ = *p++;
 		}
