@@ -1,7 +1,9 @@
 """Unit tests of scripts/vmlab's pieces that need no QEMU: the path table, module ordering,
 job rewriting, the initramfs format, the serial fallback parser and the path checks."""
 
+import contextlib
 import importlib.machinery
+import io
 import importlib.util
 import os
 import unittest
@@ -280,7 +282,7 @@ class CommandLine(unittest.TestCase):
                          "memory-backend-memfd,id=mem,size=1024M,share=on")
 
     def test_numa_nodes_option_is_bounded_by_the_cpus(self):
-        with self.assertRaises(SystemExit):
+        with self.assertRaises(SystemExit), contextlib.redirect_stderr(io.StringIO()):
             vm.parse_args(["--numa-nodes", "3", "--smp", "2"])
         self.assertEqual(vm.parse_args(["--numa-nodes", "2"]).numa_nodes, 2)
 
