@@ -181,6 +181,26 @@ static void hist_io(struct iologs *L, uint64_t ms, unsigned ddir, uint32_t bs, u
 	}
 }
 
+void iologs_clat(struct iologs *L, uint64_t t_ns, unsigned ddir, uint64_t clat, unsigned clat_bin)
+{
+	uint64_t ms = t_ns > L->epoch_ns ? (t_ns - L->epoch_ns) / 1000000 : 0;
+
+	if (ddir >= IOLOG_DIRS)
+		return;
+	if (L->want[LOG_HIST])
+		hist_io(L, ms, ddir, 0, clat_bin);
+	if (!L->avg_msec) {
+		if (L->want[LOG_CLAT])
+			add(L, LOG_CLAT, ms, clat, ddir, 0, 0, 0, 0);
+		return;
+	}
+	window_lat(L, 1, ddir, clat);
+	if (ms - L->lat_last_ms >= L->avg_msec) {
+		flush_lat_window(L, ms);
+		L->lat_last_ms = ms - (ms - L->lat_last_ms - L->avg_msec);
+	}
+}
+
 void iologs_io(struct iologs *L, uint64_t t_ns, unsigned ddir, uint32_t bs, uint64_t offset,
 	       uint64_t bytes, uint64_t slat, uint64_t clat, bool has_slat, uint64_t issue_ns,
 	       unsigned prio, unsigned clat_bin)

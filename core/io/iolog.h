@@ -101,6 +101,12 @@ void iologs_io(struct iologs *L, uint64_t t_ns, unsigned ddir, uint32_t bs, uint
 	       uint64_t bytes, uint64_t slat, uint64_t clat, bool has_slat, uint64_t issue_ns,
 	       unsigned prio, unsigned clat_bin);
 
+/*
+ * A latency alone, no I/O (fio's add_clat_sample with block size and offset 0, as its
+ * file-operation engines call it): the clat log's entry (or window) and the histogram log's.
+ */
+void iologs_clat(struct iologs *L, uint64_t t_ns, unsigned ddir, uint64_t clat, unsigned clat_bin);
+
 /* The end of the run: what the open latency window holds goes in too (fio's finalize). */
 void iologs_finish(struct iologs *L, uint64_t t_ns);
 

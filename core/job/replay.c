@@ -40,7 +40,8 @@ static int add_entry(struct replay *r, const struct job_spec *job, uint64_t t_us
 	if (ddir <= DDIR_TRIM) {
 		if (off + len > r->extent[file])
 			r->extent[file] = off + len;
-		if (len > r->max_len)
+		/* a trim moves no data: it does not size the buffers */
+		if (ddir != DDIR_TRIM && len > r->max_len)
 			r->max_len = len;
 	}
 	return 0;
@@ -110,9 +111,10 @@ static int load_text(const struct job_spec *job, struct replay *r, FILE *f, stru
 			return iop_errf(err, -EINVAL,
 					"read_iolog %s:%u: cannot read '%.*s' (accepted: [TIME] FILE add|open|close, or [TIME] FILE read|write|trim|sync|datasync OFFSET LENGTH)",
 					job->read_iolog, lineno, (int)strcspn(line, "\n"), line);
-		if (len > (1u << 30))
-			return iop_errf(err, -EINVAL, "read_iolog %s:%u: length %llu over 1 GiB",
-					job->read_iolog, lineno, len);
+		if (d == DDIR_TRIM ? len > UINT32_MAX : len > (1u << 30))
+			return iop_errf(err, -EINVAL, "read_iolog %s:%u: length %llu over %s",
+					job->read_iolog, lineno, len,
+					d == DDIR_TRIM ? "4 GiB - 1 (a trim)" : "1 GiB (a read or write)");
 		fi = file_index(r, job, name);
 		if (fi < 0)
 			return iop_errf(err, fi, "read_iolog %s:%u: more than %u files",

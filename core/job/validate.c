@@ -291,8 +291,8 @@ static const char *finish_fileop(const struct job_spec *job)
 	if (job->thinktime_ns || job->number_ios || job->flow || job->latency_target_ns ||
 	    job->zone_zbd || job->zone_strided || job->submit_offload || job->ss_dur_ns)
 		return "thinktime, number_ios, flow, latency_target, zonemode, io_submit_mode=offload and steady state are not supported by iopath with these engines";
-	if (job->bw_log_set || job->iops_log_set || job->lat_log_set)
-		return "write_bw_log, write_iops_log and write_lat_log are not supported by iopath with these engines";
+	if (job->bw_log_set || job->iops_log_set)
+		return "write_bw_log and write_iops_log are not supported by iopath with these engines (write_lat_log is: each file operation's latency, in the clat log)";
 	return NULL;
 }
 
@@ -338,7 +338,8 @@ static int finish_mode(struct job_spec *job, struct iop_err *err)
 	if (job->verify_backlog && !job->verify_backlog_batch)
 		job->verify_backlog_batch = job->verify_backlog;
 	if (job->submit_offload) {
-		const char *what = job->serialize_overlap ? "serialize_overlap" :
+		/* one request in flight (iodepth=1) has nothing to serialize with */
+		const char *what = job->serialize_overlap && job->iodepth > 1 ? "serialize_overlap" :
 				   job->verify != VERIFY_NONE ? "verify" :
 				   job->latency_target_ns ? "latency_target" :
 				   job->flow ? "flow" : job->thinktime_ns ? "thinktime" :

@@ -42,8 +42,12 @@ static bool fileop_open(struct worker *w, struct io_file *f, unsigned i, unsigne
 			    w->eng.err[0] ? w->eng.err : strerror(-ret));
 		return false;
 	}
-	if (!job->disable_lat)		/* fio: disable_clat does not stop these */
+	if (!job->disable_lat) {	/* fio: disable_clat does not stop these */
 		lat_add(&w->st[sd].clat, t1 - t0);
+		if (w->logs)
+			iologs_clat(w->logs, t1, sd == STAT_READ ? DDIR_READ : DDIR_WRITE, t1 - t0,
+				    w->logs->want[LOG_HIST] ? hist_idx(t1 - t0) : 0);
+	}
 	/* after the timing: a file this job created is iopath's, one it removed leaves no mark */
 	if (f->fd >= 0 && w->plan->file_missing && w->plan->file_missing[plan_path(w->plan, w->clone, i)])
 		target_mark_owned(f->fd, f->path);
