@@ -242,13 +242,15 @@ static unsigned own_buffer_maps(pid_t pid, unsigned long len, unsigned *merged)
 Test(buffers, each_workers_buffers_are_a_mapping_of_their_own)
 {
 	/* 12 x 256 KiB: 3 MiB, unlike a thread's 8 MiB stack */
-	struct run_bg b = iopath_start("--name=a", "--ioengine=null", "--size=1m", "--bs=256k",
-				       "--iodepth=12", "--time_based", "--runtime=10s",
-				       "--numjobs=2", "--output-format=terse", NULL);
+	char *argv[] = { "iopath", "--name=a", "--ioengine=null", "--size=1m", "--bs=256k",
+			 "--iodepth=12", "--time_based", "--runtime=10s", "--numjobs=2",
+			 "--output-format=terse", NULL };
+	struct run_bg b = iopath_start_running(tmpdir_make(), argv, NULL);
 	unsigned own = 0, merged = 0, i;
 	struct run_out r;
 
-	cr_assert(wait_for_workers(b.pid, 10), "the workers did not start");
+	/* both workers have their buffers and have moved data: the run holds while they go on */
+	cr_assert(running_reached(&b), "the workers did not start");
 	for (i = 0; i < 900 && own < 2 && !merged; i++) {
 		own = own_buffer_maps(b.pid, 3ul << 20, &merged);
 		sleep_ms(10);
