@@ -415,3 +415,24 @@ Test(fileops, dirdelete_removes_the_directories_it_made_and_no_other)
 	cr_assert_eq(count_dirs(dir, "f", 8), 1);
 	json_decref(root);
 }
+
+/*
+ * write_lat_log: each file's operation is one clat log entry, of the job's direction, block
+ * size and offset 0 (fio's add_clat_sample from these engines); the lat and slat logs stay
+ * empty. write_bw_log and write_iops_log are refused.
+ */
+Test(fileops, lat_log_holds_one_clat_entry_per_file_operation)
+{
+	const char *dir = tmpdir_make();
+	char log[320];
+	json_t *root;
+
+	snprintf(log, sizeof(log), "--write_lat_log=%s/lg", dir);
+	root = fileop_run(dir, "filecreate", "write", log, 0);
+	expect_fileop_counts(root, "write", "read");
+	json_decref(root);
+	cr_assert_eq(sh("cd %s && test $(grep -c '^[0-9]*, [1-9][0-9]*, 1, 0, 0$' lg_clat.1.log) = 8 && test $(wc -l < lg_clat.1.log) = 8 && test ! -s lg_lat.1.log && test ! -s lg_slat.1.log",
+			dir), 0, "8 clat entries (write, bs 0, offset 0), empty lat and slat logs");
+	snprintf(log, sizeof(log), "--write_bw_log=%s/bw", dir);
+	cr_assert_null(fileop_run(dir, "filecreate", "write", log, 2));
+}

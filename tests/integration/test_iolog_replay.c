@@ -244,3 +244,29 @@ Test(iolog, replay_skip_leaves_out_the_types_named)
 	cr_assert_eq(job_int(root, 0, "write", "total_ios"), 0);
 	json_decref(root);
 }
+
+/* A trim moves no data: 2 GiB trims neither size the buffers nor meet a write's 1 GiB limit. */
+Test(iolog, large_trims_replay_beside_small_writes)
+{
+	const char *dir = tmpdir_make();
+	char log[300], a[320];
+	json_t *root;
+	char *args[] = { "--name=rep", a, "--ioengine=null", "--iodepth=16", "--replay_no_stall=1",
+			 NULL };
+
+	snprintf(log, sizeof(log), "%s/trims.log", dir);
+	file_write_text(log, "fio version 3 iolog\n0 /dev/null add\n0 /dev/null open\n"
+			"1 /dev/null trim 0 2147483648\n2 /dev/null write 0 4096\n"
+			"3 /dev/null trim 4096 2147483648\n4 /dev/null write 4096 4096\n"
+			"5 /dev/null close\n");
+	snprintf(a, sizeof(a), "--read_iolog=%s", log);
+	root = iopath_json_in(dir, args, 0, NULL);
+	cr_assert_eq(job_int(root, 0, "write", "total_ios"), 2);
+	cr_assert_eq(job_int(root, 0, "write", "io_bytes"), 8192);
+	cr_assert_eq(job_int(root, 0, "trim", "total_ios"), 2);
+	json_decref(root);
+	/* a read or write over 1 GiB is still refused */
+	file_write_text(log, "fio version 3 iolog\n0 /dev/null add\n0 /dev/null open\n"
+			"1 /dev/null write 0 2147483648\n2 /dev/null close\n");
+	cr_assert_null(iopath_json_in(dir, args, 2, NULL));
+}

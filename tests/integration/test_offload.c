@@ -127,3 +127,23 @@ Test(offload, psync_reads_every_block_under_offload, .timeout = 60)
 	json_decref(root);
 	run_out_free(&r);
 }
+
+/*
+ * serialize_overlap: at iodepth=1 one request is in flight, nothing can overlap it, and the
+ * pair runs (fio's t0013); deeper, the pool's threads would have to be serialized: refused.
+ */
+Test(offload, serialize_overlap_runs_at_depth_one_only)
+{
+	struct run_out r = iopath_run("--name=x", "--ioengine=null", "--io_submit_mode=offload",
+				      "--iodepth=1", "--serialize_overlap=1", "--size=64k",
+				      "--thread", "--numjobs=2", NULL);
+
+	cr_assert_eq(r.status, 0, "exit %d: %s", r.status, r.err);
+	run_out_free(&r);
+	r = iopath_run("--name=x", "--ioengine=null", "--io_submit_mode=offload", "--iodepth=4",
+		       "--serialize_overlap=1", "--size=64k", NULL);
+	cr_assert_eq(r.status, 2, "exit %d: %s", r.status, r.err);
+	cr_expect_not_null(strstr(r.err, "io_submit_mode=offload with serialize_overlap is not supported by iopath"),
+			   "%s", r.err);
+	run_out_free(&r);
+}
