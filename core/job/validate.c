@@ -327,6 +327,13 @@ static int finish_mode(struct job_spec *job, struct iop_err *err)
 		return iop_errf(err, -EINVAL,
 				"%s: nrfiles= with filename=: name every file in filename= (a:b:c) instead",
 				job->origin);
+	/* fio: an interval over the smallest write (else read) block is that block */
+	if (job->verify_interval && job->verify != VERIFY_NONE) {
+		if (job->verify_interval > job->bs[DDIR_WRITE])
+			job->verify_interval = job->bs[DDIR_WRITE];
+		else if (job_reads(job->rw) && job->verify_interval > job->bs[DDIR_READ])
+			job->verify_interval = job->bs[DDIR_READ];
+	}
 	if (job->verify_interval && job->verify != VERIFY_NONE &&
 	    (job->bs[DDIR_WRITE] % job->verify_interval || job->bs[DDIR_READ] % job->verify_interval ||
 	     job->bs_max[0] != job->bs[0] || job->bs_max[1] != job->bs[1]))

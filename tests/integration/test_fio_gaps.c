@@ -881,3 +881,22 @@ Test(fio_gaps, fill_device_ends_the_job_at_enospc_without_error, .timeout = 60)
 	json_decref(root);
 	sh("umount '%s'", mnt);
 }
+
+/* verify_interval over the block size: as fio, the block size (fio's t0004). */
+Test(fio_gaps, verify_interval_over_the_block_is_the_block)
+{
+	const char *dir = tmpdir_make();
+	char file[320];
+	struct run_out r;
+
+	snprintf(file, sizeof(file), "--filename=%s/v", dir);
+	r = iopath_run("--name=w", file, "--size=64k", "--bs=512", "--rw=write", "--verify=md5",
+		       "--verify_interval=1m", NULL);
+	cr_assert_eq(r.status, 0, "exit %d: %s", r.status, r.err);
+	run_out_free(&r);
+	/* one that does not divide the block stays refused */
+	r = iopath_run("--name=w", file, "--size=64k", "--bs=4k", "--rw=write", "--verify=md5",
+		       "--verify_interval=1536", NULL);
+	cr_assert_eq(r.status, 2, "exit %d: %s", r.status, r.err);
+	run_out_free(&r);
+}
