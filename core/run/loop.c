@@ -1047,6 +1047,7 @@ struct engine_params engine_params_of(const struct worker *w)
 		.direct = job->direct,
 		.writes = job_changes_files(job),
 		.advise = job_fadvise(job),
+		.atomic = job->atomic,
 	};
 }
 
