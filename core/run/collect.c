@@ -145,6 +145,8 @@ static void worker_result(struct job_result *one, const struct worker *w, struct
 		one->kt_sys_ns = w->kt_end[1] - w->kt_start[1];
 	}
 	memcpy(one->depth, w->depth_hist, sizeof(one->depth));
+	memcpy(one->submit, w->submit_hist, sizeof(one->submit));
+	memcpy(one->reaped, w->reap_hist, sizeof(one->reaped));
 	one->latency_depth = w->lat_on ? w->qd_cap : w->job->iodepth;
 	if (w->ss_holder && ss)
 		one->ss = ss;

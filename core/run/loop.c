@@ -401,6 +401,9 @@ submit_batch(struct worker *w, bool sync_engine, const bool full, const bool lat
 	old = w->nr_stamped < done ? w->nr_stamped : done;
 	if (done)
 		w->depth_hist[depth_bucket(w->inflight + done)] += done;
+	/* fio's submit/complete counts: a synchronous engine's I/Os one by one, as fio's */
+	w->submit_hist[sync_engine ? 1 : batch_bucket(done)] += sync_engine ? done : 1;
+	w->reap_hist[1] += sync_engine ? done : 0;
 	if (sync_engine) {
 		for (i = old; i < done; i++)
 			w->batch[i]->issue_ns = t0;
@@ -465,6 +468,7 @@ static uint64_t quiesce(struct worker *w, uint64_t t)
 
 	while (w->inflight && !(ops->flags & ENGINE_SYNC)) {
 		n = ops->reap(&w->eng, w->done, w->inflight, w->inflight);
+		w->reap_hist[batch_bucket(n > 0 ? (unsigned)n : 0)]++;
 		if (n < 0) {
 			worker_fail(w, -n, "engine %s: reap: %s", ops->name, strerror(-n));
 			break;
@@ -728,6 +732,7 @@ static inline __attribute__((always_inline)) void io_loop_body(struct worker *w,
 			    w->inflight + w->nr_batch + w->vq_out >= w->qd_cap)
 				w->low_wait = true;
 			n = ops->reap(&w->eng, w->done, want, take);
+			w->reap_hist[batch_bucket(n > 0 ? (unsigned)n : 0)]++;
 			if (n < 0) {
 				worker_fail(w, -n, "engine %s: reap: %s", ops->name, strerror(-n));
 				/*
@@ -997,6 +1002,7 @@ static void offload_run(struct offload *o, struct io_req **got)
 			if (w->cmdprio)
 				cmdprio_pick(w, r);
 			w->depth_hist[depth_bucket(w->inflight + 1)]++;
+			w->submit_hist[1]++, w->reap_hist[1]++;	/* one at a time, by an I/O thread */
 			o->gen_ns[r->index] = t;
 			pthread_mutex_lock(&o->lock);
 			tail = (o->q_head + o->q_nr) % w->depth;

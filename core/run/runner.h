@@ -88,6 +88,12 @@ static inline unsigned depth_bucket(unsigned depth)
 	return b < DEPTH_BUCKETS - 1 ? b : DEPTH_BUCKETS - 1;
 }
 
+/* fio's bucket of a submit or reap call that took n I/Os: 0, 1-4, 5-8, 9-16, 17-32, 33-64, more. */
+static inline unsigned batch_bucket(unsigned n)
+{
+	return n <= 4 ? (n > 0) : n > 64 ? DEPTH_BUCKETS - 1 : 32u - (unsigned)__builtin_clz(n - 1) - 1;
+}
+
 #define BUF_ALIGN 4096u	/* request buffers' alignment */
 
 /* fio's td_error_type: EILSEQ is a verify error whatever the direction. */

@@ -304,6 +304,8 @@ struct worker {
 	struct cmdprio_run *cmdprio;	/* cmdprio_*: NULL when the job gives none */
 	struct prio_stats *prios;	/* cmdprio_*: latencies per priority (NULL: none) */
 	uint64_t depth_hist[DEPTH_BUCKETS];
+	uint64_t submit_hist[DEPTH_BUCKETS];	/* submit calls by I/Os taken (batch_bucket) */
+	uint64_t reap_hist[DEPTH_BUCKETS];	/* reap calls by I/Os returned */
 	uint64_t verify_errors;
 	/* continue_on_error: errors gone on after, and what error_dump reports */
 	uint64_t total_err;
