@@ -109,7 +109,6 @@ void __attribute__((noinline)) io_loop_fileop(struct worker *w)
 				w->st[d].ios++;
 				w->st[d].bytes += bs;
 				w->depth_hist[depth_bucket(1)]++;
-				w->submit_hist[1]++, w->reap_hist[1]++;
 				rest[i] -= bs;
 				left -= bs;
 				any = moved = true;

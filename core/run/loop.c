@@ -401,14 +401,12 @@ submit_batch(struct worker *w, bool sync_engine, const bool full, const bool lat
 	old = w->nr_stamped < done ? w->nr_stamped : done;
 	if (done)
 		w->depth_hist[depth_bucket(w->inflight + done)] += done;
-	/* fio's submit/complete counts: a synchronous engine's I/Os one by one, as fio's */
-	w->submit_hist[sync_engine ? 1 : batch_bucket(done)] += sync_engine ? done : 1;
-	w->reap_hist[1] += sync_engine ? done : 0;
 	if (sync_engine) {
 		for (i = old; i < done; i++)
 			w->batch[i]->issue_ns = t0;
 		complete(w, w->batch, done, t1, false, full, lat);
 	} else {
+		count_call(&w->submit_one, w->submit_hist, done);
 		slat = t1 - t0 > UINT32_MAX ? UINT32_MAX : (uint32_t)(t1 - t0);
 		for (i = 0; i < old; i++) {
 			struct io_req *r = w->batch[i];
@@ -468,7 +466,7 @@ static uint64_t quiesce(struct worker *w, uint64_t t)
 
 	while (w->inflight && !(ops->flags & ENGINE_SYNC)) {
 		n = ops->reap(&w->eng, w->done, w->inflight, w->inflight);
-		w->reap_hist[batch_bucket(n > 0 ? (unsigned)n : 0)]++;
+		count_call(&w->reap_one, w->reap_hist, n > 0 ? (unsigned)n : 0);
 		if (n < 0) {
 			worker_fail(w, -n, "engine %s: reap: %s", ops->name, strerror(-n));
 			break;
@@ -732,7 +730,7 @@ static inline __attribute__((always_inline)) void io_loop_body(struct worker *w,
 			    w->inflight + w->nr_batch + w->vq_out >= w->qd_cap)
 				w->low_wait = true;
 			n = ops->reap(&w->eng, w->done, want, take);
-			w->reap_hist[batch_bucket(n > 0 ? (unsigned)n : 0)]++;
+			count_call(&w->reap_one, w->reap_hist, n > 0 ? (unsigned)n : 0);
 			if (n < 0) {
 				worker_fail(w, -n, "engine %s: reap: %s", ops->name, strerror(-n));
 				/*
@@ -1002,7 +1000,7 @@ static void offload_run(struct offload *o, struct io_req **got)
 			if (w->cmdprio)
 				cmdprio_pick(w, r);
 			w->depth_hist[depth_bucket(w->inflight + 1)]++;
-			w->submit_hist[1]++, w->reap_hist[1]++;	/* one at a time, by an I/O thread */
+			w->submit_one++, w->reap_one++;	/* one at a time, by an I/O thread */
 			o->gen_ns[r->index] = t;
 			pthread_mutex_lock(&o->lock);
 			tail = (o->q_head + o->q_nr) % w->depth;

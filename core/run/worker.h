@@ -306,6 +306,7 @@ struct worker {
 	uint64_t depth_hist[DEPTH_BUCKETS];
 	uint64_t submit_hist[DEPTH_BUCKETS];	/* submit calls by I/Os taken (batch_bucket) */
 	uint64_t reap_hist[DEPTH_BUCKETS];	/* reap calls by I/Os returned */
+	uint64_t submit_one, reap_one;		/* those of one I/O, kept apart (count_call) */
 	uint64_t verify_errors;
 	/* continue_on_error: errors gone on after, and what error_dump reports */
 	uint64_t total_err;
