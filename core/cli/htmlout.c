@@ -1,13 +1,16 @@
 /* Gathering the HTML report's documents from files and from commands' results, and writing it. */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "base/atomic.h"
 #include "cli/cmdargs.h"
 #include "cli/htmlout.h"
+#include "results/explain.h"
 #include "results/report_cells.h"
 
 static json_t *hold(struct html_set *s, json_t *j)
@@ -108,6 +111,18 @@ int html_add_json(struct html_set *s, json_t *doc, const char *origin, struct io
 	}
 	/* kept: a fio-shaped file's host, probes and suite rows; any file's iopath.explain */
 	keep = json_object_get(doc, "jobs") || json_object_get(doc, "iopath");
+	if (!strcmp(r.kind, "lab")) {
+		/* a QEMU lab's lab.json (nothing of it kept): explained here, as vmlab does */
+		json_t *ex = explain_results(&r, err);
+
+		json_decref(doc);
+		doc = ex ? json_pack("{s:{s:o}}", "iopath", "explain", ex) : NULL;
+		if (!doc) {
+			results_free(&r);
+			return ex ? iop_errf(err, -ENOMEM, "out of memory") : -ENOMEM;
+		}
+		keep = true;
+	}
 	ret = add_doc(s, kind, results_json(&r), keep ? doc : NULL, origin, err);
 	if (!keep)
 		json_decref(doc);
@@ -209,17 +224,31 @@ int html_add_path(struct html_set *s, const char *path, struct iop_err *err)
 	json_error_t je;
 	struct stat st;
 	json_t *doc;
+	int fd;
 
-	if (stat(path, &st))
-		return iop_errf(err, -errno, "report: %s: %s", path, strerror(errno));
-	if (S_ISDIR(st.st_mode))
+	/* checked on the descriptor then read (O_NONBLOCK: a FIFO's open would wait) */
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	if (fd < 0 || fstat(fd, &st)) {
+		int e = errno;
+
+		if (fd >= 0)
+			close(fd);
+		return iop_errf(err, -e, "report: %s: %s", path, strerror(e));
+	}
+	if (S_ISDIR(st.st_mode)) {
+		close(fd);
 		return add_dir(s, path, err);
-	if (!S_ISREG(st.st_mode))
-		return iop_errf(err, -EINVAL, "report: %s is not a regular file or a directory", path);
-	if ((unsigned long long)st.st_size > RESULTS_FILE_MAX)
+	}
+	if (!S_ISREG(st.st_mode) || (unsigned long long)st.st_size > RESULTS_FILE_MAX) {
+		close(fd);
+		if (!S_ISREG(st.st_mode))
+			return iop_errf(err, -EINVAL, "report: %s is not a regular file or a directory",
+					path);
 		return iop_errf(err, -EFBIG, "report: %s is larger than %u MiB", path,
 				RESULTS_FILE_MAX >> 20);
-	doc = json_load_file(path, JSON_REJECT_DUPLICATES, &je);
+	}
+	doc = json_loadfd(fd, JSON_REJECT_DUPLICATES, &je);
+	close(fd);
 	if (!doc)
 		return iop_errf(err, -EINVAL, "report: %s:%d: not valid JSON: %s", path, je.line,
 				je.text);

@@ -29,7 +29,8 @@ static int read_whole(const char *path, unsigned char **buf, size_t *len, struct
 	struct stat st;
 	size_t got = 0;
 	ssize_t n;
-	int fd = open(path, O_RDONLY | O_CLOEXEC), ret = 0;
+	/* O_NONBLOCK: a FIFO's open would wait for a writer; the descriptor is then checked */
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK), ret = 0;
 
 	*buf = NULL;
 	if (fd < 0)

@@ -1,8 +1,11 @@
 /* fio's I/O logs for replay: version 2 and 3 iologs and blktrace binary traces, read into entries. */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "iopath/engine.h"
 #include "job/replay.h"
@@ -200,13 +203,27 @@ int replay_load(const struct job_spec *job, struct replay *r, struct iop_err *er
 {
 	char head[64];
 	uint32_t magic;
+	struct stat st;
 	FILE *f;
-	int ret;
+	int ret, fd;
 
 	memset(r, 0, sizeof(*r));
-	f = fopen(job->read_iolog, "rb");
-	if (!f)
+	/* checked on the descriptor it is read from (O_NONBLOCK: a FIFO's open would wait) */
+	fd = open(job->read_iolog, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	if (fd < 0)
 		return iop_errf(err, -errno, "read_iolog %s: %s", job->read_iolog, strerror(errno));
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
+		close(fd);
+		return iop_errf(err, -EINVAL,
+				"read_iolog %s: not a regular file (accepted: a file holding fio's version 2 or 3 iolog or a blktrace binary trace)",
+				job->read_iolog);
+	}
+	f = fdopen(fd, "rb");
+	if (!f) {
+		ret = -errno;
+		close(fd);
+		return iop_errf(err, ret, "read_iolog %s: %s", job->read_iolog, strerror(-ret));
+	}
 	if (fread(&magic, sizeof(magic), 1, f) == 1 && (magic & 0xffffff00u) == BLK_MAGIC) {
 		rewind(f);
 		ret = load_blktrace(job, r, f, err);

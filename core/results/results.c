@@ -497,7 +497,8 @@ static char *read_file(const char *path, size_t *len, struct iop_err *err)
 	size_t off = 0;
 	int fd;
 
-	fd = open(path, O_RDONLY | O_CLOEXEC);
+	/* O_NONBLOCK: a FIFO's open would wait for a writer; the descriptor is then checked */
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 	if (fd < 0) {
 		iop_errf(err, -errno, "%s: %s", path, strerror(errno));
 		return NULL;

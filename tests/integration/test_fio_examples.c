@@ -7,15 +7,35 @@
  * whose engines iopath has, and requires 95%.
  */
 #include <dirent.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "harness.h"
 
-/* the temporary directories each test made go with it */
-TestSuite(fio_examples, .fini = tmpdir_cleanup);
+/* the XFS an atomic=1 example runs on, while it is mounted */
+static char atomic_mnt[600];
+
+static void atomic_umount(void)
+{
+	/* mount -o loop's device goes with the mount's last reference */
+	if (atomic_mnt[0])
+		umount2(atomic_mnt, MNT_DETACH);
+	atomic_mnt[0] = '\0';
+}
+
+/* the temporary directories each test made go with it, the XFS unmounted first */
+static void examples_cleanup(void)
+{
+	atomic_umount();
+	tmpdir_cleanup();
+}
+
+TestSuite(fio_examples, .fini = examples_cleanup);
 
 /* the yardsticks kept in the tree; IOPATH_FIO_EXAMPLES=DIR measures another set (scripts/fio-examples) */
 #define EXAMPLES_333 "tests/jobs/fio-examples"
@@ -135,6 +155,65 @@ static bool loop_attach(const char *dir, char *dev, size_t len, const char **why
 	return true;
 }
 
+/* Does the example write with atomic=1 (RWF_ATOMIC), which needs a file system that has it? */
+static bool writes_atomic(const char *path)
+{
+	return !sh("grep -Eq '^[[:space:]]*atomic[[:space:]]*=[[:space:]]*1[[:space:]]*$' '%s'", path);
+}
+
+/* Do new files in dir take atomic writes (statx's STATX_WRITE_ATOMIC and its attribute)? */
+static bool dir_has_atomic_writes(const char *dir)
+{
+	struct statx stx;
+	int fd = open(dir, O_TMPFILE | O_RDWR, 0600);
+	bool ok;
+
+	if (fd < 0)
+		return false;
+	memset(&stx, 0, sizeof(stx));
+	ok = !statx(fd, "", AT_EMPTY_PATH, 0x10000u /* STATX_WRITE_ATOMIC */, &stx) &&
+	     (stx.stx_mask & 0x10000u) && (stx.stx_attributes & 0x400000u /* ..._ATTR_ */);
+	close(fd);
+	return ok;
+}
+
+/*
+ * A scratch XFS with reflink on a loop device, mounted at DIR/mnt (atomic_mnt): Linux 6.16 and
+ * later give its files software atomic writes. false (and why) where there is none.
+ */
+static bool atomic_mount(const char *dir, const char **why)
+{
+	char img[512], where[512];
+
+	if (!is_root()) {
+		*why = "needs root to mount an XFS image on a loop device";
+		return false;
+	}
+	if (access("/usr/sbin/mkfs.xfs", X_OK) && access("/sbin/mkfs.xfs", X_OK)) {
+		*why = "mkfs.xfs is not installed (scripts/deps.sh installs xfsprogs)";
+		return false;
+	}
+	snprintf(img, sizeof(img), "%s/xfs.img", dir);
+	snprintf(where, sizeof(where), "%s/mnt", dir);
+	/* 512 MiB, sparse: mkfs.xfs makes nothing under 300 MB */
+	if (mkdir(where, 0755) ||
+	    sh("truncate -s 512M '%s' && mkfs.xfs -q -m reflink=1 '%s' >/dev/null 2>&1", img, img)) {
+		*why = "mkfs.xfs cannot make an XFS image with reflink here";
+		return false;
+	}
+	if (sh("mount -o loop '%s' '%s' 2>/dev/null", img, where)) {
+		*why = "an XFS image cannot be mounted on a loop device here (no free loop device, or no XFS in this kernel)";
+		return false;
+	}
+	snprintf(atomic_mnt, sizeof(atomic_mnt), "%s", where);
+	if (!dir_has_atomic_writes(where)) {
+		*why = "this kernel gives XFS files no atomic writes (with reflink: Linux 6.16 or later)";
+		atomic_umount();
+		return false;
+	}
+	return true;
+}
+
 /*
  * The invocation's arguments for name, "@DATA" replaced by data (NULL: none); the environment
  * variable its notes set is set (and any other one's unset).
@@ -243,7 +322,7 @@ static unsigned fileop_whole;
 /* Run one parsed file, short, in a temporary directory; MACHINE when it cannot run here. */
 static enum verdict run_one(const char *path, const char *name, bool *ok_out)
 {
-	const char *dir = tmpdir_make(), *why = NULL;
+	const char *dir = tmpdir_make(), *why = NULL, *files;
 	char job[512], out[512], data[512], extra[6][512], dev[64] = "", link[600];
 	const char *trimmed = needs_blockdev(name);
 	char *argv[12] = { "iopath", "--output-format=json", "--output", out };
@@ -254,7 +333,16 @@ static enum verdict run_one(const char *path, const char *name, bool *ok_out)
 
 	snprintf(job, sizeof(job), "%s/%s", dir, name);
 	snprintf(out, sizeof(out), "%s/result.json", dir);
-	snprintf(data, sizeof(data), "%s/data", dir);
+	/* atomic=1: the job's files on a scratch XFS that takes atomic writes */
+	if (writes_atomic(path) && !atomic_mount(dir, &why)) {
+		fprintf(stderr, "fio examples: %s not run: it writes with atomic=1 (RWF_ATOMIC), which needs a file system with atomic writes, and %s\n",
+			name, why);
+		tmpdir_cleanup();
+		*ok_out = false;
+		return MACHINE;
+	}
+	files = atomic_mnt[0] ? atomic_mnt : dir;
+	snprintf(data, sizeof(data), "%s/data", files);
 	nx = invocation(name, data, extra);
 	if (nx)
 		file_make(data, 1 << 20, 1);
@@ -262,7 +350,7 @@ static enum verdict run_one(const char *path, const char *name, bool *ok_out)
 		if (!loop_attach(dir, dev, sizeof(dev), &why)) {
 			fprintf(stderr, "fio examples: %s not run: it trims, which needs a block device, and %s\n",
 				name, why);
-			tmpdir_cleanup();
+			examples_cleanup();
 			*ok_out = false;
 			return MACHINE;
 		}
@@ -274,7 +362,7 @@ static enum verdict run_one(const char *path, const char *name, bool *ok_out)
 	argv[n++] = job;
 	argv[n] = NULL;
 
-	cr_assert_eq(sh("tests/integration/shorten-job.sh '%s' '%s' '%s' %s", path, job, dir,
+	cr_assert_eq(sh("tests/integration/shorten-job.sh '%s' '%s' '%s' %s", path, job, files,
 		        trimmed ? "names" : ""), 0);
 	/* in the temporary directory: what a job writes by relative name (logs) stays there */
 	bg = iopath_startv(argv, dir);
@@ -286,7 +374,7 @@ static enum verdict run_one(const char *path, const char *name, bool *ok_out)
 	run_out_free(&r);
 	if (dev[0])
 		sh("losetup -d %s 2>/dev/null", dev);
-	tmpdir_cleanup();
+	examples_cleanup();
 	*ok_out = ok;
 	return PARSES;
 }

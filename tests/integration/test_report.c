@@ -169,3 +169,27 @@ Test(report, suite_page_shows_each_targets_probe)
 	cr_assert_null(strstr(page, "1970-01-01"), "a time the suite never recorded");
 	free(page);
 }
+
+/*
+ * A QEMU lab's lab.json (tests/lab/lab-explained.json, from a real lab run) is explained on the
+ * page as `iopath explain` explains it: each path's card, its verdict per direction.
+ */
+Test(report, a_labs_result_carries_its_explanation)
+{
+	const char *dir = tmpdir_make();
+	char html[512], *page, *ex;
+	struct run_out r;
+
+	snprintf(html, sizeof(html), "%s/lab.html", dir);
+	r = iopath_run("report", "tests/lab/lab-explained.json", "-o", html, NULL);
+	cr_assert_eq(r.status, 0, "report: %s", r.err);
+	run_out_free(&r);
+	page = slurp(html);
+	ex = strstr(page, "Why each path is as fast as it is");
+	cr_assert_not_null(ex, "no explanation on the lab's page");
+	cr_assert_not_null(strstr(ex, "9p-none: <code class=\"verdict\">"), "no card for 9p-none");
+	cr_assert_not_null(strstr(ex, "ext4-virtio-blk: <code class=\"verdict\">"));
+	cr_assert_not_null(strstr(ex, "reads: <code>serialized</code> (high)"),
+			   "9p's reads not told serialized");
+	free(page);
+}

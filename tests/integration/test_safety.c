@@ -804,6 +804,39 @@ Test(safety, include_of_a_fifo_or_a_device_is_refused_not_read)
 	}
 }
 
+/*
+ * A FIFO given where a file is read (a result to report, compare or explain, a log to inflate,
+ * a trace to replay) is refused on its descriptor, not waited on for a writer.
+ */
+Test(safety, a_fifo_given_as_an_input_file_is_refused_not_waited_on)
+{
+	char fifo[400], html[400], inflate[450], replay[450];
+	const char *cmds[][5] = {
+		{ "report", fifo, "-o", html, NULL }, { "compare", fifo, fifo, NULL, NULL },
+		{ "explain", fifo, NULL, NULL, NULL }, { inflate, NULL, NULL, NULL, NULL },
+		{ "--name=r", "--ioengine=null", "--size=1m", replay, NULL },
+	};
+	unsigned i;
+
+	victim_make();
+	snprintf(fifo, sizeof(fifo), "%s/result.json", out_dir);
+	snprintf(html, sizeof(html), "%s/page.html", out_dir);
+	snprintf(inflate, sizeof(inflate), "--inflate-log=%s", fifo);
+	snprintf(replay, sizeof(replay), "--read_iolog=%s", fifo);
+	cr_assert_eq(mkfifo(fifo, 0600), 0);
+	for (i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++) {
+		char *argv[] = { "iopath", (char *)cmds[i][0], (char *)cmds[i][1],
+				 (char *)cmds[i][2], (char *)cmds[i][3], NULL };
+		struct run_bg b = iopath_startv(argv, NULL);
+		struct run_out r = iopath_wait(&b, 60);	/* a hang fails here */
+
+		cr_expect_eq(r.status, 2, "%s: exit %d: %s", cmds[i][0], r.status, r.err);
+		cr_expect_not_null(strstr(r.err, "not a regular file"), "%s: %s", cmds[i][0], r.err);
+		cr_expect_eq(strchr(r.err, '\n'), r.err + strlen(r.err) - 1, "not one line: %s", r.err);
+		run_out_free(&r);
+	}
+}
+
 Test(safety, wrong_typed_fields_in_result_files_are_bad_input)
 {
 	static const char *const edits[][3] = {
