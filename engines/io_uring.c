@@ -47,6 +47,7 @@ struct uring_priv {
 	bool fixed_files;
 	bool fixed_bufs;
 	pid_t sqpoll_tid;	/* the ring's SQPOLL thread as a task of this process; 0: none seen */
+	unsigned wflags;	/* the RWF_* flags of every write (the SQE's rw_flags) */
 	struct io_req **trimmed;	/* trims completed inline, reaped next */
 	unsigned nr_trimmed;
 };
@@ -226,6 +227,10 @@ static int register_extras(struct engine *e, struct uring_priv *u, const struct 
 		       io_uring_register_ring_fd(&u->ring) == 1 ? "yes" : "no");
 	if (u->o.nop)
 		engine_applied(e, "op", "IORING_OP_NOP");
+	if (p->atomic && !u->o.nop) {
+		u->wflags = RWF_ATOMIC;
+		engine_applied(e, "atomic", "RWF_ATOMIC in the SQE's rw_flags");
+	}
 	return 0;
 }
 
@@ -285,12 +290,15 @@ static void prep(struct uring_priv *u, struct io_uring_sqe *sqe, struct io_req *
 	} else if (u->fixed_bufs) {
 		if (r->ddir == DDIR_READ)
 			io_uring_prep_read_fixed(sqe, fd, r->buf, r->len, r->offset, (int)r->index);
-		else
+		else {
 			io_uring_prep_write_fixed(sqe, fd, r->buf, r->len, r->offset, (int)r->index);
+			sqe->rw_flags = u->wflags;
+		}
 	} else if (r->ddir == DDIR_READ) {
 		io_uring_prep_read(sqe, fd, r->buf, r->len, r->offset);
 	} else {
 		io_uring_prep_write(sqe, fd, r->buf, r->len, r->offset);
+		sqe->rw_flags = u->wflags;
 	}
 	if (u->fixed_files && !u->o.nop)
 		sqe->flags |= IOSQE_FIXED_FILE;
@@ -384,7 +392,7 @@ static int uring_kthread_cpu(struct engine *e, uint64_t *usr_ns, uint64_t *sys_n
 
 const struct engine_ops io_uring_engine = {
 	.name = "io_uring",
-	.flags = ENGINE_TRIAL | ENGINE_CMDPRIO,
+	.flags = ENGINE_TRIAL | ENGINE_CMDPRIO | ENGINE_ATOMIC,
 	.help = "io_uring rings via liburing: batched, with fixedbufs/registerfiles/sqthread_poll/hipri/nop",
 	.opts_size = sizeof(struct uring_opts),
 	.options = uring_options,

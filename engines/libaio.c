@@ -20,6 +20,7 @@ struct aio_priv {
 	struct io_req **synced;		/* sync and trim requests completed inline, reaped next */
 	unsigned nr_synced;
 	unsigned depth;
+	unsigned wflags;		/* the RWF_* flags of every write (aio_rw_flags) */
 };
 
 static int aio_init(struct engine *e, const struct engine_params *p)
@@ -49,6 +50,10 @@ static int aio_init(struct engine *e, const struct engine_params *p)
 		goto err_free;
 	}
 	engine_applied(e, "io_setup_nr", "%u", p->iodepth);
+	if (p->atomic) {
+		a->wflags = RWF_ATOMIC;
+		engine_applied(e, "atomic", "RWF_ATOMIC in aio_rw_flags");
+	}
 	e->priv = a;
 	return 0;
 
@@ -101,8 +106,10 @@ static int aio_submit(struct engine *e, struct io_req **reqs, unsigned n)
 		}
 		if (r->ddir == DDIR_READ)
 			io_prep_pread(cb, r->file->fd, r->buf, r->len, (long long)r->offset);
-		else
+		else {
 			io_prep_pwrite(cb, r->file->fd, r->buf, r->len, (long long)r->offset);
+			cb->aio_rw_flags = a->wflags;
+		}
 		if (r->ioprio) {
 			/* the request's own priority (cmdprio), as fio's libaio sets it */
 			cb->u.c.flags |= IOCB_FLAG_IOPRIO;
@@ -116,6 +123,15 @@ static int aio_submit(struct engine *e, struct io_req **reqs, unsigned n)
 	} while (ret == -EINTR);
 	if (ret == -EAGAIN)
 		return 0;
+	if (ret < 0 && nr) {
+		/* the kernel refused the first iocb (a write's RWF_ATOMIC where the file has no
+		 * atomic writes: EOPNOTSUPP): that request's failure, completed next, as fio has it */
+		struct io_req *r = a->iocbps[0]->data;
+
+		r->res = ret;
+		a->synced[a->nr_synced++] = r;
+		return 1;
+	}
 	return ret;
 }
 
@@ -146,7 +162,7 @@ static int aio_reap(struct engine *e, struct io_req **done, unsigned min, unsign
 
 const struct engine_ops libaio_engine = {
 	.name = "libaio",
-	.flags = ENGINE_TRIAL | ENGINE_CMDPRIO,
+	.flags = ENGINE_TRIAL | ENGINE_CMDPRIO | ENGINE_ATOMIC,
 	.help = "Linux native asynchronous I/O (io_submit/io_getevents); asynchronous with direct=1",
 	.init = aio_init,
 	.exit = aio_exit,

@@ -1,6 +1,7 @@
-/* sync, psync, pvsync, pvsync2: one system call per request (read/write, pread/pwrite, preadv/pwritev, preadv2/pwritev2; trims BLKDISCARD). */
+/* sync, psync, pvsync, pvsync2: one system call per request (read/write, pread/pwrite, preadv/pwritev, preadv2/pwritev2 with RWF_* flags; trims BLKDISCARD). */
 #include <errno.h>
 #include <stddef.h>
+#include <stdlib.h>
 #include <sys/uio.h>
 #include <unistd.h>
 
@@ -64,21 +65,39 @@ static const struct engine_option pv2_options[] = {
 	{ NULL, 0, 0, 0, 0, 0, NULL, NULL },
 };
 
+/* The RWF_* flags of pvsync2's reads and of its writes, decided at init. */
+struct pv2_priv {
+	int rflags;
+	int wflags;
+};
+
 static int pv2_init(struct engine *e, const struct engine_params *p)
 {
 	const struct pv2_opts *o = p->opts;
-	intptr_t flags = o->hipri ? RWF_HIPRI : 0;
+	struct pv2_priv *v = calloc(1, sizeof(*v));
 
-	e->priv = (void *)flags;
+	if (!v)
+		return -ENOMEM;
+	v->rflags = v->wflags = o->hipri ? RWF_HIPRI : 0;
+	if (p->atomic)
+		v->wflags |= RWF_ATOMIC;
+	e->priv = v;
 	engine_applied(e, "hipri", "%s", o->hipri ? "yes" : "no");
+	if (p->atomic)
+		engine_applied(e, "atomic", "RWF_ATOMIC on pwritev2");
 	return 0;
 }
 
-static int64_t do_pv2(const struct io_req *r, int flags)
+static void pv2_exit(struct engine *e)
+{
+	free(e->priv);
+}
+
+static int64_t do_pv2(const struct io_req *r, const struct pv2_priv *v)
 {
 	struct iovec iov = { r->buf, r->len };
-	ssize_t ret = r->ddir == DDIR_READ ? preadv2(r->file->fd, &iov, 1, (off_t)r->offset, flags)
-					   : pwritev2(r->file->fd, &iov, 1, (off_t)r->offset, flags);
+	ssize_t ret = r->ddir == DDIR_READ ? preadv2(r->file->fd, &iov, 1, (off_t)r->offset, v->rflags)
+					   : pwritev2(r->file->fd, &iov, 1, (off_t)r->offset, v->wflags);
 
 	return ret < 0 ? -errno : ret;
 }
@@ -96,12 +115,12 @@ static int pvsync_submit(struct engine *e, struct io_req **reqs, unsigned n)
 
 static int pvsync2_submit(struct engine *e, struct io_req **reqs, unsigned n)
 {
-	int flags = (int)(intptr_t)e->priv;
+	const struct pv2_priv *v = e->priv;
 	unsigned i;
 
 	for (i = 0; i < n; i++)
 		reqs[i]->res = reqs[i]->ddir >= DDIR_SYNC ? do_sync(reqs[i]) :
-			       reqs[i]->ddir == DDIR_TRIM ? engine_trim(reqs[i]) : do_pv2(reqs[i], flags);
+			       reqs[i]->ddir == DDIR_TRIM ? engine_trim(reqs[i]) : do_pv2(reqs[i], v);
 	return (int)n;
 }
 
@@ -156,11 +175,11 @@ const struct engine_ops pvsync_engine = {
 
 const struct engine_ops pvsync2_engine = {
 	.name = "pvsync2",
-	.help = "preadv2/pwritev2 (one vector), RWF_HIPRI with hipri, one request at a time",
-	.flags = ENGINE_SYNC,
+	.help = "preadv2/pwritev2 (one vector), RWF_HIPRI with hipri, RWF_ATOMIC writes with atomic=1, one request at a time",
+	.flags = ENGINE_SYNC | ENGINE_ATOMIC,
 	.opts_size = sizeof(struct pv2_opts),
 	.options = pv2_options,
 	.init = pv2_init,
-	.exit = sync_exit,
+	.exit = pv2_exit,
 	.submit = pvsync2_submit,
 };

@@ -10,7 +10,7 @@ set -eu
 
 pkgs="gcc make pkg-config liburing-dev libaio-dev libjansson-dev libblkid-dev libcriterion-dev libgsl-dev libnuma-dev"
 pkgs="$pkgs libssl-dev libxxhash-dev libsqlite3-dev sqlite3 libpq-dev postgresql zlib1g-dev"
-pkgs="$pkgs libfuse3-dev fio python3 python3-six python3-statsmodels python3-pandas gnuplot-nox strace groff-base e2fsprogs mount"
+pkgs="$pkgs libfuse3-dev fio python3 python3-six python3-statsmodels python3-pandas gnuplot-nox strace groff-base e2fsprogs xfsprogs mount"
 for arg in "$@"; do
 	case "$arg" in
 	--lab) pkgs="$pkgs qemu-system-x86 qemu-utils busybox-static" ;;

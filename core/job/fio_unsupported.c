@@ -30,7 +30,6 @@ const struct fio_unsupported fio_unsupported_table[] = {
 	JOB_OPT("percentage_random", "100,100,100", "Percentage of seq/random mix that should be random"),
 	JOB_OPT("write_barrier", "0", "Make every Nth write a barrier write"),
 	JOB_OPT("sync_file_range", NULL, "Use sync_file_range()"),
-	JOB_OPT("atomic", "0", "Use Atomic IO with O_DIRECT (implies O_DIRECT)"),
 	/* job options of fio after 3.33 that fio's examples use */
 	JOB_OPT("spr_cs", "0", "Cache Size in bytes for SPRandom"),
 	JOB_OPT("trim_percentage", "0", "Number of verify blocks to trim (i.e., discard)"),

@@ -132,6 +132,8 @@ const struct opt_def opt_table[] = {
 	  "allow writing to existing files iopath did not create" },
 	{ "direct", NULL, OPT_FN, 0, 0, 0, 0, set_direct, "O_DIRECT (1) or buffered (0)" },
 	{ "buffered", NULL, OPT_FN, 0, 0, 0, 0, set_direct, "buffered (1) or O_DIRECT (0)" },
+	{ "atomic", NULL, OPT_BOOL, FIELD(atomic), 0, 1, NULL,
+	  "untorn writes: each write with RWF_ATOMIC (pvsync2, libaio, io_uring; implies direct=1; the file's statx limits are checked first)" },
 	{ "sync", NULL, OPT_FN, 0, 0, 0, 0, set_sync,
 	  "open the job's files with O_SYNC (sync, 1) or O_DSYNC (dsync); none (0) is the default" },
 	{ "pre_read", NULL, OPT_BOOL, FIELD(pre_read), 0, 1, NULL,

@@ -546,3 +546,75 @@ uint32_t target_dio_align(const char *path, bool exists, char *source, size_t le
 		return 0;
 	return sysfs_lbs(st.st_dev, source, len);
 }
+
+/* One number of the block device's queue in sysfs (a partition's: its disk's); 0 when absent. */
+static uint32_t sysfs_queue_u32(dev_t dev, const char *name)
+{
+	char p[160], num[32];
+	unsigned long v = 0;
+	FILE *f;
+
+	snprintf(p, sizeof(p), "/sys/dev/block/%u:%u/queue/%s", major(dev), minor(dev), name);
+	f = fopen(p, "re");
+	if (!f) {
+		snprintf(p, sizeof(p), "/sys/dev/block/%u:%u/../queue/%s", major(dev), minor(dev),
+			 name);
+		f = fopen(p, "re");
+	}
+	if (!f)
+		return 0;
+	if (fgets(num, sizeof(num), f))
+		v = strtoul(num, NULL, 10);
+	fclose(f);
+	return v <= UINT32_MAX ? (uint32_t)v : 0;
+}
+
+/*
+ * struct statx's atomic write fields (Linux 6.11), at their fixed offsets: older C libraries'
+ * struct statx keeps them as padding of the same 256 bytes.
+ */
+#define STATX_WRITE_ATOMIC_MASK 0x00010000u
+#define STATX_ATTR_WRITE_ATOMIC_BIT 0x00400000u
+#define STATX_ATOMIC_UNIT_MIN_AT 168
+#define STATX_ATOMIC_UNIT_MAX_AT 172
+#define STATX_ATOMIC_SEGMENTS_MAX_AT 176
+
+static uint32_t statx_u32(const struct statx *stx, size_t at)
+{
+	uint32_t v;
+
+	memcpy(&v, (const unsigned char *)stx + at, sizeof(v));
+	return v;
+}
+
+int target_atomic_limits(int fd, struct atomic_limits *out)
+{
+	struct statx stx;
+
+	_Static_assert(sizeof(struct statx) >= STATX_ATOMIC_SEGMENTS_MAX_AT + 4,
+		       "struct statx holds the atomic write fields");
+	memset(out, 0, sizeof(*out));
+	memset(&stx, 0, sizeof(stx));
+	if (statx(fd, "", AT_EMPTY_PATH, STATX_TYPE | STATX_WRITE_ATOMIC_MASK, &stx))
+		return -errno;
+	out->source = "statx";
+	if ((stx.stx_mask & STATX_WRITE_ATOMIC_MASK) &&
+	    (stx.stx_attributes & STATX_ATTR_WRITE_ATOMIC_BIT)) {
+		out->unit_min = statx_u32(&stx, STATX_ATOMIC_UNIT_MIN_AT);
+		out->unit_max = statx_u32(&stx, STATX_ATOMIC_UNIT_MAX_AT);
+		out->segments_max = statx_u32(&stx, STATX_ATOMIC_SEGMENTS_MAX_AT);
+	} else if (S_ISBLK(stx.stx_mode) && !(stx.stx_mask & STATX_WRITE_ATOMIC_MASK)) {
+		/* a kernel whose statx does not answer for devices: the queue's own limits */
+		dev_t dev = makedev(stx.stx_rdev_major, stx.stx_rdev_minor);
+
+		out->unit_max = sysfs_queue_u32(dev, "atomic_write_unit_max_bytes");
+		if (out->unit_max) {
+			out->unit_min = sysfs_queue_u32(dev, "atomic_write_unit_min_bytes");
+			out->segments_max = 1;
+			out->source = "sysfs";
+		}
+	}
+	if (!out->unit_min || out->unit_max < out->unit_min)
+		out->unit_min = out->unit_max = out->segments_max = 0;
+	return 0;
+}

@@ -98,4 +98,20 @@ int target_check_blockdev_fd(int fd, const char *path, const struct target_polic
  */
 uint32_t target_dio_align(const char *path, bool exists, char *source, size_t len);
 
+/*
+ * What the file open on fd allows of atomic (untorn, RWF_ATOMIC) writes: each a power of 2
+ * from unit_min to unit_max bytes, at a multiple of its size, in up to segments_max vectors.
+ * statx's STATX_WRITE_ATOMIC on the descriptor; for a block device whose kernel's statx does
+ * not answer, its queue's atomic_write_unit_*_bytes in sysfs. All 0: no atomic writes there.
+ */
+struct atomic_limits {
+	uint32_t unit_min;
+	uint32_t unit_max;
+	uint32_t segments_max;
+	const char *source;	/* "statx" or "sysfs" */
+};
+
+/* 0 (out filled, all 0 when the file has no atomic writes) or -errno when statx failed. */
+int target_atomic_limits(int fd, struct atomic_limits *out);
+
 #endif

@@ -418,6 +418,60 @@ static int finish_cmdprio(struct job_spec *job, struct iop_err *err)
 	return 0;
 }
 
+/*
+ * atomic=1, as fio has it: every write goes with RWF_ATOMIC, which the engine must be able to
+ * pass (ENGINE_ATOMIC); it implies direct=1, and in a job that writes no data it does nothing
+ * (fio clears it too). An atomic write is one power-of-2 size at a multiple of that size:
+ * what the job's own options decide is checked here, the file's limits (statx) before the run.
+ */
+static int finish_atomic(struct job_spec *job, struct iop_err *err)
+{
+	uint32_t bs = job->bs[DDIR_WRITE];
+	const struct engine_entry *ent;
+	char have[128];
+	size_t off = 0;
+
+	if (!job->atomic)
+		return 0;
+	if (!(job->engine->flags & ENGINE_ATOMIC)) {
+		have[0] = '\0';
+		for (ent = engine_table; ent->name && off < sizeof(have); ent++)
+			if ((ent->ops->flags & ENGINE_ATOMIC) && !ent->force_direct)
+				off += (size_t)snprintf(have + off, sizeof(have) - off, "%s%s",
+							off ? ", " : "", ent->name);
+		return iop_errf(err, -EINVAL,
+				"%s: atomic: ioengine=%s cannot give its writes RWF_ATOMIC (atomic=1 is for the engines that can: %s)",
+				job->origin, job->engine->name, have);
+	}
+	job->direct = true;
+	if (!job_writes_data(job->rw)) {
+		job->atomic = false;
+		return 0;
+	}
+	if (bs != job->bs_max[DDIR_WRITE])
+		return iop_errf(err, -EINVAL,
+				"%s: atomic=1 with writes of %u to %u bytes (bsrange, bssplit): an atomic write must start at a multiple of its own size, which writes of mixed sizes do not keep; give one write size (bs=)",
+				job->origin, bs, job->bs_max[DDIR_WRITE]);
+	if (bs & (bs - 1))
+		return iop_errf(err, -EINVAL,
+				"%s: atomic=1 with bs=%u: an atomic write is a power of 2 in size (within the file's atomic write unit_min and unit_max, which statx reports)",
+				job->origin, bs);
+	if (job->ba[DDIR_WRITE] % bs)
+		return iop_errf(err, -EINVAL,
+				"%s: atomic=1 with blockalign=%u and bs=%u: an atomic write must start at a multiple of its size; give a blockalign that is a multiple of %u",
+				job->origin, job->ba[DDIR_WRITE], bs, bs);
+	if (job->seq_add % (int64_t)bs)
+		return iop_errf(err, -EINVAL,
+				"%s: atomic=1 with bs=%u: rw=...:%lld moves writes off multiples of their size; give a multiple of %u",
+				job->origin, bs, (long long)job->seq_add, bs);
+	if ((job->zone_strided || job->zone_zbd) &&
+	    (job->zone_size % bs || job->zone_range % bs || job->zone_skip % bs))
+		return iop_errf(err, -EINVAL,
+				"%s: atomic=1 with bs=%u: zonesize, zonerange and zoneskip must be multiples of %u, so that every write starts at a multiple of its size",
+				job->origin, bs, bs);
+	return 0;
+}
+
 /* sprandom (fio's): random writes of one power-of-two size to one file by one writer */
 static int finish_sprandom(struct job_spec *job, struct iop_err *err)
 {
@@ -520,6 +574,8 @@ int job_finish(struct job_spec *job, struct iop_err *err)
 		return ret;
 	resolve_bs(job);
 	ret = finish_sprandom(job, err);
+	if (!ret)
+		ret = finish_atomic(job, err);
 	if (ret)
 		return ret;
 	if (job->pre_read && job->direct)

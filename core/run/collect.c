@@ -88,6 +88,26 @@ static void worker_cpus(struct job_result *one, const struct worker *w)
 	iop_cpus_format(one->cpus, one->applied[k][1], sizeof(one->applied[k][1]));
 }
 
+/* atomic=1: the atomic write limits its files were checked against, as applied settings. */
+static void worker_atomic(struct job_result *one, const struct atomic_limits *a)
+{
+	const struct {
+		const char *key;
+		uint32_t v;
+	} set[] = {
+		{ "atomic_write_unit_min", a->unit_min },
+		{ "atomic_write_unit_max", a->unit_max },
+		{ "atomic_write_segments_max", a->segments_max },
+	};
+	unsigned i, k;
+
+	for (i = 0; i < sizeof(set) / sizeof(set[0]) && one->nr_applied < ENGINE_APPLIED_MAX; i++) {
+		k = one->nr_applied++;
+		snprintf(one->applied[k][0], sizeof(one->applied[k][0]), "%s", set[i].key);
+		snprintf(one->applied[k][1], sizeof(one->applied[k][1]), "%u", set[i].v);
+	}
+}
+
 /* One worker's figures as a result of its own: what result_merge folds into its job's. */
 static void worker_result(struct job_result *one, const struct worker *w, struct ss_result *ss)
 {
@@ -161,6 +181,8 @@ static void worker_result(struct job_result *one, const struct worker *w, struct
 		one->ss = ss;
 	one->nr_applied = w->eng.nr_applied;
 	memcpy(one->applied, w->eng.applied, sizeof(one->applied));
+	if (w->job->atomic && w->plan->atomic.unit_max)
+		worker_atomic(one, &w->plan->atomic);
 	if (w->cpus_pinned)
 		worker_cpus(one, w);
 }

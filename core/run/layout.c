@@ -134,6 +134,30 @@ static int bind_open(const struct job_plan *plan, const char *path, bool missing
 	return fd;
 }
 
+/*
+ * atomic=1: the limits of the descriptor the workers will reopen, checked before its layout
+ * (a new file too); the job keeps the narrowest of its files'.
+ */
+static int bind_atomic(struct job_plan *plan, const char *path, int fd, struct iop_err *err)
+{
+	struct atomic_limits lim = { 0 }, *a = &plan->atomic;
+	int ret;
+
+	if (!plan->job->atomic)
+		return 0;
+	ret = check_atomic(plan->job, plan, path, fd, &lim, err);
+	if (ret || !lim.unit_max)
+		return ret;
+	if (!a->unit_max) {
+		*a = lim;
+		return 0;
+	}
+	a->unit_min = lim.unit_min > a->unit_min ? lim.unit_min : a->unit_min;
+	a->unit_max = lim.unit_max < a->unit_max ? lim.unit_max : a->unit_max;
+	a->segments_max = lim.segments_max < a->segments_max ? lim.segments_max : a->segments_max;
+	return 0;
+}
+
 /* Bind path k (plan->fds[k]): open, check and, where the job needs it, lay out. */
 static int bind_path(struct job_plan *plan, unsigned k, const char *path, bool missing,
 		     bool link, uint64_t end, bool fill, bool layout, struct iop_err *err)
@@ -149,6 +173,8 @@ static int bind_path(struct job_plan *plan, unsigned k, const char *path, bool m
 	plan->fds[k] = fd;
 	/* again, on what was opened: time has passed since planning, and earlier groups ran */
 	ret = created ? 0 : check_target(job, plan, plan->pol, path, fd, err);
+	if (!ret)
+		ret = bind_atomic(plan, path, fd, err);
 	if (ret)
 		goto fail;
 	if (!layout)

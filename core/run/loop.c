@@ -1051,6 +1051,7 @@ struct engine_params engine_params_of(const struct worker *w)
 		.direct = job->direct,
 		.writes = job_changes_files(job),
 		.advise = job_fadvise(job),
+		.atomic = job->atomic,
 	};
 }
 

@@ -146,6 +146,92 @@ static int check_dio_align(const struct job_spec *job, uint64_t offset, const ch
 	return 0;
 }
 
+/* atomic=1: every worker's writes start at a multiple of their size (blockalign: job_finish). */
+static int check_atomic_starts(const struct job_spec *job, const struct job_plan *plan,
+			       const char *path, struct iop_err *err)
+{
+	uint32_t bs = job->bs[DDIR_WRITE];
+	unsigned c;
+
+	for (c = 0; c < plan->nr_workers; c++)
+		if (worker_start(plan, c) % bs)
+			return iop_errf(err, -EINVAL,
+					"job %s: atomic=1 with bs=%u on %s: worker %u writes from byte %llu (offset=%llu%s), not a multiple of %u: an atomic write must start at a multiple of its size",
+					job->name, bs, path, c, (unsigned long long)worker_start(plan, c),
+					(unsigned long long)plan->offset, c ? " plus offset_increment" : "",
+					bs);
+	return 0;
+}
+
+int check_atomic(const struct job_spec *job, const struct job_plan *plan, const char *path,
+		 int fd, struct atomic_limits *found, struct iop_err *err)
+{
+	uint32_t bs = job->bs[DDIR_WRITE];
+	struct atomic_limits lim;
+	struct stat st;
+	int ret;
+
+	/* a test seam: the kernel's own answer to RWF_ATOMIC writes it would refuse */
+	if (!job->atomic || getenv("IOPATH_TEST_ATOMIC_UNCHECKED"))
+		return 0;
+	ret = target_atomic_limits(fd, &lim);
+	if (ret)
+		return iop_errf(err, ret, "job %s: atomic=1: statx on %s: %s", job->name, path,
+				strerror(-ret));
+	if (found)
+		*found = lim;
+	if (!lim.unit_max)
+		return iop_errf(err, -EOPNOTSUPP,
+				"job %s: atomic=1: %s has no atomic write support (statx reports no atomic write limits), so its RWF_ATOMIC writes would fail (EOPNOTSUPP); use a file or device that has them (statx STATX_WRITE_ATOMIC: XFS, ext4, or a block device with atomic_write_unit_max_bytes, Linux 6.11 or later), or atomic=0",
+				job->name, path);
+	if (bs < lim.unit_min || bs > lim.unit_max)
+		return iop_errf(err, -EINVAL,
+				"job %s: atomic=1 with bs=%u: an atomic write on %s is a power of 2 from %u to %u bytes (%s: atomic_write_unit_min %u, unit_max %u, segments_max %u)",
+				job->name, bs, path, lim.unit_min, lim.unit_max, lim.source,
+				lim.unit_min, lim.unit_max, lim.segments_max);
+	if (job->file_append && !fstat(fd, &st) && S_ISREG(st.st_mode) && (uint64_t)st.st_size % bs)
+		return iop_errf(err, -EINVAL,
+				"job %s: atomic=1 with bs=%u and file_append=1: %s is %llu bytes long, not a multiple of %u, and its appended writes would start there: an atomic write must start at a multiple of its size",
+				job->name, bs, path, (unsigned long long)st.st_size, bs);
+	return check_atomic_starts(job, plan, path, err);
+}
+
+/*
+ * atomic=1 before the run, without I/O: an existing file on a descriptor of its own; a file
+ * still to be created as a new, unnamed file in its directory (O_TMPFILE) would be, where
+ * the filesystem makes those (the check on the created file's descriptor follows anyway).
+ */
+static int check_atomic_path(const struct job_spec *job, const struct job_plan *plan,
+			     const char *path, bool exists, struct iop_err *err)
+{
+	char dir[PATH_MAX];
+	const char *slash;
+	int fd, ret;
+
+	if (!job->atomic)
+		return 0;
+	if (exists) {
+		fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+		if (fd < 0)
+			return iop_errf(err, -errno,
+					"job %s: atomic=1: cannot open %s to read its atomic write limits: %s",
+					job->name, path, strerror(errno));
+	} else {
+		slash = strrchr(path, '/');
+		if (!slash)
+			snprintf(dir, sizeof(dir), ".");
+		else
+			snprintf(dir, sizeof(dir), "%.*s", slash == path ? 1 : (int)(slash - path),
+				 path);
+		fd = open(dir, O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+		if (fd < 0)
+			return check_atomic_starts(job, plan, path, err);
+	}
+	ret = check_atomic(job, plan, path, fd, NULL, err);
+	close(fd);
+	return ret;
+}
+
 /*
  * Refuse, before anything is written, what a job must not or cannot do to one of its
  * files: write (or extend, laying it out) a file iopath did not create, write a block
@@ -177,6 +263,8 @@ int check_target(const struct job_spec *job, const struct job_plan *plan,
 					"job %s: %s does not exist, and allow_file_create=0 forbids creating it",
 					job->name, path);
 		ret = check_new_file(job, path, err);
+		if (!ret && fd < 0)
+			ret = check_atomic_path(job, plan, path, false, err);
 		return ret ? ret : job->direct ? check_dio_align(job, plan->offset, path, false, err) : 0;
 	}
 	if (ret)
@@ -197,6 +285,10 @@ int check_target(const struct job_spec *job, const struct job_plan *plan,
 	if (blk && (job->engine->flags & ENGINE_FILE_OP))
 		return iop_errf(err, -EINVAL, "job %s: ioengine=%s operates on regular files only; %s is a block device (as in fio)",
 				job->name, job->engine->name, path);
+	/* a descriptor's own check is its binder's (bind_path), which keeps the limits found */
+	ret = fd >= 0 ? 0 : check_atomic_path(job, plan, path, true, err);
+	if (ret)
+		return ret;
 	if (!blk && !may_overwrite(job, pol, path) &&
 	    !(fd >= 0 ? target_owned_fd(fd, path) : target_owned(path))) {
 		if (job->engine->flags & ENGINE_REMOVES)

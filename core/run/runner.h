@@ -166,6 +166,13 @@ int create_logs(const struct job_plan *plan, struct iop_err *err);
 int fit_nofile(const struct job_list *jobs, const struct group_job *gjs, struct iop_err *err);
 
 /*
+ * atomic=1: the file open on fd must have atomic writes, and the job's write size and its
+ * workers' starts must suit its limits (found, when not NULL, gets them). 0 or -errno.
+ */
+int check_atomic(const struct job_spec *job, const struct job_plan *plan, const char *path,
+		 int fd, struct atomic_limits *found, struct iop_err *err);
+
+/*
  * Refuse what a job must not or cannot do to one of its files (see plan.c); fd >= 0: decided
  * on that descriptor, else by name.
  */

@@ -73,6 +73,9 @@ struct job_plan {
 	struct zbd_dev **zbd;		/* zonemode=zbd: per path, its emulated zones */
 	unsigned first_worker;		/* the run-wide number of the job's first worker */
 	unsigned run_workers;		/* workers of every job of the run (fio's thread_number) */
+	/* atomic=1: the narrowest atomic write limits of its files, as checked on their
+	 * descriptors before the run (unit_max 0: none checked) */
+	struct atomic_limits atomic;
 };
 
 /* The bytes worker c moves per loop when io_size is not given. */

@@ -11,6 +11,11 @@
 #include <stdio.h>
 #include <sys/ioctl.h>
 
+/* linux/fs.h's since Linux 6.11: a write that is stored whole or not at all (untorn) */
+#ifndef RWF_ATOMIC
+#define RWF_ATOMIC 0x00000040
+#endif
+
 /* Request directions. READ/WRITE/TRIM carry data; SYNC/DATASYNC flush the request's file. */
 enum io_ddir {
 	DDIR_READ = 0,
@@ -86,6 +91,11 @@ struct engine_params {
 	bool direct;			/* files were opened with O_DIRECT */
 	bool writes;			/* files were opened for writing */
 	unsigned advise;		/* fadvise_hint resolved (FADV_HINT_*): a mapping's madvise */
+	/*
+	 * atomic=1 on a job that writes: every write goes with RWF_ATOMIC (engines flagged
+	 * ENGINE_ATOMIC; decided here, at init, not per request). Reads never carry it.
+	 */
+	bool atomic;
 };
 
 #define ENGINE_APPLIED_MAX 16
@@ -142,6 +152,8 @@ struct engine {
 #define ENGINE_SYNC_AT_QD1	(1u << 15)
 /* It sets io_req.ioprio on each request it submits (fio's cmdprio_* options apply to it). */
 #define ENGINE_CMDPRIO		(1u << 16)
+/* It can give its writes RWF_ATOMIC (fio's atomic=1: pwritev2's flags, the SQE's or iocb's). */
+#define ENGINE_ATOMIC		(1u << 17)
 
 struct engine_ops {
 	const char *name;

@@ -264,6 +264,8 @@ struct job_spec {
 	bool end_fsync;
 	bool overwrite;			/* may write files iopath did not create */
 	bool direct;
+	bool atomic;			/* atomic=1: writes with RWF_ATOMIC (untorn); implies direct=1;
+					 * after job_finish false for a job that writes no data */
 	unsigned iodepth_low;		/* refill a full queue only once this few are in flight (0: iodepth) */
 	bool pre_read;			/* read the files into the page cache, untimed, first */
 	int sync_flags;			/* sync=: 0, O_SYNC or O_DSYNC on every open of the job's files */

@@ -550,3 +550,25 @@ bool hold_skip_to(struct run_bg *b, unsigned n)
 	}
 	return hold_reached(b, n);
 }
+
+/* the fields statx gives atomic writes, read at their offsets (older C libraries lack them) */
+bool atomic_write_limits(const char *dir, unsigned *min, unsigned *max, unsigned *segs)
+{
+	struct statx stx;
+	unsigned v[3];
+	int fd = open(dir, O_TMPFILE | O_RDWR, 0600);
+
+	*min = *max = *segs = 0;
+	if (fd < 0)
+		return false;
+	memset(&stx, 0, sizeof(stx));
+	if (statx(fd, "", AT_EMPTY_PATH, 0x10000u, &stx) || !(stx.stx_mask & 0x10000u) ||
+	    !(stx.stx_attributes & 0x400000u)) {
+		close(fd);
+		return false;
+	}
+	memcpy(v, (unsigned char *)&stx + 168, sizeof(v));
+	close(fd);
+	*min = v[0], *max = v[1], *segs = v[2];
+	return *min && *max >= *min;
+}

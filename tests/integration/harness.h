@@ -138,6 +138,12 @@ void file_printf(const char *path, const char *fmt, ...) __attribute__((format(p
 /* A checksum of the whole content of path (FNV-1a over its bytes, and its length). */
 uint64_t file_sum(const char *path);
 
+/*
+ * The atomic write limits (statx STATX_WRITE_ATOMIC) of a new file in dir, made unnamed
+ * (O_TMPFILE); false where it has none (or none can be made there).
+ */
+bool atomic_write_limits(const char *dir, unsigned *min, unsigned *max, unsigned *segs);
+
 /* Run a shell command line built from fmt; returns its exit status (or -1). */
 int sh(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 

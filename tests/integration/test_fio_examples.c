@@ -58,7 +58,6 @@ static const struct {
 	const char *why;
 } refusals[] = {
 	{ "iodepth_mode_stepped.fio", BY_FIO, "unknown option 'iodepth_mode'" },
-	{ "atomic-verify.fio", REFUSED, "fio option 'atomic' is not supported by iopath" },
 	{ "numa.fio", MACHINE, "names a node that is not available on this machine" },
 };
 
