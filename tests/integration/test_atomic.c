@@ -345,6 +345,11 @@ Test(atomic, the_examples_job_parses)
 	cr_assert_str_eq(json_string_value(json_object_get(opts, "atomic")) ?: "", "1", "%s", r.out);
 	json_decref(root);
 	run_out_free(&r);
+	/* fio's help line for it, and iopath's */
+	r = iopath_run("--cmdhelp=atomic", NULL);
+	cr_assert_eq(r.status, 0, "exit %d: %s", r.status, r.err);
+	cr_assert_not_null(strstr(r.out, "RWF_ATOMIC"), "%s", r.out);
+	run_out_free(&r);
 	/* without direct=1: implied */
 	r = iopath_run("--parse-only", "--output-format=json", "--name=b", "--rw=write",
 		       "--atomic=1", "--ioengine=io_uring", "--filename=/dev/XXX", NULL);

@@ -142,6 +142,35 @@ Test(blockdev, a_blank_device_may_be_written)
 	run_out_free(&r);
 }
 
+/* atomic=1 on a device whose queue has no atomic write unit: refused before any I/O. */
+Test(blockdev, atomic_writes_are_refused_where_the_device_has_none)
+{
+	char q[160];
+	struct run_out r;
+	uint64_t sum;
+	FILE *f;
+	unsigned long max = 0;
+
+	loop_make(NULL);
+	snprintf(q, sizeof(q), "/sys/block/%s/queue/atomic_write_unit_max_bytes", dev + 5);
+	f = fopen(q, "r");
+	if (f) {
+		if (fscanf(f, "%lu", &max) != 1)
+			max = 0;
+		fclose(f);
+	}
+	if (max)
+		cr_skip_test("%s has atomic writes of up to %lu bytes", dev, max);
+	sum = file_sum(img);
+	r = iopath_run("--name=w", fopt, "--rw=write", "--size=1m", "--atomic=1",
+		       "--ioengine=pvsync2", NULL);
+	cr_assert_eq(r.status, 2, "exit %d: %s", r.status, r.err);
+	cr_assert_not_null(strstr(r.err, dev), "%s", r.err);
+	cr_assert_not_null(strstr(r.err, "has no atomic write support"), "%s", r.err);
+	cr_assert_eq(file_sum(img), sum, "the device's contents changed");
+	run_out_free(&r);
+}
+
 Test(blockdev, allow_destructive_naming_the_device_allows_writing)
 {
 	char allow[100];
