@@ -598,7 +598,14 @@ void report_normal(FILE *f, const struct run_results *r)
 	unsigned i, last_group = 0;
 	bool any = false;
 
-	/* fio's blank line between what it printed while running and the results */
+	/* fio's lines of the files it laid out, and its blank line before the results */
+	for (i = 0; i < r->nr_layouts; i++) {
+		const struct run_layout *l = &r->layouts[i];
+
+		fprintf(f, "%s: Laying out IO file%s (%u file%s / %s%lluMiB)\n", l->job->name,
+			l->files > 1 ? "s" : "", l->files, l->files > 1 ? "s" : "",
+			l->files > 1 ? "total " : "", (unsigned long long)(l->bytes >> 20));
+	}
 	fputc('\n', f);
 	for (i = 0; i < r->nr; i++) {
 		print_job(f, r, &r->res[i]);

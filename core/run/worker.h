@@ -72,6 +72,8 @@ struct job_plan {
 	struct flow *flow;		/* flow=: the job's flow (its workers joined at set-up) */
 	struct zbd_dev **zbd;		/* zonemode=zbd: per path, its emulated zones */
 	unsigned first_worker;		/* the run-wide number of the job's first worker */
+	unsigned laid_files;		/* files layout_job created or extended, and their sizes */
+	uint64_t laid_bytes;
 	unsigned run_workers;		/* workers of every job of the run (fio's thread_number) */
 	/* atomic=1: the narrowest atomic write limits of its files, as checked on their
 	 * descriptors before the run (unit_max 0: none checked) */

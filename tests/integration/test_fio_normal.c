@@ -68,8 +68,7 @@ static char *subst(char *s, const char *pattern, const char *with)
 /*
  * The normal output's structure: its lines with the numbers, units and run-specific parts
  * replaced, so that two runs of one job compare equal. Left out, as docs/fio-compat.md says:
- *  - fio's "Laying out IO file" lines and its "fio: pid=N, err=..." line on a failure (iopath
- *    says it on stderr);
+ *  - fio's "fio: pid=N, err=..." line on a failure (iopath says it on stderr);
  *  - everything from iopath's "iopath: what was measured" section on (fio has none);
  *  - the version line's text and "N processes" against iopath's "N threads";
  *  - the units fio 3.33 leaves out of unified_rw_reporting=both's mixed line.
@@ -84,7 +83,6 @@ static char *shape(const char *text, bool samples)
 	cut = strstr(s, "\niopath: what was measured");
 	if (cut)
 		cut[1] = '\0';
-	s = subst(s, "^.*: Laying out IO file .*\n", "");
 	s = subst(s, "^fio: pid=.*\n", "");
 	if (!samples)
 		s = subst(s, "^ *(bw \\(|iops +:).*\n", "");
