@@ -45,6 +45,9 @@ void report_normal(FILE *f, const struct run_results *r);
 struct job_list;
 void report_normal_preamble(FILE *f, const struct job_list *jobs);
 
+/* fio's "NAME: Laying out IO file" lines, printed while it runs: before terse and the rest. */
+void report_normal_layouts(FILE *f, const struct run_results *r);
+
 /* Write json to path atomically (temp file, fsync, rename), or to stdout when path is NULL. */
 int report_json_write(json_t *root, const char *path);
 

@@ -593,12 +593,10 @@ static void print_disks(FILE *f, const struct disk_set *s)
 	}
 }
 
-void report_normal(FILE *f, const struct run_results *r)
+void report_normal_layouts(FILE *f, const struct run_results *r)
 {
-	unsigned i, last_group = 0;
-	bool any = false;
+	unsigned i;
 
-	/* fio's lines of the files it laid out, and its blank line before the results */
 	for (i = 0; i < r->nr_layouts; i++) {
 		const struct run_layout *l = &r->layouts[i];
 
@@ -606,6 +604,14 @@ void report_normal(FILE *f, const struct run_results *r)
 			l->files > 1 ? "s" : "", l->files, l->files > 1 ? "s" : "",
 			l->files > 1 ? "total " : "", (unsigned long long)(l->bytes >> 20));
 	}
+}
+
+void report_normal(FILE *f, const struct run_results *r)
+{
+	unsigned i, last_group = 0;
+	bool any = false;
+
+	/* fio's blank line between what it printed while running and the results */
 	fputc('\n', f);
 	for (i = 0; i < r->nr; i++) {
 		print_job(f, r, &r->res[i]);

@@ -87,6 +87,7 @@ static char *shape(const char *text, bool samples)
 	if (!samples)
 		s = subst(s, "^ *(bw \\(|iops +:).*\n", "");
 	s = subst(s, "^(fio-[0-9.]+|iopath-.* \\(fio-[0-9.]+\\))$", "VERSION");
+	s = subst(s, ";iopath-[^;]* \\((fio-[0-9.]+)\\);", ";\\1;");	/* terse's version */
 	s = subst(s, "^Starting ([0-9]+ (process|processes|thread|threads)( and )?)+$",
 		  "Starting WORKERS");
 	s = subst(s, "(err= *[0-9]+)( \\(.*\\))?: pid=[0-9]+: .*$", "\\1");
@@ -343,6 +344,13 @@ Test(fio_normal, continue_on_error_line)
 {
 	same_shape("continue_on_error", false, (const char *const[]){ NULL, FILE_JOB,
 		   "--rw=randread", "--ioengine=psync", "--continue_on_error=all", NULL });
+}
+
+/* --output-format=normal,terse on stdout: the start lines, the terse lines, the text */
+Test(fio_normal, terse_and_normal_in_fios_order)
+{
+	same_shape("normal,terse", false, (const char *const[]){ NULL, FILE_JOB, "--rw=randread",
+		   "--ioengine=psync", "--output-format=normal,terse", NULL });
 }
 
 /* --output-format=normal,json --output=F: in F the start lines, the JSON, then the text */
