@@ -301,20 +301,21 @@ Test(mpi, a_straggler_shows_in_the_stonewall_window)
 	json_t *all;
 
 	/*
-	 * MPMD, one command line per kind of rank: three ranks move 256 MiB each, rank 3 moves
-	 * 2 GiB (the null engine: no disk, only time). Small I/Os keep the fast ranks running
-	 * long enough for every rank to have started before the first ends.
+	 * MPMD, one command line per kind of rank: three ranks run 1 s, rank 3 runs 4 s (the
+	 * null engine: no disk, only time; the ranks start the phase together). By time, not by
+	 * an amount of work: with 8x the bytes, a busy machine once let a fast rank end last.
 	 */
 	snprintf(d, sizeof(d), "--directory=%s", dir);
 	snprintf(out, sizeof(out), "--output=%s/all.json", dir);
 	r = mpirun("-np", "3", "BIN", "--name=s", d, "--ioengine=null", "--rw=write",
-		   "--size=256m", "--bs=512", "--output-format=json", out, ":", "-np", "1", "BIN",
-		   "--name=s", d, "--ioengine=null", "--rw=write", "--size=2g", "--bs=512",
-		   "--output-format=json", out, NULL);
+		   "--size=256m", "--bs=512", "--time_based", "--runtime=1s",
+		   "--output-format=json", out, ":", "-np", "1", "BIN", "--name=s", d,
+		   "--ioengine=null", "--rw=write", "--size=256m", "--bs=512", "--time_based",
+		   "--runtime=4s", "--output-format=json", out, NULL);
 	cr_assert_eq(r.status, 0, "status %d: %s", r.status, r.err);
 	snprintf(path, sizeof(path), "%s/all.json", dir);
 	all = json_load_path(path);
-	cr_assert_eq(num(all, "jobs.0.write.io_bytes"), (3ll * 256 + 2048) * 1024 * 1024);
+	cr_assert_gt(num(all, "jobs.0.write.io_bytes"), 0);
 	cr_assert_eq(num(all, "jobs.0.iopath.mpi.last_finished.rank"), 3);
 	/* the window closes when the first rank is done; the straggler had not finished then */
 	cr_assert_float_eq(real(all, "jobs.0.iopath.mpi.stonewall.end_ms"),
