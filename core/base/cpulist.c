@@ -17,7 +17,7 @@ static int cpu_number(const char **p, unsigned *cpu)
 		return -EINVAL;
 	errno = 0;
 	v = strtoul(*p, &end, 10);
-	if (errno || v >= JOB_CPUS_MAX)
+	if (errno || v >= IOP_CPUS_MAX)
 		return -ERANGE;
 	*p = end;
 	*cpu = (unsigned)v;
@@ -30,7 +30,7 @@ int iop_cpus_parse(const char *s, uint64_t *set, const char **bad)
 	unsigned a, b;
 	int ret;
 
-	memset(set, 0, JOB_CPUS_MAX / 8);
+	memset(set, 0, IOP_CPUS_MAX / 8);
 	while (isspace((unsigned char)*p))
 		p++;
 	for (;;) {
@@ -64,12 +64,12 @@ void iop_cpus_format(const uint64_t *set, char *buf, size_t len)
 	unsigned c = 0, e;
 
 	buf[0] = 0;
-	while (c < JOB_CPUS_MAX && n < len) {
+	while (c < IOP_CPUS_MAX && n < len) {
 		if (!cpu_in(set, c)) {
 			c++;
 			continue;
 		}
-		for (e = c; e + 1 < JOB_CPUS_MAX && cpu_in(set, e + 1); e++)
+		for (e = c; e + 1 < IOP_CPUS_MAX && cpu_in(set, e + 1); e++)
 			;
 		if (e == c)
 			n += (size_t)snprintf(buf + n, len - n, "%s%u", n ? "," : "", c);
@@ -83,12 +83,12 @@ void iop_cpus_split(uint64_t *set, unsigned index)
 {
 	unsigned c, weight = 0, k = 0;
 
-	for (c = 0; c < JOB_CPUS_MAX; c++)
+	for (c = 0; c < IOP_CPUS_MAX; c++)
 		weight += cpu_in(set, c);
 	if (!weight)
 		return;
 	index %= weight;
-	for (c = 0; c < JOB_CPUS_MAX; c++) {
+	for (c = 0; c < IOP_CPUS_MAX; c++) {
 		if (!cpu_in(set, c))
 			continue;
 		if (k++ != index)
@@ -115,8 +115,8 @@ void iop_cpus_online(uint64_t *online)
 		fclose(f);
 	}
 	/* no sysfs: the configured CPUs, as fio's check */
-	memset(online, 0, JOB_CPUS_MAX / 8);
-	for (c = 0; c < JOB_CPUS_MAX && (conf <= 0 || c < (unsigned long)conf); c++)
+	memset(online, 0, IOP_CPUS_MAX / 8);
+	for (c = 0; c < IOP_CPUS_MAX && (conf <= 0 || c < (unsigned long)conf); c++)
 		cpu_add(online, c);
 }
 
@@ -125,7 +125,7 @@ int iop_cpus_first_absent(const uint64_t *set, uint64_t *online)
 	unsigned c;
 
 	iop_cpus_online(online);
-	for (c = 0; c < JOB_CPUS_MAX; c++)
+	for (c = 0; c < IOP_CPUS_MAX; c++)
 		if (cpu_in(set, c) && !cpu_in(online, c))
 			return (int)c;
 	return -1;

@@ -6,11 +6,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "iopath/job.h"
+#include "iopath/cpuset.h"
 
 /*
- * Parse "0-3,5" (numbers and A-B ranges, commas) into set (JOB_CPUS_MAX bits). 0 or -EINVAL
- * (bad syntax; *bad points at the token), -ERANGE (a CPU past JOB_CPUS_MAX).
+ * Parse "0-3,5" (numbers and A-B ranges, commas) into set (IOP_CPUS_MAX bits). 0 or -EINVAL
+ * (bad syntax; *bad points at the token), -ERANGE (a CPU past IOP_CPUS_MAX).
  */
 int iop_cpus_parse(const char *s, uint64_t *set, const char **bad);
 
@@ -19,7 +19,7 @@ void iop_cpus_format(const uint64_t *set, char *buf, size_t len);
 
 static inline bool cpu_in(const uint64_t *set, unsigned cpu)
 {
-	return cpu < JOB_CPUS_MAX && (set[cpu / 64] >> (cpu % 64)) & 1;
+	return cpu < IOP_CPUS_MAX && (set[cpu / 64] >> (cpu % 64)) & 1;
 }
 
 static inline void cpu_add(uint64_t *set, unsigned cpu)

@@ -13,6 +13,7 @@
 #include <sys/statvfs.h>
 #include <unistd.h>
 #include <sys/time.h>
+#include <time.h>
 
 #include "io/file.h"
 #include "io/flow.h"
@@ -232,6 +233,34 @@ static void run_hold(void)
 	test_hold("IOPATH_TEST_HOLD", suffix);
 }
 
+/*
+ * A hold for tests that must act while a group's workers move data (send a signal, remove a
+ * file under a job): with IOPATH_TEST_HOLD_RUNNING=P in the environment, once every started
+ * worker of the group has completed an I/O (or ended), this thread creates P and waits for
+ * P.go (or a stop) while the workers go on. Looked at once per group, here, never per I/O.
+ */
+static void running_hold(struct group_job *gjs, unsigned n)
+{
+	static const char var[] = "IOPATH_TEST_HOLD_RUNNING";
+	const struct timespec tick = { 0, 5000000 };
+	unsigned i, c;
+	bool all;
+
+	if (!getenv(var))
+		return;
+	for (;;) {
+		all = true;
+		for (i = 0; i < n; i++)
+			for (c = 0; gjs[i].workers && c < gjs[i].plan.nr_workers; c++)
+				all &= atomic_load(&gjs[i].workers[c].progress_ios) > 0 ||
+				       atomic_load(&gjs[i].workers[c].finished);
+		if (all || run_stop_requested())
+			break;
+		nanosleep(&tick, NULL);
+	}
+	test_hold(var, "");
+}
+
 /* Start every worker of the phase together, wait for all, collect their results. */
 static int run_group(struct group_job *gjs, unsigned n, struct phase_sync *sync,
 		     struct run_results *out, struct iop_err *err)
@@ -340,6 +369,8 @@ out:
 	origin = phase_origin();
 	if (total)
 		gate_open(&start);
+	if (total && !ret)
+		running_hold(gjs, n);
 	if (total && (sync->progress || sync->steady) && !ret)
 		watch_phase(gjs, n, sync, mono_ns(), started);
 	if (!ret)

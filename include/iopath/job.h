@@ -6,6 +6,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "iopath/cpuset.h"
 #include "iopath/engine.h"
 
 enum job_rw {
@@ -93,7 +94,7 @@ enum fallocate_mode {
 	FALLOC_TRUNCATE,
 };
 
-#define JOB_CPUS_MAX 1024	/* cpus_allowed: CPUs 0-1023 (fio: 512) */
+#define JOB_CPUS_MAX IOP_CPUS_MAX	/* a job's CPU set (iopath/cpuset.h) */
 #define BSSPLIT_MAX 64		/* fio's limit per direction */
 #define ZONES_MAX 256		/* random_distribution=zoned: fio's limit per direction */
 #define SEQUENCE_MAX 256	/* random_distribution=sequence: block indices */

@@ -9,6 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <signal.h>
+#include <linux/loop.h>
+#include <sys/ioctl.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -549,6 +551,144 @@ bool hold_skip_to(struct run_bg *b, unsigned n)
 		hold_release(i);
 	}
 	return hold_reached(b, n);
+}
+
+/* ---- the hold while workers move data (IOPATH_TEST_HOLD_RUNNING) ---- */
+
+static char running_base[300];
+
+struct run_bg iopath_start_running(const char *dir, char *const argv[], const char *cwd)
+{
+	struct run_bg b;
+
+	snprintf(running_base, sizeof(running_base), "%s/running", dir);
+	setenv("IOPATH_TEST_HOLD_RUNNING", running_base, 1);
+	b = iopath_startv(argv, cwd);
+	unsetenv("IOPATH_TEST_HOLD_RUNNING");
+	return b;
+}
+
+bool running_reached(struct run_bg *b)
+{
+	if (wait_for_file(running_base, 120))
+		return true;
+	kill(b->pid, SIGKILL);
+	return false;
+}
+
+void running_release(void)
+{
+	char p[320];
+
+	snprintf(p, sizeof(p), "%s.go", running_base);
+	file_write_text(p, "");
+}
+
+/* Whether every thread of pid is stopped (state T in /proc/PID/task/TID/stat). */
+static bool all_stopped(pid_t pid)
+{
+	char path[128], state = 0;
+	struct dirent *e;
+	bool all = true;
+	DIR *d;
+
+	snprintf(path, sizeof(path), "/proc/%d/task", (int)pid);
+	d = opendir(path);
+	if (!d)
+		return false;
+	while (all && (e = readdir(d))) {
+		FILE *f;
+
+		if (e->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "/proc/%d/task/%s/stat", (int)pid, e->d_name);
+		f = fopen(path, "r");
+		if (!f)
+			continue;	/* a thread that has ended */
+		/* "TID (comm) S ...": comm may hold spaces and parentheses; the state follows the last ')' */
+		{
+			char line[512], *p;
+
+			if (fgets(line, sizeof(line), f) && (p = strrchr(line, ')')))
+				state = p[2];
+		}
+		fclose(f);
+		all = state == 'T' || state == 't';
+	}
+	closedir(d);
+	return all;
+}
+
+void signals_together(pid_t pid, int first, int second)
+{
+	unsigned i;
+
+	cr_assert_eq(kill(pid, SIGSTOP), 0);
+	for (i = 0; i < 6000 && !all_stopped(pid); i++)
+		sleep_ms(10);
+	cr_assert(all_stopped(pid), "iopath (pid %d) did not stop", (int)pid);
+	cr_assert_eq(kill(pid, first), 0);
+	cr_assert_eq(kill(pid, second), 0);
+	cr_assert_eq(kill(pid, SIGCONT), 0);
+}
+
+/* ---- loop devices shared with other test processes ---- */
+
+/* Whether the loop device open on fd has path's inode as its backing file. */
+static bool loop_backs(int fd, const char *path)
+{
+	struct loop_info64 info;
+	struct stat st;
+
+	return !stat(path, &st) && !ioctl(fd, LOOP_GET_STATUS64, &info) &&
+	       info.lo_inode == st.st_ino && info.lo_device == st.st_dev;
+}
+
+int loopdev_attach(const char *img, const char *opts, char *dev, size_t len)
+{
+	unsigned tries;
+
+	for (tries = 0; tries < 5; tries++) {
+		char cmd[700];
+		FILE *p;
+		int fd;
+
+		snprintf(cmd, sizeof(cmd), "losetup --find --show %s '%s' 2>/dev/null",
+			 opts ? opts : "", img);
+		p = popen(cmd, "r");
+		dev[0] = '\0';
+		if (!p || !fgets(dev, (int)len, p) || strncmp(dev, "/dev/", 5)) {
+			if (p)
+				pclose(p);
+			dev[0] = '\0';
+			return -1;
+		}
+		pclose(p);
+		dev[strcspn(dev, "\n")] = '\0';
+		/*
+		 * Held open from here: a detach (ours, or another process's by a stale name) only
+		 * marks it to go at the last close, so nobody else can bind it to another image
+		 * while this test uses the name. Between losetup and this open it could have
+		 * been, by a stale detach and another attach: then its backing file is not img.
+		 */
+		fd = open(dev, O_RDONLY | O_CLOEXEC);
+		if (fd >= 0 && loop_backs(fd, img))
+			return fd;
+		if (fd >= 0)
+			close(fd);
+	}
+	dev[0] = '\0';
+	return -1;
+}
+
+void loopdev_detach(int *fd, char *dev)
+{
+	if (dev[0])
+		sh("losetup -d %s 2>/dev/null", dev);
+	if (*fd >= 0)
+		close(*fd);
+	*fd = -1;
+	dev[0] = '\0';
 }
 
 /* the fields statx gives atomic writes, read at their offsets (older C libraries lack them) */

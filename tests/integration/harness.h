@@ -91,6 +91,23 @@ void hold_release(unsigned n);
 /* Release iopath's holds before n as it reaches them, then as hold_reached(b, n). */
 bool hold_skip_to(struct run_bg *b, unsigned n);
 
+/*
+ * The hold while workers move data: iopath_start_running starts iopath (as iopath_startv) so
+ * that, once every worker of a group has completed an I/O, its main thread holds (the workers
+ * go on) until running_release or a stop signal. running_reached waits until it holds (false,
+ * iopath killed, when it never does). A test signals it, or changes a file under its jobs, there.
+ */
+struct run_bg iopath_start_running(const char *dir, char *const argv[], const char *cwd);
+bool running_reached(struct run_bg *b);
+void running_release(void);
+
+/*
+ * Deliver first and second to pid together: pid is stopped (SIGSTOP, every thread), both are
+ * sent, then it continues and takes both before it runs on. Two different signals, as two
+ * equal ones sent at once are one.
+ */
+void signals_together(pid_t pid, int first, int second);
+
 /* Sleep ms milliseconds. */
 void sleep_ms(unsigned ms);
 
@@ -137,6 +154,17 @@ void file_printf(const char *path, const char *fmt, ...) __attribute__((format(p
 
 /* A checksum of the whole content of path (FNV-1a over its bytes, and its length). */
 uint64_t file_sum(const char *path);
+
+/*
+ * Attach img to a free loop device (losetup --find --show, with opts such as
+ * "--direct-io=on" or NULL), its name in dev (len bytes). Returns a descriptor that holds the
+ * device, checked to be backed by img, or -1 (dev "") where no loop device can be had. Test
+ * processes run side by side attach and detach loop devices: only the name losetup returned
+ * is used, and the held descriptor keeps it from being given to another image until
+ * loopdev_detach (the suite's .fini), which detaches it, closes *fd (set to -1) and clears dev.
+ */
+int loopdev_attach(const char *img, const char *opts, char *dev, size_t len);
+void loopdev_detach(int *fd, char *dev);
 
 /*
  * The atomic write limits (statx STATX_WRITE_ATOMIC) of a new file in dir, made unnamed

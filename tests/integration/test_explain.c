@@ -14,21 +14,21 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "common/explain_json.h"
 #include "harness.h"
 
 /* What a test set up beyond its temporary directories, undone in reverse by the fini. */
 static char mounts[4][320];
 static unsigned nr_mounts;
 static char loopdev[64];
+static int loopfd = -1;
 static char checkout_dir[PATH_MAX];
 
 static void explain_cleanup(void)
 {
 	while (nr_mounts)
 		umount2(mounts[--nr_mounts], MNT_DETACH);
-	if (loopdev[0])
-		sh("losetup -d %s 2>/dev/null", loopdev);
-	loopdev[0] = '\0';
+	loopdev_detach(&loopfd, loopdev);
 	if (checkout_dir[0])
 		sh("rm -rf '%s'", checkout_dir);
 	checkout_dir[0] = '\0';
@@ -89,32 +89,6 @@ static json_t *explain_target(const char *dir, const char *mnt, const char *runt
 	cr_assert_str_eq(json_string_value(json_object_get(t, "target")), "t");
 	*root_out = root;
 	return t;
-}
-
-static const char *verdict(const json_t *t)
-{
-	return json_string_value(json_object_get(t, "verdict"));
-}
-
-static const json_t *finding(const json_t *t, const char *code)
-{
-	const json_t *f;
-	size_t i;
-
-	json_array_foreach(json_object_get(t, "findings"), i, f)
-		if (!strcmp(json_string_value(json_object_get(f, "code")), code))
-			return f;
-	return NULL;
-}
-
-static const char *conf(const json_t *f)
-{
-	return json_string_value(json_object_get(f, "confidence"));
-}
-
-static double ev(const json_t *f, const char *key)
-{
-	return json_number_value(json_object_get(json_object_get(f, "evidence"), key));
 }
 
 static char *findings_text(const json_t *t)
@@ -238,24 +212,21 @@ static const char *mount_loop(const char *dir, bool dio)
 {
 	static char mnt[320];
 	char img[320];
-	struct run_out r;
-	char *argv[] = { (char *)"losetup", (char *)"--find", (char *)"--show",
-			 (char *)(dio ? "--direct-io=on" : "--direct-io=off"), img, NULL };
 
 	need_root();
 	snprintf(img, sizeof(img), "%s/disk.img", dir);
 	snprintf(mnt, sizeof(mnt), "%s/loop", dir);
 	if (sh("truncate -s 64M '%s' && mkfs.ext4 -q -F '%s' >/dev/null 2>&1", img, img))
 		cr_skip_test("cannot make an ext4 image (mkfs.ext4 missing?)");
-	r = prog_runv("/usr/sbin/losetup", argv);
-	if (r.status || !r.out[0]) {
-		run_out_free(&r);
+	loopfd = loopdev_attach(img, dio ? "--direct-io=on" : "--direct-io=off", loopdev,
+			     sizeof(loopdev));
+	if (loopfd < 0)
 		cr_skip_test("no loop device here");
+	if (sh("losetup -l -n -O DIO %s | grep -q %d", loopdev, dio)) {
+		if (dio)
+			cr_skip_test("the loop device cannot do direct I/O on this filesystem");
+		cr_skip_test("the loop device does direct I/O though asked not to");
 	}
-	snprintf(loopdev, sizeof(loopdev), "%.*s", (int)strcspn(r.out, "\n"), r.out);
-	run_out_free(&r);
-	if (dio && sh("losetup -l -n -O DIO %s | grep -q 1", loopdev))
-		cr_skip_test("the loop device cannot do direct I/O on this filesystem");
 	cr_assert_eq(mkdir(mnt, 0755), 0);
 	if (mount(loopdev, mnt, "ext4", 0, NULL))
 		cr_skip_test("cannot mount the loop device");
@@ -275,7 +246,12 @@ Test(explain, a_loop_device_without_dio_is_a_cache)
 	cr_assert_neq(strcmp(conf(f), "low"), 0);
 	cr_assert_str_eq(json_string_value(json_object_get(json_object_get(f, "evidence"), "source")),
 			 "probe");
-	assert_no_finding(t, "serialized");
+	/*
+	 * Not asked: whether its ladder reads as serialized. Reads answered from the page cache
+	 * scale with depth only as far as the CPUs let them, and on a busy machine they do not
+	 * (IOPS flat from iodepth 1 to 64 at more than memory-speed latency): a timing, not the
+	 * path.
+	 */
 	json_decref(root);
 }
 

@@ -124,13 +124,19 @@ Test(faults, a_file_deleted_under_a_running_job_fails_it)
 	snprintf(bad, sizeof(bad), "--filename=%s", path);
 	snprintf(good, sizeof(good), "--filename=%s/g", dir);
 	snprintf(out, sizeof(out), "--output=%s/out.json", dir);
-	b = iopath_start("--rw=randwrite", "--size=4m", "--time_based", "--name=bad", bad,
-			 "--runtime=60", "--name=good", good, "--runtime=2", "--output-format=json",
-			 out, NULL);
-	cr_assert(wait_for_workers(b.pid, 30));
-	sleep_ms(200);
+	{
+		char *argv[] = { (char *)"iopath", (char *)"--rw=randwrite", (char *)"--size=4m",
+				 (char *)"--time_based", (char *)"--name=bad", bad,
+				 (char *)"--runtime=60", (char *)"--name=good", good,
+				 (char *)"--runtime=2", (char *)"--output-format=json", out, NULL };
+
+		b = iopath_start_running(dir, argv, NULL);
+	}
+	/* both jobs have written; the file goes while they go on */
+	cr_assert(running_reached(&b), "the workers never completed an I/O");
 	cr_assert_eq(unlink(path), 0);
-	r = iopath_wait(&b, 20);
+	running_release();
+	r = iopath_wait(&b, 60);
 	cr_assert_eq(r.status, 1, "exit %d: %s", r.status, r.err);
 	cr_assert_not_null(strstr(r.err, "was deleted while the job ran"), "%s", r.err);
 	snprintf(out, sizeof(out), "%s/out.json", dir);

@@ -41,12 +41,17 @@ static void stop_running_job(int sig, const char *engine, const char *rw, int di
 	snprintf(rwo, sizeof(rwo), "--rw=%s", rw);
 	snprintf(dopt, sizeof(dopt), "--direct=%d", direct);
 	snprintf(qd, sizeof(qd), "--iodepth=%d", depth);
-	b = iopath_start("--name=i", file, "--size=32m", eng, rwo, dopt, qd, "--time_based",
-			 "--runtime=60", "--output-format=json", out, NULL);
-	cr_assert(wait_for_workers(b.pid, 30), "the workers never started");
-	sleep_ms(300);
+	{
+		char *argv[] = { (char *)"iopath", (char *)"--name=i", file, (char *)"--size=32m",
+				 eng, rwo, dopt, qd, (char *)"--time_based", (char *)"--runtime=60",
+				 (char *)"--output-format=json", out, NULL };
+
+		b = iopath_start_running(dir, argv, NULL);
+	}
+	/* the signal comes while the worker moves data, once it has completed an I/O */
+	cr_assert(running_reached(&b), "the worker never completed an I/O");
 	kill(b.pid, sig);
-	r = iopath_wait(&b, 10);
+	r = iopath_wait(&b, 30);
 	cr_assert_eq(r.status, 130, "%s %s: exit %d: %s", engine, rw, r.status, r.err);
 	snprintf(out, sizeof(out), "%s/out.json", dir);
 	root = json_load_path(out);
@@ -89,11 +94,18 @@ Test(interrupt, sigint_stops_mmap)
 	stop_running_job(SIGINT, "mmap", "randwrite", 0, 1);
 }
 
-/* I/O that takes 3 s each: the first Ctrl-C waits for it, the second does not. */
+/*
+ * I/O that takes 3 s each: the first stop signal waits for it, the second does not. The two
+ * (a Ctrl-C, then a SIGTERM: two Ctrl-Cs sent at once would be one) are taken together while
+ * the worker, past its first I/O, is inside the next one: a second that were taken as a first
+ * would let the run end with its result written.
+ */
 Test(interrupt, second_sigint_exits_at_once_leaving_no_temporary_file)
 {
 	const char *dir = tmpdir_make();
 	char back[300], file[320], path[320], out[320];
+	char *argv[] = { (char *)"iopath", (char *)"--name=slow", file, (char *)"--rw=randread",
+			 (char *)"--invalidate=0", (char *)"--output-format=json", out, NULL };
 	struct run_bg b;
 	struct run_out r;
 
@@ -104,13 +116,9 @@ Test(interrupt, second_sigint_exits_at_once_leaving_no_temporary_file)
 	file_make(path, 1 << 20, 1);
 	snprintf(file, sizeof(file), "--filename=%s/data", test_mnt);
 	snprintf(out, sizeof(out), "--output=%s/out.json", dir);
-	b = iopath_start("--name=slow", file, "--rw=randread", "--invalidate=0",
-			 "--output-format=json", out, NULL);
-	cr_assert(wait_for_workers(b.pid, 30));
-	sleep_ms(300);
-	kill(b.pid, SIGINT);
-	sleep_ms(200);
-	kill(b.pid, SIGINT);
+	b = iopath_start_running(dir, argv, NULL);
+	cr_assert(running_reached(&b), "the worker never completed an I/O");
+	signals_together(b.pid, SIGINT, SIGTERM);
 	r = iopath_wait(&b, 10);
 	cr_assert_eq(r.status, 130, "exit %d: %s", r.status, r.err);
 	snprintf(out, sizeof(out), "%s/out.json", dir);
@@ -164,22 +172,25 @@ Test(interrupt, sigint_stops_a_layout_in_progress)
 	run_out_free(&r);
 }
 
-/* `make run`: the engine comparison's temporary file goes, whichever way the run ends. */
+/*
+ * `make run`: the engine comparison's temporary file goes, whichever way the run ends. The
+ * signals come while the first engine's worker moves data; a second (SIGTERM, taken with the
+ * Ctrl-C: two Ctrl-Cs sent at once would be one) leaves at once rather than after the workers.
+ */
 static void default_run_interrupted(unsigned signals)
 {
 	const char *dir = tmpdir_make();
+	const char *hold = tmpdir_make();
 	char *argv[] = { (char *)"iopath", NULL };
-	struct run_bg b = iopath_startv(argv, dir);
+	struct run_bg b = iopath_start_running(hold, argv, dir);
 	struct run_out r;
-	unsigned i;
 
-	cr_assert(wait_for_workers(b.pid, 30));
-	sleep_ms(200);
-	for (i = 0; i < signals; i++) {
+	cr_assert(running_reached(&b), "the first worker never completed an I/O");
+	if (signals > 1)
+		signals_together(b.pid, SIGINT, SIGTERM);
+	else
 		kill(b.pid, SIGINT);
-		sleep_ms(50);
-	}
-	r = iopath_wait(&b, 20);
+	r = iopath_wait(&b, 30);
 	cr_assert_eq(r.status, 130, "exit %d: %s", r.status, r.err);
 	cr_assert_eq(count_named(dir, ""), 0, "left behind in %s", dir);
 	run_out_free(&r);

@@ -3,6 +3,7 @@
  * outside as fio's are: the system calls (strace) and /proc.
  */
 #include <stdarg.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -123,9 +124,10 @@ Test(jobopts, cpus_split_gives_each_worker_one_cpu)
 
 /* the affinity is the worker thread's own: the main thread keeps its CPUs (/proc) */
 /*
- * Of the threads of b, a running iopath whose workers started, how many have in their
+ * Of the threads of b, an iopath started by iopath_start_running (a time-based job that runs
+ * until stopped), once its workers have done I/O: how many have in their
  * /proc/PID/task/TID/file what is_it finds (1), and how many something else (0); a thread
- * where it finds nothing (-1) counts in neither. Then b must end well.
+ * where it finds nothing (-1) counts in neither. Then b is stopped (Ctrl-C) and must say so.
  */
 static void count_threads(struct run_bg *b, const char *file, int (*is_it)(FILE *f, const char *arg),
 			  const char *arg, unsigned *yes, unsigned *no)
@@ -136,8 +138,7 @@ static void count_threads(struct run_bg *b, const char *file, int (*is_it)(FILE 
 	DIR *d;
 
 	*yes = *no = 0;
-	cr_assert(wait_for_workers(b->pid, 10), "no worker thread started");
-	sleep_ms(300);
+	cr_assert(running_reached(b), "no worker completed an I/O");
 	snprintf(path, sizeof(path), "/proc/%d/task", (int)b->pid);
 	d = opendir(path);
 	cr_assert_not_null(d);
@@ -159,8 +160,9 @@ static void count_threads(struct run_bg *b, const char *file, int (*is_it)(FILE 
 			(*no)++;
 	}
 	closedir(d);
+	kill(b->pid, SIGINT);
 	r = iopath_wait(b, 30);
-	cr_assert_eq(r.status, 0, "%s", r.err);
+	cr_assert_eq(r.status, 130, "%s", r.err);
 	run_out_free(&r);
 }
 
@@ -191,8 +193,13 @@ Test(jobopts, cpus_allowed_pins_only_the_worker_thread)
 		cr_skip_test("one CPU online: a pinned thread looks like any other");
 	snprintf(list, sizeof(list), "%ld", sysconf(_SC_NPROCESSORS_ONLN) - 1);
 	snprintf(opt, sizeof(opt), "--cpus_allowed=%s", list);
-	b = iopath_start("--name=t", "--ioengine=null", "--size=16m", "--time_based",
-			 "--runtime=3s", "--output-format=terse", opt, NULL);
+	{
+		char *argv[] = { (char *)"iopath", (char *)"--name=t", (char *)"--ioengine=null",
+				 (char *)"--size=16m", (char *)"--time_based", (char *)"--runtime=600",
+				 (char *)"--output-format=terse", opt, NULL };
+
+		b = iopath_start_running(tmpdir_make(), argv, NULL);
+	}
 	count_threads(&b, "status", allowed_on, list, &pinned, &other);
 	cr_assert_geq(pinned, 1, "no thread on CPU %s", list);
 	cr_assert_geq(other, 1, "every thread was pinned, the main one too");
@@ -254,8 +261,13 @@ Test(jobopts, nice_changes_only_the_worker_thread)
 	struct run_bg b;
 	unsigned niced, other;
 
-	b = iopath_start("--name=t", "--ioengine=null", "--size=16m", "--time_based",
-			 "--runtime=3s", "--output-format=terse", "--nice=7", NULL);
+	{
+		char *argv[] = { (char *)"iopath", (char *)"--name=t", (char *)"--ioengine=null",
+				 (char *)"--size=16m", (char *)"--time_based", (char *)"--runtime=600",
+				 (char *)"--output-format=terse", (char *)"--nice=7", NULL };
+
+		b = iopath_start_running(tmpdir_make(), argv, NULL);
+	}
 	count_threads(&b, "stat", at_nice, "7", &niced, &other);
 	cr_assert_geq(niced, 1, "no thread at nice 7");
 	cr_assert_geq(other, 1, "every thread was at nice 7, the main one too");

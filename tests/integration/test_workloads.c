@@ -170,31 +170,22 @@ Test(workloads, failed_run_removes_its_files)
 	run_out_free(&r);
 }
 
+/* Ctrl-C once the worker has completed an I/O: the run's temporary directory goes. */
 Test(workloads, interrupted_run_removes_its_files)
 {
 	const char *dir = tmpdir_make();
-	const char *bin = getenv("IOPATH_BIN");
-	struct timespec ts = { 0, 300 * 1000 * 1000 };
-	int st;
-	pid_t pid = fork();
+	char *argv[] = { (char *)"iopath", (char *)"run", (char *)"randread-4k-qd1",
+			 (char *)"--target", (char *)dir, (char *)"size=1m", (char *)"direct=0",
+			 (char *)"runtime=30", NULL };
+	struct run_bg b = iopath_start_running(tmpdir_make(), argv, NULL);
+	struct run_out r;
 
-	cr_assert_neq(pid, -1);
-	if (pid == 0) {
-		int null = open("/dev/null", O_WRONLY);
-
-		dup2(null, 1);
-		dup2(null, 2);
-		execl(bin, "iopath", "run", "randread-4k-qd1", "--target", dir, "size=1m",
-		      "direct=0", "runtime=30", (char *)NULL);
-		_exit(127);
-	}
-	/* running, not merely started: slow starts (valgrind, a loaded machine) are common */
-	cr_assert(wait_for_workers(pid, 60), "the workers never started");
-	nanosleep(&ts, NULL);
-	kill(pid, SIGINT);
-	cr_assert_eq(waitpid(pid, &st, 0), pid);
-	cr_assert(WIFEXITED(st) && WEXITSTATUS(st) == 130, "status 0x%x", st);
+	cr_assert(running_reached(&b), "the worker never completed an I/O");
+	kill(b.pid, SIGINT);
+	r = iopath_wait(&b, 30);
+	cr_assert_eq(r.status, 130, "exit %d: %s", r.status, r.err);
 	cr_assert_eq(count_entries(dir), 0);
+	run_out_free(&r);
 }
 
 static void write_random(const char *path, size_t len)

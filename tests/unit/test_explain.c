@@ -7,6 +7,7 @@
 
 #include "results/explain.h"
 #include "results/results.h"
+#include "common/explain_json.h"
 
 /* A result being built: one target, cells added one by one. */
 struct synth {
@@ -86,33 +87,6 @@ static json_t *explain(struct synth *s)
 	results_free(&r);
 	json_decref(s->root);
 	return t;
-}
-
-static const char *verdict(const json_t *t)
-{
-	return json_string_value(json_object_get(t, "verdict"));
-}
-
-/* The finding of this code, or NULL. */
-static const json_t *finding(const json_t *t, const char *code)
-{
-	const json_t *f;
-	size_t i;
-
-	json_array_foreach(json_object_get(t, "findings"), i, f)
-		if (!strcmp(json_string_value(json_object_get(f, "code")), code))
-			return f;
-	return NULL;
-}
-
-static double ev(const json_t *f, const char *key)
-{
-	return json_number_value(json_object_get(json_object_get(f, "evidence"), key));
-}
-
-static const char *conf(const json_t *f)
-{
-	return json_string_value(json_object_get(f, "confidence"));
 }
 
 Test(explain, one_at_a_time_with_a_queue_is_serialized)
