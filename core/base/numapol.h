@@ -3,6 +3,7 @@
 #define IOPATH_NUMAPOL_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 /* numa_mem_policy modes, as fio names them */
 enum numa_mode {
@@ -28,5 +29,14 @@ int numa_bind_cpus(const char *nodes);
 
 /* The calling thread's memory policy (numa_mem_policy): 0 or -errno. */
 int numa_set_policy(enum numa_mode mode, const char *nodes);
+
+/*
+ * Where the pages of [addr, addr + len) are, as the kernel answers move_pages(2) without
+ * target nodes: per_node[n] += the pages on node n (n < nr_nodes), *elsewhere += those not
+ * present (never touched) or on a node past nr_nodes. One system call per 256 pages; 0 or
+ * -errno.
+ */
+int numa_buffer_nodes(const void *addr, size_t len, uint64_t *per_node, unsigned nr_nodes,
+		      uint64_t *elsewhere);
 
 #endif

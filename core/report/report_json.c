@@ -351,6 +351,25 @@ static json_t *meta_json(const struct job_result *r)
 	return o;
 }
 
+/* numa_cpu_nodes, numa_mem_policy: where the request buffers' pages were, as measured. */
+static json_t *numa_pages_json(const struct job_result *r)
+{
+	json_t *o = json_object(), *nodes = json_object();
+	char key[16];
+	unsigned n;
+
+	for (n = 0; n < RESULT_NUMA_NODES; n++) {
+		if (!r->numa_pages[n])
+			continue;
+		snprintf(key, sizeof(key), "%u", n);
+		set(nodes, key, json_integer((json_int_t)r->numa_pages[n]));
+	}
+	set(o, "per_node", nodes);
+	set(o, "elsewhere", json_integer((json_int_t)r->numa_pages_elsewhere));
+	set(o, "measured", json_string("move_pages(2) of each worker's buffers once filled, pages summed over the workers; elsewhere: not present, or past node 63"));
+	return o;
+}
+
 static json_t *iopath_job_json(const struct job_result *r)
 {
 	json_t *o = json_object(), *applied = json_object();
@@ -407,6 +426,8 @@ static json_t *iopath_job_json(const struct job_result *r)
 	set(o, "buffers", json_string(r->buf_huge ? "2 MiB-aligned, MADV_HUGEPAGE" :
 				       r->spec->mem == MEM_MALLOC ? "4 KiB pages (mem=malloc)" :
 								    "4 KiB pages (pool under 2 MiB)"));
+	if (r->numa_measured)
+		set(o, "buffer_pages", numa_pages_json(r));
 	if (r->kt_workers) {
 		/* like usr_cpu/sys_cpu: percent of the job's runtime, summed over its workers */
 		double secs = (double)r->runtime_ns / 1e9;

@@ -491,6 +491,16 @@ static void print_measured(FILE *f, const struct job_result *r)
 		r->buf_huge ? "2 MiB-aligned, transparent huge pages advised (mem=thp)" :
 		r->spec->mem == MEM_MALLOC ? "4 KiB pages (mem=malloc)" :
 					     "4 KiB pages (pool under 2 MiB)");
+	if (r->numa_measured) {
+		unsigned n;
+
+		fprintf(f, "  buffer pages :");
+		for (n = 0; n < RESULT_NUMA_NODES; n++)
+			if (r->numa_pages[n])
+				fprintf(f, " node %u: %llu,", n, (unsigned long long)r->numa_pages[n]);
+		fprintf(f, " elsewhere: %llu (where the buffers were, move_pages once filled)\n",
+			(unsigned long long)r->numa_pages_elsewhere);
+	}
 	if (r->tsc_mhz > 0)
 		fprintf(f, "    clock        : cpu (TSC %.0f MHz, calibrated against CLOCK_MONOTONIC)\n",
 			r->tsc_mhz);

@@ -174,6 +174,11 @@ static void worker_result(struct job_result *one, const struct worker *w, struct
 		worker_atomic(one, &w->plan->atomic);
 	if (w->cpus_pinned)
 		worker_cpus(one, w);
+	if (w->numa_measured) {
+		one->numa_measured = true;
+		memcpy(one->numa_pages, w->numa_pages, sizeof(one->numa_pages));
+		one->numa_pages_elsewhere = w->numa_pages_elsewhere;
+	}
 }
 
 /* A worker's figures into its job's result, through the one merge every result goes through. */

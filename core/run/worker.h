@@ -350,6 +350,10 @@ struct worker {
 	/* cpus_allowed, cpumask, numa_cpu_nodes: the CPUs the thread was left on, for the result */
 	bool cpus_pinned;
 	uint64_t cpus_applied[JOB_CPUS_MAX / 64];
+	/* numa_cpu_nodes, numa_mem_policy: the buffers' pages per node, once filled */
+	bool numa_measured;
+	uint64_t numa_pages[RESULT_NUMA_NODES];
+	uint64_t numa_pages_elsewhere;
 };
 
 void *worker_main(void *arg);

@@ -196,6 +196,12 @@ int result_merge(struct job_result *dst, const struct job_result *src)
 		memcpy(dst->applied, src->applied, sizeof(dst->applied));
 	}
 	cpus_merge(dst, src);
+	if (src->numa_measured) {
+		dst->numa_measured = true;
+		for (i = 0; i < RESULT_NUMA_NODES; i++)
+			dst->numa_pages[i] += src->numa_pages[i];
+		dst->numa_pages_elsewhere += src->numa_pages_elsewhere;
+	}
 	span_merge(dst, src);
 	if (!dst->ss && src->ss && !(dst->ss = ss_copy(src->ss)))
 		return -ENOMEM;

@@ -10,6 +10,8 @@
 
 struct probed_dir;
 
+#define RESULT_NUMA_NODES 64	/* nodes whose buffer pages a result counts one by one */
+
 /*
  * Log-linear latency histogram in nanoseconds, bucketed exactly as fio's (PLAT_BITS = 6):
  * values below 128 ns are exact, above that each power of two is split into 64 buckets, so a
@@ -159,6 +161,14 @@ struct job_result {
 	char engine_name[32];
 	/* cpus_allowed, cpumask, numa_cpu_nodes: the CPUs the workers ran on (applied "cpus") */
 	uint64_t cpus[JOB_CPUS_MAX / 64];
+	/*
+	 * numa_cpu_nodes, numa_mem_policy: where the workers' request buffers were, measured
+	 * (move_pages) once per worker after they were filled: pages per node, summed over the
+	 * workers, and those not present or on a node past RESULT_NUMA_NODES - 1
+	 */
+	bool numa_measured;
+	uint64_t numa_pages[RESULT_NUMA_NODES];
+	uint64_t numa_pages_elsewhere;
 
 	/* When, on the group's clock: ns after the start every worker of the group waited for. */
 	int64_t start_ns;		/* the first worker's measured start */

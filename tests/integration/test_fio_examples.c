@@ -58,7 +58,7 @@ static const struct {
 	const char *why;
 } refusals[] = {
 	{ "iodepth_mode_stepped.fio", BY_FIO, "unknown option 'iodepth_mode'" },
-	{ "numa.fio", MACHINE, "names a node that is not available on this machine" },
+	{ "numa.fio", MACHINE, "node argument 1 out of range: not available on this machine" },
 };
 
 /* The refusal allowed for name, or -1. */

@@ -1,7 +1,9 @@
 """Unit tests of scripts/vmlab's pieces that need no QEMU: the path table, module ordering,
 job rewriting, the initramfs format, the serial fallback parser and the path checks."""
 
+import contextlib
 import importlib.machinery
+import io
 import importlib.util
 import os
 import unittest
@@ -126,6 +128,32 @@ class Jobs(unittest.TestCase):
         self.assertEqual(body[:3], ["[global]", "ioengine=psync", "filename=@TARGET@"])
         self.assertNotIn("directory=/d", out)
 
+    def test_expected_exit_marker(self):
+        self.assertEqual(vm.expected_exit("; vmlab-expect-exit: 2\n[t]\nsize=1m\n"), 2)
+        self.assertEqual(vm.expected_exit("[t]\n; expect nothing\n"), 0)
+
+    def test_numa_refusal_is_told_from_other_errors(self):
+        self.assertTrue(vm.numa_refusal("iopath: j.fio:3: option numa_cpu_nodes: '1': node "
+                                        "argument 1 is out of range: not available on this "
+                                        "machine (its nodes: 0-0; libnuma)"))
+        self.assertFalse(vm.numa_refusal("iopath: j.fio:3: option bs: 'x' is not a size"))
+
+    def test_a_job_expected_refused_is_ok_with_that_exit_and_keeps_what_it_said(self):
+        ctx = type("Ctx", (), {})()
+        ctx.args = type("A", (), {"repeat": 1})()
+        ctx.jobs = [("bad--libaio", "; vmlab-expect-exit: 2\n")]
+        ctx.expect = {"bad--libaio": 2}
+        q = {"binary": "q", "version": "7.2", "version_line": "", "accel_reason": ""}
+        boot = {"status": "ok", "machine": "pc", "accel": "tcg"}
+        files = {"bad--libaio.r1.rc": "2\n", "bad--libaio.r1.log": "iopath: refused\n"}
+        rec = vm.cell_records(ctx, q, boot, files, path("9p-none"))[0]
+        self.assertEqual((rec["status"], rec["exit_code"], rec["output"]),
+                         ("ok", 2, "iopath: refused\n"))
+        files["bad--libaio.r1.rc"] = "0\n"
+        rec = vm.cell_records(ctx, q, boot, files, path("9p-none"))[0]
+        self.assertEqual(rec["status"], "failed")
+        self.assertIn("exit 0, expected 2", rec["error"])
+
     def test_engines_alternate_within_each_job(self):
         import tempfile
         with tempfile.TemporaryDirectory() as d:
@@ -235,6 +263,29 @@ class CommandLine(unittest.TestCase):
         self.assertIn("memory-backend-memfd,id=mem,size=768M,share=on", args)
         self.assertIn("socket,id=vfs0,path=/w/vfs.sock", args)
 
+    def test_two_numa_nodes_split_cpus_and_memory(self):
+        args, _ = vm.path_cmdline(path("virtio-blk-raw"), "/w/d", "/w/s", "", 1024, 0, 2, 2)
+        self.assertIn("memory-backend-ram,id=mem0,size=512M", args)
+        self.assertIn("node,nodeid=0,cpus=0,memdev=mem0", args)
+        self.assertIn("memory-backend-ram,id=mem1,size=512M", args)
+        self.assertIn("node,nodeid=1,cpus=1,memdev=mem1", args)
+
+    def test_numa_nodes_of_a_virtiofs_guest_stay_shared(self):
+        args = vm.memory_args(2, 1000, 4, True)
+        self.assertEqual(args[1::2][:2], ["memory-backend-memfd,id=mem0,size=500M,share=on",
+                                          "node,nodeid=0,cpus=0-1,memdev=mem0"])
+        self.assertIn("node,nodeid=1,cpus=2-3,memdev=mem1", args)
+
+    def test_one_node_adds_nothing_but_virtiofs_memory(self):
+        self.assertEqual(vm.memory_args(1, 1024, 2, False), [])
+        self.assertEqual(vm.memory_args(1, 1024, 2, True)[1],
+                         "memory-backend-memfd,id=mem,size=1024M,share=on")
+
+    def test_numa_nodes_option_is_bounded_by_the_cpus(self):
+        with self.assertRaises(SystemExit), contextlib.redirect_stderr(io.StringIO()):
+            vm.parse_args(["--numa-nodes", "3", "--smp", "2"])
+        self.assertEqual(vm.parse_args(["--numa-nodes", "2"]).numa_nodes, 2)
+
     def test_tcg_and_kvm_cpu_models(self):
         self.assertEqual(vm.accel_args("tcg"), ["-accel", "tcg,thread=multi", "-cpu", "max"])
         self.assertEqual(vm.accel_args("kvm"), ["-accel", "kvm", "-cpu", "host"])
@@ -278,10 +329,6 @@ class Compare(unittest.TestCase):
     def test_failed_cells_are_left_out(self):
         recs = [self.rec(0, 1, "nvme", "psync", status="failed")]
         self.assertIsNone(vm.merged_result(recs, 0, 1))
-
-
-if __name__ == "__main__":
-    unittest.main()
 
 
 def load_lab_test():
@@ -353,3 +400,91 @@ class ExplainRecord(unittest.TestCase):
     def test_no_result_is_failed_with_the_log(self):
         r = vm.explain_record({"explain.rc": "2\n", "explain.log": "iopath: sweep: bad\n"})
         self.assertEqual((r["status"], r["error"]), ("failed", "iopath: sweep: bad"))
+
+
+def numa_cells():
+    """The NUMA lab's cells as a good run gives them (the figures of a TCG run)."""
+    def job(name, cpus, per):
+        return {"jobname": name, "error": 0, "iopath": {
+            "engine_applied": {"cpus": cpus},
+            "buffer_pages": {"per_node": {str(k): v for k, v in per.items()}, "elsewhere": 0}}}
+    jobs = [job("job1", "0", {0: 2048}), job("job2", "0-1", {0: 768, 1: 1280}),
+            job("bind-remote", "0", {1: 2048}), job("local-on-1", "1", {1: 2048}),
+            job("prefer-1", "0", {1: 2048}), job("default-on-1", "1", {1: 2048})]
+    facts = {"numa_nodes": "0:0 1:1"}
+    return [{"job": "numa", "status": "ok", "guest_facts": facts, "result": {"jobs": jobs}},
+            {"job": "numa-bad-cpu-node", "status": "ok", "exit_code": 2, "guest_facts": facts,
+             "output": "iopath: /tmp/job.fio:10: option numa_cpu_nodes: '5': node argument 5 is"
+                       " out of range: not available on this machine (its nodes: 0-1; libnuma)\n"},
+            {"job": "numa-bad-mem-nodes", "status": "ok", "exit_code": 2, "guest_facts": facts,
+             "output": "iopath: /tmp/job.fio:10: option numa_mem_policy: '0-7': node argument 7 "
+                       "out of range: not available on this machine (its nodes: 0-1; libnuma)\n"}]
+
+
+def numa_job(cells, name):
+    return next(j for j in cells[0]["result"]["jobs"] if j["jobname"] == name)
+
+
+class NumaLab(unittest.TestCase):
+    lt = load_lab_test()
+
+    def test_a_good_run_passes(self):
+        self.assertEqual(self.lt.numa_problems(numa_cells()), [])
+
+    def test_a_worker_on_the_wrong_node_fails(self):
+        cells = numa_cells()
+        numa_job(cells, "local-on-1")["iopath"]["engine_applied"]["cpus"] = "0"
+        bad = self.lt.numa_problems(cells)
+        self.assertEqual(len(bad), 1)
+        self.assertIn("local-on-1: ran on CPUs [0], expected [1]", bad[0])
+
+    def test_interleave_on_both_cpus_needs_both_nodes(self):
+        cells = numa_cells()
+        numa_job(cells, "job2")["iopath"]["engine_applied"]["cpus"] = "1"
+        self.assertIn("job2: ran on CPUs [1]", self.lt.numa_problems(cells)[0])
+        cells = numa_cells()
+        numa_job(cells, "job2")["iopath"]["buffer_pages"]["per_node"] = {"0": 2000, "1": 48}
+        self.assertIn("at least a quarter on each node", self.lt.numa_problems(cells)[0])
+
+    def test_a_bound_page_elsewhere_fails(self):
+        cells = numa_cells()
+        numa_job(cells, "bind-remote")["iopath"]["buffer_pages"]["per_node"] = {"0": 1,
+                                                                                 "1": 2047}
+        self.assertIn("expected all 2048 on node 1", self.lt.numa_problems(cells)[0])
+        cells = numa_cells()
+        numa_job(cells, "prefer-1")["iopath"]["buffer_pages"]["elsewhere"] = 5
+        self.assertIn("prefer-1: buffer pages", self.lt.numa_problems(cells)[0])
+
+    def test_no_buffer_pages_in_the_result_fails(self):
+        cells = numa_cells()
+        del numa_job(cells, "job1")["iopath"]["buffer_pages"]
+        self.assertEqual(self.lt.numa_problems(cells), ["job1: the result has no buffer_pages"])
+
+    def test_a_missing_job_fails(self):
+        cells = numa_cells()
+        cells[0]["result"]["jobs"].pop()
+        self.assertEqual(self.lt.numa_problems(cells), ["default-on-1: no result"])
+
+    def test_a_one_node_guest_fails(self):
+        cells = numa_cells()
+        cells[0]["guest_facts"] = {"numa_nodes": "0:0-1"}
+        self.assertIn("not two nodes", self.lt.numa_problems(cells)[0])
+
+    def test_refusals_must_be_exit_2_in_one_line_naming_the_node(self):
+        cells = numa_cells()
+        cells[1]["exit_code"] = 1
+        self.assertIn("numa-bad-cpu-node: exit 1", self.lt.numa_problems(cells)[0])
+        cells = numa_cells()
+        cells[2]["output"] += "and another line\n"
+        self.assertIn("numa-bad-mem-nodes", self.lt.numa_problems(cells)[0])
+        cells = numa_cells()
+        cells[2]["output"] = cells[2]["output"].replace("argument 7", "argument 6")
+        self.assertEqual(len(self.lt.numa_problems(cells)), 1)
+
+    def test_cpu_lists(self):
+        self.assertEqual(self.lt.parse_cpulist("0-2,5"), {0, 1, 2, 5})
+        self.assertEqual(self.lt.guest_node_cpus("0:0 1:1-3"), {0: {0}, 1: {1, 2, 3}})
+
+
+if __name__ == "__main__":
+    unittest.main()
