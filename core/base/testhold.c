@@ -18,11 +18,12 @@ void test_hold(const char *var, const char *suffix)
 
 	if (!p || !*p)
 		return;
-	snprintf(name, sizeof(name), "%s%s", p, suffix);
+	/* under MPI each rank holds on its own: P<suffix>.rankN */
+	snprintf(name, sizeof(name), "%s%s%s", p, suffix, fleet_file_suffix());
 	fd = open(name, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
 	if (fd >= 0)
 		close(fd);
-	snprintf(name, sizeof(name), "%s%s.go", p, suffix);
+	snprintf(name, sizeof(name), "%s%s%s.go", p, suffix, fleet_file_suffix());
 	while (access(name, F_OK) && !run_stop_requested())
 		nanosleep(&tick, NULL);
 }

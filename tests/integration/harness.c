@@ -313,35 +313,6 @@ struct run_out iopath_wait(struct run_bg *b, unsigned timeout_s)
 	return r;
 }
 
-static unsigned nr_threads(pid_t pid)
-{
-	char path[64], line[256];
-	unsigned n = 0;
-	FILE *f;
-
-	snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
-	f = fopen(path, "r");
-	if (!f)
-		return 0;
-	while (fgets(line, sizeof(line), f))
-		if (sscanf(line, "Threads: %u", &n) == 1)
-			break;
-	fclose(f);
-	return n;
-}
-
-bool wait_for_workers(pid_t pid, unsigned timeout_s)
-{
-	unsigned i;
-
-	for (i = 0; i < timeout_s * 100; i++) {
-		if (nr_threads(pid) > 1)
-			return true;
-		sleep_ms(10);
-	}
-	return false;
-}
-
 bool wait_for_file(const char *path, unsigned timeout_s)
 {
 	unsigned i;

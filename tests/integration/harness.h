@@ -72,9 +72,6 @@ struct run_bg iopath_startv(char *const argv[], const char *cwd);
 /* Wait for it to exit; after timeout_s seconds kill it and fail the test (a hang). */
 struct run_out iopath_wait(struct run_bg *b, unsigned timeout_s);
 
-/* Wait (at most timeout_s) until pid runs more than one thread: its workers have started. */
-bool wait_for_workers(pid_t pid, unsigned timeout_s);
-
 /* Wait (at most timeout_s) until path exists. */
 bool wait_for_file(const char *path, unsigned timeout_s);
 

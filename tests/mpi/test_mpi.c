@@ -63,13 +63,25 @@ static struct mpirun_bg mpirun_start(const char *arg, ...)
 	return b;
 }
 
-static struct run_out mpirun_wait(struct mpirun_bg *b)
+/* Wait for mpirun to end; with timeout_s (0: none), kill it then and fail the test (a hang). */
+static struct run_out mpirun_wait_for(struct mpirun_bg *b, unsigned timeout_s)
 {
 	struct run_out r = { 0 };
 	FILE *o = b->o, *e = b->e;
+	unsigned waited = 0;
+	pid_t got;
 	int st;
 
-	cr_assert_eq(waitpid(b->pid, &st, 0), b->pid);
+	while (timeout_s && (got = waitpid(b->pid, &st, WNOHANG)) == 0 &&
+	       waited++ < timeout_s * 100)
+		sleep_ms(10);
+	if (timeout_s && got == 0) {
+		kill(b->pid, SIGKILL);
+		waitpid(b->pid, &st, 0);
+		cr_assert_fail("mpirun did not exit within %u s", timeout_s);
+	}
+	if (!timeout_s)
+		cr_assert_eq(waitpid(b->pid, &st, 0), b->pid);
 	r.status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
 	fseek(o, 0, SEEK_END);
 	fseek(e, 0, SEEK_END);
@@ -82,6 +94,11 @@ static struct run_out mpirun_wait(struct mpirun_bg *b)
 	fclose(o);
 	fclose(e);
 	return r;
+}
+
+static struct run_out mpirun_wait(struct mpirun_bg *b)
+{
+	return mpirun_wait_for(b, 0);
 }
 
 static struct run_out mpirun(const char *arg, ...)
@@ -558,30 +575,39 @@ Test(mpi, a_rank_that_cannot_set_up_the_suite_is_named_and_nothing_runs)
 
 Test(mpi, sigusr1_stops_a_suite_on_every_rank_and_keeps_what_was_measured)
 {
-	const char *dir = tmpdir_make();
-	char t1[512], out[512], path[600];
+	const char *dir = tmpdir_make(), *holds = tmpdir_make();
+	char t1[512], out[512], path[600], hold[600];
 	struct mpirun_bg b;
 	struct run_out r;
 	json_t *all, *row;
-	unsigned measured = 0;
+	unsigned measured = 0, rank;
+	bool held = true;
 	size_t k;
 
 	snprintf(t1, sizeof(t1), "disk=%s", dir);
 	snprintf(out, sizeof(out), "--output=%s/all.json", dir);
-	/* far longer than the wait: 20 repeats of the whole suite */
-	b = mpirun_start("-np", "2", "BIN", "suite", "vm-paths", "--target", t1, "--target",
-			 "shm=/dev/shm", "--repeat", "20", "--scale=1/200", "--output-format=json",
-			 out, NULL);
-	sleep_ms(4000);
-	kill(b.pid, SIGUSR1);
-	r = mpirun_wait(&b);
+	/* each rank holds once its first run is measured (hold.rank0, hold.rank1) */
+	snprintf(hold, sizeof(hold), "%s/hold", holds);
+	setenv("IOPATH_TEST_HOLD_SUITE", hold, 1);
+	/* far longer than the test: 20 repeats of the whole suite */
+	b = mpirun_start("-np", "2", "-x", "IOPATH_TEST_HOLD_SUITE", "BIN", "suite", "vm-paths",
+			 "--target", t1, "--target", "shm=/dev/shm", "--repeat", "20",
+			 "--scale=1/200", "--output-format=json", out, NULL);
+	unsetenv("IOPATH_TEST_HOLD_SUITE");
+	for (rank = 0; rank < 2 && held; rank++) {
+		snprintf(path, sizeof(path), "%s.rank%u", hold, rank);
+		held = wait_for_file(path, 300);
+	}
+	kill(b.pid, held ? SIGUSR1 : SIGKILL);
+	r = mpirun_wait_for(&b, 120);
+	cr_assert(held, "rank %u never held after its first run: %s", rank - 1, r.err);
 	cr_assert_eq(r.status, 130, "status %d: %s", r.status, r.err);
 	snprintf(path, sizeof(path), "%s/all.json", dir);
 	all = json_load_path(path);
 	cr_assert(json_is_true(get(all, "iopath.interrupted")));
 	json_array_foreach(get(all, "iopath.suite.rows"), k, row)
 		measured += num(row, "n") > 0;
-	cr_assert_gt(measured, 0, "nothing measured in 4 s");
+	cr_assert_gt(measured, 0, "nothing measured, though every rank had measured a run");
 	cr_assert_eq(suite_leftovers(dir), 0);
 	json_decref(all);
 	run_out_free(&r);
