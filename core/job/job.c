@@ -569,7 +569,8 @@ int job_parse_cli(struct job_parser *p, const char *key, const char *val, struct
 		snprintf(text, sizeof(text), "%s=%s", key, val);
 	else
 		snprintf(text, sizeof(text), "%s", key);
-	return apply_line(p, p->cur, text, where, err);
+	/* its errors name the option themselves ("command line: option bs: ...") */
+	return apply_line(p, p->cur, text, "command line", err);
 }
 
 /* wait_for names an earlier job with a unique name (fio's stated limits). */
