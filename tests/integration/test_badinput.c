@@ -300,10 +300,10 @@ Test(badinput, direct_block_size_misaligned_for_the_device)
 /* A 4096-byte-sector device: bs=3k with direct=1 is refused, saying 4096. */
 Test(badinput, direct_block_size_misaligned_for_4k_sectors)
 {
-	char img[340], cmd[600], dev[64] = "", opt[340];
+	char img[340], dev[64] = "", opt[340];
 	struct run_out r;
 	uint64_t sum;
-	FILE *p;
+	int devfd;
 
 	sum = own_file();
 	if (!is_root())
@@ -311,18 +311,13 @@ Test(badinput, direct_block_size_misaligned_for_4k_sectors)
 	snprintf(img, sizeof(img), "%s/disk.img", dir_);
 	snprintf(mnt, sizeof(mnt), "%s/mnt", dir_);
 	cr_assert_eq(sh("truncate -s 32m %s && mkdir %s", img, mnt), 0);
-	snprintf(cmd, sizeof(cmd), "losetup -f --show --sector-size 4096 %s", img);
-	p = popen(cmd, "r");
-	if (!p || !fgets(dev, sizeof(dev), p) || strncmp(dev, "/dev/", 5)) {
-		if (p)
-			pclose(p);
+	devfd = loopdev_attach(img, "--sector-size 4096", dev, sizeof(dev));
+	if (devfd < 0) {
 		mnt[0] = '\0';
 		cr_skip_test("no loop device with 4096-byte sectors here");
 	}
-	pclose(p);
-	dev[strcspn(dev, "\n")] = '\0';
 	if (sh("mkfs.ext4 -q -F %s >/dev/null 2>&1 && mount %s %s", dev, dev, mnt)) {
-		sh("losetup -d %s", dev);
+		loopdev_detach(&devfd, dev);
 		mnt[0] = '\0';
 		cr_skip_test("cannot make and mount ext4 on %s", dev);
 	}
@@ -331,7 +326,7 @@ Test(badinput, direct_block_size_misaligned_for_4k_sectors)
 		       NULL);
 	umount2(mnt, MNT_DETACH);
 	mnt[0] = '\0';
-	sh("losetup -d %s", dev);
+	loopdev_detach(&devfd, dev);
 	assert_usage_error(&r, sum, "multiples of 4096 bytes");
 	cr_assert_not_null(strstr(r.err, "bs=3072 with direct=1"), "%s", r.err);
 	run_out_free(&r);

@@ -120,30 +120,29 @@ Test(refusals, verify_mismatch_names_file_and_offset)
 Test(refusals, direct_answered_by_a_cache_is_flagged_not_direct)
 {
 	const char *dir = tmpdir_make();
-	char cmd[600], mnt[300], file[300], dev[64] = "";
+	char img[300], mnt[300], file[300], dev[64] = "";
 	struct run_out r;
 	json_t *root, *ip;
-	FILE *p;
+	int devfd;
 
 	if (!is_root())
 		cr_skip_test("needs root for a loop device (a path whose O_DIRECT a page cache answers)");
 	snprintf(mnt, sizeof(mnt), "%s/m", dir);
 	if (sh("truncate -s 32M %s/img && mkfs.ext4 -q %s/img && mkdir %s", dir, dir, mnt))
 		cr_skip_test("cannot make an ext4 image here");
-	snprintf(cmd, sizeof(cmd), "losetup -f --show %s/img", dir);
-	p = popen(cmd, "r");
-	if (!p || !fgets(dev, sizeof(dev), p) || pclose(p)) {
+	snprintf(img, sizeof(img), "%s/img", dir);
+	devfd = loopdev_attach(img, NULL, dev, sizeof(dev));
+	if (devfd < 0)
 		cr_skip_test("no loop device here");
-	}
-	dev[strcspn(dev, "\n")] = '\0';
 	if (sh("mount %s %s", dev, mnt)) {
-		sh("losetup -d %s", dev);
+		loopdev_detach(&devfd, dev);
 		cr_skip_test("cannot mount a loop device here");
 	}
 	snprintf(file, sizeof(file), "--filename=%s/f", mnt);
 	r = iopath_run("--name=d", file, "--size=1m", "--direct=1", "--rw=randread",
 		       "--output-format=json", NULL);
-	sh("umount %s; losetup -d %s", mnt, dev);
+	sh("umount %s", mnt);
+	loopdev_detach(&devfd, dev);
 	cr_assert_eq(r.status, 0, "exit %d: %s", r.status, r.err);
 	root = json_from_string(r.out);
 	ip = json_object_get(json_array_get(json_object_get(root, "jobs"), 0), "iopath");

@@ -8,13 +8,12 @@
 #include "harness.h"
 
 static char img[300], dev[64];
+static int devfd = -1;
 static const char *loop_dir;
 
 static void detach(void)
 {
-	if (dev[0])
-		sh("losetup -d %s 2>/dev/null", dev);
-	dev[0] = '\0';
+	loopdev_detach(&devfd, dev);
 	tmpdir_cleanup();
 }
 
@@ -24,8 +23,6 @@ TestSuite(trim, .fini = detach);
 static void loop_make(void)
 {
 	const char *dir;
-	char cmd[400];
-	FILE *p;
 
 	if (!is_root())
 		cr_skip_test("needs root for a loop device");
@@ -33,16 +30,9 @@ static void loop_make(void)
 	loop_dir = dir;
 	snprintf(img, sizeof(img), "%s/disk.img", dir);
 	cr_assert_eq(sh("truncate -s 8m %s", img), 0);
-	snprintf(cmd, sizeof(cmd), "losetup -f --show %s 2>/dev/null", img);
-	p = popen(cmd, "r");
-	if (!p || !fgets(dev, sizeof(dev), p) || strncmp(dev, "/dev/", 5)) {
-		if (p)
-			pclose(p);
-		dev[0] = '\0';
+	devfd = loopdev_attach(img, NULL, dev, sizeof(dev));
+	if (devfd < 0)
 		cr_skip_test("no free loop device");
-	}
-	pclose(p);
-	dev[strcspn(dev, "\n")] = '\0';
 }
 
 /* Same bytes and I/Os as fio 3.33 with the null engine: trim modes move size, trimwrite twice. */
