@@ -71,7 +71,8 @@ static void usage(FILE *f)
 		"  --explain             also run the few cells that tell what limits each target (a\n"
 		"                        1/4/16/64 io_uring ladder, buffered vs direct, 1 MiB reads,\n"
 		"                        fsync; 1 s each, or --runtime if shorter) and print what\n"
-		"                        limits each target (iopath help explain)\n"
+		"                        limits each target (iopath help explain); under mpirun\n"
+		"                        each rank's own path, one target per rank (iopath help mpi)\n"
 		"  --dry-run             list the cells and the skipped ones, run nothing\n"
 		"Ctrl-C stops after the running cell (twice: at once) and writes what finished.\n");
 }
@@ -861,6 +862,39 @@ static int run_explain(struct sweep_args *a, struct results *res, struct iop_err
 	return ret;
 }
 
+/*
+ * --explain under MPI: the sweep's cells are every rank's together, over paths that may
+ * differ, so they are kept as they are but not explained (their targets say so with the
+ * number of ranks); every rank then runs explain's cells on its own path, and rank 0 keeps
+ * them as one target per rank. The ranks agree first, so that all run them or none.
+ */
+static int run_explain_fleet(struct sweep_args *a, struct results *res, int ret,
+			     struct iop_err *err)
+{
+	struct fleet_vote v;
+	const json_t *e;
+	size_t i;
+
+	/* a rank that failed says why (stop); one that was interrupted says so (skip) */
+	int choice = ret ? CELL_STOP : res->interrupted ? CELL_SKIP : CELL_GO;
+
+	if (fleet_vote(choice, ret ? err->msg : "", a->nr_targets, &v) || v.stop ||
+	    v.choice == CELL_SKIP) {
+		res->interrupted = true;
+		return ret;
+	}
+	if (ret)
+		return ret;
+	if (v.choice)
+		return iop_errf(err, -EIO, "sweep --explain: %s", v.why);
+	if (v.key_differs)
+		return iop_errf(err, -EINVAL, "sweep --explain: rank %u names %s targets than rank 0; every rank needs the same --target list",
+				v.key_rank, "a different number of");
+	json_array_foreach(res->targets, i, e)
+		json_object_set_new((json_t *)e, "ranks", json_integer(fleet_size()));
+	return run_explain(a, res, err);
+}
+
 /* ---- outputs ---- */
 
 static int write_csv(const char *path, const struct results *r, struct iop_err *err)
@@ -1072,8 +1106,6 @@ int cmd_sweep(int argc, char **argv)
 			list_default(&a.rw, "randread");
 		ret = validate(&a, &err);
 	}
-	if (!ret && a.explain && fleet_size() > 1)
-		ret = iop_errf(&err, -EINVAL, "sweep --explain: not under MPI (explain each host's own results with iopath explain)");
 	for (i = 0; !ret && i < a.nr_labels; i++)
 		ret = results_add_label(&res, a.labels[i], &err);
 	if (a.save)
@@ -1101,7 +1133,9 @@ int cmd_sweep(int argc, char **argv)
 	}
 	install_sweep_signals();
 	ret = run_cells(cells, n, &a, &res, &err);
-	if (!ret && a.explain && !res.interrupted)
+	if (a.explain && fleet_size() > 1)
+		ret = run_explain_fleet(&a, &res, ret, &err);
+	else if (!ret && a.explain && !res.interrupted)
 		ret = run_explain(&a, &res, &err);
 	for (i = 0; i < a.nr_targets; i++) {
 		char side[sizeof(a.targets[i].file)];

@@ -459,6 +459,25 @@ void fleet_merged_free(struct fleet_merged *m)
 	m->all.nr = 0;
 }
 
+int fleet_gather_alone(struct run_results *r, const char *note, fleet_rank_fn fn, void *arg)
+{
+	struct fleet_rank *rk;
+	int ret;
+
+	if (!fn)
+		return 0;
+	rk = calloc(1, sizeof(*rk));
+	if (!rk)
+		return -ENOMEM;
+	snprintf(rk->hostname, sizeof(rk->hostname), "%s", fleet_hostname());
+	rk->exit_code = run_failed(r) ? EXIT_JOB_FAILED : 0;
+	rk->probe_json = (char *)note;	/* lent, as r is: rk is not freed with fleet_rank_free */
+	rk->res = *r;
+	ret = fn(arg, rk);
+	free(rk);
+	return ret;
+}
+
 int fleet_merge_into(struct fleet_rank *ranks, unsigned nr, struct run_results *r)
 {
 	struct fleet_merged m;

@@ -77,6 +77,20 @@ int fleet_output(const struct run_results *r, int code, const struct output_opts
  */
 int fleet_merge_run(struct run_results *r);
 
+struct fleet_rank;
+
+/* Rank 0's look at one rank's own results, before they are merged (fleet_gather_run). */
+typedef int (*fleet_rank_fn)(void *arg, const struct fleet_rank *rk);
+
+/*
+ * As fleet_merge_run, for a command that keeps each rank's results apart too: every rank
+ * sends note (JSON text saying what its run was, e.g. the cell and target of its own path;
+ * may be NULL) with its results, and on rank 0 fn sees every rank, in rank order, with that
+ * note as rk->probe_json, before the results are merged into r. Without MPI fn sees this
+ * process alone. Returns 0, the first non-zero return of fn, or an exit code.
+ */
+int fleet_gather_run(struct run_results *r, const char *note, fleet_rank_fn fn, void *arg);
+
 /* ---- Decisions every rank takes alike (suite, and any command that runs many times) ---- */
 
 /* What the ranks said in one fleet_vote; every rank gets the same. */
@@ -142,7 +156,8 @@ struct fleet_rank_info {
 	const char *hostname;
 	int exit_code;			/* a rank that failed before running: its exit code */
 	const char *error;		/* and why; NULL when it ran */
-	const char *probe_json;		/* this rank's host and paths, as JSON text; may be NULL */
+	const char *probe_json;		/* this rank's host and paths, as JSON text; may be NULL
+					 * (fleet_gather_run: its note) */
 };
 
 int fleet_blob_pack(const struct run_results *r, const struct fleet_rank_info *info,
@@ -182,6 +197,9 @@ void fleet_merged_free(struct fleet_merged *m);
 
 /* Rank 0: merge every rank into its own results r, in place (sweep and suite). */
 int fleet_merge_into(struct fleet_rank *ranks, unsigned nr, struct run_results *r);
+
+/* fleet_gather_run in a process that is no rank of an MPI job: fn sees it alone. */
+int fleet_gather_alone(struct run_results *r, const char *note, fleet_rank_fn fn, void *arg);
 
 /* Did this rank run the job (measured a span)? */
 bool fleet_result_ran(const struct job_result *r);

@@ -527,7 +527,7 @@ out:
 
 /* Rank 0: collect every rank's blob, point to point, giving up on silent ranks after a stop. */
 static int gather_root(const struct fleet_blob *own, const struct output_opts *o, int argc,
-		       char **argv, struct run_results *in_place)
+		       char **argv, struct run_results *in_place, fleet_rank_fn fn, void *arg)
 {
 	struct fleet_rank *ranks = calloc((size_t)D.size, sizeof(*ranks));
 	MPI_Request *req = calloc((size_t)D.size, sizeof(*req));
@@ -590,11 +590,15 @@ static int gather_root(const struct fleet_blob *own, const struct output_opts *o
 		if (us < 2000)
 			us *= 2;
 	}
-	if (in_place)
+	/* fn sees each rank's own results before the merge takes them over */
+	code = 0;
+	for (r = 0; fn && r < D.size && !code; r++)
+		code = fn(arg, &ranks[r]);
+	if (!code && in_place)
 		code = fleet_merge_into(ranks, (unsigned)D.size, in_place) ? EXIT_JOB_FAILED : 0;
-	else if (writers)
+	else if (!code && writers)
 		code = writers->merged(ranks, (unsigned)D.size, o, argc, argv);
-	else
+	else if (!code)
 		code = EXIT_JOB_FAILED;
 	/* let the others go only now: one that aborts would take this rank with it */
 	for (r = 1; r < D.size; r++) {
@@ -616,7 +620,8 @@ static int gather_root(const struct fleet_blob *own, const struct output_opts *o
 }
 
 static int gather(const struct run_results *r, const struct fleet_rank_info *info,
-		  const struct output_opts *o, int argc, char **argv, struct run_results *in_place)
+		  const struct output_opts *o, int argc, char **argv, struct run_results *in_place,
+		  fleet_rank_fn fn, void *arg)
 {
 	struct fleet_blob b = { 0 };
 	MPI_Request req[2];
@@ -628,7 +633,7 @@ static int gather(const struct run_results *r, const struct fleet_rank_info *inf
 	if (fleet_blob_pack(r, info, &b))
 		iop_msgf("rank %d: out of memory packing its result", D.rank);
 	if (D.rank == 0) {
-		code = gather_root(&b, o, argc, argv, in_place);
+		code = gather_root(&b, o, argc, argv, in_place, fn, arg);
 	} else {
 		len = b.len;
 		MPI_Isend(&len, 1, MPI_UINT64_T, 0, TAG_LEN, MPI_COMM_WORLD, &req[0]);
@@ -662,22 +667,28 @@ int fleet_output(const struct run_results *r, int code, const struct output_opts
 	if (D.args.rank_output && writers &&
 	    writers->rank_file(r, D.args.rank_output, &info, argc, argv, &err))
 		iop_msgf("rank %d: %s", D.rank, err.msg);
-	code = gather(r, &info, o, argc, argv, NULL);
+	code = gather(r, &info, o, argc, argv, NULL, NULL, NULL);
 	free(probe);
 	return code;
 }
 
-int fleet_merge_run(struct run_results *r)
+int fleet_gather_run(struct run_results *r, const char *note, fleet_rank_fn fn, void *arg)
 {
 	struct fleet_rank_info info = { 0 };
 
 	if (!D.on)
-		return 0;
+		return fleet_gather_alone(r, note, fn, arg);
 	D.joined = true;
 	info.rank = (unsigned)D.rank;
 	info.hostname = D.host;
 	info.exit_code = run_failed(r) ? EXIT_JOB_FAILED : 0;
-	return gather(r, &info, NULL, 0, NULL, r);
+	info.probe_json = note;
+	return gather(r, &info, NULL, 0, NULL, r, fn, arg);
+}
+
+int fleet_merge_run(struct run_results *r)
+{
+	return D.on ? fleet_gather_run(r, NULL, NULL, NULL) : 0;
 }
 
 int fleet_exit(int code)
@@ -705,7 +716,7 @@ int fleet_exit(int code)
 			if (writers && writers->rank_file(NULL, D.args.rank_output, &info, 0, NULL, &err))
 				iop_msgf("rank %d: %s", D.rank, err.msg);
 		}
-		c = gather(NULL, &info, NULL, 0, NULL, NULL);
+		c = gather(NULL, &info, NULL, 0, NULL, NULL, NULL, NULL);
 		if (D.rank == 0)
 			code = c;
 	}

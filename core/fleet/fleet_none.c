@@ -64,6 +64,11 @@ int fleet_merge_run(struct run_results *r)
 	return 0;
 }
 
+int fleet_gather_run(struct run_results *r, const char *note, fleet_rank_fn fn, void *arg)
+{
+	return fleet_gather_alone(r, note, fn, arg);
+}
+
 int fleet_exit(int code)
 {
 	return code;

@@ -911,6 +911,22 @@ static struct target_pts *target_get(struct target_pts **ts, unsigned *n, const 
 	return t;
 }
 
+/*
+ * A target whose cells are several ranks' together (a sweep's under MPI): its cells may mix
+ * paths, so it is not explained; each rank's own target is.
+ */
+static bool merged_target(const struct results *r, const char *role)
+{
+	const json_t *e;
+	size_t i;
+
+	json_array_foreach(r->targets, i, e)
+		if (str(e, "role") && !strcmp(str(e, "role"), role) &&
+		    json_integer_value(json_object_get(e, "ranks")) > 1)
+			return true;
+	return false;
+}
+
 json_t *explain_results(const struct results *r, struct iop_err *err)
 {
 	struct point *pts = calloc(r->nr ? r->nr : 1, sizeof(*pts));
@@ -926,10 +942,11 @@ json_t *explain_results(const struct results *r, struct iop_err *err)
 		json_array_append_new(codes, json_string(explain_code_name(i)));
 	/* the result's targets first, in their order, even those no cell ran on */
 	json_array_foreach(r->targets, j, e)
-		if (str(e, "role") && !target_get(&ts, &nt, str(e, "role"), r))
+		if (str(e, "role") && !merged_target(r, str(e, "role")) &&
+		    !target_get(&ts, &nt, str(e, "role"), r))
 			goto nomem;
 	for (i = 0; i < r->nr; i++)
-		if (!make_point(r, &r->cells[i], &pts[np]))
+		if (!make_point(r, &r->cells[i], &pts[np]) && !merged_target(r, pts[np].target))
 			np++;
 	for (i = 0; i < np; i++) {
 		struct target_pts *t = target_get(&ts, &nt, pts[i].target, r);

@@ -9,6 +9,7 @@
 
 #include "base/stop.h"
 #include "base/tempfiles.h"
+#include "fleet/fleet.h"
 #include "iopath/engine.h"
 #include "iopath/probe.h"
 #include "job/job.h"
@@ -169,6 +170,115 @@ static int run_target(struct results *r, const struct explain_target *t, struct 
 	return ret;
 }
 
+/*
+ * Under MPI every rank runs the cells on its own path, in step with the others (the runner's
+ * start barrier, one vote per cell), and rank 0 keeps each rank's cells apart: one target per
+ * rank, its role the target's with the rank and its host, and its probe the rank's own.
+ */
+enum { FLEET_GO = 0, FLEET_STOP = 2 };
+
+/* Rank 0: one rank's run of a cell, with the note it sent (its target and the cell's identity). */
+static int add_rank(void *arg, const struct fleet_rank *rk)
+{
+	struct results *r = arg;
+	json_t *note = rk->probe_json ? json_loads(rk->probe_json, 0, NULL) : NULL;
+	json_t *t = json_object_get(note, "target"), *id = json_object_get(note, "identity");
+	const char *role = json_string_value(json_object_get(t, "role"));
+	struct iop_err err;
+	int ret = 0;
+
+	/* a rank that never reported sent no note: the vote before the next cell stops them all */
+	if (!note)
+		return 0;
+	if (role && !has_target(r, role) && json_array_append(r->targets, t))
+		ret = -ENOMEM;
+	if (!ret && id && !rk->missing)
+		ret = results_add_run(r, &rk->res, id,
+				      json_string_value(json_object_get(note, "label")), &err);
+	json_decref(note);
+	return ret;
+}
+
+static int run_target_fleet(struct results *r, const struct explain_target *t,
+			    struct probe_set *probes, const struct explain_opts *o,
+			    explain_progress_fn fn, void *arg, unsigned *done, unsigned total,
+			    bool *stopped, struct iop_err *err)
+{
+	const struct probed_dir *d = probe_set_need(probes, t->dir, PROBE_TRIALS | PROBE_TIMING);
+	const struct probe_path *probe = d && !d->error ? &d->p : NULL;
+	char tmp[PATH_MAX] = "", file[PATH_MAX + 16], role[128];
+	json_t *target = NULL;
+	const char *engine;
+	bool direct;
+	unsigned k;
+	int ret = 0;
+
+	snprintf(role, sizeof(role), "%s-rank%u-%s", t->role, fleet_rank(), fleet_hostname());
+	if (d)
+		target = results_target_json(role, t->dir, probe,
+					     d->error ? strerror(-d->error) : NULL);
+	if (!target)
+		ret = iop_errf(err, -ENOMEM, "explain: out of memory");
+	choose(probe, &engine, &direct);
+	if (!ret && t->file)
+		snprintf(file, sizeof(file), "%s", t->file);
+	else if (!ret && !(ret = tempdir_create(t->dir, "iopath-explain", tmp, sizeof(tmp), err)))
+		snprintf(file, sizeof(file), "%s/explain.dat", tmp);
+	for (k = 0; k < NR_CELLS; k++) {
+		const char *eng = cells[k].engine ? cells[k].engine : engine;
+		const char *dir = cells[k].direct ? cells[k].direct : direct ? "1" : "0";
+		/* a pair with direct=1 this path cannot make: run in step, keep nothing */
+		bool keep = !cells[k].needs_direct || direct;
+		struct job_list jobs = { 0 };
+		struct run_results rr = { 0 };
+		struct fleet_vote v;
+		json_t *id = NULL, *note;
+		char label[768], *text;
+		int choice = FLEET_GO;
+
+		snprintf(label, sizeof(label), "%s explain %s bs=%s qd=%s %s direct=%s%s", role,
+			 cells[k].rw, cells[k].bs, cells[k].iodepth, eng, dir,
+			 cells[k].fsync ? " fsync=1" : "");
+		if (fn && !fn(arg, label, (*done)++, total))
+			run_request_stop();
+		if (!ret && !(id = identity(role, o, eng, dir, k)))
+			ret = iop_errf(err, -ENOMEM, "explain: out of memory");
+		ret = ret ? ret : build(&jobs, probes, label, file, o, eng, dir, k, err);
+		if (ret)
+			choice = FLEET_STOP;
+		if (fleet_vote(choice, ret ? err->msg : "", NR_CELLS, &v) || v.stop ||
+		    v.choice == FLEET_STOP) {
+			if (!ret && v.choice == FLEET_STOP)
+				ret = iop_errf(err, -EIO, "explain: %s", v.why);
+			if (v.stop)
+				r->interrupted = true;
+			*stopped = true;
+			json_decref(id);
+			job_list_free(&jobs);
+			break;
+		}
+		ret = run_jobs(&jobs, &rr, err);
+		note = json_pack("{s:O,s:s}", "target", target, "label", label);
+		if (note && keep)
+			json_object_set(note, "identity", id);
+		text = note ? json_dumps(note, JSON_COMPACT) : NULL;
+		/* every rank gathers, even one whose run failed: the next vote stops them all */
+		if (fleet_gather_run(&rr, text, add_rank, r) < 0 && !ret)
+			ret = iop_errf(err, -ENOMEM, "explain: out of memory");
+		if (!text && !ret)
+			ret = iop_errf(err, -ENOMEM, "explain: out of memory");
+		free(text);
+		json_decref(note);
+		json_decref(id);
+		run_results_free(&rr);
+		job_list_free(&jobs);
+	}
+	json_decref(target);
+	if (tmp[0])
+		tempfiles_remove(tmp);
+	return ret;
+}
+
 int explain_run(struct results *r, const struct explain_target *t, unsigned nt,
 		struct probe_set *probes, const struct explain_opts *o, explain_progress_fn fn,
 		void *arg, struct iop_err *err)
@@ -181,8 +291,21 @@ int explain_run(struct results *r, const struct explain_target *t, unsigned nt,
 		def.size = o->size ? o->size : def.size;
 		def.runtime = o->runtime ? o->runtime : def.runtime;
 	}
-	for (i = 0; i < nt && !ret && !run_stop_requested(); i++)
-		ret = run_target(r, &t[i], probes, &def, fn, arg, &done, nt * (unsigned)NR_CELLS, err);
+	if (fleet_size() > 1) {
+		bool stopped = false;
+
+		/* every rank goes through every cell's vote, whatever failed on it */
+		for (i = 0; i < nt && !stopped; i++) {
+			int e = run_target_fleet(r, &t[i], probes, &def, fn, arg, &done,
+						 nt * (unsigned)NR_CELLS, &stopped, err);
+
+			ret = ret ? ret : e;
+		}
+	} else {
+		for (i = 0; i < nt && !ret && !run_stop_requested(); i++)
+			ret = run_target(r, &t[i], probes, &def, fn, arg, &done,
+					 nt * (unsigned)NR_CELLS, err);
+	}
 	if (run_stop_requested())
 		r->interrupted = true;
 	return ret;

@@ -132,14 +132,14 @@ int results_add_label(struct results *r, const char *kv, struct iop_err *err)
 	return 0;
 }
 
-int results_add_target(struct results *r, const char *role, const char *path,
-		       const struct probe_path *probe, const char *probe_error)
+json_t *results_target_json(const char *role, const char *path, const struct probe_path *probe,
+			    const char *probe_error)
 {
 	json_t *t = json_object(), *pj = NULL;
 	char summary[512];
 
 	if (!t)
-		return -ENOMEM;
+		return NULL;
 	json_object_set_new(t, "role", json_string(role));
 	json_object_set_new(t, "path", json_string(path));
 	if (probe) {
@@ -150,7 +150,15 @@ int results_add_target(struct results *r, const char *role, const char *path,
 		json_object_set_new(t, "probe_error", json_string(probe_error ? probe_error : "not probed"));
 	}
 	json_object_set_new(t, "probe", pj ? pj : json_null());
-	return json_array_append_new(r->targets, t) ? -ENOMEM : 0;
+	return t;
+}
+
+int results_add_target(struct results *r, const char *role, const char *path,
+		       const struct probe_path *probe, const char *probe_error)
+{
+	json_t *t = results_target_json(role, path, probe, probe_error);
+
+	return !t || json_array_append_new(r->targets, t) ? -ENOMEM : 0;
 }
 
 static int cmp_str(const void *a, const void *b)

@@ -74,6 +74,10 @@ struct probe_path;
 int results_add_target(struct results *r, const char *role, const char *path,
 		       const struct probe_path *probe, const char *probe_error);
 
+/* The entry results_add_target adds, on its own (NULL on ENOMEM). */
+json_t *results_target_json(const char *role, const char *path, const struct probe_path *probe,
+			    const char *probe_error);
+
 /* The cell with this identity (an object of strings), created if new. NULL on ENOMEM. */
 struct cell *results_cell(struct results *r, const json_t *identity, const char *label);
 /* The cell whose identity key is key, or NULL. */

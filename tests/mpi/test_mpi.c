@@ -646,3 +646,100 @@ Test(mpi, a_sweep_cell_one_rank_must_skip_is_skipped_by_every_rank)
 	run_out_free(&r);
 	tmpdir_cleanup();
 }
+
+/* The result's cell of 4 KiB random reads on target at this iodepth and direct setting. */
+static json_t *explain_cell(json_t *s, const char *target, const char *iodepth, const char *direct)
+{
+	json_t *c;
+	size_t i;
+
+	json_array_foreach(get(s, "cells"), i, c) {
+		json_t *id = get(c, "identity");
+
+		if (!strcmp(json_string_value(get(id, "target")), target) &&
+		    !strcmp(json_string_value(get(id, "rw")), "randread") &&
+		    !strcmp(json_string_value(get(id, "bs")), "4k") &&
+		    !strcmp(json_string_value(get(id, "iodepth")), iodepth) &&
+		    !strcmp(json_string_value(get(id, "direct")), direct))
+			return c;
+	}
+	return NULL;
+}
+
+Test(mpi, sweep_explain_explains_every_rank_on_its_own_path)
+{
+	static const char *const depths[] = { "1", "4", "16", "64" };
+	const char *dir = tmpdir_make();
+	char t[512], j[512], path[600], role[2][200];
+	bool tmpfs = false;
+	json_t *s, *ex, *again;
+	struct run_out r, e;
+	unsigned i, k;
+
+	for (i = 0; i < 2; i++) {
+		snprintf(path, sizeof(path), "%s/d%u", dir, i);
+		cr_assert_eq(mkdir(path, 0755), 0);
+	}
+	/* where it can, rank 1's path is memory: its explanation must then differ from rank 0's */
+	if (is_root() && !sh("mount -t tmpfs -o size=64m tmpfs '%s/d1' 2>/dev/null", dir))
+		tmpfs = true;
+	snprintf(t, sizeof(t), "disk=%s/d${RANK}", dir);
+	snprintf(j, sizeof(j), "%s/s.json", dir);
+	r = mpirun("-np", "2", "BIN", "sweep", "--engine", "psync", "--iodepth", "1", "--bs", "4k",
+		   "--direct", "0", "--target", t, "--runtime", "100ms", "--size", "1m",
+		   "--explain", "--json", j, NULL);
+	if (tmpfs)
+		sh("umount '%s/d1'", dir);
+	cr_assert_eq(r.status, 0, "status %d: %s", r.status, r.err);
+	s = json_load_path(j);
+	/* the sweep's own cell stays every rank's together, and is not explained */
+	cr_assert_str_eq(json_string_value(get(s, "cells.0.identity.target")), "disk");
+	ex = get(s, "iopath.explain.targets");
+	cr_assert_eq(json_array_size(ex), 2, "one explained target per rank:\n%s", r.out);
+	for (i = 0; i < 2; i++) {
+		json_t *tg = json_array_get(ex, i);
+		char prefix[32];
+
+		snprintf(role[i], sizeof(role[i]), "%s", json_string_value(get(tg, "target")));
+		snprintf(prefix, sizeof(prefix), "disk-rank%u-", i);
+		cr_assert_eq(strncmp(role[i], prefix, strlen(prefix)), 0, "target %s", role[i]);
+		snprintf(path, sizeof(path), "%s/d%u", dir, i);
+		cr_assert_str_eq(json_string_value(get(tg, "path")), path);
+		cr_assert_not_null(strstr(r.out, role[i]), "the text does not name %s:\n%s", role[i],
+				   r.out);
+		/* its own ladder: a cell of its own at every depth, measured */
+		for (k = 0; k < 4; k++) {
+			json_t *c = explain_cell(s, role[i], depths[k], "1");
+
+			/* a path refusing O_DIRECT runs its ladder buffered */
+			c = c ? c : explain_cell(s, role[i], depths[k], "0");
+			cr_assert_not_null(c, "%s has no cell at iodepth %s", role[i], depths[k]);
+			cr_assert_str_eq(json_string_value(get(c, "status")), "ok");
+			cr_assert_geq(json_array_size(get(c, "samples")), 1);
+		}
+	}
+	cr_assert_str_neq(role[0], role[1]);
+	if (tmpfs) {
+		json_t *f;
+		bool cache = false;
+
+		json_array_foreach(get(json_array_get(ex, 1), "findings"), k, f)
+			cache |= !strcmp(json_string_value(get(f, "code")), "cache");
+		cr_assert(cache, "rank 1's tmpfs is not found to be memory:\n%s", r.out);
+		cr_assert_str_neq(json_string_value(get(json_array_get(ex, 0), "verdict")), "cache");
+	}
+	/* and iopath explain reads the same targets back */
+	e = iopath_run("explain", j, "--json", NULL);
+	cr_assert_eq(e.status, 0, "%s", e.err);
+	again = json_loads(e.out, 0, NULL);
+	cr_assert_not_null(again);
+	cr_assert_eq(json_array_size(get(again, "iopath.explain.targets")), 2);
+	for (i = 0; i < 2; i++)
+		cr_assert_str_eq(json_string_value(get(again, i ? "iopath.explain.targets.1.target" :
+						       "iopath.explain.targets.0.target")), role[i]);
+	json_decref(again);
+	json_decref(s);
+	run_out_free(&e);
+	run_out_free(&r);
+	tmpdir_cleanup();
+}

@@ -384,3 +384,29 @@ Test(explain, a_direction_without_a_finding_is_not_enough_data)
 	cr_assert_str_eq(dir_verdict(t, "read"), "not-enough-data");
 	json_decref(t);
 }
+
+Test(explain, a_target_merging_several_ranks_is_not_explained)
+{
+	const double iops[4] = { 200, 200, 199, 200 }, lat[4] = { 5000, 20000, 80400, 320000 };
+	struct iop_err err = { "" };
+	struct synth s;
+	struct results r;
+	json_t *ex;
+	char *text;
+
+	synth_init(&s, NULL);
+	ladder(&s, iops, lat, 1);
+	/* the sweep's own cells under MPI: every rank's together, over paths that may differ */
+	json_object_set_new(json_array_get(json_object_get(s.root, "targets"), 0), "ranks",
+			    json_integer(2));
+	text = json_dumps(s.root, 0);
+	cr_assert_not_null(text);
+	cr_assert_eq(results_parse(text, strlen(text), "synthetic", &r, &err), 0, "%s", err.msg);
+	free(text);
+	ex = explain_results(&r, &err);
+	cr_assert_not_null(ex, "%s", err.msg);
+	cr_assert_eq(json_array_size(json_object_get(ex, "targets")), 0);
+	json_decref(ex);
+	results_free(&r);
+	json_decref(s.root);
+}

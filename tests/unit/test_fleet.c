@@ -318,3 +318,37 @@ Test(fleet_vote, alone_the_answer_is_this_process_own)
 	/* one process names no rank */
 	cr_assert_str_eq(v.why, "cannot create the directory");
 }
+
+/* What a gather's fn saw. */
+struct seen {
+	unsigned calls;
+	char note[64];
+	uint64_t bytes;
+};
+
+static int see(void *arg, const struct fleet_rank *rk)
+{
+	struct seen *s = arg;
+
+	s->calls++;
+	snprintf(s->note, sizeof(s->note), "%s", rk->probe_json ? rk->probe_json : "");
+	s->bytes = rk->res.nr ? rk->res.res[0].dir[STAT_READ].bytes : 0;
+	return 0;
+}
+
+Test(fleet_gather, alone_fn_sees_this_process_once_with_its_note_and_results)
+{
+	struct job_result r;
+	struct run_results rr = { .res = &r, .nr = 1 };
+	struct seen s = { 0 };
+
+	fake_result(&r, 10, 4096, 1, 0, 10);
+	cr_assert_eq(fleet_gather_run(&rr, "{\"cell\":1}", see, &s), 0);
+	cr_assert_eq(s.calls, 1);
+	cr_assert_str_eq(s.note, "{\"cell\":1}");
+	cr_assert_eq(s.bytes, 10 * 4096);
+	/* the results are still the caller's, untouched */
+	cr_assert_eq(rr.nr, 1);
+	cr_assert_eq(r.dir[STAT_READ].bytes, 10 * 4096);
+	cr_assert_eq(fleet_gather_run(&rr, NULL, NULL, NULL), 0);
+}
