@@ -49,8 +49,7 @@ enum verdict { PARSES, REFUSED, FOREIGN_ENGINE, MACHINE, BY_FIO };
  * of two nodes). Any other refusal fails the test. BY_FIO: fio itself refuses the file
  * (checked with Debian's fio 3.33 where it is installed), so it is left out of the count.
  * iodepth_mode_stepped.fio: fio's iodepth_mode=stepped lived in target.c at the commit that
- * added this example (1a7081c7) and in no options.c of fio's since; fio 3.33 and the current
- * fio reject the option.
+ * added this example (1a7081c7) and was dropped again: fio 3.33 rejects the option.
  */
 static const struct {
 	const char *file;

@@ -149,6 +149,12 @@ Test(verify_fio, write_sequence_catches_a_block_overwritten_out_of_order, .timeo
 	cr_expect_not_null(strstr(r.err, "at offset 0: bad header numberio 1, wanted 0"), "%s",
 			   r.err);
 	run_out_free(&r);
+	/* the verify threads check it too */
+	r = aliased_write(false, dir, "--verify_async=2");
+	cr_expect_eq(r.status, 1, "%s", r.err);
+	cr_expect_not_null(strstr(r.err, "at offset 0: bad header numberio 1, wanted 0"), "%s",
+			   r.err);
+	run_out_free(&r);
 	r = aliased_write(false, dir, "--verify_write_sequence=0");
 	cr_expect_eq(r.status, 0, "%s", r.err);
 	run_out_free(&r);
