@@ -802,7 +802,17 @@ static int run_cells(struct sweep_cell *cells, unsigned n, struct sweep_args *a,
 			}
 			progress_start_cell(&prog, c->label, rep, a->repeat);
 			ret = run_jobs(&c->jobs, &rr, err);
-			fleet_merge_run(&rr);	/* under MPI: rank 0's cell holds every rank's */
+			if (a->explain && fleet_size() > 1) {
+				/* rank 0 also keeps each rank's own run, as that rank's target */
+				char *note = explain_rank_note(t->role, t->dir, &a->probes, c->identity,
+							       c->label);
+
+				if (fleet_gather_run(&rr, note, explain_add_rank, res) < 0 || !note)
+					ret = ret ? ret : iop_errf(err, -ENOMEM, "out of memory");
+				free(note);
+			} else {
+				fleet_merge_run(&rr);	/* under MPI: rank 0's cell holds every rank's */
+			}
 			progress_end_cell(&prog);
 			if (!ret)
 				ret = results_add_run(res, &rr, c->identity, c->label, err);
@@ -865,8 +875,9 @@ static int run_explain(struct sweep_args *a, struct results *res, struct iop_err
 /*
  * --explain under MPI: the sweep's cells are every rank's together, over paths that may
  * differ, so they are kept as they are but not explained (their targets say so with the
- * number of ranks); every rank then runs explain's cells on its own path, and rank 0 keeps
- * them as one target per rank. The ranks agree first, so that all run them or none.
+ * number of ranks); rank 0 has kept each rank's own runs of them too, as one target per
+ * rank, and every rank now runs explain's cells on its own path into that target. The ranks
+ * agree first, so that all run them or none.
  */
 static int run_explain_fleet(struct sweep_args *a, struct results *res, int ret,
 			     struct iop_err *err)
@@ -890,8 +901,14 @@ static int run_explain_fleet(struct sweep_args *a, struct results *res, int ret,
 	if (v.key_differs)
 		return iop_errf(err, -EINVAL, "sweep --explain: rank %u names %s targets than rank 0; every rank needs the same --target list",
 				v.key_rank, "a different number of");
-	json_array_foreach(res->targets, i, e)
-		json_object_set_new((json_t *)e, "ranks", json_integer(fleet_size()));
+	json_array_foreach(res->targets, i, e) {
+		const char *role = json_string_value(json_object_get(e, "role"));
+		unsigned k;
+
+		for (k = 0; role && k < a->nr_targets; k++)
+			if (!strcmp(role, a->targets[k].role))
+				json_object_set_new((json_t *)e, "ranks", json_integer(fleet_size()));
+	}
 	return run_explain(a, res, err);
 }
 

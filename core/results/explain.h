@@ -74,4 +74,24 @@ int explain_run(struct results *r, const struct explain_target *t, unsigned nt,
 		struct probe_set *probes, const struct explain_opts *o, explain_progress_fn fn,
 		void *arg, struct iop_err *err);
 
+/*
+ * Under MPI, each rank's own cells (explain_run's, and a sweep's own under --explain) are
+ * kept apart on rank 0 as one target per rank: the role with the rank and its host.
+ */
+struct fleet_rank;
+
+/* This rank's role for the target role: ROLE-rankN-HOST. */
+void explain_rank_role(const char *role, char *out, size_t len);
+
+/*
+ * The note this rank sends with its run of a cell (fleet_gather_run): its own target (dir,
+ * with its probe from probes) and the cell's identity and label, both renamed to this rank's
+ * role. JSON text to free, NULL on ENOMEM.
+ */
+char *explain_rank_note(const char *role, const char *dir, struct probe_set *probes,
+			const json_t *identity, const char *label);
+
+/* Rank 0 (a fleet_rank_fn, arg the struct results): one rank's run of a cell, by its note. */
+int explain_add_rank(void *arg, const struct fleet_rank *rk);
+
 #endif

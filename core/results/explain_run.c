@@ -177,8 +177,12 @@ static int run_target(struct results *r, const struct explain_target *t, struct 
  */
 enum { FLEET_GO = 0, FLEET_STOP = 2 };
 
-/* Rank 0: one rank's run of a cell, with the note it sent (its target and the cell's identity). */
-static int add_rank(void *arg, const struct fleet_rank *rk)
+void explain_rank_role(const char *role, char *out, size_t len)
+{
+	snprintf(out, len, "%s-rank%u-%s", role, fleet_rank(), fleet_hostname());
+}
+
+int explain_add_rank(void *arg, const struct fleet_rank *rk)
 {
 	struct results *r = arg;
 	json_t *note = rk->probe_json ? json_loads(rk->probe_json, 0, NULL) : NULL;
@@ -199,6 +203,30 @@ static int add_rank(void *arg, const struct fleet_rank *rk)
 	return ret;
 }
 
+char *explain_rank_note(const char *role, const char *dir, struct probe_set *probes,
+			const json_t *identity, const char *label)
+{
+	const struct probed_dir *d = probe_set_need(probes, dir, PROBE_TRIALS | PROBE_TIMING);
+	size_t n = strlen(role);
+	json_t *note = NULL, *id = json_deep_copy(identity);
+	char own[128], lbl[768], *text = NULL;
+
+	explain_rank_role(role, own, sizeof(own));
+	if (!strncmp(label, role, n) && (!label[n] || label[n] == ' '))
+		label += n + !!label[n];
+	snprintf(lbl, sizeof(lbl), "%s%s%s", own, label[0] ? " " : "", label);
+	if (d && id && !json_object_set_new(id, "target", json_string(own)))
+		note = json_pack("{s:o,s:O,s:s}", "target",
+				 results_target_json(own, dir, d->error ? NULL : &d->p,
+						     d->error ? strerror(-d->error) : NULL),
+				 "identity", id, "label", lbl);
+	if (note)
+		text = json_dumps(note, JSON_COMPACT);
+	json_decref(note);
+	json_decref(id);
+	return text;
+}
+
 static int run_target_fleet(struct results *r, const struct explain_target *t,
 			    struct probe_set *probes, const struct explain_opts *o,
 			    explain_progress_fn fn, void *arg, unsigned *done, unsigned total,
@@ -213,7 +241,7 @@ static int run_target_fleet(struct results *r, const struct explain_target *t,
 	unsigned k;
 	int ret = 0;
 
-	snprintf(role, sizeof(role), "%s-rank%u-%s", t->role, fleet_rank(), fleet_hostname());
+	explain_rank_role(t->role, role, sizeof(role));
 	if (d)
 		target = results_target_json(role, t->dir, probe,
 					     d->error ? strerror(-d->error) : NULL);
@@ -263,7 +291,7 @@ static int run_target_fleet(struct results *r, const struct explain_target *t,
 			json_object_set(note, "identity", id);
 		text = note ? json_dumps(note, JSON_COMPACT) : NULL;
 		/* every rank gathers, even one whose run failed: the next vote stops them all */
-		if (fleet_gather_run(&rr, text, add_rank, r) < 0 && !ret)
+		if (fleet_gather_run(&rr, text, explain_add_rank, r) < 0 && !ret)
 			ret = iop_errf(err, -ENOMEM, "explain: out of memory");
 		if (!text && !ret)
 			ret = iop_errf(err, -ENOMEM, "explain: out of memory");
