@@ -62,14 +62,14 @@ static void fallback_path(char *out, size_t len, const char *ext)
 	snprintf(out, len, "%s/iopath-result.%d.%s", dir && *dir ? dir : "/tmp", (int)getpid(), ext);
 }
 
-/* The text formats asked for, in order: normal, terse, csv. */
+/* The text formats asked for, in fio's order: terse, normal; then csv, which fio lacks. */
 static void text_formats(FILE *f, const struct run_results *r, unsigned formats,
 			 unsigned terse_version)
 {
-	if (formats & OUT_NORMAL)
-		report_normal(f, r);
 	if (formats & OUT_TERSE)
 		report_terse_version(f, r, terse_version);
+	if (formats & OUT_NORMAL)
+		report_normal(f, r);
 	if (formats & OUT_CSV)
 		report_csv(f, r);
 }
@@ -91,6 +91,8 @@ static int write_file(const struct run_results *r, const char *path, unsigned fo
 	if (lead && fflush(lead) == 0 && fseek(lead, 0, SEEK_SET) == 0)
 		while ((n = fread(buf, 1, sizeof(buf), lead)) && fwrite(buf, 1, n, a.f) == n)
 			;
+	if (formats & OUT_NORMAL)
+		report_normal_layouts(a.f, r);
 	if (formats & OUT_TERSE)
 		report_terse_version(a.f, r, terse_version);
 	if (root && report_json_dump(root, a.f)) {
@@ -138,6 +140,8 @@ int output_results(const struct run_results *r, const struct output_opts *o, int
 		/* with JSON on stdout too, the text goes to stderr so stdout stays parseable */
 		FILE *text = json ? stderr : stdout;
 
+		if (o->formats & OUT_NORMAL)
+			report_normal_layouts(text, r);
 		text_formats(text, r, o->formats, o->terse_version);
 		fflush(text);
 	}

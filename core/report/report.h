@@ -24,6 +24,17 @@ void join_words(char *buf, size_t len, int argc, char **argv);
 /* The whole run in fio 3.x JSON shape; plus adds the latency bins (json+). NULL on ENOMEM. */
 json_t *report_json(const struct run_results *r, const struct run_env *env, bool plus);
 
+/*
+ * fio's share of a distribution's bucket i (IO depths, submit, complete): percent of total,
+ * at least 0.1 when the bucket holds any.
+ */
+static inline double report_dist_pct(const uint64_t *map, unsigned i, uint64_t total)
+{
+	double pct = total ? 100.0 * (double)map[i] / (double)total : 0;
+
+	return map[i] && pct < 0.1 ? 0.1 : pct;
+}
+
 /* fio-style human text: the results, fio's lines in fio's order, then iopath's own. */
 void report_normal(FILE *f, const struct run_results *r);
 
@@ -33,6 +44,9 @@ void report_normal(FILE *f, const struct run_results *r);
  */
 struct job_list;
 void report_normal_preamble(FILE *f, const struct job_list *jobs);
+
+/* fio's "NAME: Laying out IO file" lines, printed while it runs: before terse and the rest. */
+void report_normal_layouts(FILE *f, const struct run_results *r);
 
 /* Write json to path atomically (temp file, fsync, rename), or to stdout when path is NULL. */
 int report_json_write(json_t *root, const char *path);

@@ -222,17 +222,19 @@ static json_t *sync_json(const struct dir_stat *d, const struct job_spec *job, b
 	return o;
 }
 
-static json_t *depth_json(const struct job_result *r)
+/* fio's iodepth_level (in-flight depths), iodepth_submit and _complete (I/Os per call). */
+static json_t *depth_json(const uint64_t *map, bool calls)
 {
-	static const char *const keys[] = { "1", "2", "4", "8", "16", "32", ">=64" };
+	static const char *const depths[] = { "1", "2", "4", "8", "16", "32", ">=64" };
+	static const char *const per_call[] = { "0", "4", "8", "16", "32", "64", ">=64" };
 	json_t *o = json_object();
 	uint64_t total = 0;
 	unsigned i;
 
 	for (i = 0; i < DEPTH_BUCKETS; i++)
-		total += r->depth[i];
+		total += map[i];
 	for (i = 0; i < DEPTH_BUCKETS; i++)
-		set(o, keys[i], json_real(total ? 100.0 * (double)r->depth[i] / (double)total : 0));
+		set(o, calls ? per_call[i] : depths[i], json_real(report_dist_pct(map, i, total)));
 	return o;
 }
 
@@ -528,7 +530,9 @@ static json_t *job_json(const struct run_results *rr, const struct job_result *r
 		set(o, "total_err", json_integer((json_int_t)r->total_err));
 		set(o, "first_error", json_integer(r->first_error));
 	}
-	set(o, "iodepth_level", depth_json(r));
+	set(o, "iodepth_level", depth_json(r->depth, false));
+	set(o, "iodepth_submit", depth_json(r->submit, true));
+	set(o, "iodepth_complete", depth_json(r->reaped, true));
 	/* fio's latency-target settings (fio's defaults without latency_target): ns, %, us */
 	set(o, "latency_depth", json_integer(r->latency_depth ? r->latency_depth : r->spec->iodepth));
 	set(o, "latency_target", json_integer((json_int_t)r->spec->latency_target_ns));

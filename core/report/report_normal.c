@@ -398,20 +398,29 @@ static void print_sync(FILE *f, const struct job_result *r)
 	print_pcts(f, "sync", &r->dir[STAT_SYNC].clat, r->spec);
 }
 
-/* fio's distribution lines: IO depths (submit and complete are not kept: see fio-compat.md). */
-static void print_depths(FILE *f, const struct job_result *r)
+/* One of fio's distribution lines: the label, then each bucket's share. */
+static void print_dist(FILE *f, const char *label, const char *const *keys, const uint64_t *map)
 {
-	static const char *const depths[] = { "1", "2", "4", "8", "16", "32", ">=64" };
 	uint64_t total = 0;
 	unsigned i;
 
 	for (i = 0; i < DEPTH_BUCKETS; i++)
-		total += r->depth[i];
-	fprintf(f, "  IO depths    :");
+		total += map[i];
+	fprintf(f, "%s:", label);
 	for (i = 0; i < DEPTH_BUCKETS; i++)
-		fprintf(f, " %s=%.1f%%%s", depths[i],
-			total ? 100.0 * (double)r->depth[i] / (double)total : 0,
+		fprintf(f, " %s=%3.1f%%%s", keys[i], report_dist_pct(map, i, total),
 			i + 1 < DEPTH_BUCKETS ? "," : "\n");
+}
+
+/* fio's IO depths, then its submit and complete lines (I/Os per submit and per reap call). */
+static void print_depths(FILE *f, const struct job_result *r)
+{
+	static const char *const depths[] = { "1", "2", "4", "8", "16", "32", ">=64" };
+	static const char *const calls[] = { "0", "4", "8", "16", "32", "64", ">=64" };
+
+	print_dist(f, "  IO depths    ", depths, r->depth);
+	print_dist(f, "     submit    ", calls, r->submit);
+	print_dist(f, "     complete  ", calls, r->reaped);
 }
 
 /* One unit as fio's show_thread_status_normal, in its order; iopath's own lines come later. */
@@ -591,6 +600,19 @@ static void print_disks(FILE *f, const struct disk_set *s)
 				(unsigned long long)u.aggr.ticks[0], (unsigned long long)u.aggr.ticks[1],
 				(unsigned long long)u.aggr.in_queue, u.aggr_util);
 		fputc('\n', f);
+	}
+}
+
+void report_normal_layouts(FILE *f, const struct run_results *r)
+{
+	unsigned i;
+
+	for (i = 0; i < r->nr_layouts; i++) {
+		const struct run_layout *l = &r->layouts[i];
+
+		fprintf(f, "%s: Laying out IO file%s (%u file%s / %s%lluMiB)\n", l->job->name,
+			l->files > 1 ? "s" : "", l->files, l->files > 1 ? "s" : "",
+			l->files > 1 ? "total " : "", (unsigned long long)(l->bytes >> 20));
 	}
 }
 

@@ -76,6 +76,9 @@ static void stats_reset(struct worker *w)
 	for (i = 0; i < STAT_NR; i++)
 		dir_stat_init(&w->st[i]);
 	memset(w->depth_hist, 0, sizeof(w->depth_hist));
+	memset(w->submit_hist, 0, sizeof(w->submit_hist));
+	memset(w->reap_hist, 0, sizeof(w->reap_hist));
+	w->submit_one = w->reap_one = 0;
 	memset(w->dir_ns, 0, sizeof(w->dir_ns));
 	memset(w->sample_last_bytes, 0, sizeof(w->sample_last_bytes));
 	memset(w->sample_last_ios, 0, sizeof(w->sample_last_ios));

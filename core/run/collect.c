@@ -165,6 +165,17 @@ static void worker_result(struct job_result *one, const struct worker *w, struct
 		one->kt_sys_ns = w->kt_end[1] - w->kt_start[1];
 	}
 	memcpy(one->depth, w->depth_hist, sizeof(one->depth));
+	memcpy(one->submit, w->submit_hist, sizeof(one->submit));
+	memcpy(one->reaped, w->reap_hist, sizeof(one->reaped));
+	one->submit[1] += w->submit_one;
+	one->reaped[1] += w->reap_one;
+	if (w->job->engine && (w->job->engine->flags & ENGINE_SYNC)) {
+		/* fio counts a synchronous engine's I/Os as submitted and completed one by one */
+		memset(one->submit, 0, sizeof(one->submit));
+		for (i = 0; i < DEPTH_BUCKETS; i++)
+			one->submit[1] += w->depth_hist[i];
+		memcpy(one->reaped, one->submit, sizeof(one->reaped));
+	}
 	one->latency_depth = w->lat_on ? w->qd_cap : w->job->iodepth;
 	if (w->ss_holder && ss)
 		one->ss = ss;

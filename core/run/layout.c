@@ -194,6 +194,10 @@ static int bind_path(struct job_plan *plan, unsigned k, const char *path, bool m
 		close(fd);
 		plan->fds[k] = fd = rw;
 	}
+	if (created || size < end) {
+		plan->laid_files++;
+		plan->laid_bytes += end;
+	}
 	ret = file_layout_fd(job, fd, path, created, end, fill, plan->unit, err);
 	if (ret)
 		goto fail;

@@ -406,6 +406,7 @@ submit_batch(struct worker *w, bool sync_engine, const bool full, const bool lat
 			w->batch[i]->issue_ns = t0;
 		complete(w, w->batch, done, t1, false, full, lat);
 	} else {
+		count_call(&w->submit_one, w->submit_hist, done);
 		slat = t1 - t0 > UINT32_MAX ? UINT32_MAX : (uint32_t)(t1 - t0);
 		for (i = 0; i < old; i++) {
 			struct io_req *r = w->batch[i];
@@ -465,6 +466,7 @@ static uint64_t quiesce(struct worker *w, uint64_t t)
 
 	while (w->inflight && !(ops->flags & ENGINE_SYNC)) {
 		n = ops->reap(&w->eng, w->done, w->inflight, w->inflight);
+		count_call(&w->reap_one, w->reap_hist, n > 0 ? (unsigned)n : 0);
 		if (n < 0) {
 			worker_fail(w, -n, "engine %s: reap: %s", ops->name, strerror(-n));
 			break;
@@ -728,6 +730,7 @@ static inline __attribute__((always_inline)) void io_loop_body(struct worker *w,
 			    w->inflight + w->nr_batch + w->vq_out >= w->qd_cap)
 				w->low_wait = true;
 			n = ops->reap(&w->eng, w->done, want, take);
+			count_call(&w->reap_one, w->reap_hist, n > 0 ? (unsigned)n : 0);
 			if (n < 0) {
 				worker_fail(w, -n, "engine %s: reap: %s", ops->name, strerror(-n));
 				/*
@@ -997,6 +1000,7 @@ static void offload_run(struct offload *o, struct io_req **got)
 			if (w->cmdprio)
 				cmdprio_pick(w, r);
 			w->depth_hist[depth_bucket(w->inflight + 1)]++;
+			w->submit_one++, w->reap_one++;	/* one at a time, by an I/O thread */
 			o->gen_ns[r->index] = t;
 			pthread_mutex_lock(&o->lock);
 			tail = (o->q_head + o->q_nr) % w->depth;

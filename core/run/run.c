@@ -233,6 +233,20 @@ static void run_hold(void)
 	test_hold("IOPATH_TEST_HOLD", suffix);
 }
 
+/* What fio says as "Laying out IO file" for the job, when its layout made or grew files. */
+static void note_layout(struct run_results *out, const struct job_plan *plan)
+{
+	struct run_layout *l;
+
+	if (!plan->laid_files)
+		return;
+	l = realloc(out->layouts, (out->nr_layouts + 1) * sizeof(*l));
+	if (!l)
+		return;	/* a line of the normal output less, not a reason to fail the run */
+	out->layouts = l;
+	l[out->nr_layouts++] = (struct run_layout){ plan->job, plan->laid_files, plan->laid_bytes };
+}
+
 /*
  * A hold for tests that must act while a group's workers move data (send a signal, remove a
  * file under a job): with IOPATH_TEST_HOLD_RUNNING=P in the environment, once every started
@@ -285,6 +299,8 @@ static int run_group(struct group_job *gjs, unsigned n, struct phase_sync *sync,
 			/* a failed layout fails that job only: the group's result must survive */
 			int lret = layout_job(&gjs[i].plan, &e);
 
+			if (!lret)
+				note_layout(out, &gjs[i].plan);
 			if (!lret)
 				lret = create_logs(&gjs[i].plan, &e);
 			if (lret) {
@@ -525,6 +541,9 @@ void run_results_free(struct run_results *r)
 	for (i = 0; i < r->nr; i++)
 		result_free_owned(&r->res[i]);
 	free(r->res);
+	free(r->layouts);
+	r->layouts = NULL;
+	r->nr_layouts = 0;
 	if (r->disks) {
 		disk_set_free(r->disks);
 		free(r->disks);

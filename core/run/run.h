@@ -21,6 +21,15 @@ struct run_results {
 	/* fio's disk_util: the block devices under the jobs' files, read at the run's start
 	 * and end; NULL when no job has any (disk_util=0, diskless engines, no block device) */
 	struct disk_set *disks;
+	/* fio's "Laying out IO file" lines: each job that created or extended files, in order */
+	struct run_layout *layouts;
+	unsigned nr_layouts;
+};
+
+struct run_layout {
+	const struct job_spec *job;
+	unsigned files;
+	uint64_t bytes;
 };
 
 /*

@@ -88,6 +88,32 @@ static inline unsigned depth_bucket(unsigned depth)
 	return b < DEPTH_BUCKETS - 1 ? b : DEPTH_BUCKETS - 1;
 }
 
+/*
+ * fio's bucket of a submit or reap call that took n I/Os (0, 1-4, 5-8, 9-16, 17-32, 33-64,
+ * more), for fio's submit and complete lines: a table, as it is counted on every call.
+ */
+static inline unsigned batch_bucket(unsigned n)
+{
+	static const uint8_t bucket[65] = {
+		0, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 3, 3,
+		4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4,
+		5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5,
+		5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5,
+	};
+
+	return n < 65 ? bucket[n] : DEPTH_BUCKETS - 1;
+}
+
+/* Count a call that took n I/Os: the common single I/O on its own (cheapest), the rest by bucket. */
+static inline __attribute__((always_inline)) void count_call(uint64_t *one, uint64_t *hist,
+							      unsigned n)
+{
+	if (__builtin_expect(n == 1, 1))
+		(*one)++;
+	else
+		hist[batch_bucket(n)]++;
+}
+
 #define BUF_ALIGN 4096u	/* request buffers' alignment */
 
 /* fio's td_error_type: EILSEQ is a verify error whatever the direction. */

@@ -72,6 +72,8 @@ struct job_plan {
 	struct flow *flow;		/* flow=: the job's flow (its workers joined at set-up) */
 	struct zbd_dev **zbd;		/* zonemode=zbd: per path, its emulated zones */
 	unsigned first_worker;		/* the run-wide number of the job's first worker */
+	unsigned laid_files;		/* files layout_job created or extended, and their sizes */
+	uint64_t laid_bytes;
 	unsigned run_workers;		/* workers of every job of the run (fio's thread_number) */
 	/* atomic=1: the narrowest atomic write limits of its files, as checked on their
 	 * descriptors before the run (unit_max 0: none checked) */
@@ -307,6 +309,9 @@ struct worker {
 	struct cmdprio_run *cmdprio;	/* cmdprio_*: NULL when the job gives none */
 	struct prio_stats *prios;	/* cmdprio_*: latencies per priority (NULL: none) */
 	uint64_t depth_hist[DEPTH_BUCKETS];
+	uint64_t submit_hist[DEPTH_BUCKETS];	/* submit calls by I/Os taken (batch_bucket) */
+	uint64_t reap_hist[DEPTH_BUCKETS];	/* reap calls by I/Os returned */
+	uint64_t submit_one, reap_one;		/* those of one I/O, kept apart (count_call) */
 	uint64_t verify_errors;
 	/* continue_on_error: errors gone on after, and what error_dump reports */
 	uint64_t total_err;

@@ -168,8 +168,11 @@ int result_merge(struct job_result *dst, const struct job_result *src)
 	dst->kt_usr_ns += src->kt_usr_ns;
 	dst->kt_sys_ns += src->kt_sys_ns;
 	dst->kt_workers += src->kt_workers;
-	for (i = 0; i < DEPTH_BUCKETS; i++)
+	for (i = 0; i < DEPTH_BUCKETS; i++) {
 		dst->depth[i] += src->depth[i];
+		dst->submit[i] += src->submit[i];
+		dst->reaped[i] += src->reaped[i];
+	}
 	dst->verify_errors += src->verify_errors;
 	dst->zone_resets += src->zone_resets;
 	/* continue_on_error: every error counted, the first part's first one named */

@@ -133,6 +133,8 @@ struct job_result {
 	uint64_t kt_usr_ns, kt_sys_ns;
 	unsigned kt_workers;		/* workers whose engine had such a thread */
 	uint64_t depth[DEPTH_BUCKETS];	/* submissions seen at each in-flight depth */
+	/* fio's submit and complete lines: calls by I/Os they took (0, 1-4, 5-8, ..., >64) */
+	uint64_t submit[DEPTH_BUCKETS], reaped[DEPTH_BUCKETS];
 	uint64_t verify_errors;
 	uint64_t zone_resets;		/* zonemode=zbd: zones its writes reset */
 	/* continue_on_error (fio's total_err, first_error): errors the job went on after */

@@ -68,8 +68,7 @@ static char *subst(char *s, const char *pattern, const char *with)
 /*
  * The normal output's structure: its lines with the numbers, units and run-specific parts
  * replaced, so that two runs of one job compare equal. Left out, as docs/fio-compat.md says:
- *  - fio's "Laying out IO file" lines and its "fio: pid=N, err=..." line on a failure (iopath
- *    says it on stderr), the "submit" and "complete" lines (iopath does not count them);
+ *  - fio's "fio: pid=N, err=..." line on a failure (iopath says it on stderr);
  *  - everything from iopath's "iopath: what was measured" section on (fio has none);
  *  - the version line's text and "N processes" against iopath's "N threads";
  *  - the units fio 3.33 leaves out of unified_rw_reporting=both's mixed line.
@@ -84,12 +83,11 @@ static char *shape(const char *text, bool samples)
 	cut = strstr(s, "\niopath: what was measured");
 	if (cut)
 		cut[1] = '\0';
-	s = subst(s, "^.*: Laying out IO file .*\n", "");
 	s = subst(s, "^fio: pid=.*\n", "");
-	s = subst(s, "^ *(submit|complete) +:.*\n", "");
 	if (!samples)
 		s = subst(s, "^ *(bw \\(|iops +:).*\n", "");
 	s = subst(s, "^(fio-[0-9.]+|iopath-.* \\(fio-[0-9.]+\\))$", "VERSION");
+	s = subst(s, ";iopath-[^;]* \\((fio-[0-9.]+)\\);", ";\\1;");	/* terse's version */
 	s = subst(s, "^Starting ([0-9]+ (process|processes|thread|threads)( and )?)+$",
 		  "Starting WORKERS");
 	s = subst(s, "(err= *[0-9]+)( \\(.*\\))?: pid=[0-9]+: .*$", "\\1");
@@ -346,6 +344,13 @@ Test(fio_normal, continue_on_error_line)
 {
 	same_shape("continue_on_error", false, (const char *const[]){ NULL, FILE_JOB,
 		   "--rw=randread", "--ioengine=psync", "--continue_on_error=all", NULL });
+}
+
+/* --output-format=normal,terse on stdout: the start lines, the terse lines, the text */
+Test(fio_normal, terse_and_normal_in_fios_order)
+{
+	same_shape("normal,terse", false, (const char *const[]){ NULL, FILE_JOB, "--rw=randread",
+		   "--ioengine=psync", "--output-format=normal,terse", NULL });
 }
 
 /* --output-format=normal,json --output=F: in F the start lines, the JSON, then the text */

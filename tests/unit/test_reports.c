@@ -72,6 +72,8 @@ static void fixture(void)
 	r->ctx = 1002;
 	r->minf = 30;
 	r->depth[0] = 1000;
+	r->submit[1] = 1000;	/* psync: each I/O submitted and completed alone */
+	r->reaped[1] = 1000;
 	for (i = 0; i < 1000; i++) {
 		struct dir_stat *d = &r->dir[STAT_READ];
 		uint64_t clat = 2000 + (i % 40) * 1000, slat = 300 + i % 7;
