@@ -119,6 +119,9 @@ static void print_trials(const struct probe_path *p)
 		printf("  direct align %u%s", p->direct_align, p->dio_offset_align ? "" : "\n");
 	if (p->direct_align && p->dio_offset_align)
 		printf(" (statx: memory %u, offset %u)\n", p->dio_mem_align, p->dio_offset_align);
+	if (p->atomic_unit_max)
+		printf("  atomic writes %u to %u bytes, %u segment(s) (statx: atomic=1 works here)\n",
+		       p->atomic_unit_min, p->atomic_unit_max, p->atomic_segments_max);
 	if (p->flags & PROBE_TIMING)
 		printf("  direct       honoured: %s (%s)\n", probe_tri_name(p->direct_honoured),
 		       p->direct_evidence);

@@ -99,6 +99,9 @@ static int path_trials(json_t *o, const struct probe_path *p)
 	bad |= set_int(o, "direct_align", p->direct_align);
 	bad |= set_int(o, "dio_mem_align", p->dio_mem_align);
 	bad |= set_int(o, "dio_offset_align", p->dio_offset_align);
+	bad |= set_int(o, "atomic_write_unit_min", p->atomic_unit_min);
+	bad |= set_int(o, "atomic_write_unit_max", p->atomic_unit_max);
+	bad |= set_int(o, "atomic_write_segments_max", p->atomic_segments_max);
 	bad |= set_int(o, "fsync_ns", (long long)p->fsync_ns);
 	bad |= set_str(o, "direct_honoured", probe_tri_name(p->direct_honoured));
 	bad |= set_str(o, "direct_evidence", p->direct_evidence);

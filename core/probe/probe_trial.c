@@ -15,6 +15,7 @@
 #include "probe/probe_int.h"
 #include "base/tempfiles.h"
 #include "base/testhold.h"
+#include "job/target.h"
 
 #define DATA_LEN	(256u * 1024)	/* written, synced region at the start of the file */
 #define FILE_LEN	(512u * 1024)	/* the rest is a hole */
@@ -183,6 +184,18 @@ static void trial_unaligned(struct trial_ctx *c)
 		probe_trial_set(t, EINVAL, "EINVAL: alignment is enforced");
 	else
 		probe_trial_set(t, errno, "%s", strerror(errno));
+}
+
+/* What atomic=1 could do there: the atomic write limits of the trial file, a new one. */
+static void atomic_limits(struct trial_ctx *c)
+{
+	struct atomic_limits lim;
+
+	if (target_atomic_limits(c->fd, &lim))
+		return;
+	c->p->atomic_unit_min = lim.unit_min;
+	c->p->atomic_unit_max = lim.unit_max;
+	c->p->atomic_segments_max = lim.segments_max;
 }
 
 static void dio_align(struct trial_ctx *c)
@@ -451,6 +464,7 @@ void probe_trials(struct probe_path *p, const char *dir, unsigned flags)
 	trial_direct_rw(&c);
 	trial_unaligned(&c);
 	dio_align(&c);
+	atomic_limits(&c);
 	if (flags & PROBE_TIMING)
 		honesty(&c);
 	trial_async(&c);

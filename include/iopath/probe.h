@@ -157,6 +157,10 @@ struct probe_path {
 	unsigned direct_align;		/* smallest O_DIRECT alignment that worked: 512 or 4096, 0 = none */
 	unsigned dio_mem_align;		/* statx STATX_DIOALIGN, 0 when not reported */
 	unsigned dio_offset_align;
+	/* atomic (RWF_ATOMIC) writes of a new file there (statx STATX_WRITE_ATOMIC); 0: none */
+	unsigned atomic_unit_min;
+	unsigned atomic_unit_max;
+	unsigned atomic_segments_max;
 
 	/* Timing (PROBE_TIMING). */
 	uint64_t fsync_ns;

@@ -408,3 +408,26 @@ Test(atomic, implies_direct_and_a_read_job_runs_as_one_with_direct)
 		  json_is_true(json_object_get(io, "direct_requested")), "direct=1 not applied");
 	json_decref(root);
 }
+
+/* iopath probe says what atomic=1 can do on a path: the limits a new file there takes. */
+Test(atomic, probe_names_the_limits_of_a_new_file)
+{
+	const char *other = tmpdir_make();
+	unsigned min, max, segs;
+	char line[128];
+	struct run_out r;
+
+	xfs_mount();
+	cr_assert(atomic_write_limits(mnt, &min, &max, &segs));
+	r = iopath_run("probe", mnt, NULL);
+	cr_assert_eq(r.status, 0, "exit %d: %s", r.status, r.err);
+	snprintf(line, sizeof(line), "atomic writes %u to %u bytes", min, max);
+	cr_assert_not_null(strstr(r.out, line), "%s", r.out);
+	run_out_free(&r);
+	if (atomic_write_limits(other, &min, &max, &segs))
+		return;
+	r = iopath_run("probe", other, NULL);
+	cr_assert_eq(r.status, 0, "exit %d: %s", r.status, r.err);
+	cr_assert_null(strstr(r.out, "atomic writes"), "%s", r.out);
+	run_out_free(&r);
+}
