@@ -485,21 +485,18 @@ int target_check_blockdev_fd(int dfd, const char *path, const struct target_poli
 	return 0;
 }
 
-static uint32_t sysfs_lbs(dev_t dev, char *source, size_t len)
+/* One number of the block device's queue in sysfs (a partition's: its disk's); 0 when absent. */
+static uint32_t sysfs_queue_u32(dev_t dev, const char *name)
 {
-	char p[128], link[PATH_MAX], num[32];
+	char p[160], num[32];
 	unsigned long v = 0;
-	const char *name;
-	ssize_t n;
 	FILE *f;
 
-	snprintf(p, sizeof(p), "/sys/dev/block/%u:%u/queue/logical_block_size", major(dev),
-		 minor(dev));
+	snprintf(p, sizeof(p), "/sys/dev/block/%u:%u/queue/%s", major(dev), minor(dev), name);
 	f = fopen(p, "re");
 	if (!f) {
-		/* a partition: the queue belongs to the whole disk above it */
-		snprintf(p, sizeof(p), "/sys/dev/block/%u:%u/../queue/logical_block_size",
-			 major(dev), minor(dev));
+		snprintf(p, sizeof(p), "/sys/dev/block/%u:%u/../queue/%s", major(dev), minor(dev),
+			 name);
 		f = fopen(p, "re");
 	}
 	if (!f)
@@ -507,12 +504,24 @@ static uint32_t sysfs_lbs(dev_t dev, char *source, size_t len)
 	if (fgets(num, sizeof(num), f))
 		v = strtoul(num, NULL, 10);
 	fclose(f);
+	return v <= UINT32_MAX ? (uint32_t)v : 0;
+}
+
+static uint32_t sysfs_lbs(dev_t dev, char *source, size_t len)
+{
+	char p[128], link[PATH_MAX];
+	uint32_t v = sysfs_queue_u32(dev, "logical_block_size");
+	const char *name;
+	ssize_t n;
+
+	if (!v)
+		return 0;
 	snprintf(p, sizeof(p), "/sys/dev/block/%u:%u", major(dev), minor(dev));
 	n = readlink(p, link, sizeof(link) - 1);
 	link[n > 0 ? n : 0] = '\0';
 	name = strrchr(link, '/') ? strrchr(link, '/') + 1 : p + 15;
 	snprintf(source, len, "the logical block size of %s", name);
-	return v > 0 && v <= (1u << 20) ? (uint32_t)v : 0;
+	return v <= (1u << 20) ? v : 0;
 }
 
 uint32_t target_dio_align(const char *path, bool exists, char *source, size_t len)
@@ -545,28 +554,6 @@ uint32_t target_dio_align(const char *path, bool exists, char *source, size_t le
 	if (stat(path, &st) || major(st.st_dev) == 0)
 		return 0;
 	return sysfs_lbs(st.st_dev, source, len);
-}
-
-/* One number of the block device's queue in sysfs (a partition's: its disk's); 0 when absent. */
-static uint32_t sysfs_queue_u32(dev_t dev, const char *name)
-{
-	char p[160], num[32];
-	unsigned long v = 0;
-	FILE *f;
-
-	snprintf(p, sizeof(p), "/sys/dev/block/%u:%u/queue/%s", major(dev), minor(dev), name);
-	f = fopen(p, "re");
-	if (!f) {
-		snprintf(p, sizeof(p), "/sys/dev/block/%u:%u/../queue/%s", major(dev), minor(dev),
-			 name);
-		f = fopen(p, "re");
-	}
-	if (!f)
-		return 0;
-	if (fgets(num, sizeof(num), f))
-		v = strtoul(num, NULL, 10);
-	fclose(f);
-	return v <= UINT32_MAX ? (uint32_t)v : 0;
 }
 
 /*
