@@ -377,6 +377,38 @@ void leak_check_off_under_ptrace(void)
 	setenv("ASAN_OPTIONS", opts, 1);
 }
 
+const char *strace_bin(void)
+{
+	return access("/usr/bin/strace", X_OK) ? NULL : "/usr/bin/strace";
+}
+
+char *strace_iopath(const char *calls, const char *log, const char *const *args)
+{
+	char trace[128], oarg[PATH_MAX + 4], *argv[64];
+	struct run_out r;
+	unsigned n = 0;
+	char *text;
+
+	snprintf(trace, sizeof(trace), "trace=%s", calls);
+	snprintf(oarg, sizeof(oarg), "-o%s", log);
+	argv[n++] = "strace";
+	argv[n++] = "-f";
+	argv[n++] = "-e";
+	argv[n++] = trace;
+	argv[n++] = oarg;
+	argv[n++] = (char *)getenv("IOPATH_BIN");
+	for (; *args && n < 63; args++)
+		argv[n++] = (char *)*args;
+	argv[n] = NULL;
+	leak_check_off_under_ptrace();
+	r = prog_runv(strace_bin(), argv);
+	cr_assert_eq(r.status, 0, "exit %d: %s", r.status, r.err);
+	run_out_free(&r);
+	text = file_text(log);
+	cr_assert_not_null(text, "strace wrote no log");
+	return text;
+}
+
 char test_mnt[300];
 
 void mount_cleanup(void)

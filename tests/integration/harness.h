@@ -31,6 +31,13 @@ struct run_out iopath_run_as(uid_t uid, const char *arg, ...) __attribute__((sen
  * (make check) refuses to run its leak check under ptrace and fails; turn that check off.
  */
 void leak_check_off_under_ptrace(void);
+/* /usr/bin/strace, or NULL where it is not installed. */
+const char *strace_bin(void);
+/*
+ * iopath with args (NULL-ended) under strace -f -e trace=CALLS, its log in log (kept for the
+ * caller to remove); asserts the run succeeded; the log's text (free it).
+ */
+char *strace_iopath(const char *calls, const char *log, const char *const *args);
 
 /* Run another program (bin: a path) the same way; status 127 when it cannot be run. */
 struct run_out prog_runv(const char *bin, char *const argv[]);

@@ -55,11 +55,6 @@ static const char *xfs_mount(void)
 	return mnt;
 }
 
-static const char *strace_bin(void)
-{
-	return access("/usr/bin/strace", X_OK) ? NULL : "/usr/bin/strace";
-}
-
 /*
  * Run a 64 KiB sequential write job with verify under strace -e trace=calls; the count of
  * traced lines holding want, and of those holding avoid, into *with and *without.
@@ -67,35 +62,29 @@ static const char *strace_bin(void)
 static void traced_writes(const char *engine, const char *calls, const char *want,
 			  unsigned *with, unsigned *without)
 {
-	const char *bin = getenv("IOPATH_BIN");
-	char fname[340], log[340], oarg[360], eng[64], trace[64], line[4096];
-	char *argv[] = { "strace", "-f", "-e", trace, oarg, (char *)bin, "--name=a", fname,
-			 "--size=64k", "--bs=4k", "--rw=write", "--atomic=1", eng,
-			 "--verify=crc32c", "--output-format=terse", NULL };
-	struct run_out r;
-	FILE *f;
+	char fname[340], log[340], eng[64], *text, *l, *nl;
+	const char *args[] = { "--name=a", fname, "--size=64k", "--bs=4k", "--rw=write",
+			       "--atomic=1", eng, "--verify=crc32c", "--output-format=terse", NULL };
 
 	snprintf(fname, sizeof(fname), "--filename=%s/f-%s", mnt, engine);
 	snprintf(log, sizeof(log), "%s.trace", mnt);
-	snprintf(oarg, sizeof(oarg), "-o%s", log);
 	snprintf(eng, sizeof(eng), "--ioengine=%s", engine);
-	snprintf(trace, sizeof(trace), "trace=%s", calls);
-	leak_check_off_under_ptrace();
-	r = prog_runv(strace_bin(), argv);
-	cr_assert_eq(r.status, 0, "exit %d: %s", r.status, r.err);
-	run_out_free(&r);
-	f = fopen(log, "r");
-	cr_assert_not_null(f, "strace wrote no log");
+	text = strace_iopath(calls, log, args);
 	*with = *without = 0;
-	while (fgets(line, sizeof(line), f)) {
-		if (!strstr(line, want))
-			continue;
-		if (strstr(line, "0x40 /* RWF_") || strstr(line, "RWF_ATOMIC"))
-			(*with)++;
-		else
-			(*without)++;
+	for (l = text; *l; l = nl + 1) {
+		nl = strchr(l, '\n');
+		if (nl)
+			*nl = '\0';
+		if (strstr(l, want)) {
+			if (strstr(l, "0x40 /* RWF_") || strstr(l, "RWF_ATOMIC"))
+				(*with)++;
+			else
+				(*without)++;
+		}
+		if (!nl)
+			break;
 	}
-	fclose(f);
+	free(text);
 	unlink(log);
 }
 

@@ -12,54 +12,27 @@
 
 TestSuite(fadvise, .fini = tmpdir_cleanup);
 
-static const char *strace_bin(void)
-{
-	if (!access("/usr/bin/strace", X_OK))
-		return "/usr/bin/strace";
-	return NULL;
-}
-
 /* Count the fadvise64 calls with advice in the run of iopath with the given options. */
 static unsigned count_advice(const char *advice, const char *opt1, const char *opt2,
 			     const char *opt3)
 {
-	const char *dir = tmpdir_make(), *bin = getenv("IOPATH_BIN");
-	char fname[320], log[320], oarg[340], line[512];
-	char *argv[24];
-	unsigned n = 0, a = 0;
-	struct run_out r;
-	FILE *f;
+	const char *dir = tmpdir_make();
+	char fname[320], log[320], *text, *l;
+	const char *args[] = { "--name=t", fname, "--size=1m", "--bs=4k", "--output-format=terse",
+			       opt1, opt2, opt3, NULL };
+	unsigned n = 0;
 
 	snprintf(fname, sizeof(fname), "--filename=%s/f", dir);
 	snprintf(log, sizeof(log), "%s/trace", dir);
-	snprintf(oarg, sizeof(oarg), "-o%s", log);
-	argv[a++] = "strace";
-	argv[a++] = "-f";
-	argv[a++] = "-e";
-	argv[a++] = "trace=fadvise64";
-	argv[a++] = oarg;
-	argv[a++] = (char *)bin;
-	argv[a++] = "--name=t";
-	argv[a++] = fname;
-	argv[a++] = "--size=1m";
-	argv[a++] = "--bs=4k";
-	argv[a++] = "--output-format=terse";
-	argv[a++] = (char *)opt1;
-	if (opt2)
-		argv[a++] = (char *)opt2;
-	if (opt3)
-		argv[a++] = (char *)opt3;
-	argv[a] = NULL;
-	leak_check_off_under_ptrace();
-	r = prog_runv(strace_bin(), argv);
-	cr_assert_eq(r.status, 0, "exit %d: %s", r.status, r.err);
-	run_out_free(&r);
-	f = fopen(log, "r");
-	cr_assert_not_null(f, "strace wrote no log");
-	while (fgets(line, sizeof(line), f))
-		if (strstr(line, "fadvise64(") && strstr(line, advice))
-			n++;
-	fclose(f);
+	text = strace_iopath("fadvise64", log, args);
+	for (l = text; (l = strstr(l, "fadvise64(")); l++) {
+		size_t len = strcspn(l, "\n");
+		char line[512];
+
+		snprintf(line, sizeof(line), "%.*s", (int)len, l);
+		n += strstr(line, advice) != NULL;
+	}
+	free(text);
 	return n;
 }
 
