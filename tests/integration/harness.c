@@ -368,6 +368,23 @@ json_t *iopath_json_in(const char *dir, char *const *args, int want_status, char
 	return access(out, F_OK) ? NULL : json_load_path(out);
 }
 
+json_t *iopath_json_ok(const char *dir, const char *arg, ...)
+{
+	char *argv[64];
+	unsigned n = 0;
+	json_t *root;
+	va_list ap;
+
+	va_start(ap, arg);
+	for (; arg && n < 63; arg = va_arg(ap, const char *))
+		argv[n++] = (char *)arg;
+	va_end(ap);
+	argv[n] = NULL;
+	root = iopath_json_in(dir, argv, 0, NULL);
+	cr_assert_not_null(root, "iopath wrote no result in %s", dir);
+	return root;
+}
+
 void leak_check_off_under_ptrace(void)
 {
 	const char *cur = getenv("ASAN_OPTIONS");

@@ -58,6 +58,12 @@ json_t *tool_json(bool fio, const char *const *args);
  */
 json_t *iopath_json_in(const char *dir, char *const *args, int want_status, char **err_out);
 
+/*
+ * iopath_json_in with the arguments given one by one (NULL ends them, so an optional NULL
+ * argument ends them there) and exit 0 wanted; the test fails unless a result was written.
+ */
+json_t *iopath_json_ok(const char *dir, const char *arg, ...) __attribute__((sentinel));
+
 /* Parse a JSON file or string; the test fails if it does not parse. */
 json_t *json_load_path(const char *path);
 json_t *json_from_string(const char *s);

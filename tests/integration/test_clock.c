@@ -9,20 +9,8 @@ TestSuite(clocksource, .fini = tmpdir_cleanup);
 
 static json_t *null_job(const char *clock_opt)
 {
-	const char *dir = tmpdir_make();
-	char out[300];
-	struct run_out r;
-	json_t *root;
-
-	snprintf(out, sizeof(out), "--output=%s/out.json", dir);
-	r = iopath_run("--name=t", "--size=16m", "--rw=randread", "--ioengine=null",
-		       "--output-format=json", out, clock_opt, NULL);
-	cr_assert_eq(r.status, 0, "%s", r.err);
-	run_out_free(&r);
-	snprintf(out, sizeof(out), "%s/out.json", dir);
-	root = json_load_path(out);
-	cr_assert_not_null(root);
-	return root;
+	return iopath_json_ok(tmpdir_make(), "--name=t", "--size=16m", "--rw=randread",
+			      "--ioengine=null", clock_opt, NULL);
 }
 
 static const char *clock_of(json_t *root)

@@ -13,20 +13,8 @@ TestSuite(fio_runner, .fini = tmpdir_cleanup);
 /* Run iopath with the arguments (NULL-terminated) and --output-format=json; its JSON. */
 static json_t *json_run(const char *const *args)
 {
-	char *argv[40];
-	struct run_out r;
-	json_t *root;
-	unsigned n = 0;
+	json_t *root = tool_json(false, args);
 
-	argv[n++] = (char *)"iopath";
-	argv[n++] = (char *)"--output-format=json";
-	while (*args && n < 39)
-		argv[n++] = (char *)*args++;
-	argv[n] = NULL;
-	r = iopath_runv(argv);
-	cr_assert_eq(r.status, 0, "exit %d: %s", r.status, r.err);
-	root = json_from_string(r.out);
-	run_out_free(&r);
 	cr_assert_not_null(root);
 	return root;
 }

@@ -10,17 +10,7 @@ TestSuite(jobs, .fini = tmpdir_cleanup);
 static json_t *run_json(const char *dir, const char *a1, const char *a2, const char *a3,
 			const char *a4, const char *a5)
 {
-	char out[300], path[300];
-	struct run_out r;
-	json_t *root;
-
-	snprintf(out, sizeof(out), "--output=%s/out.json", dir);
-	r = iopath_run("--output-format=json", out, a1, a2, a3, a4, a5, NULL);
-	cr_assert_eq(r.status, 0, "exit %d: %s", r.status, r.err);
-	run_out_free(&r);
-	snprintf(path, sizeof(path), "%s/out.json", dir);
-	root = json_load_path(path);
-	return root;
+	return iopath_json_ok(dir, a1, a2, a3, a4, a5, NULL);
 }
 
 Test(jobs, fsync_every_n_writes)

@@ -14,19 +14,12 @@ TestSuite(latency_values, .fini = tmpdir_cleanup);
 static json_t *lat_run(const char *engine, const char *opt)
 {
 	const char *dir = tmpdir_make();
-	char file[300], out[300];
-	struct run_out r;
+	char file[300];
 	json_t *root;
 
 	snprintf(file, sizeof(file), "--filename=%s/data", dir);
-	snprintf(out, sizeof(out), "--output=%s/out.json", dir);
-	r = iopath_run("--name=x", file, "--size=4m", "--rw=randread", engine, "--iodepth=4",
-		       opt, "--output-format=json", out, NULL);
-	cr_assert_eq(r.status, 0, "exit %d: %s", r.status, r.err);
-	run_out_free(&r);
-	snprintf(out, sizeof(out), "%s/out.json", dir);
-	root = json_load_path(out);
-	cr_assert_not_null(root);
+	root = iopath_json_ok(dir, "--name=x", file, "--size=4m", "--rw=randread", engine,
+			      "--iodepth=4", opt, NULL);
 	cr_assert_eq(job_int(root, 0, "read", "total_ios"), 1024);
 	return root;
 }

@@ -12,20 +12,11 @@ TestSuite(runtime, .fini = tmpdir_cleanup);
 static json_t *verify_run(const char *rw, const char *extra)
 {
 	const char *dir = tmpdir_make();
-	char file[300], out[300];
-	struct run_out r;
-	json_t *root;
+	char file[300];
 
 	snprintf(file, sizeof(file), "--filename=%s/data", dir);
-	snprintf(out, sizeof(out), "--output=%s/out.json", dir);
-	r = iopath_run("--name=x", file, rw, "--size=32m", "--bs=64k", "--verify=crc32c", extra,
-		       "--output-format=json", out, NULL);
-	cr_assert_eq(r.status, 0, "exit %d: %s", r.status, r.err);
-	run_out_free(&r);
-	snprintf(out, sizeof(out), "%s/out.json", dir);
-	root = json_load_path(out);
-	cr_assert_not_null(root);
-	return root;
+	return iopath_json_ok(dir, "--name=x", file, rw, "--size=32m", "--bs=64k", "--verify=crc32c",
+			      extra, NULL);
 }
 
 static long long job_runtime(json_t *root)

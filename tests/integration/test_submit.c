@@ -9,20 +9,8 @@ TestSuite(submit, .fini = tmpdir_cleanup);
 
 static json_t *null_run(const char *accept, const char *batch)
 {
-	const char *dir = tmpdir_make();
-	char out[300];
-	struct run_out r;
-	json_t *root;
-
-	snprintf(out, sizeof(out), "--output=%s/out.json", dir);
-	r = iopath_run("--name=t", "--size=8m", "--rw=randread", "--ioengine=null", "--iodepth=16",
-		       batch, accept, "--output-format=json", out, NULL);
-	cr_assert_eq(r.status, 0, "%s", r.err);
-	run_out_free(&r);
-	snprintf(out, sizeof(out), "%s/out.json", dir);
-	root = json_load_path(out);
-	cr_assert_not_null(root);
-	return root;
+	return iopath_json_ok(tmpdir_make(), "--name=t", "--size=8m", "--rw=randread",
+			      "--ioengine=null", "--iodepth=16", batch, accept, NULL);
 }
 
 static double slat_max(json_t *root)
