@@ -176,7 +176,8 @@ pg-test: deps iopath $(INTEG_BIN)
 	$(TEST_ENV) scripts/pg-test $(INTEG_BIN) --jobs $(TEST_JOBS) --filter 'store/*'
 
 # make layout: the #include graph against the allowed directions between core/'s folders (one
-# table, in scripts/layout-check), no circle between folders, no source file over 1,200 lines.
+# table, scripts/layout-check's LAYERS, which ARCHITECTURE.md's direction table must equal), no
+# circle between folders, no source file over 1,200 lines.
 layout:
 	scripts/layout-check
 
