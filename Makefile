@@ -5,6 +5,9 @@ VERSION := $(shell git describe --always --dirty --tags 2>/dev/null || echo unkn
 PREFIX ?= /usr/local
 
 CC ?= cc
+# Parallel test processes for the criterion runners (make test TEST_JOBS=4): the integration
+# tests mostly wait on the iopath they start. The MPI tests run one at a time regardless.
+TEST_JOBS ?= 2
 OPT ?= -O2 -g
 WARN := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
 	-Wformat=2 -Wvla -Wpointer-arith -Wundef -Wno-format-nonliteral
@@ -71,9 +74,28 @@ iopath: $(MAIN_OBJ) $(LIB_OBJ) build/flavour
 
 $(OBJ_DIR)/core/fleet/fleet_mpi.o: CPPFLAGS_ALL += $(MPI_CFLAGS)
 
-$(OBJ_DIR)/%.o: %.c $(wildcard include/iopath/*.h core/*/*.h) Makefile
+# Before the first compile: the libraries' headers are there, or one line saying how to get them
+# (a preprocess of each, once until make clean).
+HEADERS_OK := build/headers-ok
+BUILD_HEADERS := liburing.h libaio.h jansson.h blkid/blkid.h gsl/gsl_statistics.h numa.h \
+	openssl/evp.h xxhash.h sqlite3.h zlib.h $(if $(filter 1,$(PG)),libpq-fe.h)
+$(HEADERS_OK):
+	@mkdir -p build
+	@missing=; for h in $(BUILD_HEADERS); do \
+		echo "#include <$$h>" | $(CC) $(CPPFLAGS_ALL) -E -x c - >/dev/null 2>&1 || missing="$$missing $$h"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+		echo "iopath: missing headers:$$missing: run scripts/deps.sh (or make deps) to install them" >&2; \
+		exit 1; fi; touch $@
+
+# Each object depends on the headers it includes (-MMD -MP writes them to OBJ.d beside it); the
+# generated headers (build/buildinfo.h, build/engine_decls.h) are named by their includers' rules
+# below, so that a clean build makes them first.
+$(OBJ_DIR)/%.o: %.c Makefile | $(HEADERS_OK)
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS_ALL) $(CFLAGS_ALL) -c -o $@ $<
+	$(CC) $(CPPFLAGS_ALL) $(CFLAGS_ALL) -MMD -MP -c -o $@ $<
+
+-include $(LIB_OBJ:.o=.d) $(MAIN_OBJ:.o=.d)
 
 # The build's version and git revision for result files, rewritten only when they change.
 BUILDINFO := build/buildinfo.h
@@ -143,25 +165,26 @@ TEST_ENV = IOPATH_BIN=$(CURDIR)/iopath FAULTFS_BIN=$(CURDIR)/$(FAULTFS) \
 	IOPATH_ENGINECOPY_BIN=$(CURDIR)/build/iopath-enginecopy
 
 unit: iopath $(UNIT_BIN)
-	$(UNIT_BIN) --jobs 2
+	$(UNIT_BIN) --jobs $(TEST_JOBS)
 
 integration: iopath build/iopath-enginecopy $(INTEG_BIN) $(FAULTFS)
-	$(TEST_ENV) $(INTEG_BIN) --jobs 2
+	$(TEST_ENV) $(INTEG_BIN) --jobs $(TEST_JOBS)
 
 # make pg-test: the results-store tests (store/*, which make test runs against SQLite) against
 # a real PostgreSQL server, a throw-away cluster scripts/pg-test starts and removes.
 pg-test: deps iopath $(INTEG_BIN)
-	$(TEST_ENV) scripts/pg-test $(INTEG_BIN) --jobs 2 --filter 'store/*'
+	$(TEST_ENV) scripts/pg-test $(INTEG_BIN) --jobs $(TEST_JOBS) --filter 'store/*'
 
 # make layout: the #include graph against the allowed directions between core/'s folders (one
-# table, in scripts/layout-check), no circle between folders, no source file over 1,200 lines.
+# table, scripts/layout-check's LAYERS, which ARCHITECTURE.md's direction table must equal), no
+# circle between folders, no source file over 1,200 lines.
 layout:
 	scripts/layout-check
 
 test: deps layout
 	$(MAKE) iopath build/iopath-enginecopy $(UNIT_BIN) $(INTEG_BIN) $(FAULTFS)
-	$(UNIT_BIN) --jobs 2
-	$(TEST_ENV) $(INTEG_BIN) --jobs 2
+	$(UNIT_BIN) --jobs $(TEST_JOBS)
+	$(TEST_ENV) $(INTEG_BIN) --jobs $(TEST_JOBS)
 
 # make check: the whole suite under ASan+UBSan, then the integration tests (the threaded
 # runner) against an iopath built with TSan (run with ASLR off: TSan's fixed memory layout
@@ -190,13 +213,13 @@ san_logs = @if ls build/$(1)/log/* >/dev/null 2>&1; then \
 check: deps $(FAULTFS)
 	$(call san_build,asan,$(SAN_ASAN)) build/asan/iopath build/asan/unit-tests build/asan/integration-tests
 	rm -rf build/asan/log && mkdir -p build/asan/log
-	$(call san_env,asan) build/asan/unit-tests --jobs 2
-	$(call san_env,asan) build/asan/integration-tests --jobs 2
+	$(call san_env,asan) build/asan/unit-tests --jobs $(TEST_JOBS)
+	$(call san_env,asan) build/asan/integration-tests --jobs $(TEST_JOBS)
 	$(call san_logs,asan)
 	$(call san_build,tsan,$(SAN_TSAN)) build/tsan/iopath
 	$(MAKE) --no-print-directory $(INTEG_BIN)
 	rm -rf build/tsan/log && mkdir -p build/tsan/log
-	$(call san_env,tsan) setarch -R $(INTEG_BIN) --jobs 2
+	$(call san_env,tsan) setarch -R $(INTEG_BIN) --jobs $(TEST_JOBS)
 	$(call san_logs,tsan)
 
 # Valgrind memcheck on the integration tests: every iopath they start runs under valgrind
@@ -206,7 +229,7 @@ valgrind: iopath $(INTEG_BIN) $(FAULTFS)
 	rm -rf build/valgrind && mkdir -p build/valgrind && chmod 1777 build/valgrind
 	IOPATH_REAL_BIN=$(CURDIR)/iopath VALGRIND_LOG_DIR=$(CURDIR)/build/valgrind \
 		IOPATH_BIN=$(CURDIR)/scripts/valgrind-iopath FAULTFS_BIN=$(CURDIR)/$(FAULTFS) \
-		$(INTEG_BIN) --jobs 2 $(VALGRIND_TESTS)
+		$(INTEG_BIN) --jobs $(TEST_JOBS) $(VALGRIND_TESTS)
 	@if grep -l "ERROR SUMMARY: [1-9]" build/valgrind/*.log; then \
 		echo "valgrind: memcheck errors (logs above)" >&2; exit 1; \
 	else echo "valgrind: $$(ls build/valgrind | wc -l) iopath runs, no memcheck errors"; fi

@@ -1,4 +1,4 @@
-/* Subcommands: each is main's peer for one verb; the table is in core/main.c. */
+/* Subcommands: each is main's peer for one verb; the table is in core/cli/main.c (commands[]). */
 #ifndef IOPATH_COMMANDS_H
 #define IOPATH_COMMANDS_H
 

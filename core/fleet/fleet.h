@@ -3,11 +3,11 @@
 #define IOPATH_FLEET_H
 
 /*
- * core/fleet_mpi.c holds every MPI call and is built only with `make MPI=1`; core/fleet_none.c
- * stands in otherwise, making this process rank 0 of 1 and every hook a no-op, so the runner
- * calls these unconditionally. core/fleet.c (always built) holds what needs no MPI: the
- * ${RANK}/${HOST} substitution, the per-rank result blob, and rank 0's merge into one result
- * in fio's client/server JSON shape.
+ * core/fleet/fleet_mpi.c holds every MPI call and is built only with `make MPI=1`;
+ * core/fleet/fleet_none.c stands in otherwise, making this process rank 0 of 1 and every hook a
+ * no-op, so the runner calls these unconditionally. core/fleet/fleet.c (always built) holds what
+ * needs no MPI: the ${RANK}/${HOST} substitution, the per-rank result blob, and rank 0's merge
+ * into one result in fio's client/server JSON shape.
  *
  * The protocol, for every stonewall group: all ranks exchange their next step (group number,
  * or "finished", plus a stop flag) and split off a communicator of those running that group;
@@ -60,7 +60,7 @@ void fleet_note_error(const char *msg);
 
 /* ---- Runner hooks: installed into the runner (run/phase.h) when this rank joins MPI ---- */
 
-/* ---- Output (core/output.c) ---- */
+/* ---- Output (fleet_mpi.c, fleet_none.c; the files themselves: core/report/report_fleet.c) ---- */
 
 /*
  * Gather every rank's results to rank 0 and write the merged result there as o asks;
@@ -116,7 +116,7 @@ struct fleet_vote {
  */
 int fleet_vote(int choice, const char *why, uint64_t key, struct fleet_vote *v);
 
-/* Under fleet_vote: every rank's len bytes, in rank order, into all (core/fleet_mpi.c). */
+/* Under fleet_vote: every rank's len bytes, in rank order, into all (core/fleet/fleet_mpi.c). */
 int fleet_allgather(const void *mine, size_t len, void *all);
 
 /* --mpi-rank-output=DIR, or NULL: where each rank also writes its own result. */
@@ -125,7 +125,7 @@ const char *fleet_rank_output(void);
 /* The host of rank r (this host without MPI). */
 const char *fleet_rank_hostname(unsigned r);
 
-/* ---- What needs no MPI (core/fleet.c), shared by both builds and the unit tests ---- */
+/* ---- What needs no MPI (core/fleet/fleet.c), shared by both builds and the unit tests ---- */
 
 /* The MPI options, taken out of argv by fleet_take_args(). */
 struct fleet_args {

@@ -7,9 +7,10 @@
  * Built from fio 3.33: every name (and alias) of `fio --cmdhelp=all` that iopath's option table
  * does not have, every option of `fio --enghelp=ENGINE` for each engine, and the engine options
  * of HOWTO's "I/O engine specific parameters" for engines Debian's fio is built without.
- * tests/unit/test_fio_compat.c checks every fio 3.33 name is either iopath's or listed here.
+ * tests/unit/test_options.c (fio_unsupported/lists_nothing_iopath_implements) checks that no
+ * name listed here is one iopath implements.
  *
- * To implement one of these: add it to opt_table[] (core/options.c) and delete its line here.
+ * To implement one of these: add it to opt_table[] (core/job/options.c) and delete its line here.
  */
 #include <string.h>
 

@@ -662,7 +662,7 @@ int set_latency_percentile(struct job_spec *job, const struct opt_def *o,
 	return 0;
 }
 
-/* zonemode=none|strided|zbd (zbd: zones emulated in memory, core/zbd.h). */
+/* zonemode=none|strided|zbd (zbd: zones emulated in memory, core/io/zbd.h). */
 int set_zonemode(struct job_spec *job, const struct opt_def *o, const char *val,
 			struct iop_err *err)
 {

@@ -26,7 +26,7 @@
 
 /*
  * Under MPI every rank runs every run of the suite in the same order, and rank 0 merges each
- * one (core/fleet.h). Whatever changes which runs happen is voted on by all ranks before it
+ * one (core/fleet/fleet.h). Whatever changes which runs happen is voted on by all ranks before it
  * happens, so that they stay in step: these are the choices, the strongest winning.
  */
 enum {

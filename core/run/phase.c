@@ -225,7 +225,7 @@ struct phase_run {
 	unsigned n;
 };
 
-/* For the MPI runner's sampling (core/fleet.h): what each worker has moved; true when done. */
+/* For the MPI runner's sampling (core/fleet/fleet.h): what each worker has moved; true if done. */
 static bool phase_progress(void *arg, struct fleet_progress *p)
 {
 	const struct phase_run *pr = arg;
@@ -280,7 +280,7 @@ void phase_spans(struct group_job *gjs, unsigned n, unsigned total, uint64_t ori
 }
 
 /*
- * Under MPI, agree with the other ranks before the phase (core/fleet.h), and refuse a job
+ * Under MPI, agree with the other ranks before the phase (core/fleet/fleet.h), and refuse a job
  * that would write the very files another rank writes.
  */
 bool phase_enter(struct group_job *gjs, unsigned n)

@@ -49,7 +49,7 @@ static inline unsigned plan_nr_paths(const struct job_plan *plan)
 	return plan->shared ? plan->nr_files : plan->nr_files * plan->nr_workers;
 }
 
-/* ---- the worker's own files (worker.c, loop.c, verify.c, offload.c) ---- */
+/* ---- the worker's own files (worker.c, loop.c with the offload pool, verify.c, account.c) ---- */
 
 /* The job's clock, in CLOCK_MONOTONIC nanoseconds either way. */
 static inline uint64_t worker_now(const struct worker *w)

@@ -304,7 +304,7 @@ struct worker {
 	uint64_t verify_pos;
 
 	struct dir_stat *st;		/* STAT_NR entries */
-	struct meta_stat *meta;		/* rw=metadata (core/meta.c) */
+	struct meta_stat *meta;		/* rw=metadata (core/run/meta.c) */
 	uint16_t ioprio;		/* the priority of the worker's I/Os (prio, prioclass; 0) */
 	struct cmdprio_run *cmdprio;	/* cmdprio_*: NULL when the job gives none */
 	struct prio_stats *prios;	/* cmdprio_*: latencies per priority (NULL: none) */
