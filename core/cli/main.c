@@ -6,7 +6,7 @@
 #include "cli/cmdargs.h"
 #include "cli/commands.h"
 #include "fleet/fleet.h"
-#include "report/report_fleet.h"
+#include "fleet/fleet_report.h"
 #include "base/msg.h"
 #include "base/version.h"
 

@@ -209,8 +209,8 @@ void fleet_failed_result(struct job_result *r, const struct job_spec *spec,
 			 const struct fleet_rank *rk);
 
 /*
- * What rank 0 does with every rank's results, and how a rank writes its own file: report/
- * supplies these (report/report_fleet.h) and cli/ installs them before any run.
+ * What rank 0 does with every rank's results, and how a rank writes its own file:
+ * fleet/fleet_report.c supplies these and cli/ installs them before any run.
  */
 struct fleet_writers {
 	int (*rank_file)(const struct run_results *r, const char *dir,

@@ -12,6 +12,7 @@
 #include "report/output.h"
 #include "report/report.h"
 #include "base/atomic.h"
+#include "base/stop.h"
 #include "base/tempfiles.h"
 
 int output_parse_formats_among(const char *list, unsigned accepted, unsigned *formats,

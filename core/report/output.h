@@ -6,7 +6,7 @@
 #include <stdio.h>
 
 #include "base/err.h"
-#include "run/run.h"
+#include "iopath/result.h"
 
 #define OUT_NORMAL (1u << 0)
 #define OUT_JSON (1u << 1)

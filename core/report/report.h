@@ -7,7 +7,7 @@
 #include <stdio.h>
 
 #include "job/job.h"
-#include "run/run.h"
+#include "iopath/result.h"
 
 /* What the whole run was: for the header of every result. */
 struct run_env {

@@ -9,6 +9,8 @@
 #include <unistd.h>
 
 #include "io/iolog.h"
+#include "probe/diskutil.h"
+#include "probe/pathprobe.h"
 #include "stats/merge.h"
 #include "stats/prio.h"
 #include "report/report.h"

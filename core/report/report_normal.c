@@ -6,6 +6,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "probe/diskutil.h"
 #include "stats/merge.h"
 #include "stats/prio.h"
 #include "base/parse.h"

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "probe/diskutil.h"
 #include "report/report.h"
 #include "stats/stats.h"
 #include "base/version.h"

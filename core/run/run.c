@@ -559,12 +559,3 @@ void run_results_free(struct run_results *r)
 	r->nr = 0;
 }
 
-bool run_failed(const struct run_results *r)
-{
-	unsigned i;
-
-	for (i = 0; i < r->nr; i++)
-		if (r->res[i].error)
-			return true;
-	return false;
-}

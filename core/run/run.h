@@ -11,27 +11,6 @@
 #include "job/job.h"
 #include "probe/pathprobe.h"
 
-struct run_results {
-	struct job_result *res;
-	unsigned nr;
-	bool interrupted;
-	uint64_t start_unix_ms;
-	struct probe_set *probes;	/* the host and every path the jobs touched */
-	bool own_probes;		/* made by run_jobs (freed with the results) */
-	/* fio's disk_util: the block devices under the jobs' files, read at the run's start
-	 * and end; NULL when no job has any (disk_util=0, diskless engines, no block device) */
-	struct disk_set *disks;
-	/* fio's "Laying out IO file" lines: each job that created or extended files, in order */
-	struct run_layout *layouts;
-	unsigned nr_layouts;
-};
-
-struct run_layout {
-	const struct job_spec *job;
-	unsigned files;
-	uint64_t bytes;
-};
-
 /*
  * Run every job of the list. Returns -errno (with err) when the jobs cannot start at all
  * (bad input found while planning); otherwise 0, with each job's own failure in its result.
@@ -74,8 +53,5 @@ void run_worker_ended(struct worker *w);
 
 /* The worker has ended (successfully or not): release jobs waiting for its job. */
 void run_gate_done(struct worker *w);
-
-/* Did any result fail? */
-bool run_failed(const struct run_results *r);
 
 #endif

@@ -182,4 +182,44 @@ struct job_result {
 	uint64_t window_ios;
 };
 
+/*
+ * A finished run: every job's result and what the run found about its host, paths and disks.
+ * The runner (core/run/) fills it; reports, the store and the fleet read it.
+ */
+struct probe_set;
+struct disk_set;
+struct run_layout;
+
+struct run_results {
+	struct job_result *res;
+	unsigned nr;
+	bool interrupted;
+	uint64_t start_unix_ms;
+	struct probe_set *probes;	/* the host and every path the jobs touched */
+	bool own_probes;		/* made by run_jobs (freed with the results) */
+	/* fio's disk_util: the block devices under the jobs' files, read at the run's start
+	 * and end; NULL when no job has any (disk_util=0, diskless engines, no block device) */
+	struct disk_set *disks;
+	/* fio's "Laying out IO file" lines: each job that created or extended files, in order */
+	struct run_layout *layouts;
+	unsigned nr_layouts;
+};
+
+struct run_layout {
+	const struct job_spec *job;
+	unsigned files;
+	uint64_t bytes;
+};
+
+/* Did any result fail? */
+static inline bool run_failed(const struct run_results *r)
+{
+	unsigned i;
+
+	for (i = 0; i < r->nr; i++)
+		if (r->res[i].error)
+			return true;
+	return false;
+}
+
 #endif

@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "fleet/fleet.h"
-#include "report/report_fleet.h"
+#include "fleet/fleet_report.h"
 #include "io/gen.h"
 #include "report/report.h"
 #include "stats/prio.h"

@@ -13,7 +13,7 @@
 #include "fleet/fleet.h"
 #include "report/output.h"
 #include "report/report.h"
-#include "report/report_fleet.h"
+#include "fleet/fleet_report.h"
 #include "stats/merge.h"
 #include "stats/stats.h"
 

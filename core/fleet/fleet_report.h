@@ -1,6 +1,6 @@
-/* Rank 0's merged result and each rank's own file under MPI (the writers fleet/ is given). */
-#ifndef IOPATH_REPORT_FLEET_H
-#define IOPATH_REPORT_FLEET_H
+/* Rank 0's merged result and each rank's own file under MPI (the writers cli/ installs). */
+#ifndef IOPATH_FLEET_REPORT_H
+#define IOPATH_FLEET_REPORT_H
 
 #include <stdio.h>
 
