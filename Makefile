@@ -60,7 +60,7 @@ INTEG_SRC := $(wildcard tests/integration/*.c)
 UNIT_BIN := build/unit-tests
 INTEG_BIN := build/integration-tests
 
-.PHONY: FORCE all run test unit integration check valgrind fuzz static install clean deps bench mpi-test layout pg-test fio-tests consumers-test html-test
+.PHONY: FORCE all run test unit integration check valgrind fuzz static install clean deps bench mpi-test layout pg-test fio-tests consumers-test html-test realjobs-test
 all: iopath
 
 deps:
@@ -303,6 +303,15 @@ MPI_TEST_BIN := build/mpi-tests
 FIO_TESTS ?= ../shared/fio-tests
 fio-tests: iopath
 	scripts/fio-tests $(if $(filter file,$(origin FIO_TESTS)),,--required) ./iopath $(FIO_TESTS)
+
+# make realjobs-test: real users' fio job files (../shared/realjobs beside the checkout;
+# REALJOBS=DIR names another) adapted alike for both tools (paths into a scratch directory,
+# sizes and times capped in the file), run with --parse-only and for real through Debian's fio
+# and ./iopath, and compared; every difference must be listed with its reason in
+# tests/realjobs/expected. Skipped with the reason where the copy is absent, failed where
+# REALJOBS is given or CI=true. About 2 minutes on 2 cores.
+realjobs-test: iopath
+	tests/realjobs/realjobs-test --jobs 2
 
 mpi-test:
 	@if ! command -v mpirun >/dev/null 2>&1 || ! pkg-config --exists mpi-c; then \
