@@ -9,7 +9,6 @@
 #include <unistd.h>
 
 #include "iopath/engine.h"
-#include "iopath/job.h"
 
 struct map {
 	void *addr;
@@ -65,7 +64,7 @@ static int mmap_init(struct engine *e, const struct engine_params *p)
 
 	pthread_once(&once, install_sigbus);
 	/* the two settings open_file needs, packed: bit 0 writes, the rest fadvise_hint */
-	e->priv = (void *)(uintptr_t)((p->writes ? 1u : 0u) | p->advise << 1);
+	e->priv = (void *)(uintptr_t)((p->writes ? 1u : 0u) | (unsigned)p->advise << 1);
 	engine_applied(e, "map", "MAP_SHARED");
 	return 0;
 }
@@ -95,9 +94,9 @@ static int mmap_open(struct engine *e, struct io_file *f)
 		return engine_fail(e, -err, "mmap of %zu bytes: %s", len, strerror(err));
 	}
 	/* fio's fio_madvise_file: the access pattern, unless fadvise_hint=0 */
-	if ((set >> 1) == FADV_HINT_RANDOM)
+	if ((set >> 1) == ENGINE_ADVISE_RANDOM)
 		(void)posix_madvise(m->addr, m->len, POSIX_MADV_RANDOM);
-	else if ((set >> 1) == FADV_HINT_SEQUENTIAL)
+	else if ((set >> 1) == ENGINE_ADVISE_SEQUENTIAL)
 		(void)posix_madvise(m->addr, m->len, POSIX_MADV_SEQUENTIAL);
 	f->engine_data = m;
 	return 0;

@@ -1050,7 +1050,7 @@ struct engine_params engine_params_of(const struct worker *w)
 		.nr_files = w->nr_files,
 		.direct = job->direct,
 		.writes = job_changes_files(job),
-		.advise = job_fadvise(job),
+		.advise = job_engine_advise(job),
 		.atomic = job->atomic,
 	};
 }

@@ -78,6 +78,13 @@ struct engine_option {
 };
 
 /* What the runner hands an engine instance at init. All memory stays valid until exit. */
+/* The access pattern the job announces (fadvise_hint resolved), for an engine that maps files. */
+enum engine_advise {
+	ENGINE_ADVISE_NONE,
+	ENGINE_ADVISE_RANDOM,
+	ENGINE_ADVISE_SEQUENTIAL,
+};
+
 struct engine_params {
 	const void *opts;		/* the engine's option block (ops->opts_size bytes) */
 	unsigned iodepth;
@@ -90,7 +97,7 @@ struct engine_params {
 	unsigned nr_files;
 	bool direct;			/* files were opened with O_DIRECT */
 	bool writes;			/* files were opened for writing */
-	unsigned advise;		/* fadvise_hint resolved (FADV_HINT_*): a mapping's madvise */
+	enum engine_advise advise;	/* fadvise_hint resolved: a mapping's madvise */
 	/*
 	 * atomic=1 on a job that writes: every write goes with RWF_ATOMIC (engines flagged
 	 * ENGINE_ATOMIC; decided here, at init, not per request). Reads never carry it.

@@ -503,6 +503,15 @@ static inline unsigned job_fadvise(const struct job_spec *job)
 	return job->fadvise_hint;
 }
 
+/* The same as the engine contract says it (engine_params.advise). */
+static inline enum engine_advise job_engine_advise(const struct job_spec *job)
+{
+	unsigned hint = job_fadvise(job);
+
+	return hint == FADV_HINT_RANDOM ? ENGINE_ADVISE_RANDOM :
+	       hint == FADV_HINT_SEQUENTIAL ? ENGINE_ADVISE_SEQUENTIAL : ENGINE_ADVISE_NONE;
+}
+
 /* The rw= name of a mode, as fio spells it. */
 static inline const char *job_rw_name(enum job_rw rw)
 {
