@@ -33,6 +33,8 @@ const struct engine_entry engine_table[] = {
 	{ NULL, NULL, false },
 };
 
+const char engine_default[] = "psync";
+
 const struct engine_entry *engine_find(const char *name)
 {
 	const struct engine_entry *e;

@@ -450,7 +450,7 @@ void job_defaults(struct job_spec *job)
 	job->randrepeat = true;
 	job->spr_num_regions = 100;
 	job->spr_op = 0.15;
-	snprintf(job->ioengine, sizeof(job->ioengine), "psync");
+	snprintf(job->ioengine, sizeof(job->ioengine), "%s", engine_default);
 }
 
 const struct opt_def *opt_find(const char *name)

@@ -245,7 +245,7 @@ static int make_point(const struct results *r, const struct cell *c, struct poin
 	v = option(job, c, "ioengine", "engine");
 	if (!v)
 		v = str(json_object_get(job, "iopath"), "engine");
-	snprintf(p->engine, sizeof(p->engine), "%s", v ? v : "psync");
+	snprintf(p->engine, sizeof(p->engine), "%s", v ? v : engine_default);
 	p->read = sample_reads(job);
 	v = option(job, c, "iodepth", NULL);
 	p->qd = v ? (unsigned)strtoul(v, NULL, 10) : 1;

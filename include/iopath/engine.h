@@ -253,5 +253,7 @@ struct engine_entry {
 
 extern const struct engine_entry engine_table[];
 const struct engine_entry *engine_find(const char *name);
+/* The engine of a job that names none (ioengine=): fio's default, psync. */
+extern const char engine_default[];
 
 #endif
