@@ -311,7 +311,7 @@ fio-tests: iopath
 # tests/realjobs/expected. Skipped with the reason where the copy is absent, failed where
 # REALJOBS is given or CI=true. About 2 minutes on 2 cores.
 realjobs-test: iopath
-	tests/realjobs/realjobs-test --jobs 2
+	tests/realjobs/realjobs-test --jobs $(TEST_JOBS)
 
 mpi-test:
 	@if ! command -v mpirun >/dev/null 2>&1 || ! pkg-config --exists mpi-c; then \

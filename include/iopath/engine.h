@@ -77,7 +77,6 @@ struct engine_option {
 	const char *choices;	/* EOPT_CHOICE: "stat|lstat|statx" */
 };
 
-/* What the runner hands an engine instance at init. All memory stays valid until exit. */
 /* The access pattern the job announces (fadvise_hint resolved), for an engine that maps files. */
 enum engine_advise {
 	ENGINE_ADVISE_NONE,
@@ -85,6 +84,7 @@ enum engine_advise {
 	ENGINE_ADVISE_SEQUENTIAL,
 };
 
+/* What the runner hands an engine instance at init. All memory stays valid until exit. */
 struct engine_params {
 	const void *opts;		/* the engine's option block (ops->opts_size bytes) */
 	unsigned iodepth;
