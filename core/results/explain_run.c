@@ -13,6 +13,7 @@
 #include "iopath/engine.h"
 #include "iopath/probe.h"
 #include "job/job.h"
+#include "results/cells.h"
 #include "results/explain.h"
 #include "run/run.h"
 
@@ -54,33 +55,21 @@ static void choose(const struct probe_path *p, const char **engine, bool *direct
 	*direct = false;
 }
 
-static int build(struct job_list *jobs, struct probe_set *probes, const char *label,
-		 const char *file, const struct explain_opts *o, const char *engine,
-		 const char *direct, unsigned k, struct iop_err *err)
+/* Cell k's job on file, through the cell layer. */
+static int build(struct cell_job *c, struct probe_set *probes, const char *file,
+		 const struct explain_opts *o, const char *engine, const char *direct, unsigned k,
+		 struct iop_err *err)
 {
-	struct job_parser p;
-	int ret;
+	const struct cell_opt opts[] = {
+		{ "filename", file }, { "size", o->size }, { "runtime", o->runtime },
+		{ "time_based", "1" }, { "ioengine", engine }, { "rw", cells[k].rw },
+		{ "bs", cells[k].bs }, { "iodepth", cells[k].iodepth }, { "direct", direct },
+		{ "group_reporting", "1" }, { "fsync", "1" },
+	};
+	const struct cell_recipe r = { NULL, opts, sizeof(opts) / sizeof(opts[0]) -
+				       !cells[k].fsync, "explain" };
 
-	job_parser_init(&p, jobs);
-	jobs->probes = probes;
-	ret = job_parse_cli(&p, "name", label, err);
-#define SET(k, v) (ret = ret ? ret : job_parse_cli(&p, k, v, err))
-	SET("filename", file);
-	SET("size", o->size);
-	SET("runtime", o->runtime);
-	SET("time_based", "1");
-	SET("ioengine", engine);
-	SET("rw", cells[k].rw);
-	SET("bs", cells[k].bs);
-	SET("iodepth", cells[k].iodepth);
-	SET("direct", direct);
-	SET("group_reporting", "1");
-	if (cells[k].fsync)
-		SET("fsync", "1");
-#undef SET
-	if (!ret)
-		ret = job_parser_finish(&p, err);
-	return ret;
+	return cell_build(c, &r, probes, err);
 }
 
 static json_t *identity(const char *role, const struct explain_opts *o, const char *engine,
@@ -139,31 +128,25 @@ static int run_target(struct results *r, const struct explain_target *t, struct 
 	for (k = 0; k < NR_CELLS && !ret && !run_stop_requested(); k++) {
 		const char *eng = cells[k].engine ? cells[k].engine : engine;
 		const char *dir = cells[k].direct ? cells[k].direct : direct ? "1" : "0";
-		struct job_list jobs = { 0 };
-		struct run_results rr = { 0 };
-		char label[256];
-		json_t *id;
+		struct cell_job c = { 0 };
 
 		if (cells[k].needs_direct && !direct)
 			continue;
-		snprintf(label, sizeof(label), "%s explain %s bs=%s qd=%s %s direct=%s%s", t->role,
-			 cells[k].rw, cells[k].bs, cells[k].iodepth, eng, dir,
+		snprintf(c.label, sizeof(c.label), "%s explain %s bs=%s qd=%s %s direct=%s%s",
+			 t->role, cells[k].rw, cells[k].bs, cells[k].iodepth, eng, dir,
 			 cells[k].fsync ? " fsync=1" : "");
-		if (fn && !fn(arg, label, (*done)++, total)) {
+		if (fn && !fn(arg, c.label, (*done)++, total)) {
 			r->interrupted = true;
 			break;
 		}
-		id = identity(t->role, o, eng, dir, k);
-		if (!id) {
+		c.identity = identity(t->role, o, eng, dir, k);
+		if (!c.identity) {
 			ret = iop_errf(err, -ENOMEM, "explain: out of memory");
 			break;
 		}
-		ret = build(&jobs, probes, label, file, o, eng, dir, k, err);
-		ret = ret ? ret : run_jobs(&jobs, &rr, err);
-		ret = ret ? ret : results_add_run(r, &rr, id, label, err);
-		json_decref(id);
-		run_results_free(&rr);
-		job_list_free(&jobs);
+		ret = build(&c, probes, file, o, eng, dir, k, err);
+		ret = ret ? ret : cell_run(r, &c, err);
+		cell_job_free(&c);
 	}
 	if (tmp[0])
 		tempfiles_remove(tmp);
@@ -257,21 +240,21 @@ static int run_target_fleet(struct results *r, const struct explain_target *t,
 		const char *dir = cells[k].direct ? cells[k].direct : direct ? "1" : "0";
 		/* a pair with direct=1 this path cannot make: run in step, keep nothing */
 		bool keep = !cells[k].needs_direct || direct;
-		struct job_list jobs = { 0 };
+		struct cell_job c = { 0 };
 		struct run_results rr = { 0 };
 		struct fleet_vote v;
-		json_t *id = NULL, *note;
-		char label[768], *text;
+		json_t *note;
+		char *text;
 		int choice = FLEET_GO;
 
-		snprintf(label, sizeof(label), "%s explain %s bs=%s qd=%s %s direct=%s%s", role,
+		snprintf(c.label, sizeof(c.label), "%s explain %s bs=%s qd=%s %s direct=%s%s", role,
 			 cells[k].rw, cells[k].bs, cells[k].iodepth, eng, dir,
 			 cells[k].fsync ? " fsync=1" : "");
-		if (fn && !fn(arg, label, (*done)++, total))
+		if (fn && !fn(arg, c.label, (*done)++, total))
 			run_request_stop();
-		if (!ret && !(id = identity(role, o, eng, dir, k)))
+		if (!ret && !(c.identity = identity(role, o, eng, dir, k)))
 			ret = iop_errf(err, -ENOMEM, "explain: out of memory");
-		ret = ret ? ret : build(&jobs, probes, label, file, o, eng, dir, k, err);
+		ret = ret ? ret : build(&c, probes, file, o, eng, dir, k, err);
 		if (ret)
 			choice = FLEET_STOP;
 		if (fleet_vote(choice, ret ? err->msg : "", NR_CELLS, &v) || v.stop ||
@@ -281,14 +264,13 @@ static int run_target_fleet(struct results *r, const struct explain_target *t,
 			if (v.stop)
 				r->interrupted = true;
 			*stopped = true;
-			json_decref(id);
-			job_list_free(&jobs);
+			cell_job_free(&c);
 			break;
 		}
-		ret = run_jobs(&jobs, &rr, err);
-		note = json_pack("{s:O,s:s}", "target", target, "label", label);
+		ret = run_jobs(&c.jobs, &rr, err);
+		note = json_pack("{s:O,s:s}", "target", target, "label", c.label);
 		if (note && keep)
-			json_object_set(note, "identity", id);
+			json_object_set(note, "identity", c.identity);
 		text = note ? json_dumps(note, JSON_COMPACT) : NULL;
 		/* every rank gathers, even one whose run failed: the next vote stops them all */
 		if (fleet_gather_run(&rr, text, explain_add_rank, r) < 0 && !ret)
@@ -297,9 +279,8 @@ static int run_target_fleet(struct results *r, const struct explain_target *t,
 			ret = iop_errf(err, -ENOMEM, "explain: out of memory");
 		free(text);
 		json_decref(note);
-		json_decref(id);
 		run_results_free(&rr);
-		job_list_free(&jobs);
+		cell_job_free(&c);
 	}
 	json_decref(target);
 	if (tmp[0])

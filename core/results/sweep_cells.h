@@ -1,0 +1,92 @@
+/*
+ * A sweep's cells: every combination of its lists (engines innermost) on every target,
+ * planned as cell jobs (cells.h) before anything runs, then run with repeats interleaved
+ * (every cell once, then every cell again) into a struct results. Under MPI the ranks plan
+ * from their own probes and go on, skip or stop together. The command (core/cli/cmd_sweep.c)
+ * parses the lists and prints; the progress it shows comes through the hooks below.
+ */
+#ifndef IOPATH_SWEEP_CELLS_H
+#define IOPATH_SWEEP_CELLS_H
+
+#include <limits.h>
+#include <stdbool.h>
+
+#include "base/err.h"
+#include "iopath/probe.h"
+#include "results/cells.h"
+#include "results/explain.h"
+#include "results/results.h"
+
+#define SWEEP_LIST_MAX 64
+#define SWEEP_TARGETS_MAX 16
+#define SWEEP_SETS_MAX 32
+
+/* One swept dimension: its values (pointing into buf when parsed from a comma list). */
+struct sweep_list {
+	unsigned n;
+	const char *v[SWEEP_LIST_MAX];
+	char *buf;
+};
+
+struct sweep_target {
+	char role[128];
+	char dir[PATH_MAX];
+	char file[PATH_MAX];		/* the file its cells use */
+	const struct probe_path *probe;	/* NULL when the probe failed; owned by the probe set */
+	bool prepared;
+	char prep_err[600];		/* why its file could not be laid out */
+};
+
+struct sweep_grid {
+	struct sweep_list engine, direct, bs, iodepth, numjobs, rw, workload;
+	unsigned nr_targets;
+	struct sweep_target targets[SWEEP_TARGETS_MAX];
+	const char *size, *runtime, *ramp;
+	unsigned nr_sets;
+	struct cell_opt sets[SWEEP_SETS_MAX];	/* --set KEY=VALUE, for every cell */
+	char set_keys[SWEEP_SETS_MAX][64];
+	struct probe_set probes;		/* shared by every cell's run: each path probed once */
+	unsigned repeat;
+	bool explain;				/* under MPI: keep each rank's own runs too */
+};
+
+/* Add a --set KEY=VALUE (kv has its '='; checked by the caller). */
+int sweep_add_set(struct sweep_grid *g, const char *kv, struct iop_err *err);
+
+/* Every cell of the grid, built and refused (a refused one keeps its reason): *out, *nr. */
+int sweep_plan(struct sweep_grid *g, struct cell_job **out, unsigned *nr, struct iop_err *err);
+
+/* Under MPI: a cell one rank must skip is skipped by all, with that rank's reason. */
+void sweep_agree_skips(struct cell_job *cells, unsigned n);
+
+/* What the command shows while the cells run, and its interrupts (Ctrl-C presses so far). */
+struct sweep_hooks {
+	void (*start)(void *arg, const char *label, unsigned rep, unsigned repeats);
+	void (*end)(void *arg);
+	void (*skipped)(void *arg);	/* a runnable cell skipped after all (its target failed) */
+	unsigned (*interrupts)(void *arg);
+	explain_progress_fn explain;	/* before each of --explain's cells */
+	void *arg;
+};
+
+/* The number of cells not skipped. */
+unsigned sweep_runnable(const struct cell_job *cells, unsigned n);
+
+/*
+ * Run the cells repeat times, interleaved, into res: each target's file laid out filled
+ * before its first cell that touches it. One interrupt stops after the running cell, two
+ * (or a stop request) at once; res is then marked interrupted.
+ */
+int sweep_run(struct sweep_grid *g, struct cell_job *cells, unsigned n, struct results *res,
+	      const struct sweep_hooks *h, struct iop_err *err);
+
+/*
+ * --explain after the cells (ret: how they ended): explain's cells on every target into res.
+ * Under MPI the ranks agree first, and each runs them on its own path as its own target.
+ */
+int sweep_explain(struct sweep_grid *g, struct results *res, int ret,
+		  const struct sweep_hooks *h, struct iop_err *err);
+
+void sweep_grid_free(struct sweep_grid *g);
+
+#endif
