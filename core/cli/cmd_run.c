@@ -108,6 +108,7 @@ static int parse_run_args(int argc, char **argv, struct run_args *a, struct iop_
 		{ "db", ARG_STRING, { .s = &a->db } },
 		{ NULL },
 	};
+	char db[PATH_MAX];
 	const char *v;
 	int i, ret;
 
@@ -150,7 +151,9 @@ static int parse_run_args(int argc, char **argv, struct run_args *a, struct iop_
 				return ret;
 		}
 	}
-	return a->out.path ? atomic_check(a->out.path, err) : 0;
+	if (a->out.path && (ret = atomic_check(a->out.path, err)))
+		return ret;
+	return a->save ? save_check(db_spec(a->db, a->results_dir, db, sizeof(db)), err) : 0;
 }
 
 /*
@@ -164,6 +167,7 @@ static int run_repeated(const struct builtin_workload *w, const struct job_list 
 	struct iop_err err = { "" };
 	char saved[PATH_MAX], label[256];
 	json_t *id = NULL;
+	bool lost = false;
 	unsigned i;
 	int code = EXIT_USAGE;
 
@@ -200,14 +204,20 @@ static int run_repeated(const struct builtin_workload *w, const struct job_list 
 	}
 	if (a->out.path && (a->out.formats & (OUT_JSON | OUT_JSONPLUS)) &&
 	    results_write(&res, a->out.path, &err)) {
-		code = EXIT_JOB_FAILED;
-		goto out;
+		fprintf(stderr, "iopath: %s\n", err.msg);
+		err.msg[0] = '\0';
+		results_keep(&res, "--output");
+		lost = true;
 	}
-	if (a->save && save_to_db(&res, db_spec(a->db, a->results_dir, saved, sizeof(saved)))) {
-		code = EXIT_JOB_FAILED;
-		goto out;
-	}
+	if (a->save && save_to_db(&res, db_spec(a->db, a->results_dir, saved, sizeof(saved))))
+		lost = true;
 	if (a->html && html_write_results(&res, NULL, a->html, &err)) {
+		fprintf(stderr, "iopath: %s\n", err.msg);
+		err.msg[0] = '\0';
+		results_keep(&res, "--html");
+		lost = true;
+	}
+	if (lost) {
 		code = EXIT_JOB_FAILED;
 		goto out;
 	}

@@ -11,6 +11,8 @@
 #include "base/atomic.h"
 #include "base/msg.h"
 #include "cli/cmdargs.h"
+#include "report/output.h"
+#include "report/report.h"
 #include "stats/metrics.h"
 
 int arg_value(int argc, char **argv, int *i, const char *name, const char **val,
@@ -339,6 +341,64 @@ static void import_json_store(struct store *st, const char *spec)
 			imported, dir, st->db.where);
 }
 
+int save_check(const char *spec, struct iop_err *err)
+{
+	struct store st;
+	char msg[sizeof(err->msg)];
+	int ret = store_open(&st, spec, true, err);
+
+	if (!ret) {
+		if (st.created && st.db.kind == DB_SQLITE)
+			import_json_store(&st, spec);
+		store_close(&st);
+		return 0;
+	}
+	if (ret == -EBUSY)
+		iop_errf(err, ret, "--db %s: locked by another writer for longer than the busy timeout (%u s, $IOPATH_DB_TIMEOUT); try again",
+			 spec, db_busy_timeout_ms() / 1000);
+	else if (strncmp(err->msg, "--db ", 5)) {
+		snprintf(msg, sizeof(msg), "%s", err->msg);
+		iop_errf(err, ret, "--db %s: %s", spec, msg);
+	}
+	return ret;
+}
+
+static char kept_path[PATH_MAX];
+
+/* The one fallback file of this process: written once, named again by later failures. */
+static void say_kept(const char *what, int ret)
+{
+	if (!ret)
+		fprintf(stderr, "iopath: %s failed; the whole result is kept in %s (iopath results import %s saves it)\n",
+			what, kept_path, kept_path);
+	else
+		fprintf(stderr, "iopath: %s failed, and the result could not be kept in %s either: %s\n",
+			what, kept_path, strerror(-ret));
+}
+
+void results_keep(const struct results *r, const char *what)
+{
+	struct iop_err err = { "" };
+	int ret = 0;
+
+	if (!kept_path[0]) {
+		output_fallback_path(kept_path, sizeof(kept_path), "json");
+		ret = results_write(r, kept_path, &err);
+	}
+	say_kept(what, ret);
+}
+
+void json_keep(json_t *root, const char *what)
+{
+	int ret = 0;
+
+	if (!kept_path[0]) {
+		output_fallback_path(kept_path, sizeof(kept_path), "json");
+		ret = report_json_write(root, kept_path);
+	}
+	say_kept(what, ret);
+}
+
 int save_to_db(const struct results *r, const char *spec)
 {
 	struct iop_err err = { "" };
@@ -350,10 +410,12 @@ int save_to_db(const struct results *r, const char *spec)
 		import_json_store(&st, spec);
 	if (!ret)
 		ret = store_save(&st, r, NULL, &id, &err);
-	if (ret)
+	if (ret) {
 		fprintf(stderr, "iopath: --save: %s\n", err.msg);
-	else
+		results_keep(r, "--save");
+	} else {
 		fprintf(stderr, "iopath: saved run %lld into %s\n", (long long)id, st.db.where);
+	}
 	store_close(&st);
 	return ret;
 }

@@ -72,8 +72,27 @@ int results_load_set(const char *spec, bool recursive, const char *db, struct re
 /* The database: --db, else --results-dir's iopath.db, else $IOPATH_DB or the default. */
 const char *db_spec(const char *db, const char *results_dir, char *buf, size_t len);
 
-/* --save: r into the database spec (made if new, importing the JSON store beside it). */
+/*
+ * --save's database, opened (made if new, importing the JSON store beside it) and found
+ * writable before the first I/O, so that a directory, a read-only or immutable file, a
+ * foreign database or one locked past the busy timeout is refused with exit 2 rather than
+ * found after the run. 0 or -errno with a line naming --db.
+ */
+int save_check(const char *spec, struct iop_err *err);
+
+/*
+ * --save: r into the database spec (made if new, importing the JSON store beside it). When
+ * it fails, the whole result is kept in the fallback file (results_keep).
+ */
 int save_to_db(const struct results *r, const char *spec);
+
+/*
+ * An output that failed at the end (what: the option, e.g. "--json"): the whole result is
+ * written to the process's fallback file ($TMPDIR/iopath-result.PID.json), once, and the
+ * file is named on stderr; json_keep does the same for a command's JSON document.
+ */
+void results_keep(const struct results *r, const char *what);
+void json_keep(json_t *root, const char *what);
 
 /* One result file (iopath or fio JSON) into the store, as a run; -EEXIST if imported before. */
 int store_import_file(struct store *st, const char *path, int64_t *id, struct iop_err *err);

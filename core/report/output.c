@@ -55,8 +55,7 @@ int output_parse_formats(const char *list, unsigned *formats, struct iop_err *er
 					  formats, err);
 }
 
-/* Where a result goes when it cannot go where asked: $TMPDIR (or /tmp), rather than nowhere. */
-static void fallback_path(char *out, size_t len, const char *ext)
+void output_fallback_path(char *out, size_t len, const char *ext)
 {
 	const char *dir = getenv("TMPDIR");
 
@@ -131,7 +130,7 @@ int output_results(const struct run_results *r, const struct output_opts *o, int
 	if (o->path) {
 		ret = write_file(r, o->path, o->formats, o->terse_version, root, o->lead);
 		if (ret) {
-			fallback_path(alt, sizeof(alt), json ? "json" : "txt");
+			output_fallback_path(alt, sizeof(alt), json ? "json" : "txt");
 			saved_elsewhere(err, ret, o->path, alt, write_file(r, alt, o->formats, o->terse_version, root, o->lead));
 		}
 		json_decref(root);
@@ -150,7 +149,7 @@ int output_results(const struct run_results *r, const struct output_opts *o, int
 		return 0;
 	ret = report_json_write(root, NULL);
 	if (ret) {
-		fallback_path(alt, sizeof(alt), "json");
+		output_fallback_path(alt, sizeof(alt), "json");
 		saved_elsewhere(err, ret, NULL, alt, report_json_write(root, alt));
 	}
 	json_decref(root);

@@ -33,6 +33,9 @@ int output_parse_formats(const char *list, unsigned *formats, struct iop_err *er
 int output_parse_formats_among(const char *list, unsigned accepted, unsigned *formats,
 				struct iop_err *err);
 
+/* Where a result goes when it cannot go where asked: $TMPDIR (or /tmp)/iopath-result.PID.EXT. */
+void output_fallback_path(char *out, size_t len, const char *ext);
+
 /*
  * Write the results as asked, the file atomically; when that fails the result is saved in
  * $TMPDIR (or /tmp) instead and err says where. 0 or -errno with err set.

@@ -39,6 +39,21 @@ static int make_parents(const char *file)
 	return 0;
 }
 
+unsigned db_busy_timeout_ms(void)
+{
+	const char *v = getenv("IOPATH_DB_TIMEOUT");
+	unsigned long s;
+	char *end;
+
+	if (!v || !*v || *v == '-')
+		return DB_BUSY_TIMEOUT_MS;
+	errno = 0;
+	s = strtoul(v, &end, 10);
+	if (errno || *end || s > 3600)
+		return DB_BUSY_TIMEOUT_MS;
+	return (unsigned)s * 1000;
+}
+
 /* PRAGMA application_id of an iopath results database: "iopt". */
 #define SQLITE_APP_ID 0x696f7074
 
@@ -113,7 +128,7 @@ static int sqlite_settle(struct db *db, struct iop_err *err)
 		ret = sqlite_claim(db, err);
 		if (!ret)
 			ret = db_exec(db, "PRAGMA journal_mode=WAL; PRAGMA foreign_keys=ON", err);
-		if (ret != -EBUSY || waited_ms >= DB_BUSY_TIMEOUT_MS)
+		if (ret != -EBUSY || waited_ms >= db_busy_timeout_ms())
 			break;
 		nanosleep(&pause, NULL);
 		waited_ms += 20;
@@ -158,9 +173,14 @@ static int sqlite_open(struct db *db, const char *path, bool create, struct iop_
 		return -EIO;
 	}
 	sqlite3_extended_result_codes(s, 1);
-	sqlite3_busy_timeout(s, DB_BUSY_TIMEOUT_MS);
+	sqlite3_busy_timeout(s, (int)db_busy_timeout_ms());
 	db->conn = s;
-	ret = sqlite_settle(db, err);
+	/* SQLite falls back to reading a file it cannot write (0444, immutable, a read-only mount) */
+	if (create && sqlite3_db_readonly(s, "main") == 1)
+		ret = iop_errf(err, -EROFS, "--db %s: cannot be written here (read-only file, immutable, or a read-only mount)",
+			       path);
+	else
+		ret = sqlite_settle(db, err);
 	if (ret) {
 		sqlite3_close(s);
 		db->conn = NULL;

@@ -25,12 +25,16 @@ struct db {
 /* How long a writer waits for another one's transaction before it gives up. */
 #define DB_BUSY_TIMEOUT_MS 60000
 
+/* The wait: $IOPATH_DB_TIMEOUT seconds (0 to 3600) when set, else DB_BUSY_TIMEOUT_MS. */
+unsigned db_busy_timeout_ms(void);
+
 /* Is this --db value a PostgreSQL connection URI (postgresql:// or postgres://)? */
 bool db_spec_is_postgres(const char *spec);
 
 /*
  * Open spec: a PostgreSQL URI, else an SQLite file (created, with its directory, when
- * create is set; in WAL mode with a busy timeout so that concurrent writers queue).
+ * create is set; in WAL mode with a busy timeout so that concurrent writers queue). With
+ * create (to write), a file SQLite could open only for reading is refused (-EROFS).
  */
 int db_open(struct db *db, const char *spec, bool create, struct iop_err *err);
 void db_close(struct db *db);

@@ -1,0 +1,162 @@
+/* Integration: what is measured is kept: outputs refused before the first I/O, a fallback file after. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "harness.h"
+
+TestSuite(kept, .fini = mount_cleanup);
+
+static char db[300], target[300], flag[320], release[320];
+
+/* A `run` with --save into db, its files in target (an empty directory). */
+#define RUN_SAVE "run", "randread-4k-qd1", "--scale=0.001", "ioengine=null", "--repeat=1", \
+	"--target", target, "--save", "--db", db
+
+static void dirs(const char *dbname)
+{
+	const char *dir = tmpdir_make();
+
+	snprintf(db, sizeof(db), "%s/%s", dir, dbname);
+	snprintf(target, sizeof(target), "%s/t", dir);
+	snprintf(flag, sizeof(flag), "%s/locked", dir);
+	snprintf(release, sizeof(release), "%s/release", dir);
+	cr_assert_eq(mkdir(target, 0777), 0);
+	chmod(target, 0777);
+}
+
+static bool dir_empty(const char *d)
+{
+	return sh("test -z \"$(ls -A '%s')\"", d) == 0;
+}
+
+static void assert_refused_early(struct run_out *r, const char *why)
+{
+	cr_assert_eq(r->status, 2, "exit %d: %s", r->status, r->err);
+	cr_assert_not_null(strstr(r->err, "--db "), "does not name --db: %s", r->err);
+	cr_assert_not_null(strstr(r->err, why), "lacks '%s': %s", why, r->err);
+	cr_assert_eq(strchr(r->err, '\n'), r->err + strlen(r->err) - 1, "not one line: %s", r->err);
+	cr_assert(dir_empty(target), "I/O was done before the refusal");
+}
+
+/* Another writer holding db's write lock until release exists (python3's sqlite3 module). */
+static void lock_db(void)
+{
+	cr_assert_eq(sh("python3 -c 'import sqlite3,sys,time,os\n"
+			"c=sqlite3.connect(sys.argv[1],isolation_level=None)\n"
+			"c.execute(\"BEGIN EXCLUSIVE\")\n"
+			"open(sys.argv[2],\"w\").close()\n"
+			"t=0\n"
+			"while not os.path.exists(sys.argv[3]) and t<1200:\n"
+			"  time.sleep(0.05); t+=1\n' '%s' '%s' '%s' >/dev/null 2>&1 &",
+			db, flag, release), 0, "python3 is needed: scripts/deps.sh");
+	cr_assert(wait_for_file(flag, 60), "the lock holder never took the lock");
+}
+
+static void unlock_db(void)
+{
+	file_write_text(release, "");
+}
+
+Test(kept, a_directory_as_db_is_refused_before_the_first_io)
+{
+	struct run_out r;
+
+	dirs("dbdir");
+	cr_assert_eq(mkdir(db, 0755), 0);
+	r = iopath_run(RUN_SAVE, NULL);
+	assert_refused_early(&r, "not a regular file");
+	run_out_free(&r);
+}
+
+Test(kept, an_immutable_db_is_refused_before_the_first_io)
+{
+	struct run_out r;
+
+	dirs("imm.db");
+	if (!is_root())
+		cr_skip_test("needs root to make a file immutable");
+	file_write_text(db, "");
+	if (sh("chattr +i '%s' 2>/dev/null", db))
+		cr_skip_test("this filesystem has no immutable flag");
+	r = iopath_run(RUN_SAVE, NULL);
+	sh("chattr -i '%s'", db);
+	assert_refused_early(&r, "cannot be written here");
+	run_out_free(&r);
+}
+
+Test(kept, a_read_only_db_is_refused_before_the_first_io)
+{
+	struct run_out r;
+
+	dirs("ro.db");
+	if (!is_root())
+		cr_skip_test("needs root to run iopath as another user");
+	/* a database of iopath's that the user may read and not write */
+	r = iopath_run(RUN_SAVE, NULL);
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	run_out_free(&r);
+	sh("rm -rf '%s'/* && chmod 0444 '%s' && chmod 0755 \"$(dirname '%s')\"", target, db, db);
+	r = iopath_run_as(65534, RUN_SAVE, NULL);
+	if (r.status == 126)
+		cr_skip_test("cannot switch to uid 65534 here");
+	assert_refused_early(&r, "cannot be written here");
+	run_out_free(&r);
+}
+
+Test(kept, a_db_locked_past_the_busy_timeout_is_refused_before_the_first_io)
+{
+	struct run_out r;
+
+	dirs("busy.db");
+	file_write_text(db, "");
+	lock_db();
+	setenv("IOPATH_DB_TIMEOUT", "1", 1);
+	r = iopath_run(RUN_SAVE, NULL);
+	unsetenv("IOPATH_DB_TIMEOUT");
+	unlock_db();
+	assert_refused_early(&r, "locked by another writer");
+	run_out_free(&r);
+}
+
+/*
+ * The database is fine when checked and locked by another writer while the run runs (the
+ * runner's hold stops it before its layout): the save fails at the end, and the whole
+ * result is in the fallback file named on stderr, which results import takes.
+ */
+Test(kept, a_save_that_fails_at_the_end_keeps_the_result_in_a_fallback_file)
+{
+	char *const args[] = { "iopath", RUN_SAVE, NULL };
+	char kept[400], *p;
+	struct run_bg b;
+	struct run_out r;
+	json_t *j;
+
+	dirs("late.db");
+	setenv("TMPDIR", target, 1);
+	setenv("IOPATH_DB_TIMEOUT", "1", 1);
+	hold_arm(target);
+	b = iopath_startv(args, NULL);
+	hold_disarm();
+	cr_assert(hold_reached(&b, 1), "iopath never reached its layout");
+	lock_db();
+	hold_skip_to(&b, 2);
+	hold_release(2);
+	r = iopath_wait(&b, 120);
+	unsetenv("IOPATH_DB_TIMEOUT");
+	unsetenv("TMPDIR");
+	unlock_db();
+	cr_assert_eq(r.status, 1, "exit %d: %s", r.status, r.err);
+	p = strstr(r.err, "the whole result is kept in ");
+	cr_assert_not_null(p, "no fallback file named: %s", r.err);
+	cr_assert_eq(sscanf(p, "the whole result is kept in %399s", kept), 1);
+	cr_assert_not_null(strstr(kept, target), "fallback %s is not in $TMPDIR", kept);
+	j = json_load_path(kept);
+	cr_assert_eq(json_array_size(json_object_get(j, "cells")), 1, "the fallback lacks the cell");
+	json_decref(j);
+	r = iopath_run("results", "import", kept, "--db", db, NULL);
+	cr_assert_eq(r.status, 0, "the fallback does not import: %s", r.err);
+	run_out_free(&r);
+}
