@@ -24,7 +24,7 @@ static int parse_args(int argc, char **argv, struct probe_args *a)
 	int i;
 
 	a->json = false;
-	a->flags = PROBE_TRIALS | PROBE_TIMING;
+	a->flags = PROBE_EXISTING | PROBE_TRIALS | PROBE_TIMING;
 	a->nr_paths = 0;
 	a->paths = calloc((size_t)(argc > 1 ? argc : 1), sizeof(*a->paths));
 	if (!a->paths) {
@@ -35,7 +35,7 @@ static int parse_args(int argc, char **argv, struct probe_args *a)
 		if (!strcmp(argv[i], "--json")) {
 			a->json = true;
 		} else if (!strcmp(argv[i], "--no-trials")) {
-			a->flags = 0;
+			a->flags = PROBE_EXISTING;
 		} else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
 			printf("%s\n  Describes the host and each PATH (default: .): filesystem, mount, device\n"
 			       "  chain, and what O_DIRECT, io_uring, libaio, mmap, fallocate and fsync do\n"

@@ -12,9 +12,12 @@
 
 /*
  * Resolve path on the live system. A path that does not exist yet (a job's file) is resolved
- * through its directory. dir gets the directory the trials use.
+ * through its directory, unless existing asks for the path itself (`iopath probe PATH`: a
+ * mistyped share must not be answered by its parent's filesystem). dir gets the directory the
+ * trials use.
  */
-static int resolve_live(const char *path, char *resolved, char *dir, struct iop_err *err)
+static int resolve_live(const char *path, bool existing, char *resolved, char *dir,
+			struct iop_err *err)
 {
 	char tmp[PATH_MAX], base[PATH_MAX];
 	struct stat st;
@@ -30,6 +33,10 @@ static int resolve_live(const char *path, char *resolved, char *dir, struct iop_
 	}
 	if (errno != ENOENT)
 		return iop_errf(err, -errno, "probe: %s: %s", path, strerror(errno));
+	if (existing)
+		return iop_errf(err, -ENOENT,
+				"probe: %s: no such file or directory (accepted: an existing directory, file or block device)",
+				path);
 	probe_fmt(tmp, sizeof(tmp), "%s", path);
 	slash = strrchr(tmp, '/');
 	if (slash) {
@@ -113,7 +120,7 @@ int probe_path_env(const struct probe_env *env, const char *path, unsigned flags
 		return iop_errf(err, -EINVAL, "probe: empty path");
 	probe_fmt(p->path, sizeof(p->path), "%s", path);
 	if (probe_live(env)) {
-		ret = resolve_live(path, p->resolved, dir, err);
+		ret = resolve_live(path, flags & PROBE_EXISTING, p->resolved, dir, err);
 		if (ret)
 			return ret;
 		if (probe_blockdev(p))

@@ -115,6 +115,7 @@ struct probe_engine_trial {
  */
 #define PROBE_TRIALS	(1u << 0)	/* capability trials in a temporary file, one timed fsync */
 #define PROBE_TIMING	(1u << 1)	/* also the direct-I/O honesty check (64 timed reads) */
+#define PROBE_EXISTING	(1u << 2)	/* the path itself must exist: a missing one is refused */
 
 struct probe_path {
 	char path[PATH_MAX];		/* as given */
@@ -177,7 +178,7 @@ int probe_host_env(const struct probe_env *env, struct probe_host *h);
 
 /*
  * Describe the storage path holding path (a file, or a directory; a file that does not exist
- * yet is described by its directory) and, with PROBE_TRIALS, try what it can do. Returns 0, or
+ * yet is described by its directory, unless PROBE_EXISTING refuses it) and, with PROBE_TRIALS, try what it can do. Returns 0, or
  * -errno with err set when the path itself cannot be resolved or its mount is not found.
  * Trials that fail are results, not errors.
  */
