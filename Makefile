@@ -60,7 +60,7 @@ INTEG_SRC := $(wildcard tests/integration/*.c)
 UNIT_BIN := build/unit-tests
 INTEG_BIN := build/integration-tests
 
-.PHONY: FORCE all run test unit integration check valgrind fuzz static install clean deps bench mpi-test layout pg-test fio-tests consumers-test html-test realjobs-test
+.PHONY: FORCE all faultfs run test unit integration check valgrind fuzz static install clean deps bench mpi-test layout pg-test fio-tests consumers-test html-test realjobs-test
 all: iopath
 
 deps:
@@ -149,8 +149,10 @@ $(UNIT_BIN): $(UNIT_SRC) $(wildcard tests/unit/*.h tests/common/*.h) $(LIB_OBJ)
 $(INTEG_BIN): $(INTEG_SRC) tests/integration/harness.h $(wildcard tests/integration/*.h tests/common/*.h)
 	$(CC) $(CPPFLAGS_ALL) $(CFLAGS_ALL) -Itests -Wno-format-truncation -o $@ $(INTEG_SRC) -lcriterion -ljansson
 
-# The fault-injecting FUSE filesystem the fault tests mount; tests skip without it.
+# The fault-injecting FUSE filesystem the fault tests mount (tests skip without it); make faultfs
+# builds it alone (README: "A share to try it on").
 FAULTFS := build/faultfs
+faultfs: $(FAULTFS)
 FUSE_CFLAGS := $(shell pkg-config --cflags fuse3 2>/dev/null)
 FUSE_LIBS := $(shell pkg-config --libs fuse3 2>/dev/null)
 

@@ -277,11 +277,31 @@ static const struct fuse_operations ops = {
 	.utimens = ff_utimens,
 };
 
+#define USAGE "usage: faultfs [--eio-read-after=N] [--eio-write-after=N] [--errno=E] [--fail-every=K] " \
+	"[--corrupt-read-after=N] [--delay-ms=N] [--fsync-delay-ms=N] BACKING MOUNTPOINT"
+
+static void help(void)
+{
+	printf("%s\n"
+	       "  Mounts at MOUNTPOINT a view of the directory BACKING whose I/O fails or slows on demand:\n"
+	       "  --eio-read-after=N, --eio-write-after=N  after N good reads (writes) every further one fails\n"
+	       "  --errno=E                                 ... with errno E (a number) instead of EIO\n"
+	       "  --fail-every=K                            ... only every Kth of them (the first included)\n"
+	       "  --corrupt-read-after=N                    reads after the first N get their first byte inverted\n"
+	       "  --delay-ms=N, --fsync-delay-ms=N          sleep N ms before every read and write (fsync)\n"
+	       "  One request at a time, every open direct_io. Returns once mounted; unmount with umount\n"
+	       "  MOUNTPOINT (root) or fusermount3 -u MOUNTPOINT.\n", USAGE);
+}
+
 int main(int argc, char **argv)
 {
 	char *fargv[8];
 	int i, fargc = 0;
 
+	if (argc == 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
+		help();
+		return 0;
+	}
 	for (i = 1; i < argc && !strncmp(argv[i], "--", 2); i++) {
 		if (!strncmp(argv[i], "--eio-read-after=", 17))
 			eio_read_after = atol(argv[i] + 17);
@@ -297,15 +317,17 @@ int main(int argc, char **argv)
 			fail_every = atol(argv[i] + 13);
 		else if (!strncmp(argv[i], "--corrupt-read-after=", 21))
 			corrupt_read_after = atol(argv[i] + 21);
-		else
-			break;
+		else {
+			fprintf(stderr, "faultfs: unknown option '%s' (faultfs --help lists them)\n", argv[i]);
+			return 2;
+		}
 	}
 	if (fail_errno <= 0 || fail_every <= 0) {
 		fprintf(stderr, "faultfs: --errno and --fail-every take a number from 1\n");
 		return 2;
 	}
 	if (argc - i != 2 || !realpath(argv[i], backing)) {
-		fprintf(stderr, "usage: faultfs [--eio-read-after=N] [--eio-write-after=N] [--errno=E] [--fail-every=K] [--corrupt-read-after=N] [--delay-ms=N] [--fsync-delay-ms=N] BACKING MOUNTPOINT\n");
+		fprintf(stderr, "%s\n", USAGE);
 		return 2;
 	}
 	fargv[fargc++] = argv[0];
