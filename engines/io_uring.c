@@ -392,7 +392,8 @@ static int uring_kthread_cpu(struct engine *e, uint64_t *usr_ns, uint64_t *sys_n
 
 const struct engine_ops io_uring_engine = {
 	.name = "io_uring",
-	.flags = ENGINE_TRIAL | ENGINE_CMDPRIO | ENGINE_ATOMIC,
+	.flags = ENGINE_TRIAL | ENGINE_CMDPRIO | ENGINE_ATOMIC | ENGINE_KERNEL_QUEUE |
+		 ENGINE_KERNEL_RING,
 	.help = "io_uring rings via liburing: batched, with fixedbufs/registerfiles/sqthread_poll/hipri/nop",
 	.opts_size = sizeof(struct uring_opts),
 	.options = uring_options,

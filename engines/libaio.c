@@ -162,7 +162,7 @@ static int aio_reap(struct engine *e, struct io_req **done, unsigned min, unsign
 
 const struct engine_ops libaio_engine = {
 	.name = "libaio",
-	.flags = ENGINE_TRIAL | ENGINE_CMDPRIO | ENGINE_ATOMIC,
+	.flags = ENGINE_TRIAL | ENGINE_CMDPRIO | ENGINE_ATOMIC | ENGINE_KERNEL_QUEUE,
 	.help = "Linux native asynchronous I/O (io_submit/io_getevents); asynchronous with direct=1",
 	.init = aio_init,
 	.exit = aio_exit,

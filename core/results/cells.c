@@ -16,8 +16,14 @@ int cell_build(struct cell_job *c, const struct cell_recipe *r, struct probe_set
 	unsigned i, k;
 	int ret;
 
-	job_parser_init(&p, &c->jobs);
 	c->jobs.probes = probes;
+	if (r->workload && r->setup) {
+		const struct builtin_workload *w = workload_find(r->workload);
+
+		return w ? workload_load(w, r->setup, &c->jobs, err) :
+			   iop_errf(err, -ENOENT, "no workload %s", r->workload);
+	}
+	job_parser_init(&p, &c->jobs);
 	if (r->workload) {
 		const struct builtin_workload *w = workload_find(r->workload);
 		char origin[160];

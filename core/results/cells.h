@@ -14,6 +14,7 @@
 #include "base/err.h"
 #include "iopath/probe.h"
 #include "job/job.h"
+#include "job/workloads.h"
 #include "results/results.h"
 
 /* An option of a cell's jobs, by fio's name. */
@@ -27,6 +28,8 @@ struct cell_recipe {
 	const struct cell_opt *opts;	/* applied to every job, in order, after the workload's */
 	unsigned nr_opts;
 	const char *where;		/* names the options in messages ("sweep") */
+	/* or: the workload through workload_load (directory, scale, its overrides), opts unused */
+	const struct workload_setup *setup;
 };
 
 /* The job side of a cell (struct cell is the measured side, in results.h). */

@@ -17,7 +17,10 @@
 #include "results/explain.h"
 #include "run/run.h"
 
-/* The cells, per target. engine NULL: the target's async engine; direct NULL: its direct. */
+/*
+ * The cells, per target. engine NULL: the target's queueing engine; "": the registry's
+ * default (plain calls); direct NULL: the target's direct.
+ */
 static const struct {
 	const char *what;
 	const char *rw, *bs, *iodepth, *direct, *engine;
@@ -30,29 +33,44 @@ static const struct {
 	{ "ladder", "randread", "4k", "64", NULL, NULL, false, false },
 	{ "buffered", "randread", "4k", "1", "0", NULL, false, true },
 	{ "large", "read", "1m", "1", NULL, NULL, false, false },
-	{ "fsync", "randwrite", "4k", "1", "0", "psync", true, false },
+	{ "fsync", "randwrite", "4k", "1", "0", "", true, false },
 };
 #define NR_CELLS (sizeof(cells) / sizeof(cells[0]))
 
-/* The async engine and direct setting the path takes: io_uring, else libaio; direct, else not. */
+/*
+ * The engine and direct setting the path takes for the ladder: one whose requests the kernel
+ * queues (ENGINE_KERNEL_QUEUE), through rings first (ENGINE_KERNEL_RING), with direct=1, else
+ * buffered; else the registry's default, buffered.
+ */
 static void choose(const struct probe_path *p, const char **engine, bool *direct)
 {
-	static const char *const engines[] = { "io_uring", "libaio" };
-	unsigned d, e;
+	static const unsigned prefer[] = { ENGINE_KERNEL_QUEUE | ENGINE_KERNEL_RING,
+					   ENGINE_KERNEL_QUEUE };
+	const struct engine_entry *en;
+	unsigned d, k;
 	char why[256];
 
 	for (d = 0; d < 2; d++)
-		for (e = 0; e < 2; e++) {
-			const struct engine_entry *en = engine_find(engines[e]);
-
-			if (en && (!p || !probe_refuses(p, d == 0, en->ops, why, sizeof(why)))) {
-				*engine = engines[e];
-				*direct = d == 0;
-				return;
+		for (k = 0; k < sizeof(prefer) / sizeof(prefer[0]); k++)
+			for (en = engine_table; en->name; en++) {
+				if (en->force_direct || (en->ops->flags & prefer[k]) != prefer[k])
+					continue;
+				if (!p || !probe_refuses(p, d == 0, en->ops, why, sizeof(why))) {
+					*engine = en->name;
+					*direct = d == 0;
+					return;
+				}
 			}
-		}
-	*engine = "psync";
+	*engine = engine_default;
 	*direct = false;
+}
+
+/* Cell k's engine: the one chosen for the target, or the registry's default (""). */
+static const char *cell_engine(unsigned k, const char *chosen)
+{
+	if (!cells[k].engine)
+		return chosen;
+	return cells[k].engine[0] ? cells[k].engine : engine_default;
 }
 
 /* Cell k's job on file, through the cell layer. */
@@ -66,8 +84,10 @@ static int build(struct cell_job *c, struct probe_set *probes, const char *file,
 		{ "bs", cells[k].bs }, { "iodepth", cells[k].iodepth }, { "direct", direct },
 		{ "group_reporting", "1" }, { "fsync", "1" },
 	};
-	const struct cell_recipe r = { NULL, opts, sizeof(opts) / sizeof(opts[0]) -
-				       !cells[k].fsync, "explain" };
+	const struct cell_recipe r = {
+		.opts = opts, .nr_opts = sizeof(opts) / sizeof(opts[0]) - !cells[k].fsync,
+		.where = "explain",
+	};
 
 	return cell_build(c, &r, probes, err);
 }
@@ -126,7 +146,7 @@ static int run_target(struct results *r, const struct explain_target *t, struct 
 		snprintf(file, sizeof(file), "%s/explain.dat", tmp);
 	}
 	for (k = 0; k < NR_CELLS && !ret && !run_stop_requested(); k++) {
-		const char *eng = cells[k].engine ? cells[k].engine : engine;
+		const char *eng = cell_engine(k, engine);
 		const char *dir = cells[k].direct ? cells[k].direct : direct ? "1" : "0";
 		struct cell_job c = { 0 };
 
@@ -236,7 +256,7 @@ static int run_target_fleet(struct results *r, const struct explain_target *t,
 	else if (!ret && !(ret = tempdir_create(t->dir, "iopath-explain", tmp, sizeof(tmp), err)))
 		snprintf(file, sizeof(file), "%s/explain.dat", tmp);
 	for (k = 0; k < NR_CELLS; k++) {
-		const char *eng = cells[k].engine ? cells[k].engine : engine;
+		const char *eng = cell_engine(k, engine);
 		const char *dir = cells[k].direct ? cells[k].direct : direct ? "1" : "0";
 		/* a pair with direct=1 this path cannot make: run in step, keep nothing */
 		bool keep = !cells[k].needs_direct || direct;

@@ -15,6 +15,8 @@
 #include "run/meta.h"
 #include "report/report.h"
 #include "run/run.h"
+#include "results/cells.h"
+#include "results/explain.h"
 #include "results/suite.h"
 #include "job/target.h"
 #include "base/tempfiles.h"
@@ -259,10 +261,10 @@ static void run_cell(const struct suite_opts *o, struct suite_result *res, unsig
 		     unsigned rep)
 {
 	const struct suite_cell *c = &res->cells[idx];
-	const struct builtin_workload *w = workload_find(c->workload);
 	bool buffered = c->fell_back;
 	struct workload_setup ws = { 0 };
-	struct job_list jobs = { 0 };
+	const struct cell_recipe recipe = { .workload = c->workload, .setup = &ws };
+	struct cell_job cj = { 0 };
 	struct run_results rr = { 0 };
 	struct iop_err err = { "" };
 	struct fleet_vote v;
@@ -277,9 +279,7 @@ again:
 	ws.scale = o->scale;
 	ws.overrides = s.ov;
 	ws.nr_overrides = s.nr;
-	jobs.probes = &res->probes;
-	ret = w ? workload_load(w, &ws, &jobs, &err) : iop_errf(&err, -ENOENT, "no workload %s",
-							      c->workload);
+	ret = cell_build(&cj, &recipe, &res->probes, &err);
 	/* every rank runs it, or none does */
 	if (fleet_vote(ret ? VOTE_CANNOT : VOTE_GO, err.msg, 0, &v) || v.stop) {
 		res->interrupted = true;
@@ -289,7 +289,7 @@ again:
 		fail_cells(res, idx, v.why);
 		goto out;
 	}
-	ret = run_jobs(&jobs, &rr, &err);
+	ret = run_jobs(&cj.jobs, &rr, &err);
 	res->runs++;
 	choice = ret ? VOTE_CANNOT : !buffered && refused_direct(&rr) ? VOTE_BUFFERED : VOTE_GO;
 	snprintf(mine, sizeof(mine), "%s", ret ? err.msg : rr.nr ? rr.res[0].errmsg : "");
@@ -308,7 +308,7 @@ again:
 		fall_back(res, idx, v.why);
 		json_decref(own);
 		run_results_free(&rr);
-		job_list_free(&jobs);
+		cell_job_free(&cj);
 		if (s.remove[0])
 			target_remove(s.remove);
 		buffered = true;
@@ -332,7 +332,7 @@ out:
 	if (s.remove[0])
 		target_remove(s.remove);
 	run_results_free(&rr);
-	job_list_free(&jobs);
+	cell_job_free(&cj);
 }
 
 static void summarise(const struct suite_opts *o, struct suite_result *res)
@@ -425,6 +425,42 @@ int suite_vm_paths(struct suite_opts *o, struct suite_result *res, struct iop_er
 		res->interrupted = true;
 	if (!ret)
 		summarise(o, res);
+	return ret;
+}
+
+/*
+ * --explain: the extra cells on every target, explained; their jobs join the suite's, so
+ * that iopath explain can read the suite's JSON again.
+ */
+int suite_explain(const struct suite_opts *o, struct suite_result *res, int argc, char **argv,
+		  explain_progress_fn fn, json_t **out, struct iop_err *err)
+{
+	struct explain_target t[SUITE_TARGETS_MAX];
+	struct results r;
+	unsigned i, k;
+	int ret;
+
+	ret = results_init(&r, "suite", "vm-paths", argc, argv, err);
+	if (ret)
+		return ret;
+	for (i = 0; i < o->nr_targets; i++)
+		t[i] = (struct explain_target){ o->targets[i].name, o->targets[i].dir, NULL };
+	ret = explain_run(&r, t, o->nr_targets, &res->probes, NULL, fn, NULL, err);
+	if (r.interrupted)
+		res->interrupted = true;
+	for (i = 0; i < r.nr; i++)
+		for (k = 0; k < r.cells[i].nr; k++) {
+			json_t *job = json_deep_copy(json_array_get(r.cells[i].samples, k));
+
+			if (job)
+				json_object_set_new(job, "jobname", json_string(r.cells[i].label));
+			json_array_append_new(res->jobs, job);
+		}
+	if (!ret) {
+		*out = explain_results(&r, err);
+		ret = *out ? 0 : -ENOMEM;
+	}
+	results_free(&r);
 	return ret;
 }
 

@@ -194,7 +194,9 @@ static void prepare_target(struct sweep_target *t, struct sweep_grid *g)
 		{ "filename", t->file }, { "size", g->size }, { "rw", "read" }, { "bs", "4k" },
 		{ "io_size", "4k" },
 	};
-	const struct cell_recipe r = { NULL, opts, sizeof(opts) / sizeof(opts[0]), "sweep" };
+	const struct cell_recipe r = {
+		.opts = opts, .nr_opts = sizeof(opts) / sizeof(opts[0]), .where = "sweep",
+	};
 	struct cell_job c = { .label = "layout" };
 	struct run_results res = { 0 };
 	struct iop_err err = { "" };

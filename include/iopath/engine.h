@@ -161,6 +161,13 @@ struct engine {
 #define ENGINE_CMDPRIO		(1u << 16)
 /* It can give its writes RWF_ATOMIC (fio's atomic=1: pwritev2's flags, the SQE's or iocb's). */
 #define ENGINE_ATOMIC		(1u << 17)
+/*
+ * The kernel queues its requests: up to iodepth are in flight at the device at once, from one
+ * thread (an AIO context, a ring), what a queue-depth ladder measures. KERNEL_RING: through
+ * rings shared with the kernel, the cheaper submission where both work (explain tries it first).
+ */
+#define ENGINE_KERNEL_QUEUE	(1u << 18)
+#define ENGINE_KERNEL_RING	(1u << 19)
 
 struct engine_ops {
 	const char *name;
