@@ -3,7 +3,8 @@
  * tests (device-mapper's dm-error is not available everywhere; FUSE is).
  *
  *   faultfs [--eio-read-after=N] [--eio-write-after=N] [--errno=E] [--fail-every=K]
- *           [--corrupt-read-after=N] [--delay-ms=N] [--fsync-delay-ms=N] BACKING MOUNTPOINT
+ *           [--corrupt-read-after=N] [--delay-ms=N] [--fsync-delay-ms=N] [--parallel]
+ *           BACKING MOUNTPOINT
  *
  * After N successful reads (writes), every further read (write) of a regular file fails with
  * EIO, or with errno E (a number); with --fail-every=K only every Kth of them fails (the first
@@ -11,7 +12,11 @@
  * return their data with the first byte inverted. --delay-ms sleeps before every read and
  * write, --fsync-delay-ms before every fsync and fdatasync. Every open is direct_io, so each
  * read and write of the test reaches this process, and it serves one request at a time (a
- * single thread): with a delay, a path whose requests are serialized by construction. Files have no extended attributes;
+ * single thread): with a delay, a path whose requests are serialized by construction.
+ * --parallel serves them from as many threads as libfuse starts (it starts one per waiting
+ * request, up to its limit of about ten): with a delay, a path whose IOPS grow with the depth
+ * by construction, whatever else runs on the machine; it takes no counting option (their
+ * counters belong to one thread). Files have no extended attributes;
  * fallocate is passed through to the backing file.
  * Returns once mounted (it daemonizes); unmount with umount or fusermount3 -u.
  */
@@ -34,6 +39,7 @@
 static char backing[PATH_MAX];
 static long eio_read_after = -1, eio_write_after = -1, delay_ms, fail_errno = EIO, fail_every = 1;
 static long fsync_delay_ms;
+static bool parallel;
 static long nr_reads, nr_writes, past_reads, past_writes, corrupt_read_after = -1;
 
 /* Does this read (write) fail? done: the successful ones so far, past: those after N. */
@@ -278,7 +284,7 @@ static const struct fuse_operations ops = {
 };
 
 #define USAGE "usage: faultfs [--eio-read-after=N] [--eio-write-after=N] [--errno=E] [--fail-every=K] " \
-	"[--corrupt-read-after=N] [--delay-ms=N] [--fsync-delay-ms=N] BACKING MOUNTPOINT"
+	"[--corrupt-read-after=N] [--delay-ms=N] [--fsync-delay-ms=N] [--parallel] BACKING MOUNTPOINT"
 
 static void help(void)
 {
@@ -289,7 +295,9 @@ static void help(void)
 	       "  --fail-every=K                            ... only every Kth of them (the first included)\n"
 	       "  --corrupt-read-after=N                    reads after the first N get their first byte inverted\n"
 	       "  --delay-ms=N, --fsync-delay-ms=N          sleep N ms before every read and write (fsync)\n"
-	       "  One request at a time, every open direct_io. Returns once mounted; unmount with umount\n"
+	       "  --parallel                                serve requests from up to about ten threads\n"
+	       "                                            (with a delay: IOPS grow with depth; no counting option)\n"
+	       "  One request at a time unless --parallel, every open direct_io. Returns once mounted; unmount with umount\n"
 	       "  MOUNTPOINT (root) or fusermount3 -u MOUNTPOINT.\n", USAGE);
 }
 
@@ -317,10 +325,16 @@ int main(int argc, char **argv)
 			fail_every = atol(argv[i] + 13);
 		else if (!strncmp(argv[i], "--corrupt-read-after=", 21))
 			corrupt_read_after = atol(argv[i] + 21);
+		else if (!strcmp(argv[i], "--parallel"))
+			parallel = true;
 		else {
 			fprintf(stderr, "faultfs: unknown option '%s' (faultfs --help lists them)\n", argv[i]);
 			return 2;
 		}
+	}
+	if (parallel && (eio_read_after >= 0 || eio_write_after >= 0 || corrupt_read_after >= 0)) {
+		fprintf(stderr, "faultfs: --parallel takes only --delay-ms and --fsync-delay-ms\n");
+		return 2;
 	}
 	if (fail_errno <= 0 || fail_every <= 0) {
 		fprintf(stderr, "faultfs: --errno and --fail-every take a number from 1\n");
@@ -331,7 +345,8 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	fargv[fargc++] = argv[0];
-	fargv[fargc++] = (char *)"-s";
+	if (!parallel)
+		fargv[fargc++] = (char *)"-s";
 	fargv[fargc++] = (char *)"-o";
 	fargv[fargc++] = (char *)"fsname=faultfs";
 	fargv[fargc++] = argv[i + 1];
