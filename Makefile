@@ -271,7 +271,8 @@ fuzz: iopath
 	done
 
 # The side-by-side benchmark against fio (not a test: nothing is asserted). BENCH_ARGS are
-# passed on, e.g. make bench BENCH_ARGS="--quick" or BENCH_ARGS="--only cost,cached".
+# passed on, e.g. make bench BENCH_ARGS="--quick" or BENCH_ARGS="--only cost,cached"; FIO_SRC=DIR
+# builds t/io_uring from that fio source (default: Debian's source package, docs/benchmark.md).
 bench: iopath
 	scripts/deps.sh --bench
 	scripts/bench $(BENCH_ARGS)
