@@ -35,6 +35,22 @@ int file_path(const struct job_spec *job, const char *name, char *out, struct io
 	return join(out, job->directory, name, err);
 }
 
+int file_make_dirs(const char *path)
+{
+	char dir[PATH_MAX];
+	char *p;
+
+	if (snprintf(dir, sizeof(dir), "%s", path) >= (int)sizeof(dir))
+		return -ENAMETOOLONG;
+	for (p = strchr(dir + 1, '/'); p; p = strchr(p + 1, '/')) {
+		*p = '\0';
+		if (mkdir(dir, 0700) && errno != EEXIST)
+			return -errno;
+		*p = '/';
+	}
+	return 0;
+}
+
 /*
  * Open path for writing (accmode O_WRONLY or O_RDWR), creating it when it does not exist;
  * a file created here is marked as iopath's own, so re-runs may write it without asking.
@@ -45,6 +61,8 @@ static int open_or_create(const char *path, int accmode, int *fdp, bool *created
 {
 	int fd = open(path, accmode | O_CREAT | O_EXCL | O_CLOEXEC, 0644), ret;
 
+	if (fd < 0 && errno == ENOENT && !file_make_dirs(path))
+		fd = open(path, accmode | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
 	*created = fd >= 0;
 	if (fd >= 0) {
 		ret = target_mark_created_for_layout(fd, path);
@@ -139,6 +157,49 @@ static int add_name(const struct job_spec *job, struct path_set *out, const char
 	return ret;
 }
 
+/*
+ * fio's make_filename(): in filename_format, every $jobname, then every $jobnum, $filenum and
+ * $clientuid (matched whatever their case) replaced by the job's name, the worker's number,
+ * the file's number and the client's name (a rank's under MPI; empty alone).
+ */
+static int format_name(const struct job_spec *job, unsigned clone, unsigned nr, char *buf,
+		       struct iop_err *err)
+{
+	static const char *const keys[] = { "$jobname", "$jobnum", "$filenum", "$clientuid" };
+	char with[32], tmp[PATH_MAX];
+	const char *client = fleet_file_suffix(), *val;
+	size_t k, at;
+	char *hit;
+	int n;
+
+	snprintf(buf, PATH_MAX, "%s", job->filename_format);
+	for (k = 0; k < sizeof(keys) / sizeof(keys[0]); k++) {
+		for (at = 0; (hit = strcasestr(buf + at, keys[k]));) {
+			if (k == 0)
+				val = job->name;
+			else if (k == 3)
+				val = *client ? client + 1 : "";
+			else
+				snprintf(with, sizeof(with), "%u", k == 1 ? clone : nr), val = with;
+			*hit = '\0';
+			n = snprintf(tmp, sizeof(tmp), "%s%s%s", buf, val, hit + strlen(keys[k]));
+			if (n < 0 || (size_t)n >= sizeof(tmp))
+				return iop_errf(err, -ENAMETOOLONG,
+						"job %s: filename_format=%s makes a name longer than %d bytes",
+						job->name, job->filename_format, PATH_MAX - 1);
+			at = (size_t)(hit - buf) + strlen(val);
+			memcpy(buf, tmp, (size_t)n + 1);
+		}
+	}
+	return 0;
+}
+
+bool file_names_shared(const struct job_spec *job)
+{
+	return job->filename[0] ||
+	       (job->filename_format[0] && !strcasestr(job->filename_format, "$jobnum"));
+}
+
 int file_names(const struct job_spec *job, unsigned clone, struct path_set *out,
 	       struct iop_err *err)
 {
@@ -149,10 +210,16 @@ int file_names(const struct job_spec *job, unsigned clone, struct path_set *out,
 	int ret;
 
 	if (!job->filename[0]) {
-		/* fio's default names: <jobname>.<worker>.<file number> */
+		/* fio's default names: <jobname>.<worker>.<file number>, or filename_format's */
 		for (nr = 0; nr < job->nrfiles; nr++) {
-			snprintf(name, sizeof(name), "%s.%u.%u%s", job->name, clone, nr,
-				 fleet_file_suffix());
+			if (job->filename_format[0]) {
+				ret = format_name(job, clone, nr, name, err);
+				if (ret)
+					return ret;
+			} else {
+				snprintf(name, sizeof(name), "%s.%u.%u%s", job->name, clone, nr,
+					 fleet_file_suffix());
+			}
 			ret = add_name(job, out, name, err);
 			if (ret)
 				return ret;
@@ -272,7 +339,7 @@ static int fill_range(const struct job_spec *job, int fd, const char *path, uint
 		off += (uint64_t)w;
 	}
 	*done = off;
-	if (!ret && fsync(fd)) {
+	if (!ret && job->create_fsync && fsync(fd)) {
 		ret = iop_errf(err, -errno, "laying out %s: fsync: %s", path, strerror(errno));
 		*done = from;
 	}
@@ -459,6 +526,8 @@ int file_open(const struct job_spec *job, const char *path, bool write, bool for
 	int fd;
 
 	fd = write && job->create_on_open ? open(path, flags | O_CREAT | O_EXCL, 0644) : -1;
+	if (fd < 0 && write && job->create_on_open && errno == ENOENT && !file_make_dirs(path))
+		fd = open(path, flags | O_CREAT | O_EXCL, 0644);
 	if (fd >= 0) {
 		/* create_on_open: created here rather than laid out, and iopath's own as well */
 		int ret = target_mark_owned(fd, path);

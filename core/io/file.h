@@ -31,13 +31,19 @@ void paths_free(struct path_set *s);
 /*
  * Append the files worker `clone` of job uses to out: filename split at unescaped ':'
  * (shared by all workers), or "<jobname>.<clone>.<n>" for n < nrfiles when no filename is
- * given (fio's names); relative names go under directory. Returns the count or -errno.
+ * given (fio's names; filename_format's when given); relative names go under directory. Returns the count or -errno.
  */
 int file_names(const struct job_spec *job, unsigned clone, struct path_set *out,
 	       struct iop_err *err);
 
+/* Whether all workers of job use the same files: filename=, or a filename_format without $jobnum. */
+bool file_names_shared(const struct job_spec *job);
+
 /* name under the job's directory (unless absolute), into out (PATH_MAX bytes). */
 int file_path(const struct job_spec *job, const char *name, char *out, struct iop_err *err);
+
+/* The directories above path that are missing, made as fio makes them (mode 0700). 0 or -errno. */
+int file_make_dirs(const char *path);
 
 /* Create path if missing and, when it is a regular file, set its length to len. */
 int file_truncate(const char *path, uint64_t len, struct iop_err *err);

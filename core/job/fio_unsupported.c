@@ -24,7 +24,6 @@
 const struct fio_unsupported fio_unsupported_table[] = {
 	/* fio's job options (fio --cmdhelp=all) */
 	JOB_OPT("lockfile", "none", "Lock file when doing IO to it"),
-	JOB_OPT("filename_format", "$jobname.$jobnum.$filenum", "Override default $jobname.$jobnum.$filenum naming"),
 	JOB_OPT("unique_filename", "1", "For network clients, prefix file with source IP"),
 	JOB_OPT("opendir", NULL, "Recursively add files from this directory and down"),
 	JOB_OPT("offset_align", "0", "Start IO from this offset alignment"),
@@ -48,10 +47,8 @@ const struct fio_unsupported fio_unsupported_table[] = {
 	JOB_OPT("max_latency", NULL, "Maximum tolerated IO latency (usec)"),
 	JOB_OPT("latency_run", "0", "Keep adjusting queue depth to match latency_target"),
 	JOB_OPT("write_hint", NULL, "Set expected write life time"),
-	JOB_OPT("create_fsync", "1", "fsync file after creation"),
 	JOB_OPT("create_only", "0", "Only perform file creation phase"),
 	JOB_OPT("allow_mounted_write", "0", "Allow writes to a mounted partition"),
-	JOB_OPT("fsync_on_close", "0", "fsync files on close"),
 	JOB_OPT("unlink_each_loop", "0", "Unlink created files after each loop in a job has completed"),
 	JOB_OPT("bwavgtime", "500", "Time window over which to calculate bandwidth (msec)"),
 	JOB_OPT("iopsavgtime", "500", "Time window over which to calculate IOPS (msec)"),

@@ -65,6 +65,8 @@ const struct opt_def opt_table[] = {
 	  "free text, carried into the reports" },
 	{ "filename", NULL, OPT_STR, FIELD(filename), 0, 0, NULL, "file(s) to use, a:b for several" },
 	{ "directory", NULL, OPT_STR, FIELD(directory), 0, 0, NULL, "directory for the job's files" },
+	{ "filename_format", NULL, OPT_STR, FIELD(filename_format), 0, 0, NULL,
+	  "names of the job's files without filename=: $jobname, $jobnum, $filenum, $clientuid replaced" },
 	{ "copy_from", NULL, OPT_STR, FIELD(copy_from), 0, 0, NULL,
 	  "rw=copy: the file to copy to filename" },
 	{ "nrfiles", "nr_files", OPT_UINT, FIELD(nrfiles), 1, 100000000, NULL,
@@ -128,6 +130,10 @@ const struct opt_def opt_table[] = {
 	{ "fdatasync", NULL, OPT_UINT, FIELD(fdatasync_blocks), 0, UINT32_MAX, NULL,
 	  "fdatasync every N writes" },
 	{ "end_fsync", NULL, OPT_BOOL, FIELD(end_fsync), 0, 1, NULL, "fsync files when the job ends" },
+	{ "fsync_on_close", NULL, OPT_BOOL, FIELD(fsync_on_close), 0, 1, NULL,
+	  "fsync each written file as the worker closes it (after its measured time)" },
+	{ "create_fsync", NULL, OPT_BOOL, FIELD(create_fsync), 0, 1, NULL,
+	  "fsync each file after laying it out (0: leave its data to the page cache)" },
 	{ "overwrite", NULL, OPT_BOOL, FIELD(overwrite), 0, 1, NULL,
 	  "allow writing to existing files iopath did not create" },
 	{ "direct", NULL, OPT_FN, 0, 0, 0, 0, set_direct, "O_DIRECT (1) or buffered (0)" },
@@ -417,6 +423,7 @@ void job_defaults(struct job_spec *job)
 	job->ss_limit = 0.01;
 	job->latency_percentile = 100.0;
 	job->allow_file_create = true;
+	job->create_fsync = true;
 	job->create_serialize = true;
 	job->dedupe_ws_percentage = 5;
 	job->do_verify = true;

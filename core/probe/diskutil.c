@@ -151,9 +151,14 @@ int disk_set_add_path(struct disk_set *s, const char *path)
 		if (S_ISCHR(st.st_mode) || S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode))
 			return 0;
 	} else {
-		/* not there yet: the filesystem that will hold it */
+		/* not there yet: the filesystem that will hold it (its nearest directory there) */
+		char *d;
+
 		snprintf(tmp, sizeof(tmp), "%s", path);
-		if (stat(dirname(tmp), &st))
+		do
+			d = dirname(tmp);
+		while (stat(d, &st) && errno == ENOENT && strcmp(d, ".") && strcmp(d, "/"));
+		if (stat(d, &st))
 			return 0;
 	}
 	return disk_set_add_devnum(s, major(st.st_dev), minor(st.st_dev));

@@ -415,6 +415,9 @@ static json_t *iopath_job_json(const struct job_result *r)
 		set(o, "not_measured", nm);
 	}
 	set(o, "clocksource", json_string(r->tsc_mhz > 0 ? "cpu" : "clock_gettime"));
+	if (r->spec->clocksource == CLOCK_GTOD)
+		set(o, "clocksource_given", json_string(
+			"gettimeofday: stamped with clock_gettime instead (nanoseconds; fio's gettimeofday stamps are microseconds)"));
 	/* how often the clock was read: what a latency here can and cannot resolve */
 	{
 		bool sync = r->spec->engine && (r->spec->engine->flags & ENGINE_SYNC);

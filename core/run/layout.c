@@ -83,6 +83,8 @@ static int bind_open(const struct job_plan *plan, const char *path, bool missing
 	*created = false;
 	if (missing) {
 		fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+		if (fd < 0 && errno == ENOENT && !file_make_dirs(path))
+			fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
 		if (fd >= 0) {
 			*created = true;
 			ret = target_mark_created_for_layout(fd, path);

@@ -98,20 +98,29 @@ static int check_access(const struct job_spec *job, const char *path, bool write
 			write ? "writing" : "reading", strerror(errno));
 }
 
-/* A file that does not exist yet: its directory must exist and take new files. */
+/*
+ * A file that does not exist yet: the nearest of its directories that exists must take new
+ * entries (the layout creates the missing ones, as fio's create_work_dirs() does).
+ */
 static int check_new_file(const struct job_spec *job, const char *path, struct iop_err *err)
 {
 	char dir[PATH_MAX];
 	struct stat st;
-	const char *slash = strrchr(path, '/');
+	char *slash;
+	int ret;
 
-	if (!slash)
-		snprintf(dir, sizeof(dir), ".");
-	else
-		snprintf(dir, sizeof(dir), "%.*s", slash == path ? 1 : (int)(slash - path), path);
-	if (stat(dir, &st))
-		return iop_errf(err, -errno, "job %s: cannot create %s: directory %s: %s", job->name,
-				path, dir, strerror(errno));
+	snprintf(dir, sizeof(dir), "%s", path);
+	do {
+		slash = strrchr(dir, '/');
+		if (!slash)
+			snprintf(dir, sizeof(dir), ".");
+		else
+			slash[slash == dir ? 1 : 0] = '\0';
+		ret = stat(dir, &st) ? -errno : 0;
+	} while (ret == -ENOENT && slash && slash != dir);
+	if (ret)
+		return iop_errf(err, ret, "job %s: cannot create %s: directory %s: %s", job->name,
+				path, dir, strerror(-ret));
 	if (!S_ISDIR(st.st_mode))
 		return iop_errf(err, -ENOTDIR, "job %s: cannot create %s: %s is not a directory",
 				job->name, path, dir);
@@ -583,8 +592,8 @@ static int plan_metadata(const struct job_spec *job, struct job_plan *plan, stru
 }
 
 /*
- * A job's clock: clocksource=clock_gettime, =cpu, or fio's default, the CPU clock where it is
- * reliable and clock_gettime elsewhere.
+ * A job's clock: clocksource=clock_gettime (gettimeofday too: finer than fio's microseconds),
+ * =cpu, or fio's default, the CPU clock where it is reliable and clock_gettime elsewhere.
  */
 int plan_clock(const struct job_spec *job, struct job_plan *plan, struct iop_err *err)
 {
@@ -592,7 +601,7 @@ int plan_clock(const struct job_spec *job, struct job_plan *plan, struct iop_err
 	int ret;
 
 	plan->tsc = NULL;
-	if (job->clocksource == CLOCK_GETTIME)
+	if (job->clocksource == CLOCK_GETTIME || job->clocksource == CLOCK_GTOD)
 		return 0;
 	if (!tsc_usable(why, sizeof(why))) {
 		if (job->clocksource == CLOCK_CPU)
@@ -668,7 +677,7 @@ int plan_job(const struct job_spec *job, const struct target_policy *pol,
 				job->directory);
 	if (job->rw == RW_METADATA)
 		return plan_metadata(job, plan, err);
-	plan->shared = job->filename[0] != '\0';
+	plan->shared = file_names_shared(job);
 	for (c = 0; c < (plan->shared ? 1 : plan->nr_workers); c++) {
 		n = file_names(job, c, &plan->names, err);
 		if (n < 0)

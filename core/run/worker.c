@@ -602,6 +602,27 @@ static void end_fsync(struct worker *w)
 }
 
 /*
+ * fsync_on_close: fio's put_file() flushes each file of a job that writes as it closes it,
+ * after the measured time and outside the counts, and not after a sync just made (end_fsync).
+ */
+static void close_fsync(struct worker *w)
+{
+	unsigned i;
+
+	if (!w->job->fsync_on_close || !job_writes(w->job->rw) || w->job->end_fsync)
+		return;
+	for (i = 0; i < w->nr_files; i++) {
+		if (w->files[i].fd < 0 || w->files[i].read_only)
+			continue;
+		if (fsync(w->files[i].fd)) {
+			worker_fail(w, errno, "fsync_on_close %s: %s", w->files[i].path,
+				    strerror(errno));
+			return;
+		}
+	}
+}
+
+/*
  * rw=copy with verify: read both files back from storage (caches dropped first) and compare
  * their crc32c and sizes. Outside the timed interval, like fio's verify phase.
  */
@@ -939,6 +960,8 @@ void *worker_main(void *arg)
 		vstate_save(w);
 	if (job->rw == RW_COPY)
 		copy_finish(w);
+	if (!w->aborted)
+		close_fsync(w);
 	getrusage(RUSAGE_THREAD, &w->ru_end);
 	if (w->kt_valid)
 		w->kt_valid = !w->eng.ops->kthread_cpu(&w->eng, &w->kt_end[0], &w->kt_end[1]);

@@ -157,6 +157,7 @@ enum job_clock {
 	CLOCK_DEFAULT,
 	CLOCK_GETTIME,
 	CLOCK_CPU,
+	CLOCK_GTOD,		/* gettimeofday: accepted, stamped with clock_gettime (finer) */
 };
 
 /* fio's error types (td_error.h): what continue_on_error and ignore_error speak of. */
@@ -184,6 +185,7 @@ struct job_spec {
 	char description[256];		/* description=: free text, carried into the reports */
 	char filename[PATH_MAX];	/* as given: "a:b" names several files */
 	char directory[PATH_MAX];
+	char filename_format[PATH_MAX];	/* fio's: names from $jobname $jobnum $filenum $clientuid */
 	char copy_from[PATH_MAX];	/* rw=copy: the source file */
 	char ioengine[32];		/* as given */
 	const struct engine_ops *engine;	/* resolved at finish */
@@ -263,6 +265,8 @@ struct job_spec {
 	unsigned fsync_blocks;
 	unsigned fdatasync_blocks;
 	bool end_fsync;
+	bool fsync_on_close;		/* fio's: fsync each written file as the worker closes it */
+	bool create_fsync;		/* fio's (default 1): fsync a file after laying it out */
 	bool overwrite;			/* may write files iopath did not create */
 	bool direct;
 	bool atomic;			/* atomic=1: writes with RWF_ATOMIC (untorn); implies direct=1;

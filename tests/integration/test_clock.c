@@ -37,13 +37,24 @@ Test(clocksource, default_names_the_clock_it_chose)
 	json_decref(root);
 }
 
-Test(clocksource, gettimeofday_is_refused_with_what_is_accepted)
+Test(clocksource, gettimeofday_runs_on_clock_gettime_and_says_so)
+{
+	json_t *root = null_job("--clocksource=gettimeofday");
+	json_t *io = json_object_get(json_array_get(json_object_get(root, "jobs"), 0), "iopath");
+	const char *given = json_string_value(json_object_get(io, "clocksource_given"));
+
+	cr_assert_str_eq(clock_of(root), "clock_gettime");
+	cr_assert(given && strstr(given, "gettimeofday"), "clocksource_given %s", given);
+	json_decref(root);
+}
+
+Test(clocksource, unknown_clock_is_refused_with_what_is_accepted)
 {
 	struct run_out r = iopath_run("--name=t", "--size=16m", "--ioengine=null",
-				      "--clocksource=gettimeofday", NULL);
+				      "--clocksource=sundial", NULL);
 
 	cr_assert_eq(r.status, 2);
-	cr_assert(strstr(r.err, "clocksource") && strstr(r.err, "clock_gettime"), "%s", r.err);
+	cr_assert(strstr(r.err, "clocksource") && strstr(r.err, "gettimeofday"), "%s", r.err);
 	run_out_free(&r);
 }
 

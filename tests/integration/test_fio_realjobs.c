@@ -1,0 +1,181 @@
+/*
+ * Side by side with Debian's fio (skipped without it), the constructs real users' job files
+ * use: each job text runs through both tools, each in a scratch directory of its own, and
+ * what they made, reported and returned is compared.
+ */
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "harness.h"
+
+static void need_fio(void)
+{
+	if (access(FIO_BIN, X_OK))
+		cr_skip_test("fio is not installed (scripts/deps.sh installs it)");
+}
+
+TestSuite(fio_realjobs, .init = need_fio, .fini = tmpdir_cleanup);
+
+struct side {
+	char dir[2][320];	/* [0] fio's scratch directory, [1] iopath's */
+	struct run_out out[2];
+};
+
+/*
+ * Write text as DIR/job.fio in a fresh directory per tool and run each tool there with
+ * extra (NULL-ended, may be NULL) and the job file; the outputs are kept in s. With trace
+ * (strace's -e trace=CALLS), each tool runs under strace -f, its log in DIR/.strace.
+ */
+static void side_run_traced(struct side *s, const char *text, const char *const *extra,
+			    const char *trace)
+{
+	char *argv[40], cwd[512], path[400], calls[128];
+	unsigned t, n;
+	FILE *f;
+
+	cr_assert_not_null(getcwd(cwd, sizeof(cwd)));
+	snprintf(calls, sizeof(calls), "trace=%s", trace ? trace : "");
+	if (trace)
+		leak_check_off_under_ptrace();
+	for (t = 0; t < 2; t++) {
+		const char *const *x = extra;
+
+		snprintf(s->dir[t], sizeof(s->dir[t]), "%s", tmpdir_make());
+		snprintf(path, sizeof(path), "%s/job.fio", s->dir[t]);
+		f = fopen(path, "w");
+		cr_assert_not_null(f);
+		fputs(text, f);
+		cr_assert_eq(fclose(f), 0);
+		n = 0;
+		if (trace) {
+			argv[n++] = "strace";
+			argv[n++] = "-f";
+			argv[n++] = "-e";
+			argv[n++] = calls;
+			argv[n++] = "-o.strace";
+		}
+		argv[n++] = t ? (trace ? getenv("IOPATH_BIN") : "iopath") : (trace ? FIO_BIN : "fio");
+		for (; x && *x && n < 38; x++)
+			argv[n++] = (char *)*x;
+		argv[n++] = "job.fio";
+		argv[n] = NULL;
+		cr_assert_eq(chdir(s->dir[t]), 0);
+		if (trace)
+			s->out[t] = prog_runv(strace_bin(), argv);
+		else
+			s->out[t] = t ? iopath_runv(argv) : prog_runv(FIO_BIN, argv);
+		cr_assert_eq(chdir(cwd), 0);
+	}
+}
+
+static void side_run(struct side *s, const char *text, const char *const *extra)
+{
+	side_run_traced(s, text, extra, NULL);
+}
+
+/* How many lines of tool t's strace log hold what. */
+static unsigned trace_count(const struct side *s, unsigned t, const char *what)
+{
+	char path[400], line[1024];
+	unsigned n = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/.strace", s->dir[t]);
+	f = fopen(path, "r");
+	cr_assert_not_null(f, "no strace log in %s", s->dir[t]);
+	while (fgets(line, sizeof(line), f))
+		n += strstr(line, what) != NULL;
+	fclose(f);
+	return n;
+}
+
+static void side_free(struct side *s)
+{
+	run_out_free(&s->out[0]);
+	run_out_free(&s->out[1]);
+}
+
+/* The regular files under dir, relative, sorted, one a line (job.fio and the tools' own left out). */
+static void list_files(const char *top, const char *rel, char *out, size_t len)
+{
+	char path[640], sub[320];
+	struct dirent **ents;
+	struct stat st;
+	int n, i;
+
+	snprintf(path, sizeof(path), "%s/%s", top, rel);
+	n = scandir(path, &ents, NULL, alphasort);
+	for (i = 0; i < n; i++) {
+		const char *e = ents[i]->d_name;
+
+		snprintf(sub, sizeof(sub), "%s%s%s", rel, *rel ? "/" : "", e);
+		snprintf(path, sizeof(path), "%s/%s", top, sub);
+		if (e[0] == '.' || !strcmp(sub, "job.fio") || lstat(path, &st)) {
+			free(ents[i]);
+			continue;
+		}
+		if (S_ISDIR(st.st_mode))
+			list_files(top, sub, out, len);
+		else
+			snprintf(out + strlen(out), len - strlen(out), "%s\n", sub);
+		free(ents[i]);
+	}
+	if (n >= 0)
+		free(ents);
+}
+
+Test(fio_realjobs, filename_format_names_files_as_fio)
+{
+	static const char text[] =
+		"[global]\nioengine=psync\nsize=64k\nbs=4k\nrw=write\n"
+		"[one]\nnumjobs=2\nnrfiles=2\nfilename_format=$filenum.$JobName-$jobnum.$clientuid.dat\n"
+		"[two]\nfilename_format=two/$jobname.$jobnum.$filenum\n"
+		"[shared]\nnumjobs=3\nfilename_format=shared.file\n";
+	char files[2][2048] = { "", "" };
+	struct side s;
+	unsigned t;
+
+	side_run(&s, text, NULL);
+	for (t = 0; t < 2; t++) {
+		cr_assert_eq(s.out[t].status, 0, "%s failed: %s", t ? "iopath" : "fio",
+			     s.out[t].err);
+		list_files(s.dir[t], "", files[t], sizeof(files[t]));
+	}
+	cr_expect_str_eq(files[1], files[0], "iopath made\n%s\nfio made\n%s", files[1], files[0]);
+	cr_expect(strstr(files[0], "two/two.0.0"), "fio made\n%s", files[0]);
+	side_free(&s);
+}
+
+/*
+ * fsync_on_close: fio flushes each file of a writing job when it closes it (and, 3.33, again
+ * as it reopens and closes each at the very end); iopath flushes each file once; neither
+ * flushes without the option, nor for a job that only reads.
+ */
+Test(fio_realjobs, fsync_on_close_flushes_each_written_file)
+{
+	static const char *const texts[] = {
+		"[w]\nioengine=psync\nrw=write\nsize=48k\nbs=4k\nnrfiles=3\nfsync_on_close=1\ncreate_fsync=0\n",
+		"[w]\nioengine=psync\nrw=write\nsize=48k\nbs=4k\nnrfiles=3\nfsync_on_close=0\ncreate_fsync=0\n",
+		"[r]\nioengine=psync\nrw=read\nsize=48k\nbs=4k\nnrfiles=3\nfsync_on_close=1\ncreate_fsync=0\n",
+	};
+	unsigned k, t, n[2];
+	struct side s;
+
+	if (!strace_bin())
+		cr_skip_test("strace is not installed (scripts/deps.sh installs it)");
+	for (k = 0; k < 3; k++) {
+		side_run_traced(&s, texts[k], NULL, "fsync");
+		for (t = 0; t < 2; t++) {
+			cr_assert_eq(s.out[t].status, 0, "%s failed: %s", t ? "iopath" : "fio",
+				     s.out[t].err);
+			n[t] = trace_count(&s, t, "fsync(");
+		}
+		cr_expect_eq(n[1], k ? 0u : 3u, "job %u: iopath made %u fsyncs", k, n[1]);
+		cr_expect(k ? n[0] == 0 : n[0] >= 3, "job %u: fio made %u fsyncs", k, n[0]);
+		side_free(&s);
+	}
+}
