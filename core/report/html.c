@@ -42,13 +42,14 @@ static const char css[] =
 	"figure{margin:10px 0 18px;overflow-x:auto;break-inside:avoid;max-width:100%}\n"
 	".charts{display:flex;flex-wrap:wrap;gap:0 16px;align-items:flex-start}\n"
 	".charts figure{margin:6px 0 12px;border:1px solid #eef0f2;border-radius:6px;padding:4px}\n"
-	"svg.chart{background:#fff;display:block}\n"
+	"svg.chart{background:#fff;display:block;max-width:100%;height:auto}\n"
 	"svg .ci.regression,svg .ci.failed{stroke:#d55e00}svg .pt.regression,svg .pt.failed{fill:#d55e00}\n"
 	"svg .ci.improvement{stroke:#009e73}svg .pt.improvement{fill:#009e73}\n"
 	"svg .ci{stroke:#7aa6c8}svg .pt{fill:#0072b2}\n"
 	"code,.mono{font-family:ui-monospace,Menlo,Consolas,monospace;font-size:12px}\n"
 	"footer{margin-top:40px;color:#888;font-size:12px}\n"
 	"@media print{body{max-width:none;padding:0}nav{display:none}.scroll,figure{overflow:visible}"
+	"table{font-size:10px}th,td{padding:2px 4px}.card{min-width:0}"
 	".scroll.tall{max-height:none;border:0}"
 	"h2{break-before:auto;break-after:avoid}table.sortable th:after{content:''}}\n";
 

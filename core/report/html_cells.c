@@ -12,11 +12,10 @@ const char *const hpct_keys[HPCT_NR] = {
 	"p50", "p90", "p95", "p99", "p99.5", "p99.9", "p99.95", "p99.99",
 };
 
-/* Lines per latency chart, cells per bar chart: beyond that a chart is split. */
-#define LINES_PER_CHART 10
-#define CATS_PER_CHART 48
 /* Rows beyond which a table scrolls in a box of its own, so that the charts stay in reach. */
 #define TALL_ROWS 40
+/* Tests and paths a suite's heat map holds. */
+#define MAXV 256
 
 const char *hcell_get(const struct hcell *c, const char *key)
 {
@@ -52,7 +51,7 @@ static int hcell_fill(struct hcell *c, const json_t *jc)
 	c->samples = json_object_get(jc, "samples");
 	n = json_array_size(c->samples);
 	c->n = (unsigned)n;
-	v = calloc(n ? n : 1, sizeof(*v) * (MET_NR + HPCT_NR));
+	v = calloc(n ? n : 1, sizeof(*v) * (MET_NR + HPCT_NR + 1));
 	if (!v)
 		return -ENOMEM;
 	json_array_foreach(c->samples, i, smp) {
@@ -65,11 +64,12 @@ static int hcell_fill(struct hcell *c, const json_t *jc)
 		lat = metrics_clat(smp, &to_ns);
 		for (p = 0; p < HPCT_NR; p++)
 			v[(MET_NR + p) * n + i] = lat ? metrics_percentile(lat, hpct_points[p], to_ns) : NAN;
+		v[(MET_NR + HPCT_NR) * n + i] = lat ? metrics_percentile(lat, 1, to_ns) : NAN;
 		if (!c->direct_note && jstr(iop, "direct_not_honoured", NULL))
 			c->direct_note = jstr(iop, "direct_not_honoured", NULL);
 	}
 	/* the medians of the values present */
-	for (m = 0; m < MET_NR + HPCT_NR; m++) {
+	for (m = 0; m < MET_NR + HPCT_NR + 1; m++) {
 		double *x = v + m * n, lo, hi, cv, med;
 
 		for (i = 0, k = 0; i < n; i++)
@@ -81,8 +81,10 @@ static int hcell_fill(struct hcell *c, const json_t *jc)
 			c->min[m] = lo;
 			c->max[m] = hi;
 			c->cv[m] = cv;
-		} else {
+		} else if (m < MET_NR + HPCT_NR) {
 			c->pct[m - MET_NR] = med;
+		} else {
+			c->p1 = med;
 		}
 	}
 	free(v);
@@ -163,35 +165,6 @@ void hcell_name(const struct hset *s, const struct hcell *c, const char *const *
 	}
 	if (!buf[0])
 		snprintf(buf, len, "%s", skip && skip[0] ? "all" : c->label);
-}
-
-void h_chart_lines(FILE *f, const struct svg_chart *c)
-{
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *m = open_memstream(&buf, &len);
-
-	/* drawn aside first: a chart with nothing to draw leaves no empty figure */
-	if (!m)
-		return;
-	if (!svg_lines(m, c) && !fflush(m) && len)
-		fprintf(f, "<figure>%s</figure>\n", buf);
-	fclose(m);
-	free(buf);
-}
-
-void h_chart_bars(FILE *f, const struct svg_chart *c)
-{
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *m = open_memstream(&buf, &len);
-
-	if (!m)
-		return;
-	if (!svg_bars(m, c) && !fflush(m) && len)
-		fprintf(f, "<figure>%s</figure>\n", buf);
-	fclose(m);
-	free(buf);
 }
 
 static void fmt_val(char *b, size_t len, enum metric_id m, double v)
@@ -300,289 +273,12 @@ static void cells_table(FILE *f, const struct hset *s, const char *id)
 	fputs("</tbody></table></div>\n", f);
 }
 
-/* The distinct values of key among the cells (in order of appearance); returns how many. */
-static unsigned distinct(const struct hset *s, const char *key, const char **out, unsigned max)
-{
-	unsigned i, k, n = 0;
-
-	for (i = 0; i < s->nr; i++) {
-		const char *v = hcell_get(&s->cells[i], key);
-
-		for (k = 0; k < n && strcmp(out[k], v); k++)
-			;
-		if (k == n && n < max)
-			out[n++] = v;
-	}
-	return n;
-}
-
-static bool has_key(const struct hset *s, const char *key)
-{
-	for (unsigned k = 0; k < s->nkeys; k++)
-		if (!strcmp(s->keys[k], key))
-			return true;
-	return false;
-}
-
-#define MAXV 256
-
-/* Bars of metric m for the cells of one target: categories = the rest, a series per engine. */
-static void bars_for(FILE *f, const struct hset *s, const char *target, enum metric_id m)
-{
-	static const char *const skip[] = { "target", "engine", NULL };
-	const char *engines[MAXV], **cats = NULL;
-	char (*names)[160] = NULL, title[256];
-	struct svg_series ser[MAXV];
-	double *y = NULL;
-	unsigned ne, ncat = 0, i, e, start;
-	bool by_engine = has_key(s, "engine");
-
-	ne = by_engine ? distinct(s, "engine", engines, MAXV) : 1;
-	if (!by_engine)
-		engines[0] = metric_table[m].title;
-	names = calloc(s->nr + 1, sizeof(*names));
-	cats = calloc(s->nr + 1, sizeof(*cats));
-	y = malloc((s->nr + 1) * ne * sizeof(*y));
-	if (!names || !cats || !y)
-		goto out;
-	for (i = 0; i < (s->nr + 1) * ne; i++)
-		y[i] = NAN;
-	for (i = 0; i < s->nr; i++) {
-		const struct hcell *c = &s->cells[i];
-		unsigned k;
-
-		if (target && strcmp(hcell_get(c, "target"), target))
-			continue;
-		hcell_name(s, c, skip, names[ncat], sizeof(names[0]));
-		for (k = 0; k < ncat && strcmp(cats[k], names[ncat]); k++)
-			;
-		if (k == ncat) {
-			cats[ncat] = names[ncat];
-			ncat++;
-		}
-		for (e = 0; e < ne && by_engine && strcmp(engines[e], hcell_get(c, "engine")); e++)
-			;
-		if (e < ne && !strcmp(c->status, "ok"))
-			y[e * s->nr + k] = c->med[m] / metric_table[m].display_div;
-	}
-	for (start = 0; start < ncat; start += CATS_PER_CHART) {
-		unsigned n = ncat - start < CATS_PER_CHART ? ncat - start : CATS_PER_CHART;
-		struct svg_chart c = {
-			.title = title, .ylabel = metric_table[m].unit, .ncat = n, .cats = cats + start,
-			.nser = ne, .ser = ser, .mark_x = NAN, .unit = metric_table[m].unit,
-		};
-
-		for (e = 0; e < ne; e++)
-			ser[e] = (struct svg_series){ .name = engines[e], .n = n, .y = y + e * s->nr + start };
-		snprintf(title, sizeof(title), "%s%s%s%s", metric_table[m].title,
-			 by_engine ? " per engine" : "", target ? " on " : "", target ? target : "");
-		if (ncat > CATS_PER_CHART)
-			snprintf(title + strlen(title), sizeof(title) - strlen(title), " (%u-%u of %u)",
-				 start + 1, start + n, ncat);
-		h_chart_bars(f, &c);
-	}
-out:
-	free(names);
-	free(cats);
-	free(y);
-}
-
-static bool latency_drawn(const struct hcell *c, const char *target)
-{
-	return !strcmp(c->status, "ok") && (!target || !strcmp(hcell_get(c, "target"), target)) &&
-	       !isnan(c->pct[0]);
-}
-
-/* Latency charts per target beyond which the table alone has the percentiles. */
-#define LAT_CHARTS_MAX 16
-
-/*
- * Latency percentile curves p50..p99.99 (log latency) of the target's cells: a chart per
- * group of cells that differ only in the engine (the engines compared), else ten a chart.
- */
-static void latency_for(FILE *f, const struct hset *s, const char *target)
-{
-	static const char *const skip[] = { "target", NULL }, *const skip_eng[] = { "target", "engine", NULL };
-	static const unsigned ticks[] = { 0, 1, 3, 5, 7 };	/* p50 p90 p99 p99.9 p99.99 */
-	static double xs[HPCT_NR], tx[5];
-	static const char *tl[5];
-	struct svg_series ser[LINES_PER_CHART];
-	double y[LINES_PER_CHART][HPCT_NR];
-	char names[LINES_PER_CHART][160], title[256], group[160], g2[160];
-	unsigned char *done = calloc(s->nr + 1, 1);
-	unsigned i, j, n, total = 0, charts = 0, p;
-	bool by_group = has_key(s, "engine");
-
-	if (!done)
-		return;
-	for (p = 0; p < HPCT_NR; p++)
-		xs[p] = -log10(1 - hpct_points[p] / 100);
-	for (p = 0; p < 5; p++) {
-		tx[p] = xs[ticks[p]];
-		tl[p] = hpct_keys[ticks[p]];
-	}
-	for (i = 0; i < s->nr; i++)
-		total += latency_drawn(&s->cells[i], target);
-	for (i = 0; i < s->nr && charts < LAT_CHARTS_MAX; i++) {
-		if (done[i] || !latency_drawn(&s->cells[i], target))
-			continue;
-		hcell_name(s, &s->cells[i], skip_eng, group, sizeof(group));
-		n = 0;
-		for (j = i; j < s->nr && n < LINES_PER_CHART; j++) {
-			const struct hcell *c = &s->cells[j];
-
-			if (done[j] || !latency_drawn(c, target))
-				continue;
-			if (by_group) {
-				hcell_name(s, c, skip_eng, g2, sizeof(g2));
-				if (strcmp(g2, group))
-					continue;
-			}
-			done[j] = 1;
-			if (by_group)
-				snprintf(names[n], sizeof(names[0]), "%s", hcell_get(c, "engine"));
-			else
-				hcell_name(s, c, skip, names[n], sizeof(names[0]));
-			if (!strcmp(names[n], "all"))
-				snprintf(names[n], sizeof(names[0]), "%s", c->label);
-			for (p = 0; p < HPCT_NR; p++)
-				y[n][p] = c->pct[p] / 1000;
-			ser[n] = (struct svg_series){ .name = names[n], .n = HPCT_NR, .x = xs, .y = y[n] };
-			n++;
-		}
-		{
-			struct svg_chart ch = {
-				.title = title, .xlabel = "percentile", .ylabel = "completion latency (us)",
-				.ylog = true, .nxticks = 5, .xticks = tx, .xticklabels = tl,
-				.nxpoints = HPCT_NR, .xpoints = xs, .xpointlabels = hpct_keys,
-				.nser = n, .ser = ser, .mark_x = NAN, .unit = "us",
-			};
-
-			snprintf(title, sizeof(title), "Latency percentiles%s%s%s%s",
-				 target ? " on " : "", target ? target : "",
-				 by_group && strcmp(group, "all") ? ", " : "",
-				 by_group && strcmp(group, "all") ? group : "");
-			h_chart_lines(f, &ch);
-			charts++;
-		}
-	}
-	for (i = 0, n = 0; i < s->nr; i++)
-		n += done[i];
-	if (n < total)
-		fprintf(f, "<p class=\"muted\">Latency curves of %u more cells are left out; the table has their percentiles.</p>\n",
-			total - n);
-	free(done);
-}
-
-/* IOPS against iodepth: a line per engine (and the other varying options) of the target. */
-static void qd_for(FILE *f, const struct hset *s, const char *target)
-{
-	static const char *const skip[] = { "target", "iodepth", NULL };
-	struct svg_series *ser = NULL;
-	char (*names)[160] = NULL, title[256];
-	double *xs = NULL, *ys = NULL, qd[MAXV];
-	const char *qds[MAXV];
-	unsigned nq, i, k, n = 0;
-
-	nq = distinct(s, "iodepth", qds, MAXV);
-	for (i = 0; i < nq; i++)
-		qd[i] = strtod(qds[i], NULL);
-	ser = calloc(s->nr + 1, sizeof(*ser));
-	names = calloc(s->nr + 1, sizeof(*names));
-	xs = calloc((s->nr + 1) * nq, sizeof(*xs));
-	ys = calloc((s->nr + 1) * nq, sizeof(*ys));
-	if (!ser || !names || !xs || !ys)
-		goto out;
-	for (i = 0; i < s->nr; i++) {
-		const struct hcell *c = &s->cells[i];
-		unsigned q;
-
-		if (target && strcmp(hcell_get(c, "target"), target))
-			continue;
-		hcell_name(s, c, skip, names[n], sizeof(names[0]));
-		for (k = 0; k < n && strcmp(names[k], names[n]); k++)
-			;
-		if (k == n) {
-			ser[n] = (struct svg_series){ .name = names[n], .n = nq, .x = xs + n * nq,
-						      .y = ys + n * nq };
-			for (q = 0; q < nq; q++) {
-				xs[n * nq + q] = qd[q];
-				ys[n * nq + q] = NAN;
-			}
-			n++;
-		}
-		for (q = 0; q < nq && strcmp(qds[q], hcell_get(c, "iodepth")); q++)
-			;
-		if (q < nq && !strcmp(c->status, "ok"))
-			ys[k * nq + q] = c->med[MET_IOPS];
-	}
-	/* lines from the smallest depth to the largest */
-	for (k = 0; k < n; k++)
-		for (i = 1; i < nq; i++)
-			for (unsigned j = i; j > 0 && ser[k].x[j - 1] > ser[k].x[j]; j--) {
-				double *x = (double *)ser[k].x, *y = (double *)ser[k].y, t;
-
-				t = x[j]; x[j] = x[j - 1]; x[j - 1] = t;
-				t = y[j]; y[j] = y[j - 1]; y[j - 1] = t;
-			}
-	for (k = 0; k < n; k += LINES_PER_CHART) {
-		struct svg_chart c = {
-			.title = title, .xlabel = "iodepth (requests in flight)", .ylabel = "IOPS",
-			.xlog = true, .nser = n - k < LINES_PER_CHART ? n - k : LINES_PER_CHART,
-			.ser = ser + k, .mark_x = NAN, .unit = "IOPS",
-		};
-		double tv[MAXV];
-
-		for (i = 0; i < nq; i++)
-			tv[i] = qd[i];
-		c.nxticks = nq;
-		c.xticks = tv;
-		c.xticklabels = qds;
-		snprintf(title, sizeof(title), "Queue-depth scaling%s%s", target ? " on " : "",
-			 target ? target : "");
-		if (n > LINES_PER_CHART)
-			snprintf(title + strlen(title), sizeof(title) - strlen(title), " (%u-%u of %u)",
-				 k + 1, k + c.nser, n);
-		h_chart_lines(f, &c);
-	}
-out:
-	free(ser);
-	free(names);
-	free(xs);
-	free(ys);
-}
-
 void html_results(FILE *f, const struct hset *s, const char *id)
 {
-	const char *targets[MAXV];
-	unsigned nt = 0, t, ok = 0, i;
-	bool facet = has_key(s, "target");
-
 	if (!s->nr)
 		return;
 	cells_table(f, s, id);
-	for (i = 0; i < s->nr; i++)
-		ok += !strcmp(s->cells[i].status, "ok") && !isnan(s->cells[i].med[MET_IOPS]);
-	if (!ok)
-		return;
-	if (facet)
-		nt = distinct(s, "target", targets, MAXV);
-	for (t = 0; t < (facet ? nt : 1); t++) {
-		const char *tg = facet ? targets[t] : NULL;
-
-		fputs("<h3>Charts", f);
-		if (tg) {
-			fputs(": ", f);
-			h_text(f, tg);
-		}
-		fputs("</h3>\n<div class=\"charts\">\n", f);
-		bars_for(f, s, tg, MET_IOPS);
-		bars_for(f, s, tg, MET_BW);
-		if (has_key(s, "iodepth"))
-			qd_for(f, s, tg);
-		latency_for(f, s, tg);
-		fputs("</div>\n", f);
-	}
+	html_charts(f, s);
 }
 
 /* suite vm-paths: its table, and "x reference" as a heat map of tests against paths. */

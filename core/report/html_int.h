@@ -23,6 +23,7 @@ struct hcell {
 	unsigned n;				/* samples */
 	double med[MET_NR], min[MET_NR], max[MET_NR], cv[MET_NR];
 	double pct[HPCT_NR];			/* completion latency, ns, NAN where absent */
+	double p1;				/* its first percentile, ns (the band's floor) */
 	const char *direct_note;		/* "NOT direct I/O" of a sample, or NULL */
 };
 
@@ -60,6 +61,7 @@ void h_num_td(FILE *f, double v, const char *shown);
 void html_env(FILE *f, const json_t *env, const json_t *labels, const char *time_utc);
 void html_probes(FILE *f, const json_t *targets, const struct hset *s);
 void html_results(FILE *f, const struct hset *s, const char *id);
+void html_charts(FILE *f, const struct hset *s);
 void html_suite_rows(FILE *f, const json_t *suite, const char *id);
 void html_explain(FILE *f, const json_t *doc, const json_t *raw);
 void html_compare(FILE *f, const json_t *cmp, const char *id);

@@ -15,17 +15,34 @@ void xml_escape(FILE *f, const char *s);
 /* A number as an axis or table shows it: 1.5k, 12.3M, 0.25 ... */
 void svg_fmt_num(char *buf, size_t len, double v);
 
-/* One line or one bar series: y[i] at x[i] (lines) or at category i (bars); NAN = missing. */
+/*
+ * How wide s is, in pixels, set at size px in the charts' face (DejaVu Sans, what
+ * "sans-serif" is on Debian: its advances, an upper bound for narrower faces); bold is wider.
+ * The charts lay their text out by it, and their tests check the text stays inside the chart.
+ */
+double svg_text_width(const char *s, double size, bool bold);
+
+/* The widest chart a 1280-pixel window shows whole beside the page's margins, in pixels. */
+#define SVG_MAX_W 1100.0
+
+/*
+ * One line or one bar series: y[i] at x[i] (lines) or at category i (bars); NAN = missing.
+ * A line joins its points in order, over missing ones.
+ */
 struct svg_series {
 	const char *name;
 	unsigned n;
 	const double *x;
 	const double *y;
 	const char *const *ring;	/* lines: per point, a note that rings it in red, or NULL */
+	const double *lo, *hi;		/* lines: a band from lo[i] to hi[i] around it, or NULL */
+	unsigned colour;		/* 1 + the palette's index; 0: the series' position */
+	unsigned dash;			/* lines: 0 solid, 1.. a dash pattern (another target) */
 };
 
 struct svg_chart {
 	const char *title;
+	const char *subtitle;		/* a line under the title (what the band is...), or NULL */
 	const char *xlabel, *ylabel;
 	bool xlog, ylog;		/* log10 axes; values <= 0 are not drawn there */
 	/* bars: category names (one group of bars per category) */
@@ -49,6 +66,9 @@ struct svg_chart {
 
 /* Grouped bars: one group per category, one bar per series. */
 int svg_bars(FILE *f, const struct svg_chart *c);
+
+/* How many categories of nser bars fit in one chart of at most SVG_MAX_W pixels. */
+unsigned svg_bars_max_cats(unsigned nser);
 
 /* Lines with points, one per series. */
 int svg_lines(FILE *f, const struct svg_chart *c);

@@ -3,7 +3,9 @@
 
 Makes each kind of input with ./iopath (a sweep, a plain run, suite vm-paths, compare, a
 history of labelled runs, a probe, and a sweep of 1,000 cells), writes its page, opens it and
-fails on: any console message of level warning or above, any network request besides the page
+fails on: any console message of level warning or above, a series of two or more points
+not drawn as one line through them, a text leaving its chart or box or a chart its figure (at
+1280 px and as printed on A4), any network request besides the page
 itself, a chart without drawn content, a table number that differs from the JSON's (medians
 recomputed here from the samples), a table that does not sort. A screenshot per kind goes to
 build/html-test/KIND.png. The 1,000-cell page's size and load time are printed (a benchmark,
@@ -143,6 +145,65 @@ def charts_drawn(d, path):
     return len(info)
 
 
+def lines_joined(d, path):
+    """Every series with two or more points is drawn as one line through all of them."""
+    bad = d.execute_script("""
+        var bad = [];
+        document.querySelectorAll('svg.chart g.series').forEach(function(g) {
+          var pts = g.querySelectorAll('circle.dot').length, p = g.querySelector('path.line');
+          if (pts < 2) return;
+          var dd = p ? p.getAttribute('d') : '', m = (dd.match(/M/g) || []).length, l = (dd.match(/L/g) || []).length;
+          if (m !== 1 || l !== pts - 1 || p.getTotalLength() <= 0)
+            bad.push(g.closest('svg').querySelector('title').textContent + ': ' + pts + ' points, d=' + dd.slice(0, 60));
+        });
+        return bad;""")
+    for b in bad:
+        check(False, "%s: a series is not one line: %s" % (path, b))
+    return not bad
+
+
+def nothing_overflows(d, path, how):
+    """No chart text leaves its chart, no chart leaves its figure, no text its box, no page scrolls sideways."""
+    bad = d.execute_script("""
+        var bad = [], W = document.documentElement.clientWidth;
+        if (document.documentElement.scrollWidth > W + 1)
+          bad.push('the page is ' + document.documentElement.scrollWidth + ' px wide in a ' + W + ' px window');
+        document.querySelectorAll('svg.chart').forEach(function(s) {
+          var r = s.getBoundingClientRect(), t = s.querySelector('title').textContent;
+          s.querySelectorAll('text').forEach(function(x) {
+            var b = x.getBoundingClientRect();
+            if (b.width && (b.left < r.left - 1 || b.right > r.right + 1 || b.top < r.top - 1 || b.bottom > r.bottom + 1))
+              bad.push('chart "' + t + '": text "' + x.textContent + '" leaves it by ' +
+                       Math.round(Math.max(r.left - b.left, b.right - r.right, r.top - b.top, b.bottom - r.bottom)) + ' px');
+          });
+          var fig = s.closest('figure');
+          if (fig && fig.scrollWidth > fig.clientWidth + 1)
+            bad.push('chart "' + t + '" is wider than its figure: ' + fig.scrollWidth + ' > ' + fig.clientWidth);
+        });
+        document.querySelectorAll('h1, h2, h3, p, summary, .card, .summary, li').forEach(function(e) {
+          if (e.closest('.scroll') || e.closest('svg')) return;
+          if (e.scrollWidth > e.clientWidth + 1)
+            bad.push(e.tagName + ' "' + e.textContent.slice(0, 60) + '" overflows: ' + e.scrollWidth + ' > ' + e.clientWidth);
+        });
+        return bad;""")
+    for b in bad[:20]:
+        check(False, "%s (%s): %s" % (path, how, b))
+    if len(bad) > 20:
+        check(False, "%s (%s): %d more overflows" % (path, how, len(bad) - 20))
+    return not bad
+
+
+def printed_fits(d, path):
+    """As printed on A4 (an 718-pixel column): nothing leaves the page."""
+    d.execute_cdp_cmd("Emulation.setEmulatedMedia", {"media": "print"})
+    d.set_window_size(718 + 16, 1000)
+    try:
+        nothing_overflows(d, path, "printed")
+    finally:
+        d.execute_cdp_cmd("Emulation.setEmulatedMedia", {"media": ""})
+        d.set_window_size(1280, 1000)
+
+
 def table(d, table_id):
     return d.execute_script("""
         var t = document.getElementById(arguments[0]); if (!t) return null;
@@ -255,12 +316,17 @@ def run(work):
             path = j(kind + ".html")
             open_page(d, path)
             n = charts_drawn(d, path) if kind != "probe" else 0
+            lines_joined(d, path)
+            nothing_overflows(d, path, "1280 px")
+            printed_fits(d, path)
             check(d.execute_script("return document.querySelectorAll('.card').length") > 0 or kind == "compare",
                   "%s: no probe cards" % path)
             if kind == "sweep":
                 results_table_matches(d, path, load("sweep.json"), "r0-table")
                 sorts(d, path, "r0-table", "iops")
-                check(n >= 8, "%s: %d charts" % (path, n))
+                titles = d.execute_script("return Array.prototype.map.call(document.querySelectorAll('svg.chart > title'), function(t) { return t.textContent; })")
+                for want in ("IOPS against iodepth", "Latency against iodepth", "IOPS per engine and path", "Latency percentiles"):
+                    check(any(t.startswith(want) for t in titles), "%s: no chart '%s...' among %s" % (path, want, titles))
             elif kind == "compare":
                 cmp = load("compare.json")
                 t = table(d, "r0-table")
@@ -314,6 +380,8 @@ def run(work):
         nav = d.execute_script("var t = performance.getEntriesByType('navigation')[0]; return t.loadEventEnd")
         results_table_matches(d, path, load("big.json"), "r0-table")
         charts = charts_drawn(d, path)
+        lines_joined(d, path)
+        nothing_overflows(d, path, "1280 px")
         check(size < 5 << 20, "%s: %d bytes, over 5 MiB" % (path, size))
         screenshot(d, "sweep-1000")
         print("html-test: benchmark: 1000-cell sweep: page %.2f MB, %d charts, written in %.2f s; "

@@ -213,7 +213,11 @@ Test(html, every_svg_has_drawn_content)
 	}
 	cr_assert_eq(count(page, "data-kind=\"heatmap\""), 1);
 	cr_assert_eq(count(page, "data-kind=\"intervals\""), 1);
-	cr_assert(count(page, "data-kind=\"bars\"") >= 2);
+	cr_assert(count(page, "data-kind=\"bars\"") >= 1);
+	/* IOPS and latency against iodepth, and the cells' percentiles */
+	cr_assert(count(page, "data-kind=\"lines\"") >= 3);
+	cr_assert_not_null(strstr(page, "IOPS against iodepth"));
+	cr_assert_not_null(strstr(page, "class=\"band\""));
 }
 
 Test(html, table_holds_the_median_of_the_samples)
@@ -303,7 +307,7 @@ Test(html, bars_draw_one_rect_per_value)
 {
 	static const double y1[] = { 1, 2, NAN }, y2[] = { 3, 4, 5 };
 	static const char *const cats[] = { "a", "b", "c" };
-	const struct svg_series ser[] = { { "one", 3, NULL, y1, NULL }, { "two", 3, NULL, y2, NULL } };
+	const struct svg_series ser[] = { { .name = "one", .n = 3, .y = y1 }, { .name = "two", .n = 3, .y = y2 } };
 	struct svg_chart c = { .title = "t", .ncat = 3, .cats = cats, .nser = 2, .ser = ser,
 			       .mark_x = NAN };
 	char *buf = NULL;
@@ -320,7 +324,7 @@ Test(html, charts_without_data_say_so)
 {
 	static const double nan3[] = { NAN, NAN, NAN };
 	static const char *const cats[] = { "a", "b", "c" };
-	const struct svg_series ser[] = { { "one", 3, nan3, nan3, NULL } };
+	const struct svg_series ser[] = { { .name = "one", .n = 3, .x = nan3, .y = nan3 } };
 	struct svg_chart c = { .title = "t", .ncat = 3, .cats = cats, .nser = 1, .ser = ser,
 			       .mark_x = NAN };
 	FILE *f = fopen("/dev/null", "w");
