@@ -381,9 +381,9 @@ int cmd_history(int argc, char **argv)
 	struct history_args a = { 0 };
 	struct results *runs = NULL, **order = NULL, **groups = NULL;
 	struct hist_step *steps[MET_NR] = { NULL };
-	unsigned nsteps[MET_NR] = { 0 }, nr = 0, ng = 0, m, i;
+	unsigned nsteps[MET_NR] = { 0 }, nr = 0, ng = 0, m, i, *members = NULL;
 	struct iop_err err = { "" };
-	char **xl = NULL;
+	char **xl = NULL, **srcs = NULL;
 	int code = EXIT_USAGE;
 
 	if (argc > 1 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
@@ -397,7 +397,9 @@ int cmd_history(int argc, char **argv)
 	order = calloc(nr, sizeof(*order));
 	groups = calloc(nr, sizeof(*groups));
 	xl = calloc(nr, sizeof(*xl));
-	if (!order || !groups || !xl) {
+	members = calloc(nr, sizeof(*members));
+	srcs = calloc(nr, sizeof(*srcs));
+	if (!order || !groups || !xl || !members || !srcs) {
 		iop_errf(&err, -ENOMEM, "out of memory");
 		goto bad;
 	}
@@ -405,7 +407,13 @@ int cmd_history(int argc, char **argv)
 		order[i] = &runs[i];
 	by_label = a.by;
 	qsort(order, nr, sizeof(*order), order_cmp);
-	ng = history_group(order, nr, a.by, groups);
+	/* each run's source, kept: pooling frees the runs merged into their group */
+	for (i = 0; i < nr; i++)
+		if (!(srcs[i] = strdup(order[i]->source))) {
+			iop_errf(&err, -ENOMEM, "out of memory");
+			goto bad;
+		}
+	ng = history_group(order, nr, a.by, groups, members);
 	for (i = 0; i < ng; i++) {
 		xl[i] = malloc(160);
 		if (!xl[i]) {
@@ -428,13 +436,21 @@ int cmd_history(int argc, char **argv)
 	code = 0;
 	if (a.json_stdout || a.json || a.html) {
 		json_t *root = json_object(), *jg = json_array(), *jm = json_object();
+		unsigned from = 0;
 		int ret = 0;
 
-		for (i = 0; i < ng; i++)
-			json_array_append_new(jg, json_pack("{s:s, s:s, s:I, s:O}", "label", xl[i],
+		for (i = 0; i < ng; i++) {
+			json_t *js = json_array();
+
+			for (unsigned k = 0; k < members[i]; k++)
+				json_array_append_new(js, json_string(srcs[from + k]));
+			from += members[i];
+			json_array_append_new(jg, json_pack("{s:s, s:s, s:I, s:O, s:i, s:o}", "label", xl[i],
 							    "source", groups[i]->source, "timestamp_ms",
 							    (json_int_t)groups[i]->timestamp_ms, "labels",
-							    groups[i]->labels));
+							    groups[i]->labels, "runs", (int)members[i],
+							    "sources", js));
+		}
 		for (m = 0; m < MET_NR; m++)
 			if (a.metrics & (1u << m))
 				json_object_set_new(jm, metric_table[m].name,
@@ -470,7 +486,7 @@ int cmd_history(int argc, char **argv)
 		for (m = 0; m < MET_NR && !code; m++) {
 			if (!(a.metrics & (1u << m)))
 				continue;
-			if (plot_history(sorted, ng, (const char *const *)xl, m, a.by ? a.by : "time",
+			if (plot_history(sorted, ng, nr, (const char *const *)xl, m, a.by ? a.by : "time",
 					 steps[m], nsteps[m], a.plot, &err)) {
 				fprintf(stderr, "iopath: --plot: %s\n", err.msg);
 				code = EXIT_JOB_FAILED;
@@ -486,6 +502,10 @@ out:
 		results_free(&runs[i]);
 	for (i = 0; xl && i < ng; i++)
 		free(xl[i]);
+	for (i = 0; srcs && i < nr; i++)
+		free(srcs[i]);
+	free(srcs);
+	free(members);
 	for (m = 0; m < MET_NR; m++)
 		free(steps[m]);
 	free(xl);

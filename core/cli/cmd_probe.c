@@ -6,6 +6,7 @@
 
 #include "cli/commands.h"
 #include "base/err.h"
+#include "base/version.h"
 #include "iopath/probe.h"
 #include "report/output.h"
 
@@ -169,7 +170,9 @@ static int add_json(json_t *paths, const struct probe_path *p, const struct prob
 
 static int print_json(json_t *host, json_t *paths)
 {
-	json_t *top = json_pack("{s:o, s:o}", "host", host, "paths", paths);
+	/* which iopath probed, as every result says */
+	json_t *top = json_pack("{s:o, s:o, s:{s:s}}", "host", host, "paths", paths, "iopath",
+				"version", iopath_version);
 	int ret;
 
 	if (!top) {

@@ -34,6 +34,11 @@ static const char css[] =
 	".card h3{margin:2px 0 4px}.summary{font-weight:600;color:#0b5a8a}\n"
 	"code.verdict{background:#0072b2;color:#fff;border-radius:4px;padding:1px 6px}\n"
 	"details{margin:6px 0}summary{cursor:pointer}\n"
+	".answer{background:#f2f7fb;border-left:4px solid #0072b2;padding:6px 12px;margin:10px 0;font-size:15px}\n"
+	".answer.bad{background:#fdecea;border-left-color:#d55e00}.answer ul{margin:4px 0}\n"
+	"details.section{border-top:2px solid #0072b2;margin-top:28px}"
+	"details.section>summary{font-size:19px;font-weight:600;padding:8px 0}\n"
+	"details.cells-direct ul{margin:4px 0;font-size:13px}\n"
 	".warn{background:#fff4e5;border-left:4px solid #e69f00;padding:6px 10px;margin:8px 0}\n"
 	".bad{background:#fdecea;border-left:4px solid #d55e00;padding:6px 10px;margin:8px 0}\n"
 	".ok{color:#00805a}.failed,.st-failed,.st-skipped,.st-interrupted{color:#b03a00}\n"
@@ -125,7 +130,7 @@ int html_doc_kind(const json_t *doc, const char *origin, enum html_kind *kind,
 	return 0;
 }
 
-static void kv_row(FILE *f, const char *k, const char *v)
+void h_kv_row(FILE *f, const char *k, const char *v)
 {
 	if (!v || !*v)
 		return;
@@ -144,35 +149,36 @@ void html_env(FILE *f, const json_t *env, const json_t *labels, const char *time
 	char buf[512];
 
 	fputs("<h3>Environment</h3>\n<table class=\"kv env\"><tbody>\n", f);
-	kv_row(f, "host name", jstr(env, "hostname", NULL));
-	kv_row(f, "when (UTC)", time_utc);
-	kv_row(f, "kernel", jstr(host, "kernel", NULL));
+	h_kv_row(f, "host name", jstr(env, "hostname", NULL));
+	h_kv_row(f, "when (UTC)", time_utc);
+	h_kv_row(f, "kernel", jstr(host, "kernel", NULL));
 	if (json_is_integer(json_object_get(host, "nr_cpus")))
 		snprintf(buf, sizeof(buf), "%s (%lld CPUs)", jstr(host, "cpu_model", "?"),
 			 (long long)json_integer_value(json_object_get(host, "nr_cpus")));
 	else
 		snprintf(buf, sizeof(buf), "%s", jstr(host, "cpu_model", ""));
-	kv_row(f, "CPU", buf);
-	kv_row(f, "hypervisor", jstr(host, "hypervisor", NULL));
-	kv_row(f, "platform", jstr(host, "platform", NULL));
+	h_kv_row(f, "CPU", buf);
+	h_kv_row(f, "hypervisor", jstr(host, "hypervisor", NULL));
+	h_kv_row(f, "platform", jstr(host, "platform", NULL));
 	if (jstr(host, "container", NULL) && strcmp(jstr(host, "container", ""), "none")) {
 		snprintf(buf, sizeof(buf), "%s%s%s%s", jstr(host, "container", ""),
 			 *jstr(host, "container_evidence", "") ? " (" : "",
 			 jstr(host, "container_evidence", ""),
 			 *jstr(host, "container_evidence", "") ? ")" : "");
-		kv_row(f, "container", buf);
+		h_kv_row(f, "container", buf);
 	}
-	snprintf(buf, sizeof(buf), "%s%s%s%s%s", jstr(build, "version", "?"),
+	/* a document that does not say which iopath wrote it shows no row, not "?" */
+	snprintf(buf, sizeof(buf), "%s%s%s%s%s", jstr(build, "version", ""),
 		 *jstr(build, "compiler", "") ? ", " : "", jstr(build, "compiler", ""),
 		 *jstr(build, "cflags", "") ? " " : "", jstr(build, "cflags", ""));
-	kv_row(f, "iopath", buf);
+	h_kv_row(f, "iopath", buf);
 	if (jstr(env, "command_line", NULL)) {
 		snprintf(buf, sizeof(buf), "iopath %s", jstr(env, "command_line", ""));
-		kv_row(f, "command", buf);
+		h_kv_row(f, "command", buf);
 	}
 	json_object_foreach((json_t *)labels, k, v) {
 		snprintf(buf, sizeof(buf), "label %s", k);
-		kv_row(f, buf, json_string_value(v));
+		h_kv_row(f, buf, json_string_value(v));
 	}
 	fputs("</tbody></table>\n", f);
 }
@@ -229,11 +235,56 @@ static void trials(FILE *f, const json_t *t)
 	fputs("</tbody></table>\n", f);
 }
 
+/*
+ * One "NOT direct I/O" box for the target's cells (role; all cells when NULL) whose samples
+ * say direct I/O was not honoured: how many, the first one's reason, the cells folded.
+ * Returns how many.
+ */
+static unsigned direct_box(FILE *f, const struct hset *s, const char *role)
+{
+	const char *note = NULL;
+	unsigned i, n = 0, of = 0;
+
+	for (i = 0; s && i < s->nr; i++) {
+		const struct hcell *c = &s->cells[i];
+
+		if (role && strcmp(hcell_get(c, "target"), role))
+			continue;
+		of++;
+		if (c->direct_note) {
+			n++;
+			if (!note)
+				note = c->direct_note;
+		}
+	}
+	if (!n)
+		return 0;
+	fprintf(f, "<div class=\"bad direct\"><b>NOT direct I/O</b> in %u of %u cell%s: ", n, of,
+		of == 1 ? "" : "s");
+	h_text(f, note);
+	fputs("<details class=\"cells-direct\"><summary>which cells</summary><ul>", f);
+	for (i = 0; i < s->nr; i++) {
+		const struct hcell *c = &s->cells[i];
+
+		if ((role && strcmp(hcell_get(c, "target"), role)) || !c->direct_note)
+			continue;
+		fputs("<li>", f);
+		h_text(f, c->label);
+		if (strcmp(c->direct_note, note)) {
+			fputs(": ", f);
+			h_text(f, c->direct_note);
+		}
+		fputs("</li>", f);
+	}
+	fputs("</ul></details></div>\n", f);
+	return n;
+}
+
 static void probe_card(FILE *f, const char *role, const char *path, const char *summary,
 		       const json_t *p, const char *error, const struct hset *s)
 {
 	const char *honoured = jstr(p, "direct_honoured", "");
-	unsigned i, refused = 0;
+	unsigned i, refused = 0, indirect;
 
 	fputs("<div class=\"card probe\"><h3>", f);
 	h_text(f, role ? role : path);
@@ -260,27 +311,25 @@ static void probe_card(FILE *f, const char *role, const char *path, const char *
 
 		if (role && strcmp(hcell_get(c, "target"), role))
 			continue;
-		if (c->direct_note) {
-			fputs("<div class=\"bad\"><b>NOT direct I/O</b> in ", f);
-			h_text(f, c->label);
-			fputs(": ", f);
-			h_text(f, c->direct_note);
-			fputs("</div>\n", f);
-		}
 		if (!strcmp(c->status, "skipped") && c->reason)
 			refused++;
 	}
+	indirect = direct_box(f, s, role);
 	if (p) {
 		fputs("<table class=\"kv\"><tbody>\n", f);
-		kv_row(f, "filesystem", jstr(p, "fs_description", jstr(p, "fs", NULL)));
-		kv_row(f, "mount", jstr(p, "mount_point", NULL));
-		kv_row(f, "source", jstr(p, "mount_source", NULL));
-		kv_row(f, "options", jstr(p, "mount_options", NULL));
-		kv_row(f, "note", jstr(p, "statfs_note", NULL));
+		h_kv_row(f, "filesystem", jstr(p, "fs_description", jstr(p, "fs", NULL)));
+		h_kv_row(f, "mount", jstr(p, "mount_point", NULL));
+		h_kv_row(f, "source", jstr(p, "mount_source", NULL));
+		h_kv_row(f, "options", jstr(p, "mount_options", NULL));
+		h_kv_row(f, "note", jstr(p, "statfs_note", NULL));
 		device_chain(f, json_object_get(p, "devices"));
-		kv_row(f, "direct I/O honoured", *honoured ? honoured : NULL);
+		/* what the cells measured outweighs a probe that could not tell */
+		if (indirect && strcmp(honoured, "false"))
+			h_kv_row(f, "direct I/O honoured", "no: the cells measured it (above); the probe alone could not tell");
+		else
+			h_kv_row(f, "direct I/O honoured", *honoured ? honoured : NULL);
 		if (strcmp(honoured, "false"))
-			kv_row(f, "evidence", jstr(p, "direct_evidence", NULL));
+			h_kv_row(f, "evidence", jstr(p, "direct_evidence", NULL));
 		fputs("</tbody></table>\n", f);
 		trials(f, json_object_get(p, "trials"));
 	}
@@ -327,138 +376,6 @@ void html_probes(FILE *f, const json_t *targets, const struct hset *s)
 	fputs("</div>\n", f);
 }
 
-static void str_items(FILE *f, const json_t *a, const char *cls, const char *what)
-{
-	const json_t *x;
-	size_t i;
-
-	if (!json_array_size(a))
-		return;
-	fprintf(f, "<div class=\"%s\">%s<ul>", cls, what);
-	json_array_foreach(a, i, x) {
-		if (!json_is_string(x))
-			continue;
-		fputs("<li>", f);
-		h_text(f, json_string_value(x));
-		fputs("</li>", f);
-	}
-	fputs("</ul></div>\n", f);
-}
-
-/* A finding's evidence: its figures as a table, a queue-depth ladder as one of its own. */
-static void evidence(FILE *f, const json_t *ev)
-{
-	const json_t *x, *ladder = json_object_get(ev, "ladder"), *step;
-	const char *k;
-	size_t i;
-	char b[64];
-
-	if (!json_is_object(ev))
-		return;
-	fputs("<table class=\"kv evidence\"><tbody>\n", f);
-	json_object_foreach((json_t *)ev, k, x) {
-		if (json_is_number(x))
-			snprintf(b, sizeof(b), "%.6g", json_number_value(x));
-		else if (json_is_boolean(x))
-			snprintf(b, sizeof(b), "%s", json_is_true(x) ? "yes" : "no");
-		else if (json_is_string(x))
-			snprintf(b, sizeof(b), "%.63s", json_string_value(x));
-		else
-			continue;
-		kv_row(f, k, json_is_string(x) ? json_string_value(x) : b);
-	}
-	fputs("</tbody></table>\n", f);
-	if (!json_array_size(ladder))
-		return;
-	fputs("<table class=\"ladder\"><thead><tr><th>iodepth</th><th>IOPS</th><th>latency &micro;s</th>"
-	      "<th>in flight (IOPS &times; latency)</th></tr></thead><tbody>\n", f);
-	json_array_foreach(ladder, i, step) {
-		static const char *const cols[] = { "iodepth", "iops", "lat_us", "inflight" };
-
-		fputs("<tr>", f);
-		for (unsigned c = 0; c < 4; c++) {
-			double v = json_number_value(json_object_get(step, cols[c]));
-
-			svg_fmt_num(b, sizeof(b), v);
-			h_num_td(f, json_is_number(json_object_get(step, cols[c])) ? v : NAN, b);
-		}
-		fputs("</tr>\n", f);
-	}
-	fputs("</tbody></table>\n", f);
-}
-
-/* Each direction's headline (reads; writes and syncs), where the explanation has them. */
-static void directions(FILE *f, const json_t *d)
-{
-	static const char *const dirs[][2] = { { "read", "reads" }, { "write", "writes" } };
-	unsigned i;
-
-	if (!json_is_object(d))
-		return;
-	fputs("<p class=\"directions\">", f);
-	for (i = 0; i < 2; i++) {
-		const json_t *x = json_object_get(d, dirs[i][0]);
-
-		h_textf(f, "%s%s: ", i ? "; " : "", dirs[i][1]);
-		fputs("<code>", f);
-		h_text(f, jstr(x, "verdict", "?"));
-		fputs("</code>", f);
-		h_textf(f, " (%s)", jstr(x, "confidence", "?"));
-	}
-	fputs("</p>\n", f);
-}
-
-/* The explanation of each path's limit, where the result has one (iopath.explain). */
-void html_explain(FILE *f, const json_t *doc, const json_t *raw)
-{
-	const json_t *ex = json_object_get(json_object_get(doc, "iopath"), "explain"), *t, *fd;
-	size_t i, k;
-
-	if (!ex)
-		ex = json_object_get(json_object_get(raw, "iopath"), "explain");
-	if (!json_array_size(json_object_get(ex, "targets")))
-		return;
-	fputs("<h3>Why each path is as fast as it is</h3>\n<div class=\"cards\">\n", f);
-	json_array_foreach(json_object_get(ex, "targets"), i, t) {
-		fputs("<div class=\"card explain\"><h3>", f);
-		h_text(f, jstr(t, "target", "?"));
-		fputs(": <code class=\"verdict\">", f);
-		h_text(f, jstr(t, "verdict", "?"));
-		fputs("</code>", f);
-		if (jstr(t, "confidence", NULL))
-			h_textf(f, " (confidence: %s)", jstr(t, "confidence", ""));
-		fputs("</h3>\n", f);
-		if (jstr(t, "path_summary", NULL)) {
-			fputs("<div class=\"summary\">", f);
-			h_text(f, jstr(t, "path_summary", ""));
-			fputs("</div>\n", f);
-		}
-		fputs("<p>", f);
-		h_text(f, jstr(t, "summary", ""));
-		fputs("</p>\n", f);
-		directions(f, json_object_get(t, "directions"));
-		json_array_foreach(json_object_get(t, "findings"), k, fd) {
-			fputs("<details", f);
-			if (!k)
-				fputs(" open", f);
-			fputs("><summary><code>", f);
-			h_text(f, jstr(fd, "code", "?"));
-			fputs("</code> ", f);
-			h_textf(f, "(%s): %s", jstr(fd, "confidence", "?"), jstr(fd, "summary", ""));
-			fputs("</summary>\n", f);
-			evidence(f, json_object_get(fd, "evidence"));
-			if (json_array_size(json_object_get(fd, "cells")))
-				fprintf(f, "<p class=\"muted\">from %zu cell(s)</p>\n",
-					json_array_size(json_object_get(fd, "cells")));
-			fputs("</details>\n", f);
-		}
-		str_items(f, json_object_get(t, "notes"), "muted", "Notes:");
-		str_items(f, json_object_get(t, "missing"), "warn", "Not judged:");
-		fputs("</div>\n", f);
-	}
-	fputs("</div>\n", f);
-}
-
 static const char *kind_title(const json_t *doc, const json_t *raw)
 {
 	const char *k = jstr(doc, "kind", "");
@@ -475,7 +392,12 @@ static const char *s_first_label(const json_t *doc)
 	return jstr(json_array_get(json_object_get(doc, "cells"), 0), "label", "");
 }
 
-static void results_section(FILE *f, const struct html_doc *d, unsigned idx)
+/*
+ * A results document's section; folded (a <details> under its title) where the page leads
+ * with a comparison or a history and the results are its detail.
+ */
+static void results_section(FILE *f, const struct html_doc *d, unsigned idx, bool folded,
+			    const char *role)
 {
 	const json_t *env = json_object_get(d->doc, "env"), *targets = json_object_get(d->doc, "targets");
 	const json_t *iop = json_object_get(d->raw, "iopath"), *suite = json_object_get(iop, "suite");
@@ -485,7 +407,11 @@ static void results_section(FILE *f, const struct html_doc *d, unsigned idx)
 	char id[32];
 
 	snprintf(id, sizeof(id), "r%u", idx);
-	fprintf(f, "<h2 id=\"%s\">", id);
+	if (folded)
+		fprintf(f, "<details class=\"section\" id=\"%s\"><summary>%s in full: ", id,
+			role ? role : "The results");
+	else
+		fprintf(f, "<h2 id=\"%s\">", id);
 	if (suite)
 		h_textf(f, "%s %s", kind, jstr(suite, "name", ""));
 	else if (!strcmp(kind, "jobs"))
@@ -493,13 +419,19 @@ static void results_section(FILE *f, const struct html_doc *d, unsigned idx)
 			json_array_size(json_object_get(d->doc, "cells")) > 1 ? ", ..." : "");
 	else
 		h_textf(f, "%s: %s", kind, jstr(d->doc, "name", ""));
-	fputs("</h2>\n<p class=\"sub\">", f);
+	if (folded) {
+		fputs(" <span class=\"muted mono\">", f);
+		h_text(f, d->origin);
+		fputs("</span>", f);
+	}
+	fputs(folded ? "</summary>\n<p class=\"sub\">" : "</h2>\n<p class=\"sub\">", f);
 	h_text(f, d->origin);
 	if (json_is_true(json_object_get(d->doc, "interrupted")))
 		fputs(" &mdash; <b class=\"failed\">interrupted: partial results</b>", f);
 	fputs("</p>\n", f);
 	if (hset_load(&s, d->doc)) {
-		fputs("<p class=\"bad\">out of memory</p>\n", f);
+		fputs(folded ? "<p class=\"bad\">out of memory</p></details>\n" :
+		      "<p class=\"bad\">out of memory</p>\n", f);
 		return;
 	}
 	/* a result that carries no time of its own (a suite's) says none rather than 1970 */
@@ -530,12 +462,15 @@ static void results_section(FILE *f, const struct html_doc *d, unsigned idx)
 	else
 		html_results(f, &s, id);
 	hset_free(&s);
+	if (folded)
+		fputs("</details>\n", f);
 }
 
 static void probe_section(FILE *f, const struct html_doc *d, unsigned idx)
 {
 	const json_t *paths = json_object_get(d->doc, "paths"), *p;
-	json_t *env = json_pack("{s:O}", "host", json_object_get(d->doc, "host"));
+	json_t *env = json_pack("{s:O, s:O*}", "host", json_object_get(d->doc, "host"), "iopath",
+				json_object_get(d->doc, "iopath"));
 	size_t i;
 
 	fprintf(f, "<h2 id=\"r%u\">probe</h2>\n<p class=\"sub\">", idx);
@@ -561,10 +496,29 @@ static const char *doc_name(const struct html_doc *d)
 	return "?";
 }
 
+/* BASE or CUR where a comparison on the page read the results d, else NULL. */
+static const char *compared_as(const struct html_page *p, const struct html_doc *d)
+{
+	for (unsigned i = 0; i < p->nr; i++) {
+		if (p->docs[i].kind != HTML_COMPARE || !d->origin)
+			continue;
+		if (!strcmp(jstr(p->docs[i].doc, "base", ""), d->origin))
+			return "BASE";
+		if (!strcmp(jstr(p->docs[i].doc, "cur", ""), d->origin))
+			return "CUR";
+	}
+	return NULL;
+}
+
 int html_report(FILE *f, const struct html_page *p, struct iop_err *err)
 {
 	unsigned i;
 	char id[32];
+	bool answers = p->trend != NULL;
+
+	/* a comparison or a history is the page's answer: the results it read are its detail */
+	for (i = 0; i < p->nr; i++)
+		answers |= p->docs[i].kind == HTML_COMPARE || p->docs[i].kind == HTML_HISTORY;
 
 	fputs("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n"
 	      "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
@@ -595,13 +549,16 @@ int html_report(FILE *f, const struct html_page *p, struct iop_err *err)
 			fputs("<a href=\"#trend\">trend across runs</a>", f);
 		fputs("</nav>\n", f);
 	}
+	/* the trend across runs leads; the latest run it ends with is its detail */
+	if (p->trend)
+		html_trend(f, p->trend, "trend");
 	for (i = 0; i < p->nr; i++) {
 		const struct html_doc *d = &p->docs[i];
 
 		snprintf(id, sizeof(id), "r%u", i);
 		switch (d->kind) {
 		case HTML_RESULTS:
-			results_section(f, d, i);
+			results_section(f, d, i, answers, compared_as(p, d));
 			break;
 		case HTML_PROBE:
 			probe_section(f, d, i);
@@ -620,8 +577,6 @@ int html_report(FILE *f, const struct html_page *p, struct iop_err *err)
 			break;
 		}
 	}
-	if (p->trend)
-		html_trend(f, p->trend, "trend");
 	fprintf(f, "<footer>iopath %s: one self-contained page (no network access); click a table's header to sort it.</footer>\n"
 		"<script>\n%s</script>\n</body></html>\n", iopath_version, script);
 	if (ferror(f))

@@ -10,6 +10,8 @@
 /* Rows drawn per interval chart: the largest changes; the table has them all. */
 #define IV_ROWS 120
 #define TREND_LINES 10
+/* Items of a list shown open; a longer one is folded. */
+#define LIST_OPEN 6
 
 static const char *verdict_class(const char *v, bool fails)
 {
@@ -38,15 +40,22 @@ static void str_list(FILE *f, const json_t *a, const char *cls, const char *what
 	const json_t *v;
 	size_t i;
 
+	bool fold = json_array_size(a) > LIST_OPEN;
+
 	if (!json_array_size(a))
 		return;
-	fprintf(f, "<div class=\"%s\"><b>%s</b><ul>", cls, what);
+	/* a long list folds under its count: the answer above stays in view */
+	if (fold)
+		fprintf(f, "<div class=\"%s\"><details><summary><b>%s</b> %zu</summary><ul>", cls, what,
+			json_array_size(a));
+	else
+		fprintf(f, "<div class=\"%s\"><b>%s</b><ul>", cls, what);
 	json_array_foreach(a, i, v) {
 		fputs("<li>", f);
 		h_text(f, json_is_string(v) ? json_string_value(v) : jstr(v, "label", jstr(v, "key", "?")));
 		fputs("</li>", f);
 	}
-	fputs("</ul></div>\n", f);
+	fputs(fold ? "</ul></details></div>\n" : "</ul></div>\n", f);
 }
 
 struct iv_row {
@@ -155,12 +164,75 @@ static void pct_td(FILE *f, double v)
 	h_num_td(f, v, b);
 }
 
+/* The cells that failed the test, as a list: the largest changes first, ANSWER_CELLS of them. */
+#define ANSWER_CELLS 5
+
+static void answer_cells(FILE *f, const json_t *cells)
+{
+	struct iv_row rows[64];
+	const json_t *c, *mt;
+	unsigned n = 0, i;
+	size_t a, b;
+
+	json_array_foreach(cells, a, c)
+		json_array_foreach(json_object_get(c, "metrics"), b, mt) {
+			const char *cls = verdict_class(jstr(mt, "verdict", NULL),
+							json_is_true(json_object_get(mt, "fails")));
+
+			if (!*cls || n == sizeof(rows) / sizeof(rows[0]))
+				continue;
+			snprintf(rows[n].label, sizeof(rows[n].label), "%s: %s %s",
+				 jstr(c, "label", jstr(c, "key", "?")), jstr(mt, "metric", "?"),
+				 jstr(mt, "verdict", ""));
+			rows[n].mid = jnum(mt, "change");
+			rows[n].cls = cls;
+			n++;
+		}
+	if (!n)
+		return;
+	qsort(rows, n, sizeof(*rows), by_change);
+	fputs("<ul>\n", f);
+	for (i = 0; i < n && i < ANSWER_CELLS; i++) {
+		fprintf(f, "<li class=\"v-%s\">", rows[i].cls);
+		h_textf(f, "%s %+.1f%%", rows[i].label, 100 * rows[i].mid);
+		fputs("</li>\n", f);
+	}
+	fputs("</ul>\n", f);
+	if (n > ANSWER_CELLS)
+		fprintf(f, "<p class=\"muted\">%u more in the table below.</p>\n", n - ANSWER_CELLS);
+}
+
+/* compare's answer first: did CUR regress, by how much where, and how many cells are judged. */
+static void compare_answer(FILE *f, const json_t *cmp)
+{
+	const char *outcome = jstr(cmp, "outcome", "");
+	long long reg = json_integer_value(json_object_get(cmp, "regressions"));
+	long long imp = json_integer_value(json_object_get(cmp, "improvements"));
+	size_t cells = json_array_size(json_object_get(cmp, "cells"));
+
+	fprintf(f, "<div class=\"answer %s\"><p><b>", !strcmp(outcome, "regressed") ? "bad" : "");
+	if (!strcmp(outcome, "regressed"))
+		h_textf(f, "CUR regressed: %lld regression%s", reg, reg == 1 ? "" : "s");
+	else if (!strcmp(outcome, "inconclusive"))
+		h_textf(f, "Inconclusive: some cells could not be judged");
+	else
+		h_textf(f, "No regression");
+	fputs("</b> ", f);
+	h_textf(f, "(%lld improvement%s; %zu cell%s compared, threshold %.0f%%).", imp,
+		imp == 1 ? "" : "s", cells, cells == 1 ? "" : "s", 100 * jnum(cmp, "threshold"));
+	fputs("</p>\n", f);
+	answer_cells(f, json_object_get(cmp, "cells"));
+	fputs("</div>\n", f);
+}
+
 void html_compare(FILE *f, const json_t *cmp, const char *id)
 {
 	const json_t *cells = json_object_get(cmp, "cells"), *c, *mt;
 	double threshold = jnum(cmp, "threshold");
 	size_t i, k;
 
+	compare_answer(f, cmp);
+	fputs("<details class=\"how\"><summary>What was compared, and how</summary>\n", f);
 	fputs("<table class=\"kv\"><tbody>", f);
 	fputs("<tr><th>BASE</th><td class=\"mono\">", f);
 	h_text(f, jstr(cmp, "base", "?"));
@@ -193,7 +265,7 @@ void html_compare(FILE *f, const json_t *cmp, const char *id)
 		h_text(f, jstr(cmp, "verdict", ""));
 		fputs("</td></tr>", f);
 	}
-	fputs("</tbody></table>\n", f);
+	fputs("</tbody></table></details>\n", f);
 	str_list(f, json_object_get(cmp, "warnings"), "bad", "Differences that can invalidate the comparison:");
 	str_list(f, json_object_get(cmp, "changed"), "warn", "What changed between the runs:");
 	str_list(f, json_object_get(cmp, "only_in_base"), "warn", "Cells only in BASE:");
@@ -201,10 +273,10 @@ void html_compare(FILE *f, const json_t *cmp, const char *id)
 	if (!json_array_size(cells))
 		return;
 	interval_charts(f, cells, isnan(threshold) ? 0.05 : threshold);
-	fprintf(f, "<h3>Every cell and metric</h3>\n<div class=\"scroll%s\"><table class=\"sortable compare\" id=\"%s-table\"><thead><tr>"
+	fprintf(f, "<details class=\"every\"><summary>Every cell and metric (%zu cells)</summary>\n<div class=\"scroll%s\"><table class=\"sortable compare\" id=\"%s-table\"><thead><tr>"
 		"<th>cell</th><th>metric</th><th>BASE</th><th>CUR</th><th>change</th><th>95%% interval</th>"
 		"<th>p</th><th>n</th><th>verdict</th><th>note</th></tr></thead><tbody>\n",
-		json_array_size(cells) > 8 ? " tall" : "", id);
+		json_array_size(cells), json_array_size(cells) > 8 ? " tall" : "", id);
 	json_array_foreach(cells, i, c) {
 		json_array_foreach(json_object_get(c, "metrics"), k, mt) {
 			const char *met = jstr(mt, "metric", "?"), *v = jstr(mt, "verdict", "");
@@ -244,7 +316,107 @@ void html_compare(FILE *f, const json_t *cmp, const char *id)
 			fputs("</td></tr>\n", f);
 		}
 	}
-	fputs("</tbody></table></div>\n", f);
+	fputs("</tbody></table></div></details>\n", f);
+}
+
+/* Steps named in the history's answer; the tables below have them all. */
+#define ANSWER_STEPS 5
+
+/* The history's answer first: how many steps, the largest few, or that there is none. */
+static void history_answer(FILE *f, const json_t *hist, const char *const *xl, unsigned ng)
+{
+	const json_t *metrics = json_object_get(hist, "metrics"), *mj, *st;
+	unsigned runs = (unsigned)json_integer_value(json_object_get(hist, "runs")), total = 0, shown = 0;
+	const char *mname;
+	size_t k;
+
+	json_object_foreach((json_t *)metrics, mname, mj)
+		total += (unsigned)json_array_size(json_object_get(mj, "steps"));
+	fputs("<div class=\"answer\"><p><b>", f);
+	if (!total)
+		h_textf(f, "No step: between adjacent groups no change passed the test");
+	else
+		h_textf(f, "%u step%s between adjacent groups", total, total == 1 ? "" : "s");
+	fputs("</b> ", f);
+	h_textf(f, "(%u saved run%s in %u group%s, by %s).", runs, runs == 1 ? "" : "s", ng,
+		ng == 1 ? "" : "s", jstr(hist, "by", "time"));
+	fputs("</p>\n", f);
+	if (total)
+		fputs("<ul>\n", f);
+	json_object_foreach((json_t *)metrics, mname, mj) {
+		unsigned m;
+
+		for (m = 0; m < MET_NR && strcmp(metric_table[m].name, mname); m++)
+			;
+		json_array_foreach(json_object_get(mj, "steps"), k, st) {
+			json_int_t at = json_integer_value(json_object_get(st, "at"));
+
+			if (shown++ == ANSWER_STEPS)
+				break;
+			fprintf(f, "<li class=\"%s\">", verdict_class(jstr(st, "verdict", NULL), false));
+			h_textf(f, "%s %+.1f%% (%s) at %s, from %s: %s", m < MET_NR ? metric_table[m].title : mname,
+				100 * json_number_value(json_object_get(st, "change")), jstr(st, "verdict", "step"),
+				at >= 0 && at < (json_int_t)ng ? xl[at] : "?",
+				at >= 1 && at <= (json_int_t)ng ? xl[at - 1] : "?",
+				jstr(st, "label", jstr(st, "key", "?")));
+			fputs("</li>\n", f);
+		}
+	}
+	if (total)
+		fputs("</ul>\n", f);
+	if (shown > ANSWER_STEPS)
+		fprintf(f, "<p class=\"muted\">%u more step(s) in the tables below.</p>\n", total - ANSWER_STEPS);
+	fputs("<p class=\"muted\">", f);
+	h_textf(f, "A step: %s (threshold %.0f%%, alpha %g).",
+		jstr(hist, "test", "compare's test between adjacent groups"),
+		100 * json_number_value(json_object_get(hist, "threshold")),
+		json_number_value(json_object_get(hist, "alpha")));
+	fputs("</p></div>\n", f);
+}
+
+/* The groups the history compares, folded: each its time, labels and the runs it pools. */
+static void history_groups(FILE *f, const json_t *hist, const char *id)
+{
+	const json_t *groups = json_object_get(hist, "groups"), *g, *sv;
+	size_t i, k;
+
+	fprintf(f, "<details class=\"groups\"><summary>The %zu groups and the runs they pool</summary>\n"
+		"<div class=\"scroll\"><table class=\"sortable runs\" id=\"%s-groups\"><thead><tr>"
+		"<th>group</th><th>when (UTC)</th><th>labels</th><th>runs</th><th>source</th></tr></thead><tbody>\n",
+		json_array_size(groups), id);
+	json_array_foreach(groups, i, g) {
+		time_t t = (time_t)(json_integer_value(json_object_get(g, "timestamp_ms")) / 1000);
+		const json_t *srcs = json_object_get(g, "sources");
+		unsigned runs = json_is_integer(json_object_get(g, "runs")) ?
+				(unsigned)json_integer_value(json_object_get(g, "runs")) : 1;
+		char when[32];
+		struct tm tm;
+		bool first = true;
+		const char *lk;
+		json_t *lv;
+
+		gmtime_r(&t, &tm);
+		strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S", &tm);
+		fputs("<tr><td>", f);
+		h_text(f, jstr(g, "label", "?"));
+		fputs("</td><td>", f);
+		h_text(f, when);
+		fputs("</td><td>", f);
+		json_object_foreach((json_t *)json_object_get(g, "labels"), lk, lv) {
+			h_textf(f, "%s%s=%s", first ? "" : " ", lk, json_string_value(lv) ? json_string_value(lv) : "");
+			first = false;
+		}
+		fprintf(f, "</td><td class=\"n\" data-v=\"%u\">%u</td><td class=\"mono\">", runs, runs);
+		if (json_array_size(srcs) > 1) {
+			json_array_foreach(srcs, k, sv) {
+				h_textf(f, "%s%s", k ? ", " : "", json_string_value(sv) ? json_string_value(sv) : "?");
+			}
+		} else {
+			h_text(f, jstr(g, "source", ""));
+		}
+		fputs("</td></tr>\n", f);
+	}
+	fputs("</tbody></table></div></details>\n", f);
 }
 
 /* history --json: per metric a line per cell across the groups, its steps ringed, and a table. */
@@ -255,44 +427,17 @@ void html_history(FILE *f, const json_t *hist, const char *id)
 	unsigned ng = (unsigned)json_array_size(groups);
 	const char **xl = calloc(ng + 1, sizeof(*xl));
 	double *xs = calloc(ng + 1, sizeof(*xs));
-	const char *mname, *lk;
-	json_t *lv;
+	const char *mname;
 	size_t i, k;
 
 	if (!xl || !xs || !ng)
 		goto out;
-	fprintf(f, "<p class=\"sub\">");
-	h_textf(f, "%u run(s) in %u group(s), ordered by %s; a step: %s (threshold %.0f%%, alpha %g)",
-		(unsigned)json_integer_value(json_object_get(hist, "runs")), ng,
-		jstr(hist, "by", "time"), jstr(hist, "test", "compare's test between adjacent groups"),
-		100 * json_number_value(json_object_get(hist, "threshold")),
-		json_number_value(json_object_get(hist, "alpha")));
-	fprintf(f, "</p>\n<div class=\"scroll\"><table class=\"sortable runs\" id=\"%s-groups\"><thead><tr>"
-		"<th>group</th><th>when (UTC)</th><th>labels</th><th>source</th></tr></thead><tbody>\n", id);
 	json_array_foreach(groups, i, g) {
-		time_t t = (time_t)(json_integer_value(json_object_get(g, "timestamp_ms")) / 1000);
-		char when[32];
-		struct tm tm;
-		bool first = true;
-
 		xl[i] = jstr(g, "label", "?");
 		xs[i] = (double)i;
-		gmtime_r(&t, &tm);
-		strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S", &tm);
-		fputs("<tr><td>", f);
-		h_text(f, xl[i]);
-		fputs("</td><td>", f);
-		h_text(f, when);
-		fputs("</td><td>", f);
-		json_object_foreach((json_t *)json_object_get(g, "labels"), lk, lv) {
-			h_textf(f, "%s%s=%s", first ? "" : " ", lk, json_string_value(lv) ? json_string_value(lv) : "");
-			first = false;
-		}
-		fputs("</td><td class=\"mono\">", f);
-		h_text(f, jstr(g, "source", ""));
-		fputs("</td></tr>\n", f);
 	}
-	fputs("</tbody></table></div>\n", f);
+	history_answer(f, hist, xl, ng);
+	history_groups(f, hist, id);
 	json_object_foreach((json_t *)metrics, mname, mj) {
 		const json_t *cells = json_object_get(mj, "cells"), *steps = json_object_get(mj, "steps");
 		unsigned nc = (unsigned)json_array_size(cells), m, n = 0, done = 0;

@@ -54,6 +54,9 @@ void h_text(FILE *f, const char *s);
 /* printf, then escaped: for text built from data. */
 void h_textf(FILE *f, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
+/* A row of a two-column (kv) table: k, then v; nothing when v is NULL or empty. */
+void h_kv_row(FILE *f, const char *k, const char *v);
+
 /* A table cell holding a number: data-v carries it exactly (sorting, tests), text shows it. */
 void h_num_td(FILE *f, double v, const char *shown);
 

@@ -14,7 +14,7 @@ static const char *label_of(const struct results *r, const char *by)
 }
 
 unsigned history_group(struct results **runs, unsigned n, const char *by,
-		       struct results **groups)
+		       struct results **groups, unsigned *members)
 {
 	struct iop_err ignored;
 	unsigned i, ng = 0;
@@ -24,9 +24,13 @@ unsigned history_group(struct results **runs, unsigned n, const char *by,
 			/* the same version again: its repeats are more samples of the same cells */
 			if (!results_merge(groups[ng - 1], runs[i], &ignored)) {
 				results_free(runs[i]);
+				if (members)
+					members[ng - 1]++;
 				continue;
 			}
 		}
+		if (members)
+			members[ng] = 1;
 		groups[ng++] = runs[i];
 	}
 	return ng;

@@ -18,10 +18,11 @@ struct hist_step {
  * Pool runs[0..n) (sorted, by value of label `by` when by is set) into groups: runs with
  * the same value of `by` are merged into the first of them (the others are freed and
  * emptied); without `by` every run is its own group. Returns the number of groups, whose
- * pointers go to groups[] (room for n).
+ * pointers go to groups[] (room for n); members[g], when members is not NULL, gets how many
+ * runs group g pools (consecutive in runs[]).
  */
 unsigned history_group(struct results **runs, unsigned n, const char *by,
-		       struct results **groups);
+		       struct results **groups, unsigned *members);
 
 /*
  * Every step of metric m: for each cell, between each pair of adjacent groups where both

@@ -658,7 +658,7 @@ static int write_steps(const char *dir, const char *name, const struct hist_step
 	return close_checked(f, dir, file, err);
 }
 
-int plot_history(const struct results *runs, unsigned nr, const char *const *xlabels,
+int plot_history(const struct results *runs, unsigned nr, unsigned saved, const char *const *xlabels,
 		 enum metric_id m, const char *by, const struct hist_step *steps, unsigned nsteps,
 		 const char *out, struct iop_err *err)
 {
@@ -716,11 +716,16 @@ int plot_history(const struct results *runs, unsigned nr, const char *const *xla
 		const struct results *last = &runs[nr - 1];
 		const char *host = results_env_str(last, "hostname"), *kernel = results_env_str(last, "host.kernel");
 		bool unit = strcmp(metric_table[m].title, metric_table[m].unit) != 0;
+		char groups[64] = "";
 
+		/* runs of one value pooled: say both counts, so that neither reads as the other */
+		if (saved != nr)
+			snprintf(groups, sizeof(groups), " pooled into %u groups", nr);
 		snprintf(title, sizeof(title),
-			 "%s%s%s%s of each cell across %u saved '%s' runs, by %s (median, min-max)\nlast run: host %s, kernel %s",
+			 "%s%s%s%s of each cell across %u saved '%s' runs%s, by %s (median, min-max)\nlast run: host %s, kernel %s",
 			 metric_table[m].title, unit ? " (" : "", unit ? metric_table[m].unit : "",
-			 unit ? ")" : "", nr, last->name, by, host ? host : "?", kernel ? kernel : "?");
+			 unit ? ")" : "", saved, last->name, groups, by, host ? host : "?",
+			 kernel ? kernel : "?");
 	}
 	gp_head(f, file, title, 1100, 620);
 	fprintf(f, "set key outside bottom center horizontal maxrows 8 noenhanced font ',7'\n");

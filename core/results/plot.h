@@ -22,9 +22,10 @@ struct hist_step;
 
 /*
  * history-<metric>: each cell's median across runs (runs[0..nr) in the order given, x tick
- * labels xlabels[i]), one line per cell, with steps[0..nsteps) (history.h) marked.
+ * labels xlabels[i]: the groups of `saved` saved runs), one line per cell, with
+ * steps[0..nsteps) (history.h) marked.
  */
-int plot_history(const struct results *runs, unsigned nr, const char *const *xlabels,
+int plot_history(const struct results *runs, unsigned nr, unsigned saved, const char *const *xlabels,
 		 enum metric_id m, const char *by, const struct hist_step *steps, unsigned nsteps,
 		 const char *dir, struct iop_err *err);
 

@@ -72,7 +72,7 @@ Test(report, sweep_html_option_writes_the_page)
 	snprintf(html, sizeof(html), "%s/direct.html", dir);
 	sweep_json(dir, json, html);
 	page = slurp(html);
-	cr_assert_not_null(strstr(page, "Queue-depth scaling"));
+	cr_assert_not_null(strstr(page, "IOPS against iodepth"));
 	free(page);
 }
 

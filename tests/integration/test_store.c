@@ -276,6 +276,11 @@ Test(store, history_by_label_finds_the_step)
 	cr_assert_eq(r.status, 0, "%s", r.err);
 	root = json_from_string(r.out);
 	cr_assert_eq(json_array_size(json_object_get(root, "groups")), 3, "8.2.1 pooled:\n%s", r.out);
+	/* the pooled group says it holds two runs, and which */
+	s = json_array_get(json_object_get(root, "groups"), 0);
+	cr_assert_eq(json_integer_value(json_object_get(s, "runs")), 2, "%s", r.out);
+	cr_assert_eq(json_array_size(json_object_get(s, "sources")), 2, "%s", r.out);
+	cr_assert_eq(json_integer_value(json_object_get(root, "runs")), 4, "%s", r.out);
 	steps = json_object_get(json_object_get(json_object_get(root, "metrics"), "iops"), "steps");
 	cr_assert_eq(json_array_size(steps), 1, "one step, io_uring at 9.0:\n%s", r.out);
 	s = json_array_get(steps, 0);
@@ -291,6 +296,20 @@ Test(store, history_by_label_finds_the_step)
 	cr_assert_eq(r.status, 0, "%s", r.err);
 	cr_assert_not_null(strstr(r.out, "step: io_uring: iops regression -30.0% at qemu=9.0 (from qemu=8.2.1"),
 			   "%s", r.out);
+	run_out_free(&r);
+	/* the chart's title counts the saved runs and the groups apart */
+	snprintf(f, sizeof(f), "--plot=%s/charts", dir);
+	r = iopath_run("history", dbarg, "--by", "qemu", f, NULL);
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	snprintf(f, sizeof(f), "%s/charts/history-iops.gp", dir);
+	{
+		char *gp = file_text(f);
+
+		cr_assert_not_null(gp, "%s: %s", f, r.err);
+		cr_assert_not_null(strstr(gp, "across 4 saved"), "%.400s", gp);
+		cr_assert_not_null(strstr(gp, "runs pooled into 3 groups"), "%.400s", gp);
+		free(gp);
+	}
 	run_out_free(&r);
 }
 

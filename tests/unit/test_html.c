@@ -234,7 +234,89 @@ Test(html, explanation_is_shown)
 	render_all();
 	cr_assert_not_null(strstr(page, "Why each path is as fast as it is"));
 	cr_assert_not_null(strstr(page, "<code class=\"verdict\">serialized</code>"));
-	cr_assert_not_null(strstr(page, "data-v=\"5040\">5.04k</td>"), "the ladder's latency");
+	cr_assert_not_null(strstr(page, "data-v=\"5040\">5.04 ms</td>"), "the ladder's latency");
+}
+
+Test(html, explain_evidence_is_in_words_and_units)
+{
+	render_all();
+	cr_assert_not_null(strstr(page, "<th>IOPS gained from the shallowest to the deepest iodepth</th><td>1.02\xc3\x97</td>"),
+			   "iops_gain as words and a ratio");
+	cr_assert_null(strstr(page, "<th>iops_gain</th>"), "a raw key shown");
+	cr_assert_not_null(strstr(page, "<tr><td class=\"n\" data-v=\"1\">1</td>"), "the ladder's iodepth is not a whole number");
+}
+
+/* Only the sweep's results: one target, four cells measured not direct, one refused. */
+static void render_results(const char *honoured)
+{
+	json_t *res = results_doc();
+	struct html_doc d = { HTML_RESULTS, res, NULL, "r.json" };
+	struct html_page p = { .nr = 1, .docs = &d };
+
+	json_object_set_new(json_object_get(json_array_get(json_object_get(res, "targets"), 0), "probe"),
+			    "direct_honoured", json_string(honoured));
+	render(&p);
+	json_decref(res);
+}
+
+Test(html, one_not_direct_box_per_target)
+{
+	render_results("false");
+	cr_assert_eq(count(page, "class=\"bad direct\""), 1, "%u boxes", count(page, "class=\"bad direct\""));
+	cr_assert_not_null(strstr(page, "<b>NOT direct I/O</b> in 4 of 5 cells"));
+}
+
+Test(html, measured_not_direct_outweighs_an_unknown_probe)
+{
+	render_results("unknown");
+	cr_assert_null(strstr(page, "<th>direct I/O honoured</th><td>unknown</td>"));
+	cr_assert_not_null(strstr(page, "<th>direct I/O honoured</th><td>no: the cells measured it"));
+}
+
+Test(html, compare_leads_with_its_answer)
+{
+	json_t *cmp = compare_doc();
+	struct html_doc d = { HTML_COMPARE, cmp, NULL, "c" };
+	struct html_page p = { .nr = 1, .docs = &d };
+	const char *answer, *table;
+
+	json_object_set_new(cmp, "outcome", json_string("regressed"));
+	render(&p);
+	json_decref(cmp);
+	answer = strstr(page, "CUR regressed: 1 regression");
+	table = strstr(page, "<details class=\"every\">");
+	cr_assert(answer && table && answer < table, "the answer does not come first");
+	cr_assert_not_null(strstr(page, "<details class=\"how\">"));
+}
+
+Test(html, history_leads_with_its_answer_and_counts_its_runs)
+{
+	json_t *hist = history_doc();
+	struct html_doc d = { HTML_HISTORY, hist, NULL, "h" };
+	struct html_page p = { .nr = 1, .docs = &d };
+
+	/* three saved runs, the second group pooling two */
+	json_object_set_new(hist, "runs", json_integer(3));
+	json_object_set_new(json_array_get(json_object_get(hist, "groups"), 1), "runs", json_integer(2));
+	json_object_set_new(json_array_get(json_object_get(hist, "groups"), 1), "sources",
+			    json_pack("[s,s]", "run:2", "run:3"));
+	render(&p);
+	json_decref(hist);
+	cr_assert_not_null(strstr(page, "1 step between adjacent groups</b> (3 saved runs in 2 groups"));
+	cr_assert_not_null(strstr(page, "run:2, run:3"), "the pooled group's runs");
+	cr_assert(strstr(page, "class=\"answer") < strstr(page, "<details class=\"groups\">"));
+}
+
+Test(html, results_read_by_a_comparison_are_folded)
+{
+	json_t *cmp = compare_doc(), *res = results_doc();
+	struct html_doc d[] = { { HTML_COMPARE, cmp, NULL, "c" }, { HTML_RESULTS, res, NULL, "base.json" } };
+	struct html_page p = { .nr = 2, .docs = d };
+
+	render(&p);
+	json_decref(cmp);
+	json_decref(res);
+	cr_assert_not_null(strstr(page, "<details class=\"section\" id=\"r1\"><summary>The results in full: "));
 }
 
 Test(html, history_rings_its_step)
