@@ -42,9 +42,9 @@ else
 FLEET_SKIP := core/fleet/fleet_mpi.c
 endif
 
-# The binary's own sources: main (the command table) and help (which lists the table and holds
-# the docs). Everything else is the library the unit tests and fuzzers link too.
-MAIN_SRC := core/cli/main.c core/cli/cmd_help.c build/docs_data.c
+# The binary's own source: main. Everything else, the command table and the compiled-in docs too,
+# is the library the unit tests and fuzzers link.
+MAIN_SRC := core/cli/main.c
 CORE_SRC := $(filter-out $(MAIN_SRC) $(FLEET_SKIP) $(PG_SKIP),$(wildcard core/*/*.c))
 ENGINE_SRC := $(wildcard engines/*.c)
 WORKLOADS := $(sort $(wildcard workloads/*.fio))
@@ -52,7 +52,7 @@ DOCS := $(sort $(wildcard docs/*.md))
 GEN_SRC := build/workloads_data.c
 
 OBJ_DIR := build/obj$(if $(filter 1,$(MPI)),-mpi)
-LIB_OBJ := $(patsubst %.c,$(OBJ_DIR)/%.o,$(CORE_SRC) $(ENGINE_SRC) $(GEN_SRC))
+LIB_OBJ := $(patsubst %.c,$(OBJ_DIR)/%.o,$(CORE_SRC) $(ENGINE_SRC) $(GEN_SRC) build/docs_data.c)
 MAIN_OBJ := $(patsubst %.c,$(OBJ_DIR)/%.o,$(MAIN_SRC))
 
 UNIT_SRC := $(wildcard tests/unit/*.c)

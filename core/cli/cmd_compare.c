@@ -14,8 +14,8 @@
 
 static void usage(FILE *f)
 {
+	command_usage(f, "compare");
 	fprintf(f,
-		"usage: iopath compare BASE CUR [options]\n"
 		"  BASE, CUR             a result file (iopath results, iopath or fio JSON), a comma\n"
 		"                        list of them or a directory of them: repeats are pooled;\n"
 		"                        or runs of the results database: latest, latest~N (N runs\n"

@@ -12,8 +12,8 @@
 
 static void usage(FILE *f)
 {
+	command_usage(f, "explain");
 	fprintf(f,
-		"usage: iopath explain INPUT... [--json] [--output=FILE] [--db PATH|URI]\n"
 		"  INPUT          a result file (sweep --json, suite or run JSON, iopath or fio JSON,\n"
 		"                 a QEMU lab's lab.json),\n"
 		"                 a run of the results database (latest, latest~N, run:ID,\n"

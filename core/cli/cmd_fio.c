@@ -22,9 +22,9 @@
 
 static void usage(FILE *f)
 {
+	commands_synopsis(f, false);
 	fprintf(f,
-		"usage: iopath [options] [jobfile ...]\n"
-		"       iopath COMMAND ... (see 'iopath help')\n"
+		"fio-style options (iopath COMMAND --help: a command's own; iopath help: the topics):\n"
 		"  --name=NAME          start a job; options before the first --name are global\n"
 		"  --OPTION=VALUE       any job option, fio's names (rw, bs, iodepth, ioengine, ...)\n"
 		"  --output-format=F    normal, json, json+, terse, csv (comma-separated for several)\n"

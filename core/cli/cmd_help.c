@@ -1,4 +1,7 @@
-/* iopath help [TOPIC]: the commands and the topics, or one topic's text (docs/TOPIC.md). */
+/*
+ * iopath help [TOPIC]: the commands (their synopsis from the table, core/cli/cmdtable.c) and the
+ * topics, or one topic's text (docs/TOPIC.md); help --synopsis[=man]: the synopsis alone.
+ */
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
@@ -29,9 +32,10 @@ static int help_list(void)
 {
 	const struct help_topic *t;
 
-	printf("usage: iopath [options] [jobfile ...]   run fio-style jobs (iopath --help)\n"
-	       "       iopath                            compare every engine on a temporary file here\n"
-	       "       iopath COMMAND [args]\n\ncommands:\n");
+	commands_synopsis(stdout, false);
+	printf("\n  iopath [OPTION ...] [JOBFILE ...] runs fio-style jobs (iopath --help); iopath alone\n"
+	       "  compares every engine on a temporary file here; iopath COMMAND --help: a command's own\n"
+	       "\ncommands:\n");
 	commands_list();
 	printf("\ntopics (iopath help TOPIC prints docs/TOPIC.md; man iopath):\n");
 	for (t = help_topics; t->name; t++)
@@ -65,6 +69,11 @@ int cmd_help(int argc, char **argv)
 		return refuse("one topic at a time, not also", argv[2]);
 	if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))
 		return help_list();
+	/* the man page's SYNOPSIS is this, as roff (scripts/man-synopsis) */
+	if (!strcmp(argv[1], "--synopsis") || !strcmp(argv[1], "--synopsis=man")) {
+		commands_synopsis(stdout, argv[1][10] == '=');
+		return fflush(stdout) ? EXIT_JOB_FAILED : 0;
+	}
 	t = topic_find(argv[1]);
 	if (!t)
 		return refuse("no topic", argv[1]);

@@ -22,8 +22,8 @@
 
 static void usage(FILE *f)
 {
+	command_usage(f, "history");
 	fprintf(f,
-		"usage: iopath history [DIR|SELECTOR] [options]\n"
 		"  DIR                   result files (e.g. exported runs), searched recursively\n"
 		"  SELECTOR              runs of the results database: KEY=VALUE, latest~N, run:ID\n"
 		"                        (a comma list: any of them); default: every run\n"

@@ -10,8 +10,6 @@
 #include "iopath/probe.h"
 #include "report/output.h"
 
-#define PROBE_USAGE "usage: iopath probe [PATH ...] [--json] [--no-trials]"
-
 struct probe_args {
 	bool json;
 	unsigned flags;
@@ -38,9 +36,11 @@ static int parse_args(int argc, char **argv, struct probe_args *a)
 		} else if (!strcmp(argv[i], "--no-trials")) {
 			a->flags = PROBE_EXISTING;
 		} else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
-			printf("%s\n  Describes the host and each PATH (default: .): filesystem, mount, device\n"
-			       "  chain, and what O_DIRECT, io_uring, libaio, mmap, fallocate and fsync do\n"
-			       "  there (tried in a temporary file, removed afterwards).\n", PROBE_USAGE);
+			command_usage(stdout, "probe");
+			printf("  Describes the host and each PATH (default: .; one that does not exist is\n"
+			       "  refused): filesystem, mount, device chain, and what O_DIRECT, io_uring,\n"
+			       "  libaio, mmap, fallocate and fsync do there (tried in a temporary file,\n"
+			       "  removed afterwards).\n");
 			return -1;
 		} else if (!strcmp(argv[i], "--")) {
 			for (i++; i < argc; i++)

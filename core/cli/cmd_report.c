@@ -9,8 +9,8 @@
 
 static void usage(FILE *f)
 {
+	command_usage(f, "report");
 	fprintf(f,
-		"usage: iopath report INPUT... -o FILE.html [--title TEXT]\n"
 		"  INPUT                 a result file (sweep, run or suite results, iopath or fio\n"
 		"                        JSON, probe --json, compare --json), or a directory of\n"
 		"                        saved results: the trend across them and the latest in full\n"

@@ -13,10 +13,8 @@
 
 static void usage(FILE *f)
 {
+	command_usage(f, "results");
 	fprintf(f,
-		"usage: iopath results list [--db PATH|URI]\n"
-		"       iopath results import FILE|DIR ... [--db PATH|URI]\n"
-		"       iopath results export [SELECTOR ...] [--output FILE|DIR] [--db PATH|URI]\n"
 		"  list                  every saved run: its id, time, name, host, labels, cells\n"
 		"  import                iopath results, iopath JSON or fio JSON files (a directory:\n"
 		"                        every *.json under it), one run each; a file imported before\n"

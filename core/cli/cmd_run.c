@@ -26,8 +26,15 @@ int cmd_workloads(int argc, char **argv)
 	const struct builtin_workload *w;
 
 	if (argc > 2) {
-		fprintf(stderr, "iopath workloads: usage: iopath workloads [NAME]\n");
+		fprintf(stderr, "iopath workloads: one NAME at a time, not also '%s' (iopath workloads --help)\n",
+			argv[2]);
 		return EXIT_USAGE;
+	}
+	if (argc == 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
+		command_usage(stdout, "workloads");
+		printf("  Lists the built-in workloads with what each measures; with NAME, prints its job\n"
+		       "  file (iopath run NAME runs it).\n");
+		return 0;
 	}
 	if (argc == 2) {
 		w = workload_find(argv[1]);
@@ -46,8 +53,8 @@ int cmd_workloads(int argc, char **argv)
 
 static void run_usage(FILE *f)
 {
+	command_usage(f, "run");
 	fprintf(f,
-		"usage: iopath run WORKLOAD [--target DIR] [--scale[=F]] [OPTION=VALUE ...]\n"
 		"  --target DIR        where the workload's files go (default: here); a temporary\n"
 		"                      directory inside it is removed afterwards\n"
 		"  --scale[=F]         shrink sizes, runtimes and file counts by F (default 1/64)\n"

@@ -25,8 +25,8 @@
 
 static void usage(FILE *f)
 {
+	command_usage(f, "suite");
 	fprintf(f,
-		"usage: iopath suite vm-paths --target NAME=DIR [--target NAME=DIR ...] [options]\n"
 		"  --target NAME=DIR   a path to measure (a virtual disk, a shared folder...); one or more\n"
 		"  --reference NAME    the target the others are compared with (default: the first)\n"
 		"  --repeat N          runs of every test (default 3): median and min-max are reported\n"

@@ -36,8 +36,8 @@
 
 static void usage(FILE *f)
 {
+	command_usage(f, "sweep");
 	fprintf(f,
-		"usage: iopath sweep [options]\n"
 		"Runs every combination of the comma lists below and reports each cell.\n"
 		"  --engine LIST         engines (default: every engine but aliases)\n"
 		"  --direct LIST         0,1 (default 1)\n"

@@ -1,8 +1,34 @@
-/* Subcommands: each is main's peer for one verb; the table is in core/cli/main.c (commands[]). */
+/* Subcommands: each is main's peer for one verb; the table is in core/cli/cmdtable.c (commands[]). */
 #ifndef IOPATH_COMMANDS_H
 #define IOPATH_COMMANDS_H
 
+#include <stdbool.h>
+#include <stdio.h>
+
 #include "base/err.h"	/* the exit codes */
+
+struct subcommand {
+	const char *name;
+	int (*fn)(int argc, char **argv);
+	const char *synopsis;	/* what follows "iopath NAME", one form a line */
+	const char *help;	/* one line for iopath help */
+};
+
+/* The table (core/cli/cmdtable.c), ended by a NULL name. */
+extern const struct subcommand commands[];
+
+/* The command called name, or NULL. */
+const struct subcommand *command_find(const char *name);
+
+/* "usage: iopath NAME FORM", one line per form of its synopsis, to f. */
+void command_usage(FILE *f, const char *name);
+
+/*
+ * Every form of every command, the invocations without one first: plain ("usage: iopath ...",
+ * the others indented under it), or roff true as man(7) lines (.SY ... .YS) for the man page's
+ * SYNOPSIS.
+ */
+void commands_synopsis(FILE *f, bool roff);
 
 /* iopath [options] [jobfile ...]: fio-style invocation. */
 int cmd_fio(int argc, char **argv);
@@ -43,7 +69,7 @@ int cmd_suite(int argc, char **argv);
 /* iopath help [TOPIC]: the commands and the topics, or docs/TOPIC.md as compiled in. */
 int cmd_help(int argc, char **argv);
 
-/* Print the command table, one line per command (core/cli/main.c). */
+/* Print the command table, one line per command: its name and help. */
 void commands_list(void);
 
 #endif

@@ -202,3 +202,122 @@ Test(help, man_page_and_readme_name_every_topic)
 	free(man);
 	free(readme);
 }
+
+/* The section of the man page that starts with the line ".SH NAME\n", to the next (to free). */
+static char *man_section(const char *name)
+{
+	size_t len;
+	char *man = slurp(DOCS_DIR "/iopath.1", &len), *start, *end, *sec;
+	char head[64];
+
+	snprintf(head, sizeof(head), "\n.SH %s\n", name);
+	start = strstr(man, head);
+	cr_assert_not_null(start, "docs/iopath.1 has no %s section", name);
+	start += strlen(head);
+	end = strstr(start, "\n.SH ");
+	sec = strndup(start, end ? (size_t)(end - start) + 1 : strlen(start));
+	cr_assert_not_null(sec);
+	free(man);
+	return sec;
+}
+
+/* The man page's SYNOPSIS is the command table's, as help --synopsis=man writes it */
+Test(help, man_synopsis_is_the_command_tables)
+{
+	struct run_out r = iopath_run("help", "--synopsis=man", NULL);
+	char *syn = man_section("SYNOPSIS");
+
+	cr_assert_eq(r.status, 0, "exit %d: %s", r.status, r.err);
+	cr_assert_not_null(strstr(r.out, ".SY iopath\n.B report\n"), "%s", r.out);
+	cr_assert_str_eq(syn, r.out,
+			 "docs/iopath.1's SYNOPSIS is not the command table's: run scripts/man-synopsis");
+	free(syn);
+	run_out_free(&r);
+}
+
+/* The names of the commands, from the synopsis "iopath NAME ..." lines (at most max). */
+static unsigned synopsis_commands(const char *synopsis, char names[][32], unsigned max)
+{
+	const char *p;
+	unsigned n = 0;
+
+	for (p = synopsis; (p = strstr(p, "iopath ")); p++) {
+		size_t w = strcspn(p + 7, " \n");
+
+		if (p[7] < 'a' || p[7] > 'z' || w >= 32)
+			continue;
+		if (n && !strncmp(names[n - 1], p + 7, w) && !names[n - 1][w])
+			continue;
+		cr_assert_lt(n, max);
+		memcpy(names[n], p + 7, w);
+		names[n++][w] = '\0';
+	}
+	return n;
+}
+
+/*
+ * Each command's --help starts with its forms of the synopsis ("usage: iopath NAME ...", the
+ * others under it); iopath help and iopath --help start with all of them.
+ */
+Test(help, every_commands_help_starts_with_its_synopsis)
+{
+	struct run_out all = iopath_run("help", "--synopsis", NULL), r;
+	char names[32][32];
+	unsigned i, n;
+
+	cr_assert_eq(all.status, 0, "exit %d: %s", all.status, all.err);
+	cr_assert(!strncmp(all.out, "usage: iopath ", 14), "%s", all.out);
+	n = synopsis_commands(all.out, names, 32);
+	cr_assert_geq(n, 12, "only %u commands in:\n%s", n, all.out);
+	for (i = 0; i < n; i++) {
+		char want[2048], line[512], *p = all.out;
+		size_t len = 0;
+
+		want[0] = '\0';
+		snprintf(line, sizeof(line), "iopath %s", names[i]);
+		while ((p = strstr(p, line))) {
+			size_t w = strcspn(p, "\n");
+
+			if (p[strlen(line)] == ' ' || p[strlen(line)] == '\n')
+				len += (size_t)snprintf(want + len, sizeof(want) - len, "%s%.*s\n",
+							len ? "       " : "usage: ", (int)w, p);
+			p += w;
+		}
+		if (!strcmp(names[i], "help"))
+			continue;	/* help --help is the whole list, below */
+		r = iopath_run(names[i], "--help", NULL);
+		cr_assert_eq(r.status, 0, "iopath %s --help: exit %d: %s", names[i], r.status, r.err);
+		cr_assert(!strncmp(r.out, want, strlen(want)),
+			  "iopath %s --help does not start with its synopsis:\n%s\nbut:\n%s", names[i],
+			  want, r.out);
+		run_out_free(&r);
+	}
+	r = iopath_run("help", NULL);
+	cr_assert(!strncmp(r.out, all.out, strlen(all.out)), "iopath help:\n%s", r.out);
+	run_out_free(&r);
+	r = iopath_run("--help", NULL);
+	cr_assert(!strncmp(r.out, all.out, strlen(all.out)), "iopath --help:\n%s", r.out);
+	run_out_free(&r);
+	run_out_free(&all);
+}
+
+/* and every command of the table has its entry in the man page's COMMANDS */
+Test(help, man_page_describes_every_command)
+{
+	struct run_out all = iopath_run("help", "--synopsis", NULL);
+	char names[32][32], *cmds = man_section("COMMANDS");
+	unsigned i, n = synopsis_commands(all.out, names, 32);
+
+	for (i = 0; i < n; i++) {
+		char want[64];
+		const char *p;
+
+		snprintf(want, sizeof(want), "\n.B %s", names[i]);
+		for (p = strstr(cmds, want); p; p = strstr(p + 1, want))
+			if (p[strlen(want)] == ' ' || p[strlen(want)] == '\n')
+				break;
+		cr_assert_not_null(p, "docs/iopath.1's COMMANDS lacks '%s'", names[i]);
+	}
+	free(cmds);
+	run_out_free(&all);
+}
