@@ -24,7 +24,8 @@ static void usage(FILE *f)
 		"  --db PATH|URI         the database (default: $IOPATH_DB, else results/iopath.db)\n"
 		"  --threshold P         a change must exceed P percent to count (default 5%%)\n"
 		"  --metric LIST         iops,bw,clat_p50,clat_p99,clat_p99.9 (default: all)\n"
-		"  --alpha A             significance level of the one-sided test (default 0.05)\n"
+		"  --alpha A             the false-alarm rate of the whole compare: Benjamini-\n"
+		"                        Hochberg over every metric tested (default 0.05)\n"
 		"  --strict              count cells that cannot be judged as regressions (exit 1)\n"
 		"  --allow-inconclusive  exit 0, not 3, when nothing regressed but some cells could\n"
 		"                        not be judged (single samples, too few repeats)\n"
@@ -32,6 +33,10 @@ static void usage(FILE *f)
 		"  --junit FILE          a JUnit XML report for CI systems\n"
 		"  --html FILE           one self-contained HTML page: the changes with their\n"
 		"                        intervals, and both sides' environment and probes\n"
+		"The bound shown is the one-sided bound the test decides by: a change is flagged\n"
+		"exactly when it lies beyond the threshold. Tail percentiles are judged only with\n"
+		"enough I/Os and repeats (p99: 1,000 I/Os a repeat; p99.9: 10,000 and 5 repeats);\n"
+		"cells whose repeats varied over 10%% are named unreliable.\n"
 		"exit: 0 every cell judged and none regressed or failed, 1 something regressed or\n"
 		"      failed in CUR, 2 bad input, 3 nothing regressed but some cells could not be judged\n");
 }
@@ -79,6 +84,8 @@ static int parse(int argc, char **argv, struct compare_args *a, struct iop_err *
 
 	a->o = (struct cmp_opts){ .threshold = 0.05, .alpha = 0.05, .metrics = (1u << MET_NR) - 1 };
 	for (i = 1; i < argc; i++) {
+		/* a tail --metric names but that cannot be judged makes the compare inconclusive */
+		a->o.metrics_given |= !strncmp(argv[i], "--metric", 8);
 		if ((ret = arg_table(argc, argv, &i, opts, err))) {
 			if (ret < 0)
 				return ret;

@@ -75,7 +75,10 @@ int cmd_help(int argc, char **argv)
 		return fflush(stdout) ? EXIT_JOB_FAILED : 0;
 	}
 	t = topic_find(argv[1]);
-	if (!t)
-		return refuse("no topic", argv[1]);
+	if (!t) {
+		int ret = commands_help(argv[1]);
+
+		return ret >= 0 ? ret : refuse("no topic", argv[1]);
+	}
 	return help_topic(t);
 }

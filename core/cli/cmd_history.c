@@ -39,8 +39,15 @@ static void usage(FILE *f)
 		"  --json[=FILE]         the history as JSON (on stdout instead of the table)\n"
 		"  --html FILE           one self-contained HTML page: each cell's line across the\n"
 		"                        runs with its steps, and the latest run in full\n"
+		"  --strict              count cells of the newest step that cannot be judged as\n"
+		"                        regressions (exit 1)\n"
+		"  --allow-inconclusive  exit 0, not 3, when the newest step cannot be judged\n"
 		"A step: between two adjacent versions (or runs), a change compare's test calls a\n"
-		"regression or an improvement.\n");
+		"regression or an improvement (compare's correction over the step's cells and metrics).\n"
+		"exit: as compare's, of the newest group against the one before it: 0 judged and no\n"
+		"      regression, 1 a step for the worse (or a cell failed in the newest), 2 bad\n"
+		"      input, 3 it cannot be judged (one group only, no cell in common, too few\n"
+		"      repeats)\n");
 }
 
 #define FILTERS_MAX 16
@@ -160,12 +167,35 @@ static void print_trend(struct results *const *g, unsigned nr, char **xl, enum m
 				printf("  %8s\n", "-");
 		}
 	}
-	for (i = 0; i < ns; i++)
-		printf("step: %s: %s %s %+.1f%% at %s (from %s; 95%% CI [%+.1f, %+.1f], p = %.2g, %u vs %u repeats)\n",
+	for (i = 0; i < ns; i++) {
+		bound_text(v, sizeof(v), &steps[i].m);
+		printf("step: %s: %s %s %+.1f%% at %s (from %s; %.4g%% one-sided bound %s, adjusted p = %.2g, %u vs %u repeats)\n",
 		       steps[i].to->label, d->name, cmp_verdict_name(steps[i].m.verdict),
 		       100 * steps[i].m.change, xl[steps[i].at], xl[steps[i].at - 1],
-		       100 * steps[i].m.ci_lo, 100 * steps[i].m.ci_hi, steps[i].m.p, steps[i].m.nb,
-		       steps[i].m.nc);
+		       100 * steps[i].m.level, v, steps[i].m.p_adj, steps[i].m.nb, steps[i].m.nc);
+	}
+}
+
+static const char *outcome(int code)
+{
+	return code == CMP_EXIT_REGRESSED ? "regressed" : code == CMP_EXIT_INCONCLUSIVE ?
+	       "inconclusive" : "judged";
+}
+
+/* The exit status's reason: the newest group against the one before it. */
+static void print_newest(struct cmp_report *reps, unsigned ng, char **xl, int code,
+			 const struct cmp_opts *o)
+{
+	const struct cmp_report *r = ng > 1 ? &reps[ng - 2] : NULL;
+
+	if (!r) {
+		printf("\nnewest: %s is the only group: nothing to judge it against (%s)\n", xl[0],
+		       o->allow_inconclusive ? "--allow-inconclusive: exit 0" : "exit 3");
+		return;
+	}
+	printf("\nnewest: %s against %s: %u cell(s) compared, %u regression(s), %u failed, %u could not be judged: %s (exit %d)\n",
+	       xl[ng - 1], xl[ng - 2], r->nr, r->regressions, r->failed, r->inconclusive_cells,
+	       outcome(code), code);
 }
 
 static json_t *num(double v)
@@ -212,11 +242,56 @@ static json_t *metric_json(struct results *const *g, unsigned nr, enum metric_id
 			"key", steps[i].to->key, "label", steps[i].to->label, "at", (json_int_t)steps[i].at,
 			"verdict", cmp_verdict_name(cm->verdict), "before", num(cm->base),
 			"after", num(cm->cur), "change", num(cm->change), "change_gm", num(cm->gm_change),
-			"change_ci95_lo", num(cm->ci_lo), "change_ci95_hi", num(cm->ci_hi),
+			"change_ci_lo", num(cm->ci_lo), "change_ci_hi", num(cm->ci_hi),
 			"p", num(cm->p), "df", num(cm->df), "n_before", (json_int_t)cm->nb,
 			"n_after", (json_int_t)cm->nc));
+		json_object_update_missing_new(json_array_get(jsteps, json_array_size(jsteps) - 1),
+					       json_pack("{s:o, s:o}", "p_adj", num(cm->p_adj),
+							 "ci_level", num(cm->level)));
 	}
 	return json_pack("{s:o, s:o}", "cells", cells, "steps", jsteps);
+}
+
+/* The whole history as JSON: groups, every metric's cells and steps, the verdict. */
+static json_t *history_root(const struct history_args *a, struct results *const *groups,
+			    unsigned ng, unsigned nr, char **xl, char **srcs, const unsigned *members,
+			    struct hist_step *const *steps, const unsigned *nsteps, int verdict)
+{
+	json_t *root = json_object(), *jg = json_array(), *jm = json_object();
+	unsigned i, m, from = 0;
+
+	if (!root || !jg || !jm) {
+		json_decref(root);
+		json_decref(jg);
+		json_decref(jm);
+		return NULL;
+	}
+	for (i = 0; i < ng; i++) {
+		json_t *js = json_array();
+
+		for (unsigned k = 0; k < members[i]; k++)
+			json_array_append_new(js, json_string(srcs[from + k]));
+		from += members[i];
+		json_array_append_new(jg, json_pack("{s:s, s:s, s:I, s:O, s:i, s:o}", "label", xl[i],
+						    "source", groups[i]->source, "timestamp_ms",
+						    (json_int_t)groups[i]->timestamp_ms, "labels",
+						    groups[i]->labels, "runs", (int)members[i],
+						    "sources", js));
+	}
+	for (m = 0; m < MET_NR; m++)
+		if (a->metrics & (1u << m))
+			json_object_set_new(jm, metric_table[m].name,
+					    metric_json(groups, ng, m, steps[m], nsteps[m]));
+	json_object_set_new(root, "by", a->by ? json_string(a->by) : json_null());
+	json_object_set_new(root, "threshold", json_real(a->o.threshold));
+	json_object_set_new(root, "alpha", json_real(a->o.alpha));
+	json_object_set_new(root, "test", json_string("compare's: Welch t on the log repeats, one-sided against the threshold, Benjamini-Hochberg over each step's cells and metrics, between adjacent groups"));
+	json_object_set_new(root, "exit_code", json_integer(verdict));
+	json_object_set_new(root, "outcome", json_string(outcome(verdict)));
+	json_object_set_new(root, "runs", json_integer(nr));
+	json_object_set_new(root, "groups", jg);
+	json_object_set_new(root, "metrics", jm);
+	return root;
 }
 
 static int parse(int argc, char **argv, struct history_args *a, struct iop_err *err)
@@ -238,6 +313,8 @@ static int parse(int argc, char **argv, struct history_args *a, struct iop_err *
 	a->metrics = 1u << MET_IOPS;
 	a->o = (struct cmp_opts){ .threshold = 0.05, .alpha = 0.05 };
 	for (i = 1; i < argc; i++) {
+		/* a tail --metric names but that cannot be judged makes the compare inconclusive */
+		a->o.metrics_given |= !strncmp(argv[i], "--metric", 8);
 		if ((ret = arg_table(argc, argv, &i, opts, err))) {
 			if (ret < 0)
 				return ret;
@@ -248,6 +325,10 @@ static int parse(int argc, char **argv, struct history_args *a, struct iop_err *
 				return iop_errf(err, -EINVAL, "history: --label '%s': expected KEY=VALUE (at most %d)",
 						v, FILTERS_MAX);
 			a->labels[a->nr_labels++] = v;
+		} else if (!strcmp(argv[i], "--strict")) {
+			a->o.strict = true;
+		} else if (!strcmp(argv[i], "--allow-inconclusive")) {
+			a->o.allow_inconclusive = true;
 		} else if (!strcmp(argv[i], "--json")) {
 			a->json_stdout = true;
 		} else if (!strncmp(argv[i], "--json=", 7) && argv[i][7]) {
@@ -259,6 +340,7 @@ static int parse(int argc, char **argv, struct history_args *a, struct iop_err *
 			a->src = argv[i];
 		}
 	}
+	a->o.metrics = a->metrics;
 	return 0;
 }
 
@@ -383,8 +465,10 @@ int cmd_history(int argc, char **argv)
 	struct hist_step *steps[MET_NR] = { NULL };
 	unsigned nsteps[MET_NR] = { 0 }, nr = 0, ng = 0, m, i, *members = NULL;
 	struct iop_err err = { "" };
+	struct cmp_report *reps = NULL;
 	char **xl = NULL, **srcs = NULL;
-	int code = EXIT_USAGE;
+	int code = EXIT_USAGE, verdict = 0;
+	bool failed;
 
 	if (argc > 1 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
 		usage(stdout);
@@ -422,55 +506,36 @@ int cmd_history(int argc, char **argv)
 		}
 		run_label(groups[i], a.by, xl[i], 160);
 	}
+	if (history_judge(groups, ng, &a.o, &reps, &err))
+		goto bad;
 	for (m = 0; m < MET_NR; m++)
 		if ((a.metrics & (1u << m)) &&
-		    history_steps(groups, ng, m, &a.o, &steps[m], &nsteps[m], &err))
+		    history_steps(groups, ng, m, reps, &steps[m], &nsteps[m], &err))
 			goto bad;
+	verdict = history_exit_code(reps, ng, &a.o);
 	if (!a.json_stdout) {
 		printf("%u run(s) from %s, ordered by %s%s\n", nr, a.src ? a.src : "the database",
 		       a.by ? a.by : "time", ng < nr ? " (runs of one value pooled)" : "");
 		for (m = 0; m < MET_NR; m++)
 			if (a.metrics & (1u << m))
 				print_trend(groups, ng, xl, m, steps[m], nsteps[m]);
+		print_newest(reps, ng, xl, verdict, &a.o);
 	}
-	code = 0;
+	failed = false;
 	if (a.json_stdout || a.json || a.html) {
-		json_t *root = json_object(), *jg = json_array(), *jm = json_object();
-		unsigned from = 0;
-		int ret = 0;
+		json_t *root = history_root(&a, groups, ng, nr, xl, srcs, members, steps, nsteps,
+					    verdict);
+		int ret = root ? 0 : -ENOMEM;
 
-		for (i = 0; i < ng; i++) {
-			json_t *js = json_array();
-
-			for (unsigned k = 0; k < members[i]; k++)
-				json_array_append_new(js, json_string(srcs[from + k]));
-			from += members[i];
-			json_array_append_new(jg, json_pack("{s:s, s:s, s:I, s:O, s:i, s:o}", "label", xl[i],
-							    "source", groups[i]->source, "timestamp_ms",
-							    (json_int_t)groups[i]->timestamp_ms, "labels",
-							    groups[i]->labels, "runs", (int)members[i],
-							    "sources", js));
-		}
-		for (m = 0; m < MET_NR; m++)
-			if (a.metrics & (1u << m))
-				json_object_set_new(jm, metric_table[m].name,
-						    metric_json(groups, ng, m, steps[m], nsteps[m]));
-		json_object_set_new(root, "by", a.by ? json_string(a.by) : json_null());
-		json_object_set_new(root, "threshold", json_real(a.o.threshold));
-		json_object_set_new(root, "alpha", json_real(a.o.alpha));
-		json_object_set_new(root, "test", json_string("compare's: Welch t on the log repeats, one-sided against the threshold, between adjacent groups"));
-		json_object_set_new(root, "runs", json_integer(nr));
-		json_object_set_new(root, "groups", jg);
-		json_object_set_new(root, "metrics", jm);
-		if (a.json_stdout || a.json)
+		if (!ret && (a.json_stdout || a.json))
 			ret = report_json_write(root, a.json);
 		if (ret) {
 			fprintf(stderr, "iopath: --json %s: %s\n", a.json ? a.json : "stdout", strerror(-ret));
-			code = EXIT_JOB_FAILED;
+			failed = true;
 		}
-		if (a.html && write_html(a.html, root, order[nr - 1], &err)) {
+		if (root && a.html && write_html(a.html, root, order[nr - 1], &err)) {
 			fprintf(stderr, "iopath: %s\n", err.msg);
-			code = EXIT_JOB_FAILED;
+			failed = true;
 		}
 		json_decref(root);
 	}
@@ -483,17 +548,19 @@ int cmd_history(int argc, char **argv)
 		}
 		for (i = 0; i < ng; i++)
 			sorted[i] = *groups[i];
-		for (m = 0; m < MET_NR && !code; m++) {
+		for (m = 0; m < MET_NR && !failed; m++) {
 			if (!(a.metrics & (1u << m)))
 				continue;
 			if (plot_history(sorted, ng, nr, (const char *const *)xl, m, a.by ? a.by : "time",
 					 steps[m], nsteps[m], a.plot, &err)) {
 				fprintf(stderr, "iopath: --plot: %s\n", err.msg);
-				code = EXIT_JOB_FAILED;
+				failed = true;
 			}
 		}
 		free(sorted);
 	}
+	/* an output not written is bad input (as compare's): 2, not a verdict */
+	code = failed ? EXIT_USAGE : verdict;
 	goto out;
 bad:
 	fprintf(stderr, "iopath: %s\n", err.msg);
@@ -508,6 +575,7 @@ out:
 	free(members);
 	for (m = 0; m < MET_NR; m++)
 		free(steps[m]);
+	history_reports_free(reps, ng > 1 ? ng - 1 : 0);
 	free(xl);
 	free(runs);
 	free(order);

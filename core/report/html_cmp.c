@@ -79,7 +79,20 @@ static double jnum(const json_t *o, const char *k)
 	return json_is_number(v) ? json_number_value(v) : NAN;
 }
 
-/* One interval chart per metric: the cells' change and its 95% interval. */
+/* The one-sided bound of a change (JSON null on its open side): "<= -12.3%", ">= +8.1%". */
+static void bound_td(FILE *f, double lo, double hi)
+{
+	char b[48];
+
+	if (!isfinite(lo) && !isfinite(hi)) {
+		h_num_td(f, NAN, "");
+		return;
+	}
+	snprintf(b, sizeof(b), "%s %+.1f%%", isfinite(hi) ? "<=" : ">=", 100 * (isfinite(hi) ? hi : lo));
+	h_num_td(f, isfinite(hi) ? hi : lo, b);
+}
+
+/* One interval chart per metric: the cells' change and its one-sided bound. */
 static void interval_charts(FILE *f, const json_t *cells, double threshold)
 {
 	const json_t *c, *mt;
@@ -107,8 +120,13 @@ static void interval_charts(FILE *f, const json_t *cells, double threshold)
 				snprintf(rows[n].label, sizeof(rows[n].label), "%s", jstr(c, "label", jstr(c, "key", "?")));
 				/* the interval is of the geometric-mean change where compare gives one */
 				rows[n].mid = isnan(jnum(mt, "change_gm")) ? jnum(mt, "change") : jnum(mt, "change_gm");
-				rows[n].lo = jnum(mt, "change_ci95_lo");
-				rows[n].hi = jnum(mt, "change_ci95_hi");
+				/* one-sided: the open side drawn to the estimate */
+				rows[n].lo = jnum(mt, "change_ci_lo");
+				rows[n].hi = jnum(mt, "change_ci_hi");
+				if (isnan(rows[n].lo) && !isnan(rows[n].hi))
+					rows[n].lo = rows[n].mid;
+				if (isnan(rows[n].hi) && !isnan(rows[n].lo))
+					rows[n].hi = rows[n].mid;
 				rows[n].cls = verdict_class(jstr(mt, "verdict", NULL),
 							    json_is_true(json_object_get(mt, "fails")));
 				n++;
@@ -274,13 +292,13 @@ void html_compare(FILE *f, const json_t *cmp, const char *id)
 		return;
 	interval_charts(f, cells, isnan(threshold) ? 0.05 : threshold);
 	fprintf(f, "<details class=\"every\"><summary>Every cell and metric (%zu cells)</summary>\n<div class=\"scroll%s\"><table class=\"sortable compare\" id=\"%s-table\"><thead><tr>"
-		"<th>cell</th><th>metric</th><th>BASE</th><th>CUR</th><th>change</th><th>95%% interval</th>"
-		"<th>p</th><th>n</th><th>verdict</th><th>note</th></tr></thead><tbody>\n",
+		"<th>cell</th><th>metric</th><th>BASE</th><th>CUR</th><th>change</th><th>one-sided bound</th>"
+		"<th>adjusted p</th><th>n</th><th>verdict</th><th>note</th></tr></thead><tbody>\n",
 		json_array_size(cells), json_array_size(cells) > 8 ? " tall" : "", id);
 	json_array_foreach(cells, i, c) {
 		json_array_foreach(json_object_get(c, "metrics"), k, mt) {
 			const char *met = jstr(mt, "metric", "?"), *v = jstr(mt, "verdict", "");
-			double lo = jnum(mt, "change_ci95_lo"), hi = jnum(mt, "change_ci95_hi"), p = jnum(mt, "p");
+			double lo = jnum(mt, "change_ci_lo"), hi = jnum(mt, "change_ci_hi"), p = jnum(mt, "p_adj");
 			char b[64];
 			unsigned m;
 
@@ -298,12 +316,7 @@ void html_compare(FILE *f, const json_t *cmp, const char *id)
 			svg_fmt_num(b, sizeof(b), jnum(mt, "cur") / (m < MET_NR ? metric_table[m].display_div : 1));
 			h_num_td(f, jnum(mt, "cur"), b);
 			pct_td(f, jnum(mt, "change"));
-			if (isfinite(lo) && isfinite(hi)) {
-				snprintf(b, sizeof(b), "%+.1f%% .. %+.1f%%", 100 * lo, 100 * hi);
-				h_num_td(f, lo, b);
-			} else {
-				h_num_td(f, NAN, "");
-			}
+			bound_td(f, lo, hi);
 			snprintf(b, sizeof(b), "%.3g", p);
 			h_num_td(f, p, b);
 			fprintf(f, "<td class=\"n\">%lld/%lld</td><td class=\"v-%s\">",
@@ -498,12 +511,11 @@ void html_history(FILE *f, const json_t *hist, const char *id)
 		if (json_array_size(steps)) {
 			fprintf(f, "<h3>Steps in %s</h3>\n<div class=\"scroll\"><table class=\"sortable steps\" id=\"%s-steps-%s\"><thead><tr>"
 				"<th>cell</th><th>at</th><th>from</th><th>verdict</th><th>before</th><th>after</th>"
-				"<th>change</th><th>95%% interval</th><th>p</th></tr></thead><tbody>\n",
+				"<th>change</th><th>one-sided bound</th><th>adjusted p</th></tr></thead><tbody>\n",
 				metric_table[m].title, id, metric_table[m].name);
 			json_array_foreach(steps, k, st) {
 				json_int_t at = json_integer_value(json_object_get(st, "at"));
-				double lo = json_number_value(json_object_get(st, "change_ci95_lo"));
-				double hi = json_number_value(json_object_get(st, "change_ci95_hi"));
+				double lo = jnum(st, "change_ci_lo"), hi = jnum(st, "change_ci_hi");
 				char b[64];
 
 				fputs("<tr class=\"regression\"><td>", f);
@@ -520,10 +532,9 @@ void html_history(FILE *f, const json_t *hist, const char *id)
 				svg_fmt_num(b, sizeof(b), json_number_value(json_object_get(st, "after")) / metric_table[m].display_div);
 				h_num_td(f, json_number_value(json_object_get(st, "after")), b);
 				pct_td(f, json_number_value(json_object_get(st, "change")));
-				snprintf(b, sizeof(b), "%+.1f%% .. %+.1f%%", 100 * lo, 100 * hi);
-				h_num_td(f, json_is_number(json_object_get(st, "change_ci95_lo")) ? lo : NAN, b);
-				snprintf(b, sizeof(b), "%.3g", json_number_value(json_object_get(st, "p")));
-				h_num_td(f, json_is_number(json_object_get(st, "p")) ? json_number_value(json_object_get(st, "p")) : NAN, b);
+				bound_td(f, lo, hi);
+				snprintf(b, sizeof(b), "%.3g", jnum(st, "p_adj"));
+				h_num_td(f, jnum(st, "p_adj"), b);
 				fputs("</tr>\n", f);
 			}
 			fputs("</tbody></table></div>\n", f);

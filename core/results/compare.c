@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "results/compare.h"
+#include "results/report_cells.h"
 
 
 static const char *const verdict_names[] = {
@@ -53,28 +54,36 @@ static double mean(const double *x, unsigned n)
 	return sum / n;
 }
 
+/* Nothing tested yet: no p, no bound. */
+static void metric_reset(struct cmp_metric *m)
+{
+	m->ci_lo = m->ci_hi = m->level = m->p = m->p_adj = m->df = NAN;
+	m->gm_change = m->diff = m->se = NAN;
+	m->inconclusive = m->tested = m->worse = m->tail_unjudged = false;
+}
+
 /*
  * The test: Welch's t on the logarithms of the repeats, one-sided in the direction the
  * geometric means moved, against the threshold rather than against zero. A regression is a
- * change shown (p < alpha) to be worse than the threshold, not merely a change of any size
- * shown to be nonzero, so that two runs of the same configuration are not flagged for the
- * few percent they always differ by. Logarithms make a change of x% the same difference at
- * every scale and suit positive, right-skewed figures such as IOPS and latency.
+ * change shown (p < alpha, after the correction over the compare) to be worse than the
+ * threshold, not merely a change of any size shown to be nonzero, so that two runs of the
+ * same configuration are not flagged for the few percent they always differ by. Logarithms
+ * make a change of x% the same difference at every scale and suit positive, right-skewed
+ * figures such as IOPS and latency. This fills everything but the verdict of a tested
+ * metric (tested set); one that cannot be tested gets its verdict here.
  */
-int cmp_judge_values(const double *xb, unsigned nb, const double *xc, unsigned nc,
-		     bool higher_better, const struct cmp_opts *o, struct cmp_metric *out)
+static int cmp_test_values(const double *xb, unsigned nb, const double *xc, unsigned nc,
+			   bool higher_better, const struct cmp_opts *o, struct cmp_metric *out)
 {
 	double *lb = NULL, *lc = NULL, margin;
 	struct rsummary sb, sc;
 	struct welch_result w;
 	unsigned i, zeros = 0;
-	bool worse;
 	int ret = 0;
 
 	out->nb = nb;
 	out->nc = nc;
-	out->ci_lo = out->ci_hi = out->p = out->df = out->gm_change = NAN;
-	out->inconclusive = false;
+	metric_reset(out);
 	if (!nb || !nc)
 		return -EINVAL;
 	if (rstats_summary(xb, nb, &sb) || rstats_summary(xc, nc, &sc))
@@ -130,25 +139,157 @@ int cmp_judge_values(const double *xb, unsigned nb, const double *xc, unsigned n
 			   0.95, &w);
 	if (ret)
 		goto out;
+	out->tested = true;
 	out->p = w.p;
 	out->df = w.df;
+	out->diff = w.diff;
+	out->se = w.se;
 	out->gm_change = expm1(w.diff);
-	out->ci_lo = expm1(w.ci_lo);
-	out->ci_hi = expm1(w.ci_hi);
-	worse = higher_better ? w.diff < 0 : w.diff > 0;
-	if (w.p < o->alpha)
-		out->verdict = worse ? CMP_REGRESSION : CMP_IMPROVEMENT;
-	else if (fabs(out->change) <= o->threshold)
-		out->verdict = CMP_UNCHANGED;
-	else {
-		out->verdict = CMP_NOISE;
-		snprintf(out->note, sizeof(out->note), "p = %.2g for a change beyond %g%%", w.p,
-			 o->threshold * 100);
-	}
+	out->worse = higher_better ? w.diff < 0 : w.diff > 0;
 out:
 	free(lb);
 	free(lc);
 	return ret;
+}
+
+/* A tested metric's verdict and its one-sided bound at level. */
+static void settle_one(struct cmp_metric *m, double level, unsigned family,
+		       const struct cmp_opts *o)
+{
+	double t = m->se > 0 ? rstats_t_quantile(level, m->df) * m->se : 0;
+
+	m->level = level;
+	if (m->diff < 0) {
+		m->ci_lo = -INFINITY;
+		m->ci_hi = expm1(m->diff + t);
+	} else {
+		m->ci_lo = expm1(m->diff - t);
+		m->ci_hi = INFINITY;
+	}
+	m->note[0] = 0;
+	if (m->p_adj < o->alpha)
+		m->verdict = m->worse ? CMP_REGRESSION : CMP_IMPROVEMENT;
+	else if (fabs(m->change) <= o->threshold)
+		m->verdict = CMP_UNCHANGED;
+	else {
+		m->verdict = CMP_NOISE;
+		if (family > 1)
+			snprintf(m->note, sizeof(m->note),
+				 "p = %.2g for a change beyond %g%%, %.2g adjusted over %u tests", m->p,
+				 o->threshold * 100, m->p_adj, family);
+		else
+			snprintf(m->note, sizeof(m->note), "p = %.2g for a change beyond %g%%", m->p,
+				 o->threshold * 100);
+	}
+}
+
+static int by_p(const void *a, const void *b)
+{
+	const struct cmp_metric *x = *(struct cmp_metric *const *)a;
+	const struct cmp_metric *y = *(struct cmp_metric *const *)b;
+
+	return (x->p > y->p) - (x->p < y->p);
+}
+
+double cmp_settle(struct cmp_metric *const *v, unsigned n, const struct cmp_opts *o)
+{
+	struct cmp_metric **t = malloc((n ? n : 1) * sizeof(*t));
+	unsigned i, m = 0, rejected = 0;
+	double level, q = 1;
+
+	if (!t) {
+		/* without room to sort: Bonferroni, which BH never rejects less than */
+		for (i = 0; i < n; i++)
+			m += v[i]->tested;
+		level = 1 - o->alpha / (m ? m : 1);
+		for (i = 0; i < n; i++)
+			if (v[i]->tested) {
+				v[i]->p_adj = fmin(1, v[i]->p * m);
+				settle_one(v[i], level, m, o);
+			}
+		return level;
+	}
+	for (i = 0; i < n; i++)
+		if (v[i]->tested)
+			t[m++] = v[i];
+	qsort(t, m, sizeof(*t), by_p);
+	/* step-up: the adjusted p of rank k is min over j >= k of p_(j) * m / j */
+	for (i = m; i-- > 0;) {
+		q = fmin(q, t[i]->p * m / (i + 1));
+		t[i]->p_adj = fmin(1, q);
+		if (!rejected && t[i]->p_adj < o->alpha)
+			rejected = i + 1;
+	}
+	level = m ? 1 - o->alpha * (rejected ? rejected : 1) / m : NAN;
+	for (i = 0; i < m; i++)
+		settle_one(t[i], level, m, o);
+	free(t);
+	return level;
+}
+
+int cmp_judge_values(const double *xb, unsigned nb, const double *xc, unsigned nc,
+		     bool higher_better, const struct cmp_opts *o, struct cmp_metric *out)
+{
+	int ret = cmp_test_values(xb, nb, xc, nc, higher_better, o, out);
+
+	if (!ret && out->tested)
+		cmp_settle(&out, 1, o);
+	return ret;
+}
+
+/* The fewest completions behind a percentile in any of the cell's samples. */
+static double fewest_ios(const struct cell *c)
+{
+	double least = INFINITY, n;
+	size_t i;
+	json_t *job;
+
+	json_array_foreach(c->samples, i, job) {
+		n = metrics_clat_count(job);
+		if (isnan(n))
+			return NAN;
+		least = fmin(least, n);
+	}
+	return least;
+}
+
+/*
+ * Can a tail percentile be judged from these samples? A percentile q of N completions rests
+ * on the N (1 - q) slowest of them: with fewer than CMP_TAIL_BEYOND beyond it in a repeat,
+ * that repeat's figure is a handful of outliers, and three such figures are too few to
+ * know the spread of a one-in-a-thousand tail. False, with the reason in out->note.
+ */
+static bool tail_judgeable(const struct cell *b, const struct cell *c, enum metric_id m,
+			   struct cmp_metric *out)
+{
+	double q = m == MET_CLAT_P99 ? 0.99 : m == MET_CLAT_P999 ? 0.999 : 0, need, least;
+	unsigned reps = m == MET_CLAT_P999 ? CMP_P999_REPEATS : 2;
+
+	if (!q)
+		return true;
+	need = ceil(CMP_TAIL_BEYOND / (1 - q) - 1e-9);
+	least = fmin(fewest_ios(b), fewest_ios(c));
+	if (out->nb >= reps && out->nc >= reps && !(least < need))
+		return true;
+	if (out->nb < reps || out->nc < reps)
+		snprintf(out->note, sizeof(out->note), "tail: %u/%u repeats, needs %u a side (--repeat %u)",
+			 out->nb, out->nc, reps, reps);
+	else
+		snprintf(out->note, sizeof(out->note), "tail: %.0f I/Os a repeat, needs %.0f", least,
+			 need);
+	return false;
+}
+
+/*
+ * A tail left out of the family: not a pass, but inconclusive only when --metric asked for
+ * it, so that the default metrics can be judged at the default repeats.
+ */
+static void untested_tail(struct cmp_metric *out, const struct cmp_opts *o)
+{
+	metric_reset(out);
+	out->tail_unjudged = true;
+	out->verdict = CMP_UNJUDGED;
+	out->inconclusive = o->metrics_given;
 }
 
 /* One metric of one matched cell. */
@@ -162,7 +303,7 @@ static int judge(const struct cell *b, const struct cell *c, enum metric_id m,
 
 	memset(out, 0, sizeof(*out));
 	out->m = m;
-	out->ci_lo = out->ci_hi = out->p = out->df = out->gm_change = NAN;
+	metric_reset(out);
 	if (!xb || !xc) {
 		ret = -ENOMEM;
 		goto out;
@@ -189,7 +330,9 @@ static int judge(const struct cell *b, const struct cell *c, enum metric_id m,
 				 !out->nb ? "BASE" : "CUR");
 		goto out;
 	}
-	ret = cmp_judge_values(xb, out->nb, xc, out->nc, def->higher_better, o, out);
+	ret = cmp_test_values(xb, out->nb, xc, out->nc, def->higher_better, o, out);
+	if (!ret && out->tested && !tail_judgeable(b, c, m, out))
+		untested_tail(out, o);
 out:
 	free(xb);
 	free(xc);
@@ -210,7 +353,7 @@ static bool judge_failed(const struct cell *b, const struct cell *c, enum metric
 		return false;
 	memset(out, 0, sizeof(*out));
 	out->m = m;
-	out->ci_lo = out->ci_hi = out->p = out->df = out->gm_change = NAN;
+	metric_reset(out);
 	out->verdict = f == b ? CMP_BASE_FAILED : CMP_FAILED;
 	out->inconclusive = out->verdict == CMP_BASE_FAILED;
 	if (f == b && c->status == CELL_FAILED)
@@ -323,6 +466,38 @@ static int row_cmp(const void *a, const void *b)
 	return strcmp(x->base->label, y->base->label);
 }
 
+/* The verdicts of every tested metric of the compare, as one family; then the counts. */
+static int settle(struct cmp_report *rep, const struct cmp_opts *o)
+{
+	struct cmp_metric **v = malloc((rep->nr * MET_NR + 1) * sizeof(*v));
+	unsigned i, k, n = 0;
+
+	if (!v)
+		return -ENOMEM;
+	for (i = 0; i < rep->nr; i++)
+		for (k = 0; k < rep->rows[i].nr; k++)
+			if (rep->rows[i].met[k].tested)
+				v[n++] = &rep->rows[i].met[k];
+	rep->tested = n;
+	rep->level = cmp_settle(v, n, o);
+	free(v);
+	for (i = 0; i < rep->nr; i++) {
+		struct cmp_row *row = &rep->rows[i];
+
+		for (k = 0; k < row->nr; k++) {
+			const struct cmp_metric *cm = &row->met[k];
+
+			if (cm->verdict < row->worst)
+				row->worst = cm->verdict;
+			rep->regressions += cm->verdict == CMP_REGRESSION;
+			rep->improvements += cm->verdict == CMP_IMPROVEMENT;
+			rep->unjudged += cm->verdict == CMP_UNJUDGED && !cm->tail_unjudged;
+			rep->noise += cm->verdict == CMP_NOISE;
+		}
+	}
+	return 0;
+}
+
 int compare_results(const struct results *base, const struct results *cur,
 		    const struct cmp_opts *o, struct cmp_report *rep, struct iop_err *err)
 {
@@ -362,18 +537,21 @@ int compare_results(const struct results *base, const struct results *cur,
 				cmp_report_free(rep);
 				return iop_errf(err, ret, "out of memory comparing");
 			}
-			if (cm->verdict < row->worst)
-				row->worst = cm->verdict;
-			rep->regressions += cm->verdict == CMP_REGRESSION;
-			rep->improvements += cm->verdict == CMP_IMPROVEMENT;
-			rep->unjudged += cm->verdict == CMP_UNJUDGED;
-			rep->noise += cm->verdict == CMP_NOISE;
+			rep->tails_unjudged += cm->tail_unjudged;
 			rep->inconclusive += cm->inconclusive;
 			open += cm->inconclusive;
 		}
 		rep->inconclusive_cells += open > 0;
+		row->unreliable_base = cell_unreliable(b, CV_WARN_DEFAULT, &row->cv_base);
+		row->unreliable_cur = cell_unreliable(c, CV_WARN_DEFAULT, &row->cv_cur);
+		rep->unreliable_cells += row->unreliable_base || row->unreliable_cur;
 		rep->failed += b->status != CELL_FAILED && c->status == CELL_FAILED;
 		rep->base_failed += b->status == CELL_FAILED;
+	}
+	ret = settle(rep, o);
+	if (ret) {
+		cmp_report_free(rep);
+		return iop_errf(err, ret, "out of memory comparing");
 	}
 	for (i = 0; i < cur->nr; i++)
 		if (!results_find(base, cur->cells[i].key))

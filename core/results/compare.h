@@ -15,7 +15,16 @@ struct cmp_opts {
 	unsigned metrics;	/* mask of (1 << enum metric_id) */
 	bool strict;		/* a metric that cannot be judged counts as a regression */
 	bool allow_inconclusive; /* cells that cannot be judged do not make the exit code 3 */
+	bool metrics_given;	/* --metric named them: a tail that cannot be judged is inconclusive */
 };
+
+/*
+ * A tail percentile is judged only when every repeat on both sides completed at least
+ * CMP_TAIL_BEYOND I/Os beyond it (p99: 1,000 I/Os a repeat, p99.9: 10,000), and p99.9 only
+ * with CMP_P999_REPEATS repeats a side or more.
+ */
+#define CMP_TAIL_BEYOND 10
+#define CMP_P999_REPEATS 5
 
 /* In the order rows are sorted (and a row's worst verdict chosen). */
 enum cmp_verdict {
@@ -35,9 +44,21 @@ struct cmp_metric {
 	double base, cur;	/* medians */
 	double change;		/* cur / base - 1, of the medians */
 	double gm_change;	/* the same of the geometric means: what the test judges */
-	double ci_lo, ci_hi;	/* Welch 95% interval of gm_change; NAN when not computed */
+	/*
+	 * The one-sided bound the test decides by, at the compare's level (cmp_report.level):
+	 * for a drop of the geometric means (-INFINITY, ci_hi], for a rise [ci_lo, +INFINITY).
+	 * The change is shown beyond the threshold exactly when the bound lies beyond it. NAN
+	 * when not tested.
+	 */
+	double ci_lo, ci_hi;
+	double level;		/* that bound's confidence level */
 	double p;		/* one-sided p of a change beyond the threshold; NAN when none */
+	double p_adj;		/* p adjusted over the compare (Benjamini-Hochberg) */
 	double df;		/* the test's degrees of freedom */
+	double diff, se;	/* the test's log difference of the means and its standard error */
+	bool tested;		/* p was computed: one of the compare's family of tests */
+	bool worse;		/* the geometric means moved for the worse */
+	bool tail_unjudged;	/* a tail percentile with too few I/Os or repeats to test */
 	double cv_base, cv_cur;
 	enum cmp_verdict verdict;
 	bool inconclusive;	/* could not be judged: the comparison is incomplete */
@@ -49,6 +70,9 @@ struct cmp_row {
 	unsigned nr;			/* metrics compared */
 	struct cmp_metric met[MET_NR];
 	enum cmp_verdict worst;		/* the row's most important verdict */
+	/* IOPS or bandwidth varied more than CV_WARN_DEFAULT across repeats (sweep's rule) */
+	bool unreliable_base, unreliable_cur;
+	double cv_base, cv_cur;		/* the larger of their coefficients of variation */
 };
 
 #define CMP_NOTES_MAX 24
@@ -68,15 +92,30 @@ struct cmp_report {
 	unsigned inconclusive;		/* metrics that could not be judged (see cmp_metric) */
 	unsigned inconclusive_cells;	/* matched cells with one such metric or more */
 	unsigned failed, base_failed;	/* cells failed in CUR (not in BASE), failed in BASE */
+	unsigned tested;		/* metrics tested: the family the correction is over */
+	double level;			/* the one-sided bounds' confidence level */
+	unsigned tails_unjudged;	/* tail percentiles left unjudged for want of I/Os or repeats */
+	unsigned unreliable_cells;	/* matched cells unreliable on either side */
 };
 
 /*
  * Judge one metric from its values on each side (all present, none NAN): fills out's
- * medians, change, interval, p, verdict and note (out->m is left alone). This is what
- * compare_results does per metric; the tests also drive it with simulated samples.
+ * medians, change, bound, p, verdict and note (out->m is left alone), as a family of one
+ * test. compare_results tests every metric so, then settles them together with
+ * cmp_settle; the tests also drive it with simulated samples.
  */
 int cmp_judge_values(const double *xb, unsigned nb, const double *xc, unsigned nc,
 		     bool higher_better, const struct cmp_opts *o, struct cmp_metric *out);
+
+/*
+ * The verdicts of a family of n tested metrics (those with tested set; the others are left
+ * alone): Benjamini-Hochberg over their p at o->alpha, so that when nothing changed the
+ * chance that any of them is flagged is at most alpha however many there are. Each bound
+ * is then computed at the one level the rejections imply, 1 - alpha * max(R, 1) / n for R
+ * rejections, so that a bound lies beyond the threshold exactly for the metrics flagged.
+ * Returns that level.
+ */
+double cmp_settle(struct cmp_metric *const *v, unsigned n, const struct cmp_opts *o);
 
 int compare_results(const struct results *base, const struct results *cur,
 		    const struct cmp_opts *o, struct cmp_report *rep, struct iop_err *err);

@@ -36,18 +36,51 @@ unsigned history_group(struct results **runs, unsigned n, const char *by,
 	return ng;
 }
 
-/* The cell's values of m; NULL (no values) when the cell is absent or not ok. */
-static double *values(const struct cell *c, enum metric_id m, unsigned *n)
+int history_judge(struct results *const *groups, unsigned n, const struct cmp_opts *o,
+		  struct cmp_report **reps, struct iop_err *err)
 {
-	double *v;
+	unsigned k;
+	int ret;
 
-	*n = 0;
-	if (!c || c->status != CELL_OK || !c->nr)
-		return NULL;
-	v = malloc(c->nr * sizeof(*v));
-	if (v)
-		*n = cell_values(c, m, v);
-	return v;
+	*reps = calloc(n > 1 ? n - 1 : 1, sizeof(**reps));
+	if (!*reps)
+		return iop_errf(err, -ENOMEM, "out of memory judging the history");
+	for (k = 1; k < n; k++) {
+		ret = compare_results(groups[k - 1], groups[k], o, &(*reps)[k - 1], err);
+		if (ret) {
+			history_reports_free(*reps, k - 1);
+			*reps = NULL;
+			return ret;
+		}
+	}
+	return 0;
+}
+
+void history_reports_free(struct cmp_report *reps, unsigned nr)
+{
+	unsigned i;
+
+	for (i = 0; reps && i < nr; i++)
+		cmp_report_free(&reps[i]);
+	free(reps);
+}
+
+/* Cell key's metric m in the comparison of one step, or NULL. */
+static const struct cmp_row *row_of(const struct cmp_report *rep, const char *key,
+				    enum metric_id m, const struct cmp_metric **met)
+{
+	unsigned i, k;
+
+	for (i = 0; i < rep->nr; i++) {
+		if (strcmp(rep->rows[i].base->key, key))
+			continue;
+		for (k = 0; k < rep->rows[i].nr; k++)
+			if (rep->rows[i].met[k].m == m) {
+				*met = &rep->rows[i].met[k];
+				return &rep->rows[i];
+			}
+	}
+	return NULL;
 }
 
 static int add_step(struct hist_step **steps, unsigned *nr, const struct hist_step *s)
@@ -63,10 +96,10 @@ static int add_step(struct hist_step **steps, unsigned *nr, const struct hist_st
 }
 
 int history_steps(struct results *const *groups, unsigned n, enum metric_id m,
-		  const struct cmp_opts *o, struct hist_step **steps, unsigned *nr,
+		  const struct cmp_report *reps, struct hist_step **steps, unsigned *nr,
 		  struct iop_err *err)
 {
-	unsigned g, c, k, na, nb;
+	unsigned g, c, k;
 	int ret = 0;
 
 	*steps = NULL;
@@ -82,21 +115,14 @@ int history_steps(struct results *const *groups, unsigned n, enum metric_id m,
 			if (seen)
 				continue;
 			for (k = g + 1; k < n && !ret; k++) {
-				const struct cell *a = results_find(groups[k - 1], cell->key);
-				const struct cell *b = results_find(groups[k], cell->key);
-				double *va = values(a, m, &na), *vb = values(b, m, &nb);
-				struct hist_step s = { a, b, k, { 0 } };
+				const struct cmp_metric *cm = NULL;
+				const struct cmp_row *row = row_of(&reps[k - 1], cell->key, m, &cm);
+				struct hist_step s;
 
-				s.m.m = m;
-				if (na && nb) {
-					ret = cmp_judge_values(va, na, vb, nb, metric_table[m].higher_better, o,
-							       &s.m);
-					if (!ret && (s.m.verdict == CMP_REGRESSION ||
-						     s.m.verdict == CMP_IMPROVEMENT))
-						ret = add_step(steps, nr, &s);
-				}
-				free(va);
-				free(vb);
+				if (!row || (cm->verdict != CMP_REGRESSION && cm->verdict != CMP_IMPROVEMENT))
+					continue;
+				s = (struct hist_step){ row->base, row->cur, k, *cm };
+				ret = add_step(steps, nr, &s);
 			}
 		}
 	}
@@ -107,4 +133,13 @@ int history_steps(struct results *const *groups, unsigned n, enum metric_id m,
 		return iop_errf(err, ret, "out of memory judging the history");
 	}
 	return 0;
+}
+
+int history_exit_code(const struct cmp_report *reps, unsigned n, const struct cmp_opts *o)
+{
+	const struct cmp_report *last = n > 1 ? &reps[n - 2] : NULL;
+
+	if (!last || !last->nr)
+		return o->allow_inconclusive ? 0 : CMP_EXIT_INCONCLUSIVE;
+	return cmp_exit_code(last, o);
 }

@@ -25,12 +25,28 @@ unsigned history_group(struct results **runs, unsigned n, const char *by,
 		       struct results **groups, unsigned *members);
 
 /*
- * Every step of metric m: for each cell, between each pair of adjacent groups where both
- * have samples, a regression or an improvement by compare's test. *steps (free it) gets
- * *nr of them, in cell then group order.
+ * compare_results between each two adjacent groups, with o (its metrics, threshold, alpha
+ * and correction, the newest step judged exactly as compare judges it): *reps (free it
+ * with history_reports_free(*reps, n - 1)) gets n - 1 reports, reps[k - 1] for the step
+ * into groups[k].
+ */
+int history_judge(struct results *const *groups, unsigned n, const struct cmp_opts *o,
+		  struct cmp_report **reps, struct iop_err *err);
+void history_reports_free(struct cmp_report *reps, unsigned nr);
+
+/*
+ * Every step of metric m: for each cell, between each pair of adjacent groups, a
+ * regression or an improvement in that step's report. *steps (free it) gets *nr of them,
+ * in cell then group order.
  */
 int history_steps(struct results *const *groups, unsigned n, enum metric_id m,
-		  const struct cmp_opts *o, struct hist_step **steps, unsigned *nr,
+		  const struct cmp_report *reps, struct hist_step **steps, unsigned *nr,
 		  struct iop_err *err);
+
+/*
+ * history's exit status, as compare's: the newest group against the one before it; 3
+ * (unless o->allow_inconclusive) when there is no such step or no cell in common.
+ */
+int history_exit_code(const struct cmp_report *reps, unsigned n, const struct cmp_opts *o);
 
 #endif

@@ -190,9 +190,10 @@ void report_cells_table(FILE *f, const struct results *r, double cv_warn)
 	for (i = 0; i < r->nr; i++) {
 		const struct cell *cell = &r->cells[i];
 		struct rsummary s[MET_NR];
-		bool have[MET_NR], noisy = false;
+		bool have[MET_NR], noisy;
 		unsigned m;
 		char a[32], b[32];
+		double cv;
 
 		row = table_row(&t);
 		if (!row)
@@ -200,11 +201,9 @@ void report_cells_table(FILE *f, const struct results *r, double cv_warn)
 		for (k = 0; k < nv; k++)
 			snprintf(row[k], TCELL, "%s",
 				 json_string_value(json_object_get(cell->identity, vary[k])) ?: "-");
-		for (m = 0; m < MET_NR; m++) {
+		for (m = 0; m < MET_NR; m++)
 			have[m] = !cell_summary(cell, m, &s[m]);
-			if (have[m] && s[m].n > 1 && s[m].cv > cv_warn && m <= MET_BW)
-				noisy = true;
-		}
+		noisy = cell_unreliable(cell, cv_warn, &cv);
 		c = nv;
 		snprintf(row[c++], TCELL, "%u", cell->nr);
 		fmt_metric(row[c++], TCELL, MET_IOPS, have[MET_IOPS] ? s[MET_IOPS].median : NAN);
@@ -323,6 +322,32 @@ static const char *verdict_text(const struct cmp_metric *m, const struct cmp_opt
 	return cmp_fails(m, o) ? "REGRESSION" : cmp_verdict_name(m->verdict);
 }
 
+/* The bound the test decides by: "<= -12.3%" for a drop, ">= +8.1%" for a rise. */
+void bound_text(char *buf, size_t len, const struct cmp_metric *m)
+{
+	if (isnan(m->ci_lo) || isnan(m->ci_hi))
+		snprintf(buf, len, "-");
+	else if (isinf(m->ci_lo))
+		snprintf(buf, len, "<= %+.1f%%", 100 * m->ci_hi);
+	else
+		snprintf(buf, len, ">= %+.1f%%", 100 * m->ci_lo);
+}
+
+/* The cells whose repeats varied too much to trust, named. */
+static void unreliable_lines(FILE *f, const struct cmp_report *rep)
+{
+	unsigned i;
+
+	for (i = 0; i < rep->nr; i++) {
+		const struct cmp_row *r = &rep->rows[i];
+
+		if (!r->unreliable_base && !r->unreliable_cur)
+			continue;
+		fprintf(f, "unreliable: %s: IOPS or bandwidth varied %.0f%% across repeats in BASE, %.0f%% in CUR (over %.0f%%): its verdicts rest on noisy repeats\n",
+			r->base->label, 100 * r->cv_base, 100 * r->cv_cur, 100 * CV_WARN_DEFAULT);
+	}
+}
+
 void report_compare_text(FILE *f, const struct cmp_report *rep, const struct results *base,
 			 const struct results *cur, const struct cmp_opts *o)
 {
@@ -332,8 +357,11 @@ void report_compare_text(FILE *f, const struct cmp_report *rep, const struct res
 
 	describe_side(f, "BASE", base);
 	describe_side(f, "CUR", cur);
-	fprintf(f, "a regression: shown to be worse by more than %g%% (one-sided Welch t on the log repeats, p < %g)\n",
-		o->threshold * 100, o->alpha);
+	fprintf(f, "a regression: shown to be worse by more than %g%%: the one-sided bound of the change lies beyond it (Welch t on the log repeats; Benjamini-Hochberg over the %u metric(s) tested, alpha %g",
+		o->threshold * 100, rep->tested, o->alpha);
+	if (rep->tested)
+		fprintf(f, ": bounds at %.4g%% one-sided", 100 * rep->level);
+	fputs(")\n", f);
 	for (i = 0; i < rep->nr_warn; i++)
 		fprintf(f, "warning: %s\n", rep->warn[i]);
 	for (i = 0; i < rep->nr_changed; i++)
@@ -349,8 +377,8 @@ void report_compare_text(FILE *f, const struct cmp_report *rep, const struct res
 	snprintf(row[c++], TCELL, "base");
 	snprintf(row[c++], TCELL, "cur");
 	snprintf(row[c++], TCELL, "change");
-	snprintf(row[c++], TCELL, "95%% CI");
-	snprintf(row[c++], TCELL, "p");
+	snprintf(row[c++], TCELL, "bound");
+	snprintf(row[c++], TCELL, "p adj");
 	snprintf(row[c++], TCELL, "n");
 	snprintf(row[c++], TCELL, "verdict");
 	t.cols = c;
@@ -373,12 +401,9 @@ void report_compare_text(FILE *f, const struct cmp_report *rep, const struct res
 				snprintf(row[c++], TCELL, "%+.1f%%", 100 * m->change);
 			else
 				snprintf(row[c++], TCELL, "-");
-			if (!isnan(m->ci_lo))
-				snprintf(row[c++], TCELL, "[%+.1f, %+.1f]", 100 * m->ci_lo, 100 * m->ci_hi);
-			else
-				snprintf(row[c++], TCELL, "-");
-			if (!isnan(m->p))
-				snprintf(row[c++], TCELL, "%.3g", m->p);
+			bound_text(row[c++], TCELL, m);
+			if (!isnan(m->p_adj))
+				snprintf(row[c++], TCELL, "%.3g", m->p_adj);
 			else
 				snprintf(row[c++], TCELL, "-");
 			snprintf(row[c++], TCELL, "%u/%u", m->nb, m->nc);
@@ -394,6 +419,10 @@ print:
 		fprintf(f, "only in BASE (not compared): %s\n", rep->only_base[i]->label);
 	for (i = 0; i < rep->nr_only_cur; i++)
 		fprintf(f, "only in CUR (not compared): %s\n", rep->only_cur[i]->label);
+	unreliable_lines(f, rep);
+	if (rep->tails_unjudged)
+		fprintf(f, "%u tail percentile(s) not judged: too few I/Os or repeats for them (the rows say which)%s\n",
+			rep->tails_unjudged, o->metrics_given ? "; asked for by --metric: inconclusive" : "");
 	fprintf(f, "\n%u cell(s) compared: %u regression(s)%s, %u improvement(s), %u within noise, %u cannot be judged\n",
 		rep->nr, fails, o->strict && rep->inconclusive ? " (--strict)" : "", rep->improvements,
 		rep->noise, rep->unjudged);
@@ -421,10 +450,12 @@ json_t *report_compare_json(const struct cmp_report *rep, const struct results *
 			    const struct results *cur, const struct cmp_opts *o)
 {
 	json_t *root = json_object(), *rows = json_array(), *warn = json_array(),
-	       *changed = json_array(), *ob = json_array(), *oc = json_array();
+	       *changed = json_array(), *ob = json_array(), *oc = json_array(),
+	       *unrel = json_array();
 	unsigned i, k, fails = 0;
 
-	if (!root || !rows || !warn || !changed || !ob || !oc) {
+	if (!root || !rows || !warn || !changed || !ob || !oc || !unrel) {
+		json_decref(unrel);
 		json_decref(root);
 		json_decref(rows);
 		json_decref(warn);
@@ -449,17 +480,26 @@ json_t *report_compare_json(const struct cmp_report *rep, const struct results *
 				"cur", num_or_null(m->nc ? m->cur : NAN),
 				"change", num_or_null(m->nb && m->nc ? m->change : NAN),
 				"change_gm", num_or_null(m->gm_change),
-				"change_ci95_lo", num_or_null(m->ci_lo), "change_ci95_hi", num_or_null(m->ci_hi),
+				"change_ci_lo", num_or_null(m->ci_lo), "change_ci_hi", num_or_null(m->ci_hi),
 				"p", num_or_null(m->p), "df", num_or_null(m->df), "cv_base", num_or_null(m->nb > 1 ? m->cv_base : NAN),
 				"cv_cur", num_or_null(m->nc > 1 ? m->cv_cur : NAN), "note", m->note));
+			json_object_update_missing_new(json_array_get(mets, json_array_size(mets) - 1),
+				json_pack("{s:o, s:o, s:b, s:b}", "p_adj", num_or_null(m->p_adj),
+					  "ci_level", num_or_null(m->level), "tested", m->tested,
+					  "tail_unjudged", m->tail_unjudged));
 		}
-		json_array_append_new(rows, json_pack("{s:s, s:s, s:O, s:s, s:s, s:o, s:o, s:o}",
+		json_array_append_new(rows, json_pack("{s:s, s:s, s:O, s:s, s:s, s:o, s:o, s:o, s:b, s:b, s:f, s:f}",
 						      "label", r->base->label, "key", r->base->key,
 						      "identity", r->base->identity,
 						      "status_base", cell_status_name(r->base->status),
 						      "status_cur", cell_status_name(r->cur->status),
 						      "reason_base", reason_json(r->base),
-						      "reason_cur", reason_json(r->cur), "metrics", mets));
+						      "reason_cur", reason_json(r->cur), "metrics", mets,
+						      "unreliable_base", r->unreliable_base,
+						      "unreliable_cur", r->unreliable_cur,
+						      "cv_base", r->cv_base, "cv_cur", r->cv_cur));
+		if (r->unreliable_base || r->unreliable_cur)
+			json_array_append_new(unrel, json_string(r->base->label));
 	}
 	for (i = 0; i < rep->nr_warn; i++)
 		json_array_append_new(warn, json_string(rep->warn[i]));
@@ -473,7 +513,13 @@ json_t *report_compare_json(const struct cmp_report *rep, const struct results *
 	json_object_set_new(root, "cur", json_string(cur->source));
 	json_object_set_new(root, "threshold", json_real(o->threshold));
 	json_object_set_new(root, "alpha", json_real(o->alpha));
-	json_object_set_new(root, "test", json_string("Welch t on the log repeats, one-sided against the threshold; 95% Welch interval of the geometric-mean change"));
+	json_object_set_new(root, "test", json_string("Welch t on the log repeats, one-sided against the threshold; Benjamini-Hochberg over the tests of the compare; the one-sided bound of the geometric-mean change at ci_level"));
+	json_object_set_new(root, "correction", json_string("benjamini-hochberg"));
+	json_object_set_new(root, "tests", json_integer(rep->tested));
+	json_object_set_new(root, "ci_level", num_or_null(rep->level));
+	json_object_set_new(root, "tails_unjudged", json_integer(rep->tails_unjudged));
+	json_object_set_new(root, "unreliable_cells", unrel);
+	json_object_set_new(root, "cv_warn", json_real(CV_WARN_DEFAULT));
 	json_object_set_new(root, "strict", json_boolean(o->strict));
 	json_object_set_new(root, "allow_inconclusive", json_boolean(o->allow_inconclusive));
 	json_object_set_new(root, "exit_code", json_integer(cmp_exit_code(rep, o)));
@@ -558,8 +604,8 @@ int report_compare_junit(FILE *f, const struct cmp_report *rep, const struct res
 				xml_escaped(f, r->base->key);
 				fputs("</failure>\n    ", f);
 			} else if (cmp_fails(m, o)) {
-				fprintf(f, "\n      <failure type=\"regression\" message=\"%s %s -&gt; %s (%+.1f%%, p=%.3g)\">",
-					metric_table[m->m].name, a, b, 100 * m->change, m->p);
+				fprintf(f, "\n      <failure type=\"regression\" message=\"%s %s -&gt; %s (%+.1f%%, adjusted p=%.3g)\">",
+					metric_table[m->m].name, a, b, 100 * m->change, m->p_adj);
 				xml_escaped(f, r->base->key);
 				fputs("</failure>\n    ", f);
 			} else if (m->inconclusive || m->verdict == CMP_NO_DATA) {

@@ -30,6 +30,9 @@ unsigned cells_identity_keys(const struct results *r, bool varying_only, const c
 			     unsigned max);
 
 /* compare's human table: regressions first, clearly marked. */
+/* A metric's one-sided bound as the tables show it: "<= -12.3%", ">= +8.1%", or "-". */
+void bound_text(char *buf, size_t len, const struct cmp_metric *m);
+
 void report_compare_text(FILE *f, const struct cmp_report *rep, const struct results *base,
 			 const struct results *cur, const struct cmp_opts *o);
 json_t *report_compare_json(const struct cmp_report *rep, const struct results *base,

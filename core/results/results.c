@@ -378,6 +378,18 @@ int cell_summary(const struct cell *c, enum metric_id m, struct rsummary *s)
 	return ret;
 }
 
+bool cell_unreliable(const struct cell *c, double cv_warn, double *cv)
+{
+	struct rsummary s;
+	enum metric_id m;
+
+	*cv = 0;
+	for (m = MET_IOPS; m <= MET_BW; m++)
+		if (!cell_summary(c, m, &s) && s.n > 1 && s.cv > *cv)
+			*cv = s.cv;
+	return *cv > cv_warn;
+}
+
 static json_t *summary_json(const struct rsummary *s)
 {
 	return json_pack("{s:i, s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:f}", "n", (json_int_t)s->n,

@@ -104,6 +104,13 @@ unsigned cell_values(const struct cell *c, enum metric_id m, double *out);
 /* Summary of metric m over the samples: -ENODATA when it has none. */
 int cell_summary(const struct cell *c, enum metric_id m, struct rsummary *s);
 
+/*
+ * Did the cell's IOPS or bandwidth vary by more than cv_warn (coefficient of variation)
+ * across its repeats? *cv gets the larger of the two (0 with fewer than 2 repeats). This is
+ * what makes a sweep's table call a cell unreliable.
+ */
+bool cell_unreliable(const struct cell *c, double cv_warn, double *cv);
+
 /* The whole result as the schema's JSON; NULL on ENOMEM. */
 json_t *results_json(const struct results *r);
 

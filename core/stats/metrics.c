@@ -192,6 +192,19 @@ const json_t *metrics_clat(const json_t *job, double *to_ns)
 	return json_is_object(lat) ? lat : NULL;
 }
 
+double metrics_clat_count(const json_t *job)
+{
+	double iops, bw, to_ns, n;
+	const json_t *dir;
+	bool any;
+
+	dir = busiest_dir(job, &iops, &bw, &any);
+	if (!dir)
+		return NAN;
+	n = num(metrics_clat(job, &to_ns), "N");
+	return isnan(n) ? num(dir, "total_ios") : n;
+}
+
 double metrics_percentile(const json_t *lat, double p, double to_ns)
 {
 	return pct(lat, p, to_ns);

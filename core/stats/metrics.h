@@ -42,6 +42,12 @@ void metrics_from_job(const json_t *job, double v[MET_NR]);
  */
 const json_t *metrics_clat(const json_t *job, double *to_ns);
 
+/*
+ * How many completions the job's latency percentiles are taken from: the N of the object
+ * metrics_clat returns, else its direction's total_ios; NAN when the job says neither.
+ */
+double metrics_clat_count(const json_t *job);
+
 /* Percentile p (e.g. 99.9) of such an object in ns; NAN when it does not list p. */
 double metrics_percentile(const json_t *lat, double p, double to_ns);
 

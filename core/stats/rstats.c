@@ -243,6 +243,11 @@ int rstats_welch(const double *x, unsigned nx, const double *y, unsigned ny, dou
 	return 0;
 }
 
+double rstats_t_quantile(double p, double df)
+{
+	return gsl_cdf_tdist_Pinv(p, df);
+}
+
 static double resample_median(gsl_rng *rng, const double *x, unsigned n, double *buf)
 {
 	unsigned i;

@@ -60,6 +60,9 @@ struct welch_result {
 int rstats_welch(const double *x, unsigned nx, const double *y, unsigned ny, double margin,
 		 enum rstats_alt alt, double level, struct welch_result *r);
 
+/* The quantile p (0..1) of Student's t with df degrees of freedom. */
+double rstats_t_quantile(double p, double df);
+
 /*
  * Percentile bootstrap interval (level e.g. 0.95) of median(y)/median(x) - 1, the relative
  * change from x to y, with iters resamples from a generator seeded with seed.

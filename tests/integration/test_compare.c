@@ -470,7 +470,8 @@ Test(compare, history_orders_runs_by_a_label_and_plots)
 	snprintf(plot, sizeof(plot), "--plot=%s/charts", dir);
 	snprintf(png, sizeof(png), "%s/store", dir);
 	r = iopath_run("history", png, "--by", "qemu", plot, NULL);
-	cr_assert_eq(r.status, 0, "%s%s", r.out, r.err);
+	cr_assert_eq(r.status, 1, "the newest group is a step for the worse: %s%s", r.out, r.err);
+	cr_assert_not_null(strstr(r.out, "newest: qemu=10.0 against qemu=9.0"), "%s", r.out);
 	a = strstr(r.out, "qemu=8.2.1");
 	b = strstr(r.out, "qemu=9.0");
 	c = strstr(r.out, "qemu=10.0");
@@ -478,5 +479,172 @@ Test(compare, history_orders_runs_by_a_label_and_plots)
 	cr_assert_not_null(strstr(r.out, "-30.0%"), "last against first: %s", r.out);
 	snprintf(png, sizeof(png), "%s/charts/history-iops.png", dir);
 	cr_assert_eq(access(png, R_OK), 0, "%s", r.err);
+	run_out_free(&r);
+}
+
+/* Three runs in a directory with the io_uring cell scaled by scale[i], n repeats each. */
+static void history_dir(char *dir, size_t len, const double *scale, unsigned n)
+{
+	char p[400];
+	unsigned i;
+
+	snprintf(dir, len, "%s/h", tmpdir_make());
+	cr_assert_eq(mkdir(dir, 0755), 0);
+	for (i = 0; i < 3; i++) {
+		snprintf(p, sizeof(p), "%s/%u.json", dir, i);
+		write_result(p, "v1", i == 0 ? "8.2.1" : i == 1 ? "9.0" : "10.0", tight, n,
+			     scale[i], 1000 + i);
+	}
+}
+
+Test(compare, history_exits_zero_when_the_newest_step_is_judged_unchanged)
+{
+	static const double scale[] = { 1.0, 0.7, 0.7 };
+	char dir[300];
+	struct run_out r;
+
+	history_dir(dir, sizeof(dir), scale, 3);
+	r = iopath_run("history", dir, "--by", "qemu", NULL);
+	cr_assert_eq(r.status, 0, "an older step does not fail the newest: %s%s", r.out, r.err);
+	cr_assert_not_null(strstr(r.out, "step: disk randread io_uring: iops regression -30.0% at qemu=9.0"),
+			   "%s", r.out);
+	run_out_free(&r);
+}
+
+Test(compare, history_exits_three_when_the_newest_step_cannot_be_judged)
+{
+	static const double scale[] = { 1.0, 1.0, 0.7 };
+	char dir[300], one[400];
+	struct run_out r;
+
+	history_dir(dir, sizeof(dir), scale, 1);
+	r = iopath_run("history", dir, "--by", "qemu", NULL);
+	cr_assert_eq(r.status, 3, "single samples: %s%s", r.out, r.err);
+	run_out_free(&r);
+	r = iopath_run("history", dir, "--by", "qemu", "--allow-inconclusive", NULL);
+	cr_assert_eq(r.status, 0, "%s%s", r.out, r.err);
+	run_out_free(&r);
+	r = iopath_run("history", dir, "--by", "qemu", "--strict", NULL);
+	cr_assert_eq(r.status, 1, "--strict: %s%s", r.out, r.err);
+	run_out_free(&r);
+	snprintf(one, sizeof(one), "%s/0.json", dir);
+	r = iopath_run("history", dir, "--label", "qemu=8.2.1", "--json", NULL);
+	cr_assert_eq(r.status, 3, "one group: nothing to judge the newest against: %s%s", r.out, r.err);
+	cr_assert_not_null(strstr(r.out, "\"outcome\": \"inconclusive\""), "%s", r.out);
+	run_out_free(&r);
+}
+
+Test(compare, history_help_documents_its_exit_codes)
+{
+	struct run_out r = iopath_run("help", "history", NULL);
+
+	cr_assert_eq(r.status, 0);
+	cr_assert_not_null(strstr(r.out, "--allow-inconclusive"), "%s", r.out);
+	cr_assert_not_null(strstr(r.out, "3 it cannot be judged"), "%s", r.out);
+	run_out_free(&r);
+}
+
+/* One cell of n repeats from iops[], every sample completing ios I/Os. */
+static json_t *cell_ios(const char *engine, const double *iops, unsigned n, double scale,
+			double ios)
+{
+	json_t *c = cell(engine, iops, n, scale), *s;
+	size_t i;
+
+	json_array_foreach(json_object_get(c, "samples"), i, s)
+		json_object_set_new(json_object_get(s, "read"), "total_ios", json_real(ios));
+	return c;
+}
+
+static void write_cells(const char *path, json_t *cells)
+{
+	json_t *root = json_pack("{s:i, s:s, s:s, s:I, s:{}, s:{s:s, s:{s:s}, s:{s:s}}, s:[], s:o}",
+				 "schema_version", 1, "kind", "sweep", "name", "sweep", "timestamp_ms",
+				 (json_int_t)1000, "labels", "env", "hostname", "h", "host", "kernel",
+				 "6.1", "iopath", "version", "v1", "targets", "cells", cells);
+
+	cr_assert_not_null(root);
+	cr_assert_eq(json_dump_file(root, path, 0), 0);
+	json_decref(root);
+}
+
+Test(compare, tails_are_judged_only_with_enough_ios_and_repeats)
+{
+	char base[300], cur[300];
+	struct run_out r;
+
+	paths(base, cur, sizeof(base));
+	write_cells(base, json_pack("[o]", cell_ios("io_uring", tight, 3, 1.0, 5000)));
+	write_cells(cur, json_pack("[o]", cell_ios("io_uring", tight, 3, 1.0, 5000)));
+	r = iopath_run("compare", base, cur, NULL);
+	cr_assert_eq(r.status, 0, "an unjudged tail among the defaults is no verdict: %s%s", r.out, r.err);
+	cr_assert_not_null(strstr(r.out, "cannot judge: tail: 3/3 repeats, needs 5 a side (--repeat 5)"), "%s", r.out);
+	cr_assert_not_null(strstr(r.out, "1 tail percentile(s) not judged"), "%s", r.out);
+	run_out_free(&r);
+	r = iopath_run("compare", base, cur, "--metric", "clat_p99.9", NULL);
+	cr_assert_eq(r.status, 3, "asked for by --metric, it is inconclusive: %s%s", r.out, r.err);
+	run_out_free(&r);
+	write_cells(base, json_pack("[o]", cell_ios("io_uring", tight, 5, 1.0, 500)));
+	write_cells(cur, json_pack("[o]", cell_ios("io_uring", tight, 5, 1.0, 500)));
+	r = iopath_run("compare", base, cur, "--metric", "clat_p99", NULL);
+	cr_assert_eq(r.status, 3, "%s%s", r.out, r.err);
+	cr_assert_not_null(strstr(r.out, "tail: 500 I/Os a repeat, needs 1000"),
+			   "%s", r.out);
+	run_out_free(&r);
+}
+
+Test(compare, unreliable_cells_are_named)
+{
+	char base[300], cur[300];
+	struct run_out r;
+	json_t *root;
+
+	paths(base, cur, sizeof(base));
+	write_cells(base, json_pack("[o, o]", cell_ios("io_uring", noisy, 5, 1.0, 5000),
+				    cell_ios("psync", tight, 5, 1.0, 5000)));
+	write_cells(cur, json_pack("[o, o]", cell_ios("io_uring", tight, 5, 1.0, 5000),
+				   cell_ios("psync", tight, 5, 1.0, 5000)));
+	r = iopath_run("compare", base, cur, NULL);
+	cr_assert_not_null(strstr(r.out, "unreliable: disk randread io_uring: IOPS or bandwidth varied 29% across repeats in BASE"),
+			   "%s", r.out);
+	cr_assert_null(strstr(r.out, "unreliable: disk randread psync"), "%s", r.out);
+	run_out_free(&r);
+	r = iopath_run("compare", base, cur, "--json", NULL);
+	root = json_from_string(r.out);
+	cr_assert_eq(json_array_size(json_object_get(root, "unreliable_cells")), 1, "%s", r.out);
+	json_decref(root);
+	run_out_free(&r);
+}
+
+Test(compare, the_bound_shown_is_the_one_that_decides)
+{
+	char base[300], cur[300];
+	struct run_out r;
+	json_t *root, *c, *m;
+	size_t i, k;
+
+	paths(base, cur, sizeof(base));
+	write_result(base, "v1", "8.2.1", tight, REPS, 1.0, 1000);
+	write_result(cur, "v1", "8.2.1", tight, REPS, 0.8, 2000);
+	r = iopath_run("compare", base, cur, "--json", NULL);
+	cr_assert_eq(r.status, 1, "%s%s", r.out, r.err);
+	root = json_from_string(r.out);
+	cr_assert_str_eq(json_string_value(json_object_get(root, "correction")), "benjamini-hochberg");
+	json_array_foreach(json_object_get(root, "cells"), i, c)
+		json_array_foreach(json_object_get(c, "metrics"), k, m) {
+			const char *v = json_string_value(json_object_get(m, "verdict"));
+			double hi = json_number_value(json_object_get(m, "change_ci_hi"));
+			double lo = json_number_value(json_object_get(m, "change_ci_lo"));
+			bool beyond;
+
+			if (!json_is_true(json_object_get(m, "tested")))
+				continue;
+			/* a drop is bounded above, a rise below; flagged exactly when beyond 5% */
+			beyond = json_is_null(json_object_get(m, "change_ci_lo")) ? hi < -0.05 : lo > 0.05;
+			cr_assert_eq(beyond, !strcmp(v, "regression") || !strcmp(v, "improvement"),
+				     "%s %s: %s", json_string_value(json_object_get(c, "label")),
+				     json_string_value(json_object_get(m, "metric")), v);
+		}
+	json_decref(root);
 	run_out_free(&r);
 }

@@ -548,7 +548,8 @@ Test(safety, history_plot_quotes_every_string_from_result_files)
 	snprintf(charts, sizeof(charts), "%s/charts", out_dir);
 	snprintf(plot, sizeof(plot), "--plot=%s", charts);
 	snprintf(by, sizeof(by), "qemu");
-	r = iopath_run("history", dir, "--by", by, plot, NULL);
+	/* single samples: the newest step cannot be judged, which is not what this tests */
+	r = iopath_run("history", dir, "--by", by, plot, "--allow-inconclusive", NULL);
 	cr_assert_eq(r.status, 0, "exit %d: %s%s", r.status, r.out, r.err);
 	run_out_free(&r);
 	assert_no_pwned(charts);

@@ -288,7 +288,8 @@ Test(store, history_by_label_finds_the_step)
 	cr_assert_eq(json_integer_value(json_object_get(s, "at")), 1);
 	cr_assert_str_eq(json_string_value(json_object_get(s, "label")), "io_uring");
 	cr_assert_float_eq(json_real_value(json_object_get(s, "change")), -0.3, 1e-9);
-	cr_assert(json_is_number(json_object_get(s, "p")) && json_is_number(json_object_get(s, "change_ci95_lo")));
+	cr_assert(json_is_number(json_object_get(s, "p")) && json_is_number(json_object_get(s, "change_ci_hi")) &&
+		  json_is_null(json_object_get(s, "change_ci_lo")), "a drop: bounded above");
 	cr_assert_eq(json_integer_value(json_object_get(s, "n_before")), 6, "%s", r.out);
 	json_decref(root);
 	run_out_free(&r);

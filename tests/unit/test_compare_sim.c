@@ -160,3 +160,81 @@ Test(compare_judge, zeros_cannot_be_judged_on_a_log_scale)
 	cr_assert_eq(m.verdict, CMP_UNCHANGED);
 	cr_assert_not(m.inconclusive);
 }
+
+/*
+ * Whole compares of cells x metrics, each metric an independent lognormal draw (the worst
+ * case for the correction: correlated metrics such as IOPS and bandwidth flag less often),
+ * settled together as compare_results does: the share of compares with any regression.
+ */
+static double simulate_compare(unsigned cells, unsigned metrics, double cv, double change)
+{
+	const struct cmp_opts o = { .threshold = 0.05, .alpha = 0.05, .metrics = 1 };
+	double sigma = sqrt(log1p(cv * cv)), xb[3], xc[3];
+	struct cmp_metric *m = calloc(cells * metrics, sizeof(*m));
+	struct cmp_metric **v = calloc(cells * metrics, sizeof(*v));
+	gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+	unsigned t, k, i, flagged = 0, trials = TRIALS / 4;
+
+	cr_assert(m && v && rng);
+	gsl_rng_set(rng, SEED);
+	for (t = 0; t < trials; t++) {
+		unsigned any = 0;
+
+		for (k = 0; k < cells * metrics; k++) {
+			for (i = 0; i < 3; i++) {
+				xb[i] = exp(log(1000) + gsl_ran_gaussian(rng, sigma));
+				xc[i] = exp(log(1000) + log1p(change) + gsl_ran_gaussian(rng, sigma));
+			}
+			cr_assert_eq(cmp_judge_values(xb, 3, xc, 3, true, &o, &m[k]), 0);
+			v[k] = &m[k];
+		}
+		cmp_settle(v, cells * metrics, &o);
+		for (k = 0; k < cells * metrics; k++)
+			any += m[k].verdict == CMP_REGRESSION;
+		flagged += any > 0;
+	}
+	gsl_rng_free(rng);
+	free(m);
+	free(v);
+	if (getenv("IOPATH_SIM_PRINT"))
+		fprintf(stderr, "compare of %u cells x %u metrics, cv=%.0f%% change=%+.0f%%: %.2f%% of compares flag a regression\n",
+			cells, metrics, cv * 100, change * 100, 100.0 * flagged / trials);
+	return (double)flagged / trials;
+}
+
+Test(compare_sim, a_whole_compare_of_identical_runs_is_rarely_flagged)
+{
+	double r5 = simulate_compare(8, 5, 0.05, 0), r10 = simulate_compare(8, 5, 0.10, 0);
+	double r20 = simulate_compare(8, 5, 0.20, 0);
+
+	cr_assert_leq(r5, 0.05, "cv 5%%: %g of compares", r5);
+	cr_assert_leq(r10, 0.05, "cv 10%%: %g of compares", r10);
+	cr_assert_leq(r20, 0.05, "cv 20%%: %g of compares", r20);
+}
+
+Test(compare_sim, a_thirty_percent_drop_everywhere_is_still_found_after_the_correction)
+{
+	double r5 = simulate_compare(8, 5, 0.05, -0.30), r10 = simulate_compare(8, 5, 0.10, -0.30);
+
+	cr_assert_geq(r5, 0.99, "cv 5%%: found in %g", r5);
+	cr_assert_geq(r10, 0.95, "cv 10%%: found in %g", r10);
+}
+
+Test(compare_judge, the_bound_lies_beyond_the_threshold_exactly_when_flagged)
+{
+	const struct cmp_opts o = { .threshold = 0.05, .alpha = 0.05, .metrics = 1 };
+	const double b[] = { 100, 103, 97 }, c[] = { 80, 84, 77 }, d[] = { 93, 99, 90 };
+	struct cmp_metric m[2] = { { 0 } }, *v[2] = { &m[0], &m[1] };
+
+	cr_assert_eq(cmp_judge_values(b, 3, c, 3, true, &o, &m[0]), 0);
+	cr_assert_eq(cmp_judge_values(b, 3, d, 3, true, &o, &m[1]), 0);
+	cmp_settle(v, 2, &o);
+	for (unsigned i = 0; i < 2; i++) {
+		cr_assert(isinf(m[i].ci_lo) && m[i].ci_lo < 0, "a drop is bounded above only");
+		cr_assert_eq(m[i].ci_hi < -0.05, m[i].verdict == CMP_REGRESSION, "metric %u: %g, %s", i,
+			     m[i].ci_hi, cmp_verdict_name(m[i].verdict));
+		cr_assert_float_eq(m[i].level, m[0].level, 1e-12, "one level for the compare");
+	}
+	cr_assert_eq(m[0].verdict, CMP_REGRESSION);
+	cr_assert_neq(m[1].verdict, CMP_REGRESSION);
+}

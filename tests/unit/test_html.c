@@ -98,7 +98,7 @@ static json_t *history_doc(void)
 			 (json_int_t)1796000100000, "labels", "qemu", "9.0", "metrics", "iops", "cells",
 			 "key", "k1", "label", EVIL, "values", "median", 1000.0, "median", 600.0, "steps",
 			 "key", "k1", "label", EVIL, "at", 1, "verdict", "regression", "before", 1000.0,
-			 "after", 600.0, "change", -0.4, "change_ci95_lo", -0.5, "change_ci95_hi", -0.3,
+			 "after", 600.0, "change", -0.4, "change_ci_lo", -0.5, "change_ci_hi", -0.3,
 			 "p", 0.001);
 }
 
@@ -109,7 +109,7 @@ static json_t *compare_doc(void)
 			 "regressions", 1, "warnings", EVIL, "changed", EVIL, "cells", "label", EVIL,
 			 "key", EVIL, "metrics", "metric", "iops", "verdict", "regression", "fails", 1,
 			 "n_base", 3, "n_cur", 3, "base", 1000.0, "cur", 700.0, "change", -0.3,
-			 "change_ci95_lo", -0.4, "change_ci95_hi", -0.2, "p", 0.01, "note", EVIL);
+			 "change_ci_lo", -0.4, "change_ci_hi", -0.2, "p", 0.01, "note", EVIL);
 }
 
 /* A suite vm-paths result as iopath writes it: fio-shaped, the rows under iopath.suite. */
