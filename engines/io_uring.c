@@ -1,7 +1,6 @@
 /* io_uring: batched submission and completion rings, with the kernel-bypass-style options. */
 #include <dirent.h>
 #include <errno.h>
-#include <liburing.h>
 #include <stdio.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -10,46 +9,14 @@
 #include <sys/uio.h>
 
 #include "iopath/engine.h"
-
-struct uring_opts {
-	int fixedbufs;
-	int registerfiles;
-	int sqthread_poll;
-	int sqthread_poll_cpu;
-	int hipri;
-	int nop;
-	int defer_taskrun;
-};
+#include "uring.h"
 
 /* Engine options, fio's names. */
 static const struct engine_option uring_options[] = {
-	{ "fixedbufs", EOPT_BOOL, offsetof(struct uring_opts, fixedbufs), 0, 1, 0,
-	  "register the request buffers with the kernel (READ/WRITE_FIXED)", NULL },
-	{ "registerfiles", EOPT_BOOL, offsetof(struct uring_opts, registerfiles), 0, 1, 0,
-	  "register the files with the kernel (IOSQE_FIXED_FILE)", NULL },
-	{ "sqthread_poll", EOPT_BOOL, offsetof(struct uring_opts, sqthread_poll), 0, 1, 0,
-	  "a kernel thread polls the submission queue (SQPOLL)", NULL },
-	{ "sqthread_poll_cpu", EOPT_INT, offsetof(struct uring_opts, sqthread_poll_cpu), 0, 4095,
-	  -1, "CPU to pin the SQPOLL thread to", NULL },
-	{ "hipri", EOPT_BOOL, offsetof(struct uring_opts, hipri), 0, 1, 0,
-	  "polled completions (IOPOLL); needs direct=1 and a device with poll queues", NULL },
+	URING_RING_OPTIONS,
 	{ "nop", EOPT_BOOL, offsetof(struct uring_opts, nop), 0, 1, 0,
 	  "submit IORING_OP_NOP instead of I/O: the ring's own peak rate", NULL },
-	{ "defer_taskrun", EOPT_BOOL, offsetof(struct uring_opts, defer_taskrun), 0, 1, 1,
-	  "single-issuer ring with deferred task running, when the kernel has it (0: completions run as task work at any syscall)", NULL },
 	{ NULL, 0, 0, 0, 0, 0, NULL, NULL },
-};
-
-struct uring_priv {
-	struct io_uring ring;
-	struct uring_opts o;
-	bool defer_taskrun;
-	bool fixed_files;
-	bool fixed_bufs;
-	pid_t sqpoll_tid;	/* the ring's SQPOLL thread as a task of this process; 0: none seen */
-	unsigned wflags;	/* the RWF_* flags of every write (the SQE's rw_flags) */
-	struct io_req **trimmed;	/* trims completed inline, reaped next */
-	unsigned nr_trimmed;
 };
 
 /*
@@ -116,7 +83,7 @@ static int task_cpu(pid_t tid, uint64_t *usr_ns, uint64_t *sys_ns)
 }
 
 /* Try the best ring set-up the kernel has, falling back step by step. */
-static int ring_setup(struct engine *e, struct uring_priv *u, unsigned entries, int cpu)
+int uring_ring_setup(struct engine *e, struct uring_priv *u, unsigned entries, unsigned setup_flags)
 {
 	static const struct {
 		unsigned flags;
@@ -128,7 +95,8 @@ static int ring_setup(struct engine *e, struct uring_priv *u, unsigned entries, 
 		{ 0, "plain" },
 	};
 	struct io_uring_params p;
-	unsigned base = 0, i;
+	unsigned base = setup_flags, i;
+	int cpu = u->o.sqthread_poll_cpu;
 	int ret = -EINVAL;
 
 	if (u->o.hipri)
@@ -181,7 +149,8 @@ static int ring_setup(struct engine *e, struct uring_priv *u, unsigned entries, 
 	return 0;
 }
 
-static int register_extras(struct engine *e, struct uring_priv *u, const struct engine_params *p)
+int uring_register_extras(struct engine *e, struct uring_priv *u, const struct engine_params *p,
+			  const int *fds)
 {
 	unsigned i;
 	int ret;
@@ -203,14 +172,14 @@ static int register_extras(struct engine *e, struct uring_priv *u, const struct 
 		u->fixed_bufs = true;
 	}
 	if (u->o.registerfiles) {
-		int *fds = calloc(p->nr_files, sizeof(*fds));
+		int *own = fds ? NULL : calloc(p->nr_files, sizeof(*own));
 
-		if (!fds)
+		if (!fds && !own)
 			return -ENOMEM;
-		for (i = 0; i < p->nr_files; i++)
-			fds[i] = p->files[i].fd;
-		ret = io_uring_register_files(&u->ring, fds, p->nr_files);
-		free(fds);
+		for (i = 0; own && i < p->nr_files; i++)
+			own[i] = p->files[i].fd;
+		ret = io_uring_register_files(&u->ring, fds ? fds : own, p->nr_files);
+		free(own);
 		if (ret == -EMFILE)
 			return engine_fail(e, ret,
 					   "registerfiles: registering %u files: %s (the kernel's registered-file table holds at most RLIMIT_NOFILE and IORING_MAX_FIXED_FILES files; fio fails the job alike)",
@@ -237,30 +206,30 @@ static int register_extras(struct engine *e, struct uring_priv *u, const struct 
 static int uring_init(struct engine *e, const struct engine_params *p)
 {
 	struct uring_priv *u = calloc(1, sizeof(*u));
-	int ret, cpu;
+	int ret;
 
 	if (!u)
 		return -ENOMEM;
 	memcpy(&u->o, p->opts, sizeof(u->o));
+	u->res_is_status = u->o.nop;
 	u->trimmed = calloc(p->iodepth, sizeof(*u->trimmed));
 	if (!u->trimmed) {
 		free(u);
 		return -ENOMEM;
 	}
-	cpu = u->o.sqthread_poll_cpu;
 	if (u->o.hipri && !p->direct && !u->o.nop) {
 		free(u->trimmed);
 		free(u);
 		return engine_fail(e, -EINVAL, "hipri (IOPOLL) needs direct=1: polled completion works only for O_DIRECT I/O");
 	}
-	ret = ring_setup(e, u, p->iodepth, cpu);
+	ret = uring_ring_setup(e, u, p->iodepth, 0);
 	if (ret) {
 		free(u->trimmed);
 		free(u);
 		return ret;
 	}
 	e->priv = u;
-	ret = register_extras(e, u, p);
+	ret = uring_register_extras(e, u, p, NULL);
 	if (ret) {
 		io_uring_queue_exit(&u->ring);
 		free(u->trimmed);
@@ -312,7 +281,6 @@ static int uring_submit(struct engine *e, struct io_req **reqs, unsigned n)
 {
 	struct uring_priv *u = e->priv;
 	unsigned i;
-	int ret;
 
 	for (i = 0; i < n; i++) {
 		struct io_uring_sqe *sqe;
@@ -331,19 +299,10 @@ static int uring_submit(struct engine *e, struct io_req **reqs, unsigned n)
 			break;
 		prep(u, sqe, reqs[i]);
 	}
-	do {
-		ret = io_uring_submit(&u->ring);
-	} while (ret == -EINTR);
-	if (ret == -EAGAIN || ret == -EBUSY)
-		ret = 0;
-	/*
-	 * Every prepared SQE is in the ring: the kernel (or the SQPOLL thread) takes what it
-	 * did not take now at the next enter, which reap's submit_and_wait makes sure of.
-	 */
-	return ret < 0 ? ret : (int)i;
+	return uring_submit_queued(u, i);
 }
 
-static int uring_reap(struct engine *e, struct io_req **done, unsigned min, unsigned max)
+int uring_reap(struct engine *e, struct io_req **done, unsigned min, unsigned max)
 {
 	struct uring_priv *u = e->priv;
 	struct io_uring_cqe *cqe;
@@ -373,15 +332,15 @@ static int uring_reap(struct engine *e, struct io_req **done, unsigned min, unsi
 		if (got == max)
 			break;
 		r->res = cqe->res;
-		if (u->o.nop && cqe->res == 0)
-			r->res = r->len;
+		if (u->res_is_status && cqe->res >= 0)
+			r->res = cqe->res ? -EIO : (int64_t)r->len;
 		done[got++] = r;
 	}
 	io_uring_cq_advance(&u->ring, got);
 	return (int)got;
 }
 
-static int uring_kthread_cpu(struct engine *e, uint64_t *usr_ns, uint64_t *sys_ns)
+int uring_kthread_cpu(struct engine *e, uint64_t *usr_ns, uint64_t *sys_ns)
 {
 	struct uring_priv *u = e->priv;
 

@@ -20,6 +20,7 @@ const struct engine_entry engine_table[] = {
 	{ "odirect", &psync_engine, true },
 	{ "libaio", &libaio_engine, false },
 	{ "io_uring", &io_uring_engine, false },
+	{ "io_uring_cmd", &io_uring_cmd_engine, false },
 	{ "mmap", &mmap_engine, false },
 	{ "null", &null_engine, false },
 	{ "falloc", &falloc_engine, false },

@@ -134,6 +134,16 @@ int paths_add(struct path_set *s, const char *path)
 	return 0;
 }
 
+int paths_replace(struct path_set *s, size_t i, const char *path)
+{
+	int ret = paths_add(s, path);
+
+	if (ret)
+		return ret;
+	s->v[i] = s->v[--s->nr];
+	return 0;
+}
+
 void paths_free(struct path_set *s)
 {
 	struct path_block *b, *next;

@@ -26,6 +26,8 @@ struct path_set {
 
 /* Append a copy of path. 0 or -ENOMEM. */
 int paths_add(struct path_set *s, const char *path);
+/* Make path i a copy of path (the set's pointer array may move). 0 or -ENOMEM. */
+int paths_replace(struct path_set *s, size_t i, const char *path);
 void paths_free(struct path_set *s);
 
 /*

@@ -89,7 +89,8 @@ out:
 
 /*
  * A block device node names the storage itself, not the devtmpfs that holds the node: describe
- * the device chain from its device number. No trials: they would write to the device.
+ * the device chain from its device number. No trials that write to the device: only the
+ * passthrough engines' read of its first block.
  */
 static bool probe_blockdev(struct probe_path *p)
 {
@@ -104,6 +105,8 @@ static bool probe_blockdev(struct probe_path *p)
 	probe_fmt(p->mount_source, sizeof(p->mount_source), "%s", p->resolved);
 	p->fs_class = PROBE_FS_BLOCK;
 	probe_dev_chain(NULL, p);
+	if (p->flags & PROBE_TRIALS)
+		probe_passthru_trials(p);
 	return true;
 }
 

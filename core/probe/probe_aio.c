@@ -1,7 +1,11 @@
-/* Engine trials: every engine flagged ENGINE_TRIAL, found in the registry, completes one read. */
+/* Engine trials: every engine flagged ENGINE_TRIAL, found in the registry, completes one read; a passthrough engine reads a device. */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "iopath/engine.h"
 #include "iopath/job.h"
@@ -57,24 +61,26 @@ static const char *applied(const struct engine *e, const char *key)
 }
 
 /*
- * Set engine name up on fd (opened with O_DIRECT when direct) and read len bytes at offset 0
- * into buf, through the same init/open_file/submit/reap/exit calls the runner makes.
+ * Set engine ops up on fd (opened with O_DIRECT when direct; writes: as for a job that
+ * writes) and read len bytes at offset 0 into buf, through the same
+ * init/open_file/submit/reap/exit calls the runner makes.
  */
-static void trial_engine(struct probe_trial *t, const struct engine_entry *ent, int fd,
-			 bool direct, void *buf, unsigned len)
+static void trial_engine(struct probe_trial *t, const struct engine_ops *ops, const char *path,
+			 int fd, bool direct, bool writes, void *buf, unsigned len)
 {
 	unsigned char opts[JOB_ENGINE_OPTS_MAX] __attribute__((aligned(8)));
-	struct io_file f = { .path = "probe", .fd = fd, .len = len };
+	struct io_file f = { .path = path, .fd = fd, .len = len };
 	struct io_req req = { .buf = buf, .len = len, .ddir = DDIR_READ, .file = &f };
 	struct engine e = { 0 };
 	struct engine_params p = {
 		.opts = opts, .iodepth = 1, .reqs = &req, .nr_reqs = 1, .buf_base = buf,
 		.buf_len = len, .buf_size = len, .files = &f, .nr_files = 1, .direct = direct,
+		.writes = writes,
 	};
-	const char *how;
+	const char *how, *via;
 	int ret;
 
-	e.ops = ent->ops;
+	e.ops = ops;
 	ret = engine_defaults(e.ops, opts, sizeof(opts));
 	if (!ret)
 		ret = e.ops->init(&e, &p);
@@ -91,13 +97,14 @@ static void trial_engine(struct probe_trial *t, const struct engine_entry *ent, 
 			e.ops->close_file(&e, &f);
 	}
 	how = applied(&e, "taskrun");
+	via = applied(&e, "generic_device");
 	if (ret)
-		probe_trial_set(t, ret, "one %u-byte read: %s", len,
-				e.err[0] ? e.err : strerror(-ret));
+		probe_trial_set(t, ret, "one %u-byte read%s%s: %s", len, via ? " through " : "",
+				via ? via : "", e.err[0] ? e.err : strerror(-ret));
 	else
-		probe_trial_set(t, 0, "one %u-byte %sread completed%s%s%s", len,
-				direct ? "direct " : "", how ? " (ring: " : "", how ? how : "",
-				how ? ")" : "");
+		probe_trial_set(t, 0, "one %u-byte %sread completed%s%s%s%s%s", len,
+				direct ? "direct " : "", via ? " through " : "", via ? via : "",
+				how ? " (ring: " : "", how ? how : "", how ? ")" : "");
 	e.ops->exit(&e);
 }
 
@@ -117,7 +124,7 @@ void probe_trial_engines(struct probe_path *p, int fd, bool direct, void *buf, u
 		if (e != ent)
 			continue;
 		snprintf(et->engine, sizeof(et->engine), "%s", ent->ops->name);
-		trial_engine(&et->t, ent, fd, direct, buf, len);
+		trial_engine(&et->t, ent->ops, "probe", fd, direct, false, buf, len);
 		p->nr_etrials++;
 	}
 }
@@ -130,4 +137,43 @@ const struct probe_trial *probe_engine_trial(const struct probe_path *p, const c
 		if (!strcmp(p->etrial[i].engine, engine))
 			return &p->etrial[i].t;
 	return NULL;
+}
+
+/* What a passthrough trial reads: the first 4 KiB, a whole number of blocks of any LBA size. */
+#define PASSTHRU_TRIAL_LEN 4096
+
+void probe_passthru_trial(const struct engine_ops *ops, const char *path, bool writes,
+			  struct probe_trial *t)
+{
+	void *buf;
+	int fd;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		probe_trial_set(t, -errno, "opening it read-only: %s", strerror(errno));
+		return;
+	}
+	if (posix_memalign(&buf, 4096, PASSTHRU_TRIAL_LEN)) {
+		probe_trial_set(t, -ENOMEM, "out of memory");
+		close(fd);
+		return;
+	}
+	trial_engine(t, ops, path, fd, false, writes, buf, PASSTHRU_TRIAL_LEN);
+	free(buf);
+	close(fd);
+}
+
+void probe_passthru_trials(struct probe_path *p)
+{
+	const struct engine_entry *ent;
+
+	for (ent = engine_table; ent->name && p->nr_etrials < PROBE_ENGINE_TRIALS_MAX; ent++) {
+		struct probe_engine_trial *et = &p->etrial[p->nr_etrials];
+
+		if (!(ent->ops->flags & ENGINE_PASSTHRU) || strcmp(ent->name, ent->ops->name))
+			continue;
+		snprintf(et->engine, sizeof(et->engine), "%s", ent->ops->name);
+		probe_passthru_trial(ent->ops, p->resolved, false, &et->t);
+		p->nr_etrials++;
+	}
 }

@@ -1,10 +1,12 @@
 /* The block device chain below a mount: partition -> dm/md -> disk, with drivers and queue. */
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 
 #include "probe/probe_int.h"
@@ -285,4 +287,42 @@ int probe_dev_chain(const struct probe_env *env, struct probe_path *p)
 		probe_fmt(dir, sizeof(dir), "%s", next);
 	}
 	return 0;
+}
+
+/*
+ * The kernel puts a namespace's generic device ngXnY beside its block device nvmeXnY, under
+ * the same parent in sysfs (the controller, or the subsystem for a multipath head).
+ */
+int probe_nvme_block_of(const char *path, char *blk, size_t len)
+{
+	char link[64], real[PATH_MAX], attr[PATH_MAX + 80], line[32], node[80];
+	unsigned maj, min;
+	struct stat st;
+	char *base;
+	int fd, ret = 0;
+
+	if (stat(path, &st))
+		return -errno;
+	if (!S_ISCHR(st.st_mode))
+		return -ENODEV;
+	snprintf(link, sizeof(link), "/sys/dev/char/%u:%u", major(st.st_rdev), minor(st.st_rdev));
+	if (!realpath(link, real))
+		return -ENODEV;
+	base = strrchr(real, '/');
+	*base++ = '\0';
+	if (strncmp(base, "ng", 2) || !strchr(base + 2, 'n'))
+		return -ENODEV;
+	snprintf(attr, sizeof(attr), "%s/nvme%s/dev", real, base + 2);
+	if (probe_read_abs(attr, line, sizeof(line)) || sscanf(line, "%u:%u", &maj, &min) != 2)
+		return -ENODEV;
+	snprintf(node, sizeof(node), "/dev/nvme%s", base + 2);
+	fd = open(node, O_RDONLY | O_CLOEXEC | O_PATH);
+	if (fd < 0)
+		return -errno;
+	if (fstat(fd, &st) || !S_ISBLK(st.st_mode) || st.st_rdev != makedev(maj, min))
+		ret = -ENODEV;
+	close(fd);
+	if (!ret)
+		probe_fmt(blk, len, "%s", node);
+	return ret;
 }

@@ -51,6 +51,8 @@ void probe_trials(struct probe_path *p, const char *dir, unsigned flags);
 /* The two asynchronous-interface trials, through the engines: one read of fd at offset 0. */
 /* Try every engine flagged ENGINE_TRIAL on fd: its init, one read of len bytes, its exit. */
 void probe_trial_engines(struct probe_path *p, int fd, bool direct, void *buf, unsigned len);
+/* Try every engine flagged ENGINE_PASSTHRU on the block device p names (reads only). */
+void probe_passthru_trials(struct probe_path *p);
 
 /* snprintf whose truncation is acceptable (fields of fixed size). */
 void probe_fmt(char *dst, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));

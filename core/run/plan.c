@@ -623,6 +623,45 @@ int plan_clock(const struct job_spec *job, struct job_plan *plan, struct iop_err
 	return 0;
 }
 
+/*
+ * A passthrough engine (ENGINE_PASSTHRU) works on whole NVMe namespaces. A generic device
+ * named (fio's /dev/ngXnY) stands for its namespace's block device, which the runner opens,
+ * sizes and guards like any device; the engine is then tried on each device (one read), and
+ * a job where that fails is refused here, before anything runs, with the trial's one line
+ * (what is missing: the namespace, its generic device, the permission, the kernel's support).
+ */
+static int plan_passthru(const struct job_spec *job, struct job_plan *plan, struct iop_err *err)
+{
+	unsigned i, nr_paths = plan_nr_paths(plan);
+	struct probe_trial t;
+	char blk[PATH_MAX];
+	struct stat st;
+	int ret;
+
+	for (i = 0; i < nr_paths; i++) {
+		if (stat(plan->paths[i], &st))
+			return iop_errf(err, -errno,
+					"job %s: %s: %s (ioengine=%s needs an NVMe namespace: /dev/ngXnY or /dev/nvmeXnY)",
+					job->name, plan->paths[i], strerror(errno), job->engine->name);
+		if (S_ISCHR(st.st_mode)) {
+			ret = probe_nvme_block_of(plan->paths[i], blk, sizeof(blk));
+			if (ret)
+				return iop_errf(err, ret,
+						"job %s: %s is a character device but not an NVMe namespace's generic device with its block device beside it (%s)",
+						job->name, plan->paths[i], strerror(-ret));
+			ret = paths_replace(&plan->names, i, blk);
+			if (ret)
+				return iop_errf(err, ret, "job %s: out of memory", job->name);
+			plan->paths = plan->names.v;
+		}
+		probe_passthru_trial(job->engine, plan->paths[i], job_changes_files(job), &t);
+		if (t.state == PROBE_FAILED)
+			return iop_errf(err, -(t.err ? t.err : EINVAL), "job %s: ioengine=%s on %s: %s",
+					job->name, job->engine->name, plan->paths[i], t.why);
+	}
+	return 0;
+}
+
 int plan_job(const struct job_spec *job, const struct target_policy *pol,
 		    struct job_plan *plan, struct iop_err *err)
 {
@@ -687,6 +726,11 @@ int plan_job(const struct job_spec *job, const struct target_policy *pol,
 	plan->paths = plan->names.v;
 	if (job->rw == RW_COPY)
 		return plan_copy(job, plan, pol, err);
+	if (job->engine->flags & ENGINE_PASSTHRU) {
+		n = plan_passthru(job, plan, err);
+		if (n)
+			return n;
+	}
 	return plan_sizes(job, plan, pol, err);
 }
 

@@ -168,6 +168,13 @@ struct engine {
  */
 #define ENGINE_KERNEL_QUEUE	(1u << 18)
 #define ENGINE_KERNEL_RING	(1u << 19)
+/*
+ * It reaches its files' devices past the block layer (NVMe passthrough through the namespace's
+ * generic character device): its files are whole NVMe namespaces, never regular files; the
+ * planner tries it on each (init, one read, exit) and refuses the job where that fails, and
+ * the probe tries it on a block device.
+ */
+#define ENGINE_PASSTHRU		(1u << 20)
 
 struct engine_ops {
 	const char *name;

@@ -202,6 +202,21 @@ void probe_summary(const struct probe_path *p, const struct probe_host *h, char 
 bool probe_direct_suspect(const struct probe_path *p, char *why, size_t len);
 
 struct engine_ops;
+/*
+ * Try a passthrough engine (ENGINE_PASSTHRU) on the device at path as the runner calls it:
+ * the device opened read-only, init (writes: asking the write access a job that writes needs),
+ * one read of its first 4 KiB, exit. It only reads. t says what happened, in one line.
+ */
+void probe_passthru_trial(const struct engine_ops *ops, const char *path, bool writes,
+			  struct probe_trial *t);
+
+/*
+ * The block device of the NVMe namespace whose generic character device (/dev/ngXnY) path
+ * is: its node /dev/nvmeXnY, checked on the opened node against sysfs's device number, into
+ * blk. 0; -ENODEV when path is no namespace's generic device; -errno.
+ */
+int probe_nvme_block_of(const char *path, char *blk, size_t len);
+
 bool probe_refuses(const struct probe_path *p, bool direct, const struct engine_ops *engine,
 		   char *why, size_t len);
 

@@ -4,7 +4,10 @@
  * iopath lacks, or is refused for the reason the table below gives it (what iopath or this
  * machine lacks, or an option fio itself refuses) - never a crash, never a silent misreading
  * - and every one that parses also runs, made short. Prints the success rate among the files
- * whose engines iopath has, and requires 95%.
+ * whose engines iopath has, and requires 95%. The NVMe passthrough examples (io_uring_cmd)
+ * are counted apart: their jobs need an NVMe namespace, never a file in a scratch directory,
+ * so each must parse or name the fio option iopath lacks, and one that parses must be refused
+ * (exit 2) for want of a namespace; make lab-test runs the engine on the lab's NVMe.
  */
 #include <dirent.h>
 #include <fcntl.h>
@@ -314,6 +317,44 @@ static void expect_fio_refuses(const char *path)
 	run_out_free(&r);
 }
 
+/* Does the example drive NVMe passthrough (ioengine=io_uring_cmd), which needs a namespace? */
+static bool drives_passthru(const char *path)
+{
+	return !sh("grep -Eq '^[[:space:]]*ioengine[[:space:]]*=[[:space:]]*io_uring_cmd[[:space:]]*$' '%s'",
+		   path);
+}
+
+/*
+ * A passthrough example parses, or its refusal names the fio option iopath lacks; one that
+ * parses, made short onto a scratch directory's files, is refused for want of a namespace.
+ */
+static void check_passthru(const char *path, const char *name)
+{
+	const char *dir = tmpdir_make();
+	char job[512], *argv[] = { "iopath", "--parse-only", (char *)path, NULL };
+	struct run_out r = iopath_runv(argv);
+
+	if (r.status) {
+		cr_expect(r.status == 2 && strstr(r.err, "is not supported by iopath"),
+			  "%s: exit %d, not naming the fio option iopath lacks: %s", path, r.status,
+			  r.err);
+		run_out_free(&r);
+		tmpdir_cleanup();
+		return;
+	}
+	run_out_free(&r);
+	snprintf(job, sizeof(job), "%s/%s", dir, name);
+	cr_assert_eq(sh("tests/integration/shorten-job.sh '%s' '%s' '%s'", path, job, dir), 0);
+	argv[1] = job;
+	argv[2] = NULL;
+	r = iopath_runv(argv);
+	cr_expect(r.status == 2 && strstr(r.err, "needs an NVMe namespace"),
+		  "%s (shortened, on files): exit %d, not refused for want of an NVMe namespace: %s",
+		  name, r.status, r.err);
+	run_out_free(&r);
+	tmpdir_cleanup();
+}
+
 /* file-operation examples that ran (the shortener leaves their sizes, and nrfiles below 10000) */
 static unsigned fileop_whole;
 
@@ -380,7 +421,7 @@ static enum verdict run_one(const char *path, const char *name, bool *ok_out)
 /* Measure the examples in dir; min_files > 0: the set kept in the tree, held to 95%. */
 static void measure(const char *dir, unsigned min_files)
 {
-	unsigned parsed = 0, refused = 0, foreign = 0, ran = 0, machine = 0, by_fio = 0;
+	unsigned parsed = 0, refused = 0, foreign = 0, ran = 0, machine = 0, by_fio = 0, passthru = 0;
 	unsigned counted;
 	struct dirent *de;
 	bool ok;
@@ -396,6 +437,11 @@ static void measure(const char *dir, unsigned min_files)
 		if (len < 5 || strcmp(de->d_name + len - 4, ".fio"))
 			continue;
 		snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
+		if (drives_passthru(path)) {
+			check_passthru(path, de->d_name);
+			passthru++;
+			continue;
+		}
 		switch (parse_one(path, de->d_name)) {
 		case PARSES:
 			if (run_one(path, de->d_name, &ok) == MACHINE) {
@@ -423,14 +469,15 @@ static void measure(const char *dir, unsigned min_files)
 	closedir(d);
 	counted = parsed + refused + machine;
 	fprintf(stderr,
-		"fio examples: %s: %u files; %u name a fio engine iopath lacks (refused), %u fio itself refuses; of the other %u, %u parse and %u run (%.0f%%), %u are refused naming the fio option iopath lacks, %u naming what this machine lacks\n",
-		dir, counted + foreign + by_fio, foreign, by_fio, counted, parsed, ran,
-		counted ? 100.0 * ran / counted : 0.0, refused, machine);
+		"fio examples: %s: %u files; %u name a fio engine iopath lacks (refused), %u fio itself refuses, %u drive NVMe passthrough (io_uring_cmd: they need a namespace); of the other %u, %u parse and %u run (%.0f%%), %u are refused naming the fio option iopath lacks, %u naming what this machine lacks\n",
+		dir, counted + foreign + by_fio + passthru, foreign, by_fio, passthru, counted, parsed,
+		ran, counted ? 100.0 * ran / counted : 0.0, refused, machine);
 	fprintf(stderr,
 		"fio examples: %u file-operation examples ran with their sizes and nrfiles=200 as written; filecreate-ioengine.fio's 16 jobs x nrfiles=31250 cut to 16 x 2000 files (500000 creations take 10 s idle, over a minute on a busy disk)\n",
 		fileop_whole);
 	if (min_files) {
-		cr_assert_geq(counted + foreign + by_fio, min_files, "%s: files are missing", dir);
+		cr_assert_geq(counted + foreign + by_fio + passthru, min_files, "%s: files are missing",
+			      dir);
 		cr_expect_geq(100 * ran, 95 * counted,
 			      "%s: %u of %u examples with iopath's engines parse and run, under 95%%",
 			      dir, ran, counted);
