@@ -56,6 +56,8 @@ static int build_jobs(char *buf, size_t len, const char *path)
 
 		if (e->ops->flags & ENGINE_NO_DATA)
 			continue;	/* file operations: no reads and writes to compare */
+		if (e->ops->flags & ENGINE_PASSTHRU)
+			continue;	/* NVMe namespaces only, never the comparison's file */
 
 		ret = append(buf, len, &off,
 			     "[%s randread 4k qd1]\nioengine=%s\ndirect=%d\nrw=randread\nbs=4k\niodepth=1\n",

@@ -234,8 +234,9 @@ static int parse_args(int argc, char **argv, struct sweep_args *a, struct iop_er
 }
 
 /*
- * Every engine in the registry except aliases (odirect = psync with direct=1) and the file
- * operation engines (falloc, ftruncate...), which move no data to compare.
+ * Every engine in the registry except aliases (odirect = psync with direct=1), the file
+ * operation engines (falloc, ftruncate...), which move no data to compare, and passthrough,
+ * which runs on NVMe namespaces alone (--engine names it for a sweep of one).
  */
 static void default_engines(struct sweep_list *l)
 {
@@ -244,7 +245,7 @@ static void default_engines(struct sweep_list *l)
 	if (l->n)
 		return;
 	for (e = engine_table; e->name && l->n < SWEEP_LIST_MAX; e++)
-		if (!e->force_direct && !(e->ops->flags & ENGINE_NO_DATA))
+		if (!e->force_direct && !(e->ops->flags & (ENGINE_NO_DATA | ENGINE_PASSTHRU)))
 			l->v[l->n++] = e->name;
 }
 
