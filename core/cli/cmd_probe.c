@@ -150,6 +150,11 @@ static void print_path(const struct probe_path *p, const struct probe_host *h)
 		       p->magic_note[0] ? ": " : "", p->magic_note);
 	for (i = 0; i < p->nr_chain; i++)
 		print_dev(&p->chain[i]);
+	if (p->nvme_health)
+		printf("  nvme health  host read commands %llu, write commands %llu (the controller's counters)\n",
+		       (unsigned long long)p->nvme_host_reads, (unsigned long long)p->nvme_host_writes);
+	else if (p->nvme_health_why[0])
+		printf("  nvme health  not read: %s\n", p->nvme_health_why);
 	if (p->flags & PROBE_TRIALS)
 		print_trials(p);
 }

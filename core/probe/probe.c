@@ -105,6 +105,7 @@ static bool probe_blockdev(struct probe_path *p)
 	probe_fmt(p->mount_source, sizeof(p->mount_source), "%s", p->resolved);
 	p->fs_class = PROBE_FS_BLOCK;
 	probe_dev_chain(NULL, p);
+	probe_nvme_health(p);
 	if (p->flags & PROBE_TRIALS)
 		probe_passthru_trials(p);
 	return true;

@@ -5,6 +5,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/nvme_ioctl.h>
+#include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <unistd.h>
@@ -325,4 +327,53 @@ int probe_nvme_block_of(const char *path, char *blk, size_t len)
 	if (!ret)
 		probe_fmt(blk, len, "%s", node);
 	return ret;
+}
+
+#define NVME_ADMIN_GET_LOG_PAGE	0x02
+#define NVME_LOG_HEALTH		0x02
+#define NVME_LOG_HEALTH_SIZE	512
+
+/* The low 64 bits of the 128-bit little-endian counter at off. */
+static uint64_t le64_at(const unsigned char *b, size_t off)
+{
+	uint64_t v = 0;
+	int i;
+
+	for (i = 7; i >= 0; i--)
+		v = v << 8 | b[off + (size_t)i];
+	return v;
+}
+
+void probe_nvme_health(struct probe_path *p)
+{
+	unsigned char log[NVME_LOG_HEALTH_SIZE] __attribute__((aligned(8)));
+	struct nvme_admin_cmd cmd = { 0 };
+	int fd, ret;
+
+	if (!p->nr_chain || strcmp(p->chain[p->nr_chain - 1].driver, "nvme"))
+		return;
+	fd = open(p->resolved, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		probe_fmt(p->nvme_health_why, sizeof(p->nvme_health_why), "open: %s", strerror(errno));
+		return;
+	}
+	memset(log, 0, sizeof(log));
+	cmd.opcode = NVME_ADMIN_GET_LOG_PAGE;
+	cmd.nsid = 0xffffffffu;		/* the controller as a whole */
+	cmd.addr = (uint64_t)(uintptr_t)log;
+	cmd.data_len = sizeof(log);
+	cmd.cdw10 = (sizeof(log) / 4 - 1) << 16 | NVME_LOG_HEALTH;
+	ret = ioctl(fd, NVME_IOCTL_ADMIN_CMD, &cmd);
+	if (ret)
+		probe_fmt(p->nvme_health_why, sizeof(p->nvme_health_why),
+			  "Get Log Page (health): %s", ret < 0 ? strerror(errno) : "NVMe error status");
+	close(fd);
+	if (ret)
+		return;
+	/* Health Information: data units read/written at 32 and 48, host commands at 64 and 80 */
+	p->nvme_units_read = le64_at(log, 32);
+	p->nvme_units_written = le64_at(log, 48);
+	p->nvme_host_reads = le64_at(log, 64);
+	p->nvme_host_writes = le64_at(log, 80);
+	p->nvme_health = true;
 }

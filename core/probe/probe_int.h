@@ -44,6 +44,8 @@ int probe_slurp(const struct probe_env *env, const char *rel, char **text);
 
 /* The block device chain below a mount (sysfs walk). */
 int probe_dev_chain(const struct probe_env *env, struct probe_path *p);
+/* The NVMe controller's counters (Health Information log) of the block device p names. */
+void probe_nvme_health(struct probe_path *p);
 
 /* The trials in a temporary file in dir (live system only). */
 void probe_trials(struct probe_path *p, const char *dir, unsigned flags);

@@ -120,6 +120,23 @@ static int path_9p(json_t *o, const struct probe_path *p)
 			"version", p->p9_version));
 }
 
+/* An NVMe disk's controller counters, or why they were not read; nothing for other paths. */
+static int path_nvme(json_t *o, const struct probe_path *p)
+{
+	json_t *h;
+
+	if (!p->nvme_health && !p->nvme_health_why[0])
+		return 0;
+	if (!p->nvme_health)
+		return json_object_set_new(o, "nvme_health", json_pack("{s:s}", "error",
+								     p->nvme_health_why));
+	h = json_pack("{s:I,s:I,s:I,s:I}", "host_read_commands", (json_int_t)p->nvme_host_reads,
+		      "host_write_commands", (json_int_t)p->nvme_host_writes,
+		      "data_units_read", (json_int_t)p->nvme_units_read,
+		      "data_units_written", (json_int_t)p->nvme_units_written);
+	return h ? json_object_set_new(o, "nvme_health", h) : -1;
+}
+
 static int path_chain(json_t *o, const struct probe_path *p)
 {
 	json_t *a = json_array();
@@ -160,6 +177,7 @@ json_t *probe_path_json(const struct probe_path *p)
 	bad |= set_str(o, "statfs_note", p->magic_note);
 	bad |= path_9p(o, p);
 	bad |= path_chain(o, p);
+	bad |= path_nvme(o, p);
 	if (p->flags & (PROBE_TRIALS | PROBE_TIMING))
 		bad |= path_trials(o, p);
 	if (bad) {

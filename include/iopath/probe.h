@@ -151,6 +151,16 @@ struct probe_path {
 	unsigned nr_chain;
 	struct probe_dev chain[PROBE_CHAIN_MAX];
 
+	/*
+	 * An NVMe namespace's controller counters, from its Health Information log page (a block
+	 * device path whose disk's driver is nvme): the commands and data units (1000 x 512
+	 * bytes) it has completed since it was made. nvme_health false: not read (why says so).
+	 */
+	bool nvme_health;
+	char nvme_health_why[96];
+	uint64_t nvme_host_reads, nvme_host_writes;
+	uint64_t nvme_units_read, nvme_units_written;
+
 	/* Trials (PROBE_TRIALS). */
 	struct probe_trial trial[PROBE_T_NR];
 	struct probe_engine_trial etrial[PROBE_ENGINE_TRIALS_MAX];
