@@ -459,7 +459,8 @@ void fleet_merged_free(struct fleet_merged *m)
 	m->all.nr = 0;
 }
 
-int fleet_gather_alone(struct run_results *r, const char *note, fleet_rank_fn fn, void *arg)
+int fleet_gather_alone(struct run_results *r, const char *host, const char *note, fleet_rank_fn fn,
+		       void *arg)
 {
 	struct fleet_rank *rk;
 	int ret;
@@ -469,7 +470,7 @@ int fleet_gather_alone(struct run_results *r, const char *note, fleet_rank_fn fn
 	rk = calloc(1, sizeof(*rk));
 	if (!rk)
 		return -ENOMEM;
-	snprintf(rk->hostname, sizeof(rk->hostname), "%s", fleet_hostname());
+	snprintf(rk->hostname, sizeof(rk->hostname), "%s", host);
 	rk->exit_code = run_failed(r) ? EXIT_JOB_FAILED : 0;
 	rk->probe_json = (char *)note;	/* lent, as r is: rk is not freed with fleet_rank_free */
 	rk->res = *r;
@@ -522,69 +523,7 @@ int fleet_merge_into(struct fleet_rank *ranks, unsigned nr, struct run_results *
 	return 0;
 }
 
-/* ---- Shared by both builds: votes, options, paths, probe, output files ---- */
-
-/* What each rank says in a vote. */
-struct vote_msg {
-	int32_t choice;
-	int32_t stop;
-	uint64_t key;
-	char host[64];
-	char why[512];
-};
-
-int fleet_vote(int choice, const char *why, uint64_t key, struct fleet_vote *v)
-{
-	unsigned n = fleet_size(), r;
-	struct vote_msg *mine, *all;
-	int ret;
-
-	memset(v, 0, sizeof(*v));
-	mine = calloc(1, sizeof(*mine));
-	all = calloc(n, sizeof(*all));
-	if (!mine || !all) {
-		free(mine);
-		free(all);
-		return -ENOMEM;
-	}
-	mine->choice = choice;
-	mine->stop = run_stop_requested();
-	mine->key = key;
-	snprintf(mine->host, sizeof(mine->host), "%s", fleet_hostname());
-	snprintf(mine->why, sizeof(mine->why), "%s", why ? why : "");
-	ret = fleet_allgather(mine, sizeof(*mine), all);
-	if (ret) {
-		/* a rank that never answered may still be sent to: both buffers stay to the exit */
-		v->stop = true;
-		snprintf(v->why, sizeof(v->why), "a rank did not answer after the stop");
-		run_request_stop();
-		return ret;
-	}
-	for (r = 0; r < n; r++) {
-		const struct vote_msg *m = &all[r];
-
-		v->stop |= m->stop != 0;
-		v->count += m->choice != 0;
-		if (m->key != all[0].key && !v->key_differs) {
-			v->key_differs = true;
-			v->key_rank = r;
-		}
-		if (m->choice <= v->choice)
-			continue;
-		v->choice = m->choice;
-		v->rank = r;
-		if (n > 1)
-			snprintf(v->why, sizeof(v->why), "rank %u (%.63s): %.511s", r, m->host,
-				 m->why);
-		else
-			snprintf(v->why, sizeof(v->why), "%.511s", m->why);
-	}
-	if (v->stop)
-		run_request_stop();
-	free(mine);
-	free(all);
-	return 0;
-}
+/* ---- Shared by both builds: options, paths, probe, output files (votes: fleet_vote.c) ---- */
 
 int fleet_take_args(int *argc, char **argv, struct fleet_args *a)
 {

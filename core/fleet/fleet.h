@@ -198,8 +198,9 @@ void fleet_merged_free(struct fleet_merged *m);
 /* Rank 0: merge every rank into its own results r, in place (sweep and suite). */
 int fleet_merge_into(struct fleet_rank *ranks, unsigned nr, struct run_results *r);
 
-/* fleet_gather_run in a process that is no rank of an MPI job: fn sees it alone. */
-int fleet_gather_alone(struct run_results *r, const char *note, fleet_rank_fn fn, void *arg);
+/* fleet_gather_run in a process that is no rank of an MPI job: fn sees it alone, on host. */
+int fleet_gather_alone(struct run_results *r, const char *host, const char *note, fleet_rank_fn fn,
+		       void *arg);
 
 /* Did this rank run the job (measured a span)? */
 bool fleet_result_ran(const struct job_result *r);

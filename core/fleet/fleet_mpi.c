@@ -677,7 +677,7 @@ int fleet_gather_run(struct run_results *r, const char *note, fleet_rank_fn fn, 
 	struct fleet_rank_info info = { 0 };
 
 	if (!D.on)
-		return fleet_gather_alone(r, note, fn, arg);
+		return fleet_gather_alone(r, fleet_hostname(), note, fn, arg);
 	D.joined = true;
 	info.rank = (unsigned)D.rank;
 	info.hostname = D.host;

@@ -66,7 +66,7 @@ int fleet_merge_run(struct run_results *r)
 
 int fleet_gather_run(struct run_results *r, const char *note, fleet_rank_fn fn, void *arg)
 {
-	return fleet_gather_alone(r, note, fn, arg);
+	return fleet_gather_alone(r, fleet_hostname(), note, fn, arg);
 }
 
 int fleet_exit(int code)

@@ -629,17 +629,3 @@ int job_parser_finish(struct job_parser *p, struct iop_err *err)
 	}
 	return 0;
 }
-
-bool dist_arg_valid(enum rand_dist type, double arg)
-{
-	switch (type) {
-	case DIST_ZIPF:
-		return arg > 0.0 && arg != 1.0;
-	case DIST_PARETO:
-		return arg > 0.0 && arg < 1.0;
-	case DIST_NORMAL:
-		return arg >= 0.0 && arg < 100.0;
-	default:
-		return false;
-	}
-}

@@ -780,3 +780,86 @@ int parse_engine_opts(struct job_spec *job, const struct engine_ops *ops,
 	return 0;
 }
 
+/* ---- the names nearest a mistyped option, for its refusal ---- */
+
+static unsigned edit_distance(const char *a, const char *b)
+{
+	unsigned la = (unsigned)strlen(a), lb = (unsigned)strlen(b), i, j;
+	unsigned row[64], prev, tmp;
+
+	if (lb >= 64 || la >= 64)
+		return 99;
+	for (j = 0; j <= lb; j++)
+		row[j] = j;
+	for (i = 1; i <= la; i++) {
+		prev = row[0];
+		row[0] = i;
+		for (j = 1; j <= lb; j++) {
+			unsigned cost = a[i - 1] == b[j - 1] ? 0 : 1;
+
+			tmp = row[j];
+			row[j] = row[j] + 1 < row[j - 1] + 1 ? row[j] + 1 : row[j - 1] + 1;
+			if (prev + cost < row[j])
+				row[j] = prev + cost;
+			prev = tmp;
+		}
+	}
+	return row[lb];
+}
+
+struct near {
+	const char *name;
+	unsigned dist;
+};
+
+static void consider(struct near *best, const char *key, const char *name)
+{
+	unsigned d = edit_distance(key, name), i, k;
+
+	if (strstr(name, key) && strlen(key) >= 4)
+		d = d < 2 ? d : 2;
+	for (i = 0; i < 3; i++) {
+		if (best[i].name && !strcmp(best[i].name, name))
+			return;
+		if (!best[i].name || d < best[i].dist)
+			break;
+	}
+	if (i == 3)
+		return;
+	for (k = 2; k > i; k--)
+		best[k] = best[k - 1];
+	best[i].name = name;
+	best[i].dist = d;
+}
+
+void opt_suggest(const char *key, char *buf, size_t len)
+{
+	struct near best[3] = { { 0 } };
+	const struct opt_def *o;
+	const struct engine_entry *ent;
+	const struct engine_option *eo;
+	unsigned limit = strlen(key) > 6 ? 3 : 2, i, n = 0;
+	size_t off;
+
+	for (o = opt_table; o->name; o++) {
+		consider(best, key, o->name);
+		if (o->alias)
+			consider(best, key, o->alias);
+	}
+	for (ent = engine_table; ent->name; ent++)
+		for (eo = ent->ops->options; eo && eo->name; eo++)
+			consider(best, key, eo->name);
+	buf[0] = '\0';
+	off = 0;
+	for (i = 0; i < 3; i++) {
+		if (!best[i].name || best[i].dist > limit)
+			continue;
+		off += (size_t)snprintf(buf + off, len - off, "%s'%s'", n ? " or " : ", did you mean ",
+					best[i].name);
+		n++;
+		if (off >= len)
+			break;
+	}
+	if (n && off < len)
+		snprintf(buf + off, len - off, "?");
+}

@@ -796,3 +796,16 @@ int set_fallocate(struct job_spec *job, const struct opt_def *o, const char *val
 	return bad_value(err, o, val, "none, native, posix, keep, truncate, 0, 1");
 }
 
+bool dist_arg_valid(enum rand_dist type, double arg)
+{
+	switch (type) {
+	case DIST_ZIPF:
+		return arg > 0.0 && arg != 1.0;
+	case DIST_PARETO:
+		return arg > 0.0 && arg < 1.0;
+	case DIST_NORMAL:
+		return arg >= 0.0 && arg < 100.0;
+	default:
+		return false;
+	}
+}

@@ -74,40 +74,6 @@ static const char script[] =
 	"   return (a<c?-1:a>c?1:0)*d});\n"
 	"  r.forEach(function(row){b.appendChild(row)})})})});\n";
 
-const char *jstr(const json_t *o, const char *key, const char *def)
-{
-	const char *s = json_string_value(json_object_get(o, key));
-
-	return s ? s : def;
-}
-
-void h_text(FILE *f, const char *s)
-{
-	xml_escape(f, s);
-}
-
-void h_textf(FILE *f, const char *fmt, ...)
-{
-	char buf[2048];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(buf, sizeof(buf), fmt, ap);
-	va_end(ap);
-	xml_escape(f, buf);
-}
-
-void h_num_td(FILE *f, double v, const char *shown)
-{
-	if (!isfinite(v)) {
-		fputs("<td class=\"n\" data-v=\"\">-</td>", f);
-		return;
-	}
-	fprintf(f, "<td class=\"n\" data-v=\"%.17g\">", v);
-	xml_escape(f, shown);
-	fputs("</td>", f);
-}
-
 int html_doc_kind(const json_t *doc, const char *origin, enum html_kind *kind,
 		  struct iop_err *err)
 {

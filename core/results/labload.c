@@ -90,7 +90,7 @@ static int add_embedded(struct results *r, json_t *doc, const char *target, cons
 	struct results sub;
 	int ret;
 
-	ret = results_from_json(doc, origin, &sub, err);
+	ret = results_from_result_json(doc, origin, &sub, err);
 	if (ret)
 		return ret;
 	if (!r->timestamp_ms)

@@ -133,6 +133,16 @@ int results_parse(const char *buf, size_t len, const char *origin, struct result
 int results_from_json(json_t *root, const char *origin, struct results *out, struct iop_err *err);
 
 /*
+ * The same for what is not a lab's lab.json: iopath's results or fio-shaped JSON (what the
+ * lab's loader reads embedded in its cells).
+ */
+int results_from_result_json(json_t *root, const char *origin, struct results *out,
+			     struct iop_err *err);
+
+/* An empty result with no environment yet: what the loaders start from. */
+void results_zero(struct results *r);
+
+/*
  * scripts/vmlab's lab.json (schema "iopath-vmlab/N"): each path a target, each job section a
  * cell over the rounds, the guest's --explain cells too. results_from_json calls it.
  */
