@@ -96,17 +96,6 @@ int html_doc_kind(const json_t *doc, const char *origin, enum html_kind *kind,
 	return 0;
 }
 
-void h_kv_row(FILE *f, const char *k, const char *v)
-{
-	if (!v || !*v)
-		return;
-	fputs("<tr><th>", f);
-	h_text(f, k);
-	fputs("</th><td>", f);
-	h_text(f, v);
-	fputs("</td></tr>\n", f);
-}
-
 void html_env(FILE *f, const json_t *env, const json_t *labels, const char *time_utc)
 {
 	const json_t *host = json_object_get(env, "host"), *build = json_object_get(env, "iopath");

@@ -38,3 +38,14 @@ void h_num_td(FILE *f, double v, const char *shown)
 	xml_escape(f, shown);
 	fputs("</td>", f);
 }
+
+void h_kv_row(FILE *f, const char *k, const char *v)
+{
+	if (!v || !*v)
+		return;
+	fputs("<tr><th>", f);
+	h_text(f, k);
+	fputs("</th><td>", f);
+	h_text(f, v);
+	fputs("</td></tr>\n", f);
+}
