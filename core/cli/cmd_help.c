@@ -76,9 +76,12 @@ int cmd_help(int argc, char **argv)
 	}
 	t = topic_find(argv[1]);
 	if (!t) {
-		int ret = commands_help(argv[1]);
+		/* a command: its own --help */
+		const struct subcommand *c = command_find(argv[1]);
+		char help[] = "--help";
+		char *args[] = { argv[1], help, NULL };
 
-		return ret >= 0 ? ret : refuse("no topic", argv[1]);
+		return c && c->fn != cmd_help ? c->fn(2, args) : refuse("no topic", argv[1]);
 	}
 	return help_topic(t);
 }

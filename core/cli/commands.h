@@ -72,7 +72,4 @@ int cmd_help(int argc, char **argv);
 /* Print the command table, one line per command: its name and help. */
 void commands_list(void);
 
-/* A command's own --help (iopath help COMMAND), or -1 when there is no such command. */
-int commands_help(const char *name);
-
 #endif

@@ -9,18 +9,6 @@
 #include "fleet/fleet_report.h"
 #include "base/msg.h"
 
-int commands_help(const char *name)
-{
-	const struct subcommand *c;
-	char help[] = "--help";
-	char *argv[] = { (char *)name, help, NULL };
-
-	for (c = commands; c->name; c++)
-		if (!strcmp(name, c->name) && c->fn != cmd_help)
-			return c->fn(2, argv);
-	return -1;
-}
-
 static int dispatch(int argc, char **argv)
 {
 	const struct subcommand *c;
