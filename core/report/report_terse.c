@@ -103,38 +103,25 @@ static void mixed_terse(FILE *f, const struct job_result *r, unsigned ver)
 		free(m);
 }
 
-/* Completion latencies into fio's us (<=2 ... 1000) and ms (<=2 ... 2000, >=2000) buckets. */
+/*
+ * Completion latencies into fio's us (<=2 ... 1000) and ms (<=2 ... 2000, >=2000) buckets:
+ * the distribution the JSON gives (result_lat_buckets), with fio's terse lines counting
+ * nanosecond latencies in the first microsecond bucket.
+ */
 static void lat_dist(FILE *f, const struct job_result *r)
 {
-	static const uint64_t edges[] = { 2, 4, 10, 20, 50, 100, 250, 500, 750, 1000, 2000 };
-	uint64_t us[10] = { 0 }, ms[12] = { 0 }, total = 0, v;
-	unsigned d, i, b;
+	uint64_t c[3][12], total, us;
+	unsigned b, k;
 
-	/* fio's file-operation engines leave the distribution empty (their I/Os are not timed) */
-	for (d = 0; d < 3 && !result_ios_untimed(r); d++) {
-		const struct lat_stat *s = &r->dir[d].clat;
-
-		for (i = 0; s->n && i < HIST_NR; i++) {
-			if (!s->hist[i])
-				continue;
-			v = hist_val(i);
-			total += s->hist[i];
-			if (v < 1000000) {
-				/* fio counts nanosecond latencies in the first microsecond bucket */
-				for (b = 0; b < 9 && v / 1000 > edges[b]; b++)
-					;
-				us[b] += s->hist[i];
-			} else {
-				for (b = 0; b < 11 && v / 1000000 > edges[b]; b++)
-					;
-				ms[b] += s->hist[i];
-			}
-		}
+	result_lat_buckets(r, c, &total);
+	for (b = 0; b < 10; b++) {
+		us = c[1][b];
+		for (k = 0; !b && k < 12; k++)
+			us += c[0][k];
+		fprintf(f, ";%3.2f%%", total ? 100.0 * (double)us / (double)total : 0);
 	}
-	for (b = 0; b < 10; b++)
-		fprintf(f, ";%3.2f%%", total ? 100.0 * (double)us[b] / (double)total : 0);
 	for (b = 0; b < 12; b++)
-		fprintf(f, ";%3.2f%%", total ? 100.0 * (double)ms[b] / (double)total : 0);
+		fprintf(f, ";%3.2f%%", total ? 100.0 * (double)c[2][b] / (double)total : 0);
 }
 
 /* fio's terse disk fields, every device on every line; a dm/md device adds its slaves' aggr. */
