@@ -105,6 +105,42 @@ static json_t *identity(const char *role, const struct explain_opts *o, const ch
 	return id;
 }
 
+/* Cell k's label on the target whose role is role. */
+static void name_cell(struct cell_job *c, const char *role, const char *eng, const char *dir,
+		      unsigned k)
+{
+	snprintf(c->label, sizeof(c->label), "%s explain %s bs=%s qd=%s %s direct=%s%s", role,
+		 cells[k].rw, cells[k].bs, cells[k].iodepth, eng, dir,
+		 cells[k].fsync ? " fsync=1" : "");
+}
+
+/* Cell k's identity and jobs, on file. */
+static int make_cell(struct cell_job *c, const char *role, struct probe_set *probes,
+		     const char *file, const struct explain_opts *o, const char *eng,
+		     const char *dir, unsigned k, struct iop_err *err)
+{
+	c->identity = identity(role, o, eng, dir, k);
+	if (!c->identity)
+		return iop_errf(err, -ENOMEM, "explain: out of memory");
+	return build(c, probes, file, o, eng, dir, k, err);
+}
+
+/* The file the cells use: the caller's, else explain.dat in a temporary directory (tmp). */
+static int cells_file(const struct explain_target *t, char *tmp, size_t tlen, char *file,
+		      size_t flen, struct iop_err *err)
+{
+	int ret;
+
+	if (t->file) {
+		snprintf(file, flen, "%s", t->file);
+		return 0;
+	}
+	ret = tempdir_create(t->dir, "iopath-explain", tmp, tlen, err);
+	if (!ret)
+		snprintf(file, flen, "%s/explain.dat", tmp);
+	return ret;
+}
+
 static bool has_target(const struct results *r, const char *role)
 {
 	const json_t *e;
@@ -137,14 +173,9 @@ static int run_target(struct results *r, const struct explain_target *t, struct 
 	    results_add_target(r, t->role, t->dir, probe, d->error ? strerror(-d->error) : NULL))
 		return iop_errf(err, -ENOMEM, "explain: out of memory");
 	choose(probe, &engine, &direct);
-	if (t->file) {
-		snprintf(file, sizeof(file), "%s", t->file);
-	} else {
-		ret = tempdir_create(t->dir, "iopath-explain", tmp, sizeof(tmp), err);
-		if (ret)
-			return ret;
-		snprintf(file, sizeof(file), "%s/explain.dat", tmp);
-	}
+	ret = cells_file(t, tmp, sizeof(tmp), file, sizeof(file), err);
+	if (ret)
+		return ret;
 	for (k = 0; k < NR_CELLS && !ret && !run_stop_requested(); k++) {
 		const char *eng = cell_engine(k, engine);
 		const char *dir = cells[k].direct ? cells[k].direct : direct ? "1" : "0";
@@ -152,19 +183,12 @@ static int run_target(struct results *r, const struct explain_target *t, struct 
 
 		if (cells[k].needs_direct && !direct)
 			continue;
-		snprintf(c.label, sizeof(c.label), "%s explain %s bs=%s qd=%s %s direct=%s%s",
-			 t->role, cells[k].rw, cells[k].bs, cells[k].iodepth, eng, dir,
-			 cells[k].fsync ? " fsync=1" : "");
+		name_cell(&c, t->role, eng, dir, k);
 		if (fn && !fn(arg, c.label, (*done)++, total)) {
 			r->interrupted = true;
 			break;
 		}
-		c.identity = identity(t->role, o, eng, dir, k);
-		if (!c.identity) {
-			ret = iop_errf(err, -ENOMEM, "explain: out of memory");
-			break;
-		}
-		ret = build(&c, probes, file, o, eng, dir, k, err);
+		ret = make_cell(&c, t->role, probes, file, o, eng, dir, k, err);
 		ret = ret ? ret : cell_run(r, &c, err);
 		cell_job_free(&c);
 	}
@@ -251,10 +275,8 @@ static int run_target_fleet(struct results *r, const struct explain_target *t,
 	if (!target)
 		ret = iop_errf(err, -ENOMEM, "explain: out of memory");
 	choose(probe, &engine, &direct);
-	if (!ret && t->file)
-		snprintf(file, sizeof(file), "%s", t->file);
-	else if (!ret && !(ret = tempdir_create(t->dir, "iopath-explain", tmp, sizeof(tmp), err)))
-		snprintf(file, sizeof(file), "%s/explain.dat", tmp);
+	if (!ret)
+		ret = cells_file(t, tmp, sizeof(tmp), file, sizeof(file), err);
 	for (k = 0; k < NR_CELLS; k++) {
 		const char *eng = cell_engine(k, engine);
 		const char *dir = cells[k].direct ? cells[k].direct : direct ? "1" : "0";
@@ -267,14 +289,10 @@ static int run_target_fleet(struct results *r, const struct explain_target *t,
 		char *text;
 		int choice = FLEET_GO;
 
-		snprintf(c.label, sizeof(c.label), "%s explain %s bs=%s qd=%s %s direct=%s%s", role,
-			 cells[k].rw, cells[k].bs, cells[k].iodepth, eng, dir,
-			 cells[k].fsync ? " fsync=1" : "");
+		name_cell(&c, role, eng, dir, k);
 		if (fn && !fn(arg, c.label, (*done)++, total))
 			run_request_stop();
-		if (!ret && !(c.identity = identity(role, o, eng, dir, k)))
-			ret = iop_errf(err, -ENOMEM, "explain: out of memory");
-		ret = ret ? ret : build(&c, probes, file, o, eng, dir, k, err);
+		ret = ret ? ret : make_cell(&c, role, probes, file, o, eng, dir, k, err);
 		if (ret)
 			choice = FLEET_STOP;
 		if (fleet_vote(choice, ret ? err->msg : "", NR_CELLS, &v) || v.stop ||
