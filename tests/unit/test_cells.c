@@ -1,0 +1,137 @@
+/* Unit tests: the cell layer (core/results/cells.c): a cell's job built, refused, entered. */
+#include <criterion/criterion.h>
+#include <string.h>
+
+#include "iopath/engine.h"
+#include "results/cells.h"
+
+static struct cell_job cell;
+static struct iop_err err;
+
+static void setup(void)
+{
+	memset(&cell, 0, sizeof(cell));
+	memset(&err, 0, sizeof(err));
+	snprintf(cell.label, sizeof(cell.label), "t randread");
+}
+
+static void teardown(void)
+{
+	cell_job_free(&cell);
+}
+
+static int build(const char *workload, const struct cell_opt *opts, unsigned n)
+{
+	const struct cell_recipe r = { .workload = workload, .opts = opts, .nr_opts = n,
+				       .where = "test" };
+
+	return cell_build(&cell, &r, NULL, &err);
+}
+
+TestSuite(cells, .init = setup, .fini = teardown);
+
+Test(cells, a_named_job_takes_the_options_in_order)
+{
+	const struct cell_opt o[] = {
+		{ "ioengine", "null" }, { "rw", "randread" }, { "bs", "4k" }, { "bs", "8k" },
+		{ "iodepth", "4" }, { "size", "1m" }, { "filename", "/nonexistent/f" },
+	};
+
+	cr_assert_eq(build(NULL, o, sizeof(o) / sizeof(o[0])), 0, "%s", err.msg);
+	cr_assert_eq(cell.jobs.nr, 1);
+	cr_expect_str_eq(cell.jobs.jobs[0].name, "t randread");
+	cr_expect_eq(cell.jobs.jobs[0].bs[0], 8192, "the later bs= wins");
+	cr_expect_eq(cell.jobs.jobs[0].iodepth, 4);
+}
+
+Test(cells, a_workloads_jobs_take_the_options_after_their_own)
+{
+	const struct cell_opt o[] = { { "iodepth", "2" }, { "filename", "/nonexistent/f" } };
+	unsigned i;
+
+	cr_assert_eq(build("randread-4k-qd32", o, 2), 0, "%s", err.msg);
+	cr_assert_gt(cell.jobs.nr, 0);
+	for (i = 0; i < cell.jobs.nr; i++)
+		cr_expect_eq(cell.jobs.jobs[i].iodepth, 2, "job %u keeps its own iodepth", i);
+}
+
+Test(cells, a_refused_option_names_itself_and_where_it_came_from)
+{
+	const struct cell_opt o[] = { { "ioengine", "null" }, { "bs", "banana" } };
+
+	cr_assert_lt(build(NULL, o, 2), 0);
+	cr_expect(strstr(err.msg, "test") && strstr(err.msg, "bs"), "%s", err.msg);
+}
+
+Test(cells, an_unknown_workload_is_a_skipped_cell_with_the_reason)
+{
+	const struct cell_recipe r = { .workload = "no-such-workload", .where = "test" };
+
+	cell_plan(&cell, &r, NULL, NULL);
+	cr_expect(cell.skip);
+	cr_expect(strstr(cell.reason, "no-such-workload"), "%s", cell.reason);
+}
+
+Test(cells, direct_is_refused_for_an_engine_that_works_through_the_page_cache)
+{
+	const struct engine_entry *e;
+	const struct cell_opt *o;
+	char engine[64] = "";
+
+	/* whichever engine the registry flags so, not one named here */
+	for (e = engine_table; e->name && !engine[0]; e++)
+		if ((e->ops->flags & ENGINE_NO_DIRECT) && !e->force_direct)
+			snprintf(engine, sizeof(engine), "%s", e->name);
+	if (!engine[0])
+		cr_skip_test("no registered engine is flagged ENGINE_NO_DIRECT");
+	o = (const struct cell_opt[]){ { "ioengine", engine }, { "direct", "1" },
+				       { "size", "1m" }, { "filename", "/nonexistent/f" } };
+	cr_assert_eq(build(NULL, o, 4), 0, "%s", err.msg);
+	cr_expect(cell_refuse(&cell, NULL));
+	cr_expect(strstr(cell.reason, "cannot do direct=1"), "%s", cell.reason);
+	cr_expect(cell.disk, "a data engine touches the target's file");
+}
+
+Test(cells, a_diskless_engine_is_not_refused_and_touches_no_file)
+{
+	const struct engine_entry *e;
+	const struct cell_opt *o;
+	char engine[64] = "";
+
+	for (e = engine_table; e->name && !engine[0]; e++)
+		if ((e->ops->flags & ENGINE_DISKLESS) && !e->force_direct)
+			snprintf(engine, sizeof(engine), "%s", e->name);
+	if (!engine[0])
+		cr_skip_test("no registered engine is flagged ENGINE_DISKLESS");
+	o = (const struct cell_opt[]){ { "ioengine", engine }, { "direct", "1" },
+				       { "size", "1m" }, { "filename", "/nonexistent/f" } };
+	cr_assert_eq(build(NULL, o, 4), 0, "%s", err.msg);
+	cr_expect_not(cell_refuse(&cell, NULL), "%s", cell.reason);
+	cr_expect_not(cell.disk);
+}
+
+Test(cells, entered_cells_keep_plan_order_and_the_unrun_are_marked)
+{
+	struct cell_job cells[2] = { 0 };
+	struct results res;
+	char *argv[] = { "iopath", NULL };
+
+	cr_assert_eq(results_init(&res, "sweep", "test", 1, argv, &err), 0, "%s", err.msg);
+	cells[0].identity = json_pack("{s:s}", "engine", "a");
+	cells[1].identity = json_pack("{s:s}", "engine", "b");
+	snprintf(cells[0].label, sizeof(cells[0].label), "a");
+	snprintf(cells[1].label, sizeof(cells[1].label), "b");
+	cells[0].skip = true;
+	snprintf(cells[0].reason, sizeof(cells[0].reason), "refused here");
+	cr_assert_eq(cells_enter(&res, cells, 2, &err), 0, "%s", err.msg);
+	cells_mark_not_run(&res, "not run");
+	cr_assert_eq(res.nr, 2);
+	cr_expect_str_eq(res.cells[0].label, "a");
+	cr_expect_eq(res.cells[0].status, CELL_SKIPPED);
+	cr_expect_str_eq(res.cells[0].reason, "refused here");
+	cr_expect_eq(res.cells[1].status, CELL_INTERRUPTED);
+	cr_expect_str_eq(res.cells[1].reason, "not run");
+	json_decref(cells[0].identity);
+	json_decref(cells[1].identity);
+	results_free(&res);
+}
