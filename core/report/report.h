@@ -63,6 +63,8 @@ void report_terse_version(FILE *f, const struct run_results *r, unsigned ver);
 void report_csv(FILE *f, const struct run_results *r);
 /* One CSV field, quoted as RFC 4180 asks when it holds a comma, quote or line break. */
 void report_csv_field(FILE *f, const char *s);
+/* A number as a CSV field: no exponent, nothing at all for NaN. */
+void report_csv_number(FILE *f, double v);
 
 /* Parsed jobs as JSON (iopath --parse-only --output-format=json). NULL on ENOMEM. */
 json_t *report_jobs_json(const struct job_list *jobs);

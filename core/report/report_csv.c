@@ -2,6 +2,7 @@
  * CSV: a header, then one row per result and direction (read, write, and sync when the job
  * synced), with completion-latency percentiles p50/p99/p99.9 in nanoseconds (fio's rule).
  */
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -21,6 +22,14 @@ void report_csv_field(FILE *f, const char *s)
 		fputc(*s, f);
 	}
 	fputc('"', f);
+}
+
+void report_csv_number(FILE *f, double v)
+{
+	if (isnan(v))
+		return;
+	/* whole numbers from 1000 up, never an exponent (a spreadsheet reads 3.19861e+07 as text) */
+	fprintf(f, fabs(v) >= 1000 ? "%.0f" : "%.4f", v);
 }
 
 /* One field and what ends it. */

@@ -108,15 +108,24 @@ int report_suite_csv(FILE *f, const struct suite_opts *o, const struct suite_res
 		path_label(o, c, path, sizeof(path));
 		fprintf(f, "%s,%s,%s,%s,%u,", c->test, o->targets[c->from].name,
 			o->targets[c->to].name, c->metric, c->n);
-		if (c->n)
-			fprintf(f, "%.6g,%.6g,%.6g,", c->sum.median, c->sum.min, c->sum.max);
-		else
+		if (c->n) {
+			report_csv_number(f, c->sum.median);
+			fputc(',', f);
+			report_csv_number(f, c->sum.min);
+			fputc(',', f);
+			report_csv_number(f, c->sum.max);
+			fputc(',', f);
+		} else {
 			fprintf(f, ",,,");
+		}
 		if (c->ratio > 0)
 			fprintf(f, "%.4f", c->ratio);
 		fprintf(f, ",%s,", o->targets[o->reference].name);
-		for (k = 0; k < c->n; k++)
-			fprintf(f, "%s%.6g", k ? ";" : "", c->values[k]);
+		for (k = 0; k < c->n; k++) {
+			if (k)
+				fputc(';', f);
+			report_csv_number(f, c->values[k]);
+		}
 		fprintf(f, ",\"");
 		for (k = 0; c->note[k]; k++)
 			fputs(c->note[k] == '"' ? "\"\"" : (char[2]){ c->note[k], 0 }, f);

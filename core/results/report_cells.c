@@ -157,12 +157,59 @@ static void fixed_keys_line(FILE *f, const struct results *r, const char **vary,
 		fputc('\n', f);
 }
 
+/* A sample's note when its direct=1 was not honoured (a cache answered), else NULL. */
+static const char *cell_not_direct(const struct cell *c)
+{
+	const json_t *smp;
+	const char *note;
+	size_t i;
+
+	json_array_foreach(c->samples, i, smp) {
+		note = json_string_value(json_object_get(json_object_get(smp, "iopath"),
+							 "direct_not_honoured"));
+		if (note)
+			return note;
+	}
+	return NULL;
+}
+
+/* The lines under the table: each distinct "not direct" note once, with its cells counted. */
+static void not_direct_lines(FILE *f, const struct results *r)
+{
+	unsigned i, j, n;
+	const char *note;
+
+	for (i = 0; i < r->nr; i++) {
+		note = cell_not_direct(&r->cells[i]);
+		for (j = 0; note && j < i; j++)
+			if (cell_not_direct(&r->cells[j]) && !strcmp(cell_not_direct(&r->cells[j]), note))
+				break;
+		if (!note || j < i)
+			continue;
+		for (n = 0, j = i; j < r->nr; j++)
+			n += cell_not_direct(&r->cells[j]) && !strcmp(cell_not_direct(&r->cells[j]), note);
+		fprintf(f, "NOT direct I/O in %u cell(s) (direct=1 asked, not honoured): %s\n", n, note);
+	}
+}
+
+/* The status column: ok, unreliable, NOT direct, or what stopped the cell. */
+static void cell_status_text(char *buf, size_t len, const struct cell *cell, bool noisy)
+{
+	const char *nd = cell_not_direct(cell) ? ", NOT direct" : "";
+
+	if (cell->status == CELL_OK)
+		snprintf(buf, len, "%s%s", noisy ? "unreliable" : "ok", nd);
+	else
+		snprintf(buf, len, "%s: %.*s", cell_status_name(cell->status), (int)len - 16,
+			 cell->reason ? cell->reason : "");
+}
+
 void report_cells_table(FILE *f, const struct results *r, double cv_warn)
 {
 	const char *vary[TCOLS];
 	unsigned nv = cells_identity_keys(r, true, vary, 10), i, k, c, unreliable = 0;
 	struct table t = { 0 };
-	bool repeated = false;
+	bool repeated = false, clipped = false;
 	char (*row)[TCELL];
 
 	for (i = 0; i < r->nr; i++)
@@ -212,7 +259,12 @@ void report_cells_table(FILE *f, const struct results *r, double cv_warn)
 				fmt_metric(a, sizeof(a), MET_IOPS, s[MET_IOPS].min);
 				fmt_metric(b, sizeof(b), MET_IOPS, s[MET_IOPS].max);
 				snprintf(row[c++], TCELL, "%s-%s", a, b);
-				fmt_metric(a, sizeof(a), MET_IOPS, s[MET_IOPS].ci_lo);
+				/* IOPS are never negative: a t interval that reaches below is cut at 0 */
+				if (s[MET_IOPS].ci_lo < 0)
+					snprintf(a, sizeof(a), "0");
+				else
+					fmt_metric(a, sizeof(a), MET_IOPS, s[MET_IOPS].ci_lo);
+				clipped |= s[MET_IOPS].ci_lo < 0;
 				fmt_metric(b, sizeof(b), MET_IOPS, s[MET_IOPS].ci_hi);
 				snprintf(row[c++], TCELL, "%s-%s", a, b);
 				snprintf(row[c++], TCELL, "%.1f%%%s", 100 * s[MET_IOPS].cv,
@@ -225,14 +277,13 @@ void report_cells_table(FILE *f, const struct results *r, double cv_warn)
 		}
 		for (m = MET_BW; m < MET_NR; m++)
 			fmt_metric(row[c++], TCELL, m, have[m] ? s[m].median : NAN);
-		if (cell->status == CELL_OK)
-			snprintf(row[c++], TCELL, "%s", noisy ? "unreliable" : "ok");
-		else
-			snprintf(row[c++], TCELL, "%s: %.*s", cell_status_name(cell->status), TCELL - 16,
-				 cell->reason ? cell->reason : "");
+		cell_status_text(row[c++], TCELL, cell, noisy);
 		unreliable += noisy;
 	}
 	table_print(f, &t);
+	not_direct_lines(f, r);
+	if (clipped)
+		fprintf(f, "95%% CI: a lower end below zero (repeats too few or too spread for a symmetric interval) is shown as 0\n");
 	if (unreliable)
 		fprintf(f, "warning: %u cell(s) marked unreliable: IOPS or bandwidth varied by more than %.0f%% (coefficient of variation) across repeats; repeat more or quiet the machine\n",
 			unreliable, cv_warn * 100);
@@ -241,10 +292,12 @@ void report_cells_table(FILE *f, const struct results *r, double cv_warn)
 	free(t.cell);
 }
 
+#define NR_STAT_COLS 8
+
 int report_cells_csv(FILE *f, const struct results *r)
 {
-	static const char *const stat_cols[] = { "median", "min", "max", "mean", "sd", "cv",
-						 "ci95_lo", "ci95_hi" };
+	static const char *const stat_cols[NR_STAT_COLS] = { "median", "min", "max", "mean", "sd",
+							     "cv", "ci95_lo", "ci95_hi" };
 	const char *keys[64];
 	unsigned nk = cells_identity_keys(r, false, keys, 64), i, k, m, s;
 
@@ -252,10 +305,17 @@ int report_cells_csv(FILE *f, const struct results *r)
 		report_csv_field(f, keys[k]);
 		fputc(',', f);
 	}
-	fputs("label,status,reason,repeats", f);
+	fputs("label,status,reason,not_direct,repeats", f);
+	/* units in the header (bw_bytes_per_s_median, clat_p99_ns_max); the cv is a ratio */
 	for (m = 0; m < MET_NR; m++)
-		for (s = 0; s < sizeof(stat_cols) / sizeof(stat_cols[0]); s++)
-			fprintf(f, ",%s_%s", metric_table[m].name, stat_cols[s]);
+		for (s = 0; s < NR_STAT_COLS; s++) {
+			const char *unit = metric_table[m].stored_unit;
+
+			if (unit && strcmp(stat_cols[s], "cv"))
+				fprintf(f, ",%s_%s_%s", metric_table[m].name, unit, stat_cols[s]);
+			else
+				fprintf(f, ",%s_%s", metric_table[m].name, stat_cols[s]);
+		}
 	fputc('\n', f);
 	for (i = 0; i < r->nr; i++) {
 		const struct cell *c = &r->cells[i];
@@ -267,16 +327,30 @@ int report_cells_csv(FILE *f, const struct results *r)
 		report_csv_field(f, c->label);
 		fprintf(f, ",%s,", cell_status_name(c->status));
 		report_csv_field(f, c->reason ? c->reason : "");
+		fputc(',', f);
+		/* direct=1 asked and not honoured: the note, as the table's footnote gives it */
+		report_csv_field(f, cell_not_direct(c) ? cell_not_direct(c) : "");
 		fprintf(f, ",%u", c->nr);
 		for (m = 0; m < MET_NR; m++) {
 			struct rsummary sm;
+			double v[NR_STAT_COLS];
 
 			if (cell_summary(c, m, &sm)) {
 				fputs(",,,,,,,,", f);
 				continue;
 			}
-			fprintf(f, ",%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g", sm.median, sm.min, sm.max,
-				sm.mean, sm.sd, sm.cv, sm.ci_lo, sm.ci_hi);
+			v[0] = sm.median;
+			v[1] = sm.min;
+			v[2] = sm.max;
+			v[3] = sm.mean;
+			v[4] = sm.sd;
+			v[5] = sm.cv;
+			v[6] = sm.ci_lo;
+			v[7] = sm.ci_hi;
+			for (s = 0; s < NR_STAT_COLS; s++) {
+				fputc(',', f);
+				report_csv_number(f, v[s]);
+			}
 		}
 		fputc('\n', f);
 	}

@@ -11,11 +11,11 @@
  * metrics_from_job().
  */
 const struct metric_def metric_table[MET_NR] = {
-	[MET_IOPS] = { "iops", "IOPS", "IOPS", 1, true },
-	[MET_BW] = { "bw", "bandwidth", "MiB/s", 1048576.0, true },
-	[MET_CLAT_P50] = { "clat_p50", "clat p50", "us", 1000.0, false },
-	[MET_CLAT_P99] = { "clat_p99", "clat p99", "us", 1000.0, false },
-	[MET_CLAT_P999] = { "clat_p99.9", "clat p99.9", "us", 1000.0, false },
+	[MET_IOPS] = { "iops", "IOPS", "IOPS", 1, NULL, true },
+	[MET_BW] = { "bw", "bandwidth", "MiB/s", 1048576.0, "bytes_per_s", true },
+	[MET_CLAT_P50] = { "clat_p50", "clat p50", "us", 1000.0, "ns", false },
+	[MET_CLAT_P99] = { "clat_p99", "clat p99", "us", 1000.0, "ns", false },
+	[MET_CLAT_P999] = { "clat_p99.9", "clat p99.9", "us", 1000.0, "ns", false },
 };
 
 int metric_parse_list(const char *list, unsigned *mask, struct iop_err *err)

@@ -21,6 +21,7 @@ struct metric_def {
 	const char *title;	/* for tables and charts */
 	const char *unit;	/* of display values */
 	double display_div;	/* stored value / display_div = display value */
+	const char *stored_unit; /* of stored values, for CSV headers ("ns"); NULL: the name says it */
 	bool higher_better;
 };
 
