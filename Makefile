@@ -60,7 +60,7 @@ INTEG_SRC := $(wildcard tests/integration/*.c)
 UNIT_BIN := build/unit-tests
 INTEG_BIN := build/integration-tests
 
-.PHONY: FORCE all faultfs run test unit integration check valgrind fuzz static install clean deps bench mpi-test layout pg-test fio-tests consumers-test html-test realjobs-test
+.PHONY: FORCE all faultfs run test unit integration check valgrind fuzz static install clean deps bench mpi-test layout pg-test fio-tests consumers-test html-test gallery realjobs-test
 all: iopath
 
 deps:
@@ -292,6 +292,13 @@ consumers-test: iopath
 # with the reason, where Chromium or Selenium is missing (scripts/deps.sh --browser).
 html-test: iopath
 	IOPATH_BIN=$(CURDIR)/iopath /usr/bin/python3 tests/html/browser_test.py
+
+# make gallery: one page of each kind (sweep, explain, compare, history, trend, run, suite,
+# probe) from the fixed results in tests/html/gallery/, into build/gallery/ with screenshots
+# at 1280 px and as printed (index.html shows them), to look at after a change. Measures
+# nothing; the screenshots are skipped, with the reason, without Chromium. About 30 s.
+gallery: iopath
+	IOPATH_BIN=$(CURDIR)/iopath /usr/bin/python3 tests/html/gallery.py
 
 # The MPI tests: their own MPI build (build/iopath-mpi), run under mpirun on this machine.
 # Skipped, with the reason, where Open MPI is not installed (scripts/deps.sh --mpi).

@@ -92,14 +92,17 @@ static void bound_td(FILE *f, double lo, double hi)
 	h_num_td(f, isfinite(hi) ? hi : lo, b);
 }
 
-/* One interval chart per metric: the cells' change and its one-sided bound. */
+/*
+ * One interval chart per metric: the cells' change and its one-sided bound; the first
+ * metric's open, the others folded under their titles (the page leads with the answer).
+ */
 static void interval_charts(FILE *f, const json_t *cells, double threshold)
 {
 	const json_t *c, *mt;
 	struct iv_row *rows = calloc(json_array_size(cells) + 1, sizeof(*rows));
 	const char **labels = NULL, **cls = NULL;
 	double *mid = NULL, *lo = NULL, *hi = NULL;
-	unsigned m;
+	unsigned m, drawn = 0;
 	size_t i, k;
 
 	labels = calloc(json_array_size(cells) + 1, sizeof(*labels));
@@ -112,6 +115,7 @@ static void interval_charts(FILE *f, const json_t *cells, double threshold)
 	for (m = 0; m < MET_NR; m++) {
 		unsigned n = 0;
 		char title[160];
+		bool fold;
 
 		json_array_foreach(cells, i, c) {
 			json_array_foreach(json_object_get(c, "metrics"), k, mt) {
@@ -158,8 +162,16 @@ static void interval_charts(FILE *f, const json_t *cells, double threshold)
 			size_t len = 0;
 			FILE *ms = open_memstream(&buf, &len);
 
+			fold = drawn++ > 0;
+			if (fold) {
+				fputs("<details class=\"metric\"><summary>", f);
+				h_text(f, title);
+				fputs("</summary>\n", f);
+			}
 			if (ms && !svg_interval_chart(ms, &iv) && !fflush(ms))
 				fprintf(f, "<figure>%s</figure>\n", buf);
+			if (fold)
+				fputs("</details>\n", f);
 			if (ms)
 				fclose(ms);
 			free(buf);
@@ -185,6 +197,15 @@ static void pct_td(FILE *f, double v)
 /* The cells that failed the test, as a list: the largest changes first, ANSWER_CELLS of them. */
 #define ANSWER_CELLS 5
 
+/* Regressions (and failures) before improvements, each by the size of the change. */
+static int by_verdict(const void *a, const void *b)
+{
+	const struct iv_row *x = a, *y = b;
+	int rx = strcmp(x->cls, "improvement") != 0, ry = strcmp(y->cls, "improvement") != 0;
+
+	return rx != ry ? ry - rx : by_change(a, b);
+}
+
 static void answer_cells(FILE *f, const json_t *cells)
 {
 	struct iv_row rows[64];
@@ -208,7 +229,7 @@ static void answer_cells(FILE *f, const json_t *cells)
 		}
 	if (!n)
 		return;
-	qsort(rows, n, sizeof(*rows), by_change);
+	qsort(rows, n, sizeof(*rows), by_verdict);
 	fputs("<ul>\n", f);
 	for (i = 0; i < n && i < ANSWER_CELLS; i++) {
 		fprintf(f, "<li class=\"v-%s\">", rows[i].cls);
@@ -217,7 +238,8 @@ static void answer_cells(FILE *f, const json_t *cells)
 	}
 	fputs("</ul>\n", f);
 	if (n > ANSWER_CELLS)
-		fprintf(f, "<p class=\"muted\">%u more in the table below.</p>\n", n - ANSWER_CELLS);
+		fprintf(f, "<p class=\"muted\">%u more in the charts and under \"Every cell and metric\" below.</p>\n",
+			n - ANSWER_CELLS);
 }
 
 /* compare's answer first: did CUR regress, by how much where, and how many cells are judged. */

@@ -244,10 +244,12 @@ def sorts(d, path, table_id, col):
               (path, table_id, "up" if direction > 0 else "down", col, v[:8]))
 
 
-def screenshot(d, kind):
+def screenshot(d, kind, out=OUT, width=1280):
+    """The whole page (up to 16,000 pixels of it) at width, as out/KIND.png."""
+    d.set_window_size(width, 1000)
     h = d.execute_script("return document.documentElement.scrollHeight")
-    d.set_window_size(1280, min(max(h, 600), 16000))
-    d.save_screenshot(os.path.join(OUT, kind + ".png"))
+    d.set_window_size(width, min(max(h, 600), 16000))
+    d.save_screenshot(os.path.join(out, kind + ".png"))
     d.set_window_size(1280, 1000)
 
 
