@@ -197,12 +197,80 @@ static int run_gnuplot(const char *work, const char *script, struct iop_err *err
 	return 0;
 }
 
+/*
+ * title with every line longer than max characters broken at its last space before max (a
+ * gnuplot title does not wrap; one wider than the picture is cut at both ends).
+ */
+static void wrap_title(const char *title, char *out, size_t len, size_t max)
+{
+	size_t n = 0, line = 0, space = 0;
+
+	for (; *title && n + 1 < len; title++) {
+		out[n] = *title;
+		if (*title == '\n') {
+			line = space = 0;
+		} else {
+			if (*title == ' ')
+				space = n;
+			if (++line > max && space) {
+				out[space] = '\n';
+				line = n - space;
+				space = 0;
+			}
+		}
+		n++;
+	}
+	out[n] = '\0';
+}
+
+/* Font 9's characters are about this many pixels wide, its lines this many high. */
+#define GP_CHAR_PX 7
+#define GP_LINE_PX 14
+
+/*
+ * The width a chart of rows x tick labels needs so that upright labels do not overlap: at
+ * least width, at most 6000 pixels.
+ */
+static int xtics_width(int width, unsigned rows)
+{
+	int need = 300 + GP_LINE_PX * (int)rows;
+
+	return need > width ? (need > 6000 ? 6000 : need) : width;
+}
+
+/* The height that leaves the plot its room under turned labels of len characters. */
+static int xtics_height(int height, size_t len)
+{
+	return height + (int)(0.72 * (double)len * GP_CHAR_PX) - 120;
+}
+
+/*
+ * x tick labels that neither overlap nor leave the picture: turned 45 degrees and ending at
+ * their tick where their spacing allows (the left margin holding the first, of first_len
+ * characters), else upright.
+ */
+static void gp_xtics(FILE *f, int width, unsigned rows, size_t first_len)
+{
+	double dx = rows ? (double)(width - 300) / rows : width;
+
+	if (dx * 0.707 >= GP_LINE_PX) {
+		int lm = (int)(0.72 * (double)first_len - dx / (2 * GP_CHAR_PX)) + 2;
+
+		fprintf(f, "set xtics rotate by 45 right noenhanced\n");
+		if (lm > 10)
+			fprintf(f, "set lmargin %d\n", lm);
+	} else {
+		fprintf(f, "set xtics rotate by 90 right noenhanced\n");
+	}
+}
+
 /* The script's common head and the lines that render the plot into NAME.png and NAME.svg. */
 static void gp_head(FILE *f, const char *script, const char *title, int width, int height)
 {
-	char lit[16384];
+	char lit[16384], wrapped[8192];
 
-	gp_lit(lit, sizeof(lit), title);
+	wrap_title(title, wrapped, sizeof(wrapped), (size_t)(width / GP_CHAR_PX) - 8);
+	gp_lit(lit, sizeof(lit), wrapped);
 	fprintf(f, "# written by iopath; re-render in this directory with: gnuplot %s\n", script);
 	fprintf(f, "set termoption noenhanced\n");
 	fprintf(f, "set title %s noenhanced\n", lit);
@@ -312,7 +380,7 @@ static void title_context(const struct results *r, const char **vary, unsigned n
 		const char *s = json_string_value(json_object_get(t, "summary"));
 		size_t o = strlen(buf);
 
-		snprintf(buf + o, len - o, "%s%s=%s%s%s%s", k ? "; " : "",
+		snprintf(buf + o, len - o, "%s%s=%s%s%s%s", k ? "\n" : "",
 			 json_string_value(json_object_get(t, "role")) ?: "?",
 			 json_string_value(json_object_get(t, "path")) ?: "?", s ? " (" : "", s ? s : "",
 			 s ? ")" : "");
@@ -433,11 +501,13 @@ static int chart_bars(const struct results *r, const struct grid *g, enum metric
 		 strcmp(metric_table[m].title, metric_table[m].unit) ? metric_table[m].unit : "",
 		 strcmp(metric_table[m].title, metric_table[m].unit) ? ")" : "", context);
 	width = 300 + 60 * (int)(g->groups.n * (g->series.n + 1));
-	gp_head(f, file, title, width > 1800 ? 1800 : width < 800 ? 800 : width, 560);
+	width = xtics_width(width > 1800 ? 1800 : width < 800 ? 800 : width, g->groups.n);
+	gp_head(f, file, title, width, xtics_height(560, g->groups.n ? strlen(g->groups.v[0]) : 0));
+	gp_xtics(f, width, g->groups.n, g->groups.n ? strlen(g->groups.v[0]) : 0);
 	fprintf(f, "set style data histogram\nset style histogram errorbars gap 1 lw 1\n");
 	fprintf(f, "set style fill solid 0.8 border -1\nset boxwidth 0.9\n");
 	gp_lit(q, sizeof(q), metric_table[m].unit);
-	fprintf(f, "set ylabel %s\nset yrange [0:*]\nset xtics rotate by -30 noenhanced\n", q);
+	fprintf(f, "set ylabel %s\nset yrange [0:*]\n", q);
 	fprintf(f, "set format y '%%.1s%%c'\n");
 	cmdlen = 64 + g->series.n * (160 + sizeof(q));
 	cmd = malloc(cmdlen);
@@ -468,8 +538,9 @@ static int chart_latency(const struct results *r, const char **vary, unsigned nv
 	static const char name[] = "latency";
 	char title[5120], label[1024], q[1024], series[512], group[512];
 	unsigned i, rows = 0;
+	size_t first = 0;
+	int ret, width;
 	FILE *f;
-	int ret;
 
 	f = open_in(dir, "latency.dat", err);
 	if (!f)
@@ -482,6 +553,8 @@ static int chart_latency(const struct results *r, const char **vary, unsigned nv
 			continue;
 		split_cell(&r->cells[i], vary, nv, NULL, series, group, sizeof(series));
 		snprintf(label, sizeof(label), "%s %s", series, group);
+		if (!rows)
+			first = strlen(label);
 		gp_quote(q, sizeof(q), label);
 		fprintf(f, "\"%s\"", q);
 		put_value(f, r, (int)i, MET_CLAT_P50, false);
@@ -498,11 +571,12 @@ static int chart_latency(const struct results *r, const char **vary, unsigned nv
 		return -EIO;
 	snprintf(title, sizeof(title), "completion latency percentiles per engine (us, median of repeats)\n%s",
 		 context);
-	gp_head(f, "latency.gp", title, rows * 70 + 300 > 1800 ? 1800 : rows * 70 + 300 < 800 ? 800 : (int)rows * 70 + 300,
-		560);
+	width = rows * 70 + 300 > 1800 ? 1800 : rows * 70 + 300 < 800 ? 800 : (int)rows * 70 + 300;
+	width = xtics_width(width, rows);
+	gp_head(f, "latency.gp", title, width, xtics_height(560, first));
+	gp_xtics(f, width, rows, first);
 	fprintf(f, "set style data histogram\nset style histogram clustered gap 1\n");
 	fprintf(f, "set style fill solid 0.8 border -1\nset logscale y\nset ylabel \"us\"\n");
-	fprintf(f, "set xtics rotate by -30 noenhanced\n");
 	gp_render(f, name,
 		  "plot 'latency.dat' using 2:xtic(1) title 'p50', '' using 3 title 'p99', "
 		  "'' using 4 title 'p99.9'");
@@ -727,12 +801,13 @@ int plot_history(const struct results *runs, unsigned nr, unsigned saved, const 
 			 unit ? ")" : "", saved, last->name, groups, by, host ? host : "?",
 			 kernel ? kernel : "?");
 	}
-	gp_head(f, file, title, 1100, 620);
+	gp_head(f, file, title, xtics_width(1100, nr), 620);
+	gp_xtics(f, xtics_width(1100, nr), nr, strlen(xlabels[0]));
 	fprintf(f, "set key outside bottom center horizontal maxrows 8 noenhanced font ',7'\n");
 	gp_lit(q, sizeof(q), metric_table[m].unit);
 	fprintf(f, "set ylabel %s\n", q);
 	gp_lit(q, sizeof(q), by);
-	fprintf(f, "set xlabel %s\nset xtics rotate by -30 noenhanced\n", q);
+	fprintf(f, "set xlabel %s\n", q);
 	fprintf(f, "set offsets 0.3, 0.3, 0, 0\nset format y '%%.1s%%c'\n");
 	if (nsteps && (ret = write_steps(dir, name, steps, nsteps, err))) {
 		fclose(f);

@@ -110,6 +110,74 @@ Test(sweep, small_grid_writes_table_csv_json_and_charts)
 	run_out_free(&r);
 }
 
+/*
+ * Every text of a gnuplot SVG inside its picture: the anchor of each label (turned or not)
+ * and its length at about half an em a character (gnuplot's Arial at 9 px).
+ */
+static void gnuplot_text_inside(const char *path)
+{
+	char *svg = slurp(path), *p;
+	double W = 0, H = 0;
+	unsigned n = 0;
+
+	cr_assert_eq(sscanf(strstr(svg, "viewBox=\"0 0 "), "viewBox=\"0 0 %lf %lf", &W, &H), 2, "%s", path);
+	for (p = svg; (p = strstr(p, "<g transform=\"translate(")); p++) {
+		double x, y, rot = 0, len;
+		char *t = strstr(p, "<text>"), *e = t ? strstr(t, "</text>") : NULL, *gt = strchr(p, '>');
+		bool end = gt && memmem(p, (size_t)(gt - p), "text-anchor=\"end\"", 17);
+		bool mid = gt && memmem(p, (size_t)(gt - p), "text-anchor=\"middle\"", 20);
+
+		if (!t || !e || sscanf(p, "<g transform=\"translate(%lf,%lf) rotate(%lf)", &x, &y, &rot) < 2 ||
+		    t > strstr(p + 1, "</g>"))
+			continue;
+		len = (double)(e - t - 6) * 4.5;
+		{
+			/* the text runs from s0 to s0 + len along its direction */
+			static const struct { double deg, c, s; } turns[] = {
+				{ 0, 1, 0 }, { -45, 0.7071, -0.7071 }, { 45, 0.7071, 0.7071 }, { -90, 0, -1 },
+				{ 90, 0, 1 }, { 270, 0, -1 }, { 30, 0.866, 0.5 }, { -30, 0.866, -0.5 },
+			};
+			double s0 = end ? -len : mid ? -len / 2 : 0, c = 1, sn = 0;
+			unsigned i;
+
+			for (i = 0; i < sizeof(turns) / sizeof(turns[0]) && turns[i].deg != rot; i++)
+				;
+			cr_assert(i < sizeof(turns) / sizeof(turns[0]), "%s: a turn of %.0f degrees", path, rot);
+			c = turns[i].c;
+			sn = turns[i].s;
+			for (unsigned k = 0; k < 2; k++) {
+				double px = x + (s0 + k * len) * c, py = y + (s0 + k * len) * sn;
+
+				cr_assert(px >= -2 && px <= W + 2 && py >= -2 && py <= H + 2,
+					  "%s: text '%.*s' (at %.0f,%.0f turned %.0f) reaches %.0f,%.0f outside %.0fx%.0f",
+					  path, (int)(e - t - 6), t + 6, x, y, rot, px, py, W, H);
+			}
+		}
+		n++;
+	}
+	cr_assert(n > 5, "%s: only %u texts", path, n);
+	free(svg);
+}
+
+Test(sweep, gnuplot_titles_and_labels_stay_in_the_picture)
+{
+	const char *dir = tmpdir_make();
+	char target[400], plot[300], path[400];
+	struct run_out r;
+
+	/* a long target name: its labels and its line of the title are long */
+	snprintf(target, sizeof(target), "--target=a-target-whose-name-runs-on-and-on-for-the-labels=%s", dir);
+	snprintf(plot, sizeof(plot), "--plot=%s/plots", dir);
+	r = iopath_run("sweep", "--engine=null,psync", "--iodepth=1,4", "--bs=4k,64k", "--direct=0", target,
+		       "--size=1m", "--runtime=0", plot, NULL);
+	cr_assert_eq(r.status, 0, "exit %d: %s", r.status, r.err);
+	run_out_free(&r);
+	snprintf(path, sizeof(path), "%s/plots/latency.svg", dir);
+	gnuplot_text_inside(path);
+	snprintf(path, sizeof(path), "%s/plots/iops.svg", dir);
+	gnuplot_text_inside(path);
+}
+
 Test(sweep, incompatible_cells_are_listed_as_skipped_with_the_reason)
 {
 	const char *dir = tmpdir_make();
