@@ -88,14 +88,21 @@ int cell_record(struct results *res, const struct cell_job *c, const struct run_
 	return results_add_run(res, run, c->identity, c->label, err);
 }
 
+int cell_record_status(struct results *res, const json_t *identity, const char *label,
+		       enum cell_status st, const char *why, struct iop_err *err)
+{
+	struct cell *rc = results_cell(res, identity, label);
+
+	if (!rc || cell_set_status(rc, st, why))
+		return iop_errf(err, -ENOMEM, "out of memory");
+	return 0;
+}
+
 int cell_record_skip(struct results *res, const struct cell_job *c, const char *why,
 		     struct iop_err *err)
 {
-	struct cell *rc = results_cell(res, c->identity, c->label);
-
-	if (!rc || cell_set_status(rc, CELL_SKIPPED, why ? why : c->reason))
-		return iop_errf(err, -ENOMEM, "out of memory");
-	return 0;
+	return cell_record_status(res, c->identity, c->label, CELL_SKIPPED, why ? why : c->reason,
+				  err);
 }
 
 int cell_run(struct results *res, const struct cell_job *c, struct iop_err *err)

@@ -65,6 +65,13 @@ void cell_plan(struct cell_job *c, const struct cell_recipe *r, struct probe_set
 int cell_record(struct results *res, const struct cell_job *c, const struct run_results *run,
 		struct iop_err *err);
 
+/*
+ * Keep the cell of identity (label NULL: made from it) in res with status st and why: a
+ * sweep's skip, the QEMU lab's failed cell. 0, or -ENOMEM with err.
+ */
+int cell_record_status(struct results *res, const json_t *identity, const char *label,
+		       enum cell_status st, const char *why, struct iop_err *err);
+
 /* Keep c in res as skipped with why (its own reason when why is NULL). */
 int cell_record_skip(struct results *res, const struct cell_job *c, const char *why,
 		     struct iop_err *err);

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "results/cells.h"
 #include "results/results.h"
 
 #define VMLAB_PREFIX	"iopath-vmlab/"
@@ -217,12 +218,13 @@ static int load_cells(struct results *r, json_t *root, size_t nq, const char *or
 			/* the cell as the lab ran it, failed, with the lab's reason */
 			json_t *id = json_pack("{s:s,s:s,s:s}", "target", name, "job", job,
 					       "ioengine", engine ? engine : "?");
-			struct cell *d = id ? results_cell(r, id, NULL) : NULL;
 
+			ret = id ? cell_record_status(r, id, NULL, CELL_FAILED, jstr(c, "error") ?
+						      jstr(c, "error") : "failed in the lab", err) :
+				   iop_errf(err, -ENOMEM, "%s: out of memory", origin);
 			json_decref(id);
-			if (!d || cell_set_status(d, CELL_FAILED, jstr(c, "error") ?
-						  jstr(c, "error") : "failed in the lab"))
-				return iop_errf(err, -ENOMEM, "%s: out of memory", origin);
+			if (ret)
+				return ret;
 		}
 	}
 	return 0;

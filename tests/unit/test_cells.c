@@ -135,3 +135,18 @@ Test(cells, entered_cells_keep_plan_order_and_the_unrun_are_marked)
 	json_decref(cells[1].identity);
 	results_free(&res);
 }
+
+Test(cells, the_labs_failed_cell_is_kept_failed_with_the_labs_reason)
+{
+	static const char lab[] =
+		"{\"schema\": \"iopath-vmlab/1\", \"cells\": [{\"path\": \"virtio-blk\", \"job\": \"rr\","
+		" \"engine\": \"e\", \"status\": \"failed\", \"error\": \"the guest did not boot\"}]}";
+	struct results res;
+
+	cr_assert_eq(results_parse(lab, sizeof(lab) - 1, "lab.json", &res, &err), 0, "%s", err.msg);
+	cr_assert_eq(res.nr, 1);
+	cr_expect_eq(res.cells[0].status, CELL_FAILED);
+	cr_expect_str_eq(res.cells[0].reason, "the guest did not boot");
+	cr_expect_str_eq(json_string_value(json_object_get(res.cells[0].identity, "job")), "rr");
+	results_free(&res);
+}
