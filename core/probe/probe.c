@@ -94,8 +94,12 @@ out:
  */
 static bool probe_blockdev(struct probe_path *p)
 {
+	char blk[PATH_MAX];
 	struct stat st;
 
+	/* an NVMe generic device (/dev/ngXnY) stands for its namespace's block device */
+	if (!probe_nvme_block_of(p->resolved, blk, sizeof(blk)))
+		probe_fmt(p->resolved, sizeof(p->resolved), "%s", blk);
 	if (stat(p->resolved, &st) || !S_ISBLK(st.st_mode))
 		return false;
 	p->dev_major = major(st.st_rdev);
