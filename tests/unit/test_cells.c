@@ -28,6 +28,28 @@ static int build(const char *workload, const struct cell_opt *opts, unsigned n)
 	return cell_build(&cell, &r, NULL, &err);
 }
 
+/*
+ * The cell built with direct=1 on a registered engine flagged flag (whichever the registry
+ * flags so, not one named here); the test skips, saying so, when there is none.
+ */
+static void build_flagged(unsigned flag, const char *what)
+{
+	const struct engine_entry *e;
+	char engine[64] = "";
+
+	for (e = engine_table; e->name && !engine[0]; e++)
+		if ((e->ops->flags & flag) && !e->force_direct)
+			snprintf(engine, sizeof(engine), "%s", e->name);
+	if (!engine[0])
+		cr_skip_test("no registered engine is flagged %s", what);
+	{
+		const struct cell_opt o[] = { { "ioengine", engine }, { "direct", "1" },
+					      { "size", "1m" }, { "filename", "/nonexistent/f" } };
+
+		cr_assert_eq(build(NULL, o, 4), 0, "%s", err.msg);
+	}
+}
+
 TestSuite(cells, .init = setup, .fini = teardown);
 
 Test(cells, a_named_job_takes_the_options_in_order)
@@ -74,19 +96,7 @@ Test(cells, an_unknown_workload_is_a_skipped_cell_with_the_reason)
 
 Test(cells, direct_is_refused_for_an_engine_that_works_through_the_page_cache)
 {
-	const struct engine_entry *e;
-	const struct cell_opt *o;
-	char engine[64] = "";
-
-	/* whichever engine the registry flags so, not one named here */
-	for (e = engine_table; e->name && !engine[0]; e++)
-		if ((e->ops->flags & ENGINE_NO_DIRECT) && !e->force_direct)
-			snprintf(engine, sizeof(engine), "%s", e->name);
-	if (!engine[0])
-		cr_skip_test("no registered engine is flagged ENGINE_NO_DIRECT");
-	o = (const struct cell_opt[]){ { "ioengine", engine }, { "direct", "1" },
-				       { "size", "1m" }, { "filename", "/nonexistent/f" } };
-	cr_assert_eq(build(NULL, o, 4), 0, "%s", err.msg);
+	build_flagged(ENGINE_NO_DIRECT, "ENGINE_NO_DIRECT");
 	cr_expect(cell_refuse(&cell, NULL));
 	cr_expect(strstr(cell.reason, "cannot do direct=1"), "%s", cell.reason);
 	cr_expect(cell.disk, "a data engine touches the target's file");
@@ -94,18 +104,7 @@ Test(cells, direct_is_refused_for_an_engine_that_works_through_the_page_cache)
 
 Test(cells, a_diskless_engine_is_not_refused_and_touches_no_file)
 {
-	const struct engine_entry *e;
-	const struct cell_opt *o;
-	char engine[64] = "";
-
-	for (e = engine_table; e->name && !engine[0]; e++)
-		if ((e->ops->flags & ENGINE_DISKLESS) && !e->force_direct)
-			snprintf(engine, sizeof(engine), "%s", e->name);
-	if (!engine[0])
-		cr_skip_test("no registered engine is flagged ENGINE_DISKLESS");
-	o = (const struct cell_opt[]){ { "ioengine", engine }, { "direct", "1" },
-				       { "size", "1m" }, { "filename", "/nonexistent/f" } };
-	cr_assert_eq(build(NULL, o, 4), 0, "%s", err.msg);
+	build_flagged(ENGINE_DISKLESS, "ENGINE_DISKLESS");
 	cr_expect_not(cell_refuse(&cell, NULL), "%s", cell.reason);
 	cr_expect_not(cell.disk);
 }
