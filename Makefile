@@ -60,7 +60,7 @@ INTEG_SRC := $(wildcard tests/integration/*.c)
 UNIT_BIN := build/unit-tests
 INTEG_BIN := build/integration-tests
 
-.PHONY: FORCE all faultfs run test unit integration check valgrind fuzz static install clean deps bench mpi-test layout pg-test fio-tests consumers-test html-test gallery realjobs-test
+.PHONY: verdict-test FORCE all faultfs run test unit integration check valgrind fuzz static install clean deps bench mpi-test layout pg-test fio-tests consumers-test html-test gallery realjobs-test
 all: iopath
 
 deps:
@@ -354,6 +354,13 @@ clean:
 .PHONY: lab lab-test
 lab: static
 	scripts/vmlab --iopath ./iopath-static $(LAB_ARGS)
+
+# make verdict-test: compare's verdicts measured on this machine (scripts/verdict-test): real
+# A/A pairs with load through both sides, drift pairs (the load starting between them), A/B
+# pairs with a 30% blkio throttle; prints the rates and fails only on its own goals. A few
+# minutes (VERDICT_PAIRS pairs of each kind, default 10: about 4 minutes); run by .ci/run.
+verdict-test: iopath
+	IOPATH_BIN=$(CURDIR)/iopath scripts/verdict-test
 
 lab-test: static
 	tests/lab/lab-test

@@ -29,6 +29,9 @@ static void usage(FILE *f)
 		"  --strict              count cells that cannot be judged as regressions (exit 1)\n"
 		"  --allow-inconclusive  exit 0, not 3, when nothing regressed but some cells could\n"
 		"                        not be judged (single samples, too few repeats)\n"
+		"  --ignore-environment  judge a regression even when what else used the machine\n"
+		"                        (other processes' CPU, steal, other disk I/O) differed\n"
+		"                        enough between the sides to explain it (else: exit 3)\n"
 		"  --json[=FILE]         the comparison as JSON (on stdout instead of the table)\n"
 		"  --junit FILE          a JUnit XML report for CI systems\n"
 		"  --html FILE           one self-contained HTML page: the changes with their\n"
@@ -38,7 +41,9 @@ static void usage(FILE *f)
 		"enough I/Os and repeats (p99: 1,000 I/Os a repeat; p99.9: 10,000 and 5 repeats);\n"
 		"cells whose repeats varied over 10%% are named unreliable.\n"
 		"exit: 0 every cell judged and none regressed or failed, 1 something regressed or\n"
-		"      failed in CUR, 2 bad input, 3 nothing regressed but some cells could not be judged\n");
+		"      failed in CUR, 2 bad input, 3 nothing regressed but some cells could not be judged,\n"
+		"      or what regressed ran with the machine busier enough to explain it (the\n"
+		"      environment differed: not turned into 0 by --allow-inconclusive)\n");
 }
 
 struct compare_args {
@@ -103,6 +108,8 @@ static int parse(int argc, char **argv, struct compare_args *a, struct iop_err *
 			a->o.strict = true;
 		} else if (!strcmp(argv[i], "--allow-inconclusive")) {
 			a->o.allow_inconclusive = true;
+		} else if (!strcmp(argv[i], "--ignore-environment")) {
+			a->o.ignore_env = true;
 		} else if (!strncmp(argv[i], "--", 2)) {
 			return iop_errf(err, -EINVAL, "compare: unknown option '%s' (see iopath compare --help)",
 					argv[i]);

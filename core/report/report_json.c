@@ -587,6 +587,48 @@ static json_t *disks_json(const struct disk_set *s)
 	return a;
 }
 
+/*
+ * iopath.machine: what else used the machine while the run ran, as shares of the machine's
+ * CPU time (other processes' work, steal, iowait, the run's own) and the bytes its disks
+ * moved beyond the run's own (the busiest device under the files, against every job's
+ * and layout's bytes). NULL when /proc could not be read.
+ */
+static json_t *machine_json(const struct run_results *r)
+{
+	const struct run_machine *m = &r->machine;
+	double disk = -1, own = 0, cap = m->total_s > 0 ? m->total_s : 1;
+	struct disk_util u;
+	json_t *o;
+	unsigned i, d;
+
+	if (!m->valid || !(o = json_object()))
+		return NULL;
+	set(o, "wall_s", json_real(m->wall_s));
+	set(o, "cpus", json_integer(m->cpus));
+	set(o, "other_cpu", json_real(m->busy_s > m->own_s ? (m->busy_s - m->own_s) / cap : 0));
+	set(o, "own_cpu", json_real(m->own_s / cap));
+	set(o, "steal", json_real(m->steal_s / cap));
+	set(o, "iowait", json_real(m->iowait_s / cap));
+	set(o, "load1_start", json_real(m->load1_start));
+	set(o, "load1_end", json_real(m->load1_end));
+	for (i = 0; r->disks && i < r->disks->nr; i++)
+		if (disk_set_util(r->disks, i, &u) &&
+		    (double)(u.d.sectors[0] + u.d.sectors[1]) * 512 > disk)
+			disk = (double)(u.d.sectors[0] + u.d.sectors[1]) * 512;
+	if (disk >= 0) {
+		for (i = 0; i < r->nr; i++)
+			for (d = STAT_READ; d <= STAT_TRIM; d++)
+				own += (double)r->res[i].dir[d].bytes;
+		for (i = 0; i < r->nr_layouts; i++)
+			own += (double)r->layouts[i].bytes;
+		set(o, "disk_bytes", json_real(disk));
+		set(o, "own_bytes", json_real(own));
+		set(o, "other_disk_bytes_per_s", json_real(disk > own && m->wall_s > 0 ?
+							   (disk - own) / m->wall_s : 0));
+	}
+	return o;
+}
+
 json_t *report_json(const struct run_results *r, const struct run_env *env, bool plus)
 {
 	json_t *root = json_object(), *jobs = json_array(), *meta = json_object();
@@ -622,6 +664,12 @@ json_t *report_json(const struct run_results *r, const struct run_env *env, bool
 		set(meta, "host", json_incref(json_object_get(p, "host")));
 		set(meta, "targets", json_incref(json_object_get(p, "targets")));
 		json_decref(p);
+	}
+	{
+		json_t *m = machine_json(r);
+
+		if (m)
+			set(meta, "machine", m);
 	}
 	set(root, "iopath", meta);
 	for (i = 0; i < r->nr; i++)

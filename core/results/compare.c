@@ -28,7 +28,7 @@ const char *cmp_verdict_name(enum cmp_verdict v)
 
 bool cmp_fails(const struct cmp_metric *m, const struct cmp_opts *o)
 {
-	return m->verdict == CMP_FAILED || m->verdict == CMP_REGRESSION ||
+	return m->verdict == CMP_FAILED || (m->verdict == CMP_REGRESSION && !m->env_explained) ||
 	       (o->strict && m->inconclusive);
 }
 
@@ -41,6 +41,9 @@ int cmp_exit_code(const struct cmp_report *rep, const struct cmp_opts *o)
 			fails += cmp_fails(&rep->rows[i].met[k], o);
 	if (fails)
 		return CMP_EXIT_REGRESSED;
+	/* not a pass even with --allow-inconclusive: something got worse */
+	if (rep->env_explained)
+		return CMP_EXIT_ENVIRONMENT;
 	return rep->inconclusive && !o->allow_inconclusive ? CMP_EXIT_INCONCLUSIVE : 0;
 }
 
@@ -59,7 +62,7 @@ static void metric_reset(struct cmp_metric *m)
 {
 	m->ci_lo = m->ci_hi = m->level = m->p = m->p_adj = m->df = NAN;
 	m->gm_change = m->diff = m->se = NAN;
-	m->inconclusive = m->tested = m->worse = m->tail_unjudged = false;
+	m->inconclusive = m->tested = m->worse = m->tail_unjudged = m->env_explained = false;
 }
 
 /*
@@ -466,8 +469,40 @@ static int row_cmp(const void *a, const void *b)
 	return strcmp(x->base->label, y->base->label);
 }
 
+/*
+ * Did the machine change under a row that moved? A regression (or an improvement) whose
+ * slower side ran with enough more contention is the environment's, not the path's: its
+ * regressions are marked env_explained (exit 3, not 1) unless o->ignore_env.
+ */
+static void judge_env(struct cmp_report *rep, struct cmp_row *row, const struct cmp_opts *o)
+{
+	bool regressed = false, improved = false;
+	unsigned k;
+
+	env_of_cell(row->base, &row->env_base);
+	env_of_cell(row->cur, &row->env_cur);
+	for (k = 0; k < row->nr; k++) {
+		regressed |= row->met[k].verdict == CMP_REGRESSION;
+		improved |= row->met[k].verdict == CMP_IMPROVEMENT;
+	}
+	if (!regressed && !improved)
+		return;
+	row->env_differed = env_explains(&row->env_base, &row->env_cur, regressed, row->env_why,
+					 sizeof(row->env_why));
+	if (!row->env_differed || o->ignore_env || !regressed)
+		return;
+	for (k = 0; k < row->nr; k++)
+		if (row->met[k].verdict == CMP_REGRESSION) {
+			row->met[k].env_explained = true;
+			rep->env_explained++;
+		}
+	if (!rep->env_why[0])
+		snprintf(rep->env_why, sizeof(rep->env_why), "%s", row->env_why);
+}
+
 /* The verdicts of every tested metric of the compare, as one family; then the counts. */
-static int settle(struct cmp_report *rep, const struct cmp_opts *o)
+static int settle(struct cmp_report *rep, const struct results *base, const struct results *cur,
+		  const struct cmp_opts *o)
 {
 	struct cmp_metric **v = malloc((rep->nr * MET_NR + 1) * sizeof(*v));
 	unsigned i, k, n = 0;
@@ -481,9 +516,12 @@ static int settle(struct cmp_report *rep, const struct cmp_opts *o)
 	rep->tested = n;
 	rep->level = cmp_settle(v, n, o);
 	free(v);
+	env_of_results(base, &rep->env_base);
+	env_of_results(cur, &rep->env_cur);
 	for (i = 0; i < rep->nr; i++) {
 		struct cmp_row *row = &rep->rows[i];
 
+		judge_env(rep, row, o);
 		for (k = 0; k < row->nr; k++) {
 			const struct cmp_metric *cm = &row->met[k];
 
@@ -548,11 +586,14 @@ int compare_results(const struct results *base, const struct results *cur,
 		rep->failed += b->status != CELL_FAILED && c->status == CELL_FAILED;
 		rep->base_failed += b->status == CELL_FAILED;
 	}
-	ret = settle(rep, o);
+	ret = settle(rep, base, cur, o);
 	if (ret) {
 		cmp_report_free(rep);
 		return iop_errf(err, ret, "out of memory comparing");
 	}
+	if (rep->env_explained)
+		note(rep->warn, &rep->nr_warn, "the environment differed: %s: %u regression(s) not judged (exit 3)",
+		     rep->env_why, rep->env_explained);
 	for (i = 0; i < cur->nr; i++)
 		if (!results_find(base, cur->cells[i].key))
 			rep->only_cur[rep->nr_only_cur++] = &cur->cells[i];

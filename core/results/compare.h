@@ -4,6 +4,7 @@
 
 #include <stdbool.h>
 
+#include "results/envcmp.h"
 #include "results/results.h"
 
 /* The repeats a result needs on each side for compare to judge it (the --save default). */
@@ -16,6 +17,7 @@ struct cmp_opts {
 	bool strict;		/* a metric that cannot be judged counts as a regression */
 	bool allow_inconclusive; /* cells that cannot be judged do not make the exit code 3 */
 	bool metrics_given;	/* --metric named them: a tail that cannot be judged is inconclusive */
+	bool ignore_env;	/* a regression stands however different the environment was */
 };
 
 /*
@@ -59,6 +61,7 @@ struct cmp_metric {
 	bool tested;		/* p was computed: one of the compare's family of tests */
 	bool worse;		/* the geometric means moved for the worse */
 	bool tail_unjudged;	/* a tail percentile with too few I/Os or repeats to test */
+	bool env_explained;	/* a regression the difference in the environment explains */
 	double cv_base, cv_cur;
 	enum cmp_verdict verdict;
 	bool inconclusive;	/* could not be judged: the comparison is incomplete */
@@ -73,6 +76,11 @@ struct cmp_row {
 	/* IOPS or bandwidth varied more than CV_WARN_DEFAULT across repeats (sweep's rule) */
 	bool unreliable_base, unreliable_cur;
 	double cv_base, cv_cur;		/* the larger of their coefficients of variation */
+	/* what else used the machine while each side's repeats ran, and whether it explains
+	 * the row's regression or improvement (envcmp.h) */
+	struct env_side env_base, env_cur;
+	bool env_differed;
+	char env_why[200];
 };
 
 #define CMP_NOTES_MAX 24
@@ -96,6 +104,9 @@ struct cmp_report {
 	double level;			/* the one-sided bounds' confidence level */
 	unsigned tails_unjudged;	/* tail percentiles left unjudged for want of I/Os or repeats */
 	unsigned unreliable_cells;	/* matched cells unreliable on either side */
+	struct env_side env_base, env_cur;	/* over every sample of each side */
+	unsigned env_explained;		/* regressions the environment explains */
+	char env_why[200];		/* the first such cell's reason */
 };
 
 /*
@@ -129,6 +140,8 @@ bool cmp_fails(const struct cmp_metric *m, const struct cmp_opts *o);
 /* compare's exit status besides 2 (bad input): */
 #define CMP_EXIT_REGRESSED 1		/* something regressed or failed in CUR */
 #define CMP_EXIT_INCONCLUSIVE 3		/* nothing did, but some cells could not be judged */
+#define CMP_EXIT_ENVIRONMENT 3		/* the regressions found came with a different
+					 * environment enough to explain them */
 
 /* 0 when every compared cell was judged and none regressed or failed; else one of the above. */
 int cmp_exit_code(const struct cmp_report *rep, const struct cmp_opts *o);

@@ -381,6 +381,8 @@ static const char *verdict_mark(const struct cmp_metric *m, const struct cmp_opt
 {
 	if (cmp_fails(m, o))
 		return "!!";
+	if (m->env_explained)
+		return "?";
 	if (m->verdict == CMP_IMPROVEMENT)
 		return "++";
 	if (m->inconclusive || m->verdict == CMP_NOISE)
@@ -393,6 +395,8 @@ static const char *verdict_text(const struct cmp_metric *m, const struct cmp_opt
 {
 	if (m->verdict == CMP_FAILED)
 		return "FAILED in CUR";
+	if (m->env_explained)
+		return "regression? the environment differed";
 	return cmp_fails(m, o) ? "REGRESSION" : cmp_verdict_name(m->verdict);
 }
 
@@ -426,7 +430,7 @@ void report_compare_text(FILE *f, const struct cmp_report *rep, const struct res
 			 const struct results *cur, const struct cmp_opts *o)
 {
 	struct table t = { 0 };
-	char (*row)[TCELL];
+	char (*row)[TCELL], eb[160], ec[160];
 	unsigned i, k, c, fails = 0;
 
 	describe_side(f, "BASE", base);
@@ -440,6 +444,9 @@ void report_compare_text(FILE *f, const struct cmp_report *rep, const struct res
 		fprintf(f, "warning: %s\n", rep->warn[i]);
 	for (i = 0; i < rep->nr_changed; i++)
 		fprintf(f, "changed: %s\n", rep->changed[i]);
+	env_describe(&rep->env_base, eb, sizeof(eb));
+	env_describe(&rep->env_cur, ec, sizeof(ec));
+	fprintf(f, "environment: BASE %s; CUR %s\n", eb, ec);
 	fputc('\n', f);
 	row = table_row(&t);
 	if (!row)
@@ -494,6 +501,9 @@ print:
 	for (i = 0; i < rep->nr_only_cur; i++)
 		fprintf(f, "only in CUR (not compared): %s\n", rep->only_cur[i]->label);
 	unreliable_lines(f, rep);
+	for (i = 0; i < rep->nr; i++)
+		if (rep->rows[i].env_differed)
+			fprintf(f, "environment: %s: %s\n", rep->rows[i].base->label, rep->rows[i].env_why);
 	if (rep->tails_unjudged)
 		fprintf(f, "%u tail percentile(s) not judged: too few I/Os or repeats for them (the rows say which)%s\n",
 			rep->tails_unjudged, o->metrics_given ? "; asked for by --metric: inconclusive" : "");
@@ -505,6 +515,9 @@ print:
 			rep->failed);
 	if (rep->base_failed)
 		fprintf(f, "%u cell(s) failed in BASE: not judged\n", rep->base_failed);
+	if (rep->env_explained && !fails)
+		fprintf(f, "the environment differed: %s: %u regression(s) not judged (exit 3; --ignore-environment judges them)\n",
+			rep->env_why, rep->env_explained);
 	if (rep->inconclusive_cells && !o->strict)
 		fprintf(f, "%u cell(s) could not be judged: the comparison is inconclusive%s\n",
 			rep->inconclusive_cells, o->allow_inconclusive ? " (--allow-inconclusive)" : "");
@@ -513,6 +526,17 @@ print:
 static json_t *num_or_null(double v)
 {
 	return isnan(v) || isinf(v) ? json_null() : json_real(v);
+}
+
+/* A side's environment (envcmp.h), null where its repeats did not record one. */
+static json_t *env_json(const struct env_side *e)
+{
+	if (!e->n)
+		return json_null();
+	return json_pack("{s:i, s:o, s:o, s:o, s:o, s:o}", "repeats", (json_int_t)e->n,
+			 "other_cpu", num_or_null(e->other_cpu), "steal", num_or_null(e->steal),
+			 "load1", num_or_null(e->load1), "other_disk_bytes_per_s",
+			 num_or_null(e->other_disk), "own_disk_bytes_per_s", num_or_null(e->own_disk));
 }
 
 static json_t *reason_json(const struct cell *c)
@@ -558,9 +582,10 @@ json_t *report_compare_json(const struct cmp_report *rep, const struct results *
 				"p", num_or_null(m->p), "df", num_or_null(m->df), "cv_base", num_or_null(m->nb > 1 ? m->cv_base : NAN),
 				"cv_cur", num_or_null(m->nc > 1 ? m->cv_cur : NAN), "note", m->note));
 			json_object_update_missing_new(json_array_get(mets, json_array_size(mets) - 1),
-				json_pack("{s:o, s:o, s:b, s:b}", "p_adj", num_or_null(m->p_adj),
+				json_pack("{s:o, s:o, s:b, s:b, s:b}", "p_adj", num_or_null(m->p_adj),
 					  "ci_level", num_or_null(m->level), "tested", m->tested,
-					  "tail_unjudged", m->tail_unjudged));
+					  "tail_unjudged", m->tail_unjudged,
+					  "env_explained", m->env_explained));
 		}
 		json_array_append_new(rows, json_pack("{s:s, s:s, s:O, s:s, s:s, s:o, s:o, s:o, s:b, s:b, s:f, s:f}",
 						      "label", r->base->label, "key", r->base->key,
@@ -574,6 +599,11 @@ json_t *report_compare_json(const struct cmp_report *rep, const struct results *
 						      "cv_base", r->cv_base, "cv_cur", r->cv_cur));
 		if (r->unreliable_base || r->unreliable_cur)
 			json_array_append_new(unrel, json_string(r->base->label));
+		json_object_update_missing_new(json_array_get(rows, json_array_size(rows) - 1),
+			json_pack("{s:o, s:o, s:b, s:o}", "environment_base", env_json(&r->env_base),
+				  "environment_cur", env_json(&r->env_cur), "env_differed",
+				  r->env_differed, "env_why", r->env_differed ?
+				  json_string(r->env_why) : json_null()));
 	}
 	for (i = 0; i < rep->nr_warn; i++)
 		json_array_append_new(warn, json_string(rep->warn[i]));
@@ -598,7 +628,13 @@ json_t *report_compare_json(const struct cmp_report *rep, const struct results *
 	json_object_set_new(root, "allow_inconclusive", json_boolean(o->allow_inconclusive));
 	json_object_set_new(root, "exit_code", json_integer(cmp_exit_code(rep, o)));
 	json_object_set_new(root, "outcome", json_string(cmp_exit_code(rep, o) == CMP_EXIT_REGRESSED ?
-			    "regressed" : rep->inconclusive ? "inconclusive" : "judged"));
+			    "regressed" : rep->env_explained ? "environment differed" :
+			    rep->inconclusive ? "inconclusive" : "judged"));
+	json_object_set_new(root, "environment", json_pack("{s:o, s:o, s:i, s:o, s:b}",
+			    "base", env_json(&rep->env_base), "cur", env_json(&rep->env_cur),
+			    "explained_regressions", (json_int_t)rep->env_explained, "why",
+			    rep->env_why[0] ? json_string(rep->env_why) : json_null(),
+			    "ignored", o->ignore_env));
 	json_object_set_new(root, "regressions", json_integer(fails));
 	json_object_set_new(root, "failed_in_cur", json_integer(rep->failed));
 	json_object_set_new(root, "failed_in_base", json_integer(rep->base_failed));

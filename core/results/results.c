@@ -298,7 +298,7 @@ int results_add_run(struct results *r, const struct run_results *run, const json
 		    const char *label, struct iop_err *err)
 {
 	struct run_env env;
-	json_t *root, *jobs, *id;
+	json_t *root, *jobs, *id, *machine;
 	unsigned i;
 	int ret = 0;
 
@@ -307,6 +307,7 @@ int results_add_run(struct results *r, const struct run_results *run, const json
 	if (!root)
 		return iop_errf(err, -ENOMEM, "out of memory building results");
 	jobs = json_object_get(root, "jobs");
+	machine = json_object_get(json_object_get(root, "iopath"), "machine");
 	for (i = 0; !ret && i < run->nr; i++) {
 		const struct job_result *res = &run->res[i];
 		char lbl[512];
@@ -342,6 +343,10 @@ int results_add_run(struct results *r, const struct run_results *run, const json
 				ret = cell_set_status(c, CELL_INTERRUPTED, "interrupted before this cell finished");
 			continue;
 		}
+		/* each repeat carries what else used the machine while it ran */
+		if (machine)
+			json_object_set(json_object_get(json_array_get(jobs, i), "iopath"), "machine",
+					machine);
 		ret = cell_add_sample(c, json_incref(json_array_get(jobs, i)));
 		if (!ret && c->status == CELL_INTERRUPTED)
 			ret = cell_set_status(c, CELL_OK, NULL);

@@ -18,6 +18,7 @@
 #include "io/file.h"
 #include "io/flow.h"
 #include "run/meta.h"
+#include "run/machine.h"
 #include "base/cpulist.h"
 #include "base/testhold.h"
 #include "run/run.h"
@@ -421,6 +422,7 @@ int run_jobs_progress(const struct job_list *jobs, struct run_results *out, run_
 		      void *arg, struct iop_err *err)
 {
 	struct phase_sync sync = { .progress = fn, .progress_arg = arg };
+	struct machine_snap m0 = { 0 }, m1;
 	struct flow_set flows = { 0 };
 	struct zbd_set zbds = { 0 };
 	struct group_job *gjs;
@@ -491,6 +493,7 @@ int run_jobs_progress(const struct job_list *jobs, struct run_results *out, run_
 	/* as fio: from before the first layout to after the last worker has ended */
 	if (!ret && out->disks)
 		disk_set_start(out->disks);
+	machine_snap(&m0);
 	for (first = 0; !ret && first < jobs->nr;) {
 		unsigned last = first;
 
@@ -514,6 +517,8 @@ int run_jobs_progress(const struct job_list *jobs, struct run_results *out, run_
 	}
 	if (out->disks)
 		disk_set_end(out->disks);
+	machine_snap(&m1);
+	machine_span(&m0, &m1, &out->machine);
 	pthread_cond_destroy(&sync.cond);
 	pthread_mutex_destroy(&sync.lock);
 	for (i = 0; i < jobs->nr; i++) {

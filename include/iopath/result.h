@@ -190,6 +190,23 @@ struct probe_set;
 struct disk_set;
 struct run_layout;
 
+/*
+ * What else used the machine while the run ran: /proc/stat's CPU times (all CPUs, every
+ * process) and this process's own (getrusage), read where the disks are, and the 1-minute
+ * load at both ends. Seconds of CPU time; valid false where /proc could not be read.
+ */
+struct run_machine {
+	bool valid;
+	double wall_s;
+	double total_s;		/* the machine's CPU time: every CPU, every state */
+	double busy_s;		/* user, nice, system, irq, softirq: every process's work */
+	double steal_s;		/* taken by the hypervisor for other guests */
+	double iowait_s;
+	double own_s;		/* this process's user + system time */
+	double load1_start, load1_end;
+	unsigned cpus;
+};
+
 struct run_results {
 	struct job_result *res;
 	unsigned nr;
@@ -203,6 +220,7 @@ struct run_results {
 	/* fio's "Laying out IO file" lines: each job that created or extended files, in order */
 	struct run_layout *layouts;
 	unsigned nr_layouts;
+	struct run_machine machine;
 };
 
 struct run_layout {

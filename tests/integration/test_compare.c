@@ -648,3 +648,84 @@ Test(compare, the_bound_shown_is_the_one_that_decides)
 	json_decref(root);
 	run_out_free(&r);
 }
+
+/* Every sample of the file's cells records other processes' CPU share other_cpu. */
+static void set_machine(const char *path, double other_cpu)
+{
+	json_t *root = json_load_file(path, 0, NULL), *c, *s;
+	size_t i, k;
+
+	cr_assert_not_null(root);
+	json_array_foreach(json_object_get(root, "cells"), i, c)
+		json_array_foreach(json_object_get(c, "samples"), k, s)
+			json_object_set_new(s, "iopath", json_pack("{s:{s:f, s:i, s:f, s:f, s:f, s:f}}",
+				"machine", "wall_s", 1.0, "cpus", 2, "other_cpu", other_cpu,
+				"own_cpu", 0.2, "steal", 0.0, "load1_end", 1.0));
+	cr_assert_eq(json_dump_file(root, path, 0), 0);
+	json_decref(root);
+}
+
+Test(compare, a_regression_the_environment_explains_exits_three)
+{
+	char base[300], cur[300];
+	struct run_out r;
+
+	paths(base, cur, sizeof(base));
+	write_result(base, "v1", "8.2.1", tight, REPS, 1.0, 1000);
+	write_result(cur, "v1", "8.2.1", tight, REPS, 0.8, 2000);
+	set_machine(base, 0.02);
+	set_machine(cur, 0.60);
+	r = iopath_run("compare", base, cur, NULL);
+	cr_assert_eq(r.status, 3, "%s%s", r.out, r.err);
+	cr_assert_not_null(strstr(r.out, "the environment differed: other processes used 60% of the machine's CPU time in CUR against 2% in BASE"),
+			   "%s", r.out);
+	cr_assert_not_null(strstr(r.out, "environment: BASE other CPU 2%"), "%s", r.out);
+	run_out_free(&r);
+	r = iopath_run("compare", base, cur, "--allow-inconclusive", "--json", NULL);
+	cr_assert_eq(r.status, 3, "not a pass: %s%s", r.out, r.err);
+	cr_assert_not_null(strstr(r.out, "\"outcome\": \"environment differed\""), "%s", r.out);
+	run_out_free(&r);
+	r = iopath_run("compare", base, cur, "--ignore-environment", NULL);
+	cr_assert_eq(r.status, 1, "%s%s", r.out, r.err);
+	run_out_free(&r);
+}
+
+Test(compare, a_busier_base_does_not_excuse_a_slower_cur)
+{
+	char base[300], cur[300];
+	struct run_out r;
+
+	paths(base, cur, sizeof(base));
+	write_result(base, "v1", "8.2.1", tight, REPS, 1.0, 1000);
+	write_result(cur, "v1", "8.2.1", tight, REPS, 0.8, 2000);
+	set_machine(base, 0.60);
+	set_machine(cur, 0.02);
+	r = iopath_run("compare", base, cur, NULL);
+	cr_assert_eq(r.status, 1, "%s%s", r.out, r.err);
+	run_out_free(&r);
+}
+
+Test(compare, every_repeat_records_what_else_used_the_machine)
+{
+	const char *dir = tmpdir_make();
+	char out[300], tgt[300];
+	struct run_out r;
+	json_t *root, *m;
+
+	snprintf(out, sizeof(out), "%s/s.json", dir);
+	snprintf(tgt, sizeof(tgt), "disk=%s", dir);
+	r = iopath_run("sweep", "--engine", "psync", "--rw", "randread", "--size", "1m", "--runtime", "200ms",
+		       "--target", tgt, "--repeat", "2", "--json", out, NULL);
+	cr_assert_eq(r.status, 0, "%s%s", r.out, r.err);
+	run_out_free(&r);
+	root = json_load_file(out, 0, NULL);
+	cr_assert_not_null(root);
+	m = json_object_get(json_object_get(json_array_get(json_object_get(json_array_get(
+		json_object_get(root, "cells"), 0), "samples"), 1), "iopath"), "machine");
+	cr_assert(json_is_object(m), "the second repeat has iopath.machine");
+	cr_assert(json_is_number(json_object_get(m, "other_cpu")) && json_is_number(json_object_get(m, "steal")) &&
+		  json_is_number(json_object_get(m, "load1_end")));
+	cr_assert_geq(json_number_value(json_object_get(m, "other_cpu")), 0);
+	cr_assert_leq(json_number_value(json_object_get(m, "other_cpu")), 1);
+	json_decref(root);
+}

@@ -1,0 +1,164 @@
+/* What else used the machine while each side ran, and whether that explains a change. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "results/envcmp.h"
+#include "stats/rstats.h"
+
+enum { E_CPU, E_STEAL, E_LOAD, E_OTHER_DISK, E_OWN_DISK, E_NR };
+
+static double field(const json_t *m, const char *key)
+{
+	const json_t *v = json_object_get(m, key);
+
+	return json_is_number(v) ? json_number_value(v) : NAN;
+}
+
+/* One sample's iopath.machine into v[E_NR]; false when it has none. */
+static bool sample_env(const json_t *job, double v[E_NR])
+{
+	const json_t *m = json_object_get(json_object_get(job, "iopath"), "machine");
+	double wall = field(m, "wall_s");
+
+	if (!json_is_object(m))
+		return false;
+	v[E_CPU] = field(m, "other_cpu");
+	v[E_STEAL] = field(m, "steal");
+	v[E_LOAD] = field(m, "load1_end");
+	v[E_OTHER_DISK] = field(m, "other_disk_bytes_per_s");
+	v[E_OWN_DISK] = wall > 0 ? field(m, "own_bytes") / wall : NAN;
+	return !isnan(v[E_CPU]);
+}
+
+struct env_acc {
+	double *v[E_NR];
+	unsigned n[E_NR], cap;
+};
+
+static void acc_cell(struct env_acc *a, const struct cell *c)
+{
+	double v[E_NR];
+	size_t i;
+	unsigned k;
+	json_t *job;
+
+	json_array_foreach(c->samples, i, job) {
+		if (!sample_env(job, v))
+			continue;
+		for (k = 0; k < E_NR; k++)
+			if (!isnan(v[k]) && a->n[k] < a->cap)
+				a->v[k][a->n[k]++] = v[k];
+	}
+}
+
+static double median_of(double *x, unsigned n)
+{
+	return n ? rstats_quantile(x, n, 0.5) : NAN;
+}
+
+static void acc_summary(struct env_acc *a, struct env_side *e)
+{
+	e->n = a->n[E_CPU];
+	e->other_cpu = median_of(a->v[E_CPU], a->n[E_CPU]);
+	e->steal = median_of(a->v[E_STEAL], a->n[E_STEAL]);
+	e->load1 = median_of(a->v[E_LOAD], a->n[E_LOAD]);
+	e->other_disk = median_of(a->v[E_OTHER_DISK], a->n[E_OTHER_DISK]);
+	e->own_disk = median_of(a->v[E_OWN_DISK], a->n[E_OWN_DISK]);
+}
+
+static bool acc_init(struct env_acc *a, unsigned cap)
+{
+	unsigned k;
+	bool ok = true;
+
+	a->cap = cap;
+	for (k = 0; k < E_NR; k++) {
+		a->n[k] = 0;
+		a->v[k] = malloc((cap ? cap : 1) * sizeof(double));
+		ok &= a->v[k] != NULL;
+	}
+	return ok;
+}
+
+static void acc_free(struct env_acc *a)
+{
+	unsigned k;
+
+	for (k = 0; k < E_NR; k++)
+		free(a->v[k]);
+}
+
+void env_of_cell(const struct cell *c, struct env_side *e)
+{
+	struct env_acc a;
+
+	e->n = 0;
+	if (acc_init(&a, (unsigned)json_array_size(c->samples))) {
+		acc_cell(&a, c);
+		acc_summary(&a, e);
+	}
+	acc_free(&a);
+}
+
+void env_of_results(const struct results *r, struct env_side *e)
+{
+	struct env_acc a;
+	unsigned i, cap = 0;
+
+	for (i = 0; i < r->nr; i++)
+		cap += (unsigned)json_array_size(r->cells[i].samples);
+	e->n = 0;
+	if (acc_init(&a, cap)) {
+		for (i = 0; i < r->nr; i++)
+			acc_cell(&a, &r->cells[i]);
+		acc_summary(&a, e);
+	}
+	acc_free(&a);
+}
+
+bool env_explains(const struct env_side *b, const struct env_side *c, bool worse_in_cur,
+		  char *why, size_t len)
+{
+	/* more contention on the slower side: CUR when it got worse, BASE when better */
+	double s = worse_in_cur ? 1 : -1, own;
+	const char *more = worse_in_cur ? "CUR" : "BASE", *less = worse_in_cur ? "BASE" : "CUR";
+	const struct env_side *hi = worse_in_cur ? c : b, *lo = worse_in_cur ? b : c;
+
+	if (!b->n || !c->n)
+		return false;
+	if (s * (c->other_cpu - b->other_cpu) >= ENV_CPU_DIFF) {
+		snprintf(why, len, "other processes used %.0f%% of the machine's CPU time in %s against %.0f%% in %s",
+			 100 * hi->other_cpu, more, 100 * lo->other_cpu, less);
+		return true;
+	}
+	if (!isnan(b->steal) && !isnan(c->steal) && s * (c->steal - b->steal) >= ENV_STEAL_DIFF) {
+		snprintf(why, len, "the hypervisor stole %.0f%% of the CPU time in %s against %.0f%% in %s",
+			 100 * hi->steal, more, 100 * lo->steal, less);
+		return true;
+	}
+	own = fmax(isnan(b->own_disk) ? 0 : b->own_disk, isnan(c->own_disk) ? 0 : c->own_disk);
+	if (!isnan(b->other_disk) && !isnan(c->other_disk) &&
+	    s * (c->other_disk - b->other_disk) >= fmax(ENV_DISK_MIN, ENV_DISK_SHARE * own)) {
+		snprintf(why, len, "other I/O moved %.1f MiB/s on the disk in %s against %.1f MiB/s in %s",
+			 hi->other_disk / 1048576, more, lo->other_disk / 1048576, less);
+		return true;
+	}
+	return false;
+}
+
+void env_describe(const struct env_side *e, char *buf, size_t len)
+{
+	int n;
+
+	if (!e->n) {
+		snprintf(buf, len, "not recorded");
+		return;
+	}
+	n = snprintf(buf, len, "other CPU %.0f%%, steal %.0f%%", 100 * e->other_cpu,
+		     isnan(e->steal) ? 0 : 100 * e->steal);
+	if (n > 0 && (size_t)n < len && !isnan(e->other_disk))
+		n += snprintf(buf + n, len - n, ", other disk I/O %.1f MiB/s", e->other_disk / 1048576);
+	if (n > 0 && (size_t)n < len && !isnan(e->load1))
+		snprintf(buf + n, len - n, ", load %.1f", e->load1);
+}

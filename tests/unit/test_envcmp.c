@@ -1,0 +1,83 @@
+/* Unit tests: what else used the machine (/proc/stat parsed) and when it explains a change. */
+#include <criterion/criterion.h>
+#include <math.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "results/envcmp.h"
+#include "run/machine.h"
+
+Test(machine, proc_stat_aggregate_line_and_cpus)
+{
+	const char *text = "cpu  100 5 50 1000 20 3 2 7 0 0\ncpu0 50 2 25 500 10 1 1 3 0 0\n"
+			   "cpu1 50 3 25 500 10 2 1 4 0 0\nintr 12345\nprocs_running 3\n";
+	struct machine_snap s = { 0 };
+
+	cr_assert(machine_parse_stat(text, &s));
+	cr_assert_eq(s.ticks[0], 100);
+	cr_assert_eq(s.ticks[3], 1000);
+	cr_assert_eq(s.ticks[7], 7, "steal");
+	cr_assert_eq(s.cpus, 2);
+	cr_assert_not(machine_parse_stat("intr 1\n", &s), "no cpu line");
+}
+
+Test(machine, the_span_splits_others_from_our_own)
+{
+	struct machine_snap a = { .ok = true, .ns = 0, .own_s = 1.0, .load1 = 0.5, .cpus = 2 };
+	struct machine_snap b = a;
+	struct run_machine m;
+	double hz = (double)sysconf(_SC_CLK_TCK);
+
+	b.ns = 1000000000ull;
+	b.own_s = 1.5;
+	b.ticks[0] = (uint64_t)(1.2 * hz);	/* user: 1.2 s of which 0.5 s ours */
+	b.ticks[3] = (uint64_t)(0.6 * hz);	/* idle */
+	b.ticks[7] = (uint64_t)(0.2 * hz);	/* steal */
+	machine_span(&a, &b, &m);
+	cr_assert(m.valid);
+	cr_assert_float_eq(m.total_s, 2.0, 0.05);
+	cr_assert_float_eq(m.busy_s - m.own_s, 0.7, 0.05);
+	cr_assert_float_eq(m.steal_s, 0.2, 0.05);
+	a.ok = false;
+	machine_span(&a, &b, &m);
+	cr_assert_not(m.valid);
+}
+
+static struct env_side side(double cpu, double steal, double disk)
+{
+	return (struct env_side){ .n = 3, .other_cpu = cpu, .steal = steal, .load1 = 1,
+				  .other_disk = disk, .own_disk = 40.0 * 1048576 };
+}
+
+Test(envcmp, more_contention_on_the_slower_side_explains_it)
+{
+	struct env_side quiet = side(0.02, 0, 0), busy = side(0.5, 0, 0);
+	char why[200];
+
+	cr_assert(env_explains(&quiet, &busy, true, why, sizeof(why)), "CUR busier and worse");
+	cr_assert_not_null(strstr(why, "50% of the machine's CPU time in CUR against 2% in BASE"), "%s", why);
+	cr_assert_not(env_explains(&busy, &quiet, true, why, sizeof(why)), "BASE busier, CUR worse");
+	cr_assert(env_explains(&busy, &quiet, false, why, sizeof(why)), "BASE busier, CUR better");
+	cr_assert_not(env_explains(&quiet, &quiet, true, why, sizeof(why)));
+}
+
+Test(envcmp, steal_and_other_disk_traffic_explain_it_too)
+{
+	struct env_side b = side(0.02, 0.01, 1048576), stolen = side(0.02, 0.2, 1048576);
+	struct env_side disk = side(0.02, 0.01, 30.0 * 1048576), small = side(0.02, 0.01, 3.0 * 1048576);
+	char why[200];
+
+	cr_assert(env_explains(&b, &stolen, true, why, sizeof(why)));
+	cr_assert_not_null(strstr(why, "stole"), "%s", why);
+	cr_assert(env_explains(&b, &disk, true, why, sizeof(why)));
+	cr_assert_not_null(strstr(why, "other I/O moved 30.0 MiB/s"), "%s", why);
+	cr_assert_not(env_explains(&b, &small, true, why, sizeof(why)), "2 MiB/s more is not enough");
+}
+
+Test(envcmp, an_unrecorded_side_explains_nothing)
+{
+	struct env_side none = { 0 }, busy = side(0.9, 0.3, 0);
+	char why[200];
+
+	cr_assert_not(env_explains(&none, &busy, true, why, sizeof(why)));
+}
