@@ -75,6 +75,7 @@ static struct job_spec *job_new(struct job_parser *p, const char *name, const ch
 {
 	struct job_list *l = p->list;
 	struct job_spec *job;
+	unsigned i;
 
 	if (l->nr == l->cap) {
 		unsigned cap = l->cap ? l->cap * 2 : 8;
@@ -89,6 +90,8 @@ static struct job_spec *job_new(struct job_parser *p, const char *name, const ch
 	}
 	job = &l->jobs[l->nr++];
 	*job = p->global;
+	for (i = 0; i < job->nr_kv; i++)
+		job->kv[i].own = false;	/* inherited: the global options' */
 	/* a job inherits the global options, but not the global section's own name */
 	snprintf(job->name, sizeof(job->name), "%s", name);
 	snprintf(job->origin, sizeof(job->origin), "%s", origin);
@@ -605,8 +608,13 @@ int job_parser_finish(struct job_parser *p, struct iop_err *err)
 	unsigned i, group = 0, phase = 0;
 	int ret;
 
+	p->list->nr_global_kv = p->global.nr_kv;
+	memcpy(p->list->global_kv, p->global.kv, p->global.nr_kv * sizeof(p->global.kv[0]));
 	for (i = 0; i < p->list->nr; i++) {
 		struct job_spec *job = &p->list->jobs[i];
+
+		job->global_kv = p->list->nr_global_kv ? p->list->global_kv : NULL;
+		job->nr_global_kv = p->list->nr_global_kv;
 
 		ret = job_finish(job, err);
 		if (ret)

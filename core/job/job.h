@@ -16,6 +16,9 @@ struct job_list {
 	unsigned cap;
 	struct target_policy policy;	/* what the run may write besides its own files */
 	struct probe_set *probes;	/* probes to reuse (borrowed); NULL: the run makes its own */
+	/* the global options the jobs' global_kv point at (job_parser_finish) */
+	unsigned nr_global_kv;
+	struct job_kv global_kv[JOB_KV_MAX];
 };
 
 #define JOB_INCLUDE_DEPTH 16	/* nested include files */

@@ -585,6 +585,7 @@ static void record_kv(struct job_spec *job, const char *key, const char *val)
 	kv = &job->kv[i];
 	snprintf(kv->key, sizeof(kv->key), "%s", key);
 	snprintf(kv->val, sizeof(kv->val), "%s", val ? val : "");
+	kv->own = true;
 	if (i == job->nr_kv)
 		job->nr_kv++;
 }

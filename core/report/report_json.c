@@ -294,13 +294,19 @@ static void lat_buckets(json_t *job, const struct job_result *r)
 	}
 }
 
-static json_t *options_json(const struct job_spec *job)
+/* fio's "job options" (the job's own section's, own set) or "global options"; NULL: none. */
+static json_t *options_json(const struct job_kv *kv, unsigned nr, bool own)
 {
-	json_t *o = json_object();
+	json_t *o = NULL;
 	unsigned i;
 
-	for (i = 0; i < job->nr_kv; i++)
-		set(o, job->kv[i].key, json_string(job->kv[i].val));
+	for (i = 0; i < nr; i++) {
+		if (own && !kv[i].own)
+			continue;
+		if (!o)
+			o = json_object();
+		set(o, kv[i].key, json_string(kv[i].val));
+	}
 	return o;
 }
 
@@ -496,7 +502,7 @@ static json_t *ss_json(const struct job_result *r)
 
 static json_t *job_json(const struct run_results *rr, const struct job_result *r, bool plus)
 {
-	json_t *o = json_object();
+	json_t *o = json_object(), *opts;
 	double secs = (double)r->runtime_ns / 1e9;
 	unsigned d;
 
@@ -508,7 +514,9 @@ static json_t *job_json(const struct run_results *rr, const struct job_result *r
 	set(o, "error", json_integer(r->error ? r->error : r->total_err ? r->first_error : 0));
 	set(o, "eta", json_integer(0));
 	set(o, "elapsed", json_integer((json_int_t)(r->elapsed_ns / 1000000000ull)));
-	set(o, "job options", options_json(r->spec));
+	opts = options_json(r->spec->kv, r->spec->nr_kv, true);
+	if (opts)
+		set(o, "job options", opts);
 	for (d = 0; r->spec->unified_rw != UNIFIED_MIXED && d < 3; d++)
 		set(o, dir_name(d), dir_json(&r->dir[d], r->spec, plus, bw_agg_pct(rr, r, d),
 					     r->err_ios[d], d < PRIO_DIRS ? r->prios : NULL, d));
@@ -648,6 +656,13 @@ json_t *report_json(const struct run_results *r, const struct run_env *env, bool
 		if (localtime_r(&t, &tm))
 			strftime(when, sizeof(when), "%a %b %e %H:%M:%S %Y", &tm);
 		set(root, "time", json_string(when));
+	}
+	if (r->nr && r->res[0].spec && r->res[0].spec->global_kv) {
+		json_t *g = options_json(r->res[0].spec->global_kv, r->res[0].spec->nr_global_kv,
+					 false);
+
+		if (g)
+			set(root, "global options", g);
 	}
 	set(meta, "version", json_string(iopath_version));
 	set(meta, "cflags", json_string(iopath_cflags));

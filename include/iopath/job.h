@@ -178,6 +178,7 @@ enum err_type {
 struct job_kv {
 	char key[64];
 	char val[256];
+	bool own;		/* given in the job's own section (not inherited from [global]) */
 };
 
 struct job_spec {
@@ -433,6 +434,10 @@ struct job_spec {
 	/* Every option given for this job, globals included, in order. */
 	unsigned nr_kv;
 	struct job_kv kv[JOB_KV_MAX];
+	/* fio's "global options": those in force for the last job file (its [global] sections,
+	 * and the command line's before the first --name); the job list's, NULL when none */
+	const struct job_kv *global_kv;
+	unsigned nr_global_kv;
 
 	/* Where the job was defined, for messages. */
 	char origin[PATH_MAX + 32];

@@ -179,3 +179,53 @@ Test(fio_realjobs, fsync_on_close_flushes_each_written_file)
 		side_free(&s);
 	}
 }
+
+/* The JSON both tools wrote (after anything printed before it). */
+static json_t *side_json(const struct side *s, unsigned t)
+{
+	const char *at = strstr(s->out[t].out, "{\n");
+	json_t *root;
+
+	cr_assert_not_null(at, "%s wrote no JSON: %s", t ? "iopath" : "fio", s->out[t].err);
+	root = json_loads(at, JSON_DISABLE_EOF_CHECK, NULL);
+	cr_assert_not_null(root, "%s's JSON does not parse", t ? "iopath" : "fio");
+	return root;
+}
+
+/* fio's "global options" (the [global] sections') and each job's own "job options", or none. */
+Test(fio_realjobs, global_and_job_options_as_fio_writes_them)
+{
+	static const char text[] =
+		"[global]\nioengine=null\nsize=1m\nbs=8k\n[a]\nrw=read\n[b]\n"
+		"[global]\niodepth=2\n[c]\nbs=4k\n";
+	static const char *const extra[] = { "--output-format=json", NULL };
+	json_t *root[2];
+	struct side s;
+	size_t k;
+	unsigned t;
+
+	side_run(&s, text, extra);
+	for (t = 0; t < 2; t++) {
+		cr_assert_eq(s.out[t].status, 0, "%s failed: %s", t ? "iopath" : "fio",
+			     s.out[t].err);
+		root[t] = side_json(&s, t);
+	}
+	cr_assert(json_equal(json_object_get(root[1], "global options"),
+			     json_object_get(root[0], "global options")),
+		  "global options: fio %s, iopath %s",
+		  json_dumps(json_object_get(root[0], "global options"), JSON_COMPACT),
+		  json_dumps(json_object_get(root[1], "global options"), JSON_COMPACT));
+	for (k = 0; k < 3; k++) {
+		json_t *f = json_object_get(json_array_get(json_object_get(root[0], "jobs"), k),
+					    "job options");
+		json_t *i = json_object_get(json_array_get(json_object_get(root[1], "jobs"), k),
+					    "job options");
+
+		cr_expect((!f && !i) || (f && i && json_equal(f, i)),
+			  "job %zu's options: fio %s, iopath %s", k,
+			  f ? json_dumps(f, JSON_COMPACT) : "none", i ? json_dumps(i, JSON_COMPACT) : "none");
+	}
+	json_decref(root[0]);
+	json_decref(root[1]);
+	side_free(&s);
+}
