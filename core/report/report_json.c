@@ -503,7 +503,7 @@ static json_t *ss_json(const struct job_result *r)
 static json_t *job_json(const struct run_results *rr, const struct job_result *r, bool plus)
 {
 	json_t *o = json_object(), *opts;
-	double secs = (double)r->runtime_ns / 1e9;
+	double cpu_secs = (double)r->run_sum_ns / 1e9;	/* fio's total_run_time */
 	unsigned d;
 
 	set(o, "jobname", json_string(r->spec->name));
@@ -533,9 +533,9 @@ static json_t *job_json(const struct run_results *rr, const struct job_result *r
 		prio_stats_free(mp);
 		free(m);
 	}
-	set(o, "job_runtime", json_integer((json_int_t)(r->runtime_ns / 1000000)));
-	set(o, "usr_cpu", json_real(secs > 0 ? 100.0 * (double)r->usr_ns / 1e9 / secs : 0));
-	set(o, "sys_cpu", json_real(secs > 0 ? 100.0 * (double)r->sys_ns / 1e9 / secs : 0));
+	set(o, "job_runtime", json_integer((json_int_t)(r->run_sum_ns / 1000000)));
+	set(o, "usr_cpu", json_real(cpu_secs > 0 ? 100.0 * (double)r->usr_ns / 1e9 / cpu_secs : 0));
+	set(o, "sys_cpu", json_real(cpu_secs > 0 ? 100.0 * (double)r->sys_ns / 1e9 / cpu_secs : 0));
 	set(o, "ctx", json_integer((json_int_t)r->ctx));
 	set(o, "majf", json_integer((json_int_t)r->majf));
 	set(o, "minf", json_integer((json_int_t)r->minf));

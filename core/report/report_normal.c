@@ -427,7 +427,7 @@ static void print_depths(FILE *f, const struct job_result *r)
 /* One unit as fio's show_thread_status_normal, in its order; iopath's own lines come later. */
 static void print_job(FILE *f, const struct run_results *rr, const struct job_result *r)
 {
-	double secs = (double)r->runtime_ns / 1e9;
+	double cpu_secs = (double)r->run_sum_ns / 1e9;
 	unsigned d;
 
 	if (!did_io(r))
@@ -448,9 +448,10 @@ static void print_job(FILE *f, const struct run_results *rr, const struct job_re
 	if (r->nr_workers && r->runtime_ns)
 		print_lat_dist(f, r);
 	print_sync(f, r);
+	/* fio's: the summed CPU times over the summed runtimes (total_run_time) */
 	fprintf(f, "  cpu          : usr=%.2f%%, sys=%.2f%%, ctx=%llu, majf=%llu, minf=%llu\n",
-		secs > 0 ? 100.0 * (double)r->usr_ns / 1e9 / secs : 0,
-		secs > 0 ? 100.0 * (double)r->sys_ns / 1e9 / secs : 0,
+		cpu_secs > 0 ? 100.0 * (double)r->usr_ns / 1e9 / cpu_secs : 0,
+		cpu_secs > 0 ? 100.0 * (double)r->sys_ns / 1e9 / cpu_secs : 0,
 		(unsigned long long)r->ctx, (unsigned long long)r->majf, (unsigned long long)r->minf);
 	print_depths(f, r);
 	/* fio's issued line: the fourth count is the syncs; iopath drops no I/O */

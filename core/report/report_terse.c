@@ -150,7 +150,7 @@ static void disks_terse(FILE *f, const struct disk_set *s)
 static void job_terse(FILE *f, const struct run_results *rr, const struct job_result *r,
 		      unsigned ver)
 {
-	double secs = (double)r->runtime_ns / 1e9;
+	double secs = (double)r->run_sum_ns / 1e9;	/* fio's total_run_time */
 	uint64_t total = 0;
 	unsigned i;
 

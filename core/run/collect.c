@@ -143,6 +143,7 @@ static void worker_result(struct job_result *one, const struct worker *w, struct
 	if (!w->st)
 		return;
 	one->runtime_ns = runtime;
+	one->run_sum_ns = runtime;
 	for (i = 0; i < STAT_NR; i++) {
 		one->dir[i] = w->st[i];
 		/* each direction its own time: a write job's verify reads are not its writes' */

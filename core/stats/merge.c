@@ -156,6 +156,7 @@ int result_merge(struct job_result *dst, const struct job_result *src)
 	dst->interrupted |= src->interrupted;
 	if (src->runtime_ns > dst->runtime_ns)
 		dst->runtime_ns = src->runtime_ns;
+	dst->run_sum_ns += src->run_sum_ns;
 	if (src->elapsed_ns > dst->elapsed_ns)
 		dst->elapsed_ns = src->elapsed_ns;
 	for (i = 0; i < STAT_NR; i++)

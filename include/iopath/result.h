@@ -126,6 +126,9 @@ struct job_result {
 	char errmsg[512];
 	bool interrupted;
 	uint64_t runtime_ns;		/* the longest worker's measured time */
+	/* fio's total_run_time: the workers' measured times summed (its job_runtime, and
+	 * what its CPU percentages divide the summed CPU times by) */
+	uint64_t run_sum_ns;
 	uint64_t elapsed_ns;		/* wall time including setup and ramp */
 	struct dir_stat dir[STAT_NR];
 	uint64_t usr_ns, sys_ns, ctx, majf, minf;

@@ -229,3 +229,33 @@ Test(fio_realjobs, global_and_job_options_as_fio_writes_them)
 	json_decref(root[1]);
 	side_free(&s);
 }
+
+/*
+ * group_reporting over numjobs clones: fio's job_runtime is the clones' runtimes summed
+ * (total_run_time), each at least runtime= for a time_based job, so at least 3 x 200 ms here
+ * in both tools (a lower bound: what a busy machine adds cannot make it fail).
+ */
+Test(fio_realjobs, group_job_runtime_sums_the_clones)
+{
+	static const char text[] =
+		"[global]\nioengine=null\nsize=1g\ntime_based=1\nruntime=200ms\ngroup_reporting=1\n"
+		"[j]\nnumjobs=3\n";
+	static const char *const extra[] = { "--output-format=json", NULL };
+	struct side s;
+	unsigned t;
+
+	side_run(&s, text, extra);
+	for (t = 0; t < 2; t++) {
+		json_t *root, *job;
+
+		cr_assert_eq(s.out[t].status, 0, "%s failed: %s", t ? "iopath" : "fio",
+			     s.out[t].err);
+		root = side_json(&s, t);
+		job = json_array_get(json_object_get(root, "jobs"), 0);
+		cr_expect_geq(json_integer_value(json_object_get(job, "job_runtime")), 597,
+			      "%s: job_runtime %lld ms", t ? "iopath" : "fio",
+			      json_integer_value(json_object_get(job, "job_runtime")));
+		json_decref(root);
+	}
+	side_free(&s);
+}
