@@ -63,7 +63,7 @@ static void fixture(void)
 	r->spec = &jobs.jobs[0];
 	r->nr_workers = 1;
 	snprintf(r->engine_name, sizeof(r->engine_name), "psync");
-	r->runtime_ns = 500000000ull;
+	r->runtime_ns = r->run_sum_ns = 500000000ull;
 	r->elapsed_ns = 510000000ull;
 	r->start_ns = 0;
 	r->end_ns = 500000000;
