@@ -81,6 +81,7 @@ struct sweep_args {
 	double cv_warn;
 	const char *csv, *json, *plot, *save, *results_dir, *db, *html;
 	bool dry_run;
+	unsigned own;		/* the sweep's own cells: the first own; --explain's follow */
 };
 
 static int list_parse(struct sweep_list *l, const char *opt, const char *val, struct iop_err *err)
@@ -542,16 +543,55 @@ static int write_explained(const char *path, const struct results *r, json_t *ex
 	return ret ? iop_errf(err, ret, "%s: %s", path, strerror(-ret)) : 0;
 }
 
-static int outputs(const struct sweep_args *a, const struct results *r)
+/* Cells from..to of r, as a result of their own (a view: nothing is copied or to be freed). */
+static struct results cells_part(const struct results *r, unsigned from, unsigned to)
+{
+	struct results v = *r;
+
+	v.cells = r->cells + from;
+	v.nr = v.cap = to - from;
+	return v;
+}
+
+/*
+ * --explain's cells, in the explanation's own section (ex.cells): its table is printed apart
+ * from the sweep's, its cells written under iopath.explain in the JSON and on the page.
+ */
+static int explain_section(json_t *ex, const struct results *cells, double cv_warn)
+{
+	json_t *doc;
+
+	if (!cells->nr)
+		return 0;
+	printf("\nexplain's own cells (not the sweep's; what the explanation below is drawn from):\n");
+	report_cells_table(stdout, cells, cv_warn);
+	doc = results_json(cells);
+	if (!doc || json_object_set(ex, "cells", json_object_get(doc, "cells"))) {
+		json_decref(doc);
+		return -ENOMEM;
+	}
+	json_decref(doc);
+	return 0;
+}
+
+static int outputs(const struct sweep_args *a, const struct results *all)
 {
 	struct iop_err err = { "" };
+	unsigned own = a->g.explain && a->own <= all->nr ? a->own : all->nr;
+	/* the sweep's own cells; explain judges from all of them */
+	struct results mine = cells_part(all, 0, own), extra = cells_part(all, own, all->nr);
+	const struct results *r = &mine;
 	char dbpath[PATH_MAX];
 	json_t *ex = NULL;
 	int bad = 0;
 
 	report_cells_table(stdout, r, a->cv_warn);
 	if (a->g.explain) {
-		ex = explain_results(r, &err);
+		ex = explain_results(all, &err);
+		if (ex && explain_section(ex, &extra, a->cv_warn)) {
+			fprintf(stderr, "iopath: --explain: out of memory\n");
+			bad = 1;
+		}
 		if (ex) {
 			fputc('\n', stdout);
 			explain_print(stdout, ex);
@@ -580,7 +620,8 @@ static int outputs(const struct sweep_args *a, const struct results *r)
 		fprintf(stderr, "iopath: %s\n", err.msg);
 		bad = 1;
 	}
-	if (a->save && save_to_db(r, db_spec(a->db, a->results_dir, dbpath, sizeof(dbpath))))
+	/* the store keeps all that was measured: explain reads a saved run back whole */
+	if (a->save && save_to_db(all, db_spec(a->db, a->results_dir, dbpath, sizeof(dbpath))))
 		bad = 1;
 	json_decref(ex);
 	return bad;
@@ -734,6 +775,7 @@ int cmd_sweep(int argc, char **argv)
 	}
 	install_sweep_signals();
 	ret = run_cells(cells, n, &a, &res, &err);
+	a.own = res.nr;
 	if (a.g.explain)
 		ret = sweep_explain(&a.g, &res, ret, &explain_hooks, &err);
 	for (i = 0; i < a.g.nr_targets; i++) {

@@ -123,7 +123,15 @@ int html_add_json(struct html_set *s, json_t *doc, const char *origin, struct io
 		}
 		keep = true;
 	}
-	ret = add_doc(s, kind, results_json(&r), keep ? doc : NULL, origin, err);
+	{
+		/* explain's cells (loaded last) are shown in its section, from doc, not the sweep's */
+		unsigned extra = results_explain_cells(doc);
+		struct results own = r;
+
+		if (extra <= own.nr)
+			own.nr -= extra;
+		ret = add_doc(s, kind, results_json(&own), keep ? doc : NULL, origin, err);
+	}
 	if (!keep)
 		json_decref(doc);
 	results_free(&r);

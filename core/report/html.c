@@ -410,7 +410,7 @@ static void results_section(FILE *f, const struct html_doc *d, unsigned idx, boo
 		html_env(f, env, json_object_get(d->doc, "labels"), when);
 	}
 	html_probes(f, targets, &s);
-	html_explain(f, d->doc, d->raw);
+	html_explain(f, d->doc, d->raw, id);
 	/* a suite's rows are its results; its jobs' options would only bury them */
 	if (suite)
 		html_suite_rows(f, suite, id);

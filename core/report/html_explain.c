@@ -228,7 +228,27 @@ static void directions(FILE *f, const json_t *d)
 }
 
 /* The explanation of each path's limit, where the result has one (iopath.explain). */
-void html_explain(FILE *f, const json_t *doc, const json_t *raw)
+/* The cells explain ran (its own section's), folded: a table and charts of their own. */
+static void explain_cells(FILE *f, const json_t *ex, const char *id)
+{
+	json_t *doc = json_pack("{s:O}", "cells", json_object_get(ex, "cells"));
+	struct hset s;
+	char xid[48];
+
+	if (!doc)
+		return;
+	if (!hset_load(&s, doc)) {
+		snprintf(xid, sizeof(xid), "%s-explain", id);
+		fprintf(f, "<details class=\"explain-cells\"><summary>The %u cells explain ran on the targets "
+			"(not the sweep's)</summary>\n", s.nr);
+		html_results(f, &s, xid);
+		fputs("</details>\n", f);
+		hset_free(&s);
+	}
+	json_decref(doc);
+}
+
+void html_explain(FILE *f, const json_t *doc, const json_t *raw, const char *id)
 {
 	const json_t *ex = json_object_get(json_object_get(doc, "iopath"), "explain"), *t, *fd;
 	size_t i, k;
@@ -276,5 +296,7 @@ void html_explain(FILE *f, const json_t *doc, const json_t *raw)
 		fputs("</div>\n", f);
 	}
 	fputs("</div>\n", f);
+	if (json_array_size(json_object_get(ex, "cells")))
+		explain_cells(f, ex, id);
 }
 

@@ -66,7 +66,8 @@ void html_probes(FILE *f, const json_t *targets, const struct hset *s);
 void html_results(FILE *f, const struct hset *s, const char *id);
 void html_charts(FILE *f, const struct hset *s);
 void html_suite_rows(FILE *f, const json_t *suite, const char *id);
-void html_explain(FILE *f, const json_t *doc, const json_t *raw);
+/* iopath.explain of doc (else raw): each target's card, then explain's own cells, folded. */
+void html_explain(FILE *f, const json_t *doc, const json_t *raw, const char *id);
 void html_compare(FILE *f, const json_t *cmp, const char *id);
 void html_history(FILE *f, const json_t *hist, const char *id);
 void html_trend(FILE *f, const struct html_trend *t, const char *id);

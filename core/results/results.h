@@ -149,6 +149,12 @@ void results_zero(struct results *r);
 bool results_is_vmlab(const json_t *root);
 int results_load_vmlab(struct results *r, json_t *root, const char *origin, struct iop_err *err);
 
+/*
+ * How many of a result file's cells are sweep --explain's, kept in its explanation's section
+ * (iopath.explain.cells): results_from_json loads them last, after the sweep's own.
+ */
+unsigned results_explain_cells(const json_t *root);
+
 /* Pool src's samples into dst's cells with the same identity (repeats kept in files apart). */
 int results_merge(struct results *dst, struct results *src, struct iop_err *err);
 

@@ -72,13 +72,49 @@ static char *read_file(const char *path, size_t *len, struct iop_err *err)
 	return buf;
 }
 
+/*
+ * sweep --explain keeps explain's cells in the explanation's section (iopath.explain.cells):
+ * they are loaded after the sweep's own, so that explain, compare and the store read all that
+ * was measured (results_explain_cells says how many). root itself when there are none.
+ */
+static json_t *with_explain_cells(json_t *root)
+{
+	const json_t *ex = json_object_get(json_object_get(json_object_get(root, "iopath"), "explain"),
+					   "cells");
+	json_t *copy, *cells;
+
+	if (!json_array_size(ex) || !json_is_array(json_object_get(root, "cells")))
+		return json_incref(root);
+	copy = json_copy(root);
+	cells = json_copy(json_object_get(root, "cells"));
+	if (!copy || !cells || json_array_extend(cells, (json_t *)ex) ||
+	    json_object_set_new(copy, "cells", cells)) {
+		json_decref(copy);
+		return NULL;
+	}
+	return copy;
+}
+
+unsigned results_explain_cells(const json_t *root)
+{
+	return (unsigned)json_array_size(json_object_get(json_object_get(json_object_get(root, "iopath"),
+									 "explain"), "cells"));
+}
+
 int results_from_json(json_t *root, const char *origin, struct results *out, struct iop_err *err)
 {
 	int ret;
 
 	if (!json_is_object(root) || json_object_get(root, "schema_version") ||
-	    !results_is_vmlab(root))
-		return results_from_result_json(root, origin, out, err);
+	    !results_is_vmlab(root)) {
+		json_t *all = json_is_object(root) ? with_explain_cells(root) : json_incref(root);
+
+		if (!all)
+			return iop_errf(err, -ENOMEM, "out of memory");
+		ret = results_from_result_json(all, origin, out, err);
+		json_decref(all);
+		return ret;
+	}
 	results_zero(out);
 	snprintf(out->source, sizeof(out->source), "%s", origin);
 	ret = results_load_vmlab(out, root, origin, err);

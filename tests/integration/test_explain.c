@@ -341,3 +341,55 @@ Test(explain, a_newer_lab_schema_is_refused_in_one_line)
 		     r.err);
 	run_out_free(&r);
 }
+
+/*
+ * --explain's cells live in the explanation's section: the JSON's cells, the table and the
+ * page hold the sweep's own, iopath.explain.cells explain's; read back, the file explains
+ * the same.
+ */
+Test(explain, its_cells_are_kept_apart_from_the_sweeps)
+{
+	const char *dir = tmpdir_make();
+	char target[400], json[400], html[400], path[400], *page, *p, *end;
+	json_t *root, *ex, *again;
+	struct run_out r;
+	unsigned rows = 0;
+
+	snprintf(target, sizeof(target), "--target=t=%s", dir);
+	snprintf(json, sizeof(json), "--json=%s/x.json", dir);
+	snprintf(html, sizeof(html), "--html=%s/x.html", dir);
+	r = iopath_run("sweep", "--engine=psync", "--iodepth=1,2", "--size=4m", "--runtime=100ms",
+		       "--explain", target, json, html, NULL);
+	cr_assert_eq(r.status, 0, "exit %d: %s", r.status, r.err);
+	cr_assert_not_null(strstr(r.out, "explain's own cells"), "%s", r.out);
+	cr_assert(strstr(r.out, "explain's own cells") > strstr(r.out, "psync"), "%s", r.out);
+	run_out_free(&r);
+	snprintf(path, sizeof(path), "%s/x.json", dir);
+	root = json_load_path(path);
+	cr_assert_eq(json_array_size(json_object_get(root, "cells")), 2, "the sweep's own two cells");
+	ex = json_object_get(json_object_get(root, "iopath"), "explain");
+	cr_assert(json_array_size(json_object_get(ex, "cells")) >= 4, "explain's cells in its section");
+	/* read back, explain sees every cell again: the same verdict */
+	r = iopath_run("explain", path, "--json", NULL);
+	cr_assert_eq(r.status, 0, "exit %d: %s", r.status, r.err);
+	again = json_from_string(r.out);
+	cr_assert_str_eq(verdict(json_array_get(json_object_get(json_object_get(json_object_get(again,
+		"iopath"), "explain"), "targets"), 0)),
+		verdict(json_array_get(json_object_get(ex, "targets"), 0)));
+	json_decref(again);
+	run_out_free(&r);
+	json_decref(root);
+	/* the page: two rows in the sweep's table, explain's in a table of their own */
+	snprintf(path, sizeof(path), "%s/x.html", dir);
+	page = file_text(path);
+	cr_assert_not_null(page);
+	p = strstr(page, "id=\"r0-table\"");
+	cr_assert_not_null(p);
+	end = strstr(p, "</tbody>");
+	cr_assert_not_null(end);
+	for (; (p = strstr(p, "<tr data-cell")) && p < end; p++)
+		rows++;
+	cr_assert_eq(rows, 2, "%u rows in the sweep's table", rows);
+	cr_assert_not_null(strstr(page, "id=\"r0-explain-table\""), "no table of explain's cells");
+	free(page);
+}
