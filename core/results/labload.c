@@ -132,6 +132,19 @@ static const json_t *cell_probe(const json_t *root, const json_t *boot)
 	return NULL;
 }
 
+/* Is there a target of this role already (a path booted once per round)? */
+static bool has_target(const struct results *r, const char *role)
+{
+	const json_t *t;
+	size_t i;
+
+	json_array_foreach(r->targets, i, t)
+		if (jstr(t, "role") && !strcmp(jstr(t, "role"), role))
+			return true;
+	return false;
+}
+
+/* The path's target, once: from the first boot of it that ran (every round boots it again). */
 static int add_target(struct results *r, const json_t *root, const json_t *boot,
 		      const char *name)
 {
@@ -143,6 +156,8 @@ static int add_target(struct results *r, const json_t *root, const json_t *boot,
 	const char *summary = jstr(cp, "summary") ? jstr(cp, "summary") : jstr(probe, "summary");
 	json_t *t;
 
+	if (has_target(r, name))
+		return 0;
 	/* the guest's own probe summary names the hypervisor too (under QEMU/TCG) */
 	t = json_pack("{s:s,s:s,s:s?,s:O?,s:s?,s:s?}", "role", name, "path",
 		      where ? where : jstr(boot, "path"), "summary", summary, "probe", probe,

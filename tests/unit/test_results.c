@@ -180,3 +180,21 @@ Test(results_merge, pools_samples_of_the_same_identity)
 	results_free(&a);
 	results_free(&b);
 }
+
+Test(results_load, a_lab_path_booted_every_round_is_one_target)
+{
+	static const char lab[] =
+		"{\"schema\": \"iopath-vmlab/1\", \"qemus\": [{\"version\": \"7.2.22\", \"accel\": \"tcg\"}],"
+		" \"boots\": ["
+		"{\"path\": \"9p-none\", \"status\": \"ok\", \"qemu_index\": 0, \"round\": 1, \"facts\": {\"target\": \"/mnt/target\"}},"
+		"{\"path\": \"9p-none\", \"status\": \"ok\", \"qemu_index\": 0, \"round\": 2, \"facts\": {\"target\": \"/mnt/target\"}},"
+		"{\"path\": \"ext4-virtio-blk\", \"status\": \"ok\", \"qemu_index\": 0, \"round\": 1}],"
+		" \"cells\": []}";
+	struct results r = { 0 };
+	struct iop_err err = { "" };
+
+	cr_assert_eq(results_parse(lab, sizeof(lab) - 1, "lab.json", &r, &err), 0, "%s", err.msg);
+	cr_assert_eq(json_array_size(r.targets), 2, "one target per path, not per boot: %zu",
+		     json_array_size(r.targets));
+	results_free(&r);
+}
