@@ -461,7 +461,8 @@ int file_layout_fd(const struct job_spec *job, int fd, const char *path, bool cr
 			       (unsigned long long)end, strerror(errno));
 		layout_undo(fd, path, created, have);
 	}
-	if (!ret && mine)
+	/* a write job's file holds no data yet: it stays incomplete until written whole */
+	if (!ret && mine && fill)
 		ret = target_layout_done(fd, path);
 	return ret;
 }

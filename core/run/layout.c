@@ -165,7 +165,7 @@ static int bind_path(struct job_plan *plan, unsigned k, const char *path, bool m
 		     bool link, uint64_t end, bool fill, bool layout, struct iop_err *err)
 {
 	const struct job_spec *job = plan->job;
-	bool writes = job_changes_files(job), created, blk;
+	bool writes = job_changes_files(job), created, blk, incomplete;
 	uint64_t size = 0;
 	int fd, ret;
 
@@ -184,7 +184,9 @@ static int bind_path(struct job_plan *plan, unsigned k, const char *path, bool m
 	ret = file_size_fd(fd, &size, &blk);
 	if (ret || blk)
 		return ret;
-	if (!writes && (created || size < end || target_layout_incomplete(fd, path))) {
+	/* a layout cut short, or a write job's file not yet written whole: laid out again */
+	incomplete = !created && target_owned_fd(fd, path) && target_layout_incomplete(fd, path);
+	if (!writes && (created || size < end || incomplete)) {
 		/* a read job's layout writes: a descriptor that may (checked on this one) */
 		int rw = file_reopen_fd(fd, path, O_RDWR | O_CLOEXEC);
 
@@ -196,7 +198,7 @@ static int bind_path(struct job_plan *plan, unsigned k, const char *path, bool m
 		close(fd);
 		plan->fds[k] = fd = rw;
 	}
-	if (created || size < end) {
+	if (created || size < end || incomplete) {
 		plan->laid_files++;
 		plan->laid_bytes += end;
 	}
@@ -208,6 +210,43 @@ fail:
 	if (created)
 		target_remove(path);
 	return ret;
+}
+
+/*
+ * Did worker w write the whole of its one file up to end, from its first byte? A pattern
+ * that covers the region in one pass (sequential, or random with the random map), a region
+ * from offset 0 to at least end, at least end bytes written, no error and no stop.
+ */
+static bool wrote_whole(const struct job_plan *plan, const struct worker *w, uint64_t end)
+{
+	const struct job_spec *job = plan->job;
+	bool covers = job->rw == RW_WRITE || (job->rw == RW_RANDWRITE && !job->norandommap);
+
+	return covers && w->st && !w->error && !w->interrupted && plan->nr_files == 1 &&
+	       worker_start(plan, w->clone) == 0 && plan->region >= end &&
+	       w->st[STAT_WRITE].bytes >= end;
+}
+
+void layout_settle(struct job_plan *plan, const struct worker *workers)
+{
+	unsigned k, c;
+	struct stat st;
+	int fd;
+
+	if (!plan->fds || !workers || plan->job->rw == RW_COPY || !job_changes_files(plan->job))
+		return;
+	for (k = 0; k < plan_nr_paths(plan); k++) {
+		fd = plan->fds[k];
+		if (fd < 0 || fstat(fd, &st) || !S_ISREG(st.st_mode) ||
+		    !target_layout_incomplete(fd, plan->paths[k]))
+			continue;
+		for (c = 0; c < plan->nr_workers; c++)
+			if (plan_path(plan, c, 0) == k && wrote_whole(plan, &workers[c], (uint64_t)st.st_size))
+				break;
+		/* its data synced before the mark says so, as a layout's is */
+		if (c < plan->nr_workers && !fdatasync(fd))
+			(void)target_layout_done(fd, plan->paths[k]);
+	}
 }
 
 /* The descriptors layout_job keeps for the workers; closed by unbind_job. */

@@ -402,6 +402,8 @@ out:
 		ret = collect(out, gjs, n, mono_ns() - t0);
 	for (i = 0; i < n; i++) {
 		leave_flows(&gjs[i]);
+		if (!gjs[i].refused)
+			layout_settle(&gjs[i].plan, gjs[i].workers);
 		for (c = 0; gjs[i].workers && c < gjs[i].plan.nr_workers; c++)
 			worker_free(&gjs[i].workers[c]);
 		if (!gjs[i].refused)

@@ -189,6 +189,13 @@ uint64_t layout_end(const struct job_plan *plan, unsigned i);
 
 int layout_job(struct job_plan *plan, struct iop_err *err);
 
+/*
+ * After its group ran: a file a write job's layout left marked incomplete (sized, not yet
+ * written) loses the mark once one of its workers has written it whole (wrote_whole).
+ */
+struct worker;
+void layout_settle(struct job_plan *plan, const struct worker *workers);
+
 /* Close the descriptors layout_job checked the job's files on (after its group ran). */
 void unbind_job(struct job_plan *plan);
 

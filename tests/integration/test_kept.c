@@ -2,7 +2,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <errno.h>
 #include <sys/stat.h>
+#include <sys/xattr.h>
 #include <unistd.h>
 
 #include "harness.h"
@@ -159,4 +161,89 @@ Test(kept, a_save_that_fails_at_the_end_keeps_the_result_in_a_fallback_file)
 	r = iopath_run("results", "import", kept, "--db", db, NULL);
 	cr_assert_eq(r.status, 0, "the fallback does not import: %s", r.err);
 	run_out_free(&r);
+}
+
+static char file[300], fopt[320];
+
+static bool layout_pending(void)
+{
+	char v[64];
+
+	return getxattr(file, "user.iopath.layout", v, sizeof(v)) >= 0;
+}
+
+static void job_file(void)
+{
+	const char *dir = tmpdir_make();
+
+	snprintf(file, sizeof(file), "%s/data", dir);
+	snprintf(fopt, sizeof(fopt), "--filename=%s", file);
+	if (setxattr(dir, "user.probe", "1", 1, 0) && errno == ENOTSUP)
+		cr_skip_test("no user extended attributes where the test runs");
+}
+
+/*
+ * A write job stopped before it wrote its file whole (io_size below size stands for a
+ * runtime, Ctrl-C or ENOSPC: the same bytes missing, deterministically) leaves the file at
+ * its full size, marked incomplete; a read job lays it out again (it says so) and reads data.
+ */
+Test(kept, a_write_job_cut_short_leaves_its_file_incomplete_and_a_read_lays_it_out)
+{
+	struct run_out r;
+
+	job_file();
+	r = iopath_run("--name=w", fopt, "--rw=write", "--size=4m", "--io_size=1m", "--bs=64k", NULL);
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	run_out_free(&r);
+	cr_assert(layout_pending(), "a file written in part is not marked incomplete");
+	r = iopath_run("--name=r", fopt, "--rw=read", "--size=4m", "--bs=64k", NULL);
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	cr_assert_not_null(strstr(r.out, "r: Laying out IO file"), "the read job did not lay it out again: %s", r.out);
+	run_out_free(&r);
+	cr_assert_not(layout_pending(), "laid out again, the file is still marked incomplete");
+}
+
+/*
+ * A write job whose first write fails (faultfs: EIO after the one write of the sidecar that
+ * marks the new file) leaves a file that is not iopath's laid-out data: its mark says
+ * incomplete, and a read job lays it out again rather than read holes.
+ */
+Test(kept, a_write_job_that_fails_at_once_leaves_its_file_incomplete)
+{
+	const char *dir = tmpdir_make();
+	char back[300], side[320], opt[320], *text;
+	struct run_out r;
+
+	snprintf(back, sizeof(back), "%s/back", dir);
+	snprintf(test_mnt, sizeof(test_mnt), "%s/mnt", dir);
+	faultfs_mount(back, test_mnt, "--eio-write-after=1");
+	snprintf(side, sizeof(side), "%s/.data.iopath", back);
+	snprintf(opt, sizeof(opt), "--filename=%s/data", test_mnt);
+	r = iopath_run("--name=w", opt, "--rw=write", "--size=1m", "--bs=64k", NULL);
+	cr_assert_eq(r.status, 1, "exit %d: %s", r.status, r.err);
+	run_out_free(&r);
+	text = file_text(side);
+	cr_assert_not_null(strstr(text, "layout=incomplete"), "the failed write job's file is marked whole: %s", text);
+	free(text);
+}
+
+Test(kept, write_jobs_that_cover_their_file_leave_it_complete)
+{
+	static const char *const rws[] = { "--rw=write", "--rw=randwrite" };
+	struct run_out r;
+	unsigned i;
+
+	for (i = 0; i < 2; i++) {
+		job_file();
+		r = iopath_run("--name=w", fopt, rws[i], "--size=1m", "--bs=4k", NULL);
+		cr_assert_eq(r.status, 0, "%s", r.err);
+		run_out_free(&r);
+		cr_assert_not(layout_pending(), "%s written whole is still marked incomplete", rws[i]);
+		tmpdir_cleanup();
+	}
+	job_file();
+	r = iopath_run("--name=w", fopt, "--rw=randwrite", "--norandommap=1", "--size=1m", "--bs=4k", NULL);
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	run_out_free(&r);
+	cr_assert(layout_pending(), "norandommap leaves blocks unwritten: the file must stay incomplete");
 }
