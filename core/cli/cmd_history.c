@@ -375,8 +375,10 @@ static int load_runs(const struct history_args *a, struct results **out, unsigne
 	unsigned i, n = 0, have = 0;
 	char **files = NULL;
 	int64_t *ids = NULL;
+	struct seen_runs seen = { 0 };
+	const char *first;
 	struct store st;
-	int ret = 0, nf = 0;
+	int ret = 0, nf = 0, met;
 	bool dir = a->src && !stat(a->src, &sb) && S_ISDIR(sb.st_mode);
 
 	if (dir) {
@@ -419,6 +421,18 @@ static int load_runs(const struct history_args *a, struct results **out, unsigne
 			results_free(&runs[have]);
 			continue;
 		}
+		met = dir ? seen_meet(&seen, &runs[have], &first) : 0;
+		if (met) {
+			if (met > 0)
+				fprintf(stderr, "iopath: history: skipping %s: the same run as %s\n",
+					files[i], first);
+			results_free(&runs[have]);
+			if (met < 0) {
+				ret = iop_errf(err, met, "out of memory");
+				goto out;
+			}
+			continue;
+		}
 		have++;
 	}
 	if (!have)
@@ -437,6 +451,7 @@ out:
 		free_list(files, nf);
 	else
 		store_close(&st);
+	seen_free(&seen);
 	free(ids);
 	*out = runs;
 	*nr = have;

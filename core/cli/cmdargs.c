@@ -1,6 +1,7 @@
 /* Command-line helpers shared by the commands: value options, result sets, the database. */
 #include <dirent.h>
 #include <errno.h>
+#include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,6 +12,7 @@
 #include "base/atomic.h"
 #include "base/msg.h"
 #include "cli/cmdargs.h"
+#include "results/runid.h"
 #include "report/output.h"
 #include "report/report.h"
 #include "stats/metrics.h"
@@ -138,19 +140,59 @@ static int list_add(struct str_list *l, const char *s)
 	return l->v[l->n++] ? 0 : -ENOMEM;
 }
 
-static int walk(const char *dir, bool recursive, struct str_list *l, unsigned depth)
+/* What a walk has met, by device and inode: a directory is entered once, a file listed once. */
+struct walk_seen {
+	dev_t *dev;
+	ino_t *ino;
+	unsigned n;
+};
+
+/* Was (st_dev, st_ino) met before? If not, it is now. -ENOMEM, 1 met, 0 new. */
+static int walk_meet(struct walk_seen *w, const struct stat *st)
+{
+	dev_t *d;
+	ino_t *i;
+	unsigned k;
+
+	for (k = 0; k < w->n; k++)
+		if (w->dev[k] == st->st_dev && w->ino[k] == st->st_ino)
+			return 1;
+	d = realloc(w->dev, (w->n + 1) * sizeof(*d));
+	if (d)
+		w->dev = d;
+	i = realloc(w->ino, (w->n + 1) * sizeof(*i));
+	if (i)
+		w->ino = i;
+	if (!d || !i)
+		return -ENOMEM;
+	w->dev[w->n] = st->st_dev;
+	w->ino[w->n++] = st->st_ino;
+	return 0;
+}
+
+/*
+ * The *.json files under dir. Links are followed (a results directory may gather others by
+ * links), but a directory or file met before, through a link or a link loop, is not again.
+ */
+static int walk(const char *dir, bool recursive, struct str_list *l, struct walk_seen *w,
+		unsigned depth)
 {
 	char path[PATH_MAX];
 	struct dirent *de;
 	struct stat st;
 	DIR *d;
-	int ret = 0;
+	int ret = 0, met = 0;
 
-	if (depth > 8)
+	if (depth > 32)
 		return 0;
 	d = opendir(dir);
 	if (!d)
 		return -errno;
+	if (fstat(dirfd(d), &st) || (met = walk_meet(w, &st)) != 0) {
+		ret = met < 0 ? met : 0;
+		closedir(d);
+		return ret;
+	}
 	while (!ret && (de = readdir(d))) {
 		size_t len = strlen(de->d_name);
 
@@ -161,9 +203,12 @@ static int walk(const char *dir, bool recursive, struct str_list *l, unsigned de
 		if (stat(path, &st))
 			continue;
 		if (S_ISDIR(st.st_mode) && recursive)
-			ret = walk(path, recursive, l, depth + 1);
-		else if (S_ISREG(st.st_mode) && len > 5 && !strcmp(de->d_name + len - 5, ".json"))
+			ret = walk(path, recursive, l, w, depth + 1);
+		else if (S_ISREG(st.st_mode) && len > 5 && !strcmp(de->d_name + len - 5, ".json") &&
+			 !(ret = walk_meet(w, &st)))
 			ret = list_add(l, path);
+		if (ret > 0)
+			ret = 0;
 	}
 	closedir(d);
 	return ret;
@@ -186,8 +231,11 @@ void free_list(char **list, int n)
 int list_json_files(const char *dir, bool recursive, char ***out, struct iop_err *err)
 {
 	struct str_list l = { 0 };
-	int ret = walk(dir, recursive, &l, 0);
+	struct walk_seen w = { 0 };
+	int ret = walk(dir, recursive, &l, &w, 0);
 
+	free(w.dev);
+	free(w.ino);
 	if (ret) {
 		free_list(l.v, l.n);
 		return iop_errf(err, ret, "%s: %s", dir, strerror(-ret));
@@ -198,12 +246,57 @@ int list_json_files(const char *dir, bool recursive, char ***out, struct iop_err
 	return l.n;
 }
 
-/* Merge src into *out (the first one loaded becomes out). */
-static int pool(struct results *out, struct results *src, bool first, struct iop_err *err)
+void seen_free(struct seen_runs *s)
 {
-	int ret;
+	free_list(s->from, (int)s->n);
+	free(s->fp);
+	memset(s, 0, sizeof(*s));
+}
 
-	if (first) {
+int seen_meet(struct seen_runs *s, const struct results *r, const char **first)
+{
+	uint64_t fp = results_fingerprint(r), *nfp;
+	char **nfrom;
+	unsigned i;
+
+	for (i = 0; i < s->n; i++)
+		if (s->fp[i] == fp) {
+			*first = s->from[i];
+			return 1;
+		}
+	nfp = realloc(s->fp, (s->n + 1) * sizeof(*nfp));
+	if (nfp)
+		s->fp = nfp;
+	nfrom = realloc(s->from, (s->n + 1) * sizeof(*nfrom));
+	if (nfrom)
+		s->from = nfrom;
+	if (!nfp || !nfrom || !(s->from[s->n] = strdup(r->source)))
+		return -ENOMEM;
+	s->fp[s->n++] = fp;
+	return 0;
+}
+
+/*
+ * Merge src into *out (the first one loaded becomes out), unless it is a run pooled already
+ * (the same file twice, through another name or a link, a copy, or a run of the database
+ * given twice): its samples would count as more repeats, so it is refused.
+ */
+static int pool(struct results *out, struct results *src, struct seen_runs *seen,
+		struct iop_err *err)
+{
+	const char *first;
+	int ret = seen_meet(seen, src, &first);
+
+	if (ret) {
+		if (ret > 0)
+			ret = iop_errf(err, -EINVAL, "%s is the same run as %s (given twice, its samples would count twice); give each run once",
+				       src->source, first);
+		else
+			iop_errf(err, ret, "out of memory");
+		results_free(src);
+		return ret;
+	}
+	if (seen->n == 1) {
 		*out = *src;
 		return 0;
 	}
@@ -212,14 +305,38 @@ static int pool(struct results *out, struct results *src, bool first, struct iop
 	return ret;
 }
 
+/* The runs a selector names, one by one, into out. */
+static int pool_selector(struct store *st, const char *sel, struct results *out,
+			 struct seen_runs *seen, struct iop_err *err)
+{
+	struct results r;
+	int64_t *ids;
+	unsigned n, i;
+	int ret = store_run_ids(st, sel, &ids, &n, err);
+
+	if (ret)
+		return ret;
+	if (!n)
+		ret = iop_errf(err, -ENOENT, "%s: no run matches '%s'", st->db.where, sel);
+	for (i = 0; !ret && i < n; i++) {
+		ret = store_load_run(st, ids[i], &r, err);
+		if (!ret) {
+			snprintf(r.source, sizeof(r.source), "%s run %" PRId64, st->db.where, ids[i]);
+			ret = pool(out, &r, seen, err);
+		}
+	}
+	free(ids);
+	return ret;
+}
+
 int results_load_set(const char *spec, bool recursive, const char *db, struct results *out,
 		     struct iop_err *err)
 {
 	struct str_list files = { 0 };
 	char *copy = strdup(spec), *tok, *save = NULL;
+	struct seen_runs seen = { 0 };
 	struct store st;
 	bool st_open = false;
-	unsigned loaded = 0;
 	struct results r;
 	struct stat sb;
 	int i, ret = 0;
@@ -244,8 +361,8 @@ int results_load_set(const char *spec, bool recursive, const char *db, struct re
 			/* a run selector: the runs it names, from the database */
 			if (!st_open && !(ret = store_open(&st, db ? db : store_default_db(), false, err)))
 				st_open = true;
-			if (!ret && !(ret = store_select(&st, tok, &r, err)))
-				ret = pool(out, &r, !loaded++, err);
+			if (!ret)
+				ret = pool_selector(&st, tok, out, &seen, err);
 		} else {
 			ret = list_add(&files, tok);
 		}
@@ -253,17 +370,18 @@ int results_load_set(const char *spec, bool recursive, const char *db, struct re
 	free(copy);
 	if (st_open)
 		store_close(&st);
-	if (!ret && !files.n && !loaded)
+	if (!ret && !files.n && !seen.n)
 		ret = iop_errf(err, -EINVAL, "no result file given");
 	for (i = 0; !ret && i < files.n; i++)
 		if (!(ret = results_load(files.v[i], &r, err)))
-			ret = pool(out, &r, !loaded++, err);
-	if (!ret && (files.n > 1 || (files.n && loaded > (unsigned)files.n)))
-		snprintf(out->source, sizeof(out->source), "%s (%u files/runs)", spec, loaded);
-	else if (!ret && loaded > 1)
+			ret = pool(out, &r, &seen, err);
+	if (!ret && (files.n > 1 || (files.n && seen.n > (unsigned)files.n)))
+		snprintf(out->source, sizeof(out->source), "%s (%u files/runs)", spec, seen.n);
+	else if (!ret && seen.n > 1)
 		snprintf(out->source, sizeof(out->source), "%s", spec);
-	if (ret && loaded)
+	if (ret && seen.n)
 		results_free(out);
+	seen_free(&seen);
 	free_list(files.v, files.n);
 	return ret;
 }

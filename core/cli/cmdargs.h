@@ -64,10 +64,25 @@ int parse_count(const char *opt, const char *s, unsigned min, unsigned max, unsi
  * Load one side of a comparison: a result file, a run selector of the database db (NULL:
  * the default; latest, latest~N, run:ID, LABEL=VALUE), a comma list of them, or a
  * directory of files (*.json, searched recursively when recursive); the samples of cells
- * with the same identity are pooled, the environment is the first one's.
+ * with the same identity are pooled, the environment is the first one's. A run given twice
+ * (seen_meet) is refused (-EINVAL, naming both).
  */
 int results_load_set(const char *spec, bool recursive, const char *db, struct results *out,
 		     struct iop_err *err);
+
+/*
+ * The runs met so far, by what they are (results_fingerprint), each with the name it was
+ * first met by: one run read twice (another name, a link, a copy, the database) counts once.
+ */
+struct seen_runs {
+	uint64_t *fp;
+	char **from;
+	unsigned n;
+};
+
+/* Was a run with r's content met before (*first: its name then)? 1 yes, 0 no (now met), -ENOMEM. */
+int seen_meet(struct seen_runs *s, const struct results *r, const char **first);
+void seen_free(struct seen_runs *s);
 
 /* The database: --db, else --results-dir's iopath.db, else $IOPATH_DB or the default. */
 const char *db_spec(const char *db, const char *results_dir, char *buf, size_t len);
@@ -97,7 +112,11 @@ void json_keep(json_t *root, const char *what);
 /* One result file (iopath or fio JSON) into the store, as a run; -EEXIST if imported before. */
 int store_import_file(struct store *st, const char *path, int64_t *id, struct iop_err *err);
 
-/* List the *.json files under dir (sorted); returns how many, or -errno. Free with free_list. */
+/*
+ * List the *.json files under dir (sorted); returns how many, or -errno. Free with free_list.
+ * Links are followed, but no directory is entered twice and no file listed twice (a loop of
+ * links, two links to one file).
+ */
 int list_json_files(const char *dir, bool recursive, char ***out, struct iop_err *err);
 void free_list(char **list, int n);
 

@@ -1,6 +1,7 @@
 /* Gathering the HTML report's documents from files and from commands' results, and writing it. */
 #include <errno.h>
 #include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -176,6 +177,8 @@ static int add_dir(struct html_set *s, const char *dir, struct iop_err *err)
 {
 	struct results *runs = NULL, **order = NULL;
 	char **files = NULL, **xl = NULL;
+	struct seen_runs seen = { 0 };
+	const char *first;
 	unsigned nr = 0, i;
 	int n, ret = -ENOMEM;
 
@@ -195,9 +198,20 @@ static int add_dir(struct html_set *s, const char *dir, struct iop_err *err)
 		ret = results_load(files[i], &runs[nr], err);
 		if (ret)
 			goto out;
+		ret = seen_meet(&seen, &runs[nr], &first);
+		if (ret) {
+			results_free(&runs[nr]);
+			if (ret < 0) {
+				iop_errf(err, ret, "out of memory");
+				goto out;
+			}
+			fprintf(stderr, "iopath: report: skipping %s: the same run as %s\n", files[i], first);
+			continue;
+		}
 		order[nr] = &runs[nr];
 		nr++;
 	}
+	ret = 0;
 	qsort(order, nr, sizeof(*order), by_time);
 	for (i = 0; i < nr; i++) {
 		time_t t = (time_t)(order[i]->timestamp_ms / 1000);
@@ -224,6 +238,7 @@ out:
 	free(order);
 	free(runs);
 	free_list(files, n);
+	seen_free(&seen);
 	return ret;
 }
 

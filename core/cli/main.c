@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include "cli/cmdargs.h"
+#include "cli/termsafe.h"
 #include "cli/commands.h"
 #include "fleet/fleet.h"
 #include "fleet/fleet_report.h"
@@ -35,6 +36,7 @@ int main(int argc, char **argv)
 	/* --mpi and its options, or a launch by mpirun: join the MPI job (core/fleet/fleet.h) */
 	int code;
 
+	term_guard_streams();
 	iop_msg_set_sink(print_msg);
 	iop_debug_set_sink(print_debug);
 	fleet_set_writers(&report_fleet_writers);
