@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "base/parse.h"
 #include "iopath/engine.h"
 #include "job/replay.h"
 
@@ -74,21 +75,74 @@ static int ddir_of(const char *act)
 	return -1;
 }
 
+/*
+ * A number of a read_iolog line, strictly: digits only (or 0x hex), no sign, no wrap past
+ * 2^64 - 1 (sscanf's %llu would take "-1" and 99999999999999999999 as 2^64 - 1).
+ */
+static int iolog_num(const struct job_spec *job, unsigned lineno, const char *what,
+		     const char *s, unsigned long long *out, struct iop_err *err)
+{
+	uint64_t v;
+
+	if (parse_u64(s, &v))
+		return iop_errf(err, -EINVAL, "read_iolog %s:%u: %s '%s': expected a whole number from 0 to %llu",
+				job->read_iolog, lineno, what, s, (unsigned long long)UINT64_MAX);
+	*out = v;
+	return 0;
+}
+
+/*
+ * Split a line into [TIME] FILE ACTION [OFFSET LENGTH]: *n fields after the time (as the
+ * sscanf this replaces counted them), -EINVAL when a number is not one.
+ */
+static int split_line(const struct job_spec *job, const struct replay *r, unsigned lineno,
+		      char *line, char **name, char **act, unsigned long long *t,
+		      unsigned long long *off, unsigned long long *len, int *n, struct iop_err *err)
+{
+	static const char *const what[] = { "offset", "length" };
+	unsigned long long *num[] = { off, len };
+	char *tok[6], *save = NULL, *p;
+	unsigned nt = 0, first = r->version == 3, i;
+	int ret = 0;
+
+	for (p = strtok_r(line, " \t\r\n", &save); p && nt < 6; p = strtok_r(NULL, " \t\r\n", &save))
+		tok[nt++] = p;
+	*n = nt > first ? (int)(nt - first) : 0;
+	if (nt > first + 4 || nt < first + 2) {
+		*n = 0;
+		return 0;	/* the caller names the line */
+	}
+	if (first)
+		ret = iolog_num(job, lineno, "time", tok[0], t, err);
+	*name = tok[first];
+	*act = tok[first + 1];
+	for (i = 0; !ret && first + 2 + i < nt; i++)
+		ret = iolog_num(job, lineno, what[i], tok[first + 2 + i], num[i], err);
+	if (!ret && nt == first + 4 && *off > UINT64_MAX - *len)
+		ret = iop_errf(err, -EINVAL, "read_iolog %s:%u: offset %llu + length %llu is past the largest offset",
+			       job->read_iolog, lineno, *off, *len);
+	return ret;
+}
+
 static int load_text(const struct job_spec *job, struct replay *r, FILE *f, struct iop_err *err)
 {
-	char line[1024], name[512], act[64];
-	unsigned long long t = 0, off, len, last_wait = 0;
+	char line[1024], copy[1024], *name, *act;
+	unsigned long long t = 0, off = 0, len = 0, last_wait = 0;
 	unsigned lineno = 1;
-	int n, fi, d;
+	int n, fi, d, ret;
 
 	while (fgets(line, sizeof(line), f)) {
 		lineno++;
 		if (line[0] == '\n' || line[0] == '#')
 			continue;
-		if (r->version == 3)
-			n = sscanf(line, "%llu %511s %63s %llu %llu", &t, name, act, &off, &len) - 1;
-		else
-			n = sscanf(line, "%511s %63s %llu %llu", name, act, &off, &len);
+		snprintf(copy, sizeof(copy), "%s", line);
+		ret = split_line(job, r, lineno, line, &name, &act, &t, &off, &len, &n, err);
+		if (ret)
+			return ret;
+		if (n < 2) {
+			n = 0;
+			name = act = copy + strlen(copy);
+		}
 		if (n == 2 && (!strcmp(act, "add") || !strcmp(act, "open") || !strcmp(act, "close"))) {
 			fi = file_index(r, job, name);
 			if (fi < 0)
@@ -110,7 +164,7 @@ static int load_text(const struct job_spec *job, struct replay *r, FILE *f, stru
 		if (d < 0)
 			return iop_errf(err, -EINVAL,
 					"read_iolog %s:%u: cannot read '%.*s' (accepted: [TIME] FILE add|open|close, or [TIME] FILE read|write|trim|sync|datasync OFFSET LENGTH)",
-					job->read_iolog, lineno, (int)strcspn(line, "\n"), line);
+					job->read_iolog, lineno, (int)strcspn(copy, "\n"), copy);
 		if (d == DDIR_TRIM ? len > UINT32_MAX : len > (1u << 30))
 			return iop_errf(err, -EINVAL, "read_iolog %s:%u: length %llu over %s",
 					job->read_iolog, lineno, len,

@@ -200,6 +200,33 @@ Test(iolog, a_log_that_is_not_one_is_refused)
 	run_out_free(&r);
 }
 
+/* Numbers in a log are read strictly: a sign, a wrap past 2^64 - 1 or a sum past it is refused. */
+Test(iolog, offsets_that_would_wrap_are_refused)
+{
+	static const char *const bad[][2] = {
+		{ "0 /dev/null write -1 4096", "offset '-1'" },
+		{ "0 /dev/null write 99999999999999999999 4096", "offset '99999999999999999999'" },
+		{ "0 /dev/null write 18446744073709551615 4096", "past the largest offset" },
+		{ "-5 /dev/null write 0 4096", "time '-5'" },
+		{ "0 /dev/null write 0 +4096", "length '+4096'" },
+	};
+	const char *dir = tmpdir_make();
+	char log[300], a[320];
+	struct run_out r;
+	unsigned i;
+
+	snprintf(log, sizeof(log), "%s/wrap", dir);
+	snprintf(a, sizeof(a), "--read_iolog=%s", log);
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		file_printf(log, "fio version 3 iolog\n0 /dev/null add\n0 /dev/null open\n%s\n", bad[i][0]);
+		r = iopath_run("--name=x", a, "--rw=write", NULL);
+		cr_assert_eq(r.status, 2, "%s: exit %d: %s", bad[i][0], r.status, r.err);
+		cr_assert_not_null(strstr(r.err, bad[i][1]), "%s: %s", bad[i][0], r.err);
+		cr_assert_not_null(strstr(r.err, ":4:"), "the line is not named: %s", r.err);
+		run_out_free(&r);
+	}
+}
+
 /* log_prio: the priority column as fio's 0x%04x (class << 13 | level); log_issue_time: one more. */
 Test(iolog, log_prio_and_log_issue_time_columns)
 {
