@@ -1,11 +1,13 @@
 /* The results database's connection: SQLite (libsqlite3) here, PostgreSQL in db_pg.c. */
 #include <errno.h>
+#include <fcntl.h>
 #include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "results/db.h"
 #include "results/db_pg.h"
@@ -94,19 +96,54 @@ static int sqlite_claim(struct db *db, struct iop_err *err)
 	return db_exec(db, sql, err);
 }
 
-/* The -wal and -shm files SQLite opens beside the database follow the same rules. */
+/* Does the file open on fd start as a write-ahead log does (or is it empty, not written yet)? */
+static bool wal_header_ok(int fd, const struct stat *st)
+{
+	unsigned char h[4];
+
+	if (st->st_size == 0)
+		return true;
+	if (st->st_size < 32 || pread(fd, h, sizeof(h), 0) != (ssize_t)sizeof(h))
+		return false;
+	/* the magic, big-endian: 0x377f0682 or 0x377f0683 (the checksums' byte order) */
+	return h[0] == 0x37 && h[1] == 0x7f && h[2] == 0x06 && (h[3] == 0x82 || h[3] == 0x83);
+}
+
+/*
+ * The -wal, -shm and -journal files SQLite opens beside the database, written and removed
+ * by it: each that exists must be a regular file with one link (a hard link to a user's
+ * file would be overwritten and unlinked), and an existing -wal must be one. Checked on the
+ * file opened (O_NOFOLLOW), right before SQLite opens them; a foreign one is left alone.
+ */
 static int sqlite_side_files(const char *path, struct iop_err *err)
 {
 	static const char *const suffix[] = { "-wal", "-shm", "-journal" };
 	char side[600];
 	struct stat st;
 	unsigned i;
+	int fd;
+	bool ok;
 
 	for (i = 0; i < sizeof(suffix) / sizeof(suffix[0]); i++) {
 		snprintf(side, sizeof(side), "%s%s", path, suffix[i]);
-		if (!lstat(side, &st) && !S_ISREG(st.st_mode))
-			return iop_errf(err, -EINVAL, "--db %s: %s is not a regular file (a link or a device); refused",
+		fd = open(side, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+		if (fd < 0 && errno == ENOENT)
+			continue;
+		if (fd < 0)
+			return iop_errf(err, -EINVAL, "--db %s: %s is not a regular file (%s); refused, left alone",
+					path, side, errno == ELOOP ? "a symbolic link" : strerror(errno));
+		ok = !fstat(fd, &st) && S_ISREG(st.st_mode);
+		if (!ok) {
+			close(fd);
+			return iop_errf(err, -EINVAL, "--db %s: %s is not a regular file (a link or a device); refused, left alone",
 					path, side);
+		}
+		ok = st.st_nlink == 1 && (i || wal_header_ok(fd, &st));
+		close(fd);
+		if (!ok)
+			return iop_errf(err, -EINVAL, "--db %s: %s is not SQLite's (%s); refused, left alone",
+					path, side, st.st_nlink != 1 ? "it has other hard links" :
+					"no write-ahead log header");
 	}
 	return 0;
 }

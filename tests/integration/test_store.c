@@ -396,6 +396,54 @@ Test(store, a_file_that_is_not_an_iopath_database_is_left_alone)
 	run_out_free(&r);
 }
 
+/*
+ * SQLite writes and removes DB-wal, DB-shm and DB-journal: a hard link to a user's file
+ * there, or a -wal that is not a log, is refused and left as it was, even by results list.
+ */
+Test(store, side_files_that_are_not_sqlites_are_left_alone)
+{
+	static const char *const cases[][2] = {
+		{ "-wal", "other hard links" }, { "-shm", "other hard links" },
+		{ "-journal", "other hard links" }, { "-wal", "no write-ahead log header" },
+	};
+	const char *dir = tmpdir_make();
+	char db[300], dbarg[340], file[300], user[300], side[320];
+	struct run_out r;
+	uint64_t sum;
+	unsigned i;
+
+	if (pg())
+		cr_skip_test("SQLite's side files: SQLite only");
+	snprintf(db, sizeof(db), "%s/r.db", dir);
+	snprintf(dbarg, sizeof(dbarg), "--db=%s", db);
+	snprintf(file, sizeof(file), "%s/a.json", dir);
+	snprintf(user, sizeof(user), "%s/precious.txt", dir);
+	write_result(file, "8.2.1", 1.0, 1000);
+	r = iopath_run("results", "import", file, dbarg, NULL);
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	run_out_free(&r);
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		snprintf(side, sizeof(side), "%s%s", db, cases[i][0]);
+		file_make(user, 40000, 3);
+		sum = file_sum(user);
+		if (i < 3)
+			cr_assert_eq(link(user, side), 0);
+		else
+			file_make(side, 40000, 4);
+		r = iopath_run("results", "list", dbarg, NULL);
+		cr_assert_eq(r.status, 2, "%s: exit %d: %s", side, r.status, r.err);
+		cr_assert_not_null(strstr(r.err, cases[i][1]), "%s: %s", side, r.err);
+		run_out_free(&r);
+		cr_assert_eq(access(side, F_OK), 0, "%s was removed", side);
+		cr_assert_eq(file_sum(i < 3 ? user : side), i < 3 ? sum : file_sum(side), "changed");
+		cr_assert_eq(file_sum(user), sum, "the user's file changed");
+		unlink(side);
+	}
+	r = iopath_run("results", "list", dbarg, NULL);
+	cr_assert_eq(r.status, 0, "without them the database opens: %s", r.err);
+	run_out_free(&r);
+}
+
 Test(store, iopath_db_names_the_database_without_db)
 {
 	const char *dir = tmpdir_make(), *db = test_db(dir);
