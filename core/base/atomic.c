@@ -70,20 +70,12 @@ enum out_kind { OUT_NEW, OUT_REPLACE, OUT_STREAM, OUT_FIFO };
 
 static bool marked(const char *path)
 {
-	char val[64];
-	ssize_t n = lgetxattr(path, IOPATH_MARK_XATTR, val, sizeof(val));
-
-	return n == (ssize_t)sizeof(IOPATH_MARK_VALUE) - 1 &&
-	       !memcmp(val, IOPATH_MARK_VALUE, (size_t)n);
+	return iop_marked_path(path, false);
 }
 
 static bool marked_fd(int fd)
 {
-	char val[64];
-	ssize_t n = fgetxattr(fd, IOPATH_MARK_XATTR, val, sizeof(val));
-
-	return n == (ssize_t)sizeof(IOPATH_MARK_VALUE) - 1 &&
-	       !memcmp(val, IOPATH_MARK_VALUE, (size_t)n);
+	return iop_marked_fd(fd);
 }
 
 static const char *const only_files =
@@ -298,7 +290,7 @@ static void sync_dir(const char *path)
 static void mark_fd(int fd)
 {
 	/* a filesystem without user xattrs leaves it unmarked: a later run asks before replacing */
-	(void)fsetxattr(fd, IOPATH_MARK_XATTR, IOPATH_MARK_VALUE, sizeof(IOPATH_MARK_VALUE) - 1, 0);
+	(void)iop_mark_fd(fd);
 }
 
 /*

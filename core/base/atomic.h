@@ -7,10 +7,8 @@
 #include <stdio.h>
 
 #include "base/err.h"
+#include "base/mark.h"
 
-/* The extended attribute that marks a file iopath wrote (a result) or created (a job file). */
-#define IOPATH_MARK_XATTR "user.iopath"
-#define IOPATH_MARK_VALUE "created-by-iopath"
 
 /* A result file being written: a temporary next to it until commit renames it in place. */
 struct atomic_file {

@@ -326,8 +326,8 @@ FILE *iolog_open(const char *path)
 		return NULL;
 	if (fstat(fd, &st) || (!S_ISREG(st.st_mode) && !S_ISCHR(st.st_mode)) ||
 	    (S_ISCHR(st.st_mode) && strcmp(path, "/dev/null")) ||
-	    (S_ISREG(st.st_mode) && fgetxattr(fd, IOPATH_MARK_XATTR, val, sizeof(val)) < 0 &&
-	     errno != ENOTSUP)) {
+	    (S_ISREG(st.st_mode) && (fgetxattr(fd, IOPATH_MARK_XATTR, val, sizeof(val)) >= 0 ||
+				     errno != ENOTSUP) && !iop_marked_fd(fd))) {
 		close(fd);
 		errno = EPERM;
 		return NULL;

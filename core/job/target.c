@@ -15,10 +15,10 @@
 #include <sys/xattr.h>
 #include <unistd.h>
 
+#include "base/mark.h"
 #include "job/target.h"
 
-#define OWNER_XATTR "user.iopath"
-#define OWNER_VALUE "created-by-iopath"
+#define OWNER_XATTR IOPATH_MARK_XATTR
 #define SIDECAR_SUFFIX ".iopath"
 
 int target_policy_option(struct target_policy *pol, const char *key, const char *val,
@@ -221,7 +221,7 @@ static bool has_xattrs(int fd)
 
 static int mark(int fd, const char *path, bool pending)
 {
-	if (!fsetxattr(fd, OWNER_XATTR, OWNER_VALUE, sizeof(OWNER_VALUE) - 1, 0))
+	if (!iop_mark_fd(fd))
 		return pending && fsetxattr(fd, LAYOUT_XATTR, LAYOUT_PENDING,
 					    sizeof(LAYOUT_PENDING) - 1, 0) ? -errno : 0;
 	/* no user xattrs here (9p, vboxsf, some FUSE, ramfs): a sidecar file records it */
@@ -329,14 +329,11 @@ int target_mark_refresh(int fd, const char *path)
 
 bool target_owned_fd(int fd, const char *path)
 {
-	char val[64];
 	struct stat st;
-	ssize_t n;
 
 	if (fstat(fd, &st) || !S_ISREG(st.st_mode))
 		return false;
-	n = fgetxattr(fd, OWNER_XATTR, val, sizeof(val));
-	if (n == (ssize_t)sizeof(OWNER_VALUE) - 1 && !memcmp(val, OWNER_VALUE, (size_t)n))
+	if (iop_marked_fd(fd))
 		return true;
 	return sidecar_says_owned(fd, path);
 }
@@ -348,14 +345,11 @@ bool target_owned(const char *path)
 
 	if (fd < 0) {
 		/* a file iopath may not read (0200, or another user's 0600): ask by name */
-		char val[64];
 		struct stat st;
-		ssize_t n;
 
 		if (stat(path, &st) || !S_ISREG(st.st_mode))
 			return false;
-		n = getxattr(path, OWNER_XATTR, val, sizeof(val));
-		return n == (ssize_t)sizeof(OWNER_VALUE) - 1 && !memcmp(val, OWNER_VALUE, (size_t)n);
+		return iop_marked_path(path, true);
 	}
 	owned = target_owned_fd(fd, path);
 	close(fd);

@@ -126,8 +126,7 @@ static int plot_finish(const char *work, const char *dir, int ret, struct iop_er
 		snprintf(to, sizeof(to), "%s/%s", dir, de->d_name);
 		fd = open(from, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
 		if (fd >= 0) {
-			(void)fsetxattr(fd, IOPATH_MARK_XATTR, IOPATH_MARK_VALUE,
-					sizeof(IOPATH_MARK_VALUE) - 1, 0);
+			(void)iop_mark_fd(fd);
 			close(fd);
 		}
 		if (!r2 && (r2 = atomic_place(from, to, false)) && !ret)

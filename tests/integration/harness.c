@@ -14,6 +14,7 @@
 #include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <sys/xattr.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -731,4 +732,18 @@ bool atomic_write_limits(const char *dir, unsigned *min, unsigned *max, unsigned
 	close(fd);
 	*min = v[0], *max = v[1], *segs = v[2];
 	return *min && *max >= *min;
+}
+
+void iopath_mark(const char *path)
+{
+	struct statx stx;
+	char val[128];
+	int n;
+
+	cr_assert_eq(statx(AT_FDCWD, path, 0, STATX_INO | STATX_BTIME, &stx), 0, "statx %s", path);
+	n = snprintf(val, sizeof(val), "created-by-iopath ino=%llu", (unsigned long long)stx.stx_ino);
+	if (stx.stx_mask & STATX_BTIME)
+		n += snprintf(val + n, sizeof(val) - (size_t)n, " btime=%lld.%09u",
+			      (long long)stx.stx_btime.tv_sec, stx.stx_btime.tv_nsec);
+	cr_assert_eq(setxattr(path, "user.iopath", val, (size_t)n, 0), 0, "setxattr %s", path);
 }

@@ -182,6 +182,12 @@ void loopdev_detach(int *fd, char *dev);
  */
 bool atomic_write_limits(const char *dir, unsigned *min, unsigned *max, unsigned *segs);
 
+/*
+ * Give path iopath's mark as iopath sets it (tied to the file: its inode and birth time),
+ * for a test that stands in for an earlier run's file.
+ */
+void iopath_mark(const char *path);
+
 /* Run a shell command line built from fmt; returns its exit status (or -1). */
 int sh(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 

@@ -247,3 +247,45 @@ Test(kept, write_jobs_that_cover_their_file_leave_it_complete)
 	run_out_free(&r);
 	cr_assert(layout_pending(), "norandommap leaves blocks unwritten: the file must stay incomplete");
 }
+
+/*
+ * The mark names the file it marks: a copy made with cp -a (which copies user.* attributes,
+ * as rsync -X and tar --xattrs do) is the user's, not iopath's, whether a job file or a result.
+ */
+Test(kept, a_copy_of_an_iopath_file_is_not_iopaths)
+{
+	char copy[340], copt[360], out[340], oopt[360], out2[340];
+	struct run_out r;
+	uint64_t sum;
+
+	job_file();
+	r = iopath_run("--name=r", fopt, "--rw=read", "--size=256k", NULL);
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	run_out_free(&r);
+	snprintf(copy, sizeof(copy), "%s.copy", file);
+	cr_assert_eq(sh("cp -a '%s' '%s'", file, copy), 0);
+	sum = file_sum(copy);
+	snprintf(copt, sizeof(copt), "--filename=%s", copy);
+	r = iopath_run("--name=w", copt, "--rw=write", "--size=256k", NULL);
+	cr_assert_eq(r.status, 2, "a copy was written as iopath's: exit %d: %s", r.status, r.err);
+	cr_assert_not_null(strstr(r.err, "not created by iopath"), "%s", r.err);
+	run_out_free(&r);
+	cr_assert_eq(file_sum(copy), sum, "the copy changed");
+	r = iopath_run("--name=w", fopt, "--rw=write", "--size=256k", NULL);
+	cr_assert_eq(r.status, 0, "the original is iopath's still: %s", r.err);
+	run_out_free(&r);
+
+	snprintf(out, sizeof(out), "%s.json", file);
+	snprintf(out2, sizeof(out2), "%s.2.json", file);
+	snprintf(oopt, sizeof(oopt), "--output=%s", out);
+	r = iopath_run("--name=n", "--ioengine=null", "--size=1m", "--output-format=json", oopt, NULL);
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	run_out_free(&r);
+	cr_assert_eq(sh("cp -a '%s' '%s'", out, out2), 0);
+	sum = file_sum(out2);
+	snprintf(oopt, sizeof(oopt), "--output=%s", out2);
+	r = iopath_run("--name=n", "--ioengine=null", "--size=1m", "--output-format=json", oopt, NULL);
+	cr_assert_eq(r.status, 2, "a copied result was replaced: exit %d: %s", r.status, r.err);
+	run_out_free(&r);
+	cr_assert_eq(file_sum(out2), sum, "the copied result changed");
+}

@@ -37,7 +37,7 @@ Test(results, output_file_is_replaced_whole_never_rewritten_in_place)
 	snprintf(out, sizeof(out), "%s/out.json", dir);
 	file_write_text(out, "old result\n");
 	/* an earlier result of iopath's (its mark): replaced without asking */
-	cr_assert_eq(setxattr(out, "user.iopath", "created-by-iopath", 17, 0), 0);
+	iopath_mark(out);
 	fd = open(out, O_RDONLY);
 	cr_assert_geq(fd, 0);
 	snprintf(opt, sizeof(opt), "--output=%s", out);
@@ -120,7 +120,7 @@ Test(results, a_result_that_cannot_be_written_is_saved_elsewhere)
 	test_mount(test_mnt, "tmpfs", 0, "size=64k", "a small tmpfs");
 	snprintf(out, sizeof(out), "%s/out.json", test_mnt);
 	file_write_text(out, "{\"old\": true}\n");
-	cr_assert_eq(setxattr(out, "user.iopath", "created-by-iopath", 17, 0), 0);
+	iopath_mark(out);
 	sum = file_sum(out);
 	snprintf(filler, sizeof(filler), "dd if=/dev/zero of=%s/filler bs=4k 2>/dev/null", test_mnt);
 	sh("%s", filler);

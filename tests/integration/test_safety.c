@@ -745,7 +745,7 @@ Test(safety, a_layout_cut_short_is_laid_out_again_not_measured)
 	snprintf(file, sizeof(file), "%s/cut", out_dir);
 	file_make(file, 1 << 20, 0);	/* zeros where the layout never wrote */
 	cr_assert_eq(sh("dd if=/dev/zero of=%s bs=1M count=1 conv=notrunc 2>/dev/null", file), 0);
-	cr_assert_eq(setxattr(file, "user.iopath", "created-by-iopath", 17, 0), 0);
+	iopath_mark(file);
 	cr_assert_eq(setxattr(file, "user.iopath.layout", "incomplete", 10, 0), 0);
 	sum = file_sum(file);
 	snprintf(fo, sizeof(fo), "--filename=%s", file);
