@@ -49,6 +49,7 @@ static void usage(FILE *f)
 		"  --debug=TYPE,...     fio's debug lines on stdout: parse, file, io, job (help lists)\n"
 		"  --ignore-unsupported warn about fio options iopath lacks instead of refusing\n"
 		"  --allow-overwrite    let write jobs overwrite existing files iopath did not create\n"
+		"  --allow-fill         let layouts and writes fill a filesystem below iopath's reserve\n"
 		"  --allow-destructive=DEV  let write jobs write DEV even though it holds data\n");
 }
 

@@ -32,6 +32,12 @@ int target_policy_option(struct target_policy *pol, const char *key, const char 
 		pol->readonly = true;
 		return 1;
 	}
+	if (!strcmp(key, "allow-fill")) {
+		if (val)
+			return iop_errf(err, -EINVAL, "--allow-fill takes no value (it lets layouts and writes fill a filesystem past iopath's free-space reserve)");
+		pol->allow_fill = true;
+		return 1;
+	}
 	if (!strcmp(key, "allow-overwrite")) {
 		if (val)
 			return iop_errf(err, -EINVAL,

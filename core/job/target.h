@@ -19,13 +19,14 @@ struct target_policy {
 	/* IOPATH_ALLOW_OVERWRITE: colon-separated files (or directories: the files in them) */
 	const char *allow_overwrite_paths;
 	bool readonly;				/* --readonly: no job writes, trims, creates or extends */
+	bool allow_fill;			/* --allow-fill: below the free-space reserve too */
 	unsigned nr_destructive;
 	const char *destructive[TARGET_DESTRUCTIVE_MAX];	/* --allow-destructive=DEV */
 };
 
 /*
- * A run-wide command-line option of the policy: --allow-overwrite, --allow-destructive=DEV or
- * --readonly.
+ * A run-wide command-line option of the policy: --allow-overwrite, --allow-destructive=DEV,
+ * --allow-fill or --readonly.
  * Returns 1 when key was one of them, 0 when not, -errno (with err) on a bad value.
  */
 int target_policy_option(struct target_policy *pol, const char *key, const char *val,

@@ -448,6 +448,8 @@ int run_jobs_progress(const struct job_list *jobs, struct run_results *out, run_
 	}
 	if (!ret)
 		ret = fit_nofile(jobs, gjs, err);
+	if (!ret)
+		ret = fit_space(jobs, gjs, err);
 	out->probes = jobs->probes;
 	if (!out->probes) {
 		out->probes = calloc(1, sizeof(*out->probes));

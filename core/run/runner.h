@@ -165,6 +165,20 @@ int create_logs(const struct job_plan *plan, struct iop_err *err);
 
 int fit_nofile(const struct job_list *jobs, const struct group_job *gjs, struct iop_err *err);
 
+/* ---- space.c ---- */
+
+/*
+ * The free space a layout or write job must leave on its filesystem: SPACE_RESERVE_PCT of
+ * it, at most SPACE_RESERVE_MAX. fit_space refuses a run (before anything is laid out) whose
+ * files would take more than the free space above that (-ENOSPC, naming the job, the space
+ * free and the space asked for), unless --allow-fill (policy.allow_fill) or the job's
+ * fill_device=1 says to fill it.
+ */
+#define SPACE_RESERVE_PCT 5
+#define SPACE_RESERVE_MAX (1ull << 30)
+uint64_t space_reserve(uint64_t total);
+int fit_space(const struct job_list *jobs, const struct group_job *gjs, struct iop_err *err);
+
 /*
  * atomic=1: the file open on fd must have atomic writes, and the job's write size and its
  * workers' starts must suit its limits (found, when not NULL, gets them). 0 or -errno.

@@ -51,8 +51,9 @@ Test(faults, enospc_mid_run_fails_the_job_and_keeps_its_numbers)
 	snprintf(bad, sizeof(bad), "--filename=%s/f", test_mnt);
 	snprintf(good, sizeof(good), "--filename=%s/g", dir);
 	snprintf(out, sizeof(out), "--output=%s/out.json", dir);
-	r = iopath_run("--rw=write", "--bs=64k", "--name=bad", bad, "--size=8m", "--name=good", good,
-		       "--size=4m", "--output-format=json", out, NULL);
+	/* --allow-fill: past the free-space reserve, to meet ENOSPC mid-run */
+	r = iopath_run("--rw=write", "--bs=64k", "--allow-fill", "--name=bad", bad, "--size=8m",
+		       "--name=good", good, "--size=4m", "--output-format=json", out, NULL);
 	cr_assert_eq(r.status, 1, "exit %d: %s", r.status, r.err);
 	cr_assert_not_null(strstr(r.err, "No space left on device"), "%s", r.err);
 	cr_assert_not_null(strstr(r.err, test_mnt), "%s", r.err);
@@ -72,8 +73,8 @@ Test(faults, enospc_under_mmap_is_an_error_not_a_crash)
 	snprintf(bad, sizeof(bad), "--filename=%s/f", test_mnt);
 	snprintf(good, sizeof(good), "--filename=%s/g", dir);
 	snprintf(out, sizeof(out), "--output=%s/out.json", dir);
-	r = iopath_run("--rw=write", "--bs=64k", "--name=bad", bad, "--ioengine=mmap", "--size=8m",
-		       "--name=good", good, "--size=4m", "--output-format=json", out, NULL);
+	r = iopath_run("--rw=write", "--bs=64k", "--allow-fill", "--name=bad", bad, "--ioengine=mmap",
+		       "--size=8m", "--name=good", good, "--size=4m", "--output-format=json", out, NULL);
 	cr_assert_eq(r.status, 1, "exit %d (SIGBUS is 135): %s", r.status, r.err);
 	cr_assert_not_null(strstr(r.err, "Input/output error"), "%s", r.err);
 	snprintf(out, sizeof(out), "%s/out.json", dir);

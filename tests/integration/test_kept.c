@@ -289,3 +289,33 @@ Test(kept, a_copy_of_an_iopath_file_is_not_iopaths)
 	run_out_free(&r);
 	cr_assert_eq(file_sum(out2), sum, "the copied result changed");
 }
+
+/*
+ * A layout that would leave a filesystem below the reserve (5% of it, at most 1 GiB) is
+ * refused before anything is laid out, naming the space free and the space asked for;
+ * --allow-fill lets it go on (here to ENOSPC, the job's error), as fill_device=1 does.
+ */
+Test(kept, a_layout_past_the_free_space_reserve_is_refused_before_it_starts)
+{
+	const char *dir = tmpdir_make();
+	char opt[340], path[340];
+	struct run_out r;
+
+	snprintf(test_mnt, sizeof(test_mnt), "%s/small", dir);
+	test_mount(test_mnt, "tmpfs", 0, "size=8m", "a small tmpfs");
+	snprintf(path, sizeof(path), "%s/f", test_mnt);
+	snprintf(opt, sizeof(opt), "--filename=%s", path);
+	r = iopath_run("--name=big", opt, "--rw=read", "--size=7900k", NULL);
+	cr_assert_eq(r.status, 2, "exit %d: %s", r.status, r.err);
+	cr_assert_not_null(strstr(r.err, "7900KiB more"), "the size asked for is not named: %s", r.err);
+	cr_assert_not_null(strstr(r.err, "8192KiB free of 8192KiB"), "the free space is not named: %s", r.err);
+	cr_assert_not_null(strstr(r.err, "--allow-fill"), "%s", r.err);
+	run_out_free(&r);
+	cr_assert_neq(access(path, F_OK), 0, "a file was laid out before the refusal");
+	r = iopath_run("--name=fits", opt, "--rw=write", "--size=6m", NULL);
+	cr_assert_eq(r.status, 0, "a job within the reserve is refused: %s", r.err);
+	run_out_free(&r);
+	r = iopath_run("--name=big", opt, "--rw=write", "--size=7900k", "--allow-fill", NULL);
+	cr_assert_neq(r.status, 2, "--allow-fill did not allow it: %s", r.err);
+	run_out_free(&r);
+}
