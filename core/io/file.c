@@ -462,7 +462,7 @@ int file_layout_fd(const struct job_spec *job, int fd, const char *path, bool cr
 		layout_undo(fd, path, created, have);
 	}
 	/* a write job's file holds no data yet: it stays incomplete until written whole */
-	if (!ret && mine && fill)
+	if (!ret && mine && (fill || !job_writes_data(job->rw)))
 		ret = target_layout_done(fd, path);
 	return ret;
 }
