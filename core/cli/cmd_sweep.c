@@ -168,6 +168,7 @@ static int parse_args(int argc, char **argv, struct sweep_args *a, struct iop_er
 		{ "db", ARG_STRING, { .s = &a->db } },
 		{ NULL },
 	};
+	char db[PATH_MAX];
 	const char *v;
 	unsigned k;
 	int i, ret;
@@ -231,7 +232,10 @@ static int parse_args(int argc, char **argv, struct sweep_args *a, struct iop_er
 		return ret;
 	if (a->json && (ret = atomic_check_as("--json", a->json, err)))
 		return ret;
-	return a->plot ? plot_check_dir("--plot", a->plot, err) : 0;
+	if (a->plot && (ret = plot_check_dir("--plot", a->plot, err)))
+		return ret;
+	return a->save && !a->dry_run ?
+	       save_check(db_spec(a->db, a->results_dir, db, sizeof(db)), err) : 0;
 }
 
 /*
@@ -603,21 +607,26 @@ static int outputs(const struct sweep_args *a, const struct results *all)
 	fflush(stdout);
 	if (a->csv && write_csv(a->csv, r, &err)) {
 		fprintf(stderr, "iopath: %s\n", err.msg);
+		results_keep(r, "--csv");
 		bad = 1;
 	}
 	if (a->json && ex && write_explained(a->json, r, ex, &err)) {
 		fprintf(stderr, "iopath: --json: %s\n", err.msg);
+		results_keep(r, "--json");
 		bad = 1;
 	} else if (a->json && !ex && results_write(r, a->json, &err)) {
 		fprintf(stderr, "iopath: --json: %s\n", err.msg);
+		results_keep(r, "--json");
 		bad = 1;
 	}
 	if (a->plot && plot_sweep(r, a->plot, &err)) {
 		fprintf(stderr, "iopath: --plot: %s\n", err.msg);
+		results_keep(r, "--plot");
 		bad = 1;
 	}
 	if (a->html && html_write_results(r, ex, a->html, &err)) {
 		fprintf(stderr, "iopath: %s\n", err.msg);
+		results_keep(r, "--html");
 		bad = 1;
 	}
 	/* the store keeps all that was measured: explain reads a saved run back whole */
@@ -785,11 +794,16 @@ int cmd_sweep(int argc, char **argv)
 		if (!target_sidecar_path(a.g.targets[i].file, side, sizeof(side)))
 			tempfiles_remove(side);
 	}
-	cells_mark_not_run(&res, "not run: the sweep was interrupted");
 	if (ret) {
+		char why[sizeof(err.msg) + 64];
+
 		fprintf(stderr, "iopath: %s\n", err.msg);
+		snprintf(why, sizeof(why), "not run: the sweep stopped at an error: %s", err.msg);
+		cells_mark_not_run(&res, CELL_SKIPPED, why);
 		code = EXIT_JOB_FAILED;
 	}
+	/* only a signal interrupts: the cells it left are interrupted, no others */
+	cells_mark_not_run(&res, CELL_INTERRUPTED, "not run: the sweep was interrupted");
 	/* under MPI only rank 0 writes: its cells are the merged ones */
 	code = !fleet_rank() && outputs(&a, &res) ? EXIT_JOB_FAILED :
 	       code == EXIT_JOB_FAILED ? code : 0;

@@ -130,13 +130,13 @@ int cells_enter(struct results *res, const struct cell_job *cells, unsigned n,
 	return 0;
 }
 
-void cells_mark_not_run(struct results *res, const char *why)
+void cells_mark_not_run(struct results *res, enum cell_status st, const char *why)
 {
 	unsigned i;
 
 	for (i = 0; i < res->nr; i++)
 		if (res->cells[i].status == CELL_OK && !res->cells[i].nr)
-			cell_set_status(&res->cells[i], CELL_INTERRUPTED, why);
+			cell_set_status(&res->cells[i], st, why);
 }
 
 void cell_job_free(struct cell_job *c)

@@ -83,8 +83,11 @@ int cell_run(struct results *res, const struct cell_job *c, struct iop_err *err)
 int cells_enter(struct results *res, const struct cell_job *cells, unsigned n,
 		struct iop_err *err);
 
-/* Mark the cells of res that have no sample and no status yet as interrupted, with why. */
-void cells_mark_not_run(struct results *res, const char *why);
+/*
+ * Mark the cells of res that have no sample and no status yet with st (interrupted when a
+ * signal stopped the run, skipped when an error did), with why.
+ */
+void cells_mark_not_run(struct results *res, enum cell_status st, const char *why);
 
 void cell_job_free(struct cell_job *c);
 void cells_free(struct cell_job *cells, unsigned n);

@@ -242,6 +242,17 @@ static int run_one(struct sweep_grid *g, struct cell_job *c, unsigned rep, struc
 	if (h->start)
 		h->start(h->arg, c->label, rep, g->repeat);
 	ret = run_jobs(&c->jobs, &rr, err);
+	if (ret && fleet_size() <= 1) {
+		/* refused before its first I/O (its files, its space): it says why, the others run */
+		char why[sizeof(err->msg)];
+
+		snprintf(why, sizeof(why), "%s", err->msg);
+		if (h->end)
+			h->end(h->arg);
+		run_results_free(&rr);
+		ret = cell_record_skip(res, c, why, err);
+		return ret ? ret : 1;
+	}
 	if (g->explain && fleet_size() > 1) {
 		/* rank 0 also keeps each rank's own run, as that rank's target */
 		char *note = explain_rank_note(t->role, t->dir, &g->probes, c->identity, c->label);

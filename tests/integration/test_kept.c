@@ -319,3 +319,76 @@ Test(kept, a_layout_past_the_free_space_reserve_is_refused_before_it_starts)
 	cr_assert_neq(r.status, 2, "--allow-fill did not allow it: %s", r.err);
 	run_out_free(&r);
 }
+
+Test(kept, sweep_save_into_a_directory_is_refused_before_any_cell)
+{
+	struct run_out r;
+
+	dirs("dbdir");
+	cr_assert_eq(mkdir(db, 0755), 0);
+	r = iopath_run("sweep", "--engine", "null", "--runtime", "0", "--size", "1m", "--target", target,
+		       "--save", "--db", db, NULL);
+	assert_refused_early(&r, "not a regular file");
+	cr_assert_null(strstr(r.err, "cell 1/"), "a cell ran: %s", r.err);
+	run_out_free(&r);
+}
+
+/*
+ * A cell refused when it comes to run (here: a block size direct I/O cannot use there) is
+ * skipped with its reason; the sweep goes on and no cell is called interrupted.
+ */
+Test(kept, a_cell_refused_at_run_time_is_skipped_and_the_others_run)
+{
+	char json[340];
+	json_t *j, *c;
+	size_t i;
+	struct run_out r;
+
+	dirs("unused.db");
+	snprintf(json, sizeof(json), "%s/out.json", target);
+	r = iopath_run("sweep", "--engine", "psync", "--bs", "1000,4k", "--direct", "1", "--runtime", "0",
+		       "--size", "256k", "--target", target, "--json", json, NULL);
+	cr_assert_neq(r.status, 2, "%s", r.err);
+	run_out_free(&r);
+	j = json_load_path(json);
+	json_array_foreach(json_object_get(j, "cells"), i, c) {
+		const char *st = json_string_value(json_object_get(c, "status"));
+		const char *why = json_string_value(json_object_get(c, "reason"));
+
+		cr_assert_str_neq(st, "interrupted", "cell %zu called interrupted (no signal was sent)", i);
+		if (i == 0) {
+			cr_assert_str_eq(st, "skipped");
+			cr_assert(why && strstr(why, "direct"), "the reason is not recorded: %s", why ? why : "(none)");
+		} else {
+			cr_assert_str_eq(st, "ok", "the cell after the refused one did not run");
+		}
+	}
+	cr_assert_eq(json_array_size(json_object_get(j, "cells")), 2);
+	json_decref(j);
+}
+
+/* --json checked fine at the start, a directory by the end: the result goes to the fallback. */
+Test(kept, a_sweep_output_that_fails_at_the_end_keeps_the_result)
+{
+	char json[340], *const args[] = { "iopath", "sweep", "--engine", "null", "--runtime", "0",
+					  "--size", "1m", "--target", target, "--json", json, NULL };
+	struct run_bg b;
+	struct run_out r;
+
+	dirs("unused.db");
+	snprintf(json, sizeof(json), "%s/out.json", target);
+	setenv("TMPDIR", target, 1);
+	hold_arm(target);
+	b = iopath_startv(args, NULL);
+	hold_disarm();
+	cr_assert(hold_reached(&b, 1), "the sweep never reached a layout");
+	cr_assert_eq(mkdir(json, 0755), 0);
+	hold_release(1);
+	cr_assert(hold_reached(&b, 2), "the sweep never finished its layout");
+	hold_release(2);
+	r = iopath_wait(&b, 120);
+	unsetenv("TMPDIR");
+	cr_assert_eq(r.status, 1, "exit %d: %s", r.status, r.err);
+	cr_assert_not_null(strstr(r.err, "--json failed; the whole result is kept in"), "%s", r.err);
+	run_out_free(&r);
+}
