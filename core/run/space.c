@@ -105,14 +105,53 @@ static int refuse(const struct job_list *jobs, const struct fs_need *f, struct i
 			jobs->jobs[f->job].name, need, f->path, avail, total, res, SPACE_RESERVE_PCT);
 }
 
+/* Count path's growth to end on its filesystem; refuse once one would go below its reserve. */
+static int count(const struct job_list *jobs, unsigned i, const char *path, uint64_t end,
+		 struct fs_need **fs, unsigned *n, struct iop_err *err)
+{
+	struct statvfs vfs;
+	struct fs_need *f;
+	uint64_t grow;
+	dev_t dev;
+
+	if (!growth_of(path, end, &dev, &grow, &vfs))
+		return 0;
+	f = fs_of(fs, n, dev, &vfs);
+	if (!f)
+		return iop_errf(err, -ENOMEM, "out of memory");
+	f->need += grow;
+	if (f->path || f->avail >= f->need + space_reserve(f->total))
+		return 0;
+	f->job = i;
+	f->path = path;
+	return refuse(jobs, f, err);
+}
+
+/* A file an earlier job names too (filename=, shared) grows once: for the largest end, roughly. */
+static bool counted_before(const struct job_list *jobs, const struct group_job *gjs, unsigned i,
+			   const char *path)
+{
+	unsigned j, k;
+
+	if (!gjs[i].plan.shared)
+		return false;
+	for (j = 0; j < i; j++) {
+		const struct job_plan *p = &gjs[j].plan;
+
+		if (!p->shared || !p->file_len || !grows_files(&jobs->jobs[j], p))
+			continue;
+		for (k = 0; k < plan_nr_paths(p); k++)
+			if (!strcmp(p->paths[k], path))
+				return true;
+	}
+	return false;
+}
+
 int fit_space(const struct job_list *jobs, const struct group_job *gjs, struct iop_err *err)
 {
-	struct fs_need *fs = NULL, *f;
+	struct fs_need *fs = NULL;
 	unsigned i, k, n = 0;
-	struct statvfs vfs;
-	uint64_t grow;
 	int ret = 0;
-	dev_t dev;
 
 	if (jobs->policy.allow_fill)
 		return 0;
@@ -121,24 +160,16 @@ int fit_space(const struct job_list *jobs, const struct group_job *gjs, struct i
 
 		if (!grows_files(&jobs->jobs[i], plan))
 			continue;
-		for (k = 0; k < plan_nr_paths(plan) && !ret; k++) {
-			/* a file two jobs share grows once: the later ones find it counted */
-			if (k && plan->shared)
-				break;
-			if (!growth_of(plan->paths[k], layout_end(plan, k), &dev, &grow, &vfs))
-				continue;
-			f = fs_of(&fs, &n, dev, &vfs);
-			if (!f) {
-				ret = iop_errf(err, -ENOMEM, "out of memory");
-				break;
-			}
-			f->need += grow;
-			if (!f->path && f->avail < f->need + space_reserve(f->total)) {
-				f->job = i;
-				f->path = plan->paths[k];
-				ret = refuse(jobs, f, err);
-			}
+		if (jobs->jobs[i].rw == RW_COPY) {
+			/* the source laid out if short, the destination written whole */
+			ret = count(jobs, i, plan->copy_src, plan->region, &fs, &n, err);
+			if (!ret && !plan->copy_src_blockdev)
+				ret = count(jobs, i, plan->paths[0], plan->region, &fs, &n, err);
+			continue;
 		}
+		for (k = 0; plan->file_len && k < plan_nr_paths(plan) && !ret; k++)
+			if (!counted_before(jobs, gjs, i, plan->paths[k]))
+				ret = count(jobs, i, plan->paths[k], layout_end(plan, k), &fs, &n, err);
 	}
 	free(fs);
 	return ret;
