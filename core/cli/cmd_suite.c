@@ -36,7 +36,7 @@ static void usage(FILE *f)
 		"                      io_uring 1/4/16/64 ladder, buffered vs direct, 1 MiB reads,\n"
 		"                      fsync; 1 s each) and say it per target (iopath help explain)\n"
 		"  --output-format=F   normal, json, csv (comma-separated for several)\n"
-		"  --output=FILE       write the JSON or CSV there\n"
+		"  --output FILE       the JSON, else the CSV, else the table, into FILE\n"
 		"  --html FILE         one self-contained HTML page: probes, table, heat map\n");
 }
 
@@ -127,9 +127,9 @@ static int parse_args(int argc, char **argv, struct suite_args *a, struct iop_er
 		} else if (!strncmp(arg, "--output-format=", 16)) {
 			ret = output_parse_formats_among(arg + 16, OUT_NORMAL | OUT_JSON | OUT_CSV,
 							 &a->formats, err);
-		} else if (!strncmp(arg, "--output=", 9) && arg[9]) {
-			a->output = arg + 9;
-			ret = 0;
+		} else if ((v = value_of(argc, argv, &i, "--output"))) {
+			a->output = v;
+			ret = *v ? 0 : iop_errf(err, -EINVAL, "--output: empty (a file name)");
 		} else if ((v = value_of(argc, argv, &i, "--html"))) {
 			a->html = v;
 			ret = html_check_path("--html", v, err);
@@ -193,11 +193,22 @@ static int write_outputs(const struct suite_args *a, struct suite_result *res, i
 {
 	const struct suite_fleet fl = { fleet_size(), nr_hosts() };
 	json_t *mpi = fleet_size() > 1 ? mpi_json(false) : NULL;
+	/* the table alone goes to --output when it is the only format asked for */
+	bool table_file = a->output && a->formats == OUT_NORMAL;
+	struct atomic_file tf;
 	FILE *text = stdout;
 	int ret = 0;
 
 	if ((a->formats & OUT_NORMAL) && !a->output && (a->formats & ~OUT_NORMAL))
 		text = stderr;
+	if (table_file) {
+		ret = atomic_open(&tf, a->output);
+		if (ret) {
+			ret = iop_errf(err, ret, "--output %s: %s", a->output, strerror(-ret));
+			goto out;
+		}
+		text = tf.f;
+	}
 	if (a->formats & OUT_NORMAL)
 		report_suite_table(text, &a->o, res, &fl);
 	if ((a->formats & OUT_NORMAL) && explain) {
@@ -205,6 +216,10 @@ static int write_outputs(const struct suite_args *a, struct suite_result *res, i
 		explain_print(text, explain);
 	}
 	fflush(text);
+	if (table_file && (ret = atomic_commit(&tf))) {
+		ret = iop_errf(err, ret, "--output %s: %s", a->output, strerror(-ret));
+		goto out;
+	}
 	if (a->formats & OUT_JSON) {
 		json_t *root = report_suite_json(&a->o, res, argc, argv, false, explain, mpi);
 
@@ -247,6 +262,14 @@ static int write_outputs(const struct suite_args *a, struct suite_result *res, i
 		json_decref(root);
 	}
 out:
+	if (ret) {
+		/* whatever failed, the whole result is kept */
+		json_t *root = report_suite_json(&a->o, res, argc, argv, false, explain, mpi);
+
+		if (root)
+			json_keep(root, "writing the suite's outputs");
+		json_decref(root);
+	}
 	json_decref(mpi);
 	return ret;
 }

@@ -392,3 +392,21 @@ Test(kept, a_sweep_output_that_fails_at_the_end_keeps_the_result)
 	cr_assert_not_null(strstr(r.err, "--json failed; the whole result is kept in"), "%s", r.err);
 	run_out_free(&r);
 }
+
+/* suite --output FILE (the space form --help shows) with the normal format: the table in FILE. */
+Test(kept, suite_output_with_the_normal_format_writes_the_table_there)
+{
+	char t[340], out[340], *text;
+	struct run_out r;
+
+	dirs("unused.db");
+	snprintf(t, sizeof(t), "--target=only=%s", target);
+	snprintf(out, sizeof(out), "%s/table.txt", target);
+	r = iopath_run("suite", "vm-paths", t, "--repeat=1", "--scale=1/2048", "--output", out, NULL);
+	cr_assert_eq(r.status, 0, "exit %d: %s", r.status, r.err);
+	cr_assert_null(strstr(r.out, "only"), "the table went to stdout: %s", r.out);
+	run_out_free(&r);
+	text = file_text(out);
+	cr_assert_not_null(strstr(text, "only"), "no table in %s: %s", out, text);
+	free(text);
+}
