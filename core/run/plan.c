@@ -14,6 +14,7 @@
 #include <unistd.h>
 #include <sys/time.h>
 
+#include "base/atomic.h"
 #include "io/file.h"
 #include "io/flow.h"
 #include "io/vhdr.h"
@@ -771,6 +772,63 @@ int create_logs(const struct job_plan *plan, struct iop_err *err)
 		}
 	}
 	return 0;
+}
+
+/* A log or state file: a regular file (new, iopath's or empty) or /dev/null, and nothing else. */
+static int check_log(const struct job_spec *job, const char *opt, const char *path,
+		     struct iop_err *err)
+{
+	struct stat st;
+
+	if (!strcmp(path, "/dev/null"))
+		return 0;
+	if (!strcmp(path, "-") || !strcmp(path, "/dev/stdout") || !strcmp(path, "/dev/stderr") ||
+	    !strncmp(path, "/dev/fd/", 8) || !strncmp(path, "/proc/self/fd/", 14) ||
+	    (!lstat(path, &st) && (S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode))))
+		return iop_errf(err, -EINVAL, "job %s: %s=%s: iopath writes logs and state files to regular files (or /dev/null), not to a stream, FIFO or device",
+				job->name, opt, path);
+	if (atomic_check_as(opt, path, err)) {
+		char msg[sizeof(err->msg)];
+
+		snprintf(msg, sizeof(msg), "%s", err->msg);
+		return iop_errf(err, -EINVAL, "job %s: %s", job->name, msg);
+	}
+	return 0;
+}
+
+int check_job_outputs(const struct job_plan *plan, struct iop_err *err)
+{
+	static const char *const opts[LOG_KINDS] = {
+		[LOG_BW] = "write_bw_log", [LOG_IOPS] = "write_iops_log", [LOG_SLAT] = "write_lat_log",
+		[LOG_CLAT] = "write_lat_log", [LOG_LAT] = "write_lat_log", [LOG_HIST] = "write_hist_log",
+	};
+	const struct job_spec *job = plan->job;
+	char path[PATH_MAX];
+	struct stat st;
+	unsigned c, k;
+	int ret = 0;
+
+	for (c = 0; c < plan->nr_workers && !ret; c++) {
+		for (k = 0; iolog_wanted(job) && k < LOG_KINDS && !ret; k++) {
+			if (!(k == LOG_BW ? job->bw_log_set : k == LOG_IOPS ? job->iops_log_set :
+			      k == LOG_HIST ? job->hist_log_set : job->lat_log_set))
+				continue;
+			if (!iolog_path(job, worker_thread_number(plan, c), k, path, sizeof(path)))
+				ret = check_log(job, opts[k], path, err);
+		}
+		if (!ret && job->write_iolog[0] && !trace_path(job, c, path, sizeof(path)))
+			ret = check_log(job, "write_iolog", path, err);
+		/*
+		 * verify_state_save is on by default, and a state that cannot be saved costs the
+		 * job a line (as in fio): only a name that can never hold one is refused here
+		 */
+		if (!ret && job->verify != VERIFY_NONE && job->verify_state_save &&
+		    job_writes_data(job->rw) && job->rw != RW_COPY && !job->verify_only &&
+		    !vstate_path(job, c, path, sizeof(path)) && !lstat(path, &st) &&
+		    !S_ISREG(st.st_mode))
+			ret = check_log(job, "verify_state_save", path, err);
+	}
+	return ret;
 }
 
 /* unlink=1: remove the job's files once it is done, as fio does (regular files only). */

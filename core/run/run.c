@@ -446,6 +446,8 @@ int run_jobs_progress(const struct job_list *jobs, struct run_results *out, run_
 		gjs[i].plan.first_thread = i ? gjs[i - 1].plan.first_thread +
 					       jobs->jobs[i - 1].numjobs : 1;
 	}
+	for (i = 0; i < jobs->nr && !ret; i++)
+		ret = check_job_outputs(&gjs[i].plan, err);
 	if (!ret)
 		ret = fit_nofile(jobs, gjs, err);
 	if (!ret)

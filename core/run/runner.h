@@ -163,6 +163,19 @@ int check_capabilities(struct group_job *gj, struct iop_err *err);
 
 int create_logs(const struct job_plan *plan, struct iop_err *err);
 
+/*
+ * Every file a job will write besides its data (write_*_log, write_iolog) checked before
+ * the run's first I/O, as outputs are (atomic_check_as): a new name, or a file of iopath's,
+ * or an empty one; never a directory, device, link, stream or FIFO, nor a user's file; and
+ * verify_state_save's state file when its name holds anything but a regular file (a state
+ * that cannot be saved costs only a line, as in fio). -errno with one line naming the option.
+ */
+int check_job_outputs(const struct job_plan *plan, struct iop_err *err);
+
+/* write_iolog's name for worker clone; verify_state_save's state file for clone. */
+int trace_path(const struct job_spec *job, unsigned clone, char *out, size_t len);
+int vstate_path(const struct job_spec *job, unsigned clone, char *out, size_t len);
+
 int fit_nofile(const struct job_list *jobs, const struct group_job *gjs, struct iop_err *err);
 
 /* ---- space.c ---- */

@@ -11,11 +11,10 @@
 
 static const char *const ddir_names[] = { "read", "write", "trim", "sync", "datasync" };
 
-/* The log's name: write_iolog for the job's first worker, NAME.N for clone N (numjobs). */
-static int trace_path(const struct worker *w, char *out, size_t len)
+int trace_path(const struct job_spec *job, unsigned clone, char *out, size_t len)
 {
-	int n = w->clone ? snprintf(out, len, "%s.%u", w->job->write_iolog, w->clone) :
-			   snprintf(out, len, "%s", w->job->write_iolog);
+	int n = clone ? snprintf(out, len, "%s.%u", job->write_iolog, clone) :
+			snprintf(out, len, "%s", job->write_iolog);
 
 	return n < 0 || (size_t)n >= len ? -ENAMETOOLONG : 0;
 }
@@ -30,7 +29,7 @@ int trace_open(struct worker *w)
 	char path[PATH_MAX];
 	unsigned i;
 
-	if (trace_path(w, path, sizeof(path))) {
+	if (trace_path(w->job, w->clone, path, sizeof(path))) {
 		worker_fail(w, ENAMETOOLONG, "write_iolog: name too long");
 		return -ENAMETOOLONG;
 	}

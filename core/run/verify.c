@@ -277,11 +277,11 @@ struct vstate_thread {
 	char name[64];
 };
 
-static int vstate_path(const struct worker *w, char *out, size_t len)
+int vstate_path(const struct job_spec *job, unsigned clone, char *out, size_t len)
 {
-	const char *dir = w->job->aux_path;
+	const char *dir = job->aux_path;
 	int n = snprintf(out, len, "%s%slocal-%s-%u-verify.state", dir, *dir ? "/" : "",
-			 w->job->name, w->clone);
+			 job->name, clone);
 
 	return n < 0 || (size_t)n >= len ? -ENAMETOOLONG : 0;
 }
@@ -293,7 +293,7 @@ void vstate_save(struct worker *w)
 	char path[PATH_MAX];
 	int ret;
 
-	if (vstate_path(w, path, sizeof(path)))
+	if (vstate_path(w->job, w->clone, path, sizeof(path)))
 		return;
 	memset(&s, 0, sizeof(s));
 	s.t.threads = 1;
@@ -323,7 +323,7 @@ int vstate_load(struct worker *w, uint64_t *writes)
 	ssize_t n;
 	int fd;
 
-	if (vstate_path(w, path, sizeof(path)))
+	if (vstate_path(w->job, w->clone, path, sizeof(path)))
 		return -ENAMETOOLONG;
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0) {

@@ -410,3 +410,45 @@ Test(kept, suite_output_with_the_normal_format_writes_the_table_there)
 	cr_assert_not_null(strstr(text, "only"), "no table in %s: %s", out, text);
 	free(text);
 }
+
+/*
+ * Files a job writes besides its data (write_iolog, write_*_log, verify_state_save) are
+ * checked before the first I/O like every output: a user's file, a directory, a stream or
+ * a device is refused with one line naming the option, exit 2, and left as it was.
+ */
+Test(kept, derived_output_names_are_checked_before_the_first_io)
+{
+	static const char *const cases[][3] = {
+		{ "--write_iolog=%s/user.log", "write_iolog", "not written by iopath" },
+		{ "--write_iolog=%s/adir", "write_iolog", "is a directory" },
+		{ "--write_iolog=/dev/stdout", "write_iolog", "regular files" },
+		{ "--write_bw_log=%s/j", "write_bw_log", "not written by iopath" },
+		{ "--write_lat_log=%s/adir/x", "write_lat_log", "" },
+	};
+	char opt[400], user[340], bwlog[340], adir[340];
+	struct run_out r;
+	uint64_t sum;
+	unsigned i;
+
+	dirs("unused.db");
+	snprintf(user, sizeof(user), "%s/user.log", target);
+	snprintf(bwlog, sizeof(bwlog), "%s/j_bw.1.log", target);
+	snprintf(adir, sizeof(adir), "%s/adir", target);
+	file_write_text(user, "precious\n");
+	file_write_text(bwlog, "precious\n");
+	cr_assert_eq(mkdir(adir, 0755), 0);
+	chmod(adir, 0555);
+	sum = file_sum(user) ^ file_sum(bwlog);
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		if (i == 4 && is_root())
+			continue;	/* root writes a 0555 directory */
+		snprintf(opt, sizeof(opt), cases[i][0], target);
+		r = iopath_run("--name=j", "--ioengine=null", "--size=1m", opt, NULL);
+		cr_assert_eq(r.status, 2, "%s: exit %d: %s", opt, r.status, r.err);
+		cr_assert_not_null(strstr(r.err, cases[i][1]), "%s: the option is not named: %s", opt, r.err);
+		cr_assert_not_null(strstr(r.err, cases[i][2]), "%s: %s", opt, r.err);
+		cr_assert_eq(strchr(r.err, '\n'), r.err + strlen(r.err) - 1, "not one line: %s", r.err);
+		run_out_free(&r);
+	}
+	cr_assert_eq(file_sum(user) ^ file_sum(bwlog), sum, "a user's file changed");
+}
