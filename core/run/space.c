@@ -120,7 +120,8 @@ static int count(const struct job_list *jobs, unsigned i, const char *path, uint
 	if (!f)
 		return iop_errf(err, -ENOMEM, "out of memory");
 	f->need += grow;
-	if (f->path || f->avail >= f->need + space_reserve(f->total))
+	/* a filesystem that reports no size (ramfs, some FUSE) has no free space to keep */
+	if (!f->total || f->path || f->avail >= f->need + space_reserve(f->total))
 		return 0;
 	f->job = i;
 	f->path = path;
