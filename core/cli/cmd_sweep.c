@@ -86,14 +86,21 @@ struct sweep_args {
 
 static int list_parse(struct sweep_list *l, const char *opt, const char *val, struct iop_err *err)
 {
-	char *tok, *save = NULL;
+	char *tok, *next;
 
 	free(l->buf);
 	l->buf = strdup(val);
 	l->n = 0;
 	if (!l->buf)
 		return iop_errf(err, -ENOMEM, "out of memory");
-	for (tok = strtok_r(l->buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+	/* every element counts: an empty one ("4k,,8k", a trailing comma) is refused, not dropped */
+	for (tok = l->buf; tok; tok = next) {
+		next = strchr(tok, ',');
+		if (next)
+			*next++ = '\0';
+		if (!*tok)
+			return iop_errf(err, -EINVAL, "--%s %s: an empty element (accepted: a comma list of values, e.g. 4k,64k)",
+					opt, val);
 		if (l->n == SWEEP_LIST_MAX)
 			return iop_errf(err, -EINVAL, "--%s: more than %d values", opt, SWEEP_LIST_MAX);
 		l->v[l->n++] = tok;

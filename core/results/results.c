@@ -127,6 +127,9 @@ int results_add_label(struct results *r, const char *kv, struct iop_err *err)
 	if (!eq || eq == kv || (size_t)(eq - kv) >= sizeof(key))
 		return iop_errf(err, -EINVAL, "--label '%s': expected key=value (e.g. qemu=8.2.1)", kv);
 	snprintf(key, sizeof(key), "%.*s", (int)(eq - kv), kv);
+	if (json_object_get(r->labels, key))
+		return iop_errf(err, -EINVAL, "--label '%s': the label %s is given twice (%s=%s first); give each key once",
+				kv, key, key, json_string_value(json_object_get(r->labels, key)));
 	if (json_object_set_new(r->labels, key, json_string(eq + 1)))
 		return iop_errf(err, -EINVAL, "--label '%s': not valid UTF-8, or out of memory", kv);
 	return 0;

@@ -529,7 +529,7 @@ int store_run_ids(struct store *st, const char *sel, int64_t **ids, unsigned *n,
 		  struct iop_err *err)
 {
 	struct id_list l = { 0 };
-	char *copy, *tok, *save = NULL;
+	char *copy, *tok, *next;
 	int ret = 0;
 
 	*ids = NULL;
@@ -541,8 +541,15 @@ int store_run_ids(struct store *st, const char *sel, int64_t **ids, unsigned *n,
 		copy = strdup(sel);
 		if (!copy)
 			return iop_errf(err, -ENOMEM, "out of memory");
-		for (tok = strtok_r(copy, ",", &save); !ret && tok; tok = strtok_r(NULL, ",", &save))
-			ret = select_one(st, tok, &l, err);
+		/* an empty element (",,,", "run:1,") is a mistake, not "every run" nor nothing */
+		for (tok = copy; !ret && tok; tok = next) {
+			next = strchr(tok, ',');
+			if (next)
+				*next++ = '\0';
+			ret = *tok ? select_one(st, tok, &l, err) :
+			      iop_errf(err, -EINVAL, "'%s': an empty selector in the list (accepted: latest, latest~N, run:ID, LABEL=VALUE, comma-separated)",
+				       sel);
+		}
 		free(copy);
 	}
 	if (ret) {

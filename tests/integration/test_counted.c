@@ -154,3 +154,27 @@ Test(counted, control_sequences_from_results_reach_no_terminal_raw)
 		run_out_free(&r);
 	}
 }
+
+/* Lists and labels say what they mean: no element dropped, no label silently replaced. */
+Test(counted, empty_list_elements_and_repeated_labels_are_refused)
+{
+	struct run_out r;
+
+	two_runs();
+	r = iopath_run("sweep", "--engine", "null", "--bs", "4k,,8k", "--dry-run", NULL);
+	cr_assert_eq(r.status, 2, "exit %d: %s", r.status, r.err);
+	cr_assert_not_null(strstr(r.err, "--bs 4k,,8k: an empty element"), "%s", r.err);
+	run_out_free(&r);
+	r = iopath_run("sweep", "--engine", "null", "--label", "k=1", "--label", "k=2", "--dry-run", NULL);
+	cr_assert_eq(r.status, 2, "exit %d: %s", r.status, r.err);
+	cr_assert_not_null(strstr(r.err, "given twice"), "%s", r.err);
+	run_out_free(&r);
+	r = iopath_run("results", "import", a, "--db", db, NULL);
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	run_out_free(&r);
+	r = iopath_run("results", "export", ",,,", "--db", db, NULL);
+	cr_assert_eq(r.status, 2, "exit %d: %s", r.status, r.err);
+	cr_assert_not_null(strstr(r.err, "an empty selector"), "%s", r.err);
+	cr_assert_null(strstr(r.err, "no runs saved yet"), "%s", r.err);
+	run_out_free(&r);
+}
