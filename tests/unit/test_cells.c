@@ -123,7 +123,7 @@ Test(cells, entered_cells_keep_plan_order_and_the_unrun_are_marked)
 	cells[0].skip = true;
 	snprintf(cells[0].reason, sizeof(cells[0].reason), "refused here");
 	cr_assert_eq(cells_enter(&res, cells, 2, &err), 0, "%s", err.msg);
-	cells_mark_not_run(&res, "not run");
+	cells_mark_not_run(&res, CELL_INTERRUPTED, "not run");
 	cr_assert_eq(res.nr, 2);
 	cr_expect_str_eq(res.cells[0].label, "a");
 	cr_expect_eq(res.cells[0].status, CELL_SKIPPED);
