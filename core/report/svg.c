@@ -190,13 +190,17 @@ struct axis {
 	double p0, p1;		/* pixels of lo and hi */
 };
 
+/* A value's position on the axis; never NaN or infinite, which would reach an attribute. */
 static double ax_map(const struct axis *a, double v)
 {
+	double p;
+
 	if (a->log)
 		v = log10(v);
 	if (a->hi == a->lo)
 		return (a->p0 + a->p1) / 2;
-	return a->p0 + (v - a->lo) / (a->hi - a->lo) * (a->p1 - a->p0);
+	p = a->p0 + (v - a->lo) / (a->hi - a->lo) * (a->p1 - a->p0);
+	return isfinite(p) ? p : a->p0;
 }
 
 static bool ax_ok(const struct axis *a, double v)

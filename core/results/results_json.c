@@ -117,8 +117,10 @@ static int load_iopath(struct results *r, json_t *root, const char *path, struct
 	snprintf(r->kind, sizeof(r->kind), "%s", str_or(root, "kind", "unknown"));
 	snprintf(r->name, sizeof(r->name), "%s", str_or(root, "name", r->kind));
 	ts = json_object_get(root, "timestamp_ms");
-	r->timestamp_ms = json_is_integer(ts) && json_integer_value(ts) > 0 ?
-			  (uint64_t)json_integer_value(ts) : 0;
+	if (ts && !(json_is_integer(ts) && json_integer_value(ts) > 0))
+		return iop_errf(err, -EINVAL, "%s: timestamp_ms is not a time (milliseconds since 1970, a positive integer)",
+				path);
+	r->timestamp_ms = ts ? (uint64_t)json_integer_value(ts) : 0;
 	r->interrupted = json_is_true(json_object_get(root, "interrupted"));
 	v = json_object_get(root, "env");
 	r->env = json_is_object(v) ? json_incref(v) : json_object();

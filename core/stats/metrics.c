@@ -84,6 +84,13 @@ static bool typed(const json_t *o, const char *dir, const char *key, bool number
 {
 	const json_t *v = json_object_get(o, key);
 
+	/* a count, a rate or a size: a finite number, never below zero */
+	if (v && number && json_is_number(v) &&
+	    !(isfinite(json_number_value(v)) && json_number_value(v) >= 0)) {
+		snprintf(what, len, "%s%s%s is %g, not a count or rate (0 or more)", dir ? dir : "",
+			 dir ? "." : "", key, json_number_value(v));
+		return false;
+	}
 	if (!v || (number ? json_is_number(v) : json_is_object(v)))
 		return true;
 	snprintf(what, len, "%s%s%s is %s, not %s", dir ? dir : "", dir ? "." : "", key,
@@ -125,9 +132,9 @@ bool metrics_check_job(const json_t *job, char *what, size_t len)
 				return false;
 			pcts = json_object_get(lat, "percentile");
 			json_object_foreach((json_t *)pcts, k, v)
-				if (!json_is_number(v)) {
-					snprintf(what, len, "%s.percentile.%s is %s, not a number", where, k,
-						 type_name(v));
+				if (!json_is_number(v) || json_number_value(v) < 0) {
+					snprintf(what, len, "%s.percentile.%s is %s, not a latency (a number, 0 or more)",
+						 where, k, json_is_number(v) ? "negative" : type_name(v));
 					return false;
 				}
 		}

@@ -178,3 +178,33 @@ Test(counted, empty_list_elements_and_repeated_labels_are_refused)
 	cr_assert_null(strstr(r.err, "no runs saved yet"), "%s", r.err);
 	run_out_free(&r);
 }
+
+/* Numbers in result files are what they claim: no negative rate, no time before 1970. */
+Test(counted, negative_rates_and_times_in_result_files_are_refused)
+{
+	struct run_out r;
+	json_t *j;
+
+	two_runs();
+	j = json_load_path(a);
+	json_object_set_new(j, "timestamp_ms", json_integer(INT64_MIN));
+	cr_assert_eq(json_dump_file(j, a, 0), 0);
+	json_decref(j);
+	r = iopath_run("compare", a, b, NULL);
+	cr_assert_eq(r.status, 2, "exit %d: %s", r.status, r.err);
+	cr_assert_not_null(strstr(r.err, "timestamp_ms"), "%s", r.err);
+	run_out_free(&r);
+	j = json_load_path(b);
+	json_object_set_new(json_object_get(json_array_get(json_object_get(json_array_get(
+		json_object_get(j, "cells"), 0), "samples"), 0), "read"), "iops", json_real(-5));
+	cr_assert_eq(json_dump_file(j, b, 0), 0);
+	json_decref(j);
+	r = iopath_run("history", dir, NULL);
+	cr_assert_neq(r.status, 0, "%s", r.err);
+	run_out_free(&r);
+	make_run(a, "k=c");
+	r = iopath_run("compare", a, b, NULL);
+	cr_assert_eq(r.status, 2, "exit %d: %s", r.status, r.err);
+	cr_assert_not_null(strstr(r.err, "read.iops is -5"), "%s", r.err);
+	run_out_free(&r);
+}
