@@ -10,6 +10,7 @@
 #include "cli/commands.h"
 #include "job/job.h"
 #include "report/output.h"
+#include "report/report.h"
 #include "run/run.h"
 #include "stats/stats.h"
 #include "job/target.h"
@@ -74,31 +75,50 @@ static int build_jobs(char *buf, size_t len, const char *path)
 	return ret;
 }
 
-static void print_table(const struct run_results *r)
+static void print_row(const struct job_result *res, double ratio)
 {
 	uint64_t pct[2];
 	const double want[2] = { 50.0, 99.0 };
-	unsigned i, d;
+	double secs = (double)res->runtime_ns / 1e9;
+	unsigned d = res->dir[DDIR_WRITE].ios ? DDIR_WRITE : DDIR_READ;
+
+	lat_percentiles(&res->dir[d].clat, want, 2, pct);
+	printf("%-30s %6s %10.0f %10.1f %10.1f %10.1f %7.1f%s\n", res->spec->name,
+	       !res->spec->direct ? "0" : res->direct_suspect ? "1*" : "1", report_job_iops(res),
+	       secs > 0 ? (double)res->dir[d].bytes / secs / 1048576.0 : 0,
+	       (double)pct[0] / 1000, (double)pct[1] / 1000,
+	       secs > 0 ? 100.0 * (double)(res->usr_ns + res->sys_ns) / 1e9 / secs : 0,
+	       report_implausible(ratio) ? "  !" : "");
+}
+
+static void print_table(const struct run_results *r)
+{
+	unsigned i, flagged = 0, suspect = 0;
 
 	printf("\n%-30s %6s %10s %10s %10s %10s %7s\n", "engine / workload", "direct", "IOPS",
 	       "MiB/s", "p50 us", "p99 us", "cpu%");
 	for (i = 0; i < r->nr; i++) {
 		const struct job_result *res = &r->res[i];
-		double secs = (double)res->runtime_ns / 1e9;
 
 		if (res->error) {
 			printf("%-30s %6d  refused or failed: %s\n", res->spec->name, res->spec->direct,
 			       res->errmsg);
 			continue;
 		}
-		d = res->dir[DDIR_WRITE].ios ? DDIR_WRITE : DDIR_READ;
-		lat_percentiles(&res->dir[d].clat, want, 2, pct);
-		printf("%-30s %6d %10.0f %10.1f %10.1f %10.1f %7.1f\n", res->spec->name,
-		       res->spec->direct, secs > 0 ? (double)res->dir[d].ios / secs : 0,
-		       secs > 0 ? (double)res->dir[d].bytes / secs / 1048576.0 : 0,
-		       (double)pct[0] / 1000, (double)pct[1] / 1000,
-		       secs > 0 ? 100.0 * (double)(res->usr_ns + res->sys_ns) / 1e9 / secs : 0);
+		print_row(res, report_neighbour_ratio(r, i));
+		flagged += report_implausible(report_neighbour_ratio(r, i));
+		suspect += res->direct_suspect;
 	}
+	for (i = 0; flagged && i < r->nr; i++)
+		if (!r->res[i].error && report_implausible(report_neighbour_ratio(r, i)))
+			printf("!  %s: %.1fx the IOPS of the other engines on %s with direct=%d (their median): implausible for the same work one request at a time; a page cache one engine found warm or a disturbance, rerun before believing it\n",
+			       r->res[i].spec->name, report_neighbour_ratio(r, i), report_workload_of(&r->res[i]),
+			       r->res[i].spec->direct);
+	for (i = 0; suspect && i < r->nr; i++)
+		if (r->res[i].direct_suspect) {
+			printf("1* direct=1 not honoured: %s\n", r->res[i].direct_note);
+			break;
+		}
 }
 
 int cmd_default(int argc, char **argv)

@@ -13,6 +13,7 @@
 #include "cli/commands.h"
 #include "cli/cmdargs.h"
 #include "cli/htmlout.h"
+#include "cli/progress.h"
 #include "fleet/fleet.h"
 #include "job/job.h"
 #include "report/output.h"
@@ -328,9 +329,29 @@ static void say_why(const struct fleet_vote *v)
 
 static bool explain_progress(void *arg, const char *label, unsigned i, unsigned n)
 {
-	(void)arg;
-	fprintf(stderr, "suite: explain cell %u/%u: %s\n", i + 1, n, label);
+	if (!i)
+		progress_begin(arg, "suite", "explain cell", n, 0);
+	progress_item(arg, label, 0, 1);
 	return true;
+}
+
+/* The suite's runs, as the sweep shows its cells: a line each (a bar on a terminal), an ETA. */
+static void hook_begin(void *arg, unsigned runs)
+{
+	if (!fleet_rank())
+		progress_begin(arg, "suite", "run", runs, 0);
+}
+
+static void hook_start(void *arg, const char *label, unsigned rep, unsigned repeats)
+{
+	if (!fleet_rank())
+		progress_item(arg, label, rep, repeats);
+}
+
+static void hook_end(void *arg)
+{
+	if (!fleet_rank())
+		progress_item_end(arg);
 }
 
 int cmd_suite(int argc, char **argv)
@@ -366,7 +387,14 @@ int cmd_suite(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	install_stop_signals();
-	ret = suite_vm_paths(&a.o, &res, &err);
+	{
+		struct progress prog = { .begun = false };
+		const struct suite_hooks h = { .begin = hook_begin, .start = hook_start,
+					       .end = hook_end, .arg = &prog };
+
+		ret = suite_vm_paths(&a.o, &res, &h, &err);
+		progress_finish(&prog);
+	}
 	if (ret) {
 		if (!fleet_rank())
 			fprintf(stderr, "iopath: %s\n", err.msg);
@@ -381,9 +409,15 @@ int cmd_suite(int argc, char **argv)
 		code = code ? code : EXIT_JOB_FAILED;
 	}
 	/* under MPI only rank 0 writes: its rows are every rank's merged */
-	if (a.explain && !res.interrupted && suite_explain(&a.o, &res, argc, argv, explain_progress, &explain, &err)) {
-		fprintf(stderr, "iopath: --explain: %s\n", err.msg);
-		code = code ? code : EXIT_JOB_FAILED;
+	if (a.explain && !res.interrupted) {
+		struct progress prog = { .begun = false };
+
+		ret = suite_explain(&a.o, &res, argc, argv, explain_progress, &prog, &explain, &err);
+		progress_finish(&prog);
+		if (ret) {
+			fprintf(stderr, "iopath: --explain: %s\n", err.msg);
+			code = code ? code : EXIT_JOB_FAILED;
+		}
 	}
 	if (!fleet_rank() && write_outputs(&a, &res, argc, argv, explain, &err)) {
 		fprintf(stderr, "iopath: %s\n", err.msg);

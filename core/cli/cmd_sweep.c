@@ -28,6 +28,7 @@
 #include "results/explain.h"
 #include "results/plot.h"
 #include "cli/htmlout.h"
+#include "cli/progress.h"
 #include "results/report_cells.h"
 #include "results/results.h"
 #include "results/sweep_cells.h"
@@ -340,120 +341,21 @@ static void install_sweep_signals(void)
 	sigaction(SIGHUP, &sa, NULL);
 }
 
-/* ---- progress ---- */
-
-struct progress {
-	bool tty;
-	unsigned done, total;
-	const char *label;
-	double cell_expect;	/* seconds a cell is expected to take */
-	double spent;		/* seconds of finished cells */
-	uint64_t cell_start;
-	pthread_t thread;
-	pthread_mutex_t lock;
-	atomic_bool running, stop;
-};
-
-static double since(const uint64_t *t0)
-{
-	return (double)(mono_ns() - *t0) / 1e9;
-}
-
-static void fmt_duration(char *buf, size_t len, double s)
-{
-	unsigned long t = s > 0 ? (unsigned long)(s + 0.5) : 0;
-
-	if (t >= 3600)
-		snprintf(buf, len, "%lu:%02lu:%02lu", t / 3600, t / 60 % 60, t % 60);
-	else
-		snprintf(buf, len, "%lu:%02lu", t / 60, t % 60);
-}
-
-static double eta(const struct progress *p, double in_cell)
-{
-	double per = p->done ? p->spent / p->done : p->cell_expect;
-	double left = (double)(p->total - p->done) * per - in_cell;
-
-	return left > 0 ? left : 0;
-}
-
-static void progress_draw(struct progress *p)
-{
-	char bar[31], e[32];
-	double in_cell = since(&p->cell_start);
-	unsigned fill = p->total ? (unsigned)(30.0 * p->done / p->total) : 30, i;
-
-	for (i = 0; i < 30; i++)
-		bar[i] = i < fill ? '#' : '.';
-	bar[30] = '\0';
-	fmt_duration(e, sizeof(e), eta(p, in_cell));
-	fprintf(stderr, "\r\033[K[%s] %u/%u %.60s  %.1fs  ETA %s", bar, p->done + 1, p->total,
-		p->label, in_cell, e);
-	fflush(stderr);
-}
-
-static void *progress_main(void *arg)
-{
-	struct progress *p = arg;
-
-	while (!atomic_load(&p->stop)) {
-		pthread_mutex_lock(&p->lock);
-		if (atomic_load(&p->running))
-			progress_draw(p);
-		pthread_mutex_unlock(&p->lock);
-		usleep(250000);
-	}
-	return NULL;
-}
-
-static void progress_start_cell(struct progress *p, const char *label, unsigned rep,
-				unsigned repeats)
-{
-	char e[32];
-
-	pthread_mutex_lock(&p->lock);
-	p->label = label;
-	p->cell_start = mono_ns();
-	atomic_store(&p->running, true);
-	if (!p->tty) {
-		fmt_duration(e, sizeof(e), eta(p, 0));
-		if (repeats > 1)
-			fprintf(stderr, "sweep: cell %u/%u (repeat %u/%u): %s (ETA %s)\n", p->done + 1,
-				p->total, rep + 1, repeats, label, e);
-		else
-			fprintf(stderr, "sweep: cell %u/%u: %s (ETA %s)\n", p->done + 1, p->total, label, e);
-	} else {
-		progress_draw(p);
-	}
-	pthread_mutex_unlock(&p->lock);
-}
-
-static void progress_end_cell(struct progress *p)
-{
-	pthread_mutex_lock(&p->lock);
-	p->spent += since(&p->cell_start);
-	p->done++;
-	atomic_store(&p->running, false);
-	pthread_mutex_unlock(&p->lock);
-}
-
 /* ---- running: the cells through the cell layer, the progress shown here ---- */
 
 static void hook_start(void *arg, const char *label, unsigned rep, unsigned repeats)
 {
-	progress_start_cell(arg, label, rep, repeats);
+	progress_item(arg, label, rep, repeats);
 }
 
 static void hook_end(void *arg)
 {
-	progress_end_cell(arg);
+	progress_item_end(arg);
 }
 
 static void hook_skipped(void *arg)
 {
-	struct progress *p = arg;
-
-	p->total -= p->total > p->done ? 1 : 0;
+	progress_drop(arg);
 }
 
 static unsigned hook_interrupts(void *arg)
@@ -465,7 +367,7 @@ static unsigned hook_interrupts(void *arg)
 static int run_cells(struct cell_job *cells, unsigned n, struct sweep_args *a,
 		     struct results *res, struct iop_err *err)
 {
-	struct progress prog = { .tty = isatty(STDERR_FILENO) };
+	struct progress prog;
 	const struct sweep_hooks h = { .start = hook_start, .end = hook_end, .skipped = hook_skipped,
 				       .interrupts = hook_interrupts, .arg = &prog };
 	double runtime = 0, ramp = 0;
@@ -483,35 +385,25 @@ static int run_cells(struct cell_job *cells, unsigned n, struct sweep_args *a,
 			free(s);
 		}
 	}
-	prog.total = sweep_runnable(cells, n) * a->g.repeat;
-	prog.cell_expect = runtime + ramp + 0.2;
-	pthread_mutex_init(&prog.lock, NULL);
-	if (prog.tty && pthread_create(&prog.thread, NULL, progress_main, &prog))
-		prog.tty = false;
+	progress_begin(&prog, "sweep", "cell", sweep_runnable(cells, n) * a->g.repeat,
+		       runtime + ramp + 0.2);
 	ret = sweep_run(&a->g, cells, n, res, &h, err);
-	atomic_store(&prog.stop, true);
-	if (prog.tty) {
-		pthread_join(prog.thread, NULL);
-		fprintf(stderr, "\r\033[K");
-		fflush(stderr);
-	}
-	pthread_mutex_destroy(&prog.lock);
+	progress_finish(&prog);
 	return ret;
 }
 
 /* --explain: the extra cells on every target, after the sweep's own, into the same result. */
 static bool explain_progress(void *arg, const char *label, unsigned i, unsigned n)
 {
-	(void)arg;
+	struct progress *p = arg;
+
 	if (interrupts)
 		return false;	/* Ctrl-C: stop after the running cell, as the sweep's own do */
-	fprintf(stderr, "sweep: explain cell %u/%u: %s\n", i + 1, n, label);
+	if (!i)
+		progress_begin(p, "sweep", "explain cell", n, 0);
+	progress_item(p, label, 0, 1);
 	return true;
 }
-
-static const struct sweep_hooks explain_hooks = {
-	.interrupts = hook_interrupts, .explain = explain_progress,
-};
 
 /* ---- outputs ---- */
 
@@ -792,8 +684,15 @@ int cmd_sweep(int argc, char **argv)
 	install_sweep_signals();
 	ret = run_cells(cells, n, &a, &res, &err);
 	a.own = res.nr;
-	if (a.g.explain)
+	if (a.g.explain) {
+		struct progress prog = { .begun = false };
+		const struct sweep_hooks explain_hooks = {
+			.interrupts = hook_interrupts, .explain = explain_progress, .arg = &prog,
+		};
+
 		ret = sweep_explain(&a.g, &res, ret, &explain_hooks, &err);
+		progress_finish(&prog);
+	}
 	for (i = 0; i < a.g.nr_targets; i++) {
 		char side[sizeof(a.g.targets[i].file)];
 

@@ -61,6 +61,20 @@ void report_terse_version(FILE *f, const struct run_results *r, unsigned ver);
 
 /* CSV: a header and one row per result and direction, with p50/p99/p99.9 latencies. */
 void report_csv(FILE *f, const struct run_results *r);
+
+/* A job's IOPS (its busier direction) over its runtime; 0 for a failed job. */
+double report_job_iops(const struct job_result *res);
+/* The workload part of a job named "ENGINE WORKLOAD" ("randread 4k qd1"), else its name. */
+const char *report_workload_of(const struct job_result *res);
+/*
+ * How many times row i's IOPS are its neighbours' median: the other jobs of the same workload
+ * (report_workload_of) with the same direct= at iodepth 1, through other engines that touch
+ * storage. 0 when fewer than two neighbours say. One request at a time, the same work through
+ * the same path should not differ 8x between engines (a page cache one engine found warm, a
+ * disturbance): report_implausible flags it.
+ */
+double report_neighbour_ratio(const struct run_results *r, unsigned i);
+bool report_implausible(double ratio);
 /* One CSV field, quoted as RFC 4180 asks when it holds a comma, quote or line break. */
 void report_csv_field(FILE *f, const char *s);
 /* A number as a CSV field: no exponent, nothing at all for NaN. */

@@ -27,6 +27,23 @@ static void fmt_value(char *buf, size_t len, double v)
 		snprintf(buf, len, "%.2f", v);
 }
 
+/* Under the table: each target whose direct=1 a cache answered, once, with the evidence. */
+static void not_direct_lines(FILE *f, const struct suite_opts *o, const struct suite_result *res)
+{
+	unsigned t, i;
+
+	for (t = 0; t < o->nr_targets; t++)
+		for (i = 0; i < res->nr_cells; i++) {
+			const struct suite_cell *c = &res->cells[i];
+
+			if (c->to != t || !c->not_direct[0] || c->failed)
+				continue;
+			fprintf(f, "(NOT direct) %s: direct=1 asked, not honoured: %s\n",
+				o->targets[t].name, c->not_direct);
+			break;
+		}
+}
+
 void report_suite_table(FILE *f, const struct suite_opts *o, const struct suite_result *res,
 			const struct suite_fleet *fl)
 {
@@ -75,8 +92,9 @@ void report_suite_table(FILE *f, const struct suite_opts *o, const struct suite_
 			snprintf(ratio, sizeof(ratio), "%.2f", c->ratio);
 		else
 			snprintf(ratio, sizeof(ratio), "-");
-		fprintf(f, "%-20s %-18s %-6s %10s %21s  %8s%s%s\n", c->test, path, c->metric, med,
-			range, ratio, c->wide ? " !" : "", c->fell_back ? " (direct=0)" : "");
+		fprintf(f, "%-20s %-18s %-6s %10s %21s  %8s%s%s%s\n", c->test, path, c->metric, med,
+			range, ratio, c->wide ? " !" : "", c->fell_back ? " (direct=0)" : "",
+			c->not_direct[0] ? " (NOT direct)" : "");
 		any_wide |= c->wide;
 		any_note |= c->fell_back;
 	}
@@ -92,6 +110,7 @@ void report_suite_table(FILE *f, const struct suite_opts *o, const struct suite_
 			fprintf(f, "(direct=0) %s on %s: %s\n", c->test, path, c->note);
 		}
 	}
+	not_direct_lines(f, o, res);
 	if (res->interrupted)
 		fprintf(f, "(interrupted: the table is partial)\n");
 }
@@ -156,6 +175,8 @@ static json_t *cell_json(const struct suite_opts *o, const struct suite_cell *c)
 	json_object_set_new(e, "ratio_to_reference", c->ratio > 0 ? json_real(c->ratio) : json_null());
 	json_object_set_new(e, "spread_too_wide", json_boolean(c->wide));
 	json_object_set_new(e, "direct_fallback", json_boolean(c->fell_back));
+	if (c->not_direct[0])
+		json_object_set_new(e, "direct_not_honoured", json_string(c->not_direct));
 	if (c->note[0])
 		json_object_set_new(e, c->failed ? "error" : "note", json_string(c->note));
 	return e;

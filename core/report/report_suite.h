@@ -36,6 +36,7 @@ struct suite_cell {
 	bool wide;			/* the spread is too wide to judge */
 	bool fell_back;			/* direct=1 was refused on the path: measured with direct=0 */
 	char note[320];			/* why it failed, or why it fell back */
+	char not_direct[320];		/* direct=1 asked and a cache answered: the evidence */
 	bool failed;			/* no repeat succeeded */
 };
 

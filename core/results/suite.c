@@ -207,6 +207,8 @@ static void record(struct suite_result *res, unsigned first, const struct job_re
 		v = cell_value(c, r);
 		if (v > 0)
 			c->values[c->n++] = v;
+		if (r->direct_suspect && !c->not_direct[0])
+			snprintf(c->not_direct, sizeof(c->not_direct), "%s", r->direct_note);
 	}
 }
 
@@ -379,8 +381,30 @@ static bool first_of_run(const struct suite_result *res, unsigned idx)
 	return true;
 }
 
-int suite_vm_paths(struct suite_opts *o, struct suite_result *res, struct iop_err *err)
+/* "copy disk -> share", "randread-4k-qd1 on disk": what a run is, for the progress line. */
+static void run_label(const struct suite_opts *o, const struct suite_cell *c, char *buf,
+		      size_t len)
 {
+	if (c->from != c->to)
+		snprintf(buf, len, "%s %s -> %s", c->workload, o->targets[c->from].name,
+			 o->targets[c->to].name);
+	else
+		snprintf(buf, len, "%s on %s", c->workload, o->targets[c->to].name);
+}
+
+static unsigned nr_runs(const struct suite_result *res)
+{
+	unsigned i, n = 0;
+
+	for (i = 0; i < res->nr_cells; i++)
+		n += first_of_run(res, i);
+	return n;
+}
+
+int suite_vm_paths(struct suite_opts *o, struct suite_result *res, const struct suite_hooks *h,
+		   struct iop_err *err)
+{
+	char label[160];
 	char prefix[64];
 	struct fleet_vote v;
 	unsigned t, rep, i;
@@ -408,12 +432,19 @@ int suite_vm_paths(struct suite_opts *o, struct suite_result *res, struct iop_er
 		else
 			iop_errf(err, ret, "%s", v.why);
 	}
+	if (!ret && h && h->begin)
+		h->begin(h->arg, nr_runs(res) * o->repeat);
 	/* repeats outermost: every cell once, then again, so drift spreads over all cells */
 	for (rep = 0; !ret && rep < o->repeat && !res->interrupted; rep++)
 		for (i = 0; i < res->nr_cells && !res->interrupted; i++) {
 			if (!first_of_run(res, i))
 				continue;
+			run_label(o, &res->cells[i], label, sizeof(label));
+			if (h && h->start)
+				h->start(h->arg, label, rep, o->repeat);
 			run_cell(o, res, i, rep);
+			if (h && h->end)
+				h->end(h->arg);
 			/* a test's hold (IOPATH_TEST_HOLD_SUITE=P): the first run is measured */
 			if (!rep && !i)
 				test_hold("IOPATH_TEST_HOLD_SUITE", "");
@@ -433,7 +464,7 @@ int suite_vm_paths(struct suite_opts *o, struct suite_result *res, struct iop_er
  * that iopath explain can read the suite's JSON again.
  */
 int suite_explain(const struct suite_opts *o, struct suite_result *res, int argc, char **argv,
-		  explain_progress_fn fn, json_t **out, struct iop_err *err)
+		  explain_progress_fn fn, void *arg, json_t **out, struct iop_err *err)
 {
 	struct explain_target t[SUITE_TARGETS_MAX];
 	struct results r;
@@ -445,7 +476,7 @@ int suite_explain(const struct suite_opts *o, struct suite_result *res, int argc
 		return ret;
 	for (i = 0; i < o->nr_targets; i++)
 		t[i] = (struct explain_target){ o->targets[i].name, o->targets[i].dir, NULL };
-	ret = explain_run(&r, t, o->nr_targets, &res->probes, NULL, fn, NULL, err);
+	ret = explain_run(&r, t, o->nr_targets, &res->probes, NULL, fn, arg, err);
 	if (r.interrupted)
 		res->interrupted = true;
 	for (i = 0; i < r.nr; i++)

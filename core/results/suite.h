@@ -25,14 +25,23 @@
  * files summed; over the wall clock from the first rank's start to the last one's end), and
  * a rank that cannot set up stops it on all (err names it).
  */
-int suite_vm_paths(struct suite_opts *o, struct suite_result *res, struct iop_err *err);
+/* What the command shows while the suite runs: how many runs, and each as it starts and ends. */
+struct suite_hooks {
+	void (*begin)(void *arg, unsigned runs);
+	void (*start)(void *arg, const char *label, unsigned rep, unsigned repeats);
+	void (*end)(void *arg);
+	void *arg;
+};
+
+int suite_vm_paths(struct suite_opts *o, struct suite_result *res, const struct suite_hooks *h,
+		   struct iop_err *err);
 
 /*
- * --explain: explain's cells on every target (fn before each), explained into *out; their
+ * --explain: explain's cells on every target (fn(arg, ...) before each), explained into *out; their
  * jobs join the suite's, so that iopath explain can read the suite's JSON again.
  */
 int suite_explain(const struct suite_opts *o, struct suite_result *res, int argc, char **argv,
-		  explain_progress_fn fn, json_t **out, struct iop_err *err);
+		  explain_progress_fn fn, void *arg, json_t **out, struct iop_err *err);
 
 void suite_result_free(struct suite_result *res);
 

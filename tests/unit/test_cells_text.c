@@ -1,6 +1,6 @@
 /*
- * Unit tests: the cells' text table and CSV as people read them: a cell whose direct=1 a cache
- * answered says NOT direct where its status is, an interval never reaches below zero IOPS, and
+ * Unit tests: the cells' and the suite's text tables and CSV as people read them: a cell whose
+ * direct=1 a cache answered says NOT direct in its row, an interval never reaches below zero IOPS, and
  * CSV columns carry their units with numbers a spreadsheet reads (no exponent).
  */
 #include <criterion/criterion.h>
@@ -9,6 +9,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "report/report.h"
+#include "report/report_suite.h"
 #include "results/report_cells.h"
 #include "results/results.h"
 
@@ -134,4 +136,79 @@ Test(cells_text, csv_headers_carry_units_and_numbers_have_no_exponent)
 	cr_assert_null(strstr(nl + 1, "e+"), "an exponent: %s", nl + 1);
 	free(t);
 	results_free(&r);
+}
+
+/* The suite's table: a row measured where direct=1 was not honoured says so, the path's evidence once */
+Test(cells_text, a_suite_row_whose_direct_io_was_not_honoured_says_so)
+{
+	struct suite_opts o = { .nr_targets = 1, .repeat = 1, .scale = 1 };
+	struct suite_cell cells[2] = { 0 };
+	struct suite_result res = { .nr_cells = 2, .cells = cells };
+	double v[2] = { 1000, 2000 };
+	char *t = NULL, row[512];
+	size_t len = 0;
+	FILE *f;
+
+	snprintf(o.targets[0].name, sizeof(o.targets[0].name), "share");
+	snprintf(o.targets[0].dir, sizeof(o.targets[0].dir), "/mnt/share");
+	cells[0] = (struct suite_cell){ .test = "randread-4k-qd1", .workload = "randread-4k-qd1",
+					.metric = "IOPS", .n = 1, .values = &v[0], .ratio = 1,
+					.sum = { .median = 1000, .min = 1000, .max = 1000 } };
+	cells[1] = cells[0];
+	cells[1].test = cells[1].workload = "randread-4k-qd32";
+	cells[1].values = &v[1];
+	snprintf(cells[0].not_direct, sizeof(cells[0].not_direct), "%s", NOTE);
+	snprintf(cells[1].not_direct, sizeof(cells[1].not_direct), "%s", NOTE);
+	f = open_memstream(&t, &len);
+	cr_assert_not_null(f);
+	report_suite_table(f, &o, &res, NULL);
+	cr_assert_eq(fclose(f), 0);
+	cr_assert(row_with(t, "randread-4k-qd1 ", "share", row, sizeof(row)), "%s", t);
+	cr_assert_not_null(strstr(row, "(NOT direct)"), "no marker in the row:\n%s", t);
+	cr_assert_not_null(strstr(t, NOTE), "%s", t);
+	cr_assert_null(strstr(strstr(t, NOTE) + 1, NOTE), "the note is repeated:\n%s", t);
+	free(t);
+	t = NULL;
+	f = open_memstream(&t, &len);
+	cr_assert_not_null(f);
+	cr_assert_eq(report_suite_csv(f, &o, &res), 0);
+	cr_assert_eq(fclose(f), 0);
+	cr_assert_not_null(strstr(t, ",1000,1000,1000,"), "%s", t);
+	free(t);
+}
+
+/* make run's table: one engine's row 46x its neighbours' on the same work is flagged */
+Test(cells_text, a_row_its_neighbours_contradict_is_implausible)
+{
+	static const char *const names[] = { "sync randread 4k qd1", "psync randread 4k qd1",
+					     "pvsync randread 4k qd1", "pvsync2 randread 4k qd1",
+					     "psync write 1m seq qd1" };
+	static const uint64_t ios[] = { 12500, 13472, 625814, 12093, 300 };
+	struct job_spec *spec = calloc(5, sizeof(*spec));
+	struct job_result res[5] = { 0 };
+	struct run_results r = { .res = res, .nr = 5 };
+	unsigned i;
+
+	cr_assert_not_null(spec);
+	for (i = 0; i < 5; i++) {
+		snprintf(spec[i].name, sizeof(spec[i].name), "%s", names[i]);
+		res[i].spec = &spec[i];
+		res[i].runtime_ns = 1000000000ull;
+		res[i].dir[i == 4 ? DDIR_WRITE : DDIR_READ].ios = ios[i];
+		spec[i].iodepth = 1;
+	}
+	cr_assert(report_implausible(report_neighbour_ratio(&r, 2)), "pvsync: %g",
+		  report_neighbour_ratio(&r, 2));
+	for (i = 0; i < 5; i++)
+		if (i != 2)
+			cr_assert(!report_implausible(report_neighbour_ratio(&r, i)), "%s: %g",
+				  names[i], report_neighbour_ratio(&r, i));
+	cr_assert_eq(report_neighbour_ratio(&r, 4), 0, "a workload with no neighbours is not judged");
+	/* direct=1 rows are not the page-cache rows' neighbours, nor are deeper queues */
+	spec[2].direct = true;
+	cr_assert_eq(report_neighbour_ratio(&r, 2), 0);
+	spec[2].direct = false;
+	spec[2].iodepth = 32;
+	cr_assert_eq(report_neighbour_ratio(&r, 2), 0);
+	free(spec);
 }
