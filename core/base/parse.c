@@ -377,6 +377,61 @@ int parse_size_why(const char *s, unsigned kb_base, uint64_t *out, bool *percent
 	return 0;
 }
 
+/* get_mult_time() on what follows the digits and signs: fio's units, microseconds otherwise. */
+static uint64_t fio_time_mult(const char *p, uint64_t default_unit_ns)
+{
+	while (isdigit((unsigned char)*p) || *p == '+' || *p == '-')
+		p++;
+	if (!isalpha((unsigned char)*p))
+		return default_unit_ns;
+	if (!strncasecmp(p, "us", 2))
+		return 1000;
+	if (!strncasecmp(p, "ms", 2))
+		return 1000000;
+	if (!strcasecmp(p, "s"))
+		return 1000000000ull;
+	if (!strcasecmp(p, "m"))
+		return 60000000000ull;
+	if (!strcasecmp(p, "h"))
+		return 3600000000000ull;
+	if (!strcasecmp(p, "d"))
+		return 86400000000000ull;
+	return 1000;
+}
+
+int parse_fio_leading(const char *s, bool time, unsigned kb_base, uint64_t default_unit_ns,
+		      uint64_t *out)
+{
+	const char *p, *sfx;
+	char *end;
+	unsigned long long n;
+	uint64_t mult = 1;
+	size_t len;
+
+	s = skip_space(s);
+	if (!isdigit((unsigned char)*s))
+		return -EINVAL;
+	errno = 0;
+	n = strtoull(s, &end, strstr(s, "0x") || strstr(s, "0X") ? 16 : 10);
+	if (errno == ERANGE)
+		return -ERANGE;
+	p = end;
+	while (isalpha((unsigned char)*p))
+		p++;
+	if (!*p || !strchr("+-*/^", *p))
+		return -EINVAL;
+	if (time) {
+		mult = fio_time_mult(s, default_unit_ns);
+	} else if (isalpha((unsigned char)*end)) {
+		/* __get_mult_bytes(): the unit's letters, up to the operator */
+		for (sfx = end, len = 0; isalpha((unsigned char)sfx[len]); len++)
+			;
+		if (size_mult(sfx, len > 3 ? 1 : len, kb_base, &mult))
+			mult = 1;
+	}
+	return mul_u64(n, mult, out);
+}
+
 int parse_size(const char *s, unsigned kb_base, uint64_t *out)
 {
 	return parse_size_why(s, kb_base, out, NULL, NULL);

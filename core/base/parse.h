@@ -28,6 +28,16 @@ int parse_time_ns(const char *s, uint64_t default_unit_ns, uint64_t *out);
 /* parse_time_ns with "(...)" arithmetic and a reason on failure, as parse_size_why. */
 int parse_time_why(const char *s, uint64_t default_unit_ns, uint64_t *out, const char **why);
 
+/*
+ * fio's reading of an integer (time set: a time) written with arithmetic outside parentheses,
+ * "iodepth=128*1", "runtime=40+30": str_to_decimal() takes the leading number and a unit only
+ * where its get_mult_bytes()/get_mult_time() find one (a time's after the digits and signs
+ * that follow the number: "40+30m" is 40 minutes), ignoring the rest. -EINVAL unless s is a
+ * number and an operator (+ - * / ^) follows it.
+ */
+int parse_fio_leading(const char *s, bool time, unsigned kb_base, uint64_t default_unit_ns,
+		      uint64_t *out);
+
 /* A plain unsigned integer (decimal or 0x hex). */
 int parse_u64(const char *s, uint64_t *out);
 

@@ -29,6 +29,7 @@ static void usage(FILE *f)
 		"  --OPTION=VALUE       any job option, fio's names (rw, bs, iodepth, ioengine, ...)\n"
 		"  --output-format=F    normal, json, json+, terse, csv (comma-separated for several)\n"
 		"  --minimal            terse output (fio's --minimal)\n"
+		"  --append-terse       terse lines as well as the formats asked before it\n"
 		"  --terse-version=N    fio's terse version 2, 3 (the default), 4 or 5\n"
 		"  --output=FILE        write the result to FILE (atomically)\n"
 		"  --parse-only         parse the jobs and stop (with --output-format=json: print them)\n"
@@ -199,6 +200,11 @@ static int tool_option(struct fio_args *a, const char *key, const char *val, str
 	}
 	if (!strcmp(key, "minimal")) {
 		a->out.formats = OUT_TERSE;
+		return 1;
+	}
+	if (!strcmp(key, "append-terse")) {
+		/* fio's: the terse lines too, added to the formats asked so far (its value ignored) */
+		a->out.formats |= OUT_TERSE;
 		return 1;
 	}
 	if (!strcmp(key, "terse-version")) {

@@ -20,8 +20,16 @@
 #define ENGINE_OPT(n, e) { n, FIO_ENGINE_OPTION, NULL, e }
 #define ENGINE(n) { n, FIO_ENGINE, NULL, NULL }
 #define PROFILE_OPT(n, p) { n, FIO_PROFILE_OPTION, NULL, p }
+#define DEPRECATED_OPT(n, soft) { n, FIO_DEPRECATED, (soft) ? "soft" : NULL, NULL }
 
 const struct fio_unsupported fio_unsupported_table[] = {
+	/* fio 3.33's deprecated options: FIO_OPT_SOFT_DEPRECATED ones it accepts, saying so
+	 * ("Option X is deprecated"), and ignores; FIO_OPT_DEPRECATED ones it refuses */
+	DEPRECATED_OPT("verifysort", true),
+	DEPRECATED_OPT("verifysort_nr", true),
+	DEPRECATED_OPT("flow_watermark", true),
+	DEPRECATED_OPT("percentage_sequential", false),
+	DEPRECATED_OPT("rwmixcycle", false),
 	/* fio's job options (fio --cmdhelp=all) */
 	JOB_OPT("lockfile", "none", "Lock file when doing IO to it"),
 	JOB_OPT("unique_filename", "1", "For network clients, prefix file with source IP"),
@@ -55,7 +63,6 @@ const struct fio_unsupported fio_unsupported_table[] = {
 	JOB_OPT("max_latency", NULL, "Maximum tolerated IO latency (usec)"),
 	JOB_OPT("latency_run", "0", "Keep adjusting queue depth to match latency_target"),
 	JOB_OPT("write_hint", NULL, "Set expected write life time"),
-	JOB_OPT("create_only", "0", "Only perform file creation phase"),
 	JOB_OPT("allow_mounted_write", "0", "Allow writes to a mounted partition"),
 	JOB_OPT("unlink_each_loop", "0", "Unlink created files after each loop in a job has completed"),
 	JOB_OPT("bwavgtime", "500", "Time window over which to calculate bandwidth (msec)"),

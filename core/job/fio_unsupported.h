@@ -9,6 +9,7 @@ enum fio_unsup_kind {
 	FIO_ENGINE_OPTION,	/* an option of a fio engine (what = the engines) */
 	FIO_ENGINE,		/* a fio ioengine iopath lacks */
 	FIO_PROFILE_OPTION,	/* fio parses it, for a profile, and it changes no job */
+	FIO_DEPRECATED,		/* deprecated in fio: def "soft" accepted with fio's warning, else refused */
 };
 
 struct fio_unsupported {

@@ -615,6 +615,12 @@ int job_parser_finish(struct job_parser *p, struct iop_err *err)
 
 		job->global_kv = p->list->nr_global_kv ? p->list->global_kv : NULL;
 		job->nr_global_kv = p->list->nr_global_kv;
+		if (job->time_based && !job->runtime_ns) {
+			/* fio's fixup_options: said, and the job runs by its size */
+			warnf(p, "%s: job %s: time_based requires a runtime/timeout setting (as in fio, the job runs until its size is done)",
+			      job->origin, job->name);
+			job->time_based = false;
+		}
 
 		ret = job_finish(job, err);
 		if (ret)

@@ -132,6 +132,8 @@ const struct opt_def opt_table[] = {
 	{ "end_fsync", NULL, OPT_BOOL, FIELD(end_fsync), 0, 1, NULL, "fsync files when the job ends" },
 	{ "fsync_on_close", NULL, OPT_BOOL, FIELD(fsync_on_close), 0, 1, NULL,
 	  "fsync each written file as the worker closes it (after its measured time)" },
+	{ "create_only", NULL, OPT_BOOL, FIELD(create_only), 0, 1, NULL,
+	  "only lay the job's files out: no I/O (its result counts none)" },
 	{ "create_fsync", NULL, OPT_BOOL, FIELD(create_fsync), 0, 1, NULL,
 	  "fsync each file after laying it out (0: leave its data to the page cache)" },
 	{ "overwrite", NULL, OPT_BOOL, FIELD(overwrite), 0, 1, NULL,
@@ -532,8 +534,14 @@ static int set_typed(struct job_spec *job, const struct opt_def *o, const char *
 		return 0;
 	case OPT_BOOL:
 	case OPT_FLAG:
-		if (parse_bool(val, &b))
-			return bad_value(err, o, val, "0 or 1");
+		if (parse_bool(val, &b)) {
+			unsigned u;
+
+			/* fio's set options (time_based, thread, ...) take any number, non-zero on */
+			if (o->type != OPT_FLAG || sscanf(val, "%u", &u) != 1)
+				return bad_value(err, o, val, o->type == OPT_FLAG ? "0, 1 or any number (non-zero: on)" : "0 or 1");
+			b = u != 0;
+		}
 		*(bool *)field = b;
 		return 0;
 	case OPT_UINT:
@@ -614,8 +622,20 @@ static int unsupported(struct job_spec *job, const char *key, const char *val, c
 		       const struct opt_ctx *ctx, struct iop_err *err)
 {
 	const struct fio_unsupported *u = fio_unsupported_find(key, FIO_JOB_OPTION);
+	const struct fio_unsupported *dep = fio_unsupported_find(key, FIO_DEPRECATED);
 	char msg[sizeof(err->msg)];
 
+	if (dep && dep->def) {
+		snprintf(msg, sizeof(msg), "%s: Option %s is deprecated (fio accepts and ignores it, as iopath does)",
+			 where, key);
+		if (ctx && ctx->warn)
+			ctx->warn(ctx->arg, msg);
+		record_kv(job, key, val);
+		return 0;
+	}
+	if (dep)
+		return iop_errf(err, -EINVAL, "%s: Option %s is deprecated, and fio refuses it too", where,
+				key);
 	if (u && u->def && val && !strcmp(val, u->def)) {
 		/* fio's own default: the setting changes nothing */
 		record_kv(job, key, val);
@@ -644,6 +664,36 @@ static int unsupported(struct job_spec *job, const char *key, const char *val, c
 	if (ctx->warn) {
 		strncat(msg, "; ignored (--ignore-unsupported): the job runs without it",
 			sizeof(msg) - strlen(msg) - 1);
+		ctx->warn(ctx->arg, msg);
+	}
+	return 0;
+}
+
+/*
+ * An integer or time option written with arithmetic outside parentheses (iodepth=128*1,
+ * runtime=40+30): what fio reads (its leading number; parse_fio_leading), said in a warning.
+ * 0, or ret (the strict parser's refusal, err kept) when fio would not read it either.
+ */
+static int set_fio_leading(struct job_spec *job, const struct opt_def *o, const char *val,
+			   const char *where, const struct opt_ctx *ctx, int ret)
+{
+	char msg[1024];
+	bool time = o->type == OPT_TIME;
+	uint64_t v;
+
+	if ((o->type != OPT_UINT && !time) ||
+	    parse_fio_leading(val, time, job->kb_base, 1000000000ull, &v) ||
+	    (!time && (v < o->min || v > o->max)))
+		return ret;
+	if (time)
+		*(uint64_t *)((char *)job + o->off) = v;
+	else
+		*(unsigned *)((char *)job + o->off) = (unsigned)v;
+	if (ctx && ctx->warn) {
+		snprintf(msg, sizeof(msg),
+			 "%s: %s=%s: fio evaluates arithmetic only in parentheses and reads %llu%s here; so does iopath (write (%s) for the sum)",
+			 where, o->name, val, (unsigned long long)(time ? v / 1000000 : v),
+			 time ? " ms" : "", val);
 		ctx->warn(ctx->arg, msg);
 	}
 	return 0;
@@ -685,6 +735,8 @@ int opt_apply_ctx(struct job_spec *job, const char *key, const char *val, const 
 		val = "1";
 	}
 	ret = set_typed(job, o, val, err);
+	if (ret == -EINVAL)
+		ret = set_fio_leading(job, o, val, where, ctx, ret);
 	if (ret == -ENOTSUP && ctx && ctx->ignore_unsupported) {
 		/* a value of fio's that iopath lacks (zonemode=zbd): like a lacking option */
 		char msg[sizeof(err->msg) + 64];

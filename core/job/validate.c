@@ -652,8 +652,6 @@ int job_finish(struct job_spec *job, struct iop_err *err)
 	if (job->verify != VERIFY_NONE && (ent->ops->flags & ENGINE_DISKLESS))
 		return iop_errf(err, -EINVAL, "%s: verify needs an engine that moves data; ioengine=%s moves none",
 				job->origin, ent->ops->name);
-	if (job->time_based && job->runtime_ns == 0)
-		return iop_errf(err, -EINVAL, "%s: time_based needs runtime=", job->origin);
 	if (ent->ops->flags & ENGINE_FILE_OP) {
 		const char *why = finish_fileop(job);
 

@@ -797,6 +797,8 @@ static void phase_done(struct worker *w, uint64_t from, bool verify)
 /* An I/O phase and, as in fio's do_io, its end_fsync. */
 static void io_phase(struct worker *w, uint64_t from)
 {
+	if (w->job->create_only)
+		return;		/* fio's create_only: the layout was the job */
 	if (w->job->verify_only) {
 		io_dry_run(w);
 		return;
@@ -936,7 +938,7 @@ void *worker_main(void *arg)
 	else
 		w->end_ns = w->start_ns;	/* ended by exitall before it started: nothing ran */
 	for (;;) {
-		if (!w->aborted && !run_terminated(w) && job->verify != VERIFY_NONE &&
+		if (!w->aborted && !run_terminated(w) && job->verify != VERIFY_NONE && !job->create_only &&
 		    job->do_verify && job_writes_data(job->rw) && job->rw != RW_COPY) {
 			uint64_t from = w->end_ns;
 

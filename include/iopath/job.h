@@ -268,6 +268,7 @@ struct job_spec {
 	bool end_fsync;
 	bool fsync_on_close;		/* fio's: fsync each written file as the worker closes it */
 	bool create_fsync;		/* fio's (default 1): fsync a file after laying it out */
+	bool create_only;		/* fio's: lay the files out, run no I/O */
 	bool overwrite;			/* may write files iopath did not create */
 	bool direct;
 	bool atomic;			/* atomic=1: writes with RWF_ATOMIC (untorn); implies direct=1;

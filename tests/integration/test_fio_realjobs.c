@@ -259,3 +259,55 @@ Test(fio_realjobs, group_job_runtime_sums_the_clones)
 	}
 	side_free(&s);
 }
+
+/* Both tools' exit status of --parse-only on text, zero or not alike. */
+static void parse_agrees(const char *text, bool accepted)
+{
+	static const char *const extra[] = { "--parse-only", NULL };
+	struct side s;
+
+	side_run(&s, text, extra);
+	cr_expect_eq(s.out[0].status == 0, accepted, "fio --parse-only exits %d: %s",
+		     s.out[0].status, s.out[0].err);
+	cr_expect_eq(s.out[1].status == 0, accepted, "iopath --parse-only exits %d: %s",
+		     s.out[1].status, s.out[1].err);
+	side_free(&s);
+}
+
+/*
+ * What fio reads and iopath now reads alike: arithmetic outside parentheses (the leading
+ * number), any number for a set-by-presence option, a soft-deprecated option, time_based
+ * without runtime; and what both refuse: a hard-deprecated option, a 0/1 boolean of 2.
+ */
+Test(fio_realjobs, values_fio_accepts_are_accepted_and_its_refusals_refused)
+{
+	parse_agrees("[a]\nioengine=null\nsize=1m\niodepth=128*1\nruntime=40+30\nnumjobs=2+1\n", true);
+	parse_agrees("[a]\nioengine=null\nsize=1m\ntime_based=10\nthread=8\nruntime=1\n", true);
+	parse_agrees("[a]\nioengine=null\nsize=1m\nverifysort=1\nverifysort_nr=4\n", true);
+	parse_agrees("[a]\nioengine=null\nsize=1m\ntime_based=1\n", true);
+	parse_agrees("[a]\nioengine=null\nsize=1m\nrwmixcycle=4\n", false);
+	parse_agrees("[a]\nioengine=null\nsize=1m\ndirect=2\n", false);
+}
+
+/* create_only: the file laid out, no I/O counted; --append-terse: a terse line too. */
+Test(fio_realjobs, create_only_lays_out_and_append_terse_adds_the_terse_line)
+{
+	static const char text[] = "[co]\nioengine=psync\nrw=read\nsize=256k\ncreate_only=1\n";
+	static const char *const extra[] = { "--append-terse", NULL };
+	char path[400];
+	struct side s;
+	struct stat st;
+	unsigned t;
+
+	side_run(&s, text, extra);
+	for (t = 0; t < 2; t++) {
+		cr_assert_eq(s.out[t].status, 0, "%s failed: %s", t ? "iopath" : "fio",
+			     s.out[t].err);
+		snprintf(path, sizeof(path), "%s/co.0.0", s.dir[t]);
+		cr_expect(!stat(path, &st) && st.st_size == 256 * 1024, "%s: co.0.0 not laid out",
+			  t ? "iopath" : "fio");
+		cr_expect(strstr(s.out[t].out, ";co;0;0;0;0;0;0;0"), "%s: no terse line of no I/O:\n%s",
+			  t ? "iopath" : "fio", s.out[t].out);
+	}
+	side_free(&s);
+}
