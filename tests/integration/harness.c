@@ -53,8 +53,31 @@ static int rm_one(const char *path, const struct stat *st, int flag, struct FTW 
 	return remove(path);
 }
 
+/* Every string tmp_str made for the running test, freed by tmpdir_cleanup. */
+#define TMPSTRS_MAX 64
+static char *tmpstrs[TMPSTRS_MAX];
+static unsigned nr_tmpstrs;
+
+const char *tmp_str(const char *fmt, ...)
+{
+	va_list ap;
+	char *s;
+	int n;
+
+	cr_assert_lt(nr_tmpstrs, TMPSTRS_MAX, "more than %d tmp_str strings in one test",
+		     TMPSTRS_MAX);
+	va_start(ap, fmt);
+	n = vasprintf(&s, fmt, ap);
+	va_end(ap);
+	cr_assert_geq(n, 0, "vasprintf: out of memory");
+	tmpstrs[nr_tmpstrs++] = s;
+	return s;
+}
+
 void tmpdir_cleanup(void)
 {
+	while (nr_tmpstrs)
+		free(tmpstrs[--nr_tmpstrs]);
 	while (nr_tmpdirs) {
 		nr_tmpdirs--;
 		nftw(tmpdirs[nr_tmpdirs], rm_one, 16, FTW_DEPTH | FTW_PHYS);

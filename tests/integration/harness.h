@@ -17,6 +17,8 @@ struct run_out {
 /* A fresh temporary directory for this test, removed by tmpdir_cleanup. */
 const char *tmpdir_make(void);
 void tmpdir_cleanup(void);
+/* The string fmt makes (a path or an option in the test's directory), freed by tmpdir_cleanup. */
+const char *tmp_str(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* Run iopath with the NULL-terminated arguments. */
 struct run_out iopath_run(const char *arg, ...) __attribute__((sentinel));

@@ -432,13 +432,11 @@ Test(compare, errors_a_job_went_on_after_are_not_a_failure)
 Test(compare, plain_iopath_json_compares_with_itself)
 {
 	const char *dir = tmpdir_make();
-	char file[300], out[300];
-	struct run_out r;
+	char out[300];
+	struct run_out r = iopath_run("--name=j", tmp_str("--filename=%s/f", dir), "--size=1m",
+				      "--rw=randread", "--ioengine=null", "--output-format=json",
+				      tmp_str("--output=%s/a.json", dir), NULL);
 
-	snprintf(file, sizeof(file), "--filename=%s/f", dir);
-	snprintf(out, sizeof(out), "--output=%s/a.json", dir);
-	r = iopath_run("--name=j", file, "--size=1m", "--rw=randread", "--ioengine=null",
-		       "--output-format=json", out, NULL);
 	cr_assert_eq(r.status, 0, "%s", r.err);
 	run_out_free(&r);
 	snprintf(out, sizeof(out), "%s/a.json", dir);

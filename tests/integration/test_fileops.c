@@ -263,13 +263,11 @@ Test(fileops, filedelete_second_loop_fails_as_fio_with_enoent)
 
 Test(fileops, filedelete_refuses_a_file_iopath_did_not_create)
 {
-	const char *dir = tmpdir_make();
-	char path[400], d[300];
+	const char *dir = tmpdir_make(), *path = tmp_str("%s/f.0.0", dir);
+	const char *d = tmp_str("--directory=%s", dir);
 	struct run_out r;
 
-	snprintf(path, sizeof(path), "%s/f.0.0", dir);
 	file_make(path, 4096, 1);
-	snprintf(d, sizeof(d), "--directory=%s", dir);
 	r = iopath_run("--name=f", "--ioengine=filedelete", "--filesize=4k", d, NULL);
 	cr_assert_eq(r.status, 2, "exit %d: %s", r.status, r.err);
 	cr_assert_not_null(strstr(r.err, "which iopath did not create"), "%s", r.err);

@@ -146,14 +146,11 @@ Test(fio_cli, a_whole_number_with_a_zero_fraction_is_exact)
 /* fio writes every format asked for to --output, in its order: terse, JSON, normal */
 Test(fio_cli, several_formats_all_go_to_the_output_file)
 {
-	const char *dir = tmpdir_make();
-	char out[300], oopt[320];
-	struct run_out r;
+	const char *out = tmp_str("%s/out", tmpdir_make());
+	struct run_out r = iopath_run("--name=f", "--ioengine=null", "--size=64k",
+				      "--output-format=terse,json,normal", tmp_str("--output=%s", out),
+				      NULL);
 
-	snprintf(out, sizeof(out), "%s/out", dir);
-	snprintf(oopt, sizeof(oopt), "--output=%s", out);
-	r = iopath_run("--name=f", "--ioengine=null", "--size=64k", "--output-format=terse,json,normal",
-		       oopt, NULL);
 	cr_assert_eq(r.status, 0, "%s", r.err);
 	cr_assert_eq(r.out[0], '\0', "stdout got: %s", r.out);
 	run_out_free(&r);

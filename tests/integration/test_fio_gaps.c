@@ -497,13 +497,9 @@ Test(fio_gaps, random_generator_takes_fios_names)
 
 Test(fio_gaps, allow_file_create_0_needs_the_file_to_exist)
 {
-	const char *dir = tmpdir_make();
-	char file[300], path[300];
-	struct run_out r;
+	const char *path = tmp_str("%s/f", tmpdir_make()), *file = tmp_str("--filename=%s", path);
+	struct run_out r = iopath_run("--name=a", file, "--size=64k", "--allow_file_create=0", NULL);
 
-	snprintf(path, sizeof(path), "%s/f", dir);
-	snprintf(file, sizeof(file), "--filename=%s", path);
-	r = iopath_run("--name=a", file, "--size=64k", "--allow_file_create=0", NULL);
 	cr_expect_eq(r.status, 2);
 	cr_expect_not_null(strstr(r.err, "allow_file_create=0"), "%s", r.err);
 	cr_expect_neq(access(path, F_OK), 0, "the file was created");

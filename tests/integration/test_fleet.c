@@ -59,14 +59,11 @@ Test(fleet, started_by_mpirun_without_mpi_refuses_to_run_unsynchronised)
 
 Test(fleet, rank_and_host_substitute_into_file_names)
 {
-	const char *dir = tmpdir_make();
-	char opt[512], path[512];
-	struct run_out r;
+	const char *dir = tmpdir_make(), *path = tmp_str("%s/f.0", dir);
+	struct run_out r = iopath_run("--name=x", tmp_str("--filename=%s/f.${RANK}", dir),
+				      "--rw=write", "--size=64k", "--bs=4k", NULL);
 
-	snprintf(opt, sizeof(opt), "--filename=%s/f.${RANK}", dir);
-	r = iopath_run("--name=x", opt, "--rw=write", "--size=64k", "--bs=4k", NULL);
 	cr_assert_eq(r.status, 0, "status %d: %s", r.status, r.err);
-	snprintf(path, sizeof(path), "%s/f.0", dir);
 	cr_assert_eq(access(path, F_OK), 0, "%s was not created", path);
 	run_out_free(&r);
 	tmpdir_cleanup();

@@ -264,16 +264,13 @@ Test(interrupt, probe_removes_its_trial_file_on_ctrl_c)
 /* A sweep's target file on a filesystem without xattrs: the file and its sidecar both go. */
 Test(interrupt, sweep_leaves_neither_its_file_nor_its_mark)
 {
-	const char *dir = tmpdir_make();
-	char back[300], target[320];
+	const char *dir = tmpdir_make(), *back = tmp_str("%s/back", dir);
 	struct run_out r;
 
-	snprintf(back, sizeof(back), "%s/back", dir);
 	snprintf(test_mnt, sizeof(test_mnt), "%s/mnt", dir);
 	faultfs_mount(back, test_mnt, NULL);
-	snprintf(target, sizeof(target), "--target=t=%s", test_mnt);
-	r = iopath_run("sweep", "--engine=psync", "--rw=randread", target, "--size=1m",
-		       "--runtime=1", NULL);
+	r = iopath_run("sweep", "--engine=psync", "--rw=randread", tmp_str("--target=t=%s", test_mnt),
+		       "--size=1m", "--runtime=1", NULL);
 	cr_assert_eq(r.status, 0, "exit %d: %s", r.status, r.err);
 	cr_assert_eq(count_named(back, ""), 0, "left behind in %s", back);
 	run_out_free(&r);

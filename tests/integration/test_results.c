@@ -80,16 +80,13 @@ Test(results, normal_output_to_a_file_goes_to_the_file)
 
 Test(results, output_into_a_missing_directory_is_refused_before_running)
 {
-	const char *dir = tmpdir_make();
-	char data[320], opt[320];
-	struct run_out r;
+	const char *dir = tmpdir_make(), *data = tmp_str("%s/data", dir);
+	struct run_out r = iopath_run("--name=w", tmp_str("--filename=%s", data), "--rw=write",
+				      "--size=1m", "--output-format=json",
+				      tmp_str("--output=%s/nowhere/out.json", dir), NULL);
 
-	snprintf(data, sizeof(data), "--filename=%s/data", dir);
-	snprintf(opt, sizeof(opt), "--output=%s/nowhere/out.json", dir);
-	r = iopath_run("--name=w", data, "--rw=write", "--size=1m", "--output-format=json", opt, NULL);
 	cr_assert_eq(r.status, 2, "exit %d: %s", r.status, r.err);
 	cr_assert_not_null(strstr(r.err, "nowhere"), "%s", r.err);
-	snprintf(data, sizeof(data), "%s/data", dir);
 	cr_assert_neq(access(data, F_OK), 0, "the job ran although its result had nowhere to go");
 	run_out_free(&r);
 }

@@ -261,12 +261,9 @@ Test(workloads, copy_moves_exactly_the_source_bytes_io_uring_qd8)
 Test(workloads, copy_without_a_source_or_size_is_refused)
 {
 	const char *dir = tmpdir_make();
-	char src[320], dst[320];
-	struct run_out r;
+	struct run_out r = iopath_run("--name=c", "--rw=copy", tmp_str("--copy_from=%s/missing", dir),
+				      tmp_str("--filename=%s/dst", dir), NULL);
 
-	snprintf(src, sizeof(src), "--copy_from=%s/missing", dir);
-	snprintf(dst, sizeof(dst), "--filename=%s/dst", dir);
-	r = iopath_run("--name=c", "--rw=copy", src, dst, NULL);
 	cr_assert_eq(r.status, 2);
 	cr_assert_not_null(strstr(r.err, "give size="), "%s", r.err);
 	run_out_free(&r);

@@ -222,13 +222,9 @@ Test(zbd, refusals_name_the_reason)
 /* Jobs sharing a file share its zones: a second job cannot give them another capacity. */
 Test(zbd, jobs_sharing_a_file_agree_on_zone_capacity)
 {
-	const char *dir = tmpdir_make();
-	char file[300], path[300];
-	struct run_out r;
+	const char *file = tmp_str("--filename=%s/z", tmpdir_make());
+	struct run_out r = iopath_run("--name=prep", file, "--size=4m", "--rw=write", "--bs=1m", NULL);
 
-	snprintf(path, sizeof(path), "%s/z", dir);
-	snprintf(file, sizeof(file), "--filename=%s", path);
-	r = iopath_run("--name=prep", file, "--size=4m", "--rw=write", "--bs=1m", NULL);
 	cr_assert_eq(r.status, 0, "%s", r.err);
 	run_out_free(&r);
 	r = iopath_run("--zonemode=zbd", "--zonesize=1m", "--rw=write", "--bs=64k", file,
