@@ -197,6 +197,9 @@ static json_t *dir_json(const struct dir_stat *d, const struct job_spec *job, bo
 	set(o, "slat_ns", lat_json_list(&d->slat, slat ? list : NULL, nr, plus && slat));
 	set(o, "clat_ns", lat_json_list(&d->clat, clat ? list : NULL, nr, plus && clat));
 	set(o, "lat_ns", lat_json_list(&d->lat, lat ? list : NULL, nr, plus && lat));
+	/* rate-limited I/O: latency from the schedule's start, with its percentiles (iopath's) */
+	if (d->sched.n)
+		set(o, "lat_sched_ns", lat_json_list(&d->sched, list, nr, plus));
 	if (job)
 		prios_json(o, ps, pd, job, plus);
 	set(o, "bw_min", json_integer((json_int_t)(d->bw.min / 1024)));

@@ -220,6 +220,8 @@ static void print_stat(FILE *f, const struct job_result *r, const struct dir_sta
 	print_lat(f, "slat", &d->slat);
 	print_lat(f, "clat", &d->clat);
 	print_lat(f, "lat", &d->lat);
+	/* rate-limited I/O: from when the schedule said it should start (iopath's own line) */
+	print_lat(f, "lat_sched", &d->sched);
 	if (job && ps)
 		print_prios(f, ps, pd, d, job, false);
 	if (job && job->slat_percentiles)
@@ -228,6 +230,7 @@ static void print_stat(FILE *f, const struct job_result *r, const struct dir_sta
 		print_pcts(f, "clat", &d->clat, job);
 	if (job && job->lat_percentiles)
 		print_pcts(f, "lat", &d->lat, job);
+	print_pcts(f, "lat_sched", &d->sched, job);
 	if (job && ps && (job->clat_percentiles || job->lat_percentiles))
 		print_prios(f, ps, pd, d, job, true);
 	if (d->bw.n) {

@@ -155,6 +155,8 @@ static void __attribute__((noinline)) complete_uncounted(struct worker *w, struc
 		struct io_req *r = reqs[i];
 		struct dir_stat *d = &w->st[stat_dir(r->ddir)];
 
+		if (w->sched_ns)
+			sched_take(w, r);
 		if (!settle(w, r, d, copy, true) || r->ddir >= DDIR_SYNC)
 			continue;
 		d->ios++;
@@ -327,6 +329,7 @@ complete(struct worker *w, struct io_req **reqs, unsigned n, uint64_t t, bool as
 		struct dir_stat *d = &w->st[stat_dir(r->ddir)];
 		uint64_t clat = t - r->issue_ns;
 		bool async = async_engine;
+		uint64_t sched = full && w->sched_ns ? sched_take(w, r) : 0;
 
 		/*
 		 * Trims (full loop only) are done inside submit by every engine: as fio's inline
@@ -340,6 +343,8 @@ complete(struct worker *w, struct io_req **reqs, unsigned n, uint64_t t, bool as
 			continue;
 		d->ios++;
 		d->bytes += (uint64_t)r->res;
+		if (full && sched)
+			lat_add(&d->sched, t > sched ? t - sched : 0);
 		if (full)
 			complete_extra(w, d, r, clat, async, t);
 		if (full && __builtin_expect(w->lat_on, 0) && !w->job->disable_lat)
@@ -366,6 +371,21 @@ complete(struct worker *w, struct io_req **reqs, unsigned n, uint64_t t, bool as
 			      w->st[STAT_TRIM].ios, memory_order_relaxed);
 	if (t >= w->next_sample_ns)
 		take_sample(w, t);
+}
+
+int io_next_request(struct worker *w, struct io_req *r, uint64_t now)
+{
+	return next_request_full(w, r, now);
+}
+
+void io_complete_at(struct worker *w, struct io_req *r, uint64_t t)
+{
+	const struct job_spec *job = w->job;
+
+	if (job->disable_lat || job->disable_clat || job->disable_slat)
+		complete(w, &r, 1, t, true, true, false);
+	else
+		complete(w, &r, 1, t, true, true, true);
 }
 
 /* Submit the prepared batch; returns the time after submit. */
@@ -804,235 +824,6 @@ static void __attribute__((noinline)) io_loop_plain_reduced(struct worker *w)
 	io_loop_body(w, false, false);
 }
 
-/*
- * io_submit_mode=offload: the worker generates (and paces) requests and hands them to a pool
- * of iodepth I/O threads, each with its own engine instance, which submit one request at a
- * time and wait for it; the worker accounts the completions. A request's submission latency
- * is the time it waited for an I/O thread, so a slow device delays the measured latency, not
- * the submission schedule (fio's answer to coordinated omission).
- */
-struct offload_slot {
-	struct offload *o;
-	struct engine eng;
-	bool eng_ready;
-	struct io_file *files;		/* its engine's own copies of the worker's files */
-	pthread_t tid;
-	bool started;
-	unsigned index;
-	int ret;			/* its engine's set-up: 0, or -errno (then it has ended) */
-	bool set_up;
-};
-
-struct offload {
-	struct worker *w;
-	pthread_mutex_t lock;
-	pthread_cond_t work;		/* an I/O thread waits for a request */
-	pthread_cond_t done;		/* the worker waits for completions (CLOCK_MONOTONIC) */
-	struct io_req **queue;		/* requests waiting for an I/O thread, a FIFO ring */
-	unsigned q_head, q_nr;
-	struct io_req **fin;		/* completed, for the worker */
-	unsigned nr_fin;
-	uint64_t *gen_ns;		/* per request: when the worker handed it over */
-	uint64_t *done_ns;		/* per request: when it completed */
-	const struct engine_params *params;
-	unsigned nr_set_up;
-	bool stop;
-	struct offload_slot *slots;
-};
-
-/*
- * An I/O thread's engine, set up on that thread (io_uring rings take a single issuer). It
- * gets its own copies of the files: an engine keeps per-file state in them (mmap's mapping),
- * which engine instances on other threads must not share.
- */
-static int offload_engine(struct offload_slot *s)
-{
-	struct worker *w = s->o->w;
-	const struct engine_ops *ops = s->eng.ops;
-	struct engine_params p = *s->o->params;
-	unsigned f;
-	int ret;
-
-	s->files = calloc(w->nr_files, sizeof(*s->files));
-	if (!s->files) {
-		worker_fail(w, ENOMEM, "io_submit_mode=offload: out of memory");
-		return -ENOMEM;
-	}
-	for (f = 0; f < w->nr_files; f++) {
-		s->files[f] = w->files[f];
-		s->files[f].engine_data = NULL;
-	}
-	p.files = s->files;
-	ret = ops->init(&s->eng, &p);
-	if (ret) {
-		worker_fail(w, -ret, "engine %s (I/O thread %u): %s", ops->name, s->index,
-			    s->eng.err[0] ? s->eng.err : strerror(-ret));
-		return ret;
-	}
-	s->eng_ready = true;
-	for (f = 0; ops->open_file && f < w->nr_files; f++) {
-		ret = ops->open_file(&s->eng, &s->files[f]);
-		if (ret) {
-			worker_fail(w, -ret, "engine %s (I/O thread %u): %s: %s", ops->name, s->index,
-				    s->files[f].path, s->eng.err[0] ? s->eng.err : strerror(-ret));
-			return ret;
-		}
-	}
-	return 0;
-}
-
-static void *offload_main(void *arg)
-{
-	struct offload_slot *s = arg;
-	struct offload *o = s->o;
-	struct worker *w = o->w;
-	const struct engine_ops *ops = s->eng.ops;
-	struct io_req *r, *done;
-	struct io_file *file;
-	uint64_t t0, t1;
-	unsigned f;
-	int ret;
-
-	ret = offload_engine(s);
-	pthread_mutex_lock(&o->lock);
-	s->ret = ret;
-	s->set_up = true;
-	o->nr_set_up++;
-	pthread_cond_broadcast(&o->done);
-	for (;;) {
-		if (s->ret)
-			break;
-		while (!o->q_nr && !o->stop)
-			pthread_cond_wait(&o->work, &o->lock);
-		if (!o->q_nr)
-			break;
-		r = o->queue[o->q_head];
-		o->q_head = (o->q_head + 1) % w->depth;
-		o->q_nr--;
-		pthread_mutex_unlock(&o->lock);
-		/* through this engine's copy of the file, handed back as the worker's own */
-		file = r->file;
-		r->file = &s->files[file->index];
-		t0 = worker_now(w);
-		ret = ops->submit(&s->eng, &r, 1);
-		if (ret == 1 && !(ops->flags & ENGINE_SYNC)) {
-			do
-				ret = ops->reap(&s->eng, &done, 1, 1);
-			while (ret == 0);
-			if (ret < 0)
-				r->res = ret;
-		} else if (ret <= 0) {
-			r->res = ret ? ret : -EAGAIN;
-		}
-		t1 = worker_now(w);
-		r->file = file;
-		r->slat_ns = t0 - o->gen_ns[r->index] > UINT32_MAX ? UINT32_MAX :
-			     (uint32_t)(t0 - o->gen_ns[r->index]);
-		r->issue_ns = t0;
-		o->done_ns[r->index] = t1;
-		pthread_mutex_lock(&o->lock);
-		o->fin[o->nr_fin++] = r;
-		pthread_cond_signal(&o->done);
-	}
-	pthread_mutex_unlock(&o->lock);
-	/* the engine goes with the thread that made it */
-	for (f = 0; s->eng_ready && ops->close_file && f < w->nr_files; f++)
-		ops->close_file(&s->eng, &s->files[f]);
-	if (s->eng_ready)
-		ops->exit(&s->eng);
-	s->eng_ready = false;
-	free(s->files);
-	s->files = NULL;
-	return NULL;
-}
-
-/* Account completed requests, each at its own completion time. */
-static void offload_collect(struct offload *o, struct io_req **got, unsigned n)
-{
-	struct worker *w = o->w;
-	const struct job_spec *job = w->job;
-	bool reduced = job->disable_lat || job->disable_clat || job->disable_slat;
-	unsigned i;
-
-	for (i = 0; i < n; i++) {
-		uint64_t t = o->done_ns[got[i]->index];
-
-		if (reduced)
-			complete(w, &got[i], 1, t, true, true, false);
-		else
-			complete(w, &got[i], 1, t, true, true, true);
-	}
-	w->inflight -= n;
-}
-
-static void offload_run(struct offload *o, struct io_req **got)
-{
-	struct worker *w = o->w;
-	uint64_t t = worker_now(w), until;
-	unsigned n, tail;
-	bool more = true;
-	struct timespec ts;
-	int res;
-
-	while (more || w->inflight) {
-		if (run_stop_requested()) {
-			w->aborted = true;
-			w->interrupted = true;
-		}
-		if (w->aborted || atomic_load_explicit(&w->terminate, memory_order_relaxed))
-			more = false;
-		until = 0;
-		while (more && !w->aborted && w->inflight < w->depth) {
-			struct io_req *r = w->free_reqs[--w->nr_free];
-
-			t = worker_now(w);
-			res = next_request_full(w, r, t);
-			if (res <= 0) {
-				w->free_reqs[w->nr_free++] = r;
-				if (res == REQ_WAIT)
-					until = w->rate_wait_ns;
-				else
-					more = false;
-				break;
-			}
-			if (r->ddir >= DDIR_SYNC)
-				r->file = &w->files[w->cur_file];
-			if (w->cmdprio)
-				cmdprio_pick(w, r);
-			w->depth_hist[depth_bucket(w->inflight + 1)]++;
-			w->submit_one++, w->reap_one++;	/* one at a time, by an I/O thread */
-			o->gen_ns[r->index] = t;
-			pthread_mutex_lock(&o->lock);
-			tail = (o->q_head + o->q_nr) % w->depth;
-			o->queue[tail] = r;
-			o->q_nr++;
-			pthread_cond_signal(&o->work);
-			pthread_mutex_unlock(&o->lock);
-			w->inflight++;
-		}
-		pthread_mutex_lock(&o->lock);
-		if (!o->nr_fin && (w->inflight || until)) {
-			/* wake for a completion, the pace, or (at the latest) 10 ms on */
-			uint64_t now = mono_ns(), wake = now + 10000000ull;
-
-			if (until && until < wake)
-				wake = until > now ? until : now;
-			ts.tv_sec = (time_t)(wake / 1000000000ull);
-			ts.tv_nsec = (long)(wake % 1000000000ull);
-			pthread_cond_timedwait(&o->done, &o->lock, &ts);
-		}
-		n = o->nr_fin;
-		memcpy(got, o->fin, n * sizeof(*got));
-		o->nr_fin = 0;
-		pthread_mutex_unlock(&o->lock);
-		offload_collect(o, got, n);
-		t = worker_now(w);
-		if (w->deadline_ns && t >= w->deadline_ns && !w->in_ramp)
-			more = false;
-	}
-	w->end_ns = t;
-}
-
 /* What an engine instance of this worker is set up with: its requests, buffers and files. */
 struct engine_params engine_params_of(const struct worker *w)
 {
@@ -1053,103 +844,6 @@ struct engine_params engine_params_of(const struct worker *w)
 		.advise = job_engine_advise(job),
 		.atomic = job->atomic,
 	};
-}
-
-static int offload_start(struct offload *o, struct worker *w)
-{
-	const struct job_spec *job = w->job;
-	const struct engine_ops *ops = job->engine;
-	/* sized as the worker's own: engines index their per-request state by request */
-	struct engine_params p = engine_params_of(w);
-	pthread_condattr_t ca;
-	unsigned i;
-	int ret = 0;
-
-	o->w = w;
-	o->params = &p;
-	pthread_mutex_init(&o->lock, NULL);
-	pthread_cond_init(&o->work, NULL);
-	pthread_condattr_init(&ca);
-	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
-	pthread_cond_init(&o->done, &ca);
-	pthread_condattr_destroy(&ca);
-	o->queue = calloc(w->depth, sizeof(*o->queue));
-	o->fin = calloc(w->depth, sizeof(*o->fin));
-	o->gen_ns = calloc(w->depth, sizeof(*o->gen_ns));
-	o->done_ns = calloc(w->depth, sizeof(*o->done_ns));
-	o->slots = calloc(w->depth, sizeof(*o->slots));
-	if (!o->queue || !o->fin || !o->gen_ns || !o->done_ns || !o->slots) {
-		worker_fail(w, ENOMEM, "io_submit_mode=offload: out of memory");
-		return -ENOMEM;
-	}
-	for (i = 0; i < w->depth; i++) {
-		struct offload_slot *s = &o->slots[i];
-
-		s->o = o;
-		s->index = i;
-		s->eng.ops = ops;
-		if (pthread_create(&s->tid, NULL, offload_main, s)) {
-			worker_fail(w, EAGAIN, "io_submit_mode=offload: cannot start I/O thread %u", i);
-			ret = -EAGAIN;
-			break;
-		}
-		s->started = true;
-	}
-	/* every started thread has set its engine up (or failed) before any I/O */
-	pthread_mutex_lock(&o->lock);
-	for (;;) {
-		unsigned started = 0;
-
-		for (i = 0; i < w->depth; i++)
-			started += o->slots[i].started;
-		if (o->nr_set_up >= started)
-			break;
-		pthread_cond_wait(&o->done, &o->lock);
-	}
-	for (i = 0; i < w->depth && !ret; i++)
-		ret = o->slots[i].started ? o->slots[i].ret : 0;
-	pthread_mutex_unlock(&o->lock);
-	o->params = NULL;
-	return ret;
-}
-
-static void offload_stop(struct offload *o)
-{
-	struct worker *w = o->w;
-	unsigned i;
-
-	pthread_mutex_lock(&o->lock);
-	o->stop = true;
-	pthread_cond_broadcast(&o->work);
-	pthread_mutex_unlock(&o->lock);
-	for (i = 0; o->slots && i < w->depth; i++) {
-		struct offload_slot *s = &o->slots[i];
-
-		if (s->started)
-			pthread_join(s->tid, NULL);
-	}
-	pthread_cond_destroy(&o->done);
-	pthread_cond_destroy(&o->work);
-	pthread_mutex_destroy(&o->lock);
-	free(o->queue);
-	free(o->fin);
-	free(o->gen_ns);
-	free(o->done_ns);
-	free(o->slots);
-}
-
-static void __attribute__((noinline)) io_loop_offload(struct worker *w)
-{
-	struct offload o = { 0 };
-	struct io_req **got = calloc(w->depth, sizeof(*got));
-
-	if (!got)
-		worker_fail(w, ENOMEM, "io_submit_mode=offload: out of memory");
-	else if (!offload_start(&o, w))
-		offload_run(&o, got);
-	if (o.slots || o.queue)
-		offload_stop(&o);
-	free(got);
 }
 
 /*

@@ -481,8 +481,6 @@ static inline __attribute__((always_inline)) bool next_request_plain(struct work
 	return true;
 }
 
-#define REQ_WAIT (-1)	/* next_request_full: nothing may be issued before w->rate_wait_ns */
-
 /*
  * read_iolog: the log's next I/O, when its time has come (the log's times from its first I/O,
  * scaled by replay_time_scale; at once with replay_no_stall). false at the log's end.
@@ -714,8 +712,11 @@ static inline __attribute__((always_inline)) int next_request_full(struct worker
 		if (__builtin_expect(off == GEN_END, 0))
 			return false;
 	}
-	if (w->rate[dir].bps)
+	if (w->rate[dir].bps) {
+		/* the schedule's start for this I/O, before the schedule moves past it */
+		w->sched_ns[r->index] = rate_due(&w->rate[dir]);
 		rate_issue(&w->rate[dir], len);
+	}
 	r->len = len;
 	r->offset = r->file->start + off;
 	w->bytes_issued += len;

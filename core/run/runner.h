@@ -51,6 +51,15 @@ static inline unsigned plan_nr_paths(const struct job_plan *plan)
 
 /* ---- the worker's own files (worker.c, loop.c with the offload pool, verify.c, account.c) ---- */
 
+/* A rate-limited request's scheduled start (0: not paced), cleared for the slot's next use. */
+static inline uint64_t sched_take(struct worker *w, const struct io_req *r)
+{
+	uint64_t s = w->sched_ns[r->index];
+
+	w->sched_ns[r->index] = 0;
+	return s;
+}
+
 /* The job's clock, in CLOCK_MONOTONIC nanoseconds either way. */
 static inline uint64_t worker_now(const struct worker *w)
 {
@@ -251,6 +260,13 @@ void io_loop(struct worker *w);
 /* verify_only: the phase's requests made and none issued, their blocks marked as written. */
 void io_dry_run(struct worker *w);
 
+/* The offload pool's: the next request as the full loop makes it (1, 0 at the end, REQ_WAIT
+ * when the rate holds it back), and one completion at time t accounted as the loop does. */
+int io_next_request(struct worker *w, struct io_req *r, uint64_t now);
+void io_complete_at(struct worker *w, struct io_req *r, uint64_t t);
+
+#define REQ_WAIT (-1)	/* next_request_full: nothing may be issued before w->rate_wait_ns */
+
 /* What the worker's own engine instance gets: its options and limits. */
 struct engine_params engine_params_of(const struct worker *w);
 
@@ -279,6 +295,11 @@ void cmdprio_pick(struct worker *w, struct io_req *r);
 /* A counted completion of stat direction sd into its priority's latencies. */
 void cmdprio_record(struct worker *w, const struct io_req *r, unsigned sd, uint64_t clat,
 		    bool async);
+
+/* ---- offload.c ---- */
+
+/* io_submit_mode=offload: requests made here, submitted by a pool of iodepth I/O threads. */
+void io_loop_offload(struct worker *w);
 
 /* ---- fileop.c ---- */
 

@@ -505,6 +505,13 @@ static int setup_options(struct worker *w, uint64_t seed)
 		w->rated |= bps != 0;
 		w->ratemin |= job->rate_min[d] || job->rate_iops_min[d];
 	}
+	if (w->rated) {
+		w->sched_ns = calloc(w->depth, sizeof(*w->sched_ns));
+		if (!w->sched_ns) {
+			worker_fail(w, ENOMEM, "rate: out of memory");
+			return -ENOMEM;
+		}
+	}
 	w->ioprio = job_ioprio(job);
 	if (job_cmdprio(job)) {
 		ret = cmdprio_setup(w, seed);
@@ -1024,6 +1031,8 @@ void worker_free(struct worker *w)
 		munmap(w->buf_base, w->buf_len);
 	w->buf_map = NULL;
 	free(w->reqs);
+	free(w->sched_ns);
+	w->sched_ns = NULL;
 	free(w->free_reqs);
 	free(w->batch);
 	free(w->done);

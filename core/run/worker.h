@@ -241,6 +241,12 @@ struct worker {
 	struct rng dedupe_uniq;		/* working_set: this worker's unique buffers' seeds */
 	struct rate rate[2];		/* rate / rate_iops per direction */
 	bool rated;
+	/*
+	 * Rate-limited jobs: per request (by its index), when the schedule said it should start;
+	 * 0 for one the schedule did not pace. Its completion less this is the latency from the
+	 * intended start (lat_sched), which a stall cannot hide as fio's latency does.
+	 */
+	uint64_t *sched_ns;
 	uint64_t rate_wait_ns;		/* the next I/O is due then (set when it is not yet) */
 	unsigned rate_held;		/* 1 + the direction waited for (0: none), issued next */
 	uint64_t issued_ios;		/* reads and writes issued (full loop) */

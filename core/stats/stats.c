@@ -282,6 +282,7 @@ void dir_stat_init(struct dir_stat *d)
 	lat_init(&d->slat);
 	lat_init(&d->clat);
 	lat_init(&d->lat);
+	lat_init(&d->sched);
 }
 
 void dir_stat_merge(struct dir_stat *dst, const struct dir_stat *src)
@@ -294,6 +295,7 @@ void dir_stat_merge(struct dir_stat *dst, const struct dir_stat *src)
 	lat_merge(&dst->slat, &src->slat);
 	lat_merge(&dst->clat, &src->clat);
 	lat_merge(&dst->lat, &src->lat);
+	lat_merge(&dst->sched, &src->sched);
 	sample_merge(&dst->bw, &src->bw);
 	sample_merge(&dst->iops, &src->iops);
 }

@@ -55,6 +55,12 @@ struct dir_stat {
 	struct lat_stat slat;
 	struct lat_stat clat;
 	struct lat_stat lat;
+	/*
+	 * Rate-limited I/O: completion less when the rate's schedule said the I/O should start
+	 * (not when it was issued), so time spent waiting behind a slow I/O counts; n is 0 where
+	 * no I/O was paced. iopath's own, beside fio's slat/clat/lat, which stay as fio has them.
+	 */
+	struct lat_stat sched;
 	struct sample_stat bw;
 	struct sample_stat iops;
 };

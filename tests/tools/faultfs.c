@@ -4,13 +4,15 @@
  *
  *   faultfs [--eio-read-after=N] [--eio-write-after=N] [--errno=E] [--fail-every=K]
  *           [--corrupt-read-after=N] [--delay-ms=N] [--fsync-delay-ms=N] [--parallel]
- *           BACKING MOUNTPOINT
+ *           [--stall-read-after=N --stall-ms=M] BACKING MOUNTPOINT
  *
  * After N successful reads (writes), every further read (write) of a regular file fails with
  * EIO, or with errno E (a number); with --fail-every=K only every Kth of them fails (the first
  * one included) and the others succeed. --corrupt-read-after=N: reads after the first N
  * return their data with the first byte inverted. --delay-ms sleeps before every read and
- * write, --fsync-delay-ms before every fsync and fdatasync. Every open is direct_io, so each
+ * write, --fsync-delay-ms before every fsync and fdatasync. --stall-read-after=N with
+ * --stall-ms=M: the read after the first N sleeps M ms, once (one slow I/O in a run of fast
+ * ones: the stall a rate-limited job issues late behind). Every open is direct_io, so each
  * read and write of the test reaches this process, and it serves one request at a time (a
  * single thread): with a delay, a path whose requests are serialized by construction.
  * --parallel serves them from as many threads as libfuse starts (it starts one per waiting
@@ -38,7 +40,7 @@
 
 static char backing[PATH_MAX];
 static long eio_read_after = -1, eio_write_after = -1, delay_ms, fail_errno = EIO, fail_every = 1;
-static long fsync_delay_ms;
+static long fsync_delay_ms, stall_read_after = -1, stall_ms;
 static bool parallel;
 static long nr_reads, nr_writes, past_reads, past_writes, corrupt_read_after = -1;
 
@@ -139,6 +141,8 @@ static int ff_read(const char *path, char *buf, size_t size, off_t off, struct f
 
 	(void)path;
 	delay();
+	if (nr_reads == stall_read_after)
+		sleep_ms(stall_ms);
 	if (fails(nr_reads, eio_read_after, &past_reads))
 		return -(int)fail_errno;
 	n = pread((int)fi->fh, buf, size, off);
@@ -284,7 +288,8 @@ static const struct fuse_operations ops = {
 };
 
 #define USAGE "usage: faultfs [--eio-read-after=N] [--eio-write-after=N] [--errno=E] [--fail-every=K] " \
-	"[--corrupt-read-after=N] [--delay-ms=N] [--fsync-delay-ms=N] [--parallel] BACKING MOUNTPOINT"
+	"[--corrupt-read-after=N] [--delay-ms=N] [--fsync-delay-ms=N] [--parallel] " \
+	"[--stall-read-after=N --stall-ms=M] BACKING MOUNTPOINT"
 
 static void help(void)
 {
@@ -295,6 +300,7 @@ static void help(void)
 	       "  --fail-every=K                            ... only every Kth of them (the first included)\n"
 	       "  --corrupt-read-after=N                    reads after the first N get their first byte inverted\n"
 	       "  --delay-ms=N, --fsync-delay-ms=N          sleep N ms before every read and write (fsync)\n"
+	       "  --stall-read-after=N --stall-ms=M         the read after the first N sleeps M ms, once\n"
 	       "  --parallel                                serve requests from up to about ten threads\n"
 	       "                                            (with a delay: IOPS grow with depth; no counting option)\n"
 	       "  One request at a time unless --parallel, every open direct_io. Returns once mounted; unmount with umount\n"
@@ -327,12 +333,17 @@ int main(int argc, char **argv)
 			corrupt_read_after = atol(argv[i] + 21);
 		else if (!strcmp(argv[i], "--parallel"))
 			parallel = true;
+		else if (!strncmp(argv[i], "--stall-read-after=", 19))
+			stall_read_after = atol(argv[i] + 19);
+		else if (!strncmp(argv[i], "--stall-ms=", 11))
+			stall_ms = atol(argv[i] + 11);
 		else {
 			fprintf(stderr, "faultfs: unknown option '%s' (faultfs --help lists them)\n", argv[i]);
 			return 2;
 		}
 	}
-	if (parallel && (eio_read_after >= 0 || eio_write_after >= 0 || corrupt_read_after >= 0)) {
+	if (parallel && (eio_read_after >= 0 || eio_write_after >= 0 || corrupt_read_after >= 0 ||
+			 stall_read_after >= 0)) {
 		fprintf(stderr, "faultfs: --parallel takes only --delay-ms and --fsync-delay-ms\n");
 		return 2;
 	}
