@@ -220,8 +220,6 @@ static void print_stat(FILE *f, const struct job_result *r, const struct dir_sta
 	print_lat(f, "slat", &d->slat);
 	print_lat(f, "clat", &d->clat);
 	print_lat(f, "lat", &d->lat);
-	/* rate-limited I/O: from when the schedule said it should start (iopath's own line) */
-	print_lat(f, "lat_sched", &d->sched);
 	if (job && ps)
 		print_prios(f, ps, pd, d, job, false);
 	if (job && job->slat_percentiles)
@@ -230,7 +228,6 @@ static void print_stat(FILE *f, const struct job_result *r, const struct dir_sta
 		print_pcts(f, "clat", &d->clat, job);
 	if (job && job->lat_percentiles)
 		print_pcts(f, "lat", &d->lat, job);
-	print_pcts(f, "lat_sched", &d->sched, job);
 	if (job && ps && (job->clat_percentiles || job->lat_percentiles))
 		print_prios(f, ps, pd, d, job, true);
 	if (d->bw.n) {
@@ -482,6 +479,30 @@ static void print_job(FILE *f, const struct run_results *rr, const struct job_re
  * and whether it was honoured, the buffers, the clock, SQPOLL threads' CPU; kept after fio's
  * whole output so that a reader of fio's sees fio's lines where fio puts them.
  */
+/*
+ * Rate-limited I/O: latency from when the rate's schedule said each I/O should start, one
+ * line per direction (fio's own latencies above count from the issue, so a stall hides there).
+ */
+static void print_sched(FILE *f, const struct job_result *r)
+{
+	static const double pcts[] = { 50.0, 99.0, 99.9 };
+	static const char *const names[] = { "read", "write", "trim" };
+	uint64_t out[3];
+	unsigned d;
+
+	for (d = 0; d < 3; d++) {
+		const struct lat_stat *s = &r->dir[d].sched;
+
+		if (!s->n)
+			continue;
+		lat_percentiles(s, pcts, 3, out);
+		fprintf(f, "    lat_sched    : %s (usec): min=%.1f, max=%.1f, avg=%.1f, p50=%.1f, "
+			"p99=%.1f, p99.9=%.1f (from the rate's schedule: waits behind slow I/O count)\n",
+			names[d], (double)s->min / 1e3, (double)s->max / 1e3, lat_mean(s) / 1e3,
+			(double)out[0] / 1e3, (double)out[1] / 1e3, (double)out[2] / 1e3);
+	}
+}
+
 static void print_measured(FILE *f, const struct job_result *r)
 {
 	double secs = (double)r->runtime_ns / 1e9;
@@ -515,6 +536,7 @@ static void print_measured(FILE *f, const struct job_result *r)
 		fprintf(f, " elsewhere: %llu (where the buffers were, move_pages once filled)\n",
 			(unsigned long long)r->numa_pages_elsewhere);
 	}
+	print_sched(f, r);
 	if (r->tsc_mhz > 0)
 		fprintf(f, "    clock        : cpu (TSC %.0f MHz, calibrated against CLOCK_MONOTONIC)\n",
 			r->tsc_mhz);
