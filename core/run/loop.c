@@ -867,22 +867,15 @@ void io_dry_run(struct worker *w)
 	w->end_ns = worker_now(w);
 }
 
-void io_loop(struct worker *w)
+void io_loop_engine(struct worker *w)
 {
 	const struct job_spec *job = w->job;
 
-	if (job->engine->flags & ENGINE_FILE_OP)
-		io_loop_fileop(w);
-	else if (job->submit_offload)
-		io_loop_offload(w);
-	else if (job->disable_lat || job->disable_clat || job->disable_slat)
+	if (job->disable_lat || job->disable_clat || job->disable_slat)
 		w->full ? io_loop_reduced(w) : io_loop_plain_reduced(w);
 	else if (w->full)
 		io_loop_full(w);
 	else
 		io_loop_plain(w);
-	/* a reap failure can leave the loop with reads still being checked */
-	if (w->vfy)
-		vfy_drain(w);
 }
 

@@ -255,8 +255,11 @@ void unlink_job_files(const struct job_plan *plan);
 
 /* ---- loop.c: the submit/reap loop ---- */
 
-/* Run the job's I/O: the loop specialised for its options, the offload pool, or a file-op loop. */
+/* Run the job's I/O: the loop specialised for its options, the offload pool, or a file-op loop
+ * (ioloop.c). */
 void io_loop(struct worker *w);
+/* The submit/reap loop itself, the copy specialised for the job's options. */
+void io_loop_engine(struct worker *w);
 /* verify_only: the phase's requests made and none issued, their blocks marked as written. */
 void io_dry_run(struct worker *w);
 
