@@ -97,6 +97,7 @@ void measure_start(struct worker *w, uint64_t t)
 	stats_reset(w);
 	atomic_store_explicit(&w->progress_bytes, 0, memory_order_relaxed);
 	atomic_store_explicit(&w->progress_ios, 0, memory_order_relaxed);
+	w->next_progress_ns = t;
 	w->in_ramp = false;
 	w->start_ns = t;
 	w->last_sample_ns = t;

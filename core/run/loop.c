@@ -303,6 +303,17 @@ void count_done(struct worker *w, struct io_req **reqs, unsigned n)
 }
 
 /*
+ * The loop's periodic work, at most every PROGRESS_NS (one test per accounting): the progress
+ * counters, and a bandwidth/IOPS sample once one is due (so at most PROGRESS_NS late).
+ */
+static void __attribute__((noinline)) loop_tick(struct worker *w, uint64_t t)
+{
+	progress_publish(w, t);
+	if (t >= w->next_sample_ns)
+		take_sample(w, t);
+}
+
+/*
  * Account n completions seen at time t. Decisions that hold for the whole job are made once:
  * lat is false in the loop of jobs that leave some latency unmeasured (fio's disable_*).
  */
@@ -363,14 +374,8 @@ complete(struct worker *w, struct io_req **reqs, unsigned n, uint64_t t, bool as
 			lat_add_summary(&d->lat, clat);
 		}
 	}
-	/* for the MPI runner's window and the progress line: one plain store each, read by the
-	 * main thread about once a second */
-	atomic_store_explicit(&w->progress_bytes, w->st[STAT_READ].bytes + w->st[STAT_WRITE].bytes +
-			      w->st[STAT_TRIM].bytes, memory_order_relaxed);
-	atomic_store_explicit(&w->progress_ios, w->st[STAT_READ].ios + w->st[STAT_WRITE].ios +
-			      w->st[STAT_TRIM].ios, memory_order_relaxed);
-	if (t >= w->next_sample_ns)
-		take_sample(w, t);
+	if (t >= w->next_progress_ns)
+		loop_tick(w, t);
 }
 
 int io_next_request(struct worker *w, struct io_req *r, uint64_t now)
@@ -602,7 +607,8 @@ static inline __attribute__((always_inline)) void io_loop_body(struct worker *w,
 {
 	const struct job_spec *job = w->job;
 	const struct engine_ops *ops = w->eng.ops;
-	bool sync_engine = ops->flags & ENGINE_SYNC;
+	/* an engine done inside submit at this depth runs as a synchronous one: no reap */
+	bool sync_engine = (ops->flags & ENGINE_SYNC) || w->sync_at_qd1;
 	unsigned batch_max = job->iodepth_batch_submit, min_done = job->iodepth_batch_complete_min;
 	unsigned max_done = job->iodepth_batch_complete_max;
 	/*
@@ -801,6 +807,7 @@ static inline __attribute__((always_inline)) void io_loop_body(struct worker *w,
 		if (w->deadline_ns && t >= w->deadline_ns && !w->in_ramp)
 			more = false;
 	}
+	progress_publish(w, t);
 	w->end_ns = t;
 }
 

@@ -121,7 +121,8 @@ static void *offload_main(void *arg)
 		r->file = &s->files[file->index];
 		t0 = worker_now(w);
 		ret = ops->submit(&s->eng, &r, 1);
-		if (ret == 1 && !(ops->flags & ENGINE_SYNC)) {
+		/* an engine synchronous at this depth (ENGINE_SYNC_AT_QD1) keeps none for reap */
+		if (ret == 1 && !(ops->flags & ENGINE_SYNC) && !w->sync_at_qd1) {
 			do
 				ret = ops->reap(&s->eng, &done, 1, 1);
 			while (ret == 0);
@@ -228,6 +229,7 @@ static void offload_run(struct offload *o, struct io_req **got)
 		if (w->deadline_ns && t >= w->deadline_ns && !w->in_ramp)
 			more = false;
 	}
+	progress_publish(w, t);
 	w->end_ns = t;
 }
 

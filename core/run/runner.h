@@ -60,6 +60,22 @@ static inline uint64_t sched_take(struct worker *w, const struct io_req *r)
 	return s;
 }
 
+/*
+ * The progress counters, for the MPI runner's samples (every millisecond or more) and the
+ * progress line (about once a second): published at most every PROGRESS_NS by the loop, one
+ * plain store each, and when it ends.
+ */
+#define PROGRESS_NS 100000ull
+
+static inline void progress_publish(struct worker *w, uint64_t t)
+{
+	atomic_store_explicit(&w->progress_bytes, w->st[STAT_READ].bytes + w->st[STAT_WRITE].bytes +
+			      w->st[STAT_TRIM].bytes, memory_order_relaxed);
+	atomic_store_explicit(&w->progress_ios, w->st[STAT_READ].ios + w->st[STAT_WRITE].ios +
+			      w->st[STAT_TRIM].ios, memory_order_relaxed);
+	w->next_progress_ns = t + PROGRESS_NS;
+}
+
 /* The job's clock, in CLOCK_MONOTONIC nanoseconds either way. */
 static inline uint64_t worker_now(const struct worker *w)
 {

@@ -345,6 +345,7 @@ struct worker {
 	bool kt_valid;			/* the engine reported kernel-thread time at both ends */
 
 	/* What it has measured so far, and whether it is done: read while it runs. */
+	uint64_t next_progress_ns;	/* when the loop next publishes the two below */
 	_Atomic uint64_t progress_bytes;
 	_Atomic uint64_t progress_ios;
 	atomic_bool finished;

@@ -152,9 +152,9 @@ struct engine {
 /* Its files are directories (dircreate, dirstat, dirdelete): an existing one is no error. */
 #define ENGINE_DIRS		(1u << 14)
 /*
- * At iodepth=1 its requests are done by the time submit returns, though reap hands them back
- * (fio's null engine is synchronous then): as in fio, their whole time is completion latency
- * and no submission latency is recorded.
+ * At iodepth=1 its requests are done by the time submit returns and none waits for reap (fio's
+ * null engine is synchronous then): the runner runs it as a synchronous engine at that depth,
+ * so, as in fio, their whole time is completion latency and no submission latency is recorded.
  */
 #define ENGINE_SYNC_AT_QD1	(1u << 15)
 /* It sets io_req.ioprio on each request it submits (fio's cmdprio_* options apply to it). */
