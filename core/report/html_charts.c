@@ -364,11 +364,13 @@ static void latency_chart(FILE *f, const struct hset *s, const struct facets *fc
 			  const unsigned *use, unsigned n, const char *group)
 {
 	static const unsigned ticks[] = { 0, 1, 3, 5, 7 };	/* p50 p90 p99 p99.9 p99.99 */
-	double xs[HPCT_NR], tx[5], y[LINES_PER_CHART][HPCT_NR];
+	/* a rate-limited cell draws two: its completion latency and its latency from the schedule */
+	double xs[HPCT_NR], tx[5], y[2 * LINES_PER_CHART][HPCT_NR];
 	const char *tl[5];
-	char names[LINES_PER_CHART][160], title[256];
-	struct svg_series ser[LINES_PER_CHART];
-	unsigned j, p;
+	char names[2 * LINES_PER_CHART][160], title[256];
+	struct svg_series ser[2 * LINES_PER_CHART];
+	unsigned j, p, k = 0;
+	bool sched = false;
 
 	for (p = 0; p < HPCT_NR; p++)
 		xs[p] = -log10(1 - hpct_points[p] / 100);
@@ -381,22 +383,36 @@ static void latency_chart(FILE *f, const struct hset *s, const struct facets *fc
 		unsigned e = find(fc->eng, fc->ne, hcell_get(c, "engine"));
 		unsigned t = find(fc->tgt, fc->nt, hcell_get(c, "target"));
 
-		line_name(fc, e, t, names[j], sizeof(names[j]));
-		if (!strcmp(names[j], "all"))
-			snprintf(names[j], sizeof(names[j]), "%s", c->label);
+		line_name(fc, e, t, names[k], sizeof(names[k]));
+		if (!strcmp(names[k], "all"))
+			snprintf(names[k], sizeof(names[k]), "%s", c->label);
 		for (p = 0; p < HPCT_NR; p++)
-			y[j][p] = c->pct[p] / 1000;
-		ser[j] = (struct svg_series){ .name = names[j], .n = HPCT_NR, .x = xs, .y = y[j],
+			y[k][p] = c->pct[p] / 1000;
+		ser[k] = (struct svg_series){ .name = names[k], .n = HPCT_NR, .x = xs, .y = y[k],
 					      .colour = e % 12 + 1, .dash = t };
+		k++;
+		if (isnan(c->spct[0]))
+			continue;
+		memcpy(names[k], names[k - 1], 130);
+		names[k][130] = '\0';
+		strcat(names[k], ", from the schedule");
+		for (p = 0; p < HPCT_NR; p++)
+			y[k][p] = c->spct[p] / 1000;
+		ser[k] = (struct svg_series){ .name = names[k], .n = HPCT_NR, .x = xs, .y = y[k],
+					      .colour = e % 12 + 1, .dash = t + 1 };
+		k++;
+		sched = true;
 	}
 	snprintf(title, sizeof(title), "Latency percentiles%s%s", strcmp(group, "all") ? ": " : "",
 		 strcmp(group, "all") ? group : "");
 	{
 		struct svg_chart ch = {
-			.title = title, .xlabel = "percentile", .ylabel = "completion latency (us)",
+			.title = title, .xlabel = "percentile",
+			.ylabel = sched ? "latency: completion, and from the schedule (us)" :
+					  "completion latency (us)",
 			.ylog = true, .nxticks = 5, .xticks = tx, .xticklabels = tl,
 			.nxpoints = HPCT_NR, .xpoints = xs, .xpointlabels = hpct_keys,
-			.nser = n, .ser = ser, .mark_x = NAN, .unit = "us",
+			.nser = k, .ser = ser, .mark_x = NAN, .unit = "us",
 		};
 
 		h_chart_lines(f, &ch);

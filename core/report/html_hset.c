@@ -46,7 +46,7 @@ static int hcell_fill(struct hcell *c, const json_t *jc)
 	c->samples = json_object_get(jc, "samples");
 	n = json_array_size(c->samples);
 	c->n = (unsigned)n;
-	v = calloc(n ? n : 1, sizeof(*v) * (MET_NR + HPCT_NR + 1));
+	v = calloc(n ? n : 1, sizeof(*v) * (MET_NR + 2 * HPCT_NR + 1));
 	if (!v)
 		return -ENOMEM;
 	json_array_foreach(c->samples, i, smp) {
@@ -60,11 +60,15 @@ static int hcell_fill(struct hcell *c, const json_t *jc)
 		for (p = 0; p < HPCT_NR; p++)
 			v[(MET_NR + p) * n + i] = lat ? metrics_percentile(lat, hpct_points[p], to_ns) : NAN;
 		v[(MET_NR + HPCT_NR) * n + i] = lat ? metrics_percentile(lat, 1, to_ns) : NAN;
+		lat = metrics_lat_sched(smp);
+		for (p = 0; p < HPCT_NR; p++)
+			v[(MET_NR + HPCT_NR + 1 + p) * n + i] =
+				lat ? metrics_percentile(lat, hpct_points[p], 1) : NAN;
 		if (!c->direct_note && jstr(iop, "direct_not_honoured", NULL))
 			c->direct_note = jstr(iop, "direct_not_honoured", NULL);
 	}
 	/* the medians of the values present */
-	for (m = 0; m < MET_NR + HPCT_NR + 1; m++) {
+	for (m = 0; m < MET_NR + 2 * HPCT_NR + 1; m++) {
 		double *x = v + m * n, lo, hi, cv, med;
 
 		for (i = 0, k = 0; i < n; i++)
@@ -78,8 +82,10 @@ static int hcell_fill(struct hcell *c, const json_t *jc)
 			c->cv[m] = cv;
 		} else if (m < MET_NR + HPCT_NR) {
 			c->pct[m - MET_NR] = med;
-		} else {
+		} else if (m == MET_NR + HPCT_NR) {
 			c->p1 = med;
+		} else {
+			c->spct[m - MET_NR - HPCT_NR - 1] = med;
 		}
 	}
 	free(v);

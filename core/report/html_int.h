@@ -23,6 +23,7 @@ struct hcell {
 	unsigned n;				/* samples */
 	double med[MET_NR], min[MET_NR], max[MET_NR], cv[MET_NR];
 	double pct[HPCT_NR];			/* completion latency, ns, NAN where absent */
+	double spct[HPCT_NR];			/* rate-limited: latency from the schedule, ns */
 	double p1;				/* its first percentile, ns (the band's floor) */
 	const char *direct_note;		/* "NOT direct I/O" of a sample, or NULL */
 };

@@ -204,16 +204,40 @@ static void cell_status_text(char *buf, size_t len, const struct cell *cell, boo
 			 cell->reason ? cell->reason : "");
 }
 
+/*
+ * The median over a cell's samples of the p99 latency from the rate's schedule (lat_sched),
+ * in ns; NAN when no sample of the cell was rate-limited.
+ */
+static double cell_sched_p99(const struct cell *cell)
+{
+	double v[64];
+	unsigned k = 0;
+	size_t i;
+	const json_t *smp;
+
+	json_array_foreach(cell->samples, i, smp) {
+		const json_t *lat = metrics_lat_sched(smp);
+		double x = lat ? metrics_percentile(lat, 99.0, 1) : NAN;
+
+		if (!isnan(x) && k < 64)
+			v[k++] = x;
+	}
+	return k ? rstats_quantile(v, k, 0.5) : NAN;
+}
+
 void report_cells_table(FILE *f, const struct results *r, double cv_warn)
 {
 	const char *vary[TCOLS];
 	unsigned nv = cells_identity_keys(r, true, vary, 10), i, k, c, unreliable = 0;
 	struct table t = { 0 };
-	bool repeated = false, clipped = false;
+	bool repeated = false, clipped = false, sched = false;
 	char (*row)[TCELL];
 
-	for (i = 0; i < r->nr; i++)
+	for (i = 0; i < r->nr; i++) {
 		repeated |= r->cells[i].nr > 1;
+		/* rate-limited cells: a column of their latency from the schedule */
+		sched |= !isnan(cell_sched_p99(&r->cells[i]));
+	}
 	fixed_keys_line(f, r, vary, nv);
 	row = table_row(&t);
 	if (!row)
@@ -232,6 +256,8 @@ void report_cells_table(FILE *f, const struct results *r, double cv_warn)
 	snprintf(row[c++], TCELL, "p50 us");
 	snprintf(row[c++], TCELL, "p99 us");
 	snprintf(row[c++], TCELL, "p99.9 us");
+	if (sched)
+		snprintf(row[c++], TCELL, "sched p99 us");
 	snprintf(row[c++], TCELL, "status");
 	t.cols = c;
 	for (i = 0; i < r->nr; i++) {
@@ -277,6 +303,8 @@ void report_cells_table(FILE *f, const struct results *r, double cv_warn)
 		}
 		for (m = MET_BW; m < MET_NR; m++)
 			fmt_metric(row[c++], TCELL, m, have[m] ? s[m].median : NAN);
+		if (sched)
+			fmt_metric(row[c++], TCELL, MET_CLAT_P99, cell_sched_p99(cell));
 		cell_status_text(row[c++], TCELL, cell, noisy);
 		unreliable += noisy;
 	}

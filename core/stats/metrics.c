@@ -181,6 +181,17 @@ static const json_t *busiest_dir(const json_t *job, double *iops, double *bw, bo
 	return busiest;
 }
 
+const json_t *metrics_lat_sched(const json_t *job)
+{
+	const json_t *dir, *lat;
+	double iops, bw;
+	bool any;
+
+	dir = busiest_dir(job, &iops, &bw, &any);
+	lat = dir ? json_object_get(dir, "lat_sched_ns") : NULL;
+	return json_is_object(lat) ? lat : NULL;
+}
+
 const json_t *metrics_clat(const json_t *job, double *to_ns)
 {
 	const json_t *dir, *lat;

@@ -49,6 +49,12 @@ const json_t *metrics_clat(const json_t *job, double *to_ns);
  */
 double metrics_clat_count(const json_t *job);
 
+/*
+ * The latency from the rate's schedule (iopath's lat_sched_ns, in ns) of the same direction:
+ * only rate-limited jobs have one; NULL otherwise.
+ */
+const json_t *metrics_lat_sched(const json_t *job);
+
 /* Percentile p (e.g. 99.9) of such an object in ns; NAN when it does not list p. */
 double metrics_percentile(const json_t *lat, double p, double to_ns);
 

@@ -395,3 +395,26 @@ Test(sweep, run_repeat_reports_every_sample)
 	json_decref(root);
 	run_out_free(&r);
 }
+
+/* rate-limited cells: the table gains a column and the report a curve of lat_sched */
+Test(sweep, paced_cells_show_latency_from_the_schedule_in_table_and_report)
+{
+	const char *dir = tmpdir_make();
+	char target[320], html[320], *page;
+	struct run_out r;
+
+	snprintf(target, sizeof(target), "--target=%s", dir);
+	snprintf(html, sizeof(html), "%s/out.html", dir);
+	r = iopath_run("sweep", "--engine=null", target, "--size=1m", "--runtime=0",
+		       "--set", "rate_iops=2000", "--set", "io_size=128k", "--html", html, NULL);
+	cr_assert_eq(r.status, 0, "exit %d: %s", r.status, r.err);
+	cr_assert_not_null(strstr(r.out, "sched p99 us"), "%s", r.out);
+	page = slurp(html);
+	cr_assert_not_null(strstr(page, "from the schedule"), "no curve of the scheduled latency");
+	free(page);
+	run_out_free(&r);
+	r = iopath_run("sweep", "--engine=null", target, "--size=1m", "--runtime=0", NULL);
+	cr_assert_eq(r.status, 0, "exit %d: %s", r.status, r.err);
+	cr_assert_null(strstr(r.out, "sched p99"), "unpaced cells have no such column: %s", r.out);
+	run_out_free(&r);
+}
