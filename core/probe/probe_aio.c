@@ -37,7 +37,8 @@ static int engine_one_read(struct engine *e, struct io_req *req)
 		return ret;
 	if (ret != 1)
 		return -EAGAIN;
-	if (ops->flags & ENGINE_SYNC)
+	/* done inside submit: a synchronous engine, or one at iodepth=1 (ENGINE_SYNC_AT_QD1) */
+	if (ops->flags & (ENGINE_SYNC | ENGINE_SYNC_AT_QD1))
 		return 0;
 	/* a reap cut short (a signal: EINTR) returns nothing yet: wait again, as the runner does */
 	for (tries = 0; tries < 1000; tries++) {
