@@ -267,6 +267,17 @@ static void bar_name(const struct facets *fc, const struct hcell *c, unsigned fa
 		snprintf(b, len, "%s", *hcell_get(c, "engine") ? hcell_get(c, "engine") : c->label);
 }
 
+/* Which of the n groups (each its first cell's index) has rank r; n when none. */
+static unsigned group_find(const struct hset *s, const struct facets *fc, int k,
+			   const unsigned *first, unsigned n, unsigned r)
+{
+	unsigned j;
+
+	for (j = 0; j < n && bar_rank(fc, &s->cells[first[j]], fc->of[first[j]], k) != r; j++)
+		;
+	return j;
+}
+
 /* The bars' groups of facet k (all facets when k < 0): sorted, each its cells' first. */
 static unsigned bar_groups(const struct hset *s, const struct facets *fc, int k, unsigned *first)
 {
@@ -278,9 +289,7 @@ static unsigned bar_groups(const struct hset *s, const struct facets *fc, int k,
 
 		if (k >= 0 && fc->of[i] != (unsigned)k)
 			continue;
-		for (j = 0; j < n && bar_rank(fc, &s->cells[first[j]], fc->of[first[j]], k) != r; j++)
-			;
-		if (j < n)
+		if (group_find(s, fc, k, first, n, r) < n)
 			continue;
 		for (j = n++; j > 0 && bar_rank(fc, &s->cells[first[j - 1]], fc->of[first[j - 1]], k) > r; j--)
 			first[j] = first[j - 1];
@@ -318,8 +327,7 @@ static void bars_chart(FILE *f, const struct hset *s, const struct facets *fc, i
 
 		if (k >= 0 && fc->of[i] != (unsigned)k)
 			continue;
-		for (j = 0; j < ncat && bar_rank(fc, &s->cells[first[j]], fc->of[first[j]], k) != r; j++)
-			;
+		j = group_find(s, fc, k, first, ncat, r);
 		t = find(fc->tgt, fc->nt, hcell_get(c, "target"));
 		if (drawn(c) && t < fc->nt && j < ncat)
 			y[t * s->nr + j] = c->med[MET_IOPS];
