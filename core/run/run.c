@@ -174,6 +174,43 @@ static void ss_check(struct group_job *gjs, unsigned n, uint64_t now)
 	}
 }
 
+/*
+ * The free-space reserve while the group runs (another program filling the disk, a file
+ * growing as it is written): a job whose filesystem has fallen below it ends, and says so.
+ */
+static void space_watch(struct group_job *gjs, unsigned n)
+{
+	unsigned i, c;
+
+	for (i = 0; i < n; i++) {
+		struct group_job *g = &gjs[i];
+
+		if (g->refused || !g->space_watch || g->space_hit[0] ||
+		    !space_low(g->plan.paths[0], g->space_hit, sizeof(g->space_hit)))
+			continue;
+		for (c = 0; g->workers && c < g->plan.nr_workers; c++)
+			atomic_store(&g->workers[c].terminate, true);
+	}
+}
+
+/* After the join: the workers a full filesystem ended carry the error, their numbers kept. */
+static void space_errors(struct group_job *gjs, unsigned n)
+{
+	unsigned i, c;
+
+	for (i = 0; i < n; i++)
+		for (c = 0; gjs[i].space_hit[0] && gjs[i].workers && c < gjs[i].plan.nr_workers; c++) {
+			struct worker *w = &gjs[i].workers[c];
+
+			if (w->error)
+				continue;
+			w->error = ENOSPC;
+			snprintf(w->errmsg, sizeof(w->errmsg),
+				 "stopped: the filesystem of %s has %s (--allow-fill lets it fill)",
+				 gjs[i].plan.paths[0], gjs[i].space_hit);
+		}
+}
+
 static void watch_phase(struct group_job *gjs, unsigned n, struct phase_sync *sync,
 			uint64_t t0, unsigned started)
 {
@@ -187,7 +224,14 @@ static void watch_phase(struct group_job *gjs, unsigned n, struct phase_sync *sy
 			done += gjs[i].done;
 		if (done < started) {
 			clock_gettime(CLOCK_REALTIME, &ts);
-			ts.tv_sec += 1;
+			if (sync->space) {
+				/* a tenth of a second: what a fast writer fills meanwhile stays small */
+				ts.tv_nsec += 100000000;
+				ts.tv_sec += ts.tv_nsec / 1000000000;
+				ts.tv_nsec %= 1000000000;
+			} else {
+				ts.tv_sec += 1;
+			}
 			pthread_cond_timedwait(&sync->cond, &sync->lock, &ts);
 			for (i = 0, done = 0; i < n; i++)
 				done += gjs[i].done;
@@ -202,6 +246,8 @@ static void watch_phase(struct group_job *gjs, unsigned n, struct phase_sync *sy
 			if (ss_next <= now)
 				ss_next = now + 1000000000ull;
 		}
+		if (sync->space)
+			space_watch(gjs, n);
 		if (sync->progress)
 			report_progress(gjs, n, sync, t0, started - done);
 	}
@@ -373,8 +419,13 @@ out:
 		gate_wait_ready(&start);
 	}
 	sync->steady = false;
-	for (i = 0; i < n && total; i++)
+	sync->space = false;
+	for (i = 0; i < n && total; i++) {
 		sync->steady |= gjs[i].plan.job->ss_dur_ns >= 1000000000ull && !gjs[i].refused;
+		gjs[i].space_hit[0] = '\0';
+		gjs[i].space_watch = !gjs[i].refused && space_held(gjs[i].plan.job, &gjs[i].plan);
+		sync->space |= gjs[i].space_watch;
+	}
 	if (sync->steady && !ret && !ss_setup(gjs, n))
 		ret = iop_errf(err, -ENOMEM, "out of memory for steady state");
 	/* workers without start conditions run from the gate on (exit_what=stonewall ends them) */
@@ -390,6 +441,8 @@ out:
 		running_hold(gjs, n);
 	if (total && (sync->progress || sync->steady) && !ret)
 		watch_phase(gjs, n, sync, mono_ns(), started);
+	else if (total && sync->space && !ret)
+		watch_phase(gjs, n, sync, mono_ns(), started);
 	if (!ret)
 		phase_watch(gjs, n, total);
 	for (i = 0; i < n && total; i++)
@@ -397,6 +450,7 @@ out:
 			pthread_join(gjs[i].workers[c].tid, NULL);
 	if (total)
 		gate_destroy(&start);
+	space_errors(gjs, n);
 	phase_spans(gjs, n, total, origin);
 	if (!ret)
 		ret = collect(out, gjs, n, mono_ns() - t0);

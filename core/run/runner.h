@@ -24,6 +24,7 @@ struct phase_sync {
 	atomic_bool end_all;	/* exit_what=all has fired: later jobs run nothing */
 	uint64_t genesis_ns;	/* the run's start: fio counts startdelay from there */
 	bool steady;		/* a job of the phase judges steady state (ss_dur=) */
+	bool space;		/* a job of the phase grows files: the free-space reserve is watched */
 	run_progress_fn progress;
 	void *progress_arg;
 	unsigned phase, nr_phases;
@@ -34,6 +35,8 @@ struct group_job {
 	struct worker *workers;
 	int refused;
 	char why[sizeof(((struct iop_err *)0)->msg)];
+	bool space_watch;	/* its files grow: it ends when their filesystem falls to the reserve */
+	char space_hit[160];	/* why it was ended so ("": it was not) */
 	unsigned nr_targets;
 	const struct probed_dir *targets[4];
 	bool direct_suspect;
@@ -215,6 +218,10 @@ int fit_nofile(const struct job_list *jobs, const struct group_job *gjs, struct 
 #define SPACE_RESERVE_PCT 5
 #define SPACE_RESERVE_MAX (1ull << 30)
 uint64_t space_reserve(uint64_t total);
+/* Is the job's growth held to the reserve (files it lays out or writes, no fill_device)? */
+bool space_held(const struct job_spec *job, const struct job_plan *plan);
+/* Has path's filesystem fallen below the reserve? what says how much is left then. */
+bool space_low(const char *path, char *what, size_t len);
 int fit_space(const struct job_list *jobs, const struct group_job *gjs, struct iop_err *err);
 
 /*

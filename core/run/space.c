@@ -26,6 +26,32 @@ uint64_t space_reserve(uint64_t total)
 	return pct < SPACE_RESERVE_MAX ? pct : SPACE_RESERVE_MAX;
 }
 
+static bool grows_files(const struct job_spec *job, const struct job_plan *plan);
+
+bool space_held(const struct job_spec *job, const struct job_plan *plan)
+{
+	return !plan->pol->allow_fill && plan->paths && job_changes_files(job) &&
+	       grows_files(job, plan);
+}
+
+bool space_low(const char *path, char *what, size_t len)
+{
+	struct statvfs vfs;
+	uint64_t total, avail;
+	char a[32], r[32];
+
+	if (statvfs(path, &vfs))
+		return false;
+	total = (uint64_t)vfs.f_blocks * vfs.f_frsize;
+	avail = (uint64_t)vfs.f_bavail * vfs.f_frsize;
+	if (!total || avail >= space_reserve(total))
+		return false;
+	fmt_bytes_iec(a, sizeof(a), avail);
+	fmt_bytes_iec(r, sizeof(r), space_reserve(total));
+	snprintf(what, len, "%s free, under iopath's reserve of %s", a, r);
+	return true;
+}
+
 /* Does the job lay out or write regular files (and may be held to the reserve)? */
 static bool grows_files(const struct job_spec *job, const struct job_plan *plan)
 {

@@ -452,3 +452,38 @@ Test(kept, derived_output_names_are_checked_before_the_first_io)
 	}
 	cr_assert_eq(file_sum(user) ^ file_sum(bwlog), sum, "a user's file changed");
 }
+
+/*
+ * A file that grows during the run (fallocate=none) on a filesystem another program fills
+ * meanwhile (here while the runner holds, every worker past its first I/O): the job stops at
+ * the reserve with a clear error, before ENOSPC, and its result is written.
+ */
+Test(kept, a_job_is_stopped_at_the_reserve_when_the_filesystem_fills_during_the_run)
+{
+	char opt[340], out[340], oopt[360];
+	char *const args[] = { "iopath", "--name=w", opt, "--rw=write", "--size=32m", "--bs=64k",
+			       "--fallocate=none", "--rate=1m", "--output-format=json", oopt, NULL };
+	struct run_bg b;
+	struct run_out r;
+	json_t *j;
+
+	dirs("unused.db");
+	snprintf(test_mnt, sizeof(test_mnt), "%s/small", target);
+	test_mount(test_mnt, "tmpfs", 0, "size=64m", "a small tmpfs");
+	snprintf(opt, sizeof(opt), "--filename=%s/f", test_mnt);
+	snprintf(out, sizeof(out), "%s/out.json", target);
+	snprintf(oopt, sizeof(oopt), "--output=%s", out);
+	b = iopath_start_running(target, args, NULL);
+	cr_assert(running_reached(&b), "the job never started");
+	cr_assert_eq(sh("dd if=/dev/zero of='%s/filler' bs=1M count=61 2>/dev/null", test_mnt), 0);
+	running_release();
+	r = iopath_wait(&b, 120);
+	cr_assert_eq(r.status, 1, "exit %d: %s", r.status, r.err);
+	cr_assert_not_null(strstr(r.err, "under iopath's reserve"), "%s", r.err);
+	cr_assert_null(strstr(r.err, "No space left"), "it ran to ENOSPC: %s", r.err);
+	run_out_free(&r);
+	j = json_load_path(out);
+	cr_assert_eq(json_integer_value(json_object_get(json_array_get(json_object_get(j, "jobs"), 0), "error")), 28);
+	cr_assert_gt(job_int(j, 0, "write", "io_bytes"), 0, "the numbers measured are lost");
+	json_decref(j);
+}
