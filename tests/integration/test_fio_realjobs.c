@@ -77,6 +77,18 @@ static void side_run(struct side *s, const char *text, const char *const *extra)
 	side_run_traced(s, text, extra, NULL);
 }
 
+/* side_run_traced, and the test fails unless both tools exit 0. */
+static void side_run_ok(struct side *s, const char *text, const char *const *extra,
+			const char *trace)
+{
+	unsigned t;
+
+	side_run_traced(s, text, extra, trace);
+	for (t = 0; t < 2; t++)
+		cr_assert_eq(s->out[t].status, 0, "%s failed (%d): %s", t ? "iopath" : "fio",
+			     s->out[t].status, s->out[t].err);
+}
+
 /* How many lines of tool t's strace log hold what. */
 static unsigned trace_count(const struct side *s, unsigned t, const char *what)
 {
@@ -139,10 +151,8 @@ Test(fio_realjobs, filename_format_names_files_as_fio)
 	struct side s;
 	unsigned t;
 
-	side_run(&s, text, NULL);
+	side_run_ok(&s, text, NULL, NULL);
 	for (t = 0; t < 2; t++) {
-		cr_assert_eq(s.out[t].status, 0, "%s failed: %s", t ? "iopath" : "fio",
-			     s.out[t].err);
 		list_files(s.dir[t], "", files[t], sizeof(files[t]));
 	}
 	cr_expect_str_eq(files[1], files[0], "iopath made\n%s\nfio made\n%s", files[1], files[0]);
@@ -168,7 +178,7 @@ Test(fio_realjobs, fsync_on_close_flushes_each_written_file)
 	if (!strace_bin())
 		cr_skip_test("strace is not installed (scripts/deps.sh installs it)");
 	for (k = 0; k < 3; k++) {
-		side_run_traced(&s, texts[k], NULL, "fsync");
+		side_run_ok(&s, texts[k], NULL, "fsync");
 		for (t = 0; t < 2; t++) {
 			cr_assert_eq(s.out[t].status, 0, "%s failed: %s", t ? "iopath" : "fio",
 				     s.out[t].err);
@@ -204,10 +214,8 @@ Test(fio_realjobs, global_and_job_options_as_fio_writes_them)
 	size_t k;
 	unsigned t;
 
-	side_run(&s, text, extra);
+	side_run_ok(&s, text, extra, NULL);
 	for (t = 0; t < 2; t++) {
-		cr_assert_eq(s.out[t].status, 0, "%s failed: %s", t ? "iopath" : "fio",
-			     s.out[t].err);
 		root[t] = side_json(&s, t);
 	}
 	cr_assert(json_equal(json_object_get(root[1], "global options"),
@@ -244,12 +252,10 @@ Test(fio_realjobs, group_job_runtime_sums_the_clones)
 	struct side s;
 	unsigned t;
 
-	side_run(&s, text, extra);
+	side_run_ok(&s, text, extra, NULL);
 	for (t = 0; t < 2; t++) {
 		json_t *root, *job;
 
-		cr_assert_eq(s.out[t].status, 0, "%s failed: %s", t ? "iopath" : "fio",
-			     s.out[t].err);
 		root = side_json(&s, t);
 		job = json_array_get(json_object_get(root, "jobs"), 0);
 		cr_expect_geq(json_integer_value(json_object_get(job, "job_runtime")), 597,
@@ -299,10 +305,8 @@ Test(fio_realjobs, create_only_lays_out_and_append_terse_adds_the_terse_line)
 	struct stat st;
 	unsigned t;
 
-	side_run(&s, text, extra);
+	side_run_ok(&s, text, extra, NULL);
 	for (t = 0; t < 2; t++) {
-		cr_assert_eq(s.out[t].status, 0, "%s failed: %s", t ? "iopath" : "fio",
-			     s.out[t].err);
 		snprintf(path, sizeof(path), "%s/co.0.0", s.dir[t]);
 		cr_expect(!stat(path, &st) && st.st_size == 256 * 1024, "%s: co.0.0 not laid out",
 			  t ? "iopath" : "fio");
