@@ -13,6 +13,14 @@
 # plain filename=NAME becomes DIR/data-NAME instead of every one DIR/data (jobs on different
 # files stay apart).
 set -eu
+# A file that verifies gets 10 s, not 250 ms, unless it is paced or timed: its verify phase reads
+# what a write phase wrote, and a write phase cut at 250 ms on a busy disk leaves blocks unwritten
+# (surface-scan.fio failed so). fill_device goes: size=1m is the device to fill.
+rt=250ms
+if grep -Eq "^[[:space:]]*(do_)?verify[[:space:]]*=" "$1" &&
+	! grep -Eq "^[[:space:]]*(rate[a-z_]*|thinktime[a-z_]*|time_based)[[:space:]]*(=|\$)" "$1"; then
+	rt=10s
+fi
 fname="s#^[[:space:]]*filename[[:space:]]*=.*#filename=$3/data#"
 if [ "${4:-}" = names ]; then
 	fname="s#^[[:space:]]*filename[[:space:]]*=[[:space:]]*([A-Za-z0-9._-]+)[[:space:]]*\$#filename=$3/data-\1#;\\#^filename=$3/data-#!$fname"
@@ -30,11 +38,11 @@ if grep -Eq "^[[:space:]]*zonemode[[:space:]]*=[[:space:]]*zbd" "$1"; then
 	zoff="s#^[[:space:]]*offset[[:space:]]*=.*#offset=0#"
 fi
 sed -E -e "$zsize" -e "$zoff" -e "s#^[[:space:]]*(size|filesize|offset_increment)[[:space:]]*=.*#\1=1m#" \
-	-e "s#^[[:space:]]*(runtime|timeout)[[:space:]]*=.*#runtime=250ms#" \
-	-e "s#^[[:space:]]*(io_size|io_limit|loops|ramp_time|number_ios|startdelay)[[:space:]]*=.*##" \
+	-e "s#^[[:space:]]*(runtime|timeout)[[:space:]]*=.*#runtime=$rt#" \
+	-e "s#^[[:space:]]*(io_size|io_limit|loops|ramp_time|number_ios|startdelay|fill_device)[[:space:]]*=.*##" \
 	-e "$fname" \
 	-e "s#^[[:space:]]*directory[[:space:]]*=.*#directory=$3#" \
 	-e "s#^[[:space:]]*numjobs[[:space:]]*=.*#numjobs=2#" \
 	-e "s#^[[:space:]]*iodepth[[:space:]]*=[[:space:]]*([0-9]{3,}).*#iodepth=64#" \
-	-e "s#^[[:space:]]*(\[[^]]*\]).*#\1\nsize=1m\ndirectory=$3\nruntime=250ms#" \
+	-e "s#^[[:space:]]*(\[[^]]*\]).*#\1\nsize=1m\ndirectory=$3\nruntime=$rt#" \
 	"$1" > "$2"
