@@ -90,8 +90,7 @@ Test(buffers, shared_memory_kinds_are_refused_with_what_is_accepted)
 /* fio job files and command lines get fio's default buffers, so their numbers compare */
 Test(buffers, fio_style_jobs_default_to_fios_malloc_buffers)
 {
-	const char *dir = tmpdir_make();
-	char job[300], out[320];
+	const char *dir = tmpdir_make(), *job = tmp_str("%s/j.fio", dir);
 	struct run_out r;
 	json_t *root;
 
@@ -103,14 +102,11 @@ Test(buffers, fio_style_jobs_default_to_fios_malloc_buffers)
 	json_decref(root);
 	run_out_free(&r);
 	/* a job file, and the second of two (which starts from the defaults again) */
-	snprintf(job, sizeof(job), "%s/j.fio", dir);
 	file_write_text(job, "[t]\nioengine=null\nsize=8m\nbs=1m\n");
-	snprintf(out, sizeof(out), "--output=%s/o.json", dir);
-	r = iopath_run(job, job, "--output-format=json", out, NULL);
+	r = iopath_run(job, job, "--output-format=json", tmp_str("--output=%s/o.json", dir), NULL);
 	cr_assert_eq(r.status, 0, "%s", r.err);
 	run_out_free(&r);
-	snprintf(out, sizeof(out), "%s/o.json", dir);
-	root = json_load_path(out);
+	root = json_load_path(tmp_str("%s/o.json", dir));
 	cr_assert(strstr(buffers_of(root), "mem=malloc"), "%s", buffers_of(root));
 	cr_assert(strstr(json_string_value(json_object_get(json_object_get(json_array_get(
 		json_object_get(root, "jobs"), 1), "iopath"), "buffers")), "mem=malloc"));

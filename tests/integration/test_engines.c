@@ -89,19 +89,15 @@ Test(engines, io_uring_kernel_bypass_options_keep_verify_passing)
 
 Test(engines, null_counts_without_touching_files)
 {
-	const char *dir = tmpdir_make();
-	char file[300], out[300], path[300];
-	struct run_out r;
+	const char *dir = tmpdir_make(), *path = tmp_str("%s/never", dir);
+	struct run_out r = iopath_run("--name=t", tmp_str("--filename=%s", path), "--size=64m",
+				      "--rw=randread", "--ioengine=null", "--iodepth=32",
+				      "--output-format=json", tmp_str("--output=%s/out.json", dir),
+				      NULL);
 	json_t *root;
 
-	snprintf(path, sizeof(path), "%s/never", dir);
-	snprintf(file, sizeof(file), "--filename=%s", path);
-	snprintf(out, sizeof(out), "--output=%s/out.json", dir);
-	r = iopath_run("--name=t", file, "--size=64m", "--rw=randread", "--ioengine=null",
-		       "--iodepth=32", "--output-format=json", out, NULL);
 	cr_assert_eq(r.status, 0, "%s", r.err);
-	snprintf(out, sizeof(out), "%s/out.json", dir);
-	root = json_load_path(out);
+	root = json_load_path(tmp_str("%s/out.json", dir));
 	cr_assert_eq(job_int(root, 0, "read", "io_bytes"), 64 << 20);
 	cr_assert_eq(job_int(root, 0, "read", "total_ios"), 16384);
 	cr_assert_eq(access(path, F_OK), -1, "the null engine created its file");

@@ -172,16 +172,11 @@ Test(errors, without_error_dump_non_fatal_errors_are_quiet)
 
 Test(errors, without_continue_on_error_no_error_counts_are_reported)
 {
-	const char *dir = tmpdir_make();
-	char out[320], oarg[340], fname[340];
-	struct run_out r;
+	const char *dir = tmpdir_make(), *out = tmp_str("%s/o.json", dir);
+	struct run_out r = iopath_run("--output-format=json", tmp_str("--output=%s", out), "--name=t",
+				      "--rw=write", "--size=64k", tmp_str("--filename=%s/f", dir), NULL);
 	json_t *root;
 
-	snprintf(out, sizeof(out), "%s/o.json", dir);
-	snprintf(oarg, sizeof(oarg), "--output=%s", out);
-	snprintf(fname, sizeof(fname), "--filename=%s/f", dir);
-	r = iopath_run("--output-format=json", oarg, "--name=t", "--rw=write", "--size=64k", fname,
-		       NULL);
 	cr_assert_eq(r.status, 0, "%s", r.err);
 	root = json_load_path(out);
 	cr_assert_null(json_object_get(json_array_get(json_object_get(root, "jobs"), 0), "total_err"));

@@ -22,13 +22,11 @@ static void refused(struct run_out *r, const char *want)
 Test(fio_cli, readonly_refuses_writes_trims_and_layout)
 {
 	const char *dir = tmpdir_make();
-	char path[300], fopt[320];
-	struct run_out r;
+	const char *path = tmp_str("%s/f", dir), *fopt = tmp_str("--filename=%s", path);
 	struct stat st;
+	struct run_out r = iopath_run("--readonly", "--name=a", "--ioengine=null", "--size=64k",
+				      "--rw=randwrite", NULL);
 
-	snprintf(path, sizeof(path), "%s/f", dir);
-	snprintf(fopt, sizeof(fopt), "--filename=%s", path);
-	r = iopath_run("--readonly", "--name=a", "--ioengine=null", "--size=64k", "--rw=randwrite", NULL);
 	refused(&r, "--readonly forbids writes and trims");
 	run_out_free(&r);
 	r = iopath_run("--readonly", "--name=a", "--ioengine=null", "--size=64k", "--rw=trim", NULL);

@@ -29,15 +29,11 @@ Test(jobs, fsync_every_n_writes)
 
 Test(jobs, several_files_share_the_size)
 {
-	const char *dir = tmpdir_make();
-	char file[400], a[300], b[300];
+	const char *dir = tmpdir_make(), *a = tmp_str("%s/a", dir), *b = tmp_str("%s/b", dir);
+	json_t *root = run_json(dir, "--name=w", tmp_str("--filename=%s:%s", a, b), "--size=1m",
+				"--rw=write", NULL);
 	struct stat st;
-	json_t *root;
 
-	snprintf(a, sizeof(a), "%s/a", dir);
-	snprintf(b, sizeof(b), "%s/b", dir);
-	snprintf(file, sizeof(file), "--filename=%s:%s", a, b);
-	root = run_json(dir, "--name=w", file, "--size=1m", "--rw=write", NULL);
 	cr_assert_eq(job_int(root, 0, "write", "io_bytes"), 1 << 20);
 	cr_assert_eq(stat(a, &st), 0);
 	cr_assert_eq(st.st_size, 512 << 10);

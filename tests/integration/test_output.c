@@ -100,15 +100,11 @@ Test(output, normal_and_json_together_keep_stdout_parseable)
 
 Test(output, output_file_gets_the_json)
 {
-	const char *dir = tmpdir_make();
-	char file[300], out[300], path[300];
-	struct run_out r;
+	const char *dir = tmpdir_make(), *path = tmp_str("%s/res.json", dir);
+	struct run_out r = iopath_run("--name=j", tmp_str("--filename=%s/f", dir), "--size=256k",
+				      "--output-format=json", tmp_str("--output=%s", path), NULL);
 	json_t *root;
 
-	snprintf(file, sizeof(file), "--filename=%s/f", dir);
-	snprintf(path, sizeof(path), "%s/res.json", dir);
-	snprintf(out, sizeof(out), "--output=%s", path);
-	r = iopath_run("--name=j", file, "--size=256k", "--output-format=json", out, NULL);
 	cr_assert_eq(r.status, 0, "%s", r.err);
 	cr_assert_eq(strlen(r.out), 0, "stdout not empty: %s", r.out);
 	root = json_load_path(path);

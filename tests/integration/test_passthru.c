@@ -40,13 +40,11 @@ Test(passthru, regular_file_is_refused_untouched_naming_the_namespace_it_needs)
 Test(passthru, missing_file_is_refused_not_created)
 {
 	const char *dir = tmpdir_make();
-	char file[300], opt[320];
-	struct run_out r;
+	const char *file = tmp_str("%s/none", dir);
+	struct run_out r = iopath_run("--name=p", tmp_str("--filename=%s", file),
+				      "--ioengine=io_uring_cmd", "--rw=write", "--size=1m", NULL);
 	struct stat st;
 
-	snprintf(file, sizeof(file), "%s/none", dir);
-	snprintf(opt, sizeof(opt), "--filename=%s", file);
-	r = iopath_run("--name=p", opt, "--ioengine=io_uring_cmd", "--rw=write", "--size=1m", NULL);
 	cr_assert_eq(r.status, 2, "exit %d: %s", r.status, r.err);
 	cr_assert_not_null(strstr(r.err, "needs an NVMe namespace: /dev/ngXnY or /dev/nvmeXnY"),
 			   "%s", r.err);

@@ -114,12 +114,10 @@ Test(report, probe_and_compare_inputs)
 Test(report, refuses_bad_input_with_exit_2)
 {
 	const char *dir = tmpdir_make();
-	char bad[512], html[512];
+	const char *bad = tmp_str("%s/bad.json", dir), *html = tmp_str("%s/x.html", dir);
 	struct run_out r;
 	struct stat st;
 
-	snprintf(bad, sizeof(bad), "%s/bad.json", dir);
-	snprintf(html, sizeof(html), "%s/x.html", dir);
 	file_write_text(bad, "{\"neither\": 1}");
 	r = iopath_run("report", bad, "-o", html, NULL);
 	cr_assert_eq(r.status, 2);
