@@ -58,7 +58,7 @@ static int rm_one(const char *path, const struct stat *st, int flag, struct FTW 
 static char *tmpstrs[TMPSTRS_MAX];
 static unsigned nr_tmpstrs;
 
-const char *tmp_str(const char *fmt, ...)
+char *tmp_str(const char *fmt, ...)
 {
 	va_list ap;
 	char *s;

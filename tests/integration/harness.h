@@ -18,7 +18,7 @@ struct run_out {
 const char *tmpdir_make(void);
 void tmpdir_cleanup(void);
 /* The string fmt makes (a path or an option in the test's directory), freed by tmpdir_cleanup. */
-const char *tmp_str(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+char *tmp_str(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* Run iopath with the NULL-terminated arguments. */
 struct run_out iopath_run(const char *arg, ...) __attribute__((sentinel));

@@ -13,23 +13,18 @@ TestSuite(engines, .fini = tmpdir_cleanup);
 static void check_pattern(const char *engine, const char *rw, int direct, int depth)
 {
 	const char *dir = tmpdir_make();
-	char file[300], out[300], eng[64], rwo[64], dir_o[32], depth_o[32];
-	struct run_out r;
+	struct run_out r = iopath_run("--name=t", tmp_str("--filename=%s/data", dir), "--size=4m",
+				      "--bs=4k", tmp_str("--ioengine=%s", engine),
+				      tmp_str("--rw=%s", rw), tmp_str("--direct=%d", direct),
+				      tmp_str("--iodepth=%d", depth), "--verify=crc32c",
+				      "--output-format=json", tmp_str("--output=%s/out.json", dir),
+				      NULL);
 	json_t *root;
 	bool writes = strstr(rw, "write") != NULL;
 	long long rd, wr;
 
-	snprintf(file, sizeof(file), "--filename=%s/data", dir);
-	snprintf(out, sizeof(out), "--output=%s/out.json", dir);
-	snprintf(eng, sizeof(eng), "--ioengine=%s", engine);
-	snprintf(rwo, sizeof(rwo), "--rw=%s", rw);
-	snprintf(dir_o, sizeof(dir_o), "--direct=%d", direct);
-	snprintf(depth_o, sizeof(depth_o), "--iodepth=%d", depth);
-	r = iopath_run("--name=t", file, "--size=4m", "--bs=4k", eng, rwo, dir_o, depth_o,
-		       "--verify=crc32c", "--output-format=json", out, NULL);
 	cr_assert_eq(r.status, 0, "%s %s direct=%d: exit %d: %s", engine, rw, direct, r.status, r.err);
-	snprintf(out, sizeof(out), "%s/out.json", dir);
-	root = json_load_path(out);
+	root = json_load_path(tmp_str("%s/out.json", dir));
 	cr_assert_eq(job_int(root, 0, NULL, "error"), 0);
 	rd = job_int(root, 0, "read", "io_bytes");
 	wr = job_int(root, 0, "write", "io_bytes");

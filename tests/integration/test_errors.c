@@ -25,23 +25,19 @@ struct errrun {
  */
 static struct errrun run_faulty(int errnum, const char *opt1, const char *opt2)
 {
-	const char *dir = tmpdir_make();
-	char back[320], file[340], fname[360], out[320], oarg[340], fopts[100];
-	char *argv[16] = { "iopath", "--output-format=json", oarg, "--name=t", "--rw=write",
-			   "--bs=4k", "--size=64k", "--overwrite=1", fname };
+	const char *dir = tmpdir_make(), *back = tmp_str("%s/back", dir);
+	const char *out = tmp_str("%s/out.json", dir);
+	char *argv[16] = { "iopath", "--output-format=json", tmp_str("--output=%s", out), "--name=t",
+			   "--rw=write", "--bs=4k", "--size=64k", "--overwrite=1",
+			   tmp_str("--filename=%s/mnt/f", dir) };
 	struct errrun e = { 0 };
 	struct run_out r;
 	unsigned n = 9;
 
-	snprintf(back, sizeof(back), "%s/back", dir);
 	snprintf(test_mnt, sizeof(test_mnt), "%s/mnt", dir);
-	snprintf(file, sizeof(file), "%s/f", back);
-	snprintf(fname, sizeof(fname), "--filename=%s/f", test_mnt);
-	snprintf(out, sizeof(out), "%s/out.json", dir);
-	snprintf(oarg, sizeof(oarg), "--output=%s", out);
-	snprintf(fopts, sizeof(fopts), "--eio-write-after=0 --errno=%d --fail-every=4", errnum);
-	cr_assert_eq(sh("mkdir -p %s && head -c 65536 /dev/zero > %s", back, file), 0);
-	faultfs_mount(back, test_mnt, fopts);
+	cr_assert_eq(sh("mkdir -p %s && head -c 65536 /dev/zero > %s/f", back, back), 0);
+	faultfs_mount(back, test_mnt,
+		      tmp_str("--eio-write-after=0 --errno=%d --fail-every=4", errnum));
 	if (opt1)
 		argv[n++] = (char *)opt1;
 	if (opt2)

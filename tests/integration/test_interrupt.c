@@ -29,32 +29,22 @@ static unsigned count_named(const char *dir, const char *part)
 static void stop_running_job(int sig, const char *engine, const char *rw, int direct, int depth)
 {
 	const char *dir = tmpdir_make();
-	char file[300], out[300], eng[64], rwo[64], dopt[32], qd[32];
-	struct run_bg b;
+	char *argv[] = { (char *)"iopath", (char *)"--name=i", tmp_str("--filename=%s/data", dir),
+			 (char *)"--size=32m", tmp_str("--ioengine=%s", engine), tmp_str("--rw=%s", rw),
+			 tmp_str("--direct=%d", direct), tmp_str("--iodepth=%d", depth),
+			 (char *)"--time_based", (char *)"--runtime=60", (char *)"--output-format=json",
+			 tmp_str("--output=%s/out.json", dir), NULL };
+	struct run_bg b = iopath_start_running(dir, argv, NULL);
 	struct run_out r;
 	json_t *root;
 	long long bytes;
 
-	snprintf(file, sizeof(file), "--filename=%s/data", dir);
-	snprintf(out, sizeof(out), "--output=%s/out.json", dir);
-	snprintf(eng, sizeof(eng), "--ioengine=%s", engine);
-	snprintf(rwo, sizeof(rwo), "--rw=%s", rw);
-	snprintf(dopt, sizeof(dopt), "--direct=%d", direct);
-	snprintf(qd, sizeof(qd), "--iodepth=%d", depth);
-	{
-		char *argv[] = { (char *)"iopath", (char *)"--name=i", file, (char *)"--size=32m",
-				 eng, rwo, dopt, qd, (char *)"--time_based", (char *)"--runtime=60",
-				 (char *)"--output-format=json", out, NULL };
-
-		b = iopath_start_running(dir, argv, NULL);
-	}
 	/* the signal comes while the worker moves data, once it has completed an I/O */
 	cr_assert(running_reached(&b), "the worker never completed an I/O");
 	kill(b.pid, sig);
 	r = iopath_wait(&b, 30);
 	cr_assert_eq(r.status, 130, "%s %s: exit %d: %s", engine, rw, r.status, r.err);
-	snprintf(out, sizeof(out), "%s/out.json", dir);
-	root = json_load_path(out);
+	root = json_load_path(tmp_str("%s/out.json", dir));
 	cr_assert(json_is_true(json_object_get(json_object_get(root, "iopath"), "interrupted")));
 	cr_assert_eq(job_int(root, 0, NULL, "error"), 0, "an interrupt is not a job error: %s", r.err);
 	bytes = job_int(root, 0, "read", "io_bytes") + job_int(root, 0, "write", "io_bytes");

@@ -16,29 +16,20 @@ TestSuite(verify_async, .fini = mount_cleanup);
 static json_t *verify_job(bool corrupt, const char *engine, const char *async, const char *coe,
 			  int want_status, const char *size)
 {
-	const char *dir = tmpdir_make();
-	char back[320], fname[360], out[320], oarg[340], eng[64], va[64], co[64], sz[64];
-	char *argv[20] = { "iopath", "--output-format=json", oarg, "--name=t", "--rw=randwrite",
-			   "--bs=4k", sz, "--verify=crc32c", "--iodepth=8", eng, va, co, fname,
-			   NULL };
+	const char *dir = tmpdir_make(), *out = tmp_str("%s/out.json", dir);
+	char *argv[20] = { "iopath", "--output-format=json", tmp_str("--output=%s", out), "--name=t",
+			   "--rw=randwrite", "--bs=4k", tmp_str("--size=%s", size), "--verify=crc32c",
+			   "--iodepth=8", tmp_str("--ioengine=%s", engine),
+			   tmp_str("--verify_async=%s", async), tmp_str("--continue_on_error=%s", coe),
+			   tmp_str("--filename=%s/f", corrupt ? tmp_str("%s/mnt", dir) : dir), NULL };
 	struct run_out r;
 	json_t *root;
 
-	snprintf(back, sizeof(back), "%s/back", dir);
 	snprintf(test_mnt, sizeof(test_mnt), "%s/mnt", dir);
-	snprintf(out, sizeof(out), "%s/out.json", dir);
-	snprintf(oarg, sizeof(oarg), "--output=%s", out);
-	snprintf(eng, sizeof(eng), "--ioengine=%s", engine);
-	snprintf(va, sizeof(va), "--verify_async=%s", async);
-	snprintf(co, sizeof(co), "--continue_on_error=%s", coe);
-	snprintf(sz, sizeof(sz), "--size=%s", size);
-	if (corrupt) {
-		faultfs_mount(back, test_mnt, "--corrupt-read-after=0");
-		snprintf(fname, sizeof(fname), "--filename=%s/f", test_mnt);
-	} else {
+	if (corrupt)
+		faultfs_mount(tmp_str("%s/back", dir), test_mnt, "--corrupt-read-after=0");
+	else
 		test_mnt[0] = '\0';
-		snprintf(fname, sizeof(fname), "--filename=%s/f", dir);
-	}
 	r = iopath_runv(argv);
 	cr_assert_eq(r.status, want_status, "exit %d: %s", r.status, r.err);
 	run_out_free(&r);
