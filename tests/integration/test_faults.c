@@ -43,22 +43,19 @@ static void check_fault(const char *out, int error, const char *dir, long long g
 Test(faults, enospc_mid_run_fails_the_job_and_keeps_its_numbers)
 {
 	const char *dir = tmpdir_make();
-	char bad[320], good[320], out[320];
 	struct run_out r;
 
 	snprintf(test_mnt, sizeof(test_mnt), "%s/small", dir);
 	test_mount(test_mnt, "tmpfs", 0, "size=2m", "a small tmpfs");
-	snprintf(bad, sizeof(bad), "--filename=%s/f", test_mnt);
-	snprintf(good, sizeof(good), "--filename=%s/g", dir);
-	snprintf(out, sizeof(out), "--output=%s/out.json", dir);
 	/* --allow-fill: past the free-space reserve, to meet ENOSPC mid-run */
-	r = iopath_run("--rw=write", "--bs=64k", "--allow-fill", "--name=bad", bad, "--size=8m",
-		       "--name=good", good, "--size=4m", "--output-format=json", out, NULL);
+	r = iopath_run("--rw=write", "--bs=64k", "--allow-fill", "--name=bad",
+		       tmp_str("--filename=%s/f", test_mnt), "--size=8m", "--name=good",
+		       tmp_str("--filename=%s/g", dir), "--size=4m", "--output-format=json",
+		       tmp_str("--output=%s/out.json", dir), NULL);
 	cr_assert_eq(r.status, 1, "exit %d: %s", r.status, r.err);
 	cr_assert_not_null(strstr(r.err, "No space left on device"), "%s", r.err);
 	cr_assert_not_null(strstr(r.err, test_mnt), "%s", r.err);
-	snprintf(out, sizeof(out), "%s/out.json", dir);
-	check_fault(out, 28, "write", 4 << 20);
+	check_fault(tmp_str("%s/out.json", dir), 28, "write", 4 << 20);
 	run_out_free(&r);
 }
 

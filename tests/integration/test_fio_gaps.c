@@ -742,17 +742,15 @@ Test(fio_gaps, verify_backlog_reads_back_while_writing, .timeout = 20)
 
 Test(fio_gaps, verify_dump_keeps_the_block_that_failed)
 {
-	const char *dir = tmpdir_make();
-	char path[300], file[320], dump[340];
+	const char *path = tmp_str("%s/noise", tmpdir_make());
+	const char *dump = tmp_str("%s.0.received", path);
 	struct run_out r;
 
-	snprintf(path, sizeof(path), "%s/noise", dir);
 	file_make(path, 64 << 10, 9);
-	snprintf(file, sizeof(file), "--filename=%s", path);
-	r = iopath_run("--name=bad", file, "--rw=read", "--verify=crc32c", "--verify_dump=1", NULL);
+	r = iopath_run("--name=bad", tmp_str("--filename=%s", path), "--rw=read", "--verify=crc32c",
+		       "--verify_dump=1", NULL);
 	cr_expect_eq(r.status, 1, "%s", r.err);
 	run_out_free(&r);
-	snprintf(dump, sizeof(dump), "%s.0.received", path);
 	cr_expect_eq(access(dump, F_OK), 0, "%s was not written", dump);
 }
 
