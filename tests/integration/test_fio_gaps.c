@@ -473,12 +473,10 @@ Test(fio_gaps, latency_target_finds_the_depth_and_ends_as_fio, .timeout = 25)
 Test(fio_gaps, latency_target_missed_at_depth_one_fails_the_job)
 {
 	const char *dir = tmpdir_make();
-	char file[300];
-	struct run_out r;
+	struct run_out r = iopath_run("--name=l", tmp_str("--filename=%s/l", dir), "--size=1m",
+				      "--rw=randread", "--latency_target=1", "--latency_window=1s",
+				      NULL);
 
-	snprintf(file, sizeof(file), "--filename=%s/l", dir);
-	r = iopath_run("--name=l", file, "--size=1m", "--rw=randread", "--latency_target=1",
-		       "--latency_window=1s", NULL);
 	cr_expect_eq(r.status, 1, "%s", r.err);
 	cr_expect_not_null(strstr(r.err, "exceeds specified max (1000 nsec)"), "%s", r.err);
 	run_out_free(&r);

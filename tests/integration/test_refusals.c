@@ -13,11 +13,9 @@ TestSuite(refusals, .fini = mount_cleanup);
 Test(refusals, mmap_with_direct_fails_the_job_with_reason)
 {
 	const char *dir = tmpdir_make();
-	char file[300];
-	struct run_out r;
+	struct run_out r = iopath_run("--name=m", tmp_str("--filename=%s/f", dir), "--size=1m",
+				      "--ioengine=mmap", "--direct=1", NULL);
 
-	snprintf(file, sizeof(file), "--filename=%s/f", dir);
-	r = iopath_run("--name=m", file, "--size=1m", "--ioengine=mmap", "--direct=1", NULL);
 	cr_assert_eq(r.status, 1, "exit %d", r.status);
 	cr_assert_not_null(strstr(r.err, "ioengine=mmap cannot do direct=1"), "%s", r.err);
 	run_out_free(&r);
@@ -26,12 +24,10 @@ Test(refusals, mmap_with_direct_fails_the_job_with_reason)
 Test(refusals, other_jobs_still_run_after_a_refusal)
 {
 	const char *dir = tmpdir_make();
-	char file[300];
-	struct run_out r;
+	struct run_out r = iopath_run(tmp_str("--filename=%s/f", dir), "--size=1m", "--name=bad",
+				      "--ioengine=mmap", "--direct=1", "--name=good",
+				      "--ioengine=psync", "--output-format=json", NULL);
 
-	snprintf(file, sizeof(file), "--filename=%s/f", dir);
-	r = iopath_run(file, "--size=1m", "--name=bad", "--ioengine=mmap", "--direct=1",
-		       "--name=good", "--ioengine=psync", "--output-format=json", NULL);
 	cr_assert_eq(r.status, 1);
 	{
 		json_t *root = json_from_string(r.out);
@@ -77,11 +73,8 @@ Test(refusals, unknown_option_is_a_usage_error)
 Test(refusals, missing_size_and_file_is_a_usage_error)
 {
 	const char *dir = tmpdir_make();
-	char file[300];
-	struct run_out r;
+	struct run_out r = iopath_run("--name=x", tmp_str("--filename=%s/nothing", dir), NULL);
 
-	snprintf(file, sizeof(file), "--filename=%s/nothing", dir);
-	r = iopath_run("--name=x", file, NULL);
 	cr_assert_eq(r.status, 2);
 	cr_assert_not_null(strstr(r.err, "size="), "%s", r.err);
 	run_out_free(&r);

@@ -94,11 +94,9 @@ Test(results, output_into_a_missing_directory_is_refused_before_running)
 Test(results, output_that_is_a_directory_is_refused)
 {
 	const char *dir = tmpdir_make();
-	char opt[320];
-	struct run_out r;
+	struct run_out r = iopath_run("--name=n", "--ioengine=null", "--size=1m",
+				      tmp_str("--output=%s", dir), NULL);
 
-	snprintf(opt, sizeof(opt), "--output=%s", dir);
-	r = iopath_run("--name=n", "--ioengine=null", "--size=1m", opt, NULL);
 	cr_assert_eq(r.status, 2, "exit %d: %s", r.status, r.err);
 	cr_assert_not_null(strstr(r.err, "is a directory"), "%s", r.err);
 	run_out_free(&r);

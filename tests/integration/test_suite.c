@@ -121,11 +121,9 @@ Test(suite, works_with_one_target)
 Test(suite, unknown_reference_is_a_usage_error)
 {
 	const char *dir = tmpdir_make();
-	char t[320];
-	struct run_out r;
+	struct run_out r = iopath_run("suite", "vm-paths", tmp_str("--target=disk=%s", dir),
+				      "--reference", "nope", NULL);
 
-	snprintf(t, sizeof(t), "--target=disk=%s", dir);
-	r = iopath_run("suite", "vm-paths", t, "--reference", "nope", NULL);
 	cr_assert_eq(r.status, 2);
 	cr_assert_not_null(strstr(r.err, "nope"), "%s", r.err);
 	run_out_free(&r);

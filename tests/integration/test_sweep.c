@@ -211,12 +211,10 @@ Test(sweep, incompatible_cells_are_listed_as_skipped_with_the_reason)
 Test(sweep, dry_run_lists_the_product)
 {
 	const char *dir = tmpdir_make();
-	char target[300];
-	struct run_out r;
+	struct run_out r = iopath_run("sweep", "--engine=null,psync,mmap", "--direct=0,1",
+				      "--bs=4k,64k", "--rw=randread,write", tmp_str("--target=a=%s",
+				      dir), "--dry-run", NULL);
 
-	snprintf(target, sizeof(target), "--target=a=%s", dir);
-	r = iopath_run("sweep", "--engine=null,psync,mmap", "--direct=0,1", "--bs=4k,64k",
-		       "--rw=randread,write", target, "--dry-run", NULL);
 	cr_assert_eq(r.status, 0, "%s", r.err);
 	cr_assert_not_null(strstr(r.out, "24 cells, 20 to run, 4 skipped"), "%s", r.out);
 	run_out_free(&r);
