@@ -332,14 +332,12 @@ Test(fileops, a_short_size_reaches_every_file_in_turn)
 Test(fileops, terse_latency_distribution_is_empty)
 {
 	const char *dir = tmpdir_make();
-	char d[320];
-	struct run_out r;
 	char *p;
 	unsigned field = 1;
+	struct run_out r = iopath_run("--name=fs", tmp_str("--directory=%s", dir),
+				      "--ioengine=filestat", "--nrfiles=20", "--filesize=16k",
+				      "--bs=4k", "--disk_util=0", "--output-format=terse", NULL);
 
-	snprintf(d, sizeof(d), "--directory=%s", dir);
-	r = iopath_run("--name=fs", d, "--ioengine=filestat", "--nrfiles=20", "--filesize=16k",
-		       "--bs=4k", "--disk_util=0", "--output-format=terse", NULL);
 	cr_assert_eq(r.status, 0, "%s", r.err);
 	/* fields 100 to 121: the latency buckets, all 0.00% */
 	for (p = r.out; *p && field < 100; p++)

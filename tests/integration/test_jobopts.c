@@ -330,14 +330,13 @@ Test(jobopts, pre_read_refuses_direct)
 static double depth16_share(const char *low)
 {
 	const char *dir = tmpdir_make();
-	char fname[320];
-	struct run_out r;
 	json_t *root;
 	double v;
+	struct run_out r = iopath_run("--name=t", tmp_str("--filename=%s/f", dir),
+				      "--ioengine=io_uring", "--rw=randread", "--bs=4k",
+				      "--size=8m", "--iodepth=16", low, "--output-format=json",
+				      NULL);
 
-	snprintf(fname, sizeof(fname), "--filename=%s/f", dir);
-	r = iopath_run("--name=t", fname, "--ioengine=io_uring", "--rw=randread", "--bs=4k",
-		       "--size=8m", "--iodepth=16", low, "--output-format=json", NULL);
 	if (r.status && strstr(r.err, "io_uring"))
 		cr_skip_test("io_uring is not available here: %s", r.err);
 	cr_assert_eq(r.status, 0, "%s", r.err);

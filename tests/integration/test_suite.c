@@ -97,13 +97,10 @@ Test(suite, csv_has_a_row_per_cell)
 Test(suite, works_with_one_target)
 {
 	const char *dir = tmpdir_make();
-	char t[320];
-	struct run_out r;
 	json_t *root;
+	struct run_out r = iopath_run("suite", "vm-paths", tmp_str("--target=only=%s", dir),
+				      "--repeat=1", "--scale=1/2048", "--output-format=json", NULL);
 
-	snprintf(t, sizeof(t), "--target=only=%s", dir);
-	r = iopath_run("suite", "vm-paths", t, "--repeat=1", "--scale=1/2048",
-		       "--output-format=json", NULL);
 	cr_assert_eq(r.status, 0, "exit %d: %s", r.status, r.err);
 	/* a progress line per run on stderr (not a terminal), each with its ETA once one has run */
 	cr_assert_not_null(strstr(r.err, "suite: run 1/8: copy on only (ETA ?)\n"), "%s", r.err);

@@ -273,14 +273,12 @@ Test(workloads, metadata_reports_each_operation)
 {
 	static const char *const ops[] = { "create", "stat", "open_read", "unlink" };
 	const char *dir = tmpdir_make();
-	char d[320];
-	struct run_out r;
 	json_t *root, *meta;
 	unsigned i;
+	struct run_out r = iopath_run("--name=m", "--rw=metadata", tmp_str("--directory=%s", dir),
+				      "--nrfiles=100", "--files_per_dir=10", "--dir_fanout=3",
+				      "--output-format=json", NULL);
 
-	snprintf(d, sizeof(d), "--directory=%s", dir);
-	r = iopath_run("--name=m", "--rw=metadata", d, "--nrfiles=100", "--files_per_dir=10",
-		       "--dir_fanout=3", "--output-format=json", NULL);
 	cr_assert_eq(r.status, 0, "%s", r.err);
 	root = json_from_string(r.out);
 	meta = json_object_get(json_object_get(json_array_get(json_object_get(root, "jobs"), 0),
