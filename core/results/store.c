@@ -561,37 +561,6 @@ int store_run_ids(struct store *st, const char *sel, int64_t **ids, unsigned *n,
 	return 0;
 }
 
-int store_select(struct store *st, const char *sel, struct results *out, struct iop_err *err)
-{
-	struct results r;
-	int64_t *ids;
-	unsigned n, i;
-	int ret = store_run_ids(st, sel, &ids, &n, err);
-
-	if (ret)
-		return ret;
-	if (!n) {
-		free(ids);
-		return iop_errf(err, -ENOENT, "%s: no runs saved yet", st->db.where);
-	}
-	ret = store_load_run(st, ids[0], out, err);
-	for (i = 1; !ret && i < n; i++) {
-		ret = store_load_run(st, ids[i], &r, err);
-		if (!ret) {
-			ret = results_merge(out, &r, err);
-			results_free(&r);
-		}
-	}
-	if (ret && i > 1)
-		results_free(out);
-	if (!ret && n > 1)
-		snprintf(out->source, sizeof(out->source), "%s %s (%u runs)", st->db.where, sel, n);
-	else if (!ret)
-		snprintf(out->source, sizeof(out->source), "%s run %" PRId64, st->db.where, ids[0]);
-	free(ids);
-	return ret;
-}
-
 /* ---- listing ---- */
 
 struct list_ctx {

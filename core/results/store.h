@@ -5,7 +5,8 @@
  *
  *	store_open(&st, store_default_db(), true, &err);
  *	store_save(&st, &res, NULL, &id, &err);            (after a sweep, run or suite)
- *	store_select(&st, "latest~1", &base, &err);        (compare, history)
+ *	store_run_ids(&st, "latest~1", &ids, &n, &err);     (compare, history: then
+ *	store_load_run(&st, ids[i], &run, &err);            each run, pooled by results_load_set)
  *	store_close(&st);
  */
 #ifndef IOPATH_STORE_H
@@ -49,12 +50,6 @@ int store_save(struct store *st, const struct results *r, const char *source, in
 
 /* Is sel a run selector rather than a file: latest, latest~N, run:ID, KEY=VALUE? */
 bool store_is_selector(const char *sel);
-
-/*
- * Load the runs sel names into out (several runs, e.g. every run with a label, are pooled
- * as one side of a comparison); -ENOENT with err when none matches.
- */
-int store_select(struct store *st, const char *sel, struct results *out, struct iop_err *err);
 
 /* The ids of the runs sel names (every run when sel is NULL), oldest first; *n of them. */
 int store_run_ids(struct store *st, const char *sel, int64_t **ids, unsigned *n,
