@@ -42,12 +42,14 @@ static void usage(FILE *f)
 		"  --strict              count cells of the newest step that cannot be judged as\n"
 		"                        regressions (exit 1)\n"
 		"  --allow-inconclusive  exit 0, not 3, when the newest step cannot be judged\n"
+		"  --ignore-environment  judge a regression even when what else used the machine\n"
+		"                        (CPU, steal, the disk) differed enough to explain it\n"
 		"A step: between two adjacent versions (or runs), a change compare's test calls a\n"
 		"regression or an improvement (compare's correction over the step's cells and metrics).\n"
 		"exit: as compare's, of the newest group against the one before it: 0 judged and no\n"
 		"      regression, 1 a step for the worse (or a cell failed in the newest), 2 bad\n"
 		"      input, 3 it cannot be judged (one group only, no cell in common, too few\n"
-		"      repeats)\n");
+		"      repeats, or the environment differed enough to explain the step)\n");
 }
 
 #define FILTERS_MAX 16
@@ -329,6 +331,8 @@ static int parse(int argc, char **argv, struct history_args *a, struct iop_err *
 			a->o.strict = true;
 		} else if (!strcmp(argv[i], "--allow-inconclusive")) {
 			a->o.allow_inconclusive = true;
+		} else if (!strcmp(argv[i], "--ignore-environment")) {
+			a->o.ignore_env = true;
 		} else if (!strcmp(argv[i], "--json")) {
 			a->json_stdout = true;
 		} else if (!strncmp(argv[i], "--json=", 7) && argv[i][7]) {

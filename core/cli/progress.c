@@ -86,7 +86,7 @@ void progress_item(struct progress *p, const char *label, unsigned rep, unsigned
 
 	pthread_mutex_lock(&p->lock);
 	item_end_locked(p);
-	p->label = label;
+	snprintf(p->label, sizeof(p->label), "%s", label);
 	p->item_start = mono_ns();
 	p->in_item = true;
 	if (p->total <= p->done)

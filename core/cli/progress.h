@@ -17,7 +17,7 @@ struct progress {
 	bool tty;
 	bool begun, in_item;
 	unsigned done, total;
-	const char *label;
+	char label[256];	/* a copy: the caller's may be gone while the line is redrawn */
 	double item_expect;	/* seconds an item is expected to take, 0: unknown */
 	double spent;		/* seconds of finished items */
 	uint64_t item_start;
