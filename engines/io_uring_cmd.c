@@ -237,6 +237,10 @@ static int ns_setup(struct engine *e, const struct engine_params *p, const struc
 	if (p->buf_size & ns->lba_mask)
 		return engine_fail(e, -EINVAL, "/dev/%s: bs=%zu is not a multiple of the namespace's %u-byte LBA",
 				   name, p->buf_size, 1u << shift);
+	/* a command's block count is 16 bits (cdw12, zero-based), whatever sysfs says */
+	if (p->buf_size >> shift > 65536)
+		return engine_fail(e, -EINVAL, "/dev/%s: bs=%zu is %zu blocks of %u bytes, beyond an NVMe command's 65536",
+				   name, p->buf_size, p->buf_size >> shift, 1u << shift);
 	snprintf(attr, sizeof(attr), "%s/queue/max_hw_sectors_kb", sys);
 	if (!sysfs_line(attr, line, sizeof(line)) && (kb = strtoul(line, NULL, 10)) &&
 	    p->buf_size > kb * 1024)

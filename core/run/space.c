@@ -27,11 +27,16 @@ uint64_t space_reserve(uint64_t total)
 }
 
 static bool grows_files(const struct job_spec *job, const struct job_plan *plan);
+static bool grows_now(const struct job_plan *plan);
 
+/*
+ * Is the job watched while it runs? Only while its files still take more than they hold: an
+ * overwrite of a file allocated whole needs no space, however full its filesystem already is.
+ */
 bool space_held(const struct job_spec *job, const struct job_plan *plan)
 {
 	return !plan->pol->allow_fill && plan->paths && job_changes_files(job) &&
-	       grows_files(job, plan);
+	       grows_files(job, plan) && grows_now(plan);
 }
 
 bool space_low(const char *path, char *what, size_t len)
@@ -95,6 +100,19 @@ static bool growth_of(const char *path, uint64_t end, dev_t *dev, uint64_t *grow
 	*dev = st.st_dev;
 	*grow = end - have;
 	return true;
+}
+
+static bool grows_now(const struct job_plan *plan)
+{
+	struct statvfs vfs;
+	uint64_t grow;
+	unsigned k;
+	dev_t dev;
+
+	for (k = 0; plan->file_len && k < plan_nr_paths(plan); k++)
+		if (growth_of(plan->paths[k], layout_end(plan, k), &dev, &grow, &vfs))
+			return true;
+	return false;
 }
 
 static struct fs_need *fs_of(struct fs_need **fs, unsigned *n, dev_t dev,
