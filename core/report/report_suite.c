@@ -125,8 +125,15 @@ int report_suite_csv(FILE *f, const struct suite_opts *o, const struct suite_res
 		const struct suite_cell *c = &res->cells[i];
 
 		path_label(o, c, path, sizeof(path));
-		fprintf(f, "%s,%s,%s,%s,%u,", c->test, o->targets[c->from].name,
-			o->targets[c->to].name, c->metric, c->n);
+		/* target names are the user's (--target NAME=DIR): quoted where CSV needs it */
+		report_csv_field(f, c->test);
+		fputc(',', f);
+		report_csv_field(f, o->targets[c->from].name);
+		fputc(',', f);
+		report_csv_field(f, o->targets[c->to].name);
+		fputc(',', f);
+		report_csv_field(f, c->metric);
+		fprintf(f, ",%u,", c->n);
 		if (c->n) {
 			report_csv_number(f, c->sum.median);
 			fputc(',', f);
@@ -139,7 +146,9 @@ int report_suite_csv(FILE *f, const struct suite_opts *o, const struct suite_res
 		}
 		if (c->ratio > 0)
 			fprintf(f, "%.4f", c->ratio);
-		fprintf(f, ",%s,", o->targets[o->reference].name);
+		fputc(',', f);
+		report_csv_field(f, o->targets[o->reference].name);
+		fputc(',', f);
 		for (k = 0; k < c->n; k++) {
 			if (k)
 				fputc(';', f);

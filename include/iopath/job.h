@@ -545,6 +545,17 @@ static inline bool job_changes_files(const struct job_spec *job)
 	return job_writes(job->rw) || (job->engine && (job->engine->flags & ENGINE_MODIFIES));
 }
 
+/*
+ * Does the job only read back and check what an earlier job wrote? Its files are taken as they
+ * are, written whole or not: laying one out again would replace the data it is there to check
+ * (fio's verify read of a file a writer left partly written).
+ */
+static inline bool job_checks_written(const struct job_spec *job)
+{
+	return job->verify != VERIFY_NONE && (job->do_verify || job->verify_only) &&
+	       !job_changes_files(job);
+}
+
 /* Data writes (not trims only): what verify stamps and end_fsync flushes. */
 static inline bool job_writes_data(enum job_rw rw)
 {
