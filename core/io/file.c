@@ -430,7 +430,8 @@ int file_layout_fd(const struct job_spec *job, int fd, const char *path, bool cr
 		return 0;
 	mine = created || target_owned_fd(fd, path);
 	/* a layout of iopath's cut short (SIGKILL, a crash) is no layout: done again, whole */
-	redo = mine && !created && !job_checks_written(job) && target_layout_incomplete(fd, path);
+	redo = mine && !created && target_layout_incomplete(fd, path) &&
+	       !(job_checks_written(job) && target_layout_unwritten(fd));
 	have = redo ? 0 : (uint64_t)st.st_size;
 	if (have >= end)
 		return created ? target_layout_done(fd, path) : 0;
@@ -464,6 +465,8 @@ int file_layout_fd(const struct job_spec *job, int fd, const char *path, bool cr
 	/* a write job's file holds no data yet: it stays incomplete until written whole */
 	if (!ret && mine && (fill || !job_writes_data(job->rw)))
 		ret = target_layout_done(fd, path);
+	else if (!ret && mine)
+		ret = target_layout_unwritten_mark(fd);
 	return ret;
 }
 

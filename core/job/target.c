@@ -264,6 +264,35 @@ int target_layout_done(int fd, const char *path)
 	return write_sidecar(fd, path, false);
 }
 
+/*
+ * A write job's file, laid out and not yet written whole: still incomplete, and known to hold
+ * what the writer wrote so far (a verifying reader takes it as it is). Where files have no
+ * user xattrs the sidecar keeps only "incomplete", and such a file is laid out again.
+ */
+#define LAYOUT_UNWRITTEN "unwritten"
+
+int target_layout_unwritten_mark(int fd)
+{
+	if (!has_xattrs(fd))
+		return 0;
+	return fsetxattr(fd, LAYOUT_XATTR, LAYOUT_UNWRITTEN, sizeof(LAYOUT_UNWRITTEN) - 1, 0) ?
+	       -errno : 0;
+}
+
+bool target_layout_unwritten(int fd)
+{
+	char text[32];
+	ssize_t n;
+
+	if (!has_xattrs(fd))
+		return false;
+	n = fgetxattr(fd, LAYOUT_XATTR, text, sizeof(text) - 1);
+	if (n < 0)
+		return false;
+	text[n] = '\0';
+	return !strcmp(text, LAYOUT_UNWRITTEN);
+}
+
 bool target_layout_incomplete(int fd, const char *path)
 {
 	char side[PATH_MAX], text[PATH_MAX + 256];

@@ -53,6 +53,9 @@ int target_mark_owned(int fd, const char *path);
 int target_layout_begin(int fd, const char *path);
 int target_layout_done(int fd, const char *path);
 bool target_layout_incomplete(int fd, const char *path);
+/* Incomplete because a write job has not yet written it whole (its data is the writer's). */
+int target_layout_unwritten_mark(int fd);
+bool target_layout_unwritten(int fd);
 
 /* target_mark_owned for a file about to be laid out: marked with its layout under way. */
 int target_mark_created_for_layout(int fd, const char *path);

@@ -185,8 +185,8 @@ static int bind_path(struct job_plan *plan, unsigned k, const char *path, bool m
 	if (ret || blk)
 		return ret;
 	/* a layout cut short, or a write job's file not yet written whole: laid out again */
-	incomplete = !created && !job_checks_written(job) && target_owned_fd(fd, path) &&
-		     target_layout_incomplete(fd, path);
+	incomplete = !created && target_owned_fd(fd, path) && target_layout_incomplete(fd, path) &&
+		     !(job_checks_written(job) && target_layout_unwritten(fd));
 	if (!writes && (created || size < end || incomplete)) {
 		/* a read job's layout writes: a descriptor that may (checked on this one) */
 		int rw = file_reopen_fd(fd, path, O_RDWR | O_CLOEXEC);

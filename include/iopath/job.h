@@ -546,9 +546,9 @@ static inline bool job_changes_files(const struct job_spec *job)
 }
 
 /*
- * Does the job only read back and check what an earlier job wrote? Its files are taken as they
- * are, written whole or not: laying one out again would replace the data it is there to check
- * (fio's verify read of a file a writer left partly written).
+ * Does the job only read back and check what an earlier job wrote? A file a write job left
+ * partly written is taken as it is: laying it out again would replace the data it is there to
+ * check (fio's verify read of such a file must fail, not pass on fresh data).
  */
 static inline bool job_checks_written(const struct job_spec *job)
 {
