@@ -104,12 +104,8 @@ static int parse(int argc, char **argv, struct compare_args *a, struct iop_err *
 			a->json_stdout = true;
 		} else if (!strncmp(argv[i], "--json=", 7)) {
 			a->json = argv[i] + 7;
-		} else if (!strcmp(argv[i], "--strict")) {
-			a->o.strict = true;
-		} else if (!strcmp(argv[i], "--allow-inconclusive")) {
-			a->o.allow_inconclusive = true;
-		} else if (!strcmp(argv[i], "--ignore-environment")) {
-			a->o.ignore_env = true;
+		} else if (cmp_flag_arg(argv[i], &a->o)) {
+			continue;
 		} else if (!strncmp(argv[i], "--", 2)) {
 			return iop_errf(err, -EINVAL, "compare: unknown option '%s' (see iopath compare --help)",
 					argv[i]);

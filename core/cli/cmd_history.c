@@ -327,12 +327,8 @@ static int parse(int argc, char **argv, struct history_args *a, struct iop_err *
 				return iop_errf(err, -EINVAL, "history: --label '%s': expected KEY=VALUE (at most %d)",
 						v, FILTERS_MAX);
 			a->labels[a->nr_labels++] = v;
-		} else if (!strcmp(argv[i], "--strict")) {
-			a->o.strict = true;
-		} else if (!strcmp(argv[i], "--allow-inconclusive")) {
-			a->o.allow_inconclusive = true;
-		} else if (!strcmp(argv[i], "--ignore-environment")) {
-			a->o.ignore_env = true;
+		} else if (cmp_flag_arg(argv[i], &a->o)) {
+			continue;
 		} else if (!strcmp(argv[i], "--json")) {
 			a->json_stdout = true;
 		} else if (!strncmp(argv[i], "--json=", 7) && argv[i][7]) {

@@ -553,3 +553,16 @@ void print_debug(unsigned type, const char *line)
 	fprintf(f, "%-8s %-5d %s\n", iop_debug_names[type], (int)gettid(), line);
 	funlockfile(f);
 }
+
+bool cmp_flag_arg(const char *arg, struct cmp_opts *o)
+{
+	if (!strcmp(arg, "--strict"))
+		o->strict = true;
+	else if (!strcmp(arg, "--allow-inconclusive"))
+		o->allow_inconclusive = true;
+	else if (!strcmp(arg, "--ignore-environment"))
+		o->ignore_env = true;
+	else
+		return false;
+	return true;
+}

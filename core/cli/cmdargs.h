@@ -7,6 +7,7 @@
 #include <stdio.h>
 
 #include "base/err.h"
+#include "results/compare.h"
 #include "results/results.h"
 #include "results/store.h"
 
@@ -124,5 +125,9 @@ void free_list(char **list, int n);
 void print_debug(unsigned type, const char *line);
 /* --debug's lines go to f from now on (NULL: stdout, the default). */
 void debug_lines_to(FILE *f);
+
+/* compare's and history's verdict flags (--strict, --allow-inconclusive, --ignore-environment)
+ * into o; true when arg was one of them. */
+bool cmp_flag_arg(const char *arg, struct cmp_opts *o);
 
 #endif
