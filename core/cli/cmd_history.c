@@ -248,8 +248,9 @@ static json_t *metric_json(struct results *const *g, unsigned nr, enum metric_id
 			"p", num(cm->p), "df", num(cm->df), "n_before", (json_int_t)cm->nb,
 			"n_after", (json_int_t)cm->nc));
 		json_object_update_missing_new(json_array_get(jsteps, json_array_size(jsteps) - 1),
-					       json_pack("{s:o, s:o}", "p_adj", num(cm->p_adj),
-							 "ci_level", num(cm->level)));
+					       json_pack("{s:o, s:o, s:b, s:i}", "p_adj", num(cm->p_adj),
+							 "ci_level", num(cm->level), "env_explained",
+							 cm->env_explained, "pairs", (json_int_t)cm->pairs));
 	}
 	return json_pack("{s:o, s:o}", "cells", cells, "steps", jsteps);
 }
@@ -257,7 +258,8 @@ static json_t *metric_json(struct results *const *g, unsigned nr, enum metric_id
 /* The whole history as JSON: groups, every metric's cells and steps, the verdict. */
 static json_t *history_root(const struct history_args *a, struct results *const *groups,
 			    unsigned ng, unsigned nr, char **xl, char **srcs, const unsigned *members,
-			    struct hist_step *const *steps, const unsigned *nsteps, int verdict)
+			    struct hist_step *const *steps, const unsigned *nsteps,
+			    const struct cmp_report *reps, int verdict)
 {
 	json_t *root = json_object(), *jg = json_array(), *jm = json_object();
 	unsigned i, m, from = 0;
@@ -274,11 +276,27 @@ static json_t *history_root(const struct history_args *a, struct results *const 
 		for (unsigned k = 0; k < members[i]; k++)
 			json_array_append_new(js, json_string(srcs[from + k]));
 		from += members[i];
-		json_array_append_new(jg, json_pack("{s:s, s:s, s:I, s:O, s:i, s:o}", "label", xl[i],
+		struct env_side env;
+
+		env_of_results(groups[i], &env);
+		json_array_append_new(jg, json_pack("{s:s, s:s, s:I, s:O, s:i, s:o, s:o}", "label", xl[i],
 						    "source", groups[i]->source, "timestamp_ms",
 						    (json_int_t)groups[i]->timestamp_ms, "labels",
 						    groups[i]->labels, "runs", (int)members[i],
-						    "sources", js));
+						    "sources", js, "environment", report_env_json(&env)));
+	}
+	/* the newest step's environment, as compare's JSON gives it */
+	if (ng > 1) {
+		const struct cmp_report *last = &reps[ng - 2];
+
+		json_object_set_new(root, "environment", json_pack("{s:o, s:o, s:i, s:o, s:b}",
+				    "base", report_env_json(&last->env_base), "cur",
+				    report_env_json(&last->env_cur), "explained_regressions",
+				    (json_int_t)last->env_explained, "why", last->env_why[0] ?
+				    json_string(last->env_why) : json_null(), "ignored",
+				    a->o.ignore_env));
+	} else {
+		json_object_set_new(root, "environment", json_null());
 	}
 	for (m = 0; m < MET_NR; m++)
 		if (a->metrics & (1u << m))
@@ -539,7 +557,7 @@ int cmd_history(int argc, char **argv)
 	failed = false;
 	if (a.json_stdout || a.json || a.html) {
 		json_t *root = history_root(&a, groups, ng, nr, xl, srcs, members, steps, nsteps,
-					    verdict);
+					    reps, verdict);
 		int ret = root ? 0 : -ENOMEM;
 
 		if (!ret && (a.json_stdout || a.json))

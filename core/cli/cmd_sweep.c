@@ -54,7 +54,10 @@ static void usage(FILE *f)
 		"  --ramp TIME           ramp time per cell, not measured (default 0)\n"
 		"  --set KEY=VALUE       any other job option for every cell (several allowed)\n"
 		"  --repeat N            run every cell N times, interleaved (default 1; with --save 3,\n"
-		"                        the fewest compare can judge well)\n"
+		"                        the fewest compare can judge well, then more: --repeat-max)\n"
+		"  --repeat-max N        after --repeat's rounds, run again every cell whose IOPS are\n"
+		"                        not yet known within 4%% (standard error), up to N repeats\n"
+		"                        (default with --save and no --repeat: 20; else none)\n"
 		"  --cv-warn P           call a cell unreliable above this variation (default 10%%)\n"
 		"  --csv FILE            every cell as CSV\n"
 		"  --json FILE           every cell's full results, the probes and the environment\n"
@@ -167,6 +170,7 @@ static int parse_args(int argc, char **argv, struct sweep_args *a, struct iop_er
 		{ "runtime", ARG_STRING, { .s = &a->g.runtime } },
 		{ "ramp", ARG_STRING, { .s = &a->g.ramp } },
 		{ "repeat", ARG_REPEAT, { .u = &a->g.repeat } },
+		{ "repeat-max", ARG_REPEAT, { .u = &a->g.repeat_max } },
 		{ "cv-warn", ARG_PERCENT, { .d = &a->cv_warn } },
 		{ "csv", ARG_STRING, { .s = &a->csv } },
 		{ "json", ARG_STRING, { .s = &a->json } },
@@ -234,8 +238,14 @@ static int parse_args(int argc, char **argv, struct sweep_args *a, struct iop_er
 	if (a->g.rw.n && a->g.workload.n)
 		return iop_errf(err, -EINVAL, "sweep: give --rw or --workload, not both (a workload sets its own rw)");
 	/* what is saved is compared later: enough repeats for compare to judge every cell */
+	if (!a->g.repeat && a->save && !a->g.repeat_max)
+		a->g.repeat_max = SWEEP_REPEAT_MAX;
 	if (!a->g.repeat)
-		a->g.repeat = a->save ? CMP_REPEAT_DEFAULT : 1;
+		a->g.repeat = a->save || a->g.repeat_max ? CMP_REPEAT_DEFAULT : 1;
+	a->g.se_target = SWEEP_SE_TARGET;
+	if (a->g.repeat_max && a->g.repeat_max < a->g.repeat)
+		return iop_errf(err, -EINVAL, "sweep: --repeat-max %u is below --repeat %u (give N >= the repeats)",
+				a->g.repeat_max, a->g.repeat);
 	if (a->csv && (ret = atomic_check_as("--csv", a->csv, err)))
 		return ret;
 	if (a->json && (ret = atomic_check_as("--json", a->json, err)))
@@ -389,6 +399,12 @@ static int run_cells(struct cell_job *cells, unsigned n, struct sweep_args *a,
 		       runtime + ramp + 0.2);
 	ret = sweep_run(&a->g, cells, n, res, &h, err);
 	progress_finish(&prog);
+	if (a->g.repeated)
+		fprintf(stderr, "sweep: %u cell(s) repeated beyond %u, until their IOPS were known within %.0f%% (standard error of the mean)\n",
+			a->g.repeated, a->g.repeat, 100 * a->g.se_target);
+	if (a->g.unsettled)
+		fprintf(stderr, "sweep: %u cell(s) still not known within %.0f%% after %u repeats: their verdicts can show only large changes\n",
+			a->g.unsettled, 100 * a->g.se_target, a->g.repeat_max);
 	return ret;
 }
 
@@ -544,8 +560,12 @@ static void print_plan(const struct cell_job *cells, unsigned n, const struct sw
 		printf("%-8s %s%s%s\n", cells[i].skip ? "skip" : "run", cells[i].label,
 		       cells[i].skip ? ": " : "", cells[i].skip ? cells[i].reason : "");
 	}
-	printf("%u cells, %u to run, %u skipped, %u repeat(s)\n", n, runnable, n - runnable,
+	printf("%u cells, %u to run, %u skipped, %u repeat(s)", n, runnable, n - runnable,
 	       a->g.repeat);
+	if (a->g.repeat_max > a->g.repeat)
+		printf(", then up to %u for a cell whose IOPS are not known within %.0f%%",
+		       a->g.repeat_max, 100 * a->g.se_target);
+	putchar('\n');
 	if (a->g.explain)
 		printf("--explain: then on every target a 4 KiB random-read ladder at iodepth 1, 4, 16 and 64 (io_uring, direct=1), the same buffered, 1 MiB reads and 4 KiB writes with fsync: 7 cells each\n");
 }

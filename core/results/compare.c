@@ -61,7 +61,8 @@ static double mean(const double *x, unsigned n)
 static void metric_reset(struct cmp_metric *m)
 {
 	m->ci_lo = m->ci_hi = m->level = m->p = m->p_adj = m->df = NAN;
-	m->gm_change = m->diff = m->se = NAN;
+	m->gm_change = m->diff = m->se = m->detectable = NAN;
+	m->pairs = 0;
 	m->inconclusive = m->tested = m->worse = m->tail_unjudged = m->env_explained = false;
 }
 
@@ -75,10 +76,65 @@ static void metric_reset(struct cmp_metric *m)
  * figures such as IOPS and latency. This fills everything but the verdict of a tested
  * metric (tested set); one that cannot be tested gets its verdict here.
  */
-static int cmp_test_values(const double *xb, unsigned nb, const double *xc, unsigned nc,
-			   bool higher_better, const struct cmp_opts *o, struct cmp_metric *out)
+static int by_time(const void *a, const void *b)
 {
-	double *lb = NULL, *lc = NULL, margin;
+	const double *x = a, *y = b;
+
+	return (x[0] > y[0]) - (x[0] < y[0]);
+}
+
+unsigned cmp_pairs(const double *xb, const double *tb, unsigned nb, const double *xc,
+		   const double *tc, unsigned nc, double *lb, double *lc)
+{
+	double (*v)[3] = malloc((nb + nc + 1) * sizeof(*v)), sum = 0, *out;
+	unsigned i, n = nb + nc, run = 0, pairs = 0, runs = 0;
+	int side = -1;
+
+	if (!v || !tb || !tc) {
+		free(v);
+		return 0;
+	}
+	for (i = 0; i < n; i++) {
+		double t = i < nb ? tb[i] : tc[i - nb], x = i < nb ? xb[i] : xc[i - nb];
+
+		if (isnan(t) || !(x > 0)) {
+			free(v);
+			return 0;
+		}
+		v[i][0] = t;
+		v[i][1] = i < nb ? 0 : 1;
+		v[i][2] = log(x);
+	}
+	qsort(v, n, sizeof(*v), by_time);
+	/* each maximal stretch of one side is one run; runs 2k and 2k + 1 are a pair */
+	for (i = 0; i <= n; i++) {
+		if (i < n && (int)v[i][1] == side) {
+			sum += v[i][2];
+			run++;
+			continue;
+		}
+		if (run) {
+			out = side ? lc : lb;
+			out[runs / 2] = sum / run;
+			runs++;
+			pairs = runs / 2;
+		}
+		if (i < n) {
+			side = (int)v[i][1];
+			sum = v[i][2];
+			run = 1;
+		}
+	}
+	free(v);
+	return pairs;
+}
+
+static int cmp_test_values(const double *xb, const double *tb, unsigned nb, const double *xc,
+			   const double *tc, unsigned nc, bool higher_better,
+			   const struct cmp_opts *o, struct cmp_metric *out)
+{
+	double *lb = NULL, *lc = NULL, *pb = NULL, *pc = NULL, margin;
+	unsigned np = 0;
 	struct rsummary sb, sc;
 	struct welch_result w;
 	unsigned i, zeros = 0;
@@ -124,7 +180,9 @@ static int cmp_test_values(const double *xb, unsigned nb, const double *xc, unsi
 	}
 	lb = malloc(nb * sizeof(*lb));
 	lc = malloc(nc * sizeof(*lc));
-	if (!lb || !lc) {
+	pb = malloc((nb + nc) * sizeof(*pb));
+	pc = malloc((nb + nc) * sizeof(*pc));
+	if (!lb || !lc || !pb || !pc) {
 		ret = -ENOMEM;
 		goto out;
 	}
@@ -132,16 +190,26 @@ static int cmp_test_values(const double *xb, unsigned nb, const double *xc, unsi
 		lb[i] = log(xb[i]);
 	for (i = 0; i < nc; i++)
 		lc[i] = log(xc[i]);
+	/* taken in alternation: each run against the other side's beside it */
+	if (tb && tc)
+		np = cmp_pairs(xb, tb, nb, xc, tc, nc, pb, pc);
+	if (np < CMP_PAIRS_MIN)
+		np = 0;
 	/* the direction the geometric means moved decides which margin is tested */
-	w.diff = mean(lc, nc) - mean(lb, nb);
+	w.diff = np ? mean(pc, np) - mean(pb, np) : mean(lc, nc) - mean(lb, nb);
 	if (w.diff < 0)
 		margin = o->threshold < 1 ? log1p(-o->threshold) : -INFINITY;
 	else
 		margin = log1p(o->threshold);
-	ret = rstats_welch(lb, nb, lc, nc, margin, w.diff < 0 ? RSTATS_LESS : RSTATS_GREATER,
-			   0.95, &w);
+	if (np)
+		ret = rstats_paired(pb, pc, np, margin, w.diff < 0 ? RSTATS_LESS : RSTATS_GREATER,
+				    0.95, &w);
+	else
+		ret = rstats_welch(lb, nb, lc, nc, margin,
+				   w.diff < 0 ? RSTATS_LESS : RSTATS_GREATER, 0.95, &w);
 	if (ret)
 		goto out;
+	out->pairs = np;
 	out->tested = true;
 	out->p = w.p;
 	out->df = w.df;
@@ -152,6 +220,8 @@ static int cmp_test_values(const double *xb, unsigned nb, const double *xc, unsi
 out:
 	free(lb);
 	free(lc);
+	free(pb);
+	free(pc);
 	return ret;
 }
 
@@ -165,9 +235,11 @@ static void settle_one(struct cmp_metric *m, double level, unsigned family,
 	if (m->diff < 0) {
 		m->ci_lo = -INFINITY;
 		m->ci_hi = expm1(m->diff + t);
+		m->detectable = o->threshold < 1 ? expm1(log1p(-o->threshold) - t) : -1;
 	} else {
 		m->ci_lo = expm1(m->diff - t);
 		m->ci_hi = INFINITY;
+		m->detectable = expm1(log1p(o->threshold) + t);
 	}
 	m->note[0] = 0;
 	if (m->p_adj < o->alpha)
@@ -230,14 +302,41 @@ double cmp_settle(struct cmp_metric *const *v, unsigned n, const struct cmp_opts
 	return level;
 }
 
-int cmp_judge_values(const double *xb, unsigned nb, const double *xc, unsigned nc,
-		     bool higher_better, const struct cmp_opts *o, struct cmp_metric *out)
+int cmp_judge_timed(const double *xb, const double *tb, unsigned nb, const double *xc,
+		    const double *tc, unsigned nc, bool higher_better, const struct cmp_opts *o,
+		    struct cmp_metric *out)
 {
-	int ret = cmp_test_values(xb, nb, xc, nc, higher_better, o, out);
+	int ret = cmp_test_values(xb, tb, nb, xc, tc, nc, higher_better, o, out);
 
 	if (!ret && out->tested)
 		cmp_settle(&out, 1, o);
 	return ret;
+}
+
+int cmp_judge_values(const double *xb, unsigned nb, const double *xc, unsigned nc,
+		     bool higher_better, const struct cmp_opts *o, struct cmp_metric *out)
+{
+	return cmp_judge_timed(xb, NULL, nb, xc, NULL, nc, higher_better, o, out);
+}
+
+/*
+ * Each of the cell's values of metric m (as cell_values gives them) with its sample's start
+ * (iopath.start_unix_ms, milliseconds; NAN where not recorded).
+ */
+static unsigned cell_values_timed(const struct cell *c, enum metric_id m, double *x, double *t)
+{
+	unsigned i, n = 0;
+
+	for (i = 0; i < c->nr; i++) {
+		const json_t *job = json_array_get(c->samples, i);
+		const json_t *s = json_object_get(json_object_get(job, "iopath"), "start_unix_ms");
+
+		if (isnan(c->val[i][m]))
+			continue;
+		t[n] = json_is_integer(s) ? (double)json_integer_value(s) : NAN;
+		x[n++] = c->val[i][m];
+	}
+	return n;
 }
 
 /* The fewest completions behind a percentile in any of the cell's samples. */
@@ -302,17 +401,19 @@ static int judge(const struct cell *b, const struct cell *c, enum metric_id m,
 	const struct metric_def *def = &metric_table[m];
 	double *xb = malloc((b->nr ? b->nr : 1) * sizeof(double));
 	double *xc = malloc((c->nr ? c->nr : 1) * sizeof(double));
+	double *tb = malloc((b->nr ? b->nr : 1) * sizeof(double));
+	double *tc = malloc((c->nr ? c->nr : 1) * sizeof(double));
 	int ret = 0;
 
 	memset(out, 0, sizeof(*out));
 	out->m = m;
 	metric_reset(out);
-	if (!xb || !xc) {
+	if (!xb || !xc || !tb || !tc) {
 		ret = -ENOMEM;
 		goto out;
 	}
-	out->nb = cell_values(b, m, xb);
-	out->nc = cell_values(c, m, xc);
+	out->nb = cell_values_timed(b, m, xb, tb);
+	out->nc = cell_values_timed(c, m, xc, tc);
 	if (!out->nb || !out->nc) {
 		const struct cell *none = !out->nb ? b : c;
 
@@ -333,12 +434,14 @@ static int judge(const struct cell *b, const struct cell *c, enum metric_id m,
 				 !out->nb ? "BASE" : "CUR");
 		goto out;
 	}
-	ret = cmp_test_values(xb, out->nb, xc, out->nc, def->higher_better, o, out);
+	ret = cmp_test_values(xb, tb, out->nb, xc, tc, out->nc, def->higher_better, o, out);
 	if (!ret && out->tested && !tail_judgeable(b, c, m, out))
 		untested_tail(out, o);
 out:
 	free(xb);
 	free(xc);
+	free(tb);
+	free(tc);
 	return ret;
 }
 
@@ -511,8 +614,10 @@ static int settle(struct cmp_report *rep, const struct results *base, const stru
 		return -ENOMEM;
 	for (i = 0; i < rep->nr; i++)
 		for (k = 0; k < rep->rows[i].nr; k++)
-			if (rep->rows[i].met[k].tested)
+			if (rep->rows[i].met[k].tested) {
+				rep->paired += rep->rows[i].met[k].pairs > 0;
 				v[n++] = &rep->rows[i].met[k];
+			}
 	rep->tested = n;
 	rep->level = cmp_settle(v, n, o);
 	free(v);

@@ -28,6 +28,14 @@ struct cmp_opts {
 #define CMP_TAIL_BEYOND 10
 #define CMP_P999_REPEATS 5
 
+/*
+ * Samples of BASE and CUR taken in alternation (A B A B, each sample's start time known)
+ * are judged in pairs, each BASE run with the CUR run beside it in time, when there are at
+ * least CMP_PAIRS_MIN such pairs: what the machine did at that time is shared by the pair
+ * and cancels in its ratio.
+ */
+#define CMP_PAIRS_MIN 3
+
 /* In the order rows are sorted (and a row's worst verdict chosen). */
 enum cmp_verdict {
 	CMP_FAILED,		/* the cell failed in CUR (not in BASE): fails the comparison */
@@ -58,6 +66,13 @@ struct cmp_metric {
 	double p_adj;		/* p adjusted over the compare (Benjamini-Hochberg) */
 	double df;		/* the test's degrees of freedom */
 	double diff, se;	/* the test's log difference of the means and its standard error */
+	unsigned pairs;		/* the test paired this many alternating runs (0: Welch's) */
+	/*
+	 * The smallest change (a drop or a rise, the way the means moved) the test could show
+	 * beyond the threshold at the spread it saw, at the compare's level; NAN when not
+	 * tested. Beyond the change measured, the verdict could not have fired.
+	 */
+	double detectable;
 	bool tested;		/* p was computed: one of the compare's family of tests */
 	bool worse;		/* the geometric means moved for the worse */
 	bool tail_unjudged;	/* a tail percentile with too few I/Os or repeats to test */
@@ -101,6 +116,7 @@ struct cmp_report {
 	unsigned inconclusive_cells;	/* matched cells with one such metric or more */
 	unsigned failed, base_failed;	/* cells failed in CUR (not in BASE), failed in BASE */
 	unsigned tested;		/* metrics tested: the family the correction is over */
+	unsigned paired;		/* of them, tested in pairs of alternating runs */
 	double level;			/* the one-sided bounds' confidence level */
 	unsigned tails_unjudged;	/* tail percentiles left unjudged for want of I/Os or repeats */
 	unsigned unreliable_cells;	/* matched cells unreliable on either side */
@@ -117,6 +133,23 @@ struct cmp_report {
  */
 int cmp_judge_values(const double *xb, unsigned nb, const double *xc, unsigned nc,
 		     bool higher_better, const struct cmp_opts *o, struct cmp_metric *out);
+
+/*
+ * The same with each value's start time (milliseconds; tb/tc NULL or any NAN: unknown):
+ * values taken in alternation are tested in pairs (CMP_PAIRS_MIN).
+ */
+int cmp_judge_timed(const double *xb, const double *tb, unsigned nb, const double *xc,
+		    const double *tc, unsigned nc, bool higher_better, const struct cmp_opts *o,
+		    struct cmp_metric *out);
+
+/*
+ * Pairs of alternating runs: sorted by time, each maximal stretch of one side's values is
+ * one run (its log values' mean), and runs are paired in order, (1st, 2nd), (3rd, 4th)...
+ * Fills lb[k] (BASE's) and lc[k] (CUR's) and returns the number of pairs; 0 when a time is
+ * unknown or a value is not positive.
+ */
+unsigned cmp_pairs(const double *xb, const double *tb, unsigned nb, const double *xc,
+		   const double *tc, unsigned nc, double *lb, double *lc);
 
 /*
  * The verdicts of a family of n tested metrics (those with tested set; the others are left

@@ -454,6 +454,30 @@ static void unreliable_lines(FILE *f, const struct cmp_report *rep)
 	}
 }
 
+/*
+ * Changes beyond the threshold the test could not show: what it could have shown at the
+ * spread it saw, so that a silent verdict says it could not have fired.
+ */
+static void undetectable_lines(FILE *f, const struct cmp_report *rep)
+{
+	unsigned i, k;
+
+	for (i = 0; i < rep->nr; i++) {
+		const struct cmp_row *r = &rep->rows[i];
+
+		for (k = 0; k < r->nr; k++) {
+			const struct cmp_metric *m = &r->met[k];
+
+			if (m->verdict != CMP_NOISE || isnan(m->detectable))
+				continue;
+			fprintf(f, "cannot show: %s %s: at this spread only a change beyond %+.0f%% could be shown (%s)\n",
+				r->base->label, metric_table[m->m].name, 100 * m->detectable,
+				m->pairs ? "more alternations of BASE and CUR" :
+				"run BASE and CUR in alternation, A B A B, or repeat more");
+		}
+	}
+}
+
 void report_compare_text(FILE *f, const struct cmp_report *rep, const struct results *base,
 			 const struct results *cur, const struct cmp_opts *o)
 {
@@ -463,8 +487,11 @@ void report_compare_text(FILE *f, const struct cmp_report *rep, const struct res
 
 	describe_side(f, "BASE", base);
 	describe_side(f, "CUR", cur);
-	fprintf(f, "a regression: shown to be worse by more than %g%%: the one-sided bound of the change lies beyond it (Welch t on the log repeats; Benjamini-Hochberg over the %u metric(s) tested, alpha %g",
-		o->threshold * 100, rep->tested, o->alpha);
+	fprintf(f, "a regression: shown to be worse by more than %g%%: the one-sided bound of the change lies beyond it (Welch t on the log repeats",
+		o->threshold * 100);
+	if (rep->paired)
+		fprintf(f, ", paired t on the %u metric(s) whose sides ran in alternation", rep->paired);
+	fprintf(f, "; Benjamini-Hochberg over the %u metric(s) tested, alpha %g", rep->tested, o->alpha);
 	if (rep->tested)
 		fprintf(f, ": bounds at %.4g%% one-sided", 100 * rep->level);
 	fputs(")\n", f);
@@ -515,7 +542,10 @@ void report_compare_text(FILE *f, const struct cmp_report *rep, const struct res
 				snprintf(row[c++], TCELL, "%.3g", m->p_adj);
 			else
 				snprintf(row[c++], TCELL, "-");
-			snprintf(row[c++], TCELL, "%u/%u", m->nb, m->nc);
+			if (m->pairs)
+				snprintf(row[c++], TCELL, "%u/%u (%u pairs)", m->nb, m->nc, m->pairs);
+			else
+				snprintf(row[c++], TCELL, "%u/%u", m->nb, m->nc);
 			snprintf(row[c++], TCELL, "%s%s%.*s", verdict_text(m, o),
 				 m->note[0] ? ": " : "", TCELL - 40, m->note);
 			fails += cmp_fails(m, o) && m->verdict != CMP_FAILED;
@@ -529,6 +559,7 @@ print:
 	for (i = 0; i < rep->nr_only_cur; i++)
 		fprintf(f, "only in CUR (not compared): %s\n", rep->only_cur[i]->label);
 	unreliable_lines(f, rep);
+	undetectable_lines(f, rep);
 	for (i = 0; i < rep->nr; i++)
 		if (rep->rows[i].env_differed)
 			fprintf(f, "environment: %s: %s\n", rep->rows[i].base->label, rep->rows[i].env_why);
@@ -557,7 +588,7 @@ static json_t *num_or_null(double v)
 }
 
 /* A side's environment (envcmp.h), null where its repeats did not record one. */
-static json_t *env_json(const struct env_side *e)
+json_t *report_env_json(const struct env_side *e)
 {
 	if (!e->n)
 		return json_null();
@@ -614,6 +645,9 @@ json_t *report_compare_json(const struct cmp_report *rep, const struct results *
 					  "ci_level", num_or_null(m->level), "tested", m->tested,
 					  "tail_unjudged", m->tail_unjudged,
 					  "env_explained", m->env_explained));
+			json_object_update_missing_new(json_array_get(mets, json_array_size(mets) - 1),
+				json_pack("{s:i, s:o}", "pairs", (json_int_t)m->pairs,
+					  "detectable_change", num_or_null(m->detectable)));
 		}
 		json_array_append_new(rows, json_pack("{s:s, s:s, s:O, s:s, s:s, s:o, s:o, s:o, s:b, s:b, s:f, s:f}",
 						      "label", r->base->label, "key", r->base->key,
@@ -628,8 +662,8 @@ json_t *report_compare_json(const struct cmp_report *rep, const struct results *
 		if (r->unreliable_base || r->unreliable_cur)
 			json_array_append_new(unrel, json_string(r->base->label));
 		json_object_update_missing_new(json_array_get(rows, json_array_size(rows) - 1),
-			json_pack("{s:o, s:o, s:b, s:o}", "environment_base", env_json(&r->env_base),
-				  "environment_cur", env_json(&r->env_cur), "env_differed",
+			json_pack("{s:o, s:o, s:b, s:o}", "environment_base", report_env_json(&r->env_base),
+				  "environment_cur", report_env_json(&r->env_cur), "env_differed",
 				  r->env_differed, "env_why", r->env_differed ?
 				  json_string(r->env_why) : json_null()));
 	}
@@ -645,9 +679,10 @@ json_t *report_compare_json(const struct cmp_report *rep, const struct results *
 	json_object_set_new(root, "cur", json_string(cur->source));
 	json_object_set_new(root, "threshold", json_real(o->threshold));
 	json_object_set_new(root, "alpha", json_real(o->alpha));
-	json_object_set_new(root, "test", json_string("Welch t on the log repeats, one-sided against the threshold; Benjamini-Hochberg over the tests of the compare; the one-sided bound of the geometric-mean change at ci_level"));
+	json_object_set_new(root, "test", json_string("Welch t on the log repeats (paired t on the log means of alternating runs where BASE and CUR ran in alternation, A B A B, 3 pairs or more), one-sided against the threshold; Benjamini-Hochberg over the tests of the compare; the one-sided bound of the geometric-mean change at ci_level"));
 	json_object_set_new(root, "correction", json_string("benjamini-hochberg"));
 	json_object_set_new(root, "tests", json_integer(rep->tested));
+	json_object_set_new(root, "paired_tests", json_integer(rep->paired));
 	json_object_set_new(root, "ci_level", num_or_null(rep->level));
 	json_object_set_new(root, "tails_unjudged", json_integer(rep->tails_unjudged));
 	json_object_set_new(root, "unreliable_cells", unrel);
@@ -659,7 +694,7 @@ json_t *report_compare_json(const struct cmp_report *rep, const struct results *
 			    "regressed" : rep->env_explained ? "environment differed" :
 			    rep->inconclusive ? "inconclusive" : "judged"));
 	json_object_set_new(root, "environment", json_pack("{s:o, s:o, s:i, s:o, s:b}",
-			    "base", env_json(&rep->env_base), "cur", env_json(&rep->env_cur),
+			    "base", report_env_json(&rep->env_base), "cur", report_env_json(&rep->env_cur),
 			    "explained_regressions", (json_int_t)rep->env_explained, "why",
 			    rep->env_why[0] ? json_string(rep->env_why) : json_null(),
 			    "ignored", o->ignore_env));

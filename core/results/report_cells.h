@@ -37,6 +37,9 @@ void report_compare_text(FILE *f, const struct cmp_report *rep, const struct res
 			 const struct results *cur, const struct cmp_opts *o);
 json_t *report_compare_json(const struct cmp_report *rep, const struct results *base,
 			    const struct results *cur, const struct cmp_opts *o);
+/* A side's environment (envcmp.h) as compare's JSON gives it; null when none recorded. */
+json_t *report_env_json(const struct env_side *e);
+
 int report_compare_junit(FILE *f, const struct cmp_report *rep, const struct results *base,
 			 const struct results *cur, const struct cmp_opts *o);
 

@@ -346,10 +346,14 @@ int results_add_run(struct results *r, const struct run_results *run, const json
 				ret = cell_set_status(c, CELL_INTERRUPTED, "interrupted before this cell finished");
 			continue;
 		}
-		/* each repeat carries what else used the machine while it ran */
+		/* each repeat carries what else used the machine while it ran, and when it
+		 * started (compare pairs repeats taken in alternation) */
 		if (machine)
 			json_object_set(json_object_get(json_array_get(jobs, i), "iopath"), "machine",
 					machine);
+		if (json_is_integer(json_object_get(root, "timestamp_ms")))
+			json_object_set(json_object_get(json_array_get(jobs, i), "iopath"),
+					"start_unix_ms", json_object_get(root, "timestamp_ms"));
 		ret = cell_add_sample(c, json_incref(json_array_get(jobs, i)));
 		if (!ret && c->status == CELL_INTERRUPTED)
 			ret = cell_set_status(c, CELL_OK, NULL);

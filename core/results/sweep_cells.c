@@ -1,5 +1,6 @@
 /* A sweep's cells: the grid planned as cell jobs, then run with repeats interleaved. */
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -217,8 +218,37 @@ static void prepare_target(struct sweep_target *t, struct sweep_grid *g)
 }
 
 /* One run of one cell: 1 to go on, 0 when the sweep stops, -errno with err. */
+/* The IOPS of one run of a cell: every job's I/Os in every direction over its runtime. */
+static double run_iops(const struct run_results *rr)
+{
+	double iops = 0;
+	unsigned i, d;
+
+	for (i = 0; i < rr->nr; i++) {
+		const struct job_result *j = &rr->res[i];
+		uint64_t ios = 0;
+
+		for (d = STAT_READ; d <= STAT_TRIM; d++)
+			ios += j->dir[d].ios;
+		if (j->error || j->interrupted || !j->runtime_ns)
+			return NAN;
+		iops += (double)ios * 1e9 / (double)j->runtime_ns;
+	}
+	return rr->nr ? iops : NAN;
+}
+
+bool sweep_needs_repeat(unsigned n, double sum, double sumsq, double se_target)
+{
+	double var;
+
+	if (n < 2)
+		return false;
+	var = (sumsq - sum * sum / n) / (n - 1);
+	return sqrt(fmax(var, 0) / n) > se_target;
+}
+
 static int run_one(struct sweep_grid *g, struct cell_job *c, unsigned rep, struct results *res,
-		   const struct sweep_hooks *h, struct iop_err *err)
+		   const struct sweep_hooks *h, double *iops, struct iop_err *err)
 {
 	struct sweep_target *t = &g->targets[c->target];
 	unsigned ints = h->interrupts ? h->interrupts(h->arg) : 0;
@@ -267,6 +297,7 @@ static int run_one(struct sweep_grid *g, struct cell_job *c, unsigned rep, struc
 		h->end(h->arg);
 	if (!ret)
 		ret = cell_record(res, c, &rr, err);
+	*iops = run_iops(&rr);
 	run_results_free(&rr);
 	if (ret)
 		return ret;
@@ -277,14 +308,54 @@ static int run_one(struct sweep_grid *g, struct cell_job *c, unsigned rep, struc
 int sweep_run(struct sweep_grid *g, struct cell_job *cells, unsigned n, struct results *res,
 	      const struct sweep_hooks *h, struct iop_err *err)
 {
-	unsigned i, rep;
+	double *sum = calloc(n ? n : 1, sizeof(*sum)), *sumsq = calloc(n ? n : 1, sizeof(*sumsq));
+	unsigned *nr = calloc(n ? n : 1, sizeof(*nr)), i, rep, more = 1;
+	double iops;
 	int ret = 1;
 
-	/* repeats interleaved: every cell once, then every cell again, so drift hits all alike */
-	for (rep = 0; rep < g->repeat && ret > 0; rep++)
-		for (i = 0; i < n && ret > 0; i++)
-			if (!cells[i].skip)
-				ret = run_one(g, &cells[i], rep, res, h, err);
+	if (!sum || !sumsq || !nr) {
+		free(sum);
+		free(sumsq);
+		free(nr);
+		return iop_errf(err, -ENOMEM, "out of memory");
+	}
+	/*
+	 * repeats interleaved: every cell once, then every cell again, so drift hits all alike;
+	 * past repeat rounds (adaptive), only the cells whose IOPS are not yet known well enough
+	 */
+	/* the ranks of a fleet must run the same cells: their own spreads could differ */
+	unsigned max = fleet_size() > 1 ? 0 : g->repeat_max;
+
+	g->repeated = g->unsettled = 0;
+	for (rep = 0; ret > 0 && more && (rep < g->repeat || rep < max); rep++) {
+		more = 0;
+		for (i = 0; i < n && ret > 0; i++) {
+			if (cells[i].skip)
+				continue;
+			if (rep >= g->repeat &&
+			    (nr[i] < rep || !sweep_needs_repeat(nr[i], sum[i], sumsq[i], g->se_target)))
+				continue;
+			iops = NAN;
+			ret = run_one(g, &cells[i], rep, res, h, &iops, err);
+			if (ret > 0 && iops > 0) {
+				sum[i] += log(iops);
+				sumsq[i] += log(iops) * log(iops);
+				nr[i]++;
+			}
+			more += ret > 0 && rep + 1 >= g->repeat && nr[i] == rep + 1 &&
+				sweep_needs_repeat(nr[i], sum[i], sumsq[i], g->se_target);
+		}
+		if (rep + 1 < g->repeat)
+			more = 1;
+	}
+	for (i = 0; i < n && max > g->repeat; i++) {
+		g->repeated += nr[i] > g->repeat;
+		g->unsettled += nr[i] >= max &&
+				sweep_needs_repeat(nr[i], sum[i], sumsq[i], g->se_target);
+	}
+	free(sum);
+	free(sumsq);
+	free(nr);
 	if ((h->interrupts && h->interrupts(h->arg)) || run_stop_requested())
 		res->interrupted = true;
 	return ret < 0 ? ret : 0;

@@ -47,8 +47,27 @@ struct sweep_grid {
 	char set_keys[SWEEP_SETS_MAX][64];
 	struct probe_set probes;		/* shared by every cell's run: each path probed once */
 	unsigned repeat;
+	/*
+	 * Adaptive repeats: after repeat rounds, every cell whose IOPS are not yet known to
+	 * within se_target (the standard error of the mean of their logarithms) runs again,
+	 * round after round, up to repeat_max; 0 (or repeat_max <= repeat): exactly repeat.
+	 */
+	unsigned repeat_max;
+	double se_target;
+	unsigned repeated;	/* after the run: cells run beyond repeat */
+	unsigned unsettled;	/* of them, still not known within se_target at repeat_max */
 	bool explain;				/* under MPI: keep each rank's own runs too */
 };
+
+/* --save's repeats: 3, then more while a cell's IOPS are not known to within 4%, up to 20 */
+#define SWEEP_SE_TARGET 0.04
+#define SWEEP_REPEAT_MAX 20
+
+/*
+ * Does a cell with these repeats (the logs of its IOPS: n, their sum and sum of squares)
+ * need another, to know its mean within se_target? Not below 2 repeats (no spread yet).
+ */
+bool sweep_needs_repeat(unsigned n, double sum, double sumsq, double se_target);
 
 /* Add a --set KEY=VALUE (kv has its '='; checked by the caller). */
 int sweep_add_set(struct sweep_grid *g, const char *kv, struct iop_err *err);

@@ -243,6 +243,47 @@ int rstats_welch(const double *x, unsigned nx, const double *y, unsigned ny, dou
 	return 0;
 }
 
+int rstats_paired(const double *x, const double *y, unsigned n, double margin,
+		  enum rstats_alt alt, double level, struct welch_result *r)
+{
+	double *d, md, half;
+	unsigned i;
+
+	memset(r, 0, sizeof(*r));
+	if (n < 2 || level <= 0 || level >= 1)
+		return -EINVAL;
+	d = malloc(n * sizeof(*d));
+	if (!d)
+		return -ENOMEM;
+	for (i = 0; i < n; i++)
+		d[i] = y[i] - x[i];
+	md = gsl_stats_mean(d, 1, n);
+	r->diff = md;
+	r->se = sqrt(gsl_stats_variance_m(d, 1, n, md) / n);
+	r->df = n - 1;
+	free(d);
+	if (r->se > 0)
+		r->t = (r->diff - margin) / r->se;
+	else
+		r->t = r->diff > margin ? INFINITY : r->diff < margin ? -INFINITY : 0;
+	switch (alt) {
+	case RSTATS_LESS:
+		r->p = r->se > 0 ? gsl_cdf_tdist_P(r->t, r->df) : r->diff < margin ? 0 : 1;
+		break;
+	case RSTATS_GREATER:
+		r->p = r->se > 0 ? gsl_cdf_tdist_Q(r->t, r->df) : r->diff > margin ? 0 : 1;
+		break;
+	default:
+		r->p = r->se > 0 ? fmin(1.0, 2 * gsl_cdf_tdist_Q(fabs(r->t), r->df)) :
+		       r->diff != margin ? 0 : 1;
+		break;
+	}
+	half = r->se > 0 ? gsl_cdf_tdist_Pinv(1 - (1 - level) / 2, r->df) * r->se : 0;
+	r->ci_lo = r->diff - half;
+	r->ci_hi = r->diff + half;
+	return 0;
+}
+
 double rstats_t_quantile(double p, double df)
 {
 	return gsl_cdf_tdist_Pinv(p, df);

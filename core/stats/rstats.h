@@ -60,6 +60,16 @@ struct welch_result {
 int rstats_welch(const double *x, unsigned nx, const double *y, unsigned ny, double margin,
 		 enum rstats_alt alt, double level, struct welch_result *r);
 
+/*
+ * The paired t-test of mean(y[i] - x[i]) over n pairs against margin, as R's
+ * t.test(y, x, paired = TRUE, mu = margin, alternative = ...) computes it, into the same
+ * result (se the standard error of the mean difference, df n - 1). For samples taken in
+ * alternation (x[i] and y[i] adjacent in time), what the two sides shared at that time
+ * cancels in each difference. Needs 2 pairs or more (-EINVAL).
+ */
+int rstats_paired(const double *x, const double *y, unsigned n, double margin,
+		  enum rstats_alt alt, double level, struct welch_result *r);
+
 /* The quantile p (0..1) of Student's t with df degrees of freedom. */
 double rstats_t_quantile(double p, double df);
 

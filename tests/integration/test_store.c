@@ -101,7 +101,8 @@ Test(store, save_then_compare_the_latest_two_runs)
 	snprintf(dbarg, sizeof(dbarg), "--db=%s", db);
 	for (i = 0; i < 2; i++) {
 		r = iopath_run("sweep", "--engine=null", target, "--size=256k", "--runtime=0", "--save",
-			       dbarg, i ? "--label=qemu=9.0" : "--label=qemu=8.2.1", NULL);
+			       "--repeat-max=3", dbarg, i ? "--label=qemu=9.0" : "--label=qemu=8.2.1",
+			       NULL);
 		cr_assert_eq(r.status, 0, "%s", r.err);
 		cr_assert_not_null(strstr(r.err, i ? "saved run 2 into" : "saved run 1 into"), "%s", r.err);
 		run_out_free(&r);
@@ -481,5 +482,84 @@ Test(store, a_row_of_the_wrong_shape_is_bad_input)
 	r = iopath_run("compare", dbarg, "run:1", "run:1", NULL);
 	cr_assert_eq(r.status, 2, "exit %d: %s", r.status, r.out);
 	cr_assert_not_null(strstr(r.err, "a stored row is not what iopath wrote"), "%s", r.err);
+	run_out_free(&r);
+}
+
+/* One saved side of one repeat: a null-engine sweep labelled run=tag. */
+static void save_side(const char *dbarg, const char *target, const char *tag)
+{
+	char label[64];
+	struct run_out r;
+
+	snprintf(label, sizeof(label), "--label=run=%s", tag);
+	r = iopath_run("sweep", "--engine=null", target, "--size=256k", "--runtime=0", "--repeat=1",
+		       "--save", dbarg, label, NULL);
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	run_out_free(&r);
+}
+
+/* compare's JSON of run=a against run=b: the pairs its iops test used. */
+static json_int_t iops_pairs(const char *dbarg, const char *a, const char *b, json_t **root)
+{
+	char sa[32], sb[32];
+	struct run_out r;
+	json_t *m;
+	size_t i;
+
+	snprintf(sa, sizeof(sa), "run=%s", a);
+	snprintf(sb, sizeof(sb), "run=%s", b);
+	r = iopath_run("compare", dbarg, sa, sb, "--json", NULL);
+	cr_assert(r.status == 0 || r.status == 1 || r.status == 3, "exit %d: %s", r.status, r.err);
+	*root = json_from_string(r.out);
+	cr_assert_not_null(*root, "%s", r.out);
+	run_out_free(&r);
+	json_array_foreach(json_object_get(json_array_get(json_object_get(*root, "cells"), 0),
+					   "metrics"), i, m)
+		if (!strcmp(json_string_value(json_object_get(m, "metric")), "iops"))
+			return json_integer_value(json_object_get(m, "pairs"));
+	cr_assert_fail("no iops metric");
+	return -1;
+}
+
+Test(store, sides_saved_in_alternation_are_judged_in_pairs)
+{
+	const char *dir = tmpdir_make(), *db = test_db(dir);
+	char target[300], dbarg[1100];
+	struct run_out r;
+	json_t *root, *g;
+	unsigned i;
+
+	snprintf(target, sizeof(target), "--target=t=%s", dir);
+	snprintf(dbarg, sizeof(dbarg), "--db=%s", db);
+	/* A B A B A B, then C C C D D D */
+	for (i = 0; i < 3; i++) {
+		save_side(dbarg, target, "a");
+		save_side(dbarg, target, "b");
+	}
+	for (i = 0; i < 6; i++)
+		save_side(dbarg, target, i < 3 ? "c" : "d");
+	cr_assert_eq(iops_pairs(dbarg, "a", "b", &root), 3);
+	cr_assert_geq(json_integer_value(json_object_get(root, "paired_tests")), 1);
+	json_decref(root);
+	cr_assert_eq(iops_pairs(dbarg, "c", "d", &root), 0, "one side after the other: Welch's");
+	cr_assert_eq(json_integer_value(json_object_get(root, "paired_tests")), 0);
+	json_decref(root);
+	r = iopath_run("compare", dbarg, "run=a", "run=b", NULL);
+	cr_assert_not_null(strstr(r.out, "3/3 (3 pairs)"), "%s", r.out);
+	cr_assert_not_null(strstr(r.out, "paired t on the"), "%s", r.out);
+	run_out_free(&r);
+	/* history's JSON carries every group's environment, and the newest step's, as compare's */
+	r = iopath_run("history", dbarg, "--by", "run", "--json", "--allow-inconclusive", NULL);
+	cr_assert(r.status == 0 || r.status == 1 || r.status == 3, "exit %d: %s", r.status, r.err);
+	root = json_from_string(r.out);
+	cr_assert_not_null(root, "%s", r.out);
+	json_array_foreach(json_object_get(root, "groups"), i, g)
+		cr_assert(json_is_number(json_object_get(json_object_get(g, "environment"), "other_cpu")),
+			  "group %u: %s", i, r.out);
+	g = json_object_get(root, "environment");
+	cr_assert(json_is_number(json_object_get(json_object_get(g, "base"), "other_cpu")), "%s", r.out);
+	cr_assert(json_is_number(json_object_get(json_object_get(g, "cur"), "other_cpu")), "%s", r.out);
+	cr_assert(json_is_integer(json_object_get(g, "explained_regressions")), "%s", r.out);
+	json_decref(root);
 	run_out_free(&r);
 }

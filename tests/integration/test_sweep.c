@@ -286,33 +286,65 @@ Test(sweep, save_writes_the_store_with_labels_and_repeats)
 	run_out_free(&r);
 }
 
+static json_int_t first_cell_repeats(const char *path)
+{
+	json_t *root = json_load_path(path);
+	json_int_t n = json_integer_value(json_object_get(json_array_get(json_object_get(root, "cells"),
+									 0), "repeats"));
+
+	json_decref(root);
+	return n;
+}
+
 Test(sweep, save_repeats_three_times_by_default_so_compare_can_judge)
 {
 	const char *dir = tmpdir_make();
 	char target[300], json[300], store[300], path[400];
 	struct run_out r;
-	json_t *root;
+	json_int_t n;
 
 	snprintf(target, sizeof(target), "--target=t=%s", dir);
 	snprintf(json, sizeof(json), "--json=%s/s.json", dir);
 	snprintf(store, sizeof(store), "--results-dir=%s/store", dir);
+	snprintf(path, sizeof(path), "%s/s.json", dir);
+	/* 3, and more (up to 20) while the cell's IOPS are not known within 4% */
 	r = iopath_run("sweep", "--engine=null", target, "--size=1m", "--runtime=0", "--save", store,
 		       json, NULL);
 	cr_assert_eq(r.status, 0, "%s", r.err);
+	n = first_cell_repeats(path);
+	cr_assert(n >= 3 && n <= 20, "%lld repeats", (long long)n);
+	cr_assert_eq(n > 3, strstr(r.err, "repeated beyond 3") != NULL, "%lld: %s", (long long)n, r.err);
 	run_out_free(&r);
-	snprintf(path, sizeof(path), "%s/s.json", dir);
-	root = json_load_path(path);
-	cr_assert_eq(json_integer_value(json_object_get(json_array_get(json_object_get(root, "cells"),
-								       0), "repeats")), 3);
-	json_decref(root);
+	/* capped at the minimum: exactly 3 */
+	r = iopath_run("sweep", "--engine=null", target, "--size=1m", "--runtime=0", "--save", store,
+		       "--repeat-max=3", json, NULL);
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	run_out_free(&r);
+	cr_assert_eq(first_cell_repeats(path), 3);
+	/* a paced cell, its IOPS the same every time, is known after 3 */
+	r = iopath_run("sweep", "--engine=null", target, "--size=1m", "--runtime=500ms",
+		       "--set=rate_iops=100", "--save", store, json, NULL);
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	cr_assert_null(strstr(r.err, "repeated beyond"), "%s", r.err);
+	run_out_free(&r);
+	cr_assert_eq(first_cell_repeats(path), 3);
+	/* a cap below the repeats asked for is bad input */
+	r = iopath_run("sweep", "--engine=null", target, "--repeat=4", "--repeat-max=3", "--save",
+		       store, NULL);
+	cr_assert_eq(r.status, 2, "%s", r.err);
+	cr_assert_not_null(strstr(r.err, "--repeat-max 3 is below --repeat 4"), "%s", r.err);
+	run_out_free(&r);
+	/* the dry run says so */
+	r = iopath_run("sweep", "--engine=null", target, "--save", store, "--dry-run", NULL);
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	cr_assert_not_null(strstr(r.out, "3 repeat(s), then up to 20 for a cell whose IOPS are not known within 4%"),
+			   "%s", r.out);
+	run_out_free(&r);
 	/* without --save, one run per cell unless --repeat says otherwise */
 	r = iopath_run("sweep", "--engine=null", target, "--size=1m", "--runtime=0", json, NULL);
 	cr_assert_eq(r.status, 0, "%s", r.err);
 	run_out_free(&r);
-	root = json_load_path(path);
-	cr_assert_eq(json_integer_value(json_object_get(json_array_get(json_object_get(root, "cells"),
-								       0), "repeats")), 1);
-	json_decref(root);
+	cr_assert_eq(first_cell_repeats(path), 1);
 }
 
 Test(sweep, ctrl_c_stops_after_the_running_cell_and_writes_what_finished)

@@ -1,9 +1,11 @@
 /* Unit tests: the cell layer (core/results/cells.c): a cell's job built, refused, entered. */
 #include <criterion/criterion.h>
+#include <math.h>
 #include <string.h>
 
 #include "iopath/engine.h"
 #include "results/cells.h"
+#include "results/sweep_cells.h"
 
 static struct cell_job cell;
 static struct iop_err err;
@@ -148,4 +150,18 @@ Test(cells, the_labs_failed_cell_is_kept_failed_with_the_labs_reason)
 	cr_expect_str_eq(res.cells[0].reason, "the guest did not boot");
 	cr_expect_str_eq(json_string_value(json_object_get(res.cells[0].identity, "job")), "rr");
 	results_free(&res);
+}
+
+Test(cells, a_sweep_repeats_a_cell_until_its_mean_is_known_within_the_target)
+{
+	double l1 = log(1000), l2 = log(1010), l3 = log(2000);
+
+	/* fewer than 2 repeats: no spread to judge yet */
+	cr_assert_not(sweep_needs_repeat(1, l1, l1 * l1, 0.04));
+	/* 1000, 1010, 1000: about 0.3% standard error */
+	cr_assert_not(sweep_needs_repeat(3, 2 * l1 + l2, 2 * l1 * l1 + l2 * l2, 0.04));
+	/* 1000, 2000, 1000: log sd 0.40, standard error 0.23 */
+	cr_assert(sweep_needs_repeat(3, 2 * l1 + l3, 2 * l1 * l1 + l3 * l3, 0.04));
+	/* the same spread over 120 repeats: 0.40 / sqrt(120) = 0.037 */
+	cr_assert_not(sweep_needs_repeat(120, 80 * l1 + 40 * l3, 80 * l1 * l1 + 40 * l3 * l3, 0.04));
 }

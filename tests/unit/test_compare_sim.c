@@ -238,3 +238,103 @@ Test(compare_judge, the_bound_lies_beyond_the_threshold_exactly_when_flagged)
 	cr_assert_eq(m[0].verdict, CMP_REGRESSION);
 	cr_assert_neq(m[1].verdict, CMP_REGRESSION);
 }
+
+Test(compare_pairs, alternating_runs_pair_in_order_and_stretches_are_one_run)
+{
+	/* A B A B A B: three pairs of single values (logs) */
+	static const double xb[] = { 100, 200, 400 }, tb[] = { 0, 20, 40 };
+	static const double xc[] = { 90, 180, 360 }, tc[] = { 10, 30, 50 };
+	/* A A B B A A B B: two pairs, each stretch its log mean */
+	static const double yb[] = { 100, 400, 100, 400 }, ub[] = { 0, 1, 4, 5 };
+	static const double yc[] = { 50, 200, 50, 200 }, uc[] = { 2, 3, 6, 7 };
+	static const double nan_t[] = { 0, NAN, 40 };
+	double lb[8], lc[8];
+	unsigned i;
+
+	cr_assert_eq(cmp_pairs(xb, tb, 3, xc, tc, 3, lb, lc), 3);
+	for (i = 0; i < 3; i++) {
+		cr_assert_float_eq(lb[i], log(xb[i]), 1e-12);
+		cr_assert_float_eq(lc[i], log(xc[i]), 1e-12);
+	}
+	cr_assert_eq(cmp_pairs(yb, ub, 4, yc, uc, 4, lb, lc), 2);
+	cr_assert_float_eq(lb[0], log(200), 1e-12);
+	cr_assert_float_eq(lc[1], log(100), 1e-12);
+	/* BASE all before CUR: one pair, not enough to pair the test */
+	cr_assert_eq(cmp_pairs(xb, tb, 3, xc, (const double[]){ 60, 70, 80 }, 3, lb, lc), 1);
+	/* a time unknown: none */
+	cr_assert_eq(cmp_pairs(xb, nan_t, 3, xc, tc, 3, lb, lc), 0);
+}
+
+Test(compare_pairs, a_drop_hidden_by_shared_drift_is_shown_in_pairs)
+{
+	const struct cmp_opts o = { .threshold = 0.05, .alpha = 0.05, .metrics = 1 };
+	/* the machine's level moved 2x between slots; CUR 30% below BASE in each slot */
+	static const double xb[] = { 1000, 2000, 1500, 900 }, tb[] = { 0, 20, 40, 60 };
+	static const double xc[] = { 710, 1380, 1060, 625 }, tc[] = { 10, 30, 50, 70 };
+	struct cmp_metric m = { 0 };
+
+	cr_assert_eq(cmp_judge_values(xb, 4, xc, 4, true, &o, &m), 0);
+	cr_assert_neq(m.verdict, CMP_REGRESSION);
+	cr_assert_eq(m.pairs, 0);
+	cr_assert_eq(cmp_judge_timed(xb, tb, 4, xc, tc, 4, true, &o, &m), 0);
+	cr_assert_eq(m.verdict, CMP_REGRESSION, "%s, p %g", cmp_verdict_name(m.verdict), m.p);
+	cr_assert_eq(m.pairs, 4);
+	cr_assert_float_eq(m.df, 3, 1e-12);
+	cr_assert_lt(m.ci_hi, -0.05);
+	/* the smallest drop it could show lies between the threshold and the drop seen */
+	cr_assert(m.detectable < -0.05 && m.detectable > -0.30, "%g", m.detectable);
+	/* the same values, BASE's all before CUR's: Welch, and no verdict */
+	cr_assert_eq(cmp_judge_timed(xb, tb, 4, xc, (const double[]){ 80, 90, 100, 110 }, 4, true,
+				     &o, &m), 0);
+	cr_assert_eq(m.pairs, 0);
+	cr_assert_neq(m.verdict, CMP_REGRESSION);
+}
+
+/*
+ * Alternating runs on a machine whose level moves from slot to slot (lognormal, slot_cv)
+ * with a little noise of each run's own (cv): the share of TRIALS flagged a regression.
+ */
+static double simulate_pairs(unsigned n, double cv, double slot_cv, double change)
+{
+	const struct cmp_opts o = { .threshold = 0.05, .alpha = 0.05, .metrics = 1 };
+	double sigma = sqrt(log1p(cv * cv)), slot = sqrt(log1p(slot_cv * slot_cv));
+	double xb[64], xc[64], tb[64], tc[64], flagged = 0;
+	gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+	unsigned t, i;
+
+	cr_assert_not_null(rng);
+	gsl_rng_set(rng, SEED);
+	for (t = 0; t < TRIALS; t++) {
+		struct cmp_metric m = { 0 };
+
+		for (i = 0; i < n; i++) {
+			double level = log(100000) + gsl_ran_gaussian(rng, slot);
+
+			xb[i] = exp(level + gsl_ran_gaussian(rng, sigma));
+			xc[i] = exp(level + log1p(change) + gsl_ran_gaussian(rng, sigma));
+			tb[i] = 2.0 * i;
+			tc[i] = 2.0 * i + 1;
+		}
+		cr_assert_eq(cmp_judge_timed(xb, tb, n, xc, tc, n, true, &o, &m), 0);
+		cr_assert_eq(m.pairs, n);
+		flagged += m.verdict == CMP_REGRESSION;
+	}
+	gsl_rng_free(rng);
+	if (getenv("IOPATH_SIM_PRINT"))
+		fprintf(stderr, "alternating n=%u cv=%.0f%% slot cv=%.0f%% change=%+.0f%%: regression %.2f%%\n",
+			n, cv * 100, slot_cv * 100, change * 100, 100 * flagged / TRIALS);
+	return flagged / TRIALS;
+}
+
+Test(compare_sim, alternating_runs_keep_false_alarms_low_under_a_moving_machine)
+{
+	/* the machine's level moving 30% from slot to slot falls on both sides of each pair */
+	cr_assert_lt(simulate_pairs(3, 0.05, 0.30, 0), 0.05);
+	cr_assert_lt(simulate_pairs(5, 0.10, 0.30, 0), 0.05);
+}
+
+Test(compare_sim, alternating_runs_find_a_drop_the_moving_machine_hides)
+{
+	cr_assert_gt(simulate_pairs(5, 0.05, 0.30, -0.30), 0.95);
+	cr_assert_gt(simulate_pairs(3, 0.05, 0.30, -0.30), 0.80);
+}

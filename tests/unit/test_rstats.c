@@ -248,3 +248,30 @@ Test(rstats_welch, needs_two_values_a_side)
 	cr_assert_eq(rstats_welch(x, 2, x, 2, 0, RSTATS_LESS, 0.95, &r), 0);
 	cr_assert_float_eq(r.p, 0.5, 1e-12);
 }
+
+Test(rstats_paired, the_shared_level_cancels_in_each_pair)
+{
+	/* levels 10, 20, 30 shared by both sides; y is 1-2 above x in each pair */
+	static const double x[] = { 10, 20, 30 }, y[] = { 11, 22, 32 };
+	struct welch_result r, w;
+
+	/* d = 1, 2, 2: mean 5/3, var 1/3, se 1/3, t 5 on 2 df */
+	cr_assert_eq(rstats_paired(x, y, 3, 0, RSTATS_GREATER, 0.95, &r), 0);
+	cr_assert_float_eq(r.diff, 5.0 / 3, 1e-12);
+	cr_assert_float_eq(r.se, 1.0 / 3, 1e-12);
+	cr_assert_float_eq(r.df, 2, 1e-12);
+	cr_assert_float_eq(r.t, 5, 1e-12);
+	/* t(2) upper tail: (1 - t / sqrt(t^2 + 2)) / 2 */
+	cr_assert_float_eq(r.p, (1 - 5 / sqrt(27.0)) / 2, 1e-9);
+	/* 95% interval: 5/3 +- 4.302653 / 3 */
+	cr_assert_float_eq(r.ci_lo, 5.0 / 3 - 4.302653 / 3, 1e-5);
+	/* unpaired, the levels' spread hides it */
+	cr_assert_eq(rstats_welch(x, 3, y, 3, 0, RSTATS_GREATER, 0.95, &w), 0);
+	cr_assert_gt(w.p, 0.4);
+	/* against a margin of 5/3 no evidence; the other way, none */
+	cr_assert_eq(rstats_paired(x, y, 3, 5.0 / 3, RSTATS_GREATER, 0.95, &r), 0);
+	cr_assert_float_eq(r.p, 0.5, 1e-12);
+	cr_assert_eq(rstats_paired(x, y, 3, 0, RSTATS_LESS, 0.95, &r), 0);
+	cr_assert_float_eq(r.p, 1 - (1 - 5 / sqrt(27.0)) / 2, 1e-9);
+	cr_assert_eq(rstats_paired(x, y, 1, 0, RSTATS_LESS, 0.95, &r), -EINVAL);
+}
