@@ -49,6 +49,9 @@ void probe_nvme_health(struct probe_path *p);
 
 /* The trials in a temporary file in dir (live system only). */
 void probe_trials(struct probe_path *p, const char *dir, unsigned flags);
+/* direct_honoured and its evidence from the timed reads (direct_data_ns, direct_hole_ns) and
+ * the unaligned trial; sparse: the file has a hole to compare with */
+void probe_direct_verdict(struct probe_path *p, bool sparse);
 
 /* The two asynchronous-interface trials, through the engines: one read of fd at offset 0. */
 /* Try every engine flagged ENGINE_TRIAL on fd: its init, one read of len bytes, its exit. */

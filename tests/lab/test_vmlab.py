@@ -224,6 +224,18 @@ class Checks(unittest.TestCase):
         self.assertEqual(vm.probe_check(path("virtiofs-auto-dio"), probe), "ok")
         self.assertIn("direct_honoured=false", vm.probe_check(path("virtiofs-auto"), probe))
 
+    def test_an_undecided_direct_flag_is_said_not_called_a_mismatch(self):
+        probe = {"paths": [{"fs": "virtiofs", "direct_honoured": "unknown",
+                            "direct_evidence": "reads take 230 us against 220 us"}]}
+        got = vm.probe_check(path("virtiofs-auto-dio"), probe)
+        self.assertTrue(got.startswith("undecided"), got)
+        self.assertIn("230 us", got)
+        # the wrong answer, and a wrong filesystem beside an unknown flag, stay mismatches
+        probe = {"paths": [{"fs": "virtiofs", "direct_honoured": "false"}]}
+        self.assertTrue(vm.probe_check(path("virtiofs-auto-dio"), probe).startswith("mismatch"))
+        probe = {"paths": [{"fs": "9p", "direct_honoured": "unknown"}]}
+        self.assertTrue(vm.probe_check(path("virtiofs-auto-dio"), probe).startswith("mismatch"))
+
     def test_probe_of_a_device_node_that_sees_only_devtmpfs_is_unsupported(self):
         probe = {"paths": [{"path": "/dev/vda", "fs": "devtmpfs", "devices": []}]}
         self.assertTrue(vm.probe_check(path("nvme"), probe).startswith("unsupported"))

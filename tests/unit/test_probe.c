@@ -849,3 +849,28 @@ Test(probe, block_device_node_describes_the_device_not_devtmpfs)
 	cr_assert_geq(bp.nr_chain, 1);
 	cr_assert_str_eq(bp.chain[0].name, node + 5);
 }
+
+/* The verdict from the timed reads alone: a share whose round trip dwarfs a fast host disk
+ * (virtiofs with allow_direct_io under TCG: 190 us a hole, 230 us data) is honoured when a
+ * layer below refuses unaligned O_DIRECT, memory when unaligned reads are accepted, and
+ * undecided when the data is not DEVICE_US slower. */
+static enum probe_tri verdict_of(double data_us, double hole_us, bool unaligned_ok)
+{
+	memset(&pp, 0, sizeof(pp));
+	pp.fs_class = PROBE_FS_FUSE;
+	pp.direct_data_ns = (uint64_t)(data_us * 1e3);
+	pp.direct_hole_ns = (uint64_t)(hole_us * 1e3);
+	pp.trial[PROBE_T_UNALIGNED].state = unaligned_ok ? PROBE_OK : PROBE_FAILED;
+	probe_direct_verdict(&pp, true);
+	return pp.direct_honoured;
+}
+
+Test(probe, direct_reads_behind_a_slow_round_trip_are_judged_with_the_unaligned_trial)
+{
+	cr_assert_eq(verdict_of(230, 190, false), PROBE_YES, "%s", pp.direct_evidence);
+	cr_assert(strstr(pp.direct_evidence, "unaligned O_DIRECT is refused"), "%s", pp.direct_evidence);
+	cr_assert_eq(verdict_of(230, 190, true), PROBE_NO, "%s", pp.direct_evidence);
+	cr_assert_eq(verdict_of(195, 190, false), PROBE_UNKNOWN, "%s", pp.direct_evidence);
+	cr_assert_eq(verdict_of(306, 183, true), PROBE_YES, "%s", pp.direct_evidence);
+	cr_assert_eq(verdict_of(120, 123, true), PROBE_NO, "%s", pp.direct_evidence);
+}
