@@ -93,7 +93,9 @@ Test(counted, history_of_a_directory_with_link_loops_counts_each_run_once)
 	snprintf(sub, sizeof(sub), "%s/sub", dir);
 	cr_assert_eq(sh("mkdir '%s' && ln -s .. '%s/up' && ln -s ../A.json '%s/again.json'", sub, sub, sub), 0);
 	r = iopath_run("history", dir, "--json", NULL);
-	cr_assert_eq(r.status, 0, "%s", r.err);
+	/* the count is the point: the newest run's verdict (1 worse, 3 undecided or another
+	 * environment) is the busy machine's, as two short runs are */
+	cr_assert(r.status == 0 || r.status == 1 || r.status == 3, "exit %d: %s", r.status, r.err);
 	{
 		json_t *j = json_from_string(r.out);
 		long long runs = json_integer_value(json_object_get(j, "runs"));

@@ -652,19 +652,23 @@ Test(mpi, a_sweep_cell_one_rank_must_skip_is_skipped_by_every_rank)
 static json_t *explain_cell(json_t *s, const char *target, const char *iodepth, const char *direct,
 			    const char *engine)
 {
-	json_t *c;
-	size_t i;
+	/* explain's cells are in its own section; the sweep's cells stay the sweep's */
+	json_t *ex = json_object_get(json_object_get(s, "iopath"), "explain");
+	json_t *lists[2] = { json_object_get(ex, "cells"), json_object_get(s, "cells") }, *c;
+	size_t i, l;
 
-	json_array_foreach(get(s, "cells"), i, c) {
-		json_t *id = get(c, "identity");
+	for (l = 0; l < 2; l++) {
+		json_array_foreach(lists[l], i, c) {
+			json_t *id = get(c, "identity");
 
-		if (!strcmp(json_string_value(get(id, "target")), target) &&
-		    !strcmp(json_string_value(get(id, "rw")), "randread") &&
-		    !strcmp(json_string_value(get(id, "bs")), "4k") &&
-		    !strcmp(json_string_value(get(id, "iodepth")), iodepth) &&
-		    !strcmp(json_string_value(get(id, "direct")), direct) &&
-		    (!engine || !strcmp(json_string_value(get(id, "engine")), engine)))
-			return c;
+			if (!strcmp(json_string_value(get(id, "target")), target) &&
+			    !strcmp(json_string_value(get(id, "rw")), "randread") &&
+			    !strcmp(json_string_value(get(id, "bs")), "4k") &&
+			    !strcmp(json_string_value(get(id, "iodepth")), iodepth) &&
+			    !strcmp(json_string_value(get(id, "direct")), direct) &&
+			    (!engine || !strcmp(json_string_value(get(id, "engine")), engine)))
+				return c;
+		}
 	}
 	return NULL;
 }
