@@ -10,7 +10,7 @@
  * tests/unit/test_options.c (fio_unsupported/lists_nothing_iopath_implements) checks that no
  * name listed here is one iopath implements.
  *
- * To implement one of these: add it to opt_table[] (core/job/options.c) and delete its line here.
+ * To implement one of these: add it to opt_table[] (core/job/opt_table.c) and delete its line here.
  */
 #include <string.h>
 

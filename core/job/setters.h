@@ -7,7 +7,7 @@
 #include "job/options.h"
 
 #define VERIFY_HDR_MIN 64u	/* verify_interval: room for a header and some data */
-#define FIELD(f) offsetof(struct job_spec, f), sizeof(((struct job_spec *)0)->f)
+#define FIELD(f) .off = offsetof(struct job_spec, f), .size = sizeof(((struct job_spec *)0)->f)
 
 /* ---- options.c ---- */
 
