@@ -598,6 +598,42 @@ static void check_rate_min(struct worker *w, uint64_t t)
 }
 
 /*
+ * Fill r with the next I/O of a plain job. false when the job has nothing more to issue.
+ * Trims, zbd and verify_async run the full loop: none of their branches here.
+ */
+static inline __attribute__((always_inline)) bool next_request_plain(struct worker *w,
+								     struct io_req *r)
+{
+	const struct job_spec *job = w->job;
+	struct file_gen *g;
+	unsigned dir, f;
+	uint32_t len;
+
+	if (w->verifying)
+		return next_verify(w, r);
+	if (job->rw == RW_COPY)
+		return next_copy_read(w, r);
+	if (next_sync(w, r))
+		return true;
+	dir = pick_dir(w);
+	len = job->bs[dir];
+	if (!job->time_based && w->bytes_issued + len > w->bytes_target)
+		return false;
+	f = w->next_file;
+	w->next_file = f + 1 == w->nr_files ? 0 : f + 1;
+	g = &w->gens[f];
+	r->file = &w->files[f];
+	r->ddir = (uint8_t)dir;
+	r->len = len;
+	r->offset = r->file->start +
+		    (job_rw_random(job->rw) ? gen_rand(g, len) : gen_seq(g, dir, len));
+	w->bytes_issued += len;
+	if (dir == DDIR_WRITE)
+		prepare_write(w, r);
+	return true;
+}
+
+/*
  * The submit/reap loop, instantiated three times: full and lat are constants, so the plain
  * instance carries none of the per-I/O options a job did not ask for, and only jobs that
  * leave latencies unmeasured (fio's disable_*, gtod_reduce) look at which.

@@ -383,7 +383,7 @@ static int setup_distribution(struct worker *w, uint64_t seed)
 	int ret;
 
 	rng_seed(&w->zone_rng, seed ^ 0x2011eull);
-	/* sequence: no generator, the worker counts through the job's indices (reqgen.h) */
+	/* sequence: no generator, the worker counts through the job's indices (sequence_block) */
 	if (job->random_distribution == DIST_SEQUENCE)
 		return 0;
 	if (job->random_distribution == DIST_ZONED || job->random_distribution == DIST_ZONED_ABS) {

@@ -1,0 +1,696 @@
+/*
+ * Request generation for the I/O loop: the next direction, file, offset and length, rate and
+ * zones, verify and copy, for the full loop (next_request_full) and the parts the plain loop
+ * shares; the plain loop's own generator is next_request_plain in core/run/loop.c.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <pthread.h>
+#include <sched.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "io/buffer.h"
+#include "base/numapol.h"
+#include "run/run.h"
+#include "stats/stats.h"
+#include "base/cpulist.h"
+#include "base/msg.h"
+#include "run/worker.h"
+#include "run/runner.h"
+#include "io/vhdr.h"
+#include "job/replay.h"
+#include "run/reqgen.h"
+
+/* The block of r is written, as the seq-th write (verify_write_sequence keeps the number). */
+static void mark_written(struct worker *w, const struct io_req *r, uint64_t seq)
+{
+	const struct io_file *f = r->file;
+	uint64_t u = (r->offset - f->start) / w->plan->unit;
+	uint64_t end = u + r->len / w->plan->unit, units = f->len / w->plan->unit;
+	uint16_t *nums = w->wseq[f->index];
+
+	/* zonemode=strided in a file longer than the region goes past it: not verified there */
+	if (end > units)
+		end = units;
+
+	for (; u < end; u++) {
+		w->written[f->index][u >> 3] |= (unsigned char)(1u << (u & 7));
+		if (nums)
+			nums[u] = (uint16_t)seq;
+	}
+}
+
+/* The next block to read back in the verify pass; false when all were read. */
+bool next_verify(struct worker *w, struct io_req *r)
+{
+	while (w->verify_file < w->nr_files) {
+		const unsigned char *map = w->written[w->verify_file];
+		uint64_t units = w->files[w->verify_file].len / w->plan->unit;
+
+		while (w->verify_pos < units) {
+			uint64_t u = w->verify_pos++;
+
+			if (!(map[u >> 3] & (1u << (u & 7))))
+				continue;
+			r->file = &w->files[w->verify_file];
+			r->ddir = DDIR_READ;
+			r->len = w->plan->unit;
+			r->offset = r->file->start + u * w->plan->unit;
+			return true;
+		}
+		w->verify_file++;
+		w->verify_pos = 0;
+	}
+	return false;
+}
+
+/* rw=copy: the next block of the source, in order; its write follows its completion. */
+bool next_copy_read(struct worker *w, struct io_req *r)
+{
+	uint64_t left = w->plan->region - w->copy_next;
+
+	if (!left)
+		return false;
+	r->file = &w->files[COPY_SRC];
+	r->ddir = DDIR_READ;
+	r->len = left < w->job->bs[DDIR_READ] ? (uint32_t)left : w->job->bs[DDIR_READ];
+	r->offset = w->copy_next;
+	w->copy_next += r->len;
+	return true;
+}
+
+/* rw=copy: a block has been read; queue the write of the same buffer to the destination. */
+void copy_queue_write(struct worker *w, struct io_req *r)
+{
+	unsigned tail = (w->copy_head + w->nr_copy_ready) % w->depth;
+
+	r->ddir = DDIR_WRITE;
+	r->file = &w->files[COPY_DST];
+	w->copy_ready[tail] = r;
+	w->nr_copy_ready++;
+}
+
+struct io_req *copy_take_write(struct worker *w)
+{
+	struct io_req *r = w->copy_ready[w->copy_head];
+
+	w->copy_head = (w->copy_head + 1) % w->depth;
+	w->nr_copy_ready--;
+	return r;
+}
+
+/* The file for the next request of len bytes (file_service_type). */
+static inline unsigned pick_file(struct worker *w, uint32_t len)
+{
+	const struct job_spec *job = w->job;
+	unsigned f = w->cur_file;
+
+	if (job->file_service == FSVC_SEQUENTIAL) {
+		if (w->file_left < len) {
+			f = f + 1 == w->nr_files ? 0 : f + 1;
+			w->file_left = w->files[f].len;
+		}
+		w->file_left -= len;
+		return w->cur_file = f;
+	}
+	if (w->fsvc_left) {
+		w->fsvc_left--;
+		return f;
+	}
+	switch (job->file_service) {
+	case FSVC_RANDOM:
+		f = (unsigned)rng_below(&w->file_rng, w->nr_files);
+		break;
+	case FSVC_ZIPF:
+	case FSVC_PARETO:
+	case FSVC_NORMAL:
+		f = (unsigned)(dist_next(&w->file_dist) >> FSVC_DIST_SHIFT);
+		break;
+	default:
+		f = f + 1 == w->nr_files ? 0 : f + 1;
+		break;
+	}
+	w->fsvc_left = job->file_service_nr - 1;
+	return w->cur_file = f;
+}
+
+/* dedupe_mode=working_set: a dedupe draw takes a random buffer of the set, else a new one. */
+static void dedupe_fill_ws(struct worker *w, struct io_req *r)
+{
+	struct rng fill;
+	uint64_t seed;
+
+	if (rng_below(&w->dedupe_rng, 100) < w->job->dedupe_percentage)
+		seed = w->dedupe_ws[rng_below(&w->dedupe_rng, w->nr_dedupe_ws)];
+	else
+		seed = rng_next(&w->dedupe_uniq) | 1;
+	rng_seed(&fill, seed);
+	buf_fill(w->job, &fill, r->buf, r->len);
+}
+
+/* dedupe_percentage: that share of writes repeats the last unique buffer (fio's "repeat"). */
+static void dedupe_fill(struct worker *w, struct io_req *r)
+{
+	struct rng fill;
+
+	if (w->dedupe_ws) {
+		dedupe_fill_ws(w, r);
+		return;
+	}
+
+	if (!w->dedupe_seed || rng_below(&w->dedupe_rng, 100) >= w->job->dedupe_percentage)
+		w->dedupe_seed = rng_next(&w->dedupe_rng) | 1;
+	rng_seed(&fill, w->dedupe_seed);
+	buf_fill(w->job, &fill, r->buf, r->len);
+}
+
+/* verify_backlog: remember a written block; the oldest is dropped (unverified) when full. */
+static void backlog_push(struct worker *w, const struct io_req *r)
+{
+	uint64_t cap = w->job->verify_backlog;
+	struct backlog_entry *e;
+
+	if (w->backlog_nr == cap) {
+		w->backlog_head = (w->backlog_head + 1) % cap;
+		w->backlog_nr--;
+	}
+	e = &w->backlog[(w->backlog_head + w->backlog_nr) % cap];
+	e->offset = r->offset;
+	e->len = r->len;
+	e->file = r->file->index;
+	w->backlog_nr++;
+}
+
+/* serialize_overlap: does r touch bytes of a request in flight or waiting in the batch? */
+bool overlaps_inflight(const struct worker *w, const struct io_req *r)
+{
+	unsigned i;
+
+	for (i = 0; i < w->depth; i++) {
+		const struct io_req *o = &w->reqs[i];
+
+		if (o == r || !(o->flags & REQF_INFLIGHT) || o->file != r->file)
+			continue;
+		if (o->offset < r->offset + r->len && r->offset < o->offset + o->len)
+			return true;
+	}
+	for (i = 0; i < w->nr_batch; i++) {
+		const struct io_req *o = w->batch[i];
+
+		if (o->file == r->file && o->offset < r->offset + r->len &&
+		    r->offset < o->offset + o->len)
+			return true;
+	}
+	return false;
+}
+
+/*
+ * verify_backlog: once verify_backlog blocks are written, the next verify_backlog_batch of
+ * them (oldest first) are read back and checked before more is issued, once every I/O in
+ * flight has completed; they leave the end-of-job verify pass. 1 with r filled, REQ_DRAIN
+ * while I/O is in flight, 0 when nothing is due.
+ */
+static int backlog_next(struct worker *w, struct io_req *r)
+{
+	const struct backlog_entry *e;
+	uint64_t u, end;
+
+	if (!w->backlog_left) {
+		if (w->backlog_nr < w->job->verify_backlog)
+			return 0;
+		w->backlog_left = w->job->verify_backlog_batch;
+	}
+	if (!w->backlog_nr) {
+		w->backlog_left = 0;
+		return 0;
+	}
+	if (w->inflight || w->nr_batch)
+		return REQ_DRAIN;
+	e = &w->backlog[w->backlog_head];
+	w->backlog_head = (w->backlog_head + 1) % w->job->verify_backlog;
+	w->backlog_nr--;
+	w->backlog_left--;
+	r->flags |= REQF_BACKLOG;
+	r->file = &w->files[e->file];
+	r->ddir = DDIR_READ;
+	r->len = e->len;
+	r->offset = e->offset;
+	/* verified now: not again at the end */
+	u = (e->offset - r->file->start) / w->plan->unit;
+	end = u + e->len / w->plan->unit;
+	if (end > r->file->len / w->plan->unit)
+		end = r->file->len / w->plan->unit;
+	for (; u < end; u++)
+		w->written[e->file][u >> 3] &= (unsigned char)~(1u << (u & 7));
+	return 1;
+}
+
+/* What every write does before it is issued: sync accounting, buffer contents, verify. */
+void prepare_write(struct worker *w, struct io_req *r)
+{
+	const struct job_spec *job = w->job;
+
+	w->writes_since_sync++;
+	if (job->dedupe_percentage)
+		dedupe_fill(w, r);
+	else if (job->refill_buffers)
+		buf_fill(job, &w->buf_rng, r->buf, r->len);
+	else if (w->scramble)
+		buf_scramble(r->buf, r->len, r->offset, ++w->write_seq);
+	if (job->verify != VERIFY_NONE) {
+		/* fio's numberio: the worker's writes counted from 0 */
+		uint64_t seq = w->verify_seq++;
+
+		if (job->verify_pattern_len)
+			verify_pattern_fill(job, r->buf, r->len);
+		verify_stamp(job, r->buf, r->offset, r->len, job_verify_unit(job, w->plan->unit),
+			     seq, worker_thread_number(w->plan, w->clone));
+		mark_written(w, r, seq);
+		if (w->backlog)
+			backlog_push(w, r);
+	}
+}
+
+/* A block of the zone a draw of 1..100 lands in (fio's zoned / zoned_abs). */
+static uint64_t zoned_block(struct worker *w, const struct zoned *z, uint64_t nblocks,
+			    uint64_t unit)
+{
+	unsigned i = z->pick[rng_below(&w->zone_rng, 100)];
+	uint64_t lo, len;
+
+	if (z->absolute) {
+		lo = z->lo[i] / unit;
+		len = z->hi[i] / unit - lo;
+	} else {
+		lo = z->lo[i] * nblocks / 100;
+		len = nblocks * (z->hi[i] - z->lo[i]) / 100;
+	}
+	return lo + (len ? rng_below(&w->rng, len) : 0);
+}
+
+/*
+ * random_distribution=sequence: the worker's k-th random I/O goes to index k of the sequence
+ * (cycling), moved on by the sequence's length each cycle with random_sequence_stride; an
+ * index past the file's last block wraps to its start.
+ */
+static uint64_t __attribute__((noinline)) sequence_block(struct worker *w, uint64_t nblocks)
+{
+	const struct job_spec *job = w->job;
+	uint64_t k = w->seq_dist_k++, n = job->nr_dist_seq, b = job->dist_seq[k % n];
+
+	if (job->random_sequence_stride)
+		b += k / n * n;
+	return nblocks ? b % nblocks : 0;
+}
+
+/*
+ * A random offset in file f as random_distribution asks, for a request of *len bytes; cut:
+ * the random map may cut it short, as fio does (gen_rand_cut), and *len says how long it is.
+ */
+static inline __attribute__((always_inline)) uint64_t rand_offset(struct worker *w, unsigned f,
+								   unsigned dir, uint32_t *len,
+								   bool cut)
+{
+	struct file_gen *g = &w->gens[f];
+	uint64_t blk, off;
+
+	/* the common case first: uniform offsets, one block of a fixed size (nothing to cut) */
+	if (__builtin_expect(w->rand_plain, 1) &&
+	    !(cut && (*len > g->unit || w->bsg[dir].min != w->bsg[dir].max)))
+		return gen_rand(g, *len);
+	if (w->spr) {
+		if (sprandom_next(w->spr, &blk))
+			return GEN_END;	/* its regions or the file's blocks are used up */
+	} else if (w->fdist)
+		blk = dist_next(&w->fdist[f]);
+	else if (w->zoned && w->zoned[dir].nr)
+		blk = zoned_block(w, &w->zoned[dir], g->nblocks, g->unit);
+	else if (w->job->random_distribution == DIST_SEQUENCE)
+		blk = sequence_block(w, g->nblocks);
+	else if (cut)
+		return gen_rand_cut(g, len, w->bsg[dir].min != w->bsg[dir].max, w->debug_random);
+	else if (__builtin_expect(w->debug_random, 0))
+		return gen_rand_traced(g, *len);
+	else
+		return gen_rand(g, *len);
+	off = blk * g->unit;
+	if (off + *len > g->region)
+		off = (g->region - *len) / g->unit * g->unit;
+	return off;
+}
+
+/*
+ * rw=...:N (fio's get_next_offset with ddir_seq_add / ddir_seq_nr): the next offset in file f,
+ * relative to its region; false when the job is done. A pass that runs off the file ends the
+ * loop, as in fio (rw=read:8k reads a third of the file per loop); time_based and further
+ * loops start again from the region's start.
+ */
+/*
+ * zonemode=strided (fio's setup_strided_zone_mode): after zonesize bytes, the next zone starts
+ * zonerange + zoneskip further on (back at the region's start past the file's end); within a
+ * zone, sequential I/O that reaches zonerange starts the zone again.
+ */
+static void zone_step(struct worker *w, struct file_gen *g, unsigned dir)
+{
+	const struct job_spec *job = w->job;
+	uint64_t old = g->start;
+
+	if (w->zone_bytes >= job->zone_size) {
+		w->zone_bytes = 0;
+		g->start += job->zone_range + job->zone_skip;
+		if (g->start >= g->real)
+			g->start = g->origin;
+		g->seq[dir] = 0;
+		/* the other direction keeps its place in the file, as fio's last_pos does */
+		g->seq[dir ^ 1] = old + g->seq[dir ^ 1] - g->start;
+	}
+	if (g->seq[dir] >= job->zone_range)
+		g->seq[dir] = 0;
+}
+
+static bool seq_step_offset(struct worker *w, unsigned f, unsigned dir, uint32_t len,
+			    uint64_t *out)
+{
+	const struct job_spec *job = w->job;
+	struct file_gen *g = &w->gens[f];
+	uint64_t pos;
+	unsigned i;
+
+	for (;;) {
+		if (job->zone_strided)
+			zone_step(w, g, dir);
+		if (job->zone_strided && job_rw_random(job->rw)) {
+			pos = gen_rand(&w->zone_gen, len);
+		} else if (!job_rw_random(job->rw)) {
+			pos = gen_seq_step(g, dir, job->seq_add, job->time_based);
+		} else if (!--w->seq_left) {
+			w->seq_left = job->seq_nr;
+			pos = rand_offset(w, f, dir, &len, false);
+		} else if (job->seq_identical) {
+			pos = g->last_start[dir];
+		} else {
+			pos = gen_seq_step(g, dir, 0, job->time_based);
+			if (pos == GEN_END)
+				pos = rand_offset(w, f, dir, &len, false);
+		}
+		if (gen_seq_fits(g, pos, len))
+			break;
+		if (!job->time_based && !w->passes_left) {
+			w->seq_ran_off = true;
+			return false;
+		}
+		if (!job->time_based)
+			w->passes_left--;
+		for (i = 0; i < w->nr_files; i++)
+			gen_rewind(&w->gens[i]);
+		w->zone_bytes = 0;
+	}
+	gen_seq_done(g, dir, pos, len);
+	w->zone_bytes += len;
+	/* relative to the file's region, whose start a zone may have moved away from */
+	*out = g->start - g->origin + pos;
+	return true;
+}
+
+/*
+ * A request of the write direction of a trim job goes out as a trim; trimwrite then writes
+ * the same block as its next request (fio's trimwrite: a trim, then a write, per block).
+ */
+static void __attribute__((noinline)) make_trim(struct worker *w, struct io_req *r)
+{
+	r->ddir = DDIR_TRIM;
+	if (!w->trimwrite)
+		return;
+	w->tw_pending = true;
+	w->tw_file = r->file;
+	w->tw_offset = r->offset;
+	w->tw_len = r->len;
+}
+
+/* trimwrite: the write of the block just trimmed (its bytes were counted with the trim). */
+static bool __attribute__((noinline)) trimwrite_write(struct worker *w, struct io_req *r)
+{
+	w->tw_pending = false;
+	r->file = w->tw_file;
+	r->ddir = DDIR_WRITE;
+	r->offset = w->tw_offset;
+	r->len = w->tw_len;
+	prepare_write(w, r);
+	return true;
+}
+
+/*
+ * read_iolog: the log's next I/O, when its time has come (the log's times from its first I/O,
+ * scaled by replay_time_scale; at once with replay_no_stall). false at the log's end.
+ */
+static int __attribute__((noinline)) replay_next(struct worker *w, struct io_req *r, uint64_t now)
+{
+	const struct job_spec *job = w->job;
+	const struct replay_entry *e;
+
+	if (w->replay_pos == w->replay->nr)
+		return false;
+	e = &w->replay->e[w->replay_pos];
+	if (!job->replay_no_stall) {
+		uint64_t at = e->t_us * 1000 * 100 / job->replay_time_scale, due;
+
+		/* the log's clock starts at its first I/O, issued at once */
+		if (!w->replay_pos)
+			w->replay_base_ns = now - at;
+		due = w->replay_base_ns + at;
+
+		if (now < due) {
+			w->rate_wait_ns = due;
+			return REQ_WAIT;
+		}
+	}
+	w->replay_pos++;
+	r->file = &w->files[e->file];
+	r->ddir = e->ddir;
+	r->offset = e->offset;
+	r->len = e->len;
+	if (e->ddir >= DDIR_SYNC) {
+		w->cur_file = e->file;
+		return true;
+	}
+	w->issued_ios++;
+	w->bytes_issued += e->len;
+	if (e->ddir == DDIR_WRITE)
+		prepare_write(w, r);
+	return true;
+}
+
+/* When dir's next I/O is due by its rate; 0 (always) when the direction is not limited. */
+static inline uint64_t rate_next(const struct worker *w, unsigned dir)
+{
+	return w->rate[dir].bps ? rate_due(&w->rate[dir]) : 0;
+}
+
+/*
+ * rate, rate_iops, per direction (fio's rate_ddir), when dir is not yet due (at due): in a
+ * mixed job the other direction when that one is due instead, or else whichever is due
+ * first, waited for. A direction held back by its rate so leaves the job's time to the
+ * other. dir, or REQ_WAIT with w->rate_wait_ns and the direction to issue then (w->rate_held).
+ */
+static int __attribute__((noinline)) rate_dir_held(struct worker *w, unsigned dir, uint64_t now,
+						   uint64_t due)
+{
+	const struct job_spec *job = w->job;
+	uint64_t odue;
+	unsigned odir = dir ^ 1;
+
+	if (job_reads(job->rw) && job_writes(job->rw) &&
+	    (odir == DDIR_READ ? job->rwmixread > 0 : job->rwmixread < 100)) {
+		odue = rate_next(w, odir);
+		if (odue <= now)
+			return (int)odir;
+		if (odue < due) {
+			due = odue;
+			dir = odir;
+		}
+	}
+	w->rate_wait_ns = due;
+	w->rate_held = dir + 1;
+	return REQ_WAIT;
+}
+
+/* The direction to issue by the rate: dir when it is due (inline, the common case). */
+static inline int rate_dir(struct worker *w, unsigned dir, uint64_t now)
+{
+	uint64_t due = rate_next(w, dir);
+
+	if (__builtin_expect(due <= now, 1))
+		return (int)dir;
+	return rate_dir_held(w, dir, now, due);
+}
+
+/*
+ * zonemode=zbd: the offset drawn as without zones, then placed as fio's zbd_adjust_block
+ * places it (a write at its zone's write pointer, a read below one); a sequential job goes on
+ * from where the I/O was placed. 1 with *off (in the region) and *len set, 0 when no zone
+ * can take it (the job ends, as at fio's io_u_eof), -1 on an error (the job fails).
+ */
+static int zbd_place(struct worker *w, unsigned f, unsigned *dir, uint32_t *len, uint64_t *off)
+{
+	const struct job_spec *job = w->job;
+	const struct io_file *file = &w->files[f];
+	struct file_gen *g = &w->gens[f];
+	struct zbd_view *v = &w->zbd[f];
+	bool random = job_rw_random(job->rw), quiesce = false;
+	struct zbd_req zr;
+	char why[160];
+	unsigned tries;
+	int ret;
+
+	if (*dir == DDIR_READ && job_reads(job->rw) && job_writes(job->rw) &&
+	    zbd_read_to_write(v, job))
+		*dir = DDIR_WRITE;
+	for (tries = 0;; tries++) {
+		if (!random && *dir == DDIR_WRITE) {
+			/* the bytes skipped past a zone's capacity count as moved, as fio's */
+			uint64_t to = zbd_seq_skip_capacity(v, file->start + g->seq[*dir]) -
+				      file->start;
+
+			w->bytes_issued += to - g->seq[*dir];
+			g->seq[*dir] = to;
+			if (!job->time_based && w->bytes_issued + *len > w->bytes_target)
+				return 0;
+		}
+		*off = random ? rand_offset(w, f, *dir, len, false) : gen_seq(g, *dir, *len);
+		zr.dir = *dir;
+		zr.offset = file->start + *off;
+		zr.len = *len;
+		zr.min_bs = w->bsg[*dir].min;
+		zr.min_bs_write = w->bsg[DDIR_WRITE].min;
+		ret = zbd_adjust(v, job, &w->zown, random, &zr, &quiesce, why, sizeof(why));
+		if (ret < 0) {
+			worker_fail(w, -ret, "%s: %s", file->path, why);
+			return -1;
+		}
+		/*
+		 * a sequential time_based read that found no more data starts again from the
+		 * region's start, as fio's next loop does (once: a region without data ends it)
+		 */
+		if (ret == ZBD_EOF && !random && job->time_based && !tries) {
+			g->seq[*dir] = 0;
+			continue;
+		}
+		if (ret == ZBD_EOF)
+			return 0;
+		break;
+	}
+	w->zbd_quiesce |= quiesce;
+	*len = zr.len;
+	/* relative to the region; a read may find data in a zone starting before it */
+	*off = zr.offset - file->start;
+	if (!random)
+		g->seq[*dir] = zr.offset >= file->start ? *off + *len : *len;
+	return 1;
+}
+
+/*
+ * The same with the per-I/O options the job set up: block sizes, file choice, offset
+ * distributions, rate. now is the loop's latest timestamp. Returns 1 with r filled, 0 when
+ * the job has nothing more to issue, REQ_WAIT when the rate says not yet.
+ */
+int next_request_full(struct worker *w, struct io_req *r, uint64_t now)
+{
+	const struct job_spec *job = w->job;
+	struct file_gen *g;
+	unsigned dir, f;
+	uint32_t len;
+	uint64_t off;
+
+	if (w->verifying)
+		return next_verify(w, r);
+	if (job->rw == RW_COPY)
+		return next_copy_read(w, r);
+	if (w->tw_pending)
+		return trimwrite_write(w, r);
+	if (w->backlog) {
+		int b;
+
+		r->flags &= (uint8_t)~REQF_BACKLOG;
+		b = backlog_next(w, r);
+		if (b)
+			return b;
+	}
+	if (w->replay)
+		return replay_next(w, r, now);
+	if (next_sync(w, r))
+		return true;
+	if (w->ios_limit && w->issued_ios >= w->ios_limit)
+		return false;
+	if (w->rate_held) {
+		/* what the rate was waited for: checked again, the wait may have been cut short */
+		dir = w->rate_held - 1;
+		w->rate_held = 0;
+	} else {
+		dir = pick_dir(w);
+	}
+	if (w->rated) {
+		int d;
+
+		/* the size is used up: no rate to wait for (fio checks this before it waits) */
+		if (!job->time_based && w->bytes_issued >= w->bytes_target)
+			return false;
+		d = rate_dir(w, dir, now);
+
+		if (d < 0)
+			return d;
+		dir = (unsigned)d;
+	}
+	len = bs_gen_next(&w->bsg[dir], &w->bs_rng);
+	if (!job->time_based && w->bytes_issued + len > w->bytes_target) {
+		/* end on the target exactly, as fio's trimmed last block does */
+		uint64_t left = w->bytes_target - w->bytes_issued, min = w->bsg[dir].min;
+
+		if (left < min)
+			return false;
+		len = (uint32_t)(w->bsg[dir].unaligned ? left : left / min * min);
+	}
+	w->issued_ios++;
+	f = pick_file(w, len);
+	g = &w->gens[f];
+	r->file = &w->files[f];
+	r->ddir = (uint8_t)dir;
+	if (w->seq_step) {
+		if (!seq_step_offset(w, f, dir, len, &off))
+			return false;
+	} else if (w->zbd) {
+		int z = zbd_place(w, f, &dir, &len, &off);
+
+		if (z <= 0)
+			return z;
+		r->ddir = (uint8_t)dir;
+		r->len = len;
+	} else {
+		off = job_rw_random(job->rw) ? rand_offset(w, f, dir, &len, true) :
+					       gen_seq(g, dir, len);
+		if (__builtin_expect(off == GEN_END, 0))
+			return false;
+	}
+	if (w->rate[dir].bps) {
+		/* the schedule's start for this I/O, before the schedule moves past it */
+		w->sched_ns[r->index] = rate_due(&w->rate[dir]);
+		rate_issue(&w->rate[dir], len);
+	}
+	r->len = len;
+	r->offset = r->file->start + off;
+	w->bytes_issued += len;
+	if (dir == DDIR_WRITE) {
+		if (w->trims)
+			make_trim(w, r);
+		else
+			prepare_write(w, r);
+	}
+	return true;
+}
