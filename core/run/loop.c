@@ -172,9 +172,9 @@ static inline uint64_t done_ios(const struct worker *w)
 /* latency_target: a new window at the current depth (fio's lat_new_cycle). */
 static void lat_new_window(struct worker *w, uint64_t t)
 {
-	w->lat_ios = done_ios(w);
-	w->lat_failed = 0;
-	w->lat_ts = t;
+	w->lat_tgt.ios = done_ios(w);
+	w->lat_tgt.failed = 0;
+	w->lat_tgt.ts = t;
 }
 
 /* The window (or, at 100%, one I/O) missed the target: try a lower depth. false at depth 1. */
@@ -182,11 +182,11 @@ static bool lat_ramp_down(struct worker *w, uint64_t t)
 {
 	if (w->qd_cap == 1)
 		return false;
-	w->lat_qd_high = w->qd_cap;
-	if (w->qd_cap == w->lat_qd_low)
-		w->lat_qd_low--;
-	w->qd_cap = (w->qd_cap + w->lat_qd_low) / 2;
-	w->lat_quiesce = true;
+	w->lat_tgt.qd_high = w->qd_cap;
+	if (w->qd_cap == w->lat_tgt.qd_low)
+		w->lat_tgt.qd_low--;
+	w->qd_cap = (w->qd_cap + w->lat_tgt.qd_low) / 2;
+	w->lat_tgt.quiesce = true;
 	lat_new_window(w, t);
 	return true;
 }
@@ -196,19 +196,19 @@ static void lat_ramp_up(struct worker *w, uint64_t t)
 {
 	unsigned qd = w->qd_cap;
 
-	w->lat_qd_low = w->qd_cap;
-	if (w->lat_qd_high != w->depth)
-		w->qd_cap = (w->qd_cap + w->lat_qd_high) / 2;
+	w->lat_tgt.qd_low = w->qd_cap;
+	if (w->lat_tgt.qd_high != w->depth)
+		w->qd_cap = (w->qd_cap + w->lat_tgt.qd_high) / 2;
 	else
 		w->qd_cap *= 2;
 	if (w->qd_cap > w->depth)
 		w->qd_cap = w->depth;
 	if (w->qd_cap == qd) {
-		if (w->lat_end_run) {
-			w->lat_done = true;
+		if (w->lat_tgt.end_run) {
+			w->lat_tgt.done = true;
 		} else {
-			w->lat_quiesce = true;
-			w->lat_end_run = true;
+			w->lat_tgt.quiesce = true;
+			w->lat_tgt.end_run = true;
 			measure_start(w, t);
 			w->bytes_issued = 0;	/* the final window moves the job's size afresh */
 		}
@@ -224,7 +224,7 @@ static void __attribute__((noinline)) lat_target_io(struct worker *w, uint64_t l
 	if (lat_ns <= job->latency_target_ns)
 		return;
 	if (job->latency_percentile < 100.0) {
-		w->lat_failed++;
+		w->lat_tgt.failed++;
 		return;
 	}
 	if (!lat_ramp_down(w, t))
@@ -238,10 +238,10 @@ static void lat_target_check(struct worker *w, uint64_t t)
 	uint64_t ios;
 	double ok;
 
-	if (t - w->lat_ts < w->job->latency_window_ns)
+	if (t - w->lat_tgt.ts < w->job->latency_window_ns)
 		return;
-	ios = done_ios(w) - w->lat_ios;
-	ok = 100.0 * (double)(ios - w->lat_failed) / (double)ios;
+	ios = done_ios(w) - w->lat_tgt.ios;
+	ok = 100.0 * (double)(ios - w->lat_tgt.failed) / (double)ios;
 	if (ios && ok >= w->job->latency_percentile)
 		lat_ramp_up(w, t);
 	else
@@ -358,7 +358,7 @@ complete(struct worker *w, struct io_req **reqs, unsigned n, uint64_t t, bool as
 			lat_add(&d->sched, t > sched ? t - sched : 0);
 		if (full)
 			complete_extra(w, d, r, clat, async, t);
-		if (full && __builtin_expect(w->lat_on, 0) && !w->job->disable_lat)
+		if (full && __builtin_expect(w->lat_tgt.on, 0) && !w->job->disable_lat)
 			lat_target_io(w, async ? clat + r->slat_ns : clat, t);
 		if (full && __builtin_expect(w->prios != NULL, 0))
 			cmdprio_record(w, r, stat_dir(r->ddir), clat, async);
@@ -697,7 +697,7 @@ static inline __attribute__((always_inline)) void io_loop_body(struct worker *w,
 		while ((more || w->nr_copy_ready) && !held &&
 		       w->inflight + w->nr_batch + (full ? w->vq_out : 0) <
 		       (full ? w->qd_cap : w->depth) &&
-		       !(full && (w->lat_quiesce || w->low_wait))) {
+		       !(full && (w->lat_tgt.quiesce || w->low_wait))) {
 			struct io_req *r;
 
 			if (full && w->flow && flow_held(w->flow, w->flow_ios, job->flow)) {
@@ -760,7 +760,7 @@ static inline __attribute__((always_inline)) void io_loop_body(struct worker *w,
 		if (w->nr_batch && !w->aborted)
 			t = submit_batch(w, sync_engine, full, lat);
 		/* held back by flow= with flow_sleep: every in-flight I/O completes first (fio) */
-		quiesce = full && ((stalled && job->flow_sleep_us) || w->lat_quiesce || drain);
+		quiesce = full && ((stalled && job->flow_sleep_us) || w->lat_tgt.quiesce || drain);
 		drain = false;
 		if (!sync_engine && w->inflight &&
 		    (w->inflight + w->nr_batch + (full ? w->vq_out : 0) >=
@@ -825,11 +825,11 @@ static inline __attribute__((always_inline)) void io_loop_body(struct worker *w,
 				t = think(w, t);
 			if (w->ratemin && t >= w->ratemin_next_ns && !w->in_ramp)
 				check_rate_min(w, t);
-			if (w->lat_on && !w->in_ramp) {
+			if (w->lat_tgt.on && !w->in_ramp) {
 				if (!w->inflight)
-					w->lat_quiesce = false;
+					w->lat_tgt.quiesce = false;
 				lat_target_check(w, t);
-				if (w->lat_done)
+				if (w->lat_tgt.done)
 					more = false;
 			}
 		}

@@ -423,6 +423,50 @@ static uint64_t mul_sat(uint64_t a, uint64_t b)
 	return __builtin_mul_overflow(a, b, &r) ? UINT64_MAX : r;
 }
 
+/* How many requests the full loop keeps in flight: iodepth, iodepth_low, latency_target. */
+static void setup_queue(struct worker *w)
+{
+	const struct job_spec *job = w->job;
+
+	w->qd_cap = w->depth;
+	/* iodepth_low below iodepth: the full loop drains a full queue down to it */
+	if (job->iodepth_low && job->iodepth_low < w->depth &&
+	    !(job->engine->flags & ENGINE_SYNC)) {
+		w->depth_low = job->iodepth_low;
+		w->full = true;
+	}
+	if (job->latency_target_ns) {
+		/* fio's lat_target_init: from depth 1 up, bounded by iodepth */
+		w->lat_tgt.on = w->full = true;
+		w->qd_cap = 1;
+		w->lat_tgt.qd_low = 1;
+		w->lat_tgt.qd_high = w->depth;
+	}
+}
+
+/* rate, rate_iops per direction (after the block sizes), rate_min; the schedule's stamps. */
+static int setup_rate(struct worker *w, uint64_t seed)
+{
+	const struct job_spec *job = w->job;
+	unsigned d;
+
+	for (d = 0; d < 2; d++) {
+		uint64_t bps = job->rate[d] ? job->rate[d] : job->rate_iops[d] * w->bsg[d].min;
+
+		rate_init(&w->rate[d], bps, w->bsg[d].min, job->rate_poisson, 0, seed ^ (0x9a7eull + d));
+		w->rated |= bps != 0;
+		w->ratemin |= job->rate_min[d] || job->rate_iops_min[d];
+	}
+	if (w->rated) {
+		w->sched_ns = calloc(w->depth, sizeof(*w->sched_ns));
+		if (!w->sched_ns) {
+			worker_fail(w, ENOMEM, "rate: out of memory");
+			return -ENOMEM;
+		}
+	}
+	return 0;
+}
+
 /*
  * Decide, once, which per-I/O options this worker needs, and set up their state. A job
  * that needs none runs the plain loop.
@@ -451,20 +495,7 @@ static int setup_options(struct worker *w, uint64_t seed)
 		w->cur_file = 0;
 		w->file_left = w->files[0].len;
 	}
-	w->qd_cap = w->depth;
-	/* iodepth_low below iodepth: the full loop drains a full queue down to it */
-	if (job->iodepth_low && job->iodepth_low < w->depth &&
-	    !(job->engine->flags & ENGINE_SYNC)) {
-		w->depth_low = job->iodepth_low;
-		w->full = true;
-	}
-	if (job->latency_target_ns) {
-		/* fio's lat_target_init: from depth 1 up, bounded by iodepth */
-		w->lat_on = w->full = true;
-		w->qd_cap = 1;
-		w->lat_qd_low = 1;
-		w->lat_qd_high = w->depth;
-	}
+	setup_queue(w);
 	w->seq_step = job->seq_add || (job_rw_random(job->rw) && job->seq_nr > 1) ||
 		      job->zone_strided;
 	if (job->zone_strided &&
@@ -498,20 +529,9 @@ static int setup_options(struct worker *w, uint64_t seed)
 		if (ret)
 			return ret;
 	}
-	for (d = 0; d < 2; d++) {
-		uint64_t bps = job->rate[d] ? job->rate[d] : job->rate_iops[d] * w->bsg[d].min;
-
-		rate_init(&w->rate[d], bps, w->bsg[d].min, job->rate_poisson, 0, seed ^ (0x9a7eull + d));
-		w->rated |= bps != 0;
-		w->ratemin |= job->rate_min[d] || job->rate_iops_min[d];
-	}
-	if (w->rated) {
-		w->sched_ns = calloc(w->depth, sizeof(*w->sched_ns));
-		if (!w->sched_ns) {
-			worker_fail(w, ENOMEM, "rate: out of memory");
-			return -ENOMEM;
-		}
-	}
+	ret = setup_rate(w, seed);
+	if (ret)
+		return ret;
 	w->ioprio = job_ioprio(job);
 	if (job_cmdprio(job)) {
 		ret = cmdprio_setup(w, seed);

@@ -145,6 +145,21 @@ struct zoned {
 	uint64_t hi[ZONES_MAX];		/* zone end, likewise */
 };
 
+/*
+ * latency_target= (fio's lat_target_*): the depth being tried and its bounds, the window
+ * (set up by setup_queue in core/run/worker.c, run by lat_target_check in loop.c).
+ */
+struct lat_tgt {
+	bool on;
+	bool quiesce;			/* let every in-flight I/O complete before issuing more */
+	bool end_run;			/* the depth is found: one last window, measured afresh */
+	bool done;
+	unsigned qd_low, qd_high;
+	uint64_t failed;		/* I/Os over the target in this window */
+	uint64_t ios;			/* completions when the window began */
+	uint64_t ts;			/* when the window began */
+};
+
 struct verifier;
 
 struct worker {
@@ -212,18 +227,10 @@ struct worker {
 	unsigned target_loops;		/* loops the I/O phase's target holds: 1 when each is verified */
 	unsigned loops_left;		/* verified loops still to run after this one (fio: verify per loop) */
 	uint64_t ios_limit;		/* number_ios * loops (0: none): against issued_ios */
-	/* latency_target= (fio's lat_target_*): the depth being tried and its bounds */
-	bool lat_on;
-	bool lat_quiesce;		/* let every in-flight I/O complete before issuing more */
+	struct lat_tgt lat_tgt;		/* latency_target= */
 	bool low_wait;			/* iodepth_low: draining a full queue, queue nothing */
 	unsigned depth_low;		/* iodepth_low when below iodepth, else 0 */
-	bool lat_end_run;		/* the depth is found: one last window, measured afresh */
-	bool lat_done;
 	unsigned qd_cap;		/* requests allowed in flight (full loop) */
-	unsigned lat_qd_low, lat_qd_high;
-	uint64_t lat_failed;		/* I/Os over the target in this window */
-	uint64_t lat_ios;		/* completions when the window began */
-	uint64_t lat_ts;
 	struct ss_data ss;		/* ss_dur=: the unit's window (the runner samples it) */
 	bool ss_holder;			/* this worker holds its unit's window */
 	_Atomic uint64_t epoch_ns;	/* when its I/O began (ramp included): ss_ramp counts from it */
