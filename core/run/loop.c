@@ -155,7 +155,7 @@ static void __attribute__((noinline)) complete_uncounted(struct worker *w, struc
 		struct io_req *r = reqs[i];
 		struct dir_stat *d = &w->st[stat_dir(r->ddir)];
 
-		if (w->sched_ns)
+		if (w->rate.sched_ns)
 			sched_take(w, r);
 		if (!settle(w, r, d, copy, true) || r->ddir >= DDIR_SYNC)
 			continue;
@@ -340,7 +340,7 @@ complete(struct worker *w, struct io_req **reqs, unsigned n, uint64_t t, bool as
 		struct dir_stat *d = &w->st[stat_dir(r->ddir)];
 		uint64_t clat = t - r->issue_ns;
 		bool async = async_engine;
-		uint64_t sched = full && w->sched_ns ? sched_take(w, r) : 0;
+		uint64_t sched = full && w->rate.sched_ns ? sched_take(w, r) : 0;
 
 		/*
 		 * Trims (full loop only) are done inside submit by every engine: as fio's inline
@@ -508,7 +508,7 @@ static uint64_t quiesce(struct worker *w, uint64_t t)
 /* rate / rate_iops: wait, with nothing in flight, until the next I/O is due. */
 static uint64_t rate_wait(struct worker *w, uint64_t t)
 {
-	uint64_t until = w->rate_wait_ns;
+	uint64_t until = w->rate.wait_ns;
 
 	t = quiesce(w, t);
 	if (w->deadline_ns && !w->in_ramp && until > w->deadline_ns)
@@ -560,7 +560,7 @@ static uint64_t think(struct worker *w, uint64_t t)
 	t = worker_now(w);
 	if (job->rate_ignore_thinktime)
 		for (d = 0; d < 2; d++)
-			rate_shift(&w->rate[d], t - start);
+			rate_shift(&w->rate.dir[d], t - start);
 	w->think_last = b;
 	w->think_last_ns = t;
 	return t;
@@ -570,31 +570,31 @@ static uint64_t think(struct worker *w, uint64_t t)
 static void check_rate_min(struct worker *w, uint64_t t)
 {
 	const struct job_spec *job = w->job;
-	uint64_t spent = t - w->ratemin_last_ns, got;
+	uint64_t spent = t - w->rate.min_last_ns, got;
 	unsigned d;
 
-	w->ratemin_next_ns = t + job->rate_cycle_ms * 1000000ull;
+	w->rate.min_next_ns = t + job->rate_cycle_ms * 1000000ull;
 	if (!spent)
 		return;
 	for (d = 0; d < 2; d++) {
 		if (d == DDIR_READ ? !job_reads(job->rw) : !job_writes(job->rw))
 			continue;
-		got = (uint64_t)((unsigned __int128)(w->done_dir_bytes[d] - w->ratemin_bytes[d]) *
+		got = (uint64_t)((unsigned __int128)(w->done_dir_bytes[d] - w->rate.min_bytes[d]) *
 				 1000000000u / spent);
 		if (job->rate_min[d] && got < job->rate_min[d])
 			worker_fail(w, EIO, "%s: rate_min=%lluB/s not met, got %lluB/s",
 				    d == DDIR_READ ? "read" : "write",
 				    (unsigned long long)job->rate_min[d], (unsigned long long)got);
-		got = (uint64_t)((unsigned __int128)(w->done_dir_ios[d] - w->ratemin_ios[d]) *
+		got = (uint64_t)((unsigned __int128)(w->done_dir_ios[d] - w->rate.min_ios[d]) *
 				 1000000000u / spent);
 		if (job->rate_iops_min[d] && got < job->rate_iops_min[d])
 			worker_fail(w, EIO, "%s: rate_iops_min=%llu not met, got %llu IOPS",
 				    d == DDIR_READ ? "read" : "write",
 				    (unsigned long long)job->rate_iops_min[d], (unsigned long long)got);
-		w->ratemin_bytes[d] = w->done_dir_bytes[d];
-		w->ratemin_ios[d] = w->done_dir_ios[d];
+		w->rate.min_bytes[d] = w->done_dir_bytes[d];
+		w->rate.min_ios[d] = w->done_dir_ios[d];
 	}
-	w->ratemin_last_ns = t;
+	w->rate.min_last_ns = t;
 }
 
 /*
@@ -823,7 +823,7 @@ static inline __attribute__((always_inline)) void io_loop_body(struct worker *w,
 			}
 			if (job->thinktime_ns && more && think_due(w, t))
 				t = think(w, t);
-			if (w->ratemin && t >= w->ratemin_next_ns && !w->in_ramp)
+			if (w->rate.min_on && t >= w->rate.min_next_ns && !w->in_ramp)
 				check_rate_min(w, t);
 			if (w->lat_tgt.on && !w->in_ramp) {
 				if (!w->inflight)
@@ -903,7 +903,7 @@ void io_dry_run(struct worker *w)
 	while (!w->aborted && !run_stop_requested()) {
 		got = next_request_full(w, r, t);
 		if (got == REQ_WAIT)
-			t = w->rate_wait_ns > t ? w->rate_wait_ns : t + 1;
+			t = w->rate.wait_ns > t ? w->rate.wait_ns : t + 1;
 		else if (got <= 0)
 			break;
 	}

@@ -189,7 +189,7 @@ static void offload_run(struct offload *o, struct io_req **got)
 			if (res <= 0) {
 				w->free_reqs[w->nr_free++] = r;
 				if (res == REQ_WAIT)
-					until = w->rate_wait_ns;
+					until = w->rate.wait_ns;
 				else
 					more = false;
 				break;

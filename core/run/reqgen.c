@@ -468,7 +468,7 @@ static int __attribute__((noinline)) replay_next(struct worker *w, struct io_req
 		due = w->replay_base_ns + at;
 
 		if (now < due) {
-			w->rate_wait_ns = due;
+			w->rate.wait_ns = due;
 			return REQ_WAIT;
 		}
 	}
@@ -491,14 +491,14 @@ static int __attribute__((noinline)) replay_next(struct worker *w, struct io_req
 /* When dir's next I/O is due by its rate; 0 (always) when the direction is not limited. */
 static inline uint64_t rate_next(const struct worker *w, unsigned dir)
 {
-	return w->rate[dir].bps ? rate_due(&w->rate[dir]) : 0;
+	return w->rate.dir[dir].bps ? rate_due(&w->rate.dir[dir]) : 0;
 }
 
 /*
  * rate, rate_iops, per direction (fio's rate_ddir), when dir is not yet due (at due): in a
  * mixed job the other direction when that one is due instead, or else whichever is due
  * first, waited for. A direction held back by its rate so leaves the job's time to the
- * other. dir, or REQ_WAIT with w->rate_wait_ns and the direction to issue then (w->rate_held).
+ * other. dir, or REQ_WAIT with w->rate.wait_ns and the direction to issue then (w->rate.held).
  */
 static int __attribute__((noinline)) rate_dir_held(struct worker *w, unsigned dir, uint64_t now,
 						   uint64_t due)
@@ -517,8 +517,8 @@ static int __attribute__((noinline)) rate_dir_held(struct worker *w, unsigned di
 			dir = odir;
 		}
 	}
-	w->rate_wait_ns = due;
-	w->rate_held = dir + 1;
+	w->rate.wait_ns = due;
+	w->rate.held = dir + 1;
 	return REQ_WAIT;
 }
 
@@ -629,14 +629,14 @@ int next_request_full(struct worker *w, struct io_req *r, uint64_t now)
 		return true;
 	if (w->ios_limit && w->issued_ios >= w->ios_limit)
 		return false;
-	if (w->rate_held) {
+	if (w->rate.held) {
 		/* what the rate was waited for: checked again, the wait may have been cut short */
-		dir = w->rate_held - 1;
-		w->rate_held = 0;
+		dir = w->rate.held - 1;
+		w->rate.held = 0;
 	} else {
 		dir = pick_dir(w);
 	}
-	if (w->rated) {
+	if (w->rate.on) {
 		int d;
 
 		/* the size is used up: no rate to wait for (fio checks this before it waits) */
@@ -678,10 +678,10 @@ int next_request_full(struct worker *w, struct io_req *r, uint64_t now)
 		if (__builtin_expect(off == GEN_END, 0))
 			return false;
 	}
-	if (w->rate[dir].bps) {
+	if (w->rate.dir[dir].bps) {
 		/* the schedule's start for this I/O, before the schedule moves past it */
-		w->sched_ns[r->index] = rate_due(&w->rate[dir]);
-		rate_issue(&w->rate[dir], len);
+		w->rate.sched_ns[r->index] = rate_due(&w->rate.dir[dir]);
+		rate_issue(&w->rate.dir[dir], len);
 	}
 	r->len = len;
 	r->offset = r->file->start + off;

@@ -57,9 +57,9 @@ static inline unsigned plan_nr_paths(const struct job_plan *plan)
 /* A rate-limited request's scheduled start (0: not paced), cleared for the slot's next use. */
 static inline uint64_t sched_take(struct worker *w, const struct io_req *r)
 {
-	uint64_t s = w->sched_ns[r->index];
+	uint64_t s = w->rate.sched_ns[r->index];
 
-	w->sched_ns[r->index] = 0;
+	w->rate.sched_ns[r->index] = 0;
 	return s;
 }
 
@@ -291,7 +291,7 @@ void io_dry_run(struct worker *w);
 int io_next_request(struct worker *w, struct io_req *r, uint64_t now);
 void io_complete_at(struct worker *w, struct io_req *r, uint64_t t);
 
-#define REQ_WAIT (-1)	/* next_request_full: nothing may be issued before w->rate_wait_ns */
+#define REQ_WAIT (-1)	/* next_request_full: nothing may be issued before w->rate.wait_ns */
 
 /* What the worker's own engine instance gets: its options and limits. */
 struct engine_params engine_params_of(const struct worker *w);

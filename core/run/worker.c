@@ -453,13 +453,13 @@ static int setup_rate(struct worker *w, uint64_t seed)
 	for (d = 0; d < 2; d++) {
 		uint64_t bps = job->rate[d] ? job->rate[d] : job->rate_iops[d] * w->bsg[d].min;
 
-		rate_init(&w->rate[d], bps, w->bsg[d].min, job->rate_poisson, 0, seed ^ (0x9a7eull + d));
-		w->rated |= bps != 0;
-		w->ratemin |= job->rate_min[d] || job->rate_iops_min[d];
+		rate_init(&w->rate.dir[d], bps, w->bsg[d].min, job->rate_poisson, 0, seed ^ (0x9a7eull + d));
+		w->rate.on |= bps != 0;
+		w->rate.min_on |= job->rate_min[d] || job->rate_iops_min[d];
 	}
-	if (w->rated) {
-		w->sched_ns = calloc(w->depth, sizeof(*w->sched_ns));
-		if (!w->sched_ns) {
+	if (w->rate.on) {
+		w->rate.sched_ns = calloc(w->depth, sizeof(*w->rate.sched_ns));
+		if (!w->rate.sched_ns) {
 			worker_fail(w, ENOMEM, "rate: out of memory");
 			return -ENOMEM;
 		}
@@ -541,7 +541,7 @@ static int setup_options(struct worker *w, uint64_t seed)
 	}
 	w->think_blocks_given = job->thinktime_blocks_given;
 	/* completions are counted only for what reads the counts */
-	w->count_done = w->ratemin || (job->thinktime_ns && !job->thinktime_issue);
+	w->count_done = w->rate.min_on || (job->thinktime_ns && !job->thinktime_issue);
 	w->hist_lat = job->lat_percentiles && !job->disable_lat;
 	w->hist_slat = job->slat_percentiles && !job->disable_slat;
 	w->sync_at_qd1 = (job->engine->flags & ENGINE_SYNC_AT_QD1) && job->iodepth == 1;
@@ -561,7 +561,7 @@ static int setup_options(struct worker *w, uint64_t seed)
 		}
 		w->full = true;
 	}
-	if (w->rated || w->ratemin || job->thinktime_ns)
+	if (w->rate.on || w->rate.min_on || job->thinktime_ns)
 		w->full = true;
 	w->stamp_submit = job_stamps_submit(job, job->engine->flags & ENGINE_SYNC) || w->logs;
 	w->scramble = job->scramble_buffers && !job->zero_buffers && !job->refill_buffers &&
@@ -948,12 +948,12 @@ void *worker_main(void *arg)
 	if (job->write_iolog[0] && trace_open(w))
 		goto done;
 	for (i = 0; i < 2; i++)
-		rate_shift(&w->rate[i], w->start_ns);
+		rate_shift(&w->rate.dir[i], w->start_ns);
 	w->think_last_ns = w->start_ns;
 	if (w->logs)
 		iologs_init(w->logs, job, w->start_ns);
-	w->ratemin_last_ns = w->start_ns;
-	w->ratemin_next_ns = w->start_ns + 2000000000ull;	/* fio lets a job settle 2 s */
+	w->rate.min_last_ns = w->start_ns;
+	w->rate.min_next_ns = w->start_ns + 2000000000ull;	/* fio lets a job settle 2 s */
 	if (job->ramp_ns) {
 		w->in_ramp = true;
 		w->ramp_end_ns = w->start_ns + job->ramp_ns;
@@ -1051,8 +1051,8 @@ void worker_free(struct worker *w)
 		munmap(w->buf_base, w->buf_len);
 	w->buf_map = NULL;
 	free(w->reqs);
-	free(w->sched_ns);
-	w->sched_ns = NULL;
+	free(w->rate.sched_ns);
+	w->rate.sched_ns = NULL;
 	free(w->free_reqs);
 	free(w->batch);
 	free(w->done);

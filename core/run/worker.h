@@ -160,6 +160,28 @@ struct lat_tgt {
 	uint64_t ts;			/* when the window began */
 };
 
+/*
+ * rate, rate_iops (the pace per direction) and rate_min, rate_iops_min (the floor), set up by
+ * setup_rate in core/run/worker.c; paced in core/run/reqgen.c, the floor checked in loop.c.
+ */
+struct worker_rate {
+	struct rate dir[2];		/* rate / rate_iops per direction */
+	bool on;			/* either direction is paced */
+	/*
+	 * Per request (by its index), when the schedule said it should start; 0 for one the
+	 * schedule did not pace. Its completion less this is the latency from the intended start
+	 * (lat_sched), which a stall cannot hide as fio's latency does.
+	 */
+	uint64_t *sched_ns;
+	uint64_t wait_ns;		/* the next I/O is due then (set when it is not yet) */
+	unsigned held;			/* 1 + the direction waited for (0: none), issued next */
+	bool min_on;			/* rate_min / rate_iops_min is checked */
+	uint64_t min_next_ns;
+	uint64_t min_last_ns;
+	uint64_t min_bytes[2];
+	uint64_t min_ios[2];
+};
+
 struct verifier;
 
 struct worker {
@@ -246,16 +268,7 @@ struct worker {
 	uint64_t *dedupe_ws;		/* dedupe_mode=working_set: the seeds of its buffers */
 	uint64_t nr_dedupe_ws;
 	struct rng dedupe_uniq;		/* working_set: this worker's unique buffers' seeds */
-	struct rate rate[2];		/* rate / rate_iops per direction */
-	bool rated;
-	/*
-	 * Rate-limited jobs: per request (by its index), when the schedule said it should start;
-	 * 0 for one the schedule did not pace. Its completion less this is the latency from the
-	 * intended start (lat_sched), which a stall cannot hide as fio's latency does.
-	 */
-	uint64_t *sched_ns;
-	uint64_t rate_wait_ns;		/* the next I/O is due then (set when it is not yet) */
-	unsigned rate_held;		/* 1 + the direction waited for (0: none), issued next */
+	struct worker_rate rate;	/* rate, rate_iops, rate_min, rate_iops_min */
 	uint64_t issued_ios;		/* reads and writes issued (full loop) */
 	uint64_t done_ios;		/* reads and writes completed (full loop, count_done) */
 	bool count_done;
@@ -271,11 +284,6 @@ struct worker {
 	bool debug_io;			/* --debug=io: a line per I/O queued and completed */
 	bool debug_random;		/* --debug=random: a line per random value drawn (full loop) */
 	bool rand_plain;		/* uniform random offsets, untraced: rand_offset's fast path */
-	bool ratemin;			/* rate_min / rate_iops_min is checked */
-	uint64_t ratemin_next_ns;
-	uint64_t ratemin_last_ns;
-	uint64_t ratemin_bytes[2];
-	uint64_t ratemin_ios[2];
 	uint64_t bytes_target;
 	uint64_t bytes_issued;
 	unsigned next_file;
