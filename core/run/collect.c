@@ -120,7 +120,7 @@ static void worker_result(struct job_result *one, const struct worker *w, struct
 	one->error = w->error;
 	snprintf(one->errmsg, sizeof(one->errmsg), "%s", w->errmsg);
 	one->interrupted = w->interrupted;
-	one->verify_errors = w->verify_errors;
+	one->verify_errors = w->verify.errors;
 	one->zone_resets = w->zown.resets;
 	one->total_err = w->total_err;
 	one->first_error = w->first_error;

@@ -14,6 +14,6 @@ void io_loop(struct worker *w)
 	else
 		io_loop_engine(w);
 	/* a reap failure can leave the loop with reads still being checked */
-	if (w->vfy)
+	if (w->verify.async)
 		vfy_drain(w);
 }

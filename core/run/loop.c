@@ -36,7 +36,7 @@ static const char *const ddir_names[] = { "read", "write", "trim", "fsync", "fda
  */
 static inline bool verify_read(const struct worker *w, const struct io_req *r)
 {
-	return w->verifying || !w->job_writes || (r->flags & REQF_BACKLOG);
+	return w->verify.pass || !w->verify.job_writes || (r->flags & REQF_BACKLOG);
 }
 
 /*
@@ -99,7 +99,7 @@ static bool __attribute__((noinline)) complete_odd(struct worker *w, const struc
 	 * one ("full resid"), and so is a read that is to be verified
 	 */
 	if (r->res == 0 && r->ddir == DDIR_READ && w->job->rw != RW_COPY &&
-	    !(w->eng.ops->flags & ENGINE_SYNC) && !(w->check_reads && verify_read(w, r)))
+	    !(w->eng.ops->flags & ENGINE_SYNC) && !(w->verify.check_reads && verify_read(w, r)))
 		return true;
 	if (r->res == 0 || w->job->rw == RW_COPY) {
 		worker_fail(w, EIO, "%s %s at offset %llu: %s", ddir_names[r->ddir], r->file->path,
@@ -127,14 +127,14 @@ static inline __attribute__((always_inline)) bool settle(struct worker *w, struc
 	}
 	if (__builtin_expect(copy, 0) && r->ddir == DDIR_READ && !w->aborted) {
 		copy_queue_write(w, r);
-	} else if (full && __builtin_expect(w->vfy != NULL, 0) && r->ddir == DDIR_READ &&
+	} else if (full && __builtin_expect(w->verify.async != NULL, 0) && r->ddir == DDIR_READ &&
 		   verify_read(w, r)) {
 		vfy_push(w, r);		/* back to the pool once checked */
 		return true;
 	} else {
 		w->free_reqs[w->nr_free++] = r;
 	}
-	if (__builtin_expect(w->check_reads, 0) && r->ddir == DDIR_READ && verify_read(w, r))
+	if (__builtin_expect(w->verify.check_reads, 0) && r->ddir == DDIR_READ && verify_read(w, r))
 		check_read(w, r);
 	return true;
 }
@@ -276,7 +276,7 @@ static inline void complete_extra(struct worker *w, struct dir_stat *d, const st
 {
 	if (__builtin_expect(w->debug_io, 0))
 		debug_io("complete", r);
-	if (w->logs && r->ddir <= DDIR_TRIM && !w->verifying)
+	if (w->logs && r->ddir <= DDIR_TRIM && !w->verify.pass)
 		iologs_io(w->logs, t, r->ddir, r->len, r->offset, (uint64_t)r->res, r->slat_ns,
 			  clat, async, r->issue_ns, r->ioprio ? r->ioprio : w->ioprio,
 			  w->logs->want[LOG_HIST] ? hist_idx(clat) : 0);
@@ -609,7 +609,7 @@ static inline __attribute__((always_inline)) bool next_request_plain(struct work
 	unsigned dir, f;
 	uint32_t len;
 
-	if (w->verifying)
+	if (w->verify.pass)
 		return next_verify(w, r);
 	if (job->rw == RW_COPY)
 		return next_copy_read(w, r);
@@ -666,7 +666,7 @@ static inline __attribute__((always_inline)) void io_loop_body(struct worker *w,
 	if (w->deadline_ns && t >= w->deadline_ns && !w->in_ramp)
 		more = false;
 	while (more || w->inflight || w->nr_batch || held || w->nr_copy_ready ||
-	       (full && w->vq_out)) {
+	       (full && w->verify.async_out)) {
 		/* one test for both stops in the common case */
 		if (__builtin_expect(run_stop_requested() |
 				     atomic_load_explicit(&w->terminate, memory_order_relaxed), 0)) {
@@ -677,10 +677,10 @@ static inline __attribute__((always_inline)) void io_loop_body(struct worker *w,
 			/* exitall: issue no more, let in-flight I/O complete */
 			more = false;
 		}
-		if (full && __builtin_expect(w->vq_out, 0))
+		if (full && __builtin_expect(w->verify.async_out, 0))
 			vfy_collect(w, !w->inflight && !w->nr_batch && !held &&
 				    (w->aborted || !more || !w->nr_free ||
-				     w->inflight + w->nr_batch + w->vq_out >= w->qd_cap));
+				     w->inflight + w->nr_batch + w->verify.async_out >= w->qd_cap));
 		if (w->aborted) {
 			more = false;
 			drop_batch(w);
@@ -690,12 +690,12 @@ static inline __attribute__((always_inline)) void io_loop_body(struct worker *w,
 			}
 			while (w->nr_copy_ready)
 				w->free_reqs[w->nr_free++] = copy_take_write(w);
-			if (!w->inflight && !(full && w->vq_out))
+			if (!w->inflight && !(full && w->verify.async_out))
 				break;
 		}
 		stalled = false;
 		while ((more || w->nr_copy_ready) && !held &&
-		       w->inflight + w->nr_batch + (full ? w->vq_out : 0) <
+		       w->inflight + w->nr_batch + (full ? w->verify.async_out : 0) <
 		       (full ? w->qd_cap : w->depth) &&
 		       !(full && (w->lat_tgt.quiesce || w->low_wait))) {
 			struct io_req *r;
@@ -763,7 +763,7 @@ static inline __attribute__((always_inline)) void io_loop_body(struct worker *w,
 		quiesce = full && ((stalled && job->flow_sleep_us) || w->lat_tgt.quiesce || drain);
 		drain = false;
 		if (!sync_engine && w->inflight &&
-		    (w->inflight + w->nr_batch + (full ? w->vq_out : 0) >=
+		    (w->inflight + w->nr_batch + (full ? w->verify.async_out : 0) >=
 		     (full ? w->qd_cap : w->depth) || !more || held ||
 		     w->nr_batch || quiesce || poll || (full && (w->trims || w->low_wait)))) {
 			/*
@@ -789,7 +789,7 @@ static inline __attribute__((always_inline)) void io_loop_body(struct worker *w,
 			 * no more than iodepth_low are in flight before anything is queued again
 			 */
 			if (full && w->depth_low &&
-			    w->inflight + w->nr_batch + w->vq_out >= w->qd_cap)
+			    w->inflight + w->nr_batch + w->verify.async_out >= w->qd_cap)
 				w->low_wait = true;
 			n = ops->reap(&w->eng, w->done, want, take);
 			count_call(&w->reap_one, w->reap_hist, n > 0 ? (unsigned)n : 0);

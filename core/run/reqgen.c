@@ -35,14 +35,14 @@ static void mark_written(struct worker *w, const struct io_req *r, uint64_t seq)
 	const struct io_file *f = r->file;
 	uint64_t u = (r->offset - f->start) / w->plan->unit;
 	uint64_t end = u + r->len / w->plan->unit, units = f->len / w->plan->unit;
-	uint16_t *nums = w->wseq[f->index];
+	uint16_t *nums = w->verify.wseq[f->index];
 
 	/* zonemode=strided in a file longer than the region goes past it: not verified there */
 	if (end > units)
 		end = units;
 
 	for (; u < end; u++) {
-		w->written[f->index][u >> 3] |= (unsigned char)(1u << (u & 7));
+		w->verify.written[f->index][u >> 3] |= (unsigned char)(1u << (u & 7));
 		if (nums)
 			nums[u] = (uint16_t)seq;
 	}
@@ -51,23 +51,23 @@ static void mark_written(struct worker *w, const struct io_req *r, uint64_t seq)
 /* The next block to read back in the verify pass; false when all were read. */
 bool next_verify(struct worker *w, struct io_req *r)
 {
-	while (w->verify_file < w->nr_files) {
-		const unsigned char *map = w->written[w->verify_file];
-		uint64_t units = w->files[w->verify_file].len / w->plan->unit;
+	while (w->verify.file < w->nr_files) {
+		const unsigned char *map = w->verify.written[w->verify.file];
+		uint64_t units = w->files[w->verify.file].len / w->plan->unit;
 
-		while (w->verify_pos < units) {
-			uint64_t u = w->verify_pos++;
+		while (w->verify.pos < units) {
+			uint64_t u = w->verify.pos++;
 
 			if (!(map[u >> 3] & (1u << (u & 7))))
 				continue;
-			r->file = &w->files[w->verify_file];
+			r->file = &w->files[w->verify.file];
 			r->ddir = DDIR_READ;
 			r->len = w->plan->unit;
 			r->offset = r->file->start + u * w->plan->unit;
 			return true;
 		}
-		w->verify_file++;
-		w->verify_pos = 0;
+		w->verify.file++;
+		w->verify.pos = 0;
 	}
 	return false;
 }
@@ -178,15 +178,15 @@ static void backlog_push(struct worker *w, const struct io_req *r)
 	uint64_t cap = w->job->verify_backlog;
 	struct backlog_entry *e;
 
-	if (w->backlog_nr == cap) {
-		w->backlog_head = (w->backlog_head + 1) % cap;
-		w->backlog_nr--;
+	if (w->verify.backlog_nr == cap) {
+		w->verify.backlog_head = (w->verify.backlog_head + 1) % cap;
+		w->verify.backlog_nr--;
 	}
-	e = &w->backlog[(w->backlog_head + w->backlog_nr) % cap];
+	e = &w->verify.backlog[(w->verify.backlog_head + w->verify.backlog_nr) % cap];
 	e->offset = r->offset;
 	e->len = r->len;
 	e->file = r->file->index;
-	w->backlog_nr++;
+	w->verify.backlog_nr++;
 }
 
 /* serialize_overlap: does r touch bytes of a request in flight or waiting in the batch? */
@@ -223,21 +223,21 @@ static int backlog_next(struct worker *w, struct io_req *r)
 	const struct backlog_entry *e;
 	uint64_t u, end;
 
-	if (!w->backlog_left) {
-		if (w->backlog_nr < w->job->verify_backlog)
+	if (!w->verify.backlog_left) {
+		if (w->verify.backlog_nr < w->job->verify_backlog)
 			return 0;
-		w->backlog_left = w->job->verify_backlog_batch;
+		w->verify.backlog_left = w->job->verify_backlog_batch;
 	}
-	if (!w->backlog_nr) {
-		w->backlog_left = 0;
+	if (!w->verify.backlog_nr) {
+		w->verify.backlog_left = 0;
 		return 0;
 	}
 	if (w->inflight || w->nr_batch)
 		return REQ_DRAIN;
-	e = &w->backlog[w->backlog_head];
-	w->backlog_head = (w->backlog_head + 1) % w->job->verify_backlog;
-	w->backlog_nr--;
-	w->backlog_left--;
+	e = &w->verify.backlog[w->verify.backlog_head];
+	w->verify.backlog_head = (w->verify.backlog_head + 1) % w->job->verify_backlog;
+	w->verify.backlog_nr--;
+	w->verify.backlog_left--;
 	r->flags |= REQF_BACKLOG;
 	r->file = &w->files[e->file];
 	r->ddir = DDIR_READ;
@@ -249,7 +249,7 @@ static int backlog_next(struct worker *w, struct io_req *r)
 	if (end > r->file->len / w->plan->unit)
 		end = r->file->len / w->plan->unit;
 	for (; u < end; u++)
-		w->written[e->file][u >> 3] &= (unsigned char)~(1u << (u & 7));
+		w->verify.written[e->file][u >> 3] &= (unsigned char)~(1u << (u & 7));
 	return 1;
 }
 
@@ -267,14 +267,14 @@ void prepare_write(struct worker *w, struct io_req *r)
 		buf_scramble(r->buf, r->len, r->offset, ++w->write_seq);
 	if (job->verify != VERIFY_NONE) {
 		/* fio's numberio: the worker's writes counted from 0 */
-		uint64_t seq = w->verify_seq++;
+		uint64_t seq = w->verify.seq++;
 
 		if (job->verify_pattern_len)
 			verify_pattern_fill(job, r->buf, r->len);
 		verify_stamp(job, r->buf, r->offset, r->len, job_verify_unit(job, w->plan->unit),
 			     seq, worker_thread_number(w->plan, w->clone));
 		mark_written(w, r, seq);
-		if (w->backlog)
+		if (w->verify.backlog)
 			backlog_push(w, r);
 	}
 }
@@ -609,13 +609,13 @@ int next_request_full(struct worker *w, struct io_req *r, uint64_t now)
 	uint32_t len;
 	uint64_t off;
 
-	if (w->verifying)
+	if (w->verify.pass)
 		return next_verify(w, r);
 	if (job->rw == RW_COPY)
 		return next_copy_read(w, r);
 	if (w->tw_pending)
 		return trimwrite_write(w, r);
-	if (w->backlog) {
+	if (w->verify.backlog) {
 		int b;
 
 		r->flags &= (uint8_t)~REQF_BACKLOG;

@@ -55,7 +55,7 @@ static void __attribute__((noinline)) verify_dump(struct worker *w, const struct
 static void __attribute__((noinline)) verify_failed(struct worker *w, const struct io_req *r,
 						    uint64_t bad, const char *why)
 {
-	w->verify_errors++;
+	w->verify.errors++;
 	if (w->job->verify_dump)
 		verify_dump(w, r);
 	if (err_non_fatal(w->job, ERR_VERIFY, EILSEQ)) {
@@ -76,7 +76,7 @@ static void __attribute__((noinline)) verify_failed(struct worker *w, const stru
  */
 static int want_numberio(const struct worker *w, const struct io_req *r)
 {
-	const uint16_t *nums = w->wseq ? w->wseq[r->file->index] : NULL;
+	const uint16_t *nums = w->verify.wseq ? w->verify.wseq[r->file->index] : NULL;
 
 	if (!nums)
 		return -1;
@@ -152,7 +152,7 @@ static void *verifier_main(void *arg)
 
 void vfy_push(struct worker *w, struct io_req *r)
 {
-	struct verifier *v = w->vfy;
+	struct verifier *v = w->verify.async;
 
 	v->verdict[r->index].numberio = want_numberio(w, r);
 	pthread_mutex_lock(&v->lock);
@@ -160,13 +160,13 @@ void vfy_push(struct worker *w, struct io_req *r)
 	v->q_nr++;
 	pthread_cond_signal(&v->work);
 	pthread_mutex_unlock(&v->lock);
-	w->vq_out++;
+	w->verify.async_out++;
 }
 
 /* Take checked reads back (waiting for one when wait) and act on their verdicts. */
 void __attribute__((noinline)) vfy_collect(struct worker *w, bool wait)
 {
-	struct verifier *v = w->vfy;
+	struct verifier *v = w->verify.async;
 	unsigned i, n;
 
 	pthread_mutex_lock(&v->lock);
@@ -184,18 +184,18 @@ void __attribute__((noinline)) vfy_collect(struct worker *w, bool wait)
 			verify_failed(w, r, d->bad, d->why);
 		w->free_reqs[w->nr_free++] = r;
 	}
-	w->vq_out -= n;
+	w->verify.async_out -= n;
 }
 
 void vfy_drain(struct worker *w)
 {
-	while (w->vq_out)
+	while (w->verify.async_out)
 		vfy_collect(w, true);
 }
 
 void vfy_stop(struct worker *w)
 {
-	struct verifier *v = w->vfy;
+	struct verifier *v = w->verify.async;
 	unsigned i;
 
 	if (!v)
@@ -215,7 +215,7 @@ void vfy_stop(struct worker *w)
 	free(v->verdict);
 	free(v->tids);
 	free(v);
-	w->vfy = NULL;
+	w->verify.async = NULL;
 }
 
 int vfy_start(struct worker *w)
@@ -225,7 +225,7 @@ int vfy_start(struct worker *w)
 
 	if (!v)
 		goto nomem;
-	w->vfy = v;
+	w->verify.async = v;
 	v->w = w;
 	pthread_mutex_init(&v->lock, NULL);
 	pthread_cond_init(&v->work, NULL);
@@ -298,7 +298,7 @@ void vstate_save(struct worker *w)
 	memset(&s, 0, sizeof(s));
 	s.t.threads = 1;
 	s.t.depth = w->depth;
-	s.t.numberio = w->verify_seq;
+	s.t.numberio = w->verify.seq;
 	memcpy(s.t.name, w->job->name, strnlen(w->job->name, sizeof(s.t.name) - 1));
 	s.h.version = VSTATE_VERSION;
 	s.h.size = sizeof(s.t);

@@ -127,9 +127,9 @@ int worker_alloc_files(struct worker *w, unsigned n)
 	w->files = calloc(n, sizeof(*w->files));
 	w->gens = calloc(n, sizeof(*w->gens));
 	w->nlink_at_open = calloc(n, sizeof(*w->nlink_at_open));
-	w->written = calloc(n, sizeof(*w->written));
-	w->wseq = calloc(n, sizeof(*w->wseq));
-	if (!w->files || !w->gens || !w->nlink_at_open || !w->written || !w->wseq)
+	w->verify.written = calloc(n, sizeof(*w->verify.written));
+	w->verify.wseq = calloc(n, sizeof(*w->verify.wseq));
+	if (!w->files || !w->gens || !w->nlink_at_open || !w->verify.written || !w->verify.wseq)
 		return -ENOMEM;
 	w->nr_files = n;
 	for (i = 0; i < n; i++)
@@ -200,13 +200,13 @@ static int setup_files(struct worker *w, uint64_t seed)
 		w->gens[i].start = w->gens[i].origin = f->start;
 		w->gens[i].real = file_end(w, f, plan_path(plan, w->clone, i));
 		if (job->verify != VERIFY_NONE && (writes || job->verify_only)) {
-			w->written[i] = calloc(f->len / plan->unit / 8 + 1, 1);
-			if (!w->written[i])
+			w->verify.written[i] = calloc(f->len / plan->unit / 8 + 1, 1);
+			if (!w->verify.written[i])
 				return -ENOMEM;
 		}
-		if (w->written[i] && job->verify_write_sequence && vhdr_size(job->verify)) {
-			w->wseq[i] = calloc(f->len / plan->unit + 1, sizeof(**w->wseq));
-			if (!w->wseq[i]) {
+		if (w->verify.written[i] && job->verify_write_sequence && vhdr_size(job->verify)) {
+			w->verify.wseq[i] = calloc(f->len / plan->unit + 1, sizeof(**w->verify.wseq));
+			if (!w->verify.wseq[i]) {
 				worker_fail(w, ENOMEM, "verify_write_sequence: no memory for the write numbers of %llu blocks of %s (verify_write_sequence=0 does without)",
 					    (unsigned long long)(f->len / plan->unit), f->path);
 				return -ENOMEM;
@@ -507,8 +507,8 @@ static int setup_options(struct worker *w, uint64_t seed)
 	/* fio: number_ios counts every I/O issued, over all loops; time_based ignores it */
 	w->ios_limit = job->time_based ? 0 : mul_sat(job->number_ios, w->target_loops);
 	if (job->verify_backlog && job->do_verify && job_writes_data(job->rw) && job->rw != RW_COPY) {
-		w->backlog = calloc(job->verify_backlog, sizeof(*w->backlog));
-		if (!w->backlog) {
+		w->verify.backlog = calloc(job->verify_backlog, sizeof(*w->verify.backlog));
+		if (!w->verify.backlog) {
 			worker_fail(w, ENOMEM, "verify_backlog: out of memory");
 			return -ENOMEM;
 		}
@@ -779,17 +779,17 @@ static bool verify_round_again(struct worker *w)
 			return false;
 	}
 	w->seq_ran_off = false;
-	w->verifying = false;
-	w->verify_file = 0;
-	w->verify_pos = 0;
+	w->verify.pass = false;
+	w->verify.file = 0;
+	w->verify.pos = 0;
 	w->bytes_issued = 0;
 	w->zone_bytes = 0;
 	/* the verify pass has read back what the backlog still held */
-	w->backlog_head = w->backlog_nr = w->backlog_left = 0;
+	w->verify.backlog_head = w->verify.backlog_nr = w->verify.backlog_left = 0;
 	for (i = 0; i < w->nr_files; i++) {
 		gen_rewind(&w->gens[i]);
-		if (w->written[i])
-			memset(w->written[i], 0, w->files[i].len / plan->unit / 8 + 1);
+		if (w->verify.written[i])
+			memset(w->verify.written[i], 0, w->files[i].len / plan->unit / 8 + 1);
 	}
 	return true;
 }
@@ -814,7 +814,7 @@ static void phase_done(struct worker *w, uint64_t from, bool verify)
 		return;
 	}
 	for (d = 0; d < STAT_NR; d++) {
-		if (!w->st[d].ios || (d == STAT_READ && !job_reads(job->rw) && !w->backlog) ||
+		if (!w->st[d].ios || (d == STAT_READ && !job_reads(job->rw) && !w->verify.backlog) ||
 		    (d == STAT_WRITE && !job_writes(job->rw)))
 			continue;
 		w->dir_ns[d] += span;
@@ -890,8 +890,8 @@ void *worker_main(void *arg)
 			iop_debugf(DBG_RANDOM, "rand_seeds[%u]=%llu", 2 + i,
 				   (unsigned long long)file_seed(w, fseed, i));
 	}
-	w->check_reads = job->verify != VERIFY_NONE && job->do_verify && job->rw != RW_COPY;
-	w->job_writes = job_writes(job->rw);
+	w->verify.check_reads = job->verify != VERIFY_NONE && job->do_verify && job->rw != RW_COPY;
+	w->verify.job_writes = job_writes(job->rw);
 	w->trims = job_trims(job->rw);
 	w->trimwrite = job->rw == RW_TRIMWRITE || job->rw == RW_RANDTRIMWRITE;
 	set_dir(w);
@@ -900,7 +900,7 @@ void *worker_main(void *arg)
 	 * writing job with verify runs its loops as rounds of one pass and its verify
 	 */
 	w->target_loops = job->loops;
-	if (w->check_reads && job_writes_data(job->rw) && !job->time_based && !job->io_size &&
+	if (w->verify.check_reads && job_writes_data(job->rw) && !job->time_based && !job->io_size &&
 	    job->loops > 1) {
 		w->target_loops = 1;
 		w->loops_left = job->loops - 1;
@@ -919,7 +919,7 @@ void *worker_main(void *arg)
 	if (w->flow || job->submit_offload || w->zbd || w->trims || job->write_iolog[0] ||
 	    job->read_iolog[0] || w->serialize)
 		w->full = true;
-	if (!ret && job->verify_state_load && w->check_reads && job_reads(job->rw)) {
+	if (!ret && job->verify_state_load && w->verify.check_reads && job_reads(job->rw)) {
 		uint64_t writes;
 
 		/* fio's verify_state_should_stop: no more reads than the writer completed */
@@ -931,7 +931,7 @@ void *worker_main(void *arg)
 		ret = replay_setup(w);
 	if (!ret)
 		ret = setup_engine(w);
-	if (!ret && w->check_reads && job->verify_async)
+	if (!ret && w->verify.check_reads && job->verify_async)
 		ret = vfy_start(w);
 	gate_arrive(w->start);
 	if (ret)
@@ -976,7 +976,7 @@ void *worker_main(void *arg)
 			for (i = 0; job->invalidate && i < w->nr_files; i++)
 				if (w->files[i].fd >= 0)
 					file_invalidate(w->files[i].fd, w->files[i].start, w->files[i].len);
-			w->verifying = true;
+			w->verify.pass = true;
 			io_loop(w);
 			phase_done(w, from, true);
 		}
@@ -1028,21 +1028,21 @@ void worker_free(struct worker *w)
 		if (w->files[i].fd >= 0)
 			close(w->files[i].fd);
 		w->files[i].fd = -1;
-		free(w->written[i]);
-		free(w->wseq[i]);
+		free(w->verify.written[i]);
+		free(w->verify.wseq[i]);
 	}
 	for (i = 0; w->gens && i < w->nr_files; i++)
 		gen_free(&w->gens[i]);
 	gen_free(&w->zone_gen);
 	free(w->files);
 	free(w->gens);
-	free(w->written);
-	free(w->wseq);
+	free(w->verify.written);
+	free(w->verify.wseq);
 	free(w->nlink_at_open);
 	w->files = NULL;
 	w->gens = NULL;
-	w->written = NULL;
-	w->wseq = NULL;
+	w->verify.written = NULL;
+	w->verify.wseq = NULL;
 	w->nlink_at_open = NULL;
 	/* never unmap buffers the kernel may still read or write: leak them instead */
 	if (w->buf_map && !w->bufs_in_flight)
@@ -1071,8 +1071,8 @@ void worker_free(struct worker *w)
 			zbd_owner_leave(&w->zbd[i], &w->zown);
 	free(w->zbd);
 	w->zbd = NULL;
-	free(w->backlog);
-	w->backlog = NULL;
+	free(w->verify.backlog);
+	w->verify.backlog = NULL;
 	if (w->logs)
 		iologs_free(w->logs);
 	free(w->logs);

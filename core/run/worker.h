@@ -184,6 +184,32 @@ struct worker_rate {
 
 struct verifier;
 
+/*
+ * verify=: what the worker wrote and reads back (set up in core/run/worker.c: worker_alloc_files,
+ * setup_options, worker_main; stamped and read back by reqgen.c, checked by verify.c).
+ */
+struct worker_verify {
+	unsigned char **written;	/* blocks written, one bit per unit */
+	uint16_t **wseq;		/* verify_write_sequence: each unit's last write number */
+	uint64_t seq;			/* fio's numberio: the next write's number */
+	/* verify_backlog: written blocks not yet read back, a FIFO ring (file, offset, length) */
+	struct backlog_entry {
+		uint64_t offset;
+		uint32_t len;
+		uint32_t file;
+	} *backlog;
+	uint64_t backlog_head, backlog_nr, backlog_left;
+	bool pass;			/* in the verify pass: reading back what was written */
+	bool check_reads;		/* verify every read against its block header */
+	bool job_writes;		/* job_writes(job->rw), for verify_read */
+	struct verifier *async;		/* verify_async: the threads that check reads */
+	unsigned async_out;		/* requests with them (they count against iodepth) */
+	unsigned file;			/* the verify pass's place: file, unit */
+	uint64_t pos;
+	uint64_t errors;		/* blocks that failed */
+};
+
+
 struct worker {
 	const struct job_spec *job;
 	const struct job_plan *plan;
@@ -197,8 +223,7 @@ struct worker {
 	struct io_file *files;		/* nr_files of each (worker_alloc_files) */
 	unsigned nr_files;
 	struct file_gen *gens;
-	unsigned char **written;	/* verify: blocks written, one bit per unit */
-	uint16_t **wseq;		/* verify_write_sequence: each unit's last write number */
+	struct worker_verify verify;	/* verify= */
 	bool *nlink_at_open;		/* the file had links when opened */
 
 	struct io_req *reqs;
@@ -288,26 +313,13 @@ struct worker {
 	uint64_t bytes_issued;
 	unsigned next_file;
 	uint64_t writes_since_sync;
-	uint64_t verify_seq;
 	FILE *trace;			/* write_iolog: every issued I/O, fio's iolog v3 */
 	bool serialize;			/* serialize_overlap: overlapping requests wait (full loop) */
 	struct replay *replay;		/* read_iolog: the I/O to issue, in order */
 	uint64_t replay_pos;
 	uint64_t replay_base_ns;	/* when the log's time 0 falls */
-	/* verify_backlog: written blocks not yet read back, a FIFO ring (file, offset, length) */
-	struct backlog_entry {
-		uint64_t offset;
-		uint32_t len;
-		uint32_t file;
-	} *backlog;
-	uint64_t backlog_head, backlog_nr, backlog_left;
-	bool verifying;
-	bool check_reads;		/* verify every read against its block header */
-	bool job_writes;		/* job_writes(job->rw), for verify_read */
 	bool mixed;			/* rw=rw, randrw: pick_dir draws each direction */
 	unsigned char fixed_dir;	/* otherwise its one direction (trims: DDIR_WRITE) */
-	struct verifier *vfy;		/* verify_async: the threads that check reads */
-	unsigned vq_out;		/* requests with them (they count against iodepth) */
 	/* trims: the write direction's requests go out as trims; trimwrite writes each after */
 	bool trims;			/* (such jobs run the full loop) */
 	bool trimwrite;
@@ -321,8 +333,6 @@ struct worker {
 	unsigned nr_copy_ready;
 	uint64_t copy_next;		/* next source offset to read */
 	struct copy_check copy;
-	unsigned verify_file;
-	uint64_t verify_pos;
 
 	struct dir_stat *st;		/* STAT_NR entries */
 	struct meta_stat *meta;		/* rw=metadata (core/run/meta.c) */
@@ -333,7 +343,6 @@ struct worker {
 	uint64_t submit_hist[DEPTH_BUCKETS];	/* submit calls by I/Os taken (batch_bucket) */
 	uint64_t reap_hist[DEPTH_BUCKETS];	/* reap calls by I/Os returned */
 	uint64_t submit_one, reap_one;		/* those of one I/O, kept apart (count_call) */
-	uint64_t verify_errors;
 	/* continue_on_error: errors gone on after, and what error_dump reports */
 	uint64_t total_err;
 	int first_error;
