@@ -13,6 +13,7 @@
 
 #include "base/atomic.h"
 #include "base/tempfiles.h"
+#include "base/testhold.h"
 
 static bool overwrite_allowed;
 
@@ -320,6 +321,44 @@ static int place_noreplace(const char *tmp, const char *path)
 	return rename(tmp, path) ? -errno : 0;
 }
 
+/*
+ * Replace path, a file of iopath's (or empty, or allowed) a moment ago, with tmp. The file is
+ * checked on its descriptor, then exchanged with tmp (RENAME_EXCHANGE) and what came out is
+ * checked to be the inode that was checked: a name swapped for someone else's file in
+ * between is put back as it was, and -EEXIST. Where the filesystem cannot exchange names, a
+ * plain rename after the check on the descriptor: the only window left is that last step.
+ */
+static int place_replace(const char *tmp, const char *path)
+{
+	struct stat before, after;
+	int fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+
+	if (fd < 0)
+		return errno == ENOENT ? place_noreplace(tmp, path) : -errno;
+	if (fstat(fd, &before) || !S_ISREG(before.st_mode)) {
+		close(fd);
+		return -EPERM;
+	}
+	if (before.st_size && !marked_fd(fd) && !overwrite_allowed) {
+		close(fd);
+		return -EEXIST;
+	}
+	close(fd);
+	test_hold("IOPATH_TEST_HOLD_REPLACE", "");
+	if (renameat2(AT_FDCWD, tmp, AT_FDCWD, path, RENAME_EXCHANGE)) {
+		if (errno != EINVAL && errno != ENOSYS && errno != EOPNOTSUPP)
+			return -errno;
+		return rename(tmp, path) ? -errno : 0;
+	}
+	if (lstat(tmp, &after) || after.st_dev != before.st_dev || after.st_ino != before.st_ino) {
+		/* not the file checked: back where it was, and tmp is ours again */
+		(void)renameat2(AT_FDCWD, tmp, AT_FDCWD, path, RENAME_EXCHANGE);
+		return -EEXIST;
+	}
+	(void)unlink(tmp);
+	return 0;
+}
+
 int atomic_place(const char *tmp, const char *path, bool exclusive)
 {
 	enum out_kind kind;
@@ -334,7 +373,29 @@ int atomic_place(const char *tmp, const char *path, bool exclusive)
 		/* nothing there a moment ago: and nothing that appeared since is replaced */
 		return place_noreplace(tmp, path);
 	}
-	return rename(tmp, path) ? -errno : 0;
+	return place_replace(tmp, path);
+}
+
+int atomic_seal(struct atomic_file *a)
+{
+	int ret = 0;
+
+	if (a->direct || !a->f)
+		return 0;
+	if (fflush(a->f) || ferror(a->f))
+		ret = errno ? -errno : -EIO;
+	if (!ret && fsync(fileno(a->f)))
+		ret = -errno;
+	if (!ret) {
+		mark_fd(fileno(a->f));
+		(void)fremovexattr(fileno(a->f), TMP_XATTR);	/* no temporary any more */
+	}
+	if (fclose(a->f) && !ret)
+		ret = errno ? -errno : -EIO;
+	a->f = NULL;
+	if (ret)
+		atomic_abort(a);
+	return ret;
 }
 
 int atomic_commit(struct atomic_file *a)
@@ -350,19 +411,10 @@ int atomic_commit(struct atomic_file *a)
 		return ret;
 	}
 
-	if (fflush(a->f) || ferror(a->f))
-		ret = errno ? -errno : -EIO;
-	if (!ret && fsync(fileno(a->f)))
-		ret = -errno;
-	if (!ret) {
-		mark_fd(fileno(a->f));
-		(void)fremovexattr(fileno(a->f), TMP_XATTR);	/* no temporary any more */
-	}
-	if (fclose(a->f) && !ret)
-		ret = errno ? -errno : -EIO;
-	a->f = NULL;
-	if (!ret)
-		ret = atomic_place(a->tmp, a->path, false);
+	ret = atomic_seal(a);
+	if (ret)
+		return ret;
+	ret = atomic_place(a->tmp, a->path, false);
 	if (ret) {
 		atomic_abort(a);
 		return ret;

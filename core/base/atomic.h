@@ -51,6 +51,14 @@ int atomic_open(struct atomic_file *a, const char *path);
  */
 int atomic_commit(struct atomic_file *a);
 
+/*
+ * The first half of atomic_commit: flush, fsync, mark and close the temporary, which stays
+ * (still removed on an interrupt) until atomic_commit moves it over path or atomic_abort
+ * removes it. For several files written all or none: seal each, then commit each. 0 or
+ * -errno (the temporary removed).
+ */
+int atomic_seal(struct atomic_file *a);
+
 /* Give up: close and remove the temporary; path is untouched. */
 void atomic_abort(struct atomic_file *a);
 

@@ -530,7 +530,8 @@ int cmd_history(int argc, char **argv)
 			iop_errf(&err, -ENOMEM, "out of memory");
 			goto bad;
 		}
-	ng = history_group(order, nr, a.by, groups, members);
+	if (history_group(order, nr, a.by, groups, members, &ng, &err))
+		goto bad;
 	for (i = 0; i < ng; i++) {
 		xl[i] = malloc(160);
 		if (!xl[i]) {

@@ -1,12 +1,14 @@
 /* iopath results list|import|export: the results database's runs, in and out as JSON files. */
 #include <errno.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
 
+#include "base/atomic.h"
 #include "cli/cmdargs.h"
 #include "cli/commands.h"
 #include "results/store.h"
@@ -88,14 +90,85 @@ static int import_path(struct store *st, const char *path, unsigned *done, unsig
 	return ret;
 }
 
+static void export_name(char *path, size_t len, const char *output, bool to_dir, int64_t id)
+{
+	if (to_dir)
+		snprintf(path, len, "%s%srun-%" PRId64 ".json", output,
+			 output[strlen(output) - 1] == '/' ? "" : "/", id);
+	else
+		snprintf(path, len, "%s", output);
+}
+
+/*
+ * Every run to its file, all or none: each name is checked before anything is written (a
+ * file of the user's, a link, a device: refused naming it), each run is written to its
+ * temporary and synced, and only when all are the temporaries are moved into place.
+ */
+static int export_files(struct store *st, const int64_t *ids, unsigned n, const char *output,
+			bool to_dir, struct iop_err *err)
+{
+	struct atomic_file *af = calloc(n, sizeof(*af));
+	const size_t flags = JSON_INDENT(2) | JSON_REAL_PRECISION(12);
+	char path[PATH_MAX];
+	unsigned i, opened = 0;
+	int ret = 0;
+
+	if (!af)
+		return iop_errf(err, -ENOMEM, "out of memory");
+	for (i = 0; !ret && i < n; i++) {
+		export_name(path, sizeof(path), output, to_dir, ids[i]);
+		ret = atomic_check_as("--output", path, err);
+	}
+	for (i = 0; !ret && i < n; i++) {
+		struct results r;
+		json_t *j;
+
+		export_name(path, sizeof(path), output, to_dir, ids[i]);
+		ret = store_load_run(st, ids[i], &r, err);
+		if (ret)
+			break;
+		j = results_json(&r);
+		results_free(&r);
+		if (!j) {
+			ret = iop_errf(err, -ENOMEM, "out of memory writing %s", path);
+			break;
+		}
+		ret = atomic_open(&af[i], path);
+		if (!ret) {
+			opened = i + 1;
+			errno = 0;
+			if (json_dumpf(j, af[i].f, flags) || fputc('\n', af[i].f) == EOF)
+				ret = errno ? -errno : -EIO;
+			if (!ret)
+				ret = atomic_seal(&af[i]);
+		}
+		json_decref(j);
+		if (ret)
+			iop_errf(err, ret, "export --output %s: %s (nothing was exported)", path,
+				 strerror(-ret));
+	}
+	for (i = 0; !ret && i < n; i++) {
+		ret = atomic_commit(&af[i]);
+		if (ret)
+			iop_errf(err, ret, "export --output %s: %s (%u of %u runs exported)",
+				 af[i].path, strerror(-ret), i, n);
+		else
+			fprintf(stderr, "iopath: run %" PRId64 " -> %s\n", ids[i], af[i].path);
+	}
+	for (; i < opened; i++)
+		atomic_abort(&af[i]);
+	free(af);
+	return ret;
+}
+
 static int export_runs(struct store *st, const char *const *sels, unsigned nsel,
 		       const char *output, struct iop_err *err)
 {
 	int64_t *ids = NULL, *more;
 	unsigned n = 0, k, i;
 	struct stat sb;
+	unsigned j, kept;
 	bool to_dir;
-	char path[4096];
 	int ret = 0;
 
 	if (!nsel) {
@@ -119,6 +192,14 @@ static int export_runs(struct store *st, const char *const *sels, unsigned nsel,
 	}
 	if (ret)
 		goto out;
+	/* a run that two selectors name is exported once */
+	for (i = 0, kept = 0; i < n; i++) {
+		for (j = 0; j < kept && ids[j] != ids[i]; j++)
+			;
+		if (j == kept)
+			ids[kept++] = ids[i];
+	}
+	n = kept;
 	if (!n) {
 		ret = iop_errf(err, -ENOENT, "%s: no runs saved yet", st->db.where);
 		goto out;
@@ -134,33 +215,26 @@ static int export_runs(struct store *st, const char *const *sels, unsigned nsel,
 		ret = iop_errf(err, -errno, "export --output %s: %s", output, strerror(errno));
 		goto out;
 	}
-	for (i = 0; !ret && i < n; i++) {
-		struct results r;
+	if (!output) {
+		for (i = 0; !ret && i < n; i++) {
+			struct results r;
+			json_t *jv;
 
-		ret = store_load_run(st, ids[i], &r, err);
-		if (ret)
-			break;
-		if (to_dir)
-			snprintf(path, sizeof(path), "%s%srun-%" PRId64 ".json", output,
-				 output[strlen(output) - 1] == '/' ? "" : "/", ids[i]);
-		else
-			snprintf(path, sizeof(path), "%s", output ? output : "/dev/stdout");
-		if (!output) {
-			json_t *j = results_json(&r);
-
-			ret = j && json_dumpf(j, stdout, JSON_INDENT(2)) == 0 ? 0 : -EIO;
+			ret = store_load_run(st, ids[i], &r, err);
+			if (ret)
+				break;
+			jv = results_json(&r);
+			ret = jv && json_dumpf(jv, stdout, JSON_INDENT(2)) == 0 ? 0 : -EIO;
 			if (!ret)
 				putchar('\n');
-			json_decref(j);
+			json_decref(jv);
 			if (ret)
 				iop_errf(err, ret, "export: cannot write the run to stdout");
-		} else {
-			ret = results_write(&r, path, err);
-			if (!ret)
-				fprintf(stderr, "iopath: run %" PRId64 " -> %s\n", ids[i], path);
+			results_free(&r);
 		}
-		results_free(&r);
+		goto out;
 	}
+	ret = export_files(st, ids, n, output, to_dir, err);
 out:
 	free(ids);
 	return ret;

@@ -13,27 +13,33 @@ static const char *label_of(const struct results *r, const char *by)
 	return v ? v : "";
 }
 
-unsigned history_group(struct results **runs, unsigned n, const char *by,
-		       struct results **groups, unsigned *members)
+int history_group(struct results **runs, unsigned n, const char *by, struct results **groups,
+		  unsigned *members, unsigned *nr_groups, struct iop_err *err)
 {
-	struct iop_err ignored;
 	unsigned i, ng = 0;
+	int ret;
 
+	*nr_groups = 0;
 	for (i = 0; i < n; i++) {
 		if (by && ng && !strcmp(label_of(groups[ng - 1], by), label_of(runs[i], by))) {
 			/* the same version again: its repeats are more samples of the same cells */
-			if (!results_merge(groups[ng - 1], runs[i], &ignored)) {
-				results_free(runs[i]);
-				if (members)
-					members[ng - 1]++;
-				continue;
+			ret = results_merge(groups[ng - 1], runs[i], err);
+			if (ret) {
+				/* never a second group of the same label: the history stops here */
+				*nr_groups = ng;
+				return ret;
 			}
+			results_free(runs[i]);
+			if (members)
+				members[ng - 1]++;
+			continue;
 		}
 		if (members)
 			members[ng] = 1;
 		groups[ng++] = runs[i];
 	}
-	return ng;
+	*nr_groups = ng;
+	return 0;
 }
 
 int history_judge(struct results *const *groups, unsigned n, const struct cmp_opts *o,

@@ -17,12 +17,13 @@ struct hist_step {
 /*
  * Pool runs[0..n) (sorted, by value of label `by` when by is set) into groups: runs with
  * the same value of `by` are merged into the first of them (the others are freed and
- * emptied); without `by` every run is its own group. Returns the number of groups, whose
- * pointers go to groups[] (room for n); members[g], when members is not NULL, gets how many
- * runs group g pools (consecutive in runs[]).
+ * emptied); without `by` every run is its own group. *nr_groups gets the number of groups,
+ * whose pointers go to groups[] (room for n); members[g], when members is not NULL, gets how
+ * many runs group g pools (consecutive in runs[]). 0, or -errno when a merge failed (out of
+ * memory: the error in err, and the groups made so far in groups[]).
  */
-unsigned history_group(struct results **runs, unsigned n, const char *by,
-		       struct results **groups, unsigned *members);
+int history_group(struct results **runs, unsigned n, const char *by, struct results **groups,
+		  unsigned *members, unsigned *nr_groups, struct iop_err *err);
 
 /*
  * compare_results between each two adjacent groups, with o (its metrics, threshold, alpha

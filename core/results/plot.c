@@ -63,6 +63,48 @@ static void gp_lit(char *dst, size_t len, const char *src)
 	dst[o] = '\0';
 }
 
+/*
+ * An existing chart directory may hold only what iopath wrote there: its charts and their
+ * data (marked, each checked on the file opened without following links), empty files, and
+ * the private directories of an earlier drawing. Anything else (a file of the user's, a
+ * link, a device, a directory of theirs) refuses the directory before the run, naming it.
+ */
+static int plot_dir_is_ours(const char *opt, const char *dir, struct iop_err *err)
+{
+	DIR *d = opendir(dir);
+	struct dirent *de;
+	int ret = 0;
+
+	if (!d)
+		return iop_errf(err, -errno, "%s %s: %s", opt, dir, strerror(errno));
+	while (!ret && (de = readdir(d))) {
+		struct stat st;
+		int fd;
+
+		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
+			continue;
+		fd = openat(dirfd(d), de->d_name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+		if (fd < 0 || fstat(fd, &st))
+			ret = -(errno == ELOOP ? ELOOP : errno);
+		else if (S_ISDIR(st.st_mode) && strncmp(de->d_name, ".iopath-plot.", 13))
+			ret = -EISDIR;
+		else if (S_ISREG(st.st_mode) && st.st_size && !iop_marked_fd(fd))
+			ret = -EEXIST;
+		else if (!S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode))
+			ret = -EPERM;
+		if (fd >= 0)
+			close(fd);
+		if (ret)
+			ret = iop_errf(err, ret,
+				       "%s %s: %s/%s is %s, which iopath did not write; iopath draws charts only into a new directory or one holding only its own charts (name another)",
+				       opt, dir, dir, de->d_name,
+				       ret == -ELOOP ? "a symbolic link" : ret == -EEXIST ? "a file of someone else's" :
+				       ret == -EISDIR ? "a directory" : ret == -EPERM ? "not a regular file" : strerror(-ret));
+	}
+	closedir(d);
+	return ret;
+}
+
 int plot_check_dir(const char *opt, const char *dir, struct iop_err *err)
 {
 	struct stat st;
@@ -83,7 +125,7 @@ int plot_check_dir(const char *opt, const char *dir, struct iop_err *err)
 				opt, dir);
 	if (!S_ISDIR(st.st_mode))
 		return iop_errf(err, -ENOTDIR, "%s %s exists and is not a directory", opt, dir);
-	return 0;
+	return plot_dir_is_ours(opt, dir, err);
 }
 
 /*

@@ -53,7 +53,7 @@ static json_t *identity_strings(const json_t *src, const char *path, unsigned id
 static int load_cell(struct results *r, const json_t *jc, unsigned idx, const char *path,
 		     struct iop_err *err)
 {
-	const json_t *ident = json_object_get(jc, "identity"), *samples, *s;
+	const json_t *ident = json_object_get(jc, "identity"), *samples, *s, *rep;
 	const char *status = str_or(jc, "status", "ok"), *reason = str_or(jc, "reason", NULL);
 	struct cell *c;
 	json_t *id;
@@ -96,6 +96,13 @@ static int load_cell(struct results *r, const json_t *jc, unsigned idx, const ch
 		if (cell_add_sample(c, json_incref((json_t *)s)))
 			return iop_errf(err, -ENOMEM, "%s: out of memory", path);
 	}
+	/* the count iopath writes beside the samples says how many there are, never more */
+	rep = json_object_get(jc, "repeats");
+	if (rep && !(json_is_integer(rep) && json_integer_value(rep) >= 0 &&
+		     json_integer_value(rep) == (json_int_t)json_array_size(samples)))
+		return iop_errf(err, -EINVAL,
+				"%s: cells[%u].repeats is not the number of its samples (%zu): a whole number that counts them",
+				path, idx, json_array_size(samples));
 	return 0;
 }
 

@@ -209,4 +209,15 @@ Test(counted, negative_rates_and_times_in_result_files_are_refused)
 	cr_assert_eq(r.status, 2, "exit %d: %s", r.status, r.err);
 	cr_assert_not_null(strstr(r.err, "read.iops is -5"), "%s", r.err);
 	run_out_free(&r);
+	/* a count of repeats that is negative, or not what the samples are */
+	make_run(b, "k=b");
+	j = json_load_path(a);
+	json_object_set_new(json_array_get(json_object_get(j, "cells"), 0), "repeats",
+			    json_integer(-3));
+	cr_assert_eq(json_dump_file(j, a, 0), 0);
+	json_decref(j);
+	r = iopath_run("compare", a, b, NULL);
+	cr_assert_eq(r.status, 2, "exit %d: %s", r.status, r.err);
+	cr_assert_not_null(strstr(r.err, "cells[0].repeats"), "%s", r.err);
+	run_out_free(&r);
 }
