@@ -112,7 +112,8 @@ const struct engine_ops dirstat_engine = {
 const struct engine_ops dirdelete_engine = {
 	.name = "dirdelete",
 	.help = "times rmdir(2) of each file's name as a directory (made before the pass); nothing moves",
-	.flags = ENGINE_SYNC | ENGINE_NO_DATA | ENGINE_FILE_OP | ENGINE_NO_LAYOUT | ENGINE_DIRS,
+	.flags = ENGINE_SYNC | ENGINE_NO_DATA | ENGINE_FILE_OP | ENGINE_NO_LAYOUT | ENGINE_DIRS |
+		 ENGINE_REMOVES,
 	.init = dd_init,
 	.exit = dir_exit,
 	.open_file = dir_open,

@@ -51,7 +51,8 @@ static bool fileop_open(struct worker *w, struct io_file *f, unsigned i, unsigne
 	/* after the timing: a file this job created is iopath's, one it removed leaves no mark */
 	if (f->fd >= 0 && w->plan->file_missing && w->plan->file_missing[plan_path(w->plan, w->clone, i)])
 		target_mark_owned(f->fd, f->path);
-	if (ops->flags & ENGINE_REMOVES)
+	/* a removed directory (dirdelete's own) had no mark to remove */
+	if ((ops->flags & ENGINE_REMOVES) && !(ops->flags & ENGINE_DIRS))
 		target_remove(f->path);
 	if (ops->close_file)
 		ops->close_file(&w->eng, f);

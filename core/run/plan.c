@@ -259,7 +259,12 @@ int check_target(const struct job_spec *job, const struct job_plan *plan,
 	/* filecreate opens its files read-write and leaves an existing one as it is */
 	if (creates)
 		need = 0;
-	/* the directory engines' own rules (dirdelete removes only what it made) apply */
+	/* a directory engine that removes (dirdelete) removes only the directories it makes */
+	if ((job->engine->flags & ENGINE_DIRS) && (job->engine->flags & ENGINE_REMOVES) &&
+	    ret != -ENOENT)
+		return iop_errf(err, -EEXIST,
+				"job %s: ioengine=%s would remove %s, which is already there: it removes only the directories it makes itself (remove it first, or name a new path)",
+				job->name, job->engine->name, path);
 	if (ret == -EISDIR && (job->engine->flags & ENGINE_DIRS))
 		return 0;
 

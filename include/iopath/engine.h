@@ -137,7 +137,9 @@ struct engine {
  */
 #define ENGINE_FILE_OP		(1u << 8)
 #define ENGINE_NO_LAYOUT	(1u << 9)	/* creates its files itself: none is laid out */
-#define ENGINE_REMOVES		(1u << 10)	/* removes its files: the ownership rules of unlink=1 */
+#define ENGINE_REMOVES		(1u << 10)	/* removes its files: the ownership rules of unlink=1
+						 * (with ENGINE_DIRS: only directories it makes, so an
+						 * existing name is refused when planned) */
 /*
  * Capabilities the probe and the planner ask of an engine (never its name):
  * TRIAL: it may fail where plain files work (its ring or AIO context refused, or the filesystem

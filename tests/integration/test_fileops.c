@@ -398,18 +398,33 @@ Test(fileops, dirstat_makes_the_directories_first_and_stats_each)
 Test(fileops, dirdelete_removes_the_directories_it_made_and_no_other)
 {
 	const char *dir = tmpdir_make();
+	struct run_out r;
 	char path[400];
 	json_t *root = fileop_run(dir, "dirdelete", "read", NULL, 0);
 
 	expect_fileop_counts(root, "read", "write");
 	cr_assert_eq(count_dirs(dir, "f", 8), 0);
 	json_decref(root);
-	/* a directory that was there before is not removed */
+	/*
+	 * a directory (or a file) that was there before is not removed: refused when the job is
+	 * planned, one line naming it, exit 2, and none of the others is made or removed
+	 */
 	snprintf(path, sizeof(path), "%s/f.0.3", dir);
 	cr_assert_eq(mkdir(path, 0700), 0);
-	root = fileop_run(dir, "dirdelete", "read", NULL, 1);
+	r = iopath_run("--name=f", "--ioengine=dirdelete", "--rw=read", tmp_str("--directory=%s", dir),
+		       "--nrfiles=8", "--filesize=16k", "--bs=4k", NULL);
+	cr_assert_eq(r.status, 2, "exit %d: %s", r.status, r.err);
+	cr_assert_not_null(strstr(r.err, "f.0.3, which is already there"), "%s", r.err);
+	run_out_free(&r);
 	cr_assert_eq(count_dirs(dir, "f", 8), 1);
-	json_decref(root);
+	rmdir(path);
+	file_write_text(path, "the user's\n");
+	r = iopath_run("--name=f", "--ioengine=dirdelete", "--rw=read", tmp_str("--directory=%s", dir),
+		       "--nrfiles=8", "--filesize=16k", "--bs=4k", NULL);
+	cr_assert_eq(r.status, 2, "exit %d: %s", r.status, r.err);
+	run_out_free(&r);
+	cr_assert_str_eq(file_text(path), "the user's\n");
+	cr_assert_eq(count_dirs(dir, "f", 8), 0);
 }
 
 /*
