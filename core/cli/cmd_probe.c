@@ -200,7 +200,7 @@ int cmd_probe(int argc, char **argv)
 	struct probe_path *p;
 	struct iop_err err;
 	json_t *paths = NULL;
-	int i, ret, rc = 0;
+	int i, left, ret, rc = 0;
 
 	ret = parse_args(argc, argv, &a);
 	if (ret) {
@@ -214,6 +214,24 @@ int cmd_probe(int argc, char **argv)
 		ret = 1;
 		goto out_free;
 	}
+	/*
+	 * Refusals first, before anything is described: a path that cannot be probed (missing,
+	 * unreadable) is one line on stderr and dropped; when none is left, that is all (exit 2).
+	 */
+	for (i = 0, left = 0; i < a.nr_paths; i++) {
+		err.msg[0] = '\0';
+		if (probe_path(a.paths[i], a.flags & PROBE_EXISTING, p, &err)) {
+			fprintf(stderr, "iopath %s\n", err.msg);
+			a.paths[i] = NULL;
+			rc = EXIT_USAGE;
+		} else {
+			left++;
+		}
+	}
+	if (!left) {
+		ret = rc;
+		goto out_free;
+	}
 	/* Ctrl-C: nothing to save, but the trial file must not stay behind */
 	install_exit_signals();
 	probe_host(&h);
@@ -221,6 +239,8 @@ int cmd_probe(int argc, char **argv)
 		print_host(&h);
 	for (i = 0; i < a.nr_paths; i++) {
 		err.msg[0] = '\0';
+		if (!a.paths[i])
+			continue;
 		if (probe_path(a.paths[i], a.flags, p, &err)) {
 			fprintf(stderr, "iopath %s\n", err.msg);
 			rc = EXIT_USAGE;

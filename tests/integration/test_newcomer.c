@@ -21,6 +21,8 @@ static void assert_missing_refused(struct run_out *r, const char *path)
 	cr_assert_eq(strchr(r->err, '\n'), r->err + strlen(r->err) - 1, "not one line: %s", r->err);
 	/* the parent exists: it must not be described in the missing path's place */
 	cr_assert_null(strstr(r->out, "summary"), "a path was described: %s", r->out);
+	/* with nothing left to probe, the refusal is all: no host section before it */
+	cr_assert_eq(r->out[0], '\0', "printed beside the refusal: %s", r->out);
 }
 
 Test(newcomer, probe_of_a_missing_path_is_refused_not_answered_by_its_parent)
@@ -38,6 +40,7 @@ Test(newcomer, probe_of_a_missing_path_is_refused_not_answered_by_its_parent)
 	r = iopath_run("probe", "--json", missing, NULL);
 	cr_assert_eq(r.status, 2, "--json: exit %d: %s", r.status, r.err);
 	cr_assert_null(strstr(r.out, "\"mount_point\""), "--json described a path: %s", r.out);
+	cr_assert_eq(r.out[0], '\0', "--json printed beside the refusal: %s", r.out);
 	run_out_free(&r);
 }
 
