@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "report/html_int.h"
+#include "report/report.h"
 #include "stats/rstats.h"
 
 /* Rows beyond which a table scrolls in a box of its own, so that the charts stay in reach. */
@@ -21,10 +22,38 @@ static void fmt_val(char *b, size_t len, enum metric_id m, double v)
 	svg_fmt_num(b, len, v / metric_table[m].display_div);
 }
 
+/* Why each cell is implausible (report_cell_implausible), "" when it is not; NULL on ENOMEM. */
+static char (*implausible_cells(const struct hset *s))[400]
+{
+	struct plaus_cell *pc = calloc(s->nr + 1, sizeof(*pc));
+	char (*fs)[160] = calloc(s->nr + 1, sizeof(*fs)), (*why)[400] = calloc(s->nr + 1,
+										     sizeof(*why));
+	const json_t *targets = json_object_get(s->doc, "targets");
+	unsigned i;
+
+	for (i = 0; pc && fs && why && i < s->nr; i++) {
+		pc[i].identity = s->cells[i].identity;
+		pc[i].value = strcmp(s->cells[i].status, "ok") ? 0 : s->cells[i].med[MET_IOPS];
+		pc[i].fs = report_target_fs(targets, jstr(s->cells[i].identity, "target", NULL),
+					    fs[i], sizeof(fs[i]));
+	}
+	for (i = 0; pc && fs && why && i < s->nr; i++)
+		if (!report_cell_implausible(pc, s->nr, i, why[i], sizeof(why[i])))
+			why[i][0] = '\0';
+	if (!pc || !fs) {
+		free(why);
+		why = NULL;
+	}
+	free(pc);
+	free(fs);
+	return why;
+}
+
 /* The results table: the varying identity, then every metric's median (sortable). */
 static void cells_table(FILE *f, const struct hset *s, const char *id)
 {
-	unsigned i, k, m;
+	char (*why)[400] = implausible_cells(s);
+	unsigned i, k, m, nimp = 0;
 	char b[96];
 
 	fprintf(f, "<h3>Results</h3>\n<p class=\"muted\">Medians over each cell's repeats; "
@@ -83,6 +112,12 @@ static void cells_table(FILE *f, const struct hset *s, const char *id)
 			h_text(f, c->reason);
 			fputs("</span>", f);
 		}
+		if (why && why[i][0]) {
+			fputs(", <b class=\"implausible\" title=\"", f);
+			h_text(f, why[i]);
+			fputs("\">implausible</b>", f);
+			nimp++;
+		}
 		fputs("</td>", f);
 		snprintf(b, sizeof(b), "%u", c->n);
 		h_num_td(f, c->n, b);
@@ -116,6 +151,22 @@ static void cells_table(FILE *f, const struct hset *s, const char *id)
 		fputs("</tr>\n", f);
 	}
 	fputs("</tbody></table></div>\n", f);
+	/* cells their neighbours contradict: named under the table, with the reason */
+	if (nimp) {
+		fprintf(f, "<div class=\"warn implausible\"><b>Implausible (%u):</b> contradicted by cells that should agree with them<ul>\n",
+			nimp);
+		for (i = 0; i < s->nr; i++) {
+			if (!why[i][0])
+				continue;
+			fputs("<li>", f);
+			h_text(f, s->cells[i].label);
+			fputs(": ", f);
+			h_text(f, why[i]);
+			fputs("</li>\n", f);
+		}
+		fputs("</ul></div>\n", f);
+	}
+	free(why);
 }
 
 void html_results(FILE *f, const struct hset *s, const char *id)
@@ -177,7 +228,15 @@ void html_suite_rows(FILE *f, const json_t *suite, const char *id)
 		if (json_is_true(json_object_get(r, "spread_too_wide")))
 			fputs("repeats spread too wide to judge ", f);
 		if (json_is_true(json_object_get(r, "direct_fallback")))
-			fputs("<b>NOT direct I/O</b> (fell back to buffered)", f);
+			fputs("<b>NOT direct I/O</b> (fell back to buffered) ", f);
+		if (json_is_string(json_object_get(r, "direct_not_honoured"))) {
+			fputs("<b>NOT direct I/O</b> (direct=1 asked, not honoured) ", f);
+		}
+		if (json_is_string(json_object_get(r, "implausible"))) {
+			fputs("<span class=\"implausible\"><b>implausible:</b> ", f);
+			h_text(f, jstr(r, "implausible", ""));
+			fputs("</span>", f);
+		}
 		fputs("</td></tr>\n", f);
 		for (a = 0; a < nt && strcmp(tests[a], jstr(r, "test", "?")); a++)
 			;
@@ -205,8 +264,9 @@ void html_suite_rows(FILE *f, const json_t *suite, const char *id)
 			;
 		if (a < nt && b < np && json_is_number(json_object_get(r, "ratio_to_reference"))) {
 			v[a * np + b] = ratio;
-			snprintf(tb[a * np + b], sizeof(tb[0]), "%.2f\xc3\x97%s", ratio,
-				 json_is_true(json_object_get(r, "spread_too_wide")) ? " !" : "");
+			snprintf(tb[a * np + b], sizeof(tb[0]), "%.2f\xc3\x97%s%s", ratio,
+				 json_is_true(json_object_get(r, "spread_too_wide")) ? " !" : "",
+				 json_is_string(json_object_get(r, "implausible")) ? " ?" : "");
 			text[a * np + b] = tb[a * np + b];
 		}
 	}
@@ -222,7 +282,7 @@ void html_suite_rows(FILE *f, const json_t *suite, const char *id)
 
 		snprintf(title, sizeof(title), "How many times longer than on %s",
 			 jstr(suite, "reference", "the reference"));
-		snprintf(legend, sizeof(legend), "red: slower than %s, blue: faster, white: the same; !: repeats too spread to judge",
+		snprintf(legend, sizeof(legend), "red: slower than %s, blue: faster, white: the same; !: repeats too spread to judge; ?: implausible (see the table)",
 			 jstr(suite, "reference", "the reference"));
 		if (m && !svg_heatmap(m, &h) && !fflush(m))
 			fprintf(f, "<figure>%s</figure>\n", buf);

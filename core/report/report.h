@@ -75,6 +75,27 @@ const char *report_workload_of(const struct job_result *res);
  */
 double report_neighbour_ratio(const struct run_results *r, unsigned i);
 bool report_implausible(double ratio);
+
+/*
+ * Cells (a sweep's, a suite's) against their neighbours, by identity (an object of strings):
+ * those that differ only in "engine", at iodepth 1, both engines touching storage, by the
+ * 8x rule above against the others' median (two or more of them); those that differ only in
+ * "target" where both targets are the same filesystem (fs, report_fs_name), spread over more
+ * than half their median, the bound a cell's own repeats are held to. True, with one sentence why (without the cell's name), when cell
+ * i is contradicted.
+ */
+struct plaus_cell {
+	const json_t *identity;
+	double value;		/* its median rate (IOPS; a suite's MiB/s or ops/s), 0: none */
+	const char *fs;		/* its target's filesystem, NULL when unknown */
+};
+bool report_cell_implausible(const struct plaus_cell *c, unsigned n, unsigned i, char *why,
+			     size_t len);
+/* "ext4 /dev/vda1 at /": one filesystem's name (a mount); "" when fstype or mount is unknown. */
+void report_fs_name(char *buf, size_t len, const char *fstype, const char *source,
+		    const char *mount);
+/* The filesystem of the target role in a result's targets ([{role, probe}]), or NULL. */
+const char *report_target_fs(const json_t *targets, const char *role, char *buf, size_t len);
 /* One CSV field, quoted as RFC 4180 asks when it holds a comma, quote or line break. */
 void report_csv_field(FILE *f, const char *s);
 /* A number as a CSV field: no exponent, nothing at all for NaN. */

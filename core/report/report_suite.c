@@ -92,9 +92,10 @@ void report_suite_table(FILE *f, const struct suite_opts *o, const struct suite_
 			snprintf(ratio, sizeof(ratio), "%.2f", c->ratio);
 		else
 			snprintf(ratio, sizeof(ratio), "-");
-		fprintf(f, "%-20s %-18s %-6s %10s %21s  %8s%s%s%s\n", c->test, path, c->metric, med,
+		fprintf(f, "%-20s %-18s %-6s %10s %21s  %8s%s%s%s%s\n", c->test, path, c->metric, med,
 			range, ratio, c->wide ? " !" : "", c->fell_back ? " (direct=0)" : "",
-			c->not_direct[0] ? " (NOT direct)" : "");
+			c->not_direct[0] ? " (NOT direct)" : "",
+			c->implausible[0] ? " (implausible)" : "");
 		any_wide |= c->wide;
 		any_note |= c->fell_back;
 	}
@@ -111,6 +112,10 @@ void report_suite_table(FILE *f, const struct suite_opts *o, const struct suite_
 		}
 	}
 	not_direct_lines(f, o, res);
+	for (i = 0; i < res->nr_cells; i++)
+		if (res->cells[i].implausible[0] && !res->cells[i].failed)
+			fprintf(f, "(implausible) %s on %s: %s\n", res->cells[i].test,
+				o->targets[res->cells[i].to].name, res->cells[i].implausible);
 	if (res->interrupted)
 		fprintf(f, "(interrupted: the table is partial)\n");
 }
@@ -186,6 +191,8 @@ static json_t *cell_json(const struct suite_opts *o, const struct suite_cell *c)
 	json_object_set_new(e, "direct_fallback", json_boolean(c->fell_back));
 	if (c->not_direct[0])
 		json_object_set_new(e, "direct_not_honoured", json_string(c->not_direct));
+	if (c->implausible[0] && !c->failed)
+		json_object_set_new(e, "implausible", json_string(c->implausible));
 	if (c->note[0])
 		json_object_set_new(e, c->failed ? "error" : "note", json_string(c->note));
 	return e;

@@ -38,6 +38,7 @@ struct suite_cell {
 	char note[320];			/* why it failed, or why it fell back */
 	char not_direct[320];		/* direct=1 asked and a cache answered: the evidence */
 	bool failed;			/* no repeat succeeded */
+	char implausible[400];		/* contradicted by its neighbours: why (report.h), else "" */
 };
 
 struct suite_opts {

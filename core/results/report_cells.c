@@ -192,13 +192,45 @@ static void not_direct_lines(FILE *f, const struct results *r)
 	}
 }
 
-/* The status column: ok, unreliable, NOT direct, or what stopped the cell. */
-static void cell_status_text(char *buf, size_t len, const struct cell *cell, bool noisy)
+/*
+ * Each cell as its neighbours see it (report_cell_implausible): its identity, its median
+ * IOPS, its target's filesystem. fs: one name per cell. NULL on ENOMEM.
+ */
+struct plaus_cell *cells_plausibility(const struct results *r, char (**fs)[160])
+{
+	struct plaus_cell *pc = calloc(r->nr + 1, sizeof(*pc));
+	unsigned i;
+
+	*fs = calloc(r->nr + 1, sizeof(**fs));
+	if (!pc || !*fs) {
+		free(pc);
+		free(*fs);
+		*fs = NULL;
+		return NULL;
+	}
+	for (i = 0; i < r->nr; i++) {
+		struct rsummary s;
+
+		pc[i].identity = r->cells[i].identity;
+		pc[i].value = r->cells[i].status == CELL_OK && !cell_summary(&r->cells[i], MET_IOPS, &s)
+				     ? s.median : 0;
+		pc[i].fs = report_target_fs(r->targets,
+					    json_string_value(json_object_get(r->cells[i].identity,
+									      "target")),
+					    (*fs)[i], sizeof((*fs)[i]));
+	}
+	return pc;
+}
+
+/* The status column: ok, unreliable, NOT direct, implausible, or what stopped the cell. */
+static void cell_status_text(char *buf, size_t len, const struct cell *cell, bool noisy,
+			     bool implausible)
 {
 	const char *nd = cell_not_direct(cell) ? ", NOT direct" : "";
 
 	if (cell->status == CELL_OK)
-		snprintf(buf, len, "%s%s", noisy ? "unreliable" : "ok", nd);
+		snprintf(buf, len, "%s%s%s", noisy ? "unreliable" : "ok", nd,
+			 implausible ? ", implausible" : "");
 	else
 		snprintf(buf, len, "%s: %.*s", cell_status_name(cell->status), (int)len - 16,
 			 cell->reason ? cell->reason : "");
@@ -231,7 +263,8 @@ void report_cells_table(FILE *f, const struct results *r, double cv_warn)
 	unsigned nv = cells_identity_keys(r, true, vary, 10), i, k, c, unreliable = 0;
 	struct table t = { 0 };
 	bool repeated = false, clipped = false, sched = false;
-	char (*row)[TCELL];
+	char (*row)[TCELL], (*fs)[160] = NULL, why[400];
+	struct plaus_cell *pc;
 
 	for (i = 0; i < r->nr; i++) {
 		repeated |= r->cells[i].nr > 1;
@@ -242,6 +275,7 @@ void report_cells_table(FILE *f, const struct results *r, double cv_warn)
 	row = table_row(&t);
 	if (!row)
 		return;
+	pc = cells_plausibility(r, &fs);
 	for (k = 0; k < nv; k++)
 		snprintf(row[k], TCELL, "%s", vary[k]);
 	c = nv;
@@ -305,11 +339,18 @@ void report_cells_table(FILE *f, const struct results *r, double cv_warn)
 			fmt_metric(row[c++], TCELL, m, have[m] ? s[m].median : NAN);
 		if (sched)
 			fmt_metric(row[c++], TCELL, MET_CLAT_P99, cell_sched_p99(cell));
-		cell_status_text(row[c++], TCELL, cell, noisy);
+		cell_status_text(row[c++], TCELL, cell, noisy,
+				 pc && report_cell_implausible(pc, r->nr, i, why, sizeof(why)));
 		unreliable += noisy;
 	}
 	table_print(f, &t);
 	not_direct_lines(f, r);
+	/* a cell its neighbours contradict: which, and why */
+	for (i = 0; pc && i < r->nr; i++)
+		if (report_cell_implausible(pc, r->nr, i, why, sizeof(why)))
+			fprintf(f, "implausible: %s: %s\n", r->cells[i].label, why);
+	free(pc);
+	free(fs);
 	if (clipped)
 		fprintf(f, "95%% CI: a lower end below zero (repeats too few or too spread for a symmetric interval) is shown as 0\n");
 	if (unreliable)

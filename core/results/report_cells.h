@@ -26,6 +26,12 @@ int report_cells_csv(FILE *f, const struct results *r);
 
 /* Identity keys in display order, only those whose value varies across cells when
  * varying_only; returns how many (at most max). */
+struct plaus_cell;
+/*
+ * The cells as report_cell_implausible reads them (identity, median IOPS, the target's
+ * filesystem from r->targets); *fs holds the names. Free both; NULL on ENOMEM.
+ */
+struct plaus_cell *cells_plausibility(const struct results *r, char (**fs)[160]);
 unsigned cells_identity_keys(const struct results *r, bool varying_only, const char **keys,
 			     unsigned max);
 

@@ -337,7 +337,56 @@ out:
 	cell_job_free(&cj);
 }
 
-static void summarise(const struct suite_opts *o, struct suite_result *res)
+/* The filesystem the target's directory is on (report_fs_name), "" when not probed. */
+static void target_fs(const struct suite_opts *o, const struct suite_result *res, unsigned t,
+		      char *buf, size_t len)
+{
+	unsigned k;
+
+	*buf = '\0';
+	for (k = 0; k < res->probes.nr; k++) {
+		const struct probed_dir *d = res->probes.dirs[k];
+
+		if (!strcmp(d->dir, o->targets[t].tmp) && !d->error)
+			report_fs_name(buf, len, d->p.fstype, d->p.mount_source, d->p.mount_point);
+	}
+}
+
+/*
+ * A test on two targets that are the same filesystem measures the same thing twice: cells
+ * that disagree more than repeats may are marked implausible (report_cell_implausible),
+ * which a single repeat cannot show by itself. Copies (two targets) are left out.
+ */
+static void neighbours(const struct suite_opts *o, struct suite_result *res)
+{
+	struct plaus_cell *pc = calloc(res->nr_cells + 1, sizeof(*pc));
+	char (*fs)[160] = calloc(o->nr_targets + 1, sizeof(*fs));
+	unsigned i;
+
+	for (i = 0; pc && fs && i < o->nr_targets; i++)
+		target_fs(o, res, i, fs[i], sizeof(fs[i]));
+	for (i = 0; pc && fs && i < res->nr_cells; i++) {
+		const struct suite_cell *c = &res->cells[i];
+
+		if (c->failed || c->from != c->to)
+			continue;
+		pc[i].identity = json_pack("{s:s,s:s}", "test", c->test, "target",
+					   o->targets[c->to].name);
+		pc[i].value = c->sum.median;
+		pc[i].fs = fs[c->to][0] ? fs[c->to] : NULL;
+	}
+	for (i = 0; pc && fs && i < res->nr_cells; i++)
+		if (pc[i].identity &&
+		    !report_cell_implausible(pc, res->nr_cells, i, res->cells[i].implausible,
+					     sizeof(res->cells[i].implausible)))
+			res->cells[i].implausible[0] = '\0';
+	for (i = 0; pc && i < res->nr_cells; i++)
+		json_decref((json_t *)pc[i].identity);
+	free(pc);
+	free(fs);
+}
+
+void suite_summarise(const struct suite_opts *o, struct suite_result *res)
 {
 	unsigned i, k;
 
@@ -366,6 +415,7 @@ static void summarise(const struct suite_opts *o, struct suite_result *res)
 				c->ratio = ref->sum.median / c->sum.median;
 		}
 	}
+	neighbours(o, res);
 }
 
 /* The first cell of each distinct run (a workload on its from/to targets). */
@@ -455,7 +505,7 @@ int suite_vm_paths(struct suite_opts *o, struct suite_result *res, const struct 
 	if (run_stop_requested())
 		res->interrupted = true;
 	if (!ret)
-		summarise(o, res);
+		suite_summarise(o, res);
 	return ret;
 }
 

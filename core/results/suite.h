@@ -43,6 +43,12 @@ int suite_vm_paths(struct suite_opts *o, struct suite_result *res, const struct 
 int suite_explain(const struct suite_opts *o, struct suite_result *res, int argc, char **argv,
 		  explain_progress_fn fn, void *arg, json_t **out, struct iop_err *err);
 
+/*
+ * The table's numbers from the cells' values (suite_vm_paths calls it after the runs): each
+ * cell's summary, whether its repeats spread too wide, its ratio to the reference, and whether
+ * a cell of the same test on a target that is the same filesystem (res->probes) contradicts it.
+ */
+void suite_summarise(const struct suite_opts *o, struct suite_result *res);
 void suite_result_free(struct suite_result *res);
 
 #endif

@@ -12,6 +12,7 @@
 #include "report/report.h"
 #include "report/report_suite.h"
 #include "results/report_cells.h"
+#include "results/suite.h"
 #include "results/results.h"
 
 #define NOTE "direct=1 on fuse at /mnt/share: O_DIRECT is not honoured"
@@ -211,4 +212,118 @@ Test(cells_text, a_row_its_neighbours_contradict_is_implausible)
 	spec[2].iodepth = 32;
 	cr_assert_eq(report_neighbour_ratio(&r, 2), 0);
 	free(spec);
+}
+
+#define PROBE_OF(fst, src, mnt)                                                                \
+	"\"probe\": {\"fstype\": \"" fst "\", \"mount_source\": \"" src "\","                  \
+	" \"mount_point\": \"" mnt "\"}"
+#define CELL_ON(target, iops)                                                                  \
+	"{\"identity\": {\"engine\": \"psync\", \"target\": \"" target "\", \"rw\": \"randread\"}," \
+	" \"status\": \"ok\", \"samples\": [" SAMPLE(iops, 4096000, "") "]}"
+
+/* Two targets that are one filesystem (a, b) and another (c): the same work on a and b 2.5x apart. */
+static const char twins_json[] =
+	"{\"schema_version\": 1, \"kind\": \"sweep\", \"targets\": ["
+	"{\"role\": \"a\", \"path\": \"/srv/a\", " PROBE_OF("ext4", "/dev/vda1", "/") "},"
+	"{\"role\": \"b\", \"path\": \"/srv/b\", " PROBE_OF("ext4", "/dev/vda1", "/") "},"
+	"{\"role\": \"c\", \"path\": \"/dev/shm\", " PROBE_OF("tmpfs", "tmpfs", "/dev/shm") "}],"
+	" \"cells\": [" CELL_ON("a", 10000) "," CELL_ON("b", 4000) "," CELL_ON("c", 100000) "]}";
+
+/* A sweep's cells on two targets that are the same filesystem, 2.5x apart at one repeat */
+Test(cells_text, the_same_work_twice_on_one_filesystem_far_apart_is_implausible)
+{
+	char path[] = "/tmp/iopath-test-twins.XXXXXX", row[512], *t;
+	struct iop_err err = { "" };
+	struct results r;
+	int fd = mkstemp(path);
+
+	cr_assert_geq(fd, 0);
+	cr_assert_eq(write(fd, twins_json, strlen(twins_json)), (ssize_t)strlen(twins_json));
+	close(fd);
+	cr_assert_eq(results_load(path, &r, &err), 0, "%s", err.msg);
+	unlink(path);
+	t = text_of(report_cells_table, NULL, &r);
+	cr_assert(row_with(t, "a ", "10000", row, sizeof(row)) || row_with(t, "a", "10.0k", row, sizeof(row)),
+		  "%s", t);
+	cr_assert_not_null(strstr(row, "implausible"), "a's row is not flagged:\n%s", t);
+	cr_assert_not_null(strstr(t, "2.50x apart from b, the same filesystem (ext4 /dev/vda1 at /)"),
+			   "no line says why:\n%s", t);
+	cr_assert(row_with(t, "c", "100.0k", row, sizeof(row)), "%s", t);
+	cr_assert_null(strstr(row, "implausible"), "another filesystem's cell was flagged:\n%s", t);
+	free(t);
+	/* 1.5x apart is within what repeats may spread */
+	r.cells[1].val[0][MET_IOPS] = 6667;
+	t = text_of(report_cells_table, NULL, &r);
+	cr_assert_null(strstr(t, "implausible"), "%s", t);
+	free(t);
+	results_free(&r);
+}
+
+/* The engines' rule on cells: at iodepth 1 one storage engine 46x the others' median */
+Test(cells_text, a_cell_its_engine_neighbours_contradict_is_implausible)
+{
+	static const char *const engines[] = { "sync", "psync", "pvsync", "pvsync2", "null" };
+	static const double iops[] = { 12500, 13472, 625814, 12093, 2e6 };
+	struct plaus_cell pc[5];
+	char why[400];
+	unsigned i;
+
+	for (i = 0; i < 5; i++)
+		pc[i] = (struct plaus_cell){
+			.identity = json_pack("{s:s,s:s,s:s}", "engine", engines[i], "iodepth", "1",
+					      "rw", "randread"),
+			.value = iops[i],
+		};
+	cr_assert(report_cell_implausible(pc, 5, 2, why, sizeof(why)));
+	cr_assert_not_null(strstr(why, "x the IOPS of the other engines"), "%s", why);
+	for (i = 0; i < 5; i++)
+		cr_assert(i == 2 || !report_cell_implausible(pc, 5, i, why, sizeof(why)), "%s: %s",
+			  engines[i], why);
+	/* deeper queues are where engines differ: not judged */
+	json_object_set_new((json_t *)pc[2].identity, "iodepth", json_string("32"));
+	cr_assert(!report_cell_implausible(pc, 5, 2, why, sizeof(why)));
+	for (i = 0; i < 5; i++)
+		json_decref((json_t *)pc[i].identity);
+}
+
+/* The suite's same test on two targets that are one filesystem, 2.5x apart at --repeat 1 */
+Test(cells_text, a_suite_test_on_one_filesystem_twice_far_apart_is_flagged)
+{
+	struct suite_opts o = { .nr_targets = 3, .repeat = 1, .scale = 1 };
+	struct suite_cell cells[3] = { 0 };
+	struct suite_result res = { .nr_cells = 3, .cells = cells };
+	struct probed_dir d[3] = { 0 }, *dirs[3] = { &d[0], &d[1], &d[2] };
+	double v[3] = { 400, 160, 4000 };
+	char *t = NULL;
+	size_t len = 0;
+	FILE *f;
+	unsigned i;
+
+	res.probes.nr = 3;
+	res.probes.dirs = dirs;
+	for (i = 0; i < 3; i++) {
+		snprintf(o.targets[i].name, sizeof(o.targets[i].name), "%s", i == 0 ? "disk" : i == 1 ? "disk2" : "shm");
+		snprintf(o.targets[i].tmp, sizeof(o.targets[i].tmp), "/t%u/iopath-suite", i);
+		snprintf(d[i].dir, sizeof(d[i].dir), "%s", o.targets[i].tmp);
+		snprintf(d[i].p.fstype, sizeof(d[i].p.fstype), "%s", i < 2 ? "ext4" : "tmpfs");
+		snprintf(d[i].p.mount_source, sizeof(d[i].p.mount_source), "%s", i < 2 ? "/dev/vda1" : "tmpfs");
+		snprintf(d[i].p.mount_point, sizeof(d[i].p.mount_point), "%s", i < 2 ? "/" : "/dev/shm");
+		cells[i] = (struct suite_cell){ .test = "cat-read", .workload = "cat-read",
+						.metric = "MiB/s", .from = i, .to = i, .n = 1,
+						.values = &v[i], .meta_op = -1 };
+	}
+	suite_summarise(&o, &res);
+	cr_assert_not_null(strstr(cells[0].implausible, "2.50x apart from disk2"), "%s", cells[0].implausible);
+	cr_assert_not_null(strstr(cells[1].implausible, "2.50x apart from disk"), "%s", cells[1].implausible);
+	cr_assert_eq(cells[2].implausible[0], '\0', "%s", cells[2].implausible);
+	f = open_memstream(&t, &len);
+	cr_assert_not_null(f);
+	report_suite_table(f, &o, &res, NULL);
+	cr_assert_eq(fclose(f), 0);
+	cr_assert_not_null(strstr(t, "(implausible) cat-read on disk2: 2.50x apart from disk"), "%s", t);
+	free(t);
+	/* the same values on two filesystems are not each other's neighbours */
+	snprintf(d[1].p.mount_point, sizeof(d[1].p.mount_point), "/srv");
+	suite_summarise(&o, &res);
+	cr_assert_eq(cells[0].implausible[0], '\0', "%s", cells[0].implausible);
 }
