@@ -364,3 +364,11 @@ verdict-test: iopath
 
 lab-test: static
 	tests/lab/lab-test
+
+# make lab-upgrade-test: QEMU 7.2 (the system's) against 10.0 (bookworm-backports, fetched into
+# the cache by scripts/deps.sh --lab-upgrade, never installed) on 9p and virtio-blk, the builds
+# booted alternately, in both orders, judged by iopath compare (docs/lab.md). Under TCG about
+# 12-25 minutes (LAB_UPGRADE_BOOTS, LAB_UPGRADE_ROUNDS); not in .ci/run.
+.PHONY: lab-upgrade-test
+lab-upgrade-test: static
+	tests/lab/lab-upgrade-test

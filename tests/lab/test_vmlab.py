@@ -342,6 +342,59 @@ class Compare(unittest.TestCase):
         recs = [self.rec(0, 1, "nvme", "psync", status="failed")]
         self.assertIsNone(vm.merged_result(recs, 0, 1))
 
+    def test_each_job_keeps_its_own_results_global_options(self):
+        recs = [self.rec(0, 1, "nvme", "psync"), self.rec(0, 1, "nvme", "io_uring")]
+        for r in recs:
+            r["result"] = dict(r["result"], **{"global options": {"ioengine": r["engine"]}})
+        doc = vm.merged_result(recs, 0, 1)
+        self.assertEqual([j["job options"]["ioengine"] for j in doc["jobs"]],
+                         ["psync", "io_uring"])
+        self.assertEqual(doc["global options"], {})
+
+    def test_each_boot_is_its_own_document(self):
+        recs = [dict(self.rec(0, 1, "nvme", "psync"), boot_index=b) for b in (1, 2)]
+        recs[1]["result"] = dict(recs[1]["result"], marker=2)
+        self.assertNotIn("marker", vm.merged_result(recs, 0, 1, 1))
+        self.assertEqual(vm.merged_result(recs, 0, 1, 2)["marker"], 2)
+        self.assertIsNone(vm.merged_result(recs, 0, 1, 3))
+
+
+class Interleaving(unittest.TestCase):
+    def test_builds_alternate_per_path_and_boot(self):
+        a, b = path("9p-none"), path("virtio-blk-raw")
+        self.assertEqual(vm.boot_order(2, [a, b], 2),
+                         [(1, a, 0), (1, a, 1), (1, b, 0), (1, b, 1),
+                          (2, a, 0), (2, a, 1), (2, b, 0), (2, b, 1)])
+
+    def test_one_build_boots_each_path_once_a_boot(self):
+        a = path("9p-none")
+        self.assertEqual(vm.boot_order(1, [a], 3), [(1, a, 0), (2, a, 0), (3, a, 0)])
+
+    def test_boots_below_one_are_refused(self):
+        with contextlib.redirect_stderr(io.StringIO()), self.assertRaises(SystemExit) as e:
+            vm.parse_args(["--boots", "0"])
+        self.assertEqual(e.exception.code, 2)
+
+
+class DataDirs(unittest.TestCase):
+    def test_the_system_qemu_needs_none(self):
+        self.assertEqual(vm.qemu_datadirs("/usr/bin/qemu-system-x86_64"), [])
+
+    def test_an_unpacked_qemu_gets_its_own_firmware_dirs(self):
+        import tempfile
+        with tempfile.TemporaryDirectory() as t:
+            for d in ("usr/bin", "usr/share/qemu", "usr/share/seabios"):
+                os.makedirs(os.path.join(t, d))
+            exe = os.path.join(t, "usr/bin/qemu-system-x86_64")
+            open(exe, "w").close()
+            self.assertEqual(vm.qemu_datadirs(exe),
+                             [os.path.join(t, "usr/share/qemu"),
+                              os.path.join(t, "usr/share/seabios")])
+            q = {"binary": exe, "machines": {}, "datadirs": vm.qemu_datadirs(exe)}
+            argv = vm.base_cmdline(q, "tcg", "K", "I", "pc", 512, 1, "", "C")
+            self.assertEqual(argv[1:5], ["-L", os.path.join(t, "usr/share/qemu"),
+                                         "-L", os.path.join(t, "usr/share/seabios")])
+
 
 def load_lab_test():
     loader = importlib.machinery.SourceFileLoader("labtest", os.path.join(HERE, "lab-test"))
@@ -500,3 +553,54 @@ class NumaLab(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+def load_upgrade_test():
+    loader = importlib.machinery.SourceFileLoader("upgradetest",
+                                                  os.path.join(HERE, "lab-upgrade-test"))
+    spec = importlib.util.spec_from_loader("upgradetest", loader)
+    mod = importlib.util.module_from_spec(spec)
+    loader.exec_module(mod)
+    return mod
+
+
+class UpgradeGoals(unittest.TestCase):
+    ut = load_upgrade_test()
+    P9 = "9p-none/io_uring/upgrade/seqwrite-1m"
+    BLK = "virtio-blk-qcow2-none-threads/io_uring/upgrade/seqwrite-1m"
+
+    def orders(self, p9, blk, p9b=None, blkb=None):
+        row = lambda v: {"verdict": v, "p_adj": 0.01}
+        return {"old-first": {self.P9: row(p9), self.BLK: row(blk)},
+                "new-first": {self.P9: row(p9b or p9), self.BLK: row(blkb or blk)}}
+
+    def test_the_expected_verdicts_in_both_orders_pass(self):
+        self.assertEqual(self.ut.judge(self.orders("regression", "within noise")), [])
+        self.assertEqual(self.ut.judge(self.orders("regression", "unchanged")), [])
+        self.assertEqual(self.ut.judge(self.orders("regression", "unchanged",
+                                                   blkb="within noise")), [])
+
+    def test_an_improvement_in_one_order_only_differs(self):
+        bad = self.ut.judge(self.orders("regression", "unchanged", blkb="improvement"))
+        self.assertEqual(len(bad), 1)
+        self.assertIn("differ between the orders: old-first no change shown, new-first "
+                      "improvement", bad[0])
+
+    def test_a_9p_cell_within_noise_fails(self):
+        bad = self.ut.judge(self.orders("regression", "unchanged", p9b="within noise"))
+        self.assertTrue(any("new-first" in b and "expected regression" in b for b in bad))
+        self.assertTrue(any("differ between the orders" in b for b in bad))
+
+    def test_a_virtio_blk_regression_fails(self):
+        bad = self.ut.judge(self.orders("regression", "regression"))
+        self.assertEqual(len(bad), 2)
+        self.assertIn("expected not a regression", bad[0])
+
+    def test_nothing_compared_fails(self):
+        self.assertEqual(self.ut.judge({"old-first": {}}), ["no cell was compared"])
+
+    def test_the_iops_rows_are_read_from_compare_json(self):
+        doc = {"cells": [{"label": self.P9, "metrics": [
+            {"metric": "bw", "verdict": "x"}, {"metric": "iops", "verdict": "regression"}]}]}
+        self.assertEqual(self.ut.cells_of(doc), {self.P9: {"metric": "iops",
+                                                           "verdict": "regression"}})
