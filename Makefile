@@ -294,7 +294,7 @@ html-test: iopath
 	IOPATH_BIN=$(CURDIR)/iopath /usr/bin/python3 tests/html/browser_test.py
 
 # make gallery: one page of each kind (sweep, explain, compare, history, trend, run, suite,
-# probe) from the fixed results in tests/html/gallery/, into build/gallery/ with screenshots
+# a NOT direct target, probe) from the fixed results in tests/html/gallery/, into build/gallery/ with screenshots
 # at 1280 px and as printed (index.html shows them), to look at after a change. Measures
 # nothing; the screenshots are skipped, with the reason, without Chromium. About 30 s.
 gallery: iopath

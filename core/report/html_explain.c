@@ -229,7 +229,7 @@ static void directions(FILE *f, const json_t *d)
 
 /* The explanation of each path's limit, where the result has one (iopath.explain). */
 /* The cells explain ran (its own section's), folded: a table and charts of their own. */
-static void explain_cells(FILE *f, const json_t *ex, const char *id)
+static void explain_cells(FILE *f, const json_t *ex, const char *id, const char *whose)
 {
 	json_t *doc = json_pack("{s:O}", "cells", json_object_get(ex, "cells"));
 	struct hset s;
@@ -240,7 +240,7 @@ static void explain_cells(FILE *f, const json_t *ex, const char *id)
 	if (!hset_load(&s, doc)) {
 		snprintf(xid, sizeof(xid), "%s-explain", id);
 		fprintf(f, "<details class=\"explain-cells\"><summary>The %u cells explain ran on the targets "
-			"(not the sweep's)</summary>\n", s.nr);
+			"(not the %s's)</summary>\n", s.nr, whose);
 		html_results(f, &s, xid);
 		fputs("</details>\n", f);
 		hset_free(&s);
@@ -297,6 +297,7 @@ void html_explain(FILE *f, const json_t *doc, const json_t *raw, const char *id)
 	}
 	fputs("</div>\n", f);
 	if (json_array_size(json_object_get(ex, "cells")))
-		explain_cells(f, ex, id);
+		explain_cells(f, ex, id,
+			      json_object_get(json_object_get(raw, "iopath"), "suite") ? "suite" : "sweep");
 }
 

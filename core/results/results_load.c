@@ -73,7 +73,34 @@ static char *read_file(const char *path, size_t *len, struct iop_err *err)
 }
 
 /*
- * sweep --explain keeps explain's cells in the explanation's section (iopath.explain.cells):
+ * A fio-shaped file's (suite --explain's) explain cells, as its jobs are read: each cell's
+ * samples appended to a copy's jobs, named by the cell's label.
+ */
+static json_t *with_explain_jobs(json_t *root, const json_t *ex)
+{
+	json_t *copy = json_copy(root), *jobs = json_copy(json_object_get(root, "jobs")), *job;
+	const json_t *c, *smp;
+	size_t i, k;
+
+	if (!copy || !jobs || json_object_set_new(copy, "jobs", jobs)) {
+		json_decref(copy);
+		return NULL;
+	}
+	json_array_foreach(ex, i, c)
+		json_array_foreach(json_object_get(c, "samples"), k, smp) {
+			job = json_deep_copy(smp);
+			if (!job || json_object_set(job, "jobname", json_object_get(c, "label")) ||
+			    json_array_append_new(jobs, job)) {
+				json_decref(copy);
+				return NULL;
+			}
+		}
+	return copy;
+}
+
+/*
+ * sweep --explain and suite --explain keep explain's cells in the explanation's section
+ * (iopath.explain.cells):
  * they are loaded after the sweep's own, so that explain, compare and the store read all that
  * was measured (results_explain_cells says how many). root itself when there are none.
  */
@@ -83,6 +110,9 @@ static json_t *with_explain_cells(json_t *root)
 					   "cells");
 	json_t *copy, *cells;
 
+	if (json_array_size(ex) && !json_object_get(root, "cells") &&
+	    json_is_array(json_object_get(root, "jobs")))
+		return with_explain_jobs(root, ex);
 	if (!json_array_size(ex) || !json_is_array(json_object_get(root, "cells")))
 		return json_incref(root);
 	copy = json_copy(root);

@@ -518,7 +518,7 @@ int suite_explain(const struct suite_opts *o, struct suite_result *res, int argc
 {
 	struct explain_target t[SUITE_TARGETS_MAX];
 	struct results r;
-	unsigned i, k;
+	unsigned i;
 	int ret;
 
 	ret = results_init(&r, "suite", "vm-paths", argc, argv, err);
@@ -529,16 +529,16 @@ int suite_explain(const struct suite_opts *o, struct suite_result *res, int argc
 	ret = explain_run(&r, t, o->nr_targets, &res->probes, NULL, fn, arg, err);
 	if (r.interrupted)
 		res->interrupted = true;
-	for (i = 0; i < r.nr; i++)
-		for (k = 0; k < r.cells[i].nr; k++) {
-			json_t *job = json_deep_copy(json_array_get(r.cells[i].samples, k));
-
-			if (job)
-				json_object_set_new(job, "jobname", json_string(r.cells[i].label));
-			json_array_append_new(res->jobs, job);
-		}
+	/* explain's cells go in its own section (.iopath.explain.cells), never among the suite's jobs */
 	if (!ret) {
+		json_t *doc = results_json(&r);
+
 		*out = explain_results(&r, err);
+		if (!*out || !doc || json_object_set(*out, "cells", json_object_get(doc, "cells"))) {
+			json_decref(*out);
+			*out = NULL;
+		}
+		json_decref(doc);
 		ret = *out ? 0 : -ENOMEM;
 	}
 	results_free(&r);

@@ -125,3 +125,48 @@ Test(suite, unknown_reference_is_a_usage_error)
 	cr_assert_not_null(strstr(r.err, "nope"), "%s", r.err);
 	run_out_free(&r);
 }
+
+/* The rows of the page's table with this id: "<tr>" between its <tbody> and </tbody>. */
+static unsigned page_rows(const char *page, const char *id)
+{
+	const char *p = strstr(page, id), *end;
+	unsigned n = 0;
+
+	cr_assert_not_null(p, "no table %s", id);
+	end = strstr(p, "</tbody>");
+	cr_assert_not_null(end);
+	for (p = strstr(p, "<tbody>"); (p = strstr(p + 1, "<tr")) && p < end;)
+		n++;
+	return n;
+}
+
+/*
+ * suite --explain: its cells live in the explanation's section of the JSON (iopath.explain.cells)
+ * and of the page (a table of their own), never among the suite's rows.
+ */
+Test(suite, explain_cells_are_kept_apart_from_the_suites_rows)
+{
+	const char *dir = tmpdir_make();
+	char *page;
+	json_t *root, *rows, *cells;
+	struct run_out r = iopath_run("suite", "vm-paths", tmp_str("--target=only=%s", dir),
+				      "--repeat=1", "--scale=1/2048", "--explain",
+				      tmp_str("--output=%s/s.json", dir), "--output-format=json",
+				      tmp_str("--html=%s/s.html", dir), NULL);
+
+	cr_assert_eq(r.status, 0, "exit %d: %s", r.status, r.err);
+	root = json_load_path(tmp_str("%s/s.json", dir));
+	cr_assert_not_null(root);
+	rows = json_object_get(json_object_get(json_object_get(root, "iopath"), "suite"), "rows");
+	cells = json_object_get(json_object_get(json_object_get(root, "iopath"), "explain"), "cells");
+	cr_assert_eq(json_array_size(rows), 1 + 10, "the suite's own rows only");
+	cr_assert_geq(json_array_size(cells), 4, "explain's cells in its section");
+	page = file_text(tmp_str("%s/s.html", dir));
+	cr_assert_not_null(page);
+	cr_assert_eq(page_rows(page, "id=\"r0-suite\""), 1 + 10, "the page's suite table");
+	cr_assert_eq(page_rows(page, "id=\"r0-explain-table\""), json_array_size(cells),
+		     "explain's table on the page");
+	free(page);
+	json_decref(root);
+	run_out_free(&r);
+}

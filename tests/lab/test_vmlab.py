@@ -27,6 +27,16 @@ def path(name):
     return next(p for p in vm.PATHS if p.name == name)
 
 
+class Progress(unittest.TestCase):
+    def test_the_line_before_each_cell_counts_and_gives_an_eta_once_one_ran(self):
+        self.assertEqual(vm.progress_line([], 4, "QEMU 7.2.0 blk-raw"),
+                         "cell 1/4: QEMU 7.2.0 blk-raw (ETA ?)")
+        # two cells took 30 and 50 s: the two left take about 80 s more
+        self.assertEqual(vm.progress_line([30.0, 50.0], 4, "QEMU 10.0.0 9p-none"),
+                         "cell 3/4: QEMU 10.0.0 9p-none (ETA 1:20)")
+        self.assertEqual(vm.progress_line([125.0], 2, "x"), "cell 2/2: x (ETA 2:05)")
+
+
 class PathTable(unittest.TestCase):
     def test_names_are_unique(self):
         names = [p.name for p in vm.PATHS]
