@@ -409,6 +409,27 @@ json_t *iopath_json_ok(const char *dir, const char *arg, ...)
 	return root;
 }
 
+json_t *iopath_out_json(const char *arg, ...)
+{
+	char *argv[64];
+	unsigned n = 0;
+	struct run_out r;
+	json_t *root;
+	va_list ap;
+
+	argv[n++] = (char *)"iopath";
+	va_start(ap, arg);
+	for (; arg && n < 63; arg = va_arg(ap, const char *))
+		argv[n++] = (char *)arg;
+	va_end(ap);
+	argv[n] = NULL;
+	r = iopath_runv(argv);
+	cr_assert_eq(r.status, 0, "exit %d: %s", r.status, r.err);
+	root = json_from_string(r.out);
+	run_out_free(&r);
+	return root;
+}
+
 void leak_check_off_under_ptrace(void)
 {
 	const char *cur = getenv("ASAN_OPTIONS");

@@ -66,6 +66,12 @@ json_t *iopath_json_in(const char *dir, char *const *args, int want_status, char
  */
 json_t *iopath_json_ok(const char *dir, const char *arg, ...) __attribute__((sentinel));
 
+/*
+ * Run iopath with the arguments (NULL ends them); the test fails unless it exits 0. What it
+ * printed on stdout, parsed as JSON (the test fails if it is not).
+ */
+json_t *iopath_out_json(const char *arg, ...) __attribute__((sentinel));
+
 /* Parse a JSON file or string; the test fails if it does not parse. */
 json_t *json_load_path(const char *path);
 json_t *json_from_string(const char *s);

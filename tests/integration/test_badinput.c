@@ -136,15 +136,26 @@ Test(badinput, recursive_include)
 	run_out_free(&r);
 }
 
+/*
+ * A 256k job of rw on the user's file with options a and b (NULL: none) is refused, saying
+ * want (and, if accepted, what the option accepts), the file untouched.
+ */
+static void job_refused(const char *rw, const char *a, const char *b, const char *want,
+			bool accepted)
+{
+	uint64_t sum = own_file();
+	struct run_out r = iopath_run("--name=w", fopt, rw, "--size=256k", a, b, NULL);
+
+	assert_usage_error(&r, sum, want);
+	if (accepted)
+		cr_assert_not_null(strstr(r.err, "accepted"), "%s: no accepted values: %s", a, r.err);
+	run_out_free(&r);
+}
+
 /* --opt=value: each bad value is refused naming the option and what it accepts. */
 static void option_refused(const char *opt, const char *want)
 {
-	uint64_t sum = own_file();
-	struct run_out r = iopath_run("--name=w", fopt, "--rw=write", "--size=256k", opt, NULL);
-
-	assert_usage_error(&r, sum, want);
-	cr_assert_not_null(strstr(r.err, "accepted"), "%s: no accepted values: %s", opt, r.err);
-	run_out_free(&r);
+	job_refused("--rw=write", opt, NULL, want, true);
 }
 
 Test(badinput, negative_numbers)
@@ -163,12 +174,8 @@ Test(badinput, overflowing_numbers)
 
 Test(badinput, a_ring_deeper_than_the_kernel_allows)
 {
-	uint64_t sum = own_file();
-	struct run_out r = iopath_run("--name=w", fopt, "--rw=write", "--size=256k",
-				      "--ioengine=io_uring", "--iodepth=32769", NULL);
-
-	assert_usage_error(&r, sum, "iodepth=32769 is more than ioengine=io_uring can queue (at most 32768");
-	run_out_free(&r);
+	job_refused("--rw=write", "--ioengine=io_uring", "--iodepth=32769",
+		    "iodepth=32769 is more than ioengine=io_uring can queue (at most 32768", false);
 }
 
 Test(badinput, zero_block_size)
@@ -183,12 +190,7 @@ Test(badinput, unknown_engine)
 
 Test(badinput, conflicting_options)
 {
-	uint64_t sum = own_file();
-	struct run_out r = iopath_run("--name=w", fopt, "--rw=randwrite", "--size=256k",
-				      "--verify=crc32c", "--norandommap", NULL);
-
-	assert_usage_error(&r, sum, "drop norandommap");
-	run_out_free(&r);
+	job_refused("--rw=randwrite", "--verify=crc32c", "--norandommap", "drop norandommap", false);
 }
 
 /* fio's create_work_dirs(): the directories a file's name needs are made (mode 0700) */

@@ -168,21 +168,34 @@ static void same_prios(json_t *f, json_t *io, const char *dir, const char *lat, 
 		  dir, in, n, want, lo * 100, hi * 100);
 }
 
-Test(cmdprio, percentage_gives_half_the_reads_the_realtime_class)
+/*
+ * args run by both tools (in a directory of their own): direction dir has the same priorities,
+ * want's share of its I/Os in lo-hi (want NULL: the priorities alone); other (NULL: none) the
+ * same priorities.
+ */
+static void prios_agree(const char *const *args, const char *dir, const char *want, double lo,
+			double hi, const char *other)
 {
 	const char *top = tmpdir_make();
-	const char *args[] = { "--name=p", "--filename=data", "--size=4m", "--ioengine=libaio",
-			       "--direct=1", "--rw=randread", "--iodepth=4", "--cmdprio_percentage=50",
-			       NULL };
 	json_t *f, *io;
 
 	SKIP_UNLESS_ABLE();
 	both(top, args, &f, &io);
-	/* 1024 I/Os, each real-time with p = 0.5: 35-65% is more than nine deviations wide */
-	same_prios(f, io, "read", "clat_ns", "1/0", 0.35, 0.65);
-	same_prios(f, io, "write", "clat_ns", NULL, 0, 0);
+	same_prios(f, io, dir, "clat_ns", want, lo, hi);
+	if (other)
+		same_prios(f, io, other, "clat_ns", NULL, 0, 0);
 	json_decref(f);
 	json_decref(io);
+}
+
+Test(cmdprio, percentage_gives_half_the_reads_the_realtime_class)
+{
+	const char *args[] = { "--name=p", "--filename=data", "--size=4m", "--ioengine=libaio",
+			       "--direct=1", "--rw=randread", "--iodepth=4", "--cmdprio_percentage=50",
+			       NULL };
+
+	/* 1024 I/Os, each real-time with p = 0.5: 35-65% is more than nine deviations wide */
+	prios_agree(args, "read", "1/0", 0.35, 0.65, "write");
 }
 
 Test(cmdprio, io_uring_with_lat_percentiles_keeps_total_latency_per_priority)
@@ -209,35 +222,22 @@ Test(cmdprio, io_uring_with_lat_percentiles_keeps_total_latency_per_priority)
 
 Test(cmdprio, bssplit_with_class_and_level_per_entry)
 {
-	const char *top = tmpdir_make();
 	const char *args[] = { "--name=b", "--filename=data", "--size=8m", "--ioengine=libaio",
 			       "--direct=1", "--rw=randrw", "--iodepth=4", "--bssplit=4k/50:16k/50",
 			       "--cmdprio_bssplit=4k/25/1/1:4k/75/3/2:16k/0,16k/100/2/6",
 			       "--prioclass=2", "--prio=7", NULL };
-	json_t *f, *io;
 
-	SKIP_UNLESS_ABLE();
-	both(top, args, &f, &io);
-	same_prios(f, io, "read", "clat_ns", NULL, 0, 0);
-	same_prios(f, io, "write", "clat_ns", NULL, 0, 0);
-	json_decref(f);
-	json_decref(io);
+	prios_agree(args, "read", NULL, 0, 0, "write");
 }
 
 Test(cmdprio, group_reporting_and_mixed_merge_priorities)
 {
-	const char *top = tmpdir_make();
 	const char *args[] = { "--name=m", "--filename=data", "--size=2m", "--ioengine=libaio",
 			       "--direct=1", "--rw=randrw", "--iodepth=2", "--numjobs=2",
 			       "--group_reporting", "--unified_rw_reporting=mixed",
 			       "--cmdprio_percentage=50", NULL };
-	json_t *f, *io;
 
-	SKIP_UNLESS_ABLE();
-	both(top, args, &f, &io);
-	same_prios(f, io, "mixed", "clat_ns", "1/0", 0.35, 0.65);
-	json_decref(f);
-	json_decref(io);
+	prios_agree(args, "mixed", "1/0", 0.35, 0.65, NULL);
 }
 
 /*

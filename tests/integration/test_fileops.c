@@ -122,12 +122,8 @@ Test(fileops, ftruncate_sets_the_size_to_each_write_offset)
 
 Test(fileops, ftruncate_refuses_a_reading_job)
 {
-	const char *dir = tmpdir_make();
-	char d[300];
-	struct run_out r;
-
-	snprintf(d, sizeof(d), "--directory=%s", dir);
-	r = iopath_run("--name=t", "--ioengine=ftruncate", "--rw=randread", "--size=1m", d, NULL);
+	struct run_out r = iopath_run("--name=t", "--ioengine=ftruncate", "--rw=randread",
+				      "--size=1m", tmp_str("--directory=%s", tmpdir_make()), NULL);
 	cr_assert_eq(r.status, 2, "exit %d: %s", r.status, r.err);
 	cr_assert_not_null(strstr(r.err, "ioengine=ftruncate truncates on writes only"), "%s", r.err);
 	cr_assert_eq(strchr(r.err, '\n'), r.err + strlen(r.err) - 1, "not one line: %s", r.err);
@@ -136,13 +132,8 @@ Test(fileops, ftruncate_refuses_a_reading_job)
 
 Test(fileops, readonly_refuses_a_falloc_read_job)
 {
-	const char *dir = tmpdir_make();
-	char d[300];
-	struct run_out r;
-
-	snprintf(d, sizeof(d), "--directory=%s", dir);
-	r = iopath_run("--readonly", "--name=f", "--ioengine=falloc", "--rw=read", "--size=1m", d,
-		       NULL);
+	struct run_out r = iopath_run("--readonly", "--name=f", "--ioengine=falloc", "--rw=read",
+				      "--size=1m", tmp_str("--directory=%s", tmpdir_make()), NULL);
 	cr_assert_eq(r.status, 2, "exit %d: %s", r.status, r.err);
 	cr_assert_not_null(strstr(r.err, "--readonly forbids"), "%s", r.err);
 	run_out_free(&r);
@@ -249,13 +240,9 @@ Test(fileops, filedelete_deletes_every_file_even_with_unlink_0)
 
 Test(fileops, filedelete_second_loop_fails_as_fio_with_enoent)
 {
-	const char *dir = tmpdir_make();
-	char d[300];
-	struct run_out r;
-
-	snprintf(d, sizeof(d), "--directory=%s", dir);
-	r = iopath_run("--name=f", "--ioengine=filedelete", "--nrfiles=2", "--filesize=4k",
-		       "--loops=2", d, NULL);
+	struct run_out r = iopath_run("--name=f", "--ioengine=filedelete", "--nrfiles=2",
+				      "--filesize=4k", "--loops=2",
+				      tmp_str("--directory=%s", tmpdir_make()), NULL);
 	cr_assert_eq(r.status, 1, "exit %d: %s", r.status, r.err);
 	cr_assert_not_null(strstr(r.err, "delete("), "%s", r.err);
 	run_out_free(&r);

@@ -68,26 +68,25 @@ Test(fio_gaps, gtod_reduce_measures_io_but_no_latency_or_samples)
 	json_decref(root);
 }
 
-Test(fio_gaps, disable_clat_alone_keeps_total_latency)
+/* A 1m null read (256 I/Os) with options a and b: how many completion and total latencies. */
+static void latencies_counted(const char *a, const char *b, long long clat, long long lat)
 {
-	const char *args[] = { "--name=g", "--ioengine=null", "--size=1m", "--rw=read",
-			       "--disable_clat=1", NULL };
+	const char *args[] = { "--name=g", "--ioengine=null", "--size=1m", "--rw=read", a, b, NULL };
 	json_t *root = tool_json(false, args);
 
-	cr_expect_eq(lat_n(root, 0, "read", "clat_ns"), 0);
-	cr_expect_eq(lat_n(root, 0, "read", "lat_ns"), 256);
+	cr_expect_eq(lat_n(root, 0, "read", "clat_ns"), clat, "%s %s: clat", a, b ? b : "");
+	cr_expect_eq(lat_n(root, 0, "read", "lat_ns"), lat, "%s %s: lat", a, b ? b : "");
 	json_decref(root);
+}
+
+Test(fio_gaps, disable_clat_alone_keeps_total_latency)
+{
+	latencies_counted("--disable_clat=1", NULL, 0, 256);
 }
 
 Test(fio_gaps, gtod_reduce_later_option_turns_one_back_on)
 {
-	const char *args[] = { "--name=g", "--ioengine=null", "--size=1m", "--rw=read",
-			       "--gtod_reduce=1", "--disable_clat=0", NULL };
-	json_t *root = tool_json(false, args);
-
-	cr_expect_eq(lat_n(root, 0, "read", "clat_ns"), 256);
-	cr_expect_eq(lat_n(root, 0, "read", "lat_ns"), 0);
-	json_decref(root);
+	latencies_counted("--gtod_reduce=1", "--disable_clat=0", 256, 0);
 }
 
 Test(fio_gaps, gtod_reduce_side_by_side_with_fio)
@@ -813,13 +812,10 @@ Test(fio_gaps, verify_meta_interval_and_pattern_as_fio, .timeout = 60)
 
 Test(fio_gaps, verify_meta_checks_headers_and_pattern_not_a_checksum)
 {
-	const char *dir = tmpdir_make();
-	char path[300], file[320];
+	const char *path = tmp_str("%s/m", tmpdir_make()), *file = tmp_str("--filename=%s", path);
 	struct run_out r;
 	FILE *f;
 
-	snprintf(path, sizeof(path), "%s/m", dir);
-	snprintf(file, sizeof(file), "--filename=%s", path);
 	r = iopath_run("--name=w", file, "--size=64k", "--bs=4k", "--rw=write", "--verify=meta",
 		       "--do_verify=0", NULL);
 	cr_assert_eq(r.status, 0, "%s", r.err);

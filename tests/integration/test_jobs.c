@@ -15,11 +15,9 @@ static json_t *run_json(const char *dir, const char *a1, const char *a2, const c
 
 Test(jobs, fsync_every_n_writes)
 {
-	const char *dir = tmpdir_make();
-	char file[300];
+	const char *dir = tmpdir_make(), *file = tmp_str("--filename=%s/f", dir);
 	json_t *root;
 
-	snprintf(file, sizeof(file), "--filename=%s/f", dir);
 	root = run_json(dir, "--name=w", file, "--size=256k", "--rw=write", "--fsync=4");
 	/* 64 writes of 4k, an fsync after every 4 */
 	cr_assert_eq(job_int(root, 0, "write", "total_ios"), 64);
@@ -44,11 +42,9 @@ Test(jobs, several_files_share_the_size)
 
 Test(jobs, numjobs_reports_each_worker_unless_grouped)
 {
-	const char *dir = tmpdir_make();
-	char d[300];
+	const char *dir = tmpdir_make(), *d = tmp_str("--directory=%s", dir);
 	json_t *root;
 
-	snprintf(d, sizeof(d), "--directory=%s", dir);
 	root = run_json(dir, "--name=n", d, "--size=1m", "--rw=read", "--numjobs=3");
 	cr_assert_eq(json_array_size(json_object_get(root, "jobs")), 3);
 	json_decref(root);
@@ -94,12 +90,10 @@ Test(jobs, group_reporting_samples_are_the_groups_bandwidth)
 
 Test(jobs, time_based_runs_for_runtime)
 {
-	const char *dir = tmpdir_make();
-	char file[300];
+	const char *dir = tmpdir_make(), *file = tmp_str("--filename=%s/f", dir);
 	json_t *root;
 	long long rt;
 
-	snprintf(file, sizeof(file), "--filename=%s/f", dir);
 	root = run_json(dir, "--name=t", file, "--size=1m", "--runtime=1", "--time_based");
 	rt = job_int(root, 0, "read", "runtime");
 	cr_assert(rt >= 1000 && rt < 1500, "runtime %lld ms", rt);
@@ -110,11 +104,9 @@ Test(jobs, time_based_runs_for_runtime)
 
 Test(jobs, loops_repeat_the_io)
 {
-	const char *dir = tmpdir_make();
-	char file[300];
+	const char *dir = tmpdir_make(), *file = tmp_str("--filename=%s/f", dir);
 	json_t *root;
 
-	snprintf(file, sizeof(file), "--filename=%s/f", dir);
 	root = run_json(dir, "--name=t", file, "--size=1m", "--loops=3", "--rw=randread");
 	cr_assert_eq(job_int(root, 0, "read", "io_bytes"), 3 << 20);
 	json_decref(root);
@@ -122,12 +114,10 @@ Test(jobs, loops_repeat_the_io)
 
 Test(jobs, mixed_read_write_share_the_size)
 {
-	const char *dir = tmpdir_make();
-	char file[300];
+	const char *dir = tmpdir_make(), *file = tmp_str("--filename=%s/f", dir);
 	json_t *root;
 	long long rd, wr;
 
-	snprintf(file, sizeof(file), "--filename=%s/f", dir);
 	root = run_json(dir, "--name=m", file, "--size=4m", "--rw=randrw", "--rwmixread=70");
 	rd = job_int(root, 0, "read", "io_bytes");
 	wr = job_int(root, 0, "write", "io_bytes");

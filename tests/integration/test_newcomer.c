@@ -27,11 +27,8 @@ static void assert_missing_refused(struct run_out *r, const char *path)
 
 Test(newcomer, probe_of_a_missing_path_is_refused_not_answered_by_its_parent)
 {
-	char missing[320];
-	struct run_out r;
-
-	snprintf(missing, sizeof(missing), "%s/shared", tmpdir_make());
-	r = iopath_run("probe", missing, NULL);
+	const char *missing = tmp_str("%s/shared", tmpdir_make());
+	struct run_out r = iopath_run("probe", missing, NULL);
 	assert_missing_refused(&r, missing);
 	run_out_free(&r);
 	r = iopath_run("probe", "--no-trials", missing, NULL);
@@ -46,12 +43,8 @@ Test(newcomer, probe_of_a_missing_path_is_refused_not_answered_by_its_parent)
 
 Test(newcomer, probe_of_existing_paths_beside_a_missing_one_still_describes_them)
 {
-	const char *dir = tmpdir_make();
-	char missing[320];
-	struct run_out r;
-
-	snprintf(missing, sizeof(missing), "%s/nope", dir);
-	r = iopath_run("probe", "--no-trials", dir, missing, NULL);
+	const char *dir = tmpdir_make(), *missing = tmp_str("%s/nope", dir);
+	struct run_out r = iopath_run("probe", "--no-trials", dir, missing, NULL);
 	cr_assert_eq(r.status, 2, "exit %d: %s", r.status, r.err);
 	cr_assert_not_null(strstr(r.out, dir), "the existing path was not described: %s", r.out);
 	cr_assert_not_null(strstr(r.out, "summary"), "%s", r.out);

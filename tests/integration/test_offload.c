@@ -108,13 +108,10 @@ Test(offload, zbd_is_refused)
 /* psync, the positional engine, runs under offload and reads every block where it is. */
 Test(offload, psync_reads_every_block_under_offload, .timeout = 60)
 {
-	const char *dir = tmpdir_make();
-	char file[300], path[300];
+	const char *path = tmp_str("%s/data", tmpdir_make()), *file = tmp_str("--filename=%s", path);
 	struct run_out r;
 	json_t *root;
 
-	snprintf(path, sizeof(path), "%s/data", dir);
-	snprintf(file, sizeof(file), "--filename=%s", path);
 	file_make(path, 64 << 10, 7);
 	r = iopath_run("--name=x", file, "--ioengine=psync", "--io_submit_mode=offload",
 		       "--iodepth=8", "--size=64k", "--rw=randread", "--loops=200",

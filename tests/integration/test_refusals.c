@@ -91,18 +91,13 @@ Test(refusals, missing_job_file_is_a_usage_error)
 
 Test(refusals, verify_mismatch_names_file_and_offset)
 {
-	const char *dir = tmpdir_make();
-	char file[300], path[300];
+	const char *path = tmp_str("%s/plain", tmpdir_make()), *file = tmp_str("--filename=%s", path);
 	struct run_out r;
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/plain", dir);
-	f = fopen(path, "w");
+	FILE *f = fopen(path, "w");
 	cr_assert_not_null(f);
 	for (int i = 0; i < 65536; i++)
 		fputc('x', f);
 	fclose(f);
-	snprintf(file, sizeof(file), "--filename=%s", path);
 	r = iopath_run("--name=v", file, "--rw=read", "--verify=crc32c", NULL);
 	cr_assert_eq(r.status, 1);
 	cr_assert_not_null(strstr(r.err, path), "%s", r.err);

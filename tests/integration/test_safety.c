@@ -16,13 +16,17 @@ TestSuite(safety, .fini = mount_cleanup);
 
 static char path[300], fopt[320];
 
+/* path and fopt (--filename=) name dir/name. */
+static void name_file(const char *dir, const char *name)
+{
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	snprintf(fopt, sizeof(fopt), "--filename=%s", path);
+}
+
 /* A file of the user's, 64 KiB of data, and its checksum. */
 static uint64_t user_file(const char *name)
 {
-	const char *dir = tmpdir_make();
-
-	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	snprintf(fopt, sizeof(fopt), "--filename=%s", path);
+	name_file(tmpdir_make(), name);
 	file_make(path, 65536, 7);
 	return file_sum(path);
 }
@@ -125,8 +129,7 @@ Test(safety, files_iopath_creates_are_marked_and_rewritten_without_asking)
 	char val[64];
 	struct run_out r;
 
-	snprintf(path, sizeof(path), "%s/made", dir);
-	snprintf(fopt, sizeof(fopt), "--filename=%s", path);
+	name_file(dir, "made");
 	r = iopath_run("--name=w", fopt, "--rw=write", "--size=256k", NULL);
 	cr_assert_eq(r.status, 0, "exit %d: %s", r.status, r.err);
 	run_out_free(&r);
@@ -143,8 +146,7 @@ Test(safety, read_job_lays_out_a_missing_file_and_marks_it)
 	struct run_out r;
 	struct stat st;
 
-	snprintf(path, sizeof(path), "%s/laid", dir);
-	snprintf(fopt, sizeof(fopt), "--filename=%s", path);
+	name_file(dir, "laid");
 	r = iopath_run("--name=r", fopt, "--rw=read", "--size=128k", NULL);
 	cr_assert_eq(r.status, 0, "exit %d: %s", r.status, r.err);
 	run_out_free(&r);
@@ -167,9 +169,8 @@ Test(safety, sidecar_marks_files_where_xattrs_are_missing)
 
 	snprintf(mnt, sizeof(mnt), "%s/ramfs", dir);
 	test_mount(mnt, "ramfs", 0, NULL, "a ramfs (a filesystem without user xattrs)");
-	snprintf(path, sizeof(path), "%s/made", mnt);
+	name_file(mnt, "made");
 	snprintf(side, sizeof(side), "%s/.made.iopath", mnt);
-	snprintf(fopt, sizeof(fopt), "--filename=%s", path);
 	r = iopath_run("--name=w", fopt, "--rw=write", "--size=64k", NULL);
 	cr_assert_eq(r.status, 0, "exit %d: %s", r.status, r.err);
 	run_out_free(&r);
@@ -203,8 +204,7 @@ Test(safety, unlink_removes_the_files_iopath_created_and_their_marks)
 	const char *dir = tmpdir_make();
 	struct run_out r;
 
-	snprintf(path, sizeof(path), "%s/mine", dir);
-	snprintf(fopt, sizeof(fopt), "--filename=%s", path);
+	name_file(dir, "mine");
 	r = iopath_run("--name=w", fopt, "--rw=write", "--size=64k", "--unlink=1", NULL);
 	cr_assert_eq(r.status, 0, "exit %d: %s", r.status, r.err);
 	cr_assert_neq(access(path, F_OK), 0, "%s was not removed", path);

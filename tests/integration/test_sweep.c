@@ -222,13 +222,9 @@ Test(sweep, dry_run_lists_the_product)
 
 Test(sweep, a_workload_keeps_its_own_settings_unless_swept)
 {
-	const char *dir = tmpdir_make();
-	char target[300];
-	struct run_out r;
-
-	snprintf(target, sizeof(target), "--target=w=%s", dir);
-	r = iopath_run("sweep", "--workload=randread-4k-qd32", "--engine=null,psync", target,
-		       "--dry-run", NULL);
+	const char *target = tmp_str("--target=w=%s", tmpdir_make());
+	struct run_out r = iopath_run("sweep", "--workload=randread-4k-qd32", "--engine=null,psync",
+				      target, "--dry-run", NULL);
 	cr_assert_eq(r.status, 0, "%s", r.err);
 	cr_assert_not_null(strstr(r.out, "run      w randread-4k-qd32 null\n"), "%s", r.out);
 	run_out_free(&r);

@@ -130,32 +130,22 @@ Test(workloads, unknown_workload_is_a_usage_error)
 
 Test(workloads, override_wins_over_the_workload)
 {
-	const char *dir = tmpdir_make();
-	struct run_out r = iopath_run("run", "seqwrite-1m", "--target", dir, "size=2m", "--bs=64k",
-				      "--output-format=json", NULL);
-	json_t *root;
+	json_t *root = iopath_out_json("run", "seqwrite-1m", "--target", tmpdir_make(), "size=2m",
+				       "--bs=64k", "--output-format=json", NULL);
 
-	cr_assert_eq(r.status, 0, "%s", r.err);
-	root = json_from_string(r.out);
 	cr_assert_eq(job_int(root, 0, "write", "io_bytes"), 2 << 20);
 	cr_assert_eq(job_int(root, 0, "write", "total_ios"), 32);
 	json_decref(root);
-	run_out_free(&r);
 }
 
 Test(workloads, dd_scale_keeps_ten_blocks_and_an_fsync)
 {
-	const char *dir = tmpdir_make();
-	struct run_out r = iopath_run("run", "dd-zero", "--target", dir, "--scale=1/100",
-				      "--output-format=json", NULL);
-	json_t *root;
+	json_t *root = iopath_out_json("run", "dd-zero", "--target", tmpdir_make(), "--scale=1/100",
+				       "--output-format=json", NULL);
 
-	cr_assert_eq(r.status, 0, "%s", r.err);
-	root = json_from_string(r.out);
 	cr_assert_eq(job_int(root, 0, "write", "total_ios"), 10);
 	cr_assert_eq(job_int(root, 0, "sync", "total_ios"), 1);
 	json_decref(root);
-	run_out_free(&r);
 }
 
 Test(workloads, failed_run_removes_its_files)
@@ -273,14 +263,11 @@ Test(workloads, metadata_reports_each_operation)
 {
 	static const char *const ops[] = { "create", "stat", "open_read", "unlink" };
 	const char *dir = tmpdir_make();
-	json_t *root, *meta;
+	json_t *root = iopath_out_json("--name=m", "--rw=metadata", tmp_str("--directory=%s", dir),
+				       "--nrfiles=100", "--files_per_dir=10", "--dir_fanout=3",
+				       "--output-format=json", NULL), *meta;
 	unsigned i;
-	struct run_out r = iopath_run("--name=m", "--rw=metadata", tmp_str("--directory=%s", dir),
-				      "--nrfiles=100", "--files_per_dir=10", "--dir_fanout=3",
-				      "--output-format=json", NULL);
 
-	cr_assert_eq(r.status, 0, "%s", r.err);
-	root = json_from_string(r.out);
 	meta = json_object_get(json_object_get(json_array_get(json_object_get(root, "jobs"), 0),
 					       "iopath"), "metadata");
 	cr_assert_eq(json_integer_value(json_object_get(meta, "dirs")), 10);
@@ -296,5 +283,4 @@ Test(workloads, metadata_reports_each_operation)
 	cr_assert_eq(job_int(root, 0, "read", "io_bytes"), 100 * 4096);
 	cr_assert_eq(count_entries(dir), 0, "the tree was not removed");
 	json_decref(root);
-	run_out_free(&r);
 }

@@ -121,16 +121,24 @@ Test(workopts, offset_increment_places_workers_apart)
 	json_decref(root);
 }
 
-Test(workopts, filesize_sets_files_and_size_caps_the_io)
+/* args written in a directory of their own: bytes written, and file laid out len long. */
+static void writes_and_lays_out(const char *const *args, long long bytes, const char *file,
+				long long len)
 {
 	const char *dir = tmpdir_make();
-	const char *args[] = { "--name=fs", "--nrfiles=3", "--filesize=16k", "--size=40k",
-			       "--rw=write", NULL };
 	json_t *root = iopath_json(dir, args);
 
-	cr_assert_eq(job_int(root, 0, "write", "io_bytes"), 40 << 10);
-	cr_assert_eq(file_len(dir, "fs.0.2"), 16 << 10);
+	cr_assert_eq(job_int(root, 0, "write", "io_bytes"), bytes);
+	cr_assert_eq(file_len(dir, file), len, "%s", file);
 	json_decref(root);
+}
+
+Test(workopts, filesize_sets_files_and_size_caps_the_io)
+{
+	const char *args[] = { "--name=fs", "--nrfiles=3", "--filesize=16k", "--size=40k",
+			       "--rw=write", NULL };
+
+	writes_and_lays_out(args, 40 << 10, "fs.0.2", 16 << 10);
 }
 
 /* filesize= is the file's whole size: offset= starts the I/O inside it (fio 3.33: 16k, 4 I/Os). */
@@ -169,14 +177,10 @@ Test(workopts, filesize_range_each_worker_moves_its_own_files)
 
 Test(workopts, create_on_open_skips_layout)
 {
-	const char *dir = tmpdir_make();
 	const char *args[] = { "--name=co", "--size=64k", "--rw=randwrite", "--create_on_open=1",
 			       NULL };
-	json_t *root = iopath_json(dir, args);
 
-	cr_assert_eq(job_int(root, 0, "write", "io_bytes"), 64 << 10);
-	cr_assert_eq(file_len(dir, "co.0.0"), 64 << 10);
-	json_decref(root);
+	writes_and_lays_out(args, 64 << 10, "co.0.0", 64 << 10);
 }
 
 Test(workopts, bssplit_mean_block_size_follows_the_shares)
