@@ -26,7 +26,7 @@ void job_defaults(struct job_spec *job)
 	job->seq_nr = 1;
 	job->ss_state = SS_IOPS | SS_SLOPE | SS_PCT;	/* fio's default: iops_slope:0.01% */
 	job->ss_limit = 0.01;
-	job->latency_percentile = 100.0;
+	job->lat_target.percentile = 100.0;
 	job->allow_file_create = true;
 	job->create_fsync = true;
 	job->create_serialize = true;
@@ -38,7 +38,7 @@ void job_defaults(struct job_spec *job)
 	job->replay_scale = 1;
 	job->rwmixread = 50;
 	job->bs[0] = job->bs[1] = 4096;
-	job->rate_cycle_ms = 1000;
+	job->rate.cycle_ms = 1000;
 	job->thinktime_blocks = 1;
 	job->clat_percentiles = true;
 	job->per_job_logs = true;

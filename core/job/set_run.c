@@ -660,7 +660,7 @@ int set_latency_percentile(struct job_spec *job, const struct opt_def *o,
 
 	if (end == val || *end || v < 0 || v > 100)
 		return bad_value(err, o, val, "a percentage 0-100, e.g. 99.9");
-	job->latency_percentile = v;
+	job->lat_target.percentile = v;
 	return 0;
 }
 

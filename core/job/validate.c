@@ -285,10 +285,11 @@ static const char *finish_fileop(const struct job_spec *job)
 		return "verify does not apply (no data moves)";
 	if (job->ramp_ns)
 		return "ramp_time is not supported by iopath with these engines";
-	if (job->rate[0] || job->rate[1] || job->rate_iops[0] || job->rate_iops[1] ||
-	    job->rate_min[0] || job->rate_min[1] || job->rate_iops_min[0] || job->rate_iops_min[1])
+	if (job->rate.bps[0] || job->rate.bps[1] || job->rate.iops[0] || job->rate.iops[1] ||
+	    job->rate.min_bps[0] || job->rate.min_bps[1] || job->rate.min_iops[0] ||
+	    job->rate.min_iops[1])
 		return "rate limits are not supported by iopath with these engines";
-	if (job->thinktime_ns || job->number_ios || job->flow || job->latency_target_ns ||
+	if (job->thinktime_ns || job->number_ios || job->flow || job->lat_target.ns ||
 	    job->zone_zbd || job->zone_strided || job->submit_offload || job->ss_dur_ns)
 		return "thinktime, number_ios, flow, latency_target, zonemode, io_submit_mode=offload and steady state are not supported by iopath with these engines";
 	if (job->bw_log_set || job->iops_log_set)
@@ -348,7 +349,7 @@ static int finish_mode(struct job_spec *job, struct iop_err *err)
 		/* one request in flight (iodepth=1) has nothing to serialize with */
 		const char *what = job->serialize_overlap && job->iodepth > 1 ? "serialize_overlap" :
 				   job->verify != VERIFY_NONE ? "verify" :
-				   job->latency_target_ns ? "latency_target" :
+				   job->lat_target.ns ? "latency_target" :
 				   job->flow ? "flow" : job->thinktime_ns ? "thinktime" :
 				   job->zone_zbd ? "zonemode=zbd" :
 				   job->iodepth_low && job->iodepth_low < job->iodepth ? "iodepth_low" : NULL;
@@ -598,14 +599,14 @@ int job_finish(struct job_spec *job, struct iop_err *err)
 		job->invalidate = false;
 	job->thinktime_blocks_given = job_gave(job, "thinktime_blocks");
 	for (d = 0; d < 2; d++) {
-		if (job->rate[d] && job->rate_min[d] > job->rate[d])
+		if (job->rate.bps[d] && job->rate.min_bps[d] > job->rate.bps[d])
 			return iop_errf(err, -EINVAL, "%s: rate_min=%llu is above rate=%llu",
-					job->origin, (unsigned long long)job->rate_min[d],
-					(unsigned long long)job->rate[d]);
-		if (job->rate_iops[d] && job->rate_iops_min[d] > job->rate_iops[d])
+					job->origin, (unsigned long long)job->rate.min_bps[d],
+					(unsigned long long)job->rate.bps[d]);
+		if (job->rate.iops[d] && job->rate.min_iops[d] > job->rate.iops[d])
 			return iop_errf(err, -EINVAL, "%s: rate_iops_min=%llu is above rate_iops=%llu",
-					job->origin, (unsigned long long)job->rate_iops_min[d],
-					(unsigned long long)job->rate_iops[d]);
+					job->origin, (unsigned long long)job->rate.min_iops[d],
+					(unsigned long long)job->rate.iops[d]);
 	}
 	/* fio: a non-uniform distribution disables the random map */
 	if (job->random_distribution != DIST_RANDOM)

@@ -551,9 +551,9 @@ static json_t *job_json(const struct run_results *rr, const struct job_result *r
 	set(o, "iodepth_complete", depth_json(r->reaped, true));
 	/* fio's latency-target settings (fio's defaults without latency_target): ns, %, us */
 	set(o, "latency_depth", json_integer(r->latency_depth ? r->latency_depth : r->spec->iodepth));
-	set(o, "latency_target", json_integer((json_int_t)r->spec->latency_target_ns));
-	set(o, "latency_percentile", json_real(r->spec->latency_percentile));
-	set(o, "latency_window", json_integer((json_int_t)(r->spec->latency_window_ns / 1000)));
+	set(o, "latency_target", json_integer((json_int_t)r->spec->lat_target.ns));
+	set(o, "latency_percentile", json_real(r->spec->lat_target.percentile));
+	set(o, "latency_window", json_integer((json_int_t)(r->spec->lat_target.window_ns / 1000)));
 	lat_buckets(o, r);
 	if (r->ss)
 		set(o, "steadystate", ss_json(r));

@@ -467,8 +467,8 @@ static void print_job(FILE *f, const struct run_results *rr, const struct job_re
 		fprintf(f, "     errors    : total=%llu, first_error=%d/<%s>\n",
 			(unsigned long long)r->total_err, r->first_error, strerror(r->first_error));
 	fprintf(f, "     latency   : target=%llu, window=%llu, percentile=%.2f%%, depth=%u\n",
-		(unsigned long long)r->spec->latency_target_ns,
-		(unsigned long long)(r->spec->latency_window_ns / 1000), r->spec->latency_percentile,
+		(unsigned long long)r->spec->lat_target.ns,
+		(unsigned long long)(r->spec->lat_target.window_ns / 1000), r->spec->lat_target.percentile,
 		r->latency_depth ? r->latency_depth : r->spec->iodepth);
 	if (r->ss)
 		print_ss(f, r);

@@ -221,15 +221,15 @@ static void __attribute__((noinline)) lat_target_io(struct worker *w, uint64_t l
 {
 	const struct job_spec *job = w->job;
 
-	if (lat_ns <= job->latency_target_ns)
+	if (lat_ns <= job->lat_target.ns)
 		return;
-	if (job->latency_percentile < 100.0) {
+	if (job->lat_target.percentile < 100.0) {
 		w->lat_tgt.failed++;
 		return;
 	}
 	if (!lat_ramp_down(w, t))
 		worker_fail(w, ETIMEDOUT, "latency of %llu nsec exceeds specified max (%llu nsec)",
-			    (unsigned long long)lat_ns, (unsigned long long)job->latency_target_ns);
+			    (unsigned long long)lat_ns, (unsigned long long)job->lat_target.ns);
 }
 
 /* Once the window has run: did enough of its I/Os meet the target? (fio's lat_target_check) */
@@ -238,11 +238,11 @@ static void lat_target_check(struct worker *w, uint64_t t)
 	uint64_t ios;
 	double ok;
 
-	if (t - w->lat_tgt.ts < w->job->latency_window_ns)
+	if (t - w->lat_tgt.ts < w->job->lat_target.window_ns)
 		return;
 	ios = done_ios(w) - w->lat_tgt.ios;
 	ok = 100.0 * (double)(ios - w->lat_tgt.failed) / (double)ios;
-	if (ios && ok >= w->job->latency_percentile)
+	if (ios && ok >= w->job->lat_target.percentile)
 		lat_ramp_up(w, t);
 	else
 		lat_ramp_down(w, t);
@@ -558,7 +558,7 @@ static uint64_t think(struct worker *w, uint64_t t)
 	}
 	sleep_until(w, end);
 	t = worker_now(w);
-	if (job->rate_ignore_thinktime)
+	if (job->rate.ignore_thinktime)
 		for (d = 0; d < 2; d++)
 			rate_shift(&w->rate.dir[d], t - start);
 	w->think_last = b;
@@ -573,7 +573,7 @@ static void check_rate_min(struct worker *w, uint64_t t)
 	uint64_t spent = t - w->rate.min_last_ns, got;
 	unsigned d;
 
-	w->rate.min_next_ns = t + job->rate_cycle_ms * 1000000ull;
+	w->rate.min_next_ns = t + job->rate.cycle_ms * 1000000ull;
 	if (!spent)
 		return;
 	for (d = 0; d < 2; d++) {
@@ -581,16 +581,16 @@ static void check_rate_min(struct worker *w, uint64_t t)
 			continue;
 		got = (uint64_t)((unsigned __int128)(w->done_dir_bytes[d] - w->rate.min_bytes[d]) *
 				 1000000000u / spent);
-		if (job->rate_min[d] && got < job->rate_min[d])
+		if (job->rate.min_bps[d] && got < job->rate.min_bps[d])
 			worker_fail(w, EIO, "%s: rate_min=%lluB/s not met, got %lluB/s",
 				    d == DDIR_READ ? "read" : "write",
-				    (unsigned long long)job->rate_min[d], (unsigned long long)got);
+				    (unsigned long long)job->rate.min_bps[d], (unsigned long long)got);
 		got = (uint64_t)((unsigned __int128)(w->done_dir_ios[d] - w->rate.min_ios[d]) *
 				 1000000000u / spent);
-		if (job->rate_iops_min[d] && got < job->rate_iops_min[d])
+		if (job->rate.min_iops[d] && got < job->rate.min_iops[d])
 			worker_fail(w, EIO, "%s: rate_iops_min=%llu not met, got %llu IOPS",
 				    d == DDIR_READ ? "read" : "write",
-				    (unsigned long long)job->rate_iops_min[d], (unsigned long long)got);
+				    (unsigned long long)job->rate.min_iops[d], (unsigned long long)got);
 		w->rate.min_bytes[d] = w->done_dir_bytes[d];
 		w->rate.min_ios[d] = w->done_dir_ios[d];
 	}

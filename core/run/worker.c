@@ -435,7 +435,7 @@ static void setup_queue(struct worker *w)
 		w->depth_low = job->iodepth_low;
 		w->full = true;
 	}
-	if (job->latency_target_ns) {
+	if (job->lat_target.ns) {
 		/* fio's lat_target_init: from depth 1 up, bounded by iodepth */
 		w->lat_tgt.on = w->full = true;
 		w->qd_cap = 1;
@@ -451,11 +451,11 @@ static int setup_rate(struct worker *w, uint64_t seed)
 	unsigned d;
 
 	for (d = 0; d < 2; d++) {
-		uint64_t bps = job->rate[d] ? job->rate[d] : job->rate_iops[d] * w->bsg[d].min;
+		uint64_t bps = job->rate.bps[d] ? job->rate.bps[d] : job->rate.iops[d] * w->bsg[d].min;
 
-		rate_init(&w->rate.dir[d], bps, w->bsg[d].min, job->rate_poisson, 0, seed ^ (0x9a7eull + d));
+		rate_init(&w->rate.dir[d], bps, w->bsg[d].min, job->rate.poisson, 0, seed ^ (0x9a7eull + d));
 		w->rate.on |= bps != 0;
-		w->rate.min_on |= job->rate_min[d] || job->rate_iops_min[d];
+		w->rate.min_on |= job->rate.min_bps[d] || job->rate.min_iops[d];
 	}
 	if (w->rate.on) {
 		w->rate.sched_ns = calloc(w->depth, sizeof(*w->rate.sched_ns));

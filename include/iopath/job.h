@@ -181,6 +181,31 @@ struct job_kv {
 	bool own;		/* given in the job's own section (not inherited from [global]) */
 };
 
+/*
+ * The pace of a job (rate=, rate_min=, rate_iops=, rate_iops_min=, per direction [DDIR_READ],
+ * [DDIR_WRITE]; rate_process=, rate_cycle=, rate_ignore_thinktime=): set by set_rate in
+ * core/job/set_io.c, its defaults by job_defaults, paced by setup_rate in core/run/worker.c.
+ */
+struct job_rate {
+	uint64_t bps[2];		/* bytes/s per direction; 0 = not limited */
+	uint64_t min_bps[2];		/* bytes/s the job must keep up, else it fails */
+	uint64_t iops[2];
+	uint64_t min_iops[2];
+	bool poisson;			/* rate_process=poisson */
+	unsigned cycle_ms;		/* window of the rate_min check */
+	bool ignore_thinktime;
+};
+
+/*
+ * latency_target=: find the largest depth whose I/Os meet the target (fio's lat_target_*),
+ * tried by setup_queue in core/run/worker.c and lat_target_check in core/run/loop.c.
+ */
+struct job_lat_target {
+	uint64_t ns;			/* 0: off */
+	uint64_t window_ns;		/* how long each depth is tried */
+	double percentile;		/* the share of I/Os that must meet it (default 100) */
+};
+
 struct job_spec {
 	char name[JOB_NAME_MAX];
 	char description[256];		/* description=: free text, carried into the reports */
@@ -292,13 +317,7 @@ struct job_spec {
 	bool dedupe_global;		/* working sets drawn from every worker's unique buffers */
 	unsigned buffer_pattern_len;
 	unsigned char buffer_pattern[PATTERN_MAX];
-	uint64_t rate[2];		/* bytes/s per direction; 0 = not limited */
-	uint64_t rate_min[2];		/* bytes/s the job must keep up, else it fails */
-	uint64_t rate_iops[2];
-	uint64_t rate_iops_min[2];
-	bool rate_poisson;		/* rate_process=poisson */
-	unsigned rate_cycle_ms;		/* window of the rate_min check */
-	bool rate_ignore_thinktime;
+	struct job_rate rate;		/* rate, rate_iops, rate_min, rate_process, ... */
 	uint64_t thinktime_ns;
 	uint64_t thinktime_spin_ns;
 	uint64_t thinktime_iotime_ns;
@@ -362,10 +381,7 @@ struct job_spec {
 	double zone_reset_threshold;	/* share of the region holding data, 0..1 */
 	double zone_reset_frequency;	/* share of writes that reset past the threshold, 0..1 */
 	bool create_serialize;
-	/* latency_target=: find the largest depth whose I/Os meet the target (fio's lat_target_*) */
-	uint64_t latency_target_ns;
-	uint64_t latency_window_ns;
-	double latency_percentile;
+	struct job_lat_target lat_target;	/* latency_target, _window, _percentile */
 	unsigned rand_gen;		/* random_generator=: enum rand_gen */
 	unsigned unified_rw;		/* unified_rw_reporting=: enum unified_rw */
 	/* ss=, ss_dur=, ss_ramp=: steady state (core/stats/steady.h) */

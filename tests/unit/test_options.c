@@ -333,7 +333,7 @@ Test(job_parse, word_options_store_their_values)
 			   "io_submit_mode=offload\nrandom_generator=lfsr\nexit_what=stonewall\n"
 			   "rw_sequencer=identical\nfadvise_hint=random\nunit_base=1\nrw=randread\n"
 			   "ioengine=psync\n"), 0, "%s", err.msg);
-	cr_assert(jobs.jobs[0].rate_poisson);
+	cr_assert(jobs.jobs[0].rate.poisson);
 	cr_assert(jobs.jobs[0].dedupe_working_set);
 	cr_assert(jobs.jobs[0].submit_offload);
 	cr_assert_eq(jobs.jobs[0].rand_gen, RAND_GEN_LFSR);

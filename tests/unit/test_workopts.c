@@ -261,12 +261,12 @@ Test(workopts, rate_per_direction)
 {
 	cr_assert_eq(parse("[a]\nrate=1m,500k\n[b]\nrate=,500k\n[c]\nrate_iops=100\n"), 0, "%s",
 		     err.msg);
-	cr_assert_eq(jobs.jobs[0].rate[0], 1 << 20);
-	cr_assert_eq(jobs.jobs[0].rate[1], 500 << 10);
-	cr_assert_eq(jobs.jobs[1].rate[0], 0);
-	cr_assert_eq(jobs.jobs[1].rate[1], 500 << 10);
-	cr_assert_eq(jobs.jobs[2].rate_iops[0], 100);
-	cr_assert_eq(jobs.jobs[2].rate_iops[1], 100);
+	cr_assert_eq(jobs.jobs[0].rate.bps[0], 1 << 20);
+	cr_assert_eq(jobs.jobs[0].rate.bps[1], 500 << 10);
+	cr_assert_eq(jobs.jobs[1].rate.bps[0], 0);
+	cr_assert_eq(jobs.jobs[1].rate.bps[1], 500 << 10);
+	cr_assert_eq(jobs.jobs[2].rate.iops[0], 100);
+	cr_assert_eq(jobs.jobs[2].rate.iops[1], 100);
 }
 
 Test(workopts, rate_min_above_rate_is_refused)
@@ -283,7 +283,7 @@ Test(workopts, thinktime_is_in_microseconds)
 	cr_assert_eq(job0()->thinktime_spin_ns, 2000000);
 	cr_assert_eq(job0()->thinktime_iotime_ns, 2000000000ull);
 	cr_assert(job0()->thinktime_issue);
-	cr_assert(job0()->rate_poisson);
+	cr_assert(job0()->rate.poisson);
 	cr_assert_eq(job0()->thinktime_blocks, 1);
 	cr_assert(!job0()->thinktime_blocks_given);
 }
