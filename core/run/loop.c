@@ -197,12 +197,12 @@ static void lat_ramp_up(struct worker *w, uint64_t t)
 	unsigned qd = w->qd_cap;
 
 	w->lat_tgt.qd_low = w->qd_cap;
-	if (w->lat_tgt.qd_high != w->depth)
+	if (w->lat_tgt.qd_high != w->params.iodepth)
 		w->qd_cap = (w->qd_cap + w->lat_tgt.qd_high) / 2;
 	else
 		w->qd_cap *= 2;
-	if (w->qd_cap > w->depth)
-		w->qd_cap = w->depth;
+	if (w->qd_cap > w->params.iodepth)
+		w->qd_cap = w->params.iodepth;
 	if (w->qd_cap == qd) {
 		if (w->lat_tgt.end_run) {
 			w->lat_tgt.done = true;
@@ -696,7 +696,7 @@ static inline __attribute__((always_inline)) void io_loop_body(struct worker *w,
 		stalled = false;
 		while ((more || w->nr_copy_ready) && !held &&
 		       w->inflight + w->nr_batch + (full ? w->verify.async_out : 0) <
-		       (full ? w->qd_cap : w->depth) &&
+		       (full ? w->qd_cap : w->params.iodepth) &&
 		       !(full && (w->lat_tgt.quiesce || w->low_wait))) {
 			struct io_req *r;
 
@@ -764,7 +764,7 @@ static inline __attribute__((always_inline)) void io_loop_body(struct worker *w,
 		drain = false;
 		if (!sync_engine && w->inflight &&
 		    (w->inflight + w->nr_batch + (full ? w->verify.async_out : 0) >=
-		     (full ? w->qd_cap : w->depth) || !more || held ||
+		     (full ? w->qd_cap : w->params.iodepth) || !more || held ||
 		     w->nr_batch || quiesce || poll || (full && (w->trims || w->low_wait)))) {
 			/*
 			 * Wait for iodepth_batch_complete_min, or for one when it is 0 (fio's
@@ -865,28 +865,6 @@ static void __attribute__((noinline)) io_loop_reduced(struct worker *w)
 static void __attribute__((noinline)) io_loop_plain_reduced(struct worker *w)
 {
 	io_loop_body(w, false, false);
-}
-
-/* What an engine instance of this worker is set up with: its requests, buffers and files. */
-struct engine_params engine_params_of(const struct worker *w)
-{
-	const struct job_spec *job = w->job;
-
-	return (struct engine_params){
-		.opts = job->engine_opts,
-		.iodepth = w->depth,
-		.reqs = w->reqs,
-		.nr_reqs = w->depth,
-		.buf_base = w->buf_base,
-		.buf_len = w->buf_len,
-		.buf_size = w->buf_size,
-		.files = w->files,
-		.nr_files = w->nr_files,
-		.direct = job->direct,
-		.writes = job_changes_files(job),
-		.advise = job_engine_advise(job),
-		.atomic = job->atomic,
-	};
 }
 
 /*

@@ -125,7 +125,7 @@ static int do_op(struct worker *w, enum meta_op op, const char *path, const char
 			return -errno;
 		*what = "write";
 		if (job->filesize)
-			ret = io_full(fd, w->buf_base, job->filesize, true);
+			ret = io_full(fd, w->params.buf_base, job->filesize, true);
 		if (close(fd) && !ret)
 			ret = -errno;
 		/* a file this run created but could not fill is not counted: remove it now */
@@ -142,7 +142,7 @@ static int do_op(struct worker *w, enum meta_op op, const char *path, const char
 			return -errno;
 		*what = "read";
 		if (job->filesize)
-			ret = io_full(fd, w->buf_base, job->filesize, false);
+			ret = io_full(fd, w->params.buf_base, job->filesize, false);
 		close(fd);
 		return ret;
 	default:
@@ -242,14 +242,14 @@ void *meta_main(void *arg)
 		w->files[0].path = w->plan->paths[w->clone];
 	w->meta = calloc(1, sizeof(*w->meta));
 	w->st = calloc(STAT_NR, sizeof(*w->st));
-	if (ret || !w->meta || !w->st || posix_memalign(&w->buf_base, 4096, buf_len)) {
-		w->buf_base = NULL;
+	if (ret || !w->meta || !w->st || posix_memalign(&w->params.buf_base, 4096, buf_len)) {
+		w->params.buf_base = NULL;
 		meta_fail(w, ENOMEM, "buffers", "");
 		ret = -ENOMEM;
 	}
 	if (!ret) {
-		w->buf_len = 0;	/* malloc'ed, not mapped: freed below */
-		buf_fill(job, &w->buf_rng, w->buf_base, buf_len);
+		w->params.buf_len = 0;	/* malloc'ed, not mapped: freed below */
+		buf_fill(job, &w->buf_rng, w->params.buf_base, buf_len);
 		for (op = 0; op < META_NR; op++)
 			lat_init(&w->meta->op[op]);
 		for (op = 0; op < STAT_NR; op++)
@@ -276,8 +276,8 @@ void *meta_main(void *arg)
 	}
 	if (w->meta)
 		remove_tree(w, nr_dirs, done[META_CREATE], done[META_UNLINK]);
-	free(w->buf_base);
-	w->buf_base = NULL;
+	free(w->params.buf_base);
+	w->params.buf_base = NULL;
 	run_gate_done(w);
 	return NULL;
 }

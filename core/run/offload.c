@@ -40,7 +40,6 @@ struct offload {
 	unsigned nr_fin;
 	uint64_t *gen_ns;		/* per request: when the worker handed it over */
 	uint64_t *done_ns;		/* per request: when it completed */
-	const struct engine_params *params;
 	unsigned nr_set_up;
 	bool stop;
 	struct offload_slot *slots;
@@ -55,7 +54,8 @@ static int offload_engine(struct offload_slot *s)
 {
 	struct worker *w = s->o->w;
 	const struct engine_ops *ops = s->eng.ops;
-	struct engine_params p = *s->o->params;
+	/* the worker's own, its request pool too: engines index their state by request */
+	struct engine_params p = w->params;
 	unsigned f;
 	int ret;
 
@@ -113,7 +113,7 @@ static void *offload_main(void *arg)
 		if (!o->q_nr)
 			break;
 		r = o->queue[o->q_head];
-		o->q_head = (o->q_head + 1) % w->depth;
+		o->q_head = (o->q_head + 1) % w->params.iodepth;
 		o->q_nr--;
 		pthread_mutex_unlock(&o->lock);
 		/* through this engine's copy of the file, handed back as the worker's own */
@@ -181,7 +181,7 @@ static void offload_run(struct offload *o, struct io_req **got)
 		if (w->aborted || atomic_load_explicit(&w->terminate, memory_order_relaxed))
 			more = false;
 		until = 0;
-		while (more && !w->aborted && w->inflight < w->depth) {
+		while (more && !w->aborted && w->inflight < w->params.iodepth) {
 			struct io_req *r = w->free_reqs[--w->nr_free];
 
 			t = worker_now(w);
@@ -202,7 +202,7 @@ static void offload_run(struct offload *o, struct io_req **got)
 			w->submit_one++, w->reap_one++;	/* one at a time, by an I/O thread */
 			o->gen_ns[r->index] = t;
 			pthread_mutex_lock(&o->lock);
-			tail = (o->q_head + o->q_nr) % w->depth;
+			tail = (o->q_head + o->q_nr) % w->params.iodepth;
 			o->queue[tail] = r;
 			o->q_nr++;
 			pthread_cond_signal(&o->work);
@@ -237,30 +237,27 @@ static int offload_start(struct offload *o, struct worker *w)
 {
 	const struct job_spec *job = w->job;
 	const struct engine_ops *ops = job->engine;
-	/* sized as the worker's own: engines index their per-request state by request */
-	struct engine_params p = engine_params_of(w);
 	pthread_condattr_t ca;
 	unsigned i;
 	int ret = 0;
 
 	o->w = w;
-	o->params = &p;
 	pthread_mutex_init(&o->lock, NULL);
 	pthread_cond_init(&o->work, NULL);
 	pthread_condattr_init(&ca);
 	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
 	pthread_cond_init(&o->done, &ca);
 	pthread_condattr_destroy(&ca);
-	o->queue = calloc(w->depth, sizeof(*o->queue));
-	o->fin = calloc(w->depth, sizeof(*o->fin));
-	o->gen_ns = calloc(w->depth, sizeof(*o->gen_ns));
-	o->done_ns = calloc(w->depth, sizeof(*o->done_ns));
-	o->slots = calloc(w->depth, sizeof(*o->slots));
+	o->queue = calloc(w->params.iodepth, sizeof(*o->queue));
+	o->fin = calloc(w->params.iodepth, sizeof(*o->fin));
+	o->gen_ns = calloc(w->params.iodepth, sizeof(*o->gen_ns));
+	o->done_ns = calloc(w->params.iodepth, sizeof(*o->done_ns));
+	o->slots = calloc(w->params.iodepth, sizeof(*o->slots));
 	if (!o->queue || !o->fin || !o->gen_ns || !o->done_ns || !o->slots) {
 		worker_fail(w, ENOMEM, "io_submit_mode=offload: out of memory");
 		return -ENOMEM;
 	}
-	for (i = 0; i < w->depth; i++) {
+	for (i = 0; i < w->params.iodepth; i++) {
 		struct offload_slot *s = &o->slots[i];
 
 		s->o = o;
@@ -278,16 +275,15 @@ static int offload_start(struct offload *o, struct worker *w)
 	for (;;) {
 		unsigned started = 0;
 
-		for (i = 0; i < w->depth; i++)
+		for (i = 0; i < w->params.iodepth; i++)
 			started += o->slots[i].started;
 		if (o->nr_set_up >= started)
 			break;
 		pthread_cond_wait(&o->done, &o->lock);
 	}
-	for (i = 0; i < w->depth && !ret; i++)
+	for (i = 0; i < w->params.iodepth && !ret; i++)
 		ret = o->slots[i].started ? o->slots[i].ret : 0;
 	pthread_mutex_unlock(&o->lock);
-	o->params = NULL;
 	return ret;
 }
 
@@ -300,7 +296,7 @@ static void offload_stop(struct offload *o)
 	o->stop = true;
 	pthread_cond_broadcast(&o->work);
 	pthread_mutex_unlock(&o->lock);
-	for (i = 0; o->slots && i < w->depth; i++) {
+	for (i = 0; o->slots && i < w->params.iodepth; i++) {
 		struct offload_slot *s = &o->slots[i];
 
 		if (s->started)
@@ -319,7 +315,7 @@ static void offload_stop(struct offload *o)
 void io_loop_offload(struct worker *w)
 {
 	struct offload o = { 0 };
-	struct io_req **got = calloc(w->depth, sizeof(*got));
+	struct io_req **got = calloc(w->params.iodepth, sizeof(*got));
 
 	if (!got)
 		worker_fail(w, ENOMEM, "io_submit_mode=offload: out of memory");

@@ -90,7 +90,7 @@ bool next_copy_read(struct worker *w, struct io_req *r)
 /* rw=copy: a block has been read; queue the write of the same buffer to the destination. */
 void copy_queue_write(struct worker *w, struct io_req *r)
 {
-	unsigned tail = (w->copy_head + w->nr_copy_ready) % w->depth;
+	unsigned tail = (w->copy_head + w->nr_copy_ready) % w->params.iodepth;
 
 	r->ddir = DDIR_WRITE;
 	r->file = &w->files[COPY_DST];
@@ -102,7 +102,7 @@ struct io_req *copy_take_write(struct worker *w)
 {
 	struct io_req *r = w->copy_ready[w->copy_head];
 
-	w->copy_head = (w->copy_head + 1) % w->depth;
+	w->copy_head = (w->copy_head + 1) % w->params.iodepth;
 	w->nr_copy_ready--;
 	return r;
 }
@@ -194,8 +194,8 @@ bool overlaps_inflight(const struct worker *w, const struct io_req *r)
 {
 	unsigned i;
 
-	for (i = 0; i < w->depth; i++) {
-		const struct io_req *o = &w->reqs[i];
+	for (i = 0; i < w->params.iodepth; i++) {
+		const struct io_req *o = &w->params.reqs[i];
 
 		if (o == r || !(o->flags & REQF_INFLIGHT) || o->file != r->file)
 			continue;

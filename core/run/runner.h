@@ -293,9 +293,6 @@ void io_complete_at(struct worker *w, struct io_req *r, uint64_t t);
 
 #define REQ_WAIT (-1)	/* next_request_full: nothing may be issued before w->rate.wait_ns */
 
-/* What the worker's own engine instance gets: its options and limits. */
-struct engine_params engine_params_of(const struct worker *w);
-
 /* A line for error_dump and non-fatal verify failures, in the worker's error log. */
 void errlog_add(struct worker *w, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 

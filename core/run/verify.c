@@ -136,7 +136,7 @@ static void *verifier_main(void *arg)
 		if (!v->q_nr)
 			break;
 		r = v->queue[v->q_head];
-		v->q_head = (v->q_head + 1) % w->depth;
+		v->q_head = (v->q_head + 1) % w->params.iodepth;
 		v->q_nr--;
 		pthread_mutex_unlock(&v->lock);
 		d = &v->verdict[r->index];
@@ -156,7 +156,7 @@ void vfy_push(struct worker *w, struct io_req *r)
 
 	v->verdict[r->index].numberio = want_numberio(w, r);
 	pthread_mutex_lock(&v->lock);
-	v->queue[(v->q_head + v->q_nr) % w->depth] = r;
+	v->queue[(v->q_head + v->q_nr) % w->params.iodepth] = r;
 	v->q_nr++;
 	pthread_cond_signal(&v->work);
 	pthread_mutex_unlock(&v->lock);
@@ -230,10 +230,10 @@ int vfy_start(struct worker *w)
 	pthread_mutex_init(&v->lock, NULL);
 	pthread_cond_init(&v->work, NULL);
 	pthread_cond_init(&v->done, NULL);
-	v->queue = calloc(w->depth, sizeof(*v->queue));
-	v->fin = calloc(w->depth, sizeof(*v->fin));
-	v->take = calloc(w->depth, sizeof(*v->take));
-	v->verdict = calloc(w->depth, sizeof(*v->verdict));
+	v->queue = calloc(w->params.iodepth, sizeof(*v->queue));
+	v->fin = calloc(w->params.iodepth, sizeof(*v->fin));
+	v->take = calloc(w->params.iodepth, sizeof(*v->take));
+	v->verdict = calloc(w->params.iodepth, sizeof(*v->verdict));
 	v->tids = calloc(n, sizeof(*v->tids));
 	if (!v->queue || !v->fin || !v->take || !v->verdict || !v->tids)
 		goto nomem;
@@ -297,7 +297,7 @@ void vstate_save(struct worker *w)
 		return;
 	memset(&s, 0, sizeof(s));
 	s.t.threads = 1;
-	s.t.depth = w->depth;
+	s.t.depth = w->params.iodepth;
 	s.t.numberio = w->verify.seq;
 	memcpy(s.t.name, w->job->name, strnlen(w->job->name, sizeof(s.t.name) - 1));
 	s.h.version = VSTATE_VERSION;

@@ -293,16 +293,34 @@ static int pre_read_files(struct worker *w)
 	return 0;
 }
 
+/*
+ * The rest of what the worker's engine instances are set up with (setup_buffers gave the
+ * request pool and buffers): its option block, files and the job's settings.
+ */
+static void worker_params(struct worker *w)
+{
+	const struct job_spec *job = w->job;
+	struct engine_params *p = &w->params;
+
+	p->opts = job->engine_opts;
+	p->files = w->files;
+	p->nr_files = w->nr_files;
+	p->direct = job->direct;
+	p->writes = job_changes_files(job);
+	p->advise = job_engine_advise(job);
+	p->atomic = job->atomic;
+}
+
 static int setup_engine(struct worker *w)
 {
 	const struct job_spec *job = w->job;
 	const struct engine_ops *ops = job->engine;
-	struct engine_params p = engine_params_of(w);
 	unsigned i;
 	int ret;
 
+	worker_params(w);
 	w->eng.ops = ops;
-	ret = ops->init(&w->eng, &p);
+	ret = ops->init(&w->eng, &w->params);
 	if (ret) {
 		worker_fail(w, -ret, "engine %s: %s", ops->name,
 			    w->eng.err[0] ? w->eng.err : strerror(-ret));
@@ -428,9 +446,9 @@ static void setup_queue(struct worker *w)
 {
 	const struct job_spec *job = w->job;
 
-	w->qd_cap = w->depth;
+	w->qd_cap = w->params.iodepth;
 	/* iodepth_low below iodepth: the full loop drains a full queue down to it */
-	if (job->iodepth_low && job->iodepth_low < w->depth &&
+	if (job->iodepth_low && job->iodepth_low < w->params.iodepth &&
 	    !(job->engine->flags & ENGINE_SYNC)) {
 		w->depth_low = job->iodepth_low;
 		w->full = true;
@@ -440,7 +458,7 @@ static void setup_queue(struct worker *w)
 		w->lat_tgt.on = w->full = true;
 		w->qd_cap = 1;
 		w->lat_tgt.qd_low = 1;
-		w->lat_tgt.qd_high = w->depth;
+		w->lat_tgt.qd_high = w->params.iodepth;
 	}
 }
 
@@ -458,7 +476,7 @@ static int setup_rate(struct worker *w, uint64_t seed)
 		w->rate.min_on |= job->rate.min_bps[d] || job->rate.min_iops[d];
 	}
 	if (w->rate.on) {
-		w->rate.sched_ns = calloc(w->depth, sizeof(*w->rate.sched_ns));
+		w->rate.sched_ns = calloc(w->params.iodepth, sizeof(*w->rate.sched_ns));
 		if (!w->rate.sched_ns) {
 			worker_fail(w, ENOMEM, "rate: out of memory");
 			return -ENOMEM;
@@ -915,7 +933,7 @@ void *worker_main(void *arg)
 		ret = setup_options(w, seed + w->clone);
 	w->flow = w->plan->flow;
 	/* trims (make_trim, trimwrite), I/O logs and replays: the full loop only; the plain one is lean */
-	w->serialize = job->serialize_overlap && !(job->engine->flags & ENGINE_SYNC) && w->depth > 1;
+	w->serialize = job->serialize_overlap && !(job->engine->flags & ENGINE_SYNC) && w->params.iodepth > 1;
 	if (w->flow || job->submit_offload || w->zbd || w->trims || job->write_iolog[0] ||
 	    job->read_iolog[0] || w->serialize)
 		w->full = true;
@@ -1047,10 +1065,10 @@ void worker_free(struct worker *w)
 	/* never unmap buffers the kernel may still read or write: leak them instead */
 	if (w->buf_map && !w->bufs_in_flight)
 		munmap(w->buf_map, w->buf_map_len);
-	else if (w->buf_base && w->buf_len && !w->bufs_in_flight)
-		munmap(w->buf_base, w->buf_len);
+	else if (w->params.buf_base && w->params.buf_len && !w->bufs_in_flight)
+		munmap(w->params.buf_base, w->params.buf_len);
 	w->buf_map = NULL;
-	free(w->reqs);
+	free(w->params.reqs);
 	free(w->rate.sched_ns);
 	w->rate.sched_ns = NULL;
 	free(w->free_reqs);
@@ -1085,8 +1103,8 @@ void worker_free(struct worker *w)
 	w->spr = NULL;
 	w->fdist = NULL;
 	w->zoned = NULL;
-	w->buf_base = NULL;
-	w->reqs = NULL;
+	w->params.buf_base = NULL;
+	w->params.reqs = NULL;
 	w->free_reqs = w->batch = w->done = NULL;
 	w->st = NULL;
 }

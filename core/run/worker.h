@@ -226,8 +226,13 @@ struct worker {
 	struct worker_verify verify;	/* verify= */
 	bool *nlink_at_open;		/* the file had links when opened */
 
-	struct io_req *reqs;
-	unsigned depth;
+	/*
+	 * What its engine instances are set up with, built once at set-up: the request pool, its
+	 * depth (iodepth: params.iodepth is the one the runner reads too) and the buffers by
+	 * setup_buffers (core/run/wthread.c), the files and the job's settings by worker_params
+	 * (core/run/worker.c); setup_engine and the offload pool's threads take it as it is.
+	 */
+	struct engine_params params;
 	struct io_req **free_reqs;
 	unsigned nr_free;
 	struct io_req **batch;
@@ -235,12 +240,9 @@ struct worker {
 	unsigned nr_stamped;
 	struct io_req **done;
 	unsigned inflight;
-	void *buf_base;
-	size_t buf_len;
 	void *buf_map;			/* the mapping buf_base lies in (aligned inside it) */
 	size_t buf_map_len;
 	bool buf_huge;			/* transparent huge pages were advised for the buffers */
-	size_t buf_size;
 
 	struct rng rng;
 	struct rng buf_rng;

@@ -140,10 +140,10 @@ static int setup_numa(struct worker *w)
  */
 static int map_buffers(struct worker *w, bool huge)
 {
-	size_t page = (size_t)sysconf(_SC_PAGESIZE), len = w->buf_len + 2 * page;
+	size_t page = (size_t)sysconf(_SC_PAGESIZE), len = w->params.buf_len + 2 * page;
 	uintptr_t base;
 
-	huge = huge && w->buf_len >= HUGE_ALIGN;
+	huge = huge && w->params.buf_len >= HUGE_ALIGN;
 	if (huge)
 		len += HUGE_ALIGN;
 	w->buf_map = mmap(NULL, len, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
@@ -155,45 +155,47 @@ static int map_buffers(struct worker *w, bool huge)
 	base = (uintptr_t)w->buf_map + page;
 	if (huge)
 		base = (base + HUGE_ALIGN - 1) & ~(HUGE_ALIGN - 1);
-	if (mprotect((void *)base, w->buf_len, PROT_READ | PROT_WRITE))
+	if (mprotect((void *)base, w->params.buf_len, PROT_READ | PROT_WRITE))
 		return -errno;
-	w->buf_base = (void *)base;
-	w->buf_huge = huge && !madvise(w->buf_base, w->buf_len, MADV_HUGEPAGE);
+	w->params.buf_base = (void *)base;
+	w->buf_huge = huge && !madvise(w->params.buf_base, w->params.buf_len, MADV_HUGEPAGE);
 	return 0;
 }
 
+/* The request pool and its buffers: the first part of the worker's engine_params. */
 static int setup_buffers(struct worker *w)
 {
 	const struct job_spec *job = w->job;
-	unsigned i;
+	struct engine_params *p = &w->params;
+	unsigned i, depth = job->iodepth;
 	int ret;
 	size_t sz = ((size_t)w->plan->max_bs + BUF_ALIGN - 1) / BUF_ALIGN * BUF_ALIGN;
 
-	w->depth = job->iodepth;
-	w->buf_size = sz;
-	w->buf_len = sz * w->depth;
+	p->iodepth = p->nr_reqs = depth;
+	p->buf_size = sz;
+	p->buf_len = sz * depth;
 	ret = map_buffers(w, job->mem == MEM_THP);
 	if (ret)
 		return ret;
-	w->reqs = calloc(w->depth, sizeof(*w->reqs));
-	w->free_reqs = calloc(w->depth, sizeof(*w->free_reqs));
-	w->batch = calloc(w->depth, sizeof(*w->batch));
-	w->done = calloc(w->depth, sizeof(*w->done));
+	p->reqs = calloc(depth, sizeof(*p->reqs));
+	w->free_reqs = calloc(depth, sizeof(*w->free_reqs));
+	w->batch = calloc(depth, sizeof(*w->batch));
+	w->done = calloc(depth, sizeof(*w->done));
 	w->st = calloc(STAT_NR, sizeof(*w->st));
-	if (!w->reqs || !w->free_reqs || !w->batch || !w->done || !w->st)
+	if (!p->reqs || !w->free_reqs || !w->batch || !w->done || !w->st)
 		return -ENOMEM;
 	if (job->rw == RW_COPY) {
-		w->copy_ready = calloc(w->depth, sizeof(*w->copy_ready));
+		w->copy_ready = calloc(depth, sizeof(*w->copy_ready));
 		if (!w->copy_ready)
 			return -ENOMEM;
 	}
-	buf_fill(job, &w->buf_rng, w->buf_base, w->buf_len);
-	for (i = 0; i < w->depth; i++) {
-		w->reqs[i].index = i;
-		w->reqs[i].buf = (char *)w->buf_base + (size_t)i * sz;
-		w->free_reqs[w->depth - 1 - i] = &w->reqs[i];
+	buf_fill(job, &w->buf_rng, p->buf_base, p->buf_len);
+	for (i = 0; i < depth; i++) {
+		p->reqs[i].index = i;
+		p->reqs[i].buf = (char *)p->buf_base + (size_t)i * sz;
+		w->free_reqs[depth - 1 - i] = &p->reqs[i];
 	}
-	w->nr_free = w->depth;
+	w->nr_free = depth;
 	return 0;
 }
 
@@ -208,7 +210,7 @@ static void note_buffer_nodes(struct worker *w)
 		return;
 	memset(w->numa_pages, 0, sizeof(w->numa_pages));
 	w->numa_pages_elsewhere = 0;
-	w->numa_measured = !numa_buffer_nodes(w->buf_base, w->buf_len, w->numa_pages,
+	w->numa_measured = !numa_buffer_nodes(w->params.buf_base, w->params.buf_len, w->numa_pages,
 					      RESULT_NUMA_NODES, &w->numa_pages_elsewhere);
 }
 
