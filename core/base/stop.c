@@ -4,17 +4,12 @@
 
 #include "base/stop.h"
 
-static atomic_int stop_requested;
+atomic_int iop_stop_flag;
 static unsigned my_rank, nr_ranks = 1;
 
 void run_request_stop(void)
 {
-	atomic_store_explicit(&stop_requested, 1, memory_order_relaxed);
-}
-
-bool run_stop_requested(void)
-{
-	return atomic_load_explicit(&stop_requested, memory_order_relaxed);
+	atomic_store_explicit(&iop_stop_flag, 1, memory_order_relaxed);
 }
 
 void iop_set_rank(unsigned rank, unsigned size)

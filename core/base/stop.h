@@ -2,11 +2,20 @@
 #ifndef IOPATH_STOP_H
 #define IOPATH_STOP_H
 
+#include <stdatomic.h>
 #include <stdbool.h>
+
+/* Set by run_request_stop, read by run_stop_requested: nothing else touches it. */
+extern atomic_int iop_stop_flag;
 
 /* Ask running workers to stop soon; safe from a signal handler. */
 void run_request_stop(void);
-bool run_stop_requested(void);
+
+/* Has a stop been requested? Inline: the I/O loop asks on every pass. */
+static inline bool run_stop_requested(void)
+{
+	return atomic_load_explicit(&iop_stop_flag, memory_order_relaxed);
+}
 
 /* This process's place in a run across several ranks (set by fleet/; 0 of 1 otherwise). */
 void iop_set_rank(unsigned rank, unsigned size);

@@ -315,11 +315,15 @@ static void __attribute__((noinline)) loop_tick(struct worker *w, uint64_t t)
 
 /*
  * Account n completions seen at time t. Decisions that hold for the whole job are made once:
- * lat is false in the loop of jobs that leave some latency unmeasured (fio's disable_*).
+ * lat is false in the loop of jobs that leave some latency unmeasured (fio's disable_*), and
+ * none is true in the plain loop of jobs that measure no latency at all (gtod_reduce), whose
+ * requests carry no time stamps. Completions done inside submit by a synchronous engine
+ * (async_engine false) have lat equal to clat: with every latency measured, their lat
+ * summary is not kept per I/O but copied from clat's when the loop ends (lat_from_clat).
  */
 static inline __attribute__((always_inline)) void
 complete(struct worker *w, struct io_req **reqs, unsigned n, uint64_t t, bool async_engine,
-	 const bool full, const bool lat)
+	 const bool full, const bool lat, const bool none)
 {
 	bool copy = w->job->rw == RW_COPY;
 	/* an engine synchronous at this depth: all its time is clat, none slat (as in fio) */
@@ -338,7 +342,7 @@ complete(struct worker *w, struct io_req **reqs, unsigned n, uint64_t t, bool as
 	for (i = 0; i < n; i++) {
 		struct io_req *r = reqs[i];
 		struct dir_stat *d = &w->st[stat_dir(r->ddir)];
-		uint64_t clat = t - r->issue_ns;
+		uint64_t clat = none ? 0 : t - r->issue_ns;
 		bool async = async_engine;
 		uint64_t sched = full && w->rate.sched_ns ? sched_take(w, r) : 0;
 
@@ -362,6 +366,8 @@ complete(struct worker *w, struct io_req **reqs, unsigned n, uint64_t t, bool as
 			lat_target_io(w, async ? clat + r->slat_ns : clat, t);
 		if (full && __builtin_expect(w->prios != NULL, 0))
 			cmdprio_record(w, r, stat_dir(r->ddir), clat, async);
+		if (none)
+			continue;
 		if (!lat) {
 			complete_reduced(w, d, r, clat, async);
 			continue;
@@ -370,7 +376,7 @@ complete(struct worker *w, struct io_req **reqs, unsigned n, uint64_t t, bool as
 		if (async) {
 			lat_add_summary(&d->slat, r->slat_ns);
 			lat_add_summary(&d->lat, clat + r->slat_ns);
-		} else {
+		} else if (async_engine) {
 			lat_add_summary(&d->lat, clat);
 		}
 	}
@@ -388,14 +394,14 @@ void io_complete_at(struct worker *w, struct io_req *r, uint64_t t)
 	const struct job_spec *job = w->job;
 
 	if (job->disable_lat || job->disable_clat || job->disable_slat)
-		complete(w, &r, 1, t, true, true, false);
+		complete(w, &r, 1, t, true, true, false, false);
 	else
-		complete(w, &r, 1, t, true, true, true);
+		complete(w, &r, 1, t, true, true, true, false);
 }
 
-/* Submit the prepared batch; returns the time after submit. */
+/* Submit the prepared batch; returns the time after submit. none: no request is stamped. */
 static inline __attribute__((always_inline)) uint64_t
-submit_batch(struct worker *w, bool sync_engine, const bool full, const bool lat)
+submit_batch(struct worker *w, bool sync_engine, const bool full, const bool lat, const bool none)
 {
 	const struct engine_ops *ops = w->eng.ops;
 	/*
@@ -427,9 +433,12 @@ submit_batch(struct worker *w, bool sync_engine, const bool full, const bool lat
 	if (done)
 		w->depth_hist[depth_bucket(w->inflight + done)] += done;
 	if (sync_engine) {
-		for (i = old; i < done; i++)
+		for (i = old; !none && i < done; i++)
 			w->batch[i]->issue_ns = t0;
-		complete(w, w->batch, done, t1, false, full, lat);
+		complete(w, w->batch, done, t1, false, full, lat, none);
+	} else if (none) {
+		count_call(&w->submit_one, w->submit_hist, done);
+		w->inflight += done;
 	} else {
 		count_call(&w->submit_one, w->submit_hist, done);
 		slat = t1 - t0 > UINT32_MAX ? UINT32_MAX : (uint32_t)(t1 - t0);
@@ -447,7 +456,7 @@ submit_batch(struct worker *w, bool sync_engine, const bool full, const bool lat
 		w->inflight += done;
 	}
 	if (__builtin_expect(done < n, 0)) {
-		for (i = w->nr_stamped > done ? w->nr_stamped : done; i < n; i++)
+		for (i = w->nr_stamped > done ? w->nr_stamped : done; !none && i < n; i++)
 			w->batch[i]->issue_ns = t0;
 		memmove(w->batch, w->batch + done, (n - done) * sizeof(*w->batch));
 		w->nr_stamped = n - done;
@@ -499,7 +508,7 @@ static uint64_t quiesce(struct worker *w, uint64_t t)
 		if (n) {
 			t = worker_now(w);
 			w->inflight -= (unsigned)n;
-			complete(w, w->done, (unsigned)n, t, true, true, lat);
+			complete(w, w->done, (unsigned)n, t, true, true, lat, false);
 		}
 	}
 	return t;
@@ -634,12 +643,33 @@ static inline __attribute__((always_inline)) bool next_request_plain(struct work
 }
 
 /*
- * The submit/reap loop, instantiated three times: full and lat are constants, so the plain
- * instance carries none of the per-I/O options a job did not ask for, and only jobs that
- * leave latencies unmeasured (fio's disable_*, gtod_reduce) look at which.
+ * A synchronous engine's completions are done inside submit, so their lat is their clat:
+ * complete() keeps clat's summary alone, and lat becomes a copy of it when the loop ends.
+ */
+static void lat_from_clat(struct worker *w)
+{
+	unsigned d;
+
+	for (d = 0; d < STAT_NR; d++) {
+		struct lat_stat *l = &w->st[d].lat;
+		const struct lat_stat *c = &w->st[d].clat;
+
+		l->n = c->n;
+		l->min = c->min;
+		l->max = c->max;
+		l->sum = c->sum;
+		l->sumsq = c->sumsq;
+	}
+}
+
+/*
+ * The submit/reap loop, instantiated five times: full, lat and none are constants, so the
+ * plain instance carries none of the per-I/O options a job did not ask for, only jobs that
+ * leave latencies unmeasured (fio's disable_*, gtod_reduce) look at which, and a plain job
+ * that measures none stamps no request.
  */
 static inline __attribute__((always_inline)) void io_loop_body(struct worker *w, const bool full,
-							       const bool lat)
+							       const bool lat, const bool none)
 {
 	const struct job_spec *job = w->job;
 	const struct engine_ops *ops = w->eng.ops;
@@ -758,7 +788,7 @@ static inline __attribute__((always_inline)) void io_loop_body(struct worker *w,
 			held = NULL;
 		}
 		if (w->nr_batch && !w->aborted)
-			t = submit_batch(w, sync_engine, full, lat);
+			t = submit_batch(w, sync_engine, full, lat, none);
 		/* held back by flow= with flow_sleep: every in-flight I/O completes first (fio) */
 		quiesce = full && ((stalled && job->flow_sleep_us) || w->lat_tgt.quiesce || drain);
 		drain = false;
@@ -811,7 +841,7 @@ static inline __attribute__((always_inline)) void io_loop_body(struct worker *w,
 					w->done[k]->flags &= (uint8_t)~REQF_INFLIGHT;
 				t = worker_now(w);
 				w->inflight -= (unsigned)n;
-				complete(w, w->done, (unsigned)n, t, true, full, lat);
+				complete(w, w->done, (unsigned)n, t, true, full, lat, none);
 			}
 		}
 		if (full && w->low_wait && w->inflight <= w->depth_low)
@@ -843,28 +873,35 @@ static inline __attribute__((always_inline)) void io_loop_body(struct worker *w,
 		if (w->deadline_ns && t >= w->deadline_ns && !w->in_ramp)
 			more = false;
 	}
+	if (lat && sync_engine)
+		lat_from_clat(w);
 	progress_publish(w, t);
 	w->end_ns = t;
 }
 
 static void __attribute__((noinline)) io_loop_plain(struct worker *w)
 {
-	io_loop_body(w, false, true);
+	io_loop_body(w, false, true, false);
 }
 
 static void __attribute__((noinline)) io_loop_full(struct worker *w)
 {
-	io_loop_body(w, true, true);
+	io_loop_body(w, true, true, false);
 }
 
 static void __attribute__((noinline)) io_loop_reduced(struct worker *w)
 {
-	io_loop_body(w, true, false);
+	io_loop_body(w, true, false, false);
 }
 
 static void __attribute__((noinline)) io_loop_plain_reduced(struct worker *w)
 {
-	io_loop_body(w, false, false);
+	io_loop_body(w, false, false, false);
+}
+
+static void __attribute__((noinline)) io_loop_plain_unstamped(struct worker *w)
+{
+	io_loop_body(w, false, false, true);
 }
 
 /*
@@ -892,7 +929,10 @@ void io_loop_engine(struct worker *w)
 {
 	const struct job_spec *job = w->job;
 
-	if (job->disable_lat || job->disable_clat || job->disable_slat)
+	if (!w->full && !w->stamp_submit && job->disable_lat && job->disable_clat &&
+	    job->disable_slat)
+		io_loop_plain_unstamped(w);
+	else if (job->disable_lat || job->disable_clat || job->disable_slat)
 		w->full ? io_loop_reduced(w) : io_loop_plain_reduced(w);
 	else if (w->full)
 		io_loop_full(w);

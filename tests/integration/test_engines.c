@@ -99,3 +99,35 @@ Test(engines, null_counts_without_touching_files)
 	json_decref(root);
 	run_out_free(&r);
 }
+
+/* nop=1: every request is one IORING_OP_NOP, counted whole, with and without time stamps. */
+static void nops_counted(const char *depth, const char *batch, const char *reduce, long long clat_n)
+{
+	const char *dir = tmpdir_make();
+	struct run_out r = iopath_run("--name=t", tmp_str("--filename=%s/data", dir), "--size=4m",
+				      "--io_size=16m", "--rw=randread", "--ioengine=io_uring",
+				      "--nop=1", depth, batch, "--iodepth_batch_complete_max=32",
+				      reduce, "--output-format=json",
+				      tmp_str("--output=%s/out.json", dir), NULL);
+	json_t *root, *clat;
+
+	cr_assert_eq(r.status, 0, "%s %s %s: exit %d: %s", depth, batch, reduce, r.status, r.err);
+	root = json_load_path(tmp_str("%s/out.json", dir));
+	cr_expect_eq(job_int(root, 0, "read", "total_ios"), 4096, "%s %s %s", depth, batch, reduce);
+	cr_expect_eq(job_int(root, 0, "read", "io_bytes"), 16 << 20);
+	clat = json_object_get(json_object_get(json_array_get(json_object_get(root, "jobs"), 0),
+					       "read"), "clat_ns");
+	cr_expect_eq(json_integer_value(json_object_get(clat, "N")), clat_n, "%s %s %s: clat N",
+		     depth, batch, reduce);
+	json_decref(root);
+	run_out_free(&r);
+	tmpdir_cleanup();
+}
+
+Test(engines, io_uring_nops_are_counted_whole_in_every_loop)
+{
+	nops_counted("--iodepth=128", "--iodepth_batch_submit=32", "--gtod_reduce=1", 0);
+	nops_counted("--iodepth=128", "--iodepth_batch_submit=32", "--gtod_reduce=0", 4096);
+	nops_counted("--iodepth=7", "--iodepth_batch_submit=3", "--gtod_reduce=1", 0);
+	nops_counted("--iodepth=1", "--iodepth_batch_submit=1", "--disable_slat=1", 4096);
+}

@@ -87,3 +87,41 @@ Test(latency_values, result_says_the_clock_was_read_before_submit_when_a_latency
 	cr_assert(how && strstr(how, "before and after"), "clock_reads: %s", how);
 	json_decref(root);
 }
+
+/*
+ * A request done inside submit (a sync engine; null at iodepth=1) has no submission latency:
+ * its total latency is its completion latency, in both directions, over two loops and in the
+ * loop that also fills lat's percentiles.
+ */
+static void lat_is_clat(const char *engine, const char *extra)
+{
+	static const char *const keys[] = { "N", "min", "max", "mean", "stddev" };
+	const char *dir = tmpdir_make();
+	char file[300];
+	unsigned d, k;
+	json_t *root;
+
+	snprintf(file, sizeof(file), "--filename=%s/data", dir);
+	root = iopath_json_ok(dir, "--name=x", file, "--size=1m", "--rw=randrw", "--loops=2",
+			      "--iodepth=1", engine, extra, NULL);
+	for (d = 0; d < 2; d++) {
+		const char *dn = d ? "write" : "read";
+		json_t *io = json_object_get(json_array_get(json_object_get(root, "jobs"), 0), dn);
+		json_t *lat = json_object_get(io, "lat_ns"), *clat = json_object_get(io, "clat_ns");
+
+		cr_assert_gt(json_integer_value(json_object_get(clat, "N")), 0, "%s %s", engine, dn);
+		for (k = 0; k < sizeof(keys) / sizeof(keys[0]); k++)
+			cr_expect_eq(json_number_value(json_object_get(lat, keys[k])),
+				     json_number_value(json_object_get(clat, keys[k])), "%s %s %s: %g vs %g",
+				     engine, dn, keys[k], json_number_value(json_object_get(lat, keys[k])),
+				     json_number_value(json_object_get(clat, keys[k])));
+	}
+	json_decref(root);
+}
+
+Test(latency_values, in_submit_completions_report_lat_equal_to_clat)
+{
+	lat_is_clat("--ioengine=psync", "--fsync=16");
+	lat_is_clat("--ioengine=null", "--lat_percentiles=1");
+	lat_is_clat("--ioengine=pvsync2", "--ramp_time=0");
+}
