@@ -635,9 +635,12 @@ static int setup_targets(struct sweep_args *a, struct results *res, bool dry_run
 			if (!target_sidecar_path(t->file, file, sizeof(file)) && !access(file, F_OK))
 				tempfiles_register(file);
 		}
-		/* the trials tell what the path refuses; they write a small temporary file */
-		d = probe_set_need(&a->g.probes, t->dir, dry_run ? 0 : PROBE_TRIALS |
-				   (a->g.explain ? PROBE_TIMING : 0));
+		/*
+		 * the trials tell what the path refuses (they write a small temporary file), the
+		 * honesty check whether a cache answers its direct reads: the target's entry says
+		 * what a direct=1 cell's run finds, not "unknown"
+		 */
+		d = probe_set_need(&a->g.probes, t->dir, dry_run ? 0 : PROBE_TRIALS | PROBE_TIMING);
 		if (!d)
 			return iop_errf(err, -ENOMEM, "out of memory");
 		t->probe = d->error ? NULL : &d->p;

@@ -112,6 +112,12 @@ static void cells_table(FILE *f, const struct hset *s, const char *id)
 			h_text(f, c->reason);
 			fputs("</span>", f);
 		}
+		/* the table says it where the numbers are, as the text table does */
+		if (c->direct_note) {
+			fputs(", <b class=\"notdirect\" title=\"", f);
+			h_text(f, c->direct_note);
+			fputs("\">NOT direct</b>", f);
+		}
 		if (why && why[i][0]) {
 			fputs(", <b class=\"implausible\" title=\"", f);
 			h_text(f, why[i]);

@@ -65,7 +65,9 @@ typedef bool (*explain_progress_fn)(void *arg, const char *label, unsigned i, un
  * (else libaio) 4 KiB random-read ladder at iodepth 1, 4, 16, 64 with direct=1, the same
  * read at QD1 buffered, a 1 MiB sequential read, and 4 KiB random writes each followed by
  * fsync. A cell the path refuses is run buffered (direct=0) or with the other engine where
- * that answers the refusal, else kept as skipped with the reason. Targets not yet in r are
+ * that answers the refusal, else kept as skipped with the reason. A cell whose identity r
+ * holds already (one of a sweep's own) is not run again: the explanation reads r's, and that
+ * cell keeps the repeats it had. Targets not yet in r are
  * added with their probe (taken from probes, with the honesty check). 0, or -errno with err
  * when a cell could not be set up at all; a stop request, or fn saying stop, ends it early
  * (r is then marked interrupted).

@@ -1,10 +1,12 @@
 /*
  * The few cells explain needs, run through the ordinary runner on each target: a short
  * queue-depth ladder with an async engine, buffered against direct, 4 KiB against 1 MiB,
- * and the cost of fsync. Their results land in the caller's result as ordinary cells.
+ * and the cost of fsync. Their results land in the caller's result as ordinary cells; a cell
+ * the result holds already (one of a sweep's own) is read as it is, not run again.
  */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "base/stop.h"
@@ -155,33 +157,77 @@ static bool has_target(const struct results *r, const char *role)
 	return false;
 }
 
-static int run_target(struct results *r, const struct explain_target *t, struct probe_set *probes,
-		      const struct explain_opts *o, explain_progress_fn fn, void *arg,
-		      unsigned *done, unsigned total, struct iop_err *err)
+/* Cell k's direct setting: its own, or the one chosen for the target. */
+static const char *cell_direct(unsigned k, bool direct)
 {
-	const struct probed_dir *d = probe_set_need(probes, t->dir, PROBE_TRIALS | PROBE_TIMING);
-	const struct probe_path *probe = d && !d->error ? &d->p : NULL;
-	char tmp[PATH_MAX] = "", file[PATH_MAX + 16];
+	return cells[k].direct ? cells[k].direct : direct ? "1" : "0";
+}
+
+/* What runs on one target: its probe, the engine and direct chosen, and which cells. */
+struct target_plan {
+	const struct probed_dir *d;
 	const char *engine;
 	bool direct;
+	bool run[NR_CELLS];
+	unsigned n;		/* how many of them */
+};
+
+/*
+ * The target's cells: not a pair with direct=1 the path cannot make, nor a cell the result
+ * measured already with the same identity (a sweep's own, with its repeats): the explanation
+ * reads that one, and the sweep's cell keeps the repeats it was asked for.
+ */
+static int plan_target(const struct results *r, const struct explain_target *t,
+		       struct probe_set *probes, const struct explain_opts *o,
+		       struct target_plan *pl, struct iop_err *err)
+{
+	unsigned k;
+
+	pl->d = probe_set_need(probes, t->dir, PROBE_TRIALS | PROBE_TIMING);
+	if (!pl->d)
+		return iop_errf(err, -ENOMEM, "explain: out of memory");
+	choose(pl->d->error ? NULL : &pl->d->p, &pl->engine, &pl->direct);
+	pl->n = 0;
+	for (k = 0; k < NR_CELLS; k++) {
+		json_t *id;
+
+		pl->run[k] = false;
+		if (cells[k].needs_direct && !pl->direct)
+			continue;
+		id = identity(t->role, o, cell_engine(k, pl->engine), cell_direct(k, pl->direct), k);
+		if (!id)
+			return iop_errf(err, -ENOMEM, "explain: out of memory");
+		pl->run[k] = !results_find_identity(r, id);
+		pl->n += pl->run[k];
+		json_decref(id);
+	}
+	return 0;
+}
+
+static int run_target(struct results *r, const struct explain_target *t, struct probe_set *probes,
+		      const struct explain_opts *o, const struct target_plan *pl,
+		      explain_progress_fn fn, void *arg, unsigned *done, unsigned total,
+		      struct iop_err *err)
+{
+	const struct probed_dir *d = pl->d;
+	const struct probe_path *probe = d->error ? NULL : &d->p;
+	char tmp[PATH_MAX] = "", file[PATH_MAX + 16];
 	unsigned k;
 	int ret = 0;
 
-	if (!d)
-		return iop_errf(err, -ENOMEM, "explain: out of memory");
 	if (!has_target(r, t->role) &&
 	    results_add_target(r, t->role, t->dir, probe, d->error ? strerror(-d->error) : NULL))
 		return iop_errf(err, -ENOMEM, "explain: out of memory");
-	choose(probe, &engine, &direct);
+	if (!pl->n)
+		return 0;
 	ret = cells_file(t, tmp, sizeof(tmp), file, sizeof(file), err);
 	if (ret)
 		return ret;
 	for (k = 0; k < NR_CELLS && !ret && !run_stop_requested(); k++) {
-		const char *eng = cell_engine(k, engine);
-		const char *dir = cells[k].direct ? cells[k].direct : direct ? "1" : "0";
+		const char *eng = cell_engine(k, pl->engine), *dir = cell_direct(k, pl->direct);
 		struct cell_job c = { 0 };
 
-		if (cells[k].needs_direct && !direct)
+		if (!pl->run[k])
 			continue;
 		name_cell(&c, t->role, eng, dir, k);
 		if (fn && !fn(arg, c.label, (*done)++, total)) {
@@ -194,6 +240,25 @@ static int run_target(struct results *r, const struct explain_target *t, struct 
 	}
 	if (tmp[0])
 		tempfiles_remove(tmp);
+	return ret;
+}
+
+/* Every target's plan first, so that the progress counts the cells that will run. */
+static int run_targets(struct results *r, const struct explain_target *t, unsigned nt,
+		       struct probe_set *probes, const struct explain_opts *o,
+		       explain_progress_fn fn, void *arg, struct iop_err *err)
+{
+	struct target_plan *pl = calloc(nt ? nt : 1, sizeof(*pl));
+	unsigned i, total = 0, done = 0;
+	int ret = pl ? 0 : iop_errf(err, -ENOMEM, "explain: out of memory");
+
+	for (i = 0; i < nt && !ret; i++) {
+		ret = plan_target(r, &t[i], probes, o, &pl[i], err);
+		total += pl[i].n;
+	}
+	for (i = 0; i < nt && !ret && !run_stop_requested(); i++)
+		ret = run_target(r, &t[i], probes, o, &pl[i], fn, arg, &done, total, err);
+	free(pl);
 	return ret;
 }
 
@@ -279,7 +344,7 @@ static int run_target_fleet(struct results *r, const struct explain_target *t,
 		ret = cells_file(t, tmp, sizeof(tmp), file, sizeof(file), err);
 	for (k = 0; k < NR_CELLS; k++) {
 		const char *eng = cell_engine(k, engine);
-		const char *dir = cells[k].direct ? cells[k].direct : direct ? "1" : "0";
+		const char *dir = cell_direct(k, direct);
 		/* a pair with direct=1 this path cannot make: run in step, keep nothing */
 		bool keep = !cells[k].needs_direct || direct;
 		struct cell_job c = { 0 };
@@ -349,9 +414,7 @@ int explain_run(struct results *r, const struct explain_target *t, unsigned nt,
 			ret = ret ? ret : e;
 		}
 	} else {
-		for (i = 0; i < nt && !ret && !run_stop_requested(); i++)
-			ret = run_target(r, &t[i], probes, &def, fn, arg, &done,
-					 nt * (unsigned)NR_CELLS, err);
+		ret = run_targets(r, t, nt, probes, &def, fn, arg, err);
 	}
 	if (run_stop_requested())
 		r->interrupted = true;

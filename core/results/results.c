@@ -220,6 +220,15 @@ const struct cell *results_find(const struct results *r, const char *key)
 	return i < r->nr ? &r->cells[i] : NULL;
 }
 
+const struct cell *results_find_identity(const struct results *r, const json_t *identity)
+{
+	char *key = identity_key(identity);
+	const struct cell *c = key ? results_find(r, key) : NULL;
+
+	free(key);
+	return c;
+}
+
 struct cell *results_cell(struct results *r, const json_t *identity, const char *label)
 {
 	char *key = identity_key(identity);

@@ -82,6 +82,8 @@ json_t *results_target_json(const char *role, const char *path, const struct pro
 struct cell *results_cell(struct results *r, const json_t *identity, const char *label);
 /* The cell whose identity key is key, or NULL. */
 const struct cell *results_find(const struct results *r, const char *key);
+/* The cell with this identity (an object of strings), or NULL (also on ENOMEM). */
+const struct cell *results_find_identity(const struct results *r, const json_t *identity);
 
 /* Mark a cell skipped or failed with a reason. */
 int cell_set_status(struct cell *c, enum cell_status st, const char *reason);

@@ -393,3 +393,83 @@ Test(explain, its_cells_are_kept_apart_from_the_sweeps)
 	cr_assert_not_null(strstr(page, "id=\"r0-explain-table\""), "no table of explain's cells");
 	free(page);
 }
+
+/*
+ * A ladder cell the sweep measured already (io_uring or libaio at iodepth 1, direct=1, the
+ * same size and runtime) is not run again: the sweep's cells keep the two repeats asked for,
+ * explain's section holds none of them, and the progress counts only the cells that ran.
+ */
+Test(explain, a_cell_the_sweep_measured_is_read_not_run_again)
+{
+	const char *dir = tmpdir_make();
+	char target[400], json[400], path[400], last[64];
+	json_t *root, *cells, *ex, *c, *e;
+	struct run_out r;
+	size_t i, j;
+
+	snprintf(target, sizeof(target), "--target=t=%s", dir);
+	snprintf(json, sizeof(json), "--json=%s/x.json", dir);
+	r = iopath_run("sweep", "--engine=io_uring,libaio", "--iodepth=1", "--size=4m",
+		       "--runtime=100ms", "--repeat=2", "--explain", target, json, NULL);
+	cr_assert_eq(r.status, 0, "exit %d: %s", r.status, r.err);
+	snprintf(path, sizeof(path), "%s/x.json", dir);
+	root = json_load_path(path);
+	cells = json_object_get(root, "cells");
+	ex = json_object_get(json_object_get(json_object_get(root, "iopath"), "explain"), "cells");
+	cr_assert_eq(json_array_size(cells), 2);
+	json_array_foreach(cells, i, c) {
+		cr_assert_eq(json_array_size(json_object_get(c, "samples")), 2,
+			     "%s: %zu samples for --repeat=2", json_string_value(json_object_get(c, "key")),
+			     json_array_size(json_object_get(c, "samples")));
+		json_array_foreach(ex, j, e)
+			cr_assert_str_neq(json_string_value(json_object_get(e, "key")),
+					  json_string_value(json_object_get(c, "key")),
+					  "the sweep's cell run again by explain");
+	}
+	/* the ladder's iodepth 1 was the sweep's: one fewer than the 7 a target has otherwise */
+	cr_assert_lt(json_array_size(ex), 7, "%zu explain cells", json_array_size(ex));
+	snprintf(last, sizeof(last), "explain cell %zu/%zu:", json_array_size(ex), json_array_size(ex));
+	cr_assert_not_null(strstr(r.err, last), "no '%s' in the progress:\n%s", last, r.err);
+	json_decref(root);
+	run_out_free(&r);
+}
+
+/*
+ * A plain sweep (no --explain) on a share whose direct reads a cache answers: its target's
+ * probe carries the honesty check (not "unknown"), the table marks the cells NOT direct, and
+ * the page has one NOT direct I/O box for the target and the marker in each cell's row.
+ */
+Test(explain, a_sweep_without_explain_knows_its_targets_direct_honesty)
+{
+	const char *dir = tmpdir_make(), *mnt;
+	char target[400], json[400], html[400], *page;
+	json_t *root, *probe;
+	struct run_out r;
+	unsigned n = 0;
+	const char *p;
+
+	need_root();
+	mnt = mount_faultfs(dir, NULL);
+	snprintf(target, sizeof(target), "--target=share=%s", mnt);
+	snprintf(json, sizeof(json), "--json=%s/s.json", dir);
+	snprintf(html, sizeof(html), "--html=%s/s.html", dir);
+	r = iopath_run("sweep", "--engine=psync", "--iodepth=1,2", "--size=4m", "--runtime=100ms",
+		       target, json, html, NULL);
+	cr_assert_eq(r.status, 0, "exit %d: %s", r.status, r.err);
+	cr_assert_not_null(strstr(r.out, "ok, NOT direct"), "%s", r.out);
+	run_out_free(&r);
+	root = json_load_path(tmp_str("%s/s.json", dir));
+	probe = json_object_get(json_array_get(json_object_get(root, "targets"), 0), "probe");
+	cr_assert_str_eq(json_string_value(json_object_get(probe, "direct_honoured")), "false",
+			 "the target's probe: %s",
+			 json_string_value(json_object_get(probe, "direct_evidence")));
+	json_decref(root);
+	page = file_text(tmp_str("%s/s.html", dir));
+	for (p = page; (p = strstr(p, "<b>NOT direct I/O")); p++)
+		n++;
+	cr_assert_eq(n, 1, "%u NOT direct I/O boxes for one target", n);
+	for (n = 0, p = page; (p = strstr(p, "\">NOT direct</b>")); p++)
+		n++;
+	cr_assert_eq(n, 2, "%u of the 2 cells marked in the page's table", n);
+	free(page);
+}

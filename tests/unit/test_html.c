@@ -264,6 +264,17 @@ Test(html, one_not_direct_box_per_target)
 	render_results("false");
 	cr_assert_eq(count(page, "class=\"bad direct\""), 1, "%u boxes", count(page, "class=\"bad direct\""));
 	cr_assert_not_null(strstr(page, "<b>NOT direct I/O</b> in 4 of 5 cells"));
+	/* the probe said it too: its evidence is in the cells' box, not in a second one */
+	cr_assert_eq(count(page, "<b>NOT direct I/O"), 1, "%u NOT direct boxes",
+		     count(page, "<b>NOT direct I/O"));
+}
+
+Test(html, the_results_table_marks_each_cell_measured_not_direct)
+{
+	render_results("unknown");
+	cr_assert_eq(count(page, "\">NOT direct</b>"), 4, "%u cells marked in the table",
+		     count(page, "\">NOT direct</b>"));
+	cr_assert_not_null(strstr(page, "<b class=\"notdirect\" title=\""));
 }
 
 Test(html, measured_not_direct_outweighs_an_unknown_probe)
