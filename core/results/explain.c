@@ -99,6 +99,14 @@ static double num(const json_t *o, const char *key)
 	return json_is_number(v) ? json_number_value(v) : NAN;
 }
 
+/* A time the probe measured (key in ns) in us; NAN where it timed nothing (0: not measured). */
+static double probe_time_us(const json_t *probe, const char *key)
+{
+	double ns = num(probe, key);
+
+	return ns > 0 ? ns / 1e3 : NAN;
+}
+
 static double num2(const json_t *o, const char *a, const char *b)
 {
 	return num(json_object_get(o, a), b);
@@ -724,10 +732,8 @@ static void analyse_cache(struct verdicts *v, const struct target_pts *t)
 	json_object_set_new(f->evidence, "source", json_string(probe_says ? "probe" : "buffered-vs-direct"));
 	json_object_set_new(f->evidence, "direct_honoured", honest ? json_string(honest) : json_null());
 	json_object_set_new(f->evidence, "probe_evidence", why ? json_string(why) : json_null());
-	json_object_set_new(f->evidence, "direct_data_read_us",
-			    jnum(probe ? num(probe, "direct_data_read_ns") / 1e3 : NAN));
-	json_object_set_new(f->evidence, "direct_hole_read_us",
-			    jnum(probe ? num(probe, "direct_hole_read_ns") / 1e3 : NAN));
+	json_object_set_new(f->evidence, "direct_data_read_us", jnum(probe_time_us(probe, "direct_data_read_ns")));
+	json_object_set_new(f->evidence, "direct_hole_read_us", jnum(probe_time_us(probe, "direct_hole_read_ns")));
 	json_object_set_new(f->evidence, "buffered_iops", jnum(pair ? b->f[F_IOPS] : NAN));
 	json_object_set_new(f->evidence, "direct_iops", jnum(pair ? d->f[F_IOPS] : NAN));
 	json_object_set_new(f->evidence, "buffered_to_direct", jnum(ratio));

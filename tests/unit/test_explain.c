@@ -210,6 +210,26 @@ Test(explain, a_probe_that_saw_a_cache_says_cache)
 	json_decref(t);
 }
 
+/* A memory filesystem probed without the timed reads (0 ns: not measured) shows no times */
+Test(explain, a_time_the_probe_did_not_measure_is_no_evidence)
+{
+	const double iops[4] = { 200000, 400000, 410000, 405000 }, lat[4] = { 5, 10, 39, 158 };
+	json_t *probe = json_pack("{s:s,s:s,s:i,s:i}", "direct_honoured", "unknown", "fs_class",
+				  "memory", "direct_data_read_ns", 0, "direct_hole_read_ns", 0);
+	struct synth s;
+	json_t *t, *ev;
+
+	synth_init(&s, probe);
+	json_decref(probe);
+	ladder(&s, iops, lat, 30);
+	t = explain(&s);
+	ev = json_object_get(finding(t, "cache"), "evidence");
+	cr_assert_not_null(ev, "no cache finding for a memory filesystem");
+	cr_assert(json_is_null(json_object_get(ev, "direct_data_read_us")), "0 ns shown as a time");
+	cr_assert(json_is_null(json_object_get(ev, "direct_hole_read_us")), "0 ns shown as a time");
+	json_decref(t);
+}
+
 Test(explain, direct_as_fast_as_buffered_says_cache)
 {
 	struct synth s;
