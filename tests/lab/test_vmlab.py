@@ -369,6 +369,95 @@ class Compare(unittest.TestCase):
         self.assertIsNone(vm.merged_result(recs, 0, 1, 3))
 
 
+class HostFigures(unittest.TestCase):
+    """What QEMU used of the host during each guest run, read at the guest's marks."""
+
+    def sample(self, t, ticks, tasks, host):
+        return {"t": t, "cpu_ticks": ticks, "tasks": tasks, "host": host}
+
+    def test_proc_stat_fields_survive_a_command_name_with_spaces_and_parens(self):
+        f = vm.proc_fields("42 (qemu (x) y) S 1 2 3 4 5 6 7 8 9 10 250 30 0 0")
+        self.assertEqual((f[0], f[11], f[12]), ("S", "250", "30"))
+
+    def test_a_runs_figures_from_its_two_marks(self):
+        hz = vm.CLK_TCK
+        a = self.sample(10.0, 100, {"1": (5e9, 1e9), "2": (1e9, 0), "3": (2e9, 2e9)},
+                        [1000, 0, 500, 9000, 0, 0, 0, 0, 0, 0])
+        # thread 3 ended (its schedstat is gone), thread 4 started between the marks
+        b = self.sample(12.0, 100 + hz, {"1": (5.5e9, 1.5e9), "2": (1.25e9, 0.5e9),
+                                         "4": (0.25e9, 0.25e9)},
+                        [1000 + 2 * hz, 0, 500 + hz, 9000 + hz, 0, 0, 0, hz // 10, 0, 0])
+        d = vm.sample_delta(a, b)
+        self.assertEqual(d["wall_s"], 2.0)
+        self.assertEqual(d["qemu_cpu_s"], 1.0)
+        self.assertEqual(d["qemu_cpu_share"], 0.5)
+        self.assertEqual(d["qemu_threads_run_s"], 1.0)
+        self.assertEqual(d["qemu_threads_wait_s"], 1.25)
+        self.assertEqual(d["host_busy_s"], 3.0)
+        self.assertEqual(d["others_cpu_s"], 2.0)
+        self.assertAlmostEqual(d["host_steal_s"], 0.1, places=2)
+
+    def test_marks_on_the_console_are_sampled_once_each_and_lines_may_arrive_in_pieces(self):
+        import tempfile
+        with tempfile.NamedTemporaryFile("wb") as con:
+            m = vm.ConsoleMarks(con.name, os.getpid())
+            con.write(b"vmlab: ready\nvmlab: mark start a--psync.r1\nvmlab: mark en")
+            con.flush()
+            m.poll()
+            self.assertEqual(list(m.marks), ["a--psync.r1"])
+            self.assertEqual(list(m.marks["a--psync.r1"]), ["start"])
+            con.write(b"d a--psync.r1\r\nvmlab: mark start b--psync.r1\n")
+            con.flush()
+            m.poll()
+            m.poll()
+            self.assertEqual(sorted(m.marks["a--psync.r1"]), ["end", "start"])
+            runs = m.runs()
+            self.assertEqual(list(runs), ["a--psync.r1"])      # b has no end yet
+            self.assertGreaterEqual(runs["a--psync.r1"]["wall_s"], 0)
+
+    def test_cpu_per_io_only_for_a_run_of_one_job_section(self):
+        run = {"qemu_cpu_s": 0.5, "wall_s": 2.0}
+        one = {"jobs": [{"read": {"total_ios": 1000}, "write": {"total_ios": 0}}]}
+        h = vm.host_figures(run, one)
+        self.assertEqual((h["guest_ios"], h["qemu_cpu_us_per_io"], h["ios_per_qemu_cpu_s"]),
+                         (1000, 500.0, 2000.0))
+        two = {"jobs": [{"read": {"total_ios": 10}}, {"write": {"total_ios": 10}}]}
+        h = vm.host_figures(run, two)
+        self.assertNotIn("qemu_cpu_us_per_io", h)
+        self.assertIn("2 job sections", h["per_io"])
+        self.assertIsNone(vm.host_figures(None, one))
+
+    def test_the_cpu_time_documents_rate_per_qemu_cpu_second(self):
+        job = {"jobname": "randread-4k", "read": {"total_ios": 4000, "io_bytes": 4096000,
+                                                  "iops": 2000.0, "runtime": 2000,
+                                                  "clat_ns": {"percentile": {}}}}
+        rec = {"qemu_index": 0, "round": 1, "path": "9p-none", "engine": "io_uring",
+               "job": "up", "status": "ok", "result": {"jobs": [job]},
+               "host": {"qemu_cpu_s": 0.5, "ios_per_qemu_cpu_s": 8000.0}}
+        wall = vm.merged_result([rec], 0, 1)
+        self.assertEqual(wall["jobs"][0]["read"]["iops"], 2000.0)
+        self.assertNotIn("iopath_vmlab_time_base", wall)
+        cpu = vm.merged_result([rec], 0, 1, base="qemu-cpu")
+        r = cpu["jobs"][0]["read"]
+        self.assertEqual((r["iops"], r["bw_bytes"], r["runtime"]), (8000.0, 8192000.0, 500.0))
+        self.assertNotIn("clat_ns", r)
+        self.assertEqual(cpu["jobs"][0]["jobname"], "9p-none/io_uring/up/randread-4k")
+        self.assertIn("CPU time", cpu["iopath_vmlab_time_base"])
+        # a run without the host's figures has no CPU-time document
+        del rec["host"]
+        self.assertIsNone(vm.merged_result([rec], 0, 1, base="qemu-cpu"))
+
+
+class CpuShareOption(unittest.TestCase):
+    def test_a_share_outside_what_the_host_has_is_refused(self):
+        with contextlib.redirect_stderr(io.StringIO()) as err, self.assertRaises(SystemExit):
+            vm.parse_args(["--cpu-share", "0.01"])
+        self.assertIn("--cpu-share 0.01: from 0.1 to the host's", err.getvalue())
+        with contextlib.redirect_stderr(io.StringIO()), self.assertRaises(SystemExit):
+            vm.parse_args(["--cpu-share", str((os.cpu_count() or 1) + 1)])
+        self.assertEqual(vm.parse_args(["--cpu-share", "0.5"]).cpu_share, 0.5)
+
+
 class Interleaving(unittest.TestCase):
     def test_builds_alternate_per_path_and_boot(self):
         a, b = path("9p-none"), path("virtio-blk-raw")
@@ -576,8 +665,8 @@ def load_upgrade_test():
 
 class UpgradeGoals(unittest.TestCase):
     ut = load_upgrade_test()
-    P9 = "9p-none/io_uring/upgrade/seqwrite-1m"
-    BLK = "virtio-blk-qcow2-none-threads/io_uring/upgrade/seqwrite-1m"
+    P9 = "9p-none/io_uring/upgrade-seqwrite/seqwrite-1m"
+    BLK = "virtio-blk-qcow2-none-threads/io_uring/upgrade-seqwrite/seqwrite-1m"
 
     def orders(self, p9, blk, p9b=None, blkb=None):
         row = lambda v: {"verdict": v, "p_adj": 0.01}
@@ -614,3 +703,13 @@ class UpgradeGoals(unittest.TestCase):
             {"metric": "bw", "verdict": "x"}, {"metric": "iops", "verdict": "regression"}]}]}
         self.assertEqual(self.ut.cells_of(doc), {self.P9: {"metric": "iops",
                                                            "verdict": "regression"}})
+
+    def test_each_boot_line_names_the_build_its_load_and_qemus_cpu_share(self):
+        lab = {"qemus": [{"version": "7.2.22"}, {"version": "10.0.2"}],
+               "boots": [{"qemu_index": 1, "path": "9p-none", "boot": 2,
+                          "host_load1": [14.5, 16.0], "wall_seconds": 17.3}],
+               "cells": [{"qemu_index": 1, "path": "9p-none", "boot_index": 2,
+                          "host": {"qemu_cpu_share": s}} for s in (0.5, 0.7, 0.6)]}
+        line, = self.ut.boot_lines(lab, "new-first")
+        self.assertIn("boot 2  10.0.2", line)
+        self.assertIn("load 14.5-16.0  QEMU CPU share 0.6  17.3 s", line)
