@@ -368,7 +368,7 @@ lab-test: static
 # make lab-upgrade-test: QEMU 7.2 (the system's) against 10.0 (bookworm-backports, fetched into
 # the cache by scripts/deps.sh --lab-upgrade, never installed) on 9p and virtio-blk, the builds
 # booted alternately, in both orders, each QEMU held to one CPU, judged by iopath compare on
-# IOPS and on I/Os per QEMU CPU second (docs/lab.md). Under TCG about 15 minutes
+# IOPS and on I/Os per QEMU CPU second (docs/lab.md). Under TCG about 12 minutes
 # (LAB_UPGRADE_BOOTS, LAB_UPGRADE_ROUNDS); not in .ci/run.
 .PHONY: lab-upgrade-test
 lab-upgrade-test: static
