@@ -88,7 +88,8 @@ static void bound_td(FILE *f, double lo, double hi)
 		h_num_td(f, NAN, "");
 		return;
 	}
-	snprintf(b, sizeof(b), "%s %+.1f%%", isfinite(hi) ? "<=" : ">=", 100 * (isfinite(hi) ? hi : lo));
+	/* the JSON gives the open side as null */
+	metrics_bound_text(b, sizeof(b), isfinite(hi) ? -INFINITY : lo, isfinite(hi) ? hi : INFINITY);
 	h_num_td(f, isfinite(hi) ? hi : lo, b);
 }
 

@@ -472,12 +472,7 @@ static const char *verdict_text(const struct cmp_metric *m, const struct cmp_opt
 /* The bound the test decides by: "<= -12.3%" for a drop, ">= +8.1%" for a rise. */
 void bound_text(char *buf, size_t len, const struct cmp_metric *m)
 {
-	if (isnan(m->ci_lo) || isnan(m->ci_hi))
-		snprintf(buf, len, "-");
-	else if (isinf(m->ci_lo))
-		snprintf(buf, len, "<= %+.1f%%", 100 * m->ci_hi);
-	else
-		snprintf(buf, len, ">= %+.1f%%", 100 * m->ci_lo);
+	metrics_bound_text(buf, len, m->ci_lo, m->ci_hi);
 }
 
 /* The cells whose repeats varied too much to trust, named. */
@@ -511,10 +506,16 @@ static void undetectable_lines(FILE *f, const struct cmp_report *rep)
 
 			if (m->verdict != CMP_NOISE || isnan(m->detectable))
 				continue;
-			fprintf(f, "cannot show: %s %s: at this spread only a change beyond %+.0f%% could be shown (%s)\n",
-				r->base->label, metric_table[m->m].name, 100 * m->detectable,
-				m->pairs ? "more alternations of BASE and CUR" :
-				"run BASE and CUR in alternation, A B A B, or repeat more");
+			if (fabs(m->detectable) < METRICS_BOUND_MAX)
+				fprintf(f, "cannot show: %s %s: at this spread only a change beyond %+.0f%% could be shown (%s)\n",
+					r->base->label, metric_table[m->m].name, 100 * m->detectable,
+					m->pairs ? "more alternations of BASE and CUR" :
+					"run BASE and CUR in alternation, A B A B, or repeat more");
+			else
+				fprintf(f, "cannot show: %s %s: at this spread no change under ten times could be shown (%s)\n",
+					r->base->label, metric_table[m->m].name,
+					m->pairs ? "more alternations of BASE and CUR" :
+					"run BASE and CUR in alternation, A B A B, or repeat more");
 		}
 	}
 }

@@ -249,3 +249,16 @@ void metrics_from_job(const json_t *job, double v[MET_NR])
 	v[MET_CLAT_P99] = pct(lat, 99.0, to_ns);
 	v[MET_CLAT_P999] = pct(lat, 99.9, to_ns);
 }
+
+void metrics_bound_text(char *buf, size_t len, double lo, double hi)
+{
+	bool drop = isinf(lo) && lo < 0;
+	double v = drop ? hi : lo;
+
+	if (isnan(lo) || isnan(hi) || (isinf(lo) && isinf(hi)))
+		snprintf(buf, len, "-");
+	else if (!(fabs(v) < METRICS_BOUND_MAX))
+		snprintf(buf, len, "%s unbounded", drop ? "<=" : ">=");
+	else
+		snprintf(buf, len, "%s %+.1f%%", drop ? "<=" : ">=", 100 * v);
+}

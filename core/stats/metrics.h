@@ -65,4 +65,14 @@ double metrics_percentile(const json_t *lat, double p, double to_ns);
  */
 bool metrics_check_job(const json_t *job, char *what, size_t len);
 
+/*
+ * A compare's one-sided bound of a relative change as text: "<= -12.3%" (lo -INFINITY, the
+ * bound hi of a drop) or ">= +8.1%" (hi +INFINITY, the bound lo of a rise). Beyond
+ * METRICS_BOUND_MAX either way (a change of more than ten times, where too few repeats
+ * spread widely put it), the bound limits nothing and reads "<= unbounded" or
+ * ">= unbounded"; "-" when there is none (both NAN).
+ */
+#define METRICS_BOUND_MAX 10.0
+void metrics_bound_text(char *buf, size_t len, double lo, double hi);
+
 #endif

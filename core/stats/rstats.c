@@ -204,64 +204,16 @@ double rstats_mw_min_p(unsigned nx, unsigned ny, enum rstats_alt alt)
 	return fmin(1.0, (alt == RSTATS_TWO_SIDED ? 2 : 1) / arrangements);
 }
 
-int rstats_welch(const double *x, unsigned nx, const double *y, unsigned ny, double margin,
-		 enum rstats_alt alt, double level, struct welch_result *r)
+/*
+ * The t statistic against margin, its p-value for the alternative asked and the two-sided
+ * interval at level, from r->diff, r->se and r->df: the part Welch's and the paired test
+ * share. With no spread at all (se 0) p is 0 when diff lies beyond margin, else 1.
+ */
+static void t_test_finish(double margin, enum rstats_alt alt, double level,
+			  struct welch_result *r)
 {
-	double mx, my, vx, vy, half;
+	double half;
 
-	memset(r, 0, sizeof(*r));
-	if (nx < 2 || ny < 2 || level <= 0 || level >= 1)
-		return -EINVAL;
-	mx = gsl_stats_mean(x, 1, nx);
-	my = gsl_stats_mean(y, 1, ny);
-	vx = gsl_stats_variance_m(x, 1, nx, mx) / nx;
-	vy = gsl_stats_variance_m(y, 1, ny, my) / ny;
-	r->diff = my - mx;
-	r->se = sqrt(vx + vy);
-	if (r->se > 0) {
-		r->df = (vx + vy) * (vx + vy) / (vx * vx / (nx - 1) + vy * vy / (ny - 1));
-		r->t = (r->diff - margin) / r->se;
-	} else {
-		r->df = nx + ny - 2;
-		r->t = r->diff > margin ? INFINITY : r->diff < margin ? -INFINITY : 0;
-	}
-	switch (alt) {
-	case RSTATS_LESS:
-		r->p = r->se > 0 ? gsl_cdf_tdist_P(r->t, r->df) : r->diff < margin ? 0 : 1;
-		break;
-	case RSTATS_GREATER:
-		r->p = r->se > 0 ? gsl_cdf_tdist_Q(r->t, r->df) : r->diff > margin ? 0 : 1;
-		break;
-	default:
-		r->p = r->se > 0 ? fmin(1.0, 2 * gsl_cdf_tdist_Q(fabs(r->t), r->df)) :
-		       r->diff != margin ? 0 : 1;
-		break;
-	}
-	half = r->se > 0 ? gsl_cdf_tdist_Pinv(1 - (1 - level) / 2, r->df) * r->se : 0;
-	r->ci_lo = r->diff - half;
-	r->ci_hi = r->diff + half;
-	return 0;
-}
-
-int rstats_paired(const double *x, const double *y, unsigned n, double margin,
-		  enum rstats_alt alt, double level, struct welch_result *r)
-{
-	double *d, md, half;
-	unsigned i;
-
-	memset(r, 0, sizeof(*r));
-	if (n < 2 || level <= 0 || level >= 1)
-		return -EINVAL;
-	d = malloc(n * sizeof(*d));
-	if (!d)
-		return -ENOMEM;
-	for (i = 0; i < n; i++)
-		d[i] = y[i] - x[i];
-	md = gsl_stats_mean(d, 1, n);
-	r->diff = md;
-	r->se = sqrt(gsl_stats_variance_m(d, 1, n, md) / n);
-	r->df = n - 1;
-	free(d);
 	if (r->se > 0)
 		r->t = (r->diff - margin) / r->se;
 	else
@@ -281,6 +233,49 @@ int rstats_paired(const double *x, const double *y, unsigned n, double margin,
 	half = r->se > 0 ? gsl_cdf_tdist_Pinv(1 - (1 - level) / 2, r->df) * r->se : 0;
 	r->ci_lo = r->diff - half;
 	r->ci_hi = r->diff + half;
+}
+
+int rstats_welch(const double *x, unsigned nx, const double *y, unsigned ny, double margin,
+		 enum rstats_alt alt, double level, struct welch_result *r)
+{
+	double mx, my, vx, vy;
+
+	memset(r, 0, sizeof(*r));
+	if (nx < 2 || ny < 2 || level <= 0 || level >= 1)
+		return -EINVAL;
+	mx = gsl_stats_mean(x, 1, nx);
+	my = gsl_stats_mean(y, 1, ny);
+	vx = gsl_stats_variance_m(x, 1, nx, mx) / nx;
+	vy = gsl_stats_variance_m(y, 1, ny, my) / ny;
+	r->diff = my - mx;
+	r->se = sqrt(vx + vy);
+	if (r->se > 0)
+		r->df = (vx + vy) * (vx + vy) / (vx * vx / (nx - 1) + vy * vy / (ny - 1));
+	else
+		r->df = nx + ny - 2;
+	t_test_finish(margin, alt, level, r);
+	return 0;
+}
+
+int rstats_paired(const double *x, const double *y, unsigned n, double margin,
+		  enum rstats_alt alt, double level, struct welch_result *r)
+{
+	double *d;
+	unsigned i;
+
+	memset(r, 0, sizeof(*r));
+	if (n < 2 || level <= 0 || level >= 1)
+		return -EINVAL;
+	d = malloc(n * sizeof(*d));
+	if (!d)
+		return -ENOMEM;
+	for (i = 0; i < n; i++)
+		d[i] = y[i] - x[i];
+	r->diff = gsl_stats_mean(d, 1, n);
+	r->se = sqrt(gsl_stats_variance_m(d, 1, n, r->diff) / n);
+	r->df = n - 1;
+	free(d);
+	t_test_finish(margin, alt, level, r);
 	return 0;
 }
 

@@ -10,6 +10,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "results/compare.h"
 
@@ -237,6 +238,32 @@ Test(compare_judge, the_bound_lies_beyond_the_threshold_exactly_when_flagged)
 	}
 	cr_assert_eq(m[0].verdict, CMP_REGRESSION);
 	cr_assert_neq(m[1].verdict, CMP_REGRESSION);
+}
+
+Test(compare_judge, a_bound_beyond_ten_times_reads_unbounded)
+{
+	const struct cmp_opts o = { .threshold = 0.05, .alpha = 0.05, .metrics = 1 };
+	/* two repeats a side, spread over 5x: one degree of freedom, a bound of ~10^14 % */
+	const double b[] = { 100, 500 }, c[] = { 20, 300 }, x[] = { 100, 103, 97 },
+		     y[] = { 80, 84, 77 };
+	struct cmp_metric m = { 0 };
+	char t[48];
+
+	cr_assert_eq(cmp_judge_values(b, 2, c, 2, true, &o, &m), 0);
+	cr_assert(m.tested);
+	cr_assert_gt(m.ci_hi, METRICS_BOUND_MAX, "bound %g", m.ci_hi);
+	metrics_bound_text(t, sizeof(t), m.ci_lo, m.ci_hi);
+	cr_assert_str_eq(t, "<= unbounded");
+	metrics_bound_text(t, sizeof(t), -0.5, INFINITY);
+	cr_assert_str_eq(t, ">= -50.0%");
+	metrics_bound_text(t, sizeof(t), 12.5, INFINITY);
+	cr_assert_str_eq(t, ">= unbounded");
+	metrics_bound_text(t, sizeof(t), NAN, NAN);
+	cr_assert_str_eq(t, "-");
+	cr_assert_eq(cmp_judge_values(x, 3, y, 3, true, &o, &m), 0);
+	metrics_bound_text(t, sizeof(t), m.ci_lo, m.ci_hi);
+	cr_assert_eq(strncmp(t, "<= -", 4), 0, "%s", t);
+	cr_assert(strchr(t, '%'), "%s", t);
 }
 
 Test(compare_pairs, alternating_runs_pair_in_order_and_stretches_are_one_run)
