@@ -223,6 +223,37 @@ static int load_suite_targets(struct results *r, const json_t *meta)
 }
 
 /* A plain job run (iopath --output-format=json, or fio's): each job one cell of one sample. */
+/*
+ * A plain iopath JSON result records what else used the machine (iopath.machine) and when
+ * it started (timestamp_ms) once for the whole run; a saved repeat carries both in each job,
+ * where compare reads them. Each job of such a file gets the run's where it has none of its
+ * own, so that files pooled as repeats (a directory of them, the lab's documents) are judged
+ * with their environment and, taken in alternation, in pairs. -ENOMEM, else 0.
+ */
+static int job_takes_run_env(json_t *job, const json_t *meta, const json_t *ts)
+{
+	const json_t *machine = json_object_get(meta, "machine");
+	json_t *own = json_object_get(job, "iopath");
+
+	if (!json_is_object(machine) && !json_is_integer(ts))
+		return 0;
+	if (!own) {
+		own = json_object();
+		if (!own || json_object_set_new(job, "iopath", own))
+			return -ENOMEM;
+	}
+	if (!json_is_object(own))
+		return 0;
+	if (json_is_object(machine) && !json_object_get(own, "machine") &&
+	    json_object_set(own, "machine", (json_t *)machine))
+		return -ENOMEM;
+	if (json_is_integer(ts) && json_integer_value(ts) > 0 &&
+	    !json_object_get(own, "start_unix_ms") &&
+	    json_object_set(own, "start_unix_ms", (json_t *)ts))
+		return -ENOMEM;
+	return 0;
+}
+
 static int load_jobs(struct results *r, json_t *root, const char *path, struct iop_err *err)
 {
 	const json_t *jobs = json_object_get(root, "jobs"), *job, *meta = json_object_get(root, "iopath");
@@ -305,7 +336,8 @@ static int load_jobs(struct results *r, json_t *root, const char *path, struct i
 				return iop_errf(err, -ENOMEM, "%s: out of memory", path);
 			continue;
 		}
-		if (cell_add_sample(c, json_incref((json_t *)job)))
+		if ((json_is_object(meta) && job_takes_run_env((json_t *)job, meta, ts)) ||
+		    cell_add_sample(c, json_incref((json_t *)job)))
 			return iop_errf(err, -ENOMEM, "%s: out of memory", path);
 	}
 	return 0;

@@ -447,6 +447,46 @@ Test(compare, plain_iopath_json_compares_with_itself)
 	run_out_free(&r);
 }
 
+/*
+ * Plain iopath JSON files pooled as repeats (a directory each side, as the lab writes them)
+ * carry the run's environment and start time into their jobs: compare names both sides'
+ * environment, and files taken in alternation are tested in pairs.
+ */
+Test(compare, plain_iopath_json_files_carry_their_environment_and_time)
+{
+	const char *dir = tmpdir_make();
+	char a[300], b[300];
+	struct run_out r;
+	json_t *root, *m;
+	unsigned i;
+
+	snprintf(a, sizeof(a), "%s/a", dir);
+	snprintf(b, sizeof(b), "%s/b", dir);
+	cr_assert_eq(mkdir(a, 0700), 0);
+	cr_assert_eq(mkdir(b, 0700), 0);
+	/* A B A B A B: three pairs in time */
+	for (i = 0; i < 6; i++) {
+		r = iopath_run("--name=j", tmp_str("--filename=%s/f", dir), "--size=1m",
+			       "--rw=randread", "--ioengine=null", "--output-format=json",
+			       tmp_str("--output=%s/%u.json", i % 2 ? b : a, i), NULL);
+		cr_assert_eq(r.status, 0, "%s", r.err);
+		run_out_free(&r);
+		usleep(20000);
+	}
+	r = iopath_run("compare", a, b, "--metric=iops", NULL);
+	cr_assert_null(strstr(r.out, "not recorded"), "%s", r.out);
+	cr_assert_not_null(strstr(r.out, "environment: BASE other CPU"), "%s", r.out);
+	cr_assert_not_null(strstr(r.out, "3/3 (3 pairs)"), "%s", r.out);
+	run_out_free(&r);
+	r = iopath_run("compare", a, b, "--metric=iops", "--json", NULL);
+	root = json_from_string(r.out);
+	cr_assert_not_null(root, "%s", r.out);
+	m = json_object_get(json_object_get(root, "environment"), "base");
+	cr_assert_eq(json_integer_value(json_object_get(m, "repeats")), 3, "%s", r.out);
+	json_decref(root);
+	run_out_free(&r);
+}
+
 Test(compare, history_orders_runs_by_a_label_and_plots)
 {
 	const char *dir = tmpdir_make();
