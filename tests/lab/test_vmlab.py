@@ -361,6 +361,17 @@ class Compare(unittest.TestCase):
                          ["psync", "io_uring"])
         self.assertEqual(doc["global options"], {})
 
+    def test_each_job_carries_its_own_runs_environment_and_start(self):
+        recs = [self.rec(0, 1, "nvme", "psync"), self.rec(0, 1, "nvme", "io_uring")]
+        for k, r in enumerate(recs):
+            r["result"] = dict(r["result"], timestamp_ms=1000 + k,
+                               iopath={"machine": {"other_cpu": 0.1 * k}})
+        doc = vm.merged_result(recs, 0, 1)
+        self.assertEqual([j["iopath"]["machine"]["other_cpu"] for j in doc["jobs"]], [0, 0.1])
+        self.assertEqual([j["iopath"]["start_unix_ms"] for j in doc["jobs"]], [1000, 1001])
+        self.assertNotIn("iopath", vm.merged_result([self.rec(0, 1, "nvme", "psync")], 0, 1)
+                         ["jobs"][0])
+
     def test_each_boot_is_its_own_document(self):
         recs = [dict(self.rec(0, 1, "nvme", "psync"), boot_index=b) for b in (1, 2)]
         recs[1]["result"] = dict(recs[1]["result"], marker=2)
