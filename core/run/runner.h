@@ -161,6 +161,14 @@ static inline void err_count(struct worker *w, int err)
 void worker_fail(struct worker *w, int error, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
+/* ---- wopts.c ---- */
+
+/*
+ * The per-I/O options' state, decided once at set-up (after the files), and whether the
+ * worker needs the full loop (w->full); 0 or -errno, the worker failed with its line.
+ */
+int setup_options(struct worker *w, uint64_t seed);
+
 /* ---- wthread.c ---- */
 
 /* The thread's CPUs, NUMA policy and priority, then its buffers under them; 0 or -errno. */
@@ -224,6 +232,12 @@ bool space_held(const struct job_spec *job, const struct job_plan *plan);
 bool space_low(const char *path, char *what, size_t len);
 int fit_space(const struct job_list *jobs, const struct group_job *gjs, struct iop_err *err);
 
+/* ---- targetcheck.c ---- */
+
+/* path opens for reading (and writing, write), by the process's own rights; -errno with a line. */
+int check_access(const struct job_spec *job, const char *path, bool write,
+		 struct iop_err *err);
+
 /*
  * atomic=1: the file open on fd must have atomic writes, and the job's write size and its
  * workers' starts must suit its limits (found, when not NULL, gets them). 0 or -errno.
@@ -232,14 +246,16 @@ int check_atomic(const struct job_spec *job, const struct job_plan *plan, const 
 		 int fd, struct atomic_limits *found, struct iop_err *err);
 
 /*
- * Refuse what a job must not or cannot do to one of its files (see plan.c); fd >= 0: decided
- * on that descriptor, else by name.
+ * Refuse what a job must not or cannot do to one of its files (see targetcheck.c); fd >= 0:
+ * decided on that descriptor, else by name.
  */
 int check_target(const struct job_spec *job, const struct job_plan *plan,
 		 const struct target_policy *pol, const char *path, int fd, struct iop_err *err);
 
 /* overwrite=1, --allow-overwrite or IOPATH_ALLOW_OVERWRITE covers path. */
 bool may_overwrite(const struct job_spec *job, const struct target_policy *pol, const char *path);
+
+/* ---- plan.c ---- */
 
 /* The end of what path i must hold: the last worker's start (offset_increment) + region. */
 uint64_t layout_end(const struct job_plan *plan, unsigned i);

@@ -20,38 +20,6 @@
 #include "run/worker.h"
 #include "run/runner.h"
 
-static int setup_dedupe_ws(struct worker *w, uint64_t base)
-{
-	const struct job_spec *job = w->job;
-	const struct job_plan *plan = w->plan;
-	unsigned me = plan->first_worker + w->clone, t = plan->run_workers ? plan->run_workers : 1;
-	uint64_t n = job->size * job->dedupe_ws_percentage / 100 / job->bs[DDIR_WRITE], per, i;
-	struct rng stream;
-
-	if (!n)
-		n = 1;
-	if (n > (1ull << 27)) {
-		worker_fail(w, EINVAL, "dedupe_working_set_percentage: %llu buffers in the working set (at most %llu)",
-			    (unsigned long long)n, 1ull << 27);
-		return -EINVAL;
-	}
-	w->dedupe_ws = malloc(n * sizeof(*w->dedupe_ws));
-	if (!w->dedupe_ws) {
-		worker_fail(w, ENOMEM, "dedupe working set: out of memory");
-		return -ENOMEM;
-	}
-	w->nr_dedupe_ws = n;
-	per = job->dedupe_global ? (n / t ? n / t : 1) : n;
-	for (i = 0; i < n; i++) {
-		/* block k of the set: worker (me + k) mod t's first buffers, as fio rotates them */
-		if (i % per == 0)
-			dedupe_stream(&stream, base, (unsigned)((me + i / per) % t));
-		w->dedupe_ws[i] = rng_next(&stream) | 1;
-	}
-	dedupe_stream(&w->dedupe_uniq, base, me);
-	return 0;
-}
-
 
 /* The region of file f (plan path p) this worker uses: filesize, offset_increment... */
 static int file_region(struct worker *w, struct io_file *f, unsigned p)
@@ -338,292 +306,6 @@ static int setup_engine(struct worker *w)
 	return 0;
 }
 
-static int setup_zones(struct worker *w, unsigned d)
-{
-	const struct job_spec *job = w->job;
-	struct zoned *z = &w->zoned[d];
-	uint64_t at = 0;
-	unsigned i, k, v = 0;
-
-	z->nr = job->nr_zones[d];
-	z->absolute = job->random_distribution == DIST_ZONED_ABS;
-	for (i = 0; i < z->nr; i++) {
-		const struct zone_split *zs = &job->zones[d][i];
-
-		z->lo[i] = at;
-		at += z->absolute ? zs->size : zs->size_perc;
-		z->hi[i] = at;
-		for (k = 0; k < zs->access && v < 100; k++)
-			z->pick[v++] = (uint8_t)i;
-	}
-	for (i = 0; z->absolute && z->nr && i < w->nr_files; i++) {
-		if (at > w->files[i].len) {
-			worker_fail(w, EINVAL, "random_distribution=zoned_abs: the zones (%llu bytes) exceed the %llu bytes of %s",
-				    (unsigned long long)at, (unsigned long long)w->files[i].len,
-				    w->files[i].path);
-			return -EINVAL;
-		}
-	}
-	return 0;
-}
-
-/* sprandom: its regions over the file; the job writes the physical size (fio's io_size). */
-static int setup_sprandom(struct worker *w, uint64_t seed)
-{
-	const struct job_spec *job = w->job;
-	uint64_t phys, logical = w->gens[0].region;
-	int ret;
-
-	if (job->io_size && job->io_size < logical)
-		logical = job->io_size;
-	w->spr = calloc(1, sizeof(*w->spr));
-	if (!w->spr) {
-		worker_fail(w, ENOMEM, "sprandom: out of memory");
-		return -ENOMEM;
-	}
-	ret = sprandom_init(w->spr, logical, job->bs[DDIR_WRITE], job->spr_num_regions, job->spr_op,
-			    seed ^ 0x5e7a11dull, &phys);
-	if (ret) {
-		worker_fail(w, -ret, "sprandom: %s", ret == -ENOMEM ? "out of memory" :
-			    "the file holds less than one block");
-		return ret;
-	}
-	w->bytes_target = phys;
-	w->full = true;
-	return 0;
-}
-
-/* random_distribution: zipf/pareto/normal generators per file, or the zone tables. */
-static int setup_distribution(struct worker *w, uint64_t seed)
-{
-	const struct job_spec *job = w->job;
-	unsigned i;
-	int ret;
-
-	rng_seed(&w->zone_rng, seed ^ 0x2011eull);
-	/* sequence: no generator, the worker counts through the job's indices (sequence_block) */
-	if (job->random_distribution == DIST_SEQUENCE)
-		return 0;
-	if (job->random_distribution == DIST_ZONED || job->random_distribution == DIST_ZONED_ABS) {
-		w->zoned = calloc(2, sizeof(*w->zoned));
-		if (!w->zoned) {
-			worker_fail(w, ENOMEM, "random_distribution: out of memory");
-			return -ENOMEM;
-		}
-		for (i = 0; i < 2; i++) {
-			ret = setup_zones(w, i);
-			if (ret)
-				return ret;
-		}
-		return 0;
-	}
-	w->fdist = calloc(w->nr_files, sizeof(*w->fdist));
-	if (!w->fdist) {
-		worker_fail(w, ENOMEM, "random_distribution: out of memory");
-		return -ENOMEM;
-	}
-	for (i = 0; i < w->nr_files; i++) {
-		ret = dist_init(&w->fdist[i], job->random_distribution, w->gens[i].nblocks,
-				job->dist_arg, job->dist_center, true, seed ^ (0xf00dull * (i + 1)));
-		if (ret) {
-			worker_fail(w, -ret, "random_distribution: bad value %g", job->dist_arg);
-			return ret;
-		}
-	}
-	return 0;
-}
-
-/* a * b, or UINT64_MAX when it does not fit: a target that large ends on runtime, not on bytes */
-static uint64_t mul_sat(uint64_t a, uint64_t b)
-{
-	uint64_t r;
-
-	return __builtin_mul_overflow(a, b, &r) ? UINT64_MAX : r;
-}
-
-/* How many requests the full loop keeps in flight: iodepth, iodepth_low, latency_target. */
-static void setup_queue(struct worker *w)
-{
-	const struct job_spec *job = w->job;
-
-	w->qd_cap = w->params.iodepth;
-	/* iodepth_low below iodepth: the full loop drains a full queue down to it */
-	if (job->iodepth_low && job->iodepth_low < w->params.iodepth &&
-	    !(job->engine->flags & ENGINE_SYNC)) {
-		w->depth_low = job->iodepth_low;
-		w->full = true;
-	}
-	if (job->lat_target.ns) {
-		/* fio's lat_target_init: from depth 1 up, bounded by iodepth */
-		w->lat_tgt.on = w->full = true;
-		w->qd_cap = 1;
-		w->lat_tgt.qd_low = 1;
-		w->lat_tgt.qd_high = w->params.iodepth;
-	}
-}
-
-/* rate, rate_iops per direction (after the block sizes), rate_min; the schedule's stamps. */
-static int setup_rate(struct worker *w, uint64_t seed)
-{
-	const struct job_spec *job = w->job;
-	unsigned d;
-
-	for (d = 0; d < 2; d++) {
-		uint64_t bps = job->rate.bps[d] ? job->rate.bps[d] : job->rate.iops[d] * w->bsg[d].min;
-
-		rate_init(&w->rate.dir[d], bps, w->bsg[d].min, job->rate.poisson, 0, seed ^ (0x9a7eull + d));
-		w->rate.on |= bps != 0;
-		w->rate.min_on |= job->rate.min_bps[d] || job->rate.min_iops[d];
-	}
-	if (w->rate.on) {
-		w->rate.sched_ns = calloc(w->params.iodepth, sizeof(*w->rate.sched_ns));
-		if (!w->rate.sched_ns) {
-			worker_fail(w, ENOMEM, "rate: out of memory");
-			return -ENOMEM;
-		}
-	}
-	return 0;
-}
-
-/*
- * Decide, once, which per-I/O options this worker needs, and set up their state. A job
- * that needs none runs the plain loop.
- */
-static int setup_options(struct worker *w, uint64_t seed)
-{
-	const struct job_spec *job = w->job;
-	static const enum rand_dist fsvc_dist[] = {
-		[FSVC_ZIPF] = DIST_ZIPF, [FSVC_PARETO] = DIST_PARETO, [FSVC_NORMAL] = DIST_NORMAL,
-	};
-	unsigned d;
-	int ret;
-
-	for (d = 0; d < 2; d++) {
-		bs_gen_init(&w->bsg[d], job, d);
-		if (w->bsg[d].min != w->bsg[d].max)
-			w->full = true;
-	}
-	rng_seed(&w->bs_rng, seed ^ 0xb5b5b5b5ull);
-	rng_seed(&w->file_rng, seed ^ 0xf1f1f1f1ull);
-	if (job->file_service != FSVC_ROUNDROBIN || job->file_service_nr > 1)
-		w->full = true;
-	/* the first pick moves to file 0 */
-	w->cur_file = w->nr_files - 1;
-	if (job->file_service == FSVC_SEQUENTIAL) {
-		w->cur_file = 0;
-		w->file_left = w->files[0].len;
-	}
-	setup_queue(w);
-	w->seq_step = job->seq_add || (job_rw_random(job->rw) && job->seq_nr > 1) ||
-		      job->zone_strided;
-	if (job->zone_strided &&
-	    gen_init(&w->zone_gen, job->zone_range, w->plan->align, !job->norandommap,
-		     job->rand_gen, seed ^ 0x20e5ull))
-		return -ENOMEM;
-	w->seq_left = 1;	/* as in fio, the first I/O of rw=randread:N is a random one */
-	w->passes_left = job->loops - 1;
-	/* fio: number_ios counts every I/O issued, over all loops; time_based ignores it */
-	w->ios_limit = job->time_based ? 0 : mul_sat(job->number_ios, w->target_loops);
-	if (job->verify_backlog && job->do_verify && job_writes_data(job->rw) && job->rw != RW_COPY) {
-		w->verify.backlog = calloc(job->verify_backlog, sizeof(*w->verify.backlog));
-		if (!w->verify.backlog) {
-			worker_fail(w, ENOMEM, "verify_backlog: out of memory");
-			return -ENOMEM;
-		}
-		w->full = true;
-	}
-	if (w->ios_limit)
-		w->full = true;
-	if (w->seq_step)
-		w->full = true;
-	if (job->random_distribution != DIST_RANDOM) {
-		ret = setup_distribution(w, seed);
-		if (ret)
-			return ret;
-		w->full = true;
-	}
-	if (job->sprandom) {
-		ret = setup_sprandom(w, seed);
-		if (ret)
-			return ret;
-	}
-	ret = setup_rate(w, seed);
-	if (ret)
-		return ret;
-	w->ioprio = job_ioprio(job);
-	if (job_cmdprio(job)) {
-		ret = cmdprio_setup(w, seed);
-		if (ret)
-			return ret;
-		w->full = true;
-	}
-	w->think_blocks_given = job->thinktime_blocks_given;
-	/* completions are counted only for what reads the counts */
-	w->count_done = w->rate.min_on || (job->thinktime_ns && !job->thinktime_issue);
-	w->hist_lat = job->lat_percentiles && !job->disable_lat;
-	w->hist_slat = job->slat_percentiles && !job->disable_slat;
-	w->sync_at_qd1 = (job->engine->flags & ENGINE_SYNC_AT_QD1) && job->iodepth == 1;
-	if (w->hist_lat || w->hist_slat)
-		w->full = true;
-	w->debug_io = iop_debug_on(DBG_IO);
-	w->debug_random = iop_debug_on(DBG_RANDOM) && job_rw_random(job->rw);
-	w->rand_plain = !w->spr && !w->fdist && !w->zoned && !w->debug_random &&
-			job->random_distribution != DIST_SEQUENCE;
-	if (w->debug_io || w->debug_random)
-		w->full = true;
-	if (iolog_wanted(job)) {
-		w->logs = calloc(1, sizeof(*w->logs));
-		if (!w->logs) {
-			worker_fail(w, ENOMEM, "logs: out of memory");
-			return -ENOMEM;
-		}
-		w->full = true;
-	}
-	if (w->rate.on || w->rate.min_on || job->thinktime_ns)
-		w->full = true;
-	w->stamp_submit = job_stamps_submit(job, job->engine->flags & ENGINE_SYNC) || w->logs;
-	w->scramble = job->scramble_buffers && !job->zero_buffers && !job->refill_buffers &&
-		      !job->buffer_compress_percentage && !job->dedupe_percentage &&
-		      job->verify == VERIFY_NONE;
-	rng_seed(&w->dedupe_rng, seed ^ 0xdedeull);
-	if (job->dedupe_percentage && job->dedupe_working_set && job_writes(job->rw)) {
-		/* one base for the run, so that workers can draw each other's buffers */
-		ret = setup_dedupe_ws(w, (job->randseed_set ? job->randseed : 0x10ba7) ^ 0xdede5e7ull);
-		if (ret)
-			return ret;
-	}
-	if (job->file_service >= FSVC_ZIPF) {
-		ret = dist_init(&w->file_dist, fsvc_dist[job->file_service],
-				(uint64_t)w->nr_files << FSVC_DIST_SHIFT, job->file_service_arg, -1.0,
-				false, seed ^ 0xd15ull);
-		if (ret) {
-			worker_fail(w, -ret, "file_service_type: bad distribution value %g",
-				    job->file_service_arg);
-			return ret;
-		}
-	}
-	return 0;
-}
-
-/*
- * Bytes a worker moves, as fio counts them: each of the loops passes moves min(size,
- * io_size); when io_size is larger than that, fio then keeps going in passes of size until
- * io_size is reached (one loop stops on io_size exactly, several end on a whole pass).
- */
-uint64_t io_target(uint64_t size, uint64_t io_size, unsigned loops)
-{
-	uint64_t done;
-
-	if (!io_size)
-		return mul_sat(size, loops);
-	done = mul_sat(io_size < size ? io_size : size, loops);
-	if (done >= io_size)
-		return done;
-	if (loops == 1)
-		return io_size;
-	return (io_size + size - 1) / size * size;
-}
-
 /* end_fsync: part of the job's runtime (as in fio), each flush counted as a sync. */
 static void end_fsync(struct worker *w)
 {
@@ -876,38 +558,40 @@ static void set_dir(struct worker *w)
 	}
 }
 
-void *worker_main(void *arg)
+/* The worker's two seeds (offsets and buffers, files' own), and fio's debug lines on them. */
+static void worker_seeds(struct worker *w, uint64_t *seed, uint64_t *fseed)
 {
-	struct worker *w = arg;
 	const struct job_spec *job = w->job;
-	uint64_t seed = job->randseed_set ? job->randseed : 0x10ba7;
-	uint64_t fseed = job->randseed_set ? job->randseed : 0x5eed;
-	unsigned i;
-	int ret;
+	unsigned i, nf;
 
+	*seed = job->randseed_set ? job->randseed : 0x10ba7;
+	*fseed = job->randseed_set ? job->randseed : 0x5eed;
 	/* randrepeat=0 (and no randseed): other sequences on every run, as fio */
 	if (!job_rand_repeatable(job)) {
-		seed ^= fresh_seed();
-		fseed ^= fresh_seed();
+		*seed ^= fresh_seed();
+		*fseed ^= fresh_seed();
 	}
-	iop_debugf(DBG_JOB, "job %s: worker %u starts (%s, iodepth=%u)", job->name, w->clone,
-		   job->engine->name, job->iodepth);
-	rng_seed(&w->rng, seed + w->clone);
-	rng_seed(&w->buf_rng, seed * 31 + w->clone);
-	if (iop_debug_on(DBG_RANDOM)) {
-		/* fio's lines: the seeds of the worker's streams (iopath's, not fio's generators) */
-		unsigned nf = w->plan->nr_files + (job->rw == RW_COPY);
+	rng_seed(&w->rng, *seed + w->clone);
+	rng_seed(&w->buf_rng, *seed * 31 + w->clone);
+	if (!iop_debug_on(DBG_RANDOM))
+		return;
+	/* fio's lines: the seeds of the worker's streams (iopath's, not fio's generators) */
+	nf = w->plan->nr_files + (job->rw == RW_COPY);
+	if (!job_rand_repeatable(job))
+		iop_debugf(DBG_RANDOM, "using system RNG for random seeds");
+	iop_debugf(DBG_RANDOM, "FIO_RAND_NR_OFFS=%u", 2 + nf);
+	iop_debugf(DBG_RANDOM, "rand_seeds[0]=%llu", (unsigned long long)(*seed + w->clone));
+	iop_debugf(DBG_RANDOM, "rand_seeds[1]=%llu", (unsigned long long)(*seed * 31 + w->clone));
+	for (i = 0; i < nf; i++)
+		iop_debugf(DBG_RANDOM, "rand_seeds[%u]=%llu", 2 + i,
+			   (unsigned long long)file_seed(w, *fseed, i));
+}
 
-		if (!job_rand_repeatable(job))
-			iop_debugf(DBG_RANDOM, "using system RNG for random seeds");
-		iop_debugf(DBG_RANDOM, "FIO_RAND_NR_OFFS=%u", 2 + nf);
-		iop_debugf(DBG_RANDOM, "rand_seeds[0]=%llu", (unsigned long long)(seed + w->clone));
-		iop_debugf(DBG_RANDOM, "rand_seeds[1]=%llu",
-			   (unsigned long long)(seed * 31 + w->clone));
-		for (i = 0; i < nf; i++)
-			iop_debugf(DBG_RANDOM, "rand_seeds[%u]=%llu", 2 + i,
-				   (unsigned long long)file_seed(w, fseed, i));
-	}
+/* What the job's rw and verify make of the worker: directions, rounds, the bytes to move. */
+static void worker_shape(struct worker *w)
+{
+	const struct job_spec *job = w->job;
+
 	w->verify.check_reads = job->verify != VERIFY_NONE && job->do_verify && job->rw != RW_COPY;
 	w->verify.job_writes = job_writes(job->rw);
 	w->trims = job_trims(job->rw);
@@ -924,6 +608,19 @@ void *worker_main(void *arg)
 		w->loops_left = job->loops - 1;
 	}
 	w->bytes_target = io_target(plan_worker_bytes(w->plan, w->clone), job->io_size, w->target_loops);
+}
+
+/* Everything before the start gate: placement, files, options, replay, the engine. */
+static int worker_setup(struct worker *w)
+{
+	const struct job_spec *job = w->job;
+	uint64_t seed, fseed;
+	int ret;
+
+	iop_debugf(DBG_JOB, "job %s: worker %u starts (%s, iodepth=%u)", job->name, w->clone,
+		   job->engine->name, job->iodepth);
+	worker_seeds(w, &seed, &fseed);
+	worker_shape(w);
 	ret = worker_place(w);	/* CPUs, NUMA policy, priority, then the buffers */
 	if (!ret)
 		ret = setup_files(w, fseed);
@@ -951,20 +648,25 @@ void *worker_main(void *arg)
 		ret = setup_engine(w);
 	if (!ret && w->verify.check_reads && job->verify_async)
 		ret = vfy_start(w);
-	gate_arrive(w->start);
-	if (ret)
-		goto done;
+	return ret;
+}
+
+/* Past the gate: the measured time starts, with the clocks of rate, thinktime, logs, ramp. */
+static int worker_begin(struct worker *w)
+{
+	const struct job_spec *job = w->job;
+	unsigned i;
+
 	if (run_gate_wait(w) && job->invalidate && !run_terminated(w)) {
 		/* started late: drop what earlier jobs left cached, as fio's later set-up would */
 		for (i = 0; i < w->nr_files; i++)
 			if (w->files[i].fd >= 0)
 				file_invalidate(w->files[i].fd, w->files[i].start, w->files[i].len);
 	}
-
 	measure_start(w, worker_now(w));
 	atomic_store(&w->epoch_ns, now_ns());
 	if (job->write_iolog[0] && trace_open(w))
-		goto done;
+		return -1;
 	for (i = 0; i < 2; i++)
 		rate_shift(&w->rate.dir[i], w->start_ns);
 	w->think_last_ns = w->start_ns;
@@ -978,6 +680,15 @@ void *worker_main(void *arg)
 		w->deadline_ns = job->runtime_ns ? w->ramp_end_ns + job->runtime_ns : 0;
 	}
 	atomic_store(&w->running, true);
+	return 0;
+}
+
+/* The I/O phases: the first, then each round's verify pass and the next round's I/O. */
+static void worker_phases(struct worker *w)
+{
+	const struct job_spec *job = w->job;
+	unsigned i;
+
 	if (!run_terminated(w))
 		io_phase(w, w->start_ns);
 	else
@@ -1002,6 +713,13 @@ void *worker_main(void *arg)
 			break;
 		io_phase(w, w->end_ns);
 	}
+}
+
+/* After the measured time: verify's state, copy's check, close-time syncs, CPU, logs. */
+static void worker_finish(struct worker *w)
+{
+	const struct job_spec *job = w->job;
+
 	if (job->verify != VERIFY_NONE && job->verify_state_save && job_writes_data(job->rw) &&
 	    job->rw != RW_COPY && !job->verify_only && !w->aborted)
 		vstate_save(w);
@@ -1014,13 +732,26 @@ void *worker_main(void *arg)
 		w->kt_valid = !w->eng.ops->kthread_cpu(&w->eng, &w->kt_end[0], &w->kt_end[1]);
 	if (w->logs)
 		write_logs(w);
-done:
+}
+
+void *worker_main(void *arg)
+{
+	struct worker *w = arg;
+	int ret = worker_setup(w);
+
+	gate_arrive(w->start);
+	if (!ret)
+		ret = worker_begin(w);
+	if (!ret) {
+		worker_phases(w);
+		worker_finish(w);
+	}
 	trace_close(w);
 	replay_done(w);
 	vfy_stop(w);
 	run_worker_ended(w);
 	if (w->flow) {
-		flow_leave(w->flow, w->flow_ios, job->flow);
+		flow_leave(w->flow, w->flow_ios, w->job->flow);
 		w->flow_left = true;
 	}
 	run_gate_done(w);
@@ -1108,9 +839,3 @@ void worker_free(struct worker *w)
 	w->free_reqs = w->batch = w->done = NULL;
 	w->st = NULL;
 }
-
-/*
- * fio's init_dedupe_working_set_seeds: the working set is the first size * percent / bs
- * unique buffers; with dedupe_global it is spread evenly over every worker of the run, each
- * block of it the first unique buffers of the next worker in turn.
- */

@@ -147,7 +147,7 @@ struct zoned {
 
 /*
  * latency_target= (fio's lat_target_*): the depth being tried and its bounds, the window
- * (set up by setup_queue in core/run/worker.c, run by lat_target_check in loop.c).
+ * (set up by setup_queue in core/run/wopts.c, run by lat_target_check in loop.c).
  */
 struct lat_tgt {
 	bool on;
@@ -162,7 +162,7 @@ struct lat_tgt {
 
 /*
  * rate, rate_iops (the pace per direction) and rate_min, rate_iops_min (the floor), set up by
- * setup_rate in core/run/worker.c; paced in core/run/reqgen.c, the floor checked in loop.c.
+ * setup_rate in core/run/wopts.c; paced in core/run/reqgen.c, the floor checked in loop.c.
  */
 struct worker_rate {
 	struct rate dir[2];		/* rate / rate_iops per direction */
@@ -186,7 +186,8 @@ struct verifier;
 
 /*
  * verify=: what the worker wrote and reads back (set up in core/run/worker.c: worker_alloc_files,
- * setup_options, worker_main; stamped and read back by reqgen.c, checked by verify.c).
+ * worker_shape; the backlog by setup_options in wopts.c; stamped and read back by reqgen.c,
+ * checked by verify.c).
  */
 struct worker_verify {
 	unsigned char **written;	/* blocks written, one bit per unit */

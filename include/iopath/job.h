@@ -184,7 +184,7 @@ struct job_kv {
 /*
  * The pace of a job (rate=, rate_min=, rate_iops=, rate_iops_min=, per direction [DDIR_READ],
  * [DDIR_WRITE]; rate_process=, rate_cycle=, rate_ignore_thinktime=): set by set_rate in
- * core/job/set_io.c, its defaults by job_defaults, paced by setup_rate in core/run/worker.c.
+ * core/job/set_io.c, its defaults by job_defaults, paced by setup_rate in core/run/wopts.c.
  */
 struct job_rate {
 	uint64_t bps[2];		/* bytes/s per direction; 0 = not limited */
@@ -198,7 +198,7 @@ struct job_rate {
 
 /*
  * latency_target=: find the largest depth whose I/Os meet the target (fio's lat_target_*),
- * tried by setup_queue in core/run/worker.c and lat_target_check in core/run/loop.c.
+ * tried by setup_queue in core/run/wopts.c and lat_target_check in core/run/loop.c.
  */
 struct job_lat_target {
 	uint64_t ns;			/* 0: off */
