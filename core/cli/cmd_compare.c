@@ -41,7 +41,8 @@ static void usage(FILE *f)
 		"enough I/Os and repeats (p99: 1,000 I/Os a repeat; p99.9: 10,000 and 5 repeats);\n"
 		"cells whose repeats varied over 10%% are named unreliable.\n"
 		"exit: 0 every cell judged and none regressed or failed, 1 something regressed or\n"
-		"      failed in CUR, 2 bad input, 3 nothing regressed but some cells could not be judged,\n"
+		"      failed in CUR (or an output failed at the end: the comparison is kept in\n"
+		"      $TMPDIR/iopath-result.PID.json), 2 bad input, 3 nothing regressed but some cells could not be judged,\n"
 		"      or what regressed ran with the machine busier enough to explain it (the\n"
 		"      environment differed: not turned into 0 by --allow-inconclusive)\n");
 }
@@ -163,12 +164,23 @@ static int write_html(const char *path, const struct cmp_report *rep, const stru
 	return ret;
 }
 
+/* An output that failed at the end: the comparison's JSON, in the process's fallback file. */
+static void keep_comparison(const struct cmp_report *rep, const struct results *b,
+			    const struct results *c, const struct cmp_opts *o, const char *what)
+{
+	json_t *j = report_compare_json(rep, b, c, o);
+
+	json_keep(j, what, false);
+	json_decref(j);
+}
+
 int cmd_compare(int argc, char **argv)
 {
 	struct compare_args a = { 0 };
 	struct results base, cur;
 	struct cmp_report rep;
 	struct iop_err err = { "" };
+	const char *failed = NULL;
 	unsigned i;
 	int code = EXIT_USAGE;
 
@@ -209,7 +221,7 @@ int cmd_compare(int argc, char **argv)
 		json_decref(j);
 		if (ret) {
 			fprintf(stderr, "iopath: --json %s: %s\n", a.json ? a.json : "stdout", strerror(-ret));
-			goto out_rep;
+			failed = "--json";
 		}
 	}
 	if (!a.json_stdout)
@@ -219,13 +231,18 @@ int cmd_compare(int argc, char **argv)
 			fprintf(stderr, "iopath: warning: %s\n", rep.warn[i]);
 	if (a.html && write_html(a.html, &rep, &base, &cur, &a.o, &err)) {
 		fprintf(stderr, "iopath: %s\n", err.msg);
-		goto out_rep;
+		failed = failed ? failed : "--html";
 	}
 	if (a.junit && write_junit(a.junit, &rep, &base, &cur, &a.o, &err)) {
 		fprintf(stderr, "iopath: %s\n", err.msg);
-		goto out_rep;
+		failed = failed ? failed : "--junit";
 	}
 	code = cmp_exit_code(&rep, &a.o);
+	if (failed) {
+		/* checked at the start, failed at the end: the comparison is kept, exit 1 */
+		keep_comparison(&rep, &base, &cur, &a.o, failed);
+		code = EXIT_JOB_FAILED;
+	}
 out_rep:
 	cmp_report_free(&rep);
 out:

@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "base/atomic.h"
 #include "cli/cmdargs.h"
 #include "cli/commands.h"
 #include "cli/explain_print.h"
@@ -47,6 +48,29 @@ static void join_targets(struct results *dst, const struct results *src)
 	}
 }
 
+/* The explanation on stdout (text or JSON) and in --output; an output that fails keeps it. */
+static int write_outputs(json_t *root, json_t *ex, bool json_out, const char *output)
+{
+	const char *failed = NULL;
+	int ret;
+
+	if (!json_out)
+		explain_print(stdout, ex);
+	else if (report_json_write(root, NULL))
+		failed = "--json";
+	if (failed)
+		fprintf(stderr, "iopath: explain: cannot write the JSON to stdout\n");
+	if (output && (ret = report_json_write(root, output))) {
+		fprintf(stderr, "iopath: explain: cannot write %s: %s\n", output, strerror(-ret));
+		failed = failed ? failed : "--output";
+	}
+	if (!failed)
+		return 0;
+	/* an output that failed at the end: the explanation is kept in the fallback file */
+	json_keep(root, failed, false);
+	return EXIT_JOB_FAILED;
+}
+
 int cmd_explain(int argc, char **argv)
 {
 	struct results all, one;
@@ -74,6 +98,10 @@ int cmd_explain(int argc, char **argv)
 			json_out = true;
 		} else if (!strncmp(argv[i], "--output=", 9) && argv[i][9]) {
 			output = argv[i] + 9;
+			if (atomic_check_as("--output", output, &err)) {
+				fprintf(stderr, "iopath: explain: %s\n", err.msg);
+				goto out;
+			}
 		} else if (!strncmp(argv[i], "--", 2)) {
 			fprintf(stderr, "iopath: explain: unknown option '%s' (accepted: --json, --output=FILE, --db)\n",
 				argv[i]);
@@ -115,23 +143,7 @@ int cmd_explain(int argc, char **argv)
 		code = EXIT_JOB_FAILED;
 		goto out;
 	}
-	code = 0;
-	if (json_out) {
-		if (report_json_write(root, NULL)) {
-			fprintf(stderr, "iopath: explain: cannot write the JSON to stdout\n");
-			code = EXIT_JOB_FAILED;
-		}
-	} else {
-		explain_print(stdout, ex);
-	}
-	if (output) {
-		int ret = report_json_write(root, output);
-
-		if (ret) {
-			fprintf(stderr, "iopath: explain: cannot write %s: %s\n", output, strerror(-ret));
-			code = EXIT_JOB_FAILED;
-		}
-	}
+	code = write_outputs(root, ex, json_out, output);
 out:
 	json_decref(ex);
 	json_decref(root);

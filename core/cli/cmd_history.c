@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 #include <time.h>
 
+#include "base/atomic.h"
 #include "cli/cmdargs.h"
 #include "cli/commands.h"
 #include "cli/htmlout.h"
@@ -47,9 +48,11 @@ static void usage(FILE *f)
 		"A step: between two adjacent versions (or runs), a change compare's test calls a\n"
 		"regression or an improvement (compare's correction over the step's cells and metrics).\n"
 		"exit: as compare's, of the newest group against the one before it: 0 judged and no\n"
-		"      regression, 1 a step for the worse (or a cell failed in the newest), 2 bad\n"
-		"      input, 3 it cannot be judged (one group only, no cell in common, too few\n"
-		"      repeats, or the environment differed enough to explain the step)\n");
+		"      regression, 1 a step for the worse (or a cell failed in the newest, or an\n"
+		"      output failed at the end: the history is kept in the fallback file named\n"
+		"      on stderr), 2 bad input, 3 it cannot be judged (one group only, no cell in\n"
+		"      common, too few repeats, or the environment differed enough to explain the\n"
+		"      step)\n");
 }
 
 #define FILTERS_MAX 16
@@ -359,7 +362,7 @@ static int parse(int argc, char **argv, struct history_args *a, struct iop_err *
 		}
 	}
 	a->o.metrics = a->metrics;
-	return 0;
+	return a->json ? atomic_check_as("--json", a->json, err) : 0;
 }
 
 /* Does the run carry every --label filter and the --name? */
@@ -491,6 +494,27 @@ static int write_html(const char *path, json_t *hist, const struct results *late
 	return ret;
 }
 
+/* --plot: a chart per metric asked for. 0 or -errno (err says why). */
+static int plot_all(const struct history_args *a, struct results *const *groups, unsigned ng,
+		    unsigned nr, char **xl, struct hist_step *const *steps, const unsigned *nsteps,
+		    struct iop_err *err)
+{
+	struct results *sorted = malloc(ng * sizeof(*sorted));
+	unsigned i, m;
+	int ret = 0;
+
+	if (!sorted)
+		return iop_errf(err, -ENOMEM, "out of memory");
+	for (i = 0; i < ng; i++)
+		sorted[i] = *groups[i];
+	for (m = 0; m < MET_NR && !ret; m++)
+		if (a->metrics & (1u << m))
+			ret = plot_history(sorted, ng, nr, (const char *const *)xl, m,
+					   a->by ? a->by : "time", steps[m], nsteps[m], a->plot, err);
+	free(sorted);
+	return ret;
+}
+
 int cmd_history(int argc, char **argv)
 {
 	struct history_args a = { 0 };
@@ -501,7 +525,8 @@ int cmd_history(int argc, char **argv)
 	struct cmp_report *reps = NULL;
 	char **xl = NULL, **srcs = NULL;
 	int code = EXIT_USAGE, verdict = 0;
-	bool failed;
+	const char *failed = NULL;
+	json_t *root = NULL;
 
 	if (argc > 1 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
 		usage(stdout);
@@ -555,46 +580,34 @@ int cmd_history(int argc, char **argv)
 				print_trend(groups, ng, xl, m, steps[m], nsteps[m]);
 		print_newest(reps, ng, xl, verdict, &a.o);
 	}
-	failed = false;
-	if (a.json_stdout || a.json || a.html) {
-		json_t *root = history_root(&a, groups, ng, nr, xl, srcs, members, steps, nsteps,
-					    reps, verdict);
-		int ret = root ? 0 : -ENOMEM;
-
-		if (!ret && (a.json_stdout || a.json))
-			ret = report_json_write(root, a.json);
-		if (ret) {
-			fprintf(stderr, "iopath: --json %s: %s\n", a.json ? a.json : "stdout", strerror(-ret));
-			failed = true;
-		}
-		if (root && a.html && write_html(a.html, root, order[nr - 1], &err)) {
-			fprintf(stderr, "iopath: %s\n", err.msg);
-			failed = true;
-		}
-		json_decref(root);
-	}
-	if (a.plot) {
-		struct results *sorted = malloc(ng * sizeof(*sorted));
-
-		if (!sorted) {
+	if (a.json_stdout || a.json || a.html || a.plot) {
+		root = history_root(&a, groups, ng, nr, xl, srcs, members, steps, nsteps, reps,
+				    verdict);
+		if (!root) {
 			iop_errf(&err, -ENOMEM, "out of memory");
 			goto bad;
 		}
-		for (i = 0; i < ng; i++)
-			sorted[i] = *groups[i];
-		for (m = 0; m < MET_NR && !failed; m++) {
-			if (!(a.metrics & (1u << m)))
-				continue;
-			if (plot_history(sorted, ng, nr, (const char *const *)xl, m, a.by ? a.by : "time",
-					 steps[m], nsteps[m], a.plot, &err)) {
-				fprintf(stderr, "iopath: --plot: %s\n", err.msg);
-				failed = true;
-			}
-		}
-		free(sorted);
 	}
-	/* an output not written is bad input (as compare's): 2, not a verdict */
-	code = failed ? EXIT_USAGE : verdict;
+	if (a.json_stdout || a.json) {
+		int ret = report_json_write(root, a.json);
+
+		if (ret) {
+			fprintf(stderr, "iopath: --json %s: %s\n", a.json ? a.json : "stdout", strerror(-ret));
+			failed = "--json";
+		}
+	}
+	if (a.html && write_html(a.html, root, order[nr - 1], &err)) {
+		fprintf(stderr, "iopath: %s\n", err.msg);
+		failed = failed ? failed : "--html";
+	}
+	if (a.plot && plot_all(&a, groups, ng, nr, xl, steps, nsteps, &err)) {
+		fprintf(stderr, "iopath: --plot: %s\n", err.msg);
+		failed = failed ? failed : "--plot";
+	}
+	/* an output checked at the start that failed at the end: the history is kept, exit 1 */
+	if (failed)
+		json_keep(root, failed, false);
+	code = failed ? EXIT_JOB_FAILED : verdict;
 	goto out;
 bad:
 	fprintf(stderr, "iopath: %s\n", err.msg);
@@ -614,5 +627,6 @@ out:
 	free(runs);
 	free(order);
 	free(groups);
+	json_decref(root);
 	return code;
 }

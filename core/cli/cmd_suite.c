@@ -268,7 +268,7 @@ out:
 		json_t *root = report_suite_json(&a->o, res, argc, argv, false, explain, mpi);
 
 		if (root)
-			json_keep(root, "writing the suite's outputs");
+			json_keep(root, "writing the suite's outputs", true);
 		json_decref(root);
 	}
 	json_decref(mpi);

@@ -482,39 +482,39 @@ int save_check(const char *spec, struct iop_err *err)
 }
 
 static char kept_path[PATH_MAX];
+static int kept_ret;
 
 /* The one fallback file of this process: written once, named again by later failures. */
-static void say_kept(const char *what, int ret)
+static void say_kept(const char *what, bool importable)
 {
-	if (!ret)
+	if (!kept_ret && importable)
 		fprintf(stderr, "iopath: %s failed; the whole result is kept in %s (iopath results import %s saves it)\n",
 			what, kept_path, kept_path);
+	else if (!kept_ret)
+		fprintf(stderr, "iopath: %s failed; the whole result is kept in %s\n", what, kept_path);
 	else
 		fprintf(stderr, "iopath: %s failed, and the result could not be kept in %s either: %s\n",
-			what, kept_path, strerror(-ret));
+			what, kept_path, strerror(-kept_ret));
 }
 
 void results_keep(const struct results *r, const char *what)
 {
 	struct iop_err err = { "" };
-	int ret = 0;
 
 	if (!kept_path[0]) {
 		output_fallback_path(kept_path, sizeof(kept_path), "json");
-		ret = results_write(r, kept_path, &err);
+		kept_ret = results_write(r, kept_path, &err);
 	}
-	say_kept(what, ret);
+	say_kept(what, true);
 }
 
-void json_keep(json_t *root, const char *what)
+void json_keep(json_t *root, const char *what, bool importable)
 {
-	int ret = 0;
-
 	if (!kept_path[0]) {
 		output_fallback_path(kept_path, sizeof(kept_path), "json");
-		ret = report_json_write(root, kept_path);
+		kept_ret = root ? report_json_write(root, kept_path) : -ENOMEM;
 	}
-	say_kept(what, ret);
+	say_kept(what, importable);
 }
 
 int save_to_db(const struct results *r, const char *spec)

@@ -105,10 +105,12 @@ int save_to_db(const struct results *r, const char *spec);
 /*
  * An output that failed at the end (what: the option, e.g. "--json"): the whole result is
  * written to the process's fallback file ($TMPDIR/iopath-result.PID.json), once, and the
- * file is named on stderr; json_keep does the same for a command's JSON document.
+ * file is named on stderr; json_keep does the same for a command's JSON document (one that
+ * iopath results import takes when importable: a suite's; not a comparison, a history or an
+ * explanation).
  */
 void results_keep(const struct results *r, const char *what);
-void json_keep(json_t *root, const char *what);
+void json_keep(json_t *root, const char *what, bool importable);
 
 /* One result file (iopath or fio JSON) into the store, as a run; -EEXIST if imported before. */
 int store_import_file(struct store *st, const char *path, int64_t *id, struct iop_err *err);

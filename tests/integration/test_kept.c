@@ -515,3 +515,115 @@ Test(kept, an_overwrite_of_an_allocated_file_runs_on_a_filesystem_under_the_rese
 	cr_assert_null(strstr(r.err, "reserve"), "%s", r.err);
 	run_out_free(&r);
 }
+
+/*
+ * compare, history and explain: an output checked fine at the start that cannot be written at
+ * the end (here a filesystem full already: the check looks at the name, not the space) keeps
+ * the command's whole JSON in the fallback file named on stderr, exit 1.
+ */
+static char full[340], kept_dir[300];
+
+static void full_fs_and_a_run(void)
+{
+	char out[340], filler[360];
+	struct run_out r;
+
+	dirs("unused.db");
+	snprintf(kept_dir, sizeof(kept_dir), "%s", target);
+	snprintf(out, sizeof(out), "--output=%s/A.json", target);
+	r = iopath_run("run", "randread-4k-qd1", "--scale=0.001", "ioengine=null", "--repeat=2",
+		       "--target", target, "--output-format=json", out, NULL);
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	run_out_free(&r);
+	snprintf(out, sizeof(out), "--output=%s/B.json", target);
+	r = iopath_run("run", "randread-4k-qd1", "--scale=0.001", "ioengine=null", "--repeat=2",
+		       "--target", target, "--output-format=json", out, NULL);
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	run_out_free(&r);
+	snprintf(test_mnt, sizeof(test_mnt), "%s/full", tmpdir_make());
+	test_mount(test_mnt, "tmpfs", 0, "size=64k", "a small tmpfs");
+	snprintf(filler, sizeof(filler), "%s/filler", test_mnt);
+	sh("dd if=/dev/zero of='%s' bs=4k 2>/dev/null", filler);
+	snprintf(full, sizeof(full), "%s/out", test_mnt);
+	setenv("TMPDIR", kept_dir, 1);
+}
+
+/* The fallback file r names, loaded; it is in $TMPDIR and holds key. */
+static json_t *kept_json(struct run_out *r, const char *what, const char *key)
+{
+	char kept[400], *p;
+	json_t *j;
+
+	unsetenv("TMPDIR");
+	cr_assert_eq(r->status, 1, "exit %d: %s", r->status, r->err);
+	p = strstr(r->err, "failed; the whole result is kept in ");
+	cr_assert_not_null(p, "no fallback file named: %s", r->err);
+	cr_assert_not_null(strstr(r->err, what), "the failed output is not named: %s", r->err);
+	cr_assert_eq(sscanf(p, "failed; the whole result is kept in %399s", kept), 1);
+	cr_assert_eq(strncmp(kept, kept_dir, strlen(kept_dir)), 0, "fallback %s is not in $TMPDIR", kept);
+	j = json_load_path(kept);
+	cr_assert_not_null(j, "the fallback %s is not JSON", kept);
+	cr_assert_not_null(json_object_get(j, key), "the fallback lacks '%s'", key);
+	cr_assert_eq(access(full, F_OK), -1, "a partial output was left in %s", full);
+	return j;
+}
+
+Test(kept, a_compare_output_that_fails_at_the_end_keeps_the_comparison)
+{
+	char a[340], b[340], opt[360];
+	struct run_out r;
+	json_t *j;
+
+	full_fs_and_a_run();
+	snprintf(a, sizeof(a), "%s/A.json", target);
+	snprintf(b, sizeof(b), "%s/B.json", target);
+	snprintf(opt, sizeof(opt), "--json=%s", full);
+	r = iopath_run("compare", a, b, opt, "--allow-inconclusive", NULL);
+	j = kept_json(&r, "--json", "cells");
+	cr_assert_gt(json_array_size(json_object_get(j, "cells")), 0, "the comparison has no cells");
+	json_decref(j);
+	run_out_free(&r);
+	setenv("TMPDIR", kept_dir, 1);
+	r = iopath_run("compare", a, b, "--junit", full, "--allow-inconclusive", NULL);
+	j = kept_json(&r, "--junit", "cells");
+	json_decref(j);
+	run_out_free(&r);
+}
+
+Test(kept, a_history_output_that_fails_at_the_end_keeps_the_history)
+{
+	char opt[360];
+	struct run_out r;
+	json_t *j;
+
+	full_fs_and_a_run();
+	snprintf(opt, sizeof(opt), "--json=%s", full);
+	r = iopath_run("history", target, opt, "--allow-inconclusive", NULL);
+	j = kept_json(&r, "--json", "metrics");
+	cr_assert_eq(json_integer_value(json_object_get(j, "runs")), 2, "the history lost a run");
+	json_decref(j);
+	run_out_free(&r);
+	/* --plot DIR: its charts' data cannot be written there */
+	setenv("TMPDIR", kept_dir, 1);
+	snprintf(opt, sizeof(opt), "--plot=%s/charts", test_mnt);
+	r = iopath_run("history", target, opt, "--allow-inconclusive", NULL);
+	j = kept_json(&r, "--plot", "metrics");
+	json_decref(j);
+	run_out_free(&r);
+}
+
+Test(kept, an_explain_output_that_fails_at_the_end_keeps_the_explanation)
+{
+	char a[340], opt[360];
+	struct run_out r;
+	json_t *j;
+
+	full_fs_and_a_run();
+	snprintf(a, sizeof(a), "%s/A.json", target);
+	snprintf(opt, sizeof(opt), "--output=%s", full);
+	r = iopath_run("explain", a, opt, NULL);
+	j = kept_json(&r, "--output", "iopath");
+	cr_assert_not_null(json_object_get(json_object_get(j, "iopath"), "explain"));
+	json_decref(j);
+	run_out_free(&r);
+}
