@@ -143,6 +143,10 @@ static int open_generic(struct engine *e, const char *name, dev_t chr, bool writ
 		return engine_fail(e, -errno,
 				   "%s: %s: NVMe passthrough needs %s access to the generic device (its owner or group, or root; Linux before 6.2 also needs CAP_SYS_ADMIN)",
 				   path, strerror(errno), writes ? "read-write" : "read");
+	if (fd < 0 && errno == ENOENT)
+		return engine_fail(e, -ENOENT,
+				   "%s: no such device node: the namespace's generic device is %u:%u in sysfs but has no node in /dev (devtmpfs or udev makes it; mknod %s c %u %u)",
+				   path, major(chr), minor(chr), path, major(chr), minor(chr));
 	if (fd < 0)
 		return engine_fail(e, -errno, "%s: %s (the namespace's generic device, %u:%u)", path,
 				   strerror(errno), major(chr), minor(chr));

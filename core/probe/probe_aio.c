@@ -150,6 +150,12 @@ void probe_passthru_trial(const struct engine_ops *ops, const char *path, bool w
 	int fd;
 
 	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0 && (errno == EACCES || errno == EPERM)) {
+		probe_trial_set(t, -errno,
+				"opening it read-only: %s (the runner opens the namespace's block device: it needs read access to the block device, as its owner, its group or root)",
+				strerror(errno));
+		return;
+	}
 	if (fd < 0) {
 		probe_trial_set(t, -errno, "opening it read-only: %s", strerror(errno));
 		return;

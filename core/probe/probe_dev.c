@@ -315,7 +315,7 @@ int probe_nvme_block_of(const char *path, char *blk, size_t len)
 	if (strncmp(base, "ng", 2) || !strchr(base + 2, 'n'))
 		return -ENODEV;
 	snprintf(attr, sizeof(attr), "%s/nvme%s/dev", real, base + 2);
-	if (probe_read_abs(attr, line, sizeof(line)) || sscanf(line, "%u:%u", &maj, &min) != 2)
+	if (probe_read_abs(attr, line, sizeof(line)) < 0 || sscanf(line, "%u:%u", &maj, &min) != 2)
 		return -ENODEV;
 	snprintf(node, sizeof(node), "/dev/nvme%s", base + 2);
 	fd = open(node, O_RDONLY | O_CLOEXEC | O_PATH);

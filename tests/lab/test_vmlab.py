@@ -6,6 +6,7 @@ import importlib.machinery
 import io
 import importlib.util
 import os
+import signal
 import unittest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -264,6 +265,58 @@ class Checks(unittest.TestCase):
 
     def test_facts_check_unmounted_share(self):
         self.assertIn("not mounted", vm.facts_check(path("virtiofs-auto"), {"mount": ""}))
+
+
+class PassthruRefusals(unittest.TestCase):
+    LINE = ("iopath: job refusal: ioengine=io_uring_cmd on /dev/nvme0n1: /dev/ng0n1: no such "
+            "device node: the namespace's generic device is 242:0 in sysfs but has no node in "
+            "/dev (devtmpfs or udev makes it; mknod /dev/ng0n1 c 242 0)\n")
+
+    def files(self, **over):
+        f = {f"refusal-{n}.rc": "2\n" for n, _, _ in vm.REFUSALS}
+        f["refusal-node-gone.err"] = self.LINE
+        f.update(over)
+        return f
+
+    def test_exit_2_and_one_line_naming_what_is_missing_is_ok(self):
+        rec = vm.refusal_records(self.files())[1]
+        self.assertEqual((rec["case"], rec["status"], rec["problem"]), ("node-gone", "ok", None))
+
+    def test_the_control_must_run(self):
+        recs = vm.refusal_records(self.files(**{"refusal-generic-named-runs.rc": "0"}))
+        self.assertEqual(recs[0]["case"], "generic-named-runs")
+        self.assertEqual(recs[0]["status"], "ok")
+        recs = vm.refusal_records(self.files(**{"refusal-generic-named-runs.err": "iopath: x\n"}))
+        self.assertIn("exit 2, not 0", recs[0]["problem"])
+
+    def test_another_exit_code_fails(self):
+        rec = vm.refusal_records(self.files(**{"refusal-node-gone.rc": "1"}))[1]
+        self.assertEqual(rec["status"], "failed")
+        self.assertIn("exit 1, not 2", rec["problem"])
+
+    def test_two_lines_fail(self):
+        rec = vm.refusal_records(self.files(**{"refusal-node-gone.err": self.LINE * 2}))[1]
+        self.assertIn("2 lines on stderr", rec["problem"])
+
+    def test_a_line_that_does_not_name_the_missing_thing_fails(self):
+        rec = vm.refusal_records(self.files(**{"refusal-node-gone.err": "iopath: error\n"}))[1]
+        self.assertIn("does not name 'no such device node'", rec["problem"])
+
+    def test_a_case_the_guest_did_not_run_fails_and_none_run_is_nothing(self):
+        f = self.files()
+        del f["refusal-kernel.rc"]
+        rec = [r for r in vm.refusal_records(f) if r["case"] == "kernel"][0]
+        self.assertEqual(rec["status"], "failed")
+        self.assertEqual(vm.refusal_records({"done": ""}), [])
+
+    def test_needs_an_nvme_path(self):
+        saved = {s: signal.getsignal(s) for s in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)}
+        try:
+            with self.assertRaisesRegex(vm.LabError, "none of --paths has an NVMe disk"):
+                vm.main(["--paths", "9p-none", "--passthru-refusals"])
+        finally:
+            for s, h in saved.items():
+                signal.signal(s, h)
 
 
 class CommandLine(unittest.TestCase):
