@@ -414,7 +414,8 @@ int report_cells_csv(FILE *f, const struct results *r)
 			v[3] = sm.mean;
 			v[4] = sm.sd;
 			v[5] = sm.cv;
-			v[6] = sm.ci_lo;
+			/* no metric is below zero: a t interval that reaches below is cut at 0, as in the table */
+			v[6] = sm.ci_lo < 0 ? 0 : sm.ci_lo;
 			v[7] = sm.ci_hi;
 			for (s = 0; s < NR_STAT_COLS; s++) {
 				fputc(',', f);

@@ -1,9 +1,10 @@
 /*
  * Unit tests: the cells' and the suite's text tables and CSV as people read them: a cell whose
- * direct=1 a cache answered says NOT direct in its row, an interval never reaches below zero IOPS, and
- * CSV columns carry their units with numbers a spreadsheet reads (no exponent).
+ * direct=1 a cache answered says NOT direct in its row, an interval never reaches below zero (in
+ * the table or the CSV), and CSV columns carry their units with numbers a spreadsheet reads (no exponent).
  */
 #include <criterion/criterion.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -114,6 +115,57 @@ Test(cells_text, an_interval_is_never_below_zero_iops)
 			  "a negative number in the row:\n%s", t);
 	cr_assert_not_null(strstr(row, " 0-"), "the interval's lower end is not 0:\n%s", t);
 	cr_assert_not_null(strstr(t, "shown as 0"), "no note says why:\n%s", t);
+	free(t);
+	results_free(&r);
+}
+
+/* Field k of a CSV line (none of the test's fields is quoted), as a number; NAN past its end. */
+static double csv_field(const char *line, int k)
+{
+	while (k-- > 0 && line)
+		line = (line = strchr(line, ',')) ? line + 1 : NULL;
+	return line && *line && *line != ',' ? strtod(line, NULL) : NAN;
+}
+
+/* The CSV's column named col in the first row holding both a and b (NAN if none). */
+static double csv_value(const char *t, const char *col, const char *a, const char *b)
+{
+	const char *nl = strchr(t, '\n'), *p, *line;
+	size_t n = strlen(col);
+	int want = 0;
+	char row[4096];
+
+	cr_assert_not_null(nl);
+	for (p = t; p < nl; p += strcspn(p, ",\n") + 1, want++)
+		if (!strncmp(p, col, n) && (p[n] == ',' || p[n] == '\n'))
+			break;
+	cr_assert_lt(p, nl, "no column %s", col);
+	for (line = nl + 1; *line; line += strcspn(line, "\n") + (line[strcspn(line, "\n")] == '\n')) {
+		snprintf(row, sizeof(row), "%.*s", (int)strcspn(line, "\n"), line);
+		if (strstr(row, a) && strstr(row, b))
+			return csv_field(row, want);
+	}
+	return NAN;
+}
+
+Test(cells_text, a_csv_interval_is_never_below_zero)
+{
+	static const char *const cols[] = { "iops_ci95_lo", "bw_bytes_per_s_ci95_lo" };
+	struct results r;
+	unsigned k;
+	char *t;
+
+	load(&r);
+	/* three repeats 20k, 1k and 1.5M IOPS: the t interval of the mean reaches far below zero */
+	t = text_of(NULL, report_cells_csv, &r);
+	for (k = 0; k < 2; k++) {
+		double v = csv_value(t, cols[k], "disk", "psync");
+
+		cr_assert_eq(v, 0, "%s is %g, not cut at 0:\n%s", cols[k], v, t);
+	}
+	cr_assert_gt(csv_value(t, "iops_ci95_hi", "disk", "psync"), 1500000, "%s", t);
+	/* a cell of one sample: its interval is its value */
+	cr_assert_eq(csv_value(t, "iops_ci95_lo", "share", ",psync"), 13472, "%s", t);
 	free(t);
 	results_free(&r);
 }
