@@ -82,19 +82,6 @@ static int order_cmp(const void *a, const void *b)
 	return x->timestamp_ms < y->timestamp_ms ? -1 : x->timestamp_ms > y->timestamp_ms;
 }
 
-static void run_label(const struct results *r, const char *by, char *buf, size_t len)
-{
-	time_t t = (time_t)(r->timestamp_ms / 1000);
-	struct tm tm;
-
-	if (by) {
-		snprintf(buf, len, "%s=%s", by, json_string_value(json_object_get(r->labels, by)) ?: "?");
-		return;
-	}
-	gmtime_r(&t, &tm);
-	strftime(buf, len, "%Y-%m-%d %H:%M", &tm);
-}
-
 static const struct hist_step *step_at(const struct hist_step *s, unsigned ns, const char *key,
 				       unsigned at)
 {
@@ -260,7 +247,8 @@ static json_t *metric_json(struct results *const *g, unsigned nr, enum metric_id
 
 /* The whole history as JSON: groups, every metric's cells and steps, the verdict. */
 static json_t *history_root(const struct history_args *a, struct results *const *groups,
-			    unsigned ng, unsigned nr, char **xl, char **srcs, const unsigned *members,
+			    unsigned ng, unsigned nr, char **xl, const char *axis, char **srcs,
+			    const unsigned *members,
 			    struct hist_step *const *steps, const unsigned *nsteps,
 			    const struct cmp_report *reps, int verdict)
 {
@@ -306,6 +294,8 @@ static json_t *history_root(const struct history_args *a, struct results *const 
 			json_object_set_new(jm, metric_table[m].name,
 					    metric_json(groups, ng, m, steps[m], nsteps[m]));
 	json_object_set_new(root, "by", a->by ? json_string(a->by) : json_null());
+	/* what the groups' labels are: the label's values, or times without the day they share */
+	json_object_set_new(root, "axis", json_string(axis));
 	json_object_set_new(root, "threshold", json_real(a->o.threshold));
 	json_object_set_new(root, "alpha", json_real(a->o.alpha));
 	json_object_set_new(root, "test", json_string("compare's: Welch t on the log repeats, one-sided against the threshold, Benjamini-Hochberg over each step's cells and metrics, between adjacent groups"));
@@ -496,8 +486,8 @@ static int write_html(const char *path, json_t *hist, const struct results *late
 
 /* --plot: a chart per metric asked for. 0 or -errno (err says why). */
 static int plot_all(const struct history_args *a, struct results *const *groups, unsigned ng,
-		    unsigned nr, char **xl, struct hist_step *const *steps, const unsigned *nsteps,
-		    struct iop_err *err)
+		    unsigned nr, char **xl, const char *axis, struct hist_step *const *steps,
+		    const unsigned *nsteps, struct iop_err *err)
 {
 	struct results *sorted = malloc(ng * sizeof(*sorted));
 	unsigned i, m;
@@ -509,8 +499,8 @@ static int plot_all(const struct history_args *a, struct results *const *groups,
 		sorted[i] = *groups[i];
 	for (m = 0; m < MET_NR && !ret; m++)
 		if (a->metrics & (1u << m))
-			ret = plot_history(sorted, ng, nr, (const char *const *)xl, m,
-					   a->by ? a->by : "time", steps[m], nsteps[m], a->plot, err);
+			ret = plot_history(sorted, ng, nr, (const char *const *)xl, m, axis, steps[m],
+					   nsteps[m], a->plot, err);
 	free(sorted);
 	return ret;
 }
@@ -523,7 +513,7 @@ int cmd_history(int argc, char **argv)
 	unsigned nsteps[MET_NR] = { 0 }, nr = 0, ng = 0, m, i, *members = NULL;
 	struct iop_err err = { "" };
 	struct cmp_report *reps = NULL;
-	char **xl = NULL, **srcs = NULL;
+	char **xl = NULL, **srcs = NULL, shared[16], axis[160];
 	int code = EXIT_USAGE, verdict = 0;
 	const char *failed = NULL;
 	json_t *root = NULL;
@@ -563,8 +553,13 @@ int cmd_history(int argc, char **argv)
 			iop_errf(&err, -ENOMEM, "out of memory");
 			goto bad;
 		}
-		run_label(groups[i], a.by, xl[i], 160);
 	}
+	/* each group its shortest distinct name; the day (or year) they share said once */
+	history_names(groups, ng, a.by, xl, 160, shared, sizeof(shared));
+	if (a.by)
+		snprintf(axis, sizeof(axis), "%s", a.by);
+	else
+		snprintf(axis, sizeof(axis), "time (UTC%s%s)", *shared ? ", " : "", shared);
 	if (history_judge(groups, ng, &a.o, &reps, &err))
 		goto bad;
 	for (m = 0; m < MET_NR; m++)
@@ -574,15 +569,15 @@ int cmd_history(int argc, char **argv)
 	verdict = history_exit_code(reps, ng, &a.o);
 	if (!a.json_stdout) {
 		printf("%u run(s) from %s, ordered by %s%s\n", nr, a.src ? a.src : "the database",
-		       a.by ? a.by : "time", ng < nr ? " (runs of one value pooled)" : "");
+		       axis, ng < nr ? " (runs of one value pooled)" : "");
 		for (m = 0; m < MET_NR; m++)
 			if (a.metrics & (1u << m))
 				print_trend(groups, ng, xl, m, steps[m], nsteps[m]);
 		print_newest(reps, ng, xl, verdict, &a.o);
 	}
 	if (a.json_stdout || a.json || a.html || a.plot) {
-		root = history_root(&a, groups, ng, nr, xl, srcs, members, steps, nsteps, reps,
-				    verdict);
+		root = history_root(&a, groups, ng, nr, xl, axis, srcs, members, steps, nsteps,
+				    reps, verdict);
 		if (!root) {
 			iop_errf(&err, -ENOMEM, "out of memory");
 			goto bad;
@@ -600,7 +595,7 @@ int cmd_history(int argc, char **argv)
 		fprintf(stderr, "iopath: %s\n", err.msg);
 		failed = failed ? failed : "--html";
 	}
-	if (a.plot && plot_all(&a, groups, ng, nr, xl, steps, nsteps, &err)) {
+	if (a.plot && plot_all(&a, groups, ng, nr, xl, axis, steps, nsteps, &err)) {
 		fprintf(stderr, "iopath: --plot: %s\n", err.msg);
 		failed = failed ? failed : "--plot";
 	}

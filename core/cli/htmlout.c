@@ -12,6 +12,7 @@
 #include "cli/cmdargs.h"
 #include "cli/htmlout.h"
 #include "results/explain.h"
+#include "results/history.h"
 #include "results/report_cells.h"
 
 static json_t *hold(struct html_set *s, json_t *j)
@@ -176,7 +177,7 @@ int html_add_trend(struct html_set *s, const struct results *const *runs, unsign
 static int add_dir(struct html_set *s, const char *dir, struct iop_err *err)
 {
 	struct results *runs = NULL, **order = NULL;
-	char **files = NULL, **xl = NULL;
+	char **files = NULL, **xl = NULL, shared[16], axis[48];
 	struct seen_runs seen = { 0 };
 	const char *first;
 	unsigned nr = 0, i;
@@ -214,19 +215,17 @@ static int add_dir(struct html_set *s, const char *dir, struct iop_err *err)
 	ret = 0;
 	qsort(order, nr, sizeof(*order), by_time);
 	for (i = 0; i < nr; i++) {
-		time_t t = (time_t)(order[i]->timestamp_ms / 1000);
-		struct tm tm;
-
-		xl[i] = malloc(32);
+		xl[i] = malloc(48);
 		if (!xl[i]) {
 			ret = iop_errf(err, -ENOMEM, "out of memory");
 			goto out;
 		}
-		gmtime_r(&t, &tm);
-		strftime(xl[i], 32, "%Y-%m-%d %H:%M", &tm);
 	}
+	/* each run its shortest distinct time; the day (or year) they share said once */
+	history_names(order, nr, NULL, xl, 48, shared, sizeof(shared));
+	snprintf(axis, sizeof(axis), "time (UTC%s%s)", *shared ? ", " : "", shared);
 	ret = html_add_trend(s, (const struct results *const *)order, nr, (const char *const *)xl,
-			     "time", err);
+			     axis, err);
 	if (!ret)
 		ret = html_add_results(s, order[nr - 1], order[nr - 1]->source, err);
 out:

@@ -34,8 +34,8 @@ struct html_doc {
 struct html_trend {
 	unsigned nr;
 	const json_t *const *runs;	/* results documents */
-	const char *const *xlabels;	/* a name per run (its time, or LABEL=value) */
-	const char *by;			/* what orders them: "time" or a label */
+	const char *const *xlabels;	/* a name per run (its shortest distinct time, or LABEL=value) */
+	const char *by;			/* what orders them: "time (UTC, the day they share)" or a label */
 };
 
 struct html_page {

@@ -514,7 +514,8 @@ void html_history(FILE *f, const json_t *hist, const char *id)
 							.y = ys + i * ng, .ring = rings + i * ng };
 			if (n == TREND_LINES || done == nc) {
 				struct svg_chart ch = {
-					.title = title, .xlabel = jstr(hist, "by", "run"), .ylabel = metric_table[m].unit,
+					.title = title, .xlabel = jstr(hist, "axis", jstr(hist, "by", "run")),
+					.ylabel = metric_table[m].unit,
 					.nxticks = ng, .xticks = xs, .xticklabels = xl, .nser = n, .ser = ser,
 					.mark_x = NAN, .unit = metric_table[m].unit,
 				};

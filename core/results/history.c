@@ -3,6 +3,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "results/history.h"
 
@@ -40,6 +41,83 @@ int history_group(struct results **runs, unsigned n, const char *by, struct resu
 	}
 	*nr_groups = ng;
 	return 0;
+}
+
+/* What decides a time name: 0 the minute, 1 the second, 2 the millisecond. */
+static void time_name(char *buf, size_t len, const struct results *r, const char *day, int prec)
+{
+	time_t t = (time_t)(r->timestamp_ms / 1000);
+	char hm[16];
+	struct tm tm;
+
+	gmtime_r(&t, &tm);
+	strftime(hm, sizeof(hm), prec ? "%H:%M:%S" : "%H:%M", &tm);
+	if (prec == 2)
+		snprintf(buf, len, "%s%s%s.%03lld", day, *day ? " " : "", hm,
+			 (long long)(r->timestamp_ms % 1000));
+	else
+		snprintf(buf, len, "%s%s%s", day, *day ? " " : "", hm);
+}
+
+void history_names(struct results *const *runs, unsigned n, const char *by, char **names, size_t len,
+		   char *shared, size_t slen)
+{
+	char first[32] = "", cur[32] = "";
+	bool same_day = true, same_year = true, dup;
+	unsigned i, k;
+	int prec;
+
+	if (shared && slen)
+		shared[0] = '\0';
+	if (by) {
+		for (i = 0; i < n; i++)
+			snprintf(names[i], len, "%s=%s", by,
+				 json_string_value(json_object_get(runs[i]->labels, by)) ?: "?");
+		return;
+	}
+	for (i = 0; i < n; i++) {
+		time_t t = (time_t)(runs[i]->timestamp_ms / 1000);
+		struct tm tm;
+
+		gmtime_r(&t, &tm);
+		strftime(cur, sizeof(cur), "%Y-%m-%d", &tm);
+		if (!i)
+			memcpy(first, cur, sizeof(first));
+		same_day &= !strcmp(cur, first);
+		same_year &= !strncmp(cur, first, 4);
+	}
+	if (shared && slen)
+		snprintf(shared, slen, "%.*s", same_day ? 10 : same_year ? 4 : 0, first);
+	/* the coarsest precision at which every name differs from every other */
+	for (prec = 0; prec <= 2; prec++) {
+		for (i = 0; i < n; i++) {
+			time_t t = (time_t)(runs[i]->timestamp_ms / 1000);
+			char day[32] = "";
+			struct tm tm;
+
+			gmtime_r(&t, &tm);
+			if (!same_day)
+				strftime(day, sizeof(day), same_year ? "%m-%d" : "%Y-%m-%d", &tm);
+			time_name(names[i], len, runs[i], day, prec);
+		}
+		for (dup = false, i = 0; i < n && !dup; i++)
+			for (k = i + 1; k < n && !dup; k++)
+				dup = !strcmp(names[i], names[k]);
+		if (!dup)
+			return;
+	}
+	/* runs of one millisecond: numbered, the first of them #1 */
+	for (i = 0; i < n; i++) {
+		unsigned nth = 1, of = 1;
+
+		for (k = 0; k < n; k++)
+			if (k != i && runs[k]->timestamp_ms == runs[i]->timestamp_ms) {
+				of++;
+				nth += k < i;
+			}
+		if (of > 1)
+			snprintf(names[i] + strlen(names[i]), len - strlen(names[i]), " #%u", nth);
+	}
 }
 
 int history_judge(struct results *const *groups, unsigned n, const struct cmp_opts *o,

@@ -26,6 +26,17 @@ int history_group(struct results **runs, unsigned n, const char *by, struct resu
 		  unsigned *members, unsigned *nr_groups, struct iop_err *err);
 
 /*
+ * A name per run (or group) of runs[0..n), the shortest that tells them apart, into names[i]
+ * (len bytes each): with `by`, BY=value ("qemu=9.0"); else its start time in UTC without what
+ * all of them share (the year, the day), to the minute, second or millisecond at which no two
+ * are the same ("14:45", "12-02 14:45:04", "14:45:04.510"), and runs of the same millisecond
+ * numbered in their order ("14:45:04.510 #2"). shared (slen bytes, or NULL) gets what the
+ * times left out: "2026-12-02", "2026" or "".
+ */
+void history_names(struct results *const *runs, unsigned n, const char *by, char **names, size_t len,
+		   char *shared, size_t slen);
+
+/*
  * compare_results between each two adjacent groups, with o (its metrics, threshold, alpha
  * and correction, the newest step judged exactly as compare judges it): *reps (free it
  * with history_reports_free(*reps, n - 1)) gets n - 1 reports, reps[k - 1] for the step

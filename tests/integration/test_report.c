@@ -191,3 +191,33 @@ Test(report, a_labs_result_carries_its_explanation)
 			   "9p's reads not told serialized");
 	free(page);
 }
+
+/* The trend and history of four runs started within two seconds of one day: each named by its
+ * own time to the millisecond, the day they share said once, not repeated on every run. */
+Test(report, runs_are_named_by_their_shortest_distinct_time)
+{
+	static const char *const names[] = { "14:45:04.510", "14:45:04.885", "14:45:05.268",
+					     "14:45:05.626" };
+	const char *dir = tmpdir_make(), *html = tmp_str("%s/trend.html", dir);
+	struct run_out r;
+	char *page, cell[64];
+	unsigned i;
+
+	r = iopath_run("report", "tests/html/gallery/history", "-o", html, NULL);
+	cr_assert_eq(r.status, 0, "report: %s", r.err);
+	run_out_free(&r);
+	page = slurp(html);
+	for (i = 0; i < 4; i++) {
+		snprintf(cell, sizeof(cell), "<tr><td>%s</td>", names[i]);
+		cr_assert_not_null(strstr(page, cell), "run %u is not named %s", i, names[i]);
+	}
+	cr_assert_null(strstr(page, "<tr><td>2026-12-02"), "a run named with the day they share");
+	cr_assert_not_null(strstr(page, "time (UTC, 2026-12-02)"), "the shared day is not said");
+	free(page);
+	r = iopath_run("history", "tests/html/gallery/history", NULL);
+	cr_assert_eq(r.status, 0, "history: %s%s", r.out, r.err);
+	cr_assert_not_null(strstr(r.out, "ordered by time (UTC, 2026-12-02)"), "%s", r.out);
+	cr_assert_not_null(strstr(r.out, "newest: 14:45:05.626 against 14:45:05.268"), "%s", r.out);
+	cr_assert_null(strstr(strstr(r.out, "\n"), "2026-12-02"), "the day repeated:\n%s", r.out);
+	run_out_free(&r);
+}
