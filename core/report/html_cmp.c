@@ -455,24 +455,99 @@ static void history_groups(FILE *f, const json_t *hist, const char *id)
 	fputs("</tbody></table></div></details>\n", f);
 }
 
+/* Is w (its first wl bytes) a whole word of s? */
+static bool has_word(const char *s, const char *w, size_t wl)
+{
+	const char *p;
+
+	for (p = s; *p; p += strspn(p, " ")) {
+		size_t l = strcspn(p, " ");
+
+		if (l == wl && !memcmp(p, w, wl))
+			return true;
+		p += l;
+	}
+	return false;
+}
+
+/*
+ * A chart's line names without the words every one of them holds ("disk randread bs=4k ...
+ * direct=1" on each), those said once in *common (clen bytes): ser[i].name points into
+ * names[i] then. With one line, or where a name would be left empty, the names stay whole.
+ */
+static void common_words(struct svg_series *ser, unsigned n, char (*names)[200], char *common,
+			 size_t clen)
+{
+	const char *w, *first = n ? ser[0].name : "";
+	size_t used = 0;
+	unsigned i;
+
+	common[0] = '\0';
+	if (n < 2)
+		return;
+	for (i = 0; i < n; i++)
+		names[i][0] = '\0';
+	for (w = first; *w; w += strspn(w, " ")) {
+		size_t wl = strcspn(w, " ");
+		bool all = true;
+
+		for (i = 1; i < n && all; i++)
+			all = has_word(ser[i].name, w, wl);
+		if (all && used + wl + 2 < clen && !has_word(common, w, wl)) {
+			snprintf(common + used, clen - used, "%s%.*s", used ? " " : "", (int)wl, w);
+			used = strlen(common);
+		}
+		w += wl;
+	}
+	if (!used)
+		return;
+	for (i = 0; i < n; i++) {
+		const char *p = ser[i].name;
+
+		for (; *p; p += strspn(p, " ")) {
+			size_t wl = strcspn(p, " "), nl = strlen(names[i]);
+
+			if (!has_word(common, p, wl) && nl + wl + 2 < sizeof(names[i]))
+				snprintf(names[i] + nl, sizeof(names[i]) - nl, "%s%.*s", nl ? " " : "",
+					 (int)wl, p);
+			p += wl;
+		}
+		if (!names[i][0]) {
+			common[0] = '\0';
+			return;
+		}
+	}
+	for (i = 0; i < n; i++)
+		ser[i].name = names[i];
+}
+
 /* history --json: per metric a line per cell across the groups, its steps ringed, and a table. */
 void html_history(FILE *f, const json_t *hist, const char *id)
 {
 	const json_t *groups = json_object_get(hist, "groups"), *metrics = json_object_get(hist, "metrics");
 	const json_t *mj, *g, *c, *st;
 	unsigned ng = (unsigned)json_array_size(groups);
-	const char **xl = calloc(ng + 1, sizeof(*xl));
+	const char **xl = calloc(ng + 1, sizeof(*xl)), **tl = calloc(ng + 1, sizeof(*tl));
 	double *xs = calloc(ng + 1, sizeof(*xs));
 	const char *mname;
 	size_t i, k;
 
-	if (!xl || !xs || !ng)
+	if (!xl || !tl || !xs || !ng)
 		goto out;
 	json_array_foreach(groups, i, g) {
 		xl[i] = jstr(g, "label", "?");
 		xs[i] = (double)i;
 	}
 	history_answer(f, hist, xl, ng);
+	/* the axis is titled by the label: its ticks are the values alone */
+	json_array_foreach(groups, i, g) {
+		const char *by = jstr(hist, "by", NULL);
+		size_t bl = by ? strlen(by) : 0;
+
+		tl[i] = xl[i];
+		if (by && !strncmp(xl[i], by, bl) && xl[i][bl] == '=' && xl[i][bl + 1])
+			tl[i] += bl + 1;
+	}
 	history_groups(f, hist, id);
 	json_object_foreach((json_t *)metrics, mname, mj) {
 		const json_t *cells = json_object_get(mj, "cells"), *steps = json_object_get(mj, "steps");
@@ -481,7 +556,7 @@ void html_history(FILE *f, const json_t *hist, const char *id)
 		const char **rings = calloc((size_t)nc * ng + 1, sizeof(*rings));
 		char (*notes)[96] = calloc(json_array_size(steps) + 1, sizeof(*notes));
 		struct svg_series ser[TREND_LINES];
-		char title[200];
+		char title[200], names[TREND_LINES][200], common[200], sub[240];
 
 		for (m = 0; m < MET_NR && strcmp(metric_table[m].name, mname); m++)
 			;
@@ -516,7 +591,7 @@ void html_history(FILE *f, const json_t *hist, const char *id)
 				struct svg_chart ch = {
 					.title = title, .xlabel = jstr(hist, "axis", jstr(hist, "by", "run")),
 					.ylabel = metric_table[m].unit,
-					.nxticks = ng, .xticks = xs, .xticklabels = xl, .nser = n, .ser = ser,
+					.nxticks = ng, .xticks = xs, .xticklabels = tl, .nser = n, .ser = ser,
 					.mark_x = NAN, .unit = metric_table[m].unit,
 				};
 
@@ -524,6 +599,9 @@ void html_history(FILE *f, const json_t *hist, const char *id)
 				if (nc > TREND_LINES)
 					snprintf(title + strlen(title), sizeof(title) - strlen(title),
 						 ", cells %u-%u of %u", done - n + 1, done, nc);
+				common_words(ser, n, names, common, sizeof(common));
+				snprintf(sub, sizeof(sub), "every line: %s", common);
+				ch.subtitle = common[0] ? sub : NULL;
 				if (done == n)
 					fputs("<div class=\"charts\">\n", f);
 				h_chart_lines(f, &ch);
@@ -572,6 +650,7 @@ void html_history(FILE *f, const json_t *hist, const char *id)
 	}
 out:
 	free(xl);
+	free(tl);
 	free(xs);
 }
 
@@ -639,7 +718,7 @@ void html_trend(FILE *f, const struct html_trend *t, const char *id)
 		enum metric_id m = mets[mi];
 		struct svg_series ser[TREND_LINES];
 		unsigned n = 0, done = 0;
-		char title[200];
+		char title[200], names[TREND_LINES][200], common[200], sub[240];
 
 		for (k = 0; k < nu; k++) {
 			double *y = ys + (size_t)k * t->nr;
@@ -668,6 +747,9 @@ void html_trend(FILE *f, const struct html_trend *t, const char *id)
 				if (nu > TREND_LINES)
 					snprintf(title + strlen(title), sizeof(title) - strlen(title),
 						 " (cells %u-%u of %u)", done - n + 1, done, nu);
+				common_words(ser, n, names, common, sizeof(common));
+				snprintf(sub, sizeof(sub), "every line: %s", common);
+				c.subtitle = common[0] ? sub : NULL;
 				h_chart_lines(f, &c);
 				n = 0;
 			}

@@ -192,8 +192,11 @@ Test(report, a_labs_result_carries_its_explanation)
 	free(page);
 }
 
-/* The trend and history of four runs started within two seconds of one day: each named by its
- * own time to the millisecond, the day they share said once, not repeated on every run. */
+/*
+ * The trend and history of four runs started within two seconds of one day: each named by its
+ * own time to the millisecond, the day they share said once, not repeated on every run; the
+ * charts' lines named without the words all of them share.
+ */
 Test(report, runs_are_named_by_their_shortest_distinct_time)
 {
 	static const char *const names[] = { "14:45:04.510", "14:45:04.885", "14:45:05.268",
@@ -213,6 +216,19 @@ Test(report, runs_are_named_by_their_shortest_distinct_time)
 	}
 	cr_assert_null(strstr(page, "<tr><td>2026-12-02"), "a run named with the day they share");
 	cr_assert_not_null(strstr(page, "time (UTC, 2026-12-02)"), "the shared day is not said");
+	/* the lines' names without what every one holds, said once above them */
+	cr_assert_not_null(strstr(page, "every line: disk randread bs=4k direct=1"), "no common part");
+	cr_assert_not_null(strstr(page, "\">qd=4 io_uring</text>"), "a legend keeps the common part");
+	free(page);
+	html = tmp_str("%s/history.html", dir);
+	r = iopath_run("history", "tests/html/gallery/history", "--by", "qemu", "--html", html, NULL);
+	cr_assert_eq(r.status, 0, "history: %s%s", r.out, r.err);
+	run_out_free(&r);
+	page = slurp(html);
+	cr_assert_not_null(strstr(page, "every line: disk randread bs=4k direct=1"), "no common part");
+	cr_assert_not_null(strstr(page, "\">qd=1 psync</text>"), "a legend keeps the common part");
+	/* the axis says qemu, its ticks the versions */
+	cr_assert_not_null(strstr(page, "\">8.1</text>"), "a tick is not the value alone");
 	free(page);
 	r = iopath_run("history", "tests/html/gallery/history", NULL);
 	cr_assert_eq(r.status, 0, "history: %s%s", r.out, r.err);
