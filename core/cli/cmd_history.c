@@ -82,6 +82,27 @@ static int order_cmp(const void *a, const void *b)
 	return x->timestamp_ms < y->timestamp_ms ? -1 : x->timestamp_ms > y->timestamp_ms;
 }
 
+/*
+ * Each group's shortest distinct name into xl[i] (160 bytes, allocated) and what the axis of
+ * them is: the label, or the time with the day (or year) all share said once.
+ */
+static int name_groups(struct results *const *groups, unsigned ng, const char *by, char **xl,
+		       char *axis, size_t alen, struct iop_err *err)
+{
+	char shared[16];
+	unsigned i;
+
+	for (i = 0; i < ng; i++)
+		if (!(xl[i] = malloc(160)))
+			return iop_errf(err, -ENOMEM, "out of memory");
+	history_names(groups, ng, by, xl, 160, shared, sizeof(shared));
+	if (by)
+		snprintf(axis, alen, "%s", by);
+	else
+		snprintf(axis, alen, "time (UTC%s%s)", *shared ? ", " : "", shared);
+	return 0;
+}
+
 static const struct hist_step *step_at(const struct hist_step *s, unsigned ns, const char *key,
 				       unsigned at)
 {
@@ -513,7 +534,7 @@ int cmd_history(int argc, char **argv)
 	unsigned nsteps[MET_NR] = { 0 }, nr = 0, ng = 0, m, i, *members = NULL;
 	struct iop_err err = { "" };
 	struct cmp_report *reps = NULL;
-	char **xl = NULL, **srcs = NULL, shared[16], axis[160];
+	char **xl = NULL, **srcs = NULL, axis[160];
 	int code = EXIT_USAGE, verdict = 0;
 	const char *failed = NULL;
 	json_t *root = NULL;
@@ -547,19 +568,8 @@ int cmd_history(int argc, char **argv)
 		}
 	if (history_group(order, nr, a.by, groups, members, &ng, &err))
 		goto bad;
-	for (i = 0; i < ng; i++) {
-		xl[i] = malloc(160);
-		if (!xl[i]) {
-			iop_errf(&err, -ENOMEM, "out of memory");
-			goto bad;
-		}
-	}
-	/* each group its shortest distinct name; the day (or year) they share said once */
-	history_names(groups, ng, a.by, xl, 160, shared, sizeof(shared));
-	if (a.by)
-		snprintf(axis, sizeof(axis), "%s", a.by);
-	else
-		snprintf(axis, sizeof(axis), "time (UTC%s%s)", *shared ? ", " : "", shared);
+	if (name_groups(groups, ng, a.by, xl, axis, sizeof(axis), &err))
+		goto bad;
 	if (history_judge(groups, ng, &a.o, &reps, &err))
 		goto bad;
 	for (m = 0; m < MET_NR; m++)

@@ -521,6 +521,74 @@ static void common_words(struct svg_series *ser, unsigned n, char (*names)[200],
 		ser[i].name = names[i];
 }
 
+/* A line chart of trend or history, its lines named without the words all of them hold. */
+static void named_lines(FILE *f, struct svg_chart *c, struct svg_series *ser)
+{
+	char names[TREND_LINES][200], common[200], sub[240];
+
+	common_words(ser, c->nser, names, common, sizeof(common));
+	snprintf(sub, sizeof(sub), "every line: %s", common);
+	c->subtitle = common[0] ? sub : NULL;
+	h_chart_lines(f, c);
+}
+
+/* history's ticks: with --by, the axis is titled by the label and each tick is its value. */
+static void by_values(const json_t *hist, const char **xl, const char **tl, unsigned ng)
+{
+	const char *by = jstr(hist, "by", NULL);
+	size_t bl = by ? strlen(by) : 0;
+	unsigned i;
+
+	for (i = 0; i < ng; i++) {
+		tl[i] = xl[i];
+		if (by && !strncmp(xl[i], by, bl) && xl[i][bl] == '=' && xl[i][bl + 1])
+			tl[i] += bl + 1;
+	}
+}
+
+/* The table of metric m's steps, each at its group (xl names them), or that there is none. */
+static void history_steps_table(FILE *f, const json_t *steps, enum metric_id m, const char *id,
+				const char *const *xl, unsigned ng)
+{
+	const json_t *st;
+	size_t k;
+
+	if (!json_array_size(steps)) {
+		fprintf(f, "<p class=\"muted\">No step in %s: no change between adjacent groups passed the test.</p>\n",
+			metric_table[m].title);
+		return;
+	}
+	fprintf(f, "<h3>Steps in %s</h3>\n<div class=\"scroll\"><table class=\"sortable steps\" id=\"%s-steps-%s\"><thead><tr>"
+		"<th>cell</th><th>at</th><th>from</th><th>verdict</th><th>before</th><th>after</th>"
+		"<th>change</th><th>one-sided bound</th><th>adjusted p</th></tr></thead><tbody>\n",
+		metric_table[m].title, id, metric_table[m].name);
+	json_array_foreach(steps, k, st) {
+		json_int_t at = json_integer_value(json_object_get(st, "at"));
+		double lo = jnum(st, "change_ci_lo"), hi = jnum(st, "change_ci_hi");
+		char b[64];
+
+		fputs("<tr class=\"regression\"><td>", f);
+		h_text(f, jstr(st, "label", jstr(st, "key", "?")));
+		fputs("</td><td>", f);
+		h_text(f, at >= 0 && at < (json_int_t)ng ? xl[at] : "?");
+		fputs("</td><td>", f);
+		h_text(f, at >= 1 && at <= (json_int_t)ng ? xl[at - 1] : "");
+		fputs("</td><td>", f);
+		h_text(f, jstr(st, "verdict", ""));
+		fputs("</td>", f);
+		svg_fmt_num(b, sizeof(b), json_number_value(json_object_get(st, "before")) / metric_table[m].display_div);
+		h_num_td(f, json_number_value(json_object_get(st, "before")), b);
+		svg_fmt_num(b, sizeof(b), json_number_value(json_object_get(st, "after")) / metric_table[m].display_div);
+		h_num_td(f, json_number_value(json_object_get(st, "after")), b);
+		pct_td(f, json_number_value(json_object_get(st, "change")));
+		bound_td(f, lo, hi);
+		snprintf(b, sizeof(b), "%.3g", jnum(st, "p_adj"));
+		h_num_td(f, jnum(st, "p_adj"), b);
+		fputs("</tr>\n", f);
+	}
+	fputs("</tbody></table></div>\n", f);
+}
+
 /* history --json: per metric a line per cell across the groups, its steps ringed, and a table. */
 void html_history(FILE *f, const json_t *hist, const char *id)
 {
@@ -539,15 +607,7 @@ void html_history(FILE *f, const json_t *hist, const char *id)
 		xs[i] = (double)i;
 	}
 	history_answer(f, hist, xl, ng);
-	/* the axis is titled by the label: its ticks are the values alone */
-	json_array_foreach(groups, i, g) {
-		const char *by = jstr(hist, "by", NULL);
-		size_t bl = by ? strlen(by) : 0;
-
-		tl[i] = xl[i];
-		if (by && !strncmp(xl[i], by, bl) && xl[i][bl] == '=' && xl[i][bl + 1])
-			tl[i] += bl + 1;
-	}
+	by_values(hist, xl, tl, ng);
 	history_groups(f, hist, id);
 	json_object_foreach((json_t *)metrics, mname, mj) {
 		const json_t *cells = json_object_get(mj, "cells"), *steps = json_object_get(mj, "steps");
@@ -556,7 +616,7 @@ void html_history(FILE *f, const json_t *hist, const char *id)
 		const char **rings = calloc((size_t)nc * ng + 1, sizeof(*rings));
 		char (*notes)[96] = calloc(json_array_size(steps) + 1, sizeof(*notes));
 		struct svg_series ser[TREND_LINES];
-		char title[200], names[TREND_LINES][200], common[200], sub[240];
+		char title[200];
 
 		for (m = 0; m < MET_NR && strcmp(metric_table[m].name, mname); m++)
 			;
@@ -599,51 +659,15 @@ void html_history(FILE *f, const json_t *hist, const char *id)
 				if (nc > TREND_LINES)
 					snprintf(title + strlen(title), sizeof(title) - strlen(title),
 						 ", cells %u-%u of %u", done - n + 1, done, nc);
-				common_words(ser, n, names, common, sizeof(common));
-				snprintf(sub, sizeof(sub), "every line: %s", common);
-				ch.subtitle = common[0] ? sub : NULL;
 				if (done == n)
 					fputs("<div class=\"charts\">\n", f);
-				h_chart_lines(f, &ch);
+				named_lines(f, &ch, ser);
 				n = 0;
 			}
 		}
 		if (nc)
 			fputs("</div>\n", f);
-		if (json_array_size(steps)) {
-			fprintf(f, "<h3>Steps in %s</h3>\n<div class=\"scroll\"><table class=\"sortable steps\" id=\"%s-steps-%s\"><thead><tr>"
-				"<th>cell</th><th>at</th><th>from</th><th>verdict</th><th>before</th><th>after</th>"
-				"<th>change</th><th>one-sided bound</th><th>adjusted p</th></tr></thead><tbody>\n",
-				metric_table[m].title, id, metric_table[m].name);
-			json_array_foreach(steps, k, st) {
-				json_int_t at = json_integer_value(json_object_get(st, "at"));
-				double lo = jnum(st, "change_ci_lo"), hi = jnum(st, "change_ci_hi");
-				char b[64];
-
-				fputs("<tr class=\"regression\"><td>", f);
-				h_text(f, jstr(st, "label", jstr(st, "key", "?")));
-				fputs("</td><td>", f);
-				h_text(f, at >= 0 && at < (json_int_t)ng ? xl[at] : "?");
-				fputs("</td><td>", f);
-				h_text(f, at >= 1 && at <= (json_int_t)ng ? xl[at - 1] : "");
-				fputs("</td><td>", f);
-				h_text(f, jstr(st, "verdict", ""));
-				fputs("</td>", f);
-				svg_fmt_num(b, sizeof(b), json_number_value(json_object_get(st, "before")) / metric_table[m].display_div);
-				h_num_td(f, json_number_value(json_object_get(st, "before")), b);
-				svg_fmt_num(b, sizeof(b), json_number_value(json_object_get(st, "after")) / metric_table[m].display_div);
-				h_num_td(f, json_number_value(json_object_get(st, "after")), b);
-				pct_td(f, json_number_value(json_object_get(st, "change")));
-				bound_td(f, lo, hi);
-				snprintf(b, sizeof(b), "%.3g", jnum(st, "p_adj"));
-				h_num_td(f, jnum(st, "p_adj"), b);
-				fputs("</tr>\n", f);
-			}
-			fputs("</tbody></table></div>\n", f);
-		} else {
-			fprintf(f, "<p class=\"muted\">No step in %s: no change between adjacent groups passed the test.</p>\n",
-				metric_table[m].title);
-		}
+		history_steps_table(f, steps, m, id, xl, ng);
 		free(ys);
 		free(rings);
 		free(notes);
@@ -718,7 +742,7 @@ void html_trend(FILE *f, const struct html_trend *t, const char *id)
 		enum metric_id m = mets[mi];
 		struct svg_series ser[TREND_LINES];
 		unsigned n = 0, done = 0;
-		char title[200], names[TREND_LINES][200], common[200], sub[240];
+		char title[200];
 
 		for (k = 0; k < nu; k++) {
 			double *y = ys + (size_t)k * t->nr;
@@ -747,10 +771,7 @@ void html_trend(FILE *f, const struct html_trend *t, const char *id)
 				if (nu > TREND_LINES)
 					snprintf(title + strlen(title), sizeof(title) - strlen(title),
 						 " (cells %u-%u of %u)", done - n + 1, done, nu);
-				common_words(ser, n, names, common, sizeof(common));
-				snprintf(sub, sizeof(sub), "every line: %s", common);
-				c.subtitle = common[0] ? sub : NULL;
-				h_chart_lines(f, &c);
+				named_lines(f, &c, ser);
 				n = 0;
 			}
 		}
