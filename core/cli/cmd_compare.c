@@ -30,7 +30,7 @@ static void usage(FILE *f)
 		"  --allow-inconclusive  exit 0, not 3, when nothing regressed but some cells could\n"
 		"                        not be judged (single samples, too few repeats)\n"
 		"  --ignore-environment  judge a regression even when what else used the machine\n"
-		"                        (other processes' CPU, steal, other disk I/O) differed\n"
+		"                        (the workers' wait for a CPU, steal, others' disk I/O) differed\n"
 		"                        enough between the sides to explain it (else: exit 3)\n"
 		"  --json[=FILE]         the comparison as JSON (on stdout instead of the table)\n"
 		"  --junit FILE          a JUnit XML report for CI systems\n"

@@ -600,17 +600,20 @@ static json_t *disks_json(const struct disk_set *s)
 
 /*
  * iopath.machine: what else used the machine while the run ran, as shares of the machine's
- * CPU time (other processes' work, steal, iowait, the run's own) and the bytes its disks
- * moved beyond the run's own (the busiest device under the files, against every job's
- * and layout's bytes). NULL when /proc could not be read.
+ * CPU time (other processes' work, steal, iowait, the run's own), what waiting for a CPU
+ * cost the run's workers (their schedstat run-queue wait against their measured time, per
+ * I/O), and the bytes and requests its disks moved beyond the run's own (the busiest
+ * device under the files, against every job's and layout's bytes, and every job's I/Os).
+ * NULL when /proc could not be read.
  */
 static json_t *machine_json(const struct run_results *r)
 {
 	const struct run_machine *m = &r->machine;
-	double disk = -1, own = 0, cap = m->total_s > 0 ? m->total_s : 1;
+	double disk = -1, disk_ios = 0, own = 0, own_ios = 0, laid = 0, workers_s = 0, wait_s = 0,
+	       oncpu_s = 0, cap = m->total_s > 0 ? m->total_s : 1;
+	unsigned i, d, sched = 0, workers = 0;
 	struct disk_util u;
 	json_t *o;
-	unsigned i, d;
 
 	if (!m->valid || !(o = json_object()))
 		return NULL;
@@ -622,20 +625,44 @@ static json_t *machine_json(const struct run_results *r)
 	set(o, "iowait", json_real(m->iowait_s / cap));
 	set(o, "load1_start", json_real(m->load1_start));
 	set(o, "load1_end", json_real(m->load1_end));
+	for (i = 0; i < r->nr; i++) {
+		for (d = STAT_READ; d <= STAT_TRIM; d++) {
+			own += (double)r->res[i].dir[d].bytes;
+			own_ios += (double)r->res[i].dir[d].ios;
+		}
+		workers += r->res[i].nr_workers;
+		sched += r->res[i].sched_workers;
+		workers_s += (double)r->res[i].run_sum_ns / 1e9;
+		wait_s += (double)r->res[i].runq_wait_ns / 1e9;
+		oncpu_s += (double)r->res[i].oncpu_ns / 1e9;
+	}
+	set(o, "own_ios", json_real(own_ios));
+	if (sched && sched == workers) {
+		/* every worker's: the time its workers were measured, on a CPU, and waiting */
+		set(o, "workers", json_integer(workers));
+		set(o, "workers_s", json_real(workers_s));
+		set(o, "workers_on_cpu_s", json_real(oncpu_s));
+		set(o, "workers_runq_wait_s", json_real(wait_s));
+	}
 	for (i = 0; r->disks && i < r->disks->nr; i++)
 		if (disk_set_util(r->disks, i, &u) &&
-		    (double)(u.d.sectors[0] + u.d.sectors[1]) * 512 > disk)
+		    (double)(u.d.sectors[0] + u.d.sectors[1]) * 512 > disk) {
 			disk = (double)(u.d.sectors[0] + u.d.sectors[1]) * 512;
+			disk_ios = (double)(u.d.ios[0] + u.d.ios[1]);
+		}
 	if (disk >= 0) {
-		for (i = 0; i < r->nr; i++)
-			for (d = STAT_READ; d <= STAT_TRIM; d++)
-				own += (double)r->res[i].dir[d].bytes;
 		for (i = 0; i < r->nr_layouts; i++)
-			own += (double)r->layouts[i].bytes;
+			laid += (double)r->layouts[i].bytes;
+		own += laid;
 		set(o, "disk_bytes", json_real(disk));
 		set(o, "own_bytes", json_real(own));
 		set(o, "other_disk_bytes_per_s", json_real(disk > own && m->wall_s > 0 ?
 							   (disk - own) / m->wall_s : 0));
+		/* requests: a layout's are not counted, so a run that laid out files says none */
+		set(o, "disk_ios", json_real(disk_ios));
+		if (!laid)
+			set(o, "other_disk_ios_per_s", json_real(disk_ios > own_ios && m->wall_s > 0 ?
+								 (disk_ios - own_ios) / m->wall_s : 0));
 	}
 	return o;
 }

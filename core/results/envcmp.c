@@ -6,7 +6,8 @@
 #include "results/envcmp.h"
 #include "stats/rstats.h"
 
-enum { E_CPU, E_STEAL, E_LOAD, E_OTHER_DISK, E_OWN_DISK, E_NR };
+enum { E_CPU, E_STEAL, E_LOAD, E_OTHER_DISK, E_OWN_DISK, E_TIME_IO, E_WAIT_IO, E_OTHER_IOS, E_OWN_IOS,
+       E_NR };
 
 static double field(const json_t *m, const char *key)
 {
@@ -19,10 +20,14 @@ static double field(const json_t *m, const char *key)
 static bool sample_env(const json_t *job, double v[E_NR])
 {
 	const json_t *m = json_object_get(json_object_get(job, "iopath"), "machine");
-	double wall = field(m, "wall_s");
+	double wall = field(m, "wall_s"), ios = field(m, "own_ios");
 
 	if (!json_is_object(m))
 		return false;
+	v[E_TIME_IO] = ios > 0 ? field(m, "workers_s") / ios : NAN;
+	v[E_WAIT_IO] = ios > 0 ? field(m, "workers_runq_wait_s") / ios : NAN;
+	v[E_OTHER_IOS] = field(m, "other_disk_ios_per_s");
+	v[E_OWN_IOS] = wall > 0 && !isnan(v[E_OTHER_IOS]) ? ios / wall : NAN;
 	v[E_CPU] = field(m, "other_cpu");
 	v[E_STEAL] = field(m, "steal");
 	v[E_LOAD] = field(m, "load1_end");
@@ -65,6 +70,14 @@ static void acc_summary(struct env_acc *a, struct env_side *e)
 	e->load1 = median_of(a->v[E_LOAD], a->n[E_LOAD]);
 	e->other_disk = median_of(a->v[E_OTHER_DISK], a->n[E_OTHER_DISK]);
 	e->own_disk = median_of(a->v[E_OWN_DISK], a->n[E_OWN_DISK]);
+	/* both only where every sample recorded both, so that they describe the same runs */
+	e->time_per_io = e->wait_per_io = NAN;
+	if (a->n[E_TIME_IO] == e->n && a->n[E_WAIT_IO] == e->n) {
+		e->time_per_io = median_of(a->v[E_TIME_IO], a->n[E_TIME_IO]);
+		e->wait_per_io = median_of(a->v[E_WAIT_IO], a->n[E_WAIT_IO]);
+	}
+	e->other_ios = median_of(a->v[E_OTHER_IOS], a->n[E_OTHER_IOS]);
+	e->own_ios = median_of(a->v[E_OWN_IOS], a->n[E_OWN_IOS]);
 }
 
 static bool acc_init(struct env_acc *a, unsigned cap)
@@ -124,10 +137,24 @@ bool env_explains(const struct env_side *b, const struct env_side *c, bool worse
 	double s = worse_in_cur ? 1 : -1, own;
 	const char *more = worse_in_cur ? "CUR" : "BASE", *less = worse_in_cur ? "BASE" : "CUR";
 	const struct env_side *hi = worse_in_cur ? c : b, *lo = worse_in_cur ? b : c;
+	bool waits = !isnan(b->wait_per_io) && !isnan(c->wait_per_io) && !isnan(b->time_per_io) &&
+		     !isnan(c->time_per_io);
+	bool reqs = !isnan(b->other_ios) && !isnan(c->other_ios) && !isnan(b->own_ios) &&
+		    !isnan(c->own_ios);
 
 	if (!b->n || !c->n)
 		return false;
-	if (s * (c->other_cpu - b->other_cpu) >= ENV_CPU_DIFF) {
+	if (waits) {
+		double extra = hi->time_per_io - lo->time_per_io, waited = hi->wait_per_io - lo->wait_per_io;
+
+		if (extra > 0 && waited >= ENV_WAIT_SHARE * extra) {
+			snprintf(why, len, "the workers waited for a CPU %.0f us an I/O in %s against %.0f us in %s: "
+				 "%.0f%% of the %.0f us more each I/O took",
+				 1e6 * hi->wait_per_io, more, 1e6 * lo->wait_per_io, less, 100 * waited / extra,
+				 1e6 * extra);
+			return true;
+		}
+	} else if (s * (c->other_cpu - b->other_cpu) >= ENV_CPU_DIFF) {
 		snprintf(why, len, "other processes used %.0f%% of the machine's CPU time in %s against %.0f%% in %s",
 			 100 * hi->other_cpu, more, 100 * lo->other_cpu, less);
 		return true;
@@ -136,6 +163,15 @@ bool env_explains(const struct env_side *b, const struct env_side *c, bool worse
 		snprintf(why, len, "the hypervisor stole %.0f%% of the CPU time in %s against %.0f%% in %s",
 			 100 * hi->steal, more, 100 * lo->steal, less);
 		return true;
+	}
+	if (reqs) {
+		own = fmax(b->own_ios, c->own_ios);
+		if (s * (c->other_ios - b->other_ios) >= ENV_DISK_SHARE * own && own > 0) {
+			snprintf(why, len, "other I/O made %.0f requests/s on the disk in %s against %.0f in %s "
+				 "(the run's own: %.0f/s)", hi->other_ios, more, lo->other_ios, less, own);
+			return true;
+		}
+		return false;
 	}
 	own = fmax(isnan(b->own_disk) ? 0 : b->own_disk, isnan(c->own_disk) ? 0 : c->own_disk);
 	if (!isnan(b->other_disk) && !isnan(c->other_disk) &&
@@ -157,8 +193,13 @@ void env_describe(const struct env_side *e, char *buf, size_t len)
 	}
 	n = snprintf(buf, len, "other CPU %.0f%%, steal %.0f%%", 100 * e->other_cpu,
 		     isnan(e->steal) ? 0 : 100 * e->steal);
+	if (n > 0 && (size_t)n < len && !isnan(e->wait_per_io))
+		n += snprintf(buf + n, len - n, ", CPU wait %.0f us of %.0f us an I/O", 1e6 * e->wait_per_io,
+			      1e6 * e->time_per_io);
 	if (n > 0 && (size_t)n < len && !isnan(e->other_disk))
 		n += snprintf(buf + n, len - n, ", other disk I/O %.1f MiB/s", e->other_disk / 1048576);
+	if (n > 0 && (size_t)n < len && !isnan(e->other_ios))
+		n += snprintf(buf + n, len - n, " (%.0f requests/s)", e->other_ios);
 	if (n > 0 && (size_t)n < len && !isnan(e->load1))
 		snprintf(buf + n, len - n, ", load %.1f", e->load1);
 }

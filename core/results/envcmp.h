@@ -7,10 +7,18 @@
 #include "results/results.h"
 
 /*
- * Contention beyond which a difference between the sides is taken to explain a change:
- * other processes' share of the machine's CPU time, the hypervisor's steal, and other
- * traffic on the disks (at least ENV_DISK_MIN bytes/s and ENV_DISK_SHARE of the run's own).
+ * When the slower side's environment explains a change for the worse:
+ *  - its workers waited on a run queue for a CPU longer per I/O than the faster side's by
+ *    at least ENV_WAIT_SHARE of the extra time each I/O took (schedstat: what others' CPU
+ *    work cost the run itself, not the machine's share of it);
+ *  - other processes' requests on the disk per second exceed the faster side's by at least
+ *    ENV_DISK_SHARE of the run's own requests per second;
+ *  - the hypervisor stole ENV_STEAL_DIFF more of the machine's CPU time.
+ * Results that recorded no run-queue wait or no disk requests (older ones) are judged by
+ * the shares they did record: other processes' CPU share higher by ENV_CPU_DIFF, other disk
+ * bytes by ENV_DISK_MIN bytes/s and ENV_DISK_SHARE of the run's own.
  */
+#define ENV_WAIT_SHARE 0.5
 #define ENV_CPU_DIFF 0.15
 #define ENV_STEAL_DIFF 0.05
 #define ENV_DISK_MIN (4.0 * 1048576)
@@ -21,6 +29,11 @@ struct env_side {
 	unsigned n;
 	double other_cpu, steal, load1;
 	double other_disk, own_disk;	/* bytes/s; NAN where no disk was counted */
+	/* per I/O of the run: its workers' measured time and their run-queue wait (seconds of
+	 * worker time), NAN where not recorded; other processes' and the run's own disk
+	 * requests per second, NAN where not counted */
+	double time_per_io, wait_per_io;
+	double other_ios, own_ios;
 };
 
 /* Summarise every sample of one cell (all = false) or of every cell of r (all = true). */

@@ -14,6 +14,7 @@
 #include <unistd.h>
 #include "io/buffer.h"
 #include "base/numapol.h"
+#include "run/machine.h"
 #include "run/run.h"
 #include "stats/prio.h"
 #include "stats/stats.h"
@@ -105,6 +106,7 @@ void measure_start(struct worker *w, uint64_t t)
 	if (w->job->runtime_ns)
 		w->deadline_ns = t + w->job->runtime_ns;
 	getrusage(RUSAGE_THREAD, &w->ru_start);
+	w->sched_valid = machine_thread_sched(w->sched_start);
 	w->kt_valid = w->eng_ready && w->eng.ops->kthread_cpu &&
 		      !w->eng.ops->kthread_cpu(&w->eng, &w->kt_start[0], &w->kt_start[1]);
 }

@@ -159,6 +159,12 @@ static void worker_result(struct job_result *one, const struct worker *w, struct
 		one->majf = (uint64_t)(w->ru_end.ru_majflt - w->ru_start.ru_majflt);
 		one->minf = (uint64_t)(w->ru_end.ru_minflt - w->ru_start.ru_minflt);
 	}
+	if (w->sched_valid && w->sched_end[0] >= w->sched_start[0] &&
+	    w->sched_end[1] >= w->sched_start[1]) {
+		one->sched_workers = 1;
+		one->oncpu_ns = w->sched_end[0] - w->sched_start[0];
+		one->runq_wait_ns = w->sched_end[1] - w->sched_start[1];
+	}
 	one->buf_huge = w->buf_huge;
 	if (w->kt_valid) {
 		one->kt_workers = 1;

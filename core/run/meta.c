@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "io/buffer.h"
+#include "run/machine.h"
 #include "run/meta.h"
 #include "run/run.h"
 #include "stats/stats.h"
@@ -264,11 +265,13 @@ void *meta_main(void *arg)
 		run_gate_wait(w);
 	if (!ret) {
 		getrusage(RUSAGE_THREAD, &w->ru_start);
+		w->sched_valid = machine_thread_sched(w->sched_start);
 		w->start_ns = now_ns();
 		for (op = 0; op < META_NR && !w->aborted; op++)
 			run_phase(w, op, &done[op]);
 		w->end_ns = now_ns();
 		getrusage(RUSAGE_THREAD, &w->ru_end);
+		w->sched_valid = w->sched_valid && machine_thread_sched(w->sched_end);
 		to_dir_stat(&w->st[STAT_WRITE], &w->meta->op[META_CREATE], done[META_CREATE],
 			    job->filesize);
 		to_dir_stat(&w->st[STAT_READ], &w->meta->op[META_OPEN_READ], done[META_OPEN_READ],

@@ -14,6 +14,7 @@
 
 #include "io/buffer.h"
 #include "io/vhdr.h"
+#include "run/machine.h"
 #include "run/run.h"
 #include "stats/stats.h"
 #include "base/msg.h"
@@ -728,6 +729,7 @@ static void worker_finish(struct worker *w)
 	if (!w->aborted)
 		close_fsync(w);
 	getrusage(RUSAGE_THREAD, &w->ru_end);
+	w->sched_valid = w->sched_valid && machine_thread_sched(w->sched_end);
 	if (w->kt_valid)
 		w->kt_valid = !w->eng.ops->kthread_cpu(&w->eng, &w->kt_end[0], &w->kt_end[1]);
 	if (w->logs)

@@ -169,6 +169,9 @@ int result_merge(struct job_result *dst, const struct job_result *src)
 	dst->kt_usr_ns += src->kt_usr_ns;
 	dst->kt_sys_ns += src->kt_sys_ns;
 	dst->kt_workers += src->kt_workers;
+	dst->oncpu_ns += src->oncpu_ns;
+	dst->runq_wait_ns += src->runq_wait_ns;
+	dst->sched_workers += src->sched_workers;
 	for (i = 0; i < DEPTH_BUCKETS; i++) {
 		dst->depth[i] += src->depth[i];
 		dst->submit[i] += src->submit[i];

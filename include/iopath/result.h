@@ -141,6 +141,11 @@ struct job_result {
 	/* CPU of the engines' own kernel threads (SQPOLL), not in usr/sys_ns; see kt_workers. */
 	uint64_t kt_usr_ns, kt_sys_ns;
 	unsigned kt_workers;		/* workers whose engine had such a thread */
+	/* the workers' schedstat over the measured time, summed: on a CPU, and runnable but
+	 * waiting on a run queue for one (what others' CPU work cost them); sched_workers
+	 * counts those whose kernel reported it */
+	uint64_t oncpu_ns, runq_wait_ns;
+	unsigned sched_workers;
 	uint64_t depth[DEPTH_BUCKETS];	/* submissions seen at each in-flight depth */
 	/* fio's submit and complete lines: calls by I/Os they took (0, 1-4, 5-8, ..., >64) */
 	uint64_t submit[DEPTH_BUCKETS], reaped[DEPTH_BUCKETS];

@@ -765,5 +765,17 @@ Test(compare, every_repeat_records_what_else_used_the_machine)
 		  json_is_number(json_object_get(m, "load1_end")));
 	cr_assert_geq(json_number_value(json_object_get(m, "other_cpu")), 0);
 	cr_assert_leq(json_number_value(json_object_get(m, "other_cpu")), 1);
+	cr_assert_gt(json_number_value(json_object_get(m, "own_ios")), 0, "the run's own I/Os");
+	if (access("/proc/thread-self/schedstat", R_OK) == 0) {
+		/* the worker's run-queue wait and time on a CPU lie within its measured time */
+		double ws = json_number_value(json_object_get(m, "workers_s"));
+
+		cr_assert_eq(json_integer_value(json_object_get(m, "workers")), 1);
+		cr_assert_gt(ws, 0);
+		cr_assert(json_is_number(json_object_get(m, "workers_runq_wait_s")), "schedstat's wait");
+		cr_assert_geq(json_number_value(json_object_get(m, "workers_runq_wait_s")), 0);
+		cr_assert_leq(json_number_value(json_object_get(m, "workers_runq_wait_s")) +
+				      json_number_value(json_object_get(m, "workers_on_cpu_s")), ws * 1.05 + 0.01);
+	}
 	json_decref(root);
 }

@@ -45,8 +45,50 @@ Test(machine, the_span_splits_others_from_our_own)
 
 static struct env_side side(double cpu, double steal, double disk)
 {
+	/* an older result's: no run-queue wait, no disk requests recorded */
 	return (struct env_side){ .n = 3, .other_cpu = cpu, .steal = steal, .load1 = 1,
-				  .other_disk = disk, .own_disk = 40.0 * 1048576 };
+				  .other_disk = disk, .own_disk = 40.0 * 1048576, .time_per_io = NAN,
+				  .wait_per_io = NAN, .other_ios = NAN, .own_ios = NAN };
+}
+
+/* A side that recorded its workers' wait and the disk's requests: per I/O in us, req/s. */
+static struct env_side timed(double cpu, double us_per_io, double wait_us, double other_ios)
+{
+	struct env_side e = side(cpu, 0, 1e9);
+
+	e.time_per_io = us_per_io / 1e6;
+	e.wait_per_io = wait_us / 1e6;
+	e.other_ios = other_ios;
+	e.own_ios = 1e6 / us_per_io;
+	return e;
+}
+
+Test(envcmp, the_workers_cpu_wait_explains_a_slowdown_when_it_covers_half_the_extra_time)
+{
+	/* BASE 100 us an I/O, 20 of them waiting for a CPU; CUR 150 us */
+	struct env_side b = timed(0.9, 100, 20, 0), waited = timed(0.9, 150, 46, 0),
+			notenough = timed(0.9, 150, 40, 0), busier = timed(0.2, 100, 20, 0);
+	char why[200];
+
+	cr_assert(env_explains(&b, &waited, true, why, sizeof(why)), "26 of 50 us more waited");
+	cr_assert_not_null(strstr(why, "waited for a CPU 46 us an I/O in CUR against 20 us in BASE"), "%s", why);
+	cr_assert_not(env_explains(&b, &notenough, true, why, sizeof(why)), "20 of 50 us: the path's");
+	cr_assert_not(env_explains(&waited, &b, true, why, sizeof(why)), "BASE slower: nothing to excuse");
+	cr_assert(env_explains(&waited, &b, false, why, sizeof(why)), "BASE slower and waited: CUR better");
+	/* recorded wait replaces the machine's CPU share: 70 points more, no more waiting */
+	cr_assert_not(env_explains(&busier, &notenough, true, why, sizeof(why)), "%s", why);
+}
+
+Test(envcmp, others_disk_requests_explain_it_at_a_quarter_of_the_runs_own)
+{
+	/* 100 us an I/O: 10000 requests/s of the run's own; others' bytes alone no longer count */
+	struct env_side b = timed(0.9, 100, 20, 100), many = timed(0.9, 150, 20, 3000),
+			few = timed(0.9, 150, 20, 2000);
+	char why[200];
+
+	cr_assert(env_explains(&b, &many, true, why, sizeof(why)));
+	cr_assert_not_null(strstr(why, "3000 requests/s on the disk in CUR against 100"), "%s", why);
+	cr_assert_not(env_explains(&b, &few, true, why, sizeof(why)), "1900 more of 10000: %s", why);
 }
 
 Test(envcmp, more_contention_on_the_slower_side_explains_it)
