@@ -29,6 +29,7 @@
 #include "results/plot.h"
 #include "cli/htmlout.h"
 #include "cli/progress.h"
+#include "results/compare.h"
 #include "results/report_cells.h"
 #include "results/results.h"
 #include "results/sweep_cells.h"
@@ -74,6 +75,12 @@ static void usage(FILE *f)
 		"                        fsync; 1 s each, or --runtime if shorter) and print what\n"
 		"                        limits each target (iopath help explain); under mpirun\n"
 		"                        each rank's own path, one target per rank (iopath help mpi)\n"
+		"  --compare KEY=BASE,CUR  judge the cells of one value of a swept KEY (target,\n"
+		"                        engine, bs, iodepth, numjobs, rw, direct, workload)\n"
+		"                        against the same cells of the other, as iopath compare\n"
+		"                        does (its table and exit code): the two ran alternately,\n"
+		"                        repeat by repeat, and are tested in pairs (repeats as\n"
+		"                        with --save: 3, more while not known within 4%%)\n"
 		"  --dry-run             list the cells and the skipped ones, run nothing\n"
 		"Ctrl-C stops after the running cell (twice: at once) and writes what finished.\n");
 }
@@ -85,6 +92,8 @@ struct sweep_args {
 	double cv_warn;
 	const char *csv, *json, *plot, *save, *results_dir, *db, *html;
 	bool dry_run;
+	/* --compare KEY=BASE,CUR: the key and its two values */
+	char cmp_key[32], cmp_val[2][128];
 	unsigned own;		/* the sweep's own cells: the first own; --explain's follow */
 };
 
@@ -148,6 +157,32 @@ static int add_target(struct sweep_args *a, const char *spec, struct iop_err *er
 			return iop_errf(err, -EINVAL, "--target: role '%s' given twice (name targets NAME=DIR)",
 					t->role);
 	a->g.nr_targets++;
+	return 0;
+}
+
+/* --compare KEY=BASE,CUR: a swept key and two of its values. */
+static int compare_arg(struct sweep_args *a, const char *v, struct iop_err *err)
+{
+	static const char *const keys[] = { "target", "engine", "bs", "iodepth", "numjobs", "rw",
+					     "direct", "workload" };
+	const char *eq = strchr(v, '='), *comma = eq ? strchr(eq + 1, ',') : NULL;
+	unsigned k;
+
+	if (!eq || !comma || eq == v || comma == eq + 1 || !comma[1] || strchr(comma + 1, ',') ||
+	    (size_t)(eq - v) >= sizeof(a->cmp_key) || (size_t)(comma - eq - 1) >= sizeof(a->cmp_val[0]) ||
+	    strlen(comma + 1) >= sizeof(a->cmp_val[1]))
+		return iop_errf(err, -EINVAL, "sweep --compare '%s': expected KEY=BASE,CUR, e.g. target=old,new or engine=psync,io_uring", v);
+	snprintf(a->cmp_key, sizeof(a->cmp_key), "%.*s", (int)(eq - v), v);
+	snprintf(a->cmp_val[0], sizeof(a->cmp_val[0]), "%.*s", (int)(comma - eq - 1), eq + 1);
+	snprintf(a->cmp_val[1], sizeof(a->cmp_val[1]), "%s", comma + 1);
+	for (k = 0; k < sizeof(keys) / sizeof(keys[0]); k++)
+		if (!strcmp(a->cmp_key, keys[k]))
+			break;
+	if (k == sizeof(keys) / sizeof(keys[0]))
+		return iop_errf(err, -EINVAL, "sweep --compare '%s': '%s' is not a swept key (accepted: target, engine, bs, iodepth, numjobs, rw, direct, workload)",
+				v, a->cmp_key);
+	if (!strcmp(a->cmp_val[0], a->cmp_val[1]))
+		return iop_errf(err, -EINVAL, "sweep --compare '%s': BASE and CUR are the same value", v);
 	return 0;
 }
 
@@ -225,6 +260,9 @@ static int parse_args(int argc, char **argv, struct sweep_args *a, struct iop_er
 			a->save = "sweep";
 		} else if (!strncmp(argv[i], "--save=", 7) && argv[i][7]) {
 			a->save = argv[i] + 7;
+		} else if (VALUE("compare")) {
+			if (ret < 0 || (ret = compare_arg(a, v, err)))
+				return ret;
 		} else if (!strcmp(argv[i], "--dry-run")) {
 			a->dry_run = true;
 		} else if (!strcmp(argv[i], "--explain")) {
@@ -237,11 +275,11 @@ static int parse_args(int argc, char **argv, struct sweep_args *a, struct iop_er
 	}
 	if (a->g.rw.n && a->g.workload.n)
 		return iop_errf(err, -EINVAL, "sweep: give --rw or --workload, not both (a workload sets its own rw)");
-	/* what is saved is compared later: enough repeats for compare to judge every cell */
-	if (!a->g.repeat && a->save && !a->g.repeat_max)
+	/* what is saved is compared later, or now: enough repeats for compare to judge */
+	if (!a->g.repeat && (a->save || a->cmp_key[0]) && !a->g.repeat_max)
 		a->g.repeat_max = SWEEP_REPEAT_MAX;
 	if (!a->g.repeat)
-		a->g.repeat = a->save || a->g.repeat_max ? CMP_REPEAT_DEFAULT : 1;
+		a->g.repeat = a->save || a->cmp_key[0] || a->g.repeat_max ? CMP_REPEAT_DEFAULT : 1;
 	a->g.se_target = SWEEP_SE_TARGET;
 	if (a->g.repeat_max && a->g.repeat_max < a->g.repeat)
 		return iop_errf(err, -EINVAL, "sweep: --repeat-max %u is below --repeat %u (give N >= the repeats)",
@@ -493,6 +531,53 @@ static int explain_section(json_t *ex, const struct results *cells, double cv_wa
 	return 0;
 }
 
+/* Does some cell of r have --compare's key at this value? */
+static bool has_value(const struct results *r, const char *key, const char *value)
+{
+	unsigned i;
+
+	for (i = 0; i < r->nr; i++) {
+		const char *v = json_string_value(json_object_get(r->cells[i].identity, key));
+
+		if (v && !strcmp(v, value))
+			return true;
+	}
+	return false;
+}
+
+/*
+ * --compare: the sweep's own cells of BASE's value against CUR's, printed as compare prints;
+ * compare's exit code, or EXIT_USAGE when nothing matched.
+ */
+static int sweep_compare(const struct sweep_args *a, const struct results *all)
+{
+	struct cmp_opts o = { .threshold = 0.05, .alpha = 0.05, .metrics = (1u << MET_NR) - 1 };
+	struct results mine = cells_part(all, 0, a->own <= all->nr ? a->own : all->nr), side[2];
+	struct iop_err err = { "" };
+	struct cmp_report rep;
+	int code = EXIT_USAGE, nb, nc;
+
+	nb = results_split(&mine, a->cmp_key, a->cmp_val[0], &side[0]);
+	nc = results_split(&mine, a->cmp_key, a->cmp_val[1], &side[1]);
+	if (nb < 0 || nc < 0) {
+		fprintf(stderr, "iopath: sweep --compare: out of memory\n");
+	} else if (compare_results(&side[0], &side[1], &o, &rep, &err)) {
+		fprintf(stderr, "iopath: sweep --compare: %s\n", err.msg);
+	} else {
+		printf("\ncompare %s=%s (BASE) against %s=%s (CUR), run alternately:\n", a->cmp_key,
+		       a->cmp_val[0], a->cmp_key, a->cmp_val[1]);
+		report_compare_text(stdout, &rep, &side[0], &side[1], &o);
+		code = rep.nr ? cmp_exit_code(&rep, &o) : EXIT_USAGE;
+		if (!rep.nr)
+			fprintf(stderr, "iopath: sweep --compare: no cell of %s=%s matches one of %s=%s\n",
+				a->cmp_key, a->cmp_val[0], a->cmp_key, a->cmp_val[1]);
+		cmp_report_free(&rep);
+	}
+	results_free(&side[0]);
+	results_free(&side[1]);
+	return code;
+}
+
 static int outputs(const struct sweep_args *a, const struct results *all)
 {
 	struct iop_err err = { "" };
@@ -704,6 +789,12 @@ int cmd_sweep(int argc, char **argv)
 		fprintf(stderr, "iopath: %s\n", err.msg);
 		goto out;
 	}
+	for (i = 0; a.cmp_key[0] && i < 2; i++)
+		if (!has_value(&res, a.cmp_key, a.cmp_val[i])) {
+			fprintf(stderr, "iopath: sweep --compare %s=%s,%s: no cell has %s=%s (give it in --%s)\n",
+				a.cmp_key, a.cmp_val[0], a.cmp_val[1], a.cmp_key, a.cmp_val[i], a.cmp_key);
+			goto out;
+		}
 	install_sweep_signals();
 	ret = run_cells(cells, n, &a, &res, &err);
 	a.own = res.nr;
@@ -742,6 +833,9 @@ int cmd_sweep(int argc, char **argv)
 		for (i = 0; i < res.nr; i++)
 			if (res.cells[i].status == CELL_FAILED)
 				code = EXIT_JOB_FAILED;
+	/* compare's verdict is the exit code when the sweep itself ran and wrote */
+	if (!code && a.cmp_key[0] && !fleet_rank())
+		code = sweep_compare(&a, &res);
 out:
 	cells_free(cells, n);
 	sweep_grid_free(&a.g);

@@ -507,6 +507,49 @@ const char *results_env_str(const struct results *r, const char *path)
 	return json_is_string(o) ? json_string_value(o) : NULL;
 }
 
+int results_split(const struct results *src, const char *key, const char *value,
+		  struct results *out)
+{
+	unsigned i, k;
+	int n = 0;
+
+	results_zero(out);
+	out->schema_version = src->schema_version;
+	snprintf(out->format, sizeof(out->format), "%s", src->format);
+	snprintf(out->kind, sizeof(out->kind), "%s", src->kind);
+	snprintf(out->name, sizeof(out->name), "%s", src->name);
+	snprintf(out->source, sizeof(out->source), "%s=%s", key, value);
+	out->timestamp_ms = src->timestamp_ms;
+	out->interrupted = src->interrupted;
+	out->env = json_incref(src->env);
+	out->labels = json_incref(src->labels);
+	out->targets = json_incref(src->targets);
+	for (i = 0; i < src->nr; i++) {
+		const struct cell *s = &src->cells[i];
+		const char *v = json_string_value(json_object_get(s->identity, key));
+		json_t *id;
+		struct cell *d;
+
+		if (!v || strcmp(v, value))
+			continue;
+		if (!(id = json_deep_copy(s->identity)) || json_object_del(id, key)) {
+			json_decref(id);
+			return -ENOMEM;
+		}
+		d = results_cell(out, id, s->label);
+		json_decref(id);
+		if (!d)
+			return -ENOMEM;
+		for (k = 0; k < s->nr; k++)
+			if (cell_add_sample(d, json_incref(json_array_get(s->samples, k))))
+				return -ENOMEM;
+		if (s->status != CELL_OK && cell_set_status(d, s->status, s->reason))
+			return -ENOMEM;
+		n++;
+	}
+	return n;
+}
+
 int results_merge(struct results *dst, struct results *src, struct iop_err *err)
 {
 	unsigned i, k;

@@ -160,6 +160,15 @@ unsigned results_explain_cells(const json_t *root);
 /* Pool src's samples into dst's cells with the same identity (repeats kept in files apart). */
 int results_merge(struct results *dst, struct results *src, struct iop_err *err);
 
+/*
+ * The cells of src whose identity has key = value, as a result of their own (out, made
+ * here) with key left out of each identity, so that the cells of two values match cell for
+ * cell: sweep --compare's two sides. Samples, environment and targets are shared with src
+ * (references). Returns the cells taken (0: none has it), or -ENOMEM.
+ */
+int results_split(const struct results *src, const char *key, const char *value,
+		  struct results *out);
+
 const char *cell_status_name(enum cell_status st);
 
 /* An env value by path ("host.cpu_model"), or NULL. */
