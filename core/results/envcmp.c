@@ -6,8 +6,8 @@
 #include "results/envcmp.h"
 #include "stats/rstats.h"
 
-enum { E_CPU, E_STEAL, E_LOAD, E_OTHER_DISK, E_OWN_DISK, E_TIME_IO, E_WAIT_IO, E_OTHER_IOS, E_OWN_IOS,
-       E_NR };
+enum { E_CPU, E_STEAL, E_LOAD, E_OTHER_DISK, E_OWN_DISK, E_TIME_IO, E_WAIT_IO, E_REST_IO, E_OTHER_IOS,
+       E_OWN_IOS, E_NR };
 
 static double field(const json_t *m, const char *key)
 {
@@ -26,6 +26,7 @@ static bool sample_env(const json_t *job, double v[E_NR])
 		return false;
 	v[E_TIME_IO] = ios > 0 ? field(m, "workers_s") / ios : NAN;
 	v[E_WAIT_IO] = ios > 0 ? field(m, "workers_runq_wait_s") / ios : NAN;
+	v[E_REST_IO] = v[E_TIME_IO] - v[E_WAIT_IO];
 	v[E_OTHER_IOS] = field(m, "other_disk_ios_per_s");
 	v[E_OWN_IOS] = wall > 0 && !isnan(v[E_OTHER_IOS]) ? ios / wall : NAN;
 	v[E_CPU] = field(m, "other_cpu");
@@ -71,12 +72,15 @@ static void acc_summary(struct env_acc *a, struct env_side *e)
 	e->other_disk = median_of(a->v[E_OTHER_DISK], a->n[E_OTHER_DISK]);
 	e->own_disk = median_of(a->v[E_OWN_DISK], a->n[E_OWN_DISK]);
 	/* both only where every sample recorded both, so that they describe the same runs */
-	e->time_per_io = e->wait_per_io = NAN;
-	if (a->n[E_TIME_IO] == e->n && a->n[E_WAIT_IO] == e->n) {
+	e->time_per_io = e->wait_per_io = e->rest_per_io = NAN;
+	if (a->n[E_TIME_IO] == e->n && a->n[E_WAIT_IO] == e->n && a->n[E_REST_IO] == e->n) {
 		e->time_per_io = median_of(a->v[E_TIME_IO], a->n[E_TIME_IO]);
 		e->wait_per_io = median_of(a->v[E_WAIT_IO], a->n[E_WAIT_IO]);
+		e->rest_per_io = median_of(a->v[E_REST_IO], a->n[E_REST_IO]);
 	}
 	e->other_ios = median_of(a->v[E_OTHER_IOS], a->n[E_OTHER_IOS]);
+	e->other_ios_q1 = a->n[E_OTHER_IOS] ? rstats_quantile(a->v[E_OTHER_IOS], a->n[E_OTHER_IOS], 0.25) : NAN;
+	e->other_ios_q3 = a->n[E_OTHER_IOS] ? rstats_quantile(a->v[E_OTHER_IOS], a->n[E_OTHER_IOS], 0.75) : NAN;
 	e->own_ios = median_of(a->v[E_OWN_IOS], a->n[E_OWN_IOS]);
 }
 
@@ -131,14 +135,14 @@ void env_of_results(const struct results *r, struct env_side *e)
 }
 
 bool env_explains(const struct env_side *b, const struct env_side *c, bool worse_in_cur,
-		  char *why, size_t len)
+		  double threshold, char *why, size_t len)
 {
 	/* more contention on the slower side: CUR when it got worse, BASE when better */
 	double s = worse_in_cur ? 1 : -1, own;
 	const char *more = worse_in_cur ? "CUR" : "BASE", *less = worse_in_cur ? "BASE" : "CUR";
 	const struct env_side *hi = worse_in_cur ? c : b, *lo = worse_in_cur ? b : c;
 	bool waits = !isnan(b->wait_per_io) && !isnan(c->wait_per_io) && !isnan(b->time_per_io) &&
-		     !isnan(c->time_per_io);
+		     !isnan(c->time_per_io) && !isnan(b->rest_per_io) && !isnan(c->rest_per_io);
 	bool reqs = !isnan(b->other_ios) && !isnan(c->other_ios) && !isnan(b->own_ios) &&
 		    !isnan(c->own_ios);
 
@@ -147,11 +151,13 @@ bool env_explains(const struct env_side *b, const struct env_side *c, bool worse
 	if (waits) {
 		double extra = hi->time_per_io - lo->time_per_io, waited = hi->wait_per_io - lo->wait_per_io;
 
-		if (extra > 0 && waited >= ENV_WAIT_SHARE * extra) {
+		/* the wait covers the change, and without it each I/O took no longer */
+		if (extra > 0 && waited >= ENV_WAIT_SHARE * extra &&
+		    hi->rest_per_io <= (1 + threshold) * lo->rest_per_io) {
 			snprintf(why, len, "the workers waited for a CPU %.0f us an I/O in %s against %.0f us in %s: "
-				 "%.0f%% of the %.0f us more each I/O took",
+				 "%.0f%% of the %.0f us more each I/O took; the rest of it %.0f us against %.0f",
 				 1e6 * hi->wait_per_io, more, 1e6 * lo->wait_per_io, less, 100 * waited / extra,
-				 1e6 * extra);
+				 1e6 * extra, 1e6 * hi->rest_per_io, 1e6 * lo->rest_per_io);
 			return true;
 		}
 	} else if (s * (c->other_cpu - b->other_cpu) >= ENV_CPU_DIFF) {
@@ -166,7 +172,8 @@ bool env_explains(const struct env_side *b, const struct env_side *c, bool worse
 	}
 	if (reqs) {
 		own = fmax(b->own_ios, c->own_ios);
-		if (s * (c->other_ios - b->other_ios) >= ENV_DISK_SHARE * own && own > 0) {
+		if (s * (c->other_ios - b->other_ios) >= ENV_DISK_SHARE * own && own > 0 &&
+		    hi->other_ios_q1 > lo->other_ios_q3) {
 			snprintf(why, len, "other I/O made %.0f requests/s on the disk in %s against %.0f in %s "
 				 "(the run's own: %.0f/s)", hi->other_ios, more, lo->other_ios, less, own);
 			return true;

@@ -10,9 +10,13 @@
  * When the slower side's environment explains a change for the worse:
  *  - its workers waited on a run queue for a CPU longer per I/O than the faster side's by
  *    at least ENV_WAIT_SHARE of the extra time each I/O took (schedstat: what others' CPU
- *    work cost the run itself, not the machine's share of it);
+ *    work cost the run itself, not the machine's share of it), and the rest of each I/O's
+ *    time (less that wait) grew by no more than the compare's threshold: without the wait
+ *    there would be no change to explain;
  *  - other processes' requests on the disk per second exceed the faster side's by at least
- *    ENV_DISK_SHARE of the run's own requests per second;
+ *    ENV_DISK_SHARE of the run's own requests per second, in the median and throughout:
+ *    the slower side's lower quartile of them above the faster side's upper quartile (a
+ *    burst in a few repeats is not a changed machine);
  *  - the hypervisor stole ENV_STEAL_DIFF more of the machine's CPU time.
  * Results that recorded no run-queue wait or no disk requests (older ones) are judged by
  * the shares they did record: other processes' CPU share higher by ENV_CPU_DIFF, other disk
@@ -32,8 +36,9 @@ struct env_side {
 	/* per I/O of the run: its workers' measured time and their run-queue wait (seconds of
 	 * worker time), NAN where not recorded; other processes' and the run's own disk
 	 * requests per second, NAN where not counted */
-	double time_per_io, wait_per_io;
+	double time_per_io, wait_per_io, rest_per_io;	/* rest: each sample's time less wait */
 	double other_ios, own_ios;
+	double other_ios_q1, other_ios_q3;		/* quartiles over the samples */
 };
 
 /* Summarise every sample of one cell (all = false) or of every cell of r (all = true). */
@@ -42,11 +47,11 @@ void env_of_results(const struct results *r, struct env_side *e);
 
 /*
  * Does CUR's environment explain a change for the worse (worse_in_cur) or for the better
- * relative to BASE? True with what differed in why ("other processes used 48% of the CPU
+ * relative to BASE, at the compare's threshold (0.05: 5%)? True with what differed in why ("other processes used 48% of the CPU
  * time in CUR against 2% in BASE").
  */
 bool env_explains(const struct env_side *b, const struct env_side *c, bool worse_in_cur,
-		  char *why, size_t len);
+		  double threshold, char *why, size_t len);
 
 /* "other CPU 2%, steal 0%, other disk 0.1 MiB/s, load 1.2" (or "not recorded"). */
 void env_describe(const struct env_side *e, char *buf, size_t len);
