@@ -357,9 +357,11 @@ lab: static
 	scripts/vmlab --iopath ./iopath-static $(LAB_ARGS)
 
 # make verdict-test: compare's verdicts measured on this machine (scripts/verdict-test): real
-# A/A pairs with load through both sides, drift pairs (the load starting between them), A/B
-# pairs with a 30% blkio throttle; prints the rates and fails only on its own goals. A few
-# minutes (VERDICT_PAIRS pairs of each kind, default 10: about 4 minutes); run by .ci/run.
+# compares of four sides run alternately (A B A B), the kinds in turn: A/A with load through
+# all sides, drift (the load starting after the first side), A/B with each CUR side in a blkio
+# cgroup limited to 70% of the BASE side before it; prints each miss with why, the rates, and
+# fails only on its own goals. VERDICT_PAIRS compares of each kind (default 20: about 14
+# minutes on the shared machine at load 15-25; 10: about 7); run by .ci/run.
 verdict-test: iopath
 	IOPATH_BIN=$(CURDIR)/iopath scripts/verdict-test
 
