@@ -186,6 +186,22 @@ static int compare_arg(struct sweep_args *a, const char *v, struct iop_err *err)
 	return 0;
 }
 
+/* The outputs asked for, checked before anything runs. */
+static int check_outputs(const struct sweep_args *a, struct iop_err *err)
+{
+	char db[PATH_MAX];
+	int ret;
+
+	if (a->csv && (ret = atomic_check_as("--csv", a->csv, err)))
+		return ret;
+	if (a->json && (ret = atomic_check_as("--json", a->json, err)))
+		return ret;
+	if (a->plot && (ret = plot_check_dir("--plot", a->plot, err)))
+		return ret;
+	return a->save && !a->dry_run ?
+	       save_check(db_spec(a->db, a->results_dir, db, sizeof(db)), err) : 0;
+}
+
 static int parse_args(int argc, char **argv, struct sweep_args *a, struct iop_err *err)
 {
 	static const struct {
@@ -215,7 +231,6 @@ static int parse_args(int argc, char **argv, struct sweep_args *a, struct iop_er
 		{ "db", ARG_STRING, { .s = &a->db } },
 		{ NULL },
 	};
-	char db[PATH_MAX];
 	const char *v;
 	unsigned k;
 	int i, ret;
@@ -284,14 +299,7 @@ static int parse_args(int argc, char **argv, struct sweep_args *a, struct iop_er
 	if (a->g.repeat_max && a->g.repeat_max < a->g.repeat)
 		return iop_errf(err, -EINVAL, "sweep: --repeat-max %u is below --repeat %u (give N >= the repeats)",
 				a->g.repeat_max, a->g.repeat);
-	if (a->csv && (ret = atomic_check_as("--csv", a->csv, err)))
-		return ret;
-	if (a->json && (ret = atomic_check_as("--json", a->json, err)))
-		return ret;
-	if (a->plot && (ret = plot_check_dir("--plot", a->plot, err)))
-		return ret;
-	return a->save && !a->dry_run ?
-	       save_check(db_spec(a->db, a->results_dir, db, sizeof(db)), err) : 0;
+	return check_outputs(a, err);
 }
 
 /*
@@ -531,18 +539,25 @@ static int explain_section(json_t *ex, const struct results *cells, double cv_wa
 	return 0;
 }
 
-/* Does some cell of r have --compare's key at this value? */
-static bool has_value(const struct results *r, const char *key, const char *value)
+/* Does some cell of r have --compare's key at each of its values? Says which not. */
+static bool compare_values_present(const struct sweep_args *a, const struct results *r)
 {
-	unsigned i;
+	unsigned i, k;
 
-	for (i = 0; i < r->nr; i++) {
-		const char *v = json_string_value(json_object_get(r->cells[i].identity, key));
+	for (k = 0; k < 2; k++) {
+		for (i = 0; i < r->nr; i++) {
+			const char *v = json_string_value(json_object_get(r->cells[i].identity, a->cmp_key));
 
-		if (v && !strcmp(v, value))
-			return true;
+			if (v && !strcmp(v, a->cmp_val[k]))
+				break;
+		}
+		if (i == r->nr) {
+			fprintf(stderr, "iopath: sweep --compare %s=%s,%s: no cell has %s=%s (give it in --%s)\n",
+				a->cmp_key, a->cmp_val[0], a->cmp_val[1], a->cmp_key, a->cmp_val[k], a->cmp_key);
+			return false;
+		}
 	}
-	return false;
+	return true;
 }
 
 /*
@@ -789,12 +804,8 @@ int cmd_sweep(int argc, char **argv)
 		fprintf(stderr, "iopath: %s\n", err.msg);
 		goto out;
 	}
-	for (i = 0; a.cmp_key[0] && i < 2; i++)
-		if (!has_value(&res, a.cmp_key, a.cmp_val[i])) {
-			fprintf(stderr, "iopath: sweep --compare %s=%s,%s: no cell has %s=%s (give it in --%s)\n",
-				a.cmp_key, a.cmp_val[0], a.cmp_val[1], a.cmp_key, a.cmp_val[i], a.cmp_key);
-			goto out;
-		}
+	if (a.cmp_key[0] && !compare_values_present(&a, &res))
+		goto out;
 	install_sweep_signals();
 	ret = run_cells(cells, n, &a, &res, &err);
 	a.own = res.nr;
@@ -833,8 +844,7 @@ int cmd_sweep(int argc, char **argv)
 		for (i = 0; i < res.nr; i++)
 			if (res.cells[i].status == CELL_FAILED)
 				code = EXIT_JOB_FAILED;
-	/* compare's verdict is the exit code when the sweep itself ran and wrote */
-	if (!code && a.cmp_key[0] && !fleet_rank())
+	if (!code && a.cmp_key[0] && !fleet_rank())	/* compare's verdict, the sweep having run */
 		code = sweep_compare(&a, &res);
 out:
 	cells_free(cells, n);
