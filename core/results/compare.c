@@ -590,8 +590,8 @@ static void judge_env(struct cmp_report *rep, struct cmp_row *row, const struct 
 	}
 	if (!regressed && !improved)
 		return;
-	row->env_differed = env_explains(&row->env_base, &row->env_cur, regressed, o->threshold,
-					 row->env_why, sizeof(row->env_why));
+	row->env_differed = env_explains(&row->env_base, &row->env_cur, regressed, row->env_why,
+					 sizeof(row->env_why));
 	if (!row->env_differed || o->ignore_env || !regressed)
 		return;
 	for (k = 0; k < row->nr; k++)

@@ -135,7 +135,7 @@ void env_of_results(const struct results *r, struct env_side *e)
 }
 
 bool env_explains(const struct env_side *b, const struct env_side *c, bool worse_in_cur,
-		  double threshold, char *why, size_t len)
+		  char *why, size_t len)
 {
 	/* more contention on the slower side: CUR when it got worse, BASE when better */
 	double s = worse_in_cur ? 1 : -1, own;
@@ -151,9 +151,8 @@ bool env_explains(const struct env_side *b, const struct env_side *c, bool worse
 	if (waits) {
 		double extra = hi->time_per_io - lo->time_per_io, waited = hi->wait_per_io - lo->wait_per_io;
 
-		/* the wait covers the change, and without it each I/O took no longer */
-		if (extra > 0 && waited >= ENV_WAIT_SHARE * extra &&
-		    hi->rest_per_io <= (1 + threshold) * lo->rest_per_io) {
+		/* the wait covers half the change or more: it grew at least as much as the rest */
+		if (extra > 0 && waited >= ENV_WAIT_SHARE * extra) {
 			snprintf(why, len, "the workers waited for a CPU %.0f us an I/O in %s against %.0f us in %s: "
 				 "%.0f%% of the %.0f us more each I/O took; the rest of it %.0f us against %.0f",
 				 1e6 * hi->wait_per_io, more, 1e6 * lo->wait_per_io, less, 100 * waited / extra,
