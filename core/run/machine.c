@@ -1,6 +1,7 @@
 /* What else used the machine during a run: /proc/stat, getrusage and /proc/loadavg at both ends. */
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
 #include <time.h>
@@ -54,16 +55,48 @@ bool machine_thread_sched(uint64_t v[2])
 	       sscanf(buf, "%" SCNu64 " %" SCNu64, &v[0], &v[1]) == 2;
 }
 
+/*
+ * A /proc file read whole, however long: /proc/stat has a line per CPU and one per kind of
+ * interrupt, past any fixed buffer on a many-CPU host (a line cut there would be misread).
+ * To free; NULL when it cannot be read.
+ */
+static char *read_whole(const char *path)
+{
+	FILE *f = fopen(path, "re");
+	char *text = NULL;
+	size_t cap = 0;
+	ssize_t n;
+
+	if (!f)
+		return NULL;
+	n = getdelim(&text, &cap, '\0', f);
+	fclose(f);
+	if (n <= 0) {
+		free(text);
+		return NULL;
+	}
+	return text;
+}
+
+bool machine_stat_file(const char *path, struct machine_snap *s)
+{
+	char *text = read_whole(path);
+	bool ok = text && machine_parse_stat(text, s);
+
+	free(text);
+	return ok;
+}
+
 void machine_snap(struct machine_snap *s)
 {
-	char buf[16384];
+	char buf[256];
 	struct timespec ts;
 	struct rusage ru;
 
 	memset(s, 0, sizeof(*s));
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	s->ns = (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-	if (!read_small("/proc/stat", buf, sizeof(buf)) || !machine_parse_stat(buf, s))
+	if (!machine_stat_file("/proc/stat", s))
 		return;
 	if (!getrusage(RUSAGE_SELF, &ru))
 		s->own_s = ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6 + ru.ru_stime.tv_sec +

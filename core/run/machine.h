@@ -35,5 +35,7 @@ bool machine_thread_sched(uint64_t v[2]);
 
 /* The parsing, apart for the tests: /proc/stat's text into s->ticks; false if no cpu line. */
 bool machine_parse_stat(const char *text, struct machine_snap *s);
+/* A file in /proc/stat's form (path: "/proc/stat" but for the tests), read whole and parsed. */
+bool machine_stat_file(const char *path, struct machine_snap *s);
 
 #endif

@@ -21,6 +21,34 @@ Test(machine, proc_stat_aggregate_line_and_cpus)
 	cr_assert_not(machine_parse_stat("intr 1\n", &s), "no cpu line");
 }
 
+/* A many-CPU host's /proc/stat (1024 CPUs, a long intr line: past 64 KiB) is read whole. */
+Test(machine, a_long_proc_stat_is_read_whole)
+{
+	char path[] = "/tmp/iopath-stat.XXXXXX";
+	struct machine_snap s = { 0 };
+	int fd = mkstemp(path);
+	FILE *f;
+	unsigned i;
+
+	cr_assert_geq(fd, 0);
+	f = fdopen(fd, "w");
+	cr_assert_not_null(f);
+	fprintf(f, "cpu  %u 5 50 1000 20 3 2 7 0 0\n", 100u);
+	for (i = 0; i < 1024; i++)
+		fprintf(f, "cpu%u 123456789 2345 3456789 987654321 12345 0 6789 0 0 0\n", i);
+	fprintf(f, "intr 123456789");
+	for (i = 0; i < 4096; i++)
+		fprintf(f, " %u", i);
+	fprintf(f, "\nctxt 1\nprocs_running 3\n");
+	cr_assert_gt(ftell(f), 65536, "the file is not long enough to tell");
+	fclose(f);
+	cr_assert(machine_stat_file(path, &s));
+	unlink(path);
+	cr_assert_eq(s.ticks[0], 100);
+	cr_assert_eq(s.ticks[7], 7, "steal");
+	cr_assert_eq(s.cpus, 1024, "%u CPUs counted of 1024", s.cpus);
+}
+
 Test(machine, the_span_splits_others_from_our_own)
 {
 	struct machine_snap a = { .ok = true, .ns = 0, .own_s = 1.0, .load1 = 0.5, .cpus = 2 };
