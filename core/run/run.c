@@ -180,25 +180,47 @@ static void ss_check(struct group_job *gjs, unsigned n, uint64_t now)
  */
 static void space_watch(struct group_job *gjs, unsigned n)
 {
-	unsigned i, c;
+	unsigned i, c, k;
 
 	for (i = 0; i < n; i++) {
 		struct group_job *g = &gjs[i];
 
-		if (g->refused || !g->space_watch || g->space_hit[0] ||
-		    !space_low(g->plan.paths[0], g->space_hit, sizeof(g->space_hit)))
-			continue;
-		for (c = 0; g->workers && c < g->plan.nr_workers; c++)
-			atomic_store(&g->workers[c].terminate, true);
+		for (k = 0; !g->refused && !g->space_hit[0] && k < g->nr_space; k++) {
+			if (!space_low(g->plan.paths[g->space_paths[k]], g->space_hit,
+				       sizeof(g->space_hit)))
+				continue;
+			g->space_at = g->space_paths[k];
+			for (c = 0; g->workers && c < g->plan.nr_workers; c++)
+				atomic_store(&g->workers[c].terminate, true);
+		}
 	}
 }
 
-/* After the join: the workers a full filesystem ended carry the error, their numbers kept. */
+/* What space_watch looks at: each job's growing files, one on each filesystem. 0 or -ENOMEM. */
+static int space_setup(struct group_job *gjs, unsigned n, struct phase_sync *sync)
+{
+	unsigned i;
+
+	sync->space = false;
+	for (i = 0; i < n; i++) {
+		gjs[i].space_hit[0] = '\0';
+		if (!gjs[i].refused && space_watched(gjs[i].plan.job, &gjs[i].plan,
+						     &gjs[i].space_paths, &gjs[i].nr_space))
+			return -ENOMEM;
+		sync->space |= gjs[i].nr_space > 0;
+	}
+	return 0;
+}
+
+/*
+ * After the join: the workers a full filesystem ended carry the error, their numbers kept;
+ * what was watched is let go.
+ */
 static void space_errors(struct group_job *gjs, unsigned n)
 {
 	unsigned i, c;
 
-	for (i = 0; i < n; i++)
+	for (i = 0; i < n; i++) {
 		for (c = 0; gjs[i].space_hit[0] && gjs[i].workers && c < gjs[i].plan.nr_workers; c++) {
 			struct worker *w = &gjs[i].workers[c];
 
@@ -207,8 +229,12 @@ static void space_errors(struct group_job *gjs, unsigned n)
 			w->error = ENOSPC;
 			snprintf(w->errmsg, sizeof(w->errmsg),
 				 "stopped: the filesystem of %s has %s (--allow-fill lets it fill)",
-				 gjs[i].plan.paths[0], gjs[i].space_hit);
+				 gjs[i].plan.paths[gjs[i].space_at], gjs[i].space_hit);
 		}
+		free(gjs[i].space_paths);
+		gjs[i].space_paths = NULL;
+		gjs[i].nr_space = 0;
+	}
 }
 
 static void watch_phase(struct group_job *gjs, unsigned n, struct phase_sync *sync,
@@ -419,13 +445,10 @@ out:
 		gate_wait_ready(&start);
 	}
 	sync->steady = false;
-	sync->space = false;
-	for (i = 0; i < n && total; i++) {
+	for (i = 0; i < n && total; i++)
 		sync->steady |= gjs[i].plan.job->ss_dur_ns >= 1000000000ull && !gjs[i].refused;
-		gjs[i].space_hit[0] = '\0';
-		gjs[i].space_watch = !gjs[i].refused && space_held(gjs[i].plan.job, &gjs[i].plan);
-		sync->space |= gjs[i].space_watch;
-	}
+	if (total && !ret && space_setup(gjs, n, sync))
+		ret = iop_errf(err, -ENOMEM, "out of memory");
 	if (sync->steady && !ret && !ss_setup(gjs, n))
 		ret = iop_errf(err, -ENOMEM, "out of memory for steady state");
 	/* workers without start conditions run from the gate on (exit_what=stonewall ends them) */

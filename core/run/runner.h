@@ -35,7 +35,9 @@ struct group_job {
 	struct worker *workers;
 	int refused;
 	char why[sizeof(((struct iop_err *)0)->msg)];
-	bool space_watch;	/* its files grow: it ends when their filesystem falls to the reserve */
+	unsigned *space_paths;	/* its files that grow, one a filesystem: it ends when one of */
+	unsigned nr_space;	/* those filesystems falls to the reserve (none: not watched) */
+	unsigned space_at;	/* the path whose filesystem did */
 	char space_hit[160];	/* why it was ended so ("": it was not) */
 	unsigned nr_targets;
 	const struct probed_dir *targets[4];
@@ -226,8 +228,13 @@ int fit_nofile(const struct job_list *jobs, const struct group_job *gjs, struct 
 #define SPACE_RESERVE_PCT 5
 #define SPACE_RESERVE_MAX (1ull << 30)
 uint64_t space_reserve(uint64_t total);
-/* Is the job's growth held to the reserve (files it lays out or writes, no fill_device)? */
-bool space_held(const struct job_spec *job, const struct job_plan *plan);
+/*
+ * Is the job's growth held to the reserve while it runs (files it lays out or writes, no
+ * fill_device)? *idx (to free) the paths watched, one on each filesystem its growing files are
+ * on, *n of them (none: not held). 0 or -ENOMEM.
+ */
+int space_watched(const struct job_spec *job, const struct job_plan *plan, unsigned **idx,
+		  unsigned *n);
 /* Has path's filesystem fallen below the reserve? what says how much is left then. */
 bool space_low(const char *path, char *what, size_t len);
 int fit_space(const struct job_list *jobs, const struct group_job *gjs, struct iop_err *err);

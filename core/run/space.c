@@ -27,16 +27,43 @@ uint64_t space_reserve(uint64_t total)
 }
 
 static bool grows_files(const struct job_spec *job, const struct job_plan *plan);
-static bool grows_now(const struct job_plan *plan);
+static bool growth_of(const char *path, uint64_t end, dev_t *dev, uint64_t *grow,
+		      struct statvfs *vfs);
 
 /*
- * Is the job watched while it runs? Only while its files still take more than they hold: an
- * overwrite of a file allocated whole needs no space, however full its filesystem already is.
+ * What is watched of the job while it runs: the files that still take more than they hold (an
+ * overwrite of a file allocated whole needs no space, however full its filesystem already
+ * is), one on each filesystem they are on (filename=a:b on two filesystems: both).
  */
-bool space_held(const struct job_spec *job, const struct job_plan *plan)
+int space_watched(const struct job_spec *job, const struct job_plan *plan, unsigned **idx,
+		  unsigned *n)
 {
-	return !plan->pol->allow_fill && plan->paths && job_changes_files(job) &&
-	       grows_files(job, plan) && grows_now(plan);
+	dev_t *devs = NULL, dev;
+	struct statvfs vfs;
+	unsigned k, j, nr = plan_nr_paths(plan);
+	uint64_t grow;
+
+	*idx = NULL;
+	*n = 0;
+	if (plan->pol->allow_fill || !plan->paths || !plan->file_len || !job_changes_files(job) ||
+	    !grows_files(job, plan))
+		return 0;
+	for (k = 0; k < nr; k++) {
+		if (!growth_of(plan->paths[k], layout_end(plan, k), &dev, &grow, &vfs))
+			continue;
+		for (j = 0; j < *n && devs[j] != dev; j++)
+			;
+		if (j < *n)
+			continue;
+		if (!devs && (!(devs = calloc(nr, sizeof(*devs))) || !(*idx = calloc(nr, sizeof(**idx))))) {
+			free(devs);
+			return -ENOMEM;
+		}
+		devs[*n] = dev;
+		(*idx)[(*n)++] = k;
+	}
+	free(devs);
+	return 0;
 }
 
 bool space_low(const char *path, char *what, size_t len)
@@ -86,12 +113,15 @@ static bool growth_of(const char *path, uint64_t end, dev_t *dev, uint64_t *grow
 		if (statvfs(path, vfs))
 			return false;
 	} else {
+		/* a file not made yet, perhaps in directories not made yet: the nearest that is */
 		snprintf(dir, sizeof(dir), "%s", path);
-		slash = strrchr(dir, '/');
-		if (slash)
-			*(slash == dir ? slash + 1 : slash) = '\0';
-		else
-			snprintf(dir, sizeof(dir), ".");
+		do {
+			slash = strrchr(dir, '/');
+			if (slash)
+				*(slash == dir ? slash + 1 : slash) = '\0';
+			else
+				snprintf(dir, sizeof(dir), ".");
+		} while (stat(dir, &st) && errno == ENOENT && slash && slash != dir);
 		if (stat(dir, &st) || statvfs(dir, vfs))
 			return false;
 	}
@@ -100,19 +130,6 @@ static bool growth_of(const char *path, uint64_t end, dev_t *dev, uint64_t *grow
 	*dev = st.st_dev;
 	*grow = end - have;
 	return true;
-}
-
-static bool grows_now(const struct job_plan *plan)
-{
-	struct statvfs vfs;
-	uint64_t grow;
-	unsigned k;
-	dev_t dev;
-
-	for (k = 0; plan->file_len && k < plan_nr_paths(plan); k++)
-		if (growth_of(plan->paths[k], layout_end(plan, k), &dev, &grow, &vfs))
-			return true;
-	return false;
 }
 
 static struct fs_need *fs_of(struct fs_need **fs, unsigned *n, dev_t dev,

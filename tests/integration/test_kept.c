@@ -320,6 +320,27 @@ Test(kept, a_layout_past_the_free_space_reserve_is_refused_before_it_starts)
 	run_out_free(&r);
 }
 
+/* A file in directories not made yet: the reserve is that of the nearest that exists. */
+Test(kept, a_layout_in_directories_not_made_yet_is_held_to_the_reserve)
+{
+	const char *dir = tmpdir_make();
+	char opt[340], made[340];
+	struct run_out r;
+
+	snprintf(test_mnt, sizeof(test_mnt), "%s/small", dir);
+	test_mount(test_mnt, "tmpfs", 0, "size=8m", "a small tmpfs");
+	snprintf(made, sizeof(made), "%s/new", test_mnt);
+	snprintf(opt, sizeof(opt), "--filename=%s/new/dirs/f", test_mnt);
+	r = iopath_run("--name=big", opt, "--rw=write", "--size=7900k", NULL);
+	cr_assert_eq(r.status, 2, "exit %d: %s", r.status, r.err);
+	cr_assert_not_null(strstr(r.err, "7900KiB more"), "the size asked for is not named: %s", r.err);
+	run_out_free(&r);
+	cr_assert_neq(access(made, F_OK), 0, "directories were made before the refusal");
+	r = iopath_run("--name=fits", opt, "--rw=write", "--size=6m", NULL);
+	cr_assert_eq(r.status, 0, "a job within the reserve is refused: %s", r.err);
+	run_out_free(&r);
+}
+
 Test(kept, sweep_save_into_a_directory_is_refused_before_any_cell)
 {
 	struct run_out r;
@@ -486,6 +507,40 @@ Test(kept, a_job_is_stopped_at_the_reserve_when_the_filesystem_fills_during_the_
 	run_out_free(&r);
 	j = json_load_path(out);
 	cr_assert_eq(json_integer_value(json_object_get(json_array_get(json_object_get(j, "jobs"), 0), "error")), 28);
+	cr_assert_gt(job_int(j, 0, "write", "io_bytes"), 0, "the numbers measured are lost");
+	json_decref(j);
+}
+
+/*
+ * A job whose files are on two filesystems (filename=a:b): the second's filling up stops it
+ * too, naming that file, not only the first's.
+ */
+Test(kept, a_job_is_stopped_at_the_reserve_of_each_filesystem_it_writes)
+{
+	char opt[700], out[340], oopt[360], msg[400];
+	char *const args[] = { "iopath", "--name=w", opt, "--rw=write", "--size=32m", "--bs=64k",
+			       "--fallocate=none", "--rate=1m", "--output-format=json", oopt, NULL };
+	struct run_bg b;
+	struct run_out r;
+	json_t *j;
+
+	dirs("unused.db");
+	snprintf(test_mnt, sizeof(test_mnt), "%s/small", target);
+	test_mount(test_mnt, "tmpfs", 0, "size=64m", "a small tmpfs");
+	snprintf(opt, sizeof(opt), "--filename=%s/a:%s/b", target, test_mnt);
+	snprintf(out, sizeof(out), "%s/out.json", target);
+	snprintf(oopt, sizeof(oopt), "--output=%s", out);
+	b = iopath_start_running(target, args, NULL);
+	cr_assert(running_reached(&b), "the job never started");
+	cr_assert_eq(sh("dd if=/dev/zero of='%s/filler' bs=1M count=61 2>/dev/null", test_mnt), 0);
+	running_release();
+	r = iopath_wait(&b, 120);
+	cr_assert_eq(r.status, 1, "exit %d: %s", r.status, r.err);
+	snprintf(msg, sizeof(msg), "the filesystem of %s/b has", test_mnt);
+	cr_assert_not_null(strstr(r.err, msg), "the second file's filesystem is not named: %s", r.err);
+	cr_assert_null(strstr(r.err, "No space left"), "it ran to ENOSPC: %s", r.err);
+	run_out_free(&r);
+	j = json_load_path(out);
 	cr_assert_gt(job_int(j, 0, "write", "io_bytes"), 0, "the numbers measured are lost");
 	json_decref(j);
 }
