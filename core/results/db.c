@@ -1,7 +1,10 @@
 /* The results database's connection: SQLite (libsqlite3) here, PostgreSQL in db_pg.c. */
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <sqlite3.h>
+#include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,6 +12,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "base/testhold.h"
 #include "results/db.h"
 #include "results/db_pg.h"
 
@@ -82,8 +86,8 @@ static int sqlite_claim(struct db *db, struct iop_err *err)
 	if (!ret)
 		ret = db_query(db, "SELECT COUNT(*) FROM sqlite_master WHERE name = 'iopath_meta'", 0,
 			       NULL, int_value, &ours, err);
-	if (ret == -EBUSY)
-		return ret;	/* another opener holds it: sqlite_open tries again */
+	if (ret == -EBUSY || ret == -EPERM)
+		return ret;	/* another opener holds it (sqlite_open tries again), a side file refused */
 	if (ret)
 		return iop_errf(err, -EINVAL, "--db %s: not an SQLite database (%s)", db->where,
 				sqlite3_errmsg(db->conn));
@@ -96,54 +100,160 @@ static int sqlite_claim(struct db *db, struct iop_err *err)
 	return db_exec(db, sql, err);
 }
 
-/* Does the file open on fd start as a write-ahead log does (or is it empty, not written yet)? */
-static bool wal_header_ok(int fd, const struct stat *st)
+static uint32_t get32(const unsigned char *b, bool big)
 {
-	unsigned char h[4];
+	return big ? (uint32_t)b[0] << 24 | (uint32_t)b[1] << 16 | (uint32_t)b[2] << 8 | b[3] :
+		     (uint32_t)b[3] << 24 | (uint32_t)b[2] << 16 | (uint32_t)b[1] << 8 | b[0];
+}
+
+/*
+ * Why the file open on fd is not a write-ahead log (NULL: it is one, or empty, not written
+ * yet). Its 32-byte header, as SQLite's documentation of the WAL format gives it: the magic
+ * 0x377f0682 or 0x377f0683 (the low bit: the checksums' words are big-endian), the format
+ * version 3007000, a page size that is a power of two from 512 to 65536, and the header's
+ * own checksum over its first 24 bytes (two 32-bit sums, stored big-endian).
+ */
+static const char *wal_header_bad(int fd, const struct stat *st)
+{
+	unsigned char h[32];
+	uint32_t magic, page, s1 = 0, s2 = 0;
+	unsigned i;
+	bool big;
 
 	if (st->st_size == 0)
-		return true;
+		return NULL;
 	if (st->st_size < 32 || pread(fd, h, sizeof(h), 0) != (ssize_t)sizeof(h))
-		return false;
-	/* the magic, big-endian: 0x377f0682 or 0x377f0683 (the checksums' byte order) */
-	return h[0] == 0x37 && h[1] == 0x7f && h[2] == 0x06 && (h[3] == 0x82 || h[3] == 0x83);
+		return "shorter than a write-ahead log's header";
+	magic = get32(h, true);
+	if ((magic & ~1u) != 0x377f0682)
+		return "no write-ahead log header";
+	if (get32(h + 4, true) != 3007000)
+		return "a write-ahead log header of another version than 3007000";
+	page = get32(h + 8, true);
+	if (page < 512 || page > 65536 || (page & (page - 1)))
+		return "a write-ahead log header whose page size is not a power of two from 512 to 65536";
+	big = magic & 1;
+	for (i = 0; i < 24; i += 8) {
+		s1 += get32(h + i, big) + s2;
+		s2 += get32(h + i + 4, big) + s1;
+	}
+	if (s1 != get32(h + 24, true) || s2 != get32(h + 28, true))
+		return "a write-ahead log header whose checksum does not match";
+	return NULL;
+}
+
+/* Why the side file open on fd is not one SQLite may use (NULL: it may). */
+static const char *side_file_bad(int fd, bool wal)
+{
+	struct stat st;
+
+	if (fstat(fd, &st))
+		return strerror(errno);
+	if (!S_ISREG(st.st_mode))
+		return "not a regular file";
+	if (st.st_nlink != 1)
+		return "it has other hard links";
+	return wal ? wal_header_bad(fd, &st) : NULL;
+}
+
+static const char *const side_suffix[] = { "-wal", "-shm", "-journal" };
+
+/* Is path one of a database's side files (*wal: its -wal)? */
+static bool is_side_file(const char *path, bool *wal)
+{
+	size_t n = strlen(path), k;
+	unsigned i;
+
+	for (i = 0; i < sizeof(side_suffix) / sizeof(side_suffix[0]); i++) {
+		k = strlen(side_suffix[i]);
+		if (n > k && !strcmp(path + n - k, side_suffix[i])) {
+			*wal = i == 0;
+			return true;
+		}
+	}
+	return false;
+}
+
+/*
+ * SQLite opens the side files by name whenever it needs them, after any check made here: the
+ * unix VFS's open system call is replaced (xSetSystemCall) by one that opens a side file
+ * without following a link and checks the descriptor SQLite gets (side_file_bad). A refusal
+ * is a failed open (SQLITE_CANTOPEN) and its reason is kept for sqlite_fail's message.
+ */
+typedef int (*open_fn)(const char *, int, int);
+static open_fn vfs_open;
+static __thread char side_refused[400];
+static pthread_once_t side_hook_once = PTHREAD_ONCE_INIT;
+static bool side_hooked;
+
+static int side_open(const char *path, int flags, int mode)
+{
+	const char *why;
+	bool wal;
+	int fd;
+
+	if (!is_side_file(path, &wal))
+		return vfs_open(path, flags, mode);
+	fd = vfs_open(path, flags | O_NOFOLLOW | O_NONBLOCK, mode);
+	if (fd < 0) {
+		if (errno == ELOOP)
+			snprintf(side_refused, sizeof(side_refused), "%s is not a regular file (a symbolic link)",
+				 path);
+		return fd;
+	}
+	why = side_file_bad(fd, wal);
+	if (!why && !(flags & O_NONBLOCK) && fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK))
+		why = strerror(errno);
+	if (!why)
+		return fd;
+	snprintf(side_refused, sizeof(side_refused), "%s is not SQLite's (%s)", path, why);
+	close(fd);
+	errno = EACCES;
+	return -1;
+}
+
+static void side_hook(void)
+{
+	sqlite3_vfs *vfs = sqlite3_vfs_find("unix");
+
+	if (!vfs || vfs->iVersion < 3 || !vfs->xGetSystemCall || !vfs->xSetSystemCall)
+		return;
+	vfs_open = (open_fn)vfs->xGetSystemCall(vfs, "open");
+	side_hooked = vfs_open &&
+		      vfs->xSetSystemCall(vfs, "open", (sqlite3_syscall_ptr)side_open) == SQLITE_OK;
 }
 
 /*
  * The -wal, -shm and -journal files SQLite opens beside the database, written and removed
  * by it: each that exists must be a regular file with one link (a hard link to a user's
- * file would be overwritten and unlinked), and an existing -wal must be one. Checked on the
- * file opened (O_NOFOLLOW), right before SQLite opens them; a foreign one is left alone.
+ * file would be overwritten and unlinked), and an existing -wal must be one. Checked here
+ * on the file opened (O_NOFOLLOW) for a clear refusal before anything, and again by
+ * side_open on every descriptor SQLite opens later; a foreign one is left alone.
  */
 static int sqlite_side_files(const char *path, struct iop_err *err)
 {
-	static const char *const suffix[] = { "-wal", "-shm", "-journal" };
 	char side[600];
-	struct stat st;
+	const char *why;
 	unsigned i;
 	int fd;
-	bool ok;
 
-	for (i = 0; i < sizeof(suffix) / sizeof(suffix[0]); i++) {
-		snprintf(side, sizeof(side), "%s%s", path, suffix[i]);
+	pthread_once(&side_hook_once, side_hook);
+	if (!side_hooked)
+		return iop_errf(err, -ENOSYS, "--db %s: cannot watch SQLite's side files (its unix VFS has no open system call to replace)",
+				path);
+	for (i = 0; i < sizeof(side_suffix) / sizeof(side_suffix[0]); i++) {
+		snprintf(side, sizeof(side), "%s%s", path, side_suffix[i]);
 		fd = open(side, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
 		if (fd < 0 && errno == ENOENT)
 			continue;
 		if (fd < 0)
 			return iop_errf(err, -EINVAL, "--db %s: %s is not a regular file (%s); refused, left alone",
 					path, side, errno == ELOOP ? "a symbolic link" : strerror(errno));
-		ok = !fstat(fd, &st) && S_ISREG(st.st_mode);
-		if (!ok) {
-			close(fd);
-			return iop_errf(err, -EINVAL, "--db %s: %s is not a regular file (a link or a device); refused, left alone",
-					path, side);
-		}
-		ok = st.st_nlink == 1 && (i || wal_header_ok(fd, &st));
+		why = side_file_bad(fd, i == 0);
 		close(fd);
-		if (!ok)
+		if (why)
 			return iop_errf(err, -EINVAL, "--db %s: %s is not SQLite's (%s); refused, left alone",
-					path, side, st.st_nlink != 1 ? "it has other hard links" :
-					"no write-ahead log header");
+					path, side, why);
 	}
 	return 0;
 }
@@ -203,9 +313,16 @@ static int sqlite_open(struct db *db, const char *path, bool create, struct iop_
 	ret = sqlite_side_files(path, err);
 	if (ret)
 		return ret;
+	/* for the tests: a side file may be swapped here, after the check */
+	test_hold("IOPATH_TEST_HOLD_SIDE", "");
+	side_refused[0] = '\0';
 	ret = sqlite3_open_v2(path, &s, flags, NULL);
 	if (ret != SQLITE_OK) {
-		iop_errf(err, -EIO, "--db %s: %s", path, s ? sqlite3_errmsg(s) : sqlite3_errstr(ret));
+		if (side_refused[0])
+			iop_errf(err, -EPERM, "--db %s: %s; refused, left alone", path, side_refused);
+		else
+			iop_errf(err, -EIO, "--db %s: %s", path, s ? sqlite3_errmsg(s) : sqlite3_errstr(ret));
+		side_refused[0] = '\0';
 		sqlite3_close(s);
 		return -EIO;
 	}
@@ -252,6 +369,12 @@ void db_close(struct db *db)
 static int sqlite_fail(struct db *db, const char *sql, struct iop_err *err)
 {
 	int code = sqlite3_extended_errcode(db->conn);
+
+	if (side_refused[0]) {
+		iop_errf(err, -EPERM, "--db %s: %s; refused, left alone", db->where, side_refused);
+		side_refused[0] = '\0';
+		return -EPERM;
+	}
 
 	return iop_errf(err, (code & 0xff) == SQLITE_BUSY ? -EBUSY : -EIO, "%s: %s (in: %.60s)",
 			db->where, sqlite3_errmsg(db->conn), sql);

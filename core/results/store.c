@@ -9,6 +9,7 @@
 #include <sys/time.h>
 #include <unistd.h>
 
+#include "base/testhold.h"
 #include "results/store.h"
 
 /*
@@ -268,6 +269,8 @@ int store_save(struct store *st, const struct results *r, const char *source, in
 		}
 		if (ret)
 			goto rollback;
+		/* for the tests: another import of the same file may run here */
+		test_hold("IOPATH_TEST_HOLD_IMPORT", "");
 	}
 	p[0] = uuid;
 	p[1] = when;
@@ -286,7 +289,20 @@ int store_save(struct store *st, const struct results *r, const char *source, in
 	ret = db_query(db, "INSERT INTO runs (uuid, time_ms, saved_ms, kind, name, hostname,"
 		       " iopath_version, compiler, format, interrupted, source, labels, env, targets)"
 		       " VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)"
-		       " RETURNING id", 14, p, returned_id, id, err);
+		       " ON CONFLICT (source) DO NOTHING RETURNING id", 14, p, returned_id, id, err);
+	if (!ret && !*id && source) {
+		/*
+		 * Another import of the same file committed between the check above and this
+		 * insert (PostgreSQL's writers do not queue as SQLite's do): it is that run.
+		 */
+		ret = db_query(db, "SELECT id FROM runs WHERE source = $1", 1, &source, exists_row,
+			       &before, err);
+		if (!ret) {
+			*id = before;
+			ret = iop_errf(err, -EEXIST, "%s: imported at the same time by another import, as run %" PRId64,
+				       source, before);
+		}
+	}
 	if (ret)
 		goto rollback;
 	snprintf(runs, sizeof(runs), "%" PRId64, *id);

@@ -4,6 +4,8 @@
  * (a file per test); with IOPATH_TEST_PG=postgresql://... (make pg-test) the same tests run
  * against that PostgreSQL server, each in a schema of its own.
  */
+#include <fcntl.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -401,6 +403,52 @@ Test(store, a_file_that_is_not_an_iopath_database_is_left_alone)
  * SQLite writes and removes DB-wal, DB-shm and DB-journal: a hard link to a user's file
  * there, or a -wal that is not a log, is refused and left as it was, even by results list.
  */
+/*
+ * Two imports of one file at the same time (driven: the first holds between its check and its
+ * insert while the second runs whole): the file is one run, and the first says so in a line
+ * of its own, never a raw duplicate-key error. PostgreSQL's writers do not queue; SQLite's
+ * queue behind BEGIN IMMEDIATE, so there the two never race (the second would wait on the
+ * held one's lock).
+ */
+Test(store, concurrent_imports_of_one_file_save_it_once)
+{
+	const char *dir = tmpdir_make(), *db;
+	char file[300], hold[320], dbarg[1100];
+	char *const argv[] = { "iopath", "results", "import", file, dbarg, NULL };
+	struct run_bg b;
+	struct run_out r;
+	bool held;
+
+	if (!pg())
+		cr_skip_test("concurrent imports race on PostgreSQL only (make pg-test): SQLite's writers queue behind BEGIN IMMEDIATE");
+	db = test_db(dir);
+	snprintf(file, sizeof(file), "%s/a.json", dir);
+	snprintf(hold, sizeof(hold), "%s/hold", dir);
+	snprintf(dbarg, sizeof(dbarg), "--db=%s", db);
+	write_result(file, "8.2.1", 1.0, 1000);
+	setenv("IOPATH_TEST_HOLD_IMPORT", hold, 1);
+	b = iopath_startv(argv, NULL);
+	unsetenv("IOPATH_TEST_HOLD_IMPORT");
+	held = wait_for_file(hold, 120);
+	if (held) {
+		r = import(db, file);
+		cr_assert_eq(r.status, 0, "the second import: %s", r.err);
+		cr_assert_not_null(strstr(r.out, "run 1: "), "%s", r.out);
+		run_out_free(&r);
+	}
+	file_write_text(tmp_str("%s.go", hold), "");
+	r = iopath_wait(&b, 120);
+	cr_assert(held, "the first import never held before its insert: %s", r.err);
+	cr_assert_eq(r.status, 0, "exit %d: %s", r.status, r.err);
+	cr_assert_not_null(strstr(r.err, "imported at the same time by another import, as run 1"), "%s", r.err);
+	cr_assert_null(strstr(r.err, "duplicate key"), "%s", r.err);
+	run_out_free(&r);
+	r = iopath_run("results", "list", dbarg, NULL);
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	cr_assert_null(strstr(r.out, "\n     2 "), "imported twice:\n%s", r.out);
+	run_out_free(&r);
+}
+
 Test(store, side_files_that_are_not_sqlites_are_left_alone)
 {
 	static const char *const cases[][2] = {
@@ -439,6 +487,165 @@ Test(store, side_files_that_are_not_sqlites_are_left_alone)
 		cr_assert_eq(file_sum(i < 3 ? user : side), i < 3 ? sum : file_sum(side), "changed");
 		cr_assert_eq(file_sum(user), sum, "the user's file changed");
 		unlink(side);
+	}
+	r = iopath_run("results", "list", dbarg, NULL);
+	cr_assert_eq(r.status, 0, "without them the database opens: %s", r.err);
+	run_out_free(&r);
+}
+
+static void put32(unsigned char *b, uint32_t v, bool big)
+{
+	unsigned i;
+
+	for (i = 0; i < 4; i++)
+		b[big ? i : 3 - i] = (unsigned char)(v >> (24 - 8 * i));
+}
+
+/* A write-ahead log's 32-byte header (magic, version, page size), its checksum right or not. */
+static void wal_header(const char *path, uint32_t magic, uint32_t version, uint32_t page,
+		       bool good_sum)
+{
+	unsigned char h[32] = { 0 };
+	uint32_t s1 = 0, s2 = 0, w[6];
+	bool big = magic & 1;
+	unsigned i;
+	FILE *f;
+
+	put32(h, magic, true);
+	put32(h + 4, version, true);
+	put32(h + 8, page, true);
+	put32(h + 16, 0x1234567, true);	/* the salts */
+	put32(h + 20, 0x89abcde, true);
+	for (i = 0; i < 6; i++)
+		w[i] = big ? (uint32_t)h[4 * i] << 24 | (uint32_t)h[4 * i + 1] << 16 |
+			     (uint32_t)h[4 * i + 2] << 8 | h[4 * i + 3] :
+			     (uint32_t)h[4 * i + 3] << 24 | (uint32_t)h[4 * i + 2] << 16 |
+			     (uint32_t)h[4 * i + 1] << 8 | h[4 * i];
+	for (i = 0; i < 6; i += 2) {
+		s1 += w[i] + s2;
+		s2 += w[i + 1] + s1;
+	}
+	put32(h + 24, good_sum ? s1 : s1 + 1, true);
+	put32(h + 28, s2, true);
+	f = fopen(path, "wb");
+	cr_assert_not_null(f);
+	cr_assert_eq(fwrite(h, 1, sizeof(h), f), sizeof(h));
+	cr_assert_eq(fclose(f), 0);
+}
+
+/*
+ * An existing -wal is used only with a write-ahead log's header: the magic, version
+ * 3007000, a page size that is a power of two from 512 to 65536, its checksum. One with the
+ * magic alone is refused and left as it was; a header that is whole is taken (both byte
+ * orders of the checksums).
+ */
+Test(store, a_wal_is_used_only_with_a_whole_write_ahead_log_header)
+{
+	static const struct {
+		uint32_t magic, version, page;
+		bool sum;
+		const char *why;
+	} cases[] = {
+		{ 0x377f0682, 3007001, 4096, true, "version" },
+		{ 0x377f0682, 3007000, 3000, true, "page size" },
+		{ 0x377f0683, 3007000, 256, true, "page size" },
+		{ 0x377f0682, 3007000, 131072, true, "page size" },
+		{ 0x377f0682, 3007000, 4096, false, "checksum" },
+		{ 0x377f0683, 3007000, 65536, false, "checksum" },
+		{ 0x377f0684, 3007000, 4096, true, "no write-ahead log header" },
+		{ 0x377f0682, 3007000, 4096, true, NULL },
+		{ 0x377f0683, 3007000, 512, true, NULL },
+	};
+	const char *dir = tmpdir_make();
+	char db[300], dbarg[340], file[300], wal[320];
+	struct run_out r;
+	uint64_t sum;
+	unsigned i;
+
+	if (pg())
+		cr_skip_test("SQLite's side files: SQLite only");
+	snprintf(db, sizeof(db), "%s/r.db", dir);
+	snprintf(dbarg, sizeof(dbarg), "--db=%s", db);
+	snprintf(file, sizeof(file), "%s/a.json", dir);
+	snprintf(wal, sizeof(wal), "%s-wal", db);
+	write_result(file, "8.2.1", 1.0, 1000);
+	r = iopath_run("results", "import", file, dbarg, NULL);
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	run_out_free(&r);
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		wal_header(wal, cases[i].magic, cases[i].version, cases[i].page, cases[i].sum);
+		sum = file_sum(wal);
+		r = iopath_run("results", "list", dbarg, NULL);
+		if (!cases[i].why) {
+			cr_assert_eq(r.status, 0, "case %u, a whole header, refused: %s", i, r.err);
+			run_out_free(&r);
+			unlink(wal);
+			continue;
+		}
+		cr_assert_eq(r.status, 2, "case %u: exit %d: %s", i, r.status, r.err);
+		cr_assert_not_null(strstr(r.err, cases[i].why), "case %u: %s", i, r.err);
+		cr_assert_not_null(strstr(r.err, "left alone"), "case %u: %s", i, r.err);
+		run_out_free(&r);
+		cr_assert_eq(access(wal, F_OK), 0, "case %u: the -wal was removed", i);
+		cr_assert_eq(file_sum(wal), sum, "case %u: the -wal changed", i);
+		unlink(wal);
+	}
+}
+
+/*
+ * A side file swapped in after the check, right before SQLite opens it by name (driven: iopath
+ * holds between the two): a hard link to the user's file as -shm (which SQLite would
+ * truncate) or as -wal, or a link to it, is refused on the descriptor SQLite gets, and the
+ * user's file and the name are left as they were.
+ */
+Test(store, a_side_file_swapped_after_the_check_is_refused_on_its_descriptor)
+{
+	static const char *const suffix[] = { "-shm", "-wal", "-wal" };
+	const char *dir = tmpdir_make();
+	char db[300], dbarg[340], file[300], user[300], side[320], hold[320];
+	char *const argv[] = { "iopath", "results", "list", dbarg, NULL };
+	struct run_bg b;
+	struct run_out r;
+	uint64_t sum;
+	unsigned i;
+	bool held;
+
+	if (pg())
+		cr_skip_test("SQLite's side files: SQLite only");
+	snprintf(db, sizeof(db), "%s/r.db", dir);
+	snprintf(dbarg, sizeof(dbarg), "--db=%s", db);
+	snprintf(file, sizeof(file), "%s/a.json", dir);
+	snprintf(user, sizeof(user), "%s/precious.txt", dir);
+	snprintf(hold, sizeof(hold), "%s/hold", dir);
+	write_result(file, "8.2.1", 1.0, 1000);
+	r = iopath_run("results", "import", file, dbarg, NULL);
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	run_out_free(&r);
+	for (i = 0; i < sizeof(suffix) / sizeof(suffix[0]); i++) {
+		snprintf(side, sizeof(side), "%s%s", db, suffix[i]);
+		file_make(user, 40000, 5);
+		sum = file_sum(user);
+		unlink(hold);
+		unlink(tmp_str("%s.go", hold));
+		setenv("IOPATH_TEST_HOLD_SIDE", hold, 1);
+		b = iopath_startv(argv, NULL);
+		unsetenv("IOPATH_TEST_HOLD_SIDE");
+		held = wait_for_file(hold, 120);
+		if (held)
+			cr_assert_eq(i < 2 ? link(user, side) : symlink(user, side), 0);
+		file_write_text(tmp_str("%s.go", hold), "");
+		r = iopath_wait(&b, 120);
+		cr_assert(held, "iopath never held after its check: %s", r.err);
+		cr_assert_eq(r.status, 2, "%s: exit %d: %s", suffix[i], r.status, r.err);
+		cr_assert_not_null(strstr(r.err, "refused, left alone"), "%s: %s", suffix[i], r.err);
+		cr_assert_not_null(strstr(r.err, suffix[i]), "the side file is not named: %s", r.err);
+		cr_assert_eq(strchr(r.err, '\n'), r.err + strlen(r.err) - 1, "not one line: %s", r.err);
+		run_out_free(&r);
+		cr_assert_eq(file_sum(user), sum, "%s: the user's file changed", suffix[i]);
+		cr_assert_eq(faccessat(AT_FDCWD, side, F_OK, AT_SYMLINK_NOFOLLOW), 0,
+			     "%s: the name was removed", suffix[i]);
+		/* and the empty -wal SQLite made before it met the -shm */
+		sh("rm -f '%s-wal' '%s-shm'", db, db);
 	}
 	r = iopath_run("results", "list", dbarg, NULL);
 	cr_assert_eq(r.status, 0, "without them the database opens: %s", r.err);
