@@ -18,7 +18,7 @@ static const char css[] =
 	"nav{background:#f5f7fa;border:1px solid #e2e6ea;border-radius:6px;padding:8px 14px;margin:14px 0}\n"
 	"nav a{margin-right:14px;text-decoration:none;color:#0b5a8a}\n"
 	"table{border-collapse:collapse;margin:6px 0 12px;font-size:13px}\n"
-	"th,td{border-bottom:1px solid #e4e4e4;padding:3px 9px;text-align:left;vertical-align:top}\n"
+	"th,td{border-bottom:1px solid #e4e4e4;padding:3px 6px;text-align:left;vertical-align:top}\n"
 	"th{background:#f0f3f6;font-weight:600;white-space:nowrap}\n"
 	"td.n{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}\n"
 	"table.sortable th{cursor:pointer}table.sortable th:after{content:' \\2195';color:#aaa}\n"

@@ -204,6 +204,22 @@ def printed_fits(d, path):
         d.set_window_size(1280, 1000)
 
 
+def tables_fit(d, path):
+    """At 1280 pixels every table shows all its columns: none hides one behind its scroll bar."""
+    bad = d.execute_script("""
+        var bad = [];
+        document.querySelectorAll('.scroll').forEach(function(e) {
+          var t = e.querySelector('table');
+          if (t && e.scrollWidth > e.clientWidth + 1)
+            bad.push('table ' + (t.id || t.className) + ' is ' + e.scrollWidth + ' px wide in its ' + e.clientWidth + ' px box');
+        });
+        return bad;""")
+    for b in bad[:20]:
+        check(False, "%s (1280 px): %s" % (path, b))
+    if not bad:
+        check(True, "")
+
+
 def table(d, table_id):
     return d.execute_script("""
         var t = document.getElementById(arguments[0]); if (!t) return null;

@@ -9,7 +9,8 @@ directory, a plain run, suite vm-paths, a sweep with a target whose direct=1 a c
 shot whole at 1280 pixels (KIND.png) and as printed on A4 (KIND-print.png); index.html shows
 them side by side, so a reviewer sees every page after a change; each page is also checked as
 make html-test checks its own (every series one line, no text out of its box at 1280 pixels
-or printed, no console message, nothing loaded), and a failure fails. Nothing is measured. Without
+or printed, no console message, nothing loaded) and every table shows all its columns at 1280
+pixels (none hidden behind its scroll bar), and a failure fails. Nothing is measured. Without
 Chromium, chromedriver or Selenium the pages are still written and the screenshots skipped,
 with the reason.
 """
@@ -107,6 +108,7 @@ def shoot():
             # the pages measured as make html-test measures its own
             bt.lines_joined(d, path)
             bt.nothing_overflows(d, path, "1280 px")
+            bt.tables_fit(d, path)
             bt.printed_fits(d, path)
             bt.screenshot(d, kind, OUT)
             d.execute_cdp_cmd("Emulation.setEmulatedMedia", {"media": "print"})
@@ -134,7 +136,7 @@ def main():
         print("gallery: screenshots skipped: " + why)
     print("gallery: %d pages%s in %s (index.html)" % (len(PAGES), "" if why else " and their screenshots", OUT))
     if not why:
-        print("gallery: %d checks passed, %d failed (lines joined, nothing overflowing at 1280 px or printed)"
+        print("gallery: %d checks passed, %d failed (lines joined, nothing overflowing at 1280 px or printed, tables whole at 1280 px)"
               % (bt.passed, bt.failed))
     sys.exit(1 if bt.failed else 0)
 
