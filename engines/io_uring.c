@@ -360,7 +360,10 @@ int uring_reap(struct engine *e, struct io_req **done, unsigned min, unsigned ma
 			struct io_req *r = io_uring_cqe_get_data(cqe);
 			int32_t res = cqe->res;
 
-			r->res = res > 0 ? -EIO : res < 0 ? res : (int64_t)r->len;
+			if (__builtin_expect(res == 0, 1))
+				r->res = (int64_t)r->len;
+			else
+				r->res = res > 0 ? -EIO : res;
 			done[i] = r;
 		}
 	} else {

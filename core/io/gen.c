@@ -308,16 +308,6 @@ void gen_free(struct file_gen *g)
 	map_free(&g->map);
 }
 
-uint64_t gen_seq(struct file_gen *g, unsigned dir, uint32_t len)
-{
-	uint64_t off = g->seq[dir];
-
-	if (off + len > g->region)
-		off = 0;
-	g->seq[dir] = off + len;
-	return off;
-}
-
 /*
  * Offsets here are relative to the region's start (fio's pos); fio compares some of them with
  * the file's absolute end and sets others to absolute values (the forward wrap to

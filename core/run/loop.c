@@ -27,91 +27,6 @@
 
 #define REAP_RETRIES 100	/* failed reaps in a row before in-flight requests are given up */
 
-static const char *const ddir_names[] = { "read", "write", "trim", "fsync", "fdatasync" };
-
-/*
- * Is this read one to verify? As in fio's do_io, the reads of the verify pass and of
- * verify_backlog, and every read of a job that only reads; a mixed job's own reads are not
- * checked (they may find blocks it has not written).
- */
-static inline bool verify_read(const struct worker *w, const struct io_req *r)
-{
-	return w->verify.pass || !w->verify.job_writes || (r->flags & REQF_BACKLOG);
-}
-
-/*
- * A failed request of a job with continue_on_error (or ignore_error): true when the error is
- * non-fatal (counted, reported under error_dump, and the job goes on); false when it ends the
- * job. A fatal error counts in total_err too where it completed inside submit (sync engines,
- * trims), as fio's break_on_this_error counts it; fio's async completions do not count it.
- */
-static bool __attribute__((noinline)) complete_error(struct worker *w, const struct io_req *r)
-{
-	int err = (int)-r->res;
-	unsigned type = err_type(r->ddir, err);
-
-	if (!err_non_fatal(w->job, type, err)) {
-		if ((w->job->continue_on_error & (1u << type)) &&
-		    ((w->eng.ops->flags & ENGINE_SYNC) || r->ddir == DDIR_TRIM))
-			err_count(w, err);
-		return false;
-	}
-	if (r->ddir <= DDIR_TRIM)
-		w->err_ios[r->ddir]++;
-	err_count(w, err);
-	if (w->job->error_dump)
-		errlog_add(w, "io_u error on file %s: %s: %s offset=%llu, buflen=%u", r->file->path,
-			   strerror(err), ddir_names[r->ddir], (unsigned long long)r->offset, r->len);
-	return true;
-}
-
-/*
- * A completion that moved other than its full length: an error, end of file or a short
- * transfer. Returns false when it must not be counted. Kept out of line: the common case
- * is one comparison.
- */
-static bool __attribute__((noinline)) complete_odd(struct worker *w, const struct io_req *r,
-						   struct dir_stat *d)
-{
-	if (r->res < 0 && w->job->continue_on_error && complete_error(w, r))
-		return false;
-	if (r->res < 0 && w->job->fill_device && r->ddir == DDIR_WRITE &&
-	    (r->res == -ENOSPC || r->res == -EDQUOT)) {
-		/* fill_device: full is the end of the job, not an error (fio) */
-		atomic_store(&w->terminate, true);
-		return false;
-	}
-	if (r->res < 0) {
-		if (r->ddir <= DDIR_TRIM)
-			w->err_ios[r->ddir]++;
-		worker_fail(w, (int)-r->res, "%s %s at offset %llu (%u bytes): %s%s",
-			    ddir_names[r->ddir], r->file->path, (unsigned long long)r->offset, r->len,
-			    strerror((int)-r->res),
-			    r->ddir == DDIR_TRIM && r->res == -ENOTTY ?
-			    " (trims are BLKDISCARD, for block devices only, as in fio 3.33)" : "");
-		return false;
-	}
-	if (r->ddir >= DDIR_SYNC)
-		return true;
-	/*
-	 * fio: an asynchronous read past the end of the file (a file created on open and not
-	 * yet written there) is an I/O that moved nothing, not an error; a sync engine's is
-	 * one ("full resid"), and so is a read that is to be verified
-	 */
-	if (r->res == 0 && r->ddir == DDIR_READ && w->job->rw != RW_COPY &&
-	    !(w->eng.ops->flags & ENGINE_SYNC) && !(w->verify.check_reads && verify_read(w, r)))
-		return true;
-	if (r->res == 0 || w->job->rw == RW_COPY) {
-		worker_fail(w, EIO, "%s %s at offset %llu: %s", ddir_names[r->ddir], r->file->path,
-			    (unsigned long long)r->offset,
-			    r->res ? "short transfer in a copy (did the source change?)"
-				   : "unexpected end of file");
-		return false;
-	}
-	d->short_ios++;
-	return true;
-}
-
 /*
  * Check a completed request and hand it on: back to the pool, or (rw=copy) on to its write,
  * or (full loop: verify_async) to the verify threads. false when it failed and must not be
@@ -119,7 +34,7 @@ static bool __attribute__((noinline)) complete_odd(struct worker *w, const struc
  */
 static inline __attribute__((always_inline)) bool settle(struct worker *w, struct io_req *r,
 							 struct dir_stat *d, bool copy,
-							 const bool full)
+							 const bool full, const bool lean)
 {
 	if (__builtin_expect((uint64_t)r->res != r->len, 0) && !complete_odd(w, r, d)) {
 		w->free_reqs[w->nr_free++] = r;
@@ -134,7 +49,8 @@ static inline __attribute__((always_inline)) bool settle(struct worker *w, struc
 	} else {
 		w->free_reqs[w->nr_free++] = r;
 	}
-	if (__builtin_expect(w->verify.check_reads, 0) && r->ddir == DDIR_READ && verify_read(w, r))
+	if (!lean && __builtin_expect(w->verify.check_reads, 0) && r->ddir == DDIR_READ &&
+	    verify_read(w, r))
 		check_read(w, r);
 	return true;
 }
@@ -157,95 +73,11 @@ static void __attribute__((noinline)) complete_uncounted(struct worker *w, struc
 
 		if (w->rate.sched_ns)
 			sched_take(w, r);
-		if (!settle(w, r, d, copy, true) || r->ddir >= DDIR_SYNC)
+		if (!settle(w, r, d, copy, true, false) || r->ddir >= DDIR_SYNC)
 			continue;
 		d->ios++;
 		d->bytes += (uint64_t)r->res;
 	}
-}
-
-static inline uint64_t done_ios(const struct worker *w)
-{
-	return w->st[STAT_READ].ios + w->st[STAT_WRITE].ios + w->st[STAT_TRIM].ios;
-}
-
-/* latency_target: a new window at the current depth (fio's lat_new_cycle). */
-static void lat_new_window(struct worker *w, uint64_t t)
-{
-	w->lat_tgt.ios = done_ios(w);
-	w->lat_tgt.failed = 0;
-	w->lat_tgt.ts = t;
-}
-
-/* The window (or, at 100%, one I/O) missed the target: try a lower depth. false at depth 1. */
-static bool lat_ramp_down(struct worker *w, uint64_t t)
-{
-	if (w->qd_cap == 1)
-		return false;
-	w->lat_tgt.qd_high = w->qd_cap;
-	if (w->qd_cap == w->lat_tgt.qd_low)
-		w->lat_tgt.qd_low--;
-	w->qd_cap = (w->qd_cap + w->lat_tgt.qd_low) / 2;
-	w->lat_tgt.quiesce = true;
-	lat_new_window(w, t);
-	return true;
-}
-
-/* The window met the target: a higher depth, or, when it stays, the final measured window. */
-static void lat_ramp_up(struct worker *w, uint64_t t)
-{
-	unsigned qd = w->qd_cap;
-
-	w->lat_tgt.qd_low = w->qd_cap;
-	if (w->lat_tgt.qd_high != w->params.iodepth)
-		w->qd_cap = (w->qd_cap + w->lat_tgt.qd_high) / 2;
-	else
-		w->qd_cap *= 2;
-	if (w->qd_cap > w->params.iodepth)
-		w->qd_cap = w->params.iodepth;
-	if (w->qd_cap == qd) {
-		if (w->lat_tgt.end_run) {
-			w->lat_tgt.done = true;
-		} else {
-			w->lat_tgt.quiesce = true;
-			w->lat_tgt.end_run = true;
-			measure_start(w, t);
-			w->bytes_issued = 0;	/* the final window moves the job's size afresh */
-		}
-	}
-	lat_new_window(w, t);
-}
-
-/* One completion's latency against latency_target (fio's lat_target_failed). */
-static void __attribute__((noinline)) lat_target_io(struct worker *w, uint64_t lat_ns, uint64_t t)
-{
-	const struct job_spec *job = w->job;
-
-	if (lat_ns <= job->lat_target.ns)
-		return;
-	if (job->lat_target.percentile < 100.0) {
-		w->lat_tgt.failed++;
-		return;
-	}
-	if (!lat_ramp_down(w, t))
-		worker_fail(w, ETIMEDOUT, "latency of %llu nsec exceeds specified max (%llu nsec)",
-			    (unsigned long long)lat_ns, (unsigned long long)job->lat_target.ns);
-}
-
-/* Once the window has run: did enough of its I/Os meet the target? (fio's lat_target_check) */
-static void lat_target_check(struct worker *w, uint64_t t)
-{
-	uint64_t ios;
-	double ok;
-
-	if (t - w->lat_tgt.ts < w->job->lat_target.window_ns)
-		return;
-	ios = done_ios(w) - w->lat_tgt.ios;
-	ok = 100.0 * (double)(ios - w->lat_tgt.failed) / (double)ios;
-	if (ios && ok >= w->job->lat_target.percentile)
-		lat_ramp_up(w, t);
-	else
-		lat_ramp_down(w, t);
 }
 
 /* The latencies a job with some of fio's disable_* options still measures. */
@@ -314,6 +146,41 @@ static void __attribute__((noinline)) loop_tick(struct worker *w, uint64_t t)
 }
 
 /*
+ * A lean phase's completions where no latency is measured (gtod_reduce): one direction, so
+ * one dir_stat, counted once for all n; only a completion of other than its full length goes
+ * through settle one by one.
+ */
+static inline __attribute__((always_inline)) void complete_lean_none(struct worker *w,
+								     struct io_req **reqs,
+								     unsigned n)
+{
+	struct dir_stat *d = &w->st[w->fixed_dir];
+	struct io_req **pool = w->free_reqs;
+	unsigned nf = w->nr_free, i;
+	uint64_t ios = 0, bytes = 0;
+
+	for (i = 0; i < n; i++) {
+		struct io_req *r = reqs[i];
+
+		if (__builtin_expect((uint64_t)r->res != r->len, 0)) {
+			w->nr_free = nf;
+			if (settle(w, r, d, false, false, true)) {
+				ios++;
+				bytes += (uint64_t)r->res;
+			}
+			nf = w->nr_free;
+			continue;
+		}
+		pool[nf++] = r;
+		ios++;
+		bytes += r->len;
+	}
+	w->nr_free = nf;
+	d->ios += ios;
+	d->bytes += bytes;
+}
+
+/*
  * Account n completions seen at time t. Decisions that hold for the whole job are made once:
  * lat is false in the loop of jobs that leave some latency unmeasured (fio's disable_*), and
  * none is true in the plain loop of jobs that measure no latency at all (gtod_reduce), whose
@@ -322,10 +189,10 @@ static void __attribute__((noinline)) loop_tick(struct worker *w, uint64_t t)
  * summary is not kept per I/O but copied from clat's when the loop ends (lat_from_clat).
  */
 static inline __attribute__((always_inline)) void
-complete(struct worker *w, struct io_req **reqs, unsigned n, uint64_t t, bool async_engine,
-	 const bool full, const bool lat, const bool none)
+complete_as(struct worker *w, struct io_req **reqs, unsigned n, uint64_t t, bool async_engine,
+	    const bool full, const bool lat, const bool none, const bool lean)
 {
-	bool copy = w->job->rw == RW_COPY;
+	bool copy = !lean && w->job->rw == RW_COPY;
 	/* an engine synchronous at this depth: all its time is clat, none slat (as in fio) */
 	const bool inline_done = async_engine && w->sync_at_qd1;
 	unsigned i;
@@ -339,9 +206,13 @@ complete(struct worker *w, struct io_req **reqs, unsigned n, uint64_t t, bool as
 		}
 		measure_start(w, t);
 	}
+	if (lean && none) {
+		complete_lean_none(w, reqs, n);
+		n = 0;
+	}
 	for (i = 0; i < n; i++) {
 		struct io_req *r = reqs[i];
-		struct dir_stat *d = &w->st[stat_dir(r->ddir)];
+		struct dir_stat *d = &w->st[lean ? w->fixed_dir : stat_dir(r->ddir)];
 		uint64_t clat = none ? 0 : t - r->issue_ns;
 		bool async = async_engine;
 		uint64_t sched = full && w->rate.sched_ns ? sched_take(w, r) : 0;
@@ -354,7 +225,7 @@ complete(struct worker *w, struct io_req **reqs, unsigned n, uint64_t t, bool as
 			clat += r->slat_ns;
 			async = false;
 		}
-		if (!settle(w, r, d, copy, full))
+		if (!settle(w, r, d, copy, full, lean))
 			continue;
 		d->ios++;
 		d->bytes += (uint64_t)r->res;
@@ -384,6 +255,13 @@ complete(struct worker *w, struct io_req **reqs, unsigned n, uint64_t t, bool as
 		loop_tick(w, t);
 }
 
+static inline __attribute__((always_inline)) void
+complete(struct worker *w, struct io_req **reqs, unsigned n, uint64_t t, bool async_engine,
+	 const bool full, const bool lat, const bool none)
+{
+	complete_as(w, reqs, n, t, async_engine, full, lat, none, false);
+}
+
 int io_next_request(struct worker *w, struct io_req *r, uint64_t now)
 {
 	return next_request_full(w, r, now);
@@ -401,7 +279,8 @@ void io_complete_at(struct worker *w, struct io_req *r, uint64_t t)
 
 /* Submit the prepared batch; returns the time after submit. none: no request is stamped. */
 static inline __attribute__((always_inline)) uint64_t
-submit_batch(struct worker *w, bool sync_engine, const bool full, const bool lat, const bool none)
+submit_batch(struct worker *w, bool sync_engine, const bool full, const bool lat, const bool none,
+	     const bool lean)
 {
 	const struct engine_ops *ops = w->eng.ops;
 	/*
@@ -435,7 +314,7 @@ submit_batch(struct worker *w, bool sync_engine, const bool full, const bool lat
 	if (sync_engine) {
 		for (i = old; !none && i < done; i++)
 			w->batch[i]->issue_ns = t0;
-		complete(w, w->batch, done, t1, false, full, lat, none);
+		complete_as(w, w->batch, done, t1, false, full, lat, none, lean);
 	} else if (none) {
 		count_call(&w->submit_one, w->submit_hist, done);
 		w->inflight += done;
@@ -467,12 +346,18 @@ submit_batch(struct worker *w, bool sync_engine, const bool full, const bool lat
 	return t1;
 }
 
-/* Return prepared but unsubmitted requests to the pool (on abort). */
-static void drop_batch(struct worker *w)
+/* Return prepared but unsubmitted requests to the pool (on abort): the batch, held, copies. */
+static void drop_unsent(struct worker *w, struct io_req **held)
 {
 	while (w->nr_batch)
 		w->free_reqs[w->nr_free++] = w->batch[--w->nr_batch];
 	w->nr_stamped = 0;
+	if (*held) {
+		w->free_reqs[w->nr_free++] = *held;
+		*held = NULL;
+	}
+	while (w->nr_copy_ready)
+		w->free_reqs[w->nr_free++] = copy_take_write(w);
 }
 
 /* Sleep until the monotonic time until, in short steps so that a stop request is seen. */
@@ -643,6 +528,127 @@ static inline __attribute__((always_inline)) bool next_request_plain(struct work
 }
 
 /*
+ * What a lean loop (io_loop_engine: one file, one direction, no verify, copy or sync every N
+ * blocks) knows for the whole phase, read once before the loop rather than per request.
+ */
+struct lean {
+	struct io_file *file;
+	struct file_gen *gen;
+	uint32_t len;
+	uint8_t dir;
+	bool random;
+	bool writes;
+	bool time_based;
+};
+
+static inline struct lean lean_of(struct worker *w)
+{
+	const struct job_spec *job = w->job;
+	struct lean l;
+
+	l.file = &w->files[0];
+	l.gen = &w->gens[0];
+	l.dir = w->fixed_dir;
+	l.len = job->bs[l.dir];
+	l.random = job_rw_random(job->rw);
+	l.writes = l.dir == DDIR_WRITE;
+	l.time_based = job->time_based;
+	return l;
+}
+
+/*
+ * The lean loop's next request: next_request_plain with the branches that cannot be taken
+ * in a lean phase left out. false when the job has nothing more to issue.
+ */
+static inline __attribute__((always_inline)) bool next_request_lean(struct worker *w,
+								    const struct lean *l,
+								    struct io_req *r)
+{
+	if (!l->time_based && w->bytes_issued + l->len > w->bytes_target)
+		return false;
+	r->file = l->file;
+	r->ddir = l->dir;
+	r->len = l->len;
+	r->offset = l->file->start + (l->random ? gen_rand(l->gen, l->len) :
+					gen_seq(l->gen, l->dir, l->len));
+	w->bytes_issued += l->len;
+	if (l->writes)
+		prepare_write(w, r);
+	return true;
+}
+
+/*
+ * Up to room requests of a lean phase into the batch; false when the job has no more. For a
+ * batch, the pool's and the batch's counts and the bytes issued stay in registers while it
+ * fills and are written back once, not after every request; one request at a time (fio's
+ * default batch of one) goes the short way, and so do writes (prepare_write may read them).
+ * Out of line: inlined, its registers cost the loop's one-at-a-time path more than it saves.
+ */
+static bool __attribute__((noinline)) lean_fill_batch(struct worker *w, const struct lean *l,
+						      unsigned room)
+{
+	struct io_req **pool = w->free_reqs, **batch = w->batch;
+	unsigned nf = w->nr_free, nb = w->nr_batch;
+	uint64_t issued = w->bytes_issued;
+	const uint64_t target = l->time_based ? UINT64_MAX - l->len : w->bytes_target;
+	bool more = true;
+
+	while (room--) {
+		struct io_req *r;
+
+		if (issued + l->len > target) {
+			more = false;
+			break;
+		}
+		r = pool[--nf];
+		r->file = l->file;
+		r->ddir = l->dir;
+		r->len = l->len;
+		r->offset = l->file->start + (l->random ? gen_rand(l->gen, l->len) :
+						gen_seq(l->gen, l->dir, l->len));
+		issued += l->len;
+		batch[nb++] = r;
+	}
+	w->nr_free = nf;
+	w->nr_batch = nb;
+	w->bytes_issued = issued;
+	return more;
+}
+
+static inline __attribute__((always_inline)) bool lean_fill(struct worker *w,
+							    const struct lean *l, unsigned room)
+{
+	if (room > 1 && !l->writes)
+		return lean_fill_batch(w, l, room);
+	while (room--) {
+		struct io_req *r = w->free_reqs[--w->nr_free];
+
+		if (!next_request_lean(w, l, r)) {
+			w->free_reqs[w->nr_free++] = r;
+			return false;
+		}
+		w->batch[w->nr_batch++] = r;
+	}
+	return true;
+}
+
+/*
+ * The lean loop's requests for this pass, as the plain loop makes them: up to the depth, a
+ * batch at a time (at least one). false when the job has no more.
+ */
+static inline __attribute__((always_inline)) bool lean_top_up(struct worker *w,
+							      const struct lean *l,
+							      unsigned batch_max)
+{
+	unsigned room = w->params.iodepth - w->inflight - w->nr_batch;
+	unsigned bmax = w->nr_batch < batch_max ? batch_max - w->nr_batch : 1;
+
+	if (w->inflight + w->nr_batch >= w->params.iodepth)
+		room = 0;
+	return lean_fill(w, l, room < bmax ? room : bmax);
+}
+
+/*
  * A synchronous engine's completions are done inside submit, so their lat is their clat:
  * complete() keeps clat's summary alone, and lat becomes a copy of it when the loop ends.
  */
@@ -663,13 +669,15 @@ static void lat_from_clat(struct worker *w)
 }
 
 /*
- * The submit/reap loop, instantiated five times: full, lat and none are constants, so the
- * plain instance carries none of the per-I/O options a job did not ask for, only jobs that
- * leave latencies unmeasured (fio's disable_*, gtod_reduce) look at which, and a plain job
- * that measures none stamps no request.
+ * The submit/reap loop, instantiated seven times: full, lat, none and lean are constants, so
+ * the plain instance carries none of the per-I/O options a job did not ask for, only jobs
+ * that leave latencies unmeasured (fio's disable_*, gtod_reduce) look at which, a plain job
+ * that measures none stamps no request, and a lean one (loop_is_lean) makes its requests
+ * without asking what it cannot need.
  */
 static inline __attribute__((always_inline)) void io_loop_body(struct worker *w, const bool full,
-							       const bool lat, const bool none)
+							       const bool lat, const bool none,
+							       const bool lean)
 {
 	const struct job_spec *job = w->job;
 	const struct engine_ops *ops = w->eng.ops;
@@ -687,6 +695,7 @@ static inline __attribute__((always_inline)) void io_loop_body(struct worker *w,
 	uint64_t t = worker_now(w);
 	unsigned reap_errors = 0;
 	bool wait = false;	/* full: the rate holds the next I/O back */
+	const struct lean ln = lean_of(w);	/* read once; the lean instances use it */
 	int n;
 
 	/*
@@ -713,18 +722,14 @@ static inline __attribute__((always_inline)) void io_loop_body(struct worker *w,
 				     w->inflight + w->nr_batch + w->verify.async_out >= w->qd_cap));
 		if (w->aborted) {
 			more = false;
-			drop_batch(w);
-			if (held) {
-				w->free_reqs[w->nr_free++] = held;
-				held = NULL;
-			}
-			while (w->nr_copy_ready)
-				w->free_reqs[w->nr_free++] = copy_take_write(w);
+			drop_unsent(w, &held);
 			if (!w->inflight && !(full && w->verify.async_out))
 				break;
 		}
 		stalled = false;
-		while ((more || w->nr_copy_ready) && !held &&
+		if (lean && more)
+			more = lean_top_up(w, &ln, batch_max);
+		while (!lean && (more || w->nr_copy_ready) && !held &&
 		       w->inflight + w->nr_batch + (full ? w->verify.async_out : 0) <
 		       (full ? w->qd_cap : w->params.iodepth) &&
 		       !(full && (w->lat_tgt.quiesce || w->low_wait))) {
@@ -788,7 +793,7 @@ static inline __attribute__((always_inline)) void io_loop_body(struct worker *w,
 			held = NULL;
 		}
 		if (w->nr_batch && !w->aborted)
-			t = submit_batch(w, sync_engine, full, lat, none);
+			t = submit_batch(w, sync_engine, full, lat, none, lean);
 		/* held back by flow= with flow_sleep: every in-flight I/O completes first (fio) */
 		quiesce = full && ((stalled && job->flow_sleep_us) || w->lat_tgt.quiesce || drain);
 		drain = false;
@@ -841,7 +846,7 @@ static inline __attribute__((always_inline)) void io_loop_body(struct worker *w,
 					w->done[k]->flags &= (uint8_t)~REQF_INFLIGHT;
 				t = worker_now(w);
 				w->inflight -= (unsigned)n;
-				complete(w, w->done, (unsigned)n, t, true, full, lat, none);
+				complete_as(w, w->done, (unsigned)n, t, true, full, lat, none, lean);
 			}
 		}
 		if (full && w->low_wait && w->inflight <= w->depth_low)
@@ -881,27 +886,51 @@ static inline __attribute__((always_inline)) void io_loop_body(struct worker *w,
 
 static void __attribute__((noinline)) io_loop_plain(struct worker *w)
 {
-	io_loop_body(w, false, true, false);
+	io_loop_body(w, false, true, false, false);
 }
 
 static void __attribute__((noinline)) io_loop_full(struct worker *w)
 {
-	io_loop_body(w, true, true, false);
+	io_loop_body(w, true, true, false, false);
 }
 
 static void __attribute__((noinline)) io_loop_reduced(struct worker *w)
 {
-	io_loop_body(w, true, false, false);
+	io_loop_body(w, true, false, false, false);
 }
 
 static void __attribute__((noinline)) io_loop_plain_reduced(struct worker *w)
 {
-	io_loop_body(w, false, false, false);
+	io_loop_body(w, false, false, false, false);
 }
 
 static void __attribute__((noinline)) io_loop_plain_unstamped(struct worker *w)
 {
-	io_loop_body(w, false, false, true);
+	io_loop_body(w, false, false, true, false);
+}
+
+static void __attribute__((noinline)) io_loop_lean(struct worker *w)
+{
+	io_loop_body(w, false, true, false, true);
+}
+
+static void __attribute__((noinline)) io_loop_lean_unstamped(struct worker *w)
+{
+	io_loop_body(w, false, false, true, true);
+}
+
+/*
+ * A plain phase is lean when none of the plain loop's per-request choices can be taken: one
+ * file, one direction, no verify (neither its pass nor checked reads), no copy, no fsync or
+ * fdatasync every N blocks. Its loop makes requests from what lean_of read once.
+ */
+static bool loop_is_lean(const struct worker *w)
+{
+	const struct job_spec *job = w->job;
+
+	return !w->full && w->nr_files == 1 && !w->mixed && !w->verify.pass &&
+	       !w->verify.check_reads && job->rw != RW_COPY && !job->fsync_blocks &&
+	       !job->fdatasync_blocks && w->fixed_dir <= DDIR_WRITE;
 }
 
 /*
@@ -931,11 +960,13 @@ void io_loop_engine(struct worker *w)
 
 	if (!w->full && !w->stamp_submit && job->disable_lat && job->disable_clat &&
 	    job->disable_slat)
-		io_loop_plain_unstamped(w);
+		loop_is_lean(w) ? io_loop_lean_unstamped(w) : io_loop_plain_unstamped(w);
 	else if (job->disable_lat || job->disable_clat || job->disable_slat)
 		w->full ? io_loop_reduced(w) : io_loop_plain_reduced(w);
 	else if (w->full)
 		io_loop_full(w);
+	else if (loop_is_lean(w))
+		io_loop_lean(w);
 	else
 		io_loop_plain(w);
 }

@@ -14,6 +14,16 @@
 #define REQF_BACKLOG 1u		/* io_req flags: a verify_backlog read */
 #define REQF_INFLIGHT 2u	/* serialize_overlap: submitted, not yet reaped */
 
+/*
+ * Is this read one to verify? As in fio's do_io, the reads of the verify pass and of
+ * verify_backlog, and every read of a job that only reads; a mixed job's own reads are not
+ * checked (they may find blocks it has not written).
+ */
+static inline bool verify_read(const struct worker *w, const struct io_req *r)
+{
+	return w->verify.pass || !w->verify.job_writes || (r->flags & REQF_BACKLOG);
+}
+
 /* Start r as an fsync/fdatasync when one is due; true when it did. */
 static inline bool next_sync(struct worker *w, struct io_req *r)
 {

@@ -328,6 +328,16 @@ void count_done(struct worker *w, struct io_req **reqs, unsigned n);
 /* Measured time starts now (after ramp_time): figures so far are dropped. */
 void measure_start(struct worker *w, uint64_t t);
 
+/*
+ * A completion that moved other than its full length (core/run/complete.c): an error, end
+ * of file or a short transfer. false when it must not be counted.
+ */
+bool complete_odd(struct worker *w, const struct io_req *r, struct dir_stat *d);
+
+/* latency_target (core/run/lattgt.c): one completion's latency, and the window's check. */
+void lat_target_io(struct worker *w, uint64_t lat_ns, uint64_t t);
+void lat_target_check(struct worker *w, uint64_t t);
+
 /* A sample for the bandwidth/IOPS logs and steady state, when one is due at t. */
 void take_sample(struct worker *w, uint64_t t);
 

@@ -195,6 +195,47 @@ Test(runner, time_based_ends_with_its_runtime)
 	cr_assert_geq(res.res[0].runtime_ns, 199000000ull);
 }
 
+/*
+ * The lean loops (core/run/loop.c, loop_is_lean: one file, one direction, no verify or
+ * sync): requests made and completions counted a batch at a time, the same bytes as the
+ * plain loop's, and a size that is not a whole number of batches ends where it should.
+ */
+Test(runner, a_lean_job_without_latencies_moves_every_byte_in_batches)
+{
+	const char *w[] = { "name=a", "ioengine=null", "rw=randread", "bs=4k", "size=1028k",
+			    "iodepth=32", "iodepth_batch_submit=8", "iodepth_batch_complete_min=8",
+			    "iodepth_batch_complete_max=8", "gtod_reduce=1", NULL };
+	struct iop_err err;
+
+	cr_assert_eq(run_words(w, &err), 0, "%s", err.msg);
+	cr_assert_eq(res.res[0].error, 0, "%s", res.res[0].errmsg);
+	cr_assert_eq(total_ios(&res.res[0], STAT_READ), 257);
+	cr_assert_eq(res.res[0].dir[STAT_READ].bytes, 257 * 4096);
+	cr_assert_eq(res.res[0].dir[STAT_WRITE].ios, 0);
+}
+
+Test(runner, a_lean_write_job_on_a_file_writes_it_whole)
+{
+	char file[128];
+	const char *w[] = { "name=a", "ioengine=psync", "rw=write", "bs=4k", "size=256k", file,
+			    "gtod_reduce=1", NULL };
+	struct iop_err err;
+	FILE *f;
+	long len;
+
+	snprintf(file, sizeof(file), "filename=%s/lean", dir);
+	cr_assert_eq(run_words(w, &err), 0, "%s", err.msg);
+	cr_assert_eq(res.res[0].error, 0, "%s", res.res[0].errmsg);
+	cr_assert_eq(total_ios(&res.res[0], STAT_WRITE), 64);
+	cr_assert_eq(res.res[0].dir[STAT_WRITE].bytes, 256 * 1024);
+	f = fopen(file + strlen("filename="), "rb");
+	cr_assert_not_null(f);
+	cr_assert_eq(fseek(f, 0, SEEK_END), 0);
+	len = ftell(f);
+	fclose(f);
+	cr_assert_eq(len, 256 * 1024);
+}
+
 /* ---- the one merge ---- */
 
 static void result_with(struct job_result *r, uint64_t ios, uint64_t lat, int64_t start,
