@@ -364,7 +364,8 @@ static double fewest_ios(const struct cell *c)
 static bool tail_judgeable(const struct cell *b, const struct cell *c, enum metric_id m,
 			   struct cmp_metric *out)
 {
-	double q = m == MET_CLAT_P99 ? 0.99 : m == MET_CLAT_P999 ? 0.999 : 0, need, least;
+	double q = m == MET_CLAT_P99 || m == MET_LAT_SCHED_P99 ? 0.99 :
+		   m == MET_CLAT_P999 ? 0.999 : 0, need, least;
 	unsigned reps = m == MET_CLAT_P999 ? CMP_P999_REPEATS : 2;
 
 	if (!q)
@@ -392,6 +393,21 @@ static void untested_tail(struct cmp_metric *out, const struct cmp_opts *o)
 	out->tail_unjudged = true;
 	out->verdict = CMP_UNJUDGED;
 	out->inconclusive = o->metrics_given;
+}
+
+/*
+ * Is metric m judged for this pair of cells? Every metric asked for is, except that by
+ * default (no --metric) the latency from the rate's schedule is judged only where either
+ * cell has it: only rate-limited jobs do.
+ */
+static bool judged_here(const struct cell *b, const struct cell *c, enum metric_id m,
+			const struct cmp_opts *o)
+{
+	struct rsummary s;
+
+	if (m != MET_LAT_SCHED_P99 || o->metrics_given)
+		return true;
+	return !cell_summary(b, m, &s) || !cell_summary(c, m, &s);
 }
 
 /* One metric of one matched cell. */
@@ -672,7 +688,7 @@ int compare_results(const struct results *base, const struct results *cur,
 		for (m = 0; m < MET_NR; m++) {
 			struct cmp_metric *cm;
 
-			if (!(o->metrics & (1u << m)))
+			if (!(o->metrics & (1u << m)) || !judged_here(b, c, m, o))
 				continue;
 			cm = &row->met[row->nr++];
 			ret = judge_failed(b, c, m, cm) ? 0 : judge(b, c, m, o, cm);

@@ -194,7 +194,7 @@ static void num_text(char *buf, size_t len, double v, const char **out)
 
 static int save_cell(struct db *db, int64_t run, const struct cell *c, struct iop_err *err)
 {
-	char runs[24], idx[16], nums[MET_NR][40], *ident = dump(c->identity), *job = NULL;
+	char runs[24], idx[16], nums[MET_COLUMNS][40], *ident = dump(c->identity), *job = NULL;
 	const char *p[8];
 	int64_t cell = 0;
 	unsigned i, m;
@@ -217,12 +217,13 @@ static int save_cell(struct db *db, int64_t run, const struct cell *c, struct io
 		snprintf(idx, sizeof(idx), "%u", i);
 		p[0] = runs;
 		p[1] = idx;
-		for (m = 0; m < MET_NR; m++)
+		/* the metrics without a column of their own are read back from the job */
+		for (m = 0; m < MET_COLUMNS; m++)
 			num_text(nums[m], sizeof(nums[m]), c->val[i][m], &p[2 + m]);
 		job = dump(json_array_get(c->samples, i));
 		if (!job)
 			return iop_errf(err, -ENOMEM, "out of memory saving results");
-		p[2 + MET_NR] = job;
+		p[2 + MET_COLUMNS] = job;
 		ret = db_query(db, "INSERT INTO samples (cell_id, idx, iops, bw, clat_p50, clat_p99,"
 			       " clat_p999, job) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)", 8, p, NULL,
 			       NULL, err);

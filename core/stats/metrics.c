@@ -16,7 +16,10 @@ const struct metric_def metric_table[MET_NR] = {
 	[MET_CLAT_P50] = { "clat_p50", "clat p50", "us", 1000.0, "ns", false },
 	[MET_CLAT_P99] = { "clat_p99", "clat p99", "us", 1000.0, "ns", false },
 	[MET_CLAT_P999] = { "clat_p99.9", "clat p99.9", "us", 1000.0, "ns", false },
+	[MET_LAT_SCHED_P99] = { "lat_sched_p99", "lat_sched p99", "us", 1000.0, "ns", false },
 };
+
+#define METRIC_NAMES "iops, bw, clat_p50, clat_p99, clat_p99.9, lat_sched_p99"
 
 int metric_parse_list(const char *list, unsigned *mask, struct iop_err *err)
 {
@@ -24,7 +27,7 @@ int metric_parse_list(const char *list, unsigned *mask, struct iop_err *err)
 	unsigned i;
 
 	if (!list || strlen(list) >= sizeof(buf))
-		return iop_errf(err, -EINVAL, "--metric: give a comma list of iops, bw, clat_p50, clat_p99, clat_p99.9");
+		return iop_errf(err, -EINVAL, "--metric: give a comma list of " METRIC_NAMES);
 	strcpy(buf, list);
 	*mask = 0;
 	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
@@ -32,12 +35,12 @@ int metric_parse_list(const char *list, unsigned *mask, struct iop_err *err)
 			;
 		if (i == MET_NR)
 			return iop_errf(err, -EINVAL,
-					"--metric: unknown metric '%s' (accepted: iops, bw, clat_p50, clat_p99, clat_p99.9)",
+					"--metric: unknown metric '%s' (accepted: " METRIC_NAMES ")",
 					tok);
 		*mask |= 1u << i;
 	}
 	if (!*mask)
-		return iop_errf(err, -EINVAL, "--metric: empty list (accepted: iops, bw, clat_p50, clat_p99, clat_p99.9)");
+		return iop_errf(err, -EINVAL, "--metric: empty list (accepted: " METRIC_NAMES ")");
 	return 0;
 }
 
@@ -242,6 +245,9 @@ void metrics_from_job(const json_t *job, double v[MET_NR])
 		return;
 	v[MET_IOPS] = iops;
 	v[MET_BW] = bw;
+	lat = metrics_lat_sched(job);
+	if (lat)
+		v[MET_LAT_SCHED_P99] = pct(lat, 99.0, 1);
 	lat = metrics_clat(job, &to_ns);
 	if (!lat)
 		return;

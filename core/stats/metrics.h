@@ -13,8 +13,17 @@ enum metric_id {
 	MET_CLAT_P50,
 	MET_CLAT_P99,
 	MET_CLAT_P999,
+	/*
+	 * The p99 of the latency from the rate's schedule (lat_sched_ns): rate-limited jobs
+	 * only. Compare judges it where a cell has it (or --metric names it); the store keeps
+	 * it in each sample's job, not in a column of its own (MET_COLUMNS).
+	 */
+	MET_LAT_SCHED_P99,
 	MET_NR,
 };
+
+/* The metrics the store's samples table has a column for: MET_IOPS .. MET_CLAT_P999. */
+#define MET_COLUMNS (MET_CLAT_P999 + 1)
 
 struct metric_def {
 	const char *name;	/* as on the command line: iops, bw, clat_p99 ... */
@@ -33,7 +42,8 @@ int metric_parse_list(const char *list, unsigned *mask, struct iop_err *err);
 /*
  * Every metric of one fio-shaped job object (iopath's or fio's JSON), NAN where absent:
  * IOPS and bytes/s summed over read, write and trim; completion-latency percentiles in ns
- * from the direction that did the most I/Os (fio 2.x "clat" in microseconds accepted).
+ * from the direction that did the most I/Os (fio 2.x "clat" in microseconds accepted), and
+ * that direction's p99 from the rate's schedule (iopath's lat_sched_ns).
  */
 void metrics_from_job(const json_t *job, double v[MET_NR]);
 

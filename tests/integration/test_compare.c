@@ -779,3 +779,69 @@ Test(compare, every_repeat_records_what_else_used_the_machine)
 	}
 	json_decref(root);
 }
+
+/*
+ * lat_sched_p99, the latency from the rate's schedule (lat_sched_ns): judged by default
+ * where the cells have it, so that a stall the rate hid from clat shows as a regression,
+ * and absent from a compare of cells that have none.
+ */
+static json_t *cell_sched(const double *iops, unsigned n, double sched_p99)
+{
+	json_t *c = cell("io_uring", iops, n, 1.0), *s;
+	size_t i;
+
+	json_array_foreach(json_object_get(c, "samples"), i, s)
+		json_object_set_new(json_object_get(s, "read"), "lat_sched_ns",
+				    json_pack("{s:i, s:{s:f}}", "N", 1000, "percentile",
+					      "99.000000", sched_p99 * (1 + 0.002 * (double)i)));
+	return c;
+}
+
+Test(compare, a_stall_the_schedule_shows_is_a_lat_sched_regression)
+{
+	char base[300], cur[300];
+	struct run_out r;
+
+	paths(base, cur, sizeof(base));
+	write_cells(base, json_pack("[o]", cell_sched(tight, REPS, 100000)));
+	write_cells(cur, json_pack("[o]", cell_sched(tight, REPS, 200000)));
+	r = iopath_run("compare", base, cur, NULL);
+	cr_assert_eq(r.status, 1, "exit %d\n%s%s", r.status, r.out, r.err);
+	cr_assert_not_null(strstr(r.out, "lat_sched_p99"), "%s", r.out);
+	cr_assert_not_null(strstr(r.out, "REGRESSION"), "%s", r.out);
+	run_out_free(&r);
+	/* the same clat and IOPS without lat_sched: nothing to judge it on, and no line for it */
+	write_cells(base, json_pack("[o]", cell("io_uring", tight, REPS, 1.0)));
+	write_cells(cur, json_pack("[o]", cell("io_uring", tight, REPS, 1.0)));
+	r = iopath_run("compare", base, cur, NULL);
+	cr_assert_eq(r.status, 0, "exit %d\n%s%s", r.status, r.out, r.err);
+	cr_assert_null(strstr(r.out, "lat_sched"), "%s", r.out);
+	run_out_free(&r);
+}
+
+Test(compare, history_follows_lat_sched_when_asked)
+{
+	char dir[300], p[400];
+	unsigned i;
+	struct run_out r;
+
+	snprintf(dir, sizeof(dir), "%s/h", tmpdir_make());
+	cr_assert_eq(mkdir(dir, 0755), 0);
+	for (i = 0; i < 3; i++) {
+		json_t *root = json_pack("{s:i, s:s, s:s, s:I, s:{s:s}, s:{s:s}, s:[], s:[o]}",
+					 "schema_version", 1, "kind", "sweep", "name", "sweep",
+					 "timestamp_ms", (json_int_t)(1000 + i), "labels", "qemu",
+					 i == 0 ? "8.2.1" : i == 1 ? "9.0" : "10.0", "env",
+					 "hostname", "h", "targets", "cells",
+					 cell_sched(tight, REPS, i < 2 ? 100000 : 300000));
+
+		snprintf(p, sizeof(p), "%s/%u.json", dir, i);
+		cr_assert_eq(json_dump_file(root, p, 0), 0);
+		json_decref(root);
+	}
+	r = iopath_run("history", dir, "--by", "qemu", "--metric", "lat_sched_p99", NULL);
+	cr_assert_eq(r.status, 1, "the newest step tripled lat_sched: exit %d\n%s%s", r.status,
+		     r.out, r.err);
+	cr_assert_not_null(strstr(r.out, "lat_sched_p99 regression"), "%s", r.out);
+	run_out_free(&r);
+}

@@ -151,6 +151,21 @@ Test(metrics, busiest_direction_gives_latency)
 	cr_assert_float_eq(v[MET_BW], 1e7, 1e-3);
 	cr_assert_float_eq(v[MET_CLAT_P50], 111, 1e-9);
 	cr_assert(isnan(v[MET_CLAT_P99]));
+	cr_assert(isnan(v[MET_LAT_SCHED_P99]), "an unpaced job has no lat_sched");
+	json_decref(job);
+}
+
+Test(metrics, a_rate_limited_job_gives_its_scheduled_p99)
+{
+	json_t *job = json_pack("{s:{s:f, s:f, s:i, s:{s:{s:i}}, s:{s:{s:i}}}}", "read", "iops",
+				100.0, "bw_bytes", 409600.0, "total_ios", 100, "clat_ns",
+				"percentile", "99.000000", 5000, "lat_sched_ns", "percentile",
+				"99.000000", 250000);
+	double v[MET_NR];
+
+	metrics_from_job(job, v);
+	cr_assert_float_eq(v[MET_CLAT_P99], 5000, 1e-9);
+	cr_assert_float_eq(v[MET_LAT_SCHED_P99], 250000, 1e-9);
 	json_decref(job);
 }
 
