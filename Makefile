@@ -360,8 +360,8 @@ lab: static
 # compares of four sides run alternately (A B A B), the kinds in turn: A/A with load through
 # all sides, drift (the load starting after the first side), A/B with each CUR side in a blkio
 # cgroup limited to 70% of the BASE side before it; prints each miss with why, the rates, and
-# fails only on its own goals. VERDICT_PAIRS compares of each kind (default 20: about 14
-# minutes on the shared machine at load 15-25; 10: about 7); run by .ci/run.
+# fails only on its own goals. VERDICT_PAIRS compares of each kind (default 20: about 11-13
+# minutes on the shared machine at load 15-25; .ci/run gives 10: about 6).
 verdict-test: iopath
 	IOPATH_BIN=$(CURDIR)/iopath scripts/verdict-test
 
