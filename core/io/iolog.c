@@ -44,7 +44,8 @@ int iolog_path(const struct job_spec *job, unsigned thread, enum log_kind kind, 
 	return n < 0 || (size_t)n >= len ? -ENAMETOOLONG : 0;
 }
 
-void iologs_init(struct iologs *L, const struct job_spec *job, uint64_t epoch_ns)
+void iologs_init(struct iologs *L, const struct job_spec *job, uint64_t epoch_ns,
+		 uint64_t time_base_ms)
 {
 	memset(L, 0, sizeof(*L));
 	L->want[LOG_BW] = job->bw_log_set;
@@ -53,6 +54,7 @@ void iologs_init(struct iologs *L, const struct job_spec *job, uint64_t epoch_ns
 	L->want[LOG_HIST] = job->hist_log_set && job->log_hist_msec;	/* 0: none, as fio */
 	L->hist_msec = job->log_hist_msec;
 	L->epoch_ns = epoch_ns;
+	L->time_base_ms = time_base_ms;
 	L->avg_msec = job->log_avg_msec;
 	L->max_value = job->log_max_value;
 }
@@ -291,7 +293,8 @@ int iolog_append_hist(const struct iologs *L, const char *path, unsigned coarsen
 		memset(bins, 0, nb * sizeof(*bins));
 		for (k = e->first; k < e->first + e->nr; k++)
 			bins[L->hp[k].bin >> coarseness] += L->hp[k].n;
-		fprintf(f, "%llu, %u, %u", (unsigned long long)e->ms, e->ddir, e->bs);
+		fprintf(f, "%llu, %u, %u", (unsigned long long)(e->ms + L->time_base_ms), e->ddir,
+			e->bs);
 		for (b = 0; b < nb; b++)
 			fprintf(f, ", %llu", (unsigned long long)bins[b]);
 		fputc('\n', f);
@@ -371,7 +374,7 @@ static int append_compressed(const struct iolog *l, const char *path, const stru
 		return -ENOMEM;
 	for (i = 0; i < l->nr; i++) {
 		const struct log_entry *e = &l->e[i];
-		struct fio_sample s = { .time = e->ms, .val = e->val, .bs = e->bs,
+		struct fio_sample s = { .time = e->ms + c->time_base_ms, .val = e->val, .bs = e->bs,
 					.ddir = e->ddir | (offsets ? FIO_SAMPLE_OFFSET_BIT : 0) |
 						(c->prio_value ? FIO_SAMPLE_PRIO_BIT : 0),
 					/* the value itself: without log_prio fio prints whether it is RT */
@@ -428,7 +431,7 @@ int iolog_append(const struct iolog *l, const char *path, const struct log_colum
 	for (i = 0; i < l->nr; i++) {
 		const struct log_entry *e = &l->e[i];
 
-		fprintf(f, "%llu, %llu, %u, %u", (unsigned long long)e->ms,
+		fprintf(f, "%llu, %llu, %u, %u", (unsigned long long)(e->ms + c->time_base_ms),
 			(unsigned long long)e->val, e->ddir, e->bs);
 		if (c->offset)
 			fprintf(f, ", %llu", (unsigned long long)e->offset);

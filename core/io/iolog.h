@@ -55,6 +55,7 @@ struct iologs {
 	bool want[LOG_KINDS];
 	struct iolog log[LOG_KINDS];
 	uint64_t epoch_ns;		/* time 0 of the logs: the worker's start */
+	uint64_t time_base_ms;		/* added to every time written (log_unix_epoch) */
 	uint64_t avg_msec;		/* 0: an entry per I/O */
 	bool max_value;
 	uint64_t lat_last_ms;		/* windowed: start of the latency window */
@@ -90,7 +91,13 @@ bool iolog_wanted(const struct job_spec *job);
 int iolog_path(const struct job_spec *job, unsigned thread, enum log_kind kind, char *out,
 	       size_t len);
 
-void iologs_init(struct iologs *L, const struct job_spec *job, uint64_t epoch_ns);
+/*
+ * Logs whose time 0 is epoch_ns; time_base_ms is added to every time written: 0, or with
+ * log_unix_epoch / log_alternate_epoch what the job's clock read at epoch_ns, in ms (fio's
+ * alternate_epoch).
+ */
+void iologs_init(struct iologs *L, const struct job_spec *job, uint64_t epoch_ns,
+		 uint64_t time_base_ms);
 
 /*
  * One completed read, write or trim (ddir 0, 1, 2) at time t_ns, that had priority prio.
@@ -116,6 +123,7 @@ struct log_columns {
 	bool prio_value;	/* log_prio=1: each I/O's priority as 0x%04x, else 1 for the RT class */
 	bool issue_time;	/* log_issue_time=1 (latency logs): the issue time, ns */
 	bool compressed;	/* log_store_compressed=1: fio's zlib-compressed samples */
+	uint64_t time_base_ms;	/* added to every entry's time (log_unix_epoch) */
 };
 
 /*

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <time.h>
 
 #include "base/cpulist.h"
 #include "job/fio_unsupported.h"
@@ -556,6 +557,29 @@ static void finish_write_sequence(struct job_spec *job, const struct engine_ops 
 		job->verify_write_sequence = false;
 }
 
+/* log_unix_epoch, log_alternate_epoch: their clock must be one the system has. */
+static int finish_log_epoch(const struct job_spec *job, struct iop_err *err)
+{
+	if ((job->log_unix_epoch || job->log_alternate_epoch) &&
+	    clock_getres((clockid_t)job->log_alternate_epoch_clock_id, NULL))
+		return iop_errf(err, -EINVAL,
+				"%s: log_alternate_epoch_clock_id=%u is no clock of this system (accepted: a clock_gettime clock id, e.g. 0 CLOCK_REALTIME, 1 CLOCK_MONOTONIC, 7 CLOCK_BOOTTIME)",
+				job->origin, job->log_alternate_epoch_clock_id);
+	return 0;
+}
+
+static int finish_pre_read(struct job_spec *job, struct iop_err *err)
+{
+	if (job->pre_read && job->direct)
+		return iop_errf(err, -EINVAL,
+				"%s: pre_read=1 with direct=1: direct I/O does not use the page cache it would fill (fio 3.33 fails such a job with EIO); use direct=0",
+				job->origin);
+	/* fio's fixup_options: pre_read keeps what it read cached (no invalidate) */
+	if (job->pre_read)
+		job->invalidate = false;
+	return 0;
+}
+
 int job_finish(struct job_spec *job, struct iop_err *err)
 {
 	const struct engine_entry *ent = engine_find(job->ioengine);
@@ -585,18 +609,15 @@ int job_finish(struct job_spec *job, struct iop_err *err)
 	ret = finish_sprandom(job, err);
 	if (!ret)
 		ret = finish_atomic(job, err);
+	if (!ret)
+		ret = finish_log_epoch(job, err);
+	if (!ret)
+		ret = finish_pre_read(job, err);
 	if (ret)
 		return ret;
-	if (job->pre_read && job->direct)
-		return iop_errf(err, -EINVAL,
-				"%s: pre_read=1 with direct=1: direct I/O does not use the page cache it would fill (fio 3.33 fails such a job with EIO); use direct=0",
-				job->origin);
 	/* fio's fixup_options: 0 or more than iodepth is iodepth (refill at once) */
 	if (!job->iodepth_low || job->iodepth_low > job->iodepth)
 		job->iodepth_low = job->iodepth;
-	/* fio's fixup_options: pre_read keeps what it read cached (no invalidate) */
-	if (job->pre_read)
-		job->invalidate = false;
 	job->thinktime_blocks_given = job_gave(job, "thinktime_blocks");
 	for (d = 0; d < 2; d++) {
 		if (job->rate.bps[d] && job->rate.min_bps[d] > job->rate.bps[d])

@@ -10,6 +10,7 @@
 #include <pthread.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "io/buffer.h"
@@ -417,6 +418,22 @@ static void copy_finish(struct worker *w)
 }
 
 /* Append the worker's logs to their files (created empty by the runner). */
+/*
+ * log_unix_epoch, log_alternate_epoch: what the job's clock (log_alternate_epoch_clock_id,
+ * CLOCK_REALTIME by default) reads now, in ms, added to every log time (fio's alternate_epoch,
+ * read where its epoch is); 0 otherwise. job_finish refused a clock id the system lacks.
+ */
+static uint64_t log_time_base_ms(const struct job_spec *job)
+{
+	struct timespec ts;
+
+	if (!job->log_unix_epoch && !job->log_alternate_epoch)
+		return 0;
+	if (clock_gettime((clockid_t)job->log_alternate_epoch_clock_id, &ts))
+		return 0;
+	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
+}
+
 static void write_logs(struct worker *w)
 {
 	const struct job_spec *job = w->job;
@@ -427,6 +444,7 @@ static void write_logs(struct worker *w)
 	struct log_columns cols = {
 		.offset = job->log_offset,
 		.prio_value = job->log_prio,
+		.time_base_ms = w->logs->time_base_ms,
 	};
 
 	iologs_finish(w->logs, w->end_ns);
@@ -672,7 +690,7 @@ static int worker_begin(struct worker *w)
 		rate_shift(&w->rate.dir[i], w->start_ns);
 	w->think_last_ns = w->start_ns;
 	if (w->logs)
-		iologs_init(w->logs, job, w->start_ns);
+		iologs_init(w->logs, job, w->start_ns, log_time_base_ms(job));
 	w->rate.min_last_ns = w->start_ns;
 	w->rate.min_next_ns = w->start_ns + 2000000000ull;	/* fio lets a job settle 2 s */
 	if (job->ramp_ns) {

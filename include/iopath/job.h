@@ -349,6 +349,9 @@ struct job_spec {
 	unsigned log_avg_msec;		/* 0: an entry per I/O */
 	bool log_offset;
 	bool log_max_value;
+	bool log_unix_epoch;		/* log times: ms of clock log_alternate_epoch_clock_id */
+	bool log_alternate_epoch;	/* the same (fio has both names) */
+	unsigned log_alternate_epoch_clock_id;	/* clock_gettime's clock; 0: CLOCK_REALTIME */
 	bool per_job_logs;
 	unsigned nr_percentiles;	/* percentile_list; 0 = fio's default list */
 	double percentiles[20];		/* ascending */

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "harness.h"
@@ -314,4 +315,106 @@ Test(fio_realjobs, create_only_lays_out_and_append_terse_adds_the_terse_line)
 			  t ? "iopath" : "fio", s.out[t].out);
 	}
 	side_free(&s);
+}
+
+/* Milliseconds of clock id now. */
+static unsigned long long clock_ms(clockid_t id)
+{
+	struct timespec ts;
+
+	cr_assert_eq(clock_gettime(id, &ts), 0);
+	return (unsigned long long)ts.tv_sec * 1000 + (unsigned long long)ts.tv_nsec / 1000000;
+}
+
+/* Tool t's log file name: its number of lines, the first and last line's time in *first, *last. */
+static unsigned log_times(const struct side *s, unsigned t, const char *name,
+			  unsigned long long *first, unsigned long long *last)
+{
+	char path[400], line[256];
+	unsigned n = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", s->dir[t], name);
+	f = fopen(path, "r");
+	cr_assert_not_null(f, "%s wrote no %s", t ? "iopath" : "fio", name);
+	while (fgets(line, sizeof(line), f)) {
+		unsigned long long v = strtoull(line, NULL, 10);
+
+		if (!n)
+			*first = v;
+		*last = v;
+		n++;
+	}
+	fclose(f);
+	return n;
+}
+
+/*
+ * log_unix_epoch and log_alternate_epoch with log_alternate_epoch_clock_id: every time in the
+ * bw, lat and hist logs is the clock's reading in ms (the job's start on that clock, plus the
+ * time since), so it lies between the clock read before and after each tool ran; without them
+ * the times start near 0. Both tools write as many entries.
+ */
+Test(fio_realjobs, log_epochs_give_the_clocks_time)
+{
+	static const struct {
+		const char *opts;
+		clockid_t id;
+	} cases[] = {
+		{ "log_unix_epoch=1\n", CLOCK_REALTIME },
+		{ "log_alternate_epoch=1\nlog_alternate_epoch_clock_id=1\n", CLOCK_MONOTONIC },
+		{ "log_unix_epoch=1\nlog_alternate_epoch_clock_id=7\n", CLOCK_BOOTTIME },
+		{ "log_alternate_epoch_clock_id=1\n", CLOCK_MONOTONIC },	/* no effect alone */
+	};
+	static const char *const logs[] = { "b_bw.1.log", "l_clat.1.log", "l_lat.1.log",
+					    "h_clat_hist.1.log" };
+	char text[512];
+	unsigned k, t, i, n[2];
+
+	for (k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
+		unsigned long long before, after, first, last;
+		struct side s;
+
+		snprintf(text, sizeof(text),
+			 "[e]\nioengine=psync\nrw=write\nsize=64k\nbs=4k\nwrite_bw_log=b\n"
+			 "write_lat_log=l\nwrite_hist_log=h\nlog_hist_msec=1\n%s", cases[k].opts);
+		before = clock_ms(cases[k].id);
+		side_run_ok(&s, text, NULL, NULL);
+		after = clock_ms(cases[k].id);
+		for (i = 0; i < sizeof(logs) / sizeof(logs[0]); i++) {
+			for (t = 0; t < 2; t++) {
+				n[t] = log_times(&s, t, logs[i], &first, &last);
+				if (k < 3)
+					cr_expect(first >= before && last <= after,
+						  "%s %s (%s): times %llu..%llu outside the clock's %llu..%llu",
+						  t ? "iopath" : "fio", logs[i], cases[k].opts, first, last,
+						  before, after);
+				else
+					cr_expect(last <= after - before,
+						  "%s %s: times up to %llu, not from the job's start",
+						  t ? "iopath" : "fio", logs[i], last);
+			}
+			if (i < 3)
+				cr_expect_eq(n[1], n[0], "%s: iopath %u entries, fio %u", logs[i], n[1],
+					     n[0]);
+		}
+		side_free(&s);
+	}
+}
+
+/* A clock the system lacks is refused when it would be used (fio would read garbage). */
+Test(fio_realjobs, log_epoch_of_a_clock_the_system_lacks_is_refused)
+{
+	struct run_out o = iopath_run("--name=e", "--ioengine=null", "--size=64k",
+				      "--log_unix_epoch=1", "--log_alternate_epoch_clock_id=99",
+				      "--parse-only", NULL);
+
+	cr_expect_eq(o.status, 2, "exit %d: %s", o.status, o.err);
+	cr_expect(strstr(o.err, "log_alternate_epoch_clock_id=99"), "%s", o.err);
+	run_out_free(&o);
+	o = iopath_run("--name=e", "--ioengine=null", "--size=64k",
+		       "--log_alternate_epoch_clock_id=99", "--parse-only", NULL);
+	cr_expect_eq(o.status, 0, "unused, it has no effect (as in fio): exit %d: %s", o.status,
+		     o.err);
+	run_out_free(&o);
 }

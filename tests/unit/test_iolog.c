@@ -34,7 +34,7 @@ Test(iolog, an_entry_per_io_with_fio_values)
 {
 	struct iologs L;
 
-	iologs_init(&L, &job, 1000000000ull);
+	iologs_init(&L, &job, 1000000000ull, 0);
 	/* completed 2.5 ms after the start: 4096 bytes, slat 100 ns, clat 4000 ns */
 	iologs_io(&L, 1002500000ull, 1, 4096, 8192, 4096, 100, 4000, true, 0, 0, 0);
 	cr_assert_eq(L.log[LOG_CLAT].nr, 1);
@@ -56,7 +56,7 @@ Test(iolog, windows_average_and_round)
 	uint64_t ms = 1000000;
 
 	job.log_avg_msec = 10;
-	iologs_init(&L, &job, 0);
+	iologs_init(&L, &job, 0, 0);
 	iologs_io(&L, 1 * ms, 0, 4096, 0, 4096, 0, 100, false, 0, 0, 0);
 	iologs_io(&L, 5 * ms, 0, 4096, 0, 4096, 0, 201, false, 0, 0, 0);
 	cr_assert_eq(L.log[LOG_CLAT].nr, 0);
@@ -78,7 +78,7 @@ Test(iolog, max_value_keeps_the_largest)
 
 	job.log_avg_msec = 10;
 	job.log_max_value = true;
-	iologs_init(&L, &job, 0);
+	iologs_init(&L, &job, 0, 0);
 	iologs_io(&L, 1 * ms, 0, 4096, 0, 4096, 0, 100, false, 0, 0, 0);
 	iologs_io(&L, 12 * ms, 0, 4096, 0, 4096, 0, 900, false, 0, 0, 0);
 	cr_assert_eq(L.log[LOG_CLAT].e[0].val, 900);
