@@ -1,8 +1,14 @@
-/* mmap: the file's region mapped MAP_SHARED; reads and writes are memcpy, fsync is msync. */
+/*
+ * mmap: the file's region mapped MAP_SHARED; reads and writes are memcpy, fsync is msync. With
+ * direct=1 (as fio's mmap engine): each read or write is followed by msync(MS_SYNC) of its
+ * range and posix_madvise(POSIX_MADV_DONTNEED), so that its pages reach the file and may leave
+ * the cache.
+ */
 #include <errno.h>
 #include <pthread.h>
 #include <setjmp.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -63,9 +69,12 @@ static int mmap_init(struct engine *e, const struct engine_params *p)
 	static pthread_once_t once = PTHREAD_ONCE_INIT;
 
 	pthread_once(&once, install_sigbus);
-	/* the two settings open_file needs, packed: bit 0 writes, the rest fadvise_hint */
-	e->priv = (void *)(uintptr_t)((p->writes ? 1u : 0u) | (unsigned)p->advise << 1);
+	/* the settings, packed: bit 0 writes, bit 1 direct, the rest fadvise_hint */
+	e->priv = (void *)(uintptr_t)((p->writes ? 1u : 0u) | (p->direct ? 2u : 0u) |
+				      (unsigned)p->advise << 2);
 	engine_applied(e, "map", "MAP_SHARED");
+	if (p->direct)
+		engine_applied(e, "direct", "msync+POSIX_MADV_DONTNEED per I/O");
 	return 0;
 }
 
@@ -94,9 +103,9 @@ static int mmap_open(struct engine *e, struct io_file *f)
 		return engine_fail(e, -err, "mmap of %zu bytes: %s", len, strerror(err));
 	}
 	/* fio's fio_madvise_file: the access pattern, unless fadvise_hint=0 */
-	if ((set >> 1) == ENGINE_ADVISE_RANDOM)
+	if ((set >> 2) == ENGINE_ADVISE_RANDOM)
 		(void)posix_madvise(m->addr, m->len, POSIX_MADV_RANDOM);
-	else if ((set >> 1) == ENGINE_ADVISE_SEQUENTIAL)
+	else if ((set >> 2) == ENGINE_ADVISE_SEQUENTIAL)
 		(void)posix_madvise(m->addr, m->len, POSIX_MADV_SEQUENTIAL);
 	f->engine_data = m;
 	return 0;
@@ -114,11 +123,27 @@ static void mmap_close(struct engine *e, struct io_file *f)
 	}
 }
 
+/*
+ * direct=1 (fio's fio_mmapio_queue): the I/O's range flushed and its pages let go. msync wants
+ * a page-aligned start, as in fio, where an I/O that is not page-aligned fails with EINVAL;
+ * posix_madvise returns its error rather than setting errno, and fio's check (< 0) never sees
+ * one, so its result is not looked at here either.
+ */
+static int64_t flush_drop(char *at, uint32_t len, int64_t res)
+{
+	if (res < 0)
+		return res;
+	if (msync(at, len, MS_SYNC))
+		return -errno;
+	(void)posix_madvise(at, len, POSIX_MADV_DONTNEED);
+	return res;
+}
+
 static int mmap_submit(struct engine *e, struct io_req **reqs, unsigned n)
 {
+	bool direct = (uintptr_t)e->priv & 2;
 	unsigned i;
 
-	(void)e;
 	for (i = 0; i < n; i++) {
 		struct io_req *r = reqs[i];
 		struct map *m = r->file->engine_data;
@@ -136,14 +161,16 @@ static int mmap_submit(struct engine *e, struct io_req **reqs, unsigned n)
 			r->res = copy_guarded(r->buf, at, r->len);
 		else
 			r->res = copy_guarded(at, r->buf, r->len);
+		if (__builtin_expect(direct, 0))
+			r->res = flush_drop(at, r->len, r->res);
 	}
 	return (int)n;
 }
 
 const struct engine_ops mmap_engine = {
 	.name = "mmap",
-	.help = "memory-mapped file, memcpy in and out, msync for fsync (no O_DIRECT)",
-	.flags = ENGINE_SYNC | ENGINE_NO_DIRECT | ENGINE_NEEDS_MAP | ENGINE_MAPS_FILES,
+	.help = "memory-mapped file, memcpy in and out, msync for fsync (direct=1: msync and drop after each I/O, as fio)",
+	.flags = ENGINE_SYNC | ENGINE_DIRECT_BY_FLUSH | ENGINE_NEEDS_MAP | ENGINE_MAPS_FILES,
 	.init = mmap_init,
 	.exit = mmap_exit,
 	.open_file = mmap_open,

@@ -56,7 +56,7 @@ bool cell_refuse(struct cell_job *c, const struct probe_path *probe)
 
 		if (!(j->engine->flags & ENGINE_DISKLESS))
 			c->disk = true;
-		if (j->direct && (j->engine->flags & ENGINE_NO_DIRECT)) {
+		if (j->direct && (j->engine->flags & (ENGINE_NO_DIRECT | ENGINE_DIRECT_BY_FLUSH))) {
 			snprintf(c->reason, sizeof(c->reason),
 				 "ioengine=%s cannot do direct=1: it works through the page cache",
 				 j->engine->name);

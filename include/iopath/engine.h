@@ -177,6 +177,13 @@ struct engine {
  * the probe tries it on a block device.
  */
 #define ENGINE_PASSTHRU		(1u << 20)
+/*
+ * Its data path is the page cache whatever direct= says (fio's mmap engine): with direct=1 its
+ * files are opened O_DIRECT as fio opens them, and each I/O's pages are flushed (msync) and
+ * dropped after it, as fio does; what it measures is no O_DIRECT I/O, so a sweep's or
+ * explain's direct=1 cell refuses it as it refuses ENGINE_NO_DIRECT.
+ */
+#define ENGINE_DIRECT_BY_FLUSH	(1u << 21)
 
 struct engine_ops {
 	const char *name;

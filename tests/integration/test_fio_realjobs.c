@@ -418,3 +418,29 @@ Test(fio_realjobs, log_epoch_of_a_clock_the_system_lacks_is_refused)
 		     o.err);
 	run_out_free(&o);
 }
+
+/*
+ * ioengine=mmap with direct=1 runs, as in fio: the file is written whole through the mapping,
+ * and each write is followed by an msync of its range (at least one per I/O in both tools).
+ */
+Test(fio_realjobs, mmap_with_direct_flushes_each_io)
+{
+	static const char text[] =
+		"[m]\nioengine=mmap\ndirect=1\nrw=write\nsize=64k\nbs=4k\nfilename=m.dat\n";
+	char path[400];
+	struct stat st;
+	struct side s;
+	unsigned t;
+
+	if (!strace_bin())
+		cr_skip_test("strace is not installed (scripts/deps.sh installs it)");
+	side_run_ok(&s, text, NULL, "msync");
+	for (t = 0; t < 2; t++) {
+		snprintf(path, sizeof(path), "%s/m.dat", s.dir[t]);
+		cr_expect(!stat(path, &st) && st.st_size == 64 * 1024, "%s: m.dat not written",
+			  t ? "iopath" : "fio");
+		cr_expect_geq(trace_count(&s, t, "msync("), 16u, "%s: %u msyncs for 16 writes",
+			      t ? "iopath" : "fio", trace_count(&s, t, "msync("));
+	}
+	side_free(&s);
+}

@@ -10,14 +10,14 @@
 
 TestSuite(refusals, .fini = mount_cleanup);
 
-Test(refusals, mmap_with_direct_fails_the_job_with_reason)
+Test(refusals, hipri_without_direct_fails_the_job_with_reason)
 {
 	const char *dir = tmpdir_make();
-	struct run_out r = iopath_run("--name=m", tmp_str("--filename=%s/f", dir), "--size=1m",
-				      "--ioengine=mmap", "--direct=1", NULL);
+	struct run_out r = iopath_run("--name=h", tmp_str("--filename=%s/f", dir), "--size=1m",
+				      "--ioengine=io_uring", "--hipri=1", NULL);
 
 	cr_assert_eq(r.status, 1, "exit %d", r.status);
-	cr_assert_not_null(strstr(r.err, "ioengine=mmap cannot do direct=1"), "%s", r.err);
+	cr_assert_not_null(strstr(r.err, "hipri (IOPOLL) needs direct=1"), "%s", r.err);
 	run_out_free(&r);
 }
 
@@ -25,7 +25,7 @@ Test(refusals, other_jobs_still_run_after_a_refusal)
 {
 	const char *dir = tmpdir_make();
 	struct run_out r = iopath_run(tmp_str("--filename=%s/f", dir), "--size=1m", "--name=bad",
-				      "--ioengine=mmap", "--direct=1", "--name=good",
+				      "--ioengine=io_uring", "--hipri=1", "--name=good",
 				      "--ioengine=psync", "--output-format=json", NULL);
 
 	cr_assert_eq(r.status, 1);
