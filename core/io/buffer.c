@@ -117,11 +117,32 @@ void buf_scramble(void *buf, uint32_t len, uint64_t offset, uint64_t seq)
 	}
 }
 
-void verify_pattern_fill(const struct job_spec *job, void *buf, uint32_t len)
+void verify_pattern_at(const struct job_spec *job, uint64_t offset, unsigned char *out)
 {
+	unsigned char le[8];
+	unsigned i;
+
+	memcpy(out, job->verify_pattern, job->verify_pattern_len);
+	for (i = 0; i < 8; i++)
+		le[i] = (unsigned char)(offset >> (8 * i));
+	for (i = 0; i < job->verify_fmt_nr; i++) {
+		unsigned at = job->verify_fmt_off[i], n = job->verify_pattern_len - at;
+
+		memcpy(out + at, le, n < 8 ? n : 8);
+	}
+}
+
+void verify_pattern_fill(const struct job_spec *job, void *buf, uint32_t len, uint64_t offset)
+{
+	const unsigned char *pat = job->verify_pattern;
+	unsigned char pasted[PATTERN_MAX];
 	unsigned char *p = buf;
 	uint32_t i;
 
+	if (job->verify_fmt_nr) {
+		verify_pattern_at(job, offset, pasted);
+		pat = pasted;
+	}
 	for (i = 0; i < len; i++)
-		p[i] = job->verify_pattern[i % job->verify_pattern_len];
+		p[i] = pat[i % job->verify_pattern_len];
 }

@@ -20,6 +20,12 @@ void buf_fill(const struct job_spec *job, struct rng *r, void *buf, uint64_t len
 void buf_scramble(void *buf, uint32_t len, uint64_t offset, uint64_t seq);
 
 /* A block of len bytes filled with the job's verify_pattern, from its start. */
-void verify_pattern_fill(const struct job_spec *job, void *buf, uint32_t len);
+/*
+ * verify_pattern over buf, repeated; with %o formats, the pattern of an I/O at offset (fio's
+ * paste_format: the offset pasted into the pattern, then the pattern repeated).
+ */
+void verify_pattern_fill(const struct job_spec *job, void *buf, uint32_t len, uint64_t offset);
+/* The pattern of an I/O at offset into out (PATTERN_MAX bytes): %o formats filled in. */
+void verify_pattern_at(const struct job_spec *job, uint64_t offset, unsigned char *out);
 
 #endif

@@ -337,7 +337,7 @@ static int fill_range(const struct job_spec *job, int fd, const char *path, uint
 			uint32_t vu = job_verify_unit(job, unit);
 
 			if (job->verify_pattern_len)
-				verify_pattern_fill(job, buf, (uint32_t)n);
+				verify_pattern_fill(job, buf, (uint32_t)n, off);
 			verify_stamp(job, buf, off, (uint32_t)(n / vu * vu), vu, 0, 0);
 		}
 		w = pwrite(fd, buf, n, (off_t)off);

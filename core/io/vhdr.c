@@ -299,14 +299,25 @@ void verify_stamp(const struct job_spec *job, void *buf, uint64_t offset, uint32
 	}
 }
 
-/* The pattern over [i, end) of a unit, where i counts from the start of the request. */
+/*
+ * The pattern over [i, end) of a unit, where i counts from the start of the request, which is
+ * at req_off in its file: with %o formats, the pattern holds that offset (fio's
+ * verify_io_u_pattern pastes the reading I/O's offset).
+ */
 static int check_pattern(const struct job_spec *job, const unsigned char *p, uint32_t from,
-			 uint32_t to, uint32_t unit_start, char *why, unsigned why_len)
+			 uint32_t to, uint32_t unit_start, uint64_t req_off, char *why,
+			 unsigned why_len)
 {
+	const unsigned char *pat = job->verify_pattern;
+	unsigned char pasted[PATTERN_MAX];
 	uint32_t i;
 
+	if (job->verify_fmt_nr) {
+		verify_pattern_at(job, req_off, pasted);
+		pat = pasted;
+	}
 	for (i = from; i < to; i++) {
-		unsigned char want = job->verify_pattern[i % job->verify_pattern_len];
+		unsigned char want = pat[i % job->verify_pattern_len];
 
 		if (p[i] == want)
 			continue;
@@ -339,7 +350,7 @@ static int check_unit(const struct job_spec *job, unsigned char *u, uint64_t off
 	uint32_t crc;
 
 	if (v == VERIFY_PATTERN)
-		return check_pattern(job, req, start, start + unit, start, why, why_len);
+		return check_pattern(job, req, start, start + unit, start, off - start, why, why_len);
 	if (job->verify_offset)
 		swap_header(u, job->verify_offset, hs);
 	memcpy(&h, u, sizeof(h));
@@ -371,7 +382,8 @@ static int check_unit(const struct job_spec *job, unsigned char *u, uint64_t off
 	}
 	if (v == VERIFY_META)
 		return job->verify_pattern_len ?
-		       check_pattern(job, req, start + hs, start + unit, start, why, why_len) : 0;
+		       check_pattern(job, req, start + hs, start + unit, start, off - start, why,
+				     why_len) : 0;
 	if (checksum(v, u + hs, unit - hs, sum))
 		return -EIO;
 	if (!memcmp(sum, u + VHDR_BASE, vtypes[v].digest))

@@ -643,14 +643,28 @@ static int pattern_token(const char **in, unsigned char *out, size_t room)
 	}
 }
 
-int parse_pattern(const struct opt_def *o, const char *val, unsigned char *out,
-		  const char *example, struct iop_err *err)
+int parse_pattern_fmt(const struct opt_def *o, const char *val, unsigned char *out,
+		      const char *example, uint16_t *fmt_off, unsigned *nr_fmt, struct iop_err *err)
 {
 	const char *s = val;
 	size_t len = 0;
 	int n;
 
+	if (nr_fmt)
+		*nr_fmt = 0;
 	while (*s) {
+		if (fmt_off && s[0] == '%' && s[1] == 'o') {
+			/* fio's parse_format: the offset's 8 bytes, zero until an I/O pastes its own */
+			if (*nr_fmt == PATTERN_FMT_MAX || PATTERN_MAX - len < 8)
+				return iop_errf(err, -EINVAL,
+						"option %s: '%s' has more %%o than fit (accepted: at most %u %%o, each 8 bytes, in %u bytes of pattern)",
+						o->name, val, PATTERN_FMT_MAX, PATTERN_MAX);
+			memset(out + len, 0, 8);
+			fmt_off[(*nr_fmt)++] = (uint16_t)len;
+			len += 8;
+			s += 2;
+			continue;
+		}
 		n = pattern_token(&s, out + len, PATTERN_MAX - len);
 		if (n < 0)
 			return iop_errf(err, -EINVAL,
@@ -659,6 +673,12 @@ int parse_pattern(const struct opt_def *o, const char *val, unsigned char *out,
 		len += (size_t)n;
 	}
 	return len ? (int)len : bad_value(err, o, val, example);
+}
+
+int parse_pattern(const struct opt_def *o, const char *val, unsigned char *out,
+		  const char *example, struct iop_err *err)
+{
+	return parse_pattern_fmt(o, val, out, example, NULL, NULL, err);
 }
 
 int set_buffer_pattern(struct job_spec *job, const struct opt_def *o, const char *val,

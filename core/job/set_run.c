@@ -455,7 +455,6 @@ int set_ss(struct job_spec *job, const struct opt_def *o, const char *val,
 	return 0;
 }
 
-/* verify_pattern: fio's pattern syntax, as buffer_pattern; the "%o" offset format is not read. */
 int set_verify_interval(struct job_spec *job, const struct opt_def *o, const char *val,
 			       struct iop_err *err)
 {
@@ -473,11 +472,9 @@ int set_verify_pattern(struct job_spec *job, const struct opt_def *o, const char
 {
 	int n;
 
-	if (strstr(val, "%o"))
-		return iop_errf(err, -ENOTSUP,
-				"option %s: the %%o (block offset) format is not supported by iopath",
-				o->name);
-	n = parse_pattern(o, val, job->verify_pattern, "a pattern such as 0xaa555aa5", err);
+	/* fio's pattern syntax, as buffer_pattern, and the %o format: each I/O's offset */
+	n = parse_pattern_fmt(o, val, job->verify_pattern, "a pattern such as 0xaa555aa5 or %o",
+			      job->verify_fmt_off, &job->verify_fmt_nr, err);
 	if (n < 0)
 		return n;
 	job->verify_pattern_len = (unsigned)n;

@@ -31,6 +31,13 @@ int bad_value(struct iop_err *err, const struct opt_def *o, const char *val, con
  * numbers, combined) into out (PATTERN_MAX bytes): its length, or -EINVAL with a line that
  * names the option, where it could not be read and what is accepted (example: when empty).
  */
+/*
+ * fio's pattern syntax into out (PATTERN_MAX bytes): its length, or -errno with err set. With
+ * fmt_off, up to PATTERN_FMT_MAX %o formats too, outside quotes: 8 bytes of zeros reserved in
+ * out, their places in fmt_off[*nr_fmt]; without, a '%' is refused (fio's buffer_pattern).
+ */
+int parse_pattern_fmt(const struct opt_def *o, const char *val, unsigned char *out,
+		      const char *example, uint16_t *fmt_off, unsigned *nr_fmt, struct iop_err *err);
 int parse_pattern(const struct opt_def *o, const char *val, unsigned char *out,
 		  const char *example, struct iop_err *err);
 

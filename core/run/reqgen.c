@@ -270,7 +270,7 @@ void prepare_write(struct worker *w, struct io_req *r)
 		uint64_t seq = w->verify.seq++;
 
 		if (job->verify_pattern_len)
-			verify_pattern_fill(job, r->buf, r->len);
+			verify_pattern_fill(job, r->buf, r->len, r->offset);
 		verify_stamp(job, r->buf, r->offset, r->len, job_verify_unit(job, w->plan->unit),
 			     seq, worker_thread_number(w->plan, w->clone));
 		mark_written(w, r, seq);

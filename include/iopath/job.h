@@ -99,6 +99,7 @@ enum fallocate_mode {
 #define ZONES_MAX 256		/* random_distribution=zoned: fio's limit per direction */
 #define SEQUENCE_MAX 256	/* random_distribution=sequence: block indices */
 #define PATTERN_MAX 512		/* buffer_pattern bytes (fio's MAX_PATTERN_SIZE) */
+#define PATTERN_FMT_MAX 8	/* %o formats in a verify_pattern (fio's verify_fmt[]) */
 
 /* One zone of random_distribution=zoned / zoned_abs. */
 struct zone_split {
@@ -427,6 +428,10 @@ struct job_spec {
 	bool verify_write_sequence;
 	unsigned verify_pattern_len;	/* written data is this pattern, and is checked for it */
 	unsigned char verify_pattern[PATTERN_MAX];
+	/* verify_pattern's %o (fio's paste_blockoff): where in the pattern each I/O's offset goes,
+	 * 8 bytes little-endian (fewer where the pattern ends first) */
+	unsigned verify_fmt_nr;
+	uint16_t verify_fmt_off[PATTERN_FMT_MAX];
 	bool fill_device;		/* writing until ENOSPC ends the job, without an error */
 	/* continue_on_error: a bit per enum err_type whose non-fatal errors the job survives
 	 * (counted in total_err); ignore_error sets a bit too, and replaces that type's list of

@@ -152,10 +152,10 @@ Test(workloads, failed_run_removes_its_files)
 {
 	const char *dir = tmpdir_make();
 	struct run_out r = iopath_run("run", "randread-4k-qd1", "--target", dir, "--scale=1/1024",
-				      "ioengine=mmap", NULL);
+				      "ioengine=io_uring", "hipri=1", "direct=0", NULL);
 
 	cr_assert_eq(r.status, 1, "exit %d: %s", r.status, r.err);
-	cr_assert_not_null(strstr(r.err, "direct=1"), "%s", r.err);
+	cr_assert_not_null(strstr(r.err, "hipri (IOPOLL) needs direct=1"), "%s", r.err);
 	cr_assert_eq(count_entries(dir), 0);
 	run_out_free(&r);
 }

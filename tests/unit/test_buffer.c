@@ -42,7 +42,7 @@ Test(verify, every_type_checks_its_own_block_clean)
 		if (v == VERIFY_PATTERN) {
 			memcpy(job.verify_pattern, "\xde\xad", 2);
 			job.verify_pattern_len = 2;
-			verify_pattern_fill(&job, buf, sizeof(buf));
+			verify_pattern_fill(&job, buf, sizeof(buf), 0);
 		} else {
 			memset(buf, (int)v, sizeof(buf));
 		}
@@ -178,7 +178,7 @@ Test(verify, pattern_checks_every_byte)
 	verify_job(&job, VERIFY_PATTERN);
 	memcpy(job.verify_pattern, "\x01\x02\x03", 3);
 	job.verify_pattern_len = 3;
-	verify_pattern_fill(&job, buf, sizeof(buf));
+	verify_pattern_fill(&job, buf, sizeof(buf), 0);
 	buf[4000] ^= 0x80;
 	cr_assert_eq(verify_check_job(&job, buf, 0, sizeof(buf), 1024, -1, &bad, why, sizeof(why)), -EILSEQ);
 	cr_assert_eq(bad, 3072);

@@ -233,6 +233,29 @@ Test(workopts, buffer_pattern_fio_syntax)
 	check_pattern("100x5", (const unsigned char *)"\x0a\x05", 2);
 }
 
+/* fio's lib/pattern.c examples #7 and #9: %o reserves 8 bytes; buffer_pattern has no %o */
+Test(workopts, verify_pattern_offset_formats_reserve_eight_bytes)
+{
+	cr_assert_eq(parse("[a]\nverify=pattern\nverify_pattern=-100xab\"1\"%o\"2\"\n"), 0, "%s",
+		     err.msg);
+	cr_assert_eq(job0()->verify_pattern_len, 15);
+	cr_assert_eq(job0()->verify_fmt_nr, 1);
+	cr_assert_eq(job0()->verify_fmt_off[0], 6);
+	cr_assert_arr_eq(job0()->verify_pattern, "\xf6\xff\xff\xff\xab\x31\0\0\0\0\0\0\0\0\x32", 15);
+	job_list_free(&jobs);
+	setup();
+	cr_assert_eq(parse("[a]\nverify=pattern\nverify_pattern=%o0xdeadbeef%o\n"), 0, "%s", err.msg);
+	cr_assert_eq(job0()->verify_pattern_len, 20);
+	cr_assert_eq(job0()->verify_fmt_nr, 2);
+	cr_assert_eq(job0()->verify_fmt_off[1], 12);
+	job_list_free(&jobs);
+	setup();
+	cr_assert_neq(parse("[a]\nbuffer_pattern=%o\n"), 0);
+	job_list_free(&jobs);
+	setup();
+	cr_assert_neq(parse("[a]\nverify=pattern\nverify_pattern=%o%o%o%o%o%o%o%o%o\n"), 0);
+}
+
 Test(workopts, buffer_pattern_turns_scramble_off_and_refills_for_readers)
 {
 	cr_assert_eq(parse("[a]\nrw=randrw\nbuffer_pattern=0x55\n[b]\nrw=write\nbuffer_pattern=0x55\n"),
