@@ -42,6 +42,7 @@ void job_defaults(struct job_spec *job)
 	job->thinktime_blocks = 1;
 	job->clat_percentiles = true;
 	job->per_job_logs = true;
+	job->bw_avg_ms = job->iops_avg_ms = 500;	/* fio's bwavgtime, iopsavgtime */
 	job->file_service_nr = 1;
 	job->scramble_buffers = true;
 	job->dist_center = -1.0;

@@ -101,8 +101,10 @@ void measure_start(struct worker *w, uint64_t t)
 	w->next_progress_ns = t;
 	w->in_ramp = false;
 	w->start_ns = t;
-	w->last_sample_ns = t;
-	w->next_sample_ns = t + SAMPLE_NS;
+	w->last_bw_ns = w->last_iops_ns = t;
+	w->next_bw_ns = t + w->job->bw_avg_ms * 1000000ull;
+	w->next_iops_ns = t + w->job->iops_avg_ms * 1000000ull;
+	w->next_sample_ns = w->next_bw_ns < w->next_iops_ns ? w->next_bw_ns : w->next_iops_ns;
 	if (w->job->runtime_ns)
 		w->deadline_ns = t + w->job->runtime_ns;
 	getrusage(RUSAGE_THREAD, &w->ru_start);
@@ -126,28 +128,53 @@ static void check_files_present(struct worker *w)
 	}
 }
 
+/* The next of a sample every period_ns after *next, past t. */
+static uint64_t sample_after(uint64_t next, uint64_t period_ns, uint64_t t)
+{
+	next += period_ns;
+	return next <= t ? t + period_ns : next;
+}
+
+/*
+ * The samples due at t: bandwidth every bwavgtime, IOPS every iopsavgtime (fio's
+ * add_bw_samples, add_iops_samples), each over the time since its own last sample.
+ */
 void take_sample(struct worker *w, uint64_t t)
 {
-	double secs = (double)(t - w->last_sample_ns) / 1e9;
+	const struct job_spec *job = w->job;
+	bool bw = t >= w->next_bw_ns, iops = t >= w->next_iops_ns;
+	double bw_secs = (double)(t - w->last_bw_ns) / 1e9;
+	double iops_secs = (double)(t - w->last_iops_ns) / 1e9;
 	unsigned d;
 
 	check_files_present(w);
 
-	for (d = 0; d < 3 && !w->job->disable_bw; d++) {
-		if (d == DDIR_READ ? !job_reads(w->job->rw) :
-		    d == DDIR_WRITE ? !job_writes_data(w->job->rw) : !w->trims)
+	for (d = 0; d < 3 && !job->disable_bw; d++) {
+		if (d == DDIR_READ ? !job_reads(job->rw) :
+		    d == DDIR_WRITE ? !job_writes_data(job->rw) : !w->trims)
 			continue;
-		sample_add(&w->st[d].bw, (double)(w->st[d].bytes - w->sample_last_bytes[d]) / secs);
-		sample_add(&w->st[d].iops, (double)(w->st[d].ios - w->sample_last_ios[d]) / secs);
-		w->sample_last_bytes[d] = w->st[d].bytes;
-		w->sample_last_ios[d] = w->st[d].ios;
+		if (bw) {
+			sample_add(&w->st[d].bw,
+				   (double)(w->st[d].bytes - w->sample_last_bytes[d]) / bw_secs);
+			w->sample_last_bytes[d] = w->st[d].bytes;
+		}
+		if (iops) {
+			sample_add(&w->st[d].iops,
+				   (double)(w->st[d].ios - w->sample_last_ios[d]) / iops_secs);
+			w->sample_last_ios[d] = w->st[d].ios;
+		}
 	}
 	/* in a reporting group (or the run's agg logs): the runner sums the members' progress
 	 * interval by interval */
-	if ((w->job->group_reporting || w->job->agg_bw_log) && !w->job->disable_bw)
+	if ((job->group_reporting || job->agg_bw_log) && !job->disable_bw)
 		progress_log_add(&w->progress, t - w->start_ns, w->st);
-	w->last_sample_ns = t;
-	w->next_sample_ns += SAMPLE_NS;
-	if (w->next_sample_ns <= t)
-		w->next_sample_ns = t + SAMPLE_NS;
+	if (bw) {
+		w->last_bw_ns = t;
+		w->next_bw_ns = sample_after(w->next_bw_ns, job->bw_avg_ms * 1000000ull, t);
+	}
+	if (iops) {
+		w->last_iops_ns = t;
+		w->next_iops_ns = sample_after(w->next_iops_ns, job->iops_avg_ms * 1000000ull, t);
+	}
+	w->next_sample_ns = w->next_bw_ns < w->next_iops_ns ? w->next_bw_ns : w->next_iops_ns;
 }

@@ -276,7 +276,9 @@ static void result_group_samples(struct job_result *r, struct worker *const *ws,
 	for (d = 0; d < 2; d++) {
 		if (!r->dir[d].bw.n)
 			continue;
-		if (group_samples(m, nm, d, &r->dir[d].bw, &r->dir[d].iops) && !r->error) {
+		if (group_samples(m, nm, d, ws[0]->job->bw_avg_ms * 1000000ull,
+				  ws[0]->job->iops_avg_ms * 1000000ull, &r->dir[d].bw,
+				  &r->dir[d].iops) && !r->error) {
 			r->error = ENOMEM;
 			snprintf(r->errmsg, sizeof(r->errmsg),
 				 "out of memory for the group's bandwidth samples");
@@ -404,7 +406,7 @@ static int agg_logs(struct worker *const *ws, unsigned n, struct group_member *m
 		a.d = d;
 		if (!a.f)
 			return -errno;
-		ret = group_series(m, nm, d, agg_line, &a);
+		ret = group_series(m, nm, d, SAMPLE_NS, agg_line, &a);
 		if (ferror(a.f) && !ret)
 			ret = -EIO;
 		if (fclose(a.f) && !ret)

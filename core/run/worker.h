@@ -360,9 +360,10 @@ struct worker {
 	uint64_t ramp_end_ns;
 	uint64_t deadline_ns;
 	bool in_ramp;
-	uint64_t next_sample_ns;
-	uint64_t last_sample_ns;
-	uint64_t sample_last_bytes[3];	/* st[].bytes and st[].ios at the last sample */
+	uint64_t next_sample_ns;	/* the next bw or IOPS sample's time, whichever is first */
+	uint64_t next_bw_ns, next_iops_ns;	/* each every bwavgtime, iopsavgtime */
+	uint64_t last_bw_ns, last_iops_ns;
+	uint64_t sample_last_bytes[3];	/* st[].bytes at the last bw sample, st[].ios at the IOPS one */
 	uint64_t sample_last_ios[3];
 	struct progress_log progress;	/* group_reporting: its progress at each sample */
 	struct rusage ru_start;

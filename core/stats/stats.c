@@ -210,10 +210,10 @@ static void member_at(const struct group_member *m, unsigned *k, uint64_t x, uns
 	*ios = (double)a->ios[d] + frac * ((double)b->ios[d] - (double)a->ios[d]);
 }
 
-int group_series(const struct group_member *m, unsigned n, unsigned d, group_slot_fn fn,
-		 void *arg)
+int group_series(const struct group_member *m, unsigned n, unsigned d, uint64_t period_ns,
+		 group_slot_fn fn, void *arg)
 {
-	const double secs = (double)SAMPLE_NS / 1e9;
+	const double secs = (double)period_ns / 1e9;
 	uint64_t slots = 0, s, last;
 	unsigned i, *cur;
 	double *prev_b, *prev_i;
@@ -222,7 +222,7 @@ int group_series(const struct group_member *m, unsigned n, unsigned d, group_slo
 	for (i = 0; i < n; i++) {
 		if (!m[i].log || !m[i].log->n)
 			continue;
-		last = m[i].log->p[m[i].log->n - 1].t / SAMPLE_NS;
+		last = m[i].log->p[m[i].log->n - 1].t / period_ns;
 		if (last > slots)
 			slots = last;
 	}
@@ -237,13 +237,13 @@ int group_series(const struct group_member *m, unsigned n, unsigned d, group_slo
 		double sum_b = 0, sum_i = 0, b, io;
 
 		for (i = 0; i < n; i++) {
-			member_at(&m[i], &cur[i], s * SAMPLE_NS, d, &b, &io);
+			member_at(&m[i], &cur[i], s * period_ns, d, &b, &io);
 			sum_b += b - prev_b[i];
 			sum_i += io - prev_i[i];
 			prev_b[i] = b;
 			prev_i[i] = io;
 		}
-		fn(arg, s * SAMPLE_NS, sum_b / secs, sum_i / secs);
+		fn(arg, s * period_ns, sum_b / secs, sum_i / secs);
 	}
 	ret = 0;
 out:
@@ -262,18 +262,27 @@ static void add_slot(void *arg, uint64_t t, double bps, double iops)
 	struct slot_samples *ss = arg;
 
 	(void)t;
-	sample_add(ss->bw, bps);
-	sample_add(ss->iops, iops);
+	if (ss->bw)
+		sample_add(ss->bw, bps);
+	if (ss->iops)
+		sample_add(ss->iops, iops);
 }
 
-int group_samples(const struct group_member *m, unsigned n, unsigned d, struct sample_stat *bw,
-		  struct sample_stat *iops)
+int group_samples(const struct group_member *m, unsigned n, unsigned d, uint64_t bw_ns,
+		  uint64_t iops_ns, struct sample_stat *bw, struct sample_stat *iops)
 {
 	struct slot_samples ss = { bw, iops };
+	int ret;
 
 	sample_init(bw);
 	sample_init(iops);
-	return group_series(m, n, d, add_slot, &ss);
+	if (bw_ns == iops_ns)
+		return group_series(m, n, d, bw_ns, add_slot, &ss);
+	ss.iops = NULL;
+	ret = group_series(m, n, d, bw_ns, add_slot, &ss);
+	ss.bw = NULL;
+	ss.iops = iops;
+	return ret ? ret : group_series(m, n, d, iops_ns, add_slot, &ss);
 }
 
 void dir_stat_init(struct dir_stat *d)

@@ -114,17 +114,19 @@ struct group_member {
 };
 
 /*
- * The samples of direction d (0 read, 1 write) of a reporting group: one per 500 ms from the
- * members' start, for as long as any member took samples, each the sum of what every member
- * moved in it (between a member's samples, linearly; after its end, nothing). 0 or -ENOMEM.
+ * The samples of direction d (0 read, 1 write) of a reporting group: bandwidth one per bw_ns
+ * (bwavgtime, 500 ms by default) and IOPS one per iops_ns (iopsavgtime) from the members'
+ * start, for as long as any member took samples, each the sum of what every member moved in
+ * it (between a member's samples, linearly; after its end, nothing). 0 or -ENOMEM.
  */
-int group_samples(const struct group_member *m, unsigned n, unsigned d, struct sample_stat *bw,
-		  struct sample_stat *iops);
+int group_samples(const struct group_member *m, unsigned n, unsigned d, uint64_t bw_ns,
+		  uint64_t iops_ns, struct sample_stat *bw, struct sample_stat *iops);
 
-/* The same sums slot by slot, in time order: fn(arg, slot end in ns, bytes/s, I/Os per s). */
+/* The same sums slot by slot (period_ns each), in time order: fn(arg, slot end in ns, bytes/s,
+ * I/Os per s). */
 typedef void (*group_slot_fn)(void *arg, uint64_t t, double bps, double iops);
-int group_series(const struct group_member *m, unsigned n, unsigned d, group_slot_fn fn,
-		 void *arg);
+int group_series(const struct group_member *m, unsigned n, unsigned d, uint64_t period_ns,
+		 group_slot_fn fn, void *arg);
 
 void dir_stat_init(struct dir_stat *d);
 void dir_stat_merge(struct dir_stat *dst, const struct dir_stat *src);

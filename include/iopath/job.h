@@ -350,6 +350,8 @@ struct job_spec {
 	unsigned log_avg_msec;		/* 0: an entry per I/O */
 	bool log_offset;
 	bool log_max_value;
+	unsigned bw_avg_ms;		/* bwavgtime: a bandwidth sample every this many ms */
+	unsigned iops_avg_ms;		/* iopsavgtime: an IOPS sample every this many ms */
 	bool log_unix_epoch;		/* log times: ms of clock log_alternate_epoch_clock_id */
 	bool log_alternate_epoch;	/* the same (fio has both names) */
 	unsigned log_alternate_epoch_clock_id;	/* clock_gettime's clock; 0: CLOCK_REALTIME */

@@ -502,3 +502,47 @@ Test(fio_realjobs, verify_pattern_offset_format_writes_what_fio_writes)
 		side_free(&s);
 	}
 }
+
+/*
+ * bwavgtime and iopsavgtime: the windows of the bandwidth and IOPS samples, each its own. In a
+ * 700 ms job, windows of 5 s give no sample, 500 ms (the default) one, 100 ms several, in both
+ * tools (counts bounded, not timed: fio's helper thread wakes as it likes).
+ */
+Test(fio_realjobs, bwavgtime_and_iopsavgtime_set_the_sample_windows)
+{
+	static const struct {
+		const char *opts;
+		int bw_min, bw_max, iops_min, iops_max;
+	} cases[] = {
+		{ "bwavgtime=5000\niopsavgtime=5000\n", 0, 0, 0, 0 },
+		{ "", 1, 1, 1, 1 },
+		{ "bwavgtime=100\niopsavgtime=5000\n", 2, 7, 0, 0 },
+		{ "bwavgtime=5000\niopsavgtime=100\n", 0, 0, 2, 7 },
+	};
+	static const char *const extra[] = { "--output-format=json", NULL };
+	char text[256];
+	unsigned k, t;
+
+	for (k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
+		struct side s;
+
+		snprintf(text, sizeof(text),
+			 "[b]\nioengine=null\nrw=read\nsize=100g\ntime_based=1\nruntime=700ms\n%s",
+			 cases[k].opts);
+		side_run_ok(&s, text, extra, NULL);
+		for (t = 0; t < 2; t++) {
+			json_t *root = side_json(&s, t);
+			json_t *rd = json_object_get(json_array_get(json_object_get(root, "jobs"), 0),
+						     "read");
+			int bw = (int)json_integer_value(json_object_get(rd, "bw_samples"));
+			int iops = (int)json_integer_value(json_object_get(rd, "iops_samples"));
+
+			cr_expect(bw >= cases[k].bw_min && bw <= cases[k].bw_max,
+				  "%s, %s: %d bandwidth samples", t ? "iopath" : "fio", cases[k].opts, bw);
+			cr_expect(iops >= cases[k].iops_min && iops <= cases[k].iops_max,
+				  "%s, %s: %d IOPS samples", t ? "iopath" : "fio", cases[k].opts, iops);
+			json_decref(root);
+		}
+		side_free(&s);
+	}
+}

@@ -179,14 +179,14 @@ Test(group_samples, members_are_summed_interval_by_interval)
 
 	member_make(&m[0], &la, ms, a, 3, 1700, 340);
 	member_make(&m[1], &lb, ms, b, 3, 1700, 1020);
-	cr_assert_eq(group_samples(m, 2, 0, &bw, &iops), 0);
+	cr_assert_eq(group_samples(m, 2, 0, SAMPLE_NS, SAMPLE_NS, &bw, &iops), 0);
 	/* three whole intervals of 400 bytes (4 I/Os) in 0.5 s: 800 B/s, not 200 and 600 pooled */
 	cr_assert_eq(bw.n, 3);
 	cr_assert_float_eq(bw.min, 800.0, 1e-9);
 	cr_assert_float_eq(bw.max, 800.0, 1e-9);
 	cr_assert_float_eq(sample_mean(&bw), 800.0, 1e-9);
 	cr_assert_float_eq(sample_mean(&iops), 8.0, 1e-9);
-	cr_assert_eq(group_samples(m, 2, 1, &bw, &iops), 0);
+	cr_assert_eq(group_samples(m, 2, 1, SAMPLE_NS, SAMPLE_NS, &bw, &iops), 0);
 	cr_assert_float_eq(sample_mean(&bw), 0.0, 1e-9);	/* nothing written */
 	progress_log_free(&la);
 	progress_log_free(&lb);
@@ -203,7 +203,7 @@ Test(group_samples, a_member_that_ended_adds_nothing_later)
 	member_make(&m[0], &la, ms, a, 3, 1500, 300);
 	/* ended at 250 ms before its first sample, having read 50 bytes */
 	member_make(&m[1], &lb, ms, a, 0, 250, 50);
-	cr_assert_eq(group_samples(m, 2, 0, &bw, &iops), 0);
+	cr_assert_eq(group_samples(m, 2, 0, SAMPLE_NS, SAMPLE_NS, &bw, &iops), 0);
 	cr_assert_eq(bw.n, 3);
 	cr_assert_float_eq(bw.max, 300.0, 1e-9);	/* (100 + 50) / 0.5 s */
 	cr_assert_float_eq(bw.min, 200.0, 1e-9);
@@ -223,7 +223,7 @@ Test(group_samples, samples_late_on_the_grid_are_interpolated)
 	/* both move 1000 B/s; a's samples come 10 and 20 ms late */
 	member_make(&m[0], &la, ms, a, 2, 1100, 1100);
 	member_make(&m[1], &lb, ms2, b, 2, 1100, 1100);
-	cr_assert_eq(group_samples(m, 2, 0, &bw, &iops), 0);
+	cr_assert_eq(group_samples(m, 2, 0, SAMPLE_NS, SAMPLE_NS, &bw, &iops), 0);
 	cr_assert_eq(bw.n, 2);
 	cr_assert_float_eq(bw.min, 2000.0, 1e-6);
 	cr_assert_float_eq(bw.max, 2000.0, 1e-6);
