@@ -298,6 +298,37 @@ static const char *finish_fileop(const struct job_spec *job)
 	return NULL;
 }
 
+static uint32_t gcd32(uint32_t a, uint32_t b)
+{
+	while (b) {
+		uint32_t t = a % b;
+
+		a = b;
+		b = t;
+	}
+	return a;
+}
+
+/*
+ * fio's fixup_options for verify_interval: a write block size range without one takes the
+ * smallest write block; an interval over the smallest write (else, reading, read) block is that
+ * block; one that does not divide the smallest and largest write blocks becomes their greatest
+ * common divisor.
+ */
+static void finish_verify_interval(struct job_spec *job)
+{
+	uint32_t lo = job->bs[DDIR_WRITE], hi = job->bs_max[DDIR_WRITE];
+
+	if (lo != hi && !job->verify_interval)
+		job->verify_interval = lo;
+	if (job->verify_interval > lo)
+		job->verify_interval = lo;
+	else if (job_reads(job->rw) && job->verify_interval > job->bs[DDIR_READ])
+		job->verify_interval = job->bs[DDIR_READ];
+	if (job->verify_interval && (lo % job->verify_interval || hi % job->verify_interval))
+		job->verify_interval = gcd32(lo, hi);
+}
+
 static int finish_mode(struct job_spec *job, struct iop_err *err)
 {
 	if (job->submit_offload && (job->rw == RW_COPY || job->rw == RW_METADATA))
@@ -329,19 +360,8 @@ static int finish_mode(struct job_spec *job, struct iop_err *err)
 		return iop_errf(err, -EINVAL,
 				"%s: nrfiles= with filename=: name every file in filename= (a:b:c) instead",
 				job->origin);
-	/* fio: an interval over the smallest write (else read) block is that block */
-	if (job->verify_interval && job->verify != VERIFY_NONE) {
-		if (job->verify_interval > job->bs[DDIR_WRITE])
-			job->verify_interval = job->bs[DDIR_WRITE];
-		else if (job_reads(job->rw) && job->verify_interval > job->bs[DDIR_READ])
-			job->verify_interval = job->bs[DDIR_READ];
-	}
-	if (job->verify_interval && job->verify != VERIFY_NONE &&
-	    (job->bs[DDIR_WRITE] % job->verify_interval || job->bs[DDIR_READ] % job->verify_interval ||
-	     job->bs_max[0] != job->bs[0] || job->bs_max[1] != job->bs[1]))
-		return iop_errf(err, -EINVAL,
-				"%s: verify_interval=%u must divide the (fixed) block size evenly",
-				job->origin, job->verify_interval);
+	if (job->verify != VERIFY_NONE)
+		finish_verify_interval(job);
 	if (job->verify_backlog && job->verify == VERIFY_NONE)
 		job->verify_backlog = 0;	/* fio: without verify it does nothing */
 	if (job->verify_backlog && !job->verify_backlog_batch)

@@ -546,3 +546,59 @@ Test(fio_realjobs, bwavgtime_and_iopsavgtime_set_the_sample_windows)
 		side_free(&s);
 	}
 }
+
+/* How many of the 4 KiB boundaries of tool t's file name hold fio's verify header magic. */
+static unsigned headers_at_4k(const struct side *s, unsigned t, const char *name)
+{
+	static unsigned char data[1 << 20];
+	size_t n = read_whole(s, t, name, data, sizeof(data)), off;
+	unsigned hits = 0;
+
+	for (off = 0; off + 2 <= n; off += 4096)
+		hits += data[off] == 0xca && data[off + 1] == 0xac;
+	return hits;
+}
+
+/*
+ * verify_interval with a block size split, as fio's fixup_options clamps it: an interval over
+ * the smallest write block becomes that block (64k over 4k..64k blocks: a header every 4k), one
+ * that does not divide the smallest and largest becomes their greatest common divisor (3k with
+ * 8k and 16k blocks: 8k), and a split without one takes the smallest block. Both tools accept
+ * it, verify what they wrote, and put a header at the same places.
+ */
+Test(fio_realjobs, verify_interval_is_clamped_to_the_block_sizes_as_fio)
+{
+	static const struct {
+		const char *opts;
+		unsigned headers;
+	} cases[] = {
+		{ "bssplit=4k/50:64k/50\nverify_interval=64k\n", 256 },
+		{ "bssplit=8k/50:16k/50\nverify_interval=3k\n", 128 },
+		{ "bssplit=8k/50:16k/50\n", 128 },
+	};
+	static const char *const extra[] = { "--output-format=json", NULL };
+	char text[256];
+	unsigned k, t;
+
+	for (k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
+		struct side s;
+
+		snprintf(text, sizeof(text),
+			 "[v]\nioengine=psync\nrw=write\nsize=1m\nfilename=v.dat\nverify=crc32c\n%s",
+			 cases[k].opts);
+		side_run_ok(&s, text, extra, NULL);
+		for (t = 0; t < 2; t++) {
+			json_t *root = side_json(&s, t);
+			json_t *job = json_array_get(json_object_get(root, "jobs"), 0);
+
+			cr_expect_eq(json_integer_value(json_object_get(json_object_get(job, "read"),
+									 "io_bytes")), 1 << 20,
+				     "%s (%s): the read-back", t ? "iopath" : "fio", cases[k].opts);
+			cr_expect_eq(headers_at_4k(&s, t, "v.dat"), cases[k].headers,
+				     "%s (%s): %u headers", t ? "iopath" : "fio", cases[k].opts,
+				     headers_at_4k(&s, t, "v.dat"));
+			json_decref(root);
+		}
+		side_free(&s);
+	}
+}
