@@ -533,6 +533,32 @@ int file_reopen(const struct job_spec *job, int bound, const char *path, bool wr
 	return fd;
 }
 
+/* A new file at path, for writing with the job's flags, marked as iopath's; its descriptor. */
+static int create_marked(const char *path, int flags, struct iop_err *err)
+{
+	int fd = open(path, flags | O_CREAT | O_EXCL, 0644), ret;
+
+	if (fd < 0)
+		return -errno;
+	ret = target_mark_owned(fd, path);
+	if (ret) {
+		close(fd);
+		unlink(path);
+		return iop_errf(err, ret, "cannot mark %s as created by iopath: %s", path,
+				strerror(-ret));
+	}
+	return fd;
+}
+
+int file_create(const struct job_spec *job, const char *path, struct iop_err *err)
+{
+	int fd = create_marked(path, job_open_flags(job, true), err);
+
+	if (fd < 0 && !err->msg[0])
+		return open_failed(job, path, -fd, err);
+	return fd;
+}
+
 int file_open(const struct job_spec *job, const char *path, bool write, bool foreign_ok,
 	      struct iop_err *err)
 {

@@ -93,6 +93,12 @@ int file_open(const struct job_spec *job, const char *path, bool write, bool for
 /* Remove path if it is a regular file (unlink=1); never a device. Returns 0 or -errno. */
 int file_remove(const char *path);
 
+/*
+ * A new empty file at path (O_EXCL: never one that is there), opened for writing with the
+ * job's flags and marked as created by iopath: its descriptor, or -errno with err set.
+ */
+int file_create(const struct job_spec *job, const char *path, struct iop_err *err);
+
 /* Drop the page cache of [start, start + len). */
 int file_invalidate(int fd, uint64_t start, uint64_t len);
 

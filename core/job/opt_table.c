@@ -103,6 +103,8 @@ const struct opt_def opt_table[] = {
 	  .help = "may create files that do not exist (0: they must exist already)" },
 	{ .name = "unlink", .type = OPT_BOOL, FIELD(unlink), .max = 1,
 	  .help = "remove the job's files when done" },
+	{ .name = "unlink_each_loop", .type = OPT_BOOL, FIELD(unlink_each_loop), .max = 1,
+	  .help = "remove the job's files as each loop after the first starts, and write them anew (fio's)" },
 	{ .name = "create_on_open", .type = OPT_BOOL, FIELD(create_on_open), .max = 1,
 	  .help = "create files when opened, without laying them out" },
 	{ .name = "fallocate", .type = OPT_FN, .fn = set_fallocate,

@@ -600,6 +600,30 @@ static int finish_pre_read(struct job_spec *job, struct iop_err *err)
 	return 0;
 }
 
+/*
+ * unlink_each_loop between loops: the files are written anew each loop, so a job that reads
+ * would read removed files (fio 3.33 fails it as the second loop opens them) and is refused, as
+ * are the combinations iopath does not run with it.
+ */
+static int finish_unlink_each_loop(struct job_spec *job, struct iop_err *err)
+{
+	const char *what;
+
+	if (!job_unlinks_each_loop(job))
+		return 0;
+	what = job_reads(job->rw) ? "a job that reads (the second loop would find its files removed; fio 3.33 fails such a job)" :
+	       !job_writes_data(job->rw) || job->rw == RW_COPY || job->rw == RW_METADATA ?
+	       "a job that does not write its files' data" :
+	       job->verify != VERIFY_NONE ? "verify (not supported by iopath)" :
+	       job->submit_offload ? "io_submit_mode=offload (not supported by iopath)" :
+	       (job->engine->flags & ENGINE_FILE_OP) ? "a file-operation engine" : NULL;
+	if (what)
+		return iop_errf(err, -EINVAL,
+				"%s: unlink_each_loop=1 with loops=%u is refused for %s (accepted: a writing job of a data engine, or loops=1)",
+				job->origin, job->loops, what);
+	return 0;
+}
+
 int job_finish(struct job_spec *job, struct iop_err *err)
 {
 	const struct engine_entry *ent = engine_find(job->ioengine);
@@ -633,6 +657,8 @@ int job_finish(struct job_spec *job, struct iop_err *err)
 		ret = finish_log_epoch(job, err);
 	if (!ret)
 		ret = finish_pre_read(job, err);
+	if (!ret)
+		ret = finish_unlink_each_loop(job, err);
 	if (ret)
 		return ret;
 	/* fio's fixup_options: 0 or more than iodepth is iodepth (refill at once) */

@@ -480,6 +480,10 @@ int plan_job(const struct job_spec *job, const struct target_policy *pol,
 	if (job->rw == RW_METADATA)
 		return plan_metadata(job, plan, err);
 	plan->shared = file_names_shared(job);
+	if (plan->shared && job->numjobs > 1 && job_unlinks_each_loop(job))
+		return iop_errf(err, -EINVAL,
+				"job %s: unlink_each_loop=1 with numjobs=%u sharing their files is refused: one worker would remove the files the others still write (give each its own, e.g. filename_format=$jobname.$jobnum)",
+				job->name, job->numjobs);
 	for (c = 0; c < (plan->shared ? 1 : plan->nr_workers); c++) {
 		n = file_names(job, c, &plan->names, err);
 		if (n < 0)

@@ -239,10 +239,11 @@ int check_target(const struct job_spec *job, const struct job_plan *plan,
 			return iop_errf(err, -EEXIST,
 					"job %s: ioengine=%s would delete %s, which iopath did not create (give overwrite=1 in the job, --allow-overwrite, or IOPATH_ALLOW_OVERWRITE=PATH in the environment, to allow it)",
 					job->name, job->engine->name, path);
-		if (job->unlink)
+		if (job->unlink || job_unlinks_each_loop(job))
 			return iop_errf(err, -EEXIST,
-					"job %s: unlink=1 would remove %s, which iopath did not create (give overwrite=1 in the job, --allow-overwrite, or IOPATH_ALLOW_OVERWRITE=PATH in the environment, to allow it)",
-					job->name, path);
+					"job %s: %s would remove %s, which iopath did not create (give overwrite=1 in the job, --allow-overwrite, or IOPATH_ALLOW_OVERWRITE=PATH in the environment, to allow it)",
+					job->name, job->unlink ? "unlink=1" : "unlink_each_loop=1",
+					path);
 		if (writes)
 			return iop_errf(err, -EEXIST,
 					"job %s: %s exists and was not created by iopath; this write job would overwrite it (give overwrite=1 in the job, --allow-overwrite, or IOPATH_ALLOW_OVERWRITE=PATH in the environment, to allow it)",

@@ -263,51 +263,6 @@ static int pre_read_files(struct worker *w)
 	return 0;
 }
 
-/*
- * The rest of what the worker's engine instances are set up with (setup_buffers gave the
- * request pool and buffers): its option block, files and the job's settings.
- */
-static void worker_params(struct worker *w)
-{
-	const struct job_spec *job = w->job;
-	struct engine_params *p = &w->params;
-
-	p->opts = job->engine_opts;
-	p->files = w->files;
-	p->nr_files = w->nr_files;
-	p->direct = job->direct;
-	p->writes = job_changes_files(job);
-	p->advise = job_engine_advise(job);
-	p->atomic = job->atomic;
-}
-
-static int setup_engine(struct worker *w)
-{
-	const struct job_spec *job = w->job;
-	const struct engine_ops *ops = job->engine;
-	unsigned i;
-	int ret;
-
-	worker_params(w);
-	w->eng.ops = ops;
-	ret = ops->init(&w->eng, &w->params);
-	if (ret) {
-		worker_fail(w, -ret, "engine %s: %s", ops->name,
-			    w->eng.err[0] ? w->eng.err : strerror(-ret));
-		return ret;
-	}
-	w->eng_ready = true;
-	for (i = 0; ops->open_file && !(ops->flags & ENGINE_FILE_OP) && i < w->nr_files; i++) {
-		ret = ops->open_file(&w->eng, &w->files[i]);
-		if (ret) {
-			worker_fail(w, -ret, "engine %s: %s: %s", ops->name, w->files[i].path,
-				    w->eng.err[0] ? w->eng.err : strerror(-ret));
-			return ret;
-		}
-	}
-	return 0;
-}
-
 /* end_fsync: part of the job's runtime (as in fio), each flush counted as a sync. */
 static void end_fsync(struct worker *w)
 {
@@ -514,6 +469,26 @@ static bool verify_round_again(struct worker *w)
 }
 
 /*
+ * unlink_each_loop: the next loop, on files removed and created again (worker_unlink_loop);
+ * true when one is set up.
+ */
+static bool unlink_round_again(struct worker *w)
+{
+	unsigned i;
+
+	if (!job_unlinks_each_loop(w->job) || !w->loops_left || w->aborted || run_terminated(w))
+		return false;
+	w->loops_left--;
+	w->issued_ios = 0;
+	w->bytes_issued = 0;
+	w->zone_bytes = 0;
+	w->seq_ran_off = false;
+	for (i = 0; i < w->nr_files; i++)
+		gen_rewind(&w->gens[i]);
+	return !worker_unlink_loop(w);
+}
+
+/*
  * A phase of the job ended at w->end_ns (from: its start): its time counts for the
  * directions it did, as fio's update_runtime counts it. An I/O phase counts for the
  * directions the job does (reads also for verify_backlog's); the verify pass only for reads.
@@ -625,6 +600,10 @@ static void worker_shape(struct worker *w)
 	    job->loops > 1) {
 		w->target_loops = 1;
 		w->loops_left = job->loops - 1;
+	} else if (job_unlinks_each_loop(job)) {
+		/* unlink_each_loop: a pass per loop, the files made anew between them */
+		w->target_loops = 1;
+		w->loops_left = job->loops - 1;
 	}
 	w->bytes_target = io_target(plan_worker_bytes(w->plan, w->clone), job->io_size, w->target_loops);
 }
@@ -664,7 +643,7 @@ static int worker_setup(struct worker *w)
 	if (!ret && job->read_iolog[0])
 		ret = replay_setup(w);
 	if (!ret)
-		ret = setup_engine(w);
+		ret = worker_engine_start(w);
 	if (!ret && w->verify.check_reads && job->verify_async)
 		ret = vfy_start(w);
 	return ret;
@@ -728,7 +707,7 @@ static void worker_phases(struct worker *w)
 			io_loop(w);
 			phase_done(w, from, true);
 		}
-		if (!verify_round_again(w))
+		if (!verify_round_again(w) && !unlink_round_again(w))
 			break;
 		io_phase(w, w->end_ns);
 	}

@@ -278,6 +278,7 @@ struct job_spec {
 	char numa_mem_nodes[64];
 	bool submit_offload;		/* io_submit_mode=offload: a pool of I/O threads submits */
 	bool unlink;
+	bool unlink_each_loop;		/* the files removed and made anew between loops */
 	bool create_on_open;
 	enum fallocate_mode fallocate;
 	unsigned iodepth;
@@ -485,6 +486,13 @@ static inline uint16_t job_ioprio(const struct job_spec *job)
 	if (!job->ioprio_given)
 		return 0;
 	return IOPRIO_VALUE(job->ioprio_class ? job->ioprio_class : IOPRIO_CLASS_BE, job->ioprio);
+}
+
+/* unlink_each_loop with loops to separate: the files go between loops (fio's unlink_all_files). */
+static inline bool job_unlinks_each_loop(const struct job_spec *job)
+{
+	return job->unlink_each_loop && job->loops > 1 && !job->time_based &&
+	       !(job->engine && (job->engine->flags & ENGINE_DISKLESS));
 }
 
 /* The granularity of verify headers: verify_interval, else the job's smallest block. */

@@ -602,3 +602,46 @@ Test(fio_realjobs, verify_interval_is_clamped_to_the_block_sizes_as_fio)
 		side_free(&s);
 	}
 }
+
+/*
+ * unlink_each_loop: as each loop after the first starts, the job's file is removed (and written
+ * anew): two removals for three loops in both tools, every loop's bytes counted, the last
+ * loop's file left whole. A job that reads cannot: fio fails it at its second loop, iopath
+ * refuses it.
+ */
+Test(fio_realjobs, unlink_each_loop_removes_the_files_between_loops)
+{
+	static const char text[] =
+		"[u]\nioengine=psync\nrw=write\nsize=64k\nbs=4k\nfilename=u.dat\nloops=3\n"
+		"unlink_each_loop=1\n";
+	static const char *const extra[] = { "--output-format=json", NULL };
+	struct run_out o;
+	char path[400];
+	struct stat st;
+	struct side s;
+	unsigned t;
+
+	if (!strace_bin())
+		cr_skip_test("strace is not installed (scripts/deps.sh installs it)");
+	side_run_ok(&s, text, extra, "unlink,unlinkat");
+	for (t = 0; t < 2; t++) {
+		json_t *root = side_json(&s, t);
+		json_t *job = json_array_get(json_object_get(root, "jobs"), 0);
+		unsigned removed = trace_count(&s, t, "u.dat\")") - trace_count(&s, t, "ENOENT");
+
+		cr_expect_eq(removed, 2u, "%s: u.dat removed %u times", t ? "iopath" : "fio", removed);
+		cr_expect_eq(json_integer_value(json_object_get(json_object_get(job, "write"),
+								 "io_bytes")), 3 * 65536,
+			     "%s: the loops' bytes", t ? "iopath" : "fio");
+		snprintf(path, sizeof(path), "%s/u.dat", s.dir[t]);
+		cr_expect(!stat(path, &st) && st.st_size == 65536, "%s: u.dat not left whole",
+			  t ? "iopath" : "fio");
+		json_decref(root);
+	}
+	side_free(&s);
+	o = iopath_run("--name=r", "--ioengine=psync", "--filename=r.dat", "--rw=read",
+		       "--size=64k", "--loops=2", "--unlink_each_loop=1", "--parse-only", NULL);
+	cr_expect_eq(o.status, 2, "a reading job: exit %d: %s", o.status, o.err);
+	cr_expect(strstr(o.err, "unlink_each_loop=1 with loops=2"), "%s", o.err);
+	run_out_free(&o);
+}
