@@ -233,12 +233,23 @@ int set_replay_skip(struct job_spec *job, const struct opt_def *o, const char *v
 int set_mem(struct job_spec *job, const struct opt_def *o, const char *val,
 		   struct iop_err *err)
 {
-	static const char *const refused[] = { "shm", "shmhuge", "mmaphuge", "mmapshared",
-					       "cudamalloc" };
+	static const char *const refused[] = { "shm", "shmhuge", "mmaphuge", "cudamalloc" };
 	size_t i, n = strcspn(val, ":");
+	bool shared = n == strlen("mmapshared") && !strncmp(val, "mmapshared", n);
 
-	if (!strcmp(val, "malloc") || !strcmp(val, "mmap")) {
+	job->mem_file[0] = '\0';
+	job->mem_shared = false;
+	if (!strcmp(val, "malloc") || !strcmp(val, "mmap") || !strcmp(val, "mmapshared")) {
+		job->mem = MEM_MALLOC;	/* fio: without a file, mmapshared maps private memory too */
+		return 0;
+	}
+	if (shared || (n == strlen("mmap") && !strncmp(val, "mmap", n))) {
+		/* fio's alloc_mem_mmap: mmap:FILE private (FILE truncated), mmapshared:FILE shared */
+		if (!val[n + 1] || strlen(val + n + 1) >= sizeof(job->mem_file))
+			return bad_value(err, o, val, "mmap:FILE or mmapshared:FILE with a file name");
+		snprintf(job->mem_file, sizeof(job->mem_file), "%s", val + n + 1);
 		job->mem = MEM_MALLOC;
+		job->mem_shared = shared;
 		return 0;
 	}
 	if (!strcmp(val, "thp")) {
@@ -248,9 +259,9 @@ int set_mem(struct job_spec *job, const struct opt_def *o, const char *val,
 	for (i = 0; i < sizeof(refused) / sizeof(refused[0]); i++)
 		if (strlen(refused[i]) == n && !strncmp(val, refused[i], n))
 			return iop_errf(err, -EINVAL,
-					"option %s: %s is not supported by iopath (accepted: thp, malloc, mmap)",
+					"option %s: %s is not supported by iopath (accepted: thp, malloc, mmap, mmap:FILE, mmapshared, mmapshared:FILE)",
 					o->name, val);
-	return bad_value(err, o, val, "thp malloc mmap");
+	return bad_value(err, o, val, "thp malloc mmap mmap:FILE mmapshared mmapshared:FILE");
 }
 
 int set_clocksource(struct job_spec *job, const struct opt_def *o, const char *val,

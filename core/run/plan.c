@@ -479,6 +479,15 @@ int plan_job(const struct job_spec *job, const struct target_policy *pol,
 				job->directory);
 	if (job->rw == RW_METADATA)
 		return plan_metadata(job, plan, err);
+	if (job->mem_file[0] && (pol->readonly ||
+				 (!access(job->mem_file, F_OK) && !target_owned(job->mem_file) &&
+				  !may_overwrite(job, pol, job->mem_file))))
+		return iop_errf(err, pol->readonly ? -EROFS : -EEXIST,
+				"job %s: mem=%s:%s %s (give overwrite=1 in the job, --allow-overwrite, or IOPATH_ALLOW_OVERWRITE=PATH in the environment, to allow it)",
+				job->name, job->mem_shared ? "mmapshared" : "mmap", job->mem_file,
+				pol->readonly ? "maps a file for writing, and --readonly forbids that" :
+				job->mem_shared ? "would write the job's buffers into a file iopath did not create" :
+				"would truncate a file iopath did not create");
 	plan->shared = file_names_shared(job);
 	if (plan->shared && job->numjobs > 1 && job_unlinks_each_loop(job))
 		return iop_errf(err, -EINVAL,

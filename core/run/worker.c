@@ -798,6 +798,16 @@ void worker_free(struct worker *w)
 	else if (w->params.buf_base && w->params.buf_len && !w->bufs_in_flight)
 		munmap(w->params.buf_base, w->params.buf_len);
 	w->buf_map = NULL;
+	if (w->mem_open) {
+		struct stat fst, nst;
+
+		/* the mem= file this worker made goes, if its name is still that file */
+		if (w->mem_created && !fstat(w->mem_fd, &fst) && !lstat(w->job->mem_file, &nst) &&
+		    fst.st_dev == nst.st_dev && fst.st_ino == nst.st_ino)
+			(void)target_remove(w->job->mem_file);
+		close(w->mem_fd);
+		w->mem_open = false;
+	}
 	free(w->params.reqs);
 	free(w->rate.sched_ns);
 	w->rate.sched_ns = NULL;

@@ -244,6 +244,8 @@ struct worker {
 	void *buf_map;			/* the mapping buf_base lies in (aligned inside it) */
 	size_t buf_map_len;
 	bool buf_huge;			/* transparent huge pages were advised for the buffers */
+	int mem_fd;			/* mem=mmap:FILE / mmapshared:FILE: FILE, when mem_open */
+	bool mem_open, mem_created;	/* ... and whether this worker created it (it removes it) */
 
 	struct rng rng;
 	struct rng buf_rng;

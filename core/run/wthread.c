@@ -8,13 +8,16 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <fcntl.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
 #include "io/buffer.h"
 #include "base/cpulist.h"
 #include "base/numapol.h"
+#include "job/target.h"
 #include "run/worker.h"
 #include "run/runner.h"
 
@@ -162,6 +165,66 @@ static int map_buffers(struct worker *w, bool huge)
 	return 0;
 }
 
+/*
+ * mem=mmap:FILE and mmapshared:FILE (fio's alloc_mem_mmap): the buffers are FILE mapped, private
+ * with FILE truncated to their size for mmap, shared and FILE as it is for mmapshared (what is
+ * read lands in FILE: P2P memory, for one). A FILE that is not there is created, marked, and
+ * removed when the worker ends, as fio does; one that is there must be iopath's or one the user
+ * allowed it to overwrite, checked on its descriptor. A shared FILE shorter than the buffers is
+ * refused (fio faults on the pages past its end).
+ */
+static int map_file_buffers(struct worker *w)
+{
+	const struct job_spec *job = w->job;
+	const char *path = job->mem_file, *kind = job->mem_shared ? "mmapshared" : "mmap";
+	size_t len = w->params.buf_len;
+	struct stat st;
+	void *map;
+	int fd;
+
+	fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+	if (fd >= 0) {
+		w->mem_created = true;
+		(void)target_mark_owned(fd, path);
+	} else if (errno == EEXIST) {
+		fd = open(path, O_RDWR | O_NOFOLLOW | O_CLOEXEC);
+		if (fd >= 0 && !target_owned_fd(fd, path) && !may_overwrite(job, w->plan->pol, path)) {
+			close(fd);
+			worker_fail(w, EEXIST,
+				    "mem=%s:%s: the file is there and was not created by iopath; mapping it would %s it (give overwrite=1 in the job, --allow-overwrite, or IOPATH_ALLOW_OVERWRITE=PATH in the environment, to allow it)",
+				    kind, path, job->mem_shared ? "write the buffers into" : "truncate");
+			return -EEXIST;
+		}
+	}
+	if (fd < 0) {
+		worker_fail(w, errno, "mem=%s:%s: %s", kind, path, strerror(errno));
+		return -errno;
+	}
+	w->mem_fd = fd;
+	w->mem_open = true;
+	if (!job->mem_shared && ftruncate(fd, (off_t)len)) {
+		worker_fail(w, errno, "mem=mmap:%s: truncating it to %zu bytes: %s", path, len,
+			    strerror(errno));
+		return -errno;
+	}
+	if (job->mem_shared && !fstat(fd, &st) && S_ISREG(st.st_mode) && (uint64_t)st.st_size < len) {
+		worker_fail(w, EINVAL,
+			    "mem=mmapshared:%s is %llu bytes; the job's buffers need %zu (iodepth x the largest block)",
+			    path, (unsigned long long)st.st_size, len);
+		return -EINVAL;
+	}
+	map = mmap(NULL, len, PROT_READ | PROT_WRITE, job->mem_shared ? MAP_SHARED : MAP_PRIVATE,
+		   fd, 0);
+	if (map == MAP_FAILED) {
+		worker_fail(w, errno, "mem=%s:%s: mmap of %zu bytes: %s", kind, path, len,
+			    strerror(errno));
+		return -errno;
+	}
+	w->buf_map = w->params.buf_base = map;
+	w->buf_map_len = len;
+	return 0;
+}
+
 /* The request pool and its buffers: the first part of the worker's engine_params. */
 static int setup_buffers(struct worker *w)
 {
@@ -174,7 +237,7 @@ static int setup_buffers(struct worker *w)
 	p->iodepth = p->nr_reqs = depth;
 	p->buf_size = sz;
 	p->buf_len = sz * depth;
-	ret = map_buffers(w, job->mem == MEM_THP);
+	ret = job->mem_file[0] ? map_file_buffers(w) : map_buffers(w, job->mem == MEM_THP);
 	if (ret)
 		return ret;
 	p->reqs = calloc(depth, sizeof(*p->reqs));

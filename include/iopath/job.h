@@ -448,6 +448,8 @@ struct job_spec {
 	bool verify_only;		/* write nothing: read back and check what an earlier run wrote */
 	enum job_clock clocksource;
 	enum job_mem mem;
+	char mem_file[256];		/* mem=mmap:FILE, mmapshared:FILE: the buffers are FILE mapped */
+	bool mem_shared;		/* mmapshared:FILE: MAP_SHARED, as the file is; else MAP_PRIVATE */
 	/* What is not measured (fio's disable_*; gtod_reduce sets all four). */
 	bool disable_lat;		/* total latency (lat_ns) */
 	bool disable_clat;		/* completion latency: clat_ns, percentiles, latency_* */

@@ -645,3 +645,61 @@ Test(fio_realjobs, unlink_each_loop_removes_the_files_between_loops)
 	cr_expect(strstr(o.err, "unlink_each_loop=1 with loops=2"), "%s", o.err);
 	run_out_free(&o);
 }
+
+/*
+ * mem=mmapshared:FILE: the buffers are FILE mapped shared, so what a read brings lands in FILE
+ * (a one-buffer read job leaves its last block there), and stays; mem=mmap:FILE maps it
+ * privately (truncated to the buffers' size), and one that was not there is removed at the end,
+ * as in fio.
+ */
+Test(fio_realjobs, mem_mmapshared_file_holds_what_was_read)
+{
+	static const char text[] =
+		"[global]\nioengine=psync\nbs=4k\nsize=64k\niodepth=1\n"
+		"[mk]\nrw=write\nfilename=buf.dat\n"
+		"[r]\nstonewall\nrw=read\nfilename=data.dat\nmem=mmapshared:buf.dat\n"
+		"[p]\nstonewall\nrw=read\nfilename=data.dat\nmem=mmap:priv.dat\n";
+	static unsigned char buf[64 * 1024], data[64 * 1024];
+	char path[400];
+	struct side s;
+	unsigned t;
+
+	side_run_ok(&s, text, NULL, NULL);
+	for (t = 0; t < 2; t++) {
+		cr_assert_eq(read_whole(&s, t, "buf.dat", buf, sizeof(buf)), sizeof(buf));
+		cr_assert_eq(read_whole(&s, t, "data.dat", data, sizeof(data)), sizeof(data));
+		cr_expect(!memcmp(buf, data + 60 * 1024, 4096),
+			  "%s: buf.dat does not begin with data.dat's last block", t ? "iopath" : "fio");
+		snprintf(path, sizeof(path), "%s/priv.dat", s.dir[t]);
+		cr_expect(access(path, F_OK), "%s: priv.dat was left behind", t ? "iopath" : "fio");
+	}
+	side_free(&s);
+}
+
+/* A mem= file of the user's is neither written through a shared mapping nor truncated unasked. */
+Test(fio_realjobs, mem_file_of_the_users_is_refused)
+{
+	const char *dir = tmpdir_make();
+	char path[400];
+	struct run_out o;
+	struct stat st;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/mine.dat", dir);
+	f = fopen(path, "w");
+	cr_assert_not_null(f);
+	fputs("the user's own", f);
+	cr_assert_eq(fclose(f), 0);
+	o = iopath_run("--name=r", "--ioengine=psync", tmp_str("--filename=%s/d", dir), "--size=64k",
+		       tmp_str("--mem=mmapshared:%s", path), NULL);
+	cr_expect_neq(o.status, 0, "exit %d", o.status);
+	cr_expect(strstr(o.err, "would write the job's buffers into a file iopath did not create"),
+		  "%s", o.err);
+	run_out_free(&o);
+	o = iopath_run("--name=r", "--ioengine=psync", tmp_str("--filename=%s/d", dir), "--size=64k",
+		       tmp_str("--mem=mmap:%s", path), NULL);
+	cr_expect_neq(o.status, 0, "exit %d", o.status);
+	cr_expect(strstr(o.err, "would truncate a file iopath did not create"), "%s", o.err);
+	run_out_free(&o);
+	cr_expect(!stat(path, &st) && st.st_size == 14, "mine.dat was changed");
+}
