@@ -154,16 +154,46 @@ static int parse_bs_value(const struct job_spec *job, const char *s, uint32_t *o
 	return 0;
 }
 
+/*
+ * fio's handle_option splits a number option's value at a ',', else a ':', else a '-', part by
+ * part: bs=4k-512k is reads 4k, writes 512k (a range is bsrange's), bs=4k:8k:16k three sizes.
+ * out: the value with those separators as commas (at most len bytes); false when too long.
+ */
+static bool fio_value_parts(const char *val, char *out, size_t len)
+{
+	const char *s = val;
+	size_t n = strlen(val);
+
+	if (n >= len)
+		return false;
+	memcpy(out, val, n + 1);
+	for (;;) {
+		const char *sep = strchr(s, ',');
+
+		if (!sep)
+			sep = strchr(s, ':');
+		if (!sep)
+			sep = strchr(s, '-');
+		if (!sep)
+			return true;
+		out[sep - val] = ',';
+		s = sep + 1;
+	}
+}
+
 /* bs=4k or bs=4k,64k (read, write[, trim]); an empty part keeps that direction's value. */
 int set_bs(struct job_spec *job, const struct opt_def *o, const char *val,
 		  struct iop_err *err)
 {
-	char buf[2][DIR_PART_MAX];
+	char buf[2][DIR_PART_MAX], parts[3 * DIR_PART_MAX];
 	const char *part[2];
 	uint32_t v[2] = { job->bs[0], job->bs[1] }, trim = 0;
 	const char *third;
 	unsigned d;
 
+	if (!fio_value_parts(val, parts, sizeof(parts)))
+		return bad_value(err, o, val, "a size such as 4k, or read,write sizes such as 4k,64k");
+	val = parts;
 	if (dir_parts(val, buf, part))
 		return bad_value(err, o, val, "a size such as 4k, or read,write sizes such as 4k,64k");
 	for (d = 0; d < 2; d++)

@@ -703,3 +703,46 @@ Test(fio_realjobs, mem_file_of_the_users_is_refused)
 	run_out_free(&o);
 	cr_expect(!stat(path, &st) && st.st_size == 14, "mine.dat was changed");
 }
+
+/* Tool t's JSON: direction dir's total_ios of the first job. */
+static long long side_ios(const struct side *s, unsigned t, const char *dir)
+{
+	json_t *root = side_json(s, t);
+	long long n = json_integer_value(json_object_get(
+		json_object_get(json_array_get(json_object_get(root, "jobs"), 0), dir), "total_ios"));
+
+	json_decref(root);
+	return n;
+}
+
+/*
+ * bs=4k-512k is no range: fio splits a number option's value at ',' else ':' else '-', so it is
+ * reads of 4k and writes of 512k (bs=4k:64k alike); a 4m file is 1024 reads or 8 (64) writes.
+ */
+Test(fio_realjobs, bs_with_a_dash_is_read_and_write_sizes)
+{
+	static const struct {
+		const char *opts;
+		const char *dir;
+		long long ios;
+	} cases[] = {
+		{ "rw=read\nbs=4k-512k\n", "read", 1024 },
+		{ "rw=write\nbs=4k-512k\n", "write", 8 },
+		{ "rw=write\nbs=4k:64k\n", "write", 64 },
+	};
+	static const char *const extra[] = { "--output-format=json", NULL };
+	char text[256];
+	unsigned k, t;
+
+	for (k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
+		struct side s;
+
+		snprintf(text, sizeof(text), "[b]\nioengine=psync\nsize=4m\nfilename=b.dat\n%s",
+			 cases[k].opts);
+		side_run_ok(&s, text, extra, NULL);
+		for (t = 0; t < 2; t++)
+			cr_expect_eq(side_ios(&s, t, cases[k].dir), cases[k].ios, "%s, %s: %lld I/Os",
+				     t ? "iopath" : "fio", cases[k].opts, side_ios(&s, t, cases[k].dir));
+		side_free(&s);
+	}
+}
