@@ -353,7 +353,9 @@ int parse_size_why(const char *s, unsigned kb_base, uint64_t *out, bool *percent
 	}
 	while (n && isspace((unsigned char)sfx[n - 1]))
 		n--;
-	if (n == 1 && sfx[0] == '%') {
+	/* "%%" too: fio reads what follows a '%' as nothing, and job files written through
+	 * printf-style templates double it */
+	if ((n == 1 && sfx[0] == '%') || (n == 2 && sfx[0] == '%' && sfx[1] == '%')) {
 		if (!percent) {
 			*why = "a percentage is not accepted here";
 			return -EINVAL;

@@ -31,6 +31,23 @@ struct side {
  * extra (NULL-ended, may be NULL) and the job file; the outputs are kept in s. With trace
  * (strace's -e trace=CALLS), each tool runs under strace -f, its log in DIR/.strace.
  */
+static int truncate_new(const char *path, off_t len)
+{
+	FILE *f = fopen(path, "w");
+
+	if (!f)
+		return -1;
+	if (ftruncate(fileno(f), len)) {
+		fclose(f);
+		return -1;
+	}
+	return fclose(f);
+}
+
+/* A file of side_prefile_len zero bytes that side_run puts in each scratch directory first. */
+static const char *side_prefile;
+static off_t side_prefile_len;
+
 static void side_run_traced(struct side *s, const char *text, const char *const *extra,
 			    const char *trace)
 {
@@ -51,6 +68,10 @@ static void side_run_traced(struct side *s, const char *text, const char *const 
 		cr_assert_not_null(f);
 		fputs(text, f);
 		cr_assert_eq(fclose(f), 0);
+		if (side_prefile) {
+			snprintf(path, sizeof(path), "%s/%s", s->dir[t], side_prefile);
+			cr_assert_eq(truncate_new(path, side_prefile_len), 0, "%s", path);
+		}
 		n = 0;
 		if (trace) {
 			argv[n++] = "strace";
@@ -745,4 +766,28 @@ Test(fio_realjobs, bs_with_a_dash_is_read_and_write_sizes)
 				     t ? "iopath" : "fio", cases[k].opts, side_ios(&s, t, cases[k].dir));
 		side_free(&s);
 	}
+}
+
+/* size=50%% is fio's 50%: what follows a '%' is nothing to it (a printf-style template's "%%"). */
+Test(fio_realjobs, size_percent_doubled_is_a_percentage)
+{
+	static const char text[] = "[r]\nioengine=psync\nfilename=p.dat\nrw=read\nsize=50%%\n";
+	static const char *const extra[] = { "--output-format=json", NULL };
+	struct side s;
+	unsigned t;
+
+	side_prefile = "p.dat";
+	side_prefile_len = 8 << 20;
+	side_run_ok(&s, text, extra, NULL);
+	side_prefile = NULL;
+	for (t = 0; t < 2; t++) {
+		json_t *root = side_json(&s, t);
+		json_t *r = json_object_get(json_array_get(json_object_get(root, "jobs"), 0), "read");
+
+		cr_expect_eq(json_integer_value(json_object_get(r, "io_bytes")), 4 << 20,
+			     "%s: %lld bytes read", t ? "iopath" : "fio",
+			     json_integer_value(json_object_get(r, "io_bytes")));
+		json_decref(root);
+	}
+	side_free(&s);
 }
