@@ -566,7 +566,9 @@ static int check_log(const struct job_spec *job, const char *opt, const char *pa
 		char msg[sizeof(err->msg)];
 
 		snprintf(msg, sizeof(msg), "%s", err->msg);
-		return iop_errf(err, -EINVAL, "job %s: %s", job->name, msg);
+		/* on by default: the way to run without it is worth a word */
+		return iop_errf(err, -EINVAL, "job %s: %s%s", job->name, msg,
+				strcmp(opt, "verify_state_save") ? "" : "; verify_state_save=0 saves no state");
 	}
 	return 0;
 }
@@ -594,13 +596,15 @@ int check_job_outputs(const struct job_plan *plan, struct iop_err *err)
 		if (!ret && job->write_iolog[0] && !trace_path(job, c, path, sizeof(path)))
 			ret = check_log(job, "write_iolog", path, err);
 		/*
-		 * verify_state_save is on by default, and a state that cannot be saved costs the
-		 * job a line (as in fio): only a name that can never hold one is refused here
+		 * verify_state_save is on by default; a name that holds something already is
+		 * checked as every output is (a state file of iopath's, or an empty file, is
+		 * replaced; a user's file, fio's own state file among them, is refused here, before
+		 * the first I/O, rather than found at the end): a new name is not looked at, and a
+		 * state that still cannot be saved at the end costs the job a line, as in fio
 		 */
 		if (!ret && job->verify != VERIFY_NONE && job->verify_state_save &&
 		    job_writes_data(job->rw) && job->rw != RW_COPY && !job->verify_only &&
-		    !vstate_path(job, c, path, sizeof(path)) && !lstat(path, &st) &&
-		    !S_ISREG(st.st_mode))
+		    !vstate_path(job, c, path, sizeof(path)) && !lstat(path, &st))
 			ret = check_log(job, "verify_state_save", path, err);
 	}
 	return ret;

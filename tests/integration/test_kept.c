@@ -477,6 +477,41 @@ Test(kept, derived_output_names_are_checked_before_the_first_io)
 }
 
 /*
+ * verify_state_save (on by default) onto a file of the user's: refused before the first I/O,
+ * the file as it was; a state file iopath wrote is replaced by the next run.
+ */
+Test(kept, a_verify_state_save_onto_a_users_file_is_refused_before_the_first_io)
+{
+	char state[340], data[340], dopt[360], aux[360];
+	struct run_out r;
+	uint64_t sum;
+
+	dirs("unused.db");
+	snprintf(state, sizeof(state), "%s/local-v-0-verify.state", target);
+	snprintf(data, sizeof(data), "%s/d", target);
+	snprintf(dopt, sizeof(dopt), "--filename=%s", data);
+	snprintf(aux, sizeof(aux), "--aux-path=%s", target);
+	file_write_text(state, "the user's notes\n");
+	sum = file_sum(state);
+	r = iopath_run("--name=v", dopt, aux, "--rw=write", "--size=256k", "--verify=md5", NULL);
+	cr_assert_eq(r.status, 2, "exit %d: %s", r.status, r.err);
+	cr_assert_not_null(strstr(r.err, "verify_state_save"), "the option is not named: %s", r.err);
+	cr_assert_eq(strchr(r.err, '\n'), r.err + strlen(r.err) - 1, "not one line: %s", r.err);
+	run_out_free(&r);
+	cr_assert_eq(file_sum(state), sum, "the user's file changed");
+	cr_assert_neq(access(data, F_OK), 0, "I/O was done before the refusal");
+	unlink(state);
+	r = iopath_run("--name=v", dopt, aux, "--rw=write", "--size=256k", "--verify=md5", NULL);
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	run_out_free(&r);
+	cr_assert_eq(access(state, F_OK), 0, "no state was saved");
+	r = iopath_run("--name=v", dopt, aux, "--rw=write", "--size=256k", "--verify=md5", NULL);
+	cr_assert_eq(r.status, 0, "iopath's own state file is not replaced: %s", r.err);
+	cr_assert_null(strstr(r.err, "verify_state_save"), "%s", r.err);
+	run_out_free(&r);
+}
+
+/*
  * A file that grows during the run (fallocate=none) on a filesystem another program fills
  * meanwhile (here while the runner holds, every worker past its first I/O): the job stops at
  * the reserve with a clear error, before ENOSPC, and its result is written.
