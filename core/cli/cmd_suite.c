@@ -292,8 +292,23 @@ static int write_rank_file(const struct suite_args *a, struct suite_result *res,
 	if (!root)
 		return iop_errf(err, -ENOMEM, "out of memory building rank %u's result", fleet_rank());
 	ret = report_json_write(root, path);
+	if (ret) {
+		/* the rank's own jobs are what rank 0 merged: kept beside the usual fallback */
+		char alt[PATH_MAX], ext[32];
+		int ret2;
+
+		snprintf(ext, sizeof(ext), "rank%u.json", fleet_rank());
+		output_fallback_path(alt, sizeof(alt), ext);
+		ret2 = report_json_write(root, alt);
+		if (!ret2)
+			iop_errf(err, ret, "--mpi-rank-output: cannot write %s: %s; this rank's own result is kept in %s",
+				 path, strerror(-ret), alt);
+		else
+			iop_errf(err, ret, "--mpi-rank-output: cannot write %s: %s (nor %s: %s)", path,
+				 strerror(-ret), alt, strerror(-ret2));
+	}
 	json_decref(root);
-	return ret ? iop_errf(err, ret, "cannot write %s: %s", path, strerror(-ret)) : 0;
+	return ret;
 }
 
 /* What every rank must share for their runs to line up: the targets' names and the sizes. */

@@ -495,6 +495,50 @@ Test(mpi, a_suite_runs_on_every_rank_and_rank_0_writes_one_merged_table)
 	tmpdir_cleanup();
 }
 
+/*
+ * --mpi-rank-output DIR found fine at the start, full at the end: each rank keeps its own
+ * result in its fallback file, named on stderr, and the suite exits 1; rank 0's merged
+ * output is written as asked.
+ */
+Test(mpi, a_rank_output_that_fails_at_the_end_keeps_each_ranks_result)
+{
+	const char *dir = tmpdir_make();
+	char t1[512], ro[600], out[512], path[600], *p, kept[600];
+	unsigned i;
+	struct run_out r;
+	json_t *j;
+
+	snprintf(test_mnt, sizeof(test_mnt), "%s/full", dir);
+	test_mount(test_mnt, "tmpfs", 0, "size=64k", "a small tmpfs");
+	sh("dd if=/dev/zero of='%s/filler' bs=4k 2>/dev/null", test_mnt);
+	snprintf(t1, sizeof(t1), "disk=%s", dir);
+	snprintf(ro, sizeof(ro), "--mpi-rank-output=%s", test_mnt);
+	snprintf(out, sizeof(out), "--output=%s/all.json", dir);
+	setenv("TMPDIR", dir, 1);
+	r = mpirun("-np", "2", "BIN", "suite", "vm-paths", "--target", t1, "--repeat", "1",
+		   "--scale=1/2048", ro, "--output-format=json", out, NULL);
+	unsetenv("TMPDIR");
+	cr_assert_eq(r.status, 1, "status %d: %s", r.status, r.err);
+	for (i = 0; i < 2; i++) {
+		snprintf(path, sizeof(path), "iopath: rank %u: --mpi-rank-output: cannot write", i);
+		p = strstr(r.err, path);
+		cr_assert_not_null(p, "rank %u says nothing: %s", i, r.err);
+		p = strstr(p, "own result is kept in ");
+		cr_assert_not_null(p, "rank %u names no fallback: %s", i, r.err);
+		cr_assert_eq(sscanf(p, "own result is kept in %599s", kept), 1);
+		j = json_load_path(kept);
+		cr_assert_not_null(j, "rank %u's fallback %s is not JSON", i, kept);
+		cr_assert_eq(num(j, "iopath.mpi.rank"), i);
+		json_decref(j);
+	}
+	snprintf(path, sizeof(path), "%s/all.json", dir);
+	j = json_load_path(path);
+	cr_assert_not_null(j, "rank 0's merged output is lost");
+	json_decref(j);
+	run_out_free(&r);
+	mount_cleanup();
+}
+
 Test(mpi, a_path_refusing_direct_on_one_rank_sends_every_rank_to_direct_0)
 {
 	static const char *const rand_tests[] = { "randread-4k-qd1", "randread-4k-qd32",
