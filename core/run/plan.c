@@ -598,13 +598,14 @@ int check_job_outputs(const struct job_plan *plan, struct iop_err *err)
 		/*
 		 * verify_state_save is on by default; a name that holds something already is
 		 * checked as every output is (a state file of iopath's, or an empty file, is
-		 * replaced; a user's file, fio's own state file among them, is refused here, before
-		 * the first I/O, rather than found at the end): a new name is not looked at, and a
-		 * state that still cannot be saved at the end costs the job a line, as in fio
+		 * replaced; a user's file is refused here, before the first I/O, rather than found
+		 * at the end). A verify state file iopath did not write (fio's, from a run beside)
+		 * is left to the end as in fio, where it costs the job a line and stays as it was.
 		 */
 		if (!ret && job->verify != VERIFY_NONE && job->verify_state_save &&
 		    job_writes_data(job->rw) && job->rw != RW_COPY && !job->verify_only &&
-		    !vstate_path(job, c, path, sizeof(path)) && !lstat(path, &st))
+		    !vstate_path(job, c, path, sizeof(path)) && !lstat(path, &st) &&
+		    !(S_ISREG(st.st_mode) && vstate_file(path)))
 			ret = check_log(job, "verify_state_save", path, err);
 	}
 	return ret;

@@ -218,6 +218,8 @@ int check_job_outputs(const struct job_plan *plan, struct iop_err *err);
 /* write_iolog's name for worker clone; verify_state_save's state file for clone. */
 int trace_path(const struct job_spec *job, unsigned clone, char *out, size_t len);
 int vstate_path(const struct job_spec *job, unsigned clone, char *out, size_t len);
+/* Is path a verify state file (fio's version-3 layout: its header and one thread's list)? */
+bool vstate_file(const char *path);
 
 int fit_nofile(const struct job_list *jobs, const struct group_job *gjs, struct iop_err *err);
 

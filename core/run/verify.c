@@ -286,6 +286,25 @@ int vstate_path(const struct job_spec *job, unsigned clone, char *out, size_t le
 	return n < 0 || (size_t)n >= len ? -ENAMETOOLONG : 0;
 }
 
+bool vstate_file(const char *path)
+{
+	struct vstate_hdr h;
+	struct vstate_thread t;
+	struct stat st;
+	int fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	bool ok;
+
+	if (fd < 0)
+		return false;
+	ok = !fstat(fd, &st) && S_ISREG(st.st_mode) &&
+	     pread(fd, &h, sizeof(h), 0) == (ssize_t)sizeof(h) && h.version == VSTATE_VERSION &&
+	     h.size >= sizeof(t) && h.size <= (1u << 20) &&
+	     (uint64_t)st.st_size == sizeof(h) + h.size &&
+	     pread(fd, &t, sizeof(t), sizeof(h)) == (ssize_t)sizeof(t) && t.threads;
+	close(fd);
+	return ok;
+}
+
 void vstate_save(struct worker *w)
 {
 	struct { struct vstate_hdr h; struct vstate_thread t; } s;
