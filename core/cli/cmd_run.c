@@ -66,7 +66,8 @@ static void run_usage(FILE *f)
 		"                      results database\n"
 		"  --db PATH|URI       an SQLite file or postgresql://... (default: $IOPATH_DB, else\n"
 		"                      results/iopath.db); --results-dir DIR: DIR/iopath.db\n"
-		"  --label KEY=VALUE   a tag saved with the results (several allowed)\n"
+		"  --label KEY=VALUE   a tag saved with the results of --repeat or --save (several\n"
+		"                      allowed, each key once)\n"
 		"  --html FILE         one self-contained HTML page of the results\n"
 		"workloads: iopath workloads\n");
 }
@@ -158,6 +159,10 @@ static int parse_run_args(int argc, char **argv, struct run_args *a, struct iop_
 				return ret;
 		}
 	}
+	/* labels tag a result that is kept; a single run's fio output has no place for them */
+	if (a->nr_labels && a->repeat <= 1 && !a->save)
+		return iop_errf(err, -EINVAL, "run: --label %s tags a result iopath keeps: give --repeat N (N >= 2) or --save with it",
+				a->labels[0]);
 	if (a->out.path && (ret = atomic_check(a->out.path, err)))
 		return ret;
 	return a->save ? save_check(db_spec(a->db, a->results_dir, db, sizeof(db)), err) : 0;

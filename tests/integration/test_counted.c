@@ -171,6 +171,17 @@ Test(counted, empty_list_elements_and_repeated_labels_are_refused)
 	cr_assert_eq(r.status, 2, "exit %d: %s", r.status, r.err);
 	cr_assert_not_null(strstr(r.err, "given twice"), "%s", r.err);
 	run_out_free(&r);
+	r = iopath_run("run", "randread-4k-qd1", "--scale=0.001", "ioengine=null", "--repeat=2",
+		       "--target", dir, "--label", "k=1", "--label", "k=2", NULL);
+	cr_assert_eq(r.status, 2, "exit %d: %s", r.status, r.err);
+	cr_assert_not_null(strstr(r.err, "given twice"), "%s", r.err);
+	run_out_free(&r);
+	/* a single run keeps no result: a label there would be dropped, so it is refused */
+	r = iopath_run("run", "randread-4k-qd1", "--scale=0.001", "ioengine=null", "--target", dir,
+		       "--label", "k=1", NULL);
+	cr_assert_eq(r.status, 2, "exit %d: %s", r.status, r.err);
+	cr_assert_not_null(strstr(r.err, "--repeat N"), "%s", r.err);
+	run_out_free(&r);
 	r = iopath_run("results", "import", a, "--db", db, NULL);
 	cr_assert_eq(r.status, 0, "%s", r.err);
 	run_out_free(&r);
