@@ -462,6 +462,25 @@ static const char *doc_name(const struct html_doc *d)
 	return "?";
 }
 
+/* The file d came from, or NULL for the command's own document (compare's, history's). */
+static const char *doc_file(const struct html_doc *d)
+{
+	return d->origin && strcmp(d->origin, doc_name(d)) ? d->origin : NULL;
+}
+
+/* Under compare's and history's heading: the file, else what they read and how. */
+static void cmp_sub(FILE *f, const struct html_doc *d)
+{
+	fputs("<p class=\"sub\">", f);
+	if (doc_file(d))
+		h_text(f, doc_file(d));
+	else if (d->kind == HTML_COMPARE)
+		h_textf(f, "BASE %s against CUR %s", jstr(d->doc, "base", "?"), jstr(d->doc, "cur", "?"));
+	else
+		h_textf(f, "ordered by %s", jstr(d->doc, "axis", jstr(d->doc, "by", "time")));
+	fputs("</p>\n", f);
+}
+
 /* BASE or CUR where a comparison on the page read the results d, else NULL. */
 static const char *compared_as(const struct html_page *p, const struct html_doc *d)
 {
@@ -478,7 +497,7 @@ static const char *compared_as(const struct html_page *p, const struct html_doc 
 
 int html_report(FILE *f, const struct html_page *p, struct iop_err *err)
 {
-	unsigned i;
+	unsigned i, k;
 	char id[32];
 	bool answers = p->trend != NULL;
 
@@ -495,12 +514,13 @@ int html_report(FILE *f, const struct html_page *p, struct iop_err *err)
 	fprintf(f, "</title>\n<style>\n%s</style>\n</head>\n<body>\n<h1>", css);
 	h_text(f, p->title ? p->title : "iopath report");
 	fputs("</h1>\n<p class=\"sub\">", f);
-	h_textf(f, "written by iopath %s from ", iopath_version);
-	for (i = 0; i < p->nr; i++) {
-		if (i)
-			fputs(", ", f);
+	h_textf(f, "written by iopath %s", iopath_version);
+	for (i = 0, k = 0; i < p->nr; i++) {
+		if (!doc_file(&p->docs[i]))
+			continue;
+		fputs(k++ ? ", " : " from ", f);
 		fputs("<span class=\"mono\">", f);
-		h_text(f, p->docs[i].origin);
+		h_text(f, doc_file(&p->docs[i]));
 		fputs("</span>", f);
 	}
 	fputs("</p>\n", f);
@@ -508,7 +528,10 @@ int html_report(FILE *f, const struct html_page *p, struct iop_err *err)
 		fputs("<nav>", f);
 		for (i = 0; i < p->nr; i++) {
 			fprintf(f, "<a href=\"#r%u\">", i);
-			h_textf(f, "%s (%s)", doc_name(&p->docs[i]), p->docs[i].origin);
+			if (doc_file(&p->docs[i]))
+				h_textf(f, "%s (%s)", doc_name(&p->docs[i]), doc_file(&p->docs[i]));
+			else
+				h_text(f, doc_name(&p->docs[i]));
 			fputs("</a>", f);
 		}
 		if (p->trend)
@@ -530,15 +553,13 @@ int html_report(FILE *f, const struct html_page *p, struct iop_err *err)
 			probe_section(f, d, i);
 			break;
 		case HTML_COMPARE:
-			fprintf(f, "<h2 id=\"%s\">compare</h2>\n<p class=\"sub\">", id);
-			h_text(f, d->origin);
-			fputs("</p>\n", f);
+			fprintf(f, "<h2 id=\"%s\">compare</h2>\n", id);
+			cmp_sub(f, d);
 			html_compare(f, d->doc, id);
 			break;
 		case HTML_HISTORY:
-			fprintf(f, "<h2 id=\"%s\">history</h2>\n<p class=\"sub\">", id);
-			h_text(f, d->origin);
-			fputs("</p>\n", f);
+			fprintf(f, "<h2 id=\"%s\">history</h2>\n", id);
+			cmp_sub(f, d);
 			html_history(f, d->doc, id);
 			break;
 		}

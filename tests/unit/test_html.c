@@ -318,6 +318,32 @@ Test(html, history_leads_with_its_answer_and_counts_its_runs)
 	cr_assert(strstr(page, "class=\"answer") < strstr(page, "<details class=\"groups\">"));
 }
 
+/* compare's and history's own pages name no file "compare" or "history": they say what they read */
+Test(html, a_commands_own_page_says_what_it_read_not_its_name_twice)
+{
+	json_t *cmp = compare_doc(), *hist = history_doc(), *res = results_doc();
+	struct html_doc d[] = { { HTML_COMPARE, cmp, NULL, "compare" }, { HTML_RESULTS, res, NULL, "base.json" } };
+	struct html_doc h = { HTML_HISTORY, hist, NULL, "history" };
+	struct html_page p = { .nr = 2, .docs = d }, ph = { .nr = 1, .docs = &h };
+
+	json_object_set_new(cmp, "base", json_string("base.json"));
+	json_object_set_new(cmp, "cur", json_string("cur.json"));
+	render(&p);
+	cr_assert_null(strstr(page, "<p class=\"sub\">compare</p>"), "the subtitle repeats the heading");
+	cr_assert_null(strstr(page, "compare (compare)"), "the menu names the page twice");
+	cr_assert_null(strstr(page, "from <span class=\"mono\">compare</span>"), "'compare' is not a file");
+	cr_assert_not_null(strstr(page, "<p class=\"sub\">BASE base.json against CUR cur.json</p>"));
+	cr_assert_not_null(strstr(page, ">sweep (base.json)</a>"), "a file keeps its name in the menu");
+	free_page();
+	json_object_set_new(hist, "axis", json_string("qemu"));
+	render(&ph);
+	cr_assert_null(strstr(page, "<p class=\"sub\">history</p>"), "the subtitle repeats the heading");
+	cr_assert_not_null(strstr(page, "<p class=\"sub\">ordered by qemu</p>"));
+	json_decref(cmp);
+	json_decref(hist);
+	json_decref(res);
+}
+
 Test(html, results_read_by_a_comparison_are_folded)
 {
 	json_t *cmp = compare_doc(), *res = results_doc();
