@@ -151,7 +151,7 @@ void take_sample(struct worker *w, uint64_t t)
 
 	for (d = 0; d < 3 && !job->disable_bw; d++) {
 		if (d == DDIR_READ ? !job_reads(job->rw) :
-		    d == DDIR_WRITE ? !job_writes_data(job->rw) : !w->trims)
+		    d == DDIR_WRITE ? !job_writes_data(job->rw) : !w->trim.on)
 			continue;
 		if (bw) {
 			sample_add(&w->st[d].bw,

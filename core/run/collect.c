@@ -121,7 +121,7 @@ static void worker_result(struct job_result *one, const struct worker *w, struct
 	snprintf(one->errmsg, sizeof(one->errmsg), "%s", w->errmsg);
 	one->interrupted = w->interrupted;
 	one->verify_errors = w->verify.errors;
-	one->zone_resets = w->zown.resets;
+	one->zone_resets = w->zone.own.resets;
 	one->total_err = w->total_err;
 	one->first_error = w->first_error;
 	memcpy(one->err_ios, w->err_ios, sizeof(one->err_ios));
@@ -129,7 +129,7 @@ static void worker_result(struct job_result *one, const struct worker *w, struct
 	one->errlog[w->errlog_len] = '\0';
 	one->errlog_dropped = w->errlog_dropped;
 	if (w->job->rw == RW_COPY) {
-		one->copy = w->copy;
+		one->copy = w->copy.check;
 		snprintf(one->copy_src, sizeof(one->copy_src), "%s", w->plan->copy_src);
 		snprintf(one->copy_dst, sizeof(one->copy_dst), "%s", w->plan->paths[0]);
 	}

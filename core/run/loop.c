@@ -356,7 +356,7 @@ static void drop_unsent(struct worker *w, struct io_req **held)
 		w->free_reqs[w->nr_free++] = *held;
 		*held = NULL;
 	}
-	while (w->nr_copy_ready)
+	while (w->copy.nr_ready)
 		w->free_reqs[w->nr_free++] = copy_take_write(w);
 }
 
@@ -704,7 +704,7 @@ static inline __attribute__((always_inline)) void io_loop_body(struct worker *w,
 	 */
 	if (w->deadline_ns && t >= w->deadline_ns && !w->in_ramp)
 		more = false;
-	while (more || w->inflight || w->nr_batch || held || w->nr_copy_ready ||
+	while (more || w->inflight || w->nr_batch || held || w->copy.nr_ready ||
 	       (full && w->verify.async_out)) {
 		/* one test for both stops in the common case */
 		if (__builtin_expect(run_stop_requested() |
@@ -729,7 +729,7 @@ static inline __attribute__((always_inline)) void io_loop_body(struct worker *w,
 		stalled = false;
 		if (lean && more)
 			more = lean_top_up(w, &ln, batch_max);
-		while (!lean && (more || w->nr_copy_ready) && !held &&
+		while (!lean && (more || w->copy.nr_ready) && !held &&
 		       w->inflight + w->nr_batch + (full ? w->verify.async_out : 0) <
 		       (full ? w->qd_cap : w->params.iodepth) &&
 		       !(full && (w->lat_tgt.quiesce || w->low_wait))) {
@@ -739,7 +739,7 @@ static inline __attribute__((always_inline)) void io_loop_body(struct worker *w,
 				stalled = true;
 				break;
 			}
-			if (w->nr_copy_ready) {
+			if (w->copy.nr_ready) {
 				r = copy_take_write(w);
 			} else {
 				int got;
@@ -763,9 +763,9 @@ static inline __attribute__((always_inline)) void io_loop_body(struct worker *w,
 				cmdprio_pick(w, r);
 			if (full && __builtin_expect(w->debug_io, 0))
 				debug_io("queue", r);
-			if (full && w->zbd_quiesce) {
+			if (full && w->zone.quiesce) {
 				/* a zone reset (or a full set of open zones) waits for in-flight I/O */
-				w->zbd_quiesce = false;
+				w->zone.quiesce = false;
 				if (w->inflight || w->nr_batch) {
 					held = r;
 					break;
@@ -800,7 +800,7 @@ static inline __attribute__((always_inline)) void io_loop_body(struct worker *w,
 		if (!sync_engine && w->inflight &&
 		    (w->inflight + w->nr_batch + (full ? w->verify.async_out : 0) >=
 		     (full ? w->qd_cap : w->params.iodepth) || !more || held ||
-		     w->nr_batch || quiesce || poll || (full && (w->trims || w->low_wait)))) {
+		     w->nr_batch || quiesce || poll || (full && (w->trim.on || w->low_wait)))) {
 			/*
 			 * Wait for iodepth_batch_complete_min, or for one when it is 0 (fio's
 			 * wait_for_completions): a full queue always gives at least one back.

@@ -75,35 +75,35 @@ bool next_verify(struct worker *w, struct io_req *r)
 /* rw=copy: the next block of the source, in order; its write follows its completion. */
 bool next_copy_read(struct worker *w, struct io_req *r)
 {
-	uint64_t left = w->plan->region - w->copy_next;
+	uint64_t left = w->plan->region - w->copy.next;
 
 	if (!left)
 		return false;
 	r->file = &w->files[COPY_SRC];
 	r->ddir = DDIR_READ;
 	r->len = left < w->job->bs[DDIR_READ] ? (uint32_t)left : w->job->bs[DDIR_READ];
-	r->offset = w->copy_next;
-	w->copy_next += r->len;
+	r->offset = w->copy.next;
+	w->copy.next += r->len;
 	return true;
 }
 
 /* rw=copy: a block has been read; queue the write of the same buffer to the destination. */
 void copy_queue_write(struct worker *w, struct io_req *r)
 {
-	unsigned tail = (w->copy_head + w->nr_copy_ready) % w->params.iodepth;
+	unsigned tail = (w->copy.head + w->copy.nr_ready) % w->params.iodepth;
 
 	r->ddir = DDIR_WRITE;
 	r->file = &w->files[COPY_DST];
-	w->copy_ready[tail] = r;
-	w->nr_copy_ready++;
+	w->copy.ready[tail] = r;
+	w->copy.nr_ready++;
 }
 
 struct io_req *copy_take_write(struct worker *w)
 {
-	struct io_req *r = w->copy_ready[w->copy_head];
+	struct io_req *r = w->copy.ready[w->copy.head];
 
-	w->copy_head = (w->copy_head + 1) % w->params.iodepth;
-	w->nr_copy_ready--;
+	w->copy.head = (w->copy.head + 1) % w->params.iodepth;
+	w->copy.nr_ready--;
 	return r;
 }
 
@@ -363,8 +363,8 @@ static void zone_step(struct worker *w, struct file_gen *g, unsigned dir)
 	const struct job_spec *job = w->job;
 	uint64_t old = g->start;
 
-	if (w->zone_bytes >= job->zone_size) {
-		w->zone_bytes = 0;
+	if (w->zone.bytes >= job->zone_size) {
+		w->zone.bytes = 0;
 		g->start += job->zone_range + job->zone_skip;
 		if (g->start >= g->real)
 			g->start = g->origin;
@@ -388,7 +388,7 @@ static bool seq_step_offset(struct worker *w, unsigned f, unsigned dir, uint32_t
 		if (job->zone_strided)
 			zone_step(w, g, dir);
 		if (job->zone_strided && job_rw_random(job->rw)) {
-			pos = gen_rand(&w->zone_gen, len);
+			pos = gen_rand(&w->zone.gen, len);
 		} else if (!job_rw_random(job->rw)) {
 			pos = gen_seq_step(g, dir, job->seq_add, job->time_based);
 		} else if (!--w->seq_left) {
@@ -411,10 +411,10 @@ static bool seq_step_offset(struct worker *w, unsigned f, unsigned dir, uint32_t
 			w->passes_left--;
 		for (i = 0; i < w->nr_files; i++)
 			gen_rewind(&w->gens[i]);
-		w->zone_bytes = 0;
+		w->zone.bytes = 0;
 	}
 	gen_seq_done(g, dir, pos, len);
-	w->zone_bytes += len;
+	w->zone.bytes += len;
 	/* relative to the file's region, whose start a zone may have moved away from */
 	*out = g->start - g->origin + pos;
 	return true;
@@ -427,22 +427,22 @@ static bool seq_step_offset(struct worker *w, unsigned f, unsigned dir, uint32_t
 static void __attribute__((noinline)) make_trim(struct worker *w, struct io_req *r)
 {
 	r->ddir = DDIR_TRIM;
-	if (!w->trimwrite)
+	if (!w->trim.write)
 		return;
-	w->tw_pending = true;
-	w->tw_file = r->file;
-	w->tw_offset = r->offset;
-	w->tw_len = r->len;
+	w->trim.pending = true;
+	w->trim.file = r->file;
+	w->trim.offset = r->offset;
+	w->trim.len = r->len;
 }
 
 /* trimwrite: the write of the block just trimmed (its bytes were counted with the trim). */
 static bool __attribute__((noinline)) trimwrite_write(struct worker *w, struct io_req *r)
 {
-	w->tw_pending = false;
-	r->file = w->tw_file;
+	w->trim.pending = false;
+	r->file = w->trim.file;
 	r->ddir = DDIR_WRITE;
-	r->offset = w->tw_offset;
-	r->len = w->tw_len;
+	r->offset = w->trim.offset;
+	r->len = w->trim.len;
 	prepare_write(w, r);
 	return true;
 }
@@ -543,7 +543,7 @@ static int zbd_place(struct worker *w, unsigned f, unsigned *dir, uint32_t *len,
 	const struct job_spec *job = w->job;
 	const struct io_file *file = &w->files[f];
 	struct file_gen *g = &w->gens[f];
-	struct zbd_view *v = &w->zbd[f];
+	struct zbd_view *v = &w->zone.zbd[f];
 	bool random = job_rw_random(job->rw), quiesce = false;
 	struct zbd_req zr;
 	char why[160];
@@ -570,7 +570,7 @@ static int zbd_place(struct worker *w, unsigned f, unsigned *dir, uint32_t *len,
 		zr.len = *len;
 		zr.min_bs = w->bsg[*dir].min;
 		zr.min_bs_write = w->bsg[DDIR_WRITE].min;
-		ret = zbd_adjust(v, job, &w->zown, random, &zr, &quiesce, why, sizeof(why));
+		ret = zbd_adjust(v, job, &w->zone.own, random, &zr, &quiesce, why, sizeof(why));
 		if (ret < 0) {
 			worker_fail(w, -ret, "%s: %s", file->path, why);
 			return -1;
@@ -587,7 +587,7 @@ static int zbd_place(struct worker *w, unsigned f, unsigned *dir, uint32_t *len,
 			return 0;
 		break;
 	}
-	w->zbd_quiesce |= quiesce;
+	w->zone.quiesce |= quiesce;
 	*len = zr.len;
 	/* relative to the region; a read may find data in a zone starting before it */
 	*off = zr.offset - file->start;
@@ -613,7 +613,7 @@ int next_request_full(struct worker *w, struct io_req *r, uint64_t now)
 		return next_verify(w, r);
 	if (job->rw == RW_COPY)
 		return next_copy_read(w, r);
-	if (w->tw_pending)
+	if (w->trim.pending)
 		return trimwrite_write(w, r);
 	if (w->verify.backlog) {
 		int b;
@@ -665,7 +665,7 @@ int next_request_full(struct worker *w, struct io_req *r, uint64_t now)
 	if (w->seq_step) {
 		if (!seq_step_offset(w, f, dir, len, &off))
 			return false;
-	} else if (w->zbd) {
+	} else if (w->zone.zbd) {
 		int z = zbd_place(w, f, &dir, &len, &off);
 
 		if (z <= 0)
@@ -687,7 +687,7 @@ int next_request_full(struct worker *w, struct io_req *r, uint64_t now)
 	r->offset = r->file->start + off;
 	w->bytes_issued += len;
 	if (dir == DDIR_WRITE) {
-		if (w->trims)
+		if (w->trim.on)
 			make_trim(w, r);
 		else
 			prepare_write(w, r);

@@ -63,30 +63,30 @@ static int setup_zbd(struct worker *w, unsigned i, struct zbd_dev *dev)
 	char why[96];
 	int ret;
 
-	if (!w->zbd) {
-		w->zbd = calloc(w->nr_files, sizeof(*w->zbd));
-		if (!w->zbd) {
+	if (!w->zone.zbd) {
+		w->zone.zbd = calloc(w->nr_files, sizeof(*w->zone.zbd));
+		if (!w->zone.zbd) {
 			worker_fail(w, ENOMEM, "zonemode=zbd: out of memory");
 			return -ENOMEM;
 		}
 	}
-	ret = zbd_view_init(&w->zbd[i], dev, f->start, f->len, writes, why, sizeof(why));
+	ret = zbd_view_init(&w->zone.zbd[i], dev, f->start, f->len, writes, why, sizeof(why));
 	if (ret) {
 		worker_fail(w, -ret, "%s: zonemode=zbd: %s (zonesize %llu)", f->path, why,
 			    (unsigned long long)dev->zone_size);
 		return ret;
 	}
-	if (w->zbd[i].lo != f->start || w->zbd[i].hi != f->start + f->len) {
+	if (w->zone.zbd[i].lo != f->start || w->zone.zbd[i].hi != f->start + f->len) {
 		/* the bytes it moves shrink with the region, as fio's io_size does */
-		uint64_t cut = (f->len - (w->zbd[i].hi - w->zbd[i].lo)) * w->target_loops;
+		uint64_t cut = (f->len - (w->zone.zbd[i].hi - w->zone.zbd[i].lo)) * w->target_loops;
 
 		if (!job->io_size)
 			w->bytes_target = w->bytes_target > cut ? w->bytes_target - cut : 0;
-		f->start = w->zbd[i].lo;
-		f->len = w->zbd[i].hi - w->zbd[i].lo;
+		f->start = w->zone.zbd[i].lo;
+		f->len = w->zone.zbd[i].hi - w->zone.zbd[i].lo;
 	}
 	if (writes)
-		zbd_job_start(&w->zbd[i], job, &w->zown);
+		zbd_job_start(&w->zone.zbd[i], job, &w->zone.own);
 	return 0;
 }
 
@@ -313,7 +313,7 @@ static void close_fsync(struct worker *w)
 static void copy_verify(struct worker *w)
 {
 	const size_t chunk = 1u << 20;
-	struct copy_check *c = &w->copy;
+	struct copy_check *c = &w->copy.check;
 	unsigned char *buf = malloc(chunk);
 	uint32_t crc[2] = { 0, 0 };
 	unsigned k;
@@ -365,9 +365,9 @@ static void copy_finish(struct worker *w)
 {
 	struct stat st;
 
-	w->copy.bytes = w->plan->region;
+	w->copy.check.bytes = w->plan->region;
 	if (!fstat(w->files[COPY_DST].fd, &st))
-		w->copy.dst_size = S_ISREG(st.st_mode) ? (uint64_t)st.st_size : w->plan->region;
+		w->copy.check.dst_size = S_ISREG(st.st_mode) ? (uint64_t)st.st_size : w->plan->region;
 	if (!w->aborted && w->job->verify != VERIFY_NONE)
 		copy_verify(w);
 }
@@ -457,7 +457,7 @@ static bool verify_round_again(struct worker *w)
 	w->verify.file = 0;
 	w->verify.pos = 0;
 	w->bytes_issued = 0;
-	w->zone_bytes = 0;
+	w->zone.bytes = 0;
 	/* the verify pass has read back what the backlog still held */
 	w->verify.backlog_head = w->verify.backlog_nr = w->verify.backlog_left = 0;
 	for (i = 0; i < w->nr_files; i++) {
@@ -588,8 +588,8 @@ static void worker_shape(struct worker *w)
 
 	w->verify.check_reads = job->verify != VERIFY_NONE && job->do_verify && job->rw != RW_COPY;
 	w->verify.job_writes = job_writes(job->rw);
-	w->trims = job_trims(job->rw);
-	w->trimwrite = job->rw == RW_TRIMWRITE || job->rw == RW_RANDTRIMWRITE;
+	w->trim.on = job_trims(job->rw);
+	w->trim.write = job->rw == RW_TRIMWRITE || job->rw == RW_RANDTRIMWRITE;
 	set_dir(w);
 	/*
 	 * fio verifies after every loop (thread_main: do_io, then do_verify, loops times): a
@@ -629,7 +629,7 @@ static int worker_setup(struct worker *w)
 	w->flow = w->plan->flow;
 	/* trims (make_trim, trimwrite), I/O logs and replays: the full loop only; the plain one is lean */
 	w->serialize = job->serialize_overlap && !(job->engine->flags & ENGINE_SYNC) && w->params.iodepth > 1;
-	if (w->flow || job->submit_offload || w->zbd || w->trims || job->write_iolog[0] ||
+	if (w->flow || job->submit_offload || w->zone.zbd || w->trim.on || job->write_iolog[0] ||
 	    job->read_iolog[0] || w->serialize)
 		w->full = true;
 	if (!ret && job->verify_state_load && w->verify.check_reads && job_reads(job->rw)) {
@@ -781,7 +781,7 @@ void worker_free(struct worker *w)
 	}
 	for (i = 0; w->gens && i < w->nr_files; i++)
 		gen_free(&w->gens[i]);
-	gen_free(&w->zone_gen);
+	gen_free(&w->zone.gen);
 	free(w->files);
 	free(w->gens);
 	free(w->verify.written);
@@ -814,8 +814,8 @@ void worker_free(struct worker *w)
 	free(w->free_reqs);
 	free(w->batch);
 	free(w->done);
-	free(w->copy_ready);
-	w->copy_ready = NULL;
+	free(w->copy.ready);
+	w->copy.ready = NULL;
 	free(w->meta);
 	cmdprio_free(w);
 	w->meta = NULL;
@@ -824,11 +824,11 @@ void worker_free(struct worker *w)
 	ss_free(&w->ss);
 	free(w->dedupe_ws);
 	w->dedupe_ws = NULL;
-	for (i = 0; w->zbd && i < w->nr_files; i++)
-		if (w->zbd[i].dev)
-			zbd_owner_leave(&w->zbd[i], &w->zown);
-	free(w->zbd);
-	w->zbd = NULL;
+	for (i = 0; w->zone.zbd && i < w->nr_files; i++)
+		if (w->zone.zbd[i].dev)
+			zbd_owner_leave(&w->zone.zbd[i], &w->zone.own);
+	free(w->zone.zbd);
+	w->zone.zbd = NULL;
 	free(w->verify.backlog);
 	w->verify.backlog = NULL;
 	if (w->logs)

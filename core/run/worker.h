@@ -210,6 +210,45 @@ struct worker_verify {
 	uint64_t errors;		/* blocks that failed */
 };
 
+/*
+ * rw=trim and trimwrite: the write direction's requests go out as trims, and trimwrite writes
+ * each block after its trim (set up by worker_shape in core/run/worker.c; issued by
+ * core/run/reqgen.c). Such jobs run the full loop.
+ */
+struct worker_trim {
+	bool on;			/* the job trims */
+	bool write;			/* trimwrite: each trimmed block is written next */
+	bool pending;			/* trimwrite: the block just trimmed (below) is written next */
+	struct io_file *file;
+	uint64_t offset;
+	uint32_t len;
+};
+
+/*
+ * rw=copy: blocks read and waiting to be written, a FIFO ring of iodepth slots (allocated by
+ * setup_buffers in core/run/wthread.c, run by core/run/reqgen.c), and the check of the copy
+ * when it ends (copy_finish in core/run/worker.c).
+ */
+struct worker_copy {
+	struct io_req **ready;
+	unsigned head;
+	unsigned nr_ready;
+	uint64_t next;			/* next source offset to read */
+	struct copy_check check;
+};
+
+/*
+ * zonemode=zbd: the worker's view of each file's zones and those it holds (set up by setup_zbd
+ * in core/run/worker.c, kept by zbd_place in core/run/reqgen.c); zonemode=strided: its place
+ * in the current zone (zone_step in reqgen.c).
+ */
+struct worker_zone {
+	struct zbd_view *zbd;		/* zonemode=zbd: per file, its zones as this worker sees them */
+	struct zbd_owner own;		/* zonemode=zbd: the zones it holds open, those it reset */
+	bool quiesce;			/* zonemode=zbd: in-flight I/O completes before the next */
+	uint64_t bytes;			/* zonemode=strided: bytes moved in the current zone */
+	struct file_gen gen;		/* zonemode=strided: random offsets within a zone */
+};
 
 struct worker {
 	const struct job_spec *job;
@@ -286,11 +325,7 @@ struct worker {
 	struct ss_data ss;		/* ss_dur=: the unit's window (the runner samples it) */
 	bool ss_holder;			/* this worker holds its unit's window */
 	_Atomic uint64_t epoch_ns;	/* when its I/O began (ramp included): ss_ramp counts from it */
-	struct zbd_view *zbd;		/* zonemode=zbd: per file, its zones as this worker sees them */
-	struct zbd_owner zown;		/* zonemode=zbd: the zones it holds open, those it reset */
-	bool zbd_quiesce;		/* zonemode=zbd: in-flight I/O completes before the next */
-	uint64_t zone_bytes;		/* zonemode=strided: bytes moved in the current zone */
-	struct file_gen zone_gen;	/* zonemode=strided: random offsets within a zone */
+	struct worker_zone zone;	/* zonemode=zbd, zonemode=strided */
 	bool scramble;			/* scramble_buffers applies to this job's writes */
 	uint64_t write_seq;
 	uint64_t dedupe_seed;		/* dedupe_percentage: the last unique buffer's seed */
@@ -325,19 +360,8 @@ struct worker {
 	uint64_t replay_base_ns;	/* when the log's time 0 falls */
 	bool mixed;			/* rw=rw, randrw: pick_dir draws each direction */
 	unsigned char fixed_dir;	/* otherwise its one direction (trims: DDIR_WRITE) */
-	/* trims: the write direction's requests go out as trims; trimwrite writes each after */
-	bool trims;			/* (such jobs run the full loop) */
-	bool trimwrite;
-	bool tw_pending;		/* trimwrite: the block just trimmed is written next */
-	struct io_file *tw_file;
-	uint64_t tw_offset;
-	uint32_t tw_len;
-	/* rw=copy: blocks read and waiting to be written, a FIFO ring of depth slots */
-	struct io_req **copy_ready;
-	unsigned copy_head;
-	unsigned nr_copy_ready;
-	uint64_t copy_next;		/* next source offset to read */
-	struct copy_check copy;
+	struct worker_trim trim;	/* rw=trim, randtrim, trimwrite, randtrimwrite */
+	struct worker_copy copy;	/* rw=copy */
 
 	struct dir_stat *st;		/* STAT_NR entries */
 	struct meta_stat *meta;		/* rw=metadata (core/run/meta.c) */

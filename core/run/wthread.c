@@ -248,8 +248,8 @@ static int setup_buffers(struct worker *w)
 	if (!p->reqs || !w->free_reqs || !w->batch || !w->done || !w->st)
 		return -ENOMEM;
 	if (job->rw == RW_COPY) {
-		w->copy_ready = calloc(depth, sizeof(*w->copy_ready));
-		if (!w->copy_ready)
+		w->copy.ready = calloc(depth, sizeof(*w->copy.ready));
+		if (!w->copy.ready)
 			return -ENOMEM;
 	}
 	buf_fill(job, &w->buf_rng, p->buf_base, p->buf_len);
