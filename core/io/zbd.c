@@ -33,47 +33,47 @@ static bool valid_offset(const struct zbd_view *v, uint64_t off)
 int zbd_set_get(struct zbd_set *s, const char *path, uint64_t size, const struct job_spec *job,
 		struct zbd_dev **out, struct iop_err *err)
 {
-	uint64_t cap = job->zone_capacity ? job->zone_capacity : job->zone_size;
+	uint64_t cap = job->zone.capacity ? job->zone.capacity : job->zone.size;
 	struct zbd_dev *d;
 	uint32_t i;
 
 	for (d = s->head; d; d = d->next) {
 		if (strcmp(d->path, path))
 			continue;
-		if (d->zone_size != job->zone_size)
+		if (d->zone_size != job->zone.size)
 			return iop_errf(err, -EINVAL,
 					"job %s: %s: zonesize %llu does not match the zone size %llu another job gave it",
-					job->name, path, (unsigned long long)job->zone_size,
+					job->name, path, (unsigned long long)job->zone.size,
 					(unsigned long long)d->zone_size);
 		if (cap != d->zone_cap)
 			return iop_errf(err, -EINVAL,
 					"job %s: %s: zonecapacity %llu does not match the capacity %llu another job gave its zones",
 					job->name, path, (unsigned long long)cap,
 					(unsigned long long)d->zone_cap);
-		if (job->max_open_zones && job->max_open_zones != d->max_open)
+		if (job->zone.max_open && job->zone.max_open != d->max_open)
 			return iop_errf(err, -EINVAL,
 					"job %s: %s: max_open_zones=%u differs from the %u another job gave it (fio: different 'max_open_zones' values)",
-					job->name, path, job->max_open_zones, d->max_open);
+					job->name, path, job->zone.max_open, d->max_open);
 		*out = d;
 		return 0;
 	}
-	if (!job->zone_size)
+	if (!job->zone.size)
 		return iop_errf(err, -EINVAL,
 				"job %s: %s: zonemode=zbd needs zonesize= on a regular file or block device (fio: specifying the zone size is mandatory)",
 				job->name, path);
-	if (size < job->zone_size)
+	if (size < job->zone.size)
 		return iop_errf(err, -EINVAL,
 				"job %s: %s: file/device size %llu is smaller than zonesize %llu (zonemode=zbd emulates zones over what exists before the job: create the file first, as fio needs)",
 				job->name, path, (unsigned long long)size,
-				(unsigned long long)job->zone_size);
+				(unsigned long long)job->zone.size);
 	d = calloc(1, sizeof(*d));
 	if (!d)
 		return iop_errf(err, -ENOMEM, "out of memory for zones");
 	snprintf(d->path, sizeof(d->path), "%s", path);
-	d->zone_size = job->zone_size;
+	d->zone_size = job->zone.size;
 	d->zone_cap = cap;
-	d->nr_zones = (uint32_t)((size + job->zone_size - 1) / job->zone_size);
-	d->max_open = job->max_open_zones;
+	d->nr_zones = (uint32_t)((size + job->zone.size - 1) / job->zone.size);
+	d->max_open = job->zone.max_open;
 	d->z = calloc((size_t)d->nr_zones + 1, sizeof(*d->z));
 	d->open = calloc(ZBD_MAX_OPEN_ZONES, sizeof(*d->open));
 	if (!d->z || !d->open) {
@@ -81,10 +81,10 @@ int zbd_set_get(struct zbd_set *s, const char *path, uint64_t size, const struct
 		free(d->open);
 		free(d);
 		return iop_errf(err, -ENOMEM, "out of memory for %llu zones",
-				(unsigned long long)(size / job->zone_size));
+				(unsigned long long)(size / job->zone.size));
 	}
 	for (i = 0; i <= d->nr_zones; i++)
-		d->z[i].start = d->z[i].wp = (uint64_t)i * job->zone_size;
+		d->z[i].start = d->z[i].wp = (uint64_t)i * job->zone.size;
 	pthread_mutex_init(&d->lock, NULL);
 	d->write_cnt = UINT32_MAX;
 	d->next = s->head;
@@ -170,7 +170,7 @@ static void reset_zone(struct zbd_dev *d, struct zbd_zone *z, struct zbd_owner *
 void zbd_job_start(struct zbd_view *v, const struct job_spec *job, struct zbd_owner *me)
 {
 	struct zbd_dev *d = v->dev;
-	double f = job->zone_reset_frequency;
+	double f = job->zone.reset_frequency;
 	uint32_t i;
 
 	pthread_mutex_lock(&d->lock);
@@ -202,7 +202,7 @@ bool zbd_read_to_write(struct zbd_view *v, const struct job_spec *job)
 {
 	bool empty;
 
-	if (job->read_beyond_wp)
+	if (job->zone.read_beyond_wp)
 		return false;
 	pthread_mutex_lock(&v->dev->lock);
 	empty = !v->dev->with_data;
@@ -226,7 +226,7 @@ static bool open_zone(struct zbd_view *v, const struct job_spec *job, struct zbd
 		return true;
 	if (z->open)
 		return z->wp < cap_end(d, z);	/* going to be full: handled as a full zone */
-	if (job->job_max_open_zones && atomic_load(&me->nr_open) >= job->job_max_open_zones)
+	if (job->zone.job_max_open && atomic_load(&me->nr_open) >= job->zone.job_max_open)
 		return false;
 	if (d->nr_open >= d->max_open)
 		return false;
@@ -252,7 +252,7 @@ static struct zbd_zone *to_open_zone(struct zbd_view *v, const struct job_spec *
 				     struct zbd_owner *me, struct zbd_req *r, bool *quiesce)
 {
 	struct zbd_dev *d = v->dev;
-	bool limited = d->max_open || job->job_max_open_zones;
+	bool limited = d->max_open || job->zone.job_max_open;
 	uint32_t idx, n;
 	struct zbd_zone *z;
 	unsigned i, k;
@@ -288,7 +288,7 @@ open_other:
 	/* at a limit fio lets in-flight writes complete (and close their zones) first */
 	if (d->nr_open == v->max_zone - v->min_zone ||
 	    (d->max_open && d->nr_open == d->max_open) ||
-	    (job->job_max_open_zones && atomic_load(&me->nr_open) == job->job_max_open_zones))
+	    (job->zone.job_max_open && atomic_load(&me->nr_open) == job->zone.job_max_open))
 		*quiesce = true;
 	for (n = (uint32_t)((v->hi - v->lo) / d->zone_size); n > 0; n--) {
 		idx++;
@@ -316,7 +316,7 @@ out:
 /* fio's zbd_dec_and_reset_write_cnt. Caller holds d->lock. */
 static bool reset_due(struct zbd_dev *d, const struct job_spec *job)
 {
-	double f = job->zone_reset_frequency;
+	double f = job->zone.reset_frequency;
 
 	if (d->write_cnt)
 		d->write_cnt--;
@@ -343,8 +343,8 @@ static int adjust_write(struct zbd_view *v, const struct job_spec *job, struct z
 		if (!z)
 			return ZBD_EOF;
 	}
-	if (job->zone_reset_frequency > 0 &&
-	    d->with_data >= (uint64_t)((double)(v->hi - v->lo) * job->zone_reset_threshold) &&
+	if (job->zone.reset_frequency > 0 &&
+	    d->with_data >= (uint64_t)((double)(v->hi - v->lo) * job->zone.reset_threshold) &&
 	    reset_due(d, job))
 		z->reset = true;
 	if (z->reset || zone_full(d, z, r->min_bs)) {
@@ -432,7 +432,7 @@ int zbd_adjust(struct zbd_view *v, const struct job_spec *job, struct zbd_owner 
 {
 	int ret;
 
-	if (r->dir == DDIR_READ && job->read_beyond_wp)
+	if (r->dir == DDIR_READ && job->zone.read_beyond_wp)
 		return ZBD_ACCEPT;
 	pthread_mutex_lock(&v->dev->lock);
 	if (r->dir == DDIR_WRITE)

@@ -364,7 +364,7 @@ int set_size_pct(struct job_spec *job, const struct opt_def *o, const char *val,
 					o->name, val);
 		job->io_size = v;
 	} else if (!strcmp(o->name, "zoneskip")) {
-		job->zone_skip = v;
+		job->zone.skip = v;
 	} else {
 		job->offset = pct ? 0 : v;
 		job->offset_pct = pct ? (unsigned)v : 0;
@@ -677,8 +677,8 @@ int set_zonemode(struct job_spec *job, const struct opt_def *o, const char *val,
 			struct iop_err *err)
 {
 	if (!strcmp(val, "none") || !strcmp(val, "strided") || !strcmp(val, "zbd")) {
-		job->zone_strided = !strcmp(val, "strided");
-		job->zone_zbd = !strcmp(val, "zbd");
+		job->zone.strided = !strcmp(val, "strided");
+		job->zone.zbd = !strcmp(val, "zbd");
 		return 0;
 	}
 	return bad_value(err, o, val, "none strided zbd");
@@ -688,8 +688,8 @@ int set_zonemode(struct job_spec *job, const struct opt_def *o, const char *val,
 int set_zone_frac(struct job_spec *job, const struct opt_def *o, const char *val,
 			 struct iop_err *err)
 {
-	double *dst = !strcmp(o->name, "zone_reset_threshold") ? &job->zone_reset_threshold :
-		      &job->zone_reset_frequency;
+	double *dst = !strcmp(o->name, "zone_reset_threshold") ? &job->zone.reset_threshold :
+		      &job->zone.reset_frequency;
 	char *end;
 	double v;
 

@@ -98,21 +98,21 @@ static int finish_zones(struct job_spec *job, struct iop_err *err)
 		{ &job->offset_nz, &job->offset, "offset" },
 		{ &job->offset_increment_nz, &job->offset_increment, "offset_increment" },
 		{ &job->io_size_nz, &job->io_size, "io_size" },
-		{ &job->zone_skip_nz, &job->zone_skip, "zoneskip" },
+		{ &job->zone_skip_nz, &job->zone.skip, "zoneskip" },
 	};
 	unsigned i;
 
 	for (i = 0; i < sizeof(z) / sizeof(z[0]); i++) {
 		if (!*z[i].nz)
 			continue;
-		if (!job->zone_size)
+		if (!job->zone.size)
 			return iop_errf(err, -EINVAL,
 					"%s: %s=%lluz counts zones: give zonesize= (iopath does not read a device's zone size before the job is planned)",
 					job->origin, z[i].name, (unsigned long long)*z[i].nz);
-		if (*z[i].nz > UINT64_MAX / job->zone_size)
+		if (*z[i].nz > UINT64_MAX / job->zone.size)
 			return iop_errf(err, -EINVAL, "%s: %s=%lluz is too large", job->origin,
 					z[i].name, (unsigned long long)*z[i].nz);
-		*z[i].bytes = *z[i].nz * job->zone_size;
+		*z[i].bytes = *z[i].nz * job->zone.size;
 		if (z[i].bytes == &job->size)
 			job->size_pct = 0;
 		else if (z[i].bytes == &job->offset)
@@ -233,35 +233,35 @@ static int check_zbd(const struct job_spec *job, struct iop_err *err)
 {
 	unsigned d;
 
-	if (job->zone_size && job->zone_size < 512)
+	if (job->zone.size && job->zone.size < 512)
 		return iop_errf(err, -EINVAL, "%s: zonesize must be at least 512 bytes for zonemode=zbd",
 				job->origin);
-	if (job->zone_size && job->zone_capacity > job->zone_size)
+	if (job->zone.size && job->zone.capacity > job->zone.size)
 		return iop_errf(err, -EINVAL, "%s: zonecapacity %llu is larger than zonesize %llu",
-				job->origin, (unsigned long long)job->zone_capacity,
-				(unsigned long long)job->zone_size);
-	if (job->job_max_open_zones && !job->max_open_zones)
+				job->origin, (unsigned long long)job->zone.capacity,
+				(unsigned long long)job->zone.size);
+	if (job->zone.job_max_open && !job->zone.max_open)
 		return iop_errf(err, -EINVAL,
 				"%s: job_max_open_zones cannot be used without a global open zones limit (max_open_zones=)",
 				job->origin);
-	if (job->job_max_open_zones > job->max_open_zones)
+	if (job->zone.job_max_open > job->zone.max_open)
 		return iop_errf(err, -EINVAL, "%s: job_max_open_zones=%u is larger than max_open_zones=%u",
-				job->origin, job->job_max_open_zones, job->max_open_zones);
+				job->origin, job->zone.job_max_open, job->zone.max_open);
 	if (!job->create_serialize)
 		return iop_errf(err, -EINVAL,
 				"%s: zonemode=zbd and create_serialize=0 are not compatible (as in fio)",
 				job->origin);
-	for (d = 0; job->zone_size && job->verify != VERIFY_NONE && d < 2; d++)
-		if (job->zone_size % job->bs[d] || job->zone_size % job->bs_max[d])
+	for (d = 0; job->zone.size && job->verify != VERIFY_NONE && d < 2; d++)
+		if (job->zone.size % job->bs[d] || job->zone.size % job->bs_max[d])
 			return iop_errf(err, -EINVAL,
 					"%s: with verify, block size %u is not a divisor of zonesize %llu (fio)",
-					job->origin, job->zone_size % job->bs[d] ? job->bs[d] :
-					job->bs_max[d], (unsigned long long)job->zone_size);
+					job->origin, job->zone.size % job->bs[d] ? job->bs[d] :
+					job->bs_max[d], (unsigned long long)job->zone.size);
 	if (job_trims(job->rw))
 		return iop_errf(err, -ENOTSUP,
 				"%s: rw=%s with zonemode=zbd is not supported by iopath (fio trims whole zones there, resetting their write pointers)",
 				job->origin, job_rw_name(job->rw));
-	if (job->zone_skip)
+	if (job->zone.skip)
 		return iop_errf(err, -ENOTSUP,
 				"%s: fio option zoneskip with zonemode=zbd is not supported by iopath",
 				job->origin);
@@ -291,7 +291,7 @@ static const char *finish_fileop(const struct job_spec *job)
 	    job->rate.min_iops[1])
 		return "rate limits are not supported by iopath with these engines";
 	if (job->thinktime_ns || job->number_ios || job->flow || job->lat_target.ns ||
-	    job->zone_zbd || job->zone_strided || job->submit_offload || job->ss_dur_ns)
+	    job->zone.zbd || job->zone.strided || job->submit_offload || job->ss_dur_ns)
 		return "thinktime, number_ios, flow, latency_target, zonemode, io_submit_mode=offload and steady state are not supported by iopath with these engines";
 	if (job->bw_log_set || job->iops_log_set)
 		return "write_bw_log and write_iops_log are not supported by iopath with these engines (write_lat_log is: each file operation's latency, in the clat log)";
@@ -372,7 +372,7 @@ static int finish_mode(struct job_spec *job, struct iop_err *err)
 				   job->verify != VERIFY_NONE ? "verify" :
 				   job->lat_target.ns ? "latency_target" :
 				   job->flow ? "flow" : job->thinktime_ns ? "thinktime" :
-				   job->zone_zbd ? "zonemode=zbd" :
+				   job->zone.zbd ? "zonemode=zbd" :
 				   job->iodepth_low && job->iodepth_low < job->iodepth ? "iodepth_low" : NULL;
 
 		if (what)
@@ -388,23 +388,23 @@ static int finish_mode(struct job_spec *job, struct iop_err *err)
 		return iop_errf(err, -EINVAL,
 				"%s: dedupe_mode=working_set needs size= (its working set is a share of it)",
 				job->origin);
-	if (!job->zone_strided && !job->zone_zbd && job->zone_size)
+	if (!job->zone.strided && !job->zone.zbd && job->zone.size)
 		return iop_errf(err, -EINVAL,
 				"%s: zonesize= needs zonemode=strided or zbd (fio 3.33: zonemode=none and zonesize are not compatible)",
 				job->origin);
-	if (job->zone_zbd) {
+	if (job->zone.zbd) {
 		int zret = check_zbd(job, err);
 
 		if (zret)
 			return zret;
 	}
-	if (job->zone_strided && !job->zone_size)
+	if (job->zone.strided && !job->zone.size)
 		return iop_errf(err, -EINVAL, "%s: zonemode=strided needs zonesize=", job->origin);
-	if (job->zone_strided && !job->zone_range)
-		job->zone_range = job->zone_size;
-	if (job->zone_strided && job->zone_range < job->bs_max[0] && job->zone_range < job->bs_max[1])
+	if (job->zone.strided && !job->zone.range)
+		job->zone.range = job->zone.size;
+	if (job->zone.strided && job->zone.range < job->bs_max[0] && job->zone.range < job->bs_max[1])
 		return iop_errf(err, -EINVAL, "%s: zonerange=%llu is smaller than a block",
-				job->origin, (unsigned long long)job->zone_range);
+				job->origin, (unsigned long long)job->zone.range);
 	if (job->file_append && job->rw != RW_WRITE)
 		return iop_errf(err, -EINVAL, "%s: file_append needs rw=write (sequential appends)",
 				job->origin);
@@ -494,8 +494,8 @@ static int finish_atomic(struct job_spec *job, struct iop_err *err)
 		return iop_errf(err, -EINVAL,
 				"%s: atomic=1 with bs=%u: rw=...:%lld moves writes off multiples of their size; give a multiple of %u",
 				job->origin, bs, (long long)job->seq_add, bs);
-	if ((job->zone_strided || job->zone_zbd) &&
-	    (job->zone_size % bs || job->zone_range % bs || job->zone_skip % bs))
+	if ((job->zone.strided || job->zone.zbd) &&
+	    (job->zone.size % bs || job->zone.range % bs || job->zone.skip % bs))
 		return iop_errf(err, -EINVAL,
 				"%s: atomic=1 with bs=%u: zonesize, zonerange and zoneskip must be multiples of %u, so that every write starts at a multiple of its size",
 				job->origin, bs, bs);
@@ -546,8 +546,8 @@ static int finish_verify_only(const struct job_spec *job, struct iop_err *err)
 		why = "do_verify=0 leaves nothing to do";
 	else if (job->time_based)
 		why = "a timed run's writes are not known beforehand (fio does not support time_based with it either)";
-	else if (job->zone_zbd || job->read_iolog[0] || job->verify_backlog)
-		why = job->zone_zbd ? "zonemode=zbd places writes as zones fill" :
+	else if (job->zone.zbd || job->read_iolog[0] || job->verify_backlog)
+		why = job->zone.zbd ? "zonemode=zbd places writes as zones fill" :
 		      job->read_iolog[0] ? "a replay's writes are the log's, not this job's" :
 		      "verify_backlog reads back during the writes, which are not done";
 	if (!why)

@@ -798,7 +798,7 @@ int plan_zbd(const struct job_list *jobs, struct group_job *gjs, struct zbd_set 
 		struct job_plan *plan = &gjs[i].plan;
 		unsigned nr_paths = plan_nr_paths(plan);
 
-		if (!job->zone_zbd)
+		if (!job->zone.zbd)
 			continue;
 		plan->zbd = calloc(nr_paths, sizeof(*plan->zbd));
 		if (!plan->zbd)

@@ -363,16 +363,16 @@ static void zone_step(struct worker *w, struct file_gen *g, unsigned dir)
 	const struct job_spec *job = w->job;
 	uint64_t old = g->start;
 
-	if (w->zone.bytes >= job->zone_size) {
+	if (w->zone.bytes >= job->zone.size) {
 		w->zone.bytes = 0;
-		g->start += job->zone_range + job->zone_skip;
+		g->start += job->zone.range + job->zone.skip;
 		if (g->start >= g->real)
 			g->start = g->origin;
 		g->seq[dir] = 0;
 		/* the other direction keeps its place in the file, as fio's last_pos does */
 		g->seq[dir ^ 1] = old + g->seq[dir ^ 1] - g->start;
 	}
-	if (g->seq[dir] >= job->zone_range)
+	if (g->seq[dir] >= job->zone.range)
 		g->seq[dir] = 0;
 }
 
@@ -385,9 +385,9 @@ static bool seq_step_offset(struct worker *w, unsigned f, unsigned dir, uint32_t
 	unsigned i;
 
 	for (;;) {
-		if (job->zone_strided)
+		if (job->zone.strided)
 			zone_step(w, g, dir);
-		if (job->zone_strided && job_rw_random(job->rw)) {
+		if (job->zone.strided && job_rw_random(job->rw)) {
 			pos = gen_rand(&w->zone.gen, len);
 		} else if (!job_rw_random(job->rw)) {
 			pos = gen_seq_step(g, dir, job->seq_add, job->time_based);

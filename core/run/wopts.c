@@ -215,9 +215,9 @@ static int setup_offsets(struct worker *w, uint64_t seed)
 		w->file_left = w->files[0].len;
 	}
 	w->seq_step = job->seq_add || (job_rw_random(job->rw) && job->seq_nr > 1) ||
-		      job->zone_strided;
-	if (job->zone_strided &&
-	    gen_init(&w->zone.gen, job->zone_range, w->plan->align, !job->norandommap,
+		      job->zone.strided;
+	if (job->zone.strided &&
+	    gen_init(&w->zone.gen, job->zone.range, w->plan->align, !job->norandommap,
 		     job->rand_gen, seed ^ 0x20e5ull))
 		return -ENOMEM;
 	w->seq_left = 1;	/* as in fio, the first I/O of rw=randread:N is a random one */

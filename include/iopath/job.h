@@ -207,6 +207,28 @@ struct job_lat_target {
 	double percentile;		/* the share of I/Os that must meet it (default 100) */
 };
 
+/*
+ * zonemode= and its options: set by the option table and set_zonemode, set_zone_frac (core/job/
+ * set_run.c), checked and completed by job_finish (core/job/validate.c: zone suffixes, the
+ * range's default); run by core/run/reqgen.c (strided) and core/io/zbd.c (zbd).
+ */
+struct job_zone {
+	/* zonemode=strided: size bytes of each range, then skip bytes skipped */
+	bool strided;
+	uint64_t size;			/* zonesize */
+	uint64_t range;			/* zonerange; 0: size */
+	uint64_t skip;			/* zoneskip */
+	/* zonemode=zbd: zones emulated in memory over a regular file or block device (core/io/zbd.h) */
+	bool zbd;
+	uint64_t capacity;		/* zonecapacity; 0: size */
+	unsigned max_open;		/* max_open_zones; 0: no limit */
+	unsigned job_max_open;		/* job_max_open_zones: per worker; 0: no limit */
+	bool read_beyond_wp;
+	bool ignore_limits;		/* ignore_zone_limits */
+	double reset_threshold;		/* zone_reset_threshold: share of the region holding data, 0..1 */
+	double reset_frequency;		/* zone_reset_frequency: share of writes that reset past it, 0..1 */
+};
+
 struct job_spec {
 	char name[JOB_NAME_MAX];
 	char description[256];		/* description=: free text, carried into the reports */
@@ -373,20 +395,7 @@ struct job_spec {
 	bool sprandom;			/* fio's SanDisk pseudo-random preconditioning */
 	unsigned spr_num_regions;
 	double spr_op;			/* over-provisioning, a fraction of the logical size */
-	/* zonemode=strided: zone_size bytes of each zone_range, then zone_skip bytes skipped */
-	bool zone_strided;
-	uint64_t zone_size;
-	uint64_t zone_range;		/* 0: zone_size */
-	uint64_t zone_skip;
-	/* zonemode=zbd: zones emulated in memory over a regular file or block device (core/io/zbd.h) */
-	bool zone_zbd;
-	uint64_t zone_capacity;		/* 0: zone_size */
-	unsigned max_open_zones;	/* 0: no limit */
-	unsigned job_max_open_zones;	/* per worker; 0: no limit */
-	bool read_beyond_wp;
-	bool ignore_zone_limits;
-	double zone_reset_threshold;	/* share of the region holding data, 0..1 */
-	double zone_reset_frequency;	/* share of writes that reset past the threshold, 0..1 */
+	struct job_zone zone;		/* zonemode=, zonesize, zonerange, zoneskip, max_open_zones, ... */
 	bool create_serialize;
 	struct job_lat_target lat_target;	/* latency_target, _window, _percentile */
 	unsigned rand_gen;		/* random_generator=: enum rand_gen */

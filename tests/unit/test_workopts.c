@@ -345,7 +345,7 @@ Test(workopts, z_suffix_counts_zones)
 	cr_assert_eq(job0()->size, 4ull << 20);
 	cr_assert_eq(job0()->offset, 1ull << 20);
 	cr_assert_eq(job0()->io_size, 2ull << 20);
-	cr_assert_eq(job0()->zone_skip, 1ull << 20);
+	cr_assert_eq(job0()->zone.skip, 1ull << 20);
 	cr_assert_eq(job0()->offset_increment, 3ull << 20);
 	setup();
 	/* bytes given later replace zones given earlier */
