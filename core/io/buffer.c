@@ -65,12 +65,12 @@ uint32_t crc32c(uint32_t crc, const void *buf, uint64_t len)
 static void pattern_fill(const struct job_spec *job, unsigned char *p, uint64_t len,
 			 uint64_t phase)
 {
-	uint64_t n = job->buffer_pattern_len, done = 0, k;
+	uint64_t n = job->buf.pattern_len, done = 0, k;
 
 	phase %= n;
 	while (done < len) {
 		k = n - phase < len - done ? n - phase : len - done;
-		memcpy(p + done, job->buffer_pattern + phase, k);
+		memcpy(p + done, job->buf.pattern + phase, k);
 		done += k;
 		phase = 0;
 	}
@@ -81,12 +81,12 @@ void buf_fill(const struct job_spec *job, struct rng *r, void *buf, uint64_t len
 	unsigned char *p = buf;
 	uint64_t chunk = 512, done, keep;
 
-	if (job->zero_buffers) {
+	if (job->buf.zero) {
 		memset(buf, 0, len);
 		return;
 	}
-	if (!job->buffer_compress_percentage) {
-		if (job->buffer_pattern_len)
+	if (!job->buf.compress_pct) {
+		if (job->buf.pattern_len)
 			pattern_fill(job, p, len, 0);
 		else
 			rng_fill(r, buf, len);
@@ -96,9 +96,9 @@ void buf_fill(const struct job_spec *job, struct rng *r, void *buf, uint64_t len
 	for (done = 0; done < len; done += chunk) {
 		uint64_t n = len - done < chunk ? len - done : chunk;
 
-		keep = n * (100 - job->buffer_compress_percentage) / 100;
+		keep = n * (100 - job->buf.compress_pct) / 100;
 		rng_fill(r, p + done, keep);
-		if (job->buffer_pattern_len)
+		if (job->buf.pattern_len)
 			pattern_fill(job, p + done + keep, n - keep, keep);
 		else
 			memset(p + done + keep, 0, n - keep);

@@ -30,7 +30,7 @@ void job_defaults(struct job_spec *job)
 	job->allow_file_create = true;
 	job->create_fsync = true;
 	job->create_serialize = true;
-	job->dedupe_ws_percentage = 5;
+	job->buf.dedupe_ws_pct = 5;
 	job->do_verify = true;
 	job->verify_state_save = true;
 	job->verify_write_sequence = true;
@@ -39,12 +39,12 @@ void job_defaults(struct job_spec *job)
 	job->rwmixread = 50;
 	job->bs[0] = job->bs[1] = 4096;
 	job->rate.cycle_ms = 1000;
-	job->thinktime_blocks = 1;
+	job->think.blocks = 1;
 	job->clat_percentiles = true;
 	job->per_job_logs = true;
 	job->bw_avg_ms = job->iops_avg_ms = 500;	/* fio's bwavgtime, iopsavgtime */
 	job->file_service_nr = 1;
-	job->scramble_buffers = true;
+	job->buf.scramble = true;
 	job->dist_center = -1.0;
 	job->fallocate = FALLOC_NATIVE;
 	job->iodepth = 1;

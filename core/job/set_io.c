@@ -714,12 +714,12 @@ int parse_pattern(const struct opt_def *o, const char *val, unsigned char *out,
 int set_buffer_pattern(struct job_spec *job, const struct opt_def *o, const char *val,
 			      struct iop_err *err)
 {
-	int n = parse_pattern(o, val, job->buffer_pattern, "a pattern such as 0xdeadbeef or \"abcd\"",
+	int n = parse_pattern(o, val, job->buf.pattern, "a pattern such as 0xdeadbeef or \"abcd\"",
 			      err);
 
 	if (n < 0)
 		return n;
-	job->buffer_pattern_len = (unsigned)n;
+	job->buf.pattern_len = (unsigned)n;
 	return 0;
 }
 
@@ -763,9 +763,9 @@ int set_thinktime_blocks_type(struct job_spec *job, const struct opt_def *o,
 				     const char *val, struct iop_err *err)
 {
 	if (!strcmp(val, "complete"))
-		job->thinktime_issue = false;
+		job->think.issue = false;
 	else if (!strcmp(val, "issue"))
-		job->thinktime_issue = true;
+		job->think.issue = true;
 	else
 		return bad_value(err, o, val, "complete, issue");
 	return 0;

@@ -290,7 +290,7 @@ static const char *finish_fileop(const struct job_spec *job)
 	    job->rate.min_bps[0] || job->rate.min_bps[1] || job->rate.min_iops[0] ||
 	    job->rate.min_iops[1])
 		return "rate limits are not supported by iopath with these engines";
-	if (job->thinktime_ns || job->number_ios || job->flow || job->lat_target.ns ||
+	if (job->think.ns || job->number_ios || job->flow || job->lat_target.ns ||
 	    job->zone.zbd || job->zone.strided || job->submit_offload || job->ss_dur_ns)
 		return "thinktime, number_ios, flow, latency_target, zonemode, io_submit_mode=offload and steady state are not supported by iopath with these engines";
 	if (job->bw_log_set || job->iops_log_set)
@@ -371,7 +371,7 @@ static int finish_mode(struct job_spec *job, struct iop_err *err)
 		const char *what = job->serialize_overlap && job->iodepth > 1 ? "serialize_overlap" :
 				   job->verify != VERIFY_NONE ? "verify" :
 				   job->lat_target.ns ? "latency_target" :
-				   job->flow ? "flow" : job->thinktime_ns ? "thinktime" :
+				   job->flow ? "flow" : job->think.ns ? "thinktime" :
 				   job->zone.zbd ? "zonemode=zbd" :
 				   job->iodepth_low && job->iodepth_low < job->iodepth ? "iodepth_low" : NULL;
 
@@ -384,7 +384,7 @@ static int finish_mode(struct job_spec *job, struct iop_err *err)
 					"%s: io_submit_mode=offload with ioengine=%s is not supported by iopath: its I/O threads would race on the file's one position (lseek, then read or write); use ioengine=psync",
 					job->origin, job->engine->name);
 	}
-	if (job->dedupe_percentage && job->dedupe_working_set && !job->size)
+	if (job->buf.dedupe_pct && job->buf.dedupe_ws && !job->size)
 		return iop_errf(err, -EINVAL,
 				"%s: dedupe_mode=working_set needs size= (its working set is a share of it)",
 				job->origin);
@@ -664,7 +664,7 @@ int job_finish(struct job_spec *job, struct iop_err *err)
 	/* fio's fixup_options: 0 or more than iodepth is iodepth (refill at once) */
 	if (!job->iodepth_low || job->iodepth_low > job->iodepth)
 		job->iodepth_low = job->iodepth;
-	job->thinktime_blocks_given = job_gave(job, "thinktime_blocks");
+	job->think.blocks_given = job_gave(job, "thinktime_blocks");
 	for (d = 0; d < 2; d++) {
 		if (job->rate.bps[d] && job->rate.min_bps[d] > job->rate.bps[d])
 			return iop_errf(err, -EINVAL, "%s: rate_min=%llu is above rate=%llu",
@@ -679,15 +679,15 @@ int job_finish(struct job_spec *job, struct iop_err *err)
 	if (job->random_distribution != DIST_RANDOM)
 		job->norandommap = true;
 	/* fio: a pattern replaces zeroing and scrambling; reads would overwrite it, so refill */
-	if (job->buffer_pattern_len) {
-		job->scramble_buffers = false;
-		job->zero_buffers = false;
-		job->refill_buffers = job->buffer_compress_percentage || job_reads(job->rw);
+	if (job->buf.pattern_len) {
+		job->buf.scramble = false;
+		job->buf.zero = false;
+		job->buf.refill = job->buf.compress_pct || job_reads(job->rw);
 	}
 	/* fio: compression (other than 100%) and dedupe turn refill_buffers on */
-	if ((job_gave(job, "buffer_compress_percentage") && job->buffer_compress_percentage != 100) ||
-	    job->dedupe_percentage)
-		job->refill_buffers = true;
+	if ((job_gave(job, "buffer_compress_percentage") && job->buf.compress_pct != 100) ||
+	    job->buf.dedupe_pct)
+		job->buf.refill = true;
 	/* fio: "any use of blockalign= turns off randommap" */
 	if ((job->ba[0] && job->ba[0] != job->bs[0]) || (job->ba[1] && job->ba[1] != job->bs[1]))
 		job->norandommap = true;

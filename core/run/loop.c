@@ -419,33 +419,33 @@ static uint64_t rate_wait(struct worker *w, uint64_t t)
 static bool think_due(const struct worker *w, uint64_t t)
 {
 	const struct job_spec *job = w->job;
-	uint64_t b = job->thinktime_issue ? w->issued_ios : w->done_ios;
+	uint64_t b = job->think.issue ? w->issued_ios : w->done_ios;
 
-	if (job->thinktime_iotime_ns) {
-		if (t - w->think_last_ns >= job->thinktime_iotime_ns)
+	if (job->think.iotime_ns) {
+		if (t - w->think_last_ns >= job->think.iotime_ns)
 			return true;
 		/* fio: with thinktime_iotime, thinktime_blocks counts only when given */
 		if (!w->think_blocks_given)
 			return false;
 	}
-	return b >= w->think_last + job->thinktime_blocks;
+	return b >= w->think_last + job->think.blocks;
 }
 
 /* The thinktime stall: drain, spin thinktime_spin, sleep the rest (not past runtime). */
 static uint64_t think(struct worker *w, uint64_t t)
 {
 	const struct job_spec *job = w->job;
-	uint64_t b = job->thinktime_issue ? w->issued_ios : w->done_ios, start, end;
+	uint64_t b = job->think.issue ? w->issued_ios : w->done_ios, start, end;
 	unsigned d;
 
 	t = quiesce(w, t);
 	start = worker_now(w);
-	end = start + job->thinktime_ns;
+	end = start + job->think.ns;
 	if (w->deadline_ns && !w->in_ramp && end > w->deadline_ns)
 		end = w->deadline_ns;
-	if (job->thinktime_spin_ns) {
-		uint64_t spin_end = start + job->thinktime_spin_ns < end ?
-				    start + job->thinktime_spin_ns : end;
+	if (job->think.spin_ns) {
+		uint64_t spin_end = start + job->think.spin_ns < end ?
+				    start + job->think.spin_ns : end;
 
 		while (worker_now(w) < spin_end)
 			;
@@ -856,7 +856,7 @@ static inline __attribute__((always_inline)) void io_loop_body(struct worker *w,
 				t = rate_wait(w, t);
 				wait = false;
 			}
-			if (job->thinktime_ns && more && think_due(w, t))
+			if (job->think.ns && more && think_due(w, t))
 				t = think(w, t);
 			if (w->rate.min_on && t >= w->rate.min_next_ns && !w->in_ramp)
 				check_rate_min(w, t);

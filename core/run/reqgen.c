@@ -148,7 +148,7 @@ static void dedupe_fill_ws(struct worker *w, struct io_req *r)
 	struct rng fill;
 	uint64_t seed;
 
-	if (rng_below(&w->dedupe_rng, 100) < w->job->dedupe_percentage)
+	if (rng_below(&w->dedupe_rng, 100) < w->job->buf.dedupe_pct)
 		seed = w->dedupe_ws[rng_below(&w->dedupe_rng, w->nr_dedupe_ws)];
 	else
 		seed = rng_next(&w->dedupe_uniq) | 1;
@@ -166,7 +166,7 @@ static void dedupe_fill(struct worker *w, struct io_req *r)
 		return;
 	}
 
-	if (!w->dedupe_seed || rng_below(&w->dedupe_rng, 100) >= w->job->dedupe_percentage)
+	if (!w->dedupe_seed || rng_below(&w->dedupe_rng, 100) >= w->job->buf.dedupe_pct)
 		w->dedupe_seed = rng_next(&w->dedupe_rng) | 1;
 	rng_seed(&fill, w->dedupe_seed);
 	buf_fill(w->job, &fill, r->buf, r->len);
@@ -259,9 +259,9 @@ void prepare_write(struct worker *w, struct io_req *r)
 	const struct job_spec *job = w->job;
 
 	w->writes_since_sync++;
-	if (job->dedupe_percentage)
+	if (job->buf.dedupe_pct)
 		dedupe_fill(w, r);
-	else if (job->refill_buffers)
+	else if (job->buf.refill)
 		buf_fill(job, &w->buf_rng, r->buf, r->len);
 	else if (w->scramble)
 		buf_scramble(r->buf, r->len, r->offset, ++w->write_seq);

@@ -18,7 +18,7 @@ static int setup_dedupe_ws(struct worker *w, uint64_t base)
 	const struct job_spec *job = w->job;
 	const struct job_plan *plan = w->plan;
 	unsigned me = plan->first_worker + w->clone, t = plan->run_workers ? plan->run_workers : 1;
-	uint64_t n = job->size * job->dedupe_ws_percentage / 100 / job->bs[DDIR_WRITE], per, i;
+	uint64_t n = job->size * job->buf.dedupe_ws_pct / 100 / job->bs[DDIR_WRITE], per, i;
 	struct rng stream;
 
 	if (!n)
@@ -34,7 +34,7 @@ static int setup_dedupe_ws(struct worker *w, uint64_t base)
 		return -ENOMEM;
 	}
 	w->nr_dedupe_ws = n;
-	per = job->dedupe_global ? (n / t ? n / t : 1) : n;
+	per = job->buf.dedupe_global ? (n / t ? n / t : 1) : n;
 	for (i = 0; i < n; i++) {
 		/* block k of the set: worker (me + k) mod t's first buffers, as fio rotates them */
 		if (i % per == 0)
@@ -261,9 +261,9 @@ static int setup_records(struct worker *w)
 {
 	const struct job_spec *job = w->job;
 
-	w->think_blocks_given = job->thinktime_blocks_given;
+	w->think_blocks_given = job->think.blocks_given;
 	/* completions are counted only for what reads the counts */
-	w->count_done = w->rate.min_on || (job->thinktime_ns && !job->thinktime_issue);
+	w->count_done = w->rate.min_on || (job->think.ns && !job->think.issue);
 	w->hist_lat = job->lat_percentiles && !job->disable_lat;
 	w->hist_slat = job->slat_percentiles && !job->disable_slat;
 	w->sync_at_qd1 = (job->engine->flags & ENGINE_SYNC_AT_QD1) && job->iodepth == 1;
@@ -283,7 +283,7 @@ static int setup_records(struct worker *w)
 		}
 		w->full = true;
 	}
-	if (w->rate.on || w->rate.min_on || job->thinktime_ns)
+	if (w->rate.on || w->rate.min_on || job->think.ns)
 		w->full = true;
 	w->stamp_submit = job_stamps_submit(job, job->engine->flags & ENGINE_SYNC) || w->logs;
 	return 0;
@@ -294,11 +294,11 @@ static int setup_contents(struct worker *w, uint64_t seed)
 {
 	const struct job_spec *job = w->job;
 
-	w->scramble = job->scramble_buffers && !job->zero_buffers && !job->refill_buffers &&
-		      !job->buffer_compress_percentage && !job->dedupe_percentage &&
+	w->scramble = job->buf.scramble && !job->buf.zero && !job->buf.refill &&
+		      !job->buf.compress_pct && !job->buf.dedupe_pct &&
 		      job->verify == VERIFY_NONE;
 	rng_seed(&w->dedupe_rng, seed ^ 0xdedeull);
-	if (job->dedupe_percentage && job->dedupe_working_set && job_writes(job->rw))
+	if (job->buf.dedupe_pct && job->buf.dedupe_ws && job_writes(job->rw))
 		/* one base for the run, so that workers can draw each other's buffers */
 		return setup_dedupe_ws(w, (job->randseed_set ? job->randseed : 0x10ba7) ^ 0xdede5e7ull);
 	return 0;

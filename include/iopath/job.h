@@ -198,6 +198,39 @@ struct job_rate {
 };
 
 /*
+ * What the job's write buffers hold (zero_buffers, refill_buffers, scramble_buffers,
+ * buffer_compress_percentage, buffer_pattern, dedupe_percentage, dedupe_mode,
+ * dedupe_working_set_percentage, dedupe_global): set by the option table and
+ * set_buffer_pattern (core/job/set_io.c), filled by core/io/buffer.c.
+ */
+struct job_buf {
+	bool zero;			/* zero_buffers */
+	bool refill;			/* refill_buffers: new contents for every write */
+	unsigned compress_pct;		/* buffer_compress_percentage */
+	bool scramble;			/* scramble_buffers */
+	unsigned dedupe_pct;		/* dedupe_percentage */
+	bool dedupe_ws;			/* dedupe_mode=working_set (else repeat) */
+	unsigned dedupe_ws_pct;		/* the working set: this percent of size, in blocks */
+	bool dedupe_global;		/* working sets drawn from every worker's unique buffers */
+	unsigned pattern_len;		/* buffer_pattern */
+	unsigned char pattern[PATTERN_MAX];
+};
+
+/*
+ * thinktime= and its options: a stall between I/Os (set by the option table and
+ * thinktime_blocks_type's setter in core/job/set_io.c, the default of blocks by job_defaults,
+ * blocks_given by job_finish; stalled in core/run/loop.c: think_due, think).
+ */
+struct job_think {
+	uint64_t ns;			/* thinktime; 0: none */
+	uint64_t spin_ns;		/* thinktime_spin: of it, spent spinning */
+	uint64_t iotime_ns;		/* thinktime_iotime: I/O this long between stalls */
+	unsigned blocks;		/* thinktime_blocks: I/Os between stalls */
+	bool blocks_given;		/* set at finish: fio treats the default differently */
+	bool issue;			/* thinktime_blocks_type=issue (else complete) */
+};
+
+/*
  * latency_target=: find the largest depth whose I/Os meet the target (fio's lat_target_*),
  * tried by setup_queue in core/run/wopts.c and lat_target_check in core/run/loop.c.
  */
@@ -331,23 +364,9 @@ struct job_spec {
 	bool randseed_set;
 	uint64_t randseed;
 	bool norandommap;
-	bool zero_buffers;
-	bool refill_buffers;
-	unsigned buffer_compress_percentage;
-	bool scramble_buffers;
-	unsigned dedupe_percentage;
-	bool dedupe_working_set;	/* dedupe_mode=working_set (else repeat) */
-	unsigned dedupe_ws_percentage;	/* the working set: this percent of size, in blocks */
-	bool dedupe_global;		/* working sets drawn from every worker's unique buffers */
-	unsigned buffer_pattern_len;
-	unsigned char buffer_pattern[PATTERN_MAX];
+	struct job_buf buf;		/* zero_buffers, refill_buffers, buffer_pattern, dedupe_*, ... */
 	struct job_rate rate;		/* rate, rate_iops, rate_min, rate_process, ... */
-	uint64_t thinktime_ns;
-	uint64_t thinktime_spin_ns;
-	uint64_t thinktime_iotime_ns;
-	unsigned thinktime_blocks;
-	bool thinktime_blocks_given;	/* set at finish: fio treats the default differently */
-	bool thinktime_issue;		/* thinktime_blocks_type=issue */
+	struct job_think think;		/* thinktime, thinktime_spin, _blocks, _blocks_type, _iotime */
 	char write_iolog[256];		/* record every I/O issued here (fio's iolog v3) */
 	char read_iolog[256];		/* replay this fio iolog (v2, v3) or blktrace */
 	char replay_redirect[256];	/* replay every file's I/O onto this one */

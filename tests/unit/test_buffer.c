@@ -193,12 +193,12 @@ Test(buffers, pattern_repeats_over_the_buffer)
 	unsigned i;
 
 	memset(&job, 0, sizeof(job));
-	memcpy(job.buffer_pattern, "\xde\xad\xbe", 3);
-	job.buffer_pattern_len = 3;
+	memcpy(job.buf.pattern, "\xde\xad\xbe", 3);
+	job.buf.pattern_len = 3;
 	rng_seed(&r, 1);
 	buf_fill(&job, &r, buf, sizeof(buf));
 	for (i = 0; i < sizeof(buf); i++)
-		cr_assert_eq(buf[i], job.buffer_pattern[i % 3], "byte %u", i);
+		cr_assert_eq(buf[i], job.buf.pattern[i % 3], "byte %u", i);
 }
 
 Test(buffers, scramble_makes_equal_blocks_differ)

@@ -334,7 +334,7 @@ Test(job_parse, word_options_store_their_values)
 			   "rw_sequencer=identical\nfadvise_hint=random\nunit_base=1\nrw=randread\n"
 			   "ioengine=psync\n"), 0, "%s", err.msg);
 	cr_assert(jobs.jobs[0].rate.poisson);
-	cr_assert(jobs.jobs[0].dedupe_working_set);
+	cr_assert(jobs.jobs[0].buf.dedupe_ws);
 	cr_assert(jobs.jobs[0].submit_offload);
 	cr_assert_eq(jobs.jobs[0].rand_gen, RAND_GEN_LFSR);
 	cr_assert_eq(jobs.jobs[0].exit_what, EXIT_STONEWALL);

@@ -212,9 +212,9 @@ static void check_pattern(const char *opt, const unsigned char *want, unsigned l
 	snprintf(text, sizeof(text), "[a]\nbuffer_pattern=%s\n", opt);
 	setup();
 	cr_assert_eq(parse(text), 0, "%s: %s", opt, err.msg);
-	cr_assert_eq(job0()->buffer_pattern_len, len, "%s: %u bytes", opt,
-		     job0()->buffer_pattern_len);
-	cr_assert_arr_eq(job0()->buffer_pattern, want, len, "%s", opt);
+	cr_assert_eq(job0()->buf.pattern_len, len, "%s: %u bytes", opt,
+		     job0()->buf.pattern_len);
+	cr_assert_arr_eq(job0()->buf.pattern, want, len, "%s", opt);
 	job_list_free(&jobs);
 }
 
@@ -260,9 +260,9 @@ Test(workopts, buffer_pattern_turns_scramble_off_and_refills_for_readers)
 {
 	cr_assert_eq(parse("[a]\nrw=randrw\nbuffer_pattern=0x55\n[b]\nrw=write\nbuffer_pattern=0x55\n"),
 		     0, "%s", err.msg);
-	cr_assert(!jobs.jobs[0].scramble_buffers);
-	cr_assert(jobs.jobs[0].refill_buffers);
-	cr_assert(!jobs.jobs[1].refill_buffers);
+	cr_assert(!jobs.jobs[0].buf.scramble);
+	cr_assert(jobs.jobs[0].buf.refill);
+	cr_assert(!jobs.jobs[1].buf.refill);
 }
 
 Test(workopts, buffer_pattern_rejects_unterminated_string)
@@ -274,10 +274,10 @@ Test(workopts, dedupe_and_compression_turn_refill_on)
 {
 	cr_assert_eq(parse("[a]\ndedupe_percentage=30\n[b]\nbuffer_compress_percentage=50\n[c]\n"),
 		     0, "%s", err.msg);
-	cr_assert(jobs.jobs[0].refill_buffers);
-	cr_assert(jobs.jobs[1].refill_buffers);
-	cr_assert(!jobs.jobs[2].refill_buffers);
-	cr_assert(jobs.jobs[2].scramble_buffers);
+	cr_assert(jobs.jobs[0].buf.refill);
+	cr_assert(jobs.jobs[1].buf.refill);
+	cr_assert(!jobs.jobs[2].buf.refill);
+	cr_assert(jobs.jobs[2].buf.scramble);
 }
 
 Test(workopts, rate_per_direction)
@@ -302,13 +302,13 @@ Test(workopts, thinktime_is_in_microseconds)
 {
 	cr_assert_eq(parse("[a]\nthinktime=100\nthinktime_spin=2ms\nthinktime_iotime=2\n"
 			   "thinktime_blocks_type=issue\nrate_process=poisson\n"), 0, "%s", err.msg);
-	cr_assert_eq(job0()->thinktime_ns, 100000);
-	cr_assert_eq(job0()->thinktime_spin_ns, 2000000);
-	cr_assert_eq(job0()->thinktime_iotime_ns, 2000000000ull);
-	cr_assert(job0()->thinktime_issue);
+	cr_assert_eq(job0()->think.ns, 100000);
+	cr_assert_eq(job0()->think.spin_ns, 2000000);
+	cr_assert_eq(job0()->think.iotime_ns, 2000000000ull);
+	cr_assert(job0()->think.issue);
 	cr_assert(job0()->rate.poisson);
-	cr_assert_eq(job0()->thinktime_blocks, 1);
-	cr_assert(!job0()->thinktime_blocks_given);
+	cr_assert_eq(job0()->think.blocks, 1);
+	cr_assert(!job0()->think.blocks_given);
 }
 
 Test(workopts, percentile_list_is_sorted_and_bounded)
