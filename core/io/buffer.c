@@ -122,11 +122,11 @@ void verify_pattern_at(const struct job_spec *job, uint64_t offset, unsigned cha
 	unsigned char le[8];
 	unsigned i;
 
-	memcpy(out, job->verify_pattern, job->verify_pattern_len);
+	memcpy(out, job->verify.pattern, job->verify.pattern_len);
 	for (i = 0; i < 8; i++)
 		le[i] = (unsigned char)(offset >> (8 * i));
-	for (i = 0; i < job->verify_fmt_nr; i++) {
-		unsigned at = job->verify_fmt_off[i], n = job->verify_pattern_len - at;
+	for (i = 0; i < job->verify.fmt_nr; i++) {
+		unsigned at = job->verify.fmt_off[i], n = job->verify.pattern_len - at;
 
 		memcpy(out + at, le, n < 8 ? n : 8);
 	}
@@ -134,15 +134,15 @@ void verify_pattern_at(const struct job_spec *job, uint64_t offset, unsigned cha
 
 void verify_pattern_fill(const struct job_spec *job, void *buf, uint32_t len, uint64_t offset)
 {
-	const unsigned char *pat = job->verify_pattern;
+	const unsigned char *pat = job->verify.pattern;
 	unsigned char pasted[PATTERN_MAX];
 	unsigned char *p = buf;
 	uint32_t i;
 
-	if (job->verify_fmt_nr) {
+	if (job->verify.fmt_nr) {
 		verify_pattern_at(job, offset, pasted);
 		pat = pasted;
 	}
 	for (i = 0; i < len; i++)
-		p[i] = pat[i % job->verify_pattern_len];
+		p[i] = pat[i % job->verify.pattern_len];
 }

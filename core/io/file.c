@@ -333,10 +333,10 @@ static int fill_range(const struct job_spec *job, int fd, const char *path, uint
 			break;
 		}
 
-		if (job->verify != VERIFY_NONE) {
+		if (job->verify.kind != VERIFY_NONE) {
 			uint32_t vu = job_verify_unit(job, unit);
 
-			if (job->verify_pattern_len)
+			if (job->verify.pattern_len)
 				verify_pattern_fill(job, buf, (uint32_t)n, off);
 			verify_stamp(job, buf, off, (uint32_t)(n / vu * vu), vu, 0, 0);
 		}

@@ -272,7 +272,7 @@ static void swap_header(unsigned char *u, uint32_t at, uint32_t n)
 void verify_stamp(const struct job_spec *job, void *buf, uint64_t offset, uint32_t len,
 		  uint32_t unit, uint64_t seq, unsigned thread)
 {
-	enum job_verify v = job->verify;
+	enum job_verify v = job->verify.kind;
 	uint32_t hs = vhdr_size(v), done;
 	unsigned char *p = buf;
 	struct fio_vhdr h;
@@ -294,8 +294,8 @@ void verify_stamp(const struct job_spec *job, void *buf, uint64_t offset, uint32
 		memcpy(u, &h, sizeof(h));
 		if (vtypes[v].room)
 			(void)checksum(v, u + hs, unit - hs, u + VHDR_BASE);
-		if (job->verify_offset)
-			swap_header(u, job->verify_offset, hs);
+		if (job->verify.offset)
+			swap_header(u, job->verify.offset, hs);
 	}
 }
 
@@ -308,16 +308,16 @@ static int check_pattern(const struct job_spec *job, const unsigned char *p, uin
 			 uint32_t to, uint32_t unit_start, uint64_t req_off, char *why,
 			 unsigned why_len)
 {
-	const unsigned char *pat = job->verify_pattern;
+	const unsigned char *pat = job->verify.pattern;
 	unsigned char pasted[PATTERN_MAX];
 	uint32_t i;
 
-	if (job->verify_fmt_nr) {
+	if (job->verify.fmt_nr) {
 		verify_pattern_at(job, req_off, pasted);
 		pat = pasted;
 	}
 	for (i = from; i < to; i++) {
-		unsigned char want = pat[i % job->verify_pattern_len];
+		unsigned char want = pat[i % job->verify.pattern_len];
 
 		if (p[i] == want)
 			continue;
@@ -342,7 +342,7 @@ static int check_unit(const struct job_spec *job, unsigned char *u, uint64_t off
 		      uint32_t start, const unsigned char *req, int numberio, char *why,
 		      unsigned why_len)
 {
-	enum job_verify v = job->verify;
+	enum job_verify v = job->verify.kind;
 	uint32_t hs = vhdr_size(v);
 	unsigned char sum[VHDR_MAX - VHDR_BASE];
 	char want[2 * 128 + 1], got[2 * 128 + 1];
@@ -351,8 +351,8 @@ static int check_unit(const struct job_spec *job, unsigned char *u, uint64_t off
 
 	if (v == VERIFY_PATTERN)
 		return check_pattern(job, req, start, start + unit, start, off - start, why, why_len);
-	if (job->verify_offset)
-		swap_header(u, job->verify_offset, hs);
+	if (job->verify.offset)
+		swap_header(u, job->verify.offset, hs);
 	memcpy(&h, u, sizeof(h));
 	if (h.magic != VHDR_MAGIC) {
 		snprintf(why, why_len, "bad magic header %x, wanted %x (data not written with verify)",
@@ -381,7 +381,7 @@ static int check_unit(const struct job_spec *job, unsigned char *u, uint64_t off
 		return -EILSEQ;
 	}
 	if (v == VERIFY_META)
-		return job->verify_pattern_len ?
+		return job->verify.pattern_len ?
 		       check_pattern(job, req, start + hs, start + unit, start, off - start, why,
 				     why_len) : 0;
 	if (checksum(v, u + hs, unit - hs, sum))
@@ -406,7 +406,7 @@ int verify_check_job(const struct job_spec *job, void *buf, uint64_t offset, uin
 	uint32_t done;
 	int ret;
 
-	if (job->verify == VERIFY_NONE || job->verify == VERIFY_NULL)
+	if (job->verify.kind == VERIFY_NONE || job->verify.kind == VERIFY_NULL)
 		return 0;
 	for (done = 0; done + unit <= len; done += unit) {
 		ret = check_unit(job, p + done, offset + done, unit, done, p, numberio, why,
@@ -421,16 +421,16 @@ int verify_check_job(const struct job_spec *job, void *buf, uint64_t offset, uin
 
 int verify_fits(const struct job_spec *job, uint32_t unit, struct iop_err *err)
 {
-	uint32_t hs = vhdr_size(job->verify);
-	const char *name = vtypes[job->verify].name;
+	uint32_t hs = vhdr_size(job->verify.kind);
+	const char *name = vtypes[job->verify.kind].name;
 
 	if (hs && unit <= hs)
 		return iop_errf(err, -EINVAL, "job %s: verify=%s needs verify units (bs, verify_interval) over its %u-byte header; they are %u bytes",
 				job->name, name, hs, unit);
-	if (job->verify_offset && (job->verify_offset < hs || job->verify_offset + hs > unit))
+	if (job->verify.offset && (job->verify.offset < hs || job->verify.offset + hs > unit))
 		return iop_errf(err, -EINVAL, "job %s: verify_offset=%u must be from %u (the verify=%s header's size) to %u (the unit less the header)",
-				job->name, job->verify_offset, hs, name, unit - hs);
-	if (job->verify == VERIFY_PATTERN && !job->verify_pattern_len)
+				job->name, job->verify.offset, hs, name, unit - hs);
+	if (job->verify.kind == VERIFY_PATTERN && !job->verify.pattern_len)
 		return iop_errf(err, -EINVAL, "job %s: verify=pattern needs verify_pattern=", job->name);
 	return 0;
 }

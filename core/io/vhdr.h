@@ -16,7 +16,7 @@ uint32_t vhdr_size(enum job_verify v);
 
 /*
  * Stamp every unit bytes of a block written at offset with fio's header and the checksum of
- * job->verify over the rest of the unit (after any verify_pattern fill), the header moved
+ * job->verify.kind over the rest of the unit (after any verify_pattern fill), the header moved
  * verify_offset bytes in when the job says so. seq is the write's number (fio's numberio: the
  * worker's writes counted from 0), thread the worker's.
  */
@@ -34,7 +34,7 @@ int verify_check_job(const struct job_spec *job, void *buf, uint64_t offset, uin
 		     uint32_t unit, int numberio, uint64_t *bad_off, char *why, unsigned why_len);
 
 /*
- * Can job->verify stamp units of unit bytes: room past its header, a verify_offset that keeps
+ * Can job->verify.kind stamp units of unit bytes: room past its header, a verify_offset that keeps
  * the header inside, a pattern for verify=pattern? 0, or -EINVAL with err saying why.
  */
 int verify_fits(const struct job_spec *job, uint32_t unit, struct iop_err *err);

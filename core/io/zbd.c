@@ -175,7 +175,7 @@ void zbd_job_start(struct zbd_view *v, const struct job_spec *job, struct zbd_ow
 
 	pthread_mutex_lock(&d->lock);
 	/* fio resets a writing job's zones first only with verify, so that no reset loses data */
-	if (job->verify != VERIFY_NONE) {
+	if (job->verify.kind != VERIFY_NONE) {
 		for (i = v->min_zone; i < v->max_zone; i++) {
 			close_zone(d, i);
 			reset_zone(d, &d->z[i], me);
@@ -220,7 +220,7 @@ static bool open_zone(struct zbd_view *v, const struct job_spec *job, struct zbd
 	struct zbd_dev *d = v->dev;
 	struct zbd_zone *z = &d->z[idx];
 
-	if (job->verify != VERIFY_NONE && zone_full(d, z, min_bs_write))
+	if (job->verify.kind != VERIFY_NONE && zone_full(d, z, min_bs_write))
 		return false;
 	if (!d->max_open)
 		return true;

@@ -626,8 +626,9 @@ int job_parser_finish(struct job_parser *p, struct iop_err *err)
 		if (ret)
 			return ret;
 		/* fio's fixup_options says so too: the writes run until the runtime is up */
-		if (job->verify != VERIFY_NONE && job->do_verify && job_writes(job->rw) &&
-		    !job_reads(job->rw) && job->time_based && job->runtime_ns && !job->verify_backlog)
+		if (job->verify.kind != VERIFY_NONE && job->verify.after_write &&
+		    job_writes(job->rw) && !job_reads(job->rw) && job->time_based &&
+		    job->runtime_ns && !job->verify.backlog)
 			warnf(p, "%s: job %s: verification read phase will never start because write phase uses all of runtime",
 			      job->origin, job->name);
 		/* fio: stonewall and new_group start a reporting group; stonewall also waits */

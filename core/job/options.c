@@ -31,9 +31,9 @@ void job_defaults(struct job_spec *job)
 	job->create_fsync = true;
 	job->create_serialize = true;
 	job->buf.dedupe_ws_pct = 5;
-	job->do_verify = true;
-	job->verify_state_save = true;
-	job->verify_write_sequence = true;
+	job->verify.after_write = true;
+	job->verify.state_save = true;
+	job->verify.write_sequence = true;
 	job->replay_time_scale = 100;
 	job->replay_scale = 1;
 	job->rwmixread = 50;

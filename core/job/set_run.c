@@ -200,7 +200,7 @@ int set_verify(struct job_spec *job, const struct opt_def *o, const char *val,
 		return iop_errf(err, -EINVAL,
 				"option %s: unknown verify type '%s' (accepted: md5 crc64 crc32 crc32c crc32c-intel crc16 crc7 xxhash sha1 sha256 sha512 sha3-224 sha3-256 sha3-384 sha3-512 meta pattern null 0)",
 				o->name, val);
-	job->verify = (enum job_verify)v;
+	job->verify.kind = (enum job_verify)v;
 	return 0;
 }
 
@@ -474,7 +474,7 @@ int set_verify_interval(struct job_spec *job, const struct opt_def *o, const cha
 	if (parse_size(val, job->kb_base, &v) || v < VERIFY_HDR_MIN || v > (1u << 30))
 		return iop_errf(err, -EINVAL, "option %s: bad size '%s' (accepted: %u bytes to 1g)",
 				o->name, val, VERIFY_HDR_MIN);
-	job->verify_interval = (uint32_t)v;
+	job->verify.interval = (uint32_t)v;
 	return 0;
 }
 
@@ -484,11 +484,11 @@ int set_verify_pattern(struct job_spec *job, const struct opt_def *o, const char
 	int n;
 
 	/* fio's pattern syntax, as buffer_pattern, and the %o format: each I/O's offset */
-	n = parse_pattern_fmt(o, val, job->verify_pattern, "a pattern such as 0xaa555aa5 or %o",
-			      job->verify_fmt_off, &job->verify_fmt_nr, err);
+	n = parse_pattern_fmt(o, val, job->verify.pattern, "a pattern such as 0xaa555aa5 or %o",
+			      job->verify.fmt_off, &job->verify.fmt_nr, err);
 	if (n < 0)
 		return n;
-	job->verify_pattern_len = (unsigned)n;
+	job->verify.pattern_len = (unsigned)n;
 	return 0;
 }
 

@@ -138,7 +138,7 @@ static int finish_replay(struct job_spec *job, struct iop_err *err)
 
 	if (!job->read_iolog[0])
 		return 0;
-	if (job->verify != VERIFY_NONE)
+	if (job->verify.kind != VERIFY_NONE)
 		return iop_errf(err, -ENOTSUP, "%s: read_iolog with verify is not supported by iopath",
 				job->origin);
 	if (job->rw == RW_COPY || job->rw == RW_METADATA)
@@ -217,7 +217,7 @@ static int finish_metadata(struct job_spec *job, struct iop_err *err)
 		why = "runs one operation at a time (iodepth=1; use numjobs for parallel trees)";
 	else if (job->time_based || job->loops > 1)
 		why = "runs each phase once over nrfiles files (time_based and loops do not apply)";
-	else if (job->verify != VERIFY_NONE || job->fsync_blocks || job->fdatasync_blocks ||
+	else if (job->verify.kind != VERIFY_NONE || job->fsync_blocks || job->fdatasync_blocks ||
 		 job->file_append || job->copy_from[0] || job->filename[0])
 		why = "takes directory=, nrfiles=, filesize=, files_per_dir= and dir_fanout= (not filename, verify, fsync, copy_from or file_append)";
 	else if (job->direct && job->filesize % 4096)
@@ -251,7 +251,7 @@ static int check_zbd(const struct job_spec *job, struct iop_err *err)
 		return iop_errf(err, -EINVAL,
 				"%s: zonemode=zbd and create_serialize=0 are not compatible (as in fio)",
 				job->origin);
-	for (d = 0; job->zone.size && job->verify != VERIFY_NONE && d < 2; d++)
+	for (d = 0; job->zone.size && job->verify.kind != VERIFY_NONE && d < 2; d++)
 		if (job->zone.size % job->bs[d] || job->zone.size % job->bs_max[d])
 			return iop_errf(err, -EINVAL,
 					"%s: with verify, block size %u is not a divisor of zonesize %llu (fio)",
@@ -282,7 +282,7 @@ static const char *finish_fileop(const struct job_spec *job)
 {
 	if (job_trims(job->rw) || job->rw == RW_COPY || job->rw == RW_METADATA)
 		return "rw= takes read, write or their mixes (its blocks are counted in that direction)";
-	if (job->verify != VERIFY_NONE)
+	if (job->verify.kind != VERIFY_NONE)
 		return "verify does not apply (no data moves)";
 	if (job->ramp_ns)
 		return "ramp_time is not supported by iopath with these engines";
@@ -319,14 +319,14 @@ static void finish_verify_interval(struct job_spec *job)
 {
 	uint32_t lo = job->bs[DDIR_WRITE], hi = job->bs_max[DDIR_WRITE];
 
-	if (lo != hi && !job->verify_interval)
-		job->verify_interval = lo;
-	if (job->verify_interval > lo)
-		job->verify_interval = lo;
-	else if (job_reads(job->rw) && job->verify_interval > job->bs[DDIR_READ])
-		job->verify_interval = job->bs[DDIR_READ];
-	if (job->verify_interval && (lo % job->verify_interval || hi % job->verify_interval))
-		job->verify_interval = gcd32(lo, hi);
+	if (lo != hi && !job->verify.interval)
+		job->verify.interval = lo;
+	if (job->verify.interval > lo)
+		job->verify.interval = lo;
+	else if (job_reads(job->rw) && job->verify.interval > job->bs[DDIR_READ])
+		job->verify.interval = job->bs[DDIR_READ];
+	if (job->verify.interval && (lo % job->verify.interval || hi % job->verify.interval))
+		job->verify.interval = gcd32(lo, hi);
 }
 
 static int finish_mode(struct job_spec *job, struct iop_err *err)
@@ -360,16 +360,16 @@ static int finish_mode(struct job_spec *job, struct iop_err *err)
 		return iop_errf(err, -EINVAL,
 				"%s: nrfiles= with filename=: name every file in filename= (a:b:c) instead",
 				job->origin);
-	if (job->verify != VERIFY_NONE)
+	if (job->verify.kind != VERIFY_NONE)
 		finish_verify_interval(job);
-	if (job->verify_backlog && job->verify == VERIFY_NONE)
-		job->verify_backlog = 0;	/* fio: without verify it does nothing */
-	if (job->verify_backlog && !job->verify_backlog_batch)
-		job->verify_backlog_batch = job->verify_backlog;
+	if (job->verify.backlog && job->verify.kind == VERIFY_NONE)
+		job->verify.backlog = 0;	/* fio: without verify it does nothing */
+	if (job->verify.backlog && !job->verify.backlog_batch)
+		job->verify.backlog_batch = job->verify.backlog;
 	if (job->submit_offload) {
 		/* one request in flight (iodepth=1) has nothing to serialize with */
 		const char *what = job->serialize_overlap && job->iodepth > 1 ? "serialize_overlap" :
-				   job->verify != VERIFY_NONE ? "verify" :
+				   job->verify.kind != VERIFY_NONE ? "verify" :
 				   job->lat_target.ns ? "latency_target" :
 				   job->flow ? "flow" : job->think.ns ? "thinktime" :
 				   job->zone.zbd ? "zonemode=zbd" :
@@ -536,17 +536,17 @@ static int finish_verify_only(const struct job_spec *job, struct iop_err *err)
 {
 	const char *why = NULL;
 
-	if (!job->verify_only)
+	if (!job->verify.only)
 		return 0;
-	if (job->verify == VERIFY_NONE)
+	if (job->verify.kind == VERIFY_NONE)
 		why = "it needs verify= (the checksums the earlier run wrote)";
 	else if (!job_writes_data(job->rw) || job->rw == RW_COPY || job->rw == RW_METADATA)
 		why = "it checks what a writing job wrote; this job does not write (a job that reads with verify= checks what it reads already)";
-	else if (!job->do_verify)
+	else if (!job->verify.after_write)
 		why = "do_verify=0 leaves nothing to do";
 	else if (job->time_based)
 		why = "a timed run's writes are not known beforehand (fio does not support time_based with it either)";
-	else if (job->zone.zbd || job->read_iolog[0] || job->verify_backlog)
+	else if (job->zone.zbd || job->read_iolog[0] || job->verify.backlog)
 		why = job->zone.zbd ? "zonemode=zbd places writes as zones fill" :
 		      job->read_iolog[0] ? "a replay's writes are the log's, not this job's" :
 		      "verify_backlog reads back during the writes, which are not done";
@@ -571,10 +571,10 @@ static void finish_write_sequence(struct job_spec *job, const struct engine_ops 
 	if (job->bs_trim > hi)
 		hi = job->bs_trim;
 	if (!job_gave(job, "verify_write_sequence") &&
-	    (job->verify_only || (job->norandommap && !(ops->flags & ENGINE_SYNC) && job->iodepth > 1)))
-		job->verify_write_sequence = false;
-	if (job->verify == VERIFY_NONE || !job_writes(job->rw) || lo != hi || job->time_based)
-		job->verify_write_sequence = false;
+	    (job->verify.only || (job->norandommap && !(ops->flags & ENGINE_SYNC) && job->iodepth > 1)))
+		job->verify.write_sequence = false;
+	if (job->verify.kind == VERIFY_NONE || !job_writes(job->rw) || lo != hi || job->time_based)
+		job->verify.write_sequence = false;
 }
 
 /* log_unix_epoch, log_alternate_epoch: their clock must be one the system has. */
@@ -614,7 +614,7 @@ static int finish_unlink_each_loop(struct job_spec *job, struct iop_err *err)
 	what = job_reads(job->rw) ? "a job that reads (the second loop would find its files removed; fio 3.33 fails such a job)" :
 	       !job_writes_data(job->rw) || job->rw == RW_COPY || job->rw == RW_METADATA ?
 	       "a job that does not write its files' data" :
-	       job->verify != VERIFY_NONE ? "verify (not supported by iopath)" :
+	       job->verify.kind != VERIFY_NONE ? "verify (not supported by iopath)" :
 	       job->submit_offload ? "io_submit_mode=offload (not supported by iopath)" :
 	       (job->engine->flags & ENGINE_FILE_OP) ? "a file-operation engine" : NULL;
 	if (what)
@@ -692,7 +692,7 @@ int job_finish(struct job_spec *job, struct iop_err *err)
 	if ((job->ba[0] && job->ba[0] != job->bs[0]) || (job->ba[1] && job->ba[1] != job->bs[1]))
 		job->norandommap = true;
 	finish_write_sequence(job, ent->ops);
-	if (job->verify != VERIFY_NONE && job->bs_unaligned &&
+	if (job->verify.kind != VERIFY_NONE && job->bs_unaligned &&
 	    (job->bs[0] != job->bs_max[0] || job->bs[1] != job->bs_max[1]))
 		return iop_errf(err, -EINVAL,
 				"%s: verify with bs_unaligned cannot stamp every block (drop bs_unaligned)",
@@ -710,14 +710,14 @@ int job_finish(struct job_spec *job, struct iop_err *err)
 		job->iodepth_batch_complete_max = job->iodepth_batch_complete_min;
 	if (job->iodepth_batch_complete_max > job->iodepth)
 		job->iodepth_batch_complete_max = job->iodepth;
-	if (job->verify != VERIFY_NONE && job->norandommap && job_rw_random(job->rw) &&
+	if (job->verify.kind != VERIFY_NONE && job->norandommap && job_rw_random(job->rw) &&
 	    job_writes(job->rw))
 		return iop_errf(err, -EINVAL,
 				"%s: verify with norandommap on random writes cannot tell which blocks hold data (drop norandommap)",
 				job->origin);
-	if (job->verify != VERIFY_NONE && (job->bs[0] < 32 || job->bs[1] < 32))
+	if (job->verify.kind != VERIFY_NONE && (job->bs[0] < 32 || job->bs[1] < 32))
 		return iop_errf(err, -EINVAL, "%s: verify needs bs of at least 32 bytes", job->origin);
-	if (job->verify != VERIFY_NONE && (ent->ops->flags & ENGINE_DISKLESS))
+	if (job->verify.kind != VERIFY_NONE && (ent->ops->flags & ENGINE_DISKLESS))
 		return iop_errf(err, -EINVAL, "%s: verify needs an engine that moves data; ioengine=%s moves none",
 				job->origin, ent->ops->name);
 	if (ent->ops->flags & ENGINE_FILE_OP) {

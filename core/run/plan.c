@@ -451,7 +451,7 @@ int plan_job(const struct job_spec *job, const struct target_policy *pol,
 	if (pol->readonly && job->write_iolog[0])
 		return iop_errf(err, -EROFS, "job %s: write_iolog=%s creates a file, and --readonly forbids creating files",
 				job->name, job->write_iolog);
-	if (pol->readonly && job->verify_dump)
+	if (pol->readonly && job->verify.dump)
 		return iop_errf(err, -EROFS, "job %s: verify_dump writes the blocks that fail verify to files, and --readonly forbids creating files",
 				job->name);
 	if (pol->readonly && job_changes_files(job))
@@ -462,9 +462,10 @@ int plan_job(const struct job_spec *job, const struct target_policy *pol,
 	plan->unit = job_unit(job);
 	plan->align = job_align(job);
 	plan->max_bs = used_max(job, job->bs_max);
-	if (job->verify != VERIFY_NONE && verify_fits(job, job_verify_unit(job, plan->unit), err))
+	if (job->verify.kind != VERIFY_NONE &&
+	    verify_fits(job, job_verify_unit(job, plan->unit), err))
 		return -EINVAL;
-	for (d = 0; job->verify != VERIFY_NONE && d < 2; d++) {
+	for (d = 0; job->verify.kind != VERIFY_NONE && d < 2; d++) {
 		if (!(d == DDIR_READ ? job_reads(job->rw) : job_writes(job->rw)))
 			continue;
 		if (job->bs[d] % plan->unit || job->bs_max[d] % plan->unit)
@@ -602,8 +603,8 @@ int check_job_outputs(const struct job_plan *plan, struct iop_err *err)
 		 * at the end). A verify state file iopath did not write (fio's, from a run beside)
 		 * is left to the end as in fio, where it costs the job a line and stays as it was.
 		 */
-		if (!ret && job->verify != VERIFY_NONE && job->verify_state_save &&
-		    job_writes_data(job->rw) && job->rw != RW_COPY && !job->verify_only &&
+		if (!ret && job->verify.kind != VERIFY_NONE && job->verify.state_save &&
+		    job_writes_data(job->rw) && job->rw != RW_COPY && !job->verify.only &&
 		    !vstate_path(job, c, path, sizeof(path)) && !lstat(path, &st) &&
 		    !(S_ISREG(st.st_mode) && vstate_file(path)))
 			ret = check_log(job, "verify_state_save", path, err);

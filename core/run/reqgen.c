@@ -175,7 +175,7 @@ static void dedupe_fill(struct worker *w, struct io_req *r)
 /* verify_backlog: remember a written block; the oldest is dropped (unverified) when full. */
 static void backlog_push(struct worker *w, const struct io_req *r)
 {
-	uint64_t cap = w->job->verify_backlog;
+	uint64_t cap = w->job->verify.backlog;
 	struct backlog_entry *e;
 
 	if (w->verify.backlog_nr == cap) {
@@ -224,9 +224,9 @@ static int backlog_next(struct worker *w, struct io_req *r)
 	uint64_t u, end;
 
 	if (!w->verify.backlog_left) {
-		if (w->verify.backlog_nr < w->job->verify_backlog)
+		if (w->verify.backlog_nr < w->job->verify.backlog)
 			return 0;
-		w->verify.backlog_left = w->job->verify_backlog_batch;
+		w->verify.backlog_left = w->job->verify.backlog_batch;
 	}
 	if (!w->verify.backlog_nr) {
 		w->verify.backlog_left = 0;
@@ -235,7 +235,7 @@ static int backlog_next(struct worker *w, struct io_req *r)
 	if (w->inflight || w->nr_batch)
 		return REQ_DRAIN;
 	e = &w->verify.backlog[w->verify.backlog_head];
-	w->verify.backlog_head = (w->verify.backlog_head + 1) % w->job->verify_backlog;
+	w->verify.backlog_head = (w->verify.backlog_head + 1) % w->job->verify.backlog;
 	w->verify.backlog_nr--;
 	w->verify.backlog_left--;
 	r->flags |= REQF_BACKLOG;
@@ -265,11 +265,11 @@ void prepare_write(struct worker *w, struct io_req *r)
 		buf_fill(job, &w->buf_rng, r->buf, r->len);
 	else if (w->scramble)
 		buf_scramble(r->buf, r->len, r->offset, ++w->write_seq);
-	if (job->verify != VERIFY_NONE) {
+	if (job->verify.kind != VERIFY_NONE) {
 		/* fio's numberio: the worker's writes counted from 0 */
 		uint64_t seq = w->verify.seq++;
 
-		if (job->verify_pattern_len)
+		if (job->verify.pattern_len)
 			verify_pattern_fill(job, r->buf, r->len, r->offset);
 		verify_stamp(job, r->buf, r->offset, r->len, job_verify_unit(job, w->plan->unit),
 			     seq, worker_thread_number(w->plan, w->clone));

@@ -56,7 +56,7 @@ static void __attribute__((noinline)) verify_failed(struct worker *w, const stru
 						    uint64_t bad, const char *why)
 {
 	w->verify.errors++;
-	if (w->job->verify_dump)
+	if (w->job->verify.dump)
 		verify_dump(w, r);
 	if (err_non_fatal(w->job, ERR_VERIFY, EILSEQ)) {
 		err_count(w, EILSEQ);
@@ -220,7 +220,7 @@ void vfy_stop(struct worker *w)
 
 int vfy_start(struct worker *w)
 {
-	unsigned n = w->job->verify_async;
+	unsigned n = w->job->verify.async;
 	struct verifier *v = calloc(1, sizeof(*v));
 
 	if (!v)

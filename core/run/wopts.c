@@ -244,10 +244,10 @@ static int setup_backlog(struct worker *w)
 {
 	const struct job_spec *job = w->job;
 
-	if (!job->verify_backlog || !job->do_verify || !job_writes_data(job->rw) ||
+	if (!job->verify.backlog || !job->verify.after_write || !job_writes_data(job->rw) ||
 	    job->rw == RW_COPY)
 		return 0;
-	w->verify.backlog = calloc(job->verify_backlog, sizeof(*w->verify.backlog));
+	w->verify.backlog = calloc(job->verify.backlog, sizeof(*w->verify.backlog));
 	if (!w->verify.backlog) {
 		worker_fail(w, ENOMEM, "verify_backlog: out of memory");
 		return -ENOMEM;
@@ -296,7 +296,7 @@ static int setup_contents(struct worker *w, uint64_t seed)
 
 	w->scramble = job->buf.scramble && !job->buf.zero && !job->buf.refill &&
 		      !job->buf.compress_pct && !job->buf.dedupe_pct &&
-		      job->verify == VERIFY_NONE;
+		      job->verify.kind == VERIFY_NONE;
 	rng_seed(&w->dedupe_rng, seed ^ 0xdedeull);
 	if (job->buf.dedupe_pct && job->buf.dedupe_ws && job_writes(job->rw))
 		/* one base for the run, so that workers can draw each other's buffers */

@@ -169,12 +169,12 @@ static int setup_files(struct worker *w, uint64_t seed)
 			return ret;
 		w->gens[i].start = w->gens[i].origin = f->start;
 		w->gens[i].real = file_end(w, f, plan_path(plan, w->clone, i));
-		if (job->verify != VERIFY_NONE && (writes || job->verify_only)) {
+		if (job->verify.kind != VERIFY_NONE && (writes || job->verify.only)) {
 			w->verify.written[i] = calloc(f->len / plan->unit / 8 + 1, 1);
 			if (!w->verify.written[i])
 				return -ENOMEM;
 		}
-		if (w->verify.written[i] && job->verify_write_sequence && vhdr_size(job->verify)) {
+		if (w->verify.written[i] && job->verify.write_sequence && vhdr_size(job->verify.kind)) {
 			w->verify.wseq[i] = calloc(f->len / plan->unit + 1, sizeof(**w->verify.wseq));
 			if (!w->verify.wseq[i]) {
 				worker_fail(w, ENOMEM, "verify_write_sequence: no memory for the write numbers of %llu blocks of %s (verify_write_sequence=0 does without)",
@@ -368,7 +368,7 @@ static void copy_finish(struct worker *w)
 	w->copy.check.bytes = w->plan->region;
 	if (!fstat(w->files[COPY_DST].fd, &st))
 		w->copy.check.dst_size = S_ISREG(st.st_mode) ? (uint64_t)st.st_size : w->plan->region;
-	if (!w->aborted && w->job->verify != VERIFY_NONE)
+	if (!w->aborted && w->job->verify.kind != VERIFY_NONE)
 		copy_verify(w);
 }
 
@@ -439,7 +439,7 @@ static bool verify_round_again(struct worker *w)
 	uint64_t limit, done = w->st[STAT_READ].bytes + w->st[STAT_WRITE].bytes;
 	unsigned i;
 
-	if (w->aborted || run_terminated(w) || job->verify == VERIFY_NONE)
+	if (w->aborted || run_terminated(w) || job->verify.kind == VERIFY_NONE)
 		return false;
 	if (w->loops_left) {
 		/* the next loop: a fresh pass over the files, then its own verify */
@@ -520,7 +520,7 @@ static void io_phase(struct worker *w, uint64_t from)
 {
 	if (w->job->create_only)
 		return;		/* fio's create_only: the layout was the job */
-	if (w->job->verify_only) {
+	if (w->job->verify.only) {
 		io_dry_run(w);
 		return;
 	}
@@ -586,7 +586,7 @@ static void worker_shape(struct worker *w)
 {
 	const struct job_spec *job = w->job;
 
-	w->verify.check_reads = job->verify != VERIFY_NONE && job->do_verify && job->rw != RW_COPY;
+	w->verify.check_reads = job->verify.kind != VERIFY_NONE && job->verify.after_write && job->rw != RW_COPY;
 	w->verify.job_writes = job_writes(job->rw);
 	w->trim.on = job_trims(job->rw);
 	w->trim.write = job->rw == RW_TRIMWRITE || job->rw == RW_RANDTRIMWRITE;
@@ -632,7 +632,7 @@ static int worker_setup(struct worker *w)
 	if (w->flow || job->submit_offload || w->zone.zbd || w->trim.on || job->write_iolog[0] ||
 	    job->read_iolog[0] || w->serialize)
 		w->full = true;
-	if (!ret && job->verify_state_load && w->verify.check_reads && job_reads(job->rw)) {
+	if (!ret && job->verify.state_load && w->verify.check_reads && job_reads(job->rw)) {
 		uint64_t writes;
 
 		/* fio's verify_state_should_stop: no more reads than the writer completed */
@@ -644,7 +644,7 @@ static int worker_setup(struct worker *w)
 		ret = replay_setup(w);
 	if (!ret)
 		ret = worker_engine_start(w);
-	if (!ret && w->verify.check_reads && job->verify_async)
+	if (!ret && w->verify.check_reads && job->verify.async)
 		ret = vfy_start(w);
 	return ret;
 }
@@ -692,8 +692,8 @@ static void worker_phases(struct worker *w)
 	else
 		w->end_ns = w->start_ns;	/* ended by exitall before it started: nothing ran */
 	for (;;) {
-		if (!w->aborted && !run_terminated(w) && job->verify != VERIFY_NONE && !job->create_only &&
-		    job->do_verify && job_writes_data(job->rw) && job->rw != RW_COPY) {
+		if (!w->aborted && !run_terminated(w) && job->verify.kind != VERIFY_NONE && !job->create_only &&
+		    job->verify.after_write && job_writes_data(job->rw) && job->rw != RW_COPY) {
 			uint64_t from = w->end_ns;
 
 			/*
@@ -718,8 +718,8 @@ static void worker_finish(struct worker *w)
 {
 	const struct job_spec *job = w->job;
 
-	if (job->verify != VERIFY_NONE && job->verify_state_save && job_writes_data(job->rw) &&
-	    job->rw != RW_COPY && !job->verify_only && !w->aborted)
+	if (job->verify.kind != VERIFY_NONE && job->verify.state_save && job_writes_data(job->rw) &&
+	    job->rw != RW_COPY && !job->verify.only && !w->aborted)
 		vstate_save(w);
 	if (job->rw == RW_COPY)
 		copy_finish(w);

@@ -198,6 +198,39 @@ struct job_rate {
 };
 
 /*
+ * verify= and its options: set by the option table and set_verify, set_verify_pattern
+ * (core/job/set_run.c), defaults in job_defaults, combinations settled by job_finish
+ * (core/job/validate.c); stamped and checked by core/io/vhdr.c, run by core/run/ (reqgen.c,
+ * verify.c, worker.c).
+ */
+struct job_verify_opts {
+	enum job_verify kind;		/* verify= */
+	bool after_write;		/* do_verify: the verify pass after writing (default 1) */
+	bool only;			/* verify_only: write nothing, check an earlier run's */
+	uint64_t backlog;		/* verify after this many blocks are written (0: at the end) */
+	uint64_t backlog_batch;		/* blocks verified each time (0: backlog) */
+	bool dump;			/* keep a failed block's data as read, in a file beside */
+	bool fatal;			/* fio's; the first failed block ends the job either way */
+	uint32_t interval;		/* a header every this many bytes (0: every block) */
+	unsigned offset;		/* the header sits this far into each unit (fio's swap) */
+	bool experimental;		/* experimental_verify: accepted; iopath checks what it logged */
+	bool state_save;		/* a writer leaves what it completed in a state file */
+	bool state_load;		/* a reader checks only what that file says was written */
+	/* verify_write_sequence (fio's): the verify pass checks each header's write number (fio's
+	 * numberio) against the block's last write; job_finish leaves it set only where fio checks
+	 * it (a writing job of one block size, not time_based; by default not verify_only, nor
+	 * norandommap with more than one asynchronous I/O in flight) */
+	bool write_sequence;
+	unsigned pattern_len;		/* verify_pattern: written data is this, checked for it */
+	unsigned char pattern[PATTERN_MAX];
+	/* verify_pattern's %o (fio's paste_blockoff): where in the pattern each I/O's offset goes,
+	 * 8 bytes little-endian (fewer where the pattern ends first) */
+	unsigned fmt_nr;
+	uint16_t fmt_off[PATTERN_FMT_MAX];
+	unsigned async;			/* threads that check completed verify reads (0: inline) */
+};
+
+/*
  * What the job's write buffers hold (zero_buffers, refill_buffers, scramble_buffers,
  * buffer_compress_percentage, buffer_pattern, dedupe_percentage, dedupe_mode,
  * dedupe_working_set_percentage, dedupe_global): set by the option table and
@@ -442,27 +475,7 @@ struct job_spec {
 	uint64_t startdelay_max_ns;
 	unsigned size_pct;		/* size=N%: of each file's size (then size is unused) */
 	unsigned offset_pct;		/* offset=N%: of each file's size, aligned down to bs */
-	enum job_verify verify;
-	uint64_t verify_backlog;	/* verify after this many blocks are written (0: at the end) */
-	uint64_t verify_backlog_batch;	/* blocks verified each time (0: verify_backlog) */
-	bool verify_dump;		/* keep a failed block's data as read, in a file beside */
-	bool verify_fatal;		/* fio's; the first failed block ends the job either way */
-	uint32_t verify_interval;	/* a header every this many bytes (0: every block) */
-	unsigned verify_offset;		/* the header sits this far into each unit (fio's swap) */
-	bool experimental_verify;	/* fio's: accepted; iopath always checks what it logged */
-	bool verify_state_save;		/* a writer leaves what it completed in a state file */
-	bool verify_state_load;		/* a reader checks only what that file says was written */
-	/* verify_write_sequence (fio's): the verify pass checks each header's write number (fio's
-	 * numberio) against the block's last write; job_finish leaves it set only where fio checks
-	 * it (a writing job of one block size, not time_based; by default not verify_only, nor
-	 * norandommap with more than one asynchronous I/O in flight) */
-	bool verify_write_sequence;
-	unsigned verify_pattern_len;	/* written data is this pattern, and is checked for it */
-	unsigned char verify_pattern[PATTERN_MAX];
-	/* verify_pattern's %o (fio's paste_blockoff): where in the pattern each I/O's offset goes,
-	 * 8 bytes little-endian (fewer where the pattern ends first) */
-	unsigned verify_fmt_nr;
-	uint16_t verify_fmt_off[PATTERN_FMT_MAX];
+	struct job_verify_opts verify;	/* verify=, do_verify, verify_only, verify_backlog, ... */
 	bool fill_device;		/* writing until ENOSPC ends the job, without an error */
 	/* continue_on_error: a bit per enum err_type whose non-fatal errors the job survives
 	 * (counted in total_err); ignore_error sets a bit too, and replaces that type's list of
@@ -471,9 +484,6 @@ struct job_spec {
 	unsigned nr_ignore_error[ERR_TYPES];
 	int ignore_error[ERR_TYPES][IGNORE_ERROR_MAX];
 	bool error_dump;		/* report every error, the non-fatal ones too */
-	unsigned verify_async;		/* threads that check completed verify reads (0: inline) */
-	bool do_verify;			/* run the verify pass after writing (fio's default 1) */
-	bool verify_only;		/* write nothing: read back and check what an earlier run wrote */
 	enum job_clock clocksource;
 	enum job_mem mem;
 	char mem_file[256];		/* mem=mmap:FILE, mmapshared:FILE: the buffers are FILE mapped */
@@ -528,7 +538,7 @@ static inline bool job_unlinks_each_loop(const struct job_spec *job)
 /* The granularity of verify headers: verify_interval, else the job's smallest block. */
 static inline uint32_t job_verify_unit(const struct job_spec *job, uint32_t unit)
 {
-	return job->verify_interval ? job->verify_interval : unit;
+	return job->verify.interval ? job->verify.interval : unit;
 }
 
 /*
@@ -602,7 +612,7 @@ static inline const char *job_rw_name(enum job_rw rw)
  */
 static inline bool job_changes_files(const struct job_spec *job)
 {
-	if (job->verify_only)
+	if (job->verify.only)
 		return false;	/* its writes are not done, only read back (fio's dry run) */
 	if (job->engine && (job->engine->flags & ENGINE_FILE_OP))
 		return job->engine->flags & ENGINE_REMOVES;
@@ -616,7 +626,7 @@ static inline bool job_changes_files(const struct job_spec *job)
  */
 static inline bool job_checks_written(const struct job_spec *job)
 {
-	return job->verify != VERIFY_NONE && (job->do_verify || job->verify_only) &&
+	return job->verify.kind != VERIFY_NONE && (job->verify.after_write || job->verify.only) &&
 	       !job_changes_files(job);
 }
 

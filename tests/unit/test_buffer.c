@@ -26,7 +26,7 @@ Test(crc32c, chained_equals_whole)
 static void verify_job(struct job_spec *job, enum job_verify v)
 {
 	memset(job, 0, sizeof(*job));
-	job->verify = v;
+	job->verify.kind = v;
 }
 
 Test(verify, every_type_checks_its_own_block_clean)
@@ -40,8 +40,8 @@ Test(verify, every_type_checks_its_own_block_clean)
 	for (v = VERIFY_CRC32C; v < VERIFY_KINDS; v++) {
 		verify_job(&job, v);
 		if (v == VERIFY_PATTERN) {
-			memcpy(job.verify_pattern, "\xde\xad", 2);
-			job.verify_pattern_len = 2;
+			memcpy(job.verify.pattern, "\xde\xad", 2);
+			job.verify.pattern_len = 2;
 			verify_pattern_fill(&job, buf, sizeof(buf), 0);
 		} else {
 			memset(buf, (int)v, sizeof(buf));
@@ -160,7 +160,7 @@ Test(verify, verify_offset_moves_the_header_and_back)
 	char why[300];
 
 	verify_job(&job, VERIFY_CRC32);
-	job.verify_offset = 512;
+	job.verify.offset = 512;
 	memset(buf, 0x5a, sizeof(buf));
 	verify_stamp(&job, buf, 0, sizeof(buf), 4096, 1, 1);
 	cr_assert_eq(buf[512], 0xca);
@@ -176,8 +176,8 @@ Test(verify, pattern_checks_every_byte)
 	char why[300];
 
 	verify_job(&job, VERIFY_PATTERN);
-	memcpy(job.verify_pattern, "\x01\x02\x03", 3);
-	job.verify_pattern_len = 3;
+	memcpy(job.verify.pattern, "\x01\x02\x03", 3);
+	job.verify.pattern_len = 3;
 	verify_pattern_fill(&job, buf, sizeof(buf), 0);
 	buf[4000] ^= 0x80;
 	cr_assert_eq(verify_check_job(&job, buf, 0, sizeof(buf), 1024, -1, &bad, why, sizeof(why)), -EILSEQ);

@@ -238,16 +238,16 @@ Test(workopts, verify_pattern_offset_formats_reserve_eight_bytes)
 {
 	cr_assert_eq(parse("[a]\nverify=pattern\nverify_pattern=-100xab\"1\"%o\"2\"\n"), 0, "%s",
 		     err.msg);
-	cr_assert_eq(job0()->verify_pattern_len, 15);
-	cr_assert_eq(job0()->verify_fmt_nr, 1);
-	cr_assert_eq(job0()->verify_fmt_off[0], 6);
-	cr_assert_arr_eq(job0()->verify_pattern, "\xf6\xff\xff\xff\xab\x31\0\0\0\0\0\0\0\0\x32", 15);
+	cr_assert_eq(job0()->verify.pattern_len, 15);
+	cr_assert_eq(job0()->verify.fmt_nr, 1);
+	cr_assert_eq(job0()->verify.fmt_off[0], 6);
+	cr_assert_arr_eq(job0()->verify.pattern, "\xf6\xff\xff\xff\xab\x31\0\0\0\0\0\0\0\0\x32", 15);
 	job_list_free(&jobs);
 	setup();
 	cr_assert_eq(parse("[a]\nverify=pattern\nverify_pattern=%o0xdeadbeef%o\n"), 0, "%s", err.msg);
-	cr_assert_eq(job0()->verify_pattern_len, 20);
-	cr_assert_eq(job0()->verify_fmt_nr, 2);
-	cr_assert_eq(job0()->verify_fmt_off[1], 12);
+	cr_assert_eq(job0()->verify.pattern_len, 20);
+	cr_assert_eq(job0()->verify.fmt_nr, 2);
+	cr_assert_eq(job0()->verify.fmt_off[1], 12);
 	job_list_free(&jobs);
 	setup();
 	cr_assert_neq(parse("[a]\nbuffer_pattern=%o\n"), 0);
