@@ -619,7 +619,7 @@ int cmd_fio(int argc, char **argv)
 	for (i = 0; !ret && a.aux_path && i < jobs.nr; i++)
 		snprintf(jobs.jobs[i].aux_path, sizeof(jobs.jobs[i].aux_path), "%s", a.aux_path);
 	for (i = 0; !ret && a.bandwidth_log && i < jobs.nr; i++)
-		jobs.jobs[i].agg_bw_log = true;
+		jobs.jobs[i].log.agg_bw = true;
 	print_warnings(&p);
 	job_parser_free(&p);
 	/* --allow-overwrite covers an existing output file of someone else's too */

@@ -22,22 +22,22 @@ static pthread_mutex_t append_lock = PTHREAD_MUTEX_INITIALIZER;
 
 bool iolog_wanted(const struct job_spec *job)
 {
-	return job->bw_log_set || job->iops_log_set || job->lat_log_set || job->hist_log_set;
+	return job->log.bw_set || job->log.iops_set || job->log.lat_set || job->log.hist_set;
 }
 
 int iolog_path(const struct job_spec *job, unsigned thread, enum log_kind kind, char *out,
 	       size_t len)
 {
-	const char *name = kind == LOG_BW ? job->bw_log : kind == LOG_IOPS ? job->iops_log :
-			   kind == LOG_HIST ? job->hist_log : job->lat_log;
+	const char *name = kind == LOG_BW ? job->log.bw : kind == LOG_IOPS ? job->log.iops :
+			   kind == LOG_HIST ? job->log.hist : job->log.lat;
 	int n;
 
 	if (!*name)
 		name = job->name;
 	/* log_store_compressed: fio's .fz (not for histogram logs, which fio stores plain too) */
-	const char *fz = job->log_store_compressed && kind != LOG_HIST ? ".fz" : "";
+	const char *fz = job->log.store_compressed && kind != LOG_HIST ? ".fz" : "";
 
-	if (job->per_job_logs)
+	if (job->log.per_job)
 		n = snprintf(out, len, "%s_%s.%u.log%s", name, kind_names[kind], thread, fz);
 	else
 		n = snprintf(out, len, "%s_%s.log%s", name, kind_names[kind], fz);
@@ -48,15 +48,15 @@ void iologs_init(struct iologs *L, const struct job_spec *job, uint64_t epoch_ns
 		 uint64_t time_base_ms)
 {
 	memset(L, 0, sizeof(*L));
-	L->want[LOG_BW] = job->bw_log_set;
-	L->want[LOG_IOPS] = job->iops_log_set;
-	L->want[LOG_SLAT] = L->want[LOG_CLAT] = L->want[LOG_LAT] = job->lat_log_set;
-	L->want[LOG_HIST] = job->hist_log_set && job->log_hist_msec;	/* 0: none, as fio */
-	L->hist_msec = job->log_hist_msec;
+	L->want[LOG_BW] = job->log.bw_set;
+	L->want[LOG_IOPS] = job->log.iops_set;
+	L->want[LOG_SLAT] = L->want[LOG_CLAT] = L->want[LOG_LAT] = job->log.lat_set;
+	L->want[LOG_HIST] = job->log.hist_set && job->log.hist_msec;	/* 0: none, as fio */
+	L->hist_msec = job->log.hist_msec;
 	L->epoch_ns = epoch_ns;
 	L->time_base_ms = time_base_ms;
-	L->avg_msec = job->log_avg_msec;
-	L->max_value = job->log_max_value;
+	L->avg_msec = job->log.avg_msec;
+	L->max_value = job->log.max_value;
 }
 
 /*

@@ -41,7 +41,7 @@ void job_defaults(struct job_spec *job)
 	job->rate.cycle_ms = 1000;
 	job->think.blocks = 1;
 	job->clat_percentiles = true;
-	job->per_job_logs = true;
+	job->log.per_job = true;
 	job->bw_avg_ms = job->iops_avg_ms = 500;	/* fio's bwavgtime, iopsavgtime */
 	job->file_service_nr = 1;
 	job->buf.scramble = true;

@@ -814,13 +814,13 @@ int set_log_name(struct job_spec *job, const struct opt_def *o, const char *val,
 				o->size - 1);
 	snprintf(field, o->size, "%s", val ? val : "");
 	if (!strcmp(o->name, "write_bw_log"))
-		job->bw_log_set = true;
+		job->log.bw_set = true;
 	else if (!strcmp(o->name, "write_iops_log"))
-		job->iops_log_set = true;
+		job->log.iops_set = true;
 	else if (!strcmp(o->name, "write_hist_log"))
-		job->hist_log_set = true;
+		job->log.hist_set = true;
 	else
-		job->lat_log_set = true;
+		job->log.lat_set = true;
 	return 0;
 }
 

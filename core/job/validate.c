@@ -293,7 +293,7 @@ static const char *finish_fileop(const struct job_spec *job)
 	if (job->think.ns || job->number_ios || job->flow || job->lat_target.ns ||
 	    job->zone.zbd || job->zone.strided || job->submit_offload || job->ss_dur_ns)
 		return "thinktime, number_ios, flow, latency_target, zonemode, io_submit_mode=offload and steady state are not supported by iopath with these engines";
-	if (job->bw_log_set || job->iops_log_set)
+	if (job->log.bw_set || job->log.iops_set)
 		return "write_bw_log and write_iops_log are not supported by iopath with these engines (write_lat_log is: each file operation's latency, in the clat log)";
 	return NULL;
 }
@@ -580,11 +580,11 @@ static void finish_write_sequence(struct job_spec *job, const struct engine_ops 
 /* log_unix_epoch, log_alternate_epoch: their clock must be one the system has. */
 static int finish_log_epoch(const struct job_spec *job, struct iop_err *err)
 {
-	if ((job->log_unix_epoch || job->log_alternate_epoch) &&
-	    clock_getres((clockid_t)job->log_alternate_epoch_clock_id, NULL))
+	if ((job->log.unix_epoch || job->log.alternate_epoch) &&
+	    clock_getres((clockid_t)job->log.alternate_epoch_clock_id, NULL))
 		return iop_errf(err, -EINVAL,
 				"%s: log_alternate_epoch_clock_id=%u is no clock of this system (accepted: a clock_gettime clock id, e.g. 0 CLOCK_REALTIME, 1 CLOCK_MONOTONIC, 7 CLOCK_BOOTTIME)",
-				job->origin, job->log_alternate_epoch_clock_id);
+				job->origin, job->log.alternate_epoch_clock_id);
 	return 0;
 }
 

@@ -166,7 +166,7 @@ void take_sample(struct worker *w, uint64_t t)
 	}
 	/* in a reporting group (or the run's agg logs): the runner sums the members' progress
 	 * interval by interval */
-	if ((job->group_reporting || job->agg_bw_log) && !job->disable_bw)
+	if ((job->group_reporting || job->log.agg_bw) && !job->disable_bw)
 		progress_log_add(&w->progress, t - w->start_ns, w->st);
 	if (bw) {
 		w->last_bw_ns = t;

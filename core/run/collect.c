@@ -165,7 +165,7 @@ static void worker_result(struct job_result *one, const struct worker *w, struct
 		one->oncpu_ns = w->sched_end[0] - w->sched_start[0];
 		one->runq_wait_ns = w->sched_end[1] - w->sched_start[1];
 	}
-	one->buf_huge = w->buf_huge;
+	one->buf_huge = w->buf.huge;
 	if (w->kt_valid) {
 		one->kt_workers = 1;
 		one->kt_usr_ns = w->kt_end[0] - w->kt_start[0];
@@ -391,7 +391,7 @@ static int agg_logs(struct worker *const *ws, unsigned n, struct group_member *m
 	for (i = 0; i < n; i++) {
 		unsigned k;
 
-		if (!ws[i]->st || !ws[i]->job->agg_bw_log || ws[i]->progress.nomem)
+		if (!ws[i]->st || !ws[i]->job->log.agg_bw || ws[i]->progress.nomem)
 			continue;
 		m[nm].log = &ws[i]->progress;
 		m[nm].end.t = ws[i]->end_ns > ws[i]->start_ns ? ws[i]->end_ns - ws[i]->start_ns : 0;

@@ -250,7 +250,7 @@ void *meta_main(void *arg)
 	}
 	if (!ret) {
 		w->params.buf_len = 0;	/* malloc'ed, not mapped: freed below */
-		buf_fill(job, &w->buf_rng, w->params.buf_base, buf_len);
+		buf_fill(job, &w->buf.rng, w->params.buf_base, buf_len);
 		for (op = 0; op < META_NR; op++)
 			lat_init(&w->meta->op[op]);
 		for (op = 0; op < STAT_NR; op++)

@@ -536,8 +536,8 @@ int create_logs(const struct job_plan *plan, struct iop_err *err)
 		return 0;
 	for (c = 0; c < plan->nr_workers; c++) {
 		for (k = 0; k < LOG_KINDS; k++) {
-			if (!(k == LOG_BW ? job->bw_log_set : k == LOG_IOPS ? job->iops_log_set :
-			      k == LOG_HIST ? job->hist_log_set : job->lat_log_set))
+			if (!(k == LOG_BW ? job->log.bw_set : k == LOG_IOPS ? job->log.iops_set :
+			      k == LOG_HIST ? job->log.hist_set : job->log.lat_set))
 				continue;
 			ret = iolog_path(job, worker_thread_number(plan, c), k, path, sizeof(path));
 			if (!ret)
@@ -588,8 +588,8 @@ int check_job_outputs(const struct job_plan *plan, struct iop_err *err)
 
 	for (c = 0; c < plan->nr_workers && !ret; c++) {
 		for (k = 0; iolog_wanted(job) && k < LOG_KINDS && !ret; k++) {
-			if (!(k == LOG_BW ? job->bw_log_set : k == LOG_IOPS ? job->iops_log_set :
-			      k == LOG_HIST ? job->hist_log_set : job->lat_log_set))
+			if (!(k == LOG_BW ? job->log.bw_set : k == LOG_IOPS ? job->log.iops_set :
+			      k == LOG_HIST ? job->log.hist_set : job->log.lat_set))
 				continue;
 			if (!iolog_path(job, worker_thread_number(plan, c), k, path, sizeof(path)))
 				ret = check_log(job, opts[k], path, err);

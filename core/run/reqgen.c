@@ -148,10 +148,10 @@ static void dedupe_fill_ws(struct worker *w, struct io_req *r)
 	struct rng fill;
 	uint64_t seed;
 
-	if (rng_below(&w->dedupe_rng, 100) < w->job->buf.dedupe_pct)
-		seed = w->dedupe_ws[rng_below(&w->dedupe_rng, w->nr_dedupe_ws)];
+	if (rng_below(&w->buf.dedupe_rng, 100) < w->job->buf.dedupe_pct)
+		seed = w->buf.dedupe_ws[rng_below(&w->buf.dedupe_rng, w->buf.nr_dedupe_ws)];
 	else
-		seed = rng_next(&w->dedupe_uniq) | 1;
+		seed = rng_next(&w->buf.dedupe_uniq) | 1;
 	rng_seed(&fill, seed);
 	buf_fill(w->job, &fill, r->buf, r->len);
 }
@@ -161,14 +161,14 @@ static void dedupe_fill(struct worker *w, struct io_req *r)
 {
 	struct rng fill;
 
-	if (w->dedupe_ws) {
+	if (w->buf.dedupe_ws) {
 		dedupe_fill_ws(w, r);
 		return;
 	}
 
-	if (!w->dedupe_seed || rng_below(&w->dedupe_rng, 100) >= w->job->buf.dedupe_pct)
-		w->dedupe_seed = rng_next(&w->dedupe_rng) | 1;
-	rng_seed(&fill, w->dedupe_seed);
+	if (!w->buf.dedupe_seed || rng_below(&w->buf.dedupe_rng, 100) >= w->job->buf.dedupe_pct)
+		w->buf.dedupe_seed = rng_next(&w->buf.dedupe_rng) | 1;
+	rng_seed(&fill, w->buf.dedupe_seed);
 	buf_fill(w->job, &fill, r->buf, r->len);
 }
 
@@ -262,9 +262,9 @@ void prepare_write(struct worker *w, struct io_req *r)
 	if (job->buf.dedupe_pct)
 		dedupe_fill(w, r);
 	else if (job->buf.refill)
-		buf_fill(job, &w->buf_rng, r->buf, r->len);
-	else if (w->scramble)
-		buf_scramble(r->buf, r->len, r->offset, ++w->write_seq);
+		buf_fill(job, &w->buf.rng, r->buf, r->len);
+	else if (w->buf.scramble)
+		buf_scramble(r->buf, r->len, r->offset, ++w->buf.write_seq);
 	if (job->verify.kind != VERIFY_NONE) {
 		/* fio's numberio: the worker's writes counted from 0 */
 		uint64_t seq = w->verify.seq++;

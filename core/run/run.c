@@ -543,7 +543,7 @@ int run_jobs_progress(const struct job_list *jobs, struct run_results *out, run_
 		static const char *const agg[] = { AGG_BW_LOG_READ, AGG_BW_LOG_WRITE, AGG_BW_LOG_TRIM };
 		unsigned k;
 
-		if (!jobs->jobs[i].agg_bw_log)
+		if (!jobs->jobs[i].log.agg_bw)
 			continue;
 		for (k = 0; k < 3 && !ret; k++) {
 			ret = iolog_create(agg[k]);

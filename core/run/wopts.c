@@ -28,20 +28,20 @@ static int setup_dedupe_ws(struct worker *w, uint64_t base)
 			    (unsigned long long)n, 1ull << 27);
 		return -EINVAL;
 	}
-	w->dedupe_ws = malloc(n * sizeof(*w->dedupe_ws));
-	if (!w->dedupe_ws) {
+	w->buf.dedupe_ws = malloc(n * sizeof(*w->buf.dedupe_ws));
+	if (!w->buf.dedupe_ws) {
 		worker_fail(w, ENOMEM, "dedupe working set: out of memory");
 		return -ENOMEM;
 	}
-	w->nr_dedupe_ws = n;
+	w->buf.nr_dedupe_ws = n;
 	per = job->buf.dedupe_global ? (n / t ? n / t : 1) : n;
 	for (i = 0; i < n; i++) {
 		/* block k of the set: worker (me + k) mod t's first buffers, as fio rotates them */
 		if (i % per == 0)
 			dedupe_stream(&stream, base, (unsigned)((me + i / per) % t));
-		w->dedupe_ws[i] = rng_next(&stream) | 1;
+		w->buf.dedupe_ws[i] = rng_next(&stream) | 1;
 	}
-	dedupe_stream(&w->dedupe_uniq, base, me);
+	dedupe_stream(&w->buf.dedupe_uniq, base, me);
 	return 0;
 }
 
@@ -294,10 +294,10 @@ static int setup_contents(struct worker *w, uint64_t seed)
 {
 	const struct job_spec *job = w->job;
 
-	w->scramble = job->buf.scramble && !job->buf.zero && !job->buf.refill &&
+	w->buf.scramble = job->buf.scramble && !job->buf.zero && !job->buf.refill &&
 		      !job->buf.compress_pct && !job->buf.dedupe_pct &&
 		      job->verify.kind == VERIFY_NONE;
-	rng_seed(&w->dedupe_rng, seed ^ 0xdedeull);
+	rng_seed(&w->buf.dedupe_rng, seed ^ 0xdedeull);
 	if (job->buf.dedupe_pct && job->buf.dedupe_ws && job_writes(job->rw))
 		/* one base for the run, so that workers can draw each other's buffers */
 		return setup_dedupe_ws(w, (job->randseed_set ? job->randseed : 0x10ba7) ^ 0xdede5e7ull);

@@ -382,9 +382,9 @@ static uint64_t log_time_base_ms(const struct job_spec *job)
 {
 	struct timespec ts;
 
-	if (!job->log_unix_epoch && !job->log_alternate_epoch)
+	if (!job->log.unix_epoch && !job->log.alternate_epoch)
 		return 0;
-	if (clock_gettime((clockid_t)job->log_alternate_epoch_clock_id, &ts))
+	if (clock_gettime((clockid_t)job->log.alternate_epoch_clock_id, &ts))
 		return 0;
 	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
 }
@@ -397,8 +397,8 @@ static void write_logs(struct worker *w)
 	int ret;
 
 	struct log_columns cols = {
-		.offset = job->log_offset,
-		.prio_value = job->log_prio,
+		.offset = job->log.offset,
+		.prio_value = job->log.prio,
 		.time_base_ms = w->logs->time_base_ms,
 	};
 
@@ -411,12 +411,12 @@ static void write_logs(struct worker *w)
 		if (!w->logs->want[k])
 			continue;
 		/* fio: the issue time is in the latency logs only */
-		cols.issue_time = job->log_issue_time && k >= LOG_SLAT;
-		cols.compressed = job->log_store_compressed;
+		cols.issue_time = job->log.issue_time && k >= LOG_SLAT;
+		cols.compressed = job->log.store_compressed;
 		ret = iolog_path(job, worker_thread_number(w->plan, w->clone), k, path,
 				 sizeof(path));
 		if (!ret)
-			ret = k == LOG_HIST ? iolog_append_hist(w->logs, path, job->log_hist_coarseness) :
+			ret = k == LOG_HIST ? iolog_append_hist(w->logs, path, job->log.hist_coarseness) :
 					      iolog_append(&w->logs->log[k], path, &cols);
 		if (ret) {
 			worker_fail(w, -ret, "log %s: %s", path, strerror(-ret));
@@ -481,7 +481,7 @@ static bool unlink_round_again(struct worker *w)
 	w->loops_left--;
 	w->issued_ios = 0;
 	w->bytes_issued = 0;
-	w->zone_bytes = 0;
+	w->zone.bytes = 0;
 	w->seq_ran_off = false;
 	for (i = 0; i < w->nr_files; i++)
 		gen_rewind(&w->gens[i]);
@@ -566,7 +566,7 @@ static void worker_seeds(struct worker *w, uint64_t *seed, uint64_t *fseed)
 		*fseed ^= fresh_seed();
 	}
 	rng_seed(&w->rng, *seed + w->clone);
-	rng_seed(&w->buf_rng, *seed * 31 + w->clone);
+	rng_seed(&w->buf.rng, *seed * 31 + w->clone);
 	if (!iop_debug_on(DBG_RANDOM))
 		return;
 	/* fio's lines: the seeds of the worker's streams (iopath's, not fio's generators) */
@@ -793,11 +793,11 @@ void worker_free(struct worker *w)
 	w->verify.wseq = NULL;
 	w->nlink_at_open = NULL;
 	/* never unmap buffers the kernel may still read or write: leak them instead */
-	if (w->buf_map && !w->bufs_in_flight)
-		munmap(w->buf_map, w->buf_map_len);
+	if (w->buf.map && !w->bufs_in_flight)
+		munmap(w->buf.map, w->buf.map_len);
 	else if (w->params.buf_base && w->params.buf_len && !w->bufs_in_flight)
 		munmap(w->params.buf_base, w->params.buf_len);
-	w->buf_map = NULL;
+	w->buf.map = NULL;
 	if (w->mem_open) {
 		struct stat fst, nst;
 
@@ -822,8 +822,8 @@ void worker_free(struct worker *w)
 	free(w->st);
 	progress_log_free(&w->progress);
 	ss_free(&w->ss);
-	free(w->dedupe_ws);
-	w->dedupe_ws = NULL;
+	free(w->buf.dedupe_ws);
+	w->buf.dedupe_ws = NULL;
 	for (i = 0; w->zone.zbd && i < w->nr_files; i++)
 		if (w->zone.zbd[i].dev)
 			zbd_owner_leave(&w->zone.zbd[i], &w->zone.own);

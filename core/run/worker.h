@@ -250,6 +250,26 @@ struct worker_zone {
 	struct file_gen gen;		/* zonemode=strided: random offsets within a zone */
 };
 
+/*
+ * The request buffers' mapping (setup_buffers in core/run/wthread.c; params.buf_base lies in
+ * it) and what writes fill them with: scramble_buffers, dedupe's seeds and working set (set up
+ * by setup_options in core/run/wopts.c, seeded by worker_seeds in core/run/worker.c; filled by
+ * core/run/reqgen.c).
+ */
+struct worker_buf {
+	void *map;			/* the mapping buf_base lies in (aligned inside it) */
+	size_t map_len;
+	bool huge;			/* transparent huge pages were advised for the buffers */
+	struct rng rng;			/* the buffers' contents */
+	bool scramble;			/* scramble_buffers applies to this job's writes */
+	uint64_t write_seq;
+	uint64_t dedupe_seed;		/* dedupe_percentage: the last unique buffer's seed */
+	struct rng dedupe_rng;
+	uint64_t *dedupe_ws;		/* dedupe_mode=working_set: the seeds of its buffers */
+	uint64_t nr_dedupe_ws;
+	struct rng dedupe_uniq;		/* working_set: this worker's unique buffers' seeds */
+};
+
 struct worker {
 	const struct job_spec *job;
 	const struct job_plan *plan;
@@ -280,14 +300,11 @@ struct worker {
 	unsigned nr_stamped;
 	struct io_req **done;
 	unsigned inflight;
-	void *buf_map;			/* the mapping buf_base lies in (aligned inside it) */
-	size_t buf_map_len;
-	bool buf_huge;			/* transparent huge pages were advised for the buffers */
+	struct worker_buf buf;		/* the buffers' mapping and what they are filled with */
 	int mem_fd;			/* mem=mmap:FILE / mmapshared:FILE: FILE, when mem_open */
 	bool mem_open, mem_created;	/* ... and whether this worker created it (it removes it) */
 
 	struct rng rng;
-	struct rng buf_rng;
 
 	/*
 	 * Set up once per job: full is false when the job needs none of the per-I/O extras
@@ -326,13 +343,6 @@ struct worker {
 	bool ss_holder;			/* this worker holds its unit's window */
 	_Atomic uint64_t epoch_ns;	/* when its I/O began (ramp included): ss_ramp counts from it */
 	struct worker_zone zone;	/* zonemode=zbd, zonemode=strided */
-	bool scramble;			/* scramble_buffers applies to this job's writes */
-	uint64_t write_seq;
-	uint64_t dedupe_seed;		/* dedupe_percentage: the last unique buffer's seed */
-	struct rng dedupe_rng;
-	uint64_t *dedupe_ws;		/* dedupe_mode=working_set: the seeds of its buffers */
-	uint64_t nr_dedupe_ws;
-	struct rng dedupe_uniq;		/* working_set: this worker's unique buffers' seeds */
 	struct worker_rate rate;	/* rate, rate_iops, rate_min, rate_iops_min */
 	uint64_t issued_ios;		/* reads and writes issued (full loop) */
 	uint64_t done_ios;		/* reads and writes completed (full loop, count_done) */

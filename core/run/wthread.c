@@ -149,19 +149,19 @@ static int map_buffers(struct worker *w, bool huge)
 	huge = huge && w->params.buf_len >= HUGE_ALIGN;
 	if (huge)
 		len += HUGE_ALIGN;
-	w->buf_map = mmap(NULL, len, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	if (w->buf_map == MAP_FAILED) {
-		w->buf_map = NULL;
+	w->buf.map = mmap(NULL, len, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (w->buf.map == MAP_FAILED) {
+		w->buf.map = NULL;
 		return -ENOMEM;
 	}
-	w->buf_map_len = len;
-	base = (uintptr_t)w->buf_map + page;
+	w->buf.map_len = len;
+	base = (uintptr_t)w->buf.map + page;
 	if (huge)
 		base = (base + HUGE_ALIGN - 1) & ~(HUGE_ALIGN - 1);
 	if (mprotect((void *)base, w->params.buf_len, PROT_READ | PROT_WRITE))
 		return -errno;
 	w->params.buf_base = (void *)base;
-	w->buf_huge = huge && !madvise(w->params.buf_base, w->params.buf_len, MADV_HUGEPAGE);
+	w->buf.huge = huge && !madvise(w->params.buf_base, w->params.buf_len, MADV_HUGEPAGE);
 	return 0;
 }
 
@@ -220,8 +220,8 @@ static int map_file_buffers(struct worker *w)
 			    strerror(errno));
 		return -errno;
 	}
-	w->buf_map = w->params.buf_base = map;
-	w->buf_map_len = len;
+	w->buf.map = w->params.buf_base = map;
+	w->buf.map_len = len;
 	return 0;
 }
 
@@ -252,7 +252,7 @@ static int setup_buffers(struct worker *w)
 		if (!w->copy.ready)
 			return -ENOMEM;
 	}
-	buf_fill(job, &w->buf_rng, p->buf_base, p->buf_len);
+	buf_fill(job, &w->buf.rng, p->buf_base, p->buf_len);
 	for (i = 0; i < depth; i++) {
 		p->reqs[i].index = i;
 		p->reqs[i].buf = (char *)p->buf_base + (size_t)i * sz;

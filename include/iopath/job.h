@@ -231,6 +231,34 @@ struct job_verify_opts {
 };
 
 /*
+ * The job's logs (write_bw_log, write_iops_log, write_lat_log, write_hist_log and the log_*
+ * options, per_job_logs, fio's --bandwidth-log): set by the option table, set_log_name
+ * (core/job/set_io.c) and cmd_fio; defaults in job_defaults; kept by core/io/iolog.c, their
+ * files named and checked by core/run/plan.c, written by the worker (core/run/worker.c).
+ */
+struct job_log {
+	char bw[256];			/* write_bw_log name; "" = the job name */
+	char iops[256];
+	char lat[256];
+	char hist[256];			/* write_hist_log name */
+	bool bw_set, iops_set, lat_set, hist_set;	/* each log is written */
+	bool agg_bw;			/* fio's --bandwidth-log: in the run's agg-*_bw.log files */
+	bool prio;			/* log_prio: the I/O's priority value, not the RT flag */
+	bool issue_time;		/* log_issue_time: latency logs give each issue time (ns) */
+	unsigned hist_msec;		/* log_hist_msec: an entry per direction this often */
+	uint64_t compression;		/* fio's in-memory chunk size: accepted, logs the same */
+	bool store_compressed;		/* logs stored as fio's zlib-compressed NAME.log.fz */
+	unsigned hist_coarseness;	/* 0..6: bins merged 2^N at a time */
+	unsigned avg_msec;		/* log_avg_msec; 0: an entry per I/O */
+	bool offset;			/* log_offset */
+	bool max_value;			/* log_max_value */
+	bool per_job;			/* per_job_logs */
+	bool unix_epoch;		/* log_unix_epoch: times in ms of alternate_epoch_clock_id */
+	bool alternate_epoch;		/* log_alternate_epoch: the same (fio has both names) */
+	unsigned alternate_epoch_clock_id;	/* clock_gettime's clock; 0: CLOCK_REALTIME */
+};
+
+/*
  * What the job's write buffers hold (zero_buffers, refill_buffers, scramble_buffers,
  * buffer_compress_percentage, buffer_pattern, dedupe_percentage, dedupe_mode,
  * dedupe_working_set_percentage, dedupe_global): set by the option table and
@@ -408,29 +436,11 @@ struct job_spec {
 	unsigned replay_scale;		/* replayed offsets divided by this */
 	unsigned replay_time_scale;	/* percent: 200 replays twice as fast */
 	unsigned replay_skip;		/* a bit per direction (1 << DDIR_x) the replay leaves out */
-	bool agg_bw_log;		/* fio's --bandwidth-log: in the run's agg-*_bw.log files */
 	bool serialize_overlap;		/* a request overlapping one in flight waits for it */
-	bool log_prio;			/* logs give the I/O's priority value, not the RT flag */
-	bool log_issue_time;		/* latency logs give each I/O's issue time (ns) too */
-	char bw_log[256];		/* write_bw_log name; "" = the job name */
-	char iops_log[256];
-	char lat_log[256];
-	char hist_log[256];		/* write_hist_log name */
 	char aux_path[256];		/* --aux-path: where state files go ("" = here) */
-	bool bw_log_set, iops_log_set, lat_log_set, hist_log_set;
-	unsigned log_hist_msec;		/* write_hist_log: an entry per direction this often */
-	uint64_t log_compression;	/* fio's in-memory chunk size: accepted, logs the same */
-	bool log_store_compressed;	/* logs stored as fio's zlib-compressed NAME.log.fz */
-	unsigned log_hist_coarseness;	/* 0..6: bins merged 2^N at a time */
-	unsigned log_avg_msec;		/* 0: an entry per I/O */
-	bool log_offset;
-	bool log_max_value;
 	unsigned bw_avg_ms;		/* bwavgtime: a bandwidth sample every this many ms */
 	unsigned iops_avg_ms;		/* iopsavgtime: an IOPS sample every this many ms */
-	bool log_unix_epoch;		/* log times: ms of clock log_alternate_epoch_clock_id */
-	bool log_alternate_epoch;	/* the same (fio has both names) */
-	unsigned log_alternate_epoch_clock_id;	/* clock_gettime's clock; 0: CLOCK_REALTIME */
-	bool per_job_logs;
+	struct job_log log;		/* write_*_log, log_*, per_job_logs, --bandwidth-log */
 	unsigned nr_percentiles;	/* percentile_list; 0 = fio's default list */
 	double percentiles[20];		/* ascending */
 	bool clat_percentiles;

@@ -11,7 +11,7 @@ static void setup(void)
 {
 	job_defaults(&job);
 	snprintf(job.name, sizeof(job.name), "j");
-	job.bw_log_set = job.iops_log_set = job.lat_log_set = true;
+	job.log.bw_set = job.log.iops_set = job.log.lat_set = true;
 }
 
 TestSuite(iolog, .init = setup);
@@ -22,10 +22,10 @@ Test(iolog, names_follow_fio)
 
 	cr_assert_eq(iolog_path(&job, 3, LOG_CLAT, p, sizeof(p)), 0);
 	cr_assert_str_eq(p, "j_clat.3.log");
-	snprintf(job.bw_log, sizeof(job.bw_log), "foo");
+	snprintf(job.log.bw, sizeof(job.log.bw), "foo");
 	cr_assert_eq(iolog_path(&job, 1, LOG_BW, p, sizeof(p)), 0);
 	cr_assert_str_eq(p, "foo_bw.1.log");
-	job.per_job_logs = false;
+	job.log.per_job = false;
 	cr_assert_eq(iolog_path(&job, 7, LOG_BW, p, sizeof(p)), 0);
 	cr_assert_str_eq(p, "foo_bw.log");
 }
@@ -55,7 +55,7 @@ Test(iolog, windows_average_and_round)
 	struct iologs L;
 	uint64_t ms = 1000000;
 
-	job.log_avg_msec = 10;
+	job.log.avg_msec = 10;
 	iologs_init(&L, &job, 0, 0);
 	iologs_io(&L, 1 * ms, 0, 4096, 0, 4096, 0, 100, false, 0, 0, 0);
 	iologs_io(&L, 5 * ms, 0, 4096, 0, 4096, 0, 201, false, 0, 0, 0);
@@ -76,8 +76,8 @@ Test(iolog, max_value_keeps_the_largest)
 	struct iologs L;
 	uint64_t ms = 1000000;
 
-	job.log_avg_msec = 10;
-	job.log_max_value = true;
+	job.log.avg_msec = 10;
+	job.log.max_value = true;
 	iologs_init(&L, &job, 0, 0);
 	iologs_io(&L, 1 * ms, 0, 4096, 0, 4096, 0, 100, false, 0, 0, 0);
 	iologs_io(&L, 12 * ms, 0, 4096, 0, 4096, 0, 900, false, 0, 0, 0);
