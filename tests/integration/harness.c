@@ -349,30 +349,46 @@ bool wait_for_file(const char *path, unsigned timeout_s)
 	return false;
 }
 
+/*
+ * The one runner that parses: bin (fio's, or iopath when NULL) with argv, the test failing
+ * unless it exits want_status; its JSON result read from out (a file, when not NULL: NULL
+ * when none was written) or its stdout (lead: from the first '{', as fio may print before).
+ */
+static json_t *run_json(const char *bin, char *const *argv, int want_status, const char *out,
+			bool lead, char **err_out)
+{
+	struct run_out r = bin ? prog_runv(bin, argv) : iopath_runv(argv);
+	const char *at = lead ? strchr(r.out, '{') : NULL;
+	json_t *root;
+
+	cr_assert_eq(r.status, want_status, "%s %s: exit %d (wanted %d): %s", argv[0],
+		     argv[1] ? argv[1] : "", r.status, want_status, r.err);
+	if (err_out)
+		*err_out = strdup(r.err);
+	if (out)
+		root = access(out, F_OK) ? NULL : json_load_path(out);
+	else
+		root = json_from_string(at ? at : r.out);
+	run_out_free(&r);
+	return root;
+}
+
 json_t *tool_json(bool fio, const char *const *args)
 {
 	char *argv[64];
 	unsigned n = 0;
-	struct run_out r;
-	json_t *root;
 
 	argv[n++] = fio ? (char *)"fio" : (char *)"iopath";
 	argv[n++] = (char *)"--output-format=json";
 	for (; *args && n < 63; args++)
 		argv[n++] = (char *)*args;
 	argv[n] = NULL;
-	r = fio ? prog_runv(FIO_BIN, argv) : iopath_runv(argv);
-	cr_assert_eq(r.status, 0, "%s %s failed (%d): %s", argv[0], n > 2 ? argv[2] : "",
-		     r.status, r.err);
-	root = json_from_string(strstr(r.out, "{") ? strstr(r.out, "{") : r.out);
-	run_out_free(&r);
-	return root;
+	return run_json(fio ? FIO_BIN : NULL, argv, 0, NULL, true, NULL);
 }
 
 json_t *iopath_json_in(const char *dir, char *const *args, int want_status, char **err_out)
 {
 	char out[320], oarg[340], *argv[64];
-	struct run_out r;
 	unsigned n = 0;
 
 	snprintf(out, sizeof(out), "%s/out.json", dir);
@@ -384,50 +400,54 @@ json_t *iopath_json_in(const char *dir, char *const *args, int want_status, char
 	while (*args && n < 63)
 		argv[n++] = *args++;
 	argv[n] = NULL;
-	r = iopath_runv(argv);
-	cr_assert_eq(r.status, want_status, "exit %d (wanted %d): %s", r.status, want_status, r.err);
-	if (err_out)
-		*err_out = strdup(r.err);
-	run_out_free(&r);
-	return access(out, F_OK) ? NULL : json_load_path(out);
+	return run_json(NULL, argv, want_status, out, false, err_out);
+}
+
+/* argv[0] "iopath", then first and the arguments after it up to their NULL. */
+static void args_from(char **argv, const char *first, va_list ap)
+{
+	unsigned n = 0;
+
+	argv[n++] = (char *)"iopath";
+	for (; first && n < 63; first = va_arg(ap, const char *))
+		argv[n++] = (char *)first;
+	argv[n] = NULL;
 }
 
 json_t *iopath_json_ok(const char *dir, const char *arg, ...)
 {
 	char *argv[64];
-	unsigned n = 0;
 	json_t *root;
 	va_list ap;
 
 	va_start(ap, arg);
-	for (; arg && n < 63; arg = va_arg(ap, const char *))
-		argv[n++] = (char *)arg;
+	args_from(argv, arg, ap);
 	va_end(ap);
-	argv[n] = NULL;
-	root = iopath_json_in(dir, argv, 0, NULL);
+	root = iopath_json_in(dir, argv + 1, 0, NULL);
 	cr_assert_not_null(root, "iopath wrote no result in %s", dir);
 	return root;
+}
+
+json_t *iopath_json(int want_status, const char *arg, ...)
+{
+	char *argv[64];
+	va_list ap;
+
+	va_start(ap, arg);
+	args_from(argv, arg, ap);
+	va_end(ap);
+	return run_json(NULL, argv, want_status, NULL, false, NULL);
 }
 
 json_t *iopath_out_json(const char *arg, ...)
 {
 	char *argv[64];
-	unsigned n = 0;
-	struct run_out r;
-	json_t *root;
 	va_list ap;
 
-	argv[n++] = (char *)"iopath";
 	va_start(ap, arg);
-	for (; arg && n < 63; arg = va_arg(ap, const char *))
-		argv[n++] = (char *)arg;
+	args_from(argv, arg, ap);
 	va_end(ap);
-	argv[n] = NULL;
-	r = iopath_runv(argv);
-	cr_assert_eq(r.status, 0, "exit %d: %s", r.status, r.err);
-	root = json_from_string(r.out);
-	run_out_free(&r);
-	return root;
+	return run_json(NULL, argv, 0, NULL, false, NULL);
 }
 
 void leak_check_off_under_ptrace(void)

@@ -67,9 +67,12 @@ json_t *iopath_json_in(const char *dir, char *const *args, int want_status, char
 json_t *iopath_json_ok(const char *dir, const char *arg, ...) __attribute__((sentinel));
 
 /*
- * Run iopath with the arguments (NULL ends them); the test fails unless it exits 0. What it
- * printed on stdout, parsed as JSON (the test fails if it is not).
+ * Run iopath with the arguments (NULL ends them); the test fails unless it exits want_status.
+ * What it printed on stdout, parsed as JSON (the test fails if it is not). These, tool_json
+ * and iopath_json_in are the one runner that parses (harness.c: run_json).
  */
+json_t *iopath_json(int want_status, const char *arg, ...) __attribute__((sentinel));
+/* iopath_json(0, ...). */
 json_t *iopath_out_json(const char *arg, ...) __attribute__((sentinel));
 
 /* Parse a JSON file or string; the test fails if it does not parse. */

@@ -657,16 +657,13 @@ Test(compare, unreliable_cells_are_named)
 Test(compare, the_bound_shown_is_the_one_that_decides)
 {
 	char base[300], cur[300];
-	struct run_out r;
 	json_t *root, *c, *m;
 	size_t i, k;
 
 	paths(base, cur, sizeof(base));
 	write_result(base, "v1", "8.2.1", tight, REPS, 1.0, 1000);
 	write_result(cur, "v1", "8.2.1", tight, REPS, 0.8, 2000);
-	r = iopath_run("compare", base, cur, "--json", NULL);
-	cr_assert_eq(r.status, 1, "%s%s", r.out, r.err);
-	root = json_from_string(r.out);
+	root = iopath_json(1, "compare", base, cur, "--json", NULL);
 	cr_assert_str_eq(json_string_value(json_object_get(root, "correction")), "benjamini-hochberg");
 	json_array_foreach(json_object_get(root, "cells"), i, c)
 		json_array_foreach(json_object_get(c, "metrics"), k, m) {
@@ -684,7 +681,6 @@ Test(compare, the_bound_shown_is_the_one_that_decides)
 				     json_string_value(json_object_get(m, "metric")), v);
 		}
 	json_decref(root);
-	run_out_free(&r);
 }
 
 /* Every sample of the file's cells records other processes' CPU share other_cpu. */

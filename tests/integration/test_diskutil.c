@@ -64,15 +64,11 @@ static json_t *entry_named(json_t *arr, const char *name)
 static json_t *direct_read_json(const char *file, const char *extra)
 {
 	char fn[PATH_MAX + 16];
-	struct run_out r;
 	json_t *root;
 
 	snprintf(fn, sizeof(fn), "--filename=%s", file);
-	r = iopath_run("--output-format=json", "--name=du", fn, "--rw=read", "--bs=4k",
-		       "--size=1m", "--direct=1", extra ? extra : "--disk_util=1", NULL);
-	cr_assert_eq(r.status, 0, "iopath failed: %s", r.err);
-	root = json_from_string(r.out);
-	run_out_free(&r);
+	root = iopath_json(0, "--output-format=json", "--name=du", fn, "--rw=read", "--bs=4k",
+			   "--size=1m", "--direct=1", extra ? extra : "--disk_util=1", NULL);
 	return root;
 }
 

@@ -108,7 +108,6 @@ Test(explain, tmpfs_is_memory)
 	const char *dir = tmpdir_make();
 	char mnt[320], db[400];
 	json_t *root, *t, *again;
-	struct run_out r;
 
 	need_root();
 	snprintf(mnt, sizeof(mnt), "%s/mem", dir);
@@ -121,12 +120,9 @@ Test(explain, tmpfs_is_memory)
 	assert_no_finding(t, "serialized");
 	assert_no_finding(t, "sync-bound");
 	/* iopath explain reads the run back from the database to the same verdict */
-	r = iopath_run("explain", "latest", db, "--json", NULL);
-	cr_assert_eq(r.status, 0, "exit %d: %s", r.status, r.err);
-	again = json_from_string(r.out);
+	again = iopath_json(0, "explain", "latest", db, "--json", NULL);
 	cr_assert_str_eq(verdict(json_array_get(json_object_get(json_object_get(json_object_get(again,
 		"iopath"), "explain"), "targets"), 0)), verdict(t));
-	run_out_free(&r);
 	json_decref(again);
 	json_decref(root);
 }

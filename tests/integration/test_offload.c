@@ -109,20 +109,16 @@ Test(offload, zbd_is_refused)
 Test(offload, psync_reads_every_block_under_offload, .timeout = 60)
 {
 	const char *path = tmp_str("%s/data", tmpdir_make()), *file = tmp_str("--filename=%s", path);
-	struct run_out r;
 	json_t *root;
 
 	file_make(path, 64 << 10, 7);
-	r = iopath_run("--name=x", file, "--ioengine=psync", "--io_submit_mode=offload",
-		       "--iodepth=8", "--size=64k", "--rw=randread", "--loops=200",
-		       "--output-format=json", NULL);
-	cr_assert_eq(r.status, 0, "exit %d: %s", r.status, r.err);
-	root = json_from_string(r.out);
+	root = iopath_json(0, "--name=x", file, "--ioengine=psync", "--io_submit_mode=offload",
+			   "--iodepth=8", "--size=64k", "--rw=randread", "--loops=200",
+			   "--output-format=json", NULL);
 	cr_expect_eq(job_int(root, 0, "read", "total_ios"), 16 * 200);
 	cr_expect_eq(job_int(root, 0, "read", "io_bytes"), (64 << 10) * 200);
 	cr_expect_eq(job_int(root, 0, "read", "short_ios"), 0);
 	json_decref(root);
-	run_out_free(&r);
 }
 
 /*

@@ -13,15 +13,11 @@ TestSuite(output, .fini = tmpdir_cleanup);
 static json_t *small_run(const char *dir, const char *fmt)
 {
 	char file[300];
-	struct run_out r;
 	json_t *root;
 
 	snprintf(file, sizeof(file), "--filename=%s/f", dir);
-	r = iopath_run("--name=j", file, "--size=1m", "--rw=randread", "--ioengine=libaio",
-		       "--iodepth=4", fmt, NULL);
-	cr_assert_eq(r.status, 0, "%s", r.err);
-	root = json_from_string(r.out);
-	run_out_free(&r);
+	root = iopath_json(0, "--name=j", file, "--size=1m", "--rw=randread", "--ioengine=libaio",
+			   "--iodepth=4", fmt, NULL);
 	return root;
 }
 

@@ -213,7 +213,6 @@ static void copy_with(const char *engine, const char *depth)
 	const char *dir = tmpdir_make();
 	char src[300], dst[300], a_src[320], a_dst[320];
 	const size_t len = 1000003;	/* not a multiple of the block size */
-	struct run_out r;
 	json_t *root, *copy;
 	struct stat st;
 
@@ -222,10 +221,8 @@ static void copy_with(const char *engine, const char *depth)
 	snprintf(a_src, sizeof(a_src), "--copy_from=%s", src);
 	snprintf(a_dst, sizeof(a_dst), "--filename=%s", dst);
 	write_random(src, len);
-	r = iopath_run("--name=c", "--rw=copy", a_src, a_dst, "--bs=64k", engine, depth,
-		       "--verify=crc32c", "--output-format=json", NULL);
-	cr_assert_eq(r.status, 0, "exit %d: %s", r.status, r.err);
-	root = json_from_string(r.out);
+	root = iopath_json(0, "--name=c", "--rw=copy", a_src, a_dst, "--bs=64k", engine, depth,
+			   "--verify=crc32c", "--output-format=json", NULL);
 	cr_assert_eq(job_int(root, 0, "read", "io_bytes"), (long long)len);
 	cr_assert_eq(job_int(root, 0, "write", "io_bytes"), (long long)len);
 	copy = json_object_get(json_object_get(json_array_get(json_object_get(root, "jobs"), 0),
@@ -235,7 +232,6 @@ static void copy_with(const char *engine, const char *depth)
 	cr_assert_eq((size_t)st.st_size, len);
 	cr_assert(same_files(src, dst), "the copy differs from its source");
 	json_decref(root);
-	run_out_free(&r);
 }
 
 Test(workloads, copy_moves_exactly_the_source_bytes_psync)

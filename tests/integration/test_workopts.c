@@ -60,7 +60,8 @@ static int run_tool(const char *bin, const char *dir, const char *name, const ch
 	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
 }
 
-static json_t *iopath_json(const char *dir, const char *const *args)
+/* iopath run in dir (the job files are named relative to it), its JSON result. */
+static json_t *json_run_in(const char *dir, const char *const *args)
 {
 	char path[400];
 	int status = run_tool(getenv("IOPATH_BIN"), dir, "iopath.json", args);
@@ -85,7 +86,7 @@ Test(workopts, nrfiles_creates_n_files_of_size_over_n)
 {
 	const char *dir = tmpdir_make();
 	const char *args[] = { "--name=nf", "--size=1m", "--rw=write", "--nrfiles=4", NULL };
-	json_t *root = iopath_json(dir, args);
+	json_t *root = json_run_in(dir, args);
 
 	cr_assert_eq(job_int(root, 0, "write", "io_bytes"), 1 << 20);
 	cr_assert_eq(file_len(dir, "nf.0.0"), 256 << 10);
@@ -99,7 +100,7 @@ Test(workopts, unlink_removes_the_job_files)
 	const char *dir = tmpdir_make();
 	const char *args[] = { "--name=u", "--size=64k", "--rw=write", "--nrfiles=2", "--unlink=1",
 			       NULL };
-	json_t *root = iopath_json(dir, args);
+	json_t *root = json_run_in(dir, args);
 
 	cr_assert_eq(job_int(root, 0, "write", "io_bytes"), 64 << 10);
 	cr_assert_eq(file_len(dir, "u.0.0"), -ENOENT);
@@ -112,7 +113,7 @@ Test(workopts, offset_increment_places_workers_apart)
 	const char *dir = tmpdir_make();
 	const char *args[] = { "--name=oi", "--filename=shared", "--size=64k", "--rw=write",
 			       "--numjobs=3", "--offset_increment=1m", "--verify=crc32c", NULL };
-	json_t *root = iopath_json(dir, args);
+	json_t *root = json_run_in(dir, args);
 
 	/* worker 2 writes [2m, 2m + 64k): the file ends there; each verifies its own blocks */
 	cr_assert_eq(file_len(dir, "shared"), (2 << 20) + (64 << 10));
@@ -126,7 +127,7 @@ static void writes_and_lays_out(const char *const *args, long long bytes, const 
 				long long len)
 {
 	const char *dir = tmpdir_make();
-	json_t *root = iopath_json(dir, args);
+	json_t *root = json_run_in(dir, args);
 
 	cr_assert_eq(job_int(root, 0, "write", "io_bytes"), bytes);
 	cr_assert_eq(file_len(dir, file), len, "%s", file);
@@ -147,7 +148,7 @@ Test(workopts, filesize_with_offset_reads_to_the_file_end)
 	const char *dir = tmpdir_make();
 	const char *args[] = { "--name=fo", "--nrfiles=4", "--filesize=16k", "--offset=12k",
 			       "--bs=4k", "--rw=read", NULL };
-	json_t *root = iopath_json(dir, args);
+	json_t *root = json_run_in(dir, args);
 
 	cr_assert_eq(job_int(root, 0, "read", "io_bytes"), 16 << 10);
 	cr_assert_eq(job_int(root, 0, "read", "total_ios"), 4);
@@ -161,7 +162,7 @@ Test(workopts, filesize_range_each_worker_moves_its_own_files)
 	const char *dir = tmpdir_make();
 	const char *args[] = { "--name=fr", "--nrfiles=2", "--filesize=8k-64k", "--bs=4k",
 			       "--numjobs=2", "--rw=read", NULL };
-	json_t *root = iopath_json(dir, args);
+	json_t *root = json_run_in(dir, args);
 	unsigned w;
 
 	for (w = 0; w < 2; w++) {
@@ -189,7 +190,7 @@ Test(workopts, bssplit_mean_block_size_follows_the_shares)
 	/* without the random map: with it, requests are cut where they meet a done block */
 	const char *args[] = { "--name=bs", "--ioengine=null", "--size=1g", "--rw=randread",
 			       "--bssplit=4k/50:64k/50", "--norandommap", NULL };
-	json_t *root = iopath_json(dir, args);
+	json_t *root = json_run_in(dir, args);
 	double mean = (double)job_int(root, 0, "read", "io_bytes") /
 		      (double)job_int(root, 0, "read", "total_ios");
 
@@ -240,7 +241,7 @@ static void similar_to_fio(const char *const *args, unsigned nr_jobs, bool same_
 	cr_assert_eq(run_tool("fio", fdir, "fio.json", args), 0, "fio failed");
 	snprintf(path, sizeof(path), "%s/fio.json", fdir);
 	f = json_load_path(path);
-	io = iopath_json(idir, args);
+	io = json_run_in(idir, args);
 	cr_assert_eq(json_array_size(json_object_get(io, "jobs")), nr_jobs);
 	cr_assert_eq(json_array_size(json_object_get(f, "jobs")), nr_jobs);
 	for (i = 0; i < nr_jobs; i++) {
@@ -360,9 +361,9 @@ Test(buffers, writes_are_scrambled_by_default)
 	const char *off[] = { "--name=t", "--size=256k", "--rw=write", "--scramble_buffers=0", NULL };
 	unsigned n;
 
-	json_decref(iopath_json(dir, on));
+	json_decref(json_run_in(dir, on));
 	cr_assert_eq(distinct_blocks(dir, "s.0.0", &n), 64);
-	json_decref(iopath_json(dir, off));
+	json_decref(json_run_in(dir, off));
 	/* one buffer at iodepth=1, never refilled: every block alike */
 	cr_assert_eq(distinct_blocks(dir, "t.0.0", &n), 1);
 }
@@ -374,7 +375,7 @@ Test(buffers, dedupe_percentage_repeats_that_share)
 			       NULL };
 	unsigned n, uniq;
 
-	json_decref(iopath_json(dir, args));
+	json_decref(json_run_in(dir, args));
 	uniq = distinct_blocks(dir, "d.0.0", &n);
 	cr_assert_eq(n, 1024);
 	cr_assert(uniq > 1024 * 40 / 100 && uniq < 1024 * 60 / 100, "%u unique of %u", uniq, n);
@@ -390,7 +391,7 @@ Test(buffers, buffer_pattern_is_what_is_written)
 	unsigned i;
 	FILE *f;
 
-	json_decref(iopath_json(dir, args));
+	json_decref(json_run_in(dir, args));
 	snprintf(path, sizeof(path), "%s/p.0.0", dir);
 	f = fopen(path, "rb");
 	cr_assert_not_null(f);
@@ -451,7 +452,7 @@ Test(rate, caps_bytes_per_second)
 	const char *dir = tmpdir_make();
 	const char *args[] = { "--name=r", "--ioengine=null", "--size=64m", "--rw=randread",
 			       "--rate=2m", "--runtime=1", "--time_based", NULL };
-	json_t *root = iopath_json(dir, args);
+	json_t *root = json_run_in(dir, args);
 	long long bytes = job_int(root, 0, "read", "io_bytes");
 
 	/* never above the schedule (one I/O of slack); below only if the machine stalls */
@@ -465,7 +466,7 @@ Test(rate, iops_cap_sets_the_pace)
 	const char *dir = tmpdir_make();
 	const char *args[] = { "--name=r", "--ioengine=null", "--size=1m", "--rw=randread",
 			       "--rate_iops=512", NULL };
-	json_t *root = iopath_json(dir, args);
+	json_t *root = json_run_in(dir, args);
 	long long ios = job_int(root, 0, "read", "total_ios");
 	long long ms = job_int(root, 0, "read", "runtime");
 
@@ -497,7 +498,7 @@ Test(thinktime, stalls_every_thinktime_blocks)
 	const char *args[] = { "--name=t", "--ioengine=null", "--size=64m", "--rw=randread",
 			       "--thinktime=10ms", "--thinktime_blocks=8", "--runtime=1",
 			       "--time_based", NULL };
-	json_t *root = iopath_json(dir, args);
+	json_t *root = json_run_in(dir, args);
 	long long ios = job_int(root, 0, "read", "total_ios");
 	long long ms = job_int(root, 0, "read", "runtime");
 
@@ -552,7 +553,7 @@ Test(percentiles, list_and_kinds_as_asked)
 	const char *args[] = { "--name=p", "--ioengine=null", "--size=1m", "--rw=randread",
 			       "--percentile_list=99.5:50", "--lat_percentiles=1",
 			       "--clat_percentiles=0", NULL };
-	json_t *root = iopath_json(dir, args), *p;
+	json_t *root = json_run_in(dir, args), *p;
 
 	p = json_object_get(dir_obj(root, "read", "lat_ns"), "percentile");
 	cr_assert_not_null(p);
@@ -567,7 +568,7 @@ Test(percentiles, default_is_clat_with_fios_list)
 {
 	const char *dir = tmpdir_make();
 	const char *args[] = { "--name=p", "--ioengine=null", "--size=1m", "--rw=randread", NULL };
-	json_t *root = iopath_json(dir, args), *p;
+	json_t *root = json_run_in(dir, args), *p;
 
 	p = json_object_get(dir_obj(root, "read", "clat_ns"), "percentile");
 	cr_assert_eq(json_object_size(p), 17);
@@ -609,7 +610,7 @@ Test(logs, an_entry_per_io_in_fios_files)
 					     "j_clat.1.log", "j_lat.2.log" };
 	unsigned i, fields;
 
-	json_decref(iopath_json(dir, args));
+	json_decref(json_run_in(dir, args));
 	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
 		cr_assert_eq(file_lines(dir, names[i], &fields), 256, "%s", names[i]);
 		/* time, value, direction, block size, priority */
@@ -626,7 +627,7 @@ Test(logs, log_offset_adds_a_field_and_shared_logs_take_every_worker)
 			       "--numjobs=2", NULL };
 	unsigned fields;
 
-	json_decref(iopath_json(dir, args));
+	json_decref(json_run_in(dir, args));
 	cr_assert_eq(file_lines(dir, "s_clat.log", &fields), 32);
 	cr_assert_eq(fields, 6);
 }
@@ -639,7 +640,7 @@ Test(logs, log_avg_msec_writes_a_line_per_window_and_direction)
 			       "--runtime=1", "--time_based", NULL };
 	unsigned lines, fields;
 
-	json_decref(iopath_json(dir, args));
+	json_decref(json_run_in(dir, args));
 	lines = file_lines(dir, "w_iops.1.log", &fields);
 	/* ten 100 ms windows, two directions; a slow machine may merge a window or two */
 	cr_assert(lines >= 14 && lines <= 20, "%u lines", lines);
@@ -772,7 +773,7 @@ Test(workopts, sprandom_writes_every_block_and_the_over_provisioning)
 
 	snprintf(log, sizeof(log), "%s/p.log", dir);
 	snprintf(lg, sizeof(lg), "--write_iolog=%s", log);
-	root = iopath_json(dir, args);
+	root = json_run_in(dir, args);
 	bytes = job_int(root, 0, "write", "io_bytes");
 	/* at most the physical size, 4 MiB * 1.15; the regions end a little before it */
 	cr_assert(bytes > (4ll << 20) && bytes <= (4ll << 20) * 115 / 100 + 4096, "%lld bytes", bytes);
