@@ -373,6 +373,37 @@ static json_t *run_json(const char *bin, char *const *argv, int want_status, con
 	return root;
 }
 
+int run_in_dir(const char *bin, const char *dir, const char *const *args, const char *out_name)
+{
+	char *argv[64], out[400], err[400];
+	unsigned n = 0;
+	pid_t pid;
+	int st;
+
+	argv[n++] = (char *)bin;
+	for (; *args && n < 63; args++)
+		argv[n++] = (char *)*args;
+	argv[n] = NULL;
+	snprintf(out, sizeof(out), "%s/%s", dir, out_name ? out_name : "");
+	snprintf(err, sizeof(err), "%s/err", dir);
+	pid = fork();
+	cr_assert_neq(pid, -1);
+	if (pid == 0) {
+		int o = out_name ? open(out, O_WRONLY | O_CREAT | O_TRUNC, 0644) :
+				   open("/dev/null", O_WRONLY);
+		int e = open(err, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+
+		if (o < 0 || e < 0 || chdir(dir))
+			_exit(126);
+		dup2(o, 1);
+		dup2(e, 2);
+		execvp(bin, argv);
+		_exit(127);
+	}
+	cr_assert_eq(waitpid(pid, &st, 0), pid);
+	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+}
+
 json_t *tool_json(bool fio, const char *const *args)
 {
 	char *argv[64];
@@ -437,6 +468,21 @@ json_t *iopath_json(int want_status, const char *arg, ...)
 	args_from(argv, arg, ap);
 	va_end(ap);
 	return run_json(NULL, argv, want_status, NULL, false, NULL);
+}
+
+void iopath_refuses(const char *why, const char *arg, ...)
+{
+	char *argv[64];
+	struct run_out r;
+	va_list ap;
+
+	va_start(ap, arg);
+	args_from(argv, arg, ap);
+	va_end(ap);
+	r = iopath_runv(argv);
+	cr_expect_eq(r.status, 2, "%s: exit %d (wanted 2): %s", argv[1], r.status, r.err);
+	cr_expect_not_null(strstr(r.err, why), "%s: stderr lacks \"%s\": %s", argv[1], why, r.err);
+	run_out_free(&r);
 }
 
 json_t *iopath_out_json(const char *arg, ...)
@@ -537,6 +583,15 @@ void faultfs_mount(const char *backing, const char *mnt, const char *opts)
 	mkdir(mnt, 0755);
 	if (sh("%s %s %s %s", bin, opts ? opts : "", backing, mnt))
 		cr_skip_test("faultfs cannot mount here");
+}
+
+const char *faultfs_over(const char *dir, const char *opts)
+{
+	const char *back = tmp_str("%s/back", dir);
+
+	snprintf(test_mnt, sizeof(test_mnt), "%s/mnt", dir);
+	faultfs_mount(back, test_mnt, opts);
+	return back;
 }
 
 /*

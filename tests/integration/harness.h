@@ -44,6 +44,13 @@ char *strace_iopath(const char *calls, const char *log, const char *const *args)
 /* Run another program (bin: a path) the same way; status 127 when it cannot be run. */
 struct run_out prog_runv(const char *bin, char *const argv[]);
 
+/*
+ * Run bin in dir (the names it is given are dir's) with the arguments (NULL ends them, argv[0]
+ * is bin); stdout to dir/out_name (NULL: /dev/null), stderr to dir/err. Its exit status, or
+ * 128 + the signal that ended it.
+ */
+int run_in_dir(const char *bin, const char *dir, const char *const *args, const char *out_name);
+
 /* Where Debian's fio is, for side-by-side runs. */
 #define FIO_BIN "/usr/bin/fio"
 
@@ -72,6 +79,12 @@ json_t *iopath_json_ok(const char *dir, const char *arg, ...) __attribute__((sen
  * and iopath_json_in are the one runner that parses (harness.c: run_json).
  */
 json_t *iopath_json(int want_status, const char *arg, ...) __attribute__((sentinel));
+
+/*
+ * Run iopath with the arguments (NULL ends them), expecting it to refuse them: exit 2 (a usage
+ * error) and why in what it printed on stderr.
+ */
+void iopath_refuses(const char *why, const char *arg, ...) __attribute__((sentinel));
 /* iopath_json(0, ...). */
 json_t *iopath_out_json(const char *arg, ...) __attribute__((sentinel));
 
@@ -138,6 +151,12 @@ void sleep_ms(unsigned ms);
  * cannot (not root, no /dev/fuse, faultfs not built).
  */
 void faultfs_mount(const char *backing, const char *mnt, const char *opts);
+
+/*
+ * faultfs_mount with opts over DIR/back on DIR/mnt (test_mnt, which mount_cleanup detaches):
+ * the backing directory, where a test puts what the mount is to show.
+ */
+const char *faultfs_over(const char *dir, const char *opts);
 
 /*
  * Return once faultfs, mounted on mnt, has served every request made before: one request

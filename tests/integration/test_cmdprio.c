@@ -17,35 +17,7 @@ TestSuite(verify_only, .fini = tmpdir_cleanup);
 /* Run bin in dir with the arguments, stdout to dir/out (stderr to dir/err); its exit status. */
 static int run_in(const char *bin, const char *dir, const char *const *args)
 {
-	char *argv[ARGS_MAX + 2], path[400];
-	unsigned n = 0;
-	pid_t pid;
-	int st;
-
-	argv[n++] = (char *)bin;
-	for (; *args && n < ARGS_MAX + 1; args++)
-		argv[n++] = (char *)*args;
-	argv[n] = NULL;
-	pid = fork();
-	cr_assert_neq(pid, -1);
-	if (pid == 0) {
-		int out, err;
-
-		if (chdir(dir))
-			_exit(126);
-		snprintf(path, sizeof(path), "%s/out", dir);
-		out = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-		snprintf(path, sizeof(path), "%s/err", dir);
-		err = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-		if (out < 0 || err < 0)
-			_exit(126);
-		dup2(out, 1);
-		dup2(err, 2);
-		execvp(bin, argv);
-		_exit(127);
-	}
-	cr_assert_eq(waitpid(pid, &st, 0), pid);
-	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+	return run_in_dir(bin, dir, args, "out");
 }
 
 static bool have_fio(void)

@@ -82,14 +82,13 @@ Test(faults, enospc_under_mmap_is_an_error_not_a_crash)
 Test(faults, eio_mid_run_fails_the_job_and_keeps_its_numbers)
 {
 	const char *dir = tmpdir_make();
-	char back[300], path[320], bad[320], good[320], out[320];
+	const char *back;
+	char path[320], bad[320], good[320], out[320];
 	struct run_out r;
 	json_t *root;
 	unsigned i;
 
-	snprintf(back, sizeof(back), "%s/back", dir);
-	snprintf(test_mnt, sizeof(test_mnt), "%s/mnt", dir);
-	faultfs_mount(back, test_mnt, "--eio-read-after=100");
+	back = faultfs_over(dir, "--eio-read-after=100");
 	snprintf(path, sizeof(path), "%s/data", back);
 	file_make(path, 4 << 20, 5);
 	snprintf(bad, sizeof(bad), "--filename=%s/data", test_mnt);
@@ -152,17 +151,12 @@ Test(faults, a_file_deleted_under_a_running_job_fails_it)
 /* EIO while laying out a new file: the file (preallocated to its full size) goes, mark too. */
 Test(faults, eio_in_a_layout_removes_the_file_it_created)
 {
-	const char *dir = tmpdir_make();
-	char back[300], path[320], file[320], side[320];
+	const char *back = faultfs_over(tmpdir_make(), "--eio-write-after=2");
+	const char *path = tmp_str("%s/data", back), *side = tmp_str("%s/.data.iopath", back);
 	struct run_out r;
 
-	snprintf(back, sizeof(back), "%s/back", dir);
-	snprintf(test_mnt, sizeof(test_mnt), "%s/mnt", dir);
-	faultfs_mount(back, test_mnt, "--eio-write-after=2");
-	snprintf(path, sizeof(path), "%s/data", back);
-	snprintf(side, sizeof(side), "%s/.data.iopath", back);
-	snprintf(file, sizeof(file), "--filename=%s/data", test_mnt);
-	r = iopath_run("--name=bad", file, "--rw=randread", "--size=8m", NULL);
+	r = iopath_run("--name=bad", tmp_str("--filename=%s/data", test_mnt), "--rw=randread",
+		       "--size=8m", NULL);
 	cr_assert_eq(r.status, 1, "exit %d: %s", r.status, r.err);
 	cr_assert_not_null(strstr(r.err, "Input/output error"), "%s", r.err);
 	cr_assert_neq(access(path, F_OK), 0, "the half-laid-out file was left");
@@ -174,13 +168,12 @@ Test(faults, eio_in_a_layout_removes_the_file_it_created)
 Test(faults, eio_in_a_layout_cuts_an_existing_file_back_to_what_was_written)
 {
 	const char *dir = tmpdir_make();
-	char back[300], path[320], file[320], side[320];
+	const char *back;
+	char path[320], file[320], side[320];
 	struct run_out r;
 	struct stat st;
 
-	snprintf(back, sizeof(back), "%s/back", dir);
-	snprintf(test_mnt, sizeof(test_mnt), "%s/mnt", dir);
-	faultfs_mount(back, test_mnt, "--eio-write-after=6");
+	back = faultfs_over(dir, "--eio-write-after=6");
 	snprintf(path, sizeof(path), "%s/data", back);
 	snprintf(side, sizeof(side), "%s/.data.iopath", back);
 	snprintf(file, sizeof(file), "--filename=%s/data", test_mnt);

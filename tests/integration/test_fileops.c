@@ -89,16 +89,12 @@ Test(fileops, falloc_read_job_refuses_a_file_iopath_did_not_create)
 {
 	const char *dir = tmpdir_make();
 	char fname[300], path[300];
-	struct run_out r;
 
 	snprintf(path, sizeof(path), "%s/user.dat", dir);
 	snprintf(fname, sizeof(fname), "--filename=%s", path);
 	file_make(path, 1 << 20, 3);
-	r = iopath_run("--name=f", "--ioengine=falloc", "--rw=read", "--bs=64k", "--size=1m",
-		       fname, NULL);
-	cr_assert_eq(r.status, 2, "exit %d: %s", r.status, r.err);
-	cr_assert_not_null(strstr(r.err, "not created by iopath"), "%s", r.err);
-	run_out_free(&r);
+	iopath_refuses("not created by iopath", "--name=f", "--ioengine=falloc", "--rw=read",
+		       "--bs=64k", "--size=1m", fname, NULL);
 }
 
 Test(fileops, ftruncate_sets_the_size_to_each_write_offset)
@@ -398,11 +394,9 @@ Test(fileops, dirdelete_removes_the_directories_it_made_and_no_other)
 	 */
 	snprintf(path, sizeof(path), "%s/f.0.3", dir);
 	cr_assert_eq(mkdir(path, 0700), 0);
-	r = iopath_run("--name=f", "--ioengine=dirdelete", "--rw=read", tmp_str("--directory=%s", dir),
-		       "--nrfiles=8", "--filesize=16k", "--bs=4k", NULL);
-	cr_assert_eq(r.status, 2, "exit %d: %s", r.status, r.err);
-	cr_assert_not_null(strstr(r.err, "f.0.3, which is already there"), "%s", r.err);
-	run_out_free(&r);
+	iopath_refuses("f.0.3, which is already there", "--name=f", "--ioengine=dirdelete",
+		       "--rw=read", tmp_str("--directory=%s", dir), "--nrfiles=8", "--filesize=16k",
+		       "--bs=4k", NULL);
 	cr_assert_eq(count_dirs(dir, "f", 8), 1);
 	rmdir(path);
 	file_write_text(path, "the user's\n");

@@ -93,15 +93,14 @@ Test(interrupt, sigint_stops_mmap)
 Test(interrupt, second_sigint_exits_at_once_leaving_no_temporary_file)
 {
 	const char *dir = tmpdir_make();
-	char back[300], file[320], path[320], out[320];
+	const char *back;
+	char file[320], path[320], out[320];
 	char *argv[] = { (char *)"iopath", (char *)"--name=slow", file, (char *)"--rw=randread",
 			 (char *)"--invalidate=0", (char *)"--output-format=json", out, NULL };
 	struct run_bg b;
 	struct run_out r;
 
-	snprintf(back, sizeof(back), "%s/back", dir);
-	snprintf(test_mnt, sizeof(test_mnt), "%s/mnt", dir);
-	faultfs_mount(back, test_mnt, "--delay-ms=3000");
+	back = faultfs_over(dir, "--delay-ms=3000");
 	snprintf(path, sizeof(path), "%s/data", back);
 	file_make(path, 1 << 20, 1);
 	snprintf(file, sizeof(file), "--filename=%s/data", test_mnt);
@@ -201,13 +200,11 @@ Test(interrupt, default_comparison_removes_its_file_when_jobs_fail)
 {
 	const char *dir = tmpdir_make();
 	char *argv[] = { (char *)"iopath", NULL };
-	char back[300];
+	const char *back;
 	struct run_bg b;
 	struct run_out r;
 
-	snprintf(back, sizeof(back), "%s/back", dir);
-	snprintf(test_mnt, sizeof(test_mnt), "%s/mnt", dir);
-	faultfs_mount(back, test_mnt, "--eio-write-after=0");
+	back = faultfs_over(dir, "--eio-write-after=0");
 	b = iopath_startv(argv, test_mnt);
 	r = iopath_wait(&b, 60);
 	cr_assert_eq(r.status, 1, "exit %d: %s", r.status, r.err);
@@ -224,14 +221,13 @@ Test(interrupt, default_comparison_removes_its_file_when_jobs_fail)
 Test(interrupt, probe_removes_its_trial_file_on_ctrl_c)
 {
 	const char *dir = tmpdir_make();
-	char back[300], hold[300], go[310];
+	const char *back;
+	char hold[300], go[310];
 	struct run_bg b;
 	struct run_out r;
 	bool held;
 
-	snprintf(back, sizeof(back), "%s/back", dir);
-	snprintf(test_mnt, sizeof(test_mnt), "%s/mnt", dir);
-	faultfs_mount(back, test_mnt, NULL);
+	back = faultfs_over(dir, NULL);
 	snprintf(hold, sizeof(hold), "%s/probe-hold", dir);
 	setenv("IOPATH_TEST_HOLD_PROBE", hold, 1);
 	{

@@ -54,14 +54,10 @@ Test(passthru, missing_file_is_refused_not_created)
 
 Test(passthru, character_device_other_than_a_generic_device_is_refused)
 {
-	struct run_out r;
 
-	r = iopath_run("--name=p", "--filename=/dev/null", "--ioengine=io_uring_cmd",
+	iopath_refuses("/dev/null is a character device but not an NVMe namespace's generic device",
+		       "--name=p", "--filename=/dev/null", "--ioengine=io_uring_cmd",
 		       "--rw=randread", "--size=1m", NULL);
-	cr_assert_eq(r.status, 2, "exit %d: %s", r.status, r.err);
-	cr_assert_not_null(strstr(r.err, "/dev/null is a character device but not an NVMe namespace's generic device"),
-			   "%s", r.err);
-	run_out_free(&r);
 }
 
 /* A block device that is not NVMe: the trial names it, and nothing is read or written. */
@@ -98,9 +94,7 @@ Test(passthru, fio_options_parse_and_bsg_is_refused)
 		       "--sqthread_poll=1", "--hipri", "--fixedbufs=0", NULL);
 	cr_assert_eq(r.status, 0, "exit %d: %s", r.status, r.err);
 	run_out_free(&r);
-	r = iopath_run("--parse-only", "--name=p", "--filename=/dev/bsg/0:0:0:0",
-		       "--ioengine=io_uring_cmd", "--cmd_type=bsg", NULL);
-	cr_assert_eq(r.status, 2, "exit %d: %s", r.status, r.err);
-	cr_assert_not_null(strstr(r.err, "bad value 'bsg' (accepted: nvme)"), "%s", r.err);
-	run_out_free(&r);
+	iopath_refuses("bad value 'bsg' (accepted: nvme)", "--parse-only", "--name=p",
+		       "--filename=/dev/bsg/0:0:0:0", "--ioengine=io_uring_cmd", "--cmd_type=bsg",
+		       NULL);
 }

@@ -124,26 +124,18 @@ Test(report, refuses_bad_input_with_exit_2)
 	cr_assert_not_null(strstr(r.err, "bad.json"), "%s", r.err);
 	cr_assert_eq(stat(html, &st), -1, "a page was written for bad input");
 	run_out_free(&r);
-	r = iopath_run("report", bad, NULL);
-	cr_assert_eq(r.status, 2);
-	cr_assert_not_null(strstr(r.err, "-o FILE"), "%s", r.err);
-	run_out_free(&r);
+	iopath_refuses("-o FILE", "report", bad, NULL);
 	r = iopath_run("report", "-o", html, NULL);
 	cr_assert_eq(r.status, 2);
 	run_out_free(&r);
-	r = iopath_run("report", "/nonexistent/x.json", "-o", html, NULL);
-	cr_assert_eq(r.status, 2);
-	cr_assert_not_null(strstr(r.err, "/nonexistent/x.json"), "%s", r.err);
-	run_out_free(&r);
+	iopath_refuses("/nonexistent/x.json", "report", "/nonexistent/x.json", "-o", html, NULL);
 	r = iopath_run("sweep", "--engine", "null", "--html", "/nonexistent/dir/x.html", NULL);
 	cr_assert_eq(r.status, 2, "an unwritable --html is found before the run: %s", r.err);
 	cr_assert_not_null(strstr(r.err, "--html=/nonexistent/dir/x.html"),
 			   "the refusal names the option given: %s", r.err);
 	run_out_free(&r);
-	r = iopath_run("report", "/nonexistent/x.json", "--output", "/nonexistent/dir/x.html", NULL);
-	cr_assert_eq(r.status, 2);
-	cr_assert_not_null(strstr(r.err, "--output=/nonexistent/dir/x.html"), "%s", r.err);
-	run_out_free(&r);
+	iopath_refuses("--output=/nonexistent/dir/x.html", "report", "/nonexistent/x.json",
+		       "--output", "/nonexistent/dir/x.html", NULL);
 }
 
 /* A suite's page shows each target's probe (the suite probed its temporary directory inside

@@ -34,13 +34,12 @@ static json_t *read_lat(json_t *root, const char *lat)
 Test(sched_lat, a_stall_hidden_by_fio_latency_shows_from_the_schedule)
 {
 	const char *dir = tmpdir_make();
-	char back[300], path[320], file[320];
+	const char *back;
+	char path[320], file[320];
 	long long lat90, sched90, n;
 	json_t *root;
 
-	snprintf(back, sizeof(back), "%s/back", dir);
-	snprintf(test_mnt, sizeof(test_mnt), "%s/mnt", dir);
-	faultfs_mount(back, test_mnt, "--stall-read-after=10 --stall-ms=600");
+	back = faultfs_over(dir, "--stall-read-after=10 --stall-ms=600");
 	snprintf(path, sizeof(path), "%s/data", back);
 	file_make(path, 4 << 20, 3);
 	snprintf(file, sizeof(file), "--filename=%s/data", test_mnt);

@@ -7,26 +7,42 @@
 /* the temporary directories each test made go with it */
 TestSuite(sqpoll, .fini = tmpdir_cleanup);
 
-Test(sqpoll, thread_cpu_is_reported_apart_from_the_worker)
+/*
+ * iopath reading dir/data through io_uring with the arguments (NULL ends them); its job's
+ * "iopath" object, the whole result in *root. Skipped where what (the ring) cannot be had.
+ */
+static json_t *uring_job(const char *dir, const char *what, const char *const *args, json_t **root)
 {
-	const char *dir = tmpdir_make();
-	char file[300], out[300];
+	char *argv[24];
+	unsigned n = 0;
 	struct run_out r;
-	json_t *root, *io, *kt;
-	const char *seen;
 
-	snprintf(file, sizeof(file), "--filename=%s/data", dir);
-	snprintf(out, sizeof(out), "--output=%s/out.json", dir);
-	r = iopath_run("--name=t", file, "--size=4m", "--rw=randread", "--ioengine=io_uring",
-		       "--sqthread_poll=1", "--iodepth=8", "--runtime=300ms", "--time_based",
-		       "--output-format=json", out, NULL);
+	argv[n++] = (char *)"iopath";
+	argv[n++] = (char *)"--name=t";
+	argv[n++] = tmp_str("--filename=%s/data", dir);
+	argv[n++] = (char *)"--rw=randread";
+	argv[n++] = (char *)"--ioengine=io_uring";
+	argv[n++] = (char *)"--output-format=json";
+	argv[n++] = tmp_str("--output=%s/out.json", dir);
+	for (; *args && n < 23; args++)
+		argv[n++] = (char *)*args;
+	argv[n] = NULL;
+	r = iopath_runv(argv);
 	if (r.status == 1 && strstr(r.err, "io_uring"))
-		cr_skip_test("no SQPOLL ring here: %s", r.err);
+		cr_skip_test("no %s here: %s", what, r.err);
 	cr_assert_eq(r.status, 0, "%s", r.err);
 	run_out_free(&r);
-	snprintf(out, sizeof(out), "%s/out.json", dir);
-	root = json_load_path(out);
-	io = json_object_get(json_array_get(json_object_get(root, "jobs"), 0), "iopath");
+	*root = json_load_path(tmp_str("%s/out.json", dir));
+	return json_object_get(json_array_get(json_object_get(*root, "jobs"), 0), "iopath");
+}
+
+Test(sqpoll, thread_cpu_is_reported_apart_from_the_worker)
+{
+	const char *args[] = { "--size=4m", "--sqthread_poll=1", "--iodepth=8", "--runtime=300ms",
+			       "--time_based", NULL };
+	json_t *root, *io = uring_job(tmpdir_make(), "SQPOLL ring", args, &root), *kt;
+	const char *seen;
+
 	seen = json_string_value(json_object_get(json_object_get(io, "engine_applied"),
 						 "sqpoll_thread"));
 	cr_assert_not_null(seen, "engine_applied says nothing about the SQPOLL thread");
@@ -41,22 +57,9 @@ Test(sqpoll, thread_cpu_is_reported_apart_from_the_worker)
 
 Test(sqpoll, no_kernel_threads_without_sqpoll)
 {
-	const char *dir = tmpdir_make();
-	char file[300], out[300];
-	struct run_out r;
-	json_t *root, *io;
+	const char *args[] = { "--size=1m", "--iodepth=4", NULL };
+	json_t *root, *io = uring_job(tmpdir_make(), "io_uring", args, &root);
 
-	snprintf(file, sizeof(file), "--filename=%s/data", dir);
-	snprintf(out, sizeof(out), "--output=%s/out.json", dir);
-	r = iopath_run("--name=t", file, "--size=1m", "--rw=randread", "--ioengine=io_uring",
-		       "--iodepth=4", "--output-format=json", out, NULL);
-	if (r.status == 1 && strstr(r.err, "io_uring"))
-		cr_skip_test("no io_uring here: %s", r.err);
-	cr_assert_eq(r.status, 0, "%s", r.err);
-	run_out_free(&r);
-	snprintf(out, sizeof(out), "%s/out.json", dir);
-	root = json_load_path(out);
-	io = json_object_get(json_array_get(json_object_get(root, "jobs"), 0), "iopath");
 	cr_assert_null(json_object_get(io, "kernel_threads"));
 	json_decref(root);
 }

@@ -134,17 +134,11 @@ Test(store, selectors_that_match_nothing_are_bad_input)
 	write_result(file, "8.2.1", 1.0, 1000);
 	import_ok(db, file);
 	snprintf(dbarg, sizeof(dbarg), "--db=%s", db);
-	r = iopath_run("compare", dbarg, "run:7", "latest", NULL);
-	cr_assert_eq(r.status, 2, "exit %d", r.status);
-	cr_assert_not_null(strstr(r.err, "no run matches 'run:7'"), "%s", r.err);
-	run_out_free(&r);
+	iopath_refuses("no run matches 'run:7'", "compare", dbarg, "run:7", "latest", NULL);
 	r = iopath_run("compare", dbarg, "latest~3", "latest", NULL);
 	cr_assert_eq(r.status, 2, "exit %d", r.status);
 	run_out_free(&r);
-	r = iopath_run("compare", dbarg, "qemu=1.0", "latest", NULL);
-	cr_assert_eq(r.status, 2, "exit %d", r.status);
-	cr_assert_not_null(strstr(r.err, "no run matches 'qemu=1.0'"), "%s", r.err);
-	run_out_free(&r);
+	iopath_refuses("no run matches 'qemu=1.0'", "compare", dbarg, "qemu=1.0", "latest", NULL);
 }
 
 Test(store, a_label_selector_pools_every_run_with_it)
@@ -321,7 +315,6 @@ Test(store, a_database_of_a_newer_schema_is_refused)
 {
 	const char *dir = tmpdir_make(), *db = test_db(dir);
 	char file[300], dbarg[1100];
-	struct run_out r;
 
 	snprintf(file, sizeof(file), "%s/a.json", dir);
 	write_result(file, "8.2.1", 1.0, 1000);
@@ -333,10 +326,7 @@ Test(store, a_database_of_a_newer_schema_is_refused)
 		cr_assert_eq(sh("sqlite3 '%s' \"UPDATE iopath_meta SET value = '99' WHERE key = 'schema_version'\"",
 				db), 0, "sqlite3 (the command) is needed: scripts/deps.sh");
 	snprintf(dbarg, sizeof(dbarg), "--db=%s", db);
-	r = iopath_run("results", "list", dbarg, NULL);
-	cr_assert_eq(r.status, 2, "exit %d", r.status);
-	cr_assert_not_null(strstr(r.err, "schema 99 is newer than this iopath reads"), "%s", r.err);
-	run_out_free(&r);
+	iopath_refuses("schema 99 is newer than this iopath reads", "results", "list", dbarg, NULL);
 }
 
 Test(store, the_old_json_store_is_imported_when_the_database_is_made)
@@ -382,10 +372,7 @@ Test(store, a_file_that_is_not_an_iopath_database_is_left_alone)
 	snprintf(file, sizeof(file), "%s/a.json", dir);
 	write_result(file, "8.2.1", 1.0, 1000);
 	snprintf(dbarg, sizeof(dbarg), "--db=%s", path);
-	r = iopath_run("results", "import", file, dbarg, NULL);
-	cr_assert_eq(r.status, 2, "exit %d: %s", r.status, r.err);
-	cr_assert_not_null(strstr(r.err, "not an SQLite database"), "%s", r.err);
-	run_out_free(&r);
+	iopath_refuses("not an SQLite database", "results", "import", file, dbarg, NULL);
 	cr_assert_eq(file_sum(path), sum, "the file was changed");
 	r = iopath_run("results", "list", dbarg, NULL);
 	cr_assert_eq(r.status, 2);
@@ -676,7 +663,6 @@ Test(store, a_row_of_the_wrong_shape_is_bad_input)
 {
 	const char *dir = tmpdir_make(), *db = test_db(dir);
 	char file[300], dbarg[1100];
-	struct run_out r;
 
 	snprintf(file, sizeof(file), "%s/a.json", dir);
 	write_result(file, "8.2.1", 1.0, 1000);
@@ -686,10 +672,8 @@ Test(store, a_row_of_the_wrong_shape_is_bad_input)
 	else
 		cr_assert_eq(sh("sqlite3 '%s' \"UPDATE runs SET labels = '[1, 2]'\"", db), 0);
 	snprintf(dbarg, sizeof(dbarg), "--db=%s", db);
-	r = iopath_run("compare", dbarg, "run:1", "run:1", NULL);
-	cr_assert_eq(r.status, 2, "exit %d: %s", r.status, r.out);
-	cr_assert_not_null(strstr(r.err, "a stored row is not what iopath wrote"), "%s", r.err);
-	run_out_free(&r);
+	iopath_refuses("a stored row is not what iopath wrote", "compare", dbarg, "run:1", "run:1",
+		       NULL);
 }
 
 /* One saved side of one repeat: a null-engine sweep labelled run=tag. */

@@ -325,11 +325,8 @@ Test(sweep, save_repeats_three_times_by_default_so_compare_can_judge)
 	run_out_free(&r);
 	cr_assert_eq(first_cell_repeats(path), 3);
 	/* a cap below the repeats asked for is bad input */
-	r = iopath_run("sweep", "--engine=null", target, "--repeat=4", "--repeat-max=3", "--save",
-		       store, NULL);
-	cr_assert_eq(r.status, 2, "%s", r.err);
-	cr_assert_not_null(strstr(r.err, "--repeat-max 3 is below --repeat 4"), "%s", r.err);
-	run_out_free(&r);
+	iopath_refuses("--repeat-max 3 is below --repeat 4", "sweep", "--engine=null", target,
+		       "--repeat=4", "--repeat-max=3", "--save", store, NULL);
 	/* the dry run says so */
 	r = iopath_run("sweep", "--engine=null", target, "--save", store, "--dry-run", NULL);
 	cr_assert_eq(r.status, 0, "%s", r.err);
@@ -471,20 +468,13 @@ Test(sweep, compare_refuses_what_it_cannot_split)
 {
 	const char *dir = tmpdir_make();
 	char target[320];
-	struct run_out r;
 
 	snprintf(target, sizeof(target), "--target=%s", dir);
-	r = iopath_run("sweep", "--engine=null", target, "--compare", "colour=a,b", NULL);
-	cr_assert_eq(r.status, 2);
-	cr_assert_not_null(strstr(r.err, "'colour' is not a swept key (accepted: target, engine"), "%s", r.err);
-	run_out_free(&r);
-	r = iopath_run("sweep", "--engine=null", target, "--compare", "bs=4k", NULL);
-	cr_assert_eq(r.status, 2);
-	cr_assert_not_null(strstr(r.err, "expected KEY=BASE,CUR"), "%s", r.err);
-	run_out_free(&r);
-	r = iopath_run("sweep", "--engine=null", "--bs=4k,8k", target, "--size=1m", "--runtime=50ms",
-		       "--compare", "bs=4k,16k", NULL);
-	cr_assert_eq(r.status, 2, "%s%s", r.out, r.err);
-	cr_assert_not_null(strstr(r.err, "no cell has bs=16k (give it in --bs)"), "%s", r.err);
-	run_out_free(&r);
+	iopath_refuses("'colour' is not a swept key (accepted: target, engine", "sweep",
+		       "--engine=null", target, "--compare", "colour=a,b", NULL);
+	iopath_refuses("expected KEY=BASE,CUR", "sweep", "--engine=null", target, "--compare",
+		       "bs=4k", NULL);
+	iopath_refuses("no cell has bs=16k (give it in --bs)", "sweep", "--engine=null",
+		       "--bs=4k,8k", target, "--size=1m", "--runtime=50ms", "--compare",
+		       "bs=4k,16k", NULL);
 }

@@ -33,31 +33,15 @@ TestSuite(workopts, .fini = tmpdir_cleanup);
 /* Run bin (iopath or fio) in dir with --output-format=json --output=dir/name; 0 on success. */
 static int run_tool(const char *bin, const char *dir, const char *name, const char *const *args)
 {
-	char out[400], *argv[ARGS_MAX + 4];
+	const char *argv[ARGS_MAX + 3];
 	unsigned n = 0;
-	pid_t pid;
-	int st;
 
-	snprintf(out, sizeof(out), "--output=%s/%s", dir, name);
-	argv[n++] = (char *)bin;
-	argv[n++] = (char *)"--output-format=json";
-	argv[n++] = out;
-	for (; *args && n < ARGS_MAX + 3; args++)
-		argv[n++] = (char *)*args;
+	argv[n++] = "--output-format=json";
+	argv[n++] = tmp_str("--output=%s/%s", dir, name);
+	for (; *args && n < ARGS_MAX + 2; args++)
+		argv[n++] = *args;
 	argv[n] = NULL;
-	pid = fork();
-	cr_assert_neq(pid, -1);
-	if (pid == 0) {
-		int null = open("/dev/null", O_WRONLY);
-
-		if (chdir(dir))
-			_exit(126);
-		dup2(null, 1);
-		execvp(bin, argv);
-		_exit(127);
-	}
-	cr_assert_eq(waitpid(pid, &st, 0), pid);
-	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+	return run_in_dir(bin, dir, argv, NULL);
 }
 
 /* iopath run in dir (the job files are named relative to it), its JSON result. */

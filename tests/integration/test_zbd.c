@@ -186,33 +186,17 @@ Test(zbd, refusals_name_the_reason)
 	struct run_out r;
 
 	snprintf(file, sizeof(file), "--filename=%s/missing", dir);
-	r = iopath_run("--name=x", "--ioengine=null", "--size=1m", "--zonemode=zbd", NULL);
-	cr_expect_eq(r.status, 2);
-	cr_expect_not_null(strstr(r.err, "needs zonesize="), "%s", r.err);
-	run_out_free(&r);
-	r = iopath_run("--name=x", file, "--size=1m", "--zonemode=zbd", "--zonesize=64k",
-		       "--rw=write", NULL);
-	cr_expect_eq(r.status, 2);
-	cr_expect_not_null(strstr(r.err, "smaller than zonesize"), "%s", r.err);
-	run_out_free(&r);
-	r = iopath_run("--parse-only", "--name=x", "--zonemode=zbd", "--zonesize=64k",
-		       "--job_max_open_zones=2", NULL);
-	cr_expect_eq(r.status, 2);
-	cr_expect_not_null(strstr(r.err, "global open zones limit"), "%s", r.err);
-	run_out_free(&r);
-	r = iopath_run("--parse-only", "--name=x", "--zonemode=zbd", "--zonesize=64k",
-		       "--zoneskip=64k", NULL);
-	cr_expect_eq(r.status, 2);
-	cr_expect_not_null(strstr(r.err, "zoneskip with zonemode=zbd is not supported by iopath"),
-			   "%s", r.err);
-	run_out_free(&r);
+	iopath_refuses("needs zonesize=", "--name=x", "--ioengine=null", "--size=1m",
+		       "--zonemode=zbd", NULL);
+	iopath_refuses("smaller than zonesize", "--name=x", file, "--size=1m", "--zonemode=zbd",
+		       "--zonesize=64k", "--rw=write", NULL);
+	iopath_refuses("global open zones limit", "--parse-only", "--name=x", "--zonemode=zbd",
+		       "--zonesize=64k", "--job_max_open_zones=2", NULL);
+	iopath_refuses("zoneskip with zonemode=zbd is not supported by iopath", "--parse-only",
+		       "--name=x", "--zonemode=zbd", "--zonesize=64k", "--zoneskip=64k", NULL);
 	/* trims would move write pointers as writes do; fio's zone trims are not ported */
-	r = iopath_run("--parse-only", "--name=x", "--zonemode=zbd", "--zonesize=64k",
-		       "--rw=randtrim", NULL);
-	cr_expect_eq(r.status, 2);
-	cr_expect_not_null(strstr(r.err, "rw=randtrim with zonemode=zbd is not supported by iopath"),
-			   "%s", r.err);
-	run_out_free(&r);
+	iopath_refuses("rw=randtrim with zonemode=zbd is not supported by iopath", "--parse-only",
+		       "--name=x", "--zonemode=zbd", "--zonesize=64k", "--rw=randtrim", NULL);
 	r = iopath_run("--parse-only", "--name=x", "--zonemode=zbd", "--zonesize=64k",
 		       "--zone_reset_threshold=2", NULL);
 	cr_expect_eq(r.status, 2);
@@ -227,12 +211,9 @@ Test(zbd, jobs_sharing_a_file_agree_on_zone_capacity)
 
 	cr_assert_eq(r.status, 0, "%s", r.err);
 	run_out_free(&r);
-	r = iopath_run("--zonemode=zbd", "--zonesize=1m", "--rw=write", "--bs=64k", file,
-		       "--name=a", "--zonecapacity=512k", "--name=b", NULL);
-	cr_expect_eq(r.status, 2, "exit %d: %s", r.status, r.err);
-	cr_expect_not_null(strstr(r.err, "zonecapacity 1048576 does not match the capacity 524288"),
-			   "%s", r.err);
-	run_out_free(&r);
+	iopath_refuses("zonecapacity 1048576 does not match the capacity 524288", "--zonemode=zbd",
+		       "--zonesize=1m", "--rw=write", "--bs=64k", file, "--name=a",
+		       "--zonecapacity=512k", "--name=b", NULL);
 }
 
 /* The same jobs through fio 3.33: the same bytes and I/Os per job and direction. */

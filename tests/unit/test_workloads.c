@@ -5,32 +5,7 @@
 #include "job/job.h"
 #include "job/options.h"
 #include "job/workloads.h"
-
-static struct job_list jobs;
-static struct iop_err err;
-
-static void setup(void)
-{
-	/* tests that parse twice call setup again: free what the first parse built */
-	job_list_free(&jobs);
-	memset(&jobs, 0, sizeof(jobs));
-	memset(&err, 0, sizeof(err));
-}
-
-static void teardown(void)
-{
-	job_list_free(&jobs);
-}
-
-static int parse(const char *text)
-{
-	struct job_parser p;
-	int ret;
-
-	job_parser_init(&p, &jobs);
-	ret = job_parse_text(&p, text, "test.fio", &err);
-	return ret ? ret : job_parser_finish(&p, &err);
-}
+#include "jobtext.h"
 
 TestSuite(workload_scale, .init = setup, .fini = teardown);
 
