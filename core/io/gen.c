@@ -40,15 +40,30 @@ void rng_fill(struct rng *r, void *buf, uint64_t len)
 	}
 }
 
-/* L'Ecuyer's combined Tausworthe step: ((s & c) << d) ^ (((s << a) ^ s) >> b). */
-#define TAUS(s, a, b, c, d) ((((s) & (c)) << (d)) ^ ((((s) << (a)) ^ (s)) >> (b)))
-
-static inline uint32_t taus88(uint32_t *t)
+void frand32_seed(struct frand32 *r, uint32_t seed)
 {
-	t[0] = TAUS(t[0], 13, 19, 0xfffffffeu, 12);
-	t[1] = TAUS(t[1], 2, 25, 0xfffffff8u, 4);
-	t[2] = TAUS(t[2], 3, 11, 0xfffffff0u, 17);
-	return t[0] ^ t[1] ^ t[2];
+	/* fio's start value, as its source writes it: (2^31) + (2^17) + (2^7), C's XOR: 53 */
+	uint32_t x = 53u * 69069u ^ seed;
+	int i;
+
+	r->s[0] = x < 1 ? x + 1 : x;
+	x = r->s[0] * 69069u ^ seed;
+	r->s[1] = x < 7 ? x + 7 : x;
+	x = r->s[1] * 69069u ^ seed;
+	r->s[2] = x < 15 ? x + 15 : x;
+	for (i = 0; i < 6; i++)
+		taus88(r->s);
+}
+
+uint64_t fio_stream_seed(uint64_t randseed, unsigned tn, unsigned idx)
+{
+	uint64_t seed = randseed;
+	unsigned i;
+
+	/* fio's setup_random_seeds: four rounds, then each stream's seed and one more round */
+	for (i = 0; i < 4 + idx; i++)
+		seed *= 0x9e370001ull;
+	return seed * tn + idx;
 }
 
 static inline uint64_t taus258(uint64_t *t)

@@ -42,6 +42,41 @@ static inline uint64_t rng_below(struct rng *r, uint64_t n)
 void rng_fill(struct rng *r, void *buf, uint64_t len);
 
 /*
+ * fio's own 32-bit stream (its lib/rand: L'Ecuyer's taus88, seeded by fio's rule), for the
+ * draws that must come out as fio's do: a mixed job's directions (rwmixread).
+ */
+struct frand32 {
+	uint32_t s[3];
+};
+
+/* L'Ecuyer's combined Tausworthe step: ((s & c) << d) ^ (((s << a) ^ s) >> b). */
+#define TAUS(s, a, b, c, d) ((((s) & (c)) << (d)) ^ ((((s) << (a)) ^ (s)) >> (b)))
+
+static inline uint32_t taus88(uint32_t *t)
+{
+	t[0] = TAUS(t[0], 13, 19, 0xfffffffeu, 12);
+	t[1] = TAUS(t[1], 2, 25, 0xfffffff8u, 4);
+	t[2] = TAUS(t[2], 3, 11, 0xfffffff0u, 17);
+	return t[0] ^ t[1] ^ t[2];
+}
+
+/* fio's init_rand_seed for a 32-bit state: an LCG from the seed, each part above its minimum. */
+void frand32_seed(struct frand32 *r, uint32_t seed);
+
+/* 1..100, as fio's rand_between(state, 1, 100). */
+static inline unsigned frand32_pct(struct frand32 *r)
+{
+	return 1 + (unsigned)(100.0 * (taus88(r->s) / 4294967296.0));
+}
+
+/*
+ * fio's seed of random stream idx (its FIO_RAND_*_OFF) for the job of thread number tn
+ * (from 1, clones included), from randseed (fio's default 0x89).
+ */
+uint64_t fio_stream_seed(uint64_t randseed, unsigned tn, unsigned idx);
+#define FIO_STREAM_MIX 4	/* fio's FIO_RAND_MIX_OFF: the rwmix choices */
+
+/*
  * fio's generators of random offsets (random_generator=): the combined Tausworthe generators
  * of L'Ecuyer, 32-bit (taus88, fio's default) and 64-bit (taus258), drawing a block as
  * nblocks * r / (max + 1); and a maximal-length Galois LFSR over the smallest power of two

@@ -99,6 +99,8 @@ void measure_start(struct worker *w, uint64_t t)
 	atomic_store_explicit(&w->progress_bytes, 0, memory_order_relaxed);
 	atomic_store_explicit(&w->progress_ios, 0, memory_order_relaxed);
 	w->next_progress_ns = t;
+	if (w->mixed)
+		mix_measure_start(w);
 	w->in_ramp = false;
 	w->start_ns = t;
 	w->last_bw_ns = w->last_iops_ns = t;

@@ -421,7 +421,7 @@ static int agg_logs(struct worker *const *ws, unsigned n, struct group_member *m
  */
 int collect(struct run_results *out, struct group_job *gjs, unsigned n, uint64_t elapsed)
 {
-	unsigned i, c, last_group = UINT_MAX, total = 0, nw = 0;
+	unsigned i, c, k, last_group = UINT_MAX, total = 0, nw = 0;
 	struct group_member *m = NULL;
 	struct worker **ws = NULL;
 	struct job_result *r;
@@ -453,7 +453,9 @@ int collect(struct run_results *out, struct group_job *gjs, unsigned n, uint64_t
 			nw = 0;
 			continue;
 		}
-		for (c = 0; c < job->numjobs; c++) {
+		/* in fio's order, its thread numbers': clone 0, then the last clone to clone 1 */
+		for (k = 0; k < job->numjobs; k++) {
+			c = k ? job->numjobs - k : 0;
 			if (cur < 0 || !job->group_reporting || last_group != job->groupid) {
 				if (cur >= 0)
 					result_unit_done(&out->res[cur], ws, nw, m);

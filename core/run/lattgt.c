@@ -55,6 +55,7 @@ static void lat_ramp_up(struct worker *w, uint64_t t)
 			w->lat_tgt.end_run = true;
 			measure_start(w, t);
 			w->bytes_issued = 0;	/* the final window moves the job's size afresh */
+			w->mix.pass_end = w->mix.pass_bytes;
 		}
 	}
 	lat_new_window(w, t);

@@ -644,6 +644,8 @@ int next_request_full(struct worker *w, struct io_req *r, uint64_t now)
 			return false;
 		d = rate_dir(w, dir, now);
 
+		/* the direction issued is fio's rwmix_ddir from now on */
+		mix_moved(w, dir, d < 0 ? w->rate.held - 1 : (unsigned)d, true);
 		if (d < 0)
 			return d;
 		dir = (unsigned)d;
@@ -666,8 +668,10 @@ int next_request_full(struct worker *w, struct io_req *r, uint64_t now)
 		if (!seq_step_offset(w, f, dir, len, &off))
 			return false;
 	} else if (w->zone.zbd) {
+		unsigned drawn = dir;
 		int z = zbd_place(w, f, &dir, &len, &off);
 
+		mix_moved(w, drawn, dir, false);
 		if (z <= 0)
 			return z;
 		r->ddir = (uint8_t)dir;

@@ -99,6 +99,46 @@ static inline unsigned stat_dir(unsigned ddir)
 	return ddir < STAT_SYNC ? ddir : STAT_SYNC;
 }
 
+/* ---- mix.c: a mixed job's directions as fio draws them (struct worker_mix) ---- */
+
+/* Seeded from fio's thread number of the worker (fresh: the seed when runs do not repeat). */
+void mix_setup(struct worker *w, uint64_t fresh);
+
+/* A new loop of the job (a verify round): the stream starts again, as fio's clear_io_state. */
+void mix_new_loop(struct worker *w);
+
+/* The measured time starts (ramp_time ended): the counts of I/Os issued start again. */
+void mix_measure_start(struct worker *w);
+
+/* A loop of the job has ended (mix_dir saw its bytes issued): the next one's stream. */
+void mix_loop_end(struct worker *w);
+
+/*
+ * A mixed job's next direction, as fio's get_rw_ddir draws it: a new draw once the direction
+ * held has caught up (fio's rwmix_issues), held until then. Inline, as the draw it replaced:
+ * a call here would cost every job's loop its registers.
+ */
+static inline unsigned mix_dir(struct worker *w)
+{
+	struct worker_mix *m = &w->mix;
+	unsigned rmix = w->job->rwmixread, d;
+
+	if (__builtin_expect(m->pass_bytes && w->bytes_issued >= m->pass_end, 0))
+		mix_loop_end(w);
+	if (m->issues[m->dir] >= m->until) {
+		d = frand32_pct(&m->rand) <= rmix ? DDIR_READ : DDIR_WRITE;
+		/* a new direction holds until its I/Os reach the other's times its share */
+		if (d != m->dir)
+			m->until = m->issues[m->dir] * (d == DDIR_READ ? rmix : 100 - rmix) / 100;
+		m->dir = d;
+	}
+	m->issues[m->dir]++;
+	return m->dir;
+}
+
+/* The direction issued was not the one drawn (the rate's or a zone's choice): as fio counts it. */
+void mix_moved(struct worker *w, unsigned from, unsigned to, bool hold);
+
 /*
  * The direction of the next request. A job that is not mixed has one, set once (trims take
  * the write direction's, make_trim): no switch on rw per I/O.
@@ -106,7 +146,7 @@ static inline unsigned stat_dir(unsigned ddir)
 static inline unsigned pick_dir(struct worker *w)
 {
 	if (__builtin_expect(w->mixed, 0))
-		return rng_below(&w->rng, 100) < w->job->rwmixread ? DDIR_READ : DDIR_WRITE;
+		return mix_dir(w);
 	return w->fixed_dir;
 }
 

@@ -465,6 +465,8 @@ static bool verify_round_again(struct worker *w)
 		if (w->verify.written[i])
 			memset(w->verify.written[i], 0, w->files[i].len / plan->unit / 8 + 1);
 	}
+	if (w->mixed)
+		mix_new_loop(w);
 	return true;
 }
 
@@ -619,6 +621,8 @@ static int worker_setup(struct worker *w)
 		   job->engine->name, job->iodepth);
 	worker_seeds(w, &seed, &fseed);
 	worker_shape(w);
+	if (w->mixed)
+		mix_setup(w, seed);
 	ret = worker_place(w);	/* CPUs, NUMA policy, priority, then the buffers */
 	if (!ret)
 		ret = setup_files(w, fseed);

@@ -182,6 +182,25 @@ struct worker_rate {
 	uint64_t min_ios[2];
 };
 
+/*
+ * rw=rw, randrw: the directions as fio draws them (its get_rw_ddir): a stream of their own,
+ * seeded from fio's thread number of the worker, each draw rwmixread out of 100; a direction
+ * drawn anew holds until its I/Os issued reach the other's times its share (set_rwmix_bytes),
+ * and every loop of a repeatable job starts the stream again. Set by setup_mix
+ * (core/run/worker.c), drawn by mix_dir (core/run/runner.h).
+ */
+struct worker_mix {
+	struct frand32 rand;
+	uint32_t seed;
+	bool reseed;			/* each loop starts the stream again (randrepeat) */
+	bool pass_draw;			/* a loop's end draws once more (fio's failed last try) */
+	unsigned dir;			/* fio's rwmix_ddir: the direction held */
+	uint64_t issues[2];		/* fio's io_issues: I/Os issued per direction */
+	uint64_t until;			/* fio's rwmix_issues: held while issues[dir] is below */
+	uint64_t pass_bytes;		/* a loop's bytes (0: one loop); the next loop begins at */
+	uint64_t pass_end;
+};
+
 struct verifier;
 
 /*
@@ -284,6 +303,7 @@ struct worker {
 	unsigned nr_files;
 	struct file_gen *gens;
 	struct worker_verify verify;	/* verify= */
+	struct worker_mix mix;		/* rw=rw, randrw: fio's direction draws */
 	bool *nlink_at_open;		/* the file had links when opened */
 
 	/*

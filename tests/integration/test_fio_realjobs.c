@@ -212,6 +212,25 @@ Test(fio_realjobs, fsync_on_close_flushes_each_written_file)
 	}
 }
 
+/* An iolog's directions in order, one letter an I/O (r, w). */
+static char *slurp_dirs(const char *path)
+{
+	char line[512], *out = calloc(1, 1 << 16);
+	size_t n = 0;
+	FILE *f = fopen(path, "r");
+
+	cr_assert_not_null(f, "no iolog %s", path);
+	cr_assert_not_null(out);
+	while (fgets(line, sizeof(line), f) && n < (1 << 16) - 1) {
+		if (strstr(line, " read "))
+			out[n++] = 'r';
+		else if (strstr(line, " write "))
+			out[n++] = 'w';
+	}
+	fclose(f);
+	return out;
+}
+
 /* The JSON both tools wrote (after anything printed before it). */
 static json_t *side_json(const struct side *s, unsigned t)
 {
@@ -788,6 +807,60 @@ Test(fio_realjobs, size_percent_doubled_is_a_percentage)
 			     "%s: %lld bytes read", t ? "iopath" : "fio",
 			     json_integer_value(json_object_get(r, "io_bytes")));
 		json_decref(root);
+	}
+	side_free(&s);
+}
+
+/*
+ * A mixed job's directions, I/O by I/O, as fio draws them: each job (and clone) its own
+ * stream from its thread number, held directions, loops that start the stream again (or,
+ * with randseed=, go on with it), an asynchronous engine; each job's reads and writes, and
+ * the order of the iolog's directions, must be fio's.
+ */
+Test(fio_realjobs, mixed_directions_are_fios)
+{
+	static const char text[] =
+		"[global]\nioengine=psync\nsize=1m\nbs=4k\nrw=randrw\n"
+		"[a]\nrwmixread=15\n[b]\nnumjobs=3\nrwmixwrite=40\n"
+		"[c]\nloops=2\nrwmixread=70\n[d]\nloops=2\nrandseed=7\n"
+		"[e]\nrw=rw\nrwmixread=40\n[f]\nioengine=libaio\niodepth=8\ndirect=1\n"
+		"[g]\nloops=2\nnorandommap\nwrite_iolog=g.log\n";
+	static const char *const extra[] = { "--output-format=json", NULL };
+	json_t *root[2];
+	char *log[2];
+	struct side s;
+	size_t k, n;
+	unsigned t;
+
+	side_run_ok(&s, text, extra, NULL);
+	for (t = 0; t < 2; t++) {
+		char path[400];
+
+		root[t] = side_json(&s, t);
+		snprintf(path, sizeof(path), "%s/g.log", s.dir[t]);
+		log[t] = slurp_dirs(path);
+	}
+	n = json_array_size(json_object_get(root[0], "jobs"));
+	cr_assert_eq(json_array_size(json_object_get(root[1], "jobs")), n);
+	for (k = 0; k < n; k++) {
+		const char *name = json_string_value(json_object_get(
+			json_array_get(json_object_get(root[0], "jobs"), k), "jobname"));
+
+		for (t = 0; t < 2; t++) {
+			const char *d = t ? "write" : "read";
+
+			cr_expect_eq(job_int(root[1], (unsigned)k, d, "total_ios"),
+				     job_int(root[0], (unsigned)k, d, "total_ios"),
+				     "job %zu (%s): %s I/Os fio %lld, iopath %lld", k, name, d,
+				     job_int(root[0], (unsigned)k, d, "total_ios"),
+				     job_int(root[1], (unsigned)k, d, "total_ios"));
+		}
+	}
+	cr_expect_str_eq(log[1], log[0], "g's directions differ:\nfio    %.120s\niopath %.120s",
+			 log[0], log[1]);
+	for (t = 0; t < 2; t++) {
+		free(log[t]);
+		json_decref(root[t]);
 	}
 	side_free(&s);
 }

@@ -126,6 +126,40 @@ Test(jobs, mixed_read_write_share_the_size)
 	json_decref(root);
 }
 
+/*
+ * The directions of a mixed job are fio's: its rwmix stream seeded from fio's thread number
+ * (clones included, in fio's order), a direction held while it catches up with its share.
+ * The counts are what Debian's fio 3.33 gives for this file (checked side by side in
+ * test_fio_realjobs.c); with every job seeded alike, all four would be the first's.
+ */
+Test(jobs, mixed_directions_are_drawn_as_fio_draws_them)
+{
+	static const long long want[4][2] = { { 37, 219 }, { 37, 219 }, { 41, 215 }, { 37, 219 } };
+	const char *dir = tmpdir_make();
+	char path[300], text[600];
+	json_t *root;
+	unsigned i;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/job.fio", dir);
+	f = fopen(path, "w");
+	cr_assert_not_null(f);
+	snprintf(text, sizeof(text),
+		 "[global]\nioengine=null\nfilename=%s/mix\nsize=4m\nbs=16k\nrw=randrw\n"
+		 "rwmixread=15\n[a]\n[b]\n[c]\nnumjobs=2\n", dir);
+	fputs(text, f);
+	fclose(f);
+	root = run_json(dir, path, NULL, NULL, NULL, NULL);
+	cr_assert_eq(json_array_size(json_object_get(root, "jobs")), 4);
+	for (i = 0; i < 4; i++) {
+		cr_expect_eq(job_int(root, i, "read", "total_ios"), want[i][0], "job %u: %lld reads",
+			     i, job_int(root, i, "read", "total_ios"));
+		cr_expect_eq(job_int(root, i, "write", "total_ios"), want[i][1], "job %u: %lld writes",
+			     i, job_int(root, i, "write", "total_ios"));
+	}
+	json_decref(root);
+}
+
 Test(jobs, job_file_with_global_and_two_jobs)
 {
 	const char *dir = tmpdir_make();

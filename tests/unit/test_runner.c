@@ -111,9 +111,11 @@ Test(runner, numjobs_are_one_result_each_without_group_reporting)
 	cr_assert_eq(run_words(w, &err), 0, "%s", err.msg);
 	cr_assert_eq(res.nr, 3);
 	for (i = 0; i < 3; i++) {
+		/* in fio's order, its thread numbers': clone 0, then the last clone to clone 1 */
 		cr_assert_eq(res.res[i].nr_workers, 1);
 		cr_assert_eq(res.res[i].dir[STAT_WRITE].bytes, 64 << 10);
-		cr_assert_eq(res.res[i].clone, i);
+		cr_assert_eq(res.res[i].clone, i ? 3 - i : 0, "result %u is clone %u", i,
+			     res.res[i].clone);
 	}
 }
 
