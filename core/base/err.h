@@ -14,5 +14,8 @@ int iop_errf(struct iop_err *err, int code, const char *fmt, ...)
 #define EXIT_JOB_FAILED 1
 #define EXIT_USAGE 2
 #define EXIT_INTERRUPTED 130
+/* the fio invocation exits with the number of workers that failed, as fio does, at most this
+ * (above it the shell's 126/127 and the signals' 128+N) */
+#define EXIT_FAILED_MAX 125
 
 #endif

@@ -681,7 +681,7 @@ int cmd_fio(int argc, char **argv)
 		/* every rank's results to rank 0, which writes the merged result */
 		code = fleet_output(&res, output_exit_code(&res), &a.out, argc, argv);
 	} else {
-		code = output_exit_code(&res);
+		code = output_exit_code_fio(&res);
 		if (output_results(&res, &a.out, argc, argv, &err)) {
 			fprintf(stderr, "iopath: %s\n", err.msg);
 			code = code ? code : EXIT_JOB_FAILED;

@@ -156,7 +156,8 @@ int output_results(const struct run_results *r, const struct output_opts *o, int
 	return ret;
 }
 
-int output_exit_code(const struct run_results *r)
+/* Every job's error lines and failure on stderr. */
+static void report_failures(const struct run_results *r)
 {
 	unsigned i;
 
@@ -178,9 +179,24 @@ int output_exit_code(const struct run_results *r)
 		if (res->error)
 			iop_msgf("job %s failed: %s", res->spec->name, res->errmsg);
 	}
+}
+
+int output_exit_code(const struct run_results *r)
+{
+	report_failures(r);
 	if (r->interrupted)
 		return EXIT_INTERRUPTED;
 	return run_failed(r) ? EXIT_JOB_FAILED : 0;
+}
+
+int output_exit_code_fio(const struct run_results *r)
+{
+	unsigned n = run_failed_workers(r);
+
+	report_failures(r);
+	if (r->interrupted)
+		return EXIT_INTERRUPTED;
+	return n > EXIT_FAILED_MAX ? EXIT_FAILED_MAX : (int)n;
 }
 
 static volatile sig_atomic_t stops;

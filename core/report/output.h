@@ -47,6 +47,12 @@ int output_results(const struct run_results *r, const struct output_opts *o, int
 int output_exit_code(const struct run_results *r);
 
 /*
+ * The same for the fio invocation: fio's exit status, the number of workers that failed
+ * (run_failed_workers, at most EXIT_FAILED_MAX); EXIT_INTERRUPTED when interrupted.
+ */
+int output_exit_code_fio(const struct run_results *r);
+
+/*
  * SIGINT/SIGTERM/SIGHUP for commands that run jobs: the first asks the runner to stop (the
  * partial results are then written), the second removes temporary files and exits 130.
  */

@@ -118,6 +118,7 @@ static void worker_result(struct job_result *one, const struct worker *w, struct
 	result_init(one, w->job, w->clone);
 	one->nr_workers = 1;
 	one->error = w->error;
+	one->nr_failed = w->error != 0;
 	snprintf(one->errmsg, sizeof(one->errmsg), "%s", w->errmsg);
 	one->interrupted = w->interrupted;
 	one->verify_errors = w->verify.errors;
@@ -448,6 +449,7 @@ int collect(struct run_results *out, struct group_job *gjs, unsigned n, uint64_t
 			result_init(r, job, 0);
 			result_targets(r, &gjs[i], elapsed);
 			r->error = -gjs[i].refused;
+			r->nr_failed = job->numjobs;	/* fio counts each of its workers */
 			snprintf(r->errmsg, sizeof(r->errmsg), "%s", gjs[i].why);
 			cur = -1;
 			nw = 0;

@@ -149,6 +149,7 @@ int result_merge(struct job_result *dst, const struct job_result *src)
 	unsigned i;
 
 	dst->nr_workers += src->nr_workers;
+	dst->nr_failed += src->nr_failed;
 	if (src->error && !dst->error) {
 		dst->error = src->error;
 		memcpy(dst->errmsg, src->errmsg, sizeof(dst->errmsg));

@@ -129,6 +129,7 @@ struct job_result {
 	unsigned clone;			/* first worker number in this result */
 	unsigned nr_workers;
 	int error;			/* positive errno, fio's "error" field; 0 when none */
+	unsigned nr_failed;		/* workers that ended with an error (fio's exit status) */
 	char errmsg[512];
 	bool interrupted;
 	uint64_t runtime_ns;		/* the longest worker's measured time */
@@ -244,6 +245,20 @@ struct run_layout {
 };
 
 /* Did any result fail? */
+/*
+ * The workers that failed, as fio counts them for its exit status: each worker (clone) that
+ * ended with an error, every worker of a job refused before it ran; a result that has an
+ * error without a failed worker (its merge ran out of memory) counts once.
+ */
+static inline unsigned run_failed_workers(const struct run_results *r)
+{
+	unsigned i, n = 0;
+
+	for (i = 0; i < r->nr; i++)
+		n += r->res[i].nr_failed ? r->res[i].nr_failed : r->res[i].error ? 1 : 0;
+	return n;
+}
+
 static inline bool run_failed(const struct run_results *r)
 {
 	unsigned i;
