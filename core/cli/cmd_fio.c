@@ -17,6 +17,7 @@
 #include "base/parse.h"
 #include "report/output.h"
 #include "report/report.h"
+#include "run/idleprof.h"
 #include "run/run.h"
 #include "base/atomic.h"
 
@@ -48,6 +49,8 @@ static void usage(FILE *f)
 		"  --alloc-size=KB      accepted for fio's sake: iopath has no fixed-size pool to size\n"
 		"  --aux-path=DIR       where verify state files go (local-JOB-N-verify.state)\n"
 		"  --debug=TYPE,...     fio's debug lines on stdout: parse, file, io, job (help lists)\n"
+		"  --idle-prof=MODE     each CPU's idleness while the jobs run (fio's): system, percpu;\n"
+		"                       calibrate times the unit of work alone and runs no job\n"
 		"  --ignore-unsupported warn about fio options iopath lacks instead of refusing\n"
 		"  --allow-overwrite    let write jobs overwrite existing files iopath did not create\n"
 		"  --allow-fill         let layouts and writes fill a filesystem below iopath's reserve\n"
@@ -77,6 +80,7 @@ struct fio_args {
 	bool version;
 	bool second_pass;	/* parse_args' look at the tool's options: they were taken already */
 	const char *cmdhelp, *enghelp;	/* --cmdhelp / --enghelp asked for (value or "") */
+	unsigned idle_prof;		/* --idle-prof: enum run_idle_mode */
 };
 
 /*
@@ -90,7 +94,6 @@ static const struct {
 	const char *what;
 } fio_cli_unsupported[] = {
 	{ "status-interval", false, "periodic full status dumps" },
-	{ "idle-prof", false, "CPU idleness profiling" },
 	{ "trigger-file", false, "triggers" },
 	{ "trigger-timeout", false, "triggers" },
 	{ "trigger", false, "triggers" },
@@ -173,8 +176,8 @@ static int debug_option(const char *val, struct iop_err *err)
 	return 1;
 }
 
-/* Options of the tool itself rather than of a job. Returns 1 when arg was one of them. */
-static int tool_option(struct fio_args *a, const char *key, const char *val, struct iop_err *err)
+/* The options of what the run writes: formats, file, terse, idle profile. 1 when key is one. */
+static int output_option(struct fio_args *a, const char *key, const char *val, struct iop_err *err)
 {
 	int ret;
 
@@ -202,6 +205,10 @@ static int tool_option(struct fio_args *a, const char *key, const char *val, str
 		a->out.formats = OUT_TERSE;
 		return 1;
 	}
+	if (!strcmp(key, "idle-prof")) {
+		ret = idle_prof_mode(val, &a->idle_prof, err);
+		return ret ? ret : 1;
+	}
 	if (!strcmp(key, "append-terse")) {
 		/* fio's: the terse lines too, added to the formats asked so far (its value ignored) */
 		a->out.formats |= OUT_TERSE;
@@ -214,6 +221,17 @@ static int tool_option(struct fio_args *a, const char *key, const char *val, str
 		a->out.terse_version = (unsigned)(val[0] - '0');
 		return 1;
 	}
+	return 0;
+}
+
+/* Options of the tool itself rather than of a job. Returns 1 when arg was one of them. */
+static int tool_option(struct fio_args *a, const char *key, const char *val, struct iop_err *err)
+{
+	int ret;
+
+	ret = output_option(a, key, val, err);
+	if (ret)
+		return ret;
 	if (!strcmp(key, "eta")) {
 		if (val && !strcmp(val, "never"))
 			a->eta = -1;
@@ -564,9 +582,73 @@ static void start_lines(const struct output_opts *out, const struct job_list *jo
 	fflush(f);
 }
 
+/* fio's --idle-prof=calibrate: the unit of work timed on every CPU, and no job run. */
+static int idle_calibrate(void)
+{
+	struct iop_err err = { "" };
+	struct idle_prof *ip;
+	struct run_idle cal;
+
+	if (idle_prof_start(IDLE_CALIBRATE, &ip, &err)) {
+		fprintf(stderr, "iopath: %s\n", err.msg);
+		return EXIT_USAGE;
+	}
+	idle_prof_stop(ip, &cal);
+	report_normal_idle(stdout, &cal);
+	run_idle_free(&cal);
+	return 0;
+}
+
+/*
+ * As fio: with --output, the run's --debug lines go into the file, before the result, and so
+ * do the normal output's start lines (a->out.lead, a temporary file until then).
+ */
+static void open_lead(struct fio_args *a)
+{
+	if (!a->out.path || !(iop_debug_mask || (a->out.formats & OUT_NORMAL)) || fleet_active())
+		return;
+	a->out.lead = tmpfile();
+	if (a->out.lead && iop_debug_mask)
+		debug_lines_to(a->out.lead);
+	else if (!a->out.lead)
+		fprintf(stderr, "iopath: warning: %s (no temporary file: %s)\n",
+			iop_debug_mask ? "--debug lines stay on stdout" :
+					 "the lines printed before the run are left out of the file",
+			strerror(errno));
+}
+
+/*
+ * Run the jobs, with the progress line asked for and, with --idle-prof, the CPUs' idleness
+ * measured from before the first job starts until the last has ended (as fio). 0, or -errno
+ * with err (res is set up either way, for run_results_free).
+ */
+static int run_fio_jobs(const struct fio_args *a, const struct job_list *jobs,
+			struct run_results *res, struct iop_err *err)
+{
+	struct eta_state eta = { .always = a->eta > 0, .newline_ns = a->eta_newline_ns };
+	struct idle_prof *idle = NULL;
+	int ret;
+
+	memset(res, 0, sizeof(*res));
+	install_stop_signals();
+	if (a->idle_prof) {
+		ret = idle_prof_start(a->idle_prof, &idle, err);
+		if (ret)
+			return ret;
+	}
+	if (a->eta > 0 || (a->eta == 0 && isatty(STDERR_FILENO)))
+		ret = run_jobs_progress(jobs, res, show_progress, &eta, err);
+	else
+		ret = run_jobs(jobs, res, err);
+	if (idle)
+		idle_prof_stop(idle, &res->idle);
+	if (eta.shown)
+		fputc('\n', stderr);
+	return ret;
+}
+
 int cmd_fio(int argc, char **argv)
 {
-	struct eta_state eta = { 0 };
 	struct fio_args a = { .out = { .formats = OUT_NORMAL } };
 	struct job_list jobs = { 0 };
 	struct run_results res;
@@ -596,6 +678,11 @@ int cmd_fio(int argc, char **argv)
 		if (ret)
 			fprintf(stderr, "iopath: %s\n", err.msg);
 		return ret ? EXIT_USAGE : 0;
+	}
+	if (!ret && a.idle_prof == IDLE_CALIBRATE) {
+		job_parser_free(&p);
+		job_list_free(&jobs);
+		return idle_calibrate();
 	}
 	if (!ret && a.inflate_log) {
 		job_parser_free(&p);
@@ -627,6 +714,9 @@ int cmd_fio(int argc, char **argv)
 	/* find out now, not after the jobs ran, that their result would have nowhere to go */
 	if (!ret && a.out.path)
 		ret = atomic_check(a.out.path, &err);
+	if (!ret && a.idle_prof && fleet_active())
+		ret = iop_errf(&err, -EINVAL, "--idle-prof is not supported under mpirun (each rank's "
+			       "CPUs would be profiled alone): run it without MPI");
 	if (ret) {
 		fprintf(stderr, "iopath: %s\n", err.msg);
 		fleet_note_error(err.msg);
@@ -643,32 +733,11 @@ int cmd_fio(int argc, char **argv)
 		job_list_free(&jobs);
 		return 0;
 	}
-	/*
-	 * as fio: with --output, the run's --debug lines go into the file, before the result,
-	 * and so do the normal output's start lines
-	 */
-	if (a.out.path && (iop_debug_mask || (a.out.formats & OUT_NORMAL)) && !fleet_active()) {
-		a.out.lead = tmpfile();
-		if (a.out.lead && iop_debug_mask)
-			debug_lines_to(a.out.lead);
-		else if (!a.out.lead)
-			fprintf(stderr, "iopath: warning: %s (no temporary file: %s)\n",
-				iop_debug_mask ? "--debug lines stay on stdout" :
-						 "the lines printed before the run are left out of the file",
-				strerror(errno));
-	}
+	open_lead(&a);
 	/* fio's lines before the jobs run (under MPI rank 0 writes the merged result alone) */
 	if ((a.out.formats & OUT_NORMAL) && !fleet_active())
 		start_lines(&a.out, &jobs);
-	install_stop_signals();
-	eta.always = a.eta > 0;
-	eta.newline_ns = a.eta_newline_ns;
-	if (a.eta > 0 || (a.eta == 0 && isatty(STDERR_FILENO)))
-		ret = run_jobs_progress(&jobs, &res, show_progress, &eta, &err);
-	else
-		ret = run_jobs(&jobs, &res, &err);
-	if (eta.shown)
-		fputc('\n', stderr);
+	ret = run_fio_jobs(&a, &jobs, &res, &err);
 	if (ret) {
 		fprintf(stderr, "iopath: %s\n", err.msg);
 		fleet_note_error(err.msg);

@@ -39,6 +39,12 @@ static inline double report_dist_pct(const uint64_t *map, unsigned i, uint64_t t
 void report_normal(FILE *f, const struct run_results *r);
 
 /*
+ * fio's "CPU idleness" lines (--idle-prof): the system's and, percpu, each CPU's idleness, and
+ * the unit of work's time; under calibrate only the unit's time. Nothing when not asked.
+ */
+void report_normal_idle(FILE *f, const struct run_idle *idle);
+
+/*
  * What fio's normal output prints before the jobs run: a line per job (a "..." for its
  * clones), the version, "Starting N threads".
  */

@@ -726,6 +726,20 @@ json_t *report_json(const struct run_results *r, const struct run_env *env, bool
 		if (disks)
 			set(root, "disk_util", disks);
 	}
+	if (r->idle.mode >= IDLE_SYSTEM) {
+		/* fio's --idle-prof figures, after disk_util as fio writes them */
+		json_t *idle = json_object();
+		char key[32];
+
+		set(idle, "system", json_real(r->idle.system));
+		for (i = 0; r->idle.mode == IDLE_PERCPU && i < r->idle.nr_cpus; i++) {
+			snprintf(key, sizeof(key), "cpu-%u", i);
+			set(idle, key, json_real(r->idle.cpu[i]));
+		}
+		set(idle, "unit_mean", json_real(r->idle.unit_mean));
+		set(idle, "unit_stddev", json_real(r->idle.unit_stddev));
+		set(root, "cpu_idleness", idle);
+	}
 	return root;
 }
 

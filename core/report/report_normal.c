@@ -630,6 +630,23 @@ static void print_disks(FILE *f, const struct disk_set *s)
 	}
 }
 
+void report_normal_idle(FILE *f, const struct run_idle *idle)
+{
+	unsigned i;
+
+	if (idle->mode == IDLE_NONE)
+		return;
+	fprintf(f, idle->mode == IDLE_CALIBRATE ? "CPU idleness:\n" : "\nCPU idleness:\n");
+	if (idle->mode >= IDLE_SYSTEM)
+		fprintf(f, "  system: %3.2f%%\n", idle->system);
+	if (idle->mode == IDLE_PERCPU) {
+		for (i = 0; i < idle->nr_cpus; i++)
+			fprintf(f, i ? ", %3.2f%%" : "  percpu: %3.2f%%", idle->cpu[i]);
+		fputc('\n', f);
+	}
+	fprintf(f, "  unit work: mean=%3.2fus, stddev=%3.2f\n", idle->unit_mean, idle->unit_stddev);
+}
+
 void report_normal_layouts(FILE *f, const struct run_results *r)
 {
 	unsigned i;
@@ -658,6 +675,7 @@ void report_normal(FILE *f, const struct run_results *r)
 	for (i = 0; any && i <= last_group; i++)
 		print_group(f, r, i);
 	print_disks(f, r->disks);
+	report_normal_idle(f, &r->idle);
 	if (any)
 		fprintf(f, "\niopath: what was measured (iopath's own lines, not fio's):\n");
 	for (i = 0; i < r->nr; i++)

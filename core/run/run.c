@@ -21,6 +21,7 @@
 #include "run/machine.h"
 #include "base/cpulist.h"
 #include "base/testhold.h"
+#include "run/idleprof.h"
 #include "run/run.h"
 #include "stats/merge.h"
 #include "stats/stats.h"
@@ -631,6 +632,7 @@ void run_results_free(struct run_results *r)
 	free(r->res);
 	free(r->layouts);
 	r->layouts = NULL;
+	run_idle_free(&r->idle);
 	r->nr_layouts = 0;
 	if (r->disks) {
 		disk_set_free(r->disks);

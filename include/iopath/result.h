@@ -222,6 +222,19 @@ struct run_machine {
 	unsigned cpus;
 };
 
+/* fio's --idle-prof modes: none, calibrate (the unit of work timed, no jobs), system, percpu. */
+enum run_idle_mode { IDLE_NONE, IDLE_CALIBRATE, IDLE_SYSTEM, IDLE_PERCPU };
+
+/* --idle-prof's figures (core/run/idleprof.c), written as fio's "cpu_idleness". */
+struct run_idle {
+	unsigned mode;			/* enum run_idle_mode; IDLE_NONE: not asked */
+	unsigned nr_cpus;		/* the configured CPUs, each profiled */
+	double system;			/* percent: the CPUs' idleness, averaged */
+	double *cpu;			/* nr_cpus percents */
+	double unit_mean;		/* microseconds for a unit of work, over the CPUs */
+	double unit_stddev;
+};
+
 struct run_results {
 	struct job_result *res;
 	unsigned nr;
@@ -236,6 +249,7 @@ struct run_results {
 	struct run_layout *layouts;
 	unsigned nr_layouts;
 	struct run_machine machine;
+	struct run_idle idle;		/* --idle-prof (fio invocation only) */
 };
 
 struct run_layout {
@@ -244,7 +258,6 @@ struct run_layout {
 	uint64_t bytes;
 };
 
-/* Did any result fail? */
 /*
  * The workers that failed, as fio counts them for its exit status: each worker (clone) that
  * ended with an error, every worker of a job refused before it ran; a result that has an
@@ -259,6 +272,7 @@ static inline unsigned run_failed_workers(const struct run_results *r)
 	return n;
 }
 
+/* Did any result fail? */
 static inline bool run_failed(const struct run_results *r)
 {
 	unsigned i;

@@ -194,10 +194,10 @@ Test(fio_cli, unsupported_fio_flags_are_named)
 	refused(&r, "fio option --status-interval is not supported by iopath");
 	run_out_free(&r);
 	/* --ignore-unsupported (even after it) lets a reporting flag go, with a warning */
-	r = iopath_run("--idle-prof=system", "--name=a", "--ioengine=null", "--size=64k",
+	r = iopath_run("--trigger-file=t", "--name=a", "--ioengine=null", "--size=64k",
 		       "--output-format=terse", "--ignore-unsupported", NULL);
 	cr_assert_eq(r.status, 0, "%s", r.err);
-	cr_assert_not_null(strstr(r.err, "warning: fio option --idle-prof is not supported by iopath"), "%s", r.err);
+	cr_assert_not_null(strstr(r.err, "warning: fio option --trigger-file is not supported by iopath"), "%s", r.err);
 	cr_assert_null(strstr(strstr(r.err, "warning") + 1, "warning"), "warned more than once: %s", r.err);
 	run_out_free(&r);
 	/* but not one that changes what the invocation is */
@@ -427,4 +427,53 @@ Test(fio_cli, aux_path_holds_the_verify_state_file)
 			"--verify=crc32c --aux-path='%s' --output-format=terse > /dev/null && "
 			"test -e '%s/local-v-0-verify.state'", dir, dir, faux, faux), 0,
 		     "fio's state file is not %s/local-v-0-verify.state", faux);
+}
+
+/*
+ * --idle-prof: fio's "CPU idleness" lines after the results and its "cpu_idleness" object in
+ * the JSON, a figure per configured CPU under percpu; calibrate times the unit alone and runs
+ * no job; a mode fio lacks is refused with one line. (Only the form and sanity of the figures
+ * are checked: how idle a CPU was depends on the machine.)
+ */
+Test(fio_cli, idle_prof_reports_each_cpus_idleness)
+{
+	long nr = sysconf(_SC_NPROCESSORS_CONF), i;
+	const char *d = tmpdir_make();
+	struct run_out r;
+	json_t *root, *idle;
+	char key[32];
+
+	root = iopath_out_json("--idle-prof=percpu", "--name=a", "--ioengine=null", "--size=4m",
+			       "--output-format=json", NULL);
+	idle = json_object_get(root, "cpu_idleness");
+	cr_assert_not_null(idle, "no cpu_idleness");
+	cr_expect_eq(json_object_size(idle), (size_t)nr + 3, "keys: %s", json_dumps(idle, 0));
+	cr_expect(json_real_value(json_object_get(idle, "system")) >= 0.0, "%s", json_dumps(idle, 0));
+	cr_expect(json_real_value(json_object_get(idle, "unit_mean")) > 0.0, "%s", json_dumps(idle, 0));
+	cr_expect(json_is_real(json_object_get(idle, "unit_stddev")), "%s", json_dumps(idle, 0));
+	for (i = 0; i < nr; i++) {
+		snprintf(key, sizeof(key), "cpu-%ld", i);
+		cr_expect(json_is_real(json_object_get(idle, key)), "no %s: %s", key, json_dumps(idle, 0));
+	}
+	json_decref(root);
+	/* system alone: no per-CPU figures */
+	root = iopath_out_json("--idle-prof=system", "--name=a", "--ioengine=null", "--size=4m",
+			       "--output-format=json", NULL);
+	cr_expect_eq(json_object_size(json_object_get(root, "cpu_idleness")), 3u);
+	json_decref(root);
+	r = iopath_run("--idle-prof=percpu", "--name=a", "--ioengine=null", "--size=4m", NULL);
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	cr_expect_not_null(strstr(r.out, "\nCPU idleness:\n  system: "), "%s", r.out);
+	cr_expect_not_null(strstr(r.out, "\n  percpu: "), "%s", r.out);
+	cr_expect_not_null(strstr(r.out, "\n  unit work: mean="), "%s", r.out);
+	run_out_free(&r);
+	r = iopath_run("--idle-prof=calibrate", "--name=a", "--ioengine=null",
+		       tmp_str("--filename=%s/never", d), "--rw=write", "--size=4m", NULL);
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	cr_expect(!strncmp(r.out, "CPU idleness:\n  unit work: mean=", 32), "%s", r.out);
+	cr_expect(access(tmp_str("%s/never", d), F_OK), "calibrate ran the job");
+	run_out_free(&r);
+	r = iopath_run("--idle-prof=cpu", "--name=a", "--ioengine=null", "--size=4m", NULL);
+	refused(&r, "--idle-prof=cpu: accepted: calibrate, system, percpu");
+	run_out_free(&r);
 }

@@ -864,3 +864,48 @@ Test(fio_realjobs, mixed_directions_are_fios)
 	}
 	side_free(&s);
 }
+
+/*
+ * --idle-prof=percpu, as the harnesses that read it run it: the JSON's "cpu_idleness" has
+ * fio's keys, and the normal output fio's "CPU idleness" lines (the figures are the machine's).
+ */
+Test(fio_realjobs, idle_prof_as_fio_writes_it)
+{
+	static const char text[] = "[a]\nioengine=null\nsize=16m\n";
+	static const char *const json[] = { "--idle-prof=percpu", "--output-format=json", NULL };
+	static const char *const normal[] = { "--idle-prof=percpu", NULL };
+	json_t *root[2];
+	struct side s;
+	unsigned t;
+
+	side_run_ok(&s, text, json, NULL);
+	for (t = 0; t < 2; t++)
+		root[t] = side_json(&s, t);
+	{
+		json_t *f = json_object_get(root[0], "cpu_idleness");
+		json_t *i = json_object_get(root[1], "cpu_idleness");
+		const char *key;
+		json_t *v;
+
+		cr_assert_not_null(f, "fio wrote no cpu_idleness");
+		cr_assert_not_null(i, "iopath wrote no cpu_idleness");
+		cr_expect_eq(json_object_size(i), json_object_size(f), "fio %s, iopath %s",
+			     json_dumps(f, JSON_COMPACT), json_dumps(i, JSON_COMPACT));
+		json_object_foreach(f, key, v)
+			cr_expect(json_is_number(json_object_get(i, key)), "iopath lacks %s: %s", key,
+				  json_dumps(i, JSON_COMPACT));
+	}
+	for (t = 0; t < 2; t++)
+		json_decref(root[t]);
+	side_free(&s);
+	side_run_ok(&s, text, normal, NULL);
+	for (t = 0; t < 2; t++) {
+		const char *at = strstr(s.out[t].out, "\nCPU idleness:\n  system: ");
+
+		cr_expect_not_null(at, "%s: no CPU idleness lines:\n%s", t ? "iopath" : "fio",
+				   s.out[t].out);
+		cr_expect(at && strstr(at, "%\n  percpu: ") && strstr(at, "%\n  unit work: mean="),
+			  "%s:\n%s", t ? "iopath" : "fio", at ? at : s.out[t].out);
+	}
+	side_free(&s);
+}
