@@ -395,17 +395,34 @@ static void untested_tail(struct cmp_metric *out, const struct cmp_opts *o)
 	out->inconclusive = o->metrics_given;
 }
 
+/* Does every repeat of the cell have metric m? */
+static bool every_repeat_has(const struct cell *c, enum metric_id m)
+{
+	unsigned i;
+
+	for (i = 0; i < c->nr; i++)
+		if (isnan(c->val[i][m]))
+			return false;
+	return c->nr > 0;
+}
+
 /*
  * Is metric m judged for this pair of cells? Every metric asked for is, except that by
  * default (no --metric) the latency from the rate's schedule is judged only where either
- * cell has it: only rate-limited jobs do.
+ * cell has it (only rate-limited jobs do), and the time per I/O less CPU wait only where
+ * both cells recorded it for every repeat (iopath runs with schedstat; not fio's, nor
+ * older results).
  */
 static bool judged_here(const struct cell *b, const struct cell *c, enum metric_id m,
 			const struct cmp_opts *o)
 {
 	struct rsummary s;
 
-	if (m != MET_LAT_SCHED_P99 || o->metrics_given)
+	if (o->metrics_given)
+		return true;
+	if (m == MET_IO_TIME_PER_IO)
+		return every_repeat_has(b, m) && every_repeat_has(c, m);
+	if (m != MET_LAT_SCHED_P99)
 		return true;
 	return !cell_summary(b, m, &s) || !cell_summary(c, m, &s);
 }
@@ -591,7 +608,9 @@ static int row_cmp(const void *a, const void *b)
 /*
  * Did the machine change under a row that moved? A regression (or an improvement) whose
  * slower side ran with enough more contention is the environment's, not the path's: its
- * regressions are marked env_explained (exit 3, not 1) unless o->ignore_env.
+ * regressions are marked env_explained (exit 3, not 1) unless o->ignore_env. The time per
+ * I/O less CPU wait is excused as the others are: measured, a CPU spinner started between
+ * the sides slowed it too (docs/statistics.md).
  */
 static void judge_env(struct cmp_report *rep, struct cmp_row *row, const struct cmp_opts *o)
 {

@@ -17,9 +17,10 @@ const struct metric_def metric_table[MET_NR] = {
 	[MET_CLAT_P99] = { "clat_p99", "clat p99", "us", 1000.0, "ns", false },
 	[MET_CLAT_P999] = { "clat_p99.9", "clat p99.9", "us", 1000.0, "ns", false },
 	[MET_LAT_SCHED_P99] = { "lat_sched_p99", "lat_sched p99", "us", 1000.0, "ns", false },
+	[MET_IO_TIME_PER_IO] = { "io_time_per_io", "time per I/O less CPU wait", "us", 1000.0, "ns", false },
 };
 
-#define METRIC_NAMES "iops, bw, clat_p50, clat_p99, clat_p99.9, lat_sched_p99"
+#define METRIC_NAMES "iops, bw, clat_p50, clat_p99, clat_p99.9, lat_sched_p99, io_time_per_io"
 
 int metric_parse_list(const char *list, unsigned *mask, struct iop_err *err)
 {
@@ -231,6 +232,25 @@ double metrics_percentile(const json_t *lat, double p, double to_ns)
 	return pct(lat, p, to_ns);
 }
 
+static double machine_num(const json_t *m, const char *key)
+{
+	const json_t *v = json_object_get(m, key);
+
+	return json_is_number(v) ? json_number_value(v) : NAN;
+}
+
+/* (workers_s - workers_runq_wait_s) / own_ios in ns; NAN unless all three are recorded */
+static double io_time_per_io(const json_t *job)
+{
+	const json_t *m = json_object_get(json_object_get(job, "iopath"), "machine");
+	double ws = machine_num(m, "workers_s"), wait = machine_num(m, "workers_runq_wait_s"),
+	       ios = machine_num(m, "own_ios");
+
+	if (!(ios > 0) || !(ws > 0) || !(wait >= 0) || wait >= ws)
+		return NAN;
+	return 1e9 * (ws - wait) / ios;
+}
+
 void metrics_from_job(const json_t *job, double v[MET_NR])
 {
 	const json_t *lat;
@@ -245,6 +265,7 @@ void metrics_from_job(const json_t *job, double v[MET_NR])
 		return;
 	v[MET_IOPS] = iops;
 	v[MET_BW] = bw;
+	v[MET_IO_TIME_PER_IO] = io_time_per_io(job);
 	lat = metrics_lat_sched(job);
 	if (lat)
 		v[MET_LAT_SCHED_P99] = pct(lat, 99.0, 1);

@@ -19,6 +19,14 @@ enum metric_id {
 	 * it in each sample's job, not in a column of its own (MET_COLUMNS).
 	 */
 	MET_LAT_SCHED_P99,
+	/*
+	 * Time per I/O less CPU wait, in ns: the workers' measured time less their run-queue
+	 * wait (schedstat), over the run's I/Os (iopath.machine's workers_s,
+	 * workers_runq_wait_s, own_ios). Waiting for a CPU on a busy machine is most of the
+	 * noise of IOPS; this is what the I/O path itself took. Recorded by iopath runs only;
+	 * compare judges it where both cells recorded it for every repeat.
+	 */
+	MET_IO_TIME_PER_IO,
 	MET_NR,
 };
 
@@ -43,7 +51,8 @@ int metric_parse_list(const char *list, unsigned *mask, struct iop_err *err);
  * Every metric of one fio-shaped job object (iopath's or fio's JSON), NAN where absent:
  * IOPS and bytes/s summed over read, write and trim; completion-latency percentiles in ns
  * from the direction that did the most I/Os (fio 2.x "clat" in microseconds accepted), and
- * that direction's p99 from the rate's schedule (iopath's lat_sched_ns).
+ * that direction's p99 from the rate's schedule (iopath's lat_sched_ns), and the time per
+ * I/O less CPU wait from iopath.machine (every job of the run shares it).
  */
 void metrics_from_job(const json_t *job, double v[MET_NR]);
 

@@ -835,3 +835,62 @@ Test(compare, history_follows_lat_sched_when_asked)
 	cr_assert_not_null(strstr(r.out, "lat_sched_p99 regression"), "%s", r.out);
 	run_out_free(&r);
 }
+
+/*
+ * io_time_per_io, the time per I/O less CPU wait: every sample of the file's cells records
+ * its workers' time ws and run-queue wait (s) over as many I/Os as its IOPS (a 1 s run).
+ */
+static void set_workers(const char *path, double ws, double wait)
+{
+	json_t *root = json_load_file(path, 0, NULL), *c, *s;
+	size_t i, k;
+
+	cr_assert_not_null(root);
+	json_array_foreach(json_object_get(root, "cells"), i, c)
+		json_array_foreach(json_object_get(c, "samples"), k, s) {
+			double ios = json_number_value(json_object_get(json_object_get(s, "read"), "iops"));
+
+			json_object_set_new(s, "iopath", json_pack("{s:{s:f, s:i, s:f, s:f, s:f, s:f, s:i, s:f, s:f, s:f}}",
+				"machine", "wall_s", 1.0, "cpus", 2, "other_cpu", 0.1, "own_cpu", 0.2,
+				"steal", 0.0, "load1_end", 1.0, "workers", 1, "workers_s", ws,
+				"workers_runq_wait_s", wait, "own_ios", ios));
+		}
+	cr_assert_eq(json_dump_file(root, path, 0), 0);
+	json_decref(root);
+}
+
+Test(compare, the_time_per_io_less_cpu_wait_is_judged_where_both_sides_recorded_it)
+{
+	char base[300], cur[300];
+	struct run_out r;
+
+	paths(base, cur, sizeof(base));
+	write_cells(base, json_pack("[o]", cell("io_uring", tight, REPS, 1.0)));
+	write_cells(cur, json_pack("[o]", cell("io_uring", tight, REPS, 0.8)));
+	/* BASE 10 us an I/O, 1 us of it waiting for a CPU: 9 us less the wait */
+	set_workers(base, 1.0, 0.1);
+	/* CUR waited for a CPU: 8.75 us an I/O less the wait, better; the wait explains IOPS */
+	set_workers(cur, 1.0, 0.3);
+	r = iopath_run("compare", base, cur, NULL);
+	cr_assert_eq(r.status, 3, "the wait explains the IOPS drop: exit %d\n%s%s", r.status, r.out, r.err);
+	cr_assert_not_null(strstr(r.out, "io_time_per_io"), "%s", r.out);
+	cr_assert_not_null(strstr(r.out, "the workers waited for a CPU"), "%s", r.out);
+	run_out_free(&r);
+	/* the same IOPS, 10 us an I/O each, but CUR waited less: its I/O itself took 10 us, not 9 */
+	write_cells(cur, json_pack("[o]", cell("io_uring", tight, REPS, 1.0)));
+	set_workers(cur, 1.0, 0.0);
+	r = iopath_run("compare", base, cur, "--json", NULL);
+	cr_assert_eq(r.status, 1, "io_time_per_io +11%% is a regression: exit %d\n%s%s", r.status,
+		     r.out, r.err);
+	cr_assert_not_null(strstr(r.out, "\"io_time_per_io\""), "%s", r.out);
+	run_out_free(&r);
+	r = iopath_run("compare", base, cur, "--metric", "iops", NULL);
+	cr_assert_eq(r.status, 0, "IOPS alone did not move: exit %d\n%s%s", r.status, r.out, r.err);
+	run_out_free(&r);
+	/* cells that did not record the workers' wait: no line for it */
+	write_cells(cur, json_pack("[o]", cell("io_uring", tight, REPS, 1.0)));
+	r = iopath_run("compare", base, cur, NULL);
+	cr_assert_eq(r.status, 0, "exit %d\n%s%s", r.status, r.out, r.err);
+	cr_assert_null(strstr(r.out, "io_time_per_io"), "%s", r.out);
+	run_out_free(&r);
+}

@@ -169,6 +169,21 @@ Test(metrics, a_rate_limited_job_gives_its_scheduled_p99)
 	json_decref(job);
 }
 
+Test(metrics, the_time_per_io_less_cpu_wait_comes_from_iopath_machine)
+{
+	json_t *job = json_pack("{s:{s:f, s:f, s:i}, s:{s:{s:f, s:f, s:f}}}", "read", "iops",
+				100.0, "bw_bytes", 409600.0, "total_ios", 100, "iopath", "machine",
+				"workers_s", 1.0, "workers_runq_wait_s", 0.25, "own_ios", 100.0);
+	double v[MET_NR];
+
+	metrics_from_job(job, v);
+	cr_assert_float_eq(v[MET_IO_TIME_PER_IO], 7.5e6, 1e-3, "(1 s - 0.25 s) / 100 I/Os");
+	json_object_del(json_object_get(json_object_get(job, "iopath"), "machine"), "workers_runq_wait_s");
+	metrics_from_job(job, v);
+	cr_assert(isnan(v[MET_IO_TIME_PER_IO]), "no wait recorded: none");
+	json_decref(job);
+}
+
 Test(metrics, parses_lists_and_refuses_unknown_names)
 {
 	struct iop_err err = { "" };
