@@ -36,23 +36,32 @@ bad:
 }
 
 /*
- * One entry of a cmdprio_bssplit list: "bs/perc" or "bs/perc/class/level" ("bs" and "bs/"
- * are a share of 0, which fio skips). Class 0 is best-effort, as fio's ioprio_value makes it.
+ * One entry of a cmdprio_bssplit list: "bs/perc", "bs/perc/class/level" or
+ * "bs/perc/class/level/hint" with hint 0 ("bs" and "bs/" are a share of 0, which fio skips). Class 0 is best-effort, as fio's ioprio_value makes it.
  * Where fio clamps (a share past 100, a class past 3, a level past 7) iopath refuses.
  */
 static int split_entry(const struct job_spec *job, char *s, struct cmdprio_split *e,
 		       char *why, size_t len)
 {
 	char *field[5];
-	uint64_t bs, num[3] = { 0, 0, 0 };
+	uint64_t bs, num[3] = { 0, 0, 0 }, hint;
 	unsigned n = 0, i;
 
 	while (n < 5 && (field[n] = strsep(&s, "/")))
 		n++;
-	if (n == 3 || n == 5) {
-		snprintf(why, len, "'%s/...' has %s fields (bs/percent or bs/percent/class/level)",
+	if (n == 3 || (n == 5 && s)) {
+		snprintf(why, len, "'%s/...' has %s fields (bs/percent, bs/percent/class/level or bs/percent/class/level/hint)",
 			 field[0], n == 3 ? "3" : "too many");
 		return -EINVAL;
+	}
+	/* the five-field form (fio 3.36's priority hint last): fio 3.33 reads the first four */
+	if (n == 5) {
+		if (parse_u64(field[4], &hint) || hint) {
+			snprintf(why, len, "the priority hint '%s' of '%s/...' is not supported by iopath (accepted: 0, no hint; fio 3.33 ignores the field)",
+				 field[4], field[0]);
+			return -EINVAL;
+		}
+		n = 4;
 	}
 	if (parse_size(field[0], job->kb_base, &bs) || !bs || bs > (1u << 30)) {
 		snprintf(why, len, "bad block size '%s'", field[0]);

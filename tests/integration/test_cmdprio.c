@@ -506,3 +506,14 @@ Test(verify_only, refused_where_the_writes_are_not_known_beforehand)
 		run_out_free(&r);
 	}
 }
+
+/* The five-field form (bs/percent/class/level/hint, fio 3.36's): hint 0 reads as fio 3.33 reads it. */
+Test(cmdprio, bssplit_five_fields_with_no_hint_as_four)
+{
+	const char *args[] = { "--name=b", "--filename=data", "--size=4m", "--ioengine=libaio",
+			       "--direct=1", "--rw=randread", "--iodepth=4",
+			       "--cmdprio_bssplit=4k/50/1/3/0", NULL };
+
+	/* 1024 reads, each real-time (1/3) with p = 0.5: 35-65% is more than nine deviations wide */
+	prios_agree(args, "read", "1/3", 0.35, 0.65, "write");
+}
