@@ -533,14 +533,11 @@ int file_reopen(const struct job_spec *job, int bound, const char *path, bool wr
 	return fd;
 }
 
-/* A new file at path, for writing with the job's flags, marked as iopath's; its descriptor. */
-static int create_marked(const char *path, int flags, struct iop_err *err)
+/* fd, just created at path, marked as iopath's; a file that cannot be marked is removed again. */
+static int mark_created(int fd, const char *path, struct iop_err *err)
 {
-	int fd = open(path, flags | O_CREAT | O_EXCL, 0644), ret;
+	int ret = target_mark_owned(fd, path);
 
-	if (fd < 0)
-		return -errno;
-	ret = target_mark_owned(fd, path);
 	if (ret) {
 		close(fd);
 		unlink(path);
@@ -548,6 +545,16 @@ static int create_marked(const char *path, int flags, struct iop_err *err)
 				strerror(-ret));
 	}
 	return fd;
+}
+
+/* A new file at path, for writing with the job's flags, marked as iopath's; its descriptor. */
+static int create_marked(const char *path, int flags, struct iop_err *err)
+{
+	int fd = open(path, flags | O_CREAT | O_EXCL, 0644);
+
+	if (fd < 0)
+		return -errno;
+	return mark_created(fd, path, err);
 }
 
 int file_create(const struct job_spec *job, const char *path, struct iop_err *err)
@@ -568,18 +575,8 @@ int file_open(const struct job_spec *job, const char *path, bool write, bool for
 	fd = write && job->create_on_open ? open(path, flags | O_CREAT | O_EXCL, 0644) : -1;
 	if (fd < 0 && write && job->create_on_open && errno == ENOENT && !file_make_dirs(path))
 		fd = open(path, flags | O_CREAT | O_EXCL, 0644);
-	if (fd >= 0) {
-		/* create_on_open: created here rather than laid out, and iopath's own as well */
-		int ret = target_mark_owned(fd, path);
-
-		if (ret) {
-			close(fd);
-			unlink(path);
-			return iop_errf(err, ret, "cannot mark %s as created by iopath: %s", path,
-					strerror(-ret));
-		}
-		return fd;
-	}
+	if (fd >= 0) /* create_on_open: created here rather than laid out, and iopath's own as well */
+		return mark_created(fd, path, err);
 	/* create_on_open met an existing file: never through a new link, and only iopath's own */
 	fd = open(path, flags | (write && job->create_on_open ? O_NOFOLLOW : 0));
 	if (fd < 0)
