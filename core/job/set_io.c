@@ -181,6 +181,38 @@ static bool fio_value_parts(const char *val, char *out, size_t len)
 	}
 }
 
+/*
+ * One part of bs as fio reads it: a part that a ',' ended keeps its ':' or '-' (fio splits at
+ * ',' first), and fio's number parser stops at them, so bs=4k-512k,64k reads 4k and writes 64k
+ * (the 512k is nothing to fio). The same here: the size before the first ':' or '-' (after a
+ * leading "(...)" expression, whole); what follows one must still be sizes, else refused.
+ */
+static int parse_bs_part(const struct job_spec *job, const char *s, uint32_t *out)
+{
+	char lead[DIR_PART_MAX], rest[DIR_PART_MAX];
+	size_t n = *s == '(' ? strlen(s) : strcspn(s, ":-,");
+	const char *p;
+	uint32_t ignored;
+
+	if (!s[n])
+		return parse_bs_value(job, s, out);
+	if (n >= sizeof(lead))
+		return -EINVAL;
+	memcpy(lead, s, n);
+	lead[n] = '\0';
+	for (p = s + n; *p; p += n) {
+		p++;
+		n = strcspn(p, ":-,");
+		if (n >= sizeof(rest))
+			return -EINVAL;
+		memcpy(rest, p, n);
+		rest[n] = '\0';
+		if (parse_bs_value(job, rest, &ignored))
+			return -EINVAL;
+	}
+	return parse_bs_value(job, lead, out);
+}
+
 /* bs=4k or bs=4k,64k (read, write[, trim]); an empty part keeps that direction's value. */
 int set_bs(struct job_spec *job, const struct opt_def *o, const char *val,
 		  struct iop_err *err)
@@ -197,14 +229,14 @@ int set_bs(struct job_spec *job, const struct opt_def *o, const char *val,
 	if (dir_parts(val, buf, part))
 		return bad_value(err, o, val, "a size such as 4k, or read,write sizes such as 4k,64k");
 	for (d = 0; d < 2; d++)
-		if (part[d] && parse_bs_value(job, part[d], &v[d]))
+		if (part[d] && parse_bs_part(job, part[d], &v[d]))
 			return iop_errf(err, -EINVAL,
 					"option %s: bad size '%s' (accepted: 1 byte to 1g, e.g. 4k or 4k,64k)",
 					o->name, part[d]);
 	/* the trim size: the third part, else the write size (fio's rule) */
 	third = strchr(val, ',');
 	third = third ? strchr(third + 1, ',') : NULL;
-	if (third && third[1] && parse_bs_value(job, third + 1, &trim))
+	if (third && third[1] && parse_bs_part(job, third + 1, &trim))
 		return iop_errf(err, -EINVAL,
 				"option %s: bad trim size '%s' (accepted: 1 byte to 1g, e.g. 4k,4k,64k)",
 				o->name, third + 1);

@@ -758,6 +758,8 @@ static long long side_ios(const struct side *s, unsigned t, const char *dir)
 /*
  * bs=4k-512k is no range: fio splits a number option's value at ',' else ':' else '-', so it is
  * reads of 4k and writes of 512k (bs=4k:64k alike); a 4m file is 1024 reads or 8 (64) writes.
+ * A part that a ',' ends keeps its '-' or ':', and fio's number stops there: bs=4k-512k,64k
+ * reads 4k and writes 64k, bs=8k,4k-16k writes 4k (the trim size 16k).
  */
 Test(fio_realjobs, bs_with_a_dash_is_read_and_write_sizes)
 {
@@ -769,6 +771,10 @@ Test(fio_realjobs, bs_with_a_dash_is_read_and_write_sizes)
 		{ "rw=read\nbs=4k-512k\n", "read", 1024 },
 		{ "rw=write\nbs=4k-512k\n", "write", 8 },
 		{ "rw=write\nbs=4k:64k\n", "write", 64 },
+		{ "rw=read\nbs=4k-512k,64k\n", "read", 1024 },
+		{ "rw=write\nbs=4k-512k,64k\n", "write", 64 },
+		{ "rw=write\nbs=8k,4k-16k\n", "write", 1024 },
+		{ "rw=read\nbs=1k:2k-3k,8k\n", "read", 4096 },
 	};
 	static const char *const extra[] = { "--output-format=json", NULL };
 	char text[256];
