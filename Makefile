@@ -163,6 +163,13 @@ $(FAULTFS): tests/tools/faultfs.c Makefile
 		$(CC) -std=gnu11 $(OPT) $(WARN) $(FUSE_CFLAGS) -o $@ $< $(FUSE_LIBS); \
 	else echo "faultfs: libfuse3-dev missing, the fault tests will skip" >&2; fi
 
+# The proportional slowdown of direct reads and writes make verdict-test's A/B sides run under
+# (LD_PRELOAD, SLOWIO_FACTOR; tests/tools/slowio.c).
+SLOWIO := build/slowio.so
+$(SLOWIO): tests/tools/slowio.c Makefile
+	@mkdir -p build
+	$(CC) -std=gnu11 $(OPT) $(WARN) -fPIC -shared -o $@ $< -ldl
+
 TEST_ENV = IOPATH_BIN=$(CURDIR)/iopath FAULTFS_BIN=$(CURDIR)/$(FAULTFS) \
 	IOPATH_ENGINECOPY_BIN=$(CURDIR)/build/iopath-enginecopy
 
@@ -358,12 +365,13 @@ lab: static
 
 # make verdict-test: compare's verdicts measured on this machine (scripts/verdict-test): real
 # compares of four sides run alternately (A B A B), the kinds in turn: A/A with load through
-# all sides, drift (the load starting after the first side), A/B with each CUR side in a blkio
-# cgroup limited to 70% of the BASE side before it; prints each miss with why, the rates, and
-# fails only on its own goals. VERDICT_PAIRS compares of each kind (default 20: about 11-13
+# all sides, drift (the load starting after the first side), A/B with each CUR side 30% slower
+# (build/slowio.so preloaded: every direct read held 1/0.7 of its own time); prints each
+# compare's measured change (median CUR/BASE IOPS), each miss with why, the rates, and fails
+# only on its own goals. VERDICT_PAIRS compares of each kind (default 20: about 11-13
 # minutes on the shared machine at load 15-25; .ci/run gives 10: about 6).
-verdict-test: iopath
-	IOPATH_BIN=$(CURDIR)/iopath scripts/verdict-test
+verdict-test: iopath $(SLOWIO)
+	IOPATH_BIN=$(CURDIR)/iopath SLOWIO_LIB=$(CURDIR)/$(SLOWIO) scripts/verdict-test
 
 lab-test: static
 	tests/lab/lab-test
