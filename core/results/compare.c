@@ -638,7 +638,33 @@ static void judge_env(struct cmp_report *rep, struct cmp_row *row, const struct 
 		snprintf(rep->env_why, sizeof(rep->env_why), "%s", row->env_why);
 }
 
-/* The verdicts of every tested metric of the compare, as one family; then the counts. */
+/*
+ * The row's IOPS test when its bandwidth test is the same test: bandwidth is IOPS times a
+ * block size that did not vary, so every repeat's log differs from its IOPS' by one constant
+ * and the two tests' difference and standard error are the same (else NULL). Its own p is
+ * kept; it takes the IOPS test's adjusted p and verdict.
+ */
+static const struct cmp_metric *bw_twin(const struct cmp_row *row, const struct cmp_metric *m)
+{
+	unsigned k;
+
+	if (m->m != MET_BW)
+		return NULL;
+	for (k = 0; k < row->nr; k++) {
+		const struct cmp_metric *x = &row->met[k];
+
+		/* within the rounding of the stored bytes/s (whole bytes): a thousandth of the error */
+		if (x->m == MET_IOPS && x->tested && x->pairs == m->pairs && x->se > 0 &&
+		    fabs(x->diff - m->diff) <= 1e-3 * x->se && fabs(x->se - m->se) <= 1e-3 * x->se)
+			return x;
+	}
+	return NULL;
+}
+
+/*
+ * The verdicts of every tested metric of the compare, as one family (a bandwidth test that is
+ * its cell's IOPS test again is one member with it, and takes its adjusted p); then the counts.
+ */
 static int settle(struct cmp_report *rep, const struct results *base, const struct results *cur,
 		  const struct cmp_opts *o)
 {
@@ -651,11 +677,22 @@ static int settle(struct cmp_report *rep, const struct results *base, const stru
 		for (k = 0; k < rep->rows[i].nr; k++)
 			if (rep->rows[i].met[k].tested) {
 				rep->paired += rep->rows[i].met[k].pairs > 0;
-				v[n++] = &rep->rows[i].met[k];
+				if (!bw_twin(&rep->rows[i], &rep->rows[i].met[k]))
+					v[n++] = &rep->rows[i].met[k];
 			}
 	rep->tested = n;
 	rep->level = cmp_settle(v, n, o);
 	free(v);
+	for (i = 0; i < rep->nr; i++)
+		for (k = 0; k < rep->rows[i].nr; k++) {
+			struct cmp_metric *m = &rep->rows[i].met[k];
+			const struct cmp_metric *twin = m->tested ? bw_twin(&rep->rows[i], m) : NULL;
+
+			if (twin) {
+				m->p_adj = twin->p_adj;
+				settle_one(m, rep->level, n, o);
+			}
+		}
 	env_of_results(base, &rep->env_base);
 	env_of_results(cur, &rep->env_cur);
 	for (i = 0; i < rep->nr; i++) {

@@ -894,3 +894,75 @@ Test(compare, the_time_per_io_less_cpu_wait_is_judged_where_both_sides_recorded_
 	cr_assert_null(strstr(r.out, "io_time_per_io"), "%s", r.out);
 	run_out_free(&r);
 }
+
+/* Tested metrics of a compare's JSON, and how many cells had both IOPS and bandwidth tested. */
+static unsigned tested_metrics(json_t *root, unsigned *both)
+{
+	json_t *c, *m;
+	size_t i, k;
+	unsigned n = 0;
+
+	*both = 0;
+	json_array_foreach(json_object_get(root, "cells"), i, c) {
+		json_t *iops = NULL, *bw = NULL;
+
+		json_array_foreach(json_object_get(c, "metrics"), k, m) {
+			const char *name = json_string_value(json_object_get(m, "metric"));
+
+			if (!json_is_true(json_object_get(m, "tested")))
+				continue;
+			n++;
+			if (!strcmp(name, "iops"))
+				iops = m;
+			else if (!strcmp(name, "bw"))
+				bw = m;
+		}
+		if (iops && bw) {
+			(*both)++;
+			/* one test: the same adjusted p and verdict */
+			cr_assert_float_eq(json_number_value(json_object_get(bw, "p_adj")),
+					   json_number_value(json_object_get(iops, "p_adj")), 1e-12);
+			cr_assert_str_eq(json_string_value(json_object_get(bw, "verdict")),
+					 json_string_value(json_object_get(iops, "verdict")));
+		}
+	}
+	return n;
+}
+
+Test(compare, bandwidth_at_a_fixed_block_size_is_one_test_with_iops)
+{
+	char base[300], cur[300];
+	json_t *root, *c, *s;
+	unsigned n, both;
+	size_t i, k;
+
+	paths(base, cur, sizeof(base));
+	write_result(base, "v1", "8.2.1", tight, REPS, 1.0, 1000);
+	write_result(cur, "v1", "8.2.1", tight, REPS, 0.8, 2000);
+	root = iopath_json(1, "compare", base, cur, "--json", NULL);
+	n = tested_metrics(root, &both);
+	cr_assert_eq(both, 2);
+	/* bw = iops x 4096 in every repeat: each cell's bandwidth is not a member of its own */
+	cr_assert_eq(json_integer_value(json_object_get(root, "tests")), n - both, "tests %lld of %u tested",
+		     json_integer_value(json_object_get(root, "tests")), n);
+	json_decref(root);
+	/* a block size that varies between CUR's repeats: bandwidth is a test of its own */
+	root = json_load_file(cur, 0, NULL);
+	cr_assert_not_null(root);
+	json_array_foreach(json_object_get(root, "cells"), i, c)
+		json_array_foreach(json_object_get(c, "samples"), k, s) {
+			json_t *rd = json_object_get(s, "read");
+
+			json_object_set_new(rd, "bw_bytes", json_real(json_number_value(json_object_get(rd, "iops")) *
+								      (k % 2 ? 4096 : 8192)));
+		}
+	cr_assert_eq(json_dump_file(root, cur, 0), 0);
+	json_decref(root);
+	root = iopath_json(1, "compare", base, cur, "--json", NULL);
+	n = 0;
+	json_array_foreach(json_object_get(root, "cells"), i, c)
+		json_array_foreach(json_object_get(c, "metrics"), k, s)
+			n += json_is_true(json_object_get(s, "tested"));
+	cr_assert_eq(json_integer_value(json_object_get(root, "tests")), n);
+	json_decref(root);
+}
