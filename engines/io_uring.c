@@ -203,6 +203,19 @@ int uring_register_extras(struct engine *e, struct uring_priv *u, const struct e
 	return 0;
 }
 
+/*
+ * A NOP ring's SQEs hold nothing but NOPs: each slot is made a NOP once, here, and a
+ * submission writes only its request into the slot's user_data (the kernel reads the SQEs
+ * and writes none of them).
+ */
+static void nop_ring_prep(struct uring_priv *u)
+{
+	unsigned i;
+
+	for (i = 0; i <= u->ring.sq.ring_mask; i++)
+		io_uring_prep_nop(&u->ring.sq.sqes[i]);
+}
+
 static int uring_init(struct engine *e, const struct engine_params *p)
 {
 	struct uring_priv *u = calloc(1, sizeof(*u));
@@ -229,6 +242,8 @@ static int uring_init(struct engine *e, const struct engine_params *p)
 		return ret;
 	}
 	e->priv = u;
+	if (u->o.nop)
+		nop_ring_prep(u);
 	ret = uring_register_extras(e, u, p, NULL);
 	if (ret) {
 		io_uring_queue_exit(&u->ring);
@@ -292,12 +307,8 @@ static int uring_submit(struct engine *e, struct io_req **reqs, unsigned n)
 
 	if (u->o.nop) {
 		n = n < room ? n : room;
-		for (i = 0; i < n; i++) {
-			struct io_uring_sqe *sqe = &sqes[(tail + i) & mask];
-
-			io_uring_prep_nop(sqe);
-			io_uring_sqe_set_data(sqe, reqs[i]);
-		}
+		for (i = 0; i < n; i++)
+			io_uring_sqe_set_data(&sqes[(tail + i) & mask], reqs[i]);
 		sq->sqe_tail = tail + n;
 		return uring_submit_queued(u, n);
 	}
@@ -319,12 +330,39 @@ static int uring_submit(struct engine *e, struct io_req **reqs, unsigned n)
 	return uring_submit_queued(u, i);
 }
 
+/*
+ * The posted completions from head, ready of them, into done. status: a CQE's res is the
+ * command's status (0: done whole); shift: 1 for a ring of 32-byte CQEs (IORING_SETUP_CQE32,
+ * passthrough), which indexes in 16-byte steps. Both constant in each instance.
+ */
+static inline __attribute__((always_inline)) void
+reap_posted(const struct io_uring_cq *cq, struct io_req **done, unsigned head, unsigned ready,
+	    const bool status, const unsigned shift)
+{
+	const struct io_uring_cqe *cqes = cq->cqes;
+	const unsigned mask = cq->ring_mask;
+	unsigned i;
+
+	for (i = 0; i < ready; i++) {
+		const struct io_uring_cqe *cqe = &cqes[((head + i) & mask) << shift];
+		struct io_req *r = io_uring_cqe_get_data(cqe);
+		int32_t res = cqe->res;
+
+		if (!status)
+			r->res = res;
+		else if (__builtin_expect(res == 0, 1))
+			r->res = (int64_t)r->len;
+		else
+			r->res = res > 0 ? -EIO : res;
+		done[i] = r;
+	}
+}
+
 int uring_reap(struct engine *e, struct io_req **done, unsigned min, unsigned max)
 {
 	struct uring_priv *u = e->priv;
 	struct io_uring_cq *cq = &u->ring.cq;
-	unsigned head, ready, got = 0, i, mask, shift;
-	const struct io_uring_cqe *cqes;
+	unsigned head, ready, got = 0;
 	int ret;
 
 	while (u->nr_trimmed && got < max)
@@ -349,32 +387,13 @@ int uring_reap(struct engine *e, struct io_req **done, unsigned min, unsigned ma
 	ready = io_uring_smp_load_acquire(cq->ktail) - head;
 	if (ready > max - got)
 		ready = max - got;
-	cqes = cq->cqes;
-	mask = cq->ring_mask;
-	/* a 32-byte CQE ring (IORING_SETUP_CQE32, passthrough) indexes in 16-byte steps */
-	shift = (u->ring.flags & IORING_SETUP_CQE32) ? 1 : 0;
 	done += got;
-	if (u->res_is_status) {
-		for (i = 0; i < ready; i++) {
-			const struct io_uring_cqe *cqe = &cqes[((head + i) & mask) << shift];
-			struct io_req *r = io_uring_cqe_get_data(cqe);
-			int32_t res = cqe->res;
-
-			if (__builtin_expect(res == 0, 1))
-				r->res = (int64_t)r->len;
-			else
-				r->res = res > 0 ? -EIO : res;
-			done[i] = r;
-		}
-	} else {
-		for (i = 0; i < ready; i++) {
-			const struct io_uring_cqe *cqe = &cqes[((head + i) & mask) << shift];
-			struct io_req *r = io_uring_cqe_get_data(cqe);
-
-			r->res = cqe->res;
-			done[i] = r;
-		}
-	}
+	if (u->ring.flags & IORING_SETUP_CQE32)
+		reap_posted(cq, done, head, ready, u->res_is_status, 1);
+	else if (u->res_is_status)
+		reap_posted(cq, done, head, ready, true, 0);
+	else
+		reap_posted(cq, done, head, ready, false, 0);
 	io_uring_cq_advance(&u->ring, ready);
 	return (int)(got + ready);
 }

@@ -156,28 +156,29 @@ static inline __attribute__((always_inline)) void complete_lean_none(struct work
 {
 	struct dir_stat *d = &w->st[w->fixed_dir];
 	struct io_req **pool = w->free_reqs;
+	/* every request of a lean phase is of the phase's one length */
+	const uint64_t len = w->job->bs[w->fixed_dir];
 	unsigned nf = w->nr_free, i;
-	uint64_t ios = 0, bytes = 0;
+	uint64_t whole = 0, odd = 0, odd_bytes = 0;
 
 	for (i = 0; i < n; i++) {
 		struct io_req *r = reqs[i];
 
-		if (__builtin_expect((uint64_t)r->res != r->len, 0)) {
+		if (__builtin_expect((uint64_t)r->res != len, 0)) {
 			w->nr_free = nf;
 			if (settle(w, r, d, false, false, true)) {
-				ios++;
-				bytes += (uint64_t)r->res;
+				odd++;
+				odd_bytes += (uint64_t)r->res;
 			}
 			nf = w->nr_free;
 			continue;
 		}
 		pool[nf++] = r;
-		ios++;
-		bytes += r->len;
+		whole++;
 	}
 	w->nr_free = nf;
-	d->ios += ios;
-	d->bytes += bytes;
+	d->ios += whole + odd;
+	d->bytes += whole * len + odd_bytes;
 }
 
 /*
@@ -578,40 +579,61 @@ static inline __attribute__((always_inline)) bool next_request_lean(struct worke
 }
 
 /*
- * Up to room requests of a lean phase into the batch; false when the job has no more. For a
- * batch, the pool's and the batch's counts and the bytes issued stay in registers while it
- * fills and are written back once, not after every request; one request at a time (fio's
- * default batch of one) goes the short way, and so do writes (prepare_write may read them).
- * Out of line: inlined, its registers cost the loop's one-at-a-time path more than it saves.
+ * Up to room requests of a lean phase into the batch; false when the job has no more. How
+ * many the job still has is worked out once for the batch, and the pool's and the batch's
+ * counts, the bytes issued and a sequential offset stay in registers while it fills and are
+ * written back once, not after every request; one request at a time (fio's default batch of
+ * one) goes the short way, and so do writes (prepare_write may read them). Out of line:
+ * inlined, its registers cost the loop's one-at-a-time path more than it saves.
  */
 static bool __attribute__((noinline)) lean_fill_batch(struct worker *w, const struct lean *l,
 						      unsigned room)
 {
-	struct io_req **pool = w->free_reqs, **batch = w->batch;
-	unsigned nf = w->nr_free, nb = w->nr_batch;
-	uint64_t issued = w->bytes_issued;
-	const uint64_t target = l->time_based ? UINT64_MAX - l->len : w->bytes_target;
+	struct io_req **pool = w->free_reqs + w->nr_free, **batch = w->batch + w->nr_batch;
+	struct io_file *const file = l->file;
+	const uint64_t start = file->start, issued = w->bytes_issued, len = l->len;
+	const uint8_t dir = l->dir;
+	unsigned n = room, i;
 	bool more = true;
 
-	while (room--) {
-		struct io_req *r;
-
-		if (issued + l->len > target) {
-			more = false;
-			break;
-		}
-		r = pool[--nf];
-		r->file = l->file;
-		r->ddir = l->dir;
-		r->len = l->len;
-		r->offset = l->file->start + (l->random ? gen_rand(l->gen, l->len) :
-						gen_seq(l->gen, l->dir, l->len));
-		issued += l->len;
-		batch[nb++] = r;
+	/* as next_request_lean: a request is made while it fits in what the job issues */
+	if (!l->time_based && issued + (uint64_t)room * len > w->bytes_target) {
+		n = issued < w->bytes_target ? (unsigned)((w->bytes_target - issued) / len) : 0;
+		more = false;
 	}
-	w->nr_free = nf;
-	w->nr_batch = nb;
-	w->bytes_issued = issued;
+	if (l->random) {
+		for (i = 0; i < n; i++) {
+			struct io_req *r = *--pool;
+
+			r->file = file;
+			r->ddir = dir;
+			r->len = (uint32_t)len;
+			r->offset = start + gen_rand(l->gen, (uint32_t)len);
+			batch[i] = r;
+		}
+	} else {
+		/* gen_seq's steps with its offset held here */
+		struct file_gen *g = l->gen;
+		const uint64_t region = g->region;
+		uint64_t off = g->seq[dir];
+
+		for (i = 0; i < n; i++) {
+			struct io_req *r = *--pool;
+
+			if (off + len > region)
+				off = 0;
+			r->file = file;
+			r->ddir = dir;
+			r->len = (uint32_t)len;
+			r->offset = start + off;
+			off += len;
+			batch[i] = r;
+		}
+		g->seq[dir] = off;
+	}
+	w->nr_free -= n;
+	w->nr_batch += n;
+	w->bytes_issued = issued + n * len;
 	return more;
 }
 

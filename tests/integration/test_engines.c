@@ -131,3 +131,32 @@ Test(engines, io_uring_nops_are_counted_whole_in_every_loop)
 	nops_counted("--iodepth=7", "--iodepth_batch_submit=3", "--gtod_reduce=1", 0);
 	nops_counted("--iodepth=1", "--iodepth_batch_submit=1", "--disable_slat=1", 4096);
 }
+
+/*
+ * Batched sequential reads (the lean loop fills a batch at a time): a size that is not a
+ * whole number of batches and an io_size over three passes of the file, so that the offsets
+ * wrap to the file's start in the middle of a batch and the last batch is cut short. An
+ * offset past the end would read short and count as an error.
+ */
+Test(engines, batched_sequential_reads_wrap_and_stop_at_io_size)
+{
+	const char *dir = tmpdir_make();
+	struct run_out r = iopath_run("--name=t", tmp_str("--filename=%s/data", dir), "--size=1000k",
+				      "--io_size=3012k", "--rw=read", "--bs=4k",
+				      "--ioengine=io_uring", "--iodepth=32",
+				      "--iodepth_batch_submit=32", "--iodepth_batch_complete_max=32",
+				      "--output-format=json", tmp_str("--output=%s/out.json", dir),
+				      NULL);
+	json_t *root;
+
+	cr_assert_eq(r.status, 0, "exit %d: %s", r.status, r.err);
+	root = json_load_path(tmp_str("%s/out.json", dir));
+	cr_expect_eq(job_int(root, 0, "read", "total_ios"), 753);
+	cr_expect_eq(job_int(root, 0, "read", "short_ios"), 0);
+	cr_expect_eq(job_int(root, 0, "read", "io_bytes"), 3012 << 10);
+	cr_expect_eq(json_integer_value(json_object_get(json_array_get(json_object_get(root, "jobs"),
+								       0), "error")), 0);
+	json_decref(root);
+	run_out_free(&r);
+	tmpdir_cleanup();
+}
