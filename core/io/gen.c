@@ -1,5 +1,6 @@
 /* Offsets and block sizes: sequential; random as fio draws them, with its random map or not. */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -354,7 +355,32 @@ void gen_rewind(struct file_gen *g)
 	g->last_start[0] = g->last_start[1] = 0;
 }
 
+void __attribute__((noinline, cold)) gen_pass_invalidate(const struct file_gen *g)
+{
+	/* as fio's file_invalidate_cache (as file_invalidate calls it): a refusal does not stop it */
+	if (g->inval->fd >= 0)
+		(void)posix_fadvise(g->inval->fd, (off_t)g->inval->start, (off_t)g->inval->len,
+				    POSIX_FADV_DONTNEED);
+}
+
+void gen_new_pass(struct file_gen *g)
+{
+	gen_rewind(g);
+	if (g->inval)
+		gen_pass_invalidate(g);
+}
+
 #define GEN_REDRAWS 8
+
+/* The random map is full: the next pass begins, every block free again (invalidate=1 drops
+ * the file's cache, as fio's reset of a done file). Out of line: once a pass. */
+static void __attribute__((noinline)) map_new_pass(struct file_gen *g)
+{
+	map_reset(&g->map, g->nblocks);
+	g->passes++;
+	if (g->inval)
+		gen_pass_invalidate(g);
+}
 
 /* --debug=random: a drawn block this pass has done already, as fio says it */
 static void __attribute__((noinline, cold)) trace_busy(uint64_t blk)
@@ -376,10 +402,8 @@ static inline __attribute__((always_inline)) uint64_t rand_block(struct file_gen
 	blk = draw_block(&g->rand, g->nblocks, trace);
 	if (g->map.nlvl) {
 		/* fio: a drawn block done already in this pass gives the next one not done */
-		if (!g->map.left) {
-			map_reset(&g->map, g->nblocks);
-			g->passes++;
-		}
+		if (__builtin_expect(!g->map.left, 0))
+			map_new_pass(g);
 		/*
 		 * A block done already in this pass: draw again a few times, then take the next
 		 * one not done (fio's axmap_next_free). Going to the next free block at once

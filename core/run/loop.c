@@ -521,7 +521,7 @@ static inline __attribute__((always_inline)) bool next_request_plain(struct work
 	r->ddir = (uint8_t)dir;
 	r->len = len;
 	r->offset = r->file->start +
-		    (job_rw_random(job->rw) ? gen_rand(g, len) : gen_seq(g, dir, len));
+		    (job_rw_random(job->rw) ? gen_rand(g, len) : gen_seq_pass(g, dir, len));
 	w->bytes_issued += len;
 	if (dir == DDIR_WRITE)
 		prepare_write(w, r);
@@ -952,7 +952,8 @@ static bool loop_is_lean(const struct worker *w)
 
 	return !w->full && w->nr_files == 1 && !w->mixed && !w->verify.pass &&
 	       !w->verify.check_reads && job->rw != RW_COPY && !job->fsync_blocks &&
-	       !job->fdatasync_blocks && w->fixed_dir <= DDIR_WRITE;
+	       !job->fdatasync_blocks && w->fixed_dir <= DDIR_WRITE &&
+	       !(w->gens[0].inval && !job_rw_random(job->rw));	/* its passes: gen_seq_pass */
 }
 
 /*

@@ -410,7 +410,7 @@ static bool seq_step_offset(struct worker *w, unsigned f, unsigned dir, uint32_t
 		if (!job->time_based)
 			w->passes_left--;
 		for (i = 0; i < w->nr_files; i++)
-			gen_rewind(&w->gens[i]);
+			gen_new_pass(&w->gens[i]);
 		w->zone.bytes = 0;
 	}
 	gen_seq_done(g, dir, pos, len);
@@ -564,7 +564,7 @@ static int zbd_place(struct worker *w, unsigned f, unsigned *dir, uint32_t *len,
 			if (!job->time_based && w->bytes_issued + *len > w->bytes_target)
 				return 0;
 		}
-		*off = random ? rand_offset(w, f, *dir, len, false) : gen_seq(g, *dir, *len);
+		*off = random ? rand_offset(w, f, *dir, len, false) : gen_seq_pass(g, *dir, *len);
 		zr.dir = *dir;
 		zr.offset = file->start + *off;
 		zr.len = *len;
@@ -678,7 +678,7 @@ int next_request_full(struct worker *w, struct io_req *r, uint64_t now)
 		r->len = len;
 	} else {
 		off = job_rw_random(job->rw) ? rand_offset(w, f, dir, &len, true) :
-					       gen_seq(g, dir, len);
+					       gen_seq_pass(g, dir, len);
 		if (__builtin_expect(off == GEN_END, 0))
 			return false;
 	}

@@ -123,6 +123,19 @@ static uint64_t file_seed(const struct worker *w, uint64_t seed, unsigned i)
 	return seed + w->clone * 7919u + i;
 }
 
+/*
+ * invalidate=1 at each new pass of a file (gen_pass_invalidate), where fio drops the cache
+ * then: it reopens a file for each loop and each pass over several files (td_io_open_file,
+ * direct or not); a time_based pass that wraps inside the open file (one file sequential, or
+ * a full random map) drops it only without direct=1 (loop_cache_invalidate).
+ */
+static bool pass_invalidates(const struct job_spec *job, unsigned nr_files)
+{
+	if (!job->invalidate)
+		return false;
+	return !(job->direct && job->time_based && (job_rw_random(job->rw) || nr_files == 1));
+}
+
 static int setup_files(struct worker *w, uint64_t seed)
 {
 	const struct job_plan *plan = w->plan;
@@ -169,6 +182,8 @@ static int setup_files(struct worker *w, uint64_t seed)
 			return ret;
 		w->gens[i].start = w->gens[i].origin = f->start;
 		w->gens[i].real = file_end(w, f, plan_path(plan, w->clone, i));
+		if (pass_invalidates(job, w->nr_files))
+			w->gens[i].inval = f;
 		if (job->verify.kind != VERIFY_NONE && (writes || job->verify.only)) {
 			w->verify.written[i] = calloc(f->len / plan->unit / 8 + 1, 1);
 			if (!w->verify.written[i])
@@ -461,7 +476,7 @@ static bool verify_round_again(struct worker *w)
 	/* the verify pass has read back what the backlog still held */
 	w->verify.backlog_head = w->verify.backlog_nr = w->verify.backlog_left = 0;
 	for (i = 0; i < w->nr_files; i++) {
-		gen_rewind(&w->gens[i]);
+		gen_new_pass(&w->gens[i]);
 		if (w->verify.written[i])
 			memset(w->verify.written[i], 0, w->files[i].len / plan->unit / 8 + 1);
 	}

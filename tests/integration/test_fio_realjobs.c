@@ -915,3 +915,51 @@ Test(fio_realjobs, idle_prof_as_fio_writes_it)
 	}
 	side_free(&s);
 }
+
+/*
+ * invalidate=1 drops the page cache at every pass, as fio does (it reopens the file for each
+ * loop and each pass of io_size past size; time_based wraps and full random maps drop it in
+ * place): a buffered job over a file smaller than what it moves then reads from the storage
+ * each pass. Counted in each tool's posix_fadvise(DONTNEED) calls over the file (there
+ * beforehand, so neither lays it out): one a pass, fio's count for the size-bound jobs, and
+ * for time_based ones one for each pass that tool began (its I/Os over a pass's 4, rounded up).
+ */
+Test(fio_realjobs, invalidate_at_every_pass)
+{
+	static const struct {
+		const char *opts;
+		int passes;	/* -1: as many as the tool began */
+	} cases[] = {
+		{ "rw=read\nloops=3\n", 3 },
+		{ "rw=randread\nloops=3\n", 3 },
+		{ "rw=read\nio_size=768k\n", 3 },
+		{ "rw=read\nloops=3\ninvalidate=0\n", 0 },
+		{ "rw=read\ntime_based\nruntime=300ms\n", -1 },
+		{ "rw=randread\ntime_based\nruntime=300ms\n", -1 },
+	};
+	static const char *const extra[] = { "--output-format=json", NULL };
+	char text[256];
+	unsigned k, t;
+
+	if (!strace_bin())
+		cr_skip_test("strace is not installed (scripts/deps.sh installs it)");
+	side_prefile = "v.dat";
+	side_prefile_len = 256 << 10;
+	for (k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
+		struct side s;
+
+		snprintf(text, sizeof(text),
+			 "[v]\nioengine=psync\nfilename=v.dat\nsize=256k\nbs=64k\n%s", cases[k].opts);
+		side_run_ok(&s, text, extra, "fadvise64");
+		for (t = 0; t < 2; t++) {
+			unsigned n = trace_count(&s, t, "262144, POSIX_FADV_DONTNEED");
+			long long ios = side_ios(&s, t, "read");
+			long long want = cases[k].passes >= 0 ? cases[k].passes : (ios + 3) / 4;
+
+			cr_expect_eq((long long)n, want, "%s, %s: %u cache drops for %lld reads",
+				     t ? "iopath" : "fio", cases[k].opts, n, ios);
+		}
+		side_free(&s);
+	}
+	side_prefile = NULL;
+}
