@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/arith.h"
 #include "base/msg.h"
 #include "io/gen.h"
 
@@ -107,17 +108,6 @@ static inline uint64_t lfsr_step(uint64_t s, uint64_t mask)
 	return (s >> 1) ^ (-(s & 1) & mask);
 }
 
-static uint64_t gcd(uint64_t a, uint64_t b)
-{
-	while (b) {
-		uint64_t t = a % b;
-
-		a = b;
-		b = t;
-	}
-	return a;
-}
-
 void offrand_init(struct offrand *o, unsigned kind, uint64_t nblocks, uint64_t seed)
 {
 	unsigned i, bits = 2;
@@ -155,7 +145,7 @@ void offrand_init(struct offrand *o, unsigned kind, uint64_t nblocks, uint64_t s
 	 * Several steps per block, as fio spins its LFSR, so that one block is not half the last:
 	 * a count prime to the period still visits every state once per period.
 	 */
-	for (o->lfsr_spin = bits | 1; gcd(o->lfsr_spin, period) != 1; o->lfsr_spin += 2)
+	for (o->lfsr_spin = bits | 1; iop_gcd(o->lfsr_spin, period) != 1; o->lfsr_spin += 2)
 		;
 }
 

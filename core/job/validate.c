@@ -10,6 +10,7 @@
 #include <strings.h>
 #include <time.h>
 
+#include "base/arith.h"
 #include "base/cpulist.h"
 #include "job/fio_unsupported.h"
 #include "job/options.h"
@@ -298,17 +299,6 @@ static const char *finish_fileop(const struct job_spec *job)
 	return NULL;
 }
 
-static uint32_t gcd32(uint32_t a, uint32_t b)
-{
-	while (b) {
-		uint32_t t = a % b;
-
-		a = b;
-		b = t;
-	}
-	return a;
-}
-
 /*
  * fio's fixup_options for verify_interval: a write block size range without one takes the
  * smallest write block; an interval over the smallest write (else, reading, read) block is that
@@ -326,7 +316,7 @@ static void finish_verify_interval(struct job_spec *job)
 	else if (job_reads(job->rw) && job->verify.interval > job->bs[DDIR_READ])
 		job->verify.interval = job->bs[DDIR_READ];
 	if (job->verify.interval && (lo % job->verify.interval || hi % job->verify.interval))
-		job->verify.interval = gcd32(lo, hi);
+		job->verify.interval = iop_gcd(lo, hi);
 }
 
 static int finish_mode(struct job_spec *job, struct iop_err *err)
