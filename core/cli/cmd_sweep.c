@@ -435,9 +435,9 @@ static int run_cells(struct cell_job *cells, unsigned n, struct sweep_args *a,
 		if (s) {
 			job_defaults(s);
 			if (!opt_apply(s, "runtime", a->g.runtime, "", NULL))
-				runtime = (double)s->runtime_ns / 1e9;
+				runtime = (double)s->time.runtime_ns / 1e9;
 			if (!opt_apply(s, "ramp_time", a->g.ramp, "", NULL))
-				ramp = (double)s->ramp_ns / 1e9;
+				ramp = (double)s->time.ramp_ns / 1e9;
 			free(s);
 		}
 	}

@@ -615,11 +615,11 @@ int job_parser_finish(struct job_parser *p, struct iop_err *err)
 
 		job->global_kv = p->list->nr_global_kv ? p->list->global_kv : NULL;
 		job->nr_global_kv = p->list->nr_global_kv;
-		if (job->time_based && !job->runtime_ns) {
+		if (job->time.based && !job->time.runtime_ns) {
 			/* fio's fixup_options: said, and the job runs by its size */
 			warnf(p, "%s: job %s: time_based requires a runtime/timeout setting (as in fio, the job runs until its size is done)",
 			      job->origin, job->name);
-			job->time_based = false;
+			job->time.based = false;
 		}
 
 		ret = job_finish(job, err);
@@ -627,8 +627,8 @@ int job_parser_finish(struct job_parser *p, struct iop_err *err)
 			return ret;
 		/* fio's fixup_options says so too: the writes run until the runtime is up */
 		if (job->verify.kind != VERIFY_NONE && job->verify.after_write &&
-		    job_writes(job->rw) && !job_reads(job->rw) && job->time_based &&
-		    job->runtime_ns && !job->verify.backlog)
+		    job_writes(job->rw) && !job_reads(job->rw) && job->time.based &&
+		    job->time.runtime_ns && !job->verify.backlog)
 			warnf(p, "%s: job %s: verification read phase will never start because write phase uses all of runtime",
 			      job->origin, job->name);
 		/* fio: stonewall and new_group start a reporting group; stonewall also waits */

@@ -317,10 +317,10 @@ int set_size_pct(struct job_spec *job, const struct opt_def *o, const char *val,
 
 	/* fio's zone suffix: Nz is N zones (zonesize=), known once the job is read */
 	if (n > 1 && (val[n - 1] == 'z' || val[n - 1] == 'Z') && strspn(val, "0123456789") == n - 1) {
-		uint64_t *nz = is_size ? &job->size_nz :
-			       !strcmp(o->name, "offset_increment") ? &job->offset_increment_nz :
-			       !strcmp(o->name, "io_size") ? &job->io_size_nz :
-			       !strcmp(o->name, "zoneskip") ? &job->zone_skip_nz : &job->offset_nz;
+		uint64_t *nz = is_size ? &job->sizes.size_nz :
+			       !strcmp(o->name, "offset_increment") ? &job->sizes.offset_increment_nz :
+			       !strcmp(o->name, "io_size") ? &job->sizes.io_size_nz :
+			       !strcmp(o->name, "zoneskip") ? &job->zone.skip_nz : &job->sizes.offset_nz;
 
 		*nz = strtoull(val, NULL, 10);
 		if (is_size && !*nz)
@@ -343,31 +343,31 @@ int set_size_pct(struct job_spec *job, const struct opt_def *o, const char *val,
 				o->name, val, why);
 	/* a size in bytes replaces a count of zones given before (a [global] one, say) */
 	if (is_size)
-		job->size_nz = 0;
+		job->sizes.size_nz = 0;
 	else if (!strcmp(o->name, "offset_increment"))
-		job->offset_increment_nz = 0;
+		job->sizes.offset_increment_nz = 0;
 	else if (!strcmp(o->name, "io_size"))
-		job->io_size_nz = 0;
+		job->sizes.io_size_nz = 0;
 	else if (!strcmp(o->name, "zoneskip"))
-		job->zone_skip_nz = 0;
+		job->zone.skip_nz = 0;
 	else
-		job->offset_nz = 0;
+		job->sizes.offset_nz = 0;
 	if (is_size) {
-		job->size = pct ? 0 : v;
-		job->size_pct = pct ? (unsigned)v : 0;
+		job->sizes.size = pct ? 0 : v;
+		job->sizes.size_pct = pct ? (unsigned)v : 0;
 	} else if (!strcmp(o->name, "offset_increment")) {
-		job->offset_increment = pct ? 0 : v;
-		job->offset_increment_pct = pct ? (unsigned)v : 0;
+		job->sizes.offset_increment = pct ? 0 : v;
+		job->sizes.offset_increment_pct = pct ? (unsigned)v : 0;
 	} else if (!strcmp(o->name, "io_size")) {
 		if (!v)
 			return iop_errf(err, -EINVAL, "option %s: bad size '%s': must be at least 1",
 					o->name, val);
-		job->io_size = v;
+		job->sizes.io_size = v;
 	} else if (!strcmp(o->name, "zoneskip")) {
 		job->zone.skip = v;
 	} else {
-		job->offset = pct ? 0 : v;
-		job->offset_pct = pct ? (unsigned)v : 0;
+		job->sizes.offset = pct ? 0 : v;
+		job->sizes.offset_pct = pct ? (unsigned)v : 0;
 	}
 	return 0;
 }
@@ -393,8 +393,8 @@ int set_startdelay(struct job_spec *job, const struct opt_def *o, const char *va
 	if (!sep)
 		hi = lo;
 	/* fio swaps a range given high to low */
-	job->startdelay_ns = lo < hi ? lo : hi;
-	job->startdelay_max_ns = lo < hi ? hi : lo;
+	job->time.startdelay_ns = lo < hi ? lo : hi;
+	job->time.startdelay_max_ns = lo < hi ? hi : lo;
 	return 0;
 }
 

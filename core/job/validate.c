@@ -95,11 +95,11 @@ static int finish_trim(struct job_spec *job, struct iop_err *err)
 static int finish_zones(struct job_spec *job, struct iop_err *err)
 {
 	struct { uint64_t *nz, *bytes; const char *name; } z[] = {
-		{ &job->size_nz, &job->size, "size" },
-		{ &job->offset_nz, &job->offset, "offset" },
-		{ &job->offset_increment_nz, &job->offset_increment, "offset_increment" },
-		{ &job->io_size_nz, &job->io_size, "io_size" },
-		{ &job->zone_skip_nz, &job->zone.skip, "zoneskip" },
+		{ &job->sizes.size_nz, &job->sizes.size, "size" },
+		{ &job->sizes.offset_nz, &job->sizes.offset, "offset" },
+		{ &job->sizes.offset_increment_nz, &job->sizes.offset_increment, "offset_increment" },
+		{ &job->sizes.io_size_nz, &job->sizes.io_size, "io_size" },
+		{ &job->zone.skip_nz, &job->zone.skip, "zoneskip" },
 	};
 	unsigned i;
 
@@ -114,12 +114,12 @@ static int finish_zones(struct job_spec *job, struct iop_err *err)
 			return iop_errf(err, -EINVAL, "%s: %s=%lluz is too large", job->origin,
 					z[i].name, (unsigned long long)*z[i].nz);
 		*z[i].bytes = *z[i].nz * job->zone.size;
-		if (z[i].bytes == &job->size)
-			job->size_pct = 0;
-		else if (z[i].bytes == &job->offset)
-			job->offset_pct = 0;
-		else if (z[i].bytes == &job->offset_increment)
-			job->offset_increment_pct = 0;
+		if (z[i].bytes == &job->sizes.size)
+			job->sizes.size_pct = 0;
+		else if (z[i].bytes == &job->sizes.offset)
+			job->sizes.offset_pct = 0;
+		else if (z[i].bytes == &job->sizes.offset_increment)
+			job->sizes.offset_increment_pct = 0;
 	}
 	return 0;
 }
@@ -166,7 +166,7 @@ static int finish_replay(struct job_spec *job, struct iop_err *err)
 	job->bsrange[0][0] = job->bsrange[0][1] = job->bsrange[1][0] = job->bsrange[1][1] = 0;
 	job->nr_bssplit[0] = job->nr_bssplit[1] = 0;
 	ext = (ext + job->bs[0] - 1) / job->bs[0] * job->bs[0];
-	job->size = ext * r.nr_files;
+	job->sizes.size = ext * r.nr_files;
 	job->norandommap = true;
 	if ((r.dirs & (1u << DDIR_READ)) && (r.dirs & ((1u << DDIR_WRITE) | (1u << DDIR_TRIM))))
 		job->rw = RW_RW;
@@ -191,13 +191,13 @@ static int finish_copy(struct job_spec *job, struct iop_err *err)
 		why = "needs filename=DESTINATION";
 	else if (job->numjobs > 1)
 		why = "copies one file with one worker (use iodepth for parallelism, not numjobs)";
-	else if (job->time_based || job->loops > 1)
+	else if (job->time.based || job->loops > 1)
 		why = "copies the file once (time_based and loops do not apply)";
 	else if (job->fsync_blocks || job->fdatasync_blocks)
 		why = "takes end_fsync, not fsync=/fdatasync= (one flush at the end, as cp && sync)";
 	else if (job->bs[DDIR_READ] != job->bs[DDIR_WRITE])
 		why = "writes each block as it was read: give one bs, not read,write sizes";
-	else if (job->nrfiles > 1 || job->file_append || job->offset)
+	else if (job->nrfiles > 1 || job->file_append || job->sizes.offset)
 		why = "copies a whole file from offset 0 (nrfiles, file_append and offset do not apply)";
 	else if (job->engine->flags & ENGINE_DISKLESS)
 		why = "needs an engine that moves data";
@@ -216,7 +216,7 @@ static int finish_metadata(struct job_spec *job, struct iop_err *err)
 				job->origin, job->engine->name);
 	if (job->iodepth > 1)
 		why = "runs one operation at a time (iodepth=1; use numjobs for parallel trees)";
-	else if (job->time_based || job->loops > 1)
+	else if (job->time.based || job->loops > 1)
 		why = "runs each phase once over nrfiles files (time_based and loops do not apply)";
 	else if (job->verify.kind != VERIFY_NONE || job->fsync_blocks || job->fdatasync_blocks ||
 		 job->file_append || job->copy_from[0] || job->filename[0])
@@ -285,7 +285,7 @@ static const char *finish_fileop(const struct job_spec *job)
 		return "rw= takes read, write or their mixes (its blocks are counted in that direction)";
 	if (job->verify.kind != VERIFY_NONE)
 		return "verify does not apply (no data moves)";
-	if (job->ramp_ns)
+	if (job->time.ramp_ns)
 		return "ramp_time is not supported by iopath with these engines";
 	if (job->rate.bps[0] || job->rate.bps[1] || job->rate.iops[0] || job->rate.iops[1] ||
 	    job->rate.min_bps[0] || job->rate.min_bps[1] || job->rate.min_iops[0] ||
@@ -374,7 +374,7 @@ static int finish_mode(struct job_spec *job, struct iop_err *err)
 					"%s: io_submit_mode=offload with ioengine=%s is not supported by iopath: its I/O threads would race on the file's one position (lseek, then read or write); use ioengine=psync",
 					job->origin, job->engine->name);
 	}
-	if (job->buf.dedupe_pct && job->buf.dedupe_ws && !job->size)
+	if (job->buf.dedupe_pct && job->buf.dedupe_ws && !job->sizes.size)
 		return iop_errf(err, -EINVAL,
 				"%s: dedupe_mode=working_set needs size= (its working set is a share of it)",
 				job->origin);
@@ -534,7 +534,7 @@ static int finish_verify_only(const struct job_spec *job, struct iop_err *err)
 		why = "it checks what a writing job wrote; this job does not write (a job that reads with verify= checks what it reads already)";
 	else if (!job->verify.after_write)
 		why = "do_verify=0 leaves nothing to do";
-	else if (job->time_based)
+	else if (job->time.based)
 		why = "a timed run's writes are not known beforehand (fio does not support time_based with it either)";
 	else if (job->zone.zbd || job->read_iolog[0] || job->verify.backlog)
 		why = job->zone.zbd ? "zonemode=zbd places writes as zones fill" :
@@ -563,7 +563,7 @@ static void finish_write_sequence(struct job_spec *job, const struct engine_ops 
 	if (!job_gave(job, "verify_write_sequence") &&
 	    (job->verify.only || (job->norandommap && !(ops->flags & ENGINE_SYNC) && job->iodepth > 1)))
 		job->verify.write_sequence = false;
-	if (job->verify.kind == VERIFY_NONE || !job_writes(job->rw) || lo != hi || job->time_based)
+	if (job->verify.kind == VERIFY_NONE || !job_writes(job->rw) || lo != hi || job->time.based)
 		job->verify.write_sequence = false;
 }
 

@@ -79,22 +79,22 @@ int workload_scale(struct job_spec *job, double f, struct iop_err *err)
 	if (bs > LARGE_BS)
 		ret = apply(job, "bs", where, err, "%llu", job->bs[0]);
 	bs = job->bs[0] > job->bs[1] ? job->bs[0] : job->bs[1];
-	if (!ret && job->size) {
-		v = round_down((uint64_t)((double)job->size * f), bs < 4096 ? 4096 : bs);
+	if (!ret && job->sizes.size) {
+		v = round_down((uint64_t)((double)job->sizes.size * f), bs < 4096 ? 4096 : bs);
 		ret = apply(job, "size", where, err, "%llu", v > bs ? v : bs);
 	}
-	if (!ret && job->io_size) {
-		v = round_down((uint64_t)((double)job->io_size * f), bs < 4096 ? 4096 : bs);
+	if (!ret && job->sizes.io_size) {
+		v = round_down((uint64_t)((double)job->sizes.io_size * f), bs < 4096 ? 4096 : bs);
 		ret = apply(job, "io_size", where, err, "%llu", v > bs ? v : bs);
 	}
-	if (!ret && job->runtime_ns) {
-		v = (uint64_t)((double)job->runtime_ns * f);
+	if (!ret && job->time.runtime_ns) {
+		v = (uint64_t)((double)job->time.runtime_ns * f);
 		ret = apply(job, "runtime", where, err, "%lluus",
 			    (v > SCALE_MIN_RUNTIME_NS ? v : SCALE_MIN_RUNTIME_NS) / 1000);
 	}
-	if (!ret && job->ramp_ns)
+	if (!ret && job->time.ramp_ns)
 		ret = apply(job, "ramp_time", where, err, "%lluus",
-			    (unsigned long long)((double)job->ramp_ns * f) / 1000);
+			    (unsigned long long)((double)job->time.ramp_ns * f) / 1000);
 	if (!ret && job->rw == RW_METADATA) {
 		v = (uint64_t)ceil((double)job->nrfiles * f);
 		ret = apply(job, "nrfiles", where, err, "%llu",
@@ -110,9 +110,9 @@ static int fit_bs(struct job_spec *job, struct iop_err *err)
 	unsigned d;
 	bool changed = false;
 
-	if (!job->size || job->rw == RW_COPY || job->rw == RW_METADATA)
+	if (!job->sizes.size || job->rw == RW_COPY || job->rw == RW_METADATA)
 		return 0;
-	cap = job->size / job->nrfiles;
+	cap = job->sizes.size / job->nrfiles;
 	cap = cap >= 4096 ? round_down(cap, 4096) : cap;
 	for (d = 0; d < 2; d++) {
 		if (job->bs[d] > cap && cap) {

@@ -374,8 +374,8 @@ static int run_explain(struct sweep_grid *g, struct results *res, const struct s
 	/* a second per cell, or less when the sweep's own cells are shorter */
 	if (s) {
 		job_defaults(s);
-		if (!opt_apply(s, "runtime", g->runtime, "", NULL) && s->runtime_ns &&
-		    s->runtime_ns < 1000000000ull)
+		if (!opt_apply(s, "runtime", g->runtime, "", NULL) && s->time.runtime_ns &&
+		    s->time.runtime_ns < 1000000000ull)
 			o.runtime = g->runtime;
 		free(s);
 	}

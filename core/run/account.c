@@ -107,8 +107,8 @@ void measure_start(struct worker *w, uint64_t t)
 	w->next_bw_ns = t + w->job->bw_avg_ms * 1000000ull;
 	w->next_iops_ns = t + w->job->iops_avg_ms * 1000000ull;
 	w->next_sample_ns = w->next_bw_ns < w->next_iops_ns ? w->next_bw_ns : w->next_iops_ns;
-	if (w->job->runtime_ns)
-		w->deadline_ns = t + w->job->runtime_ns;
+	if (w->job->time.runtime_ns)
+		w->deadline_ns = t + w->job->time.runtime_ns;
 	getrusage(RUSAGE_THREAD, &w->ru_start);
 	w->sched_valid = machine_thread_sched(w->sched_start);
 	w->kt_valid = w->eng_ready && w->eng.ops->kthread_cpu &&

@@ -88,7 +88,7 @@ void __attribute__((noinline)) io_loop_fileop(struct worker *w)
 	const struct job_spec *job = w->job;
 	unsigned sd = job_reads(job->rw) ? STAT_READ : STAT_WRITE, i, d;
 	uint32_t bs = job->bs[sd == STAT_READ ? DDIR_READ : DDIR_WRITE];
-	uint64_t left = job->time_based ? UINT64_MAX : w->bytes_target;
+	uint64_t left = job->time.based ? UINT64_MAX : w->bytes_target;
 	uint64_t *rest = calloc(w->nr_files ? w->nr_files : 1, sizeof(*rest));
 	bool any, moved, mixed = job_reads(job->rw) && job_writes(job->rw);
 

@@ -512,7 +512,7 @@ static inline __attribute__((always_inline)) bool next_request_plain(struct work
 		return true;
 	dir = pick_dir(w);
 	len = job->bs[dir];
-	if (!job->time_based && w->bytes_issued + len > w->bytes_target)
+	if (!job->time.based && w->bytes_issued + len > w->bytes_target)
 		return false;
 	f = w->next_file;
 	w->next_file = f + 1 == w->nr_files ? 0 : f + 1;
@@ -553,7 +553,7 @@ static inline struct lean lean_of(struct worker *w)
 	l.len = job->bs[l.dir];
 	l.random = job_rw_random(job->rw);
 	l.writes = l.dir == DDIR_WRITE;
-	l.time_based = job->time_based;
+	l.time_based = job->time.based;
 	return l;
 }
 

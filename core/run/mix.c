@@ -29,7 +29,7 @@ void mix_setup(struct worker *w, uint64_t fresh)
 	 * random map's end (or the LFSR's period), whose last try drew a direction too; with
 	 * norandommap never, so that its loops are one pass of one stream.
 	 */
-	if (!job->time_based && w->target_loops > 1)
+	if (!job->time.based && w->target_loops > 1)
 		m->pass_bytes = w->bytes_target / w->target_loops;
 	if (job_rw_random(job->rw) && (job->engine->flags & ENGINE_SYNC)) {
 		if (!job->norandommap || job->rand_gen == RAND_GEN_LFSR)

@@ -105,17 +105,17 @@ void gate_open(struct start_gate *g)
 /* A worker's pick in a startdelay range: spread by worker, fixed by the seed (splitmix64). */
 static uint64_t pick_delay(const struct job_spec *job, unsigned clone)
 {
-	uint64_t span = job->startdelay_max_ns - job->startdelay_ns, x;
+	uint64_t span = job->time.startdelay_max_ns - job->time.startdelay_ns, x;
 
 	if (!span)
-		return job->startdelay_ns;
+		return job->time.startdelay_ns;
 	x = (job->randseed_set ? job->randseed : 0x5eedULL) + (clone + 1) * 0x9e3779b97f4a7c15ULL;
 	if (!job_rand_repeatable(job))
 		x ^= mono_ns();
 	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
 	x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
 	x ^= x >> 31;
-	return job->startdelay_ns + x % (span + 1);
+	return job->time.startdelay_ns + x % (span + 1);
 }
 
 bool run_terminated(struct worker *w)
@@ -176,7 +176,7 @@ bool run_gate_wait(struct worker *w)
 
 	if (!gj)
 		return false;
-	if (job->startdelay_max_ns) {
+	if (job->time.startdelay_max_ns) {
 		uint64_t until = gj->sync->genesis_ns + pick_delay(job, w->clone), t;
 
 		while ((t = mono_ns()) < until && !run_stop_requested() && !run_terminated(w)) {

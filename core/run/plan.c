@@ -116,28 +116,28 @@ static int plan_percentages(const struct job_spec *job, struct job_plan *plan, u
 		ret = file_size(plan->paths[i], &fsize, &blk);
 		if (ret)
 			return iop_errf(err, ret, "job %s: %s=%u%% needs %s to exist: %s", job->name,
-					job->size_pct ? "size" : job->offset_pct ? "offset" :
-					"offset_increment", job->size_pct ? job->size_pct :
-					job->offset_pct ? job->offset_pct : job->offset_increment_pct,
+					job->sizes.size_pct ? "size" : job->sizes.offset_pct ? "offset" :
+					"offset_increment", job->sizes.size_pct ? job->sizes.size_pct :
+					job->sizes.offset_pct ? job->sizes.offset_pct : job->sizes.offset_increment_pct,
 					plan->paths[i], strerror(-ret));
 		smallest = fsize < smallest ? fsize : smallest;
 	}
-	if (job->offset_increment_pct) {
-		plan->offset_increment = smallest / 100 * job->offset_increment_pct +
-					 smallest % 100 * job->offset_increment_pct / 100;
+	if (job->sizes.offset_increment_pct) {
+		plan->offset_increment = smallest / 100 * job->sizes.offset_increment_pct +
+					 smallest % 100 * job->sizes.offset_increment_pct / 100;
 		plan->offset_increment = plan->offset_increment / plan->unit * plan->unit;
 	}
-	if (job->offset_pct) {
+	if (job->sizes.offset_pct) {
 		/* fio aligns a percentage offset to the smallest block size */
-		plan->offset = smallest / 100 * job->offset_pct +
-			       smallest % 100 * job->offset_pct / 100;
+		plan->offset = smallest / 100 * job->sizes.offset_pct +
+			       smallest % 100 * job->sizes.offset_pct / 100;
 		plan->offset = plan->offset / plan->unit * plan->unit;
 	}
 	room = smallest > plan->offset ? smallest - plan->offset : 0;
-	if (job->size_pct) {
-		fsize = smallest / 100 * job->size_pct + smallest % 100 * job->size_pct / 100;
+	if (job->sizes.size_pct) {
+		fsize = smallest / 100 * job->sizes.size_pct + smallest % 100 * job->sizes.size_pct / 100;
 		*size = (fsize < room ? fsize : room) * plan->nr_files;
-	} else if (!job->size) {
+	} else if (!job->sizes.size) {
 		*size = room * plan->nr_files;
 	}
 	return 0;
@@ -169,7 +169,7 @@ static uint64_t fill_size(const char *path)
 static int plan_sizes(const struct job_spec *job, struct job_plan *plan,
 		      const struct target_policy *pol, struct iop_err *err)
 {
-	uint64_t size = job->size, fsize, total = 0;
+	uint64_t size = job->sizes.size, fsize, total = 0;
 	unsigned i, nr_paths = plan_nr_paths(plan);
 	bool diskless = job->engine->flags & ENGINE_DISKLESS, blk;
 	struct stat lst;
@@ -181,12 +181,12 @@ static int plan_sizes(const struct job_spec *job, struct job_plan *plan,
 	plan->file_link = calloc(nr_paths, sizeof(*plan->file_link));
 	if (!plan->file_len || !plan->file_have || !plan->file_missing || !plan->file_link)
 		return iop_errf(err, -ENOMEM, "job %s: out of memory", job->name);
-	plan->offset = job->offset;
-	plan->offset_increment = job->offset_increment;
-	if ((job->size_pct || job->offset_pct || job->offset_increment_pct) && diskless)
+	plan->offset = job->sizes.offset;
+	plan->offset_increment = job->sizes.offset_increment;
+	if ((job->sizes.size_pct || job->sizes.offset_pct || job->sizes.offset_increment_pct) && diskless)
 		return iop_errf(err, -EINVAL, "job %s: size, offset or offset_increment as a percentage needs files; ioengine=%s has none",
 				job->name, job->engine->name);
-	if (job->size_pct || job->offset_pct || job->offset_increment_pct) {
+	if (job->sizes.size_pct || job->sizes.offset_pct || job->sizes.offset_increment_pct) {
 		ret = plan_percentages(job, plan, &size, err);
 		if (ret)
 			return ret;
@@ -213,7 +213,7 @@ static int plan_sizes(const struct job_spec *job, struct job_plan *plan,
 					job->name, plan->paths[i]);
 		plan->blockdev |= blk;
 		plan->file_have[i] = fsize;
-		if (!job->size && !job->size_pct && !job->offset_pct && !job->filesize_range[0] &&
+		if (!job->sizes.size && !job->sizes.size_pct && !job->sizes.offset_pct && !job->filesize_range[0] &&
 		    (size == 0 || fsize < size))
 			size = fsize > plan->offset ? (fsize - plan->offset) * plan->nr_files : 0;
 	}
@@ -246,10 +246,10 @@ static int plan_sizes(const struct job_spec *job, struct job_plan *plan,
 			if (plan->worker_total)
 				plan->worker_total[i / plan->nr_files] += plan->file_len[i];
 		}
-		plan->worker_bytes = job->size && job->size < total ? job->size : total;
+		plan->worker_bytes = job->sizes.size && job->sizes.size < total ? job->sizes.size : total;
 		for (i = 0; plan->worker_total && i < plan->nr_workers; i++)
-			if (job->size && job->size < plan->worker_total[i])
-				plan->worker_total[i] = job->size;
+			if (job->sizes.size && job->sizes.size < plan->worker_total[i])
+				plan->worker_total[i] = job->sizes.size;
 		goto check;
 	}
 	if (!size && job->fill_device && !diskless && job_writes(job->rw))
@@ -298,10 +298,10 @@ static int plan_copy(const struct job_spec *job, struct job_plan *plan,
 		return iop_errf(err, -EINVAL, "job %s: rw=copy: copy_from and filename are the same file (%s)",
 				job->name, plan->copy_src);
 	ret = file_size(plan->copy_src, &fsize, &blk);
-	if (ret && !(ret == -ENOENT && job->size))
+	if (ret && !(ret == -ENOENT && job->sizes.size))
 		return iop_errf(err, ret, "job %s: copy_from %s: %s%s", job->name, plan->copy_src,
 				strerror(-ret), ret == -ENOENT ? " (give size= to create it)" : "");
-	plan->region = job->size ? job->size : fsize;
+	plan->region = job->sizes.size ? job->sizes.size : fsize;
 	if (blk && plan->region > fsize)
 		return iop_errf(err, -EINVAL, "job %s: copy_from %s holds %llu bytes, fewer than size=",
 				job->name, plan->copy_src, (unsigned long long)fsize);
@@ -518,7 +518,7 @@ uint64_t layout_end(const struct job_plan *plan, unsigned i)
 	unsigned last = plan->shared ? plan->nr_workers - 1 : i / plan->nr_files;
 	uint64_t end = worker_start(plan, last) + plan->file_len[i];
 
-	if (!job->size && !job->filesize_range[0] && plan->file_have[i] &&
+	if (!job->sizes.size && !job->filesize_range[0] && plan->file_have[i] &&
 	    end > plan->file_have[i])
 		end = plan->file_have[i];
 	return end;

@@ -390,24 +390,24 @@ static bool seq_step_offset(struct worker *w, unsigned f, unsigned dir, uint32_t
 		if (job->zone.strided && job_rw_random(job->rw)) {
 			pos = gen_rand(&w->zone.gen, len);
 		} else if (!job_rw_random(job->rw)) {
-			pos = gen_seq_step(g, dir, job->seq_add, job->time_based);
+			pos = gen_seq_step(g, dir, job->seq_add, job->time.based);
 		} else if (!--w->seq_left) {
 			w->seq_left = job->seq_nr;
 			pos = rand_offset(w, f, dir, &len, false);
 		} else if (job->seq_identical) {
 			pos = g->last_start[dir];
 		} else {
-			pos = gen_seq_step(g, dir, 0, job->time_based);
+			pos = gen_seq_step(g, dir, 0, job->time.based);
 			if (pos == GEN_END)
 				pos = rand_offset(w, f, dir, &len, false);
 		}
 		if (gen_seq_fits(g, pos, len))
 			break;
-		if (!job->time_based && !w->passes_left) {
+		if (!job->time.based && !w->passes_left) {
 			w->seq_ran_off = true;
 			return false;
 		}
-		if (!job->time_based)
+		if (!job->time.based)
 			w->passes_left--;
 		for (i = 0; i < w->nr_files; i++)
 			gen_new_pass(&w->gens[i]);
@@ -561,7 +561,7 @@ static int zbd_place(struct worker *w, unsigned f, unsigned *dir, uint32_t *len,
 
 			w->bytes_issued += to - g->seq[*dir];
 			g->seq[*dir] = to;
-			if (!job->time_based && w->bytes_issued + *len > w->bytes_target)
+			if (!job->time.based && w->bytes_issued + *len > w->bytes_target)
 				return 0;
 		}
 		*off = random ? rand_offset(w, f, *dir, len, false) : gen_seq_pass(g, *dir, *len);
@@ -579,7 +579,7 @@ static int zbd_place(struct worker *w, unsigned f, unsigned *dir, uint32_t *len,
 		 * a sequential time_based read that found no more data starts again from the
 		 * region's start, as fio's next loop does (once: a region without data ends it)
 		 */
-		if (ret == ZBD_EOF && !random && job->time_based && !tries) {
+		if (ret == ZBD_EOF && !random && job->time.based && !tries) {
 			g->seq[*dir] = 0;
 			continue;
 		}
@@ -640,7 +640,7 @@ int next_request_full(struct worker *w, struct io_req *r, uint64_t now)
 		int d;
 
 		/* the size is used up: no rate to wait for (fio checks this before it waits) */
-		if (!job->time_based && w->bytes_issued >= w->bytes_target)
+		if (!job->time.based && w->bytes_issued >= w->bytes_target)
 			return false;
 		d = rate_dir(w, dir, now);
 
@@ -651,7 +651,7 @@ int next_request_full(struct worker *w, struct io_req *r, uint64_t now)
 		dir = (unsigned)d;
 	}
 	len = bs_gen_next(&w->bsg[dir], &w->bs_rng);
-	if (!job->time_based && w->bytes_issued + len > w->bytes_target) {
+	if (!job->time.based && w->bytes_issued + len > w->bytes_target) {
 		/* end on the target exactly, as fio's trimmed last block does */
 		uint64_t left = w->bytes_target - w->bytes_issued, min = w->bsg[dir].min;
 

@@ -47,13 +47,13 @@ static void report_progress(struct group_job *gjs, unsigned n, struct phase_sync
 
 			p.bytes += atomic_load_explicit(&w->progress_bytes, memory_order_relaxed);
 			p.ios += atomic_load_explicit(&w->progress_ios, memory_order_relaxed);
-			if (!job->time_based && job->rw != RW_METADATA) {
+			if (!job->time.based && job->rw != RW_METADATA) {
 				target += w->bytes_target;
 				sized = true;
 			}
 		}
-		if (job->runtime_ns) {
-			end = t0 + job->startdelay_max_ns + job->ramp_ns + job->runtime_ns;
+		if (job->time.runtime_ns) {
+			end = t0 + job->time.startdelay_max_ns + job->time.ramp_ns + job->time.runtime_ns;
 			eta = end > now && end - now > eta ? end - now : eta;
 		}
 	}
@@ -455,7 +455,7 @@ out:
 	/* workers without start conditions run from the gate on (exit_what=stonewall ends them) */
 	for (i = 0; i < n && total; i++)
 		for (c = 0; gjs[i].workers && c < gjs[i].plan.nr_workers; c++)
-			if (!gjs[i].plan.job->startdelay_max_ns && !gjs[i].waitee)
+			if (!gjs[i].plan.job->time.startdelay_max_ns && !gjs[i].waitee)
 				atomic_store(&gjs[i].workers[c].running, true);
 	/* under MPI, every rank's workers are set up too: the phase's clock starts here */
 	origin = phase_origin();

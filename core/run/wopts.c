@@ -18,7 +18,7 @@ static int setup_dedupe_ws(struct worker *w, uint64_t base)
 	const struct job_spec *job = w->job;
 	const struct job_plan *plan = w->plan;
 	unsigned me = plan->first_worker + w->clone, t = plan->run_workers ? plan->run_workers : 1;
-	uint64_t n = job->size * job->buf.dedupe_ws_pct / 100 / job->bs[DDIR_WRITE], per, i;
+	uint64_t n = job->sizes.size * job->buf.dedupe_ws_pct / 100 / job->bs[DDIR_WRITE], per, i;
 	struct rng stream;
 
 	if (!n)
@@ -81,8 +81,8 @@ static int setup_sprandom(struct worker *w, uint64_t seed)
 	uint64_t phys, logical = w->gens[0].region;
 	int ret;
 
-	if (job->io_size && job->io_size < logical)
-		logical = job->io_size;
+	if (job->sizes.io_size && job->sizes.io_size < logical)
+		logical = job->sizes.io_size;
 	w->spr = calloc(1, sizeof(*w->spr));
 	if (!w->spr) {
 		worker_fail(w, ENOMEM, "sprandom: out of memory");
@@ -223,7 +223,7 @@ static int setup_offsets(struct worker *w, uint64_t seed)
 	w->seq_left = 1;	/* as in fio, the first I/O of rw=randread:N is a random one */
 	w->passes_left = job->loops - 1;
 	/* fio: number_ios counts every I/O issued, over all loops; time_based ignores it */
-	w->ios_limit = job->time_based ? 0 : mul_sat(job->number_ios, w->target_loops);
+	w->ios_limit = job->time.based ? 0 : mul_sat(job->number_ios, w->target_loops);
 	if (w->ios_limit)
 		w->full = true;
 	if (w->seq_step)

@@ -30,7 +30,7 @@ static int file_region(struct worker *w, struct io_file *f, unsigned p)
 	const struct job_spec *job = w->job;
 
 	f->len = plan->file_len[p];
-	if (job->size || job->filesize_range[0] || !plan->file_have[p] ||
+	if (job->sizes.size || job->filesize_range[0] || !plan->file_have[p] ||
 	    f->start + f->len <= plan->file_have[p])
 		return 0;
 	/* no size given: the file's own end bounds this worker's region */
@@ -80,7 +80,7 @@ static int setup_zbd(struct worker *w, unsigned i, struct zbd_dev *dev)
 		/* the bytes it moves shrink with the region, as fio's io_size does */
 		uint64_t cut = (f->len - (w->zone.zbd[i].hi - w->zone.zbd[i].lo)) * w->target_loops;
 
-		if (!job->io_size)
+		if (!job->sizes.io_size)
 			w->bytes_target = w->bytes_target > cut ? w->bytes_target - cut : 0;
 		f->start = w->zone.zbd[i].lo;
 		f->len = w->zone.zbd[i].hi - w->zone.zbd[i].lo;
@@ -133,7 +133,7 @@ static bool pass_invalidates(const struct job_spec *job, unsigned nr_files)
 {
 	if (!job->invalidate)
 		return false;
-	return !(job->direct && job->time_based && (job_rw_random(job->rw) || nr_files == 1));
+	return !(job->direct && job->time.based && (job_rw_random(job->rw) || nr_files == 1));
 }
 
 static int setup_files(struct worker *w, uint64_t seed)
@@ -463,7 +463,7 @@ static bool verify_round_again(struct worker *w)
 	} else {
 		if (!w->seq_ran_off)
 			return false;
-		limit = job->io_size ? job->io_size : plan_worker_bytes(plan, w->clone);
+		limit = job->sizes.io_size ? job->sizes.io_size : plan_worker_bytes(plan, w->clone);
 		if (done >= limit || limit - done < plan->max_bs)
 			return false;
 	}
@@ -613,7 +613,7 @@ static void worker_shape(struct worker *w)
 	 * writing job with verify runs its loops as rounds of one pass and its verify
 	 */
 	w->target_loops = job->loops;
-	if (w->verify.check_reads && job_writes_data(job->rw) && !job->time_based && !job->io_size &&
+	if (w->verify.check_reads && job_writes_data(job->rw) && !job->time.based && !job->sizes.io_size &&
 	    job->loops > 1) {
 		w->target_loops = 1;
 		w->loops_left = job->loops - 1;
@@ -622,7 +622,7 @@ static void worker_shape(struct worker *w)
 		w->target_loops = 1;
 		w->loops_left = job->loops - 1;
 	}
-	w->bytes_target = io_target(plan_worker_bytes(w->plan, w->clone), job->io_size, w->target_loops);
+	w->bytes_target = io_target(plan_worker_bytes(w->plan, w->clone), job->sizes.io_size, w->target_loops);
 }
 
 /* Everything before the start gate: placement, files, options, replay, the engine. */
@@ -691,10 +691,10 @@ static int worker_begin(struct worker *w)
 		iologs_init(w->logs, job, w->start_ns, log_time_base_ms(job));
 	w->rate.min_last_ns = w->start_ns;
 	w->rate.min_next_ns = w->start_ns + 2000000000ull;	/* fio lets a job settle 2 s */
-	if (job->ramp_ns) {
+	if (job->time.ramp_ns) {
 		w->in_ramp = true;
-		w->ramp_end_ns = w->start_ns + job->ramp_ns;
-		w->deadline_ns = job->runtime_ns ? w->ramp_end_ns + job->runtime_ns : 0;
+		w->ramp_end_ns = w->start_ns + job->time.ramp_ns;
+		w->deadline_ns = job->time.runtime_ns ? w->ramp_end_ns + job->time.runtime_ns : 0;
 	}
 	atomic_store(&w->running, true);
 	return 0;

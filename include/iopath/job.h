@@ -321,6 +321,37 @@ struct job_zone {
 	bool ignore_limits;		/* ignore_zone_limits */
 	double reset_threshold;		/* zone_reset_threshold: share of the region holding data, 0..1 */
 	double reset_frequency;		/* zone_reset_frequency: share of writes that reset past it, 0..1 */
+	uint64_t skip_nz;		/* zoneskip=Nz: in zones, turned into bytes by job_finish */
+};
+
+/*
+ * A job's extent on its files: size=, offset=, io_size= and offset_increment=, in bytes, or as
+ * a share of each file (N%) or in zones (Nz, turned into bytes by job_finish from zonesize).
+ * Set by set_size_pct (core/job/set_run.c) through the option table, settled by job_finish
+ * (core/job/validate.c: the zone suffixes); laid out by core/run/layout.c.
+ */
+struct job_sizes {
+	uint64_t size;			/* total bytes per worker across its files; 0 = file size */
+	uint64_t offset;
+	uint64_t io_size;		/* bytes to move per worker; 0 = size */
+	uint64_t offset_increment;
+	unsigned size_pct;		/* size=N%: of each file's size (then size is unused) */
+	unsigned offset_pct;		/* offset=N%: of each file's size, aligned down to bs */
+	unsigned offset_increment_pct;	/* offset_increment=N%: of the smallest file */
+	uint64_t size_nz, offset_nz, offset_increment_nz, io_size_nz;	/* Nz: in zones */
+};
+
+/*
+ * How long a job runs and when it starts: runtime=/timeout=, ramp_time=, time_based and
+ * startdelay= (a range when max > min). Set by the option table and set_startdelay
+ * (core/job/set_run.c); kept by core/run/worker.c and account.c.
+ */
+struct job_time {
+	uint64_t runtime_ns;		/* 0 = no limit */
+	uint64_t ramp_ns;		/* ramp_time */
+	bool based;			/* time_based: run for runtime, looping over the files */
+	uint64_t startdelay_ns;		/* delay before starting */
+	uint64_t startdelay_max_ns;
 };
 
 struct job_spec {
@@ -336,12 +367,7 @@ struct job_spec {
 	unsigned kb_base;		/* 1024 or 1000: how size suffixes are read */
 	unsigned sig_figs;		/* significant_figures: digits of the normal output's figures */
 	unsigned unit_base;		/* 0 or 8: bandwidths in bytes, 1: in bits (normal output) */
-	uint64_t size;			/* total bytes per worker across its files; 0 = file size */
-	uint64_t offset;
-	uint64_t io_size;		/* bytes to move per worker; 0 = size */
-	/* fio's zone suffix (Nz): size, offset, offset_increment, io_size, zoneskip in zones,
-	 * turned into bytes by job_finish from zonesize */
-	uint64_t size_nz, offset_nz, offset_increment_nz, io_size_nz, zone_skip_nz;
+	struct job_sizes sizes;		/* size=, offset=, io_size=, offset_increment= (N%, Nz) */
 	unsigned nrfiles;		/* files per worker (fio's nrfiles) */
 	unsigned openfiles;		/* fio's openfiles (0: not given) */
 	uint64_t filesize;		/* rw=metadata: bytes in each small file */
@@ -368,8 +394,6 @@ struct job_spec {
 	enum file_service file_service;
 	unsigned file_service_nr;	/* I/Os before switching file (":N") */
 	double file_service_arg;	/* zipf theta, pareto h, normal deviation */
-	uint64_t offset_increment;
-	unsigned offset_increment_pct;	/* offset_increment=N%: of the smallest file */
 	bool allow_file_create;		/* fio's: false refuses files that do not exist yet */
 	uint64_t cpus_allowed[JOB_CPUS_MAX / 64];	/* cpus_allowed=, cpumask=: each worker's CPUs */
 	bool cpus_given;		/* one of them was given (else: the thread's inherited set) */
@@ -402,9 +426,7 @@ struct job_spec {
 	unsigned iodepth_batch_complete_min;
 	unsigned iodepth_batch_complete_max;	/* 0 or below min: min, as fio */
 	unsigned numjobs;
-	uint64_t runtime_ns;		/* 0 = no limit */
-	uint64_t ramp_ns;
-	bool time_based;
+	struct job_time time;		/* runtime=, ramp_time=, time_based, startdelay= */
 	unsigned loops;
 	unsigned fsync_blocks;
 	unsigned fdatasync_blocks;
@@ -481,10 +503,6 @@ struct job_spec {
 	bool thread;			/* fio's thread (iopath's workers always are threads) */
 	char wait_for[JOB_NAME_MAX];	/* start after this (earlier) job has ended */
 	unsigned wait_for_index;	/* resolved at finish: index of that job in the list */
-	uint64_t startdelay_ns;		/* delay before starting; a range when max > min */
-	uint64_t startdelay_max_ns;
-	unsigned size_pct;		/* size=N%: of each file's size (then size is unused) */
-	unsigned offset_pct;		/* offset=N%: of each file's size, aligned down to bs */
 	struct job_verify_opts verify;	/* verify=, do_verify, verify_only, verify_backlog, ... */
 	bool fill_device;		/* writing until ENOSPC ends the job, without an error */
 	/* continue_on_error: a bit per enum err_type whose non-fatal errors the job survives
@@ -541,7 +559,7 @@ static inline uint16_t job_ioprio(const struct job_spec *job)
 /* unlink_each_loop with loops to separate: the files go between loops (fio's unlink_all_files). */
 static inline bool job_unlinks_each_loop(const struct job_spec *job)
 {
-	return job->unlink_each_loop && job->loops > 1 && !job->time_based &&
+	return job->unlink_each_loop && job->loops > 1 && !job->time.based &&
 	       !(job->engine && (job->engine->flags & ENGINE_DISKLESS));
 }
 

@@ -63,7 +63,7 @@ Test(job_parse, rejects_bare_option_that_needs_value)
 Test(job_parse, bare_flags_are_accepted)
 {
 	cr_assert_eq(parse("[a]\nruntime=1\ntime_based\nnorandommap\ngroup_reporting\n"), 0);
-	cr_assert(jobs.jobs[0].time_based);
+	cr_assert(jobs.jobs[0].time.based);
 	cr_assert(jobs.jobs[0].norandommap);
 }
 
@@ -221,7 +221,7 @@ Test(job_parse, engine_is_applied_before_its_options)
 	/* fio sorts ioengine (and kb_base) first within a section */
 	cr_assert_eq(parse("[a]\nsize=1k\nfixedbufs\nkb_base=1000\nioengine=io_uring\n"), 0, "%s",
 		     err.msg);
-	cr_assert_eq(jobs.jobs[0].size, 1000);
+	cr_assert_eq(jobs.jobs[0].sizes.size, 1000);
 }
 
 Test(job_parse, comment_anywhere_on_a_line)
@@ -260,9 +260,9 @@ Test(job_parse, wait_for_must_name_an_earlier_unique_job)
 Test(job_parse, startdelay_range_and_units)
 {
 	cr_assert_eq(parse("[a]\nstartdelay=5-2\n[b]\nstartdelay=500ms\n"), 0, "%s", err.msg);
-	cr_assert_eq(jobs.jobs[0].startdelay_ns, 2000000000ull);
-	cr_assert_eq(jobs.jobs[0].startdelay_max_ns, 5000000000ull);
-	cr_assert_eq(jobs.jobs[1].startdelay_ns, 500000000ull);
+	cr_assert_eq(jobs.jobs[0].time.startdelay_ns, 2000000000ull);
+	cr_assert_eq(jobs.jobs[0].time.startdelay_max_ns, 5000000000ull);
+	cr_assert_eq(jobs.jobs[1].time.startdelay_ns, 500000000ull);
 }
 
 Test(job_parse, environment_and_keywords_are_substituted)
@@ -272,14 +272,14 @@ Test(job_parse, environment_and_keywords_are_substituted)
 		     "%s", err.msg);
 	cr_assert_eq(jobs.jobs[0].bs[0], 16384);
 	cr_assert_eq(jobs.jobs[0].numjobs, (unsigned)sysconf(_SC_NPROCESSORS_ONLN));
-	cr_assert_eq(jobs.jobs[0].size, 2 * (uint64_t)sysconf(_SC_PAGESIZE));
+	cr_assert_eq(jobs.jobs[0].sizes.size, 2 * (uint64_t)sysconf(_SC_PAGESIZE));
 }
 
 Test(job_parse, size_percentage)
 {
 	cr_assert_eq(parse("[a]\nsize=25%\noffset=10%\n"), 0, "%s", err.msg);
-	cr_assert_eq(jobs.jobs[0].size_pct, 25);
-	cr_assert_eq(jobs.jobs[0].offset_pct, 10);
+	cr_assert_eq(jobs.jobs[0].sizes.size_pct, 25);
+	cr_assert_eq(jobs.jobs[0].sizes.offset_pct, 10);
 }
 
 Test(job_parse, later_job_file_starts_from_defaults_behind_a_stonewall)

@@ -41,7 +41,7 @@ Test(workload_scale, large_blocks_shrink_with_the_size)
 	struct workload_setup ws = { .scale = 1.0 / 100 };
 
 	cr_assert_eq(workload_load(workload_find("dd-zero"), &ws, &jobs, &err), 0, "%s", err.msg);
-	cr_assert_eq(jobs.jobs[0].size / jobs.jobs[0].bs[DDIR_WRITE], 10);
+	cr_assert_eq(jobs.jobs[0].sizes.size / jobs.jobs[0].bs[DDIR_WRITE], 10);
 	cr_assert_eq(jobs.jobs[0].bs[DDIR_WRITE] % 4096, 0);
 }
 
@@ -52,8 +52,8 @@ Test(workload_scale, small_blocks_and_runtime_floor)
 	cr_assert_eq(workload_load(workload_find("randread-4k-qd1"), &ws, &jobs, &err), 0, "%s",
 		     err.msg);
 	cr_assert_eq(jobs.jobs[0].bs[DDIR_READ], 4096);
-	cr_assert_geq(jobs.jobs[0].size, 4096);
-	cr_assert_eq(jobs.jobs[0].runtime_ns, 100000000ull);
+	cr_assert_geq(jobs.jobs[0].sizes.size, 4096);
+	cr_assert_eq(jobs.jobs[0].time.runtime_ns, 100000000ull);
 }
 
 Test(workload_scale, metadata_scales_its_file_count)
@@ -70,7 +70,7 @@ Test(workload_scale, override_comes_after_the_scale)
 	struct workload_setup ws = { .scale = 1.0 / 1000, .overrides = ov, .nr_overrides = 1 };
 
 	cr_assert_eq(workload_load(workload_find("seqread-1m"), &ws, &jobs, &err), 0, "%s", err.msg);
-	cr_assert_eq(jobs.jobs[0].size, 8u << 20);
+	cr_assert_eq(jobs.jobs[0].sizes.size, 8u << 20);
 }
 
 TestSuite(copy_opts, .init = setup, .fini = teardown);

@@ -332,9 +332,9 @@ Test(workopts, offset_increment_takes_a_percentage)
 {
 	cr_assert_eq(parse("[a]\noffset_increment=25%\n[b]\noffset_increment=1m\n"), 0, "%s",
 		     err.msg);
-	cr_assert_eq(jobs.jobs[0].offset_increment_pct, 25);
-	cr_assert_eq(jobs.jobs[0].offset_increment, 0);
-	cr_assert_eq(jobs.jobs[1].offset_increment, 1 << 20);
+	cr_assert_eq(jobs.jobs[0].sizes.offset_increment_pct, 25);
+	cr_assert_eq(jobs.jobs[0].sizes.offset_increment, 0);
+	cr_assert_eq(jobs.jobs[1].sizes.offset_increment, 1 << 20);
 }
 
 /* fio's zone suffix: Nz counts zones of zonesize=, given before or after it. */
@@ -342,15 +342,15 @@ Test(workopts, z_suffix_counts_zones)
 {
 	cr_assert_eq(parse("[a]\nzonemode=strided\nsize=4z\noffset=1z\nio_size=2z\nzonesize=1m\nzonerange=2m\nzoneskip=1z\noffset_increment=3z\n"),
 		     0, "%s", err.msg);
-	cr_assert_eq(job0()->size, 4ull << 20);
-	cr_assert_eq(job0()->offset, 1ull << 20);
-	cr_assert_eq(job0()->io_size, 2ull << 20);
+	cr_assert_eq(job0()->sizes.size, 4ull << 20);
+	cr_assert_eq(job0()->sizes.offset, 1ull << 20);
+	cr_assert_eq(job0()->sizes.io_size, 2ull << 20);
 	cr_assert_eq(job0()->zone.skip, 1ull << 20);
-	cr_assert_eq(job0()->offset_increment, 3ull << 20);
+	cr_assert_eq(job0()->sizes.offset_increment, 3ull << 20);
 	setup();
 	/* bytes given later replace zones given earlier */
 	cr_assert_eq(parse("[global]\nsize=4z\nzonemode=strided\nzonesize=1m\n[a]\nsize=64k\n"), 0, "%s", err.msg);
-	cr_assert_eq(job0()->size, 65536);
+	cr_assert_eq(job0()->sizes.size, 65536);
 	setup();
 	cr_assert_neq(parse("[a]\nsize=4z\n"), 0);
 	cr_assert_not_null(strstr(err.msg, "give zonesize="), "%s", err.msg);
