@@ -470,6 +470,37 @@ uint64_t gen_rand_cut(struct file_gen *g, uint32_t *len, bool sizes, bool trace)
 	return rand_fit(g, blk, *len);
 }
 
+uint64_t gen_rand_units(struct file_gen *g, uint32_t *len, uint32_t umin, bool time_based,
+			bool trace)
+{
+	uint64_t nb = g->region / umin, blk = MAP_NONE, nr;
+	unsigned round;
+
+	for (round = 0; round < 2 && nb && g->map.nlvl; round++) {
+		if (round) {
+			if (!time_based)
+				break;
+			map_new_pass(g);	/* fio_file_reset and loop_cache_invalidate */
+		}
+		blk = trace ? draw_block(&g->rand, nb, true) : draw_block(&g->rand, nb, false);
+		if (map_done(&g->map, blk)) {
+			if (trace)
+				trace_busy(blk);
+			blk = map_next_free(&g->map, blk);
+		}
+		if (blk != MAP_NONE && blk * umin + *len <= g->region)
+			break;
+		blk = MAP_NONE;
+	}
+	if (blk == MAP_NONE)
+		return GEN_END;
+	map_set(&g->map, blk);
+	nr = map_set_run(g, blk, (*len + umin - 1) / umin);
+	if (nr * umin < *len)
+		*len = (uint32_t)(nr * umin);
+	return blk * umin;
+}
+
 void bs_gen_init(struct bs_gen *g, const struct job_spec *job, unsigned dir)
 {
 	uint64_t cum = 0;

@@ -218,6 +218,18 @@ uint64_t gen_rand_traced(struct file_gen *g, uint32_t len);
  */
 uint64_t gen_rand_cut(struct file_gen *g, uint32_t *len, bool sizes, bool trace);
 
+/*
+ * fio's random offsets where the directions' block sizes differ (bs=4k,64k, or bs=4k-16k on a
+ * writing job; randommap): g's blocks are of the smallest size of any direction (fio's
+ * rw_min_bs), but a direction of umin-byte blocks draws a block number over the region's
+ * umin blocks and takes that bit of the map, as fio does; a drawn bit done already gives the
+ * next free one, and an offset past the region (or a full map) ends the pass (fio's
+ * get_next_offset fails, so its job moves less than its size). time_based: the map is started
+ * again once first, as fio's get_next_rand_block does. GEN_END: the pass ends.
+ */
+uint64_t gen_rand_units(struct file_gen *g, uint32_t *len, uint32_t umin, bool time_based,
+			bool trace);
+
 /* Block sizes of one direction, decided at setup (bs / bsrange / bssplit / bs_unaligned). */
 struct bs_gen {
 	uint32_t min, max;

@@ -335,6 +335,8 @@ static inline __attribute__((always_inline)) uint64_t rand_offset(struct worker 
 		blk = zoned_block(w, &w->zoned[dir], g->nblocks, g->unit);
 	else if (w->job->random_distribution == DIST_SEQUENCE)
 		blk = sequence_block(w, g->nblocks);
+	else if (cut && w->fio_units)
+		return gen_rand_units(g, len, w->bsg[dir].min, w->job->time.based, w->debug_random);
 	else if (cut)
 		return gen_rand_cut(g, len, w->bsg[dir].min != w->bsg[dir].max, w->debug_random);
 	else if (__builtin_expect(w->debug_random, 0))

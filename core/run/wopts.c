@@ -271,9 +271,9 @@ static int setup_records(struct worker *w)
 		w->full = true;
 	w->debug_io = iop_debug_on(DBG_IO);
 	w->debug_random = iop_debug_on(DBG_RANDOM) && job_rw_random(job->rw);
-	w->rand_plain = !w->spr && !w->fdist && !w->zoned && !w->debug_random &&
+	w->rand_plain = !w->spr && !w->fdist && !w->zoned && !w->debug_random && !w->fio_units &&
 			job->random_distribution != DIST_SEQUENCE;
-	if (w->debug_io || w->debug_random)
+	if (w->debug_io || w->debug_random || w->fio_units)
 		w->full = true;
 	if (iolog_wanted(job)) {
 		w->logs = calloc(1, sizeof(*w->logs));

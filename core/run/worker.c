@@ -136,6 +136,56 @@ static bool pass_invalidates(const struct job_spec *job, unsigned nr_files)
 	return !(job->direct && job->time.based && (job_rw_random(job->rw) || nr_files == 1));
 }
 
+/*
+ * fio's smallest block of any direction (rw_min_bs: reads, writes and trims, done or not) where
+ * a direction the job does has larger blocks and fio's random map then numbers its blocks in
+ * their own size (gen_rand_units); 0 elsewhere. Fixed sizes, one loop, uniform offsets of a
+ * Tausworthe generator with the map, no blockalign, no verify, no zones.
+ */
+static uint32_t fio_dir_units(const struct job_spec *job)
+{
+	uint32_t trim = job->bs_trim ? job->bs_trim : job->bs[1], min = trim;
+	unsigned d;
+
+	if (job->norandommap || job->rand_gen == RAND_GEN_LFSR || job->loops > 1 ||
+	    (job->rw != RW_RANDREAD && job->rw != RW_RANDWRITE && job->rw != RW_RANDRW) ||
+	    job->random_distribution != DIST_RANDOM || job->sprandom || job->seq_nr > 1 ||
+	    job->ba[0] || job->ba[1] || job->verify.kind != VERIFY_NONE || job->zone.strided ||
+	    job->zone.zbd || job->nr_dist_seq)
+		return 0;
+	for (d = 0; d < 2; d++) {
+		if (job->nr_bssplit[d] || job->bs_max[d] != job->bs[d])
+			return 0;
+		if (job->bs[d] < min)
+			min = job->bs[d];
+	}
+	if ((job_reads(job->rw) && job->bs[0] > min) || (job_writes(job->rw) && job->bs[1] > min))
+		return min;
+	return 0;
+}
+
+/*
+ * fio_dir_units' offsets come from fio's own stream, so that the job ends where fio's does:
+ * its random_state, seeded FIO_RANDSEED x thread number with randrepeat (fio's default, a
+ * randseed given or not), else from randseed as its other streams (FIO_RAND_BLOCK_OFF). One file (fio's stream is the
+ * job's, not a file's), the 32-bit generator; randrepeat=0 keeps iopath's fresh seed.
+ */
+static void fio_block_seed(struct worker *w)
+{
+	const struct job_spec *job = w->job;
+	unsigned tn = worker_thread_number(w->plan, w->clone);
+	struct frand32 r;
+	uint64_t seed;
+
+	if (!w->fio_units || w->nr_files != 1 || job->rand_gen != RAND_GEN_TAUSWORTHE ||
+	    !job_rand_repeatable(job))
+		return;
+	seed = job->randrepeat ? 0xb1899bedull * tn :
+	       fio_stream_seed(job->randseed_set ? job->randseed : 0x89, tn, 6);
+	frand32_seed(&r, (uint32_t)seed);
+	memcpy(w->gens[0].rand.t32, r.s, sizeof(r.s));
+}
+
 static int setup_files(struct worker *w, uint64_t seed)
 {
 	const struct job_plan *plan = w->plan;
@@ -176,7 +226,8 @@ static int setup_files(struct worker *w, uint64_t seed)
 			if (ret)
 				return ret;
 		}
-		ret = gen_init(&w->gens[i], f->len, plan->align, !job->norandommap, job->rand_gen,
+		ret = gen_init(&w->gens[i], f->len, w->fio_units ? w->fio_units : plan->align,
+			       !job->norandommap, job->rand_gen,
 			       file_seed(w, seed, i));
 		if (ret)
 			return ret;
@@ -639,8 +690,11 @@ static int worker_setup(struct worker *w)
 	if (w->mixed)
 		mix_setup(w, seed);
 	ret = worker_place(w);	/* CPUs, NUMA policy, priority, then the buffers */
+	w->fio_units = fio_dir_units(w->job);
 	if (!ret)
 		ret = setup_files(w, fseed);
+	if (!ret)
+		fio_block_seed(w);
 	if (!ret)
 		ret = pre_read_files(w);
 	if (!ret)

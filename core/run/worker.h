@@ -379,6 +379,7 @@ struct worker {
 	bool debug_io;			/* --debug=io: a line per I/O queued and completed */
 	bool debug_random;		/* --debug=random: a line per random value drawn (full loop) */
 	bool rand_plain;		/* uniform random offsets, untraced: rand_offset's fast path */
+	uint32_t fio_units;		/* fio's rw_min_bs where its map numbers blocks per direction */
 	uint64_t bytes_target;
 	uint64_t bytes_issued;
 	unsigned next_file;
