@@ -80,7 +80,7 @@ static void stats_reset(struct worker *w)
 	memset(w->submit_hist, 0, sizeof(w->submit_hist));
 	memset(w->reap_hist, 0, sizeof(w->reap_hist));
 	w->submit_one = w->reap_one = 0;
-	memset(w->dir_ns, 0, sizeof(w->dir_ns));
+	memset(w->time.dir_ns, 0, sizeof(w->time.dir_ns));
 	memset(w->sample_last_bytes, 0, sizeof(w->sample_last_bytes));
 	memset(w->sample_last_ios, 0, sizeof(w->sample_last_ios));
 	progress_log_reset(&w->progress);
@@ -101,14 +101,14 @@ void measure_start(struct worker *w, uint64_t t)
 	w->next_progress_ns = t;
 	if (w->mixed)
 		mix_measure_start(w);
-	w->in_ramp = false;
-	w->start_ns = t;
+	w->time.in_ramp = false;
+	w->time.start_ns = t;
 	w->last_bw_ns = w->last_iops_ns = t;
 	w->next_bw_ns = t + w->job->bw_avg_ms * 1000000ull;
 	w->next_iops_ns = t + w->job->iops_avg_ms * 1000000ull;
 	w->next_sample_ns = w->next_bw_ns < w->next_iops_ns ? w->next_bw_ns : w->next_iops_ns;
 	if (w->job->time.runtime_ns)
-		w->deadline_ns = t + w->job->time.runtime_ns;
+		w->time.deadline_ns = t + w->job->time.runtime_ns;
 	getrusage(RUSAGE_THREAD, &w->ru_start);
 	w->sched_valid = machine_thread_sched(w->sched_start);
 	w->kt_valid = w->eng_ready && w->eng.ops->kthread_cpu &&
@@ -169,7 +169,7 @@ void take_sample(struct worker *w, uint64_t t)
 	/* in a reporting group (or the run's agg logs): the runner sums the members' progress
 	 * interval by interval */
 	if ((job->group_reporting || job->log.agg_bw) && !job->disable_bw)
-		progress_log_add(&w->progress, t - w->start_ns, w->st);
+		progress_log_add(&w->progress, t - w->time.start_ns, w->st);
 	if (bw) {
 		w->last_bw_ns = t;
 		w->next_bw_ns = sample_after(w->next_bw_ns, job->bw_avg_ms * 1000000ull, t);

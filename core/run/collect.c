@@ -111,7 +111,7 @@ static void worker_atomic(struct job_result *one, const struct atomic_limits *a)
 /* One worker's figures as a result of its own: what result_merge folds into its job's. */
 static void worker_result(struct job_result *one, const struct worker *w, struct ss_result *ss)
 {
-	uint64_t runtime = w->end_ns > w->start_ns ? w->end_ns - w->start_ns : 0;
+	uint64_t runtime = w->time.end_ns > w->time.start_ns ? w->time.end_ns - w->time.start_ns : 0;
 	const struct fleet_worker *f = &w->fleet;
 	unsigned i;
 
@@ -149,7 +149,7 @@ static void worker_result(struct job_result *one, const struct worker *w, struct
 		one->dir[i] = w->st[i];
 		/* each direction its own time: a write job's verify reads are not its writes' */
 		if (one->dir[i].ios)
-			one->dir[i].runtime_ns = w->dir_ns[i] ? w->dir_ns[i] : runtime;
+			one->dir[i].runtime_ns = w->time.dir_ns[i] ? w->time.dir_ns[i] : runtime;
 	}
 	if (w->ru_end.ru_utime.tv_sec || w->ru_end.ru_utime.tv_usec || w->ru_end.ru_stime.tv_sec ||
 	    w->ru_end.ru_stime.tv_usec) {
@@ -267,7 +267,7 @@ static void result_group_samples(struct job_result *r, struct worker *const *ws,
 			return;
 		}
 		m[nm].log = &w->progress;
-		m[nm].end.t = w->end_ns > w->start_ns ? w->end_ns - w->start_ns : 0;
+		m[nm].end.t = w->time.end_ns > w->time.start_ns ? w->time.end_ns - w->time.start_ns : 0;
 		for (d = 0; d < 2; d++) {
 			m[nm].end.bytes[d] = w->st[d].bytes;
 			m[nm].end.ios[d] = w->st[d].ios;
@@ -395,7 +395,8 @@ static int agg_logs(struct worker *const *ws, unsigned n, struct group_member *m
 		if (!ws[i]->st || !ws[i]->job->log.agg_bw || ws[i]->progress.nomem)
 			continue;
 		m[nm].log = &ws[i]->progress;
-		m[nm].end.t = ws[i]->end_ns > ws[i]->start_ns ? ws[i]->end_ns - ws[i]->start_ns : 0;
+		m[nm].end.t = ws[i]->time.end_ns > ws[i]->time.start_ns ?
+			      ws[i]->time.end_ns - ws[i]->time.start_ns : 0;
 		for (k = 0; k < 2; k++) {
 			m[nm].end.bytes[k] = ws[i]->st[k].bytes;
 			m[nm].end.ios[k] = ws[i]->st[k].ios;

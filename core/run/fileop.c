@@ -71,7 +71,7 @@ static bool fileop_stop(struct worker *w, uint64_t *left)
 		return true;
 	}
 	if (atomic_load_explicit(&w->terminate, memory_order_relaxed) ||
-	    (w->deadline_ns && t >= w->deadline_ns)) {
+	    (w->time.deadline_ns && t >= w->time.deadline_ns)) {
 		*left = 0;
 		return true;
 	}
@@ -94,7 +94,7 @@ void __attribute__((noinline)) io_loop_fileop(struct worker *w)
 
 	if (!rest) {
 		worker_fail(w, ENOMEM, "out of memory for %u files", w->nr_files);
-		w->end_ns = worker_now(w);
+		w->time.end_ns = worker_now(w);
 		return;
 	}
 	while (left >= bs && !w->aborted) {
@@ -129,6 +129,6 @@ void __attribute__((noinline)) io_loop_fileop(struct worker *w)
 			break;		/* no file holds a whole block */
 	}
 	free(rest);
-	w->end_ns = worker_now(w);
+	w->time.end_ns = worker_now(w);
 }
 

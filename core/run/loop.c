@@ -200,8 +200,8 @@ complete_as(struct worker *w, struct io_req **reqs, unsigned n, uint64_t t, bool
 
 	if (full && w->count_done)
 		count_done(w, reqs, n);
-	if (__builtin_expect(w->in_ramp, 0)) {
-		if (t < w->ramp_end_ns) {
+	if (__builtin_expect(w->time.in_ramp, 0)) {
+		if (t < w->time.ramp_end_ns) {
 			complete_uncounted(w, reqs, n);
 			return;
 		}
@@ -406,8 +406,8 @@ static uint64_t rate_wait(struct worker *w, uint64_t t)
 	uint64_t until = w->rate.wait_ns;
 
 	t = quiesce(w, t);
-	if (w->deadline_ns && !w->in_ramp && until > w->deadline_ns)
-		until = w->deadline_ns;
+	if (w->time.deadline_ns && !w->time.in_ramp && until > w->time.deadline_ns)
+		until = w->time.deadline_ns;
 	t = worker_now(w);
 	if (t < until) {
 		sleep_until(w, until);
@@ -442,8 +442,8 @@ static uint64_t think(struct worker *w, uint64_t t)
 	t = quiesce(w, t);
 	start = worker_now(w);
 	end = start + job->think.ns;
-	if (w->deadline_ns && !w->in_ramp && end > w->deadline_ns)
-		end = w->deadline_ns;
+	if (w->time.deadline_ns && !w->time.in_ramp && end > w->time.deadline_ns)
+		end = w->time.deadline_ns;
 	if (job->think.spin_ns) {
 		uint64_t spin_end = start + job->think.spin_ns < end ?
 				    start + job->think.spin_ns : end;
@@ -724,7 +724,7 @@ static inline __attribute__((always_inline)) void io_loop_body(struct worker *w,
 	 * A phase that would start at or past the runtime issues nothing (fio checks the
 	 * runtime before each I/O): a time_based write job so does no verify reads
 	 */
-	if (w->deadline_ns && t >= w->deadline_ns && !w->in_ramp)
+	if (w->time.deadline_ns && t >= w->time.deadline_ns && !w->time.in_ramp)
 		more = false;
 	while (more || w->inflight || w->nr_batch || held || w->copy.nr_ready ||
 	       (full && w->verify.async_out)) {
@@ -880,9 +880,9 @@ static inline __attribute__((always_inline)) void io_loop_body(struct worker *w,
 			}
 			if (job->think.ns && more && think_due(w, t))
 				t = think(w, t);
-			if (w->rate.min_on && t >= w->rate.min_next_ns && !w->in_ramp)
+			if (w->rate.min_on && t >= w->rate.min_next_ns && !w->time.in_ramp)
 				check_rate_min(w, t);
-			if (w->lat_tgt.on && !w->in_ramp) {
+			if (w->lat_tgt.on && !w->time.in_ramp) {
 				if (!w->inflight)
 					w->lat_tgt.quiesce = false;
 				lat_target_check(w, t);
@@ -897,13 +897,13 @@ static inline __attribute__((always_inline)) void io_loop_body(struct worker *w,
 			sched_yield();	/* held back: let the flow's others run (fio spins) */
 			t = worker_now(w);
 		}
-		if (w->deadline_ns && t >= w->deadline_ns && !w->in_ramp)
+		if (w->time.deadline_ns && t >= w->time.deadline_ns && !w->time.in_ramp)
 			more = false;
 	}
 	if (lat && sync_engine)
 		lat_from_clat(w);
 	progress_publish(w, t);
-	w->end_ns = t;
+	w->time.end_ns = t;
 }
 
 static void __attribute__((noinline)) io_loop_plain(struct worker *w)
@@ -974,7 +974,7 @@ void io_dry_run(struct worker *w)
 		else if (got <= 0)
 			break;
 	}
-	w->end_ns = worker_now(w);
+	w->time.end_ns = worker_now(w);
 }
 
 void io_loop_engine(struct worker *w)

@@ -266,10 +266,10 @@ void *meta_main(void *arg)
 	if (!ret) {
 		getrusage(RUSAGE_THREAD, &w->ru_start);
 		w->sched_valid = machine_thread_sched(w->sched_start);
-		w->start_ns = now_ns();
+		w->time.start_ns = now_ns();
 		for (op = 0; op < META_NR && !w->aborted; op++)
 			run_phase(w, op, &done[op]);
-		w->end_ns = now_ns();
+		w->time.end_ns = now_ns();
 		getrusage(RUSAGE_THREAD, &w->ru_end);
 		w->sched_valid = w->sched_valid && machine_thread_sched(w->sched_end);
 		to_dir_stat(&w->st[STAT_WRITE], &w->meta->op[META_CREATE], done[META_CREATE],

@@ -226,11 +226,11 @@ static void offload_run(struct offload *o, struct io_req **got)
 		pthread_mutex_unlock(&o->lock);
 		offload_collect(o, got, n);
 		t = worker_now(w);
-		if (w->deadline_ns && t >= w->deadline_ns && !w->in_ramp)
+		if (w->time.deadline_ns && t >= w->time.deadline_ns && !w->time.in_ramp)
 			more = false;
 	}
 	progress_publish(w, t);
-	w->end_ns = t;
+	w->time.end_ns = t;
 }
 
 static int offload_start(struct offload *o, struct worker *w)

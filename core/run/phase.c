@@ -259,9 +259,9 @@ void phase_spans(struct group_job *gjs, unsigned n, unsigned total, uint64_t ori
 
 			memset(f, 0, sizeof(*f));
 			f->job = i;
-			if (w->st && w->end_ns > w->start_ns) {
-				f->start_ns = (int64_t)(w->start_ns - origin);
-				f->end_ns = (int64_t)(w->end_ns - origin);
+			if (w->st && w->time.end_ns > w->time.start_ns) {
+				f->start_ns = (int64_t)(w->time.start_ns - origin);
+				f->end_ns = (int64_t)(w->time.end_ns - origin);
 			}
 			for (d = 0; w->st && d <= STAT_TRIM; d++) {
 				f->bytes += w->st[d].bytes;

@@ -21,7 +21,7 @@ int trace_path(const struct job_spec *job, unsigned clone, char *out, size_t len
 
 static uint64_t since_us(const struct worker *w, uint64_t t)
 {
-	return t > w->start_ns ? (t - w->start_ns) / 1000 : 0;
+	return t > w->time.start_ns ? (t - w->time.start_ns) / 1000 : 0;
 }
 
 int trace_open(struct worker *w)
@@ -67,7 +67,7 @@ void trace_issued(struct worker *w, struct io_req *const *reqs, unsigned n, uint
 
 void trace_close(struct worker *w)
 {
-	uint64_t us = since_us(w, w->end_ns);
+	uint64_t us = since_us(w, w->time.end_ns);
 	unsigned i;
 	bool bad;
 

@@ -347,7 +347,7 @@ static void end_fsync(struct worker *w)
 		w->st[STAT_SYNC].ios++;
 		lat_add(&w->st[STAT_SYNC].clat, t1 - t0);
 		lat_add_summary(&w->st[STAT_SYNC].lat, t1 - t0);
-		w->end_ns = t1;
+		w->time.end_ns = t1;
 	}
 }
 
@@ -468,7 +468,7 @@ static void write_logs(struct worker *w)
 		.time_base_ms = w->logs->time_base_ms,
 	};
 
-	iologs_finish(w->logs, w->end_ns);
+	iologs_finish(w->logs, w->time.end_ns);
 	if (w->logs->error) {
 		worker_fail(w, -w->logs->error, "logs: out of memory for log entries");
 		return;
@@ -568,18 +568,18 @@ static void phase_done(struct worker *w, uint64_t from, bool verify)
 	unsigned d;
 
 	/* ramp_time (or latency_target's final window) began the measured time within it */
-	if (w->start_ns > from)
-		from = w->start_ns;
-	span = w->end_ns > from ? w->end_ns - from : 0;
+	if (w->time.start_ns > from)
+		from = w->time.start_ns;
+	span = w->time.end_ns > from ? w->time.end_ns - from : 0;
 	if (verify) {
-		w->dir_ns[STAT_READ] += span;
+		w->time.dir_ns[STAT_READ] += span;
 		return;
 	}
 	for (d = 0; d < STAT_NR; d++) {
 		if (!w->st[d].ios || (d == STAT_READ && !job_reads(job->rw) && !w->verify.backlog) ||
 		    (d == STAT_WRITE && !job_writes(job->rw)))
 			continue;
-		w->dir_ns[d] += span;
+		w->time.dir_ns[d] += span;
 	}
 }
 
@@ -739,16 +739,17 @@ static int worker_begin(struct worker *w)
 	if (job->write_iolog[0] && trace_open(w))
 		return -1;
 	for (i = 0; i < 2; i++)
-		rate_shift(&w->rate.dir[i], w->start_ns);
-	w->think_last_ns = w->start_ns;
+		rate_shift(&w->rate.dir[i], w->time.start_ns);
+	w->think_last_ns = w->time.start_ns;
 	if (w->logs)
-		iologs_init(w->logs, job, w->start_ns, log_time_base_ms(job));
-	w->rate.min_last_ns = w->start_ns;
-	w->rate.min_next_ns = w->start_ns + 2000000000ull;	/* fio lets a job settle 2 s */
+		iologs_init(w->logs, job, w->time.start_ns, log_time_base_ms(job));
+	w->rate.min_last_ns = w->time.start_ns;
+	w->rate.min_next_ns = w->time.start_ns + 2000000000ull;	/* fio lets a job settle 2 s */
 	if (job->time.ramp_ns) {
-		w->in_ramp = true;
-		w->ramp_end_ns = w->start_ns + job->time.ramp_ns;
-		w->deadline_ns = job->time.runtime_ns ? w->ramp_end_ns + job->time.runtime_ns : 0;
+		w->time.in_ramp = true;
+		w->time.ramp_end_ns = w->time.start_ns + job->time.ramp_ns;
+		w->time.deadline_ns = job->time.runtime_ns ?
+				      w->time.ramp_end_ns + job->time.runtime_ns : 0;
 	}
 	atomic_store(&w->running, true);
 	return 0;
@@ -761,13 +762,13 @@ static void worker_phases(struct worker *w)
 	unsigned i;
 
 	if (!run_terminated(w))
-		io_phase(w, w->start_ns);
+		io_phase(w, w->time.start_ns);
 	else
-		w->end_ns = w->start_ns;	/* ended by exitall before it started: nothing ran */
+		w->time.end_ns = w->time.start_ns;	/* ended by exitall before it started: nothing ran */
 	for (;;) {
 		if (!w->aborted && !run_terminated(w) && job->verify.kind != VERIFY_NONE && !job->create_only &&
 		    job->verify.after_write && job_writes_data(job->rw) && job->rw != RW_COPY) {
-			uint64_t from = w->end_ns;
+			uint64_t from = w->time.end_ns;
 
 			/*
 			 * fio's do_verify: drop the file's cached pages first (invalidate=1), so the
@@ -782,7 +783,7 @@ static void worker_phases(struct worker *w)
 		}
 		if (!verify_round_again(w) && !unlink_round_again(w))
 			break;
-		io_phase(w, w->end_ns);
+		io_phase(w, w->time.end_ns);
 	}
 }
 

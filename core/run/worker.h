@@ -289,6 +289,20 @@ struct worker_buf {
 	struct rng dedupe_uniq;		/* working_set: this worker's unique buffers' seeds */
 };
 
+/*
+ * A worker's clock marks: started and the deadline set by measure_start (core/run/account.c),
+ * as its I/O begins and again as a ramp ends; the ramp by worker_begin (core/run/worker.c);
+ * end_ns written by the loop that ends it, dir_ns summed by worker.c, read by collect.c.
+ */
+struct worker_time {
+	uint64_t start_ns;
+	uint64_t end_ns;
+	uint64_t dir_ns[STAT_NR];	/* measured time per direction (fio's runtime[ddir]) */
+	uint64_t ramp_end_ns;		/* ramp_time's end (in_ramp until then) */
+	uint64_t deadline_ns;		/* runtime's end; 0: none */
+	bool in_ramp;
+};
+
 struct worker {
 	const struct job_spec *job;
 	const struct job_plan *plan;
@@ -411,12 +425,7 @@ struct worker {
 	size_t errlog_len;
 	uint64_t errlog_dropped;	/* lines that did not fit */
 
-	uint64_t start_ns;
-	uint64_t end_ns;
-	uint64_t dir_ns[STAT_NR];	/* measured time per direction (fio's runtime[ddir]) */
-	uint64_t ramp_end_ns;
-	uint64_t deadline_ns;
-	bool in_ramp;
+	struct worker_time time;	/* when it started, ramped, must end, ended */
 	uint64_t next_sample_ns;	/* the next bw or IOPS sample's time, whichever is first */
 	uint64_t next_bw_ns, next_iops_ns;	/* each every bwavgtime, iopsavgtime */
 	uint64_t last_bw_ns, last_iops_ns;
