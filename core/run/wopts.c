@@ -266,7 +266,7 @@ static int setup_records(struct worker *w)
 	w->count_done = w->rate.min_on || (job->think.ns && !job->think.issue);
 	w->hist_lat = job->lat_percentiles && !job->disable_lat;
 	w->hist_slat = job->slat_percentiles && !job->disable_slat;
-	w->sync_at_qd1 = (job->engine->flags & ENGINE_SYNC_AT_QD1) && job->iodepth == 1;
+	w->sync_at_qd1 = (job->engine->flags & ENGINE_SYNC_AT_QD1) && w->params.iodepth == 1;
 	if (w->hist_lat || w->hist_slat)
 		w->full = true;
 	w->debug_io = iop_debug_on(DBG_IO);
