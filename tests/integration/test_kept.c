@@ -292,26 +292,46 @@ Test(kept, a_copy_of_an_iopath_file_is_not_iopaths)
  * refused before anything is laid out, naming the space free and the space asked for;
  * --allow-fill lets it go on (here to ENOSPC, the job's error), as fill_device=1 does.
  */
+/* An 8 MiB tmpfs mounted at test_mnt, in a new directory. */
+static void small_tmpfs(void)
+{
+	snprintf(test_mnt, sizeof(test_mnt), "%s/small", tmpdir_make());
+	test_mount(test_mnt, "tmpfs", 0, "size=8m", "a small tmpfs");
+}
+
+/* A 7900 KiB job on it (FILENAME_OPT, rw RW) is refused naming that size; the caller frees r. */
+static struct run_out big_job_refused(const char *filename_opt, const char *rw)
+{
+	struct run_out r = iopath_run("--name=big", filename_opt, rw, "--size=7900k", NULL);
+
+	cr_assert_eq(r.status, 2, "exit %d: %s", r.status, r.err);
+	cr_assert_not_null(strstr(r.err, "7900KiB more"), "the size asked for is not named: %s", r.err);
+	return r;
+}
+
+/* A 6 MiB writing job within the reserve runs. */
+static void job_within_reserve_runs(const char *filename_opt)
+{
+	struct run_out r = iopath_run("--name=fits", filename_opt, "--rw=write", "--size=6m", NULL);
+
+	cr_assert_eq(r.status, 0, "a job within the reserve is refused: %s", r.err);
+	run_out_free(&r);
+}
+
 Test(kept, a_layout_past_the_free_space_reserve_is_refused_before_it_starts)
 {
-	const char *dir = tmpdir_make();
 	char opt[340], path[340];
 	struct run_out r;
 
-	snprintf(test_mnt, sizeof(test_mnt), "%s/small", dir);
-	test_mount(test_mnt, "tmpfs", 0, "size=8m", "a small tmpfs");
+	small_tmpfs();
 	snprintf(path, sizeof(path), "%s/f", test_mnt);
 	snprintf(opt, sizeof(opt), "--filename=%s", path);
-	r = iopath_run("--name=big", opt, "--rw=read", "--size=7900k", NULL);
-	cr_assert_eq(r.status, 2, "exit %d: %s", r.status, r.err);
-	cr_assert_not_null(strstr(r.err, "7900KiB more"), "the size asked for is not named: %s", r.err);
+	r = big_job_refused(opt, "--rw=read");
 	cr_assert_not_null(strstr(r.err, "8192KiB free of 8192KiB"), "the free space is not named: %s", r.err);
 	cr_assert_not_null(strstr(r.err, "--allow-fill"), "%s", r.err);
 	run_out_free(&r);
 	cr_assert_neq(access(path, F_OK), 0, "a file was laid out before the refusal");
-	r = iopath_run("--name=fits", opt, "--rw=write", "--size=6m", NULL);
-	cr_assert_eq(r.status, 0, "a job within the reserve is refused: %s", r.err);
-	run_out_free(&r);
+	job_within_reserve_runs(opt);
 	r = iopath_run("--name=big", opt, "--rw=write", "--size=7900k", "--allow-fill", NULL);
 	cr_assert_neq(r.status, 2, "--allow-fill did not allow it: %s", r.err);
 	run_out_free(&r);
@@ -320,22 +340,16 @@ Test(kept, a_layout_past_the_free_space_reserve_is_refused_before_it_starts)
 /* A file in directories not made yet: the reserve is that of the nearest that exists. */
 Test(kept, a_layout_in_directories_not_made_yet_is_held_to_the_reserve)
 {
-	const char *dir = tmpdir_make();
 	char opt[340], made[340];
 	struct run_out r;
 
-	snprintf(test_mnt, sizeof(test_mnt), "%s/small", dir);
-	test_mount(test_mnt, "tmpfs", 0, "size=8m", "a small tmpfs");
+	small_tmpfs();
 	snprintf(made, sizeof(made), "%s/new", test_mnt);
 	snprintf(opt, sizeof(opt), "--filename=%s/new/dirs/f", test_mnt);
-	r = iopath_run("--name=big", opt, "--rw=write", "--size=7900k", NULL);
-	cr_assert_eq(r.status, 2, "exit %d: %s", r.status, r.err);
-	cr_assert_not_null(strstr(r.err, "7900KiB more"), "the size asked for is not named: %s", r.err);
+	r = big_job_refused(opt, "--rw=write");
 	run_out_free(&r);
 	cr_assert_neq(access(made, F_OK), 0, "directories were made before the refusal");
-	r = iopath_run("--name=fits", opt, "--rw=write", "--size=6m", NULL);
-	cr_assert_eq(r.status, 0, "a job within the reserve is refused: %s", r.err);
-	run_out_free(&r);
+	job_within_reserve_runs(opt);
 }
 
 Test(kept, sweep_save_into_a_directory_is_refused_before_any_cell)

@@ -436,28 +436,42 @@ Test(store, concurrent_imports_of_one_file_save_it_once)
 	run_out_free(&r);
 }
 
+/*
+ * A SQLite results database r.db in a new directory (returned), holding one imported result;
+ * db and dbarg get its path and its --db= argument. Skips the test under PostgreSQL.
+ */
+static const char *sqlite_with_a_result(char *db, size_t db_len, char *dbarg, size_t arg_len)
+{
+	const char *dir;
+	char file[300];
+	struct run_out r;
+
+	if (pg())
+		cr_skip_test("SQLite's side files: SQLite only");
+	dir = tmpdir_make();
+	snprintf(db, db_len, "%s/r.db", dir);
+	snprintf(dbarg, arg_len, "--db=%s", db);
+	snprintf(file, sizeof(file), "%s/a.json", dir);
+	write_result(file, "8.2.1", 1.0, 1000);
+	r = iopath_run("results", "import", file, dbarg, NULL);
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	run_out_free(&r);
+	return dir;
+}
+
 Test(store, side_files_that_are_not_sqlites_are_left_alone)
 {
 	static const char *const cases[][2] = {
 		{ "-wal", "other hard links" }, { "-shm", "other hard links" },
 		{ "-journal", "other hard links" }, { "-wal", "no write-ahead log header" },
 	};
-	const char *dir = tmpdir_make();
-	char db[300], dbarg[340], file[300], user[300], side[320];
+	char db[300], dbarg[340], user[300], side[320];
+	const char *dir = sqlite_with_a_result(db, sizeof(db), dbarg, sizeof(dbarg));
 	struct run_out r;
 	uint64_t sum;
 	unsigned i;
 
-	if (pg())
-		cr_skip_test("SQLite's side files: SQLite only");
-	snprintf(db, sizeof(db), "%s/r.db", dir);
-	snprintf(dbarg, sizeof(dbarg), "--db=%s", db);
-	snprintf(file, sizeof(file), "%s/a.json", dir);
 	snprintf(user, sizeof(user), "%s/precious.txt", dir);
-	write_result(file, "8.2.1", 1.0, 1000);
-	r = iopath_run("results", "import", file, dbarg, NULL);
-	cr_assert_eq(r.status, 0, "%s", r.err);
-	run_out_free(&r);
 	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		snprintf(side, sizeof(side), "%s%s", db, cases[i][0]);
 		file_make(user, 40000, 3);
@@ -543,22 +557,13 @@ Test(store, a_wal_is_used_only_with_a_whole_write_ahead_log_header)
 		{ 0x377f0682, 3007000, 4096, true, NULL },
 		{ 0x377f0683, 3007000, 512, true, NULL },
 	};
-	const char *dir = tmpdir_make();
-	char db[300], dbarg[340], file[300], wal[320];
+	char db[300], dbarg[340], wal[320];
 	struct run_out r;
 	uint64_t sum;
 	unsigned i;
 
-	if (pg())
-		cr_skip_test("SQLite's side files: SQLite only");
-	snprintf(db, sizeof(db), "%s/r.db", dir);
-	snprintf(dbarg, sizeof(dbarg), "--db=%s", db);
-	snprintf(file, sizeof(file), "%s/a.json", dir);
+	sqlite_with_a_result(db, sizeof(db), dbarg, sizeof(dbarg));
 	snprintf(wal, sizeof(wal), "%s-wal", db);
-	write_result(file, "8.2.1", 1.0, 1000);
-	r = iopath_run("results", "import", file, dbarg, NULL);
-	cr_assert_eq(r.status, 0, "%s", r.err);
-	run_out_free(&r);
 	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		wal_header(wal, cases[i].magic, cases[i].version, cases[i].page, cases[i].sum);
 		sum = file_sum(wal);
