@@ -291,17 +291,11 @@ static const json_t *target_named(const json_t *root, const char *name)
  */
 Test(explain, the_labs_result_is_explained_per_path)
 {
-	struct run_out r = iopath_run("explain", "tests/lab/lab-explained.json", "--json", NULL);
-	json_error_t jerr;
-	const json_t *p9, *disk;
-	json_t *root;
+	json_t *root = iopath_out_json("explain", "tests/lab/lab-explained.json", "--json", NULL);
+	const json_t *p9 = target_named(root, "9p-none"), *disk = target_named(root, "ext4-virtio-blk");
+	struct run_out r;
 
-	cr_assert_eq(r.status, 0, "exit %d: %s", r.status, r.err);
-	root = json_loads(r.out, 0, &jerr);
-	cr_assert_not_null(root, "not JSON: %s", jerr.text);
-	p9 = target_named(root, "9p-none");
-	disk = target_named(root, "ext4-virtio-blk");
-	cr_assert(p9 && disk, "the lab's paths are not the targets: %s", r.out);
+	cr_assert(p9 && disk, "the lab's paths are not the targets: %s", json_dumps(root, JSON_COMPACT));
 	cr_assert_not_null(strstr(json_string_value(json_object_get(p9, "path_summary")), "9p"));
 	cr_assert_not_null(strstr(json_string_value(json_object_get(disk, "path_summary")), "TCG"));
 	cr_assert_str_eq(direction(p9, "read"), "serialized");
@@ -312,7 +306,6 @@ Test(explain, the_labs_result_is_explained_per_path)
 	/* the overall verdict is kept, as before the per-direction ones */
 	cr_assert_str_eq(verdict(disk), "sync-bound");
 	json_decref(root);
-	run_out_free(&r);
 	r = iopath_run("explain", "tests/lab/lab-explained.json", NULL);
 	cr_assert_eq(r.status, 0);
 	cr_assert_not_null(strstr(r.out, "reads: serialized (high), writes: sync-bound"), "%s", r.out);
