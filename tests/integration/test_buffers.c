@@ -94,13 +94,10 @@ Test(buffers, fio_style_jobs_default_to_fios_malloc_buffers)
 	struct run_out r;
 	json_t *root;
 
-	r = iopath_run("--name=t", "--ioengine=null", "--size=8m", "--bs=1m", "--iodepth=4",
-		       "--output-format=json", NULL);
-	cr_assert_eq(r.status, 0, "%s", r.err);
-	root = json_from_string(r.out);
+	root = iopath_out_json("--name=t", "--ioengine=null", "--size=8m", "--bs=1m", "--iodepth=4",
+			       "--output-format=json", NULL);
 	cr_assert(strstr(buffers_of(root), "mem=malloc"), "%s", buffers_of(root));
 	json_decref(root);
-	run_out_free(&r);
 	/* a job file, and the second of two (which starts from the defaults again) */
 	file_write_text(job, "[t]\nioengine=null\nsize=8m\nbs=1m\n");
 	r = iopath_run(job, job, "--output-format=json", tmp_str("--output=%s/o.json", dir), NULL);
@@ -116,16 +113,11 @@ Test(buffers, fio_style_jobs_default_to_fios_malloc_buffers)
 /* iopath's own workloads keep huge-page buffers, and say so */
 Test(buffers, built_in_workloads_keep_huge_pages)
 {
-	const char *dir = tmpdir_make();
-	struct run_out r = iopath_run("run", "seqread-1m", "--target", dir, "--scale=0.01",
-				      "ioengine=null", "--output-format=json", NULL);
-	json_t *root;
+	json_t *root = iopath_out_json("run", "seqread-1m", "--target", tmpdir_make(), "--scale=0.01",
+				       "ioengine=null", "--output-format=json", NULL);
 
-	cr_assert_eq(r.status, 0, "%s", r.err);
-	root = json_from_string(r.out);
 	cr_assert(strstr(buffers_of(root), "MADV_HUGEPAGE"), "%s", buffers_of(root));
 	json_decref(root);
-	run_out_free(&r);
 }
 
 static bool have_numa_node0(void)

@@ -142,15 +142,12 @@ Test(diskutil, disk_util_0_removes_it)
 
 Test(diskutil, null_engine_has_none)
 {
-	struct run_out r = iopath_run("--output-format=json", "--name=n", "--ioengine=null",
-				      "--size=1m", NULL);
-	json_t *root;
+	json_t *root = iopath_out_json("--output-format=json", "--name=n", "--ioengine=null",
+				       "--size=1m", NULL);
+	struct run_out r;
 
-	cr_assert_eq(r.status, 0, "%s", r.err);
-	root = json_from_string(r.out);
 	cr_assert_null(json_object_get(root, "disk_util"));
 	json_decref(root);
-	run_out_free(&r);
 	r = iopath_run("--name=n", "--ioengine=null", "--size=1m", NULL);
 	cr_assert_null(strstr(r.out, "Disk stats"));
 	run_out_free(&r);

@@ -267,9 +267,7 @@ Test(sweep, save_writes_the_store_with_labels_and_repeats)
 	cr_assert_not_null(strstr(r.err, "saved run 1 into"), "%s", r.err);
 	run_out_free(&r);
 	snprintf(db, sizeof(db), "--db=%s/store/iopath.db", dir);
-	r = iopath_run("results", "export", "latest", db, NULL);
-	cr_assert_eq(r.status, 0, "%s", r.err);
-	root = json_from_string(r.out);
+	root = iopath_out_json("results", "export", "latest", db, NULL);
 	cr_assert_str_eq(json_string_value(json_object_get(root, "name")), "nightly");
 	cr_assert_str_eq(json_string_value(json_object_get(json_object_get(root, "labels"), "qemu")),
 			 "8.2.1");
@@ -279,7 +277,6 @@ Test(sweep, save_writes_the_store_with_labels_and_repeats)
 	cr_assert(json_is_number(json_object_get(json_object_get(json_object_get(cell, "summary"),
 								   "iops"), "ci95_lo")));
 	json_decref(root);
-	run_out_free(&r);
 }
 
 static json_int_t first_cell_repeats(const char *path)
