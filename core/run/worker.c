@@ -557,7 +557,7 @@ static bool unlink_round_again(struct worker *w)
 }
 
 /*
- * A phase of the job ended at w->end_ns (from: its start): its time counts for the
+ * A phase of the job ended at w->time.end_ns (from: its start): its time counts for the
  * directions it did, as fio's update_runtime counts it. An I/O phase counts for the
  * directions the job does (reads also for verify_backlog's); the verify pass only for reads.
  */
