@@ -59,6 +59,13 @@ void iologs_init(struct iologs *L, const struct job_spec *job, uint64_t epoch_ns
 	L->max_value = job->log.max_value;
 }
 
+void iologs_rebase(struct iologs *L, uint64_t epoch_ns, uint64_t time_base_ms)
+{
+	L->epoch_ns = epoch_ns;
+	L->time_base_ms = time_base_ms;
+	L->lat_last_ms = L->hist_last_ms = 0;
+}
+
 /*
  * An array of size-byte elements with room for *cap, moved to one with room for twice as
  * many (first when empty); NULL, with the old one kept and the logs' error set to -ENOMEM,

@@ -100,6 +100,12 @@ void iologs_init(struct iologs *L, const struct job_spec *job, uint64_t epoch_ns
 		 uint64_t time_base_ms);
 
 /*
+ * The logs' time 0 moved to epoch_ns (time_base_ms as iologs_init's): ramp_time's end, where
+ * fio's reset_all_stats sets its epoch again, so the measured interval's samples start at 0.
+ */
+void iologs_rebase(struct iologs *L, uint64_t epoch_ns, uint64_t time_base_ms);
+
+/*
  * One completed read, write or trim (ddir 0, 1, 2) at time t_ns, that had priority prio.
  * slat is meaningful only when has_slat; clat_bin is clat's histogram bucket (for
  * write_hist_log).

@@ -11,6 +11,7 @@
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <time.h>
 #include <unistd.h>
 #include "io/buffer.h"
 #include "base/numapol.h"
@@ -89,6 +90,22 @@ static void stats_reset(struct worker *w)
 }
 
 /*
+ * log_unix_epoch, log_alternate_epoch: what the job's clock (log_alternate_epoch_clock_id,
+ * CLOCK_REALTIME by default) reads now, in ms, added to every log time (fio's alternate_epoch,
+ * read where its epoch is); 0 otherwise. job_finish refused a clock id the system lacks.
+ */
+uint64_t log_time_base_ms(const struct job_spec *job)
+{
+	struct timespec ts;
+
+	if (!job->log.unix_epoch && !job->log.alternate_epoch)
+		return 0;
+	if (clock_gettime((clockid_t)job->log.alternate_epoch_clock_id, &ts))
+		return 0;
+	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
+}
+
+/*
  * Start of the measured interval: after the start barrier, or when ramp_time ends. The I/O
  * done in the ramp counts against the job's size: as in fio 3.33, a size-based job measures
  * what is left of it after ramp_time, not its whole size again.
@@ -101,6 +118,8 @@ void measure_start(struct worker *w, uint64_t t)
 	w->next_progress_ns = t;
 	if (w->mixed)
 		mix_measure_start(w);
+	if (w->time.in_ramp && w->logs)
+		iologs_rebase(w->logs, t, log_time_base_ms(w->job));
 	w->time.in_ramp = false;
 	w->time.start_ns = t;
 	w->last_bw_ns = w->last_iops_ns = t;

@@ -374,6 +374,8 @@ void count_done(struct worker *w, struct io_req **reqs, unsigned n);
 
 /* Measured time starts now (after ramp_time): figures so far are dropped. */
 void measure_start(struct worker *w, uint64_t t);
+/* log_unix_epoch / log_alternate_epoch: the job's clock now in ms, added to log times (else 0). */
+uint64_t log_time_base_ms(const struct job_spec *job);
 
 /*
  * A completion that moved other than its full length (core/run/complete.c): an error, end

@@ -439,21 +439,6 @@ static void copy_finish(struct worker *w)
 }
 
 /* Append the worker's logs to their files (created empty by the runner). */
-/*
- * log_unix_epoch, log_alternate_epoch: what the job's clock (log_alternate_epoch_clock_id,
- * CLOCK_REALTIME by default) reads now, in ms, added to every log time (fio's alternate_epoch,
- * read where its epoch is); 0 otherwise. job_finish refused a clock id the system lacks.
- */
-static uint64_t log_time_base_ms(const struct job_spec *job)
-{
-	struct timespec ts;
-
-	if (!job->log.unix_epoch && !job->log.alternate_epoch)
-		return 0;
-	if (clock_gettime((clockid_t)job->log.alternate_epoch_clock_id, &ts))
-		return 0;
-	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
-}
 
 static void write_logs(struct worker *w)
 {

@@ -1013,3 +1013,28 @@ Test(fio_realjobs, invalidate_at_every_pass)
 	}
 	side_prefile = NULL;
 }
+
+/*
+ * ramp_time: a log's times count from the ramp's end, as fio's reset_all_stats sets its epoch
+ * again there: with a 1 s ramp and 200 ms measured after it, every time both tools log (clat
+ * averaged over 100 ms windows) is under 1000 ms, and the first window is logged near 100.
+ */
+Test(fio_realjobs, log_times_start_after_ramp_time)
+{
+	static const char text[] =
+		"[r]\nioengine=psync\nfilename=r.dat\nsize=1m\nbs=4k\nrw=randread\n"
+		"time_based\nruntime=200ms\nramp_time=1s\nthinktime=1ms\n"
+		"write_lat_log=r\nlog_avg_msec=100\n";
+	unsigned long long first = 0, last = 0;
+	struct side s;
+	unsigned t, n;
+
+	side_run_ok(&s, text, NULL, NULL);
+	for (t = 0; t < 2; t++) {
+		n = log_times(&s, t, "r_clat.1.log", &first, &last);
+		cr_expect_gt(n, 0u, "%s logged no clat window", t ? "iopath" : "fio");
+		cr_expect(first >= 100 && last < 1000, "%s: %u windows, times %llu..%llu ms",
+			  t ? "iopath" : "fio", n, first, last);
+	}
+	side_free(&s);
+}
