@@ -12,6 +12,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "base/clock.h"
 #include "base/testhold.h"
 #include "results/db.h"
 #include "results/db_pg.h"
@@ -268,17 +269,23 @@ static int sqlite_side_files(const char *path, struct iop_err *err)
 static int sqlite_settle(struct db *db, struct iop_err *err)
 {
 	const struct timespec pause = { 0, 20 * 1000 * 1000 };
+	uint64_t start = mono_ns();
 	unsigned waited_ms = 0;
 	int ret;
 
+	/*
+	 * The time waited is read from the clock: each try may itself wait in SQLite's busy
+	 * handler for up to the whole timeout (another writer holding the file locked), so
+	 * counting only the pauses between tries would wait about 50 timeouts instead of one.
+	 */
 	for (;;) {
 		ret = sqlite_claim(db, err);
 		if (!ret)
 			ret = db_exec(db, "PRAGMA journal_mode=WAL; PRAGMA foreign_keys=ON", err);
+		waited_ms = (unsigned)((mono_ns() - start) / 1000000);
 		if (ret != -EBUSY || waited_ms >= db_busy_timeout_ms())
 			break;
 		nanosleep(&pause, NULL);
-		waited_ms += 20;
 	}
 	if (ret == -EBUSY)
 		return iop_errf(err, ret, "--db %s: still locked by another writer after %u s; try again",
