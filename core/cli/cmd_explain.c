@@ -74,6 +74,7 @@ static int write_outputs(json_t *root, json_t *ex, bool json_out, const char *ou
 int cmd_explain(int argc, char **argv)
 {
 	struct results all, one;
+	struct seen_runs seen = { 0 };
 	struct iop_err err = { "" };
 	const char *output = NULL, *db = NULL, *v;
 	bool json_out = false, loaded = false;
@@ -115,7 +116,8 @@ int cmd_explain(int argc, char **argv)
 		}
 		if (!strncmp(argv[i], "--", 2))
 			continue;
-		if (results_load_set(argv[i], true, db, loaded ? &one : &all, &err)) {
+		/* one seen for every INPUT: a run given by two of them would count twice */
+		if (results_load_seen(argv[i], true, db, loaded ? &one : &all, &seen, &err)) {
 			fprintf(stderr, "iopath: explain: %s\n", err.msg);
 			goto out;
 		}
@@ -147,6 +149,7 @@ int cmd_explain(int argc, char **argv)
 out:
 	json_decref(ex);
 	json_decref(root);
+	seen_free(&seen);
 	if (loaded)
 		results_free(&all);
 	return code;

@@ -282,7 +282,7 @@ int seen_meet(struct seen_runs *s, const struct results *r, const char **first)
  * given twice): its samples would count as more repeats, so it is refused.
  */
 static int pool(struct results *out, struct results *src, struct seen_runs *seen,
-		struct iop_err *err)
+		unsigned before, struct iop_err *err)
 {
 	const char *first;
 	int ret = seen_meet(seen, src, &first);
@@ -296,7 +296,7 @@ static int pool(struct results *out, struct results *src, struct seen_runs *seen
 		results_free(src);
 		return ret;
 	}
-	if (seen->n == 1) {
+	if (seen->n == before + 1) {
 		*out = *src;
 		return 0;
 	}
@@ -307,7 +307,7 @@ static int pool(struct results *out, struct results *src, struct seen_runs *seen
 
 /* The runs a selector names, one by one, into out. */
 static int pool_selector(struct store *st, const char *sel, struct results *out,
-			 struct seen_runs *seen, struct iop_err *err)
+			 struct seen_runs *seen, unsigned before, struct iop_err *err)
 {
 	struct results r;
 	int64_t *ids;
@@ -322,19 +322,19 @@ static int pool_selector(struct store *st, const char *sel, struct results *out,
 		ret = store_load_run(st, ids[i], &r, err);
 		if (!ret) {
 			snprintf(r.source, sizeof(r.source), "%s run %" PRId64, st->db.where, ids[i]);
-			ret = pool(out, &r, seen, err);
+			ret = pool(out, &r, seen, before, err);
 		}
 	}
 	free(ids);
 	return ret;
 }
 
-int results_load_set(const char *spec, bool recursive, const char *db, struct results *out,
-		     struct iop_err *err)
+int results_load_seen(const char *spec, bool recursive, const char *db, struct results *out,
+		      struct seen_runs *seen, struct iop_err *err)
 {
 	struct str_list files = { 0 };
 	char *copy = strdup(spec), *tok, *save = NULL;
-	struct seen_runs seen = { 0 };
+	unsigned before = seen->n, met;
 	struct store st;
 	bool st_open = false;
 	struct results r;
@@ -343,6 +343,12 @@ int results_load_set(const char *spec, bool recursive, const char *db, struct re
 
 	if (!copy)
 		return iop_errf(err, -ENOMEM, "out of memory");
+	/* an empty element ("A.json,", "run:1,,run:2", ",,,") is a mistake: never dropped */
+	if (!*spec || *spec == ',' || spec[strlen(spec) - 1] == ',' || strstr(spec, ",,")) {
+		free(copy);
+		return iop_errf(err, -EINVAL, "'%s': an empty element in the list (accepted: result files, directories and run selectors, comma-separated)",
+				spec);
+	}
 	for (tok = strtok_r(copy, ",", &save); !ret && tok; tok = strtok_r(NULL, ",", &save)) {
 		if (!stat(tok, &sb) && S_ISDIR(sb.st_mode)) {
 			char **list;
@@ -362,7 +368,7 @@ int results_load_set(const char *spec, bool recursive, const char *db, struct re
 			if (!st_open && !(ret = store_open(&st, db ? db : store_default_db(), false, err)))
 				st_open = true;
 			if (!ret)
-				ret = pool_selector(&st, tok, out, &seen, err);
+				ret = pool_selector(&st, tok, out, seen, before, err);
 		} else {
 			ret = list_add(&files, tok);
 		}
@@ -370,19 +376,29 @@ int results_load_set(const char *spec, bool recursive, const char *db, struct re
 	free(copy);
 	if (st_open)
 		store_close(&st);
-	if (!ret && !files.n && !seen.n)
+	if (!ret && !files.n && seen->n == before)
 		ret = iop_errf(err, -EINVAL, "no result file given");
 	for (i = 0; !ret && i < files.n; i++)
 		if (!(ret = results_load(files.v[i], &r, err)))
-			ret = pool(out, &r, &seen, err);
-	if (!ret && (files.n > 1 || (files.n && seen.n > (unsigned)files.n)))
-		snprintf(out->source, sizeof(out->source), "%s (%u files/runs)", spec, seen.n);
-	else if (!ret && seen.n > 1)
+			ret = pool(out, &r, seen, before, err);
+	met = seen->n - before;
+	if (!ret && (files.n > 1 || (files.n && met > (unsigned)files.n)))
+		snprintf(out->source, sizeof(out->source), "%s (%u files/runs)", spec, met);
+	else if (!ret && met > 1)
 		snprintf(out->source, sizeof(out->source), "%s", spec);
-	if (ret && seen.n)
+	if (ret && met)
 		results_free(out);
-	seen_free(&seen);
 	free_list(files.v, files.n);
+	return ret;
+}
+
+int results_load_set(const char *spec, bool recursive, const char *db, struct results *out,
+		     struct iop_err *err)
+{
+	struct seen_runs seen = { 0 };
+	int ret = results_load_seen(spec, recursive, db, out, &seen, err);
+
+	seen_free(&seen);
 	return ret;
 }
 

@@ -81,6 +81,13 @@ struct seen_runs {
 	unsigned n;
 };
 
+/*
+ * results_load_set with the runs met by earlier sets in seen: a command pooling several
+ * arguments into one (explain) refuses a run that an earlier argument gave already.
+ */
+int results_load_seen(const char *spec, bool recursive, const char *db, struct results *out,
+		      struct seen_runs *seen, struct iop_err *err);
+
 /* Was a run with r's content met before (*first: its name then)? 1 yes, 0 no (now met), -ENOMEM. */
 int seen_meet(struct seen_runs *s, const struct results *r, const char **first);
 void seen_free(struct seen_runs *s);

@@ -64,6 +64,17 @@ Test(counted, a_file_given_twice_is_refused_not_pooled)
 	r = iopath_run("compare", a, b, NULL);
 	cr_assert_neq(r.status, 2, "two runs once each are refused: %s", r.err);
 	run_out_free(&r);
+	/* explain pools all its INPUTs: the same run as two of them counts twice too */
+	snprintf(dot, sizeof(dot), "%s/./A.json", dir);
+	r = iopath_run("explain", a, dot, NULL);
+	assert_given_twice(&r);
+	run_out_free(&r);
+	r = iopath_run("explain", a, dir, NULL);
+	assert_given_twice(&r);
+	run_out_free(&r);
+	r = iopath_run("explain", a, b, NULL);
+	cr_assert_eq(r.status, 0, "two runs once each are refused: %s", r.err);
+	run_out_free(&r);
 }
 
 Test(counted, a_database_run_given_twice_is_refused_not_pooled)
@@ -160,6 +171,7 @@ Test(counted, control_sequences_from_results_reach_no_terminal_raw)
 /* Lists and labels say what they mean: no element dropped, no label silently replaced. */
 Test(counted, empty_list_elements_and_repeated_labels_are_refused)
 {
+	char list[700];
 	struct run_out r;
 
 	two_runs();
@@ -184,6 +196,21 @@ Test(counted, empty_list_elements_and_repeated_labels_are_refused)
 	run_out_free(&r);
 	r = iopath_run("results", "import", a, "--db", db, NULL);
 	cr_assert_eq(r.status, 0, "%s", r.err);
+	run_out_free(&r);
+	/* compare's and explain's lists of files and selectors drop no element either */
+	snprintf(list, sizeof(list), "%s,", a);
+	r = iopath_run("compare", list, b, NULL);
+	cr_assert_eq(r.status, 2, "exit %d: %s", r.status, r.err);
+	cr_assert_not_null(strstr(r.err, "an empty element"), "%s", r.err);
+	run_out_free(&r);
+	snprintf(list, sizeof(list), "%s,,%s", a, b);
+	r = iopath_run("explain", list, NULL);
+	cr_assert_eq(r.status, 2, "exit %d: %s", r.status, r.err);
+	cr_assert_not_null(strstr(r.err, "an empty element"), "%s", r.err);
+	run_out_free(&r);
+	r = iopath_run("compare", ",,,", "run:1", "--db", db, NULL);
+	cr_assert_eq(r.status, 2, "exit %d: %s", r.status, r.err);
+	cr_assert_not_null(strstr(r.err, "an empty element"), "%s", r.err);
 	run_out_free(&r);
 	r = iopath_run("results", "export", ",,,", "--db", db, NULL);
 	cr_assert_eq(r.status, 2, "exit %d: %s", r.status, r.err);
