@@ -543,6 +543,18 @@ static void analyse_ladder(struct verdicts *v, const struct target_pts *t)
 	}
 	if (gain < 1.5) {
 		bool held = little >= 0.6;
+		const struct point *peak = lo;
+
+		for (i = 1; i < l.n; i++)
+			if (l.p[i]->f[F_IOPS] > peak->f[F_IOPS])
+				peak = l.p[i];
+		if (peak->f[F_IOPS] >= 1.5 * lo->f[F_IOPS]) {
+			/* a deeper point did scale: the flat ends are the machine changing, not the path */
+			note(v->notes, "IOPS reached %.0f at iodepth %u (%.2fx those at %u) yet were %.0f at %u (%.2fx): the ladder is inconsistent (load changed between its cells?), so serialized is not claimed",
+			     peak->f[F_IOPS], peak->qd, peak->f[F_IOPS] / lo->f[F_IOPS], lo->qd,
+			     hi->f[F_IOPS], hi->qd, gain);
+			return;
+		}
 		enum explain_conf c = EXPLAIN_MEDIUM;
 
 		if (held && growth < 0.5 * dr) {

@@ -123,6 +123,27 @@ Test(explain, one_in_flight_at_any_depth_is_serialized)
 	json_decref(t);
 }
 
+Test(explain, flat_ends_around_a_point_that_scaled_are_not_serialized)
+{
+	/*
+	 * A busy machine's ladder (measured): iodepth 4 gave 2.2x iodepth 1, then another
+	 * program's writes took the disk while 16 and 64 ran. The ends are flat, the path is not.
+	 */
+	const double iops[4] = { 947, 2073, 226, 995 }, lat[4] = { 1051, 1924, 64748, 52043 };
+	struct synth s;
+	json_t *t;
+	char *text;
+
+	synth_init(&s, NULL);
+	ladder(&s, iops, lat, 1);
+	t = explain(&s);
+	cr_assert_null(finding(t, "serialized"));
+	text = json_dumps(t, 0);
+	cr_assert_not_null(strstr(text, "the ladder is inconsistent"), "%s", text);
+	free(text);
+	json_decref(t);
+}
+
 Test(explain, scaling_to_the_top_is_latency_bound)
 {
 	const double iops[4] = { 1000, 4000, 15800, 62000 }, lat[4] = { 1000, 1000, 1010, 1030 };
