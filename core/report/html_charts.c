@@ -78,9 +78,30 @@ static void facets_free(struct facets *fc)
 	free(fc->of);
 }
 
+/*
+ * A facet's name: its rw and bs always (fio-plot's charts are per rw x bs; a sweep of one
+ * pattern and one block size is "randread bs=4k", not "all"), then its other varying keys.
+ */
+static void facet_name(const struct hset *s, const struct hcell *c, char *buf, size_t len)
+{
+	static const char *const skip[] = { "engine", "target", "iodepth", "rw", "bs", NULL };
+	const char *rw = hcell_get(c, "rw"), *bs = hcell_get(c, "bs");
+	char rest[160];
+	bool more;
+
+	hcell_name(s, c, skip, rest, sizeof(rest));
+	more = strcmp(rest, "all");
+	if (!*rw && !*bs) {
+		snprintf(buf, len, "%s", rest);
+		return;
+	}
+	if (snprintf(buf, len, "%s%s%s%s%s%s", rw, *rw && *bs ? " " : "", *bs ? "bs=" : "", bs,
+		     more ? " " : "", more ? rest : "") < 0)
+		buf[0] = '\0';
+}
+
 static int facets_load(struct facets *fc, const struct hset *s)
 {
-	static const char *const skip[] = { "engine", "target", "iodepth", NULL };
 	unsigned i, k;
 
 	memset(fc, 0, sizeof(*fc));
@@ -98,7 +119,7 @@ static int facets_load(struct facets *fc, const struct hset *s)
 		index_of(fc->tgt, &fc->nt, MAXV, hcell_get(c, "target"));
 		if (has_key(s, "iodepth"))
 			index_of(fc->qds, &fc->nq, MAXQ, hcell_get(c, "iodepth"));
-		hcell_name(s, c, skip, name, sizeof(name));
+		facet_name(s, c, name, sizeof(name));
 		for (k = 0; k < fc->n && strcmp(fc->name[k], name); k++)
 			;
 		if (k == fc->n)

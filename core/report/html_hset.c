@@ -155,7 +155,8 @@ void hcell_name(const struct hset *s, const struct hcell *c, const char *const *
 	for (i = 0; i < s->nkeys && used < len; i++) {
 		const char *k = s->keys[i], *v = hcell_get(c, k);
 
-		if (in_list(k, skip))
+		/* a key only some cells have (explain's fsync) is no part of the others' names */
+		if (in_list(k, skip) || !*v)
 			continue;
 		if (!strcmp(k, "engine") || !strcmp(k, "target") || !strcmp(k, "job") ||
 		    !strcmp(k, "workload") || !strcmp(k, "rw"))

@@ -43,7 +43,7 @@ void hset_free(struct hset *s);
 /* The cell's identity value for key, "" when absent. */
 const char *hcell_get(const struct hcell *c, const char *key);
 
-/* The cell's varying keys, except those in skip (NULL-terminated), as "k=v k=v". */
+/* The cell's varying keys it has, except those in skip (NULL-terminated), as "k=v k=v". */
 void hcell_name(const struct hset *s, const struct hcell *c, const char *const *skip, char *buf,
 		size_t len);
 

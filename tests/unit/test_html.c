@@ -466,3 +466,58 @@ Test(html, numbers_are_shown_short)
 	svg_fmt_num(b, sizeof(b), NAN);
 	cr_assert_str_eq(b, "-");
 }
+
+/* A cell of identity id (its key: key) with two repeats around base IOPS. */
+static json_t *cell_of(const char *key, json_t *id, double base)
+{
+	return json_pack("{s:s, s:s, s:o, s:s, s:[o,o]}", "key", key, "label", key, "identity", id,
+			 "status", "ok", "samples", sample(base, "j"), sample(base * 1.1, "j"));
+}
+
+static void render_cells(json_t *cells)
+{
+	json_t *doc = json_pack("{s:i, s:s, s:s, s:o}", "schema_version", 1, "kind", "sweep",
+				"name", "s", "cells", cells);
+	struct html_doc docs[] = { { HTML_RESULTS, doc, NULL, "s" } };
+	struct html_page p = { .title = "t", .nr = 1, .docs = docs };
+
+	render(&p);
+	json_decref(doc);
+}
+
+/* fio-plot's charts are per rw x bs: a sweep of one of each names its charts by them. */
+Test(html, charts_of_one_pattern_and_block_size_are_named_by_them)
+{
+	static const char *const eng[] = { "psync", "io_uring" }, *const qd[] = { "1", "8" };
+	json_t *cells = json_array();
+	char key[64];
+
+	for (unsigned e = 0; e < 2; e++)
+		for (unsigned q = 0; q < 2; q++) {
+			snprintf(key, sizeof(key), "%s-%s", eng[e], qd[q]);
+			json_array_append_new(cells, cell_of(key, json_pack("{s:s, s:s, s:s, s:s, s:s}",
+				"engine", eng[e], "iodepth", qd[q], "target", "disk", "rw", "randread",
+				"bs", "4k"), 1000.0 * (e + 1) * (q + 1)));
+		}
+	render_cells(cells);
+	cr_assert_not_null(strstr(page, "IOPS against iodepth: randread bs=4k"), "%s", page);
+	cr_assert_null(strstr(page, ": all<"), "a chart is named 'all'");
+}
+
+/* explain's cells: fsync only on the synced write; the others' names carry no "fsync=". */
+Test(html, a_key_a_cell_lacks_is_not_in_its_name)
+{
+	json_t *cells = json_array();
+
+	json_array_append_new(cells, cell_of("r1", json_pack("{s:s, s:s, s:s, s:s, s:s}", "engine",
+		"io_uring", "iodepth", "1", "target", "disk", "rw", "randread", "bs", "4k"), 5000));
+	json_array_append_new(cells, cell_of("r64", json_pack("{s:s, s:s, s:s, s:s, s:s}", "engine",
+		"io_uring", "iodepth", "64", "target", "disk", "rw", "randread", "bs", "4k"), 50000));
+	json_array_append_new(cells, cell_of("w", json_pack("{s:s, s:s, s:s, s:s, s:s, s:s}", "engine",
+		"psync", "iodepth", "1", "target", "disk", "rw", "randwrite", "bs", "4k", "fsync", "1"),
+		300));
+	render_cells(cells);
+	cr_assert_not_null(strstr(page, "randwrite bs=4k fsync=1"), "%s", page);
+	cr_assert_null(strstr(page, "fsync=<"), "an empty fsync= in a name");
+	cr_assert_null(strstr(page, "fsync= "), "an empty fsync= in a name");
+}
