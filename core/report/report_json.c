@@ -610,7 +610,7 @@ static json_t *machine_json(const struct run_results *r)
 {
 	const struct run_machine *m = &r->machine;
 	double disk = -1, disk_ios = 0, own = 0, own_ios = 0, laid = 0, workers_s = 0, wait_s = 0,
-	       oncpu_s = 0, cap = m->total_s > 0 ? m->total_s : 1;
+	       oncpu_s = 0, sched_in = 0, cap = m->total_s > 0 ? m->total_s : 1;
 	unsigned i, d, sched = 0, workers = 0;
 	struct disk_util u;
 	json_t *o;
@@ -635,6 +635,7 @@ static json_t *machine_json(const struct run_results *r)
 		workers_s += (double)r->res[i].run_sum_ns / 1e9;
 		wait_s += (double)r->res[i].runq_wait_ns / 1e9;
 		oncpu_s += (double)r->res[i].oncpu_ns / 1e9;
+		sched_in += (double)r->res[i].sched_in;
 	}
 	set(o, "own_ios", json_real(own_ios));
 	if (sched && sched == workers) {
@@ -643,6 +644,7 @@ static json_t *machine_json(const struct run_results *r)
 		set(o, "workers_s", json_real(workers_s));
 		set(o, "workers_on_cpu_s", json_real(oncpu_s));
 		set(o, "workers_runq_wait_s", json_real(wait_s));
+		set(o, "workers_sched_in", json_real(sched_in));
 	}
 	for (i = 0; r->disks && i < r->disks->nr; i++)
 		if (disk_set_util(r->disks, i, &u) &&

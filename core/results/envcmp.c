@@ -7,7 +7,7 @@
 #include "stats/rstats.h"
 
 enum { E_CPU, E_STEAL, E_LOAD, E_OTHER_DISK, E_OWN_DISK, E_TIME_IO, E_WAIT_IO, E_REST_IO, E_OTHER_IOS,
-       E_OWN_IOS, E_NR };
+       E_OWN_IOS, E_WAKES_IO, E_WAIT_WAKE, E_NR };
 
 static double field(const json_t *m, const char *key)
 {
@@ -20,13 +20,15 @@ static double field(const json_t *m, const char *key)
 static bool sample_env(const json_t *job, double v[E_NR])
 {
 	const json_t *m = json_object_get(json_object_get(job, "iopath"), "machine");
-	double wall = field(m, "wall_s"), ios = field(m, "own_ios");
+	double wall = field(m, "wall_s"), ios = field(m, "own_ios"), wakes = field(m, "workers_sched_in");
 
 	if (!json_is_object(m))
 		return false;
 	v[E_TIME_IO] = ios > 0 ? field(m, "workers_s") / ios : NAN;
 	v[E_WAIT_IO] = ios > 0 ? field(m, "workers_runq_wait_s") / ios : NAN;
 	v[E_REST_IO] = v[E_TIME_IO] - v[E_WAIT_IO];
+	v[E_WAKES_IO] = ios > 0 ? wakes / ios : NAN;
+	v[E_WAIT_WAKE] = wakes > 0 ? field(m, "workers_runq_wait_s") / wakes : NAN;
 	v[E_OTHER_IOS] = field(m, "other_disk_ios_per_s");
 	v[E_OWN_IOS] = wall > 0 && !isnan(v[E_OTHER_IOS]) ? ios / wall : NAN;
 	v[E_CPU] = field(m, "other_cpu");
@@ -77,6 +79,11 @@ static void acc_summary(struct env_acc *a, struct env_side *e)
 		e->time_per_io = median_of(a->v[E_TIME_IO], a->n[E_TIME_IO]);
 		e->wait_per_io = median_of(a->v[E_WAIT_IO], a->n[E_WAIT_IO]);
 		e->rest_per_io = median_of(a->v[E_REST_IO], a->n[E_REST_IO]);
+	}
+	e->wakes_per_io = e->wait_per_wake = NAN;
+	if (!isnan(e->wait_per_io) && a->n[E_WAKES_IO] == e->n && a->n[E_WAIT_WAKE] == e->n) {
+		e->wakes_per_io = median_of(a->v[E_WAKES_IO], a->n[E_WAKES_IO]);
+		e->wait_per_wake = median_of(a->v[E_WAIT_WAKE], a->n[E_WAIT_WAKE]);
 	}
 	e->other_ios = median_of(a->v[E_OTHER_IOS], a->n[E_OTHER_IOS]);
 	e->other_ios_q1 = a->n[E_OTHER_IOS] ? rstats_quantile(a->v[E_OTHER_IOS], a->n[E_OTHER_IOS], 0.25) : NAN;
@@ -143,12 +150,26 @@ bool env_explains(const struct env_side *b, const struct env_side *c, bool worse
 	const struct env_side *hi = worse_in_cur ? c : b, *lo = worse_in_cur ? b : c;
 	bool waits = !isnan(b->wait_per_io) && !isnan(c->wait_per_io) && !isnan(b->time_per_io) &&
 		     !isnan(c->time_per_io) && !isnan(b->rest_per_io) && !isnan(c->rest_per_io);
+	bool wakes = !isnan(b->wakes_per_io) && !isnan(c->wakes_per_io) && !isnan(b->wait_per_wake) &&
+		     !isnan(c->wait_per_wake);
 	bool reqs = !isnan(b->other_ios) && !isnan(c->other_ios) && !isnan(b->own_ios) &&
 		    !isnan(c->own_ios);
 
 	if (!b->n || !c->n)
 		return false;
-	if (waits) {
+	if (waits && wakes) {
+		double extra = hi->time_per_io - lo->time_per_io,
+		       waited = (hi->wait_per_wake - lo->wait_per_wake) * hi->wakes_per_io;
+
+		/* each wait grew by half the change or more: the machine's doing, not the path's */
+		if (extra > 0 && waited >= ENV_WAIT_SHARE * extra) {
+			snprintf(why, len, "the workers waited for a CPU %.0f us each time they woke in %s against "
+				 "%.0f us in %s (%.2f and %.2f times an I/O): %.0f%% of the %.0f us more each I/O took",
+				 1e6 * hi->wait_per_wake, more, 1e6 * lo->wait_per_wake, less, hi->wakes_per_io,
+				 lo->wakes_per_io, 100 * waited / extra, 1e6 * extra);
+			return true;
+		}
+	} else if (waits) {
 		double extra = hi->time_per_io - lo->time_per_io, waited = hi->wait_per_io - lo->wait_per_io;
 
 		/* the wait covers half the change or more: it grew at least as much as the rest */
@@ -202,6 +223,9 @@ void env_describe(const struct env_side *e, char *buf, size_t len)
 	if (n > 0 && (size_t)n < len && !isnan(e->wait_per_io))
 		n += snprintf(buf + n, len - n, ", CPU wait %.0f us of %.0f us an I/O", 1e6 * e->wait_per_io,
 			      1e6 * e->time_per_io);
+	if (n > 0 && (size_t)n < len && !isnan(e->wait_per_wake))
+		n += snprintf(buf + n, len - n, " (%.0f us at each of %.2f wakeups)", 1e6 * e->wait_per_wake,
+			      e->wakes_per_io);
 	if (n > 0 && (size_t)n < len && !isnan(e->other_disk))
 		n += snprintf(buf + n, len - n, ", other disk I/O %.1f MiB/s", e->other_disk / 1048576);
 	if (n > 0 && (size_t)n < len && !isnan(e->other_ios))

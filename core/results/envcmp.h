@@ -11,7 +11,11 @@
  *  - its workers waited on a run queue for a CPU longer per I/O than the faster side's by
  *    at least ENV_WAIT_SHARE of the extra time each I/O took (schedstat: what others' CPU
  *    work cost the run itself, not the machine's share of it): the wait grew at least as
- *    much as the rest of each I/O's time. (Asking also that the rest grow by no more than
+ *    much as the rest of each I/O's time. Where the workers' times put on a CPU were
+ *    recorded, the wait counted is only what each of those waits grew by, times the slower
+ *    side's number of them an I/O: a path that wakes its worker more often per I/O (a
+ *    second sleep, a retry) waits more per I/O on the same machine, and that is the path's
+ *    own doing, not a busier machine's. (Asking also that the rest grow by no more than
  *    the threshold was measured to call identical runs under steady load regressions: the
  *    rest varies with the same load, 71 against 90 us an I/O in one A/A compare.);
  *  - other processes' requests on the disk per second exceed the faster side's by at least
@@ -38,6 +42,9 @@ struct env_side {
 	 * worker time), NAN where not recorded; other processes' and the run's own disk
 	 * requests per second, NAN where not counted */
 	double time_per_io, wait_per_io, rest_per_io;	/* rest: each sample's time less wait */
+	/* the workers' times put on a CPU per I/O, and their run-queue wait per time (seconds);
+	 * NAN where not recorded */
+	double wakes_per_io, wait_per_wake;
 	double other_ios, own_ios;
 	double other_ios_q1, other_ios_q3;		/* quartiles over the samples */
 };

@@ -161,10 +161,11 @@ static void worker_result(struct job_result *one, const struct worker *w, struct
 		one->minf = (uint64_t)(w->ru_end.ru_minflt - w->ru_start.ru_minflt);
 	}
 	if (w->sched_valid && w->sched_end[0] >= w->sched_start[0] &&
-	    w->sched_end[1] >= w->sched_start[1]) {
+	    w->sched_end[1] >= w->sched_start[1] && w->sched_end[2] >= w->sched_start[2]) {
 		one->sched_workers = 1;
 		one->oncpu_ns = w->sched_end[0] - w->sched_start[0];
 		one->runq_wait_ns = w->sched_end[1] - w->sched_start[1];
+		one->sched_in = w->sched_end[2] - w->sched_start[2];
 	}
 	one->buf_huge = w->buf.huge;
 	if (w->kt_valid) {

@@ -47,12 +47,12 @@ static size_t read_small(const char *path, char *buf, size_t len)
 	return n;
 }
 
-bool machine_thread_sched(uint64_t v[2])
+bool machine_thread_sched(uint64_t v[3])
 {
 	char buf[128];
 
 	return read_small("/proc/thread-self/schedstat", buf, sizeof(buf)) &&
-	       sscanf(buf, "%" SCNu64 " %" SCNu64, &v[0], &v[1]) == 2;
+	       sscanf(buf, "%" SCNu64 " %" SCNu64 " %" SCNu64, &v[0], &v[1], &v[2]) == 3;
 }
 
 /*

@@ -29,9 +29,11 @@ void machine_span(const struct machine_snap *a, const struct machine_snap *b,
 /*
  * The calling thread's scheduler figures (/proc/thread-self/schedstat): v[0] the time it ran
  * on a CPU, v[1] the time it waited on a run queue for one (runnable, not running), in
- * nanoseconds since it started. False where the kernel keeps no schedstat.
+ * nanoseconds since it started, and v[2] the times it was put on a CPU (each wakeup or
+ * preemption's end; the waits of v[1] are theirs). False where the kernel keeps no
+ * schedstat.
  */
-bool machine_thread_sched(uint64_t v[2]);
+bool machine_thread_sched(uint64_t v[3]);
 
 /* The parsing, apart for the tests: /proc/stat's text into s->ticks; false if no cpu line. */
 bool machine_parse_stat(const char *text, struct machine_snap *s);

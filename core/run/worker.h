@@ -434,8 +434,9 @@ struct worker {
 	struct progress_log progress;	/* group_reporting: its progress at each sample */
 	struct rusage ru_start;
 	struct rusage ru_end;
-	/* schedstat at measure start and end: on a CPU, waiting on a run queue (ns) */
-	uint64_t sched_start[2], sched_end[2];
+	/* schedstat at measure start and end: on a CPU, waiting on a run queue (ns), times put
+	 * on a CPU */
+	uint64_t sched_start[3], sched_end[3];
 	bool sched_valid;		/* read at both ends */
 	uint64_t kt_start[2];		/* engine kernel thread usr/sys ns at measure start */
 	uint64_t kt_end[2];

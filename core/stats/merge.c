@@ -172,6 +172,7 @@ int result_merge(struct job_result *dst, const struct job_result *src)
 	dst->kt_workers += src->kt_workers;
 	dst->oncpu_ns += src->oncpu_ns;
 	dst->runq_wait_ns += src->runq_wait_ns;
+	dst->sched_in += src->sched_in;
 	dst->sched_workers += src->sched_workers;
 	for (i = 0; i < DEPTH_BUCKETS; i++) {
 		dst->depth[i] += src->depth[i];

@@ -143,9 +143,10 @@ struct job_result {
 	uint64_t kt_usr_ns, kt_sys_ns;
 	unsigned kt_workers;		/* workers whose engine had such a thread */
 	/* the workers' schedstat over the measured time, summed: on a CPU, and runnable but
-	 * waiting on a run queue for one (what others' CPU work cost them); sched_workers
-	 * counts those whose kernel reported it */
-	uint64_t oncpu_ns, runq_wait_ns;
+	 * waiting on a run queue for one (what others' CPU work cost them), and the times they
+	 * were put on a CPU (the waits' number: a wakeup or a preemption's end each);
+	 * sched_workers counts those whose kernel reported it */
+	uint64_t oncpu_ns, runq_wait_ns, sched_in;
 	unsigned sched_workers;
 	uint64_t depth[DEPTH_BUCKETS];	/* submissions seen at each in-flight depth */
 	/* fio's submit and complete lines: calls by I/Os they took (0, 1-4, 5-8, ..., >64) */

@@ -766,6 +766,10 @@ Test(compare, every_repeat_records_what_else_used_the_machine)
 		cr_assert_geq(json_number_value(json_object_get(m, "workers_runq_wait_s")), 0);
 		cr_assert_leq(json_number_value(json_object_get(m, "workers_runq_wait_s")) +
 				      json_number_value(json_object_get(m, "workers_on_cpu_s")), ws * 1.05 + 0.01);
+		/* a blocking read puts its worker back on a CPU at least once every few I/Os */
+		cr_assert(json_is_number(json_object_get(m, "workers_sched_in")), "schedstat's wakeups");
+		cr_assert_gt(json_number_value(json_object_get(m, "workers_sched_in")),
+			     json_number_value(json_object_get(m, "own_ios")) / 10);
 	}
 	json_decref(root);
 }

@@ -77,7 +77,8 @@ static struct env_side side(double cpu, double steal, double disk)
 	return (struct env_side){ .n = 3, .other_cpu = cpu, .steal = steal, .load1 = 1,
 				  .other_disk = disk, .own_disk = 40.0 * 1048576, .time_per_io = NAN,
 				  .wait_per_io = NAN, .rest_per_io = NAN, .other_ios = NAN, .own_ios = NAN,
-				  .other_ios_q1 = NAN, .other_ios_q3 = NAN };
+				  .other_ios_q1 = NAN, .other_ios_q3 = NAN, .wakes_per_io = NAN,
+				  .wait_per_wake = NAN };
 }
 
 /* A side that recorded its workers' wait and the disk's requests: per I/O in us, req/s. */
@@ -113,6 +114,40 @@ Test(envcmp, the_workers_cpu_wait_explains_a_slowdown_when_it_covers_half_the_ex
 	cr_assert(env_explains(&waited, &b, false, why, sizeof(why)), "BASE slower and waited: CUR better");
 	/* recorded wait replaces the machine's CPU share: 70 points more, no more waiting */
 	cr_assert_not(env_explains(&busier, &notenough, true, why, sizeof(why)), "%s", why);
+}
+
+/* A side that also recorded its workers' times put on a CPU: wakeups an I/O, us a wait. */
+static struct env_side woken(double us_per_io, double wakes_per_io, double wait_per_wake_us)
+{
+	struct env_side e = timed(0.9, us_per_io, wakes_per_io * wait_per_wake_us, 0);
+
+	e.wakes_per_io = wakes_per_io;
+	e.wait_per_wake = wait_per_wake_us / 1e6;
+	return e;
+}
+
+Test(envcmp, a_path_that_wakes_its_worker_more_often_is_not_excused_by_its_own_wait)
+{
+	/* 40 us a wait on both sides; CUR wakes 1.3 times an I/O (a second sleep), 100 -> 150 us */
+	struct env_side b = woken(100, 1.0, 40), own = woken(150, 1.3, 40),
+			busier = woken(150, 1.0, 80), some = woken(150, 1.3, 50);
+	char why[200];
+
+	/* per I/O it waited 52 against 40 us, 12 of 50 us more; and none of it is the machine's */
+	cr_assert_not(env_explains(&b, &own, true, why, sizeof(why)), "%s", why);
+	/* the same slowdown measured before wakeups were recorded: 64 of 100 us more waited */
+	own.wait_per_io = 104e-6;
+	own.time_per_io = 200e-6;
+	own.rest_per_io = 96e-6;
+	cr_assert_not(env_explains(&b, &own, true, why, sizeof(why)), "each wait as long: %s", why);
+	own.wakes_per_io = own.wait_per_wake = NAN;
+	cr_assert(env_explains(&b, &own, true, why, sizeof(why)), "no wakeups recorded: by the wait");
+	/* each wait twice as long: 40 of 50 us more is the machine's */
+	cr_assert(env_explains(&b, &busier, true, why, sizeof(why)), "%s", why);
+	cr_assert_not_null(strstr(why, "80 us each time they woke in CUR against 40 us in BASE"), "%s", why);
+	cr_assert_not_null(strstr(why, "80% of the 50 us more"), "%s", why);
+	/* 10 us more a wait at 1.3 wakeups: 13 of 50 us, the path's */
+	cr_assert_not(env_explains(&b, &some, true, why, sizeof(why)), "%s", why);
 }
 
 Test(envcmp, others_disk_requests_explain_it_at_a_quarter_of_the_runs_own)
