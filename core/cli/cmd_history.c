@@ -319,7 +319,7 @@ static json_t *history_root(const struct history_args *a, struct results *const 
 	json_object_set_new(root, "axis", json_string(axis));
 	json_object_set_new(root, "threshold", json_real(a->o.threshold));
 	json_object_set_new(root, "alpha", json_real(a->o.alpha));
-	json_object_set_new(root, "test", json_string("compare's: Welch t on the log repeats, one-sided against the threshold, Benjamini-Hochberg over each step's cells and metrics, between adjacent groups"));
+	json_object_set_new(root, "test", json_string("compare's: Welch t on the log repeats (ranks, the Hodges-Lehmann shift with Mann-Whitney, from 6 repeats a side), one-sided against the threshold, Benjamini-Hochberg over each step's cells and metrics, between adjacent groups"));
 	json_object_set_new(root, "exit_code", json_integer(verdict));
 	json_object_set_new(root, "outcome", json_string(outcome(verdict)));
 	json_object_set_new(root, "runs", json_integer(nr));

@@ -57,9 +57,16 @@ static double mean(const double *x, unsigned n)
 	return sum / n;
 }
 
-/* Nothing tested yet: no p, no bound. */
+void cmp_metric_release(struct cmp_metric *m)
+{
+	rstats_rank_shift_free(&m->rank);
+}
+
+/* Nothing tested yet: no p, no bound (what a test held released first). */
 static void metric_reset(struct cmp_metric *m)
 {
+	cmp_metric_release(m);
+	m->ranked = false;
 	m->ci_lo = m->ci_hi = m->level = m->p = m->p_adj = m->df = NAN;
 	m->gm_change = m->diff = m->se = m->detectable = NAN;
 	m->pairs = 0;
@@ -129,6 +136,41 @@ unsigned cmp_pairs(const double *xb, const double *tb, unsigned nb, const double
 	return pairs;
 }
 
+/*
+ * The rank test of the log repeats: the Hodges-Lehmann shift's direction decides the margin
+ * tested, Mann-Whitney tests a shift beyond it. A repeat 10 times slower counts as one rank,
+ * as one 10% slower does, so a few of them on either side neither fake a change nor hide one.
+ */
+static int rank_test(const double *lb, unsigned nb, const double *lc, unsigned nc,
+		     bool higher_better, const struct cmp_opts *o, struct cmp_metric *out)
+{
+	struct rank_shift r;
+	double margin;
+	bool drop;
+	int ret = rstats_rank_shift(lb, nb, lc, nc, 0, RSTATS_LESS, &r);
+
+	if (ret)
+		return ret;
+	drop = r.shift < 0;
+	if (drop)
+		margin = o->threshold < 1 ? log1p(-o->threshold) : -INFINITY;
+	else
+		margin = log1p(o->threshold);
+	rstats_rank_shift_free(&r);
+	ret = rstats_rank_shift(lb, nb, lc, nc, margin, drop ? RSTATS_LESS : RSTATS_GREATER, &r);
+	if (ret)
+		return ret;
+	out->ranked = true;
+	out->rank = r;
+	out->tested = true;
+	out->p = r.p;
+	out->df = NAN;
+	out->diff = r.shift;
+	out->se = NAN;
+	out->worse = higher_better ? r.shift < 0 : r.shift > 0;
+	return 0;
+}
+
 static int cmp_test_values(const double *xb, const double *tb, unsigned nb, const double *xc,
 			   const double *tc, unsigned nc, bool higher_better,
 			   const struct cmp_opts *o, struct cmp_metric *out)
@@ -142,6 +184,7 @@ static int cmp_test_values(const double *xb, const double *tb, unsigned nb, cons
 
 	out->nb = nb;
 	out->nc = nc;
+	out->rank.d = NULL;	/* out is filled here from nothing */
 	metric_reset(out);
 	if (!nb || !nc)
 		return -EINVAL;
@@ -195,6 +238,11 @@ static int cmp_test_values(const double *xb, const double *tb, unsigned nb, cons
 		np = cmp_pairs(xb, tb, nb, xc, tc, nc, pb, pc);
 	if (np < CMP_PAIRS_MIN)
 		np = 0;
+	out->gm_change = expm1(mean(lc, nc) - mean(lb, nb));
+	if (!np && nb >= CMP_RANK_MIN && nc >= CMP_RANK_MIN) {
+		ret = rank_test(lb, nb, lc, nc, higher_better, o, out);
+		goto out;
+	}
 	/* the direction the geometric means moved decides which margin is tested */
 	w.diff = np ? mean(pc, np) - mean(pb, np) : mean(lc, nc) - mean(lb, nb);
 	if (w.diff < 0)
@@ -215,7 +263,8 @@ static int cmp_test_values(const double *xb, const double *tb, unsigned nb, cons
 	out->df = w.df;
 	out->diff = w.diff;
 	out->se = w.se;
-	out->gm_change = expm1(w.diff);
+	if (np)
+		out->gm_change = expm1(w.diff);
 	out->worse = higher_better ? w.diff < 0 : w.diff > 0;
 out:
 	free(lb);
@@ -231,6 +280,12 @@ static void settle_one(struct cmp_metric *m, double level, unsigned family,
 {
 	double t = m->se > 0 ? rstats_t_quantile(level, m->df) * m->se : 0;
 
+	if (m->ranked) {
+		/* the rank test inverted: its bound, as a distance from the shift */
+		double b = rstats_rank_bound(&m->rank, m->diff < 0 ? RSTATS_LESS : RSTATS_GREATER, level);
+
+		t = m->diff < 0 ? b - m->diff : m->diff - b;
+	}
 	m->level = level;
 	if (m->diff < 0) {
 		m->ci_lo = -INFINITY;
@@ -654,8 +709,13 @@ static const struct cmp_metric *bw_twin(const struct cmp_row *row, const struct 
 		const struct cmp_metric *x = &row->met[k];
 
 		/* within the rounding of the stored bytes/s (whole bytes): a thousandth of the error */
-		if (x->m == MET_IOPS && x->tested && x->pairs == m->pairs && x->se > 0 &&
-		    fabs(x->diff - m->diff) <= 1e-3 * x->se && fabs(x->se - m->se) <= 1e-3 * x->se)
+		if (x->m != MET_IOPS || !x->tested || x->pairs != m->pairs || x->ranked != m->ranked)
+			continue;
+		/* ranks: the same order of every pair's difference, so the same shift and p */
+		if (x->ranked && fabs(x->diff - m->diff) <= 1e-6 && fabs(x->p - m->p) <= 1e-6 * x->p)
+			return x;
+		if (!x->ranked && x->se > 0 && fabs(x->diff - m->diff) <= 1e-3 * x->se &&
+		    fabs(x->se - m->se) <= 1e-3 * x->se)
 			return x;
 	}
 	return NULL;
@@ -677,8 +737,10 @@ static int settle(struct cmp_report *rep, const struct results *base, const stru
 		for (k = 0; k < rep->rows[i].nr; k++)
 			if (rep->rows[i].met[k].tested) {
 				rep->paired += rep->rows[i].met[k].pairs > 0;
-				if (!bw_twin(&rep->rows[i], &rep->rows[i].met[k]))
-					v[n++] = &rep->rows[i].met[k];
+				if (bw_twin(&rep->rows[i], &rep->rows[i].met[k]))
+					continue;
+				rep->ranked += rep->rows[i].met[k].ranked;
+				v[n++] = &rep->rows[i].met[k];
 			}
 	rep->tested = n;
 	rep->level = cmp_settle(v, n, o);
@@ -780,6 +842,11 @@ int compare_results(const struct results *base, const struct results *cur,
 
 void cmp_report_free(struct cmp_report *rep)
 {
+	unsigned i, k;
+
+	for (i = 0; rep->rows && i < rep->nr; i++)
+		for (k = 0; k < rep->rows[i].nr; k++)
+			cmp_metric_release(&rep->rows[i].met[k]);
 	free(rep->rows);
 	free(rep->only_base);
 	free(rep->only_cur);

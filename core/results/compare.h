@@ -6,6 +6,7 @@
 
 #include "results/envcmp.h"
 #include "results/results.h"
+#include "stats/rstats.h"
 
 /* The repeats a result needs on each side for compare to judge it (the --save default). */
 #define CMP_REPEAT_DEFAULT 3
@@ -35,6 +36,15 @@ struct cmp_opts {
  * and cancels in its ratio.
  */
 #define CMP_PAIRS_MIN 3
+
+/*
+ * Samples not taken in alternation with at least CMP_RANK_MIN repeats on each side (a sweep
+ * repeats a cell while its IOPS spread: a noisy cell) are judged by ranks, the
+ * Hodges-Lehmann shift of the log repeats with the Mann-Whitney test at the threshold,
+ * which a few very slow repeats cannot move; fewer, by Welch's t on the logs (the exact
+ * rank test cannot reach a small p from 3 repeats a side: 1 in 20 at best).
+ */
+#define CMP_RANK_MIN 6
 
 /* In the order rows are sorted (and a row's worst verdict chosen). */
 enum cmp_verdict {
@@ -67,6 +77,10 @@ struct cmp_metric {
 	double df;		/* the test's degrees of freedom */
 	double diff, se;	/* the test's log difference of the means and its standard error */
 	unsigned pairs;		/* the test paired this many alternating runs (0: Welch's) */
+	/* tested by ranks (CMP_RANK_MIN): diff is the Hodges-Lehmann shift of the logs, rank
+	 * keeps its pairs' differences for the bound (released by cmp_metric_release) */
+	bool ranked;
+	struct rank_shift rank;
 	/*
 	 * The smallest change (a drop or a rise, the way the means moved) the test could show
 	 * beyond the threshold at the spread it saw, at the compare's level; NAN when not
@@ -117,6 +131,7 @@ struct cmp_report {
 	unsigned failed, base_failed;	/* cells failed in CUR (not in BASE), failed in BASE */
 	unsigned tested;		/* metrics tested: the family the correction is over */
 	unsigned paired;		/* of them, tested in pairs of alternating runs */
+	unsigned ranked;		/* of them, tested by ranks */
 	double level;			/* the one-sided bounds' confidence level */
 	unsigned tails_unjudged;	/* tail percentiles left unjudged for want of I/Os or repeats */
 	unsigned unreliable_cells;	/* matched cells unreliable on either side */
@@ -129,7 +144,8 @@ struct cmp_report {
  * Judge one metric from its values on each side (all present, none NAN): fills out's
  * medians, change, bound, p, verdict and note (out->m is left alone), as a family of one
  * test. compare_results tests every metric so, then settles them together with
- * cmp_settle; the tests also drive it with simulated samples.
+ * cmp_settle; the tests also drive it with simulated samples. A metric tested by ranks
+ * holds memory until cmp_metric_release (cmp_report_free releases a report's).
  */
 int cmp_judge_values(const double *xb, unsigned nb, const double *xc, unsigned nc,
 		     bool higher_better, const struct cmp_opts *o, struct cmp_metric *out);
@@ -160,6 +176,9 @@ unsigned cmp_pairs(const double *xb, const double *tb, unsigned nb, const double
  * Returns that level.
  */
 double cmp_settle(struct cmp_metric *const *v, unsigned n, const struct cmp_opts *o);
+
+/* What a tested metric holds for its bound (a rank test's differences); its figures stay. */
+void cmp_metric_release(struct cmp_metric *m);
 
 int compare_results(const struct results *base, const struct results *cur,
 		    const struct cmp_opts *o, struct cmp_report *rep, struct iop_err *err);

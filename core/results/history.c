@@ -206,6 +206,7 @@ int history_steps(struct results *const *groups, unsigned n, enum metric_id m,
 				if (!row || (cm->verdict != CMP_REGRESSION && cm->verdict != CMP_IMPROVEMENT))
 					continue;
 				s = (struct hist_step){ row->base, row->cur, k, *cm };
+				s.m.rank.d = NULL;	/* the report's own: its figures are copied */
 				ret = add_step(steps, nr, &s);
 			}
 		}

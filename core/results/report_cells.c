@@ -538,6 +538,9 @@ void report_compare_text(FILE *f, const struct cmp_report *rep, const struct res
 		o->threshold * 100);
 	if (rep->paired)
 		fprintf(f, ", paired t on the %u metric(s) whose sides ran in alternation", rep->paired);
+	if (rep->ranked)
+		fprintf(f, ", ranks on the %u metric(s) with %u repeats a side or more: the Hodges-Lehmann shift, Mann-Whitney",
+			rep->ranked, CMP_RANK_MIN);
 	fprintf(f, "; Benjamini-Hochberg over the %u metric(s) tested, alpha %g", rep->tested, o->alpha);
 	if (rep->tested)
 		fprintf(f, ": bounds at %.4g%% one-sided", 100 * rep->level);
@@ -591,6 +594,8 @@ void report_compare_text(FILE *f, const struct cmp_report *rep, const struct res
 				snprintf(row[c++], TCELL, "-");
 			if (m->pairs)
 				snprintf(row[c++], TCELL, "%u/%u (%u pairs)", m->nb, m->nc, m->pairs);
+			else if (m->ranked)
+				snprintf(row[c++], TCELL, "%u/%u (ranks)", m->nb, m->nc);
 			else
 				snprintf(row[c++], TCELL, "%u/%u", m->nb, m->nc);
 			snprintf(row[c++], TCELL, "%s%s%.*s", verdict_text(m, o),
@@ -697,8 +702,10 @@ json_t *report_compare_json(const struct cmp_report *rep, const struct results *
 					  "tail_unjudged", m->tail_unjudged,
 					  "env_explained", m->env_explained));
 			json_object_update_missing_new(json_array_get(mets, json_array_size(mets) - 1),
-				json_pack("{s:i, s:o}", "pairs", (json_int_t)m->pairs,
-					  "detectable_change", num_or_null(m->detectable)));
+				json_pack("{s:i, s:o, s:s, s:o}", "pairs", (json_int_t)m->pairs,
+					  "detectable_change", num_or_null(m->detectable), "test",
+					  !m->tested ? "none" : m->pairs ? "paired" : m->ranked ? "rank" : "welch",
+					  "shift", num_or_null(m->ranked ? expm1(m->diff) : NAN)));
 		}
 		json_array_append_new(rows, json_pack("{s:s, s:s, s:O, s:s, s:s, s:o, s:o, s:o, s:b, s:b, s:f, s:f}",
 						      "label", r->base->label, "key", r->base->key,
@@ -730,10 +737,11 @@ json_t *report_compare_json(const struct cmp_report *rep, const struct results *
 	json_object_set_new(root, "cur", json_string(cur->source));
 	json_object_set_new(root, "threshold", json_real(o->threshold));
 	json_object_set_new(root, "alpha", json_real(o->alpha));
-	json_object_set_new(root, "test", json_string("Welch t on the log repeats (paired t on the log means of alternating runs where BASE and CUR ran in alternation, A B A B, 3 pairs or more), one-sided against the threshold; Benjamini-Hochberg over the tests of the compare; the one-sided bound of the geometric-mean change at ci_level"));
+	json_object_set_new(root, "test", json_sprintf("Welch t on the log repeats (paired t on the log means of alternating runs where BASE and CUR ran in alternation, A B A B, %u pairs or more; with %u repeats a side or more, not alternating, ranks: the Hodges-Lehmann shift of the log repeats with the Mann-Whitney test), one-sided against the threshold; Benjamini-Hochberg over the tests of the compare; the one-sided bound of the geometric-mean change (of the shift, for ranks) at ci_level", CMP_PAIRS_MIN, CMP_RANK_MIN));
 	json_object_set_new(root, "correction", json_string("benjamini-hochberg"));
 	json_object_set_new(root, "tests", json_integer(rep->tested));
 	json_object_set_new(root, "paired_tests", json_integer(rep->paired));
+	json_object_set_new(root, "ranked_tests", json_integer(rep->ranked));
 	json_object_set_new(root, "ci_level", num_or_null(rep->level));
 	json_object_set_new(root, "tails_unjudged", json_integer(rep->tails_unjudged));
 	json_object_set_new(root, "unreliable_cells", unrel);

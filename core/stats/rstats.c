@@ -191,6 +191,124 @@ int rstats_mann_whitney(const double *x, unsigned nx, const double *y, unsigned 
 	return 0;
 }
 
+static int by_value(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+int rstats_rank_shift(const double *x, unsigned nx, const double *y, unsigned ny, double margin,
+		      enum rstats_alt alt, struct rank_shift *r)
+{
+	unsigned N = nx + ny, i, j, k, n = nx * ny;
+	double *ym, *all, ties = 0;
+	struct mw_result mw;
+	int ret;
+
+	memset(r, 0, sizeof(*r));
+	if (!nx || !ny || alt == RSTATS_TWO_SIDED)
+		return -EINVAL;
+	r->d = malloc(n * sizeof(*r->d));
+	ym = malloc(ny * sizeof(*ym));
+	all = malloc(N * sizeof(*all));
+	if (!r->d || !ym || !all) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	for (j = 0, k = 0; j < ny; j++) {
+		ym[j] = y[j] - margin;
+		for (i = 0; i < nx; i++)
+			r->d[k++] = y[j] - x[i];
+	}
+	qsort(r->d, n, sizeof(*r->d), by_value);
+	r->nx = nx;
+	r->ny = ny;
+	r->shift = n % 2 ? r->d[n / 2] : (r->d[n / 2 - 1] + r->d[n / 2]) / 2;
+	/* W = #{y - margin > x}: small when the shift lies below the margin */
+	ret = rstats_mann_whitney(ym, ny, x, nx, alt, &mw);
+	if (ret)
+		goto out;
+	r->w = mw.w;
+	r->p = mw.p;
+	r->exact = mw.exact;
+	/* the pooled sample's ties, for the normal approximation's spread */
+	memcpy(all, x, nx * sizeof(*all));
+	memcpy(all + nx, ym, ny * sizeof(*all));
+	qsort(all, N, sizeof(*all), by_value);
+	for (i = 0; i < N; i = j) {
+		for (j = i + 1; j < N && all[j] == all[i]; j++)
+			;
+		ties += (double)(j - i) * (j - i) * (j - i) - (j - i);
+	}
+	r->sigma = N > 1 ? sqrt((n / 12.0) * ((N + 1) - ties / ((double)N * (N - 1)))) : 0;
+out:
+	free(ym);
+	free(all);
+	if (ret)
+		rstats_rank_shift_free(r);
+	return ret;
+}
+
+/* The smallest k with P(W <= k) >= a under the exact null (R's qwilcox); -1 without memory. */
+static long mw_quantile(unsigned nx, unsigned ny, double a)
+{
+	unsigned top = nx * ny, k;
+	long double *freq = malloc((top + 1) * sizeof(*freq)), total, acc = 0;
+	long q = (long)top;
+
+	if (!freq)
+		return -1;
+	total = mw_counts(nx, ny, freq);
+	for (k = 0; k <= top; k++) {
+		acc += freq[k];
+		if ((double)(acc / total) >= a) {
+			q = (long)k;
+			break;
+		}
+	}
+	free(freq);
+	return q;
+}
+
+double rstats_rank_bound(const struct rank_shift *r, enum rstats_alt alt, double level)
+{
+	long n = (long)r->nx * r->ny, k;
+	double a = 1 - level, c;
+
+	if (!r->d || !n || !(a > 0 && a < 1))
+		return NAN;
+	if (r->exact) {
+		/* reject at W <= qu - 1 (a shift below) or W >= n - qu + 1 (above): R's interval */
+		long qu = mw_quantile(r->nx, r->ny, a);
+
+		if (qu < 0)
+			return NAN;
+		if (qu == 0)	/* even W = 0 is not rare enough: no margin can be shown */
+			return alt == RSTATS_LESS ? INFINITY : -INFINITY;
+		if (alt == RSTATS_LESS)
+			return r->d[n - qu];		/* d_(n - qu + 1), 1-based */
+		return r->d[qu - 1];			/* d_(qu) */
+	}
+	if (!(r->sigma > 0))
+		return alt == RSTATS_LESS ? INFINITY : -INFINITY;
+	if (alt == RSTATS_LESS) {
+		/* below the margin: rejected while W < n/2 - 0.5 + sigma z_a, W = #{d > margin} */
+		c = n / 2.0 - 0.5 + r->sigma * gsl_cdf_ugaussian_Pinv(a);
+		k = (long)floor(n - c) + 1;		/* the first d_(k) with n - k < c */
+		return k > n ? INFINITY : r->d[k < 1 ? 0 : k - 1];
+	}
+	c = n / 2.0 + 0.5 + r->sigma * gsl_cdf_ugaussian_Qinv(a);
+	k = (long)ceil(n - c) - 1;			/* the last d_(k) with n - k > c */
+	return k < 0 ? -INFINITY : r->d[k >= n ? n - 1 : k];
+}
+
+void rstats_rank_shift_free(struct rank_shift *r)
+{
+	free(r->d);
+	r->d = NULL;
+}
+
 double rstats_mw_min_p(unsigned nx, unsigned ny, enum rstats_alt alt)
 {
 	double arrangements = 1;

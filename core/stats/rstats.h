@@ -70,6 +70,41 @@ int rstats_welch(const double *x, unsigned nx, const double *y, unsigned ny, dou
 int rstats_paired(const double *x, const double *y, unsigned n, double margin,
 		  enum rstats_alt alt, double level, struct welch_result *r);
 
+/*
+ * The shift of y against x, judged by ranks: the Hodges-Lehmann estimate (the median of
+ * y[j] - x[i] over every pair) and the Mann-Whitney test of a shift beyond margin (the test
+ * of y - margin against x, as R's wilcox.test(y, x, mu = margin, alternative = ...)
+ * computes it: exact without ties below 50 a side, else the normal approximation with the
+ * tie and continuity corrections). A few values far out on either side move neither: each
+ * counts as one rank whatever its size. d keeps every pair's difference, sorted, for the
+ * bound; free it with rstats_rank_shift_free.
+ */
+struct rank_shift {
+	double *d;		/* y[j] - x[i] for every pair, ascending: nx * ny of them */
+	unsigned nx, ny;
+	double shift;		/* the Hodges-Lehmann estimate: the median of d */
+	double w;		/* Mann-Whitney's W at the margin: pairs with d > margin, half the ties */
+	double p;		/* p of a shift beyond margin, the alternative asked */
+	double sigma;		/* the normal approximation's standard deviation of W (tie-corrected) */
+	bool exact;		/* p from the exact distribution */
+};
+
+/* alt RSTATS_LESS (a shift below margin) or RSTATS_GREATER; -EINVAL for an empty sample. */
+int rstats_rank_shift(const double *x, unsigned nx, const double *y, unsigned ny, double margin,
+		      enum rstats_alt alt, struct rank_shift *r);
+
+/*
+ * The one-sided bound of the shift at level (0.5..1) that the same test gives, inverted:
+ * for RSTATS_LESS the upper bound, the smallest margin the test would call the shift
+ * below; for RSTATS_GREATER the lower one. The test at a margin rejects at 1 - level
+ * exactly when the margin lies beyond this bound (R's exact interval where the test is
+ * exact; elsewhere the normal approximation with the spread of W at the margin tested).
+ * +-INFINITY when no margin could be shown.
+ */
+double rstats_rank_bound(const struct rank_shift *r, enum rstats_alt alt, double level);
+
+void rstats_rank_shift_free(struct rank_shift *r);
+
 /* The quantile p (0..1) of Student's t with df degrees of freedom. */
 double rstats_t_quantile(double p, double df);
 

@@ -25,8 +25,11 @@ struct rates {
  * TRIALS comparisons of n repeats against n, each repeat lognormal around its run's level
  * with a coefficient of variation cv; the run's level itself drifts by drift (sd, relative)
  * from run to run; CUR's true level is BASE's times (1 + change). IOPS: higher is better.
+ * With tail > 0, each repeat on either side is, with that chance, slow_by times slower (a
+ * repeat that met a stall: the tails of a busy machine).
  */
-static struct rates simulate(unsigned n, double cv, double drift, double change)
+static struct rates simulate_tails(unsigned n, double cv, double drift, double change, double tail,
+				   double slow_by)
 {
 	const struct cmp_opts o = { .threshold = 0.05, .alpha = 0.05, .metrics = 1 };
 	double sigma = sqrt(log1p(cv * cv)), xb[64], xc[64];
@@ -47,21 +50,31 @@ static struct rates simulate(unsigned n, double cv, double drift, double change)
 		for (i = 0; i < n; i++) {
 			xb[i] = exp(lb + gsl_ran_gaussian(rng, sigma));
 			xc[i] = exp(lc + gsl_ran_gaussian(rng, sigma));
+			if (tail > 0 && gsl_rng_uniform(rng) < tail)
+				xb[i] /= slow_by;
+			if (tail > 0 && gsl_rng_uniform(rng) < tail)
+				xc[i] /= slow_by;
 		}
 		cr_assert_eq(cmp_judge_values(xb, n, xc, n, true, &o, &m), 0);
 		r.regression += m.verdict == CMP_REGRESSION;
 		r.improvement += m.verdict == CMP_IMPROVEMENT;
 		r.inconclusive += m.inconclusive;
+		cmp_metric_release(&m);
 	}
 	gsl_rng_free(rng);
 	r.regression /= TRIALS;
 	r.improvement /= TRIALS;
 	r.inconclusive /= TRIALS;
 	if (getenv("IOPATH_SIM_PRINT"))
-		fprintf(stderr, "n=%u cv=%.0f%% drift=%.0f%% change=%+.0f%%: regression %.2f%%, improvement %.2f%%\n",
-			n, cv * 100, drift * 100, change * 100, 100 * r.regression,
+		fprintf(stderr, "n=%u cv=%.0f%% drift=%.0f%% change=%+.0f%% tails %.0f%% x%g: regression %.2f%%, improvement %.2f%%\n",
+			n, cv * 100, drift * 100, change * 100, tail * 100, slow_by, 100 * r.regression,
 			100 * r.improvement);
 	return r;
+}
+
+static struct rates simulate(unsigned n, double cv, double drift, double change)
+{
+	return simulate_tails(n, cv, drift, change, 0, 1);
 }
 
 Test(compare_sim, same_configuration_is_rarely_flagged)
@@ -130,6 +143,69 @@ Test(compare_sim, two_repeats_a_side_still_judge)
 	cr_assert_eq(r.inconclusive, 0);
 	cr_assert_geq(r.regression, 0.80, "found %g", r.regression);
 	cr_assert_leq(z.regression, 0.02, "%g", z.regression);
+}
+
+/* From CMP_RANK_MIN repeats a side: the rank test. Its false alarms stay as rare. */
+Test(compare_sim, the_rank_test_rarely_flags_the_same_configuration)
+{
+	/* at a spread ten times the threshold the test at it nears its level, alpha one-sided */
+	static const double cvs[] = { 0.05, 0.20, 0.50 }, most[] = { 0.005, 0.02, 0.04 };
+	unsigned i;
+
+	for (i = 0; i < sizeof(cvs) / sizeof(cvs[0]); i++) {
+		struct rates r = simulate(10, cvs[i], 0, 0);
+
+		cr_assert_leq(r.regression, most[i], "cv %g: %g of identical runs flagged", cvs[i], r.regression);
+		cr_assert_leq(r.improvement, most[i], "cv %g: %g", cvs[i], r.improvement);
+	}
+}
+
+Test(compare_sim, the_rank_test_finds_a_thirty_percent_drop_in_noisy_repeats)
+{
+	struct rates r5 = simulate(10, 0.05, 0, -0.30), r20 = simulate(10, 0.20, 0, -0.30);
+
+	cr_assert_geq(r5.regression, 0.99, "cv 5%%: found %g", r5.regression);
+	cr_assert_geq(r20.regression, 0.90, "cv 20%%: found %g", r20.regression);
+}
+
+/*
+ * A few repeats 10 times slower on either side (each with a chance of 15%): they neither
+ * fake a regression between identical runs nor hide a real 30% drop, where Welch's t on
+ * the logs (the test below CMP_RANK_MIN) is moved by them both ways.
+ */
+Test(compare_sim, a_few_very_slow_repeats_neither_fake_nor_hide_a_change)
+{
+	struct rates same = simulate_tails(10, 0.10, 0, 0, 0.15, 10);
+	struct rates drop = simulate_tails(10, 0.10, 0, -0.30, 0.15, 10);
+	struct rates welch_drop = simulate_tails(5, 0.10, 0, -0.30, 0.15, 10);
+
+	cr_assert_leq(same.regression, 0.02, "identical runs flagged %g", same.regression);
+	cr_assert_geq(drop.regression, 0.85, "a 30%% drop found %g", drop.regression);
+	cr_assert_lt(welch_drop.regression, drop.regression - 0.2, "Welch at 5 a side found %g",
+		     welch_drop.regression);
+}
+
+/* From CMP_RANK_MIN repeats a side: judged by ranks, its bound agreeing with its verdict. */
+Test(compare_judge, many_repeats_are_judged_by_ranks)
+{
+	const struct cmp_opts o = { .threshold = 0.05, .alpha = 0.05, .metrics = 1 };
+	/* CUR 30% lower; one BASE repeat 20 times slower, which drags BASE's mean of logs */
+	double b[] = { 1000, 1040, 980, 1010, 50, 995, 1020, 990 };
+	double c[] = { 700, 720, 690, 710, 705, 695, 715, 698 };
+	struct cmp_metric m = { 0 };
+
+	cr_assert_eq(cmp_judge_values(b, 8, c, 8, true, &o, &m), 0);
+	cr_assert(m.ranked);
+	cr_assert_eq(m.verdict, CMP_REGRESSION, "%s", m.note);
+	cr_assert_lt(m.ci_hi, -0.05, "bound %g", m.ci_hi);
+	cr_assert_float_eq(m.diff, log(0.7), 0.03, "shift %g", expm1(m.diff));
+	cr_assert_gt(m.gm_change, -0.2, "the geometric means moved only %g", m.gm_change);
+	cmp_metric_release(&m);
+	cr_assert_null(m.rank.d);
+	/* five a side: Welch's t on the logs, which that one repeat's spread defeats */
+	cr_assert_eq(cmp_judge_values(b, 5, c, 5, true, &o, &m), 0);
+	cr_assert_not(m.ranked);
+	cr_assert_neq(m.verdict, CMP_REGRESSION);
 }
 
 Test(compare_judge, no_spread_decides_by_the_threshold)

@@ -3,6 +3,10 @@
 #include <errno.h>
 #include <math.h>
 
+#include <gsl/gsl_randist.h>
+#include <gsl/gsl_rng.h>
+#include <stdlib.h>
+
 #include "stats/rstats.h"
 
 #define NELEM(a) (sizeof(a) / sizeof((a)[0]))
@@ -274,4 +278,115 @@ Test(rstats_paired, the_shared_level_cancels_in_each_pair)
 	cr_assert_eq(rstats_paired(x, y, 3, 0, RSTATS_LESS, 0.95, &r), 0);
 	cr_assert_float_eq(r.p, 1 - (1 - 5 / sqrt(27.0)) / 2, 1e-9);
 	cr_assert_eq(rstats_paired(x, y, 1, 0, RSTATS_LESS, 0.95, &r), -EINVAL);
+}
+
+Test(rstats_rank, the_shift_is_the_median_of_every_pairs_difference)
+{
+	/* y - x over the 9 pairs: -1 0 1 1 2 3 4 5 6: median 2 */
+	static const double x[] = { 1, 2, 3 }, y[] = { 2, 4, 7 };
+	struct rank_shift r;
+
+	cr_assert_eq(rstats_rank_shift(x, 3, y, 3, 0.5, RSTATS_GREATER, &r), 0);
+	cr_assert_float_eq(r.shift, 2, 1e-12);
+	cr_assert_float_eq(r.d[0], -1, 1e-12);
+	cr_assert_float_eq(r.d[8], 6, 1e-12);
+	/* 7 of the 9 differences above 0.5; exact for 3 and 3: P(W >= 7) = 4/20 */
+	cr_assert(r.exact);
+	cr_assert_float_eq(r.w, 7, 1e-12);
+	cr_assert_float_eq(r.p, 0.2, 1e-12);
+	rstats_rank_shift_free(&r);
+	cr_assert_null(r.d);
+	cr_assert_eq(rstats_rank_shift(x, 0, y, 3, 0, RSTATS_LESS, &r), -EINVAL);
+	cr_assert_eq(rstats_rank_shift(x, 3, y, 3, 0, RSTATS_TWO_SIDED, &r), -EINVAL);
+}
+
+/* R's exact interval for 3 and 3: at 90% one-sided the bound is the largest difference (qu 1). */
+Test(rstats_rank, the_exact_bound_is_rs_interval)
+{
+	static const double x[] = { 1, 2, 3 }, y[] = { 2, 4, 7 };
+	struct rank_shift r;
+
+	cr_assert_eq(rstats_rank_shift(x, 3, y, 3, 0.5, RSTATS_LESS, &r), 0);
+	cr_assert_float_eq(rstats_rank_bound(&r, RSTATS_LESS, 0.90), 6, 1e-12);
+	cr_assert_float_eq(rstats_rank_bound(&r, RSTATS_GREATER, 0.90), -1, 1e-12);
+	/* P(W <= 1) = 2/20: at 85% qu is 2, the second from either end */
+	cr_assert_float_eq(rstats_rank_bound(&r, RSTATS_LESS, 0.85), 5, 1e-12);
+	cr_assert_float_eq(rstats_rank_bound(&r, RSTATS_GREATER, 0.85), 0, 1e-12);
+	/* 1 in 20 at best: at 95% and beyond nothing can be shown */
+	cr_assert(isinf(rstats_rank_bound(&r, RSTATS_LESS, 0.96)));
+	cr_assert_gt(rstats_rank_bound(&r, RSTATS_LESS, 0.96), 0);
+	rstats_rank_shift_free(&r);
+}
+
+/*
+ * The bound is the test inverted: a margin just beyond it is shown at 1 - level, one just
+ * inside is not, for the exact distribution (8 and 9) and the normal approximation (60
+ * and 55), both ways.
+ */
+static void bound_inverts_test(unsigned nx, unsigned ny, unsigned long seed)
+{
+	static const double levels[] = { 0.9, 0.95, 0.99, 0.999 };
+	gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+	double x[64], y[64];
+	unsigned i, l, a;
+
+	cr_assert_not_null(rng);
+	gsl_rng_set(rng, seed);
+	for (i = 0; i < nx; i++)
+		x[i] = gsl_ran_gaussian(rng, 1);
+	for (i = 0; i < ny; i++)
+		y[i] = gsl_ran_gaussian(rng, 1) - 1;
+	for (a = 0; a < 2; a++) {
+		enum rstats_alt alt = a ? RSTATS_GREATER : RSTATS_LESS;
+
+		for (l = 0; l < NELEM(levels); l++) {
+			struct rank_shift r, in, out;
+			double b, gap = INFINITY;
+			unsigned k;
+
+			cr_assert_eq(rstats_rank_shift(x, nx, y, ny, 0, alt, &r), 0);
+			b = rstats_rank_bound(&r, alt, levels[l]);
+			cr_assert(isfinite(b), "%u/%u at %g", nx, ny, levels[l]);
+			for (k = 1; k < nx * ny; k++)
+				if (r.d[k] > r.d[k - 1])
+					gap = fmin(gap, r.d[k] - r.d[k - 1]);
+			/* beyond the bound: below it for a shift below, above it for one above */
+			cr_assert_eq(rstats_rank_shift(x, nx, y, ny, b + (a ? -1 : 1) * gap / 4, alt, &out), 0);
+			cr_assert_eq(rstats_rank_shift(x, nx, y, ny, b + (a ? 1 : -1) * gap / 4, alt, &in), 0);
+			cr_assert_eq(out.exact, nx < 50 && ny < 50);
+			cr_assert_lt(out.p, 1 - levels[l], "%u/%u alt %u level %g: beyond p %g", nx, ny, a,
+				     levels[l], out.p);
+			cr_assert_geq(in.p, 1 - levels[l], "%u/%u alt %u level %g: inside p %g", nx, ny, a,
+				      levels[l], in.p);
+			rstats_rank_shift_free(&r);
+			rstats_rank_shift_free(&in);
+			rstats_rank_shift_free(&out);
+		}
+	}
+	gsl_rng_free(rng);
+}
+
+Test(rstats_rank, the_bound_is_the_test_inverted)
+{
+	bound_inverts_test(8, 9, 3);
+	bound_inverts_test(60, 55, 5);
+}
+
+/* One value 20 times out moves the shift by at most one rank's worth; the means' by far more. */
+Test(rstats_rank, a_far_outlier_moves_the_shift_little)
+{
+	double x[] = { 0.1, -0.2, 0.05, 0.3, -0.1, 0.0, 0.2, -0.05 };
+	double y[] = { 0.12, -0.1, 0.0, 0.25, -0.15, 0.1, 0.05, -0.02 };
+	struct rank_shift a, b;
+	struct welch_result wa, wb;
+
+	cr_assert_eq(rstats_rank_shift(x, 8, y, 8, 0, RSTATS_LESS, &a), 0);
+	cr_assert_eq(rstats_welch(x, 8, y, 8, 0, RSTATS_LESS, 0.95, &wa), 0);
+	y[0] = -3;	/* one repeat 20 times slower, in logs */
+	cr_assert_eq(rstats_rank_shift(x, 8, y, 8, 0, RSTATS_LESS, &b), 0);
+	cr_assert_eq(rstats_welch(x, 8, y, 8, 0, RSTATS_LESS, 0.95, &wb), 0);
+	cr_assert_lt(fabs(b.shift - a.shift), 0.1, "shift %g -> %g", a.shift, b.shift);
+	cr_assert_gt(fabs(wb.diff - wa.diff), 0.3, "mean difference %g -> %g", wa.diff, wb.diff);
+	rstats_rank_shift_free(&a);
+	rstats_rank_shift_free(&b);
 }
