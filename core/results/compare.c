@@ -171,6 +171,44 @@ static int rank_test(const double *lb, unsigned nb, const double *lc, unsigned n
 	return 0;
 }
 
+/*
+ * Can these values be tested on a log scale? Not from fewer than 2 a side, nor with a
+ * repeat that measured 0 (all zeros are unchanged): false with out's verdict and note.
+ */
+static bool testable(const double *xb, unsigned nb, const double *xc, unsigned nc,
+		     struct cmp_metric *out)
+{
+	unsigned i, zeros = 0;
+
+	if (nb < 2 || nc < 2) {
+		out->verdict = CMP_UNJUDGED;
+		out->inconclusive = true;
+		if (nb < 2 && nc < 2)
+			snprintf(out->note, sizeof(out->note),
+				 "single samples, no test possible (use --repeat %u)", CMP_REPEAT_DEFAULT);
+		else
+			snprintf(out->note, sizeof(out->note),
+				 "%u vs %u repeats: the test needs 2 a side (use --repeat %u)", nb, nc,
+				 CMP_REPEAT_DEFAULT);
+		return false;
+	}
+	for (i = 0; i < nb; i++)
+		zeros += !(xb[i] > 0);
+	for (i = 0; i < nc; i++)
+		zeros += !(xc[i] > 0);
+	if (zeros) {
+		bool all_zero = zeros == nb + nc;
+
+		out->verdict = all_zero ? CMP_UNCHANGED : CMP_UNJUDGED;
+		out->inconclusive = !all_zero;
+		if (!all_zero)
+			snprintf(out->note, sizeof(out->note),
+				 "%u repeat(s) measured 0: no test on a log scale", zeros);
+		return false;
+	}
+	return true;
+}
+
 static int cmp_test_values(const double *xb, const double *tb, unsigned nb, const double *xc,
 			   const double *tc, unsigned nc, bool higher_better,
 			   const struct cmp_opts *o, struct cmp_metric *out)
@@ -179,7 +217,7 @@ static int cmp_test_values(const double *xb, const double *tb, unsigned nb, cons
 	unsigned np = 0;
 	struct rsummary sb, sc;
 	struct welch_result w;
-	unsigned i, zeros = 0;
+	unsigned i;
 	int ret = 0;
 
 	out->nb = nb;
@@ -195,32 +233,8 @@ static int cmp_test_values(const double *xb, const double *tb, unsigned nb, cons
 	out->cv_base = sb.cv;
 	out->cv_cur = sc.cv;
 	out->change = sb.median != 0 ? sc.median / sb.median - 1 : (sc.median != 0 ? INFINITY : 0);
-	if (nb < 2 || nc < 2) {
-		out->verdict = CMP_UNJUDGED;
-		out->inconclusive = true;
-		if (nb < 2 && nc < 2)
-			snprintf(out->note, sizeof(out->note),
-				 "single samples, no test possible (use --repeat %u)", CMP_REPEAT_DEFAULT);
-		else
-			snprintf(out->note, sizeof(out->note),
-				 "%u vs %u repeats: the test needs 2 a side (use --repeat %u)", nb, nc,
-				 CMP_REPEAT_DEFAULT);
+	if (!testable(xb, nb, xc, nc, out))
 		return 0;
-	}
-	for (i = 0; i < nb; i++)
-		zeros += !(xb[i] > 0);
-	for (i = 0; i < nc; i++)
-		zeros += !(xc[i] > 0);
-	if (zeros) {
-		bool all_zero = zeros == nb + nc;
-
-		out->verdict = all_zero ? CMP_UNCHANGED : CMP_UNJUDGED;
-		out->inconclusive = !all_zero;
-		if (!all_zero)
-			snprintf(out->note, sizeof(out->note),
-				 "%u repeat(s) measured 0: no test on a log scale", zeros);
-		return 0;
-	}
 	lb = malloc(nb * sizeof(*lb));
 	lc = malloc(nc * sizeof(*lc));
 	pb = malloc((nb + nc) * sizeof(*pb));

@@ -525,15 +525,9 @@ static void undetectable_lines(FILE *f, const struct cmp_report *rep)
 	}
 }
 
-void report_compare_text(FILE *f, const struct cmp_report *rep, const struct results *base,
-			 const struct results *cur, const struct cmp_opts *o)
+/* What a regression is and how the compare tested it, one line. */
+static void method_line(FILE *f, const struct cmp_report *rep, const struct cmp_opts *o)
 {
-	struct table t = { 0 };
-	char (*row)[TCELL], eb[160], ec[160];
-	unsigned i, k, c, fails = 0;
-
-	describe_side(f, "BASE", base);
-	describe_side(f, "CUR", cur);
 	fprintf(f, "a regression: shown to be worse by more than %g%%: the one-sided bound of the change lies beyond it (Welch t on the log repeats",
 		o->threshold * 100);
 	if (rep->paired)
@@ -545,6 +539,18 @@ void report_compare_text(FILE *f, const struct cmp_report *rep, const struct res
 	if (rep->tested)
 		fprintf(f, ": bounds at %.4g%% one-sided", 100 * rep->level);
 	fputs(")\n", f);
+}
+
+void report_compare_text(FILE *f, const struct cmp_report *rep, const struct results *base,
+			 const struct results *cur, const struct cmp_opts *o)
+{
+	struct table t = { 0 };
+	char (*row)[TCELL], eb[160], ec[160];
+	unsigned i, k, c, fails = 0;
+
+	describe_side(f, "BASE", base);
+	describe_side(f, "CUR", cur);
+	method_line(f, rep, o);
 	for (i = 0; i < rep->nr_warn; i++)
 		fprintf(f, "warning: %s\n", rep->warn[i]);
 	for (i = 0; i < rep->nr_changed; i++)
@@ -659,6 +665,19 @@ static json_t *reason_json(const struct cell *c)
 	return c->reason ? json_string(c->reason) : json_null();
 }
 
+/* How the compare tested: the threshold, the tests, the correction and the bounds' level. */
+static void method_json(json_t *root, const struct cmp_report *rep, const struct cmp_opts *o)
+{
+	json_object_set_new(root, "threshold", json_real(o->threshold));
+	json_object_set_new(root, "alpha", json_real(o->alpha));
+	json_object_set_new(root, "test", json_sprintf("Welch t on the log repeats (paired t on the log means of alternating runs where BASE and CUR ran in alternation, A B A B, %u pairs or more; with %u repeats a side or more, not alternating, ranks: the Hodges-Lehmann shift of the log repeats with the Mann-Whitney test), one-sided against the threshold; Benjamini-Hochberg over the tests of the compare; the one-sided bound of the geometric-mean change (of the shift, for ranks) at ci_level", CMP_PAIRS_MIN, CMP_RANK_MIN));
+	json_object_set_new(root, "correction", json_string("benjamini-hochberg"));
+	json_object_set_new(root, "tests", json_integer(rep->tested));
+	json_object_set_new(root, "paired_tests", json_integer(rep->paired));
+	json_object_set_new(root, "ranked_tests", json_integer(rep->ranked));
+	json_object_set_new(root, "ci_level", num_or_null(rep->level));
+}
+
 json_t *report_compare_json(const struct cmp_report *rep, const struct results *base,
 			    const struct results *cur, const struct cmp_opts *o)
 {
@@ -735,14 +754,7 @@ json_t *report_compare_json(const struct cmp_report *rep, const struct results *
 		json_array_append_new(oc, json_string(rep->only_cur[i]->label));
 	json_object_set_new(root, "base", json_string(base->source));
 	json_object_set_new(root, "cur", json_string(cur->source));
-	json_object_set_new(root, "threshold", json_real(o->threshold));
-	json_object_set_new(root, "alpha", json_real(o->alpha));
-	json_object_set_new(root, "test", json_sprintf("Welch t on the log repeats (paired t on the log means of alternating runs where BASE and CUR ran in alternation, A B A B, %u pairs or more; with %u repeats a side or more, not alternating, ranks: the Hodges-Lehmann shift of the log repeats with the Mann-Whitney test), one-sided against the threshold; Benjamini-Hochberg over the tests of the compare; the one-sided bound of the geometric-mean change (of the shift, for ranks) at ci_level", CMP_PAIRS_MIN, CMP_RANK_MIN));
-	json_object_set_new(root, "correction", json_string("benjamini-hochberg"));
-	json_object_set_new(root, "tests", json_integer(rep->tested));
-	json_object_set_new(root, "paired_tests", json_integer(rep->paired));
-	json_object_set_new(root, "ranked_tests", json_integer(rep->ranked));
-	json_object_set_new(root, "ci_level", num_or_null(rep->level));
+	method_json(root, rep, o);
 	json_object_set_new(root, "tails_unjudged", json_integer(rep->tails_unjudged));
 	json_object_set_new(root, "unreliable_cells", unrel);
 	json_object_set_new(root, "cv_warn", json_real(CV_WARN_DEFAULT));

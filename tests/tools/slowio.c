@@ -13,7 +13,10 @@
  *   The hold is a sleep of the calling thread (timer slack 1 ns), so a slowed request wakes
  *   its thread twice (the I/O, the sleep's end) where a slower device would wake it once:
  *   on a busy machine the second wakeup adds a wait for a CPU, which iopath.machine records
- *   as the workers' run-queue wait (make verdict-test prints it with every miss). The ways
+ *   as the workers' run-queue wait. It records the wakeups too (workers_sched_in: measured
+ *   1.2-1.4 an I/O slowed against 1.0 plain, each wait as long), and compare counts as the
+ *   environment's only what each wait grew by, so this wait, the slowed run's own, does not
+ *   excuse the slowdown (make verdict-test prints both with every miss). The ways
  *   round it measured worse: spinning instead loses the thread its share of the CPU to the
  *   scheduler's fairness (4-10x slower, not 1.43x), and a helper thread sleeping for it and
  *   waking it through a semaphore (making the call itself or not) changed how long the
