@@ -368,8 +368,8 @@ lab: static
 # all sides, drift (the load starting after the first side), A/B with each CUR side 30% slower
 # (build/slowio.so preloaded: every direct read held 1/0.7 of its own time); prints each
 # compare's measured change (median CUR/BASE IOPS), each miss with why, the rates, and fails
-# only on its own goals. VERDICT_PAIRS compares of each kind (default 20: about 11-13
-# minutes on the shared machine at load 15-25; .ci/run gives 10: about 6).
+# only on its own goals. VERDICT_PAIRS compares of each kind (default 20: about 14 minutes
+# on the shared machine at load 11-21; .ci/run gives 10: about 7).
 verdict-test: iopath $(SLOWIO)
 	IOPATH_BIN=$(CURDIR)/iopath SLOWIO_LIB=$(CURDIR)/$(SLOWIO) scripts/verdict-test
 

@@ -168,6 +168,18 @@ Test(compare_sim, the_rank_test_finds_a_thirty_percent_drop_in_noisy_repeats)
 	cr_assert_geq(r20.regression, 0.90, "cv 20%%: found %g", r20.regression);
 }
 
+/* docs/sweeps.md's rows at 10 repeats: a 10% drop, and both drops at a 50% spread */
+Test(compare_sim, the_rank_test_loses_power_with_the_spread_as_welch_does)
+{
+	struct rates d5 = simulate(10, 0.05, 0, -0.10), d20 = simulate(10, 0.20, 0, -0.10);
+	struct rates d50 = simulate(10, 0.50, 0, -0.10), r50 = simulate(10, 0.50, 0, -0.30);
+
+	cr_assert_geq(d5.regression, 0.40, "cv 5%%: a 10%% drop found %g", d5.regression);
+	cr_assert_lt(d20.regression, d5.regression, "%g against %g", d20.regression, d5.regression);
+	cr_assert_lt(d50.regression, d20.regression + 0.02, "%g", d50.regression);
+	cr_assert_gt(r50.regression, d50.regression, "30%% %g, 10%% %g", r50.regression, d50.regression);
+}
+
 /*
  * A few repeats 10 times slower on either side (each with a chance of 15%): they neither
  * fake a regression between identical runs nor hide a real 30% drop, where Welch's t on
