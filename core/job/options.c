@@ -134,6 +134,10 @@ static int set_typed(struct job_spec *job, const struct opt_def *o, const char *
 					o->name, o->size - 1);
 		if (!strcmp(o->name, "name") && !*val)
 			return iop_errf(err, -EINVAL, "option name: a job name may not be empty");
+		/* fio refuses an empty text option ("filename=") and drops the job */
+		if (!*val)
+			return iop_errf(err, -EINVAL, "option %s: an empty value (accepted: %s; "
+					"leave the line out for the default)", o->name, o->help);
 		memcpy(field, val, strlen(val) + 1);
 		return 0;
 	case OPT_BOOL:

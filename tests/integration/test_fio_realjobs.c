@@ -336,6 +336,36 @@ Test(fio_realjobs, values_fio_accepts_are_accepted_and_its_refusals_refused)
 	parse_agrees("[a]\nioengine=null\nsize=1m\ndirect=2\n", false);
 }
 
+/*
+ * A text option given empty ("filename=", as a template leaves it for its harness to fill)
+ * is refused by both, in a job section, in [global] and on the command line; the same
+ * options given a value are accepted.
+ */
+Test(fio_realjobs, empty_text_options_are_refused_as_fio)
+{
+	static const char *const names[] = { "filename", "directory", "description",
+					     "filename_format", "write_iolog", "wait_for" };
+	char text[256];
+	unsigned i;
+
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		snprintf(text, sizeof(text), "[a]\nioengine=null\nsize=1m\n%s=\n", names[i]);
+		parse_agrees(text, false);
+	}
+	parse_agrees("[global]\nfilename=\nioengine=null\nsize=1m\n[a]\n", false);
+	parse_agrees("[global]\nfilename=f1\ndirectory=.\ndescription=d\nioengine=null\n"
+		     "size=1m\n[a]\n", true);
+
+	struct side s;
+	static const char *const cli[] = { "--filename=", "--parse-only", NULL };
+
+	side_run(&s, "[a]\nioengine=null\nsize=1m\n", cli);
+	cr_expect_neq(s.out[0].status, 0, "fio accepts --filename=");
+	cr_expect_eq(s.out[1].status, 2, "iopath exits %d: %s", s.out[1].status, s.out[1].err);
+	cr_expect(strstr(s.out[1].err, "filename: an empty value"), "%s", s.out[1].err);
+	side_free(&s);
+}
+
 /* create_only: the file laid out, no I/O counted; --append-terse: a terse line too. */
 Test(fio_realjobs, create_only_lays_out_and_append_terse_adds_the_terse_line)
 {
