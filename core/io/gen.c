@@ -57,6 +57,30 @@ void frand32_seed(struct frand32 *r, uint32_t seed)
 		taus88(r->s);
 }
 
+void frand_seed(struct frand *r, uint64_t seed, bool use64)
+{
+	/* fio's __init_rand64: an LCG from the seed, each part above its minimum, six steps */
+	static const uint64_t min[5] = { 1, 7, 15, 33, 49 };
+	uint64_t x = 53;
+	struct frand32 r32;
+	int i;
+
+	memset(r, 0, sizeof(*r));
+	r->use64 = use64;
+	if (!use64) {
+		frand32_seed(&r32, (uint32_t)seed);
+		memcpy(r->s32, r32.s, sizeof(r->s32));
+		return;
+	}
+	for (i = 0; i < 5; i++) {
+		x = x * 6906969069ull ^ seed;
+		r->s64[i] = x < min[i] ? x + min[i] : x;
+		x = r->s64[i];
+	}
+	for (i = 0; i < 6; i++)
+		taus258(r->s64);
+}
+
 uint64_t fio_stream_seed(uint64_t randseed, unsigned tn, unsigned idx)
 {
 	uint64_t seed = randseed;
@@ -66,16 +90,6 @@ uint64_t fio_stream_seed(uint64_t randseed, unsigned tn, unsigned idx)
 	for (i = 0; i < 4 + idx; i++)
 		seed *= 0x9e370001ull;
 	return seed * tn + idx;
-}
-
-static inline uint64_t taus258(uint64_t *t)
-{
-	t[0] = TAUS(t[0], 1, 53, 0xfffffffffffffffeull, 10);
-	t[1] = TAUS(t[1], 24, 50, 0xfffffffffffffe00ull, 5);
-	t[2] = TAUS(t[2], 3, 23, 0xfffffffffffff000ull, 29);
-	t[3] = TAUS(t[3], 5, 24, 0xfffffffffffe0000ull, 23);
-	t[4] = TAUS(t[4], 3, 33, 0xffffffffff800000ull, 8);
-	return t[0] ^ t[1] ^ t[2] ^ t[3] ^ t[4];
 }
 
 /*
@@ -460,7 +474,19 @@ uint64_t gen_rand_cut(struct file_gen *g, uint32_t *len, bool sizes, bool trace)
 	 * (bssplit=4k/50:64k/50 over 1 GiB: 12.8 KiB a request with redraws, fio 3.33 20.8)
 	 */
 	unsigned redraws = sizes ? 0 : GEN_REDRAWS;
-	uint64_t blk = trace ? rand_block(g, redraws, true) : rand_block(g, redraws, false), nr;
+	uint64_t blk = trace ? rand_block(g, redraws, true) : rand_block(g, redraws, false);
+
+	return gen_rand_rest(g, blk, len);
+}
+
+uint64_t gen_rand_first(struct file_gen *g, bool trace)
+{
+	return trace ? rand_block(g, 0, true) : rand_block(g, 0, false);
+}
+
+uint64_t gen_rand_rest(struct file_gen *g, uint64_t blk, uint32_t *len)
+{
+	uint64_t nr;
 
 	if (g->map.nlvl && *len > g->unit) {
 		nr = map_set_run(g, blk, (*len + g->unit - 1) / g->unit);
@@ -503,7 +529,6 @@ uint64_t gen_rand_units(struct file_gen *g, uint32_t *len, uint32_t umin, bool t
 
 void bs_gen_init(struct bs_gen *g, const struct job_spec *job, unsigned dir)
 {
-	uint64_t cum = 0;
 	unsigned i;
 
 	memset(g, 0, sizeof(*g));
@@ -512,8 +537,7 @@ void bs_gen_init(struct bs_gen *g, const struct job_spec *job, unsigned dir)
 	g->unaligned = job->bs_unaligned;
 	g->nr = job->nr_bssplit[dir];
 	for (i = 0; i < g->nr; i++) {
-		cum += job->bssplit[dir][i].perc;
 		g->bs[i] = job->bssplit[dir][i].bs;
-		g->thresh[i] = (uint64_t)((double)cum / 100.0 * 0x1p53);
+		g->perc[i] = job->bssplit[dir][i].perc;
 	}
 }

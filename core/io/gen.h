@@ -64,6 +64,35 @@ static inline uint32_t taus88(uint32_t *t)
 /* fio's init_rand_seed for a 32-bit state: an LCG from the seed, each part above its minimum. */
 void frand32_seed(struct frand32 *r, uint32_t seed);
 
+/* L'Ecuyer's 64-bit combined Tausworthe step (taus258), fio's with tausworthe64. */
+static inline uint64_t taus258(uint64_t *t)
+{
+	t[0] = TAUS(t[0], 1, 53, 0xfffffffffffffffeull, 10);
+	t[1] = TAUS(t[1], 24, 50, 0xfffffffffffffe00ull, 5);
+	t[2] = TAUS(t[2], 3, 23, 0xfffffffffffff000ull, 29);
+	t[3] = TAUS(t[3], 5, 24, 0xfffffffffffe0000ull, 23);
+	t[4] = TAUS(t[4], 3, 33, 0xffffffffff800000ull, 8);
+	return t[0] ^ t[1] ^ t[2] ^ t[3] ^ t[4];
+}
+
+/*
+ * One of fio's streams as its frand_state: taus88, or taus258 where fio's use64 (the job's
+ * random_generator=tausworthe64), seeded as fio's init_rand_seed.
+ */
+struct frand {
+	bool use64;
+	uint32_t s32[3];
+	uint64_t s64[5];
+};
+
+void frand_seed(struct frand *r, uint64_t seed, bool use64);
+
+/* fio's __rand: the next value, up to rand_max (2^32 - 1, or 2^64 - 1 with use64). */
+static inline uint64_t frand_next(struct frand *r)
+{
+	return r->use64 ? taus258(r->s64) : taus88(r->s32);
+}
+
 /* 1..100, as fio's rand_between(state, 1, 100). */
 static inline unsigned frand32_pct(struct frand32 *r)
 {
@@ -173,6 +202,26 @@ static inline uint64_t gen_seq_pass(struct file_gen *g, unsigned dir, uint32_t l
 	return off;
 }
 
+/*
+ * The next sequential offset for a request of at least min bytes, not yet taken: back at the
+ * region's start (a new pass) where min does not fit before its end, as gen_seq_pass wraps.
+ * gen_seq_take then moves past the request's len bytes.
+ */
+static inline uint64_t gen_seq_peek(struct file_gen *g, unsigned dir, uint32_t min)
+{
+	if (__builtin_expect(g->seq[dir] + min > g->region, 0)) {
+		g->seq[dir] = 0;
+		if (g->inval)
+			gen_pass_invalidate(g);
+	}
+	return g->seq[dir];
+}
+
+static inline void gen_seq_take(struct file_gen *g, unsigned dir, uint32_t len)
+{
+	g->seq[dir] += len;
+}
+
 #define GEN_END UINT64_MAX	/* gen_seq_step: the direction has run off the file */
 
 /*
@@ -219,6 +268,15 @@ uint64_t gen_rand_traced(struct file_gen *g, uint32_t len);
 uint64_t gen_rand_cut(struct file_gen *g, uint32_t *len, bool sizes, bool trace);
 
 /*
+ * gen_rand_cut in fio's order, for a request whose size is drawn after its offset (fio's
+ * get_next_offset, then get_next_buflen): gen_rand_first the block (with the random map one
+ * not done in this pass, the next free one at once), then gen_rand_rest the offset of the
+ * request of *len bytes there, cut short by the map as gen_rand_cut cuts it.
+ */
+uint64_t gen_rand_first(struct file_gen *g, bool trace);
+uint64_t gen_rand_rest(struct file_gen *g, uint64_t blk, uint32_t *len);
+
+/*
  * fio's random offsets where the directions' block sizes differ (bs=4k,64k, or bs=4k-16k on a
  * writing job; randommap): g's blocks are of the smallest size of any direction (fio's
  * rw_min_bs), but a direction of umin-byte blocks draws a block number over the region's
@@ -236,39 +294,51 @@ struct bs_gen {
 	bool unaligned;
 	unsigned nr;				/* bssplit entries; 0 = uniform over [min, max] */
 	uint32_t bs[BSSPLIT_MAX];
-	uint64_t thresh[BSSPLIT_MAX];		/* cumulative share, scaled to 2^53 */
+	uint32_t perc[BSSPLIT_MAX];		/* each entry's share, percent */
 };
 
 void bs_gen_init(struct bs_gen *g, const struct job_spec *job, unsigned dir);
 
 /*
- * The next block size, drawn as fio draws it (io_u.c get_next_buflen): bssplit takes the
- * first entry whose cumulative share covers the draw (the last one when the shares leave a
- * gap); bsrange takes min + max * u. Either is then aligned down to a multiple of min
- * (unless bs_unaligned) and capped at max.
+ * The next block size, drawn as fio's get_next_buflen draws it from its bsrange stream r: a
+ * range gives min + max * v / (rand_max + 1); bssplit the first entry (of a share) whose
+ * cumulative share covers v (v / share <= rand_max / 100) and that fits, else the last one;
+ * then aligned down to a multiple of min (unless bs_unaligned) and capped at max, and drawn
+ * again while it does not fit in room, the bytes from the I/O's offset to its region's end.
+ * 0 when not even min fits (fio's job then has no next I/O there).
  */
-static inline uint32_t bs_gen_next(const struct bs_gen *g, struct rng *r)
+static inline uint32_t bs_gen_next(const struct bs_gen *g, struct frand *r, uint64_t room)
 {
-	uint64_t v, len;
+	const uint64_t top = r->use64 ? UINT64_MAX : UINT32_MAX;
+	uint64_t v, len, perc;
 	unsigned i;
 
 	if (g->min == g->max)
 		return g->min;
-	v = rng_next(r) >> 11;
-	if (g->nr) {
-		len = g->bs[g->nr - 1];
-		for (i = 0; i < g->nr; i++) {
-			if (v < g->thresh[i]) {
+	if (g->min > room)
+		return 0;
+	do {
+		v = frand_next(r);
+		len = 0;
+		if (g->nr) {
+			perc = 0;
+			for (i = 0; i < g->nr; i++) {
+				if (!g->perc[i])
+					continue;
 				len = g->bs[i];
-				break;
+				perc += g->perc[i];
+				if (v / perc <= top / 100 && len <= room)
+					break;
 			}
+		} else {
+			len = g->min + (uint64_t)((double)g->max * ((double)v / ((double)top + 1.0)));
 		}
-	} else {
-		len = g->min + (uint64_t)((double)g->max * ((double)v * 0x1p-53));
-	}
-	if (!g->unaligned)
-		len -= len % g->min;
-	return (uint32_t)(len > g->max ? g->max : len);
+		if (!g->unaligned)
+			len -= len % g->min;
+		if (len > g->max)
+			len = g->max;
+	} while (len > room);
+	return (uint32_t)len;
 }
 
 #endif

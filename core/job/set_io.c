@@ -339,11 +339,11 @@ static int parse_bssplit(const struct job_spec *job, const char *s, struct bs_sp
 	for (i = 0; i < nr; i++)
 		if (out[i].perc == UINT32_MAX)
 			out[i].perc = (100 - sum) / missing;
-	/* largest share first (stable), the order fio draws them in */
+	/* smallest share first (stable), the order fio 3.33 sorts them in (bs_cmp) and draws */
 	for (i = 1; i < nr; i++) {
 		struct bs_split t = out[i];
 
-		for (j = i; j > 0 && out[j - 1].perc < t.perc; j--)
+		for (j = i; j > 0 && out[j - 1].perc > t.perc; j--)
 			out[j] = out[j - 1];
 		out[j] = t;
 	}

@@ -599,6 +599,84 @@ static int zbd_place(struct worker *w, unsigned f, unsigned *dir, uint32_t *len,
 }
 
 /*
+ * Block sizes that vary (bsrange, bssplit) drawn where fio draws them, after the offset:
+ * sequential offsets, and uniform random ones (with or without the random map); other offset
+ * choices (distributions, rw=...:N, zones) take the size first.
+ */
+static inline bool sized_in_fios_order(const struct worker *w, unsigned dir)
+{
+	const struct job_spec *job = w->job;
+
+	if (w->bsg[dir].min == w->bsg[dir].max || w->seq_step || w->zone.zbd)
+		return false;
+	return !job_rw_random(job->rw) ||
+	       (!w->spr && !w->fdist && !(w->zoned && w->zoned[dir].nr) && !w->fio_units &&
+		job->random_distribution != DIST_SEQUENCE);
+}
+
+/*
+ * fio's order for sizes that vary: the file, the offset, then a size that fits from there,
+ * drawn again until it does (get_next_buflen); the job issues while it has issued less than
+ * its size, so that its last I/O may end past it, as fio's does. r's file and direction, *len
+ * and *off (relative to the file's region) set; false when the job has nothing more to issue.
+ */
+static bool place_sized(struct worker *w, struct io_req *r, unsigned dir, uint32_t *len,
+			uint64_t *off)
+{
+	const struct job_spec *job = w->job;
+	const struct bs_gen *bg = &w->bsg[dir];
+	bool random = job_rw_random(job->rw);
+	struct file_gen *g;
+	uint64_t blk = 0;
+	unsigned f;
+
+	if (!job->time.based && w->bytes_issued >= w->bytes_target)
+		return false;
+	w->issued_ios++;
+	f = pick_file(w, bg->min);
+	g = &w->gens[f];
+	r->file = &w->files[f];
+	r->ddir = (uint8_t)dir;
+	if (random) {
+		blk = gen_rand_first(g, w->debug_random);
+		*off = blk * g->unit;
+	} else {
+		*off = gen_seq_peek(g, dir, bg->min);
+	}
+	*len = bs_gen_next(bg, &w->bs_rand[dir], *off < g->region ? g->region - *off : 0);
+	if (!*len)
+		return false;
+	if (random)
+		*off = gen_rand_rest(g, blk, len);
+	else
+		gen_seq_take(g, dir, *len);
+	if (job->file_service == FSVC_SEQUENTIAL)
+		w->file_left = w->file_left > *len - bg->min ? w->file_left - (*len - bg->min) : 0;
+	return true;
+}
+
+/* A request placed (file, direction, len bytes at off in its region): counted and filled. */
+static inline bool issue_placed(struct worker *w, struct io_req *r, unsigned dir, uint32_t len,
+				uint64_t off)
+{
+	if (w->rate.dir[dir].bps) {
+		/* the schedule's start for this I/O, before the schedule moves past it */
+		w->rate.sched_ns[r->index] = rate_due(&w->rate.dir[dir]);
+		rate_issue(&w->rate.dir[dir], len);
+	}
+	r->len = len;
+	r->offset = r->file->start + off;
+	w->bytes_issued += len;
+	if (dir == DDIR_WRITE) {
+		if (w->trim.on)
+			make_trim(w, r);
+		else
+			prepare_write(w, r);
+	}
+	return true;
+}
+
+/*
  * The same with the per-I/O options the job set up: block sizes, file choice, offset
  * distributions, rate. now is the loop's latest timestamp. Returns 1 with r filled, 0 when
  * the job has nothing more to issue, REQ_WAIT when the rate says not yet.
@@ -652,7 +730,9 @@ int next_request_full(struct worker *w, struct io_req *r, uint64_t now)
 			return d;
 		dir = (unsigned)d;
 	}
-	len = bs_gen_next(&w->bsg[dir], &w->bs_rng);
+	if (sized_in_fios_order(w, dir))
+		return place_sized(w, r, dir, &len, &off) && issue_placed(w, r, dir, len, off);
+	len = bs_gen_next(&w->bsg[dir], &w->bs_rand[dir], UINT64_MAX);
 	if (!job->time.based && w->bytes_issued + len > w->bytes_target) {
 		/* end on the target exactly, as fio's trimmed last block does */
 		uint64_t left = w->bytes_target - w->bytes_issued, min = w->bsg[dir].min;
@@ -684,19 +764,5 @@ int next_request_full(struct worker *w, struct io_req *r, uint64_t now)
 		if (__builtin_expect(off == GEN_END, 0))
 			return false;
 	}
-	if (w->rate.dir[dir].bps) {
-		/* the schedule's start for this I/O, before the schedule moves past it */
-		w->rate.sched_ns[r->index] = rate_due(&w->rate.dir[dir]);
-		rate_issue(&w->rate.dir[dir], len);
-	}
-	r->len = len;
-	r->offset = r->file->start + off;
-	w->bytes_issued += len;
-	if (dir == DDIR_WRITE) {
-		if (w->trim.on)
-			make_trim(w, r);
-		else
-			prepare_write(w, r);
-	}
-	return true;
+	return issue_placed(w, r, dir, len, off);
 }

@@ -170,6 +170,23 @@ static uint32_t fio_dir_units(const struct job_spec *job)
  * randseed given or not), else from randseed as its other streams (FIO_RAND_BLOCK_OFF). One file (fio's stream is the
  * job's, not a file's), the 32-bit generator; randrepeat=0 keeps iopath's fresh seed.
  */
+/*
+ * Random jobs whose block sizes vary (bsrange, bssplit), with one smallest size for every
+ * direction and uniform offsets: their sizes are drawn after each offset from fio's own
+ * streams (next_request_full), so their offsets come from fio's stream too, and such a job
+ * moves the blocks fio's does.
+ */
+static bool fio_sized_offsets(const struct job_spec *job)
+{
+	bool sized = job->nr_bssplit[0] || job->nr_bssplit[1] || job->bs_max[0] != job->bs[0] ||
+		     job->bs_max[1] != job->bs[1];
+
+	return sized && job_rw_random(job->rw) && job->random_distribution == DIST_RANDOM &&
+	       !job->sprandom && !job->nr_dist_seq && job->seq_nr <= 1 && job->loops <= 1 &&
+	       !job->zone.zbd && !job->zone.strided && !job->ba[0] && !job->ba[1] &&
+	       job->bs[0] == job->bs[1];
+}
+
 static void fio_block_seed(struct worker *w)
 {
 	const struct job_spec *job = w->job;
@@ -177,8 +194,8 @@ static void fio_block_seed(struct worker *w)
 	struct frand32 r;
 	uint64_t seed;
 
-	if (!w->fio_units || w->nr_files != 1 || job->rand_gen != RAND_GEN_TAUSWORTHE ||
-	    !job_rand_repeatable(job))
+	if ((!w->fio_units && !fio_sized_offsets(job)) || w->nr_files != 1 ||
+	    job->rand_gen != RAND_GEN_TAUSWORTHE || !job_rand_repeatable(job))
 		return;
 	seed = job->randrepeat ? 0xb1899bedull * tn :
 	       fio_stream_seed(job->randseed_set ? job->randseed : 0x89, tn, 6);
@@ -518,6 +535,8 @@ static bool verify_round_again(struct worker *w)
 	}
 	if (w->mixed)
 		mix_new_loop(w);
+	if (w->bs_reseed)
+		worker_bs_seed(w);
 	return true;
 }
 

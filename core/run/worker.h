@@ -348,7 +348,11 @@ struct worker {
 	bool full;
 	bool stamp_submit;		/* the reduced loop reads the clock before submit too */
 	struct bs_gen bsg[2];
-	struct rng bs_rng;
+	/* fio's bsrange streams, reads' and writes' (its FIO_RAND_BS_OFF, BS1), their seeds and
+	 * whether each loop starts them again (randrepeat, as fio's clear_io_state) */
+	struct frand bs_rand[2];
+	uint64_t bs_seed[2];
+	bool bs_use64, bs_reseed;
 	unsigned cur_file;		/* file of the last request (full loop) */
 	unsigned fsvc_left;		/* I/Os left on cur_file before choosing again */
 	uint64_t file_left;		/* file_service_type=sequential: bytes left in cur_file */
@@ -479,6 +483,13 @@ int worker_alloc_files(struct worker *w, unsigned n);
 static inline uint64_t now_ns(void)
 {
 	return mono_ns();
+}
+
+/* The block-size streams from their seeds (set up, and again at a loop with randrepeat). */
+static inline void worker_bs_seed(struct worker *w)
+{
+	frand_seed(&w->bs_rand[0], w->bs_seed[0], w->bs_use64);
+	frand_seed(&w->bs_rand[1], w->bs_seed[1], w->bs_use64);
 }
 
 #endif

@@ -178,7 +178,9 @@ Test(workopts, bssplit_mean_block_size_follows_the_shares)
 	double mean = (double)job_int(root, 0, "read", "io_bytes") /
 		      (double)job_int(root, 0, "read", "total_ios");
 
-	cr_assert_eq(job_int(root, 0, "read", "io_bytes"), 1ll << 30);
+	/* the job issues while it has issued less than its size: its last I/O may end past it */
+	cr_assert_geq(job_int(root, 0, "read", "io_bytes"), 1ll << 30);
+	cr_assert_lt(job_int(root, 0, "read", "io_bytes"), (1ll << 30) + 65536);
 	cr_assert_float_eq(mean, 34 * 1024.0, 34 * 1024.0 * 0.02, "mean bs %.0f", mean);
 	json_decref(root);
 }

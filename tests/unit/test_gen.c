@@ -262,18 +262,18 @@ static void split_job(struct job_spec *job, const struct bs_split *s, unsigned n
 
 Test(bssplit, draws_sizes_in_their_shares)
 {
-	/* as parsed: largest share first */
-	static const struct bs_split s[] = { { 65536, 50 }, { 32768, 40 }, { 4096, 10 } };
+	/* as parsed: smallest share first */
+	static const struct bs_split s[] = { { 4096, 10 }, { 32768, 40 }, { 65536, 50 } };
 	unsigned counts[3] = { 0 }, i, n = 100000;
 	struct job_spec job;
 	struct bs_gen g;
-	struct rng r;
+	struct frand r;
 
 	split_job(&job, s, 3);
 	bs_gen_init(&g, &job, 0);
-	rng_seed(&r, 99);
+	frand_seed(&r, 99, false);
 	for (i = 0; i < n; i++) {
-		uint32_t len = bs_gen_next(&g, &r);
+		uint32_t len = bs_gen_next(&g, &r, UINT64_MAX);
 
 		counts[len == 65536 ? 0 : len == 32768 ? 1 : 2]++;
 		cr_assert(len == 65536 || len == 32768 || len == 4096, "len %u", len);
@@ -288,31 +288,31 @@ Test(bssplit, sizes_are_aligned_down_to_the_smallest)
 	static const struct bs_split s[] = { { 6144, 50 }, { 4096, 50 } };
 	struct job_spec job;
 	struct bs_gen g;
-	struct rng r;
+	struct frand r;
 	unsigned i;
 
 	split_job(&job, s, 2);
 	bs_gen_init(&g, &job, 0);
-	rng_seed(&r, 1);
+	frand_seed(&r, 1, false);
 	/* fio rounds 6k down to a multiple of the 4k minimum */
 	for (i = 0; i < 1000; i++)
-		cr_assert_eq(bs_gen_next(&g, &r), 4096);
+		cr_assert_eq(bs_gen_next(&g, &r, UINT64_MAX), 4096);
 }
 
 Test(bsrange, sizes_are_multiples_of_min_within_range)
 {
 	struct job_spec job;
 	struct bs_gen g;
-	struct rng r;
+	struct frand r;
 	unsigned i, seen_max = 0, seen_min = 0;
 
 	memset(&job, 0, sizeof(job));
 	job.bs[0] = 4096;
 	job.bs_max[0] = 65536;
 	bs_gen_init(&g, &job, 0);
-	rng_seed(&r, 5);
+	frand_seed(&r, 5, false);
 	for (i = 0; i < 10000; i++) {
-		uint32_t len = bs_gen_next(&g, &r);
+		uint32_t len = bs_gen_next(&g, &r, UINT64_MAX);
 
 		cr_assert(len >= 4096 && len <= 65536 && len % 4096 == 0, "len %u", len);
 		seen_max |= len == 65536;
@@ -325,7 +325,7 @@ Test(bsrange, unaligned_sizes_take_any_value)
 {
 	struct job_spec job;
 	struct bs_gen g;
-	struct rng r;
+	struct frand r;
 	unsigned i, odd = 0;
 
 	memset(&job, 0, sizeof(job));
@@ -333,9 +333,9 @@ Test(bsrange, unaligned_sizes_take_any_value)
 	job.bs_max[0] = 9000;
 	job.bs_unaligned = true;
 	bs_gen_init(&g, &job, 0);
-	rng_seed(&r, 5);
+	frand_seed(&r, 5, false);
 	for (i = 0; i < 1000; i++) {
-		uint32_t len = bs_gen_next(&g, &r);
+		uint32_t len = bs_gen_next(&g, &r, UINT64_MAX);
 
 		cr_assert(len >= 1000 && len <= 9000);
 		odd += len % 1000 != 0;

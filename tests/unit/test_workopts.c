@@ -14,14 +14,17 @@ static const struct job_spec *job0(void)
 
 TestSuite(workopts, .init = setup, .fini = teardown);
 
-Test(workopts, bssplit_fills_blank_shares_and_sorts_largest_first)
+Test(workopts, bssplit_fills_blank_shares_and_sorts_smallest_first)
 {
+	/* fio 3.33 sorts the entries by share, smallest first, equal shares as given */
 	cr_assert_eq(parse("[a]\nbssplit=4k/50:1k/:32k/\n"), 0, "%s", err.msg);
 	cr_assert_eq(job0()->nr_bssplit[0], 3);
-	cr_assert_eq(job0()->bssplit[0][0].bs, 4096);
-	cr_assert_eq(job0()->bssplit[0][0].perc, 50);
+	cr_assert_eq(job0()->bssplit[0][0].bs, 1024);
+	cr_assert_eq(job0()->bssplit[0][0].perc, 25);
+	cr_assert_eq(job0()->bssplit[0][1].bs, 32768);
 	cr_assert_eq(job0()->bssplit[0][1].perc, 25);
-	cr_assert_eq(job0()->bssplit[0][2].perc, 25);
+	cr_assert_eq(job0()->bssplit[0][2].bs, 4096);
+	cr_assert_eq(job0()->bssplit[0][2].perc, 50);
 	cr_assert_eq(job0()->bs[0], 1024);
 	cr_assert_eq(job0()->bs_max[0], 32768);
 	cr_assert_eq(job0()->nr_bssplit[1], 3);
@@ -34,7 +37,8 @@ Test(workopts, bssplit_per_direction)
 	cr_assert_eq(job0()->bs_max[0], 4096);
 	cr_assert_eq(job0()->bs[1], 4096);
 	cr_assert_eq(job0()->bs_max[1], 8192);
-	cr_assert_eq(job0()->bssplit[1][0].perc, 90);
+	cr_assert_eq(job0()->bssplit[1][0].perc, 10);
+	cr_assert_eq(job0()->bssplit[1][1].perc, 90);
 }
 
 Test(workopts, bssplit_over_100_percent_is_refused)
