@@ -449,11 +449,6 @@ static void ladder_evidence(struct finding *f, const struct ladder *l, const str
 	double limit = 0, limit_bw = 0;
 	unsigned i;
 
-	json_object_set_new(e, "engine", json_string(hi->engine));
-	json_object_set_new(e, "rw", json_string(lo->read ? "read" : "write"));
-	json_object_set_new(e, "bs", jnum(lo->f[F_BS]));
-	json_object_set_new(e, "direct", json_boolean(lo->direct));
-	json_object_set_new(e, "numjobs", json_integer(lo->numjobs));
 	for (i = 0; i < l->n; i++) {
 		const struct point *p = l->p[i];
 
@@ -467,18 +462,16 @@ static void ladder_evidence(struct finding *f, const struct ladder *l, const str
 		}
 		add_cell_key(f->cells, p);
 	}
-	json_object_set_new(e, "ladder", steps);
-	json_object_set_new(e, "iops_gain", jnum(hi->f[F_IOPS] / lo->f[F_IOPS]));
-	json_object_set_new(e, "depth_ratio", jnum((double)hi->qd / lo->qd));
-	json_object_set_new(e, "lat_growth", jnum(hi->f[F_LAT] / lo->f[F_LAT]));
-	json_object_set_new(e, "little_ratio", jnum(inflight(hi) / ((double)hi->qd * hi->numjobs)));
-	json_object_set_new(e, "qd1_lat_us", jnum(lat_us(lo)));
-	json_object_set_new(e, "flatten_iodepth", json_null());
-	json_object_set_new(e, "limit_iops", jnum(limit));
-	json_object_set_new(e, "limit_mib_s", jnum(limit_bw / 1048576.0));
-	json_object_set_new(e, "large_bs", big ? jnum(big->f[F_BS]) : json_null());
-	json_object_set_new(e, "large_mib_s", big ? jnum(big->f[F_BW] / 1048576.0) : json_null());
-	json_object_set_new(e, "large_lat_us", big ? jnum(lat_us(big)) : json_null());
+	json_object_update_new(e, json_pack("{s:s,s:s,s:o,s:b,s:i,s:o,s:o,s:o,s:o,s:o,s:o,s:n,s:o,s:o,s:o,s:o,s:o}",
+		"engine", hi->engine, "rw", lo->read ? "read" : "write", "bs", jnum(lo->f[F_BS]),
+		"direct", lo->direct, "numjobs", (int)lo->numjobs, "ladder", steps, "iops_gain",
+		jnum(hi->f[F_IOPS] / lo->f[F_IOPS]), "depth_ratio", jnum((double)hi->qd / lo->qd),
+		"lat_growth", jnum(hi->f[F_LAT] / lo->f[F_LAT]), "little_ratio",
+		jnum(inflight(hi) / ((double)hi->qd * hi->numjobs)), "qd1_lat_us", jnum(lat_us(lo)),
+		"flatten_iodepth", "limit_iops", jnum(limit), "limit_mib_s", jnum(limit_bw / 1048576.0),
+		"large_bs", big ? jnum(big->f[F_BS]) : json_null(), "large_mib_s",
+		big ? jnum(big->f[F_BW] / 1048576.0) : json_null(), "large_lat_us",
+		big ? jnum(lat_us(big)) : json_null()));
 	if (big)
 		add_cell_key(f->cells, big);
 }
@@ -492,6 +485,48 @@ static void large_note(struct verdicts *v, const struct point *lo, const struct 
 	     big->f[F_BS] / 1024, big->f[F_BW] / 1048576.0, lat_us(big), r, lo->f[F_BS] / 1024, d,
 	     r < d / 4 ? "the cost is per request, not per byte (large requests amortise it)" :
 			 "the cost grows with the bytes moved: bandwidth, not round trips, limits large I/O");
+}
+
+/* IOPS flat over the ladder, not at memory speed: serialized, unless a point between the ends scaled. */
+static void flat_ladder(struct verdicts *v, const struct ladder *l, const struct point *big,
+			double growth, double little)
+{
+	const struct point *lo = l->p[0], *hi = l->p[l->n - 1], *peak = lo;
+	double gain = hi->f[F_IOPS] / lo->f[F_IOPS], dr = (double)hi->qd / lo->qd;
+	bool held = little >= 0.6;
+	struct finding *f;
+	unsigned i;
+
+	for (i = 1; i < l->n; i++)
+		if (l->p[i]->f[F_IOPS] > peak->f[F_IOPS])
+			peak = l->p[i];
+	if (peak->f[F_IOPS] >= 1.5 * lo->f[F_IOPS]) {
+		/* a deeper point did scale: the flat ends are the machine changing, not the path */
+		note(v->notes, "IOPS reached %.0f at iodepth %u (%.2fx those at %u) yet were %.0f at %u (%.2fx): the ladder is inconsistent (load changed between its cells?), so serialized is not claimed",
+		     peak->f[F_IOPS], peak->qd, peak->f[F_IOPS] / lo->f[F_IOPS], lo->qd,
+		     hi->f[F_IOPS], hi->qd, gain);
+		return;
+	}
+	if (held && growth < 0.5 * dr) {
+		/* in flight, yet not slower and not faster: the cells disagree with themselves */
+		note(v->notes, "IOPS flat from iodepth %u to %u (%.2fx) but latency grew only %.1fx: the ladder is inconsistent (a noisy run?)",
+		     lo->qd, hi->qd, gain, growth);
+		return;
+	}
+	f = add_finding(v, EXPLAIN_SERIALIZED, held && gain < 1.2 && dr >= 8 && little >= 0.8 &&
+			little <= 1.25 && growth >= 0.7 * dr ? EXPLAIN_HIGH : EXPLAIN_MEDIUM);
+	f->write = !lo->read;
+	ladder_evidence(f, l, big);
+	if (held)
+		snprintf(f->summary, sizeof(f->summary),
+			 "requests are handled one at a time: %.0f IOPS at iodepth %u and %.0f at %u (%.2fx) while mean latency grows %.0f -> %.0f us (%.1fx for %.0fx the depth); IOPS x latency = %.1f in flight of %u (Little's law holds: they waited in a queue)",
+			 lo->f[F_IOPS], lo->qd, hi->f[F_IOPS], hi->qd, gain, lat_us(lo), lat_us(hi),
+			 growth, dr, inflight(hi), hi->qd * hi->numjobs);
+	else
+		snprintf(f->summary, sizeof(f->summary),
+			 "requests are handled one at a time: %.0f IOPS at iodepth %u and %.0f at %u (%.2fx), and IOPS x latency = %.1f in flight of %u asked: each submission completes before the next is taken",
+			 lo->f[F_IOPS], lo->qd, hi->f[F_IOPS], hi->qd, gain, inflight(hi),
+			 hi->qd * hi->numjobs);
 }
 
 static void analyse_ladder(struct verdicts *v, const struct target_pts *t)
@@ -523,17 +558,12 @@ static void analyse_ladder(struct verdicts *v, const struct target_pts *t)
 
 		f = add_finding(v, EXPLAIN_CPU, EXPLAIN_MEDIUM);
 		f->write = !lo->read;
-		json_object_set_new(f->evidence, "cpu_pct", jnum(cpu));
-		json_object_set_new(f->evidence, "usr_pct", jnum(hi->f[F_USR] / hi->numjobs));
-		json_object_set_new(f->evidence, "sys_pct", jnum(hi->f[F_SYS] / hi->numjobs));
-		json_object_set_new(f->evidence, "sqpoll_pct", jnum(hi->f[F_KT]));
-		json_object_set_new(f->evidence, "cpu_us_per_io",
-				    jnum(isnan(cpu) ? NAN : cpu / 100 * hi->numjobs / hi->f[F_IOPS] * 1e6));
-		json_object_set_new(f->evidence, "lat_us", jnum(lo_us));
-		json_object_set_new(f->evidence, "iops", jnum(hi->f[F_IOPS]));
-		json_object_set_new(f->evidence, "iodepth", json_integer(hi->qd));
-		json_object_set_new(f->evidence, "engine", json_string(hi->engine));
-		json_object_set_new(f->evidence, "memory_speed", json_true());
+		json_object_update_new(f->evidence, json_pack("{s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:i,s:s,s:b}",
+			"cpu_pct", jnum(cpu), "usr_pct", jnum(hi->f[F_USR] / hi->numjobs), "sys_pct",
+			jnum(hi->f[F_SYS] / hi->numjobs), "sqpoll_pct", jnum(hi->f[F_KT]), "cpu_us_per_io",
+			jnum(isnan(cpu) ? NAN : cpu / 100 * hi->numjobs / hi->f[F_IOPS] * 1e6), "lat_us",
+			jnum(lo_us), "iops", jnum(hi->f[F_IOPS]), "iodepth", (int)hi->qd, "engine",
+			hi->engine, "memory_speed", 1));
 		for (i = 0; i < l.n; i++)
 			add_cell_key(f->cells, l.p[i]);
 		snprintf(f->summary, sizeof(f->summary),
@@ -542,42 +572,7 @@ static void analyse_ladder(struct verdicts *v, const struct target_pts *t)
 		return;
 	}
 	if (gain < 1.5) {
-		bool held = little >= 0.6;
-		const struct point *peak = lo;
-
-		for (i = 1; i < l.n; i++)
-			if (l.p[i]->f[F_IOPS] > peak->f[F_IOPS])
-				peak = l.p[i];
-		if (peak->f[F_IOPS] >= 1.5 * lo->f[F_IOPS]) {
-			/* a deeper point did scale: the flat ends are the machine changing, not the path */
-			note(v->notes, "IOPS reached %.0f at iodepth %u (%.2fx those at %u) yet were %.0f at %u (%.2fx): the ladder is inconsistent (load changed between its cells?), so serialized is not claimed",
-			     peak->f[F_IOPS], peak->qd, peak->f[F_IOPS] / lo->f[F_IOPS], lo->qd,
-			     hi->f[F_IOPS], hi->qd, gain);
-			return;
-		}
-		enum explain_conf c = EXPLAIN_MEDIUM;
-
-		if (held && growth < 0.5 * dr) {
-			/* in flight, yet not slower and not faster: the cells disagree with themselves */
-			note(v->notes, "IOPS flat from iodepth %u to %u (%.2fx) but latency grew only %.1fx: the ladder is inconsistent (a noisy run?)",
-			     lo->qd, hi->qd, gain, growth);
-			return;
-		}
-		if (held && gain < 1.2 && dr >= 8 && little >= 0.8 && little <= 1.25 && growth >= 0.7 * dr)
-			c = EXPLAIN_HIGH;
-		f = add_finding(v, EXPLAIN_SERIALIZED, c);
-		f->write = !lo->read;
-		ladder_evidence(f, &l, big);
-		if (held)
-			snprintf(f->summary, sizeof(f->summary),
-				 "requests are handled one at a time: %.0f IOPS at iodepth %u and %.0f at %u (%.2fx) while mean latency grows %.0f -> %.0f us (%.1fx for %.0fx the depth); IOPS x latency = %.1f in flight of %u (Little's law holds: they waited in a queue)",
-				 lo->f[F_IOPS], lo->qd, hi->f[F_IOPS], hi->qd, gain, lo_us, lat_us(hi),
-				 growth, dr, inflight(hi), hi->qd * hi->numjobs);
-		else
-			snprintf(f->summary, sizeof(f->summary),
-				 "requests are handled one at a time: %.0f IOPS at iodepth %u and %.0f at %u (%.2fx), and IOPS x latency = %.1f in flight of %u asked: each submission completes before the next is taken",
-				 lo->f[F_IOPS], lo->qd, hi->f[F_IOPS], hi->qd, gain, inflight(hi),
-				 hi->qd * hi->numjobs);
+		flat_ladder(v, &l, big, growth, little);
 		return;
 	}
 	/* IOPS scale: how far? A step holds while it gives half of what the depth promised */
