@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <math.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -105,12 +106,30 @@ static int plot_dir_is_ours(const char *opt, const char *dir, struct iop_err *er
 	return ret;
 }
 
+/* Whether an executable gnuplot is on $PATH (the charts are its work; found before any I/O). */
+static bool gnuplot_found(void)
+{
+	const char *path = getenv("PATH"), *p, *end;
+	char name[PATH_MAX];
+
+	for (p = path ? path : "/usr/bin:/bin"; *p; p = *end ? end + 1 : end) {
+		end = strchrnul(p, ':');
+		if (snprintf(name, sizeof(name), "%.*s/gnuplot", end > p ? (int)(end - p) : 1,
+			     end > p ? p : ".") < (int)sizeof(name) && !access(name, X_OK))
+			return true;
+	}
+	return false;
+}
+
 int plot_check_dir(const char *opt, const char *dir, struct iop_err *err)
 {
 	struct stat st;
 
 	if (!dir[0])
 		return iop_errf(err, -EINVAL, "%s needs a directory", opt);
+	if (!gnuplot_found())
+		return iop_errf(err, -ENOENT, "%s %s: gnuplot, which draws the charts, is not on $PATH: install it (Debian: apt-get install gnuplot-nox; scripts/deps.sh does), or leave out %s",
+				opt, dir, opt);
 	if (strlen(dir) > PATH_MAX - 64)
 		return iop_errf(err, -ENAMETOOLONG, "%s: directory name longer than %d bytes", opt,
 				PATH_MAX - 64);
@@ -171,10 +190,11 @@ static int plot_finish(const char *work, const char *dir, int ret, struct iop_er
 			(void)iop_mark_fd(fd);
 			close(fd);
 		}
-		if (!r2 && (r2 = atomic_place(from, to, false)) && !ret)
+		/* charts that failed (a full filesystem) are not placed: none is left half written */
+		if (!ret && !r2 && (r2 = atomic_place(from, to, false)))
 			ret = iop_errf(err, r2, "--plot: %s: %s (iopath writes charts only to new files or its own, never through links or onto devices)",
 				       to, strerror(-r2));
-		if (r2)
+		if (ret || r2)
 			unlink(from);
 	}
 	if (d)

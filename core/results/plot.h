@@ -9,7 +9,10 @@
 #include "stats/metrics.h"
 #include "results/results.h"
 
-/* May charts go into dir (opt names the option)? A directory, or a name not yet taken. */
+/*
+ * May charts go into dir (opt names the option)? A directory, or a name not yet taken, and
+ * gnuplot on $PATH to draw them.
+ */
 int plot_check_dir(const char *opt, const char *dir, struct iop_err *err);
 
 /*

@@ -84,6 +84,29 @@ static struct run_out sweep_plot(const char *dir, const char *charts)
 			  NULL);
 }
 
+/* Charts that cannot be written at the end (a full filesystem): none is left, the result kept. */
+Test(written, charts_that_fail_at_the_end_leave_none_and_keep_the_result)
+{
+	const char *dir = tmpdir_make(), *charts;
+	struct run_out r;
+
+	if (!is_root())
+		cr_skip_test("needs root to mount a small tmpfs");
+	snprintf(test_mnt, sizeof(test_mnt), "%s/full", dir);
+	test_mount(test_mnt, "tmpfs", 0, "size=16k", "a 16 KiB tmpfs");
+	cr_assert_eq(sh("dd if=/dev/zero of='%s/fill' bs=4k count=8 2>/dev/null; test -s '%s/fill'",
+			test_mnt, test_mnt), 0);
+	charts = tmp_str("%s/charts", test_mnt);
+	setenv("TMPDIR", dir, 1);
+	r = sweep_plot(dir, charts);
+	unsetenv("TMPDIR");
+	cr_assert_eq(r.status, 1, "exit %d: %s", r.status, r.err);
+	cr_assert_not_null(strstr(r.err, "--plot"), "%s", r.err);
+	cr_assert_not_null(strstr(r.err, "the whole result is kept in "), "%s", r.err);
+	run_out_free(&r);
+	cr_assert_eq(entries(charts), 0, "a chart or its data was left half written");
+}
+
 Test(written, a_plot_directory_holding_the_users_files_is_refused_before_the_run)
 {
 	const char *dir = tmpdir_make(), *charts = tmp_str("%s/charts", dir);
@@ -144,4 +167,24 @@ Test(written, a_chart_swapped_for_the_users_file_before_its_replacement_is_kept)
 	run_out_free(&r);
 	cr_assert_eq(sh("cd '%s' && for f in *; do grep -qx \"the user's $f\" \"$f\" || exit 1; done",
 			charts), 0, "a file of the user's was replaced");
+}
+
+/* No gnuplot to draw the charts: refused before the first cell, not found after the run. */
+Test(written, plot_without_gnuplot_is_refused_before_the_run)
+{
+	const char *dir = tmpdir_make(), *path = getenv("PATH");
+	char *saved = strdup(path ? path : "/usr/bin:/bin");
+	struct run_out r;
+
+	cr_assert_not_null(saved);
+	setenv("PATH", dir, 1);
+	r = sweep_plot(dir, tmp_str("%s/charts", dir));
+	setenv("PATH", saved, 1);
+	free(saved);
+	cr_assert_eq(r.status, 2, "exit %d: %s", r.status, r.err);
+	cr_assert_not_null(strstr(r.err, "--plot"), "%s", r.err);
+	cr_assert_not_null(strstr(r.err, "gnuplot"), "%s", r.err);
+	cr_assert_eq(strchr(r.err, '\n'), r.err + strlen(r.err) - 1, "not one line: %s", r.err);
+	run_out_free(&r);
+	cr_assert_eq(entries(tmp_str("%s/t", dir)), 0, "a cell ran before the refusal");
 }
