@@ -46,19 +46,26 @@ static int make_parents(const char *file)
 	return 0;
 }
 
-unsigned db_busy_timeout_ms(void)
+/* $IOPATH_DB_TIMEOUT in seconds: 0 unset or empty, 1 set (*s), -1 not whole seconds to 3600. */
+static int busy_timeout_env(unsigned long *s)
 {
 	const char *v = getenv("IOPATH_DB_TIMEOUT");
-	unsigned long s;
 	char *end;
 
-	if (!v || !*v || *v == '-')
-		return DB_BUSY_TIMEOUT_MS;
+	if (!v || !*v)
+		return 0;
+	if (*v < '0' || *v > '9')
+		return -1;
 	errno = 0;
-	s = strtoul(v, &end, 10);
-	if (errno || *end || s > 3600)
-		return DB_BUSY_TIMEOUT_MS;
-	return (unsigned)s * 1000;
+	*s = strtoul(v, &end, 10);
+	return errno || *end || *s > 3600 ? -1 : 1;
+}
+
+unsigned db_busy_timeout_ms(void)
+{
+	unsigned long s;
+
+	return busy_timeout_env(&s) > 0 ? (unsigned)s * 1000 : DB_BUSY_TIMEOUT_MS;
 }
 
 /* PRAGMA application_id of an iopath results database: "iopt". */
@@ -301,6 +308,10 @@ static int sqlite_open(struct db *db, const char *path, bool create, struct iop_
 	int ret;
 
 	snprintf(db->where, sizeof(db->where), "%s", path);
+	/* a busy timeout that is not whole seconds is refused, never replaced by the default */
+	if (busy_timeout_env(&(unsigned long){ 0 }) < 0)
+		return iop_errf(err, -EINVAL, "--db %s: $IOPATH_DB_TIMEOUT '%s': expected whole seconds from 0 to 3600",
+				path, getenv("IOPATH_DB_TIMEOUT"));
 	if (!lstat(path, &st)) {
 		if (!S_ISREG(st.st_mode))
 			return iop_errf(err, -EINVAL, "--db %s: not a regular file (a database file, or postgresql://...)",

@@ -25,7 +25,10 @@ struct db {
 /* How long a writer waits for another one's transaction before it gives up. */
 #define DB_BUSY_TIMEOUT_MS 60000
 
-/* The wait: $IOPATH_DB_TIMEOUT seconds (0 to 3600) when set, else DB_BUSY_TIMEOUT_MS. */
+/*
+ * The wait: $IOPATH_DB_TIMEOUT seconds (0 to 3600) when set, else DB_BUSY_TIMEOUT_MS (a value
+ * that is not whole seconds to 3600 refuses the database when it is opened).
+ */
 unsigned db_busy_timeout_ms(void);
 
 /* Is this --db value a PostgreSQL connection URI (postgresql:// or postgres://)? */

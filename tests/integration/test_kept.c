@@ -127,6 +127,28 @@ Test(kept, a_db_locked_past_the_busy_timeout_is_refused_before_the_first_io)
 	run_out_free(&r);
 }
 
+/* A busy timeout that is not whole seconds is refused, not silently taken as the default. */
+Test(kept, a_busy_timeout_that_is_not_whole_seconds_is_refused_before_the_first_io)
+{
+	static const char *const bad[] = { "abc", "-5", "1.5", "3601", "99999999999999999999", NULL };
+	struct run_out r;
+	unsigned i;
+
+	dirs("t.db");
+	for (i = 0; bad[i]; i++) {
+		setenv("IOPATH_DB_TIMEOUT", bad[i], 1);
+		r = iopath_run(RUN_SAVE, NULL);
+		unsetenv("IOPATH_DB_TIMEOUT");
+		assert_refused_early(&r, "IOPATH_DB_TIMEOUT");
+		run_out_free(&r);
+	}
+	setenv("IOPATH_DB_TIMEOUT", "0", 1);
+	r = iopath_run(RUN_SAVE, NULL);
+	unsetenv("IOPATH_DB_TIMEOUT");
+	cr_assert_eq(r.status, 0, "a timeout of 0 s is refused: %s", r.err);
+	run_out_free(&r);
+}
+
 /*
  * The database is fine when checked and locked by another writer while the run runs (the
  * runner's hold stops it before its layout): the save fails at the end, and the whole
