@@ -221,6 +221,7 @@ static int uring_init(struct engine *e, const struct engine_params *p)
 	struct uring_priv *u = calloc(1, sizeof(*u));
 	int ret;
 
+	e->counted = false;
 	if (!u)
 		return -ENOMEM;
 	memcpy(&u->o, p->opts, sizeof(u->o));
@@ -250,8 +251,11 @@ static int uring_init(struct engine *e, const struct engine_params *p)
 		free(u->trimmed);
 		free(u);
 		e->priv = NULL;
+		return ret;
 	}
-	return ret;
+	/* every slot a NOP already: requests can go by count, nothing written per NOP */
+	e->counted = u->o.nop;
+	return 0;
 }
 
 static void uring_exit(struct engine *e)
@@ -398,6 +402,67 @@ int uring_reap(struct engine *e, struct io_req **done, unsigned min, unsigned ma
 	return (int)(got + ready);
 }
 
+/*
+ * A NOP ring's requests by count: the slots are NOPs since init, so a submission publishes
+ * the tail and writes no SQE (the kernel copies the slot's user_data, 0, into the CQE).
+ */
+static int uring_submit_counted(struct engine *e, unsigned n)
+{
+	struct uring_priv *u = e->priv;
+	unsigned room = io_uring_sq_space_left(&u->ring);
+
+	n = n < room ? n : room;
+	u->ring.sq.sqe_tail += n;
+	return uring_submit_queued(u, n);
+}
+
+/*
+ * The posted NOP completions by count: their results are read in the CQ ring's contiguous
+ * runs (from head to the ring's end, then from its start) and or-ed, as a NOP done is 0; only
+ * when one is not are they read again for the failures.
+ */
+static int uring_reap_counted(struct engine *e, unsigned min, unsigned max, int32_t *fails,
+			      unsigned *nr_fails)
+{
+	struct uring_priv *u = e->priv;
+	struct io_uring_cq *cq = &u->ring.cq;
+	const struct io_uring_cqe *cqes = cq->cqes, *c, *end;
+	const unsigned mask = cq->ring_mask;
+	unsigned head, ready, first, run, i, nf = 0;
+	int32_t any = 0;
+	int ret;
+
+	*nr_fails = 0;
+	if (min && (io_uring_cq_ready(&u->ring) < min || io_uring_sq_ready(&u->ring))) {
+		ret = io_uring_submit_and_wait(&u->ring, min);
+		if (ret < 0 && ret != -EINTR && ret != -ETIME && ret != -EAGAIN && ret != -EBUSY)
+			return ret;
+	} else if (!io_uring_cq_ready(&u->ring) && (u->defer_taskrun || u->o.hipri)) {
+		io_uring_get_events(&u->ring);
+	}
+	head = *cq->khead;
+	ready = io_uring_smp_load_acquire(cq->ktail) - head;
+	if (ready > max)
+		ready = max;
+	first = head & mask;
+	run = mask + 1 - first < ready ? mask + 1 - first : ready;
+	for (c = cqes + first, end = c + run; c < end; c++)
+		any |= c->res;
+	for (c = cqes, end = c + (ready - run); c < end; c++)
+		any |= c->res;
+	if (__builtin_expect(any != 0, 0)) {
+		for (i = 0; i < ready; i++) {
+			int32_t res = cqes[(head + i) & mask].res;
+
+			if (res)
+				fails[nf++] = res > 0 ? -EIO : res;
+		}
+		*nr_fails = nf;
+	}
+	io_uring_cq_advance(&u->ring, ready);
+	return (int)ready;
+}
+
 int uring_kthread_cpu(struct engine *e, uint64_t *usr_ns, uint64_t *sys_ns)
 {
 	struct uring_priv *u = e->priv;
@@ -420,5 +485,7 @@ const struct engine_ops io_uring_engine = {
 	.exit = uring_exit,
 	.submit = uring_submit,
 	.reap = uring_reap,
+	.submit_counted = uring_submit_counted,
+	.reap_counted = uring_reap_counted,
 	.kthread_cpu = uring_kthread_cpu,
 };

@@ -24,8 +24,7 @@
 #include "io/vhdr.h"
 #include "job/replay.h"
 #include "run/reqgen.h"
-
-#define REAP_RETRIES 100	/* failed reaps in a row before in-flight requests are given up */
+#include "run/lean.h"
 
 /*
  * Check a completed request and hand it on: back to the pool, or (rw=copy) on to its write,
@@ -529,35 +528,6 @@ static inline __attribute__((always_inline)) bool next_request_plain(struct work
 }
 
 /*
- * What a lean loop (io_loop_engine: one file, one direction, no verify, copy or sync every N
- * blocks) knows for the whole phase, read once before the loop rather than per request.
- */
-struct lean {
-	struct io_file *file;
-	struct file_gen *gen;
-	uint32_t len;
-	uint8_t dir;
-	bool random;
-	bool writes;
-	bool time_based;
-};
-
-static inline struct lean lean_of(struct worker *w)
-{
-	const struct job_spec *job = w->job;
-	struct lean l;
-
-	l.file = &w->files[0];
-	l.gen = &w->gens[0];
-	l.dir = w->fixed_dir;
-	l.len = job->bs[l.dir];
-	l.random = job_rw_random(job->rw);
-	l.writes = l.dir == DDIR_WRITE;
-	l.time_based = job->time.based;
-	return l;
-}
-
-/*
  * The lean loop's next request: next_request_plain with the branches that cannot be taken
  * in a lean phase left out. false when the job has nothing more to issue.
  */
@@ -982,9 +952,13 @@ void io_loop_engine(struct worker *w)
 	const struct job_spec *job = w->job;
 
 	if (!w->full && !w->stamp_submit && job->disable_lat && job->disable_clat &&
-	    job->disable_slat)
-		loop_is_lean(w) ? io_loop_lean_unstamped(w) : io_loop_plain_unstamped(w);
-	else if (job->disable_lat || job->disable_clat || job->disable_slat)
+	    job->disable_slat) {
+		/* a lean phase goes by count where the engine instance takes requests so */
+		if (!loop_is_lean(w))
+			io_loop_plain_unstamped(w);
+		else if (!io_loop_counted(w))
+			io_loop_lean_unstamped(w);
+	} else if (job->disable_lat || job->disable_clat || job->disable_slat)
 		w->full ? io_loop_reduced(w) : io_loop_plain_reduced(w);
 	else if (w->full)
 		io_loop_full(w);

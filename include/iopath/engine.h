@@ -116,6 +116,12 @@ struct engine {
 	char applied[ENGINE_APPLIED_MAX][2][48];
 	/* The reason for the last failure of init/open, one line; empty when none. */
 	char err[256];
+	/*
+	 * Set by init: this instance's requests carry nothing of their own (io_uring's nop=1,
+	 * whose SQE slots are made NOPs once), so it takes them by count (ops->submit_counted,
+	 * ops->reap_counted) as well as through submit and reap.
+	 */
+	bool counted;
 };
 
 /* Engine flags. */
@@ -204,6 +210,19 @@ struct engine_ops {
 	int (*submit)(struct engine *e, struct io_req **reqs, unsigned n);
 	/* Wait for at least min completions, return at most max of them in done[]. */
 	int (*reap)(struct engine *e, struct io_req **done, unsigned min, unsigned max);
+	/*
+	 * Optional, used only where init set e->counted: start n requests that no struct io_req
+	 * stands for (the runner counts them; their offsets, buffers and lengths mean nothing to
+	 * the engine). Returns how many were accepted, as submit does, or -errno.
+	 */
+	int (*submit_counted)(struct engine *e, unsigned n);
+	/*
+	 * Optional, with submit_counted: wait for at least min of them and take at most max.
+	 * Returns how many completed, or -errno; the results of those that failed (-errno, or
+	 * another result than whole) go into fails[] (room for max), their number in *nr_fails.
+	 */
+	int (*reap_counted)(struct engine *e, unsigned min, unsigned max, int32_t *fails,
+			    unsigned *nr_fails);
 	/*
 	 * Optional: CPU time so far of kernel threads that work for this instance alone (an
 	 * io_uring SQPOLL thread), which the worker's own usage does not include. 0 or -errno.

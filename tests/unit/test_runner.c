@@ -63,6 +63,125 @@ static int run_words(const char *const *words, struct iop_err *err)
 	return run_jobs(&jobs, &res, err);
 }
 
+/*
+ * A test engine that takes its requests by count (e->counted), as io_uring's NOP ring does:
+ * it keeps what the runner asked of it, checks the contract's bounds on every call and fails
+ * the fail_at-th completion (0: none) with EIO.
+ */
+static struct {
+	unsigned inflight, max_inflight, max_submit, counted_submits, counted_reaps, plain_submits;
+	unsigned depth, done, fail_at;
+	bool bounds_broken;
+} ce;
+
+static int ce_init(struct engine *e, const struct engine_params *p)
+{
+	ce.depth = p->iodepth;
+	e->counted = true;
+	return 0;
+}
+
+static void ce_exit(struct engine *e)
+{
+	(void)e;
+}
+
+static struct io_req *ce_queue[64];
+static unsigned ce_queued;
+
+static int ce_submit(struct engine *e, struct io_req **reqs, unsigned n)
+{
+	unsigned i;
+
+	(void)e;
+	ce.plain_submits++;
+	for (i = 0; i < n && ce_queued < 64; i++) {
+		reqs[i]->res = reqs[i]->len;
+		ce_queue[ce_queued++] = reqs[i];
+	}
+	return (int)i;
+}
+
+static int ce_reap(struct engine *e, struct io_req **done, unsigned min, unsigned max)
+{
+	unsigned n = ce_queued < max ? ce_queued : max;
+
+	(void)e;
+	(void)min;
+	ce_queued -= n;
+	memcpy(done, ce_queue + ce_queued, n * sizeof(*done));
+	return (int)n;
+}
+
+static int ce_submit_counted(struct engine *e, unsigned n)
+{
+	(void)e;
+	ce.counted_submits++;
+	ce.inflight += n;
+	if (n > ce.max_submit)
+		ce.max_submit = n;
+	if (ce.inflight > ce.max_inflight)
+		ce.max_inflight = ce.inflight;
+	return (int)n;
+}
+
+static int ce_reap_counted(struct engine *e, unsigned min, unsigned max, int32_t *fails,
+			   unsigned *nr_fails)
+{
+	unsigned n = ce.inflight < max ? ce.inflight : max, i;
+
+	(void)e;
+	ce.counted_reaps++;
+	*nr_fails = 0;
+	if (!min || min > max || n < min || max > ce.depth)
+		ce.bounds_broken = true;
+	for (i = 0; i < n; i++)
+		if (++ce.done == ce.fail_at)
+			fails[(*nr_fails)++] = -EIO;
+	ce.inflight -= n;
+	return (int)n;
+}
+
+static const struct engine_ops counted_engine = {
+	.name = "counted-test",
+	.flags = ENGINE_DISKLESS,
+	.init = ce_init,
+	.exit = ce_exit,
+	.submit = ce_submit,
+	.reap = ce_reap,
+	.submit_counted = ce_submit_counted,
+	.reap_counted = ce_reap_counted,
+};
+
+/* run_words with the counting test engine in place of the null engine the words name. */
+static int run_counted(const char *const *words, unsigned fail_at, struct iop_err *err)
+{
+	struct job_parser p;
+	unsigned i;
+	int ret = 0;
+
+	memset(&ce, 0, sizeof(ce));
+	ce_queued = 0;
+	ce.fail_at = fail_at;
+	memset(&jobs, 0, sizeof(jobs));
+	job_parser_init(&p, &jobs);
+	for (i = 0; words[i] && !ret; i++) {
+		char key[64];
+		const char *eq = strchr(words[i], '=');
+
+		snprintf(key, sizeof(key), "%.*s", (int)(eq - words[i]), words[i]);
+		ret = job_parse_cli(&p, key, eq + 1, err);
+	}
+	if (!ret)
+		ret = job_parser_finish(&p, err);
+	job_parser_free(&p);
+	if (ret)
+		return ret;
+	for (i = 0; i < jobs.nr; i++)
+		jobs.jobs[i].engine = &counted_engine;
+	return run_jobs(&jobs, &res, err);
+}
+
 static uint64_t total_ios(const struct job_result *r, unsigned dir_)
 {
 	return r->dir[dir_].ios;
@@ -309,4 +428,57 @@ Test(merge, keeps_the_first_error_and_counts_every_one)
 	cr_assert_eq(dst->total_err, 3);
 	cr_assert_eq(dst->first_error, EIO);
 	free(a);
+}
+
+/*
+ * An engine instance that takes requests by count runs a lean read phase without latencies
+ * by count (io_loop_counted): every I/O of io_size and no more, never more than a batch per
+ * submission nor iodepth in flight, reaps within iodepth_batch_complete_min and _max; a
+ * phase that measures latencies keeps its requests.
+ */
+Test(runner, a_counted_engine_runs_a_lean_phase_by_count)
+{
+	const char *w[] = { "name=a", "ioengine=null", "rw=randread", "bs=4k", "size=1028k",
+			    "iodepth=8", "iodepth_batch_submit=3", "iodepth_batch_complete_min=2",
+			    "iodepth_batch_complete_max=4", "gtod_reduce=1", NULL };
+	const char *timed[] = { "name=a", "ioengine=null", "rw=randread", "bs=4k", "size=64k",
+				"iodepth=8", "iodepth_batch_submit=3", NULL };
+	struct iop_err err;
+
+	cr_assert_eq(run_counted(w, 0, &err), 0, "%s", err.msg);
+	cr_assert_eq(res.res[0].error, 0, "%s", res.res[0].errmsg);
+	cr_assert_eq(total_ios(&res.res[0], STAT_READ), 257);
+	cr_assert_eq(res.res[0].dir[STAT_READ].bytes, 257 * 4096);
+	cr_assert_eq(ce.plain_submits, 0, "a request was made per I/O");
+	cr_assert_geq(ce.counted_submits, 257 / 3);
+	cr_assert_eq(ce.max_submit, 3);
+	cr_assert_eq(ce.max_inflight, 8);
+	cr_assert_not(ce.bounds_broken, "a reap outside iodepth_batch_complete_min/max");
+	cr_assert_eq(ce.inflight, 0);
+	run_results_free(&res);
+	memset(&res, 0, sizeof(res));
+	job_list_free(&jobs);
+
+	cr_assert_eq(run_counted(timed, 0, &err), 0, "%s", err.msg);
+	cr_assert_eq(total_ios(&res.res[0], STAT_READ), 16);
+	cr_assert_eq(ce.counted_submits, 0, "a phase measuring latencies went by count");
+	cr_assert_gt(ce.plain_submits, 0);
+}
+
+/* A failed I/O among counted ones fails the job as any failed read does, with its reason. */
+Test(runner, a_failed_counted_io_fails_the_job_with_its_reason)
+{
+	const char *w[] = { "name=a", "ioengine=null", "rw=randread", "bs=4k", "size=1m",
+			    "iodepth=16", "iodepth_batch_submit=4", "gtod_reduce=1", NULL };
+	struct iop_err err;
+
+	run_counted(w, 100, &err);
+	cr_assert_eq(res.nr, 1);
+	cr_assert_eq(ce.plain_submits, 0, "not run by count");
+	cr_assert_eq(res.res[0].error, EIO, "error %d: %s", res.res[0].error, res.res[0].errmsg);
+	cr_assert(strstr(res.res[0].errmsg, strerror(EIO)), "%s", res.res[0].errmsg);
+	/* the 99 before it counted, and at most what was in flight with it, not the rest */
+	cr_assert_geq(total_ios(&res.res[0], STAT_READ), 99);
+	cr_assert_lt(total_ios(&res.res[0], STAT_READ), 99 + 16);
+	cr_assert_eq(ce.inflight, 0, "the job ended with I/O in flight");
 }
