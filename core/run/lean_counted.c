@@ -17,12 +17,14 @@
 /*
  * A lean phase that measures no latency goes by count where its engine instance takes
  * requests so (e->counted) and it reads: a NOP write would have its buffers filled for
- * nothing, so writes keep the lean loop.
+ * nothing, so writes keep the lean loop, and so does a phase whose passes drop the file's
+ * cache (invalidate=1: the lean loop's offsets start each pass, counts have none).
  */
 static bool loop_is_counted(const struct worker *w)
 {
 	return w->eng.counted && w->eng.ops->submit_counted && w->eng.ops->reap_counted &&
-	       w->fixed_dir == DDIR_READ && !w->sync_at_qd1 && !(w->eng.ops->flags & ENGINE_SYNC);
+	       w->fixed_dir == DDIR_READ && !w->gens[0].inval && !w->sync_at_qd1 &&
+	       !(w->eng.ops->flags & ENGINE_SYNC);
 }
 
 /*

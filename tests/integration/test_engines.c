@@ -100,14 +100,18 @@ Test(engines, null_counts_without_touching_files)
 	run_out_free(&r);
 }
 
-/* nop=1: every request is one IORING_OP_NOP, counted whole, with and without time stamps. */
-static void nops_counted(const char *depth, const char *batch, const char *reduce, long long clat_n)
+/*
+ * nop=1: every request is one IORING_OP_NOP, counted whole, with and without time stamps;
+ * invalidate=0 without them runs by count (core/run/lean_counted.c), invalidate=1 the lean loop.
+ */
+static void nops_counted(const char *depth, const char *batch, const char *reduce, long long clat_n,
+			 const char *inval)
 {
 	const char *dir = tmpdir_make();
 	struct run_out r = iopath_run("--name=t", tmp_str("--filename=%s/data", dir), "--size=4m",
 				      "--io_size=16m", "--rw=randread", "--ioengine=io_uring",
 				      "--nop=1", depth, batch, "--iodepth_batch_complete_max=32",
-				      reduce, "--output-format=json",
+				      reduce, inval, "--output-format=json",
 				      tmp_str("--output=%s/out.json", dir), NULL);
 	json_t *root, *clat;
 
@@ -126,10 +130,16 @@ static void nops_counted(const char *depth, const char *batch, const char *reduc
 
 Test(engines, io_uring_nops_are_counted_whole_in_every_loop)
 {
-	nops_counted("--iodepth=128", "--iodepth_batch_submit=32", "--gtod_reduce=1", 0);
-	nops_counted("--iodepth=128", "--iodepth_batch_submit=32", "--gtod_reduce=0", 4096);
-	nops_counted("--iodepth=7", "--iodepth_batch_submit=3", "--gtod_reduce=1", 0);
-	nops_counted("--iodepth=1", "--iodepth_batch_submit=1", "--disable_slat=1", 4096);
+	nops_counted("--iodepth=128", "--iodepth_batch_submit=32", "--gtod_reduce=1", 0,
+		     "--invalidate=1");
+	nops_counted("--iodepth=128", "--iodepth_batch_submit=32", "--gtod_reduce=1", 0,
+		     "--invalidate=0");
+	nops_counted("--iodepth=128", "--iodepth_batch_submit=32", "--gtod_reduce=0", 4096,
+		     "--invalidate=0");
+	nops_counted("--iodepth=7", "--iodepth_batch_submit=3", "--gtod_reduce=1", 0,
+		     "--invalidate=0");
+	nops_counted("--iodepth=1", "--iodepth_batch_submit=1", "--disable_slat=1", 4096,
+		     "--invalidate=1");
 }
 
 /*

@@ -432,7 +432,7 @@ Test(merge, keeps_the_first_error_and_counts_every_one)
 
 /*
  * An engine instance that takes requests by count runs a lean read phase without latencies
- * by count (io_loop_counted): every I/O of io_size and no more, never more than a batch per
+ * and without invalidate's passes by count (io_loop_counted): every I/O of io_size and no more, never more than a batch per
  * submission nor iodepth in flight, reaps within iodepth_batch_complete_min and _max; a
  * phase that measures latencies keeps its requests.
  */
@@ -440,7 +440,7 @@ Test(runner, a_counted_engine_runs_a_lean_phase_by_count)
 {
 	const char *w[] = { "name=a", "ioengine=null", "rw=randread", "bs=4k", "size=1028k",
 			    "iodepth=8", "iodepth_batch_submit=3", "iodepth_batch_complete_min=2",
-			    "iodepth_batch_complete_max=4", "gtod_reduce=1", NULL };
+			    "iodepth_batch_complete_max=4", "gtod_reduce=1", "invalidate=0", NULL };
 	const char *timed[] = { "name=a", "ioengine=null", "rw=randread", "bs=4k", "size=64k",
 				"iodepth=8", "iodepth_batch_submit=3", NULL };
 	struct iop_err err;
@@ -469,7 +469,8 @@ Test(runner, a_counted_engine_runs_a_lean_phase_by_count)
 Test(runner, a_failed_counted_io_fails_the_job_with_its_reason)
 {
 	const char *w[] = { "name=a", "ioengine=null", "rw=randread", "bs=4k", "size=1m",
-			    "iodepth=16", "iodepth_batch_submit=4", "gtod_reduce=1", NULL };
+			    "iodepth=16", "iodepth_batch_submit=4", "gtod_reduce=1", "invalidate=0",
+			    NULL };
 	struct iop_err err;
 
 	run_counted(w, 100, &err);
