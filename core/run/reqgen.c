@@ -643,7 +643,7 @@ static bool place_sized(struct worker *w, struct io_req *r, unsigned dir, uint32
 	} else {
 		*off = gen_seq_peek(g, dir, bg->min);
 	}
-	*len = bs_gen_next(bg, &w->bs_rand[dir], *off < g->region ? g->region - *off : 0);
+	*len = bs_gen_next(bg, &w->bsr.rand[dir], *off < g->region ? g->region - *off : 0);
 	if (!*len)
 		return false;
 	if (random)
@@ -732,7 +732,7 @@ int next_request_full(struct worker *w, struct io_req *r, uint64_t now)
 	}
 	if (sized_in_fios_order(w, dir))
 		return place_sized(w, r, dir, &len, &off) && issue_placed(w, r, dir, len, off);
-	len = bs_gen_next(&w->bsg[dir], &w->bs_rand[dir], UINT64_MAX);
+	len = bs_gen_next(&w->bsg[dir], &w->bsr.rand[dir], UINT64_MAX);
 	if (!job->time.based && w->bytes_issued + len > w->bytes_target) {
 		/* end on the target exactly, as fio's trimmed last block does */
 		uint64_t left = w->bytes_target - w->bytes_issued, min = w->bsg[dir].min;

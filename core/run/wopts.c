@@ -212,13 +212,13 @@ static int setup_offsets(struct worker *w, uint64_t seed)
 	for (d = 0; d < 2; d++) {
 		unsigned idx = d == DDIR_WRITE && job->verify.kind == VERIFY_NONE;
 
-		w->bs_seed[d] = job_rand_repeatable(job) ?
+		w->bsr.seed[d] = job_rand_repeatable(job) ?
 				fio_stream_seed(job->randseed_set ? job->randseed : 0x89,
 						worker_thread_number(w->plan, w->clone), idx) :
 				(seed ^ 0xb5b5b5b5ull) + idx;
 	}
-	w->bs_use64 = job->rand_gen == RAND_GEN_TAUSWORTHE64;
-	w->bs_reseed = job->randrepeat && !job->randseed_set;
+	w->bsr.use64 = job->rand_gen == RAND_GEN_TAUSWORTHE64;
+	w->bsr.reseed = job->randrepeat && !job->randseed_set;
 	worker_bs_seed(w);
 	rng_seed(&w->file_rng, seed ^ 0xf1f1f1f1ull);
 	if (job->file_service != FSVC_ROUNDROBIN || job->file_service_nr > 1)

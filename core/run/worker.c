@@ -535,7 +535,7 @@ static bool verify_round_again(struct worker *w)
 	}
 	if (w->mixed)
 		mix_new_loop(w);
-	if (w->bs_reseed)
+	if (w->bsr.reseed)
 		worker_bs_seed(w);
 	return true;
 }

@@ -290,6 +290,17 @@ struct worker_buf {
 };
 
 /*
+ * fio's bsrange streams, reads' and writes' (its FIO_RAND_BS_OFF and BS1_OFF), the block
+ * sizes that vary are drawn from; their seeds, and whether each loop starts them again
+ * (randrepeat, as fio's clear_io_state).
+ */
+struct worker_bsrand {
+	struct frand rand[2];
+	uint64_t seed[2];
+	bool use64, reseed;
+};
+
+/*
  * A worker's clock marks: started and the deadline set by measure_start (core/run/account.c),
  * as its I/O begins and again as a ramp ends; the ramp by worker_begin (core/run/worker.c);
  * end_ns written by the loop that ends it, dir_ns summed by worker.c, read by collect.c.
@@ -348,11 +359,7 @@ struct worker {
 	bool full;
 	bool stamp_submit;		/* the reduced loop reads the clock before submit too */
 	struct bs_gen bsg[2];
-	/* fio's bsrange streams, reads' and writes' (its FIO_RAND_BS_OFF, BS1), their seeds and
-	 * whether each loop starts them again (randrepeat, as fio's clear_io_state) */
-	struct frand bs_rand[2];
-	uint64_t bs_seed[2];
-	bool bs_use64, bs_reseed;
+	struct worker_bsrand bsr;
 	unsigned cur_file;		/* file of the last request (full loop) */
 	unsigned fsvc_left;		/* I/Os left on cur_file before choosing again */
 	uint64_t file_left;		/* file_service_type=sequential: bytes left in cur_file */
@@ -488,8 +495,8 @@ static inline uint64_t now_ns(void)
 /* The block-size streams from their seeds (set up, and again at a loop with randrepeat). */
 static inline void worker_bs_seed(struct worker *w)
 {
-	frand_seed(&w->bs_rand[0], w->bs_seed[0], w->bs_use64);
-	frand_seed(&w->bs_rand[1], w->bs_seed[1], w->bs_use64);
+	frand_seed(&w->bsr.rand[0], w->bsr.seed[0], w->bsr.use64);
+	frand_seed(&w->bsr.rand[1], w->bsr.seed[1], w->bsr.use64);
 }
 
 #endif
