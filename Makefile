@@ -147,7 +147,7 @@ $(UNIT_BIN): $(UNIT_SRC) $(wildcard tests/unit/*.h tests/common/*.h) $(LIB_OBJ)
 	$(CC) $(CPPFLAGS_ALL) $(CFLAGS_ALL) -Itests -Wno-format-truncation -o $@ $(UNIT_SRC) $(LIB_OBJ) -lcriterion $(LIBS)
 
 $(INTEG_BIN): $(INTEG_SRC) tests/integration/harness.h $(wildcard tests/integration/*.h tests/common/*.h)
-	$(CC) $(CPPFLAGS_ALL) $(CFLAGS_ALL) -Itests -Wno-format-truncation -o $@ $(INTEG_SRC) -lcriterion -ljansson
+	$(CC) $(CPPFLAGS_ALL) $(CFLAGS_ALL) -Itests -Wno-format-truncation -o $@ $(INTEG_SRC) -lcriterion -ljansson -lz -lm
 
 # The fault-injecting FUSE filesystem the fault tests mount (tests skip without it); make faultfs
 # builds it alone (README: "A share to try it on").

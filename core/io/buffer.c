@@ -76,10 +76,23 @@ static void pattern_fill(const struct job_spec *job, unsigned char *p, uint64_t 
 	}
 }
 
+/*
+ * buffer_compress_chunk's unit, as fio's fill_io_buffer takes it: the chunk, but never above
+ * the job's smallest write (0: that write).
+ */
+static uint64_t compress_unit(const struct job_spec *job)
+{
+	uint64_t min_write = job->bs[DDIR_WRITE], c = job->buf.compress_chunk;
+
+	if (!c || !min_write)
+		return c ? c : min_write;
+	return c < min_write ? c : min_write;
+}
+
 void buf_fill(const struct job_spec *job, struct rng *r, void *buf, uint64_t len)
 {
 	unsigned char *p = buf;
-	uint64_t chunk = 512, done, keep;
+	uint64_t unit, done, keep;
 
 	if (job->buf.zero) {
 		memset(buf, 0, len);
@@ -92,14 +105,20 @@ void buf_fill(const struct job_spec *job, struct rng *r, void *buf, uint64_t len
 			rng_fill(r, buf, len);
 		return;
 	}
-	/* each chunk: (100 - pct)% random bytes, the rest zeros (or the pattern, as fio does) */
-	for (done = 0; done < len; done += chunk) {
-		uint64_t n = len - done < chunk ? len - done : chunk;
+	/*
+	 * Each unit as fio's fill_random_buf_percentage lays it out: (100 - pct)% random bytes,
+	 * then zeros (or buffer_pattern from its first byte) to the unit's end.
+	 */
+	unit = compress_unit(job);
+	if (!unit)
+		unit = len;
+	for (done = 0; done < len; done += unit) {
+		uint64_t n = len - done < unit ? len - done : unit;
 
 		keep = n * (100 - job->buf.compress_pct) / 100;
 		rng_fill(r, p + done, keep);
 		if (job->buf.pattern_len)
-			pattern_fill(job, p + done + keep, n - keep, keep);
+			pattern_fill(job, p + done + keep, n - keep, 0);
 		else
 			memset(p + done + keep, 0, n - keep);
 	}

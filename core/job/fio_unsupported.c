@@ -68,7 +68,6 @@ const struct fio_unsupported fio_unsupported_table[] = {
 	JOB_OPT("log_compression_cpus", NULL, "Limit log compression to these CPUs"),
 	JOB_OPT("block_error_percentiles", "0", "Record trim block errors and make a histogram"),
 	JOB_OPT("stats", "1", "Enable collection of stats"),
-	JOB_OPT("buffer_compress_chunk", "512", "Size of compressible region in buffer"),
 	JOB_OPT("gtod_cpu", NULL, "Set up dedicated gettimeofday() thread on this CPU"),
 	JOB_OPT("profile", NULL, "Select a specific builtin performance test"),
 	JOB_OPT("cgroup", NULL, "Add job to cgroup of this name"),

@@ -294,6 +294,8 @@ const struct opt_def opt_table[] = {
 	  .help = "random_distribution=sequence: each cycle moves on by the sequence's length (1) or repeats it (0)" },
 	{ .name = "buffer_compress_percentage", .type = OPT_UINT, FIELD(buf.compress_pct),
 	  .max = 100, .help = "percent of each buffer made compressible" },
+	{ .name = "buffer_compress_chunk", .type = OPT_SIZE, FIELD(buf.compress_chunk),
+	  .help = "the compressible unit: each holds its random bytes, then zeros (512; 0: the smallest write)" },
 	{ .name = "zonemode", .type = OPT_FN, .fn = set_zonemode,
 	  .help = "none; strided: zonesize bytes of each zonerange, then zoneskip; zbd: emulated write pointers" },
 	{ .name = "zonesize", .type = OPT_SIZE, FIELD(zone.size), .max = UINT64_MAX,

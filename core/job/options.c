@@ -31,6 +31,7 @@ void job_defaults(struct job_spec *job)
 	job->create_fsync = true;
 	job->create_serialize = true;
 	job->buf.dedupe_ws_pct = 5;
+	job->buf.compress_chunk = 512;
 	job->verify.after_write = true;
 	job->verify.state_save = true;
 	job->verify.write_sequence = true;

@@ -614,6 +614,27 @@ static int finish_unlink_each_loop(struct job_spec *job, struct iop_err *err)
 	return 0;
 }
 
+/* What the write buffers hold: fio's rules between zero_buffers, patterns, compression, refill. */
+static int finish_buffers(struct job_spec *job, struct iop_err *err)
+{
+	/* fio: a pattern replaces zeroing and scrambling; reads would overwrite it, so refill */
+	if (job->buf.pattern_len) {
+		job->buf.scramble = false;
+		job->buf.zero = false;
+		job->buf.refill = job->buf.compress_pct || job_reads(job->rw);
+	}
+	/* fio keeps buffer_compress_chunk in 32 bits */
+	if (job->buf.compress_chunk > UINT32_MAX)
+		return iop_errf(err, -EINVAL,
+				"%s: buffer_compress_chunk=%llu is above 4g-1 (accepted: 0 to 4294967295 bytes)",
+				job->origin, (unsigned long long)job->buf.compress_chunk);
+	/* fio: compression (other than 100%) and dedupe turn refill_buffers on */
+	if ((job_gave(job, "buffer_compress_percentage") && job->buf.compress_pct != 100) ||
+	    job->buf.dedupe_pct)
+		job->buf.refill = true;
+	return 0;
+}
+
 int job_finish(struct job_spec *job, struct iop_err *err)
 {
 	const struct engine_entry *ent = engine_find(job->ioengine);
@@ -668,16 +689,9 @@ int job_finish(struct job_spec *job, struct iop_err *err)
 	/* fio: a non-uniform distribution disables the random map */
 	if (job->random_distribution != DIST_RANDOM)
 		job->norandommap = true;
-	/* fio: a pattern replaces zeroing and scrambling; reads would overwrite it, so refill */
-	if (job->buf.pattern_len) {
-		job->buf.scramble = false;
-		job->buf.zero = false;
-		job->buf.refill = job->buf.compress_pct || job_reads(job->rw);
-	}
-	/* fio: compression (other than 100%) and dedupe turn refill_buffers on */
-	if ((job_gave(job, "buffer_compress_percentage") && job->buf.compress_pct != 100) ||
-	    job->buf.dedupe_pct)
-		job->buf.refill = true;
+	ret = finish_buffers(job, err);
+	if (ret)
+		return ret;
 	/* fio: "any use of blockalign= turns off randommap" */
 	if ((job->ba[0] && job->ba[0] != job->bs[0]) || (job->ba[1] && job->ba[1] != job->bs[1]))
 		job->norandommap = true;

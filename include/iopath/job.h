@@ -268,6 +268,8 @@ struct job_buf {
 	bool zero;			/* zero_buffers */
 	bool refill;			/* refill_buffers: new contents for every write */
 	unsigned compress_pct;		/* buffer_compress_percentage */
+	uint64_t compress_chunk;	/* buffer_compress_chunk: the unit that pct applies to
+					 * (512; 0: the smallest write; never above it) */
 	bool scramble;			/* scramble_buffers */
 	unsigned dedupe_pct;		/* dedupe_percentage */
 	bool dedupe_ws;			/* dedupe_mode=working_set (else repeat) */

@@ -4,12 +4,14 @@
  * what they made, reported and returned is compared.
  */
 #include <dirent.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
+#include <zlib.h>
 
 #include "harness.h"
 
@@ -1109,4 +1111,74 @@ Test(fio_realjobs, log_times_start_after_ramp_time)
 			  t ? "iopath" : "fio", n, first, last);
 	}
 	side_free(&s);
+}
+
+/* Of len bytes at p in pieces of piece bytes, each compressed alone (zlib, level 6): the
+ * compressed size over the whole, and how many pieces compressed below a tenth. */
+static double pieces_ratio(const unsigned char *p, size_t len, size_t piece, unsigned *tight)
+{
+	uLong bound = compressBound(piece);
+	unsigned char *out = malloc(bound);
+	size_t at, total = 0;
+
+	cr_assert_not_null(out);
+	*tight = 0;
+	for (at = 0; at + piece <= len; at += piece) {
+		uLongf n = bound;
+
+		cr_assert_eq(compress2(out, &n, p + at, piece, 6), Z_OK);
+		total += n;
+		*tight += n < piece / 10;
+	}
+	free(out);
+	return (double)total / (double)len;
+}
+
+/*
+ * buffer_compress_percentage with buffer_compress_chunk: each chunk (never above the smallest
+ * write) holds its share of random bytes, then zeros, as fio lays it out. Compressed with zlib
+ * in pieces of the chunk, both tools' files come to the same ratio; in pieces of a quarter of
+ * the chunk, as many of them are all zeros in both (with units of 512 bytes none would be).
+ * With the default chunk (512) and a block size range the file compresses alike.
+ */
+Test(fio_realjobs, compress_chunk_lays_out_buffers_as_fio)
+{
+	static const char *const texts[] = {
+		"[c]\nioengine=psync\nrw=write\nbs=64k\nsize=2m\nfilename=c.dat\n"
+		"buffer_compress_percentage=50\nbuffer_compress_chunk=16k\n",
+		"[c]\nioengine=psync\nrw=write\nbsrange=4k-64k\nsize=2m\nfilename=c.dat\n"
+		"buffer_compress_percentage=66\n",
+		"[c]\nioengine=psync\nrw=write\nbs=32k\nsize=2m\nfilename=c.dat\n"
+		"buffer_compress_percentage=25\nbuffer_compress_chunk=0\n",
+	};
+	static const size_t chunk[] = { 16384, 512, 32768 };
+	static const unsigned zero_quarters[] = { 2, 0, 1 };	/* of each chunk's four */
+	static unsigned char buf[2][2 << 20];
+	unsigned k, t, tight[2], quarter[2];
+	double whole[2], pieces[2];
+	struct side s;
+	size_t n;
+
+	for (k = 0; k < 3; k++) {
+		side_run_ok(&s, texts[k], NULL, NULL);
+		for (t = 0; t < 2; t++) {
+			n = read_whole(&s, t, "c.dat", buf[t], sizeof(buf[t]));
+			cr_assert_eq(n, sizeof(buf[t]), "job %u: %s wrote %zu bytes", k,
+				     t ? "iopath" : "fio", n);
+			whole[t] = pieces_ratio(buf[t], n, n, &tight[t]);
+			pieces[t] = pieces_ratio(buf[t], n, chunk[k], &tight[t]);
+			pieces_ratio(buf[t], n, chunk[k] / 4, &quarter[t]);
+		}
+		cr_expect(fabs(whole[1] - whole[0]) < 0.02, "job %u: whole file: iopath %.3f, fio %.3f",
+			  k, whole[1], whole[0]);
+		cr_expect(fabs(pieces[1] - pieces[0]) < 0.02,
+			  "job %u: in chunks of %zu: iopath %.3f, fio %.3f", k, chunk[k], pieces[1],
+			  pieces[0]);
+		if (zero_quarters[k])
+			cr_expect(quarter[1] == quarter[0] &&
+				  quarter[0] == n / chunk[k] * zero_quarters[k],
+				  "job %u: pieces of %zu that are zeros: iopath %u, fio %u of %zu", k,
+				  chunk[k] / 4, quarter[1], quarter[0], n / (chunk[k] / 4));
+		side_free(&s);
+	}
 }

@@ -213,3 +213,73 @@ Test(buffers, scramble_makes_equal_blocks_differ)
 	/* each 512-byte sector differs from its neighbour too */
 	cr_assert_neq(memcmp(a, a + 512, 512), 0);
 }
+
+/* buffer_compress_percentage's layout, as fio's: per unit its random bytes, then zeros. */
+static unsigned zero_run_at_end(const unsigned char *p, unsigned n)
+{
+	unsigned z = 0;
+
+	while (z < n && !p[n - 1 - z])
+		z++;
+	return z;
+}
+
+Test(buffers, compress_chunk_lays_out_each_unit_random_then_zero)
+{
+	static struct job_spec job;
+	static unsigned char buf[16384];
+	struct rng r;
+	unsigned i;
+
+	memset(&job, 0, sizeof(job));
+	job.bs[1] = 8192;
+	job.buf.compress_pct = 25;
+	job.buf.compress_chunk = 1024;
+	rng_seed(&r, 1);
+	buf_fill(&job, &r, buf, sizeof(buf));
+	for (i = 0; i < sizeof(buf); i += 1024) {
+		/* 768 random bytes (a zero byte or two may end them by chance), 256 zeros */
+		cr_assert_geq(zero_run_at_end(buf + i, 1024), 256, "unit at %u", i);
+		cr_assert_lt(zero_run_at_end(buf + i, 1024), 260, "unit at %u", i);
+	}
+}
+
+Test(buffers, compress_chunk_is_never_above_the_smallest_write)
+{
+	static struct job_spec job;
+	static unsigned char buf[16384];
+	unsigned units[2] = { 0, 65536 }, k, i;
+	struct rng r;
+
+	memset(&job, 0, sizeof(job));
+	job.bs[1] = 4096;
+	job.buf.compress_pct = 50;
+	for (k = 0; k < 2; k++) {
+		job.buf.compress_chunk = units[k];
+		rng_seed(&r, 2);
+		buf_fill(&job, &r, buf, sizeof(buf));
+		for (i = 0; i < sizeof(buf); i += 4096) {
+			cr_assert_geq(zero_run_at_end(buf + i, 4096), 2048, "chunk %u at %u", units[k], i);
+			cr_assert_lt(zero_run_at_end(buf + i, 4096), 2052, "chunk %u at %u", units[k], i);
+		}
+	}
+}
+
+Test(buffers, compress_with_a_pattern_starts_it_in_each_unit)
+{
+	static struct job_spec job;
+	unsigned char buf[2048];
+	struct rng r;
+	unsigned i;
+
+	memset(&job, 0, sizeof(job));
+	job.bs[1] = 2048;
+	job.buf.compress_pct = 50;
+	job.buf.compress_chunk = 512;
+	memcpy(job.buf.pattern, "\xde\xad\xbe", 3);
+	job.buf.pattern_len = 3;
+	rng_seed(&r, 3);
+	buf_fill(&job, &r, buf, sizeof(buf));
+	for (i = 0; i < 256; i++)
+		cr_assert_eq(buf[512 + 256 + i], job.buf.pattern[i % 3], "byte %u of the second unit's pattern", i);
+}
