@@ -29,6 +29,39 @@
 #include "job/replay.h"
 #include "run/reqgen.h"
 
+/* Block sizes varying: the block written at unit s of file fi is dropped, unread. */
+static void drop_block(struct worker *w, unsigned fi, uint64_t s)
+{
+	uint32_t *bl = w->verify.blen[fi];
+	uint64_t x, e = s + bl[s];
+
+	for (x = s; x < e; x++)
+		w->verify.written[fi][x >> 3] &= (unsigned char)~(1u << (x & 7));
+	bl[s] = 0;
+}
+
+/*
+ * A block of units [u, end) written over what was written before: as fio's log of written
+ * pieces, every earlier block it overlaps is dropped whole (a block begun before u first).
+ */
+static void drop_overlapped(struct worker *w, unsigned fi, uint64_t u, uint64_t end)
+{
+	const uint32_t *bl = w->verify.blen[fi];
+	const unsigned char *map = w->verify.written[fi];
+	uint64_t s;
+
+	if (map[u >> 3] & (1u << (u & 7)) && !bl[u]) {
+		s = u;
+		while (s && !bl[--s])
+			;
+		if (bl[s] && s + bl[s] > u)
+			drop_block(w, fi, s);
+	}
+	for (s = u; s < end; s++)
+		if (bl[s])
+			drop_block(w, fi, s);
+}
+
 /* The block of r is written, as the seq-th write (verify_write_sequence keeps the number). */
 static void mark_written(struct worker *w, const struct io_req *r, uint64_t seq)
 {
@@ -36,11 +69,15 @@ static void mark_written(struct worker *w, const struct io_req *r, uint64_t seq)
 	uint64_t u = (r->offset - f->start) / w->plan->unit;
 	uint64_t end = u + r->len / w->plan->unit, units = f->len / w->plan->unit;
 	uint16_t *nums = w->verify.wseq[f->index];
+	uint32_t *bl = w->verify.blen[f->index];
 
 	/* zonemode=strided in a file longer than the region goes past it: not verified there */
 	if (end > units)
 		end = units;
-
+	if (bl && u < end) {
+		drop_overlapped(w, f->index, u, end);
+		bl[u] = (uint32_t)(end - u);
+	}
 	for (; u < end; u++) {
 		w->verify.written[f->index][u >> 3] |= (unsigned char)(1u << (u & 7));
 		if (nums)
@@ -48,21 +85,28 @@ static void mark_written(struct worker *w, const struct io_req *r, uint64_t seq)
 	}
 }
 
-/* The next block to read back in the verify pass; false when all were read. */
+/*
+ * The next block to read back in the verify pass, in each file's order of offsets; false when
+ * all were read. Each is read as it was written (fio's verify reads each written piece): with
+ * block sizes that vary, its length; else a unit.
+ */
 bool next_verify(struct worker *w, struct io_req *r)
 {
 	while (w->verify.file < w->nr_files) {
 		const unsigned char *map = w->verify.written[w->verify.file];
+		const uint32_t *bl = w->verify.blen[w->verify.file];
 		uint64_t units = w->files[w->verify.file].len / w->plan->unit;
 
 		while (w->verify.pos < units) {
 			uint64_t u = w->verify.pos++;
+			uint64_t n = bl && bl[u] ? bl[u] : 1;
 
 			if (!(map[u >> 3] & (1u << (u & 7))))
 				continue;
+			w->verify.pos = u + n;
 			r->file = &w->files[w->verify.file];
 			r->ddir = DDIR_READ;
-			r->len = w->plan->unit;
+			r->len = (uint32_t)(n * w->plan->unit);
 			r->offset = r->file->start + u * w->plan->unit;
 			return true;
 		}
@@ -248,8 +292,11 @@ static int backlog_next(struct worker *w, struct io_req *r)
 	end = u + e->len / w->plan->unit;
 	if (end > r->file->len / w->plan->unit)
 		end = r->file->len / w->plan->unit;
-	for (; u < end; u++)
+	for (; u < end; u++) {
 		w->verify.written[e->file][u >> 3] &= (unsigned char)~(1u << (u & 7));
+		if (w->verify.blen[e->file])
+			w->verify.blen[e->file][u] = 0;
+	}
 	return 1;
 }
 

@@ -99,7 +99,9 @@ int worker_alloc_files(struct worker *w, unsigned n)
 	w->nlink_at_open = calloc(n, sizeof(*w->nlink_at_open));
 	w->verify.written = calloc(n, sizeof(*w->verify.written));
 	w->verify.wseq = calloc(n, sizeof(*w->verify.wseq));
-	if (!w->files || !w->gens || !w->nlink_at_open || !w->verify.written || !w->verify.wseq)
+	w->verify.blen = calloc(n, sizeof(*w->verify.blen));
+	if (!w->files || !w->gens || !w->nlink_at_open || !w->verify.written || !w->verify.wseq ||
+	    !w->verify.blen)
 		return -ENOMEM;
 	w->nr_files = n;
 	for (i = 0; i < n; i++)
@@ -203,6 +205,35 @@ static void fio_block_seed(struct worker *w)
 	memcpy(w->gens[0].rand.t32, r.s, sizeof(r.s));
 }
 
+/*
+ * verify: what the worker writes to file i, kept for the read-back: a bit per unit, each
+ * block's length where write sizes differ from the unit, verify_write_sequence's numbers.
+ */
+static int setup_verify_maps(struct worker *w, unsigned i)
+{
+	const struct job_plan *plan = w->plan;
+	const struct job_spec *job = w->job;
+	uint64_t units = w->files[i].len / plan->unit;
+
+	w->verify.written[i] = calloc(units / 8 + 1, 1);
+	if (!w->verify.written[i])
+		return -ENOMEM;
+	if (job->bs[DDIR_WRITE] != plan->unit || job->bs_max[DDIR_WRITE] != plan->unit) {
+		w->verify.blen[i] = calloc(units + 1, sizeof(**w->verify.blen));
+		if (!w->verify.blen[i])
+			return -ENOMEM;
+	}
+	if (job->verify.write_sequence && vhdr_size(job->verify.kind)) {
+		w->verify.wseq[i] = calloc(units + 1, sizeof(**w->verify.wseq));
+		if (!w->verify.wseq[i]) {
+			worker_fail(w, ENOMEM, "verify_write_sequence: no memory for the write numbers of %llu blocks of %s (verify_write_sequence=0 does without)",
+				    (unsigned long long)units, w->files[i].path);
+			return -ENOMEM;
+		}
+	}
+	return 0;
+}
+
 static int setup_files(struct worker *w, uint64_t seed)
 {
 	const struct job_plan *plan = w->plan;
@@ -253,17 +284,9 @@ static int setup_files(struct worker *w, uint64_t seed)
 		if (pass_invalidates(job, w->nr_files))
 			w->gens[i].inval = f;
 		if (job->verify.kind != VERIFY_NONE && (writes || job->verify.only)) {
-			w->verify.written[i] = calloc(f->len / plan->unit / 8 + 1, 1);
-			if (!w->verify.written[i])
-				return -ENOMEM;
-		}
-		if (w->verify.written[i] && job->verify.write_sequence && vhdr_size(job->verify.kind)) {
-			w->verify.wseq[i] = calloc(f->len / plan->unit + 1, sizeof(**w->verify.wseq));
-			if (!w->verify.wseq[i]) {
-				worker_fail(w, ENOMEM, "verify_write_sequence: no memory for the write numbers of %llu blocks of %s (verify_write_sequence=0 does without)",
-					    (unsigned long long)(f->len / plan->unit), f->path);
-				return -ENOMEM;
-			}
+			ret = setup_verify_maps(w, i);
+			if (ret)
+				return ret;
 		}
 		if (diskless || (job->engine->flags & ENGINE_FILE_OP))
 			continue;	/* a file-operation engine's operation is its open */
@@ -532,6 +555,9 @@ static bool verify_round_again(struct worker *w)
 		gen_new_pass(&w->gens[i]);
 		if (w->verify.written[i])
 			memset(w->verify.written[i], 0, w->files[i].len / plan->unit / 8 + 1);
+		if (w->verify.blen[i])
+			memset(w->verify.blen[i], 0,
+			       (w->files[i].len / plan->unit + 1) * sizeof(*w->verify.blen[i]));
 	}
 	if (w->mixed)
 		mix_new_loop(w);
@@ -856,6 +882,7 @@ void worker_free(struct worker *w)
 		w->files[i].fd = -1;
 		free(w->verify.written[i]);
 		free(w->verify.wseq[i]);
+		free(w->verify.blen[i]);
 	}
 	for (i = 0; w->gens && i < w->nr_files; i++)
 		gen_free(&w->gens[i]);
@@ -864,11 +891,13 @@ void worker_free(struct worker *w)
 	free(w->gens);
 	free(w->verify.written);
 	free(w->verify.wseq);
+	free(w->verify.blen);
 	free(w->nlink_at_open);
 	w->files = NULL;
 	w->gens = NULL;
 	w->verify.written = NULL;
 	w->verify.wseq = NULL;
+	w->verify.blen = NULL;
 	w->nlink_at_open = NULL;
 	/* never unmap buffers the kernel may still read or write: leak them instead */
 	if (w->buf.map && !w->bufs_in_flight)

@@ -211,6 +211,9 @@ struct verifier;
 struct worker_verify {
 	unsigned char **written;	/* blocks written, one bit per unit */
 	uint16_t **wseq;		/* verify_write_sequence: each unit's last write number */
+	/* writes of other sizes than the unit: each block's length in units at its first unit
+	 * (0: no block starts there), so that the verify pass reads each block as written */
+	uint32_t **blen;
 	uint64_t seq;			/* fio's numberio: the next write's number */
 	/* verify_backlog: written blocks not yet read back, a FIFO ring (file, offset, length) */
 	struct backlog_entry {
