@@ -176,8 +176,15 @@ int uring_register_extras(struct engine *e, struct uring_priv *u, const struct e
 
 		if (!fds && !own)
 			return -ENOMEM;
-		for (i = 0; own && i < p->nr_files; i++)
+		for (i = 0; own && i < p->nr_files; i++) {
 			own[i] = p->files[i].fd;
+			/* openfiles below nrfiles: files open later than the ring, fio refuses too */
+			if (own[i] < 0) {
+				free(own);
+				return engine_fail(e, -EINVAL,
+						   "registerfiles needs every file open from the start: openfiles (below nrfiles) must equal nrfiles, as fio requires");
+			}
+		}
 		ret = io_uring_register_files(&u->ring, fds ? fds : own, p->nr_files);
 		free(own);
 		if (ret == -EMFILE)

@@ -319,8 +319,40 @@ static void finish_verify_interval(struct job_spec *job)
 		job->verify.interval = iop_gcd(lo, hi);
 }
 
+/*
+ * openfiles below nrfiles (core/run/openfiles.c): files opened as their turn comes and closed
+ * when used up, as fio's get_next_file; what iopath does not do with it is refused.
+ */
+static int check_openfiles(const struct job_spec *job, struct iop_err *err)
+{
+	const char *what = NULL;
+
+	if (!job->openfiles || job->openfiles >= job->nrfiles ||
+	    (job->engine->flags & (ENGINE_FILE_OP | ENGINE_DISKLESS)))
+		return 0;
+	if (job->file_service != FSVC_ROUNDROBIN && job->file_service != FSVC_SEQUENTIAL)
+		what = "file_service_type other than roundrobin or sequential";
+	else if (job->submit_offload)
+		what = "io_submit_mode=offload";
+	else if (job->verify.backlog)
+		what = "verify_backlog";
+	else if (job->unlink_each_loop)
+		what = "unlink_each_loop";
+	else if (job->read_iolog[0])
+		what = "read_iolog";
+	else if (job->zone.strided || job->zone.zbd)
+		what = "zonemode";
+	if (!what)
+		return 0;
+	return iop_errf(err, -EINVAL,
+			"%s: openfiles=%u below nrfiles=%u is not supported by iopath with %s (accepted: openfiles=%u, or %s without openfiles)",
+			job->origin, job->openfiles, job->nrfiles, what, job->nrfiles, what);
+}
+
 static int finish_mode(struct job_spec *job, struct iop_err *err)
 {
+	int ret;
+
 	if (job->submit_offload && (job->rw == RW_COPY || job->rw == RW_METADATA))
 		return iop_errf(err, -ENOTSUP,
 				"%s: io_submit_mode=offload with rw=%s is not supported by iopath",
@@ -342,10 +374,9 @@ static int finish_mode(struct job_spec *job, struct iop_err *err)
 		return iop_errf(err, -EINVAL,
 				"%s: nrfiles=%u with numjobs=%u: more than %u files in one job is not supported by iopath",
 				job->origin, job->nrfiles, job->numjobs, FILES_JOB_MAX);
-	if (job->openfiles && job->openfiles < job->nrfiles && !(job->engine->flags & ENGINE_FILE_OP))
-		return iop_errf(err, -EINVAL,
-				"%s: fio option 'openfiles' below nrfiles is not supported by iopath (its data jobs keep all %u files open; openfiles=%u)",
-				job->origin, job->nrfiles, job->openfiles);
+	ret = check_openfiles(job, err);
+	if (ret)
+		return ret;
 	if (job->nrfiles > 1 && job->filename[0])
 		return iop_errf(err, -EINVAL,
 				"%s: nrfiles= with filename=: name every file in filename= (a:b:c) instead",

@@ -823,7 +823,8 @@ int plan_zbd(const struct job_list *jobs, struct group_job *gjs, struct zbd_set 
 }
 
 /* Descriptors a job's workers hold at once: every file of a data job stays open (fio's
- * default openfiles=nrfiles); a file-operation engine holds one at a time. */
+ * default openfiles=nrfiles; below it, each file keeps the descriptor it was checked on
+ * while at most openfiles are open for I/O); a file-operation engine holds one at a time. */
 static uint64_t job_fds(const struct job_plan *plan)
 {
 	const struct job_spec *job = plan->job;
@@ -870,7 +871,7 @@ int fit_nofile(const struct job_list *jobs, const struct group_job *gjs,
 			return 0;
 	}
 	return iop_errf(err, -EMFILE,
-			"job %s: nrfiles=%u x numjobs=%u: the files open at once need about %llu descriptors, RLIMIT_NOFILE allows %llu (hard limit): raise it or lower nrfiles or numjobs (openfiles= below nrfiles is not supported by iopath's data engines)",
+			"job %s: nrfiles=%u x numjobs=%u: the files open at once need about %llu descriptors, RLIMIT_NOFILE allows %llu (hard limit): raise it or lower nrfiles or numjobs (openfiles= does not lower it: each file keeps the descriptor it was checked on)",
 			jobs->jobs[big].name, gjs[big].plan.nr_files, gjs[big].plan.nr_workers,
 			(unsigned long long)need, (unsigned long long)rl.rlim_max);
 }

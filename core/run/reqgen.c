@@ -105,6 +105,9 @@ bool next_verify(struct worker *w, struct io_req *r)
 				continue;
 			w->verify.pos = u + n;
 			r->file = &w->files[w->verify.file];
+			/* openfiles: a file closed when its range was used up, opened again (as fio) */
+			if (r->file->fd < 0 && w->open.limit && open_files_reopen(w, w->verify.file))
+				return false;
 			r->ddir = DDIR_READ;
 			r->len = (uint32_t)(n * w->plan->unit);
 			r->offset = r->file->start + u * w->plan->unit;
@@ -157,6 +160,12 @@ static inline unsigned pick_file(struct worker *w, uint32_t len)
 	const struct job_spec *job = w->job;
 	unsigned f = w->cur_file;
 
+	if (w->open.limit) {
+		/* picked before the request was drawn (open_files_pick) */
+		w->open.ready = false;
+		w->open.left[f] -= len < w->open.left[f] ? len : w->open.left[f];
+		return f;
+	}
 	if (job->file_service == FSVC_SEQUENTIAL) {
 		if (w->file_left < len) {
 			f = f + 1 == w->nr_files ? 0 : f + 1;
@@ -756,6 +765,12 @@ int next_request_full(struct worker *w, struct io_req *r, uint64_t now)
 		return true;
 	if (w->ios_limit && w->issued_ios >= w->ios_limit)
 		return false;
+	if (w->open.limit) {
+		int o = open_files_pick(w);
+
+		if (o != 1)
+			return o;
+	}
 	if (w->rate.held) {
 		/* what the rate was waited for: checked again, the wait may have been cut short */
 		dir = w->rate.held - 1;

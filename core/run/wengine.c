@@ -48,7 +48,9 @@ int worker_engine_start(struct worker *w)
 		return ret;
 	}
 	w->eng_ready = true;
-	for (i = 0; ops->open_file && !(ops->flags & ENGINE_FILE_OP) && i < w->nr_files; i++) {
+	/* openfiles below nrfiles: each file's engine open comes with its own (openfiles.c) */
+	for (i = 0; ops->open_file && !(ops->flags & ENGINE_FILE_OP) && !w->open.limit &&
+		    i < w->nr_files; i++) {
 		ret = ops->open_file(&w->eng, &w->files[i]);
 		if (ret) {
 			worker_fail(w, -ret, "engine %s: %s: %s", ops->name, w->files[i].path,

@@ -365,6 +365,8 @@ int setup_options(struct worker *w, uint64_t seed)
 		ret = setup_contents(w, seed);
 	if (!ret)
 		ret = setup_file_dist(w, seed);
+	if (!ret)
+		ret = open_files_setup(w);
 	return ret;
 }
 

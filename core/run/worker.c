@@ -240,9 +240,7 @@ static int setup_files(struct worker *w, uint64_t seed)
 	const struct job_spec *job = w->job;
 	bool diskless = job->engine->flags & ENGINE_DISKLESS;
 	bool writes = job_changes_files(job);
-	struct iop_err err;
-	struct stat st;
-	unsigned i, k;
+	unsigned i;
 	int ret;
 
 	ret = worker_alloc_files(w, plan->nr_files + (job->rw == RW_COPY));
@@ -290,37 +288,12 @@ static int setup_files(struct worker *w, uint64_t seed)
 		}
 		if (diskless || (job->engine->flags & ENGINE_FILE_OP))
 			continue;	/* a file-operation engine's operation is its open */
-		k = job->rw == RW_COPY && i == COPY_SRC ? plan_nr_paths(plan) :
-		    plan_path(plan, w->clone, i);
-		if (plan->fds && plan->fds[k] >= 0) {
-			/* the descriptor checked before the group ran, never the name again */
-			f->fd = file_reopen(job, plan->fds[k], f->path, writes && !f->read_only, &err);
-			if (f->fd >= 0 && !plan->shared) {
-				close(plan->fds[k]);	/* this worker's own file: its only user */
-				plan->fds[k] = -1;
-			}
-		} else {
-			f->fd = file_open(job, f->path, writes && !f->read_only,
-					  job->overwrite ||
-					  target_policy_allows_overwrite(plan->pol, f->path), &err);
-		}
-		if (f->fd < 0) {
-			worker_fail(w, -f->fd, "engine %s: %s", job->engine->name, err.msg);
-			return f->fd;
-		}
-		if (job->file_append) {
-			/* appends start at the file's end, whatever it holds already */
-			if (fstat(f->fd, &st)) {
-				worker_fail(w, errno, "%s: %s", f->path, strerror(errno));
-				return -errno;
-			}
-			f->start = (uint64_t)st.st_size + plan->offset;
-		}
-		if (job->invalidate)
-			file_invalidate(f->fd, f->start, f->len);
-		file_advise(f->fd, f->start, f->len, job_fadvise(job));
-		if (!fstat(f->fd, &st))
-			w->nlink_at_open[i] = st.st_nlink > 0;
+		/* openfiles below nrfiles: each file is opened as its turn comes */
+		if (job->openfiles && job->openfiles < w->nr_files)
+			continue;
+		ret = worker_open_file(w, i);
+		if (ret)
+			return ret;
 	}
 	return 0;
 }
@@ -551,6 +524,7 @@ static bool verify_round_again(struct worker *w)
 	w->zone.bytes = 0;
 	/* the verify pass has read back what the backlog still held */
 	w->verify.backlog_head = w->verify.backlog_nr = w->verify.backlog_left = 0;
+	open_files_new_pass(w);
 	for (i = 0; i < w->nr_files; i++) {
 		gen_new_pass(&w->gens[i]);
 		if (w->verify.written[i])
@@ -893,6 +867,7 @@ void worker_free(struct worker *w)
 	free(w->verify.wseq);
 	free(w->verify.blen);
 	free(w->nlink_at_open);
+	open_files_free(w);
 	w->files = NULL;
 	w->gens = NULL;
 	w->verify.written = NULL;

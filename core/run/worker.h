@@ -233,6 +233,24 @@ struct worker_verify {
 };
 
 /*
+ * openfiles below nrfiles (set up by open_files_setup, kept by open_files_pick in
+ * core/run/openfiles.c): as fio's get_next_file, files are opened as their turn comes, at
+ * most limit at once, and each is closed when its range is used up.
+ */
+enum { FO_SHUT, FO_OPEN, FO_DONE };
+struct worker_open {
+	unsigned limit;			/* openfiles; 0: every file open from the start */
+	unsigned nr_open;		/* files open for I/O now */
+	unsigned char *state;		/* per file: FO_SHUT (not yet opened), FO_OPEN, FO_DONE */
+	uint64_t *left;			/* per file: bytes left in its range this pass */
+	bool ends;			/* a range can be used up: sequential, or random with the
+					 * map, and not time_based (else only the first files run) */
+	bool ready;			/* cur_file is picked for the next request */
+	unsigned passes_left;		/* loops' passes over the files still to start */
+	uint32_t min_len;		/* the smallest request: less left and the file is done */
+};
+
+/*
  * rw=trim and trimwrite: the write direction's requests go out as trims, and trimwrite writes
  * each block after its trim (set up by worker_shape in core/run/worker.c; issued by
  * core/run/reqgen.c). Such jobs run the full loop.
@@ -331,6 +349,7 @@ struct worker {
 	unsigned nr_files;
 	struct file_gen *gens;
 	struct worker_verify verify;	/* verify= */
+	struct worker_open open;	/* openfiles below nrfiles */
 	struct worker_mix mix;		/* rw=rw, randrw: fio's direction draws */
 	bool *nlink_at_open;		/* the file had links when opened */
 
@@ -488,6 +507,27 @@ void worker_free(struct worker *w);
 
 /* The worker's file tables for n files (fds -1), freed by worker_free. 0 or -ENOMEM. */
 int worker_alloc_files(struct worker *w, unsigned n);
+
+/*
+ * core/run/openfiles.c: open the worker's file i for I/O (from the descriptor checked before the group ran, where
+ * there is one): the job's flags, invalidate, fadvise. 0, or -errno with the worker failed.
+ */
+int worker_open_file(struct worker *w, unsigned i);
+
+/* openfiles below nrfiles (core/run/openfiles.c): the state, 0 or -errno (worker failed). */
+int open_files_setup(struct worker *w);
+/*
+ * The file the next request goes to, in w->cur_file, as fio's get_next_file takes it: 1, or
+ * 0 when every file's range is used up, REQ_DRAIN while a used-up file still has requests out.
+ */
+int open_files_pick(struct worker *w);
+/* Close file i as fio closes a file whose range is used up (fsync_on_close, the engine's). */
+void open_files_close(struct worker *w, unsigned i);
+/* The verify pass's read of file i, closed when its range was used up: opened again. */
+int open_files_reopen(struct worker *w, unsigned i);
+/* A new pass (loops): every file closed, each opened again as its turn comes. */
+void open_files_new_pass(struct worker *w);
+void open_files_free(struct worker *w);
 
 /* CLOCK_MONOTONIC nanoseconds, for the runner (workers stamp I/O with their job's clock). */
 static inline uint64_t now_ns(void)

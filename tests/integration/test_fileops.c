@@ -281,7 +281,6 @@ Test(fileops, file_op_engines_refuse_what_their_loop_lacks)
 
 	cr_assert_null(fileop_run(dir, "filecreate", "randtrim", NULL, 2));
 	cr_assert_null(fileop_run(dir, "filestat", "read", "--rate_iops=10", 2));
-	cr_assert_null(fileop_run(dir, "psync", "read", "--openfiles=2", 2));
 }
 
 /*

@@ -46,6 +46,9 @@ static int truncate_new(const char *path, off_t len)
 	return fclose(f);
 }
 
+/* strace -y: each descriptor with its path, for side_run_traced's logs. */
+static bool side_trace_paths;
+
 /* A file of side_prefile_len zero bytes that side_run puts in each scratch directory first. */
 static const char *side_prefile;
 static off_t side_prefile_len;
@@ -78,6 +81,8 @@ static void side_run_traced(struct side *s, const char *text, const char *const 
 		if (trace) {
 			argv[n++] = "strace";
 			argv[n++] = "-f";
+			if (side_trace_paths)
+				argv[n++] = "-y";
 			argv[n++] = "-e";
 			argv[n++] = calls;
 			argv[n++] = "-o.strace";
@@ -1229,5 +1234,121 @@ Test(fio_realjobs, verify_reads_each_block_as_written)
 			cr_expect(rios[1] == rios[0] && rios[0] == 16,
 				  "job 0: iopath read back %lld blocks, fio %lld", rios[1], rios[0]);
 		side_free(&s);
+	}
+}
+
+/*
+ * Tool t's strace log (strace -y) as the pattern of its I/O over the job's files named
+ * "o.0.N": N for each read or write, cN for the close of a descriptor that did I/O.
+ */
+static void io_pattern(const struct side *s, unsigned t, char *out, size_t len)
+{
+	char path[400], line[2048];
+	int io_fd[64];
+	unsigned n = 0, k;
+	FILE *f;
+
+	for (k = 0; k < 64; k++)
+		io_fd[k] = -1;
+	out[0] = 0;
+	snprintf(path, sizeof(path), "%s/.strace", s->dir[t]);
+	f = fopen(path, "r");
+	cr_assert_not_null(f, "no strace log in %s", s->dir[t]);
+	while (fgets(line, sizeof(line), f) && strlen(out) + 8 < len) {
+		const char *c = strstr(line, "pwrite64("), *r = strstr(line, "pread64(");
+		const char *cl = strstr(line, "close("), *at = c ? c : r ? r : cl, *name;
+		int fd, file;
+
+		if (!at || !(name = strstr(at, "/o.0.")) || sscanf(strchr(at, '(') + 1, "%d", &fd) != 1 ||
+		    sscanf(name + 5, "%d", &file) != 1 || fd < 0 || fd >= 64)
+			continue;
+		if (at != cl) {
+			io_fd[fd] = file;
+			snprintf(out + strlen(out), len - strlen(out), "%d ", file);
+			n++;
+		} else if (io_fd[fd] == file) {
+			io_fd[fd] = -1;
+			snprintf(out + strlen(out), len - strlen(out), "c%d ", file);
+		}
+	}
+	fclose(f);
+	cr_assert_gt(n, 0u, "%s did no I/O on the job's files", t ? "iopath" : "fio");
+}
+
+/*
+ * openfiles below nrfiles, as fio's get_next_file: files opened in order up to the limit,
+ * round robin over the open ones (the others' turns passed over), each closed when its range
+ * is used up, then the next opened; file_service_type=sequential and roundrobin:N stay on a
+ * file, closing it at once when used up; without the random map a file is never used up, so
+ * the first files take all the I/O; time_based starts over when all are done; the verify pass
+ * opens the files again. The pattern of I/O and closes, from strace, is fio's exactly.
+ */
+Test(fio_realjobs, openfiles_opens_and_closes_files_as_fio)
+{
+	static const char *const texts[] = {
+		"rw=write\nsize=64k\nnrfiles=4\nopenfiles=2\n",
+		"rw=randwrite\nsize=64k\nnrfiles=4\nopenfiles=3\n",
+		"rw=write\nsize=48k\nnrfiles=4\nopenfiles=1\nfile_service_type=sequential\n",
+		"rw=write\nsize=64k\nnrfiles=4\nopenfiles=2\nfile_service_type=roundrobin:3\n",
+		"rw=randwrite\nnorandommap\nsize=64k\nnrfiles=4\nopenfiles=2\n",
+		"rw=write\nsize=64k\nnrfiles=4\nopenfiles=2\nverify=crc32c\n",
+		"rw=write\nsize=48k\nnrfiles=3\nopenfiles=2\nloops=2\n",
+	};
+	static char pat[2][4096];
+	char text[512];
+	struct side s;
+	unsigned k, t;
+
+	if (!strace_bin())
+		cr_skip_test("strace is not installed (scripts/deps.sh installs it)");
+	side_trace_paths = true;
+	for (k = 0; k < sizeof(texts) / sizeof(texts[0]); k++) {
+		snprintf(text, sizeof(text), "[o]\nioengine=psync\nbs=4k\n%s", texts[k]);
+		side_run_ok(&s, text, NULL, "openat,close,pread64,pwrite64");
+		for (t = 0; t < 2; t++)
+			io_pattern(&s, t, pat[t], sizeof(pat[t]));
+		cr_expect_str_eq(pat[1], pat[0], "job %u (%s): iopath\n%s\nfio\n%s", k, texts[k],
+				 pat[1], pat[0]);
+		side_free(&s);
+	}
+	side_trace_paths = false;
+}
+
+/* With an engine that queues (libaio, iodepth=8) the files' counts are fio's too. */
+Test(fio_realjobs, openfiles_with_a_queue_moves_what_fio_moves)
+{
+	static const char text[] =
+		"[o]\nioengine=libaio\niodepth=8\nbs=4k\nrw=randwrite\nsize=256k\nnrfiles=4\nopenfiles=2\n";
+	static const char *const extra[] = { "--output-format=json", NULL };
+	long long ios[2], bytes[2];
+	struct side s;
+	unsigned t;
+
+	side_run_ok(&s, text, extra, NULL);
+	for (t = 0; t < 2; t++)
+		side_dir(&s, t, "write", &ios[t], &bytes[t]);
+	cr_expect(ios[1] == ios[0] && bytes[1] == bytes[0] && ios[0] == 64,
+		  "iopath wrote %lld blocks, %lld bytes; fio %lld, %lld", ios[1], bytes[1], ios[0],
+		  bytes[0]);
+	side_free(&s);
+}
+
+/* What openfiles below nrfiles is not done with is refused, one line naming it, exit 2. */
+Test(fio_realjobs, openfiles_refuses_what_it_is_not_done_with)
+{
+	static const char *const with[] = { "--file_service_type=random", "--io_submit_mode=offload",
+					    "--verify_backlog=4", NULL };
+	unsigned k;
+
+	for (k = 0; with[k]; k++) {
+		char *argv[] = { "iopath", "--name=o", "--ioengine=psync", "--rw=write",
+				 "--size=64k", "--nrfiles=4", "--openfiles=2", "--verify=crc32c",
+				 (char *)with[k], "--parse-only", NULL };
+		struct run_out o = iopath_runv(argv);
+
+		cr_expect_eq(o.status, 2, "%s: exit %d", with[k], o.status);
+		cr_expect(strstr(o.err, "openfiles=2 below nrfiles=4 is not supported") != NULL,
+			  "%s: %s", with[k], o.err);
+		run_out_free(&o);
 	}
 }
