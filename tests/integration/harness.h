@@ -59,6 +59,16 @@ int run_in_dir(const char *bin, const char *dir, const char *const *args, const 
  * the test fails unless it exits 0. The parsed result (anything fio prints before it skipped).
  */
 json_t *tool_json(bool fio, const char *const *args);
+/* tool_json with --output-format=format ("json+", "json,normal"...). */
+json_t *tool_json_as(bool fio, const char *format, const char *const *args);
+/* Run fio (fio true) or iopath with the NULL-terminated arguments (argv[0] is given here). */
+struct run_out tool_runv(bool fio, const char *const *args);
+/*
+ * The JSON in text, from the first '{' that ends a line (else the first '{'): a tool may print
+ * before it, as fio its job lines, and after it, as the normal output of json,normal. The test
+ * fails, naming what, without one.
+ */
+json_t *json_in_text(const char *text, const char *what);
 
 /*
  * Run iopath with the NULL-terminated arguments and its JSON result written to DIR/out.json;
@@ -75,8 +85,9 @@ json_t *iopath_json_ok(const char *dir, const char *arg, ...) __attribute__((sen
 
 /*
  * Run iopath with the arguments (NULL ends them); the test fails unless it exits want_status.
- * What it printed on stdout, parsed as JSON (the test fails if it is not). These, tool_json
- * and iopath_json_in are the one runner that parses (harness.c: run_json).
+ * What it printed on stdout, parsed as JSON (the test fails if it is not). These, tool_json,
+ * iopath_json_in, iopath_json_kept and prog_json are the one runner that parses (harness.c:
+ * run_json).
  */
 json_t *iopath_json(int want_status, const char *arg, ...) __attribute__((sentinel));
 
@@ -87,6 +98,24 @@ json_t *iopath_json(int want_status, const char *arg, ...) __attribute__((sentin
 void iopath_refuses(const char *why, const char *arg, ...) __attribute__((sentinel));
 /* iopath_json(0, ...). */
 json_t *iopath_out_json(const char *arg, ...) __attribute__((sentinel));
+
+/* A wanted exit status that takes any: the caller judges r->status itself. */
+#define ANY_STATUS (-1)
+/* A wanted exit status: any verdict of compare or history, 0 (none worse), 1 or 3 (undecided). */
+#define ANY_VERDICT (-2)
+/*
+ * iopath_json that also keeps what iopath printed in *r (its exit status, stdout and stderr;
+ * free it with run_out_free), for a test that checks them too. With want_status ANY_STATUS
+ * the caller checks the status, and a stdout that is not JSON gives NULL.
+ */
+json_t *iopath_json_kept(struct run_out *r, int want_status, const char *arg, ...)
+	__attribute__((sentinel));
+
+/*
+ * Another program (bin: a path, argv[0] its name) run as prog_runv; the test fails unless it
+ * exits want_status. Its stdout parsed as iopath_json's.
+ */
+json_t *prog_json(const char *bin, char *const argv[], int want_status);
 
 /* Parse a JSON file or string; the test fails if it does not parse. */
 json_t *json_load_path(const char *path);
@@ -220,5 +249,7 @@ void iopath_mark(const char *path);
 
 /* Run a shell command line built from fmt; returns its exit status (or -1). */
 int sh(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Run a shell command line built from fmt; what it printed on stdout (free it). */
+char *sh_out(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 #endif

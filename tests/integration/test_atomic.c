@@ -326,9 +326,7 @@ Test(atomic, the_examples_job_parses)
 
 	snprintf(path, sizeof(path), "%s/atomic-verify.fio", dir);
 	file_printf(path, example, "/dev/XXX");
-	r = iopath_run("--parse-only", "--output-format=json", path, NULL);
-	cr_assert_eq(r.status, 0, "exit %d: %s", r.status, r.err);
-	root = json_from_string(r.out);
+	root = iopath_json_kept(&r, 0, "--parse-only", "--output-format=json", path, NULL);
 	job = json_array_get(json_object_get(root, "jobs"), 0);
 	opts = json_object_get(job, "options");
 	cr_assert_str_eq(json_string_value(json_object_get(opts, "atomic")) ?: "", "1", "%s", r.out);
@@ -340,10 +338,9 @@ Test(atomic, the_examples_job_parses)
 	cr_assert_not_null(strstr(r.out, "RWF_ATOMIC"), "%s", r.out);
 	run_out_free(&r);
 	/* without direct=1: implied */
-	r = iopath_run("--parse-only", "--output-format=json", "--name=b", "--rw=write",
-		       "--atomic=1", "--ioengine=io_uring", "--filename=/dev/XXX", NULL);
-	cr_assert_eq(r.status, 0, "exit %d: %s", r.status, r.err);
-	root = json_from_string(r.out);
+	root = iopath_json_kept(&r, 0, "--parse-only", "--output-format=json", "--name=b",
+				"--rw=write", "--atomic=1", "--ioengine=io_uring",
+				"--filename=/dev/XXX", NULL);
 	job = json_array_get(json_object_get(root, "jobs"), 0);
 	cr_assert(json_is_true(json_object_get(job, "direct")), "%s", r.out);
 	json_decref(root);

@@ -175,9 +175,7 @@ Test(compare, junit_marks_inconclusive_cells_skipped_with_the_reason)
 	snprintf(junit, sizeof(junit), "%s.xml", cur);
 	write_result(base, "v1", "8.2.1", tight, 1, 1.0, 1000);
 	write_result(cur, "v1", "8.2.1", tight, 1, 1.0, 2000);
-	r = iopath_run("compare", base, cur, "--json", "--junit", junit, NULL);
-	cr_assert_eq(r.status, 3, "exit %d\n%s%s", r.status, r.out, r.err);
-	root = json_from_string(r.out);
+	root = iopath_json_kept(&r, 3, "compare", base, cur, "--json", "--junit", junit, NULL);
 	cr_assert_eq(json_integer_value(json_object_get(root, "exit_code")), 3, "%s", r.out);
 	cr_assert_str_eq(json_string_value(json_object_get(root, "outcome")), "inconclusive");
 	cr_assert_eq(json_integer_value(json_object_get(root, "inconclusive_cells")), 2, "%s", r.out);
@@ -217,9 +215,7 @@ Test(compare, json_and_junit_reports)
 	snprintf(junit, sizeof(junit), "%s.xml", cur);
 	write_result(base, "v1", "8.2.1", tight, REPS, 1.0, 1000);
 	write_result(cur, "v1", "8.2.1", tight, REPS, 0.8, 2000);
-	r = iopath_run("compare", base, cur, "--json", "--junit", junit, NULL);
-	cr_assert_eq(r.status, 1, "%s", r.err);
-	root = json_from_string(r.out);
+	root = iopath_json_kept(&r, 1, "compare", base, cur, "--json", "--junit", junit, NULL);
 	/* iops and bw of the io_uring cell */
 	cr_assert_eq(json_integer_value(json_object_get(root, "regressions")), 2, "%s", r.out);
 	json_decref(root);
@@ -279,9 +275,7 @@ Test(compare, a_cell_failed_in_cur_fails_the_comparison)
 	cr_assert_not_null(strstr(r.out, "FAILED in CUR: read: Input/output error"), "%s", r.out);
 	cr_assert_not_null(strstr(r.out, "1 cell(s) FAILED in CUR"), "%s", r.out);
 	run_out_free(&r);
-	r = iopath_run("compare", base, cur, "--json", "--junit", junit, NULL);
-	cr_assert_eq(r.status, 1, "%s", r.err);
-	root = json_from_string(r.out);
+	root = iopath_json_kept(&r, 1, "compare", base, cur, "--json", "--junit", junit, NULL);
 	cr_assert_eq(json_integer_value(json_object_get(root, "failed_in_cur")), 1, "%s", r.out);
 	cr_assert_eq(json_integer_value(json_object_get(root, "regressions")), 0, "%s", r.out);
 	row = json_array_get(json_object_get(root, "cells"), 0);
@@ -472,8 +466,7 @@ Test(compare, plain_iopath_json_files_carry_their_environment_and_time)
 	cr_assert_not_null(strstr(r.out, "environment: BASE other CPU"), "%s", r.out);
 	cr_assert_not_null(strstr(r.out, "3/3 (3 pairs)"), "%s", r.out);
 	run_out_free(&r);
-	r = iopath_run("compare", a, b, "--metric=iops", "--json", NULL);
-	root = json_from_string(r.out);
+	root = iopath_json_kept(&r, ANY_STATUS, "compare", a, b, "--metric=iops", "--json", NULL);
 	cr_assert_not_null(root, "%s", r.out);
 	m = json_object_get(json_object_get(root, "environment"), "base");
 	cr_assert_eq(json_integer_value(json_object_get(m, "repeats")), 3, "%s", r.out);
@@ -641,8 +634,8 @@ Test(compare, unreliable_cells_are_named)
 			   "%s", r.out);
 	cr_assert_null(strstr(r.out, "unreliable: disk randread psync"), "%s", r.out);
 	run_out_free(&r);
-	r = iopath_run("compare", base, cur, "--json", NULL);
-	root = json_from_string(r.out);
+	root = iopath_json_kept(&r, ANY_STATUS, "compare", base, cur, "--json", NULL);
+	cr_assert_not_null(root, "%s", r.out);
 	cr_assert_eq(json_array_size(json_object_get(root, "unreliable_cells")), 1, "%s", r.out);
 	json_decref(root);
 	run_out_free(&r);
@@ -680,10 +673,9 @@ Test(compare, the_bound_shown_is_the_one_that_decides)
 /* Every sample of the file's cells records other processes' CPU share other_cpu. */
 static void set_machine(const char *path, double other_cpu)
 {
-	json_t *root = json_load_file(path, 0, NULL), *c, *s;
+	json_t *root = json_load_path(path), *c, *s;
 	size_t i, k;
 
-	cr_assert_not_null(root);
 	json_array_foreach(json_object_get(root, "cells"), i, c)
 		json_array_foreach(json_object_get(c, "samples"), k, s)
 			json_object_set_new(s, "iopath", json_pack("{s:{s:f, s:i, s:f, s:f, s:f, s:f}}",
@@ -746,8 +738,7 @@ Test(compare, every_repeat_records_what_else_used_the_machine)
 		       "--target", tgt, "--repeat", "2", "--json", out, NULL);
 	cr_assert_eq(r.status, 0, "%s%s", r.out, r.err);
 	run_out_free(&r);
-	root = json_load_file(out, 0, NULL);
-	cr_assert_not_null(root);
+	root = json_load_path(out);
 	m = json_object_get(json_object_get(json_array_get(json_object_get(json_array_get(
 		json_object_get(root, "cells"), 0), "samples"), 1), "iopath"), "machine");
 	cr_assert(json_is_object(m), "the second repeat has iopath.machine");
@@ -846,10 +837,9 @@ Test(compare, history_follows_lat_sched_when_asked)
  */
 static void set_workers(const char *path, double ws, double wait)
 {
-	json_t *root = json_load_file(path, 0, NULL), *c, *s;
+	json_t *root = json_load_path(path), *c, *s;
 	size_t i, k;
 
-	cr_assert_not_null(root);
 	json_array_foreach(json_object_get(root, "cells"), i, c)
 		json_array_foreach(json_object_get(c, "samples"), k, s) {
 			double ios = json_number_value(json_object_get(json_object_get(s, "read"), "iops"));
@@ -951,8 +941,7 @@ Test(compare, bandwidth_at_a_fixed_block_size_is_one_test_with_iops)
 		     json_integer_value(json_object_get(root, "tests")), n);
 	json_decref(root);
 	/* a block size that varies between CUR's repeats: bandwidth is a test of its own */
-	root = json_load_file(cur, 0, NULL);
-	cr_assert_not_null(root);
+	root = json_load_path(cur);
 	json_array_foreach(json_object_get(root, "cells"), i, c)
 		json_array_foreach(json_object_get(c, "samples"), k, s) {
 			json_t *rd = json_object_get(s, "read");

@@ -27,19 +27,14 @@ Test(engine_copy, probe_runs_its_trial)
 	const char *bin = copy_bin();
 	const char *dir = tmpdir_make();
 	char *argv[] = { (char *)bin, "probe", (char *)dir, "--json", NULL };
-	struct run_out r = prog_runv(bin, argv);
-	json_t *root, *paths, *t;
+	json_t *root = prog_json(bin, argv, 0), *paths, *t;
 
-	cr_assert_eq(r.status, 0, "probe: exit %d: %s", r.status, r.err);
-	root = json_from_string(r.out);
-	cr_assert(root, "probe --json: not JSON");
 	paths = json_object_get(root, "paths");
 	cr_assert(json_array_size(paths) == 1, "probe: one path expected");
 	t = json_object_get(json_object_get(json_array_get(paths, 0), "trials"), "nulltwin");
-	cr_assert(t, "the probe ran no trial of the new engine: %s", r.out);
+	cr_assert(t, "the probe ran no trial of the new engine");
 	cr_assert_str_eq(json_string_value(json_object_get(t, "state")), "ok");
 	json_decref(root);
-	run_out_free(&r);
 }
 
 Test(engine_copy, runner_moves_its_bytes)
@@ -47,16 +42,11 @@ Test(engine_copy, runner_moves_its_bytes)
 	const char *bin = copy_bin();
 	char *argv[] = { (char *)bin, "--name=x", "--ioengine=nulltwin", "--rw=randread",
 			 "--bs=4k", "--size=1m", "--iodepth=8", "--output-format=json", NULL };
-	struct run_out r = prog_runv(bin, argv);
-	json_t *root;
+	json_t *root = prog_json(bin, argv, 0);
 
-	cr_assert_eq(r.status, 0, "run: exit %d: %s", r.status, r.err);
-	root = json_from_string(r.out);
-	cr_assert(root, "run: not JSON");
 	cr_assert_eq(job_int(root, 0, "read", "io_bytes"), 1 << 20);
 	cr_assert_eq(job_int(root, 0, "read", "total_ios"), 256);
 	json_decref(root);
-	run_out_free(&r);
 }
 
 Test(engine_copy, sweep_has_its_cells)

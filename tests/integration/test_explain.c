@@ -359,14 +359,11 @@ Test(explain, its_cells_are_kept_apart_from_the_sweeps)
 	ex = json_object_get(json_object_get(root, "iopath"), "explain");
 	cr_assert(json_array_size(json_object_get(ex, "cells")) >= 4, "explain's cells in its section");
 	/* read back, explain sees every cell again: the same verdict */
-	r = iopath_run("explain", path, "--json", NULL);
-	cr_assert_eq(r.status, 0, "exit %d: %s", r.status, r.err);
-	again = json_from_string(r.out);
+	again = iopath_out_json("explain", path, "--json", NULL);
 	cr_assert_str_eq(verdict(json_array_get(json_object_get(json_object_get(json_object_get(again,
 		"iopath"), "explain"), "targets"), 0)),
 		verdict(json_array_get(json_object_get(ex, "targets"), 0)));
 	json_decref(again);
-	run_out_free(&r);
 	json_decref(root);
 	/* the page: two rows in the sweep's table, explain's in a table of their own */
 	snprintf(path, sizeof(path), "%s/x.html", dir);

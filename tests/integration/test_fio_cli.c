@@ -47,16 +47,13 @@ Test(fio_cli, readonly_refuses_writes_trims_and_layout)
 	cr_assert_eq(stat(path, &st), 0);
 	cr_assert_eq(st.st_size, 32768, "--readonly changed the file's size");
 	/* reading what is there is what --readonly is for */
-	r = iopath_run("--readonly", "--name=a", fopt, "--rw=randread", "--bs=4k",
-		       "--output-format=json", NULL);
-	cr_assert_eq(r.status, 0, "%s", r.err);
 	{
-		json_t *root = json_from_string(r.out);
+		json_t *root = iopath_out_json("--readonly", "--name=a", fopt, "--rw=randread",
+					       "--bs=4k", "--output-format=json", NULL);
 
 		cr_assert_eq(job_int(root, 0, "read", "io_bytes"), 32768);
 		json_decref(root);
 	}
-	run_out_free(&r);
 }
 
 /* fio 3.33 runs past --max-jobs (cdm passes --max-jobs=1 with 8-thread jobs): so does iopath */
@@ -111,14 +108,12 @@ Test(fio_cli, version_keeps_iopath_and_names_fio_3_33)
 	cr_assert(!strncmp(r.out, "iopath ", 7), "%s", r.out);
 	cr_assert_not_null(strstr(r.out, "fio-3.33"), "%s", r.out);
 	run_out_free(&r);
-	r = iopath_run("--name=v", "--ioengine=null", "--size=64k", "--output-format=json", NULL);
-	cr_assert_eq(r.status, 0, "%s", r.err);
-	root = json_from_string(r.out);
+	root = iopath_out_json("--name=v", "--ioengine=null", "--size=64k", "--output-format=json",
+			       NULL);
 	cr_assert(!strncmp(json_string_value(json_object_get(root, "fio version")), "iopath-", 7));
 	cr_assert_not_null(strstr(json_string_value(json_object_get(root, "fio version")),
 				  "fio-3.33"));
 	json_decref(root);
-	run_out_free(&r);
 	r = iopath_run("--name=v", "--ioengine=null", "--size=64k", "--minimal", NULL);
 	cr_assert_eq(r.status, 0, "%s", r.err);
 	cr_assert(!strncmp(r.out, "3;iopath-", 9), "%s", r.out);
@@ -291,17 +286,15 @@ Test(fio_cli, description_and_error_counts_reach_the_reports)
 	cr_assert(n > strlen(tail) && !strcmp(r.out + n - strlen(tail), tail),
 		  "terse tail (fio: total_err;first_error;description): %s", r.out);
 	run_out_free(&r);
-	r = iopath_run("--name=a", "--ioengine=null", "--size=64k", "--description=nightly run",
-		       "--output-format=json", NULL);
-	cr_assert_eq(r.status, 0, "%s", r.err);
 	{
-		json_t *root = json_from_string(r.out);
+		json_t *root = iopath_out_json("--name=a", "--ioengine=null", "--size=64k",
+					       "--description=nightly run", "--output-format=json",
+					       NULL);
 		json_t *job = json_array_get(json_object_get(root, "jobs"), 0);
 
 		cr_assert_str_eq(json_string_value(json_object_get(job, "desc")), "nightly run");
 		json_decref(root);
 	}
-	run_out_free(&r);
 	r = iopath_run("--name=a", "--ioengine=null", "--size=64k", "--description=nightly run", NULL);
 	cr_assert_not_null(strstr(r.out, "\n  Description  : [nightly run]\n"), "%s", r.out);
 	run_out_free(&r);

@@ -125,25 +125,15 @@ static struct run_out run_tool(bool fio, char **args, const char *dir)
 /* diff's account of how the two shapes differ (written into dir), for the message. */
 static char *shape_diff(const char *dir, const char *fio, const char *iop)
 {
-	char path[2][300], cmd[700], *out = calloc(1, 8192);
+	char path[2][300];
 	const char *text[2] = { fio, iop };
-	size_t len;
-	FILE *f;
 	unsigned t;
 
-	cr_assert_not_null(out);
 	for (t = 0; t < 2; t++) {
 		snprintf(path[t], sizeof(path[t]), "%s/shape.%s", dir, t ? "iopath" : "fio");
-		cr_assert_not_null(f = fopen(path[t], "w"));
-		fputs(text[t], f);
-		fclose(f);
+		file_write_text(path[t], text[t]);
 	}
-	snprintf(cmd, sizeof(cmd), "diff '%s' '%s'", path[0], path[1]);
-	cr_assert_not_null(f = popen(cmd, "r"));
-	len = fread(out, 1, 8191, f);
-	out[len] = '\0';
-	pclose(f);
-	return out;
+	return sh_out("diff '%s' '%s'", path[0], path[1]);
 }
 
 /*
@@ -357,7 +347,7 @@ Test(fio_normal, terse_and_normal_in_fios_order)
 Test(fio_normal, normal_and_json_in_one_file)
 {
 	const char *dir = tmpdir_make();
-	char out[300], fopt[300], cmd[700];
+	char out[300], fopt[300];
 	char *args[] = { NULL, "--name=j", "--size=4m", "--rw=read", "--ioengine=null",
 			 "--output-format=normal,json", out, NULL };
 	char *shapes[2];
@@ -367,9 +357,7 @@ Test(fio_normal, normal_and_json_in_one_file)
 	snprintf(out, sizeof(out), "--output=%s", fopt);
 	for (t = 0; t < 2; t++) {
 		struct run_out r;
-		FILE *p;
-		char text[16384];
-		size_t len;
+		char *text;
 
 		unlink(fopt);
 		r = run_tool(t == 0, args, dir);
@@ -377,12 +365,9 @@ Test(fio_normal, normal_and_json_in_one_file)
 		cr_assert_eq(r.out[0], '\0', "stdout got: %s", r.out);
 		run_out_free(&r);
 		/* the JSON block replaced by one line, the rest kept */
-		snprintf(cmd, sizeof(cmd), "sed '/^{$/,/^}$/c JSON' '%s'", fopt);
-		cr_assert_not_null(p = popen(cmd, "r"));
-		len = fread(text, 1, sizeof(text) - 1, p);
-		text[len] = '\0';
-		pclose(p);
+		text = sh_out("sed '/^{$/,/^}$/c JSON' '%s'", fopt);
 		shapes[t] = shape(text, false);
+		free(text);
 	}
 	cr_expect_str_eq(shapes[1], shapes[0], "--- fio:\n%s\n--- iopath:\n%s", shapes[0], shapes[1]);
 	free(shapes[0]);

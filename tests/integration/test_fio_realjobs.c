@@ -241,13 +241,7 @@ static char *slurp_dirs(const char *path)
 /* The JSON both tools wrote (after anything printed before it). */
 static json_t *side_json(const struct side *s, unsigned t)
 {
-	const char *at = strstr(s->out[t].out, "{\n");
-	json_t *root;
-
-	cr_assert_not_null(at, "%s wrote no JSON: %s", t ? "iopath" : "fio", s->out[t].err);
-	root = json_loads(at, JSON_DISABLE_EOF_CHECK, NULL);
-	cr_assert_not_null(root, "%s's JSON does not parse", t ? "iopath" : "fio");
-	return root;
+	return json_in_text(s->out[t].out, t ? "iopath" : "fio");
 }
 
 /* fio's "global options" (the [global] sections') and each job's own "job options", or none. */

@@ -164,25 +164,19 @@ Test(fio_runner, mixed_rate_on_one_direction_leaves_the_other_free)
 	cr_expect_geq(m.rbytes, 20 * m.wbytes, "read %lld bytes, write %lld", m.rbytes, m.wbytes);
 }
 
-/* A write job with verify=crc32c on a fresh file in the test's directory, and the extra args. */
-static struct run_out verify_run(const char *a, const char *b, const char *c)
+/*
+ * A write job with verify=crc32c on a fresh file in the test's directory, and the extra args;
+ * it must exit 0. Its JSON result, what it printed kept in *r.
+ */
+static json_t *verify_run(struct run_out *r, const char *a, const char *b, const char *c)
 {
 	const char *dir = tmpdir_make();
 	char file[300];
 
 	snprintf(file, sizeof(file), "--filename=%s/data", dir);
-	return iopath_run("--output-format=json", "--name=v", "--ioengine=psync", file,
-			  "--rw=write", "--bs=4k", "--size=1m", "--verify=crc32c", a, b, c, NULL);
-}
-
-static json_t *verify_json(struct run_out *r)
-{
-	json_t *root;
-
-	cr_assert_eq(r->status, 0, "exit %d: %s", r->status, r->err);
-	root = json_from_string(r->out);
-	cr_assert_not_null(root);
-	return root;
+	return iopath_json_kept(r, 0, "--output-format=json", "--name=v", "--ioengine=psync", file,
+				"--rw=write", "--bs=4k", "--size=1m", "--verify=crc32c", a, b, c,
+				NULL);
 }
 
 #define NEVER_STARTS "verification read phase will never start because write phase uses all of runtime"
@@ -193,8 +187,8 @@ static json_t *verify_json(struct run_out *r)
  */
 Test(fio_runner, time_based_write_job_never_verifies)
 {
-	struct run_out r = verify_run("--time_based", "--runtime=300ms", NULL);
-	json_t *root = verify_json(&r);
+	struct run_out r;
+	json_t *root = verify_run(&r, "--time_based", "--runtime=300ms", NULL);
 
 	cr_expect_gt(job_int(root, 0, "write", "total_ios"), 0);
 	cr_expect_eq(job_int(root, 0, "read", "total_ios"), 0);
@@ -206,8 +200,8 @@ Test(fio_runner, time_based_write_job_never_verifies)
 /* A size-based write job cut short by runtime reads nothing back either (fio: no warning). */
 Test(fio_runner, write_job_cut_by_runtime_never_verifies)
 {
-	struct run_out r = verify_run("--runtime=300ms", "--rate=1m", NULL);
-	json_t *root = verify_json(&r);
+	struct run_out r;
+	json_t *root = verify_run(&r, "--runtime=300ms", "--rate=1m", NULL);
 
 	cr_expect_lt(job_int(root, 0, "write", "io_bytes"), 1 << 20);
 	cr_expect_eq(job_int(root, 0, "read", "total_ios"), 0);
@@ -219,8 +213,8 @@ Test(fio_runner, write_job_cut_by_runtime_never_verifies)
 /* verify_backlog reads back within the write phase: it verifies, and there is no warning. */
 Test(fio_runner, time_based_verify_backlog_still_verifies)
 {
-	struct run_out r = verify_run("--time_based", "--runtime=300ms", "--verify_backlog=16");
-	json_t *root = verify_json(&r);
+	struct run_out r;
+	json_t *root = verify_run(&r, "--time_based", "--runtime=300ms", "--verify_backlog=16");
 
 	cr_expect_gt(job_int(root, 0, "read", "total_ios"), 0);
 	cr_expect(!strstr(r.err, NEVER_STARTS), "stderr: %s", r.err);

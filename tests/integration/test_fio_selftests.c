@@ -22,14 +22,7 @@ static void need_fio(void)
 /* Run fio (fio true) or iopath with the NULL-terminated arguments in the current directory. */
 static struct run_out tool_run(bool fio, char *const *args)
 {
-	char *argv[48];
-	unsigned n = 0;
-
-	argv[n++] = fio ? "fio" : "iopath";
-	for (; *args && n < 47; args++)
-		argv[n++] = *args;
-	argv[n] = NULL;
-	return fio ? prog_runv(FIO_BIN, argv) : iopath_runv(argv);
+	return tool_runv(fio, (const char *const *)args);
 }
 
 /* A line of the seeds a job starts with (fio 3.36's setup_random_seeds), not of one I/O. */
@@ -360,15 +353,11 @@ Test(fio_selftests, parse_only_of_global_steady_state_options)
 	}
 	/* with nothing to parse as a job, --output-format=json says so: no jobs */
 	{
-		struct run_out r = iopath_run("--parse-only", "--output-format=json", "--ss=iops:10",
-					      NULL);
-		json_t *root;
+		json_t *root = iopath_out_json("--parse-only", "--output-format=json",
+					       "--ss=iops:10", NULL);
 
-		cr_assert_eq(r.status, 0, "%s", r.err);
-		root = json_from_string(r.out);
 		cr_expect_eq(json_array_size(json_object_get(root, "jobs")), 0);
 		json_decref(root);
-		run_out_free(&r);
 	}
 }
 
@@ -410,7 +399,6 @@ Test(fio_selftests, steady_state_window_matches_its_criterion, .fini = tmpdir_cl
 				 "--output-format=json,normal", out, NULL };
 		struct run_out r;
 		json_t *root, *ss, *iops;
-		json_error_t jerr;
 		double slope, crit, mean = 0;
 		char *text, *line;
 		size_t i;
@@ -421,9 +409,7 @@ Test(fio_selftests, steady_state_window_matches_its_criterion, .fini = tmpdir_cl
 		run_out_free(&r);
 		/* JSON first (after fio's job lines), then the normal output */
 		text = file_text(out + strlen("--output="));
-		cr_assert_not_null(strchr(text, '{'), "%s", text);
-		root = json_loads(strchr(text, '{'), JSON_DISABLE_EOF_CHECK, &jerr);
-		cr_assert_not_null(root, "%s: %s", t ? "iopath" : "fio", jerr.text);
+		root = json_in_text(text, t ? "iopath" : "fio");
 		line = strstr(text, "\n  steadystate  : attained=no, bw=");
 		cr_expect_not_null(line, "%s: no steadystate line:\n%s", t ? "iopath" : "fio", text);
 		if (line)

@@ -154,18 +154,12 @@ Test(fio_side, command_line_globals_reach_the_first_job_file)
 /* Run fio (or iopath) with args in cwd dir, output discarded; the test fails unless exit 0. */
 static void run_in(bool fio, const char *dir, char **args)
 {
-	char *argv[64];
-	unsigned n = 0;
 	struct run_out r;
 
-	argv[n++] = fio ? "fio" : "iopath";
-	for (; *args && n < 63; args++)
-		argv[n++] = *args;
-	argv[n] = NULL;
 	if (chdir(dir))
 		cr_assert_fail("chdir %s", dir);
-	r = fio ? prog_runv(FIO_BIN, argv) : iopath_runv(argv);
-	cr_assert_eq(r.status, 0, "%s failed (%d): %s", argv[0], r.status, r.err);
+	r = tool_runv(fio, (const char *const *)args);
+	cr_assert_eq(r.status, 0, "%s failed (%d): %s", fio ? "fio" : "iopath", r.status, r.err);
 	run_out_free(&r);
 }
 
@@ -293,26 +287,6 @@ Test(fio_side, several_formats_share_one_output_file, .fini = tmpdir_cleanup)
 			iout), 0, "the JSON after the terse lines does not parse");
 }
 
-/* Run fio (or iopath) with --output-format=json+ and args; the parsed result. */
-static json_t *tool_jsonplus(bool fio, char **args)
-{
-	char *argv[64];
-	unsigned n = 0;
-	struct run_out r;
-	json_t *root;
-
-	argv[n++] = fio ? "fio" : "iopath";
-	argv[n++] = "--output-format=json+";
-	for (; *args && n < 63; args++)
-		argv[n++] = *args;
-	argv[n] = NULL;
-	r = fio ? prog_runv(FIO_BIN, argv) : iopath_runv(argv);
-	cr_assert_eq(r.status, 0, "%s failed (%d): %s", argv[0], r.status, r.err);
-	root = json_from_string(strstr(r.out, "{") ? strstr(r.out, "{") : r.out);
-	run_out_free(&r);
-	return root;
-}
-
 /*
  * t/latency_percentiles.py: json+ has bins for slat_ns and lat_ns where fio records them, and
  * the null engine at iodepth=1 (synchronous in fio) has no slat at all
@@ -332,7 +306,8 @@ Test(fio_side, json_plus_latency_bins_and_slat_as_fio)
 	for (c = 0; c < sizeof(opts) / sizeof(opts[0]); c++) {
 		char *args[] = { "--name=p", "--ioengine=null", "--size=1m", "--rw=randread",
 				 (char *)opts[c][0], (char *)opts[c][1], (char *)opts[c][2], NULL };
-		json_t *f = tool_jsonplus(true, args), *i = tool_jsonplus(false, args);
+		json_t *f = tool_json_as(true, "json+", (const char *const *)args);
+		json_t *i = tool_json_as(false, "json+", (const char *const *)args);
 		json_t *fr = job_dir_of(f, "read"), *ir = job_dir_of(i, "read");
 
 		for (k = 0; k < 3; k++) {

@@ -16,27 +16,7 @@ TestSuite(iolog, .fini = tmpdir_cleanup);
 /* The I/O lines of a v3 log (time dropped): "FILE DIR OFFSET LEN", one per line. */
 static char *io_lines(const char *path)
 {
-	char cmd[600], *out = NULL;
-	size_t len = 0;
-	FILE *p;
-	char buf[4096];
-	size_t n;
-
-	snprintf(cmd, sizeof(cmd), "awk 'NF==5{print $2,$3,$4,$5}' '%s'", path);
-	p = popen(cmd, "r");
-	cr_assert_not_null(p);
-	while ((n = fread(buf, 1, sizeof(buf), p)) > 0) {
-		out = realloc(out, len + n + 1);
-		cr_assert_not_null(out);
-		memcpy(out + len, buf, n);
-		len += n;
-	}
-	pclose(p);
-	if (!out)
-		out = strdup("");
-	else
-		out[len] = 0;
-	return out;
+	return sh_out("awk 'NF==5{print $2,$3,$4,$5}' '%s'", path);
 }
 
 static void run_ok(const char *dir, const char *const *argv)

@@ -330,17 +330,17 @@ Test(jobopts, pre_read_refuses_direct)
 static double depth16_share(const char *low)
 {
 	const char *dir = tmpdir_make();
-	json_t *root;
+	struct run_out r;
 	double v;
-	struct run_out r = iopath_run("--name=t", tmp_str("--filename=%s/f", dir),
-				      "--ioengine=io_uring", "--rw=randread", "--bs=4k",
-				      "--size=8m", "--iodepth=16", low, "--output-format=json",
-				      NULL);
+	json_t *root = iopath_json_kept(&r, ANY_STATUS, "--name=t",
+					tmp_str("--filename=%s/f", dir), "--ioengine=io_uring",
+					"--rw=randread", "--bs=4k", "--size=8m", "--iodepth=16",
+					low, "--output-format=json", NULL);
 
 	if (r.status && strstr(r.err, "io_uring"))
 		cr_skip_test("io_uring is not available here: %s", r.err);
 	cr_assert_eq(r.status, 0, "%s", r.err);
-	root = json_from_string(r.out);
+	cr_assert_not_null(root, "not JSON: %s", r.out);
 	v = json_number_value(json_object_get(json_object_get(json_array_get(
 		json_object_get(root, "jobs"), 0), "iodepth_level"), "16"));
 	json_decref(root);

@@ -44,21 +44,16 @@ Test(offload, mmap_io_threads_each_map_the_file, .timeout = 120)
 	snprintf(path, sizeof(path), "%s/data", dir);
 	snprintf(file, sizeof(file), "--filename=%s", path);
 	for (i = 0; i < 20; i++) {
-		struct run_out r;
 		json_t *root;
 
 		remove(path);
-		r = iopath_run("--name=x", file, "--ioengine=mmap", "--io_submit_mode=offload",
-			       "--iodepth=4", "--size=1m", "--bs=4k",
-			       i % 2 ? "--rw=randwrite" : "--rw=write", "--buffer_pattern=0xdeadbeef",
-			       "--output-format=json", NULL);
-		cr_assert_eq(r.status, 0, "run %u: exit %d: %s", i, r.status, r.err);
-		root = json_from_string(r.out);
-
+		root = iopath_out_json("--name=x", file, "--ioengine=mmap", "--io_submit_mode=offload",
+				       "--iodepth=4", "--size=1m", "--bs=4k",
+				       i % 2 ? "--rw=randwrite" : "--rw=write",
+				       "--buffer_pattern=0xdeadbeef", "--output-format=json", NULL);
 		cr_assert_eq(job_int(root, 0, "write", "total_ios"), 256, "run %u", i);
 		cr_assert_eq(job_int(root, 0, "write", "io_bytes"), 1 << 20, "run %u", i);
 		json_decref(root);
-		run_out_free(&r);
 		cr_assert(file_is_pattern(path, 1 << 20), "run %u: the file does not hold what was written", i);
 	}
 }

@@ -203,8 +203,7 @@ Test(output, bw_agg_is_the_jobs_share_of_its_reporting_group)
 	/* as fio, both formats went to the file: the terse lines, then the JSON */
 	snprintf(path, sizeof(path), "%s/o.json", dir);
 	text = file_text(path);
-	cr_assert_not_null(strchr(text, '{'), "no JSON in %s", path);
-	root = json_from_string(strchr(text, '{'));
+	root = json_in_text(text, path);
 	a = dir_real(root, 0, "read", "bw_agg");
 	b = dir_real(root, 1, "read", "bw_agg");
 	cr_assert(a > 60 && a < 90, "a: bw_agg %f", a);

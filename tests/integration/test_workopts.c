@@ -714,23 +714,19 @@ Test(side_by_side, offset_increment_percent_and_log_numbering)
 static void check_sequence(const char *stride, const char *want)
 {
 	const char *dir = tmpdir_make();
-	char st[64], lg[400], log[360], got[256] = "";
+	char st[64], lg[400], log[360];
 	const char *args[] = { "--name=q", "--ioengine=null", "--rw=randread", "--bs=4k",
 			       "--size=48k", "--io_size=24k", "--random_distribution=sequence:2,0,1",
 			       st, lg, NULL };
-	char cmd[500];
-	FILE *p;
+	char *got;
 
 	snprintf(st, sizeof(st), "--random_sequence_stride=%s", stride);
 	snprintf(log, sizeof(log), "%s/q.log", dir);
 	snprintf(lg, sizeof(lg), "--write_iolog=%s", log);
 	cr_assert_eq(run_tool(getenv("IOPATH_BIN"), dir, "out.json", args), 0);
-	snprintf(cmd, sizeof(cmd), "awk '$3==\"read\"{printf \"%%d \", $4/4096}' '%s'", log);
-	p = popen(cmd, "r");
-	cr_assert_not_null(p);
-	cr_assert_not_null(fgets(got, sizeof(got), p));
-	pclose(p);
+	got = sh_out("awk '$3==\"read\"{printf \"%%d \", $4/4096}' '%s'", log);
 	cr_assert_str_eq(got, want);
+	free(got);
 }
 
 Test(workopts, sequence_distribution_repeats_its_blocks)
@@ -750,12 +746,11 @@ Test(workopts, sequence_distribution_with_stride_moves_on_each_cycle)
 Test(workopts, sprandom_writes_every_block_and_the_over_provisioning)
 {
 	const char *dir = tmpdir_make();
-	char lg[400], log[360], cmd[500], line[64];
+	char lg[400], log[360], *line;
 	const char *args[] = { "--name=p", "--size=4m", "--rw=randwrite", "--bs=4k", "--sprandom=1",
 			       "--spr_op=0.15", "--spr_num_regions=20", lg, NULL };
 	json_t *root;
 	long long bytes;
-	FILE *p;
 
 	snprintf(log, sizeof(log), "%s/p.log", dir);
 	snprintf(lg, sizeof(lg), "--write_iolog=%s", log);
@@ -764,12 +759,9 @@ Test(workopts, sprandom_writes_every_block_and_the_over_provisioning)
 	/* at most the physical size, 4 MiB * 1.15; the regions end a little before it */
 	cr_assert(bytes > (4ll << 20) && bytes <= (4ll << 20) * 115 / 100 + 4096, "%lld bytes", bytes);
 	json_decref(root);
-	snprintf(cmd, sizeof(cmd), "awk '$3==\"write\"{print $4}' '%s' | sort -u | wc -l", log);
-	p = popen(cmd, "r");
-	cr_assert_not_null(p);
-	cr_assert_not_null(fgets(line, sizeof(line), p));
-	pclose(p);
+	line = sh_out("awk '$3==\"write\"{print $4}' '%s' | sort -u | wc -l", log);
 	cr_assert_eq(atoi(line), 1024, "%s of 1024 blocks written", line);
+	free(line);
 }
 
 Test(workopts, sprandom_refuses_a_job_it_cannot_model)
