@@ -117,29 +117,31 @@ struct run_out iopath_runv(char *const argv[])
 
 struct run_out prog_runv(const char *bin, char *const argv[])
 {
-	struct run_out r = { 0 };
-	FILE *o = tmpfile(), *e = tmpfile();
-	pid_t pid;
-	int st;
+	struct run_bg b = prog_startv(bin, argv, NULL);
 
-	cr_assert(o && e);
-	pid = fork();
-	cr_assert_neq(pid, -1);
-	if (pid == 0) {
-		dup2(fileno(o), 1);
-		dup2(fileno(e), 2);
+	return iopath_wait(&b, 0);
+}
+
+struct run_bg prog_startv(const char *bin, char *const argv[], const char *cwd)
+{
+	struct run_bg b = { 0 };
+
+	b.o = tmpfile();
+	b.e = tmpfile();
+	cr_assert(b.o && b.e);
+	b.pid = fork();
+	cr_assert_neq(b.pid, -1);
+	if (b.pid == 0) {
+		dup2(fileno(b.o), 1);
+		dup2(fileno(b.e), 2);
 		if (run_uid != (uid_t)-1 && (setgid(run_uid) || setuid(run_uid) || chdir("/")))
 			_exit(126);
-		execv(bin, argv);
+		if (cwd && chdir(cwd))
+			_exit(126);
+		execvp(bin, argv);
 		_exit(127);
 	}
-	cr_assert_eq(waitpid(pid, &st, 0), pid);
-	r.status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
-	r.out = slurp_fd(fileno(o));
-	r.err = slurp_fd(fileno(e));
-	fclose(o);
-	fclose(e);
-	return r;
+	return b;
 }
 
 /* iopath's argv: "iopath", then arg and those after it up to the NULL (at most 62). */
@@ -272,6 +274,16 @@ int sh(const char *fmt, ...)
 	return st == -1 ? -1 : WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
 }
 
+void assert_has(const char *text, const char *s, ...)
+{
+	va_list ap;
+
+	va_start(ap, s);
+	for (; s; s = va_arg(ap, const char *))
+		cr_assert_not_null(strstr(text, s), "lacks \"%s\": %s", s, text);
+	va_end(ap);
+}
+
 char *sh_out(const char *fmt, ...)
 {
 	char cmd[2048], *out;
@@ -291,23 +303,9 @@ char *sh_out(const char *fmt, ...)
 struct run_bg iopath_startv(char *const argv[], const char *cwd)
 {
 	const char *bin = getenv("IOPATH_BIN");
-	struct run_bg b = { 0 };
 
 	cr_assert_not_null(bin, "IOPATH_BIN is not set (run through 'make test')");
-	b.o = tmpfile();
-	b.e = tmpfile();
-	cr_assert(b.o && b.e);
-	b.pid = fork();
-	cr_assert_neq(b.pid, -1);
-	if (b.pid == 0) {
-		dup2(fileno(b.o), 1);
-		dup2(fileno(b.e), 2);
-		if (cwd && chdir(cwd))
-			_exit(126);
-		execv(bin, argv);
-		_exit(127);
-	}
-	return b;
+	return prog_startv(bin, argv, cwd);
 }
 
 struct run_bg iopath_start(const char *arg, ...)
@@ -335,14 +333,17 @@ struct run_out iopath_wait(struct run_bg *b, unsigned timeout_s)
 	pid_t got;
 	int st;
 
-	while ((got = waitpid(b->pid, &st, WNOHANG)) == 0 && waited < timeout_s * 100) {
-		sleep_ms(10);
-		waited++;
-	}
+	if (!timeout_s)
+		got = waitpid(b->pid, &st, 0);
+	else
+		while ((got = waitpid(b->pid, &st, WNOHANG)) == 0 && waited < timeout_s * 100) {
+			sleep_ms(10);
+			waited++;
+		}
 	if (got == 0) {
 		kill(b->pid, SIGKILL);
 		waitpid(b->pid, &st, 0);
-		cr_assert_fail("iopath did not exit within %u s", timeout_s);
+		cr_assert_fail("it did not exit within %u s", timeout_s);
 	}
 	cr_assert_eq(got, b->pid);
 	r.status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
@@ -530,6 +531,21 @@ json_t *iopath_json(int want_status, const char *arg, ...)
 	root = iopath_json_va(want_status, NULL, arg, ap);
 	va_end(ap);
 	return root;
+}
+
+void iopath_exits(int want_status, const char *arg, ...)
+{
+	char *argv[64];
+	struct run_out r;
+	va_list ap;
+
+	va_start(ap, arg);
+	iopath_argv(argv, arg, ap);
+	va_end(ap);
+	r = iopath_runv(argv);
+	cr_assert_eq(r.status, want_status, "%s: exit %d (wanted %d):\n%s%s", argv[1], r.status,
+		     want_status, r.out, r.err);
+	run_out_free(&r);
 }
 
 void iopath_refuses(const char *why, const char *arg, ...)

@@ -91,6 +91,9 @@ json_t *iopath_json_ok(const char *dir, const char *arg, ...) __attribute__((sen
  */
 json_t *iopath_json(int want_status, const char *arg, ...) __attribute__((sentinel));
 
+/* Run iopath with the arguments (NULL ends them); the test fails unless it exits want_status. */
+void iopath_exits(int want_status, const char *arg, ...) __attribute__((sentinel));
+
 /*
  * Run iopath with the arguments (NULL ends them), expecting it to refuse them: exit 2 (a usage
  * error) and why in what it printed on stderr.
@@ -134,8 +137,13 @@ struct run_bg {
 
 struct run_bg iopath_start(const char *arg, ...) __attribute__((sentinel));
 struct run_bg iopath_startv(char *const argv[], const char *cwd);
+/* Another program (bin: a path, or a name looked up in PATH) so, in cwd (NULL: here). */
+struct run_bg prog_startv(const char *bin, char *const argv[], const char *cwd);
 
-/* Wait for it to exit; after timeout_s seconds kill it and fail the test (a hang). */
+/*
+ * Wait for it to exit (prog_runv and the like, which wait for it to end, use this too);
+ * after timeout_s seconds (0: no limit) kill it and fail the test (a hang).
+ */
 struct run_out iopath_wait(struct run_bg *b, unsigned timeout_s);
 
 /* Wait (at most timeout_s) until path exists. */
@@ -249,6 +257,9 @@ void iopath_mark(const char *path);
 
 /* Run a shell command line built from fmt; returns its exit status (or -1). */
 int sh(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* The test fails unless text holds each of the strings (NULL ends them), showing text. */
+void assert_has(const char *text, const char *s, ...) __attribute__((sentinel));
+
 /* Run a shell command line built from fmt; what it printed on stdout (free it). */
 char *sh_out(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 

@@ -28,14 +28,10 @@ TestSuite(badinput, .fini = cleanup);
 /* A file the jobs below would write: iopath's own (so only the bad input stops them). */
 static uint64_t own_file(void)
 {
-	struct run_out r;
-
 	snprintf(dir_, sizeof(dir_), "%s", tmpdir_make());
 	snprintf(data, sizeof(data), "%s/data", dir_);
 	snprintf(fopt, sizeof(fopt), "--filename=%s", data);
-	r = iopath_run("--name=prep", fopt, "--rw=write", "--size=256k", NULL);
-	cr_assert_eq(r.status, 0, "prep: %s", r.err);
-	run_out_free(&r);
+	iopath_exits(0, "--name=prep", fopt, "--rw=write", "--size=256k", NULL);
 	return file_sum(data);
 }
 
@@ -197,14 +193,11 @@ Test(badinput, conflicting_options)
 Test(badinput, missing_directories_of_a_filename_are_made)
 {
 	char opt[340], path[340];
-	struct run_out r;
 	struct stat st;
 
 	(void)own_file();
 	snprintf(opt, sizeof(opt), "--filename=%s/no/such/dir/f", dir_);
-	r = iopath_run("--name=w", opt, "--rw=write", "--size=256k", NULL);
-	cr_assert_eq(r.status, 0, "exit %d: %s", r.status, r.err);
-	run_out_free(&r);
+	iopath_exits(0, "--name=w", opt, "--rw=write", "--size=256k", NULL);
 	snprintf(path, sizeof(path), "%s/no/such/dir/f", dir_);
 	cr_assert_eq(stat(path, &st), 0, "%s was not made", path);
 	cr_assert_eq(st.st_size, 256 * 1024);

@@ -164,12 +164,8 @@ Test(blockdev, read_jobs_on_a_device_with_a_filesystem_are_fine)
 
 Test(blockdev, a_blank_device_may_be_written)
 {
-	struct run_out r;
-
 	loop_make(NULL);
-	r = iopath_run("--name=w", fopt, "--rw=write", "--size=1m", "--direct=1", NULL);
-	cr_assert_eq(r.status, 0, "exit %d: %s", r.status, r.err);
-	run_out_free(&r);
+	iopath_exits(0, "--name=w", fopt, "--rw=write", "--size=1m", "--direct=1", NULL);
 }
 
 /* atomic=1 on a device whose queue has no atomic write unit: refused before any I/O. */
@@ -237,7 +233,6 @@ Test(blockdev, results_never_go_onto_a_device)
 {
 	char out[120], a[400], json[120];
 	uint64_t sum;
-	struct run_out r;
 
 	loop_make("mkfs.ext4 -q -F $DEV");
 	sum = file_sum(img);
@@ -245,17 +240,12 @@ Test(blockdev, results_never_go_onto_a_device)
 	iopath_refuses("block device", "--name=n", "--ioengine=null", "--size=1m",
 		       "--output-format=json", out, NULL);
 	snprintf(a, sizeof(a), "--output=%s.json", img);
-	r = iopath_run("--name=n", "--ioengine=null", "--size=1m", "--output-format=json", a, NULL);
-	cr_assert_eq(r.status, 0, "exit %d: %s", r.status, r.err);
-	run_out_free(&r);
+	iopath_exits(0, "--name=n", "--ioengine=null", "--size=1m", "--output-format=json", a,
+		     NULL);
 	snprintf(a, sizeof(a), "%s.json", img);
 	snprintf(json, sizeof(json), "--json=%s", dev);
-	r = iopath_run("compare", a, a, json, NULL);
-	cr_assert_eq(r.status, 2, "exit %d: %s", r.status, r.err);
-	run_out_free(&r);
-	r = iopath_run("compare", a, a, "--junit", dev, NULL);
-	cr_assert_eq(r.status, 2, "exit %d: %s", r.status, r.err);
-	run_out_free(&r);
+	iopath_exits(2, "compare", a, a, json, NULL);
+	iopath_exits(2, "compare", a, a, "--junit", dev, NULL);
 	sh("sync");
 	cr_assert_eq(file_sum(img), sum, "the device's contents changed");
 }

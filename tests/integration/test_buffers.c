@@ -91,7 +91,6 @@ Test(buffers, shared_memory_kinds_are_refused_with_what_is_accepted)
 Test(buffers, fio_style_jobs_default_to_fios_malloc_buffers)
 {
 	const char *dir = tmpdir_make(), *job = tmp_str("%s/j.fio", dir);
-	struct run_out r;
 	json_t *root;
 
 	root = iopath_out_json("--name=t", "--ioengine=null", "--size=8m", "--bs=1m", "--iodepth=4",
@@ -100,9 +99,7 @@ Test(buffers, fio_style_jobs_default_to_fios_malloc_buffers)
 	json_decref(root);
 	/* a job file, and the second of two (which starts from the defaults again) */
 	file_write_text(job, "[t]\nioengine=null\nsize=8m\nbs=1m\n");
-	r = iopath_run(job, job, "--output-format=json", tmp_str("--output=%s/o.json", dir), NULL);
-	cr_assert_eq(r.status, 0, "%s", r.err);
-	run_out_free(&r);
+	iopath_exits(0, job, job, "--output-format=json", tmp_str("--output=%s/o.json", dir), NULL);
 	root = json_load_path(tmp_str("%s/o.json", dir));
 	cr_assert(strstr(buffers_of(root), "mem=malloc"), "%s", buffers_of(root));
 	cr_assert(strstr(json_string_value(json_object_get(json_object_get(json_array_get(

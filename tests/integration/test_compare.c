@@ -106,8 +106,7 @@ Test(compare, drop_inside_the_noise_is_not_a_regression)
 	write_result(cur, "v1", "8.2.1", noisy, REPS, 0.92, 2000);
 	r = iopath_run("compare", base, cur, "--metric=iops", NULL);
 	cr_assert_eq(r.status, 0, "exit %d\n%s%s", r.status, r.out, r.err);
-	cr_assert_not_null(strstr(r.out, "within noise"), "%s", r.out);
-	cr_assert_not_null(strstr(r.out, "-8.0%"), "%s", r.out);
+	assert_has(r.out, "within noise", "-8.0%", NULL);
 	run_out_free(&r);
 }
 
@@ -121,28 +120,20 @@ Test(compare, single_samples_are_inconclusive_exit_three)
 	write_result(cur, "v1", "8.2.1", tight, 1, 0.8, 2000);
 	r = iopath_run("compare", base, cur, NULL);
 	cr_assert_eq(r.status, 3, "exit %d\n%s", r.status, r.out);
-	cr_assert_not_null(strstr(r.out, "cannot judge: single samples"), "%s", r.out);
-	cr_assert_not_null(strstr(r.out, "2 cell(s) could not be judged"), "%s", r.out);
+	assert_has(r.out, "cannot judge: single samples", "2 cell(s) could not be judged", NULL);
 	run_out_free(&r);
-	r = iopath_run("compare", base, cur, "--allow-inconclusive", NULL);
-	cr_assert_eq(r.status, 0, "--allow-inconclusive: exit %d\n%s", r.status, r.out);
-	run_out_free(&r);
-	r = iopath_run("compare", base, cur, "--strict", NULL);
-	cr_assert_eq(r.status, 1, "--strict counts it: exit %d\n%s", r.status, r.out);
-	run_out_free(&r);
+	iopath_exits(0, "compare", base, cur, "--allow-inconclusive", NULL);
+	iopath_exits(1, "compare", base, cur, "--strict", NULL);
 }
 
 Test(compare, a_regression_beside_inconclusive_cells_exits_one)
 {
 	char base[300], cur[300];
-	struct run_out r;
 
 	paths(base, cur, sizeof(base));
 	write_result(base, "v1", "8.2.1", tight, REPS, 1.0, 1000);
 	write_result(cur, "v1", "8.2.1", tight, REPS, 0.7, 2000);
-	r = iopath_run("compare", base, cur, "--allow-inconclusive", NULL);
-	cr_assert_eq(r.status, 1, "exit %d\n%s", r.status, r.out);
-	run_out_free(&r);
+	iopath_exits(1, "compare", base, cur, "--allow-inconclusive", NULL);
 }
 
 Test(compare, three_repeats_judge_a_thirty_percent_drop_and_its_absence)
@@ -183,9 +174,8 @@ Test(compare, junit_marks_inconclusive_cells_skipped_with_the_reason)
 		json_object_get(root, "cells"), 0), "metrics"), 0), "inconclusive")), "%s", r.out);
 	json_decref(root);
 	buf = file_text(junit);
-	cr_assert_not_null(strstr(buf, "skipped=\"10\""), "%s", buf);
-	cr_assert_not_null(strstr(buf, "<skipped message=\"single samples, no test possible"), "%s", buf);
-	cr_assert_not_null(strstr(buf, "failures=\"0\""), "%s", buf);
+	assert_has(buf, "skipped=\"10\"", "<skipped message=\"single samples, no test possible",
+		   "failures=\"0\"", NULL);
 	free(buf);
 	run_out_free(&r);
 }
@@ -220,9 +210,7 @@ Test(compare, json_and_junit_reports)
 	cr_assert_eq(json_integer_value(json_object_get(root, "regressions")), 2, "%s", r.out);
 	json_decref(root);
 	buf = file_text(junit);
-	cr_assert_not_null(strstr(buf, "<testsuites"), "%s", buf);
-	cr_assert_not_null(strstr(buf, "failures=\"2\""), "%s", buf);
-	cr_assert_not_null(strstr(buf, "<failure type=\"regression\""), "%s", buf);
+	assert_has(buf, "<testsuites", "failures=\"2\"", "<failure type=\"regression\"", NULL);
 	free(buf);
 	run_out_free(&r);
 }
@@ -230,15 +218,12 @@ Test(compare, json_and_junit_reports)
 Test(compare, bad_input_exits_two)
 {
 	char base[300], cur[300];
-	struct run_out r;
 
 	paths(base, cur, sizeof(base));
 	write_result(base, "v1", "8.2.1", tight, REPS, 1.0, 1000);
 	file_write_text(cur, "{\"cells\": 3");
 	iopath_refuses("not valid JSON", "compare", base, cur, NULL);
-	r = iopath_run("compare", base, "/nonexistent/cur.json", NULL);
-	cr_assert_eq(r.status, 2);
-	run_out_free(&r);
+	iopath_exits(2, "compare", base, "/nonexistent/cur.json", NULL);
 	iopath_refuses("--threshold", "compare", base, base, "--threshold=lots", NULL);
 }
 
@@ -272,8 +257,8 @@ Test(compare, a_cell_failed_in_cur_fails_the_comparison)
 	write_failed(cur, REPS);
 	r = iopath_run("compare", base, cur, NULL);
 	cr_assert_eq(r.status, 1, "exit %d\n%s%s", r.status, r.out, r.err);
-	cr_assert_not_null(strstr(r.out, "FAILED in CUR: read: Input/output error"), "%s", r.out);
-	cr_assert_not_null(strstr(r.out, "1 cell(s) FAILED in CUR"), "%s", r.out);
+	assert_has(r.out, "FAILED in CUR: read: Input/output error", "1 cell(s) FAILED in CUR",
+		   NULL);
 	run_out_free(&r);
 	root = iopath_json_kept(&r, 1, "compare", base, cur, "--json", "--junit", junit, NULL);
 	cr_assert_eq(json_integer_value(json_object_get(root, "failed_in_cur")), 1, "%s", r.out);
@@ -454,17 +439,14 @@ Test(compare, plain_iopath_json_files_carry_their_environment_and_time)
 	cr_assert_eq(mkdir(b, 0700), 0);
 	/* A B A B A B: three pairs in time */
 	for (i = 0; i < 6; i++) {
-		r = iopath_run("--name=j", tmp_str("--filename=%s/f", dir), "--size=1m",
-			       "--rw=randread", "--ioengine=null", "--output-format=json",
-			       tmp_str("--output=%s/%u.json", i % 2 ? b : a, i), NULL);
-		cr_assert_eq(r.status, 0, "%s", r.err);
-		run_out_free(&r);
+		iopath_exits(0, "--name=j", tmp_str("--filename=%s/f", dir), "--size=1m",
+			     "--rw=randread", "--ioengine=null", "--output-format=json",
+			     tmp_str("--output=%s/%u.json", i % 2 ? b : a, i), NULL);
 		usleep(20000);
 	}
 	r = iopath_run("compare", a, b, "--metric=iops", NULL);
 	cr_assert_null(strstr(r.out, "not recorded"), "%s", r.out);
-	cr_assert_not_null(strstr(r.out, "environment: BASE other CPU"), "%s", r.out);
-	cr_assert_not_null(strstr(r.out, "3/3 (3 pairs)"), "%s", r.out);
+	assert_has(r.out, "environment: BASE other CPU", "3/3 (3 pairs)", NULL);
 	run_out_free(&r);
 	root = iopath_json_kept(&r, ANY_STATUS, "compare", a, b, "--metric=iops", "--json", NULL);
 	cr_assert_not_null(root, "%s", r.out);
@@ -543,15 +525,9 @@ Test(compare, history_exits_three_when_the_newest_step_cannot_be_judged)
 	struct run_out r;
 
 	history_dir(dir, sizeof(dir), scale, 1);
-	r = iopath_run("history", dir, "--by", "qemu", NULL);
-	cr_assert_eq(r.status, 3, "single samples: %s%s", r.out, r.err);
-	run_out_free(&r);
-	r = iopath_run("history", dir, "--by", "qemu", "--allow-inconclusive", NULL);
-	cr_assert_eq(r.status, 0, "%s%s", r.out, r.err);
-	run_out_free(&r);
-	r = iopath_run("history", dir, "--by", "qemu", "--strict", NULL);
-	cr_assert_eq(r.status, 1, "--strict: %s%s", r.out, r.err);
-	run_out_free(&r);
+	iopath_exits(3, "history", dir, "--by", "qemu", NULL);
+	iopath_exits(0, "history", dir, "--by", "qemu", "--allow-inconclusive", NULL);
+	iopath_exits(1, "history", dir, "--by", "qemu", "--strict", NULL);
 	snprintf(one, sizeof(one), "%s/0.json", dir);
 	r = iopath_run("history", dir, "--label", "qemu=8.2.1", "--json", NULL);
 	cr_assert_eq(r.status, 3, "one group: nothing to judge the newest against: %s%s", r.out, r.err);
@@ -564,8 +540,7 @@ Test(compare, history_help_documents_its_exit_codes)
 	struct run_out r = iopath_run("help", "history", NULL);
 
 	cr_assert_eq(r.status, 0);
-	cr_assert_not_null(strstr(r.out, "--allow-inconclusive"), "%s", r.out);
-	cr_assert_not_null(strstr(r.out, "3 it cannot be judged"), "%s", r.out);
+	assert_has(r.out, "--allow-inconclusive", "3 it cannot be judged", NULL);
 	run_out_free(&r);
 }
 
@@ -603,12 +578,10 @@ Test(compare, tails_are_judged_only_with_enough_ios_and_repeats)
 	write_cells(cur, json_pack("[o]", cell_ios("io_uring", tight, 3, 1.0, 5000)));
 	r = iopath_run("compare", base, cur, NULL);
 	cr_assert_eq(r.status, 0, "an unjudged tail among the defaults is no verdict: %s%s", r.out, r.err);
-	cr_assert_not_null(strstr(r.out, "cannot judge: tail: 3/3 repeats, needs 5 a side (--repeat 5)"), "%s", r.out);
-	cr_assert_not_null(strstr(r.out, "1 tail percentile(s) not judged"), "%s", r.out);
+	assert_has(r.out, "cannot judge: tail: 3/3 repeats, needs 5 a side (--repeat 5)",
+		   "1 tail percentile(s) not judged", NULL);
 	run_out_free(&r);
-	r = iopath_run("compare", base, cur, "--metric", "clat_p99.9", NULL);
-	cr_assert_eq(r.status, 3, "asked for by --metric, it is inconclusive: %s%s", r.out, r.err);
-	run_out_free(&r);
+	iopath_exits(3, "compare", base, cur, "--metric", "clat_p99.9", NULL);
 	write_cells(base, json_pack("[o]", cell_ios("io_uring", tight, 5, 1.0, 500)));
 	write_cells(cur, json_pack("[o]", cell_ios("io_uring", tight, 5, 1.0, 500)));
 	r = iopath_run("compare", base, cur, "--metric", "clat_p99", NULL);
@@ -705,39 +678,31 @@ Test(compare, a_regression_the_environment_explains_exits_three)
 	cr_assert_eq(r.status, 3, "not a pass: %s%s", r.out, r.err);
 	cr_assert_not_null(strstr(r.out, "\"outcome\": \"environment differed\""), "%s", r.out);
 	run_out_free(&r);
-	r = iopath_run("compare", base, cur, "--ignore-environment", NULL);
-	cr_assert_eq(r.status, 1, "%s%s", r.out, r.err);
-	run_out_free(&r);
+	iopath_exits(1, "compare", base, cur, "--ignore-environment", NULL);
 }
 
 Test(compare, a_busier_base_does_not_excuse_a_slower_cur)
 {
 	char base[300], cur[300];
-	struct run_out r;
 
 	paths(base, cur, sizeof(base));
 	write_result(base, "v1", "8.2.1", tight, REPS, 1.0, 1000);
 	write_result(cur, "v1", "8.2.1", tight, REPS, 0.8, 2000);
 	set_machine(base, 0.60);
 	set_machine(cur, 0.02);
-	r = iopath_run("compare", base, cur, NULL);
-	cr_assert_eq(r.status, 1, "%s%s", r.out, r.err);
-	run_out_free(&r);
+	iopath_exits(1, "compare", base, cur, NULL);
 }
 
 Test(compare, every_repeat_records_what_else_used_the_machine)
 {
 	const char *dir = tmpdir_make();
 	char out[300], tgt[300];
-	struct run_out r;
 	json_t *root, *m;
 
 	snprintf(out, sizeof(out), "%s/s.json", dir);
 	snprintf(tgt, sizeof(tgt), "disk=%s", dir);
-	r = iopath_run("sweep", "--engine", "psync", "--rw", "randread", "--size", "1m", "--runtime", "200ms",
-		       "--target", tgt, "--repeat", "2", "--json", out, NULL);
-	cr_assert_eq(r.status, 0, "%s%s", r.out, r.err);
-	run_out_free(&r);
+	iopath_exits(0, "sweep", "--engine", "psync", "--rw", "randread", "--size", "1m",
+		     "--runtime", "200ms", "--target", tgt, "--repeat", "2", "--json", out, NULL);
 	root = json_load_path(out);
 	m = json_object_get(json_object_get(json_array_get(json_object_get(json_array_get(
 		json_object_get(root, "cells"), 0), "samples"), 1), "iopath"), "machine");
@@ -792,8 +757,7 @@ Test(compare, a_stall_the_schedule_shows_is_a_lat_sched_regression)
 	write_cells(cur, json_pack("[o]", cell_sched(tight, REPS, 200000)));
 	r = iopath_run("compare", base, cur, NULL);
 	cr_assert_eq(r.status, 1, "exit %d\n%s%s", r.status, r.out, r.err);
-	cr_assert_not_null(strstr(r.out, "lat_sched_p99"), "%s", r.out);
-	cr_assert_not_null(strstr(r.out, "REGRESSION"), "%s", r.out);
+	assert_has(r.out, "lat_sched_p99", "REGRESSION", NULL);
 	run_out_free(&r);
 	/* the same clat and IOPS without lat_sched: nothing to judge it on, and no line for it */
 	write_cells(base, json_pack("[o]", cell("io_uring", tight, REPS, 1.0)));
@@ -867,8 +831,7 @@ Test(compare, the_time_per_io_less_cpu_wait_is_judged_where_both_sides_recorded_
 	set_workers(cur, 1.0, 0.3);
 	r = iopath_run("compare", base, cur, NULL);
 	cr_assert_eq(r.status, 3, "the wait explains the IOPS drop: exit %d\n%s%s", r.status, r.out, r.err);
-	cr_assert_not_null(strstr(r.out, "io_time_per_io"), "%s", r.out);
-	cr_assert_not_null(strstr(r.out, "the workers waited for a CPU"), "%s", r.out);
+	assert_has(r.out, "io_time_per_io", "the workers waited for a CPU", NULL);
 	run_out_free(&r);
 	/* the same IOPS, 10 us an I/O each, but CUR waited less: its I/O itself took 10 us, not 9 */
 	write_cells(cur, json_pack("[o]", cell("io_uring", tight, REPS, 1.0)));
@@ -878,9 +841,7 @@ Test(compare, the_time_per_io_less_cpu_wait_is_judged_where_both_sides_recorded_
 		     r.out, r.err);
 	cr_assert_not_null(strstr(r.out, "\"io_time_per_io\""), "%s", r.out);
 	run_out_free(&r);
-	r = iopath_run("compare", base, cur, "--metric", "iops", NULL);
-	cr_assert_eq(r.status, 0, "IOPS alone did not move: exit %d\n%s%s", r.status, r.out, r.err);
-	run_out_free(&r);
+	iopath_exits(0, "compare", base, cur, "--metric", "iops", NULL);
 	/* cells that did not record the workers' wait: no line for it */
 	write_cells(cur, json_pack("[o]", cell("io_uring", tight, REPS, 1.0)));
 	r = iopath_run("compare", base, cur, NULL);

@@ -15,13 +15,10 @@ static char dir[300], a[320], b[320], db[320];
 static void make_run(const char *path, const char *label)
 {
 	char out[340];
-	struct run_out r;
 
 	snprintf(out, sizeof(out), "--output=%s", path);
-	r = iopath_run("run", "randread-4k-qd1", "--scale=0.001", "ioengine=null", "--repeat=3",
-		       "--target", dir, "--output-format=json", out, "--label", label, NULL);
-	cr_assert_eq(r.status, 0, "%s", r.err);
-	run_out_free(&r);
+	iopath_exits(0, "run", "randread-4k-qd1", "--scale=0.001", "ioengine=null", "--repeat=3",
+		     "--target", dir, "--output-format=json", out, "--label", label, NULL);
 }
 
 static void two_runs(void)
@@ -72,9 +69,7 @@ Test(counted, a_file_given_twice_is_refused_not_pooled)
 	r = iopath_run("explain", a, dir, NULL);
 	assert_given_twice(&r);
 	run_out_free(&r);
-	r = iopath_run("explain", a, b, NULL);
-	cr_assert_eq(r.status, 0, "two runs once each are refused: %s", r.err);
-	run_out_free(&r);
+	iopath_exits(0, "explain", a, b, NULL);
 }
 
 Test(counted, a_database_run_given_twice_is_refused_not_pooled)
@@ -82,9 +77,7 @@ Test(counted, a_database_run_given_twice_is_refused_not_pooled)
 	struct run_out r;
 
 	two_runs();
-	r = iopath_run("results", "import", a, b, "--db", db, NULL);
-	cr_assert_eq(r.status, 0, "%s", r.err);
-	run_out_free(&r);
+	iopath_exits(0, "results", "import", a, b, "--db", db, NULL);
 	r = iopath_run("compare", "run:1,run:1", "run:2", "--db", db, NULL);
 	assert_given_twice(&r);
 	run_out_free(&r);
@@ -146,9 +139,7 @@ Test(counted, control_sequences_from_results_reach_no_terminal_raw)
 	json_object_set_new(json_object_get(j, "labels"), "k", json_string("a" OSC52));
 	cr_assert_eq(json_dump_file(j, a, 0), 0);
 	json_decref(j);
-	r = iopath_run("results", "import", a, b, "--db", db, NULL);
-	cr_assert_eq(r.status, 0, "%s", r.err);
-	run_out_free(&r);
+	iopath_exits(0, "results", "import", a, b, "--db", db, NULL);
 	for (i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++) {
 		char *argv[8] = { "iopath" };
 		unsigned k;
@@ -170,43 +161,22 @@ Test(counted, empty_list_elements_and_repeated_labels_are_refused)
 	struct run_out r;
 
 	two_runs();
-	r = iopath_run("sweep", "--engine", "null", "--bs", "4k,,8k", "--dry-run", NULL);
-	cr_assert_eq(r.status, 2, "exit %d: %s", r.status, r.err);
-	cr_assert_not_null(strstr(r.err, "--bs 4k,,8k: an empty element"), "%s", r.err);
-	run_out_free(&r);
-	r = iopath_run("sweep", "--engine", "null", "--label", "k=1", "--label", "k=2", "--dry-run", NULL);
-	cr_assert_eq(r.status, 2, "exit %d: %s", r.status, r.err);
-	cr_assert_not_null(strstr(r.err, "given twice"), "%s", r.err);
-	run_out_free(&r);
-	r = iopath_run("run", "randread-4k-qd1", "--scale=0.001", "ioengine=null", "--repeat=2",
-		       "--target", dir, "--label", "k=1", "--label", "k=2", NULL);
-	cr_assert_eq(r.status, 2, "exit %d: %s", r.status, r.err);
-	cr_assert_not_null(strstr(r.err, "given twice"), "%s", r.err);
-	run_out_free(&r);
+	iopath_refuses("--bs 4k,,8k: an empty element", "sweep", "--engine", "null", "--bs",
+		       "4k,,8k", "--dry-run", NULL);
+	iopath_refuses("given twice", "sweep", "--engine", "null", "--label", "k=1", "--label",
+		       "k=2", "--dry-run", NULL);
+	iopath_refuses("given twice", "run", "randread-4k-qd1", "--scale=0.001", "ioengine=null",
+		       "--repeat=2", "--target", dir, "--label", "k=1", "--label", "k=2", NULL);
 	/* a single run keeps no result: a label there would be dropped, so it is refused */
-	r = iopath_run("run", "randread-4k-qd1", "--scale=0.001", "ioengine=null", "--target", dir,
-		       "--label", "k=1", NULL);
-	cr_assert_eq(r.status, 2, "exit %d: %s", r.status, r.err);
-	cr_assert_not_null(strstr(r.err, "--repeat N"), "%s", r.err);
-	run_out_free(&r);
-	r = iopath_run("results", "import", a, "--db", db, NULL);
-	cr_assert_eq(r.status, 0, "%s", r.err);
-	run_out_free(&r);
+	iopath_refuses("--repeat N", "run", "randread-4k-qd1", "--scale=0.001", "ioengine=null",
+		       "--target", dir, "--label", "k=1", NULL);
+	iopath_exits(0, "results", "import", a, "--db", db, NULL);
 	/* compare's and explain's lists of files and selectors drop no element either */
 	snprintf(list, sizeof(list), "%s,", a);
-	r = iopath_run("compare", list, b, NULL);
-	cr_assert_eq(r.status, 2, "exit %d: %s", r.status, r.err);
-	cr_assert_not_null(strstr(r.err, "an empty element"), "%s", r.err);
-	run_out_free(&r);
+	iopath_refuses("an empty element", "compare", list, b, NULL);
 	snprintf(list, sizeof(list), "%s,,%s", a, b);
-	r = iopath_run("explain", list, NULL);
-	cr_assert_eq(r.status, 2, "exit %d: %s", r.status, r.err);
-	cr_assert_not_null(strstr(r.err, "an empty element"), "%s", r.err);
-	run_out_free(&r);
-	r = iopath_run("compare", ",,,", "run:1", "--db", db, NULL);
-	cr_assert_eq(r.status, 2, "exit %d: %s", r.status, r.err);
-	cr_assert_not_null(strstr(r.err, "an empty element"), "%s", r.err);
-	run_out_free(&r);
+	iopath_refuses("an empty element", "explain", list, NULL);
+	iopath_refuses("an empty element", "compare", ",,,", "run:1", "--db", db, NULL);
 	r = iopath_run("results", "export", ",,,", "--db", db, NULL);
 	cr_assert_eq(r.status, 2, "exit %d: %s", r.status, r.err);
 	cr_assert_not_null(strstr(r.err, "an empty selector"), "%s", r.err);
@@ -225,10 +195,7 @@ Test(counted, negative_rates_and_times_in_result_files_are_refused)
 	json_object_set_new(j, "timestamp_ms", json_integer(INT64_MIN));
 	cr_assert_eq(json_dump_file(j, a, 0), 0);
 	json_decref(j);
-	r = iopath_run("compare", a, b, NULL);
-	cr_assert_eq(r.status, 2, "exit %d: %s", r.status, r.err);
-	cr_assert_not_null(strstr(r.err, "timestamp_ms"), "%s", r.err);
-	run_out_free(&r);
+	iopath_refuses("timestamp_ms", "compare", a, b, NULL);
 	j = json_load_path(b);
 	json_object_set_new(json_object_get(json_array_get(json_object_get(json_array_get(
 		json_object_get(j, "cells"), 0), "samples"), 0), "read"), "iops", json_real(-5));
@@ -238,10 +205,7 @@ Test(counted, negative_rates_and_times_in_result_files_are_refused)
 	cr_assert_neq(r.status, 0, "%s", r.err);
 	run_out_free(&r);
 	make_run(a, "k=c");
-	r = iopath_run("compare", a, b, NULL);
-	cr_assert_eq(r.status, 2, "exit %d: %s", r.status, r.err);
-	cr_assert_not_null(strstr(r.err, "read.iops is -5"), "%s", r.err);
-	run_out_free(&r);
+	iopath_refuses("read.iops is -5", "compare", a, b, NULL);
 	/* a count of repeats that is negative, or not what the samples are */
 	make_run(b, "k=b");
 	j = json_load_path(a);
@@ -249,8 +213,5 @@ Test(counted, negative_rates_and_times_in_result_files_are_refused)
 			    json_integer(-3));
 	cr_assert_eq(json_dump_file(j, a, 0), 0);
 	json_decref(j);
-	r = iopath_run("compare", a, b, NULL);
-	cr_assert_eq(r.status, 2, "exit %d: %s", r.status, r.err);
-	cr_assert_not_null(strstr(r.err, "cells[0].repeats"), "%s", r.err);
-	run_out_free(&r);
+	iopath_refuses("cells[0].repeats", "compare", a, b, NULL);
 }

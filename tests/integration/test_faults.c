@@ -97,8 +97,7 @@ Test(faults, eio_mid_run_fails_the_job_and_keeps_its_numbers)
 	r = iopath_run("--name=bad", bad, "--rw=randread", "--name=good", good, "--rw=write",
 		       "--size=4m", "--output-format=json", out, NULL);
 	cr_assert_eq(r.status, 1, "exit %d: %s", r.status, r.err);
-	cr_assert_not_null(strstr(r.err, "Input/output error"), "%s", r.err);
-	cr_assert_not_null(strstr(r.err, "/mnt/data at offset"), "%s", r.err);
+	assert_has(r.err, "Input/output error", "/mnt/data at offset", NULL);
 	snprintf(out, sizeof(out), "%s/out.json", dir);
 	check_fault(out, 5, "read", 4 << 20);
 	root = json_load_path(out);
@@ -182,9 +181,7 @@ Test(faults, eio_in_a_layout_cuts_an_existing_file_back_to_what_was_written)
 	 * when the next one starts) and 64 KiB laid out in one write; then 8 MiB asked for, and
 	 * the seventh write fails, the layout's third.
 	 */
-	r = iopath_run("--name=first", file, "--rw=read", "--size=64k", NULL);
-	cr_assert_eq(r.status, 0, "exit %d: %s", r.status, r.err);
-	run_out_free(&r);
+	iopath_exits(0, "--name=first", file, "--rw=read", "--size=64k", NULL);
 	r = iopath_run("--name=bad", file, "--rw=randread", "--size=8m", NULL);
 	cr_assert_eq(r.status, 1, "exit %d: %s", r.status, r.err);
 	cr_assert_eq(stat(path, &st), 0, "a file iopath did not create in this run was removed");

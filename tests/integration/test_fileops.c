@@ -380,7 +380,6 @@ Test(fileops, dirstat_makes_the_directories_first_and_stats_each)
 Test(fileops, dirdelete_removes_the_directories_it_made_and_no_other)
 {
 	const char *dir = tmpdir_make();
-	struct run_out r;
 	char path[400];
 	json_t *root = fileop_run(dir, "dirdelete", "read", NULL, 0);
 
@@ -399,10 +398,9 @@ Test(fileops, dirdelete_removes_the_directories_it_made_and_no_other)
 	cr_assert_eq(count_dirs(dir, "f", 8), 1);
 	rmdir(path);
 	file_write_text(path, "the user's\n");
-	r = iopath_run("--name=f", "--ioengine=dirdelete", "--rw=read", tmp_str("--directory=%s", dir),
-		       "--nrfiles=8", "--filesize=16k", "--bs=4k", NULL);
-	cr_assert_eq(r.status, 2, "exit %d: %s", r.status, r.err);
-	run_out_free(&r);
+	iopath_exits(2, "--name=f", "--ioengine=dirdelete", "--rw=read",
+		     tmp_str("--directory=%s", dir), "--nrfiles=8", "--filesize=16k", "--bs=4k",
+		     NULL);
 	cr_assert_str_eq(file_text(path), "the user's\n");
 	cr_assert_eq(count_dirs(dir, "f", 8), 0);
 }

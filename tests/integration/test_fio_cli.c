@@ -38,9 +38,7 @@ Test(fio_cli, readonly_refuses_writes_trims_and_layout)
 	run_out_free(&r);
 	cr_assert_neq(stat(path, &st), 0, "--readonly created %s", path);
 	/* a short file would be extended */
-	r = iopath_run("--name=prep", fopt, "--size=32k", "--rw=write", NULL);
-	cr_assert_eq(r.status, 0, "%s", r.err);
-	run_out_free(&r);
+	iopath_exits(0, "--name=prep", fopt, "--size=32k", "--rw=write", NULL);
 	r = iopath_run("--readonly", "--name=a", fopt, "--size=64k", "--rw=read", NULL);
 	refused(&r, "--readonly forbids extending it");
 	run_out_free(&r);
@@ -64,8 +62,8 @@ Test(fio_cli, max_jobs_is_not_enforced_as_in_fio_but_warned_about)
 				      NULL);
 
 	cr_assert_eq(r.status, 0, "%s", r.err);
-	cr_assert_not_null(strstr(r.err, "warning: --max-jobs=4: the jobs start 5 workers"), "%s", r.err);
-	cr_assert_not_null(strstr(r.err, "--enforce-max-jobs"), "%s", r.err);
+	assert_has(r.err, "warning: --max-jobs=4: the jobs start 5 workers", "--enforce-max-jobs",
+		   NULL);
 	{
 		unsigned lines = 0;
 		const char *p;
@@ -76,10 +74,8 @@ Test(fio_cli, max_jobs_is_not_enforced_as_in_fio_but_warned_about)
 	}
 	run_out_free(&r);
 	/* as fio, a value that is not a number is taken and ignored */
-	r = iopath_run("--max-jobs=abc", "--name=a", "--ioengine=null", "--size=64k",
-		       "--output-format=terse", NULL);
-	cr_assert_eq(r.status, 0, "%s", r.err);
-	run_out_free(&r);
+	iopath_exits(0, "--max-jobs=abc", "--name=a", "--ioengine=null", "--size=64k",
+		     "--output-format=terse", NULL);
 }
 
 Test(fio_cli, enforce_max_jobs_counts_every_worker)
@@ -207,8 +203,7 @@ Test(fio_cli, cmdhelp_and_enghelp)
 	struct run_out r = iopath_run("--cmdhelp=iodepth", NULL);
 
 	cr_assert_eq(r.status, 0, "%s", r.err);
-	cr_assert_not_null(strstr(r.out, "iodepth: requests in flight per worker"), "%s", r.out);
-	cr_assert_not_null(strstr(r.out, "1 to 65536"), "%s", r.out);
+	assert_has(r.out, "iodepth: requests in flight per worker", "1 to 65536", NULL);
 	run_out_free(&r);
 	r = iopath_run("--cmdhelp=all", NULL);
 	cr_assert_eq(r.status, 0, "%s", r.err);
@@ -219,8 +214,7 @@ Test(fio_cli, cmdhelp_and_enghelp)
 	run_out_free(&r);
 	r = iopath_run("--enghelp", NULL);
 	cr_assert_eq(r.status, 0, "%s", r.err);
-	cr_assert_not_null(strstr(r.out, "\tio_uring "), "%s", r.out);
-	cr_assert_not_null(strstr(r.out, "\tlibaio "), "%s", r.out);
+	assert_has(r.out, "\tio_uring ", "\tlibaio ", NULL);
 	run_out_free(&r);
 	r = iopath_run("--enghelp=io_uring,sqthread_poll", NULL);
 	cr_assert_eq(r.status, 0, "%s", r.err);
@@ -338,8 +332,7 @@ Test(fio_cli, normal_output_percentiles_as_written)
 				      "--percentile_list=99:50", NULL);
 
 	cr_assert_eq(r.status, 0, "%s", r.err);
-	cr_assert_not_null(strstr(r.out, "     |  50th=["), "%s", r.out);
-	cr_assert_not_null(strstr(r.out, "],  99th=["), "%s", r.out);
+	assert_has(r.out, "     |  50th=[", "],  99th=[", NULL);
 	run_out_free(&r);
 	r = iopath_run("--name=a", "--ioengine=null", "--size=1m", "--disk_util=0",
 		       "--percentile_list=50:99.999", NULL);
@@ -354,9 +347,8 @@ Test(fio_cli, normal_output_bw_lines_as_fio)
 				      "--runtime=700ms", "--rate=4m", "--disk_util=0", NULL);
 
 	cr_assert_eq(r.status, 0, "%s", r.err);
-	cr_assert_not_null(strstr(r.out, "\n   bw (  KiB/s): min="), "%s", r.out);
-	cr_assert_not_null(strstr(r.out, ", stdev= 0.00, samples=1\n"), "%s", r.out);
-	cr_assert_not_null(strstr(r.out, "\n   iops        : min= "), "%s", r.out);
+	assert_has(r.out, "\n   bw (  KiB/s): min=", ", stdev= 0.00, samples=1\n",
+		   "\n   iops        : min= ", NULL);
 	run_out_free(&r);
 }
 
@@ -380,17 +372,13 @@ Test(fio_cli, allow_overwrite_from_the_environment_for_the_paths_named)
 	run_out_free(&r);
 	snprintf(other, sizeof(other), "/nonexistent:%s", path);
 	setenv("IOPATH_ALLOW_OVERWRITE", other, 1);
-	r = iopath_run("--name=w", fopt, "--size=64k", "--rw=write", NULL);
-	cr_assert_eq(r.status, 0, "%s", r.err);
-	run_out_free(&r);
+	iopath_exits(0, "--name=w", fopt, "--size=64k", "--rw=write", NULL);
 	/* a directory covers the files in it */
 	snprintf(path, sizeof(path), "%s/existing2", dir);
 	snprintf(fopt, sizeof(fopt), "--filename=%s", path);
 	file_make(path, 65536, 2);
 	setenv("IOPATH_ALLOW_OVERWRITE", dir, 1);
-	r = iopath_run("--name=w", fopt, "--size=64k", "--rw=write", NULL);
-	cr_assert_eq(r.status, 0, "%s", r.err);
-	run_out_free(&r);
+	iopath_exits(0, "--name=w", fopt, "--size=64k", "--rw=write", NULL);
 	unsetenv("IOPATH_ALLOW_OVERWRITE");
 }
 
@@ -399,16 +387,13 @@ Test(fio_cli, aux_path_holds_the_verify_state_file)
 {
 	const char *dir = tmpdir_make();
 	char aux[300], faux[300], iaux[320], fopt[320], path[400];
-	struct run_out r;
 
 	snprintf(aux, sizeof(aux), "%s/aux", dir);
 	cr_assert_eq(mkdir(aux, 0755), 0);
 	snprintf(iaux, sizeof(iaux), "--aux-path=%s", aux);
 	snprintf(fopt, sizeof(fopt), "--filename=%s/data", dir);
-	r = iopath_run("--name=v", fopt, "--size=64k", "--rw=write", "--verify=crc32c", iaux,
-		       "--output-format=terse", NULL);
-	cr_assert_eq(r.status, 0, "%s", r.err);
-	run_out_free(&r);
+	iopath_exits(0, "--name=v", fopt, "--size=64k", "--rw=write", "--verify=crc32c", iaux,
+		     "--output-format=terse", NULL);
 	snprintf(path, sizeof(path), "%s/local-v-0-verify.state", aux);
 	cr_assert_eq(access(path, F_OK), 0, "no %s", path);
 	if (access(FIO_BIN, X_OK))

@@ -58,10 +58,8 @@ Test(fio_consumers, fio_jsonplus_clat2csv_reads_and_validates_iopath_json_plus,
 	snprintf(json, sizeof(json), "%s/out.json", dir);
 	snprintf(csv, sizeof(csv), "%s/lat.csv", dir);
 	snprintf(csv0, sizeof(csv0), "%s/lat_job0.csv", dir);
-	r = iopath_run("--output-format=json+", "--output", json, "--ioengine=null", "--size=4m",
-		       "--name=rr", "--rw=randread", "--name=w", "--rw=write", "--bs=64k", NULL);
-	cr_assert_eq(r.status, 0, "%s", r.err);
-	run_out_free(&r);
+	iopath_exits(0, "--output-format=json+", "--output", json, "--ioengine=null", "--size=4m",
+		     "--name=rr", "--rw=randread", "--name=w", "--rw=write", "--bs=64k", NULL);
 	r = prog_runv(PYTHON, argv);
 	cr_assert_eq(r.status, 0, "fio_jsonplus_clat2csv failed: %s%s", r.out, r.err);
 	run_out_free(&r);

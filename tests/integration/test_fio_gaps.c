@@ -812,10 +812,8 @@ Test(fio_gaps, verify_meta_checks_headers_and_pattern_not_a_checksum)
 	struct run_out r;
 	FILE *f;
 
-	r = iopath_run("--name=w", file, "--size=64k", "--bs=4k", "--rw=write", "--verify=meta",
-		       "--do_verify=0", NULL);
-	cr_assert_eq(r.status, 0, "%s", r.err);
-	run_out_free(&r);
+	iopath_exits(0, "--name=w", file, "--size=64k", "--bs=4k", "--rw=write", "--verify=meta",
+		     "--do_verify=0", NULL);
 	/* a byte in the middle of a block: no header touched */
 	f = fopen(path, "r+b");
 	cr_assert_not_null(f);
@@ -874,10 +872,8 @@ Test(fio_gaps, verify_interval_over_the_block_is_the_block)
 	struct run_out r;
 
 	snprintf(file, sizeof(file), "--filename=%s/v", dir);
-	r = iopath_run("--name=w", file, "--size=64k", "--bs=512", "--rw=write", "--verify=md5",
-		       "--verify_interval=1m", NULL);
-	cr_assert_eq(r.status, 0, "exit %d: %s", r.status, r.err);
-	run_out_free(&r);
+	iopath_exits(0, "--name=w", file, "--size=64k", "--bs=512", "--rw=write", "--verify=md5",
+		     "--verify_interval=1m", NULL);
 	/* one that does not divide the block is the block too (fio's gcd of the write sizes) */
 	r = iopath_run("--name=w", file, "--size=64k", "--bs=4k", "--rw=write", "--verify=md5",
 		       "--verify_interval=1536", "--output-format=json", NULL);

@@ -123,8 +123,7 @@ Test(iolog, version2_log_with_redirect_scale_and_align)
 	json_decref(iopath_json_in(dir, args, 0, NULL));
 	l = io_lines(tr);
 	/* 20480/2 = 10240, aligned down to 8192; 9000/2 = 4500, aligned down to 4096 */
-	cr_assert_not_null(strstr(l, "/target write 8192 4096\n"), "%s", l);
-	cr_assert_not_null(strstr(l, "/target read 4096 8192\n"), "%s", l);
+	assert_has(l, "/target write 8192 4096\n", "/target read 4096 8192\n", NULL);
 	free(l);
 }
 
@@ -160,8 +159,7 @@ Test(iolog, blktrace_queue_events_replay_onto_the_redirect)
 	snprintf(c, sizeof(c), "--write_iolog=%s", tr);
 	json_decref(iopath_json_in(dir, args, 0, NULL));
 	l = io_lines(tr);
-	cr_assert_not_null(strstr(l, "/dev write 8192 4096\n/"), "%s", l);
-	cr_assert_not_null(strstr(l, "/dev read 32768 8192\n"), "%s", l);
+	assert_has(l, "/dev write 8192 4096\n/", "/dev read 32768 8192\n", NULL);
 	free(l);
 }
 

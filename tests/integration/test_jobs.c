@@ -66,16 +66,13 @@ Test(jobs, group_reporting_samples_are_the_groups_bandwidth)
 	const char *dir = tmpdir_make();
 	char out[300], path[300];
 	double bw, mean, lo;
-	struct run_out r;
 	json_t *root;
 
 	/* four workers at 8 MiB/s each: every 500 ms sample of the group is about 32 MiB/s */
 	snprintf(out, sizeof(out), "--output=%s/out.json", dir);
-	r = iopath_run("--output-format=json", out, "--name=g", "--ioengine=null", "--size=1g",
-		       "--rate=8m", "--numjobs=4", "--group_reporting", "--time_based",
-		       "--runtime=1600ms", NULL);
-	cr_assert_eq(r.status, 0, "exit %d: %s", r.status, r.err);
-	run_out_free(&r);
+	iopath_exits(0, "--output-format=json", out, "--name=g", "--ioengine=null", "--size=1g",
+		     "--rate=8m", "--numjobs=4", "--group_reporting", "--time_based",
+		     "--runtime=1600ms", NULL);
 	snprintf(path, sizeof(path), "%s/out.json", dir);
 	root = json_load_path(path);
 	bw = job_real(root, 0, "read", "bw");

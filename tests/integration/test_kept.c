@@ -101,9 +101,7 @@ Test(kept, a_read_only_db_is_refused_before_the_first_io)
 	if (!is_root())
 		cr_skip_test("needs root to run iopath as another user");
 	/* a database of iopath's that the user may read and not write */
-	r = iopath_run(RUN_SAVE, NULL);
-	cr_assert_eq(r.status, 0, "%s", r.err);
-	run_out_free(&r);
+	iopath_exits(0, RUN_SAVE, NULL);
 	sh("rm -rf '%s'/* && chmod 0444 '%s' && chmod 0755 \"$(dirname '%s')\"", target, db, db);
 	r = iopath_run_as(65534, RUN_SAVE, NULL);
 	if (r.status == 126)
@@ -184,9 +182,7 @@ Test(kept, a_save_that_fails_at_the_end_keeps_the_result_in_a_fallback_file)
 	j = json_load_path(kept);
 	cr_assert_eq(json_array_size(json_object_get(j, "cells")), 1, "the fallback lacks the cell");
 	json_decref(j);
-	r = iopath_run("results", "import", kept, "--db", db, NULL);
-	cr_assert_eq(r.status, 0, "the fallback does not import: %s", r.err);
-	run_out_free(&r);
+	iopath_exits(0, "results", "import", kept, "--db", db, NULL);
 }
 
 static char file[300], fopt[320];
@@ -218,9 +214,8 @@ Test(kept, a_write_job_cut_short_leaves_its_file_incomplete_and_a_read_lays_it_o
 	struct run_out r;
 
 	job_file();
-	r = iopath_run("--name=w", fopt, "--rw=write", "--size=4m", "--io_size=1m", "--bs=64k", NULL);
-	cr_assert_eq(r.status, 0, "%s", r.err);
-	run_out_free(&r);
+	iopath_exits(0, "--name=w", fopt, "--rw=write", "--size=4m", "--io_size=1m", "--bs=64k",
+		     NULL);
 	cr_assert(layout_pending(), "a file written in part is not marked incomplete");
 	r = iopath_run("--name=r", fopt, "--rw=read", "--size=4m", "--bs=64k", NULL);
 	cr_assert_eq(r.status, 0, "%s", r.err);
@@ -239,14 +234,11 @@ Test(kept, a_write_job_that_fails_at_once_leaves_its_file_incomplete)
 	const char *dir = tmpdir_make();
 	const char *back;
 	char side[320], opt[320], *text;
-	struct run_out r;
 
 	back = faultfs_over(dir, "--eio-write-after=1");
 	snprintf(side, sizeof(side), "%s/.data.iopath", back);
 	snprintf(opt, sizeof(opt), "--filename=%s/data", test_mnt);
-	r = iopath_run("--name=w", opt, "--rw=write", "--size=1m", "--bs=64k", NULL);
-	cr_assert_eq(r.status, 1, "exit %d: %s", r.status, r.err);
-	run_out_free(&r);
+	iopath_exits(1, "--name=w", opt, "--rw=write", "--size=1m", "--bs=64k", NULL);
 	text = file_text(side);
 	cr_assert_not_null(strstr(text, "layout=incomplete"), "the failed write job's file is marked whole: %s", text);
 	free(text);
@@ -255,21 +247,17 @@ Test(kept, a_write_job_that_fails_at_once_leaves_its_file_incomplete)
 Test(kept, write_jobs_that_cover_their_file_leave_it_complete)
 {
 	static const char *const rws[] = { "--rw=write", "--rw=randwrite" };
-	struct run_out r;
 	unsigned i;
 
 	for (i = 0; i < 2; i++) {
 		job_file();
-		r = iopath_run("--name=w", fopt, rws[i], "--size=1m", "--bs=4k", NULL);
-		cr_assert_eq(r.status, 0, "%s", r.err);
-		run_out_free(&r);
+		iopath_exits(0, "--name=w", fopt, rws[i], "--size=1m", "--bs=4k", NULL);
 		cr_assert_not(layout_pending(), "%s written whole is still marked incomplete", rws[i]);
 		tmpdir_cleanup();
 	}
 	job_file();
-	r = iopath_run("--name=w", fopt, "--rw=randwrite", "--norandommap=1", "--size=1m", "--bs=4k", NULL);
-	cr_assert_eq(r.status, 0, "%s", r.err);
-	run_out_free(&r);
+	iopath_exits(0, "--name=w", fopt, "--rw=randwrite", "--norandommap=1", "--size=1m",
+		     "--bs=4k", NULL);
 	cr_assert(layout_pending(), "norandommap leaves blocks unwritten: the file must stay incomplete");
 }
 
@@ -280,13 +268,10 @@ Test(kept, write_jobs_that_cover_their_file_leave_it_complete)
 Test(kept, a_copy_of_an_iopath_file_is_not_iopaths)
 {
 	char copy[340], copt[360], out[340], oopt[360], out2[340];
-	struct run_out r;
 	uint64_t sum;
 
 	job_file();
-	r = iopath_run("--name=r", fopt, "--rw=read", "--size=256k", NULL);
-	cr_assert_eq(r.status, 0, "%s", r.err);
-	run_out_free(&r);
+	iopath_exits(0, "--name=r", fopt, "--rw=read", "--size=256k", NULL);
 	snprintf(copy, sizeof(copy), "%s.copy", file);
 	cr_assert_eq(sh("cp -a '%s' '%s'", file, copy), 0);
 	sum = file_sum(copy);
@@ -294,22 +279,18 @@ Test(kept, a_copy_of_an_iopath_file_is_not_iopaths)
 	iopath_refuses("not created by iopath", "--name=w", copt, "--rw=write", "--size=256k",
 		       NULL);
 	cr_assert_eq(file_sum(copy), sum, "the copy changed");
-	r = iopath_run("--name=w", fopt, "--rw=write", "--size=256k", NULL);
-	cr_assert_eq(r.status, 0, "the original is iopath's still: %s", r.err);
-	run_out_free(&r);
+	iopath_exits(0, "--name=w", fopt, "--rw=write", "--size=256k", NULL);
 
 	snprintf(out, sizeof(out), "%s.json", file);
 	snprintf(out2, sizeof(out2), "%s.2.json", file);
 	snprintf(oopt, sizeof(oopt), "--output=%s", out);
-	r = iopath_run("--name=n", "--ioengine=null", "--size=1m", "--output-format=json", oopt, NULL);
-	cr_assert_eq(r.status, 0, "%s", r.err);
-	run_out_free(&r);
+	iopath_exits(0, "--name=n", "--ioengine=null", "--size=1m", "--output-format=json", oopt,
+		     NULL);
 	cr_assert_eq(sh("cp -a '%s' '%s'", out, out2), 0);
 	sum = file_sum(out2);
 	snprintf(oopt, sizeof(oopt), "--output=%s", out2);
-	r = iopath_run("--name=n", "--ioengine=null", "--size=1m", "--output-format=json", oopt, NULL);
-	cr_assert_eq(r.status, 2, "a copied result was replaced: exit %d: %s", r.status, r.err);
-	run_out_free(&r);
+	iopath_exits(2, "--name=n", "--ioengine=null", "--size=1m", "--output-format=json", oopt,
+		     NULL);
 	cr_assert_eq(file_sum(out2), sum, "the copied result changed");
 }
 
@@ -538,9 +519,7 @@ Test(kept, a_verify_state_save_onto_a_users_file_is_refused_before_the_first_io)
 	cr_assert_eq(file_sum(state), sum, "the user's file changed");
 	cr_assert_neq(access(data, F_OK), 0, "I/O was done before the refusal");
 	unlink(state);
-	r = iopath_run("--name=v", dopt, aux, "--rw=write", "--size=256k", "--verify=md5", NULL);
-	cr_assert_eq(r.status, 0, "%s", r.err);
-	run_out_free(&r);
+	iopath_exits(0, "--name=v", dopt, aux, "--rw=write", "--size=256k", "--verify=md5", NULL);
 	cr_assert_eq(access(state, F_OK), 0, "no state was saved");
 	r = iopath_run("--name=v", dopt, aux, "--rw=write", "--size=256k", "--verify=md5", NULL);
 	cr_assert_eq(r.status, 0, "iopath's own state file is not replaced: %s", r.err);
@@ -630,9 +609,7 @@ Test(kept, an_overwrite_of_an_allocated_file_runs_on_a_filesystem_under_the_rese
 	snprintf(test_mnt, sizeof(test_mnt), "%s/small", target);
 	test_mount(test_mnt, "tmpfs", 0, "size=64m", "a small tmpfs");
 	snprintf(opt, sizeof(opt), "--filename=%s/f", test_mnt);
-	r = iopath_run("--name=lay", opt, "--rw=write", "--size=8m", "--bs=64k", NULL);
-	cr_assert_eq(r.status, 0, "laying the file out: exit %d: %s", r.status, r.err);
-	run_out_free(&r);
+	iopath_exits(0, "--name=lay", opt, "--rw=write", "--size=8m", "--bs=64k", NULL);
 	cr_assert_eq(sh("dd if=/dev/zero of='%s/filler' bs=1M count=55 2>/dev/null", test_mnt), 0);
 	/* a second of overwrites: the watch looks ten times a second */
 	r = iopath_run("--name=w", opt, "--rw=randwrite", "--size=8m", "--bs=64k", "--time_based",
@@ -653,20 +630,15 @@ static char full[340], kept_dir[300];
 static void full_fs_and_a_run(void)
 {
 	char out[340], filler[360];
-	struct run_out r;
 
 	dirs("unused.db");
 	snprintf(kept_dir, sizeof(kept_dir), "%s", target);
 	snprintf(out, sizeof(out), "--output=%s/A.json", target);
-	r = iopath_run("run", "randread-4k-qd1", "--scale=0.001", "ioengine=null", "--repeat=2",
-		       "--target", target, "--output-format=json", out, NULL);
-	cr_assert_eq(r.status, 0, "%s", r.err);
-	run_out_free(&r);
+	iopath_exits(0, "run", "randread-4k-qd1", "--scale=0.001", "ioengine=null", "--repeat=2",
+		     "--target", target, "--output-format=json", out, NULL);
 	snprintf(out, sizeof(out), "--output=%s/B.json", target);
-	r = iopath_run("run", "randread-4k-qd1", "--scale=0.001", "ioengine=null", "--repeat=2",
-		       "--target", target, "--output-format=json", out, NULL);
-	cr_assert_eq(r.status, 0, "%s", r.err);
-	run_out_free(&r);
+	iopath_exits(0, "run", "randread-4k-qd1", "--scale=0.001", "ioengine=null", "--repeat=2",
+		     "--target", target, "--output-format=json", out, NULL);
 	snprintf(test_mnt, sizeof(test_mnt), "%s/full", tmpdir_make());
 	test_mount(test_mnt, "tmpfs", 0, "size=64k", "a small tmpfs");
 	snprintf(filler, sizeof(filler), "%s/filler", test_mnt);

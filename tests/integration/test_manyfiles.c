@@ -157,9 +157,7 @@ Test(manyfiles, files_beyond_the_hard_descriptor_limit_are_refused_naming_openfi
 	snprintf(darg, sizeof(darg), "--directory=%s", dir);
 	limit_nofile(100, 256);
 	iopath_json_in(dir, args, 2, &err);
-	cr_assert_not_null(strstr(err, "RLIMIT_NOFILE"), "%s", err);
-	cr_assert_not_null(strstr(err, "openfiles="), "%s", err);
-	cr_assert_not_null(strstr(err, "job r"), "%s", err);
+	assert_has(err, "RLIMIT_NOFILE", "openfiles=", "job r", NULL);
 	cr_assert_eq(strchr(err, '\n'), err + strlen(err) - 1, "not one line: %s", err);
 	free(err);
 	/* refused before any file was laid out */

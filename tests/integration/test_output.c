@@ -189,17 +189,14 @@ Test(output, bw_agg_is_the_jobs_share_of_its_reporting_group)
 {
 	const char *dir = tmpdir_make();
 	char out[300], path[300], *text;
-	struct run_out r;
 	double a, b;
 	json_t *root;
 
 	/* one reporting group, no group_reporting: a moves 3/4 of its bytes, b 1/4 */
 	snprintf(out, sizeof(out), "--output=%s/o.json", dir);
-	r = iopath_run("--output-format=json,terse", out, "--ioengine=null", "--size=1g",
-		       "--time_based", "--runtime=1100ms", "--name=a", "--rate=12m", "--name=b",
-		       "--rate=4m", NULL);
-	cr_assert_eq(r.status, 0, "%s", r.err);
-	run_out_free(&r);
+	iopath_exits(0, "--output-format=json,terse", out, "--ioengine=null", "--size=1g",
+		     "--time_based", "--runtime=1100ms", "--name=a", "--rate=12m", "--name=b",
+		     "--rate=4m", NULL);
 	/* as fio, both formats went to the file: the terse lines, then the JSON */
 	snprintf(path, sizeof(path), "%s/o.json", dir);
 	text = file_text(path);

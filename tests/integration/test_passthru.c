@@ -54,7 +54,6 @@ Test(passthru, missing_file_is_refused_not_created)
 
 Test(passthru, character_device_other_than_a_generic_device_is_refused)
 {
-
 	iopath_refuses("/dev/null is a character device but not an NVMe namespace's generic device",
 		       "--name=p", "--filename=/dev/null", "--ioengine=io_uring_cmd",
 		       "--rw=randread", "--size=1m", NULL);
@@ -65,7 +64,6 @@ Test(passthru, block_device_that_is_not_nvme_is_refused)
 {
 	const char *dir;
 	char opt[100];
-	struct run_out r;
 
 	if (!is_root())
 		cr_skip_test("needs root for a loop device");
@@ -76,24 +74,17 @@ Test(passthru, block_device_that_is_not_nvme_is_refused)
 	if (devfd < 0)
 		cr_skip_test("no free loop device");
 	snprintf(opt, sizeof(opt), "--filename=%s", dev);
-	r = iopath_run("--name=p", opt, "--ioengine=io_uring_cmd", "--rw=randread", "--size=1m",
-		       NULL);
-	cr_assert_eq(r.status, 2, "exit %d: %s", r.status, r.err);
-	cr_assert_not_null(strstr(r.err, "is not an NVMe namespace: passthrough needs one"), "%s",
-			   r.err);
-	run_out_free(&r);
+	iopath_refuses("is not an NVMe namespace: passthrough needs one", "--name=p", opt,
+		       "--ioengine=io_uring_cmd", "--rw=randread", "--size=1m", NULL);
 }
 
 /* fio's options of the engine parse; cmd_type other than nvme is refused naming what is accepted. */
 Test(passthru, fio_options_parse_and_bsg_is_refused)
 {
-	struct run_out r;
-
-	r = iopath_run("--parse-only", "--name=p", "--filename=/dev/ng0n1", "--ioengine=io_uring_cmd",
-		       "--cmd_type=nvme", "--nonvectored=0", "--force_async=4", "--registerfiles",
-		       "--sqthread_poll=1", "--hipri", "--fixedbufs=0", NULL);
-	cr_assert_eq(r.status, 0, "exit %d: %s", r.status, r.err);
-	run_out_free(&r);
+	iopath_exits(0, "--parse-only", "--name=p", "--filename=/dev/ng0n1",
+		     "--ioengine=io_uring_cmd", "--cmd_type=nvme", "--nonvectored=0",
+		     "--force_async=4", "--registerfiles", "--sqthread_poll=1", "--hipri",
+		     "--fixedbufs=0", NULL);
 	iopath_refuses("bad value 'bsg' (accepted: nvme)", "--parse-only", "--name=p",
 		       "--filename=/dev/bsg/0:0:0:0", "--ioengine=io_uring_cmd", "--cmd_type=bsg",
 		       NULL);

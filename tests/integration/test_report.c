@@ -31,28 +31,22 @@ static char *slurp(const char *path)
 static void sweep_json(const char *dir, const char *json, const char *html)
 {
 	char target[512];
-	struct run_out r;
 
 	snprintf(target, sizeof(target), "<b>x&y</b>=%s", dir);
-	r = iopath_run("sweep", "--engine", "null,psync", "--iodepth", "1,4", "--target", target,
-		       "--size", "1m", "--runtime", "0", "--json", json, html ? "--html" : NULL,
-		       html, NULL);
-	cr_assert_eq(r.status, 0, "sweep: %s", r.err);
-	run_out_free(&r);
+	iopath_exits(0, "sweep", "--engine", "null,psync", "--iodepth", "1,4", "--target", target,
+		     "--size", "1m", "--runtime", "0", "--json", json, html ? "--html" : NULL, html,
+		     NULL);
 }
 
 Test(report, sweep_json_becomes_one_page)
 {
 	const char *dir = tmpdir_make();
 	char json[512], html[512], *page;
-	struct run_out r;
 
 	snprintf(json, sizeof(json), "%s/s.json", dir);
 	snprintf(html, sizeof(html), "%s/s.html", dir);
 	sweep_json(dir, json, NULL);
-	r = iopath_run("report", json, "-o", html, NULL);
-	cr_assert_eq(r.status, 0, "report: %s", r.err);
-	run_out_free(&r);
+	iopath_exits(0, "report", json, "-o", html, NULL);
 	page = slurp(html);
 	cr_assert_not_null(strstr(page, "<!DOCTYPE html>"));
 	cr_assert_not_null(strstr(page, "data-kind=\"bars\""));
@@ -101,9 +95,7 @@ Test(report, probe_and_compare_inputs)
 	cr_assert_eq(r.status, 0, "probe: %s", r.err);
 	file_write_text(probe, r.out);
 	run_out_free(&r);
-	r = iopath_run("report", json, cmp, probe, "-o", html, "--title", "<i>t</i>", NULL);
-	cr_assert_eq(r.status, 0, "report: %s", r.err);
-	run_out_free(&r);
+	iopath_exits(0, "report", json, cmp, probe, "-o", html, "--title", "<i>t</i>", NULL);
 	page = slurp(html);
 	cr_assert_not_null(strstr(page, "<title>&lt;i&gt;t&lt;/i&gt;</title>"));
 	cr_assert_not_null(strstr(page, "<h2 id=\"r1\">compare</h2>"));
@@ -125,9 +117,7 @@ Test(report, refuses_bad_input_with_exit_2)
 	cr_assert_eq(stat(html, &st), -1, "a page was written for bad input");
 	run_out_free(&r);
 	iopath_refuses("-o FILE", "report", bad, NULL);
-	r = iopath_run("report", "-o", html, NULL);
-	cr_assert_eq(r.status, 2);
-	run_out_free(&r);
+	iopath_exits(2, "report", "-o", html, NULL);
 	iopath_refuses("/nonexistent/x.json", "report", "/nonexistent/x.json", "-o", html, NULL);
 	r = iopath_run("sweep", "--engine", "null", "--html", "/nonexistent/dir/x.html", NULL);
 	cr_assert_eq(r.status, 2, "an unwritable --html is found before the run: %s", r.err);
@@ -144,15 +134,12 @@ Test(report, suite_page_shows_each_targets_probe)
 {
 	const char *dir = tmpdir_make();
 	char target[512], out[512], html[512], *page;
-	struct run_out r;
 
 	snprintf(target, sizeof(target), "disk=%s", dir);
 	snprintf(out, sizeof(out), "--output=%s/suite.json", dir);
 	snprintf(html, sizeof(html), "%s/suite.html", dir);
-	r = iopath_run("suite", "vm-paths", "--target", target, "--scale=0.001", "--repeat", "1",
-		       "--output-format=json", out, "--html", html, NULL);
-	cr_assert_eq(r.status, 0, "suite: %s", r.err);
-	run_out_free(&r);
+	iopath_exits(0, "suite", "vm-paths", "--target", target, "--scale=0.001", "--repeat", "1",
+		     "--output-format=json", out, "--html", html, NULL);
 	page = slurp(html);
 	cr_assert_null(strstr(page, "not probed"), "the target's probe was lost");
 	cr_assert_not_null(strstr(page, "<th>trial</th>"), "no capability trials on the card");
@@ -168,12 +155,9 @@ Test(report, a_labs_result_carries_its_explanation)
 {
 	const char *dir = tmpdir_make();
 	char html[512], *page, *ex;
-	struct run_out r;
 
 	snprintf(html, sizeof(html), "%s/lab.html", dir);
-	r = iopath_run("report", "tests/lab/lab-explained.json", "-o", html, NULL);
-	cr_assert_eq(r.status, 0, "report: %s", r.err);
-	run_out_free(&r);
+	iopath_exits(0, "report", "tests/lab/lab-explained.json", "-o", html, NULL);
 	page = slurp(html);
 	ex = strstr(page, "Why each path is as fast as it is");
 	cr_assert_not_null(ex, "no explanation on the lab's page");
@@ -210,9 +194,7 @@ Test(report, runs_are_named_by_their_shortest_distinct_time)
 		cr_assert_eq(json_dump_file(doc, tmp_str("%s/run%u.json", runs, i), 0), 0);
 		json_decref(doc);
 	}
-	r = iopath_run("report", runs, "-o", html, NULL);
-	cr_assert_eq(r.status, 0, "report: %s", r.err);
-	run_out_free(&r);
+	iopath_exits(0, "report", runs, "-o", html, NULL);
 	page = slurp(html);
 	for (i = 0; i < 4; i++) {
 		snprintf(cell, sizeof(cell), "<tr><td>%s</td>", names[i]);
@@ -236,8 +218,8 @@ Test(report, runs_are_named_by_their_shortest_distinct_time)
 	free(page);
 	r = iopath_run("history", runs, NULL);
 	cr_assert_neq(r.status, 2, "history: %s%s", r.out, r.err);
-	cr_assert_not_null(strstr(r.out, "ordered by time (UTC, 2026-12-02)"), "%s", r.out);
-	cr_assert_not_null(strstr(r.out, "newest: 14:45:05.626 against 14:45:05.268"), "%s", r.out);
+	assert_has(r.out, "ordered by time (UTC, 2026-12-02)",
+		   "newest: 14:45:05.626 against 14:45:05.268", NULL);
 	cr_assert_null(strstr(strstr(r.out, "\n"), "2026-12-02"), "the day repeated:\n%s", r.out);
 	run_out_free(&r);
 }

@@ -50,8 +50,7 @@ Test(safety, write_jobs_refuse_a_file_iopath_did_not_create)
 		struct run_out r = iopath_run("--name=w", fopt, rws[i], "--size=64k", NULL);
 
 		assert_refused(&r, sum, "not created by iopath");
-		cr_assert_not_null(strstr(r.err, "overwrite=1"), "%s", r.err);
-		cr_assert_not_null(strstr(r.err, "--allow-overwrite"), "%s", r.err);
+		assert_has(r.err, "overwrite=1", "--allow-overwrite", NULL);
 		run_out_free(&r);
 	}
 }
@@ -127,36 +126,26 @@ Test(safety, files_iopath_creates_are_marked_and_rewritten_without_asking)
 {
 	const char *dir = tmpdir_make();
 	char val[64];
-	struct run_out r;
 
 	name_file(dir, "made");
-	r = iopath_run("--name=w", fopt, "--rw=write", "--size=256k", NULL);
-	cr_assert_eq(r.status, 0, "exit %d: %s", r.status, r.err);
-	run_out_free(&r);
+	iopath_exits(0, "--name=w", fopt, "--rw=write", "--size=256k", NULL);
 	cr_assert_gt(getxattr(path, "user.iopath", val, sizeof(val)), 0, "no user.iopath on %s", path);
-	r = iopath_run("--name=w", fopt, "--rw=randwrite", "--size=512k", NULL);
-	cr_assert_eq(r.status, 0, "exit %d: %s", r.status, r.err);
-	run_out_free(&r);
+	iopath_exits(0, "--name=w", fopt, "--rw=randwrite", "--size=512k", NULL);
 }
 
 Test(safety, read_job_lays_out_a_missing_file_and_marks_it)
 {
 	const char *dir = tmpdir_make();
 	char val[64];
-	struct run_out r;
 	struct stat st;
 
 	name_file(dir, "laid");
-	r = iopath_run("--name=r", fopt, "--rw=read", "--size=128k", NULL);
-	cr_assert_eq(r.status, 0, "exit %d: %s", r.status, r.err);
-	run_out_free(&r);
+	iopath_exits(0, "--name=r", fopt, "--rw=read", "--size=128k", NULL);
 	cr_assert_eq(stat(path, &st), 0);
 	cr_assert_eq(st.st_size, 128 << 10);
 	cr_assert_gt(getxattr(path, "user.iopath", val, sizeof(val)), 0);
 	/* a larger re-run extends its own file without asking */
-	r = iopath_run("--name=r", fopt, "--rw=read", "--size=256k", NULL);
-	cr_assert_eq(r.status, 0, "exit %d: %s", r.status, r.err);
-	run_out_free(&r);
+	iopath_exits(0, "--name=r", fopt, "--rw=read", "--size=256k", NULL);
 }
 
 /* ramfs has no user xattrs: the mark is a sidecar file recording the inode. */
@@ -171,13 +160,9 @@ Test(safety, sidecar_marks_files_where_xattrs_are_missing)
 	test_mount(mnt, "ramfs", 0, NULL, "a ramfs (a filesystem without user xattrs)");
 	name_file(mnt, "made");
 	snprintf(side, sizeof(side), "%s/.made.iopath", mnt);
-	r = iopath_run("--name=w", fopt, "--rw=write", "--size=64k", NULL);
-	cr_assert_eq(r.status, 0, "exit %d: %s", r.status, r.err);
-	run_out_free(&r);
+	iopath_exits(0, "--name=w", fopt, "--rw=write", "--size=64k", NULL);
 	cr_assert_eq(access(side, F_OK), 0, "no sidecar %s", side);
-	r = iopath_run("--name=w", fopt, "--rw=randwrite", "--size=64k", NULL);
-	cr_assert_eq(r.status, 0, "rewrite refused: %s", r.err);
-	run_out_free(&r);
+	iopath_exits(0, "--name=w", fopt, "--rw=randwrite", "--size=64k", NULL);
 	/* the user replaces the file: the sidecar no longer speaks for it */
 	unlink(path);
 	file_make(path, 65536, 3);
@@ -502,7 +487,6 @@ static void assert_no_pwned(const char *dir)
 Test(safety, sweep_plot_quotes_target_names_and_paths)
 {
 	char tdir[400], target[900], plot[400], charts[400];
-	struct run_out r;
 
 	victim_make();
 	/* a target directory whose name is the payload (no '/' in a name: the relative ones) */
@@ -511,10 +495,8 @@ Test(safety, sweep_plot_quotes_target_names_and_paths)
 	snprintf(target, sizeof(target), "--target=%s=%s", "x'; system 'touch PWNED3'; set title '", tdir);
 	snprintf(charts, sizeof(charts), "%s/charts", out_dir);
 	snprintf(plot, sizeof(plot), "--plot=%s", charts);
-	r = iopath_run("sweep", "--engine=null", "--iodepth=1,2", "--size=1m", "--runtime=0", target,
-		       plot, NULL);
-	cr_assert_eq(r.status, 0, "exit %d: %s", r.status, r.err);
-	run_out_free(&r);
+	iopath_exits(0, "sweep", "--engine=null", "--iodepth=1,2", "--size=1m", "--runtime=0",
+		     target, plot, NULL);
 	assert_no_pwned(charts);
 	assert_no_pwned(out_dir);
 	snprintf(plot, sizeof(plot), "%s/iops.svg", charts);
@@ -524,7 +506,6 @@ Test(safety, sweep_plot_quotes_target_names_and_paths)
 Test(safety, history_plot_quotes_every_string_from_result_files)
 {
 	char dir[400], p[400], plot[400], charts[400], by[64];
-	struct run_out r;
 	unsigned i;
 
 	victim_make();
@@ -549,9 +530,7 @@ Test(safety, history_plot_quotes_every_string_from_result_files)
 	snprintf(plot, sizeof(plot), "--plot=%s", charts);
 	snprintf(by, sizeof(by), "qemu");
 	/* single samples: the newest step cannot be judged, which is not what this tests */
-	r = iopath_run("history", dir, "--by", by, plot, "--allow-inconclusive", NULL);
-	cr_assert_eq(r.status, 0, "exit %d: %s%s", r.status, r.out, r.err);
-	run_out_free(&r);
+	iopath_exits(0, "history", dir, "--by", by, plot, "--allow-inconclusive", NULL);
 	assert_no_pwned(charts);
 	assert_no_pwned(out_dir);
 	snprintf(p, sizeof(p), "%s/history-iops.svg", charts);
@@ -679,12 +658,9 @@ Test(safety, copy_refuses_a_source_that_is_the_destination_under_another_name)
 static void assert_read_job_reads(const char *file, uint64_t sum)
 {
 	char fo[400];
-	struct run_out r;
 
 	snprintf(fo, sizeof(fo), "--filename=%s", file);
-	r = iopath_run("--name=r", fo, "--rw=randread", "--bs=4k", NULL);
-	cr_assert_eq(r.status, 0, "exit %d: %s", r.status, r.err);
-	run_out_free(&r);
+	iopath_exits(0, "--name=r", fo, "--rw=randread", "--bs=4k", NULL);
 	cr_assert_eq(file_sum(file), sum);
 }
 
@@ -738,7 +714,6 @@ Test(safety, read_job_works_on_a_0444_file_of_another_user)
 Test(safety, a_layout_cut_short_is_laid_out_again_not_measured)
 {
 	char file[400], fo[420], val[64];
-	struct run_out r;
 	uint64_t sum;
 
 	victim_make();
@@ -749,9 +724,7 @@ Test(safety, a_layout_cut_short_is_laid_out_again_not_measured)
 	cr_assert_eq(setxattr(file, "user.iopath.layout", "incomplete", 10, 0), 0);
 	sum = file_sum(file);
 	snprintf(fo, sizeof(fo), "--filename=%s", file);
-	r = iopath_run("--name=r", fo, "--rw=read", "--size=1m", "--verify=crc32c", NULL);
-	cr_assert_eq(r.status, 0, "exit %d: %s", r.status, r.err);
-	run_out_free(&r);
+	iopath_exits(0, "--name=r", fo, "--rw=read", "--size=1m", "--verify=crc32c", NULL);
 	cr_assert_neq(file_sum(file), sum, "the unwritten extents were measured as data");
 	cr_assert_lt(getxattr(file, "user.iopath.layout", val, sizeof(val)), 0,
 		     "still marked incomplete after a whole layout");
@@ -872,19 +845,13 @@ Test(safety, wrong_typed_fields_in_result_files_are_bad_input)
 Test(safety, an_offset_past_the_largest_file_offset_is_refused_before_any_io)
 {
 	char fo[400];
-	struct run_out r;
 	uint64_t sum = victim_make();
 
 	snprintf(fo, sizeof(fo), "--filename=%s", victim);
-	r = iopath_run("--name=r", fo, "--rw=read", "--size=4k", "--offset=18446744073709551000",
-		       NULL);
-	cr_assert_eq(r.status, 2, "exit %d: %s", r.status, r.err);
-	cr_assert_not_null(strstr(r.err, "largest file offset"), "%s", r.err);
-	run_out_free(&r);
-	r = iopath_run("--name=r", fo, "--rw=read", "--size=4k", "--numjobs=3",
-		       "--offset_increment=4611686018427387904", NULL);
-	cr_assert_eq(r.status, 2, "exit %d: %s", r.status, r.err);
-	run_out_free(&r);
+	iopath_refuses("largest file offset", "--name=r", fo, "--rw=read", "--size=4k",
+		       "--offset=18446744073709551000", NULL);
+	iopath_exits(2, "--name=r", fo, "--rw=read", "--size=4k", "--numjobs=3",
+		     "--offset_increment=4611686018427387904", NULL);
 	cr_assert_eq(file_sum(victim), sum);
 }
 
@@ -913,14 +880,10 @@ Test(safety, readonly_refuses_logs_and_dumps_and_skips_the_write_trials)
 	snprintf(fo, sizeof(fo), "--filename=%s", victim);
 	snprintf(lg, sizeof(lg), "--write_lat_log=%s/lat", out_dir);
 	iopath_refuses("--readonly", "--readonly", "--name=r", fo, "--rw=read", lg, NULL);
-	r = iopath_run("--readonly", "--name=r", fo, "--rw=read", "--verify=crc32c",
-		       "--verify_dump=1", NULL);
-	cr_assert_eq(r.status, 2, "exit %d: %s", r.status, r.err);
-	run_out_free(&r);
+	iopath_exits(2, "--readonly", "--name=r", fo, "--rw=read", "--verify=crc32c",
+		     "--verify_dump=1", NULL);
 	snprintf(lg, sizeof(lg), "--write_iolog=%s/trace", out_dir);
-	r = iopath_run("--readonly", "--name=r", fo, "--rw=read", lg, NULL);
-	cr_assert_eq(r.status, 2, "exit %d: %s", r.status, r.err);
-	run_out_free(&r);
+	iopath_exits(2, "--readonly", "--name=r", fo, "--rw=read", lg, NULL);
 	/* direct=1 asks the probe to try O_DIRECT in a temporary file: not under --readonly */
 	r = iopath_run("--readonly", "--name=r", fo, "--rw=read", "--bs=4k", "--direct=1", NULL);
 	cr_assert_eq(r.status, 0, "exit %d: %s", r.status, r.err);
@@ -994,7 +957,6 @@ Test(safety, create_on_open_never_writes_a_file_that_appeared_after_the_checks)
 Test(safety, a_sidecar_does_not_speak_for_a_replacement_where_inodes_are_unstable)
 {
 	char back[400], fo[420], in_back[420];
-	struct run_out r;
 	uint64_t sum;
 
 	victim_make();
@@ -1002,12 +964,8 @@ Test(safety, a_sidecar_does_not_speak_for_a_replacement_where_inodes_are_unstabl
 	snprintf(test_mnt, sizeof(test_mnt), "%s/mnt", out_dir);
 	faultfs_mount(back, test_mnt, NULL);
 	snprintf(fo, sizeof(fo), "--filename=%s/made", test_mnt);
-	r = iopath_run("--name=w", fo, "--rw=write", "--size=64k", NULL);
-	cr_assert_eq(r.status, 0, "exit %d: %s", r.status, r.err);
-	run_out_free(&r);
-	r = iopath_run("--name=w", fo, "--rw=randwrite", "--size=64k", NULL);
-	cr_assert_eq(r.status, 0, "iopath's own file refused: %s", r.err);
-	run_out_free(&r);
+	iopath_exits(0, "--name=w", fo, "--rw=write", "--size=64k", NULL);
+	iopath_exits(0, "--name=w", fo, "--rw=randwrite", "--size=64k", NULL);
 	/* the user deletes iopath's file and puts one of their own in its place */
 	snprintf(in_back, sizeof(in_back), "%s/made", back);
 	cr_assert_eq(unlink(in_back), 0);
@@ -1031,10 +989,8 @@ Test(safety, a_link_that_appeared_after_planning_is_not_followed)
 	snprintf(b, sizeof(b), "%s/b", out_dir);
 	snprintf(fa, sizeof(fa), "--filename=%s", a);
 	snprintf(fb, sizeof(fb), "--filename=%s", b);
-	r = iopath_run("--name=w", fa, "--rw=write", "--size=64k", "--name=v", fb, "--rw=write",
-		       "--size=64k", NULL);
-	cr_assert_eq(r.status, 0, "exit %d: %s", r.status, r.err);
-	run_out_free(&r);
+	iopath_exits(0, "--name=w", fa, "--rw=write", "--size=64k", "--name=v", fb, "--rw=write",
+		     "--size=64k", NULL);
 	sum = file_sum(b);
 	hold_arm(out_dir);
 	bg = iopath_start("--name=w", fa, "--rw=randwrite", "--size=64k", NULL);
@@ -1115,9 +1071,6 @@ Test(safety, a_layout_killed_half_way_is_laid_out_again_by_the_next_run)
 	cr_assert_eq(stat(file, &st), 0, "no file left to look laid out");
 	cr_assert_gt(getxattr(file, "user.iopath.layout", val, sizeof(val)), 0,
 		     "a layout cut short is not marked incomplete");
-	r = iopath_run("--name=r", fo, "--rw=read", "--size=4m", "--verify=crc32c", NULL);
-	cr_assert_eq(r.status, 0, "the unwritten extents were read as data: exit %d: %s", r.status,
-		     r.err);
-	run_out_free(&r);
+	iopath_exits(0, "--name=r", fo, "--rw=read", "--size=4m", "--verify=crc32c", NULL);
 	cr_assert_lt(getxattr(file, "user.iopath.layout", val, sizeof(val)), 0);
 }

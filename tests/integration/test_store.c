@@ -119,8 +119,7 @@ Test(store, save_then_compare_the_latest_two_runs)
 	/* the same two runs by --run and by label */
 	r = iopath_run("compare", dbarg, "--run", "1", "--label", "qemu=9.0", NULL);
 	cr_assert(r.status == 0 || r.status == 1, "exit %d: %s", r.status, r.err);
-	cr_assert_not_null(strstr(r.out, "run 1:"), "%s", r.out);
-	cr_assert_not_null(strstr(r.out, "run 2:"), "%s", r.out);
+	assert_has(r.out, "run 1:", "run 2:", NULL);
 	run_out_free(&r);
 }
 
@@ -128,16 +127,13 @@ Test(store, selectors_that_match_nothing_are_bad_input)
 {
 	const char *dir = tmpdir_make(), *db = test_db(dir);
 	char file[300], dbarg[1100];
-	struct run_out r;
 
 	snprintf(file, sizeof(file), "%s/a.json", dir);
 	write_result(file, "8.2.1", 1.0, 1000);
 	import_ok(db, file);
 	snprintf(dbarg, sizeof(dbarg), "--db=%s", db);
 	iopath_refuses("no run matches 'run:7'", "compare", dbarg, "run:7", "latest", NULL);
-	r = iopath_run("compare", dbarg, "latest~3", "latest", NULL);
-	cr_assert_eq(r.status, 2, "exit %d", r.status);
-	run_out_free(&r);
+	iopath_exits(2, "compare", dbarg, "latest~3", "latest", NULL);
 	iopath_refuses("no run matches 'qemu=1.0'", "compare", dbarg, "qemu=1.0", "latest", NULL);
 }
 
@@ -183,14 +179,11 @@ Test(store, import_export_round_trip_and_import_once)
 	snprintf(dbarg, sizeof(dbarg), "--db=%s", db);
 	r = iopath_run("results", "list", dbarg, NULL);
 	cr_assert_eq(r.status, 0, "%s", r.err);
-	cr_assert_not_null(strstr(r.out, "qemu"), "%s", r.out);
-	cr_assert_not_null(strstr(r.out, "fio.json"), "%s", r.out);
+	assert_has(r.out, "qemu", "fio.json", NULL);
 	cr_assert_null(strstr(r.out, "\n     3 "), "imported once:\n%s", r.out);
 	run_out_free(&r);
 	snprintf(out, sizeof(out), "--output=%s/back.json", dir);
-	r = iopath_run("results", "export", "run:1", dbarg, out, NULL);
-	cr_assert_eq(r.status, 0, "%s", r.err);
-	run_out_free(&r);
+	iopath_exits(0, "results", "export", "run:1", dbarg, out, NULL);
 	snprintf(out, sizeof(out), "%s/back.json", dir);
 	a = json_load_path(file);
 	b = json_load_path(out);
@@ -201,9 +194,7 @@ Test(store, import_export_round_trip_and_import_once)
 	json_decref(a);
 	json_decref(b);
 	/* the exported file and the stored run are the same run */
-	r = iopath_run("compare", out, "run:1", dbarg, NULL);
-	cr_assert_eq(r.status, 0, "exit %d\n%s%s", r.status, r.out, r.err);
-	run_out_free(&r);
+	iopath_exits(0, "compare", out, "run:1", dbarg, NULL);
 	/* the fio job is a cell of one sample */
 	r = iopath_run("results", "export", "run:2", dbarg, NULL);
 	cr_assert_eq(r.status, 0, "%s", r.err);
@@ -344,8 +335,7 @@ Test(store, the_old_json_store_is_imported_when_the_database_is_made)
 	r = iopath_run("sweep", "--engine=null", target, "--size=256k", "--runtime=0", "--save", rd,
 		       NULL);
 	cr_assert_eq(r.status, 0, "%s", r.err);
-	cr_assert_not_null(strstr(r.err, "imported 1 run(s) of the JSON store"), "%s", r.err);
-	cr_assert_not_null(strstr(r.err, "saved run 2 into"), "%s", r.err);
+	assert_has(r.err, "imported 1 run(s) of the JSON store", "saved run 2 into", NULL);
 	run_out_free(&r);
 	snprintf(dbarg, sizeof(dbarg), "--db=%s/results/iopath.db", dir);
 	r = iopath_run("results", "list", dbarg, NULL);
@@ -359,7 +349,6 @@ Test(store, a_file_that_is_not_an_iopath_database_is_left_alone)
 {
 	const char *dir = tmpdir_make();
 	char path[300], dbarg[340], file[300];
-	struct run_out r;
 	uint64_t sum;
 
 	if (pg())
@@ -372,16 +361,12 @@ Test(store, a_file_that_is_not_an_iopath_database_is_left_alone)
 	snprintf(dbarg, sizeof(dbarg), "--db=%s", path);
 	iopath_refuses("not an SQLite database", "results", "import", file, dbarg, NULL);
 	cr_assert_eq(file_sum(path), sum, "the file was changed");
-	r = iopath_run("results", "list", dbarg, NULL);
-	cr_assert_eq(r.status, 2);
-	run_out_free(&r);
+	iopath_exits(2, "results", "list", dbarg, NULL);
 	/* a symbolic link is not followed */
 	snprintf(file, sizeof(file), "%s/link.db", dir);
 	cr_assert_eq(symlink(path, file), 0);
 	snprintf(dbarg, sizeof(dbarg), "--db=%s", file);
-	r = iopath_run("results", "list", dbarg, NULL);
-	cr_assert_eq(r.status, 2, "exit %d", r.status);
-	run_out_free(&r);
+	iopath_exits(2, "results", "list", dbarg, NULL);
 }
 
 /*
@@ -442,7 +427,6 @@ static const char *sqlite_with_a_result(char *db, size_t db_len, char *dbarg, si
 {
 	const char *dir;
 	char file[300];
-	struct run_out r;
 
 	if (pg())
 		cr_skip_test("SQLite's side files: SQLite only");
@@ -451,9 +435,7 @@ static const char *sqlite_with_a_result(char *db, size_t db_len, char *dbarg, si
 	snprintf(dbarg, arg_len, "--db=%s", db);
 	snprintf(file, sizeof(file), "%s/a.json", dir);
 	write_result(file, "8.2.1", 1.0, 1000);
-	r = iopath_run("results", "import", file, dbarg, NULL);
-	cr_assert_eq(r.status, 0, "%s", r.err);
-	run_out_free(&r);
+	iopath_exits(0, "results", "import", file, dbarg, NULL);
 	return dir;
 }
 
@@ -487,9 +469,7 @@ Test(store, side_files_that_are_not_sqlites_are_left_alone)
 		cr_assert_eq(file_sum(user), sum, "the user's file changed");
 		unlink(side);
 	}
-	r = iopath_run("results", "list", dbarg, NULL);
-	cr_assert_eq(r.status, 0, "without them the database opens: %s", r.err);
-	run_out_free(&r);
+	iopath_exits(0, "results", "list", dbarg, NULL);
 }
 
 static void put32(unsigned char *b, uint32_t v, bool big)
@@ -608,9 +588,7 @@ Test(store, a_side_file_swapped_after_the_check_is_refused_on_its_descriptor)
 	snprintf(user, sizeof(user), "%s/precious.txt", dir);
 	snprintf(hold, sizeof(hold), "%s/hold", dir);
 	write_result(file, "8.2.1", 1.0, 1000);
-	r = iopath_run("results", "import", file, dbarg, NULL);
-	cr_assert_eq(r.status, 0, "%s", r.err);
-	run_out_free(&r);
+	iopath_exits(0, "results", "import", file, dbarg, NULL);
 	for (i = 0; i < sizeof(suffix) / sizeof(suffix[0]); i++) {
 		snprintf(side, sizeof(side), "%s%s", db, suffix[i]);
 		file_make(user, 40000, 5);
@@ -637,9 +615,7 @@ Test(store, a_side_file_swapped_after_the_check_is_refused_on_its_descriptor)
 		/* and the empty -wal SQLite made before it met the -shm */
 		sh("rm -f '%s-wal' '%s-shm'", db, db);
 	}
-	r = iopath_run("results", "list", dbarg, NULL);
-	cr_assert_eq(r.status, 0, "without them the database opens: %s", r.err);
-	run_out_free(&r);
+	iopath_exits(0, "results", "list", dbarg, NULL);
 }
 
 Test(store, iopath_db_names_the_database_without_db)
@@ -652,9 +628,7 @@ Test(store, iopath_db_names_the_database_without_db)
 	write_result(file, "8.2.1", 1.0, 1000);
 	/* this test's own process: the iopath it starts inherits it */
 	cr_assert_eq(setenv("IOPATH_DB", db, 1), 0);
-	r = iopath_run("results", "import", file, NULL);
-	cr_assert_eq(r.status, 0, "%s", r.err);
-	run_out_free(&r);
+	iopath_exits(0, "results", "import", file, NULL);
 	r = iopath_run("compare", "latest", "qemu=8.2.1", NULL);
 	cr_assert_eq(r.status, 0, "%s%s", r.out, r.err);
 	cr_assert_not_null(strstr(r.out, "run 1:"), "%s", r.out);
@@ -683,13 +657,10 @@ Test(store, a_row_of_the_wrong_shape_is_bad_input)
 static void save_side(const char *dbarg, const char *target, const char *tag)
 {
 	char label[64];
-	struct run_out r;
 
 	snprintf(label, sizeof(label), "--label=run=%s", tag);
-	r = iopath_run("sweep", "--engine=null", target, "--size=256k", "--runtime=0", "--repeat=1",
-		       "--save", dbarg, label, NULL);
-	cr_assert_eq(r.status, 0, "%s", r.err);
-	run_out_free(&r);
+	iopath_exits(0, "sweep", "--engine=null", target, "--size=256k", "--runtime=0",
+		     "--repeat=1", "--save", dbarg, label, NULL);
 }
 
 /* compare's JSON of run=a against run=b: the pairs its iops test used. */
@@ -734,8 +705,7 @@ Test(store, sides_saved_in_alternation_are_judged_in_pairs)
 	cr_assert_eq(json_integer_value(json_object_get(root, "paired_tests")), 0);
 	json_decref(root);
 	r = iopath_run("compare", dbarg, "run=a", "run=b", NULL);
-	cr_assert_not_null(strstr(r.out, "3/3 (3 pairs)"), "%s", r.out);
-	cr_assert_not_null(strstr(r.out, "paired t on the"), "%s", r.out);
+	assert_has(r.out, "3/3 (3 pairs)", "paired t on the", NULL);
 	run_out_free(&r);
 	/* history's JSON carries every group's environment, and the newest step's, as compare's */
 	root = iopath_json_kept(&r, ANY_VERDICT, "history", dbarg, "--by", "run", "--json",

@@ -47,8 +47,7 @@ Test(suite, two_local_targets_give_a_complete_table)
 	snprintf(out, sizeof(out), "--output=%s/suite.json", dir);
 	r = run_suite(dir, "--output-format=json,normal", out);
 	cr_assert_eq(r.status, 0, "exit %d: %s", r.status, r.err);
-	cr_assert_not_null(strstr(r.out, "copy                 disk -> shm"), "%s", r.out);
-	cr_assert_not_null(strstr(r.out, "metadata unlink      shm"), "%s", r.out);
+	assert_has(r.out, "copy                 disk -> shm", "metadata unlink      shm", NULL);
 	snprintf(path, sizeof(path), "%s/suite.json", dir);
 	root = json_load_path(path);
 	rows = json_object_get(json_object_get(json_object_get(root, "iopath"), "suite"), "rows");
@@ -103,8 +102,8 @@ Test(suite, works_with_one_target)
 					"--scale=1/2048", "--output-format=json", NULL);
 
 	/* a progress line per run on stderr (not a terminal), each with its ETA once one has run */
-	cr_assert_not_null(strstr(r.err, "suite: run 1/8: copy on only (ETA ?)\n"), "%s", r.err);
-	cr_assert_not_null(strstr(r.err, "suite: run 8/8: metadata on only (ETA "), "%s", r.err);
+	assert_has(r.err, "suite: run 1/8: copy on only (ETA ?)\n",
+		   "suite: run 8/8: metadata on only (ETA ", NULL);
 	cr_assert_null(strstr(r.err, "suite: run 9/"), "%s", r.err);
 	cr_assert_null(strstr(strstr(r.err, "suite: run 2/8"), "(ETA ?)"), "no ETA after a run: %s",
 		       r.err);

@@ -60,9 +60,7 @@ Test(sweep, small_grid_writes_table_csv_json_and_charts)
 	FILE *f;
 
 	cr_assert_eq(r.status, 0, "exit %d: %s", r.status, r.err);
-	cr_assert_not_null(strstr(r.out, "null"), "%s", r.out);
-	cr_assert_not_null(strstr(r.out, "psync"), "%s", r.out);
-	cr_assert_not_null(strstr(r.out, "IOPS"), "%s", r.out);
+	assert_has(r.out, "null", "psync", "IOPS", NULL);
 	cr_assert_not_null(strstr(r.err, "cell 4/4"), "progress: %s", r.err);
 
 	snprintf(path, sizeof(path), "%s/out.csv", dir);
@@ -163,15 +161,12 @@ Test(sweep, gnuplot_titles_and_labels_stay_in_the_picture)
 {
 	const char *dir = tmpdir_make();
 	char target[400], plot[300], path[400];
-	struct run_out r;
 
 	/* a long target name: its labels and its line of the title are long */
 	snprintf(target, sizeof(target), "--target=a-target-whose-name-runs-on-and-on-for-the-labels=%s", dir);
 	snprintf(plot, sizeof(plot), "--plot=%s/plots", dir);
-	r = iopath_run("sweep", "--engine=null,psync", "--iodepth=1,4", "--bs=4k,64k", "--direct=0", target,
-		       "--size=1m", "--runtime=0", plot, NULL);
-	cr_assert_eq(r.status, 0, "exit %d: %s", r.status, r.err);
-	run_out_free(&r);
+	iopath_exits(0, "sweep", "--engine=null,psync", "--iodepth=1,4", "--bs=4k,64k",
+		     "--direct=0", target, "--size=1m", "--runtime=0", plot, NULL);
 	snprintf(path, sizeof(path), "%s/plots/latency.svg", dir);
 	gnuplot_text_inside(path);
 	snprintf(path, sizeof(path), "%s/plots/iops.svg", dir);
@@ -309,10 +304,8 @@ Test(sweep, save_repeats_three_times_by_default_so_compare_can_judge)
 	cr_assert_eq(n > 3, strstr(r.err, "repeated beyond 3") != NULL, "%lld: %s", (long long)n, r.err);
 	run_out_free(&r);
 	/* capped at the minimum: exactly 3 */
-	r = iopath_run("sweep", "--engine=null", target, "--size=1m", "--runtime=0", "--save", store,
-		       "--repeat-max=3", json, NULL);
-	cr_assert_eq(r.status, 0, "%s", r.err);
-	run_out_free(&r);
+	iopath_exits(0, "sweep", "--engine=null", target, "--size=1m", "--runtime=0", "--save",
+		     store, "--repeat-max=3", json, NULL);
 	cr_assert_eq(first_cell_repeats(path), 3);
 	/* a paced cell, its IOPS the same every time, is known after 3 */
 	r = iopath_run("sweep", "--engine=null", target, "--size=1m", "--runtime=500ms",
@@ -331,9 +324,7 @@ Test(sweep, save_repeats_three_times_by_default_so_compare_can_judge)
 			   "%s", r.out);
 	run_out_free(&r);
 	/* without --save, one run per cell unless --repeat says otherwise */
-	r = iopath_run("sweep", "--engine=null", target, "--size=1m", "--runtime=0", json, NULL);
-	cr_assert_eq(r.status, 0, "%s", r.err);
-	run_out_free(&r);
+	iopath_exits(0, "sweep", "--engine=null", target, "--size=1m", "--runtime=0", json, NULL);
 	cr_assert_eq(first_cell_repeats(path), 1);
 }
 
@@ -454,8 +445,8 @@ Test(sweep, compare_judges_two_values_run_alternately_in_pairs)
 	r = iopath_run("sweep", "--engine=null", "--bs=4k,8k", target, "--size=1m", "--runtime=200ms",
 		       "--set", "rate=400k", "--compare", "bs=4k,8k", NULL);
 	cr_assert_eq(r.status, 1, "IOPS halved is a regression: exit %d: %s%s", r.status, r.out, r.err);
-	cr_assert_not_null(strstr(r.out, "compare bs=4k (BASE) against bs=8k (CUR), run alternately"), "%s", r.out);
-	cr_assert_not_null(strstr(r.out, "REGRESSION"), "%s", r.out);
+	assert_has(r.out, "compare bs=4k (BASE) against bs=8k (CUR), run alternately", "REGRESSION",
+		   NULL);
 	/* 3 repeats, or more while the IOPS are not known within 4%: each a pair */
 	cr_assert_not_null(strstr(r.out, " pairs)"), "tested in pairs: %s", r.out);
 	run_out_free(&r);

@@ -18,15 +18,12 @@ TestSuite(written, .fini = mount_cleanup);
 static const char *saved_runs(const char *dir, unsigned n)
 {
 	const char *db = tmp_str("%s/db.sqlite", dir), *target = tmp_str("%s/t", dir);
-	struct run_out r;
 	unsigned i;
 
 	cr_assert_eq(mkdir(target, 0755), 0);
 	for (i = 0; i < n; i++) {
-		r = iopath_run("run", "randread-4k-qd1", "--scale=0.001", "ioengine=null",
-			       "--repeat=1", "--target", target, "--save", "--db", db, NULL);
-		cr_assert_eq(r.status, 0, "%s", r.err);
-		run_out_free(&r);
+		iopath_exits(0, "run", "randread-4k-qd1", "--scale=0.001", "ioengine=null",
+			     "--repeat=1", "--target", target, "--save", "--db", db, NULL);
 	}
 	return db;
 }
@@ -49,8 +46,7 @@ Test(written, export_to_a_directory_is_checked_first_and_written_all_or_none)
 	sum = file_sum(mine);
 	r = iopath_run("results", "export", "--db", db, "--output", out, NULL);
 	cr_assert_eq(r.status, 2, "exit %d: %s", r.status, r.err);
-	cr_assert_not_null(strstr(r.err, "run-3.json"), "%s", r.err);
-	cr_assert_not_null(strstr(r.err, "--output"), "%s", r.err);
+	assert_has(r.err, "run-3.json", "--output", NULL);
 	cr_assert_eq(strchr(r.err, '\n'), r.err + strlen(r.err) - 1, "one line: %s", r.err);
 	run_out_free(&r);
 	cr_assert_eq(file_sum(mine), sum);
@@ -68,9 +64,7 @@ Test(written, export_to_a_directory_is_checked_first_and_written_all_or_none)
 	run_out_free(&r);
 	cr_assert_eq(entries(test_mnt), 0, "a run left behind, or its temporary");
 	/* and a selector naming a run twice exports it once */
-	r = iopath_run("results", "export", "run:1", "run:1", "--db", db, "--output", out, NULL);
-	cr_assert_eq(r.status, 0, "%s", r.err);
-	run_out_free(&r);
+	iopath_exits(0, "results", "export", "run:1", "run:1", "--db", db, "--output", out, NULL);
 	cr_assert_eq(entries(out), 1);
 }
 
@@ -125,8 +119,7 @@ Test(written, a_plot_directory_holding_the_users_files_is_refused_before_the_run
 	file_write_text(notes, "the user's\n");
 	r = sweep_plot(dir, charts);
 	cr_assert_eq(r.status, 2, "exit %d: %s", r.status, r.err);
-	cr_assert_not_null(strstr(r.err, "--plot"), "%s", r.err);
-	cr_assert_not_null(strstr(r.err, "notes.txt"), "%s", r.err);
+	assert_has(r.err, "--plot", "notes.txt", NULL);
 	cr_assert_null(strstr(r.out, "IOPS"), "cells ran: %s", r.out);
 	run_out_free(&r);
 	cr_assert_str_eq(file_text(notes), "the user's\n");

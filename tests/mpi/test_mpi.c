@@ -19,15 +19,9 @@
 static struct run_out mpirun(const char *arg, ...) __attribute__((sentinel));
 
 /* mpirun started in the background, its output going to temporary files. */
-struct mpirun_bg {
-	pid_t pid;
-	FILE *o, *e;
-};
-
-static struct mpirun_bg mpirun_startv(const char *arg, va_list ap)
+static struct run_bg mpirun_startv(const char *arg, va_list ap)
 {
 	const char *bin = getenv("IOPATH_BIN");
-	struct mpirun_bg b = { 0, tmpfile(), tmpfile() };
 	char *argv[96];
 	unsigned n = 0;
 
@@ -38,78 +32,31 @@ static struct mpirun_bg mpirun_startv(const char *arg, va_list ap)
 	for (; arg && n < 95; arg = va_arg(ap, const char *))
 		argv[n++] = (char *)(strcmp(arg, "BIN") ? arg : bin);
 	argv[n] = NULL;
-	cr_assert(b.o && b.e);
-	b.pid = fork();
-	cr_assert_neq(b.pid, -1);
-	if (b.pid == 0) {
-		dup2(fileno(b.o), 1);
-		dup2(fileno(b.e), 2);
-		execvp("mpirun", argv);
-		_exit(127);
-	}
-	return b;
+	return prog_startv("mpirun", argv, NULL);
 }
 
-static struct mpirun_bg mpirun_start(const char *arg, ...) __attribute__((sentinel));
+static struct run_bg mpirun_start(const char *arg, ...) __attribute__((sentinel));
 
-static struct mpirun_bg mpirun_start(const char *arg, ...)
+static struct run_bg mpirun_start(const char *arg, ...)
 {
-	struct mpirun_bg b;
+	struct run_bg b;
 	va_list ap;
 
 	va_start(ap, arg);
 	b = mpirun_startv(arg, ap);
 	va_end(ap);
 	return b;
-}
-
-/* Wait for mpirun to end; with timeout_s (0: none), kill it then and fail the test (a hang). */
-static struct run_out mpirun_wait_for(struct mpirun_bg *b, unsigned timeout_s)
-{
-	struct run_out r = { 0 };
-	FILE *o = b->o, *e = b->e;
-	unsigned waited = 0;
-	pid_t got;
-	int st;
-
-	while (timeout_s && (got = waitpid(b->pid, &st, WNOHANG)) == 0 &&
-	       waited++ < timeout_s * 100)
-		sleep_ms(10);
-	if (timeout_s && got == 0) {
-		kill(b->pid, SIGKILL);
-		waitpid(b->pid, &st, 0);
-		cr_assert_fail("mpirun did not exit within %u s", timeout_s);
-	}
-	if (!timeout_s)
-		cr_assert_eq(waitpid(b->pid, &st, 0), b->pid);
-	r.status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
-	fseek(o, 0, SEEK_END);
-	fseek(e, 0, SEEK_END);
-	r.out = calloc(1, (size_t)ftell(o) + 1);
-	r.err = calloc(1, (size_t)ftell(e) + 1);
-	rewind(o);
-	rewind(e);
-	cr_assert(fread(r.out, 1, 1 << 24, o) || 1);
-	cr_assert(fread(r.err, 1, 1 << 24, e) || 1);
-	fclose(o);
-	fclose(e);
-	return r;
-}
-
-static struct run_out mpirun_wait(struct mpirun_bg *b)
-{
-	return mpirun_wait_for(b, 0);
 }
 
 static struct run_out mpirun(const char *arg, ...)
 {
-	struct mpirun_bg b;
+	struct run_bg b;
 	va_list ap;
 
 	va_start(ap, arg);
 	b = mpirun_startv(arg, ap);
 	va_end(ap);
-	return mpirun_wait(&b);
+	return iopath_wait(&b, 0);
 }
 
 static json_t *get(json_t *o, const char *path)
@@ -616,7 +563,7 @@ Test(mpi, sigusr1_stops_a_suite_on_every_rank_and_keeps_what_was_measured)
 {
 	const char *dir = tmpdir_make(), *holds = tmpdir_make();
 	char t1[512], out[512], path[600], hold[600];
-	struct mpirun_bg b;
+	struct run_bg b;
 	struct run_out r;
 	json_t *all, *row;
 	unsigned measured = 0, rank;
@@ -638,7 +585,7 @@ Test(mpi, sigusr1_stops_a_suite_on_every_rank_and_keeps_what_was_measured)
 		held = wait_for_file(path, 300);
 	}
 	kill(b.pid, held ? SIGUSR1 : SIGKILL);
-	r = mpirun_wait_for(&b, 120);
+	r = iopath_wait(&b, 120);
 	cr_assert(held, "rank %u never held after its first run: %s", rank - 1, r.err);
 	cr_assert_eq(r.status, 130, "status %d: %s", r.status, r.err);
 	snprintf(path, sizeof(path), "%s/all.json", dir);
