@@ -647,6 +647,38 @@ static int run_fio_jobs(const struct fio_args *a, const struct job_list *jobs,
 	return ret;
 }
 
+/*
+ * The invocations answered without a job (--version, --cmdhelp, --enghelp,
+ * --idle-prof=calibrate, --inflate-log): true, with the exit code in *code, for those.
+ */
+static bool answered_alone(const struct fio_args *a, int *code)
+{
+	struct iop_err err = { "" };
+	int ret = 0;
+
+	if (a->version || a->cmdhelp || a->enghelp) {
+		if (a->version)
+			printf("iopath %s (follows %s)\n", iopath_version, IOPATH_FIO_FOLLOWS);
+		else if (a->cmdhelp)
+			ret = print_cmdhelp(stdout, a->cmdhelp, &err);
+		else
+			ret = print_enghelp(stdout, a->enghelp, &err);
+		if (ret)
+			fprintf(stderr, "iopath: %s\n", err.msg);
+		*code = ret ? EXIT_USAGE : 0;
+		return true;
+	}
+	if (a->idle_prof == IDLE_CALIBRATE) {
+		*code = idle_calibrate();
+		return true;
+	}
+	if (a->inflate_log) {
+		*code = inflate_log(a->inflate_log);
+		return true;
+	}
+	return false;
+}
+
 int cmd_fio(int argc, char **argv)
 {
 	struct fio_args a = { .out = { .formats = OUT_NORMAL } };
@@ -666,28 +698,10 @@ int cmd_fio(int argc, char **argv)
 	/* a wrapper that asked its user for consent passes it on: --allow-overwrite for those */
 	jobs.policy.allow_overwrite_paths = getenv("IOPATH_ALLOW_OVERWRITE");
 	ret = scan_args(argc, argv, &a, &err);
-	if (!ret && (a.version || a.cmdhelp || a.enghelp)) {
-		if (a.version)
-			printf("iopath %s (follows %s)\n", iopath_version, IOPATH_FIO_FOLLOWS);
-		else if (a.cmdhelp)
-			ret = print_cmdhelp(stdout, a.cmdhelp, &err);
-		else
-			ret = print_enghelp(stdout, a.enghelp, &err);
+	if (!ret && answered_alone(&a, &code)) {
 		job_parser_free(&p);
 		job_list_free(&jobs);
-		if (ret)
-			fprintf(stderr, "iopath: %s\n", err.msg);
-		return ret ? EXIT_USAGE : 0;
-	}
-	if (!ret && a.idle_prof == IDLE_CALIBRATE) {
-		job_parser_free(&p);
-		job_list_free(&jobs);
-		return idle_calibrate();
-	}
-	if (!ret && a.inflate_log) {
-		job_parser_free(&p);
-		job_list_free(&jobs);
-		return inflate_log(a.inflate_log);
+		return code;
 	}
 	p.ignore_unsupported = a.ignore_unsupported;
 	p.sections = a.nr_sections ? a.sections : NULL;

@@ -526,6 +526,37 @@ static int plot_all(const struct history_args *a, struct results *const *groups,
 	return ret;
 }
 
+/*
+ * The outputs asked for, root (the history's JSON) to --json, --html and --plot; the first
+ * option whose output failed (each said on stderr), or NULL.
+ */
+static const char *write_outputs(const struct history_args *a, json_t *root,
+				 const struct results *latest, struct results *const *groups,
+				 unsigned ng, unsigned nr, char **xl, const char *axis,
+				 struct hist_step *const *steps, const unsigned *nsteps)
+{
+	struct iop_err err = { "" };
+	const char *failed = NULL;
+
+	if (a->json_stdout || a->json) {
+		int ret = report_json_write(root, a->json);
+
+		if (ret) {
+			fprintf(stderr, "iopath: --json %s: %s\n", a->json ? a->json : "stdout", strerror(-ret));
+			failed = "--json";
+		}
+	}
+	if (a->html && write_html(a->html, root, latest, &err)) {
+		fprintf(stderr, "iopath: %s\n", err.msg);
+		failed = failed ? failed : "--html";
+	}
+	if (a->plot && plot_all(a, groups, ng, nr, xl, axis, steps, nsteps, &err)) {
+		fprintf(stderr, "iopath: --plot: %s\n", err.msg);
+		failed = failed ? failed : "--plot";
+	}
+	return failed;
+}
+
 int cmd_history(int argc, char **argv)
 {
 	struct history_args a = { 0 };
@@ -593,22 +624,7 @@ int cmd_history(int argc, char **argv)
 			goto bad;
 		}
 	}
-	if (a.json_stdout || a.json) {
-		int ret = report_json_write(root, a.json);
-
-		if (ret) {
-			fprintf(stderr, "iopath: --json %s: %s\n", a.json ? a.json : "stdout", strerror(-ret));
-			failed = "--json";
-		}
-	}
-	if (a.html && write_html(a.html, root, order[nr - 1], &err)) {
-		fprintf(stderr, "iopath: %s\n", err.msg);
-		failed = failed ? failed : "--html";
-	}
-	if (a.plot && plot_all(&a, groups, ng, nr, xl, axis, steps, nsteps, &err)) {
-		fprintf(stderr, "iopath: --plot: %s\n", err.msg);
-		failed = failed ? failed : "--plot";
-	}
+	failed = write_outputs(&a, root, order[nr - 1], groups, ng, nr, xl, axis, steps, nsteps);
 	/* an output checked at the start that failed at the end: the history is kept, exit 1 */
 	if (failed)
 		json_keep(root, failed, false);

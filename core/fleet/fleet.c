@@ -197,40 +197,54 @@ static void rank_fail(struct fleet_rank *out, const char *fmt, const char *arg)
 		out->exit_code = 1;
 }
 
-int fleet_blob_unpack(const void *data, size_t len, struct fleet_rank *out)
+/*
+ * A rank's blob header into *h: the same build as this one, and counts that add up to len
+ * exactly; -EPROTO with the rank's failure said in out otherwise.
+ */
+static int blob_hdr_read(const void *data, size_t len, struct blob_hdr *h, struct fleet_rank *out)
 {
-	const char *p = data, *strs[3];
-	struct blob_hdr h;
 	size_t need;
 	unsigned i;
 
-	if (len < sizeof(h)) {
+	if (len < sizeof(*h)) {
 		rank_fail(out, "sent a result iopath cannot read%s", "");
 		return -EPROTO;
 	}
-	memcpy(&h, p, sizeof(h));
-	h.version[sizeof(h.version) - 1] = '\0';
-	if (h.magic != BLOB_MAGIC || h.spec_size != sizeof(struct job_spec) ||
-	    h.result_size != sizeof(struct job_result) || strcmp(h.version, iopath_version)) {
+	memcpy(h, data, sizeof(*h));
+	h->version[sizeof(h->version) - 1] = '\0';
+	if (h->magic != BLOB_MAGIC || h->spec_size != sizeof(struct job_spec) ||
+	    h->result_size != sizeof(struct job_result) || strcmp(h->version, iopath_version)) {
 		rank_fail(out, "runs a different iopath build (%s); every rank needs the same binary",
-			  h.magic == BLOB_MAGIC ? h.version : "unknown");
+			  h->magic == BLOB_MAGIC ? h->version : "unknown");
 		return -EPROTO;
 	}
-	if (h.nr > 1u << 20 || h.nr_meta > h.nr || h.nr_prios > h.nr ||
-	    h.nr_prio_lats > (1u << 24)) {
+	if (h->nr > 1u << 20 || h->nr_meta > h->nr || h->nr_prios > h->nr ||
+	    h->nr_prio_lats > (1u << 24)) {
 		rank_fail(out, "sent a truncated result%s", "");
 		return -EPROTO;
 	}
-	need = sizeof(h) + (size_t)h.nr * (sizeof(struct job_spec) + sizeof(struct job_result) + 2) +
-	       (size_t)h.nr_meta * sizeof(struct meta_stat) +
-	       (size_t)h.nr_prios * PRIO_DIRS * sizeof(uint32_t) +
-	       (size_t)h.nr_prio_lats * sizeof(struct prio_lat);
+	need = sizeof(*h) +
+	       (size_t)h->nr * (sizeof(struct job_spec) + sizeof(struct job_result) + 2) +
+	       (size_t)h->nr_meta * sizeof(struct meta_stat) +
+	       (size_t)h->nr_prios * PRIO_DIRS * sizeof(uint32_t) +
+	       (size_t)h->nr_prio_lats * sizeof(struct prio_lat);
 	for (i = 0; i < 3; i++)
-		need += h.str_len[i];
+		need += h->str_len[i];
 	if (need != len) {
 		rank_fail(out, "sent a truncated result%s", "");
 		return -EPROTO;
 	}
+	return 0;
+}
+
+int fleet_blob_unpack(const void *data, size_t len, struct fleet_rank *out)
+{
+	const char *p = data, *strs[3];
+	struct blob_hdr h;
+	unsigned i;
+
+	if (blob_hdr_read(data, len, &h, out))
+		return -EPROTO;
 	p += sizeof(h);
 	out->rank = h.rank;
 	out->exit_code = h.exit_code;

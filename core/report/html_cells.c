@@ -50,11 +50,83 @@ static char (*implausible_cells(const struct hset *s))[400]
 }
 
 /* The results table: the varying identity, then every metric's median (sortable). */
+/*
+ * A results row's status cell: the status, its reason, and the marks of a cell not direct
+ * and of one its neighbours contradict (why, when not NULL or empty); true for the latter.
+ */
+static bool status_td(FILE *f, const struct hcell *c, const char *why)
+{
+	bool implausible = why && why[0];
+
+	fprintf(f, "<td class=\"st-%s\"", strcmp(c->status, "ok") ? c->status : "ok");
+	if (c->reason) {
+		fputs(" title=\"", f);
+		h_text(f, c->reason);
+		fputc('"', f);
+	}
+	fputc('>', f);
+	h_text(f, c->status);
+	if (c->reason) {
+		fputs(": <span class=\"muted\">", f);
+		h_text(f, c->reason);
+		fputs("</span>", f);
+	}
+	/* the table says it where the numbers are, as the text table does */
+	if (c->direct_note) {
+		fputs(", <b class=\"notdirect\" title=\"", f);
+		h_text(f, c->direct_note);
+		fputs("\">NOT direct</b>", f);
+	}
+	if (implausible) {
+		fputs(", <b class=\"implausible\" title=\"", f);
+		h_text(f, why);
+		fputs("\">implausible</b>", f);
+	}
+	fputs("</td>", f);
+	return implausible;
+}
+
+/* A results row's figures: n, IOPS (median, min-max, CV), MiB/s and the latency percentiles. */
+static void figure_tds(FILE *f, const struct hcell *c)
+{
+	unsigned m;
+	char b[96];
+
+	snprintf(b, sizeof(b), "%u", c->n);
+	h_num_td(f, c->n, b);
+	fmt_val(b, sizeof(b), MET_IOPS, c->med[MET_IOPS]);
+	h_num_td(f, c->med[MET_IOPS], b);
+	if (c->n > 1 && !isnan(c->min[MET_IOPS])) {
+		char lo[32], hi[32];
+
+		svg_fmt_num(lo, sizeof(lo), c->min[MET_IOPS]);
+		svg_fmt_num(hi, sizeof(hi), c->max[MET_IOPS]);
+		snprintf(b, sizeof(b), "%s\xe2\x80\x93%s", lo, hi);
+		h_num_td(f, c->max[MET_IOPS] - c->min[MET_IOPS], b);
+	} else {
+		h_num_td(f, NAN, "");
+	}
+	if (c->n > 1 && !isnan(c->cv[MET_IOPS])) {
+		snprintf(b, sizeof(b), "%.1f%%%s", 100 * c->cv[MET_IOPS],
+			 c->cv[MET_IOPS] > 0.1 ? " !" : "");
+		h_num_td(f, c->cv[MET_IOPS], b);
+	} else {
+		h_num_td(f, NAN, "");
+	}
+	fmt_val(b, sizeof(b), MET_BW, c->med[MET_BW]);
+	h_num_td(f, c->med[MET_BW], b);
+	for (m = MET_CLAT_P50; m <= MET_CLAT_P999; m++) {
+		fmt_val(b, sizeof(b), m, c->med[m]);
+		h_num_td(f, c->med[m], b);
+	}
+	svg_fmt_num(b, sizeof(b), c->pct[HPCT_NR - 1] / 1000);
+	h_num_td(f, c->pct[HPCT_NR - 1], b);
+}
+
 static void cells_table(FILE *f, const struct hset *s, const char *id)
 {
 	char (*why)[400] = implausible_cells(s);
-	unsigned i, k, m, nimp = 0;
-	char b[96];
+	unsigned i, k, nimp = 0;
 
 	fprintf(f, "<h3>Results</h3>\n<p class=\"muted\">Medians over each cell's repeats; "
 		"CV: the repeats' coefficient of variation (above 10%% a cell is not reliable). "
@@ -99,61 +171,8 @@ static void cells_table(FILE *f, const struct hset *s, const char *id)
 			h_text(f, v);
 			fputs("</td>", f);
 		}
-		fprintf(f, "<td class=\"st-%s\"", strcmp(c->status, "ok") ? c->status : "ok");
-		if (c->reason) {
-			fputs(" title=\"", f);
-			h_text(f, c->reason);
-			fputc('"', f);
-		}
-		fputc('>', f);
-		h_text(f, c->status);
-		if (c->reason) {
-			fputs(": <span class=\"muted\">", f);
-			h_text(f, c->reason);
-			fputs("</span>", f);
-		}
-		/* the table says it where the numbers are, as the text table does */
-		if (c->direct_note) {
-			fputs(", <b class=\"notdirect\" title=\"", f);
-			h_text(f, c->direct_note);
-			fputs("\">NOT direct</b>", f);
-		}
-		if (why && why[i][0]) {
-			fputs(", <b class=\"implausible\" title=\"", f);
-			h_text(f, why[i]);
-			fputs("\">implausible</b>", f);
-			nimp++;
-		}
-		fputs("</td>", f);
-		snprintf(b, sizeof(b), "%u", c->n);
-		h_num_td(f, c->n, b);
-		fmt_val(b, sizeof(b), MET_IOPS, c->med[MET_IOPS]);
-		h_num_td(f, c->med[MET_IOPS], b);
-		if (c->n > 1 && !isnan(c->min[MET_IOPS])) {
-			char lo[32], hi[32];
-
-			svg_fmt_num(lo, sizeof(lo), c->min[MET_IOPS]);
-			svg_fmt_num(hi, sizeof(hi), c->max[MET_IOPS]);
-			snprintf(b, sizeof(b), "%s\xe2\x80\x93%s", lo, hi);
-			h_num_td(f, c->max[MET_IOPS] - c->min[MET_IOPS], b);
-		} else {
-			h_num_td(f, NAN, "");
-		}
-		if (c->n > 1 && !isnan(c->cv[MET_IOPS])) {
-			snprintf(b, sizeof(b), "%.1f%%%s", 100 * c->cv[MET_IOPS],
-				 c->cv[MET_IOPS] > 0.1 ? " !" : "");
-			h_num_td(f, c->cv[MET_IOPS], b);
-		} else {
-			h_num_td(f, NAN, "");
-		}
-		fmt_val(b, sizeof(b), MET_BW, c->med[MET_BW]);
-		h_num_td(f, c->med[MET_BW], b);
-		for (m = MET_CLAT_P50; m <= MET_CLAT_P999; m++) {
-			fmt_val(b, sizeof(b), m, c->med[m]);
-			h_num_td(f, c->med[m], b);
-		}
-		svg_fmt_num(b, sizeof(b), c->pct[HPCT_NR - 1] / 1000);
-		h_num_td(f, c->pct[HPCT_NR - 1], b);
+		nimp += status_td(f, c, why ? why[i] : NULL);
+		figure_tds(f, c);
 		fputs("</tr>\n", f);
 	}
 	fputs("</tbody></table></div>\n", f);
@@ -184,6 +203,49 @@ void html_results(FILE *f, const struct hset *s, const char *id)
 }
 
 /* suite vm-paths: its table, and "x reference" as a heat map of tests against paths. */
+/* A suite row's note: repeats too spread, not direct, implausible. */
+static void suite_note_td(FILE *f, const json_t *r)
+{
+	fputs("<td>", f);
+	if (json_is_true(json_object_get(r, "spread_too_wide")))
+		fputs("repeats spread too wide to judge ", f);
+	if (json_is_true(json_object_get(r, "direct_fallback")))
+		fputs("<b>NOT direct I/O</b> (fell back to buffered) ", f);
+	if (json_is_string(json_object_get(r, "direct_not_honoured")))
+		fputs("<b>NOT direct I/O</b> (direct=1 asked, not honoured) ", f);
+	if (json_is_string(json_object_get(r, "implausible"))) {
+		fputs("<span class=\"implausible\"><b>implausible:</b> ", f);
+		h_text(f, jstr(r, "implausible", ""));
+		fputs("</span>", f);
+	}
+	fputs("</td>", f);
+}
+
+/* The suite's heat map: each test (row) on each path (column), its ratio to the reference. */
+static void suite_heat(FILE *f, const json_t *suite, const char *const *tests, unsigned nt,
+		       const char *const *paths, unsigned np, const double *v,
+		       const char *const *text)
+{
+	char title[160], legend[200];
+	struct svg_heat h = {
+		.title = title, .rows = nt, .cols = np, .rowlabels = tests, .collabels = paths,
+		.v = v, .text = text, .legend = legend,
+	};
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&buf, &len);
+
+	snprintf(title, sizeof(title), "How many times longer than on %s",
+		 jstr(suite, "reference", "the reference"));
+	snprintf(legend, sizeof(legend), "red: slower than %s, blue: faster, white: the same; !: repeats too spread to judge; ?: implausible (see the table)",
+		 jstr(suite, "reference", "the reference"));
+	if (m && !svg_heatmap(m, &h) && !fflush(m))
+		fprintf(f, "<figure>%s</figure>\n", buf);
+	if (m)
+		fclose(m);
+	free(buf);
+}
+
 void html_suite_rows(FILE *f, const json_t *suite, const char *id)
 {
 	const json_t *rows = json_object_get(suite, "rows"), *r;
@@ -230,20 +292,8 @@ void html_suite_rows(FILE *f, const json_t *suite, const char *id)
 		h_num_td(f, json_number_value(json_object_get(r, "max")), bb);
 		snprintf(bb, sizeof(bb), "%.2f", ratio);
 		h_num_td(f, json_is_number(json_object_get(r, "ratio_to_reference")) ? ratio : NAN, bb);
-		fputs("<td>", f);
-		if (json_is_true(json_object_get(r, "spread_too_wide")))
-			fputs("repeats spread too wide to judge ", f);
-		if (json_is_true(json_object_get(r, "direct_fallback")))
-			fputs("<b>NOT direct I/O</b> (fell back to buffered) ", f);
-		if (json_is_string(json_object_get(r, "direct_not_honoured"))) {
-			fputs("<b>NOT direct I/O</b> (direct=1 asked, not honoured) ", f);
-		}
-		if (json_is_string(json_object_get(r, "implausible"))) {
-			fputs("<span class=\"implausible\"><b>implausible:</b> ", f);
-			h_text(f, jstr(r, "implausible", ""));
-			fputs("</span>", f);
-		}
-		fputs("</td></tr>\n", f);
+		suite_note_td(f, r);
+		fputs("</tr>\n", f);
 		for (a = 0; a < nt && strcmp(tests[a], jstr(r, "test", "?")); a++)
 			;
 		if (a == nt && nt < MAXV)
@@ -276,26 +326,7 @@ void html_suite_rows(FILE *f, const json_t *suite, const char *id)
 			text[a * np + b] = tb[a * np + b];
 		}
 	}
-	{
-		char title[160], legend[200];
-		struct svg_heat h = {
-			.title = title, .rows = nt, .cols = np, .rowlabels = tests, .collabels = paths,
-			.v = v, .text = text, .legend = legend,
-		};
-		char *buf = NULL;
-		size_t len = 0;
-		FILE *m = open_memstream(&buf, &len);
-
-		snprintf(title, sizeof(title), "How many times longer than on %s",
-			 jstr(suite, "reference", "the reference"));
-		snprintf(legend, sizeof(legend), "red: slower than %s, blue: faster, white: the same; !: repeats too spread to judge; ?: implausible (see the table)",
-			 jstr(suite, "reference", "the reference"));
-		if (m && !svg_heatmap(m, &h) && !fflush(m))
-			fprintf(f, "<figure>%s</figure>\n", buf);
-		if (m)
-			fclose(m);
-		free(buf);
-	}
+	suite_heat(f, suite, tests, nt, paths, np, v, text);
 out:
 	free(v);
 	free(text);

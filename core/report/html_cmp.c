@@ -679,6 +679,43 @@ out:
 }
 
 /* Trend: each cell's median per run, a line per cell (per target, per metric). */
+/* The trend's heading and its table of runs: when, where, what, labels, how many cells. */
+static void trend_runs_table(FILE *f, const struct html_trend *t, const struct hset *sets,
+			     const char *id)
+{
+	unsigned r;
+
+	fprintf(f, "<h2 id=\"%s\">Trend across %u runs</h2>\n<p class=\"sub\">", id, t->nr);
+	h_textf(f, "ordered by %s; each point is a cell's median in that run", t->by ? t->by : "time");
+	fprintf(f, "</p>\n<div class=\"scroll\"><table class=\"sortable runs\" id=\"%s-runs\"><thead><tr><th>run</th><th>when (UTC)</th>"
+		"<th>host</th><th>kernel</th><th>hypervisor</th><th>iopath</th><th>labels</th><th>cells</th></tr></thead><tbody>\n", id);
+	for (r = 0; r < t->nr; r++) {
+		const json_t *env = json_object_get(t->runs[r], "env"), *v;
+		const char *lk;
+		bool first = true;
+
+		fputs("<tr><td>", f);
+		h_text(f, t->xlabels[r]);
+		fputs("</td><td>", f);
+		h_text(f, jstr(t->runs[r], "time_utc", ""));
+		fputs("</td><td>", f);
+		h_text(f, jstr(env, "hostname", ""));
+		fputs("</td><td>", f);
+		h_text(f, jstr(json_object_get(env, "host"), "kernel", ""));
+		fputs("</td><td>", f);
+		h_text(f, jstr(json_object_get(env, "host"), "hypervisor", ""));
+		fputs("</td><td>", f);
+		h_text(f, jstr(json_object_get(env, "iopath"), "version", ""));
+		fputs("</td><td>", f);
+		json_object_foreach((json_t *)json_object_get(t->runs[r], "labels"), lk, v) {
+			h_textf(f, "%s%s=%s", first ? "" : " ", lk, json_string_value(v) ? json_string_value(v) : "");
+			first = false;
+		}
+		fprintf(f, "</td><td class=\"n\" data-v=\"%u\">%u</td></tr>\n", sets[r].nr, sets[r].nr);
+	}
+	fputs("</tbody></table></div>\n", f);
+}
+
 void html_trend(FILE *f, const struct html_trend *t, const char *id)
 {
 	static const enum metric_id mets[] = { MET_IOPS, MET_BW, MET_CLAT_P99 };
@@ -709,35 +746,8 @@ void html_trend(FILE *f, const struct html_trend *t, const char *id)
 		}
 	for (r = 0; r < t->nr; r++)
 		xs[r] = r;
-	fprintf(f, "<h2 id=\"%s\">Trend across %u runs</h2>\n<p class=\"sub\">", id, t->nr);
-	h_textf(f, "ordered by %s; each point is a cell's median in that run", t->by ? t->by : "time");
-	fprintf(f, "</p>\n<div class=\"scroll\"><table class=\"sortable runs\" id=\"%s-runs\"><thead><tr><th>run</th><th>when (UTC)</th>"
-		"<th>host</th><th>kernel</th><th>hypervisor</th><th>iopath</th><th>labels</th><th>cells</th></tr></thead><tbody>\n", id);
-	for (r = 0; r < t->nr; r++) {
-		const json_t *env = json_object_get(t->runs[r], "env"), *v;
-		const char *lk;
-		bool first = true;
-
-		fputs("<tr><td>", f);
-		h_text(f, t->xlabels[r]);
-		fputs("</td><td>", f);
-		h_text(f, jstr(t->runs[r], "time_utc", ""));
-		fputs("</td><td>", f);
-		h_text(f, jstr(env, "hostname", ""));
-		fputs("</td><td>", f);
-		h_text(f, jstr(json_object_get(env, "host"), "kernel", ""));
-		fputs("</td><td>", f);
-		h_text(f, jstr(json_object_get(env, "host"), "hypervisor", ""));
-		fputs("</td><td>", f);
-		h_text(f, jstr(json_object_get(env, "iopath"), "version", ""));
-		fputs("</td><td>", f);
-		json_object_foreach((json_t *)json_object_get(t->runs[r], "labels"), lk, v) {
-			h_textf(f, "%s%s=%s", first ? "" : " ", lk, json_string_value(v) ? json_string_value(v) : "");
-			first = false;
-		}
-		fprintf(f, "</td><td class=\"n\" data-v=\"%u\">%u</td></tr>\n", sets[r].nr, sets[r].nr);
-	}
-	fputs("</tbody></table></div>\n<div class=\"charts\">\n", f);
+	trend_runs_table(f, t, sets, id);
+	fputs("<div class=\"charts\">\n", f);
 	for (mi = 0; mi < sizeof(mets) / sizeof(mets[0]); mi++) {
 		enum metric_id m = mets[mi];
 		struct svg_series ser[TREND_LINES];

@@ -793,6 +793,54 @@ static int write_steps(const char *dir, const char *name, const struct hist_step
 	return close_checked(f, dir, file, err);
 }
 
+/* NAME.dat in dir: one block per cell, x = run number, its median with min-max, the run's label. */
+static int history_data(const char *dir, const char *name, const struct results *runs, unsigned nr,
+			const struct names *cells, const char *const *xlabels, enum metric_id m,
+			struct iop_err *err)
+{
+	char file[80], q[1024];
+	unsigned i, c, k;
+	FILE *f;
+
+	snprintf(file, sizeof(file), "%s.dat", name);
+	f = open_in(dir, file, err);
+	if (!f)
+		return -EIO;
+	for (c = 0; c < cells->n; c++) {
+		gp_quote(q, sizeof(q), cells->v[c]);
+		fprintf(f, "# %s\n", q);
+		for (i = 0; i < nr; i++) {
+			for (k = 0; k < runs[i].nr && strcmp(runs[i].cells[k].key, cells->v[c]); k++)
+				;
+			fprintf(f, "%u", i);
+			put_value(f, &runs[i], k < runs[i].nr ? (int)k : -1, m, true);
+			gp_quote(q, sizeof(q), xlabels[i]);
+			fprintf(f, " \"%s\"\n", q);
+		}
+		fprintf(f, "\n\n");
+	}
+	return close_checked(f, dir, file, err);
+}
+
+/* The history chart's title: the metric, the runs (and groups pooled), the last run's host. */
+static void history_title(char *title, size_t len, const struct results *runs, unsigned nr,
+			  unsigned saved, enum metric_id m, const char *by)
+{
+	const struct results *last = &runs[nr - 1];
+	const char *host = results_env_str(last, "hostname"), *kernel = results_env_str(last, "host.kernel");
+	bool unit = strcmp(metric_table[m].title, metric_table[m].unit) != 0;
+	char groups[64] = "";
+
+	/* runs of one value pooled: say both counts, so that neither reads as the other */
+	if (saved != nr)
+		snprintf(groups, sizeof(groups), " pooled into %u groups", nr);
+	snprintf(title, len,
+		 "%s%s%s%s of each cell across %u saved '%s' runs%s, by %s (median, min-max)\nlast run: host %s, kernel %s",
+		 metric_table[m].title, unit ? " (" : "", unit ? metric_table[m].unit : "",
+		 unit ? ")" : "", saved, last->name, groups, by, host ? host : "?",
+		 kernel ? kernel : "?");
+}
+
 int plot_history(const struct results *runs, unsigned nr, unsigned saved, const char *const *xlabels,
 		 enum metric_id m, const char *by, const struct hist_step *steps, unsigned nsteps,
 		 const char *out, struct iop_err *err)
@@ -818,27 +866,7 @@ int plot_history(const struct results *runs, unsigned nr, unsigned saved, const 
 	if (!cells.n)
 		return plot_finish(dir, out, iop_errf(err, -ENODATA, "no cell has samples to chart"), err);
 	snprintf(name, sizeof(name), "history-%s", metric_table[m].name);
-	snprintf(file, sizeof(file), "%s.dat", name);
-	f = open_in(dir, file, err);
-	if (!f) {
-		names_free(&cells);
-		return plot_finish(dir, out, -EIO, err);
-	}
-	/* one block per cell: x = run number, median with min-max */
-	for (c = 0; c < cells.n; c++) {
-		gp_quote(q, sizeof(q), cells.v[c]);
-		fprintf(f, "# %s\n", q);
-		for (i = 0; i < nr; i++) {
-			for (k = 0; k < runs[i].nr && strcmp(runs[i].cells[k].key, cells.v[c]); k++)
-				;
-			fprintf(f, "%u", i);
-			put_value(f, &runs[i], k < runs[i].nr ? (int)k : -1, m, true);
-			gp_quote(q, sizeof(q), xlabels[i]);
-			fprintf(f, " \"%s\"\n", q);
-		}
-		fprintf(f, "\n\n");
-	}
-	ret = close_checked(f, dir, file, err);
+	ret = history_data(dir, name, runs, nr, &cells, xlabels, m, err);
 	if (ret)
 		goto out;
 	snprintf(file, sizeof(file), "%s.gp", name);
@@ -847,21 +875,7 @@ int plot_history(const struct results *runs, unsigned nr, unsigned saved, const 
 		ret = -EIO;
 		goto out;
 	}
-	{
-		const struct results *last = &runs[nr - 1];
-		const char *host = results_env_str(last, "hostname"), *kernel = results_env_str(last, "host.kernel");
-		bool unit = strcmp(metric_table[m].title, metric_table[m].unit) != 0;
-		char groups[64] = "";
-
-		/* runs of one value pooled: say both counts, so that neither reads as the other */
-		if (saved != nr)
-			snprintf(groups, sizeof(groups), " pooled into %u groups", nr);
-		snprintf(title, sizeof(title),
-			 "%s%s%s%s of each cell across %u saved '%s' runs%s, by %s (median, min-max)\nlast run: host %s, kernel %s",
-			 metric_table[m].title, unit ? " (" : "", unit ? metric_table[m].unit : "",
-			 unit ? ")" : "", saved, last->name, groups, by, host ? host : "?",
-			 kernel ? kernel : "?");
-	}
+	history_title(title, sizeof(title), runs, nr, saved, m, by);
 	gp_head(f, file, title, xtics_width(1100, nr), 620);
 	gp_xtics(f, xtics_width(1100, nr), nr, strlen(xlabels[0]));
 	fprintf(f, "set key outside bottom center horizontal maxrows 8 noenhanced font ',7'\n");
