@@ -548,6 +548,24 @@ void iopath_exits(int want_status, const char *arg, ...)
 	run_out_free(&r);
 }
 
+void iopath_prints(int want_status, const char *const *has, const char *arg, ...)
+{
+	char *argv[64];
+	struct run_out r;
+	va_list ap;
+
+	va_start(ap, arg);
+	iopath_argv(argv, arg, ap);
+	va_end(ap);
+	r = iopath_runv(argv);
+	cr_assert_eq(r.status, want_status, "%s: exit %d (wanted %d):\n%s%s", argv[1], r.status,
+		     want_status, r.out, r.err);
+	for (; *has; has++)
+		cr_assert_not_null(strstr(r.out, *has), "%s: stdout lacks \"%s\": %s", argv[1],
+				   *has, r.out);
+	run_out_free(&r);
+}
+
 void iopath_refuses(const char *why, const char *arg, ...)
 {
 	char *argv[64];

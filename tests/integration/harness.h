@@ -95,6 +95,15 @@ json_t *iopath_json(int want_status, const char *arg, ...) __attribute__((sentin
 void iopath_exits(int want_status, const char *arg, ...) __attribute__((sentinel));
 
 /*
+ * Run iopath with the arguments (NULL ends them); the test fails unless it exits want_status
+ * and its stdout holds each string of has (NULL ends them).
+ */
+void iopath_prints(int want_status, const char *const *has, const char *arg, ...)
+	__attribute__((sentinel));
+/* The strings iopath_prints looks for: HAS("one", "two"). */
+#define HAS(...) ((const char *const[]){ __VA_ARGS__, NULL })
+
+/*
  * Run iopath with the arguments (NULL ends them), expecting it to refuse them: exit 2 (a usage
  * error) and why in what it printed on stderr.
  */

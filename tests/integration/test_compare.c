@@ -99,29 +99,22 @@ Test(compare, identical_results_exit_zero)
 Test(compare, drop_inside_the_noise_is_not_a_regression)
 {
 	char base[300], cur[300];
-	struct run_out r;
 
 	paths(base, cur, sizeof(base));
 	write_result(base, "v1", "8.2.1", noisy, REPS, 1.0, 1000);
 	write_result(cur, "v1", "8.2.1", noisy, REPS, 0.92, 2000);
-	r = iopath_run("compare", base, cur, "--metric=iops", NULL);
-	cr_assert_eq(r.status, 0, "exit %d\n%s%s", r.status, r.out, r.err);
-	assert_has(r.out, "within noise", "-8.0%", NULL);
-	run_out_free(&r);
+	iopath_prints(0, HAS("within noise", "-8.0%"), "compare", base, cur, "--metric=iops", NULL);
 }
 
 Test(compare, single_samples_are_inconclusive_exit_three)
 {
 	char base[300], cur[300];
-	struct run_out r;
 
 	paths(base, cur, sizeof(base));
 	write_result(base, "v1", "8.2.1", tight, 1, 1.0, 1000);
 	write_result(cur, "v1", "8.2.1", tight, 1, 0.8, 2000);
-	r = iopath_run("compare", base, cur, NULL);
-	cr_assert_eq(r.status, 3, "exit %d\n%s", r.status, r.out);
-	assert_has(r.out, "cannot judge: single samples", "2 cell(s) could not be judged", NULL);
-	run_out_free(&r);
+	iopath_prints(3, HAS("cannot judge: single samples", "2 cell(s) could not be judged"),
+		      "compare", base, cur, NULL);
 	iopath_exits(0, "compare", base, cur, "--allow-inconclusive", NULL);
 	iopath_exits(1, "compare", base, cur, "--strict", NULL);
 }
@@ -140,20 +133,13 @@ Test(compare, three_repeats_judge_a_thirty_percent_drop_and_its_absence)
 {
 	static const double three[3] = { 100000, 97000, 103000 };
 	char base[300], cur[300];
-	struct run_out r;
 
 	paths(base, cur, sizeof(base));
 	write_result(base, "v1", "8.2.1", three, 3, 1.0, 1000);
 	write_result(cur, "v1", "8.2.1", three, 3, 0.7, 2000);
-	r = iopath_run("compare", base, cur, "--metric=iops", NULL);
-	cr_assert_eq(r.status, 1, "exit %d\n%s", r.status, r.out);
-	cr_assert_not_null(strstr(r.out, "REGRESSION"), "%s", r.out);
-	run_out_free(&r);
+	iopath_prints(1, HAS("REGRESSION"), "compare", base, cur, "--metric=iops", NULL);
 	write_result(cur, "v1", "8.2.1", three, 3, 1.02, 2000);
-	r = iopath_run("compare", base, cur, "--metric=iops", NULL);
-	cr_assert_eq(r.status, 0, "exit %d\n%s", r.status, r.out);
-	cr_assert_not_null(strstr(r.out, "unchanged"), "%s", r.out);
-	run_out_free(&r);
+	iopath_prints(0, HAS("unchanged"), "compare", base, cur, "--metric=iops", NULL);
 }
 
 Test(compare, junit_marks_inconclusive_cells_skipped_with_the_reason)
@@ -396,10 +382,8 @@ Test(compare, errors_a_job_went_on_after_are_not_a_failure)
 			    json_string("write: No space left on device"));
 	cr_assert_eq(json_dump_file(root, cur, 0), 0);
 	json_decref(root);
-	r = iopath_run("compare", base, cur, NULL);
-	cr_assert_eq(r.status, 1, "exit %d\n%s%s", r.status, r.out, r.err);
-	cr_assert_not_null(strstr(r.out, "FAILED in CUR: write: No space left on device"), "%s", r.out);
-	run_out_free(&r);
+	iopath_prints(1, HAS("FAILED in CUR: write: No space left on device"), "compare", base, cur,
+		      NULL);
 }
 
 Test(compare, plain_iopath_json_compares_with_itself)
@@ -522,17 +506,14 @@ Test(compare, history_exits_three_when_the_newest_step_cannot_be_judged)
 {
 	static const double scale[] = { 1.0, 1.0, 0.7 };
 	char dir[300], one[400];
-	struct run_out r;
 
 	history_dir(dir, sizeof(dir), scale, 1);
 	iopath_exits(3, "history", dir, "--by", "qemu", NULL);
 	iopath_exits(0, "history", dir, "--by", "qemu", "--allow-inconclusive", NULL);
 	iopath_exits(1, "history", dir, "--by", "qemu", "--strict", NULL);
 	snprintf(one, sizeof(one), "%s/0.json", dir);
-	r = iopath_run("history", dir, "--label", "qemu=8.2.1", "--json", NULL);
-	cr_assert_eq(r.status, 3, "one group: nothing to judge the newest against: %s%s", r.out, r.err);
-	cr_assert_not_null(strstr(r.out, "\"outcome\": \"inconclusive\""), "%s", r.out);
-	run_out_free(&r);
+	iopath_prints(3, HAS("\"outcome\": \"inconclusive\""), "history", dir, "--label",
+		      "qemu=8.2.1", "--json", NULL);
 }
 
 Test(compare, history_help_documents_its_exit_codes)
@@ -576,11 +557,9 @@ Test(compare, tails_are_judged_only_with_enough_ios_and_repeats)
 	paths(base, cur, sizeof(base));
 	write_cells(base, json_pack("[o]", cell_ios("io_uring", tight, 3, 1.0, 5000)));
 	write_cells(cur, json_pack("[o]", cell_ios("io_uring", tight, 3, 1.0, 5000)));
-	r = iopath_run("compare", base, cur, NULL);
-	cr_assert_eq(r.status, 0, "an unjudged tail among the defaults is no verdict: %s%s", r.out, r.err);
-	assert_has(r.out, "cannot judge: tail: 3/3 repeats, needs 5 a side (--repeat 5)",
-		   "1 tail percentile(s) not judged", NULL);
-	run_out_free(&r);
+	iopath_prints(0, HAS("cannot judge: tail: 3/3 repeats, needs 5 a side (--repeat 5)",
+			     "1 tail percentile(s) not judged"),
+		      "compare", base, cur, NULL);
 	iopath_exits(3, "compare", base, cur, "--metric", "clat_p99.9", NULL);
 	write_cells(base, json_pack("[o]", cell_ios("io_uring", tight, 5, 1.0, 500)));
 	write_cells(cur, json_pack("[o]", cell_ios("io_uring", tight, 5, 1.0, 500)));
@@ -674,10 +653,8 @@ Test(compare, a_regression_the_environment_explains_exits_three)
 			   "%s", r.out);
 	cr_assert_not_null(strstr(r.out, "environment: BASE other CPU 2%"), "%s", r.out);
 	run_out_free(&r);
-	r = iopath_run("compare", base, cur, "--allow-inconclusive", "--json", NULL);
-	cr_assert_eq(r.status, 3, "not a pass: %s%s", r.out, r.err);
-	cr_assert_not_null(strstr(r.out, "\"outcome\": \"environment differed\""), "%s", r.out);
-	run_out_free(&r);
+	iopath_prints(3, HAS("\"outcome\": \"environment differed\""), "compare", base, cur,
+		      "--allow-inconclusive", "--json", NULL);
 	iopath_exits(1, "compare", base, cur, "--ignore-environment", NULL);
 }
 
@@ -755,10 +732,7 @@ Test(compare, a_stall_the_schedule_shows_is_a_lat_sched_regression)
 	paths(base, cur, sizeof(base));
 	write_cells(base, json_pack("[o]", cell_sched(tight, REPS, 100000)));
 	write_cells(cur, json_pack("[o]", cell_sched(tight, REPS, 200000)));
-	r = iopath_run("compare", base, cur, NULL);
-	cr_assert_eq(r.status, 1, "exit %d\n%s%s", r.status, r.out, r.err);
-	assert_has(r.out, "lat_sched_p99", "REGRESSION", NULL);
-	run_out_free(&r);
+	iopath_prints(1, HAS("lat_sched_p99", "REGRESSION"), "compare", base, cur, NULL);
 	/* the same clat and IOPS without lat_sched: nothing to judge it on, and no line for it */
 	write_cells(base, json_pack("[o]", cell("io_uring", tight, REPS, 1.0)));
 	write_cells(cur, json_pack("[o]", cell("io_uring", tight, REPS, 1.0)));
@@ -772,7 +746,6 @@ Test(compare, history_follows_lat_sched_when_asked)
 {
 	char dir[300], p[400];
 	unsigned i;
-	struct run_out r;
 
 	snprintf(dir, sizeof(dir), "%s/h", tmpdir_make());
 	cr_assert_eq(mkdir(dir, 0755), 0);
@@ -788,11 +761,8 @@ Test(compare, history_follows_lat_sched_when_asked)
 		cr_assert_eq(json_dump_file(root, p, 0), 0);
 		json_decref(root);
 	}
-	r = iopath_run("history", dir, "--by", "qemu", "--metric", "lat_sched_p99", NULL);
-	cr_assert_eq(r.status, 1, "the newest step tripled lat_sched: exit %d\n%s%s", r.status,
-		     r.out, r.err);
-	cr_assert_not_null(strstr(r.out, "lat_sched_p99 regression"), "%s", r.out);
-	run_out_free(&r);
+	iopath_prints(1, HAS("lat_sched_p99 regression"), "history", dir, "--by", "qemu",
+		      "--metric", "lat_sched_p99", NULL);
 }
 
 /*
@@ -829,18 +799,12 @@ Test(compare, the_time_per_io_less_cpu_wait_is_judged_where_both_sides_recorded_
 	set_workers(base, 1.0, 0.1);
 	/* CUR waited for a CPU: 8.75 us an I/O less the wait, better; the wait explains IOPS */
 	set_workers(cur, 1.0, 0.3);
-	r = iopath_run("compare", base, cur, NULL);
-	cr_assert_eq(r.status, 3, "the wait explains the IOPS drop: exit %d\n%s%s", r.status, r.out, r.err);
-	assert_has(r.out, "io_time_per_io", "the workers waited for a CPU", NULL);
-	run_out_free(&r);
+	iopath_prints(3, HAS("io_time_per_io", "the workers waited for a CPU"), "compare", base,
+		      cur, NULL);
 	/* the same IOPS, 10 us an I/O each, but CUR waited less: its I/O itself took 10 us, not 9 */
 	write_cells(cur, json_pack("[o]", cell("io_uring", tight, REPS, 1.0)));
 	set_workers(cur, 1.0, 0.0);
-	r = iopath_run("compare", base, cur, "--json", NULL);
-	cr_assert_eq(r.status, 1, "io_time_per_io +11%% is a regression: exit %d\n%s%s", r.status,
-		     r.out, r.err);
-	cr_assert_not_null(strstr(r.out, "\"io_time_per_io\""), "%s", r.out);
-	run_out_free(&r);
+	iopath_prints(1, HAS("\"io_time_per_io\""), "compare", base, cur, "--json", NULL);
 	iopath_exits(0, "compare", base, cur, "--metric", "iops", NULL);
 	/* cells that did not record the workers' wait: no line for it */
 	write_cells(cur, json_pack("[o]", cell("io_uring", tight, REPS, 1.0)));

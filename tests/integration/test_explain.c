@@ -65,17 +65,13 @@ static json_t *explain_target(const char *dir, const char *mnt, const char *runt
 			      const char *extra, json_t **root_out)
 {
 	char target[400], json[400];
-	struct run_out r;
 	json_t *root, *t;
 
 	snprintf(target, sizeof(target), "--target=t=%s", mnt);
 	snprintf(json, sizeof(json), "--json=%s/explained.json", dir);
-	r = iopath_run("sweep", "--engine=psync", "--rw=randread", "--size=16m", runtime,
-		       "--explain", target, json, extra, extra ? "--save" : NULL, NULL);
-	cr_assert_eq(r.status, 0, "exit %d: %s", r.status, r.err);
-	cr_assert_not_null(strstr(r.out, "explain: what limits each path"), "no explanation printed:\n%s",
-			   r.out);
-	run_out_free(&r);
+	iopath_prints(0, HAS("explain: what limits each path"), "sweep", "--engine=psync",
+		      "--rw=randread", "--size=16m", runtime, "--explain", target, json, extra,
+		      extra ? "--save" : NULL, NULL);
 	snprintf(json, sizeof(json), "%s/explained.json", dir);
 	root = json_load_path(json);
 	t = json_array_get(json_object_get(json_object_get(json_object_get(root, "iopath"), "explain"),
@@ -291,7 +287,6 @@ Test(explain, the_labs_result_is_explained_per_path)
 {
 	json_t *root = iopath_out_json("explain", "tests/lab/lab-explained.json", "--json", NULL);
 	const json_t *p9 = target_named(root, "9p-none"), *disk = target_named(root, "ext4-virtio-blk");
-	struct run_out r;
 
 	cr_assert(p9 && disk, "the lab's paths are not the targets: %s", json_dumps(root, JSON_COMPACT));
 	cr_assert_not_null(strstr(json_string_value(json_object_get(p9, "path_summary")), "9p"));
@@ -304,10 +299,8 @@ Test(explain, the_labs_result_is_explained_per_path)
 	/* the overall verdict is kept, as before the per-direction ones */
 	cr_assert_str_eq(verdict(disk), "sync-bound");
 	json_decref(root);
-	r = iopath_run("explain", "tests/lab/lab-explained.json", NULL);
-	cr_assert_eq(r.status, 0);
-	cr_assert_not_null(strstr(r.out, "reads: serialized (high), writes: sync-bound"), "%s", r.out);
-	run_out_free(&r);
+	iopath_prints(0, HAS("reads: serialized (high), writes: sync-bound"), "explain",
+		      "tests/lab/lab-explained.json", NULL);
 }
 
 Test(explain, a_newer_lab_schema_is_refused_in_one_line)
@@ -428,7 +421,6 @@ Test(explain, a_sweep_without_explain_knows_its_targets_direct_honesty)
 	const char *dir = tmpdir_make(), *mnt;
 	char target[400], json[400], html[400], *page;
 	json_t *root, *probe;
-	struct run_out r;
 	unsigned n = 0;
 	const char *p;
 
@@ -437,11 +429,8 @@ Test(explain, a_sweep_without_explain_knows_its_targets_direct_honesty)
 	snprintf(target, sizeof(target), "--target=share=%s", mnt);
 	snprintf(json, sizeof(json), "--json=%s/s.json", dir);
 	snprintf(html, sizeof(html), "--html=%s/s.html", dir);
-	r = iopath_run("sweep", "--engine=psync", "--iodepth=1,2", "--size=4m", "--runtime=100ms",
-		       target, json, html, NULL);
-	cr_assert_eq(r.status, 0, "exit %d: %s", r.status, r.err);
-	cr_assert_not_null(strstr(r.out, "ok, NOT direct"), "%s", r.out);
-	run_out_free(&r);
+	iopath_prints(0, HAS("ok, NOT direct"), "sweep", "--engine=psync", "--iodepth=1,2",
+		      "--size=4m", "--runtime=100ms", target, json, html, NULL);
 	root = json_load_path(tmp_str("%s/s.json", dir));
 	probe = json_object_get(json_array_get(json_object_get(root, "targets"), 0), "probe");
 	cr_assert_str_eq(json_string_value(json_object_get(probe, "direct_honoured")), "false",

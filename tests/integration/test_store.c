@@ -196,10 +196,7 @@ Test(store, import_export_round_trip_and_import_once)
 	/* the exported file and the stored run are the same run */
 	iopath_exits(0, "compare", out, "run:1", dbarg, NULL);
 	/* the fio job is a cell of one sample */
-	r = iopath_run("results", "export", "run:2", dbarg, NULL);
-	cr_assert_eq(r.status, 0, "%s", r.err);
-	cr_assert_not_null(strstr(r.out, "\"rr\""), "%s", r.out);
-	run_out_free(&r);
+	iopath_prints(0, HAS("\"rr\""), "results", "export", "run:2", dbarg, NULL);
 }
 
 Test(store, concurrent_saves_all_survive)
@@ -237,10 +234,8 @@ Test(store, concurrent_saves_all_survive)
 		char sel[16];
 
 		snprintf(sel, sizeof(sel), "n=%u", i);
-		r = iopath_run("compare", dbarg, sel, sel, "--metric=iops", NULL);
-		cr_assert_eq(r.status, 0, "%s%s", r.out, r.err);
-		cr_assert_not_null(strstr(r.out, "2 cell(s) compared"), "%s", r.out);
-		run_out_free(&r);
+		iopath_prints(0, HAS("2 cell(s) compared"), "compare", dbarg, sel, sel,
+			      "--metric=iops", NULL);
 	}
 }
 
@@ -338,10 +333,7 @@ Test(store, the_old_json_store_is_imported_when_the_database_is_made)
 	assert_has(r.err, "imported 1 run(s) of the JSON store", "saved run 2 into", NULL);
 	run_out_free(&r);
 	snprintf(dbarg, sizeof(dbarg), "--db=%s/results/iopath.db", dir);
-	r = iopath_run("results", "list", dbarg, NULL);
-	cr_assert_eq(r.status, 0, "%s", r.err);
-	cr_assert_not_null(strstr(r.out, "20261129T221324Z-vm.json"), "%s", r.out);
-	run_out_free(&r);
+	iopath_prints(0, HAS("20261129T221324Z-vm.json"), "results", "list", dbarg, NULL);
 	cr_assert_eq(access(file, R_OK), 0, "the old file stays");
 }
 
@@ -622,17 +614,13 @@ Test(store, iopath_db_names_the_database_without_db)
 {
 	const char *dir = tmpdir_make(), *db = test_db(dir);
 	char file[300];
-	struct run_out r;
 
 	snprintf(file, sizeof(file), "%s/a.json", dir);
 	write_result(file, "8.2.1", 1.0, 1000);
 	/* this test's own process: the iopath it starts inherits it */
 	cr_assert_eq(setenv("IOPATH_DB", db, 1), 0);
 	iopath_exits(0, "results", "import", file, NULL);
-	r = iopath_run("compare", "latest", "qemu=8.2.1", NULL);
-	cr_assert_eq(r.status, 0, "%s%s", r.out, r.err);
-	cr_assert_not_null(strstr(r.out, "run 1:"), "%s", r.out);
-	run_out_free(&r);
+	iopath_prints(0, HAS("run 1:"), "compare", "latest", "qemu=8.2.1", NULL);
 	unsetenv("IOPATH_DB");
 }
 
