@@ -304,6 +304,26 @@ static void prep(struct uring_priv *u, struct io_uring_sqe *sqe, struct io_req *
 }
 
 /*
+ * Wait for min completions, entering the kernel only when they are not already posted (I/O
+ * that completes inline, such as page-cache hits, posts its CQE during submit) or when
+ * prepared SQEs still wait for it; with nothing to wait for, a deferred or polled ring is
+ * still asked for what it has. Interruptions and a full ring are not errors.
+ */
+static inline int uring_wait_for(struct uring_priv *u, unsigned min)
+{
+	int ret;
+
+	if (min && (io_uring_cq_ready(&u->ring) < min || io_uring_sq_ready(&u->ring))) {
+		ret = io_uring_submit_and_wait(&u->ring, min);
+		if (ret < 0 && ret != -EINTR && ret != -ETIME && ret != -EAGAIN && ret != -EBUSY)
+			return ret;
+	} else if (!io_uring_cq_ready(&u->ring) && (u->defer_taskrun || u->o.hipri)) {
+		io_uring_get_events(&u->ring);
+	}
+	return 0;
+}
+
+/*
  * The SQEs are written in place: the free slots are counted from the kernel's head once per
  * call, and the tail is published once, when the batch is in (this engine's SQEs are 64
  * bytes). NOPs have a loop of their own, with no per-request branch.
@@ -381,18 +401,9 @@ int uring_reap(struct engine *e, struct io_req **done, unsigned min, unsigned ma
 	if (got >= max || (got && got >= min))
 		return (int)got;
 	min -= got;
-	/*
-	 * Enter the kernel only when the completions asked for are not already posted (I/O
-	 * that completes inline, such as page-cache hits, posts its CQE during submit), or when
-	 * prepared SQEs still wait for the kernel.
-	 */
-	if (min && (io_uring_cq_ready(&u->ring) < min || io_uring_sq_ready(&u->ring))) {
-		ret = io_uring_submit_and_wait(&u->ring, min);
-		if (ret < 0 && ret != -EINTR && ret != -ETIME && ret != -EAGAIN && ret != -EBUSY)
-			return ret;
-	} else if (!io_uring_cq_ready(&u->ring) && (u->defer_taskrun || u->o.hipri)) {
-		io_uring_get_events(&u->ring);
-	}
+	ret = uring_wait_for(u, min);
+	if (ret < 0)
+		return ret;
 	/* the posted completions, the kernel's tail read once */
 	head = *cq->khead;
 	ready = io_uring_smp_load_acquire(cq->ktail) - head;
@@ -440,13 +451,9 @@ static int uring_reap_counted(struct engine *e, unsigned min, unsigned max, int3
 	int ret;
 
 	*nr_fails = 0;
-	if (min && (io_uring_cq_ready(&u->ring) < min || io_uring_sq_ready(&u->ring))) {
-		ret = io_uring_submit_and_wait(&u->ring, min);
-		if (ret < 0 && ret != -EINTR && ret != -ETIME && ret != -EAGAIN && ret != -EBUSY)
-			return ret;
-	} else if (!io_uring_cq_ready(&u->ring) && (u->defer_taskrun || u->o.hipri)) {
-		io_uring_get_events(&u->ring);
-	}
+	ret = uring_wait_for(u, min);
+	if (ret < 0)
+		return ret;
 	head = *cq->khead;
 	ready = io_uring_smp_load_acquire(cq->ktail) - head;
 	if (ready > max)
