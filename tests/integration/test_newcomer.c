@@ -69,6 +69,10 @@ Test(newcomer, make_without_the_library_headers_says_how_to_get_them)
 		cr_skip_test("%s is not installed", MAKE_BIN);
 	if (access("Makefile", R_OK))
 		cr_skip_test("not run from the source tree (no Makefile here)");
+	/* a parent `make -j2 test` hands its jobserver down; this make is a newcomer's own */
+	unsetenv("MAKEFLAGS");
+	unsetenv("MFLAGS");
+	unsetenv("MAKELEVEL");
 	snprintf(ok, sizeof(ok), "HEADERS_OK=%s/headers-ok", dir);
 	snprintf(obj, sizeof(obj), "OBJ_DIR=%s/obj", dir);
 	snprintf(target, sizeof(target), "%s/obj/core/base/err.o", dir);
