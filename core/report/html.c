@@ -266,8 +266,16 @@ static void probe_card(FILE *f, const char *role, const char *path, const char *
 		h_text(f, error);
 		fputs("</div>\n", f);
 	}
-	/* one box a target: the cells' (it holds the probe's evidence) when they say it */
-	if (!strcmp(honoured, "false") && !direct_cells(s, role, &of, &note)) {
+	/*
+	 * one box a target: the cells' (it holds the probe's evidence) when they say it. A memory
+	 * filesystem has no storage below to bypass: its reads are memory copies, direct or not,
+	 * which is said as a fact of the path (its cells are not flagged either), not as a fault.
+	 */
+	if (!strcmp(jstr(p, "fs_class", ""), "memory")) {
+		fputs("<div class=\"muted\">No storage below: ", f);
+		h_text(f, jstr(p, "direct_evidence", "O_DIRECT reads are memory copies"));
+		fputs("</div>\n", f);
+	} else if (!strcmp(honoured, "false") && !direct_cells(s, role, &of, &note)) {
 		fputs("<div class=\"bad\"><b>NOT direct I/O:</b> ", f);
 		h_text(f, jstr(p, "direct_evidence", "O_DIRECT reads are answered by a cache"));
 		fputs("</div>\n", f);

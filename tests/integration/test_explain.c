@@ -446,3 +446,29 @@ Test(explain, a_sweep_without_explain_knows_its_targets_direct_honesty)
 	cr_assert_eq(n, 2, "%u of the 2 cells marked in the page's table", n);
 	free(page);
 }
+
+/*
+ * A memory filesystem has no storage to bypass: its cells are not flagged NOT direct, and its
+ * target card says so as a fact of the path, not in a NOT direct I/O box the rows contradict.
+ */
+Test(explain, a_memory_target_is_named_as_such_not_as_a_cache_answering_direct_io)
+{
+	const char *dir;
+	char shm[300], target[400], html[400], *page;
+
+	if (access("/dev/shm", W_OK))
+		cr_skip_test("/dev/shm is not writable here");
+	snprintf(shm, sizeof(shm), "/dev/shm/iopath-test-%d", (int)getpid());
+	cr_assert_eq(mkdir(shm, 0700), 0, "mkdir %s", shm);
+	dir = tmpdir_make();
+	snprintf(target, sizeof(target), "--target=shm=%s", shm);
+	snprintf(html, sizeof(html), "--html=%s/m.html", dir);
+	iopath_exits(0, "sweep", "--engine=psync", "--iodepth=1", "--size=1m", "--runtime=50ms",
+		     target, html, NULL);
+	page = file_text(tmp_str("%s/m.html", dir));
+	rmdir(shm);
+	cr_assert_null(strstr(page, "<b>NOT direct I/O"), "a NOT direct I/O box on a memory target");
+	cr_assert_null(strstr(page, "\">NOT direct</b>"), "a memory cell marked NOT direct");
+	assert_has(page, "No storage below: memory-backed filesystem", NULL);
+	free(page);
+}
