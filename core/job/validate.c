@@ -666,10 +666,66 @@ static int finish_buffers(struct job_spec *job, struct iop_err *err)
 	return 0;
 }
 
+/* rate_min and rate_iops_min are not above the rate they floor. */
+static int finish_rates(const struct job_spec *job, struct iop_err *err)
+{
+	unsigned d;
+
+	for (d = 0; d < 2; d++) {
+		if (job->rate.bps[d] && job->rate.min_bps[d] > job->rate.bps[d])
+			return iop_errf(err, -EINVAL, "%s: rate_min=%llu is above rate=%llu",
+					job->origin, (unsigned long long)job->rate.min_bps[d],
+					(unsigned long long)job->rate.bps[d]);
+		if (job->rate.iops[d] && job->rate.min_iops[d] > job->rate.iops[d])
+			return iop_errf(err, -EINVAL, "%s: rate_iops_min=%llu is above rate_iops=%llu",
+					job->origin, (unsigned long long)job->rate.min_iops[d],
+					(unsigned long long)job->rate.iops[d]);
+	}
+	return 0;
+}
+
+/*
+ * iodepth within what the engine can queue (offload's pool excepted), and the batches as fio's
+ * fixup_options settles them: within iodepth, the completion maximum not below its minimum.
+ */
+static int finish_depths(struct job_spec *job, struct iop_err *err)
+{
+	if (!job->submit_offload && job->engine->max_depth && job->iodepth > job->engine->max_depth)
+		return iop_errf(err, -EINVAL, "%s: iodepth=%u is more than ioengine=%s can queue (at most %u: %s)",
+				job->origin, job->iodepth, job->engine->name, job->engine->max_depth,
+				job->engine->max_depth_why);
+	if (job->iodepth_batch_submit == 0 || job->iodepth_batch_submit > job->iodepth)
+		job->iodepth_batch_submit = job->iodepth;
+	if (job->iodepth_batch_complete_min > job->iodepth)
+		job->iodepth_batch_complete_min = job->iodepth;
+	/* fio: not set, or below the minimum, means the minimum (so 1 by default) */
+	if (job->iodepth_batch_complete_max < job->iodepth_batch_complete_min)
+		job->iodepth_batch_complete_max = job->iodepth_batch_complete_min;
+	if (job->iodepth_batch_complete_max > job->iodepth)
+		job->iodepth_batch_complete_max = job->iodepth;
+	return 0;
+}
+
+/* What verify cannot stamp or check: random writes without the map, small blocks, no data. */
+static int finish_verify_fit(const struct job_spec *job, const struct engine_ops *ops,
+			     struct iop_err *err)
+{
+	if (job->verify.kind != VERIFY_NONE && job->norandommap && job_rw_random(job->rw) &&
+	    job_writes(job->rw))
+		return iop_errf(err, -EINVAL,
+				"%s: verify with norandommap on random writes cannot tell which blocks hold data (drop norandommap)",
+				job->origin);
+	if (job->verify.kind != VERIFY_NONE && (job->bs[0] < 32 || job->bs[1] < 32))
+		return iop_errf(err, -EINVAL, "%s: verify needs bs of at least 32 bytes", job->origin);
+	if (job->verify.kind != VERIFY_NONE && (ops->flags & ENGINE_DISKLESS))
+		return iop_errf(err, -EINVAL, "%s: verify needs an engine that moves data; ioengine=%s moves none",
+				job->origin, ops->name);
+	return 0;
+}
+
 int job_finish(struct job_spec *job, struct iop_err *err)
 {
 	const struct engine_entry *ent = engine_find(job->ioengine);
-	unsigned d;
 	int ret;
 
 	if (!ent)
@@ -707,16 +763,9 @@ int job_finish(struct job_spec *job, struct iop_err *err)
 	if (!job->iodepth_low || job->iodepth_low > job->iodepth)
 		job->iodepth_low = job->iodepth;
 	job->think.blocks_given = job_gave(job, "thinktime_blocks");
-	for (d = 0; d < 2; d++) {
-		if (job->rate.bps[d] && job->rate.min_bps[d] > job->rate.bps[d])
-			return iop_errf(err, -EINVAL, "%s: rate_min=%llu is above rate=%llu",
-					job->origin, (unsigned long long)job->rate.min_bps[d],
-					(unsigned long long)job->rate.bps[d]);
-		if (job->rate.iops[d] && job->rate.min_iops[d] > job->rate.iops[d])
-			return iop_errf(err, -EINVAL, "%s: rate_iops_min=%llu is above rate_iops=%llu",
-					job->origin, (unsigned long long)job->rate.min_iops[d],
-					(unsigned long long)job->rate.iops[d]);
-	}
+	ret = finish_rates(job, err);
+	if (ret)
+		return ret;
 	/* fio: a non-uniform distribution disables the random map */
 	if (job->random_distribution != DIST_RANDOM)
 		job->norandommap = true;
@@ -732,29 +781,12 @@ int job_finish(struct job_spec *job, struct iop_err *err)
 		return iop_errf(err, -EINVAL,
 				"%s: verify with bs_unaligned cannot stamp every block (drop bs_unaligned)",
 				job->origin);
-	if (!job->submit_offload && job->engine->max_depth && job->iodepth > job->engine->max_depth)
-		return iop_errf(err, -EINVAL, "%s: iodepth=%u is more than ioengine=%s can queue (at most %u: %s)",
-				job->origin, job->iodepth, job->engine->name, job->engine->max_depth,
-				job->engine->max_depth_why);
-	if (job->iodepth_batch_submit == 0 || job->iodepth_batch_submit > job->iodepth)
-		job->iodepth_batch_submit = job->iodepth;
-	if (job->iodepth_batch_complete_min > job->iodepth)
-		job->iodepth_batch_complete_min = job->iodepth;
-	/* fio: not set, or below the minimum, means the minimum (so 1 by default) */
-	if (job->iodepth_batch_complete_max < job->iodepth_batch_complete_min)
-		job->iodepth_batch_complete_max = job->iodepth_batch_complete_min;
-	if (job->iodepth_batch_complete_max > job->iodepth)
-		job->iodepth_batch_complete_max = job->iodepth;
-	if (job->verify.kind != VERIFY_NONE && job->norandommap && job_rw_random(job->rw) &&
-	    job_writes(job->rw))
-		return iop_errf(err, -EINVAL,
-				"%s: verify with norandommap on random writes cannot tell which blocks hold data (drop norandommap)",
-				job->origin);
-	if (job->verify.kind != VERIFY_NONE && (job->bs[0] < 32 || job->bs[1] < 32))
-		return iop_errf(err, -EINVAL, "%s: verify needs bs of at least 32 bytes", job->origin);
-	if (job->verify.kind != VERIFY_NONE && (ent->ops->flags & ENGINE_DISKLESS))
-		return iop_errf(err, -EINVAL, "%s: verify needs an engine that moves data; ioengine=%s moves none",
-				job->origin, ent->ops->name);
+	ret = finish_depths(job, err);
+	if (ret)
+		return ret;
+	ret = finish_verify_fit(job, ent->ops, err);
+	if (ret)
+		return ret;
 	if (ent->ops->flags & ENGINE_FILE_OP) {
 		const char *why = finish_fileop(job);
 

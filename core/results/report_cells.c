@@ -257,6 +257,84 @@ static double cell_sched_p99(const struct cell *cell)
 	return k ? rstats_quantile(v, k, 0.5) : NAN;
 }
 
+/* The table's header row: the varying identity keys, then the figures' columns. */
+static unsigned cells_table_header(char (*row)[TCELL], const char *const *vary, unsigned nv,
+				   bool repeated, bool sched)
+{
+	unsigned k, c;
+
+	for (k = 0; k < nv; k++)
+		snprintf(row[k], TCELL, "%s", vary[k]);
+	c = nv;
+	snprintf(row[c++], TCELL, "n");
+	snprintf(row[c++], TCELL, "IOPS");
+	if (repeated) {
+		snprintf(row[c++], TCELL, "IOPS min-max");
+		snprintf(row[c++], TCELL, "95%% CI");
+		snprintf(row[c++], TCELL, "CV");
+	}
+	snprintf(row[c++], TCELL, "MiB/s");
+	snprintf(row[c++], TCELL, "p50 us");
+	snprintf(row[c++], TCELL, "p99 us");
+	snprintf(row[c++], TCELL, "p99.9 us");
+	if (sched)
+		snprintf(row[c++], TCELL, "sched p99 us");
+	snprintf(row[c++], TCELL, "status");
+	return c;
+}
+
+/*
+ * A repeated cell's spread of IOPS into row[c..c+2]: min-max, the 95% interval (cut at 0, and
+ * *clipped set, where it reaches below), the CV; "-" where the cell has one sample. Returns the
+ * next column.
+ */
+static unsigned iops_spread_cells(char (*row)[TCELL], unsigned c, const struct rsummary *s,
+				  bool have, bool noisy, bool *clipped)
+{
+	char a[32], b[32];
+
+	if (!have || s->n <= 1) {
+		snprintf(row[c++], TCELL, "-");
+		snprintf(row[c++], TCELL, "-");
+		snprintf(row[c++], TCELL, "-");
+		return c;
+	}
+	fmt_metric(a, sizeof(a), MET_IOPS, s->min);
+	fmt_metric(b, sizeof(b), MET_IOPS, s->max);
+	snprintf(row[c++], TCELL, "%s-%s", a, b);
+	/* IOPS are never negative: a t interval that reaches below is cut at 0 */
+	if (s->ci_lo < 0)
+		snprintf(a, sizeof(a), "0");
+	else
+		fmt_metric(a, sizeof(a), MET_IOPS, s->ci_lo);
+	*clipped |= s->ci_lo < 0;
+	fmt_metric(b, sizeof(b), MET_IOPS, s->ci_hi);
+	snprintf(row[c++], TCELL, "%s-%s", a, b);
+	snprintf(row[c++], TCELL, "%.1f%%%s", 100 * s->cv, noisy ? " !" : "");
+	return c;
+}
+
+/* What follows the table: cells not direct, implausible ones and why, the notes that apply. */
+static void cells_table_notes(FILE *f, const struct results *r, const struct plaus_cell *pc,
+			      bool clipped, unsigned unreliable, double cv_warn)
+{
+	char why[400];
+	unsigned i;
+
+	not_direct_lines(f, r);
+	/* a cell its neighbours contradict: which, and why */
+	for (i = 0; pc && i < r->nr; i++)
+		if (report_cell_implausible(pc, r->nr, i, why, sizeof(why)))
+			fprintf(f, "implausible: %s: %s\n", r->cells[i].label, why);
+	if (clipped)
+		fprintf(f, "95%% CI: a lower end below zero (repeats too few or too spread for a symmetric interval) is shown as 0\n");
+	if (unreliable)
+		fprintf(f, "warning: %u cell(s) marked unreliable: IOPS or bandwidth varied by more than %.0f%% (coefficient of variation) across repeats; repeat more or quiet the machine\n",
+			unreliable, cv_warn * 100);
+	if (r->interrupted)
+		fprintf(f, "(interrupted: only the cells shown with samples finished)\n");
+}
+
 void report_cells_table(FILE *f, const struct results *r, double cv_warn)
 {
 	const char *vary[TCOLS];
@@ -276,30 +354,12 @@ void report_cells_table(FILE *f, const struct results *r, double cv_warn)
 	if (!row)
 		return;
 	pc = cells_plausibility(r, &fs);
-	for (k = 0; k < nv; k++)
-		snprintf(row[k], TCELL, "%s", vary[k]);
-	c = nv;
-	snprintf(row[c++], TCELL, "n");
-	snprintf(row[c++], TCELL, "IOPS");
-	if (repeated) {
-		snprintf(row[c++], TCELL, "IOPS min-max");
-		snprintf(row[c++], TCELL, "95%% CI");
-		snprintf(row[c++], TCELL, "CV");
-	}
-	snprintf(row[c++], TCELL, "MiB/s");
-	snprintf(row[c++], TCELL, "p50 us");
-	snprintf(row[c++], TCELL, "p99 us");
-	snprintf(row[c++], TCELL, "p99.9 us");
-	if (sched)
-		snprintf(row[c++], TCELL, "sched p99 us");
-	snprintf(row[c++], TCELL, "status");
-	t.cols = c;
+	t.cols = cells_table_header(row, vary, nv, repeated, sched);
 	for (i = 0; i < r->nr; i++) {
 		const struct cell *cell = &r->cells[i];
 		struct rsummary s[MET_NR];
 		bool have[MET_NR], noisy;
 		unsigned m;
-		char a[32], b[32];
 		double cv;
 
 		row = table_row(&t);
@@ -314,27 +374,8 @@ void report_cells_table(FILE *f, const struct results *r, double cv_warn)
 		c = nv;
 		snprintf(row[c++], TCELL, "%u", cell->nr);
 		fmt_metric(row[c++], TCELL, MET_IOPS, have[MET_IOPS] ? s[MET_IOPS].median : NAN);
-		if (repeated) {
-			if (have[MET_IOPS] && s[MET_IOPS].n > 1) {
-				fmt_metric(a, sizeof(a), MET_IOPS, s[MET_IOPS].min);
-				fmt_metric(b, sizeof(b), MET_IOPS, s[MET_IOPS].max);
-				snprintf(row[c++], TCELL, "%s-%s", a, b);
-				/* IOPS are never negative: a t interval that reaches below is cut at 0 */
-				if (s[MET_IOPS].ci_lo < 0)
-					snprintf(a, sizeof(a), "0");
-				else
-					fmt_metric(a, sizeof(a), MET_IOPS, s[MET_IOPS].ci_lo);
-				clipped |= s[MET_IOPS].ci_lo < 0;
-				fmt_metric(b, sizeof(b), MET_IOPS, s[MET_IOPS].ci_hi);
-				snprintf(row[c++], TCELL, "%s-%s", a, b);
-				snprintf(row[c++], TCELL, "%.1f%%%s", 100 * s[MET_IOPS].cv,
-					 noisy ? " !" : "");
-			} else {
-				snprintf(row[c++], TCELL, "-");
-				snprintf(row[c++], TCELL, "-");
-				snprintf(row[c++], TCELL, "-");
-			}
-		}
+		if (repeated)
+			c = iops_spread_cells(row, c, &s[MET_IOPS], have[MET_IOPS], noisy, &clipped);
 		for (m = MET_BW; m < MET_COLUMNS; m++)	/* lat_sched's p99: its own column */
 			fmt_metric(row[c++], TCELL, m, have[m] ? s[m].median : NAN);
 		if (sched)
@@ -344,20 +385,9 @@ void report_cells_table(FILE *f, const struct results *r, double cv_warn)
 		unreliable += noisy;
 	}
 	table_print(f, &t);
-	not_direct_lines(f, r);
-	/* a cell its neighbours contradict: which, and why */
-	for (i = 0; pc && i < r->nr; i++)
-		if (report_cell_implausible(pc, r->nr, i, why, sizeof(why)))
-			fprintf(f, "implausible: %s: %s\n", r->cells[i].label, why);
+	cells_table_notes(f, r, pc, clipped, unreliable, cv_warn);
 	free(pc);
 	free(fs);
-	if (clipped)
-		fprintf(f, "95%% CI: a lower end below zero (repeats too few or too spread for a symmetric interval) is shown as 0\n");
-	if (unreliable)
-		fprintf(f, "warning: %u cell(s) marked unreliable: IOPS or bandwidth varied by more than %.0f%% (coefficient of variation) across repeats; repeat more or quiet the machine\n",
-			unreliable, cv_warn * 100);
-	if (r->interrupted)
-		fprintf(f, "(interrupted: only the cells shown with samples finished)\n");
 	free(t.cell);
 }
 
@@ -678,6 +708,58 @@ static void method_json(json_t *root, const struct cmp_report *rep, const struct
 	json_object_set_new(root, "ci_level", num_or_null(rep->level));
 }
 
+/* One metric of a compared cell: the verdict, both sides, the change and how it was tested. */
+static json_t *cmp_metric_json(const struct cmp_metric *m, const struct cmp_opts *o)
+{
+	json_t *m_json;
+
+	m_json = json_pack("{s:s, s:s, s:b, s:b, s:i, s:i, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:s}",
+		"metric", metric_table[m->m].name, "verdict", cmp_verdict_name(m->verdict),
+		"fails", cmp_fails(m, o), "inconclusive", m->inconclusive,
+		"n_base", (json_int_t)m->nb,
+		"n_cur", (json_int_t)m->nc, "base", num_or_null(m->nb ? m->base : NAN),
+		"cur", num_or_null(m->nc ? m->cur : NAN),
+		"change", num_or_null(m->nb && m->nc ? m->change : NAN),
+		"change_gm", num_or_null(m->gm_change),
+		"change_ci_lo", num_or_null(m->ci_lo), "change_ci_hi", num_or_null(m->ci_hi),
+		"p", num_or_null(m->p), "df", num_or_null(m->df), "cv_base", num_or_null(m->nb > 1 ? m->cv_base : NAN),
+		"cv_cur", num_or_null(m->nc > 1 ? m->cv_cur : NAN), "note", m->note);
+	json_object_update_missing_new(m_json,
+		json_pack("{s:o, s:o, s:b, s:b, s:b}", "p_adj", num_or_null(m->p_adj),
+			  "ci_level", num_or_null(m->level), "tested", m->tested,
+			  "tail_unjudged", m->tail_unjudged,
+			  "env_explained", m->env_explained));
+	json_object_update_missing_new(m_json,
+		json_pack("{s:i, s:o, s:s, s:o}", "pairs", (json_int_t)m->pairs,
+			  "detectable_change", num_or_null(m->detectable), "test",
+			  !m->tested ? "none" : m->pairs ? "paired" : m->ranked ? "rank" : "welch",
+			  "shift", num_or_null(m->ranked ? expm1(m->diff) : NAN)));
+	return m_json;
+}
+
+/* One compared cell: its identity, both sides' status and environment, its metrics (mets). */
+static json_t *cmp_row_json(const struct cmp_row *r, json_t *mets)
+{
+	json_t *row;
+
+	row = json_pack("{s:s, s:s, s:O, s:s, s:s, s:o, s:o, s:o, s:b, s:b, s:f, s:f}",
+			"label", r->base->label, "key", r->base->key,
+			"identity", r->base->identity,
+			"status_base", cell_status_name(r->base->status),
+			"status_cur", cell_status_name(r->cur->status),
+			"reason_base", reason_json(r->base),
+			"reason_cur", reason_json(r->cur), "metrics", mets,
+			"unreliable_base", r->unreliable_base,
+			"unreliable_cur", r->unreliable_cur,
+			"cv_base", r->cv_base, "cv_cur", r->cv_cur);
+	json_object_update_missing_new(row,
+		json_pack("{s:o, s:o, s:b, s:o}", "environment_base", report_env_json(&r->env_base),
+			  "environment_cur", report_env_json(&r->env_cur), "env_differed",
+			  r->env_differed, "env_why", r->env_differed ?
+			  json_string(r->env_why) : json_null()));
+	return row;
+}
+
 json_t *report_compare_json(const struct cmp_report *rep, const struct results *base,
 			    const struct results *cur, const struct cmp_opts *o)
 {
@@ -704,45 +786,11 @@ json_t *report_compare_json(const struct cmp_report *rep, const struct results *
 			const struct cmp_metric *m = &r->met[k];
 
 			fails += cmp_fails(m, o) && m->verdict != CMP_FAILED;
-			json_array_append_new(mets, json_pack("{s:s, s:s, s:b, s:b, s:i, s:i, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:s}",
-				"metric", metric_table[m->m].name, "verdict", cmp_verdict_name(m->verdict),
-				"fails", cmp_fails(m, o), "inconclusive", m->inconclusive,
-				"n_base", (json_int_t)m->nb,
-				"n_cur", (json_int_t)m->nc, "base", num_or_null(m->nb ? m->base : NAN),
-				"cur", num_or_null(m->nc ? m->cur : NAN),
-				"change", num_or_null(m->nb && m->nc ? m->change : NAN),
-				"change_gm", num_or_null(m->gm_change),
-				"change_ci_lo", num_or_null(m->ci_lo), "change_ci_hi", num_or_null(m->ci_hi),
-				"p", num_or_null(m->p), "df", num_or_null(m->df), "cv_base", num_or_null(m->nb > 1 ? m->cv_base : NAN),
-				"cv_cur", num_or_null(m->nc > 1 ? m->cv_cur : NAN), "note", m->note));
-			json_object_update_missing_new(json_array_get(mets, json_array_size(mets) - 1),
-				json_pack("{s:o, s:o, s:b, s:b, s:b}", "p_adj", num_or_null(m->p_adj),
-					  "ci_level", num_or_null(m->level), "tested", m->tested,
-					  "tail_unjudged", m->tail_unjudged,
-					  "env_explained", m->env_explained));
-			json_object_update_missing_new(json_array_get(mets, json_array_size(mets) - 1),
-				json_pack("{s:i, s:o, s:s, s:o}", "pairs", (json_int_t)m->pairs,
-					  "detectable_change", num_or_null(m->detectable), "test",
-					  !m->tested ? "none" : m->pairs ? "paired" : m->ranked ? "rank" : "welch",
-					  "shift", num_or_null(m->ranked ? expm1(m->diff) : NAN)));
+			json_array_append_new(mets, cmp_metric_json(m, o));
 		}
-		json_array_append_new(rows, json_pack("{s:s, s:s, s:O, s:s, s:s, s:o, s:o, s:o, s:b, s:b, s:f, s:f}",
-						      "label", r->base->label, "key", r->base->key,
-						      "identity", r->base->identity,
-						      "status_base", cell_status_name(r->base->status),
-						      "status_cur", cell_status_name(r->cur->status),
-						      "reason_base", reason_json(r->base),
-						      "reason_cur", reason_json(r->cur), "metrics", mets,
-						      "unreliable_base", r->unreliable_base,
-						      "unreliable_cur", r->unreliable_cur,
-						      "cv_base", r->cv_base, "cv_cur", r->cv_cur));
+		json_array_append_new(rows, cmp_row_json(r, mets));
 		if (r->unreliable_base || r->unreliable_cur)
 			json_array_append_new(unrel, json_string(r->base->label));
-		json_object_update_missing_new(json_array_get(rows, json_array_size(rows) - 1),
-			json_pack("{s:o, s:o, s:b, s:o}", "environment_base", report_env_json(&r->env_base),
-				  "environment_cur", report_env_json(&r->env_cur), "env_differed",
-				  r->env_differed, "env_why", r->env_differed ?
-				  json_string(r->env_why) : json_null()));
 	}
 	for (i = 0; i < rep->nr_warn; i++)
 		json_array_append_new(warn, json_string(rep->warn[i]));

@@ -166,32 +166,21 @@ static uint64_t fill_size(const char *path)
 	return (uint64_t)vfs.f_bavail * vfs.f_frsize + have;
 }
 
-static int plan_sizes(const struct job_spec *job, struct job_plan *plan,
-		      const struct target_policy *pol, struct iop_err *err)
+/*
+ * The files that exist: their sizes (file_have), whether each is missing or a link, whether
+ * one is a block device; an empty file a read job would need data from is refused. Without
+ * size= the job's size (*size) becomes what the files hold past offset=.
+ */
+static int plan_existing(const struct job_spec *job, struct job_plan *plan,
+			 const struct target_policy *pol, uint64_t *size, struct iop_err *err)
 {
-	uint64_t size = job->sizes.size, fsize, total = 0;
 	unsigned i, nr_paths = plan_nr_paths(plan);
-	bool diskless = job->engine->flags & ENGINE_DISKLESS, blk;
 	struct stat lst;
+	uint64_t fsize;
+	bool blk;
 	int ret;
 
-	plan->file_len = calloc(nr_paths, sizeof(*plan->file_len));
-	plan->file_have = calloc(nr_paths, sizeof(*plan->file_have));
-	plan->file_missing = calloc(nr_paths, sizeof(*plan->file_missing));
-	plan->file_link = calloc(nr_paths, sizeof(*plan->file_link));
-	if (!plan->file_len || !plan->file_have || !plan->file_missing || !plan->file_link)
-		return iop_errf(err, -ENOMEM, "job %s: out of memory", job->name);
-	plan->offset = job->sizes.offset;
-	plan->offset_increment = job->sizes.offset_increment;
-	if ((job->sizes.size_pct || job->sizes.offset_pct || job->sizes.offset_increment_pct) && diskless)
-		return iop_errf(err, -EINVAL, "job %s: size, offset or offset_increment as a percentage needs files; ioengine=%s has none",
-				job->name, job->engine->name);
-	if (job->sizes.size_pct || job->sizes.offset_pct || job->sizes.offset_increment_pct) {
-		ret = plan_percentages(job, plan, &size, err);
-		if (ret)
-			return ret;
-	}
-	for (i = 0; !diskless && i < nr_paths; i++) {
+	for (i = 0; i < nr_paths; i++) {
 		ret = file_size(plan->paths[i], &fsize, &blk);
 		plan->file_missing[i] = ret == -ENOENT;
 		plan->file_link[i] = !lstat(plan->paths[i], &lst) && S_ISLNK(lst.st_mode);
@@ -214,44 +203,58 @@ static int plan_sizes(const struct job_spec *job, struct job_plan *plan,
 		plan->blockdev |= blk;
 		plan->file_have[i] = fsize;
 		if (!job->sizes.size && !job->sizes.size_pct && !job->sizes.offset_pct && !job->filesize_range[0] &&
-		    (size == 0 || fsize < size))
-			size = fsize > plan->offset ? (fsize - plan->offset) * plan->nr_files : 0;
+		    (*size == 0 || fsize < *size))
+			*size = fsize > plan->offset ? (fsize - plan->offset) * plan->nr_files : 0;
 	}
-	if (job->filesize_range[0]) {
-		/*
-		 * filesize= sets each file's size, the I/O going from offset= to its end; size= then
-		 * only caps the I/O (fio). Each worker moves its own files' bytes.
-		 */
-		if (!plan->shared) {
-			plan->worker_total = calloc(plan->nr_workers, sizeof(*plan->worker_total));
-			if (!plan->worker_total)
-				return iop_errf(err, -ENOMEM, "job %s: out of memory", job->name);
-		}
-		for (i = 0; i < nr_paths; i++) {
-			fsize = random_file_size(job, plan->unit, i);
-			if (fsize <= plan->offset)
-				return iop_errf(err, -EINVAL,
-						"job %s: offset=%llu is not below filesize %llu (fio: you need to specify valid offset=)",
-						job->name, (unsigned long long)plan->offset,
-						(unsigned long long)fsize);
-			plan->file_len[i] = fsize - plan->offset;
-			if (plan->file_len[i] < plan->max_bs)
-				return iop_errf(err, -EINVAL, "job %s: filesize %llu%s is smaller than bs=%u",
-						job->name, (unsigned long long)plan->file_len[i],
-						plan->offset ? " after offset=" : "", plan->max_bs);
-			if (plan->file_len[i] > plan->region)
-				plan->region = plan->file_len[i];
-			if (i < plan->nr_files)
-				total += plan->file_len[i];
-			if (plan->worker_total)
-				plan->worker_total[i / plan->nr_files] += plan->file_len[i];
-		}
-		plan->worker_bytes = job->sizes.size && job->sizes.size < total ? job->sizes.size : total;
-		for (i = 0; plan->worker_total && i < plan->nr_workers; i++)
-			if (job->sizes.size && job->sizes.size < plan->worker_total[i])
-				plan->worker_total[i] = job->sizes.size;
-		goto check;
+	return 0;
+}
+
+/*
+ * filesize= sets each file's size, the I/O going from offset= to its end; size= then only
+ * caps the I/O (fio). Each worker moves its own files' bytes.
+ */
+static int plan_filesize(const struct job_spec *job, struct job_plan *plan, struct iop_err *err)
+{
+	unsigned i, nr_paths = plan_nr_paths(plan);
+	uint64_t fsize, total = 0;
+
+	if (!plan->shared) {
+		plan->worker_total = calloc(plan->nr_workers, sizeof(*plan->worker_total));
+		if (!plan->worker_total)
+			return iop_errf(err, -ENOMEM, "job %s: out of memory", job->name);
 	}
+	for (i = 0; i < nr_paths; i++) {
+		fsize = random_file_size(job, plan->unit, i);
+		if (fsize <= plan->offset)
+			return iop_errf(err, -EINVAL,
+					"job %s: offset=%llu is not below filesize %llu (fio: you need to specify valid offset=)",
+					job->name, (unsigned long long)plan->offset,
+					(unsigned long long)fsize);
+		plan->file_len[i] = fsize - plan->offset;
+		if (plan->file_len[i] < plan->max_bs)
+			return iop_errf(err, -EINVAL, "job %s: filesize %llu%s is smaller than bs=%u",
+					job->name, (unsigned long long)plan->file_len[i],
+					plan->offset ? " after offset=" : "", plan->max_bs);
+		if (plan->file_len[i] > plan->region)
+			plan->region = plan->file_len[i];
+		if (i < plan->nr_files)
+			total += plan->file_len[i];
+		if (plan->worker_total)
+			plan->worker_total[i / plan->nr_files] += plan->file_len[i];
+	}
+	plan->worker_bytes = job->sizes.size && job->sizes.size < total ? job->sizes.size : total;
+	for (i = 0; plan->worker_total && i < plan->nr_workers; i++)
+		if (job->sizes.size && job->sizes.size < plan->worker_total[i])
+			plan->worker_total[i] = job->sizes.size;
+	return 0;
+}
+
+/* size= (or what the files hold, or the device's free space for fill_device) over the files. */
+static int plan_region(const struct job_spec *job, struct job_plan *plan, uint64_t size,
+		       bool diskless, struct iop_err *err)
+{
+	unsigned i, nr_paths = plan_nr_paths(plan);
+
 	if (!size && job->fill_device && !diskless && job_writes(job->rw))
 		size = fill_size(plan->paths[0]);
 	if (!size)
@@ -265,16 +268,47 @@ static int plan_sizes(const struct job_spec *job, struct job_plan *plan,
 	for (i = 0; i < nr_paths; i++)
 		plan->file_len[i] = plan->region;
 	plan->worker_bytes = plan->region * plan->nr_files;
-check:
-	ret = check_range(job, plan, err);
-	if (ret)
-		return ret;
-	for (i = 0; !diskless && i < nr_paths; i++) {
-		ret = check_target(job, plan, pol, plan->paths[i], -1, err);
+	return 0;
+}
+
+static int plan_sizes(const struct job_spec *job, struct job_plan *plan,
+		      const struct target_policy *pol, struct iop_err *err)
+{
+	uint64_t size = job->sizes.size;
+	unsigned i, nr_paths = plan_nr_paths(plan);
+	bool diskless = job->engine->flags & ENGINE_DISKLESS;
+	int ret;
+
+	plan->file_len = calloc(nr_paths, sizeof(*plan->file_len));
+	plan->file_have = calloc(nr_paths, sizeof(*plan->file_have));
+	plan->file_missing = calloc(nr_paths, sizeof(*plan->file_missing));
+	plan->file_link = calloc(nr_paths, sizeof(*plan->file_link));
+	if (!plan->file_len || !plan->file_have || !plan->file_missing || !plan->file_link)
+		return iop_errf(err, -ENOMEM, "job %s: out of memory", job->name);
+	plan->offset = job->sizes.offset;
+	plan->offset_increment = job->sizes.offset_increment;
+	if ((job->sizes.size_pct || job->sizes.offset_pct || job->sizes.offset_increment_pct) && diskless)
+		return iop_errf(err, -EINVAL, "job %s: size, offset or offset_increment as a percentage needs files; ioengine=%s has none",
+				job->name, job->engine->name);
+	if (job->sizes.size_pct || job->sizes.offset_pct || job->sizes.offset_increment_pct) {
+		ret = plan_percentages(job, plan, &size, err);
 		if (ret)
 			return ret;
 	}
-	return 0;
+	if (!diskless) {
+		ret = plan_existing(job, plan, pol, &size, err);
+		if (ret)
+			return ret;
+	}
+	if (job->filesize_range[0])
+		ret = plan_filesize(job, plan, err);
+	else
+		ret = plan_region(job, plan, size, diskless, err);
+	if (!ret)
+		ret = check_range(job, plan, err);
+	for (i = 0; !ret && !diskless && i < nr_paths; i++)
+		ret = check_target(job, plan, pol, plan->paths[i], -1, err);
+	return ret;
 }
 
 /*

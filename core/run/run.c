@@ -349,18 +349,16 @@ static void running_hold(struct group_job *gjs, unsigned n)
 	test_hold(var, "");
 }
 
-/* Start every worker of the phase together, wait for all, collect their results. */
-static int run_group(struct group_job *gjs, unsigned n, struct phase_sync *sync,
-		     struct run_results *out, struct iop_err *err)
+/*
+ * Before a group starts: each job not refused has its capabilities checked, its files laid
+ * out and its logs created; a failure refuses that job only (the group's result must survive).
+ * Returns the number of workers to start.
+ */
+static unsigned group_lay_out(struct group_job *gjs, unsigned n, struct phase_sync *sync,
+			      struct run_results *out)
 {
-	struct start_gate start;
-	sigset_t block, old_mask;
-	unsigned i, c, total = 0, started = 0;
-	uint64_t t0 = mono_ns(), origin;
-	int ret = 0;
+	unsigned i, total = 0;
 
-	run_hold();
-	phase_layout_turn(false);
 	for (i = 0; i < n; i++) {
 		struct iop_err e;
 
@@ -370,7 +368,6 @@ static int run_group(struct group_job *gjs, unsigned n, struct phase_sync *sync,
 			snprintf(gjs[i].why, sizeof(gjs[i].why), "%s", e.msg);
 		}
 		if (!gjs[i].refused) {
-			/* a failed layout fails that job only: the group's result must survive */
 			int lret = layout_job(&gjs[i].plan, &e);
 
 			if (!lret)
@@ -385,10 +382,14 @@ static int run_group(struct group_job *gjs, unsigned n, struct phase_sync *sync,
 		if (!gjs[i].refused)
 			total += gjs[i].plan.nr_workers;
 	}
-	phase_layout_turn(true);
-	run_hold();
-	ret = 0;
-	/* a job waits for a waitee of this phase that runs; an earlier or refused one has ended */
+	return total;
+}
+
+/* A job waits for a waitee of this phase that runs; an earlier or refused one has ended. */
+static void group_waitees(struct group_job *gjs, unsigned n)
+{
+	unsigned i, c;
+
 	for (i = 0; i < n; i++) {
 		const struct job_spec *job = gjs[i].plan.job;
 
@@ -397,6 +398,82 @@ static int run_group(struct group_job *gjs, unsigned n, struct phase_sync *sync,
 			if (!strcmp(gjs[c].plan.job->name, job->wait_for) && !gjs[c].refused)
 				gjs[i].waitee = &gjs[c];
 	}
+}
+
+/*
+ * The group's worker threads, each waiting at the start gate: *started counts those that
+ * exist. On a failure no more are started and a stop is requested of those that were.
+ */
+static int group_start(struct group_job *gjs, unsigned n, struct start_gate *start,
+		       unsigned *started, struct iop_err *err)
+{
+	unsigned i, c;
+
+	for (i = 0; i < n; i++) {
+		if (gjs[i].refused)
+			continue;
+		gjs[i].workers = calloc(gjs[i].plan.nr_workers, sizeof(struct worker));
+		if (!gjs[i].workers)
+			return iop_errf(err, -ENOMEM, "out of memory for workers");
+	}
+	for (i = 0; i < n; i++) {
+		for (c = 0; !gjs[i].refused && c < gjs[i].plan.nr_workers; c++) {
+			struct worker *w = &gjs[i].workers[c];
+
+			w->job = gjs[i].plan.job;
+			w->plan = &gjs[i].plan;
+			w->clone = c;
+			w->start = start;
+			w->gate = &gjs[i];
+			w->tsc = gjs[i].plan.tsc;
+			if (pthread_create(&w->tid, NULL,
+					   w->job->rw == RW_METADATA ? meta_main : worker_main, w)) {
+				/* start only those that exist, and stop them at once */
+				run_request_stop();
+				return iop_errf(err, -EAGAIN, "cannot start worker thread %u of job %s",
+						c, w->job->name);
+			}
+			(*started)++;
+		}
+	}
+	return 0;
+}
+
+/* After a group: flows left, files settled or removed, workers freed, jobs unbound. */
+static void group_release(struct group_job *gjs, unsigned n)
+{
+	unsigned i, c;
+
+	for (i = 0; i < n; i++) {
+		leave_flows(&gjs[i]);
+		if (!gjs[i].refused)
+			layout_settle(&gjs[i].plan, gjs[i].workers);
+		for (c = 0; gjs[i].workers && c < gjs[i].plan.nr_workers; c++)
+			worker_free(&gjs[i].workers[c]);
+		if (!gjs[i].refused)
+			unlink_job_files(&gjs[i].plan);
+		unbind_job(&gjs[i].plan);
+		free(gjs[i].workers);
+		gjs[i].workers = NULL;
+	}
+}
+
+/* Start every worker of the phase together, wait for all, collect their results. */
+static int run_group(struct group_job *gjs, unsigned n, struct phase_sync *sync,
+		     struct run_results *out, struct iop_err *err)
+{
+	struct start_gate start;
+	sigset_t block, old_mask;
+	unsigned i, c, total = 0, started = 0;
+	uint64_t t0 = mono_ns(), origin;
+	int ret = 0;
+
+	run_hold();
+	phase_layout_turn(false);
+	total = group_lay_out(gjs, n, sync, out);
+	phase_layout_turn(true);
+	run_hold();
+	group_waitees(gjs, n);
 	/*
 	 * Workers are born with SIGINT/SIGTERM/SIGHUP blocked: the handler runs on this thread,
 	 * and no worker's system call is cut short with EINTR (a failed I/O, not a stop).
@@ -408,38 +485,8 @@ static int run_group(struct group_job *gjs, unsigned n, struct phase_sync *sync,
 	pthread_sigmask(SIG_BLOCK, &block, &old_mask);
 	if (total) {
 		gate_init(&start, total);
-		for (i = 0; i < n; i++) {
-			if (gjs[i].refused)
-				continue;
-			gjs[i].workers = calloc(gjs[i].plan.nr_workers, sizeof(struct worker));
-			if (!gjs[i].workers) {
-				ret = iop_errf(err, -ENOMEM, "out of memory for workers");
-				goto out;
-			}
-		}
-		for (i = 0; i < n; i++) {
-			for (c = 0; !gjs[i].refused && c < gjs[i].plan.nr_workers; c++) {
-				struct worker *w = &gjs[i].workers[c];
-
-				w->job = gjs[i].plan.job;
-				w->plan = &gjs[i].plan;
-				w->clone = c;
-				w->start = &start;
-				w->gate = &gjs[i];
-				w->tsc = gjs[i].plan.tsc;
-				if (pthread_create(&w->tid, NULL,
-						   w->job->rw == RW_METADATA ? meta_main : worker_main, w)) {
-					ret = iop_errf(err, -EAGAIN, "cannot start worker thread %u of job %s",
-						       c, w->job->name);
-					/* start only those that exist, and stop them at once */
-					run_request_stop();
-					goto out;
-				}
-				started++;
-			}
-		}
+		ret = group_start(gjs, n, &start, &started, err);
 	}
-out:
 	pthread_sigmask(SIG_SETMASK, &old_mask, NULL);
 	if (total) {
 		gate_expect(&start, started);
@@ -478,44 +525,21 @@ out:
 	phase_spans(gjs, n, total, origin);
 	if (!ret)
 		ret = collect(out, gjs, n, mono_ns() - t0);
-	for (i = 0; i < n; i++) {
-		leave_flows(&gjs[i]);
-		if (!gjs[i].refused)
-			layout_settle(&gjs[i].plan, gjs[i].workers);
-		for (c = 0; gjs[i].workers && c < gjs[i].plan.nr_workers; c++)
-			worker_free(&gjs[i].workers[c]);
-		if (!gjs[i].refused)
-			unlink_job_files(&gjs[i].plan);
-		unbind_job(&gjs[i].plan);
-		free(gjs[i].workers);
-		gjs[i].workers = NULL;
-	}
+	group_release(gjs, n);
 	return ret;
 }
 
-int run_jobs(const struct job_list *jobs, struct run_results *out, struct iop_err *err)
+/*
+ * Every job planned before anything runs (files, sizes, clock, descriptors, space, the path's
+ * probe, disks, flows, zones), and the run's worker numbers; a refusal here stops the run
+ * before any I/O.
+ */
+static int plan_all(const struct job_list *jobs, struct group_job *gjs, struct run_results *out,
+		    struct flow_set *flows, struct zbd_set *zbds, struct iop_err *err)
 {
-	return run_jobs_progress(jobs, out, NULL, NULL, err);
-}
-
-int run_jobs_progress(const struct job_list *jobs, struct run_results *out, run_progress_fn fn,
-		      void *arg, struct iop_err *err)
-{
-	struct phase_sync sync = { .progress = fn, .progress_arg = arg };
-	struct machine_snap m0 = { 0 }, m1;
-	struct flow_set flows = { 0 };
-	struct zbd_set zbds = { 0 };
-	struct group_job *gjs;
-	struct timeval tv;
 	unsigned i, first;
 	int ret = 0;
 
-	memset(out, 0, sizeof(*out));
-	gettimeofday(&tv, NULL);
-	out->start_unix_ms = (uint64_t)tv.tv_sec * 1000 + (uint64_t)tv.tv_usec / 1000;
-	gjs = calloc(jobs->nr ? jobs->nr : 1, sizeof(*gjs));
-	if (!gjs)
-		return iop_errf(err, -ENOMEM, "out of memory");
 	for (i = 0; i < jobs->nr && !ret; i++) {
 		ret = plan_job(&jobs->jobs[i], &jobs->policy, &gjs[i].plan, err);
 		if (!ret)
@@ -557,9 +581,9 @@ int run_jobs_progress(const struct job_list *jobs, struct run_results *out, run_
 	if (!ret)
 		ret = plan_disks(jobs, gjs, out, err);
 	if (!ret)
-		ret = plan_flows(jobs, gjs, &flows, err);
+		ret = plan_flows(jobs, gjs, flows, err);
 	if (!ret)
-		ret = plan_zbd(jobs, gjs, &zbds, err);
+		ret = plan_zbd(jobs, gjs, zbds, err);
 	/* run-wide worker numbers (fio's thread numbers), for dedupe_global */
 	for (i = 0, first = 0; i < jobs->nr && !ret; i++) {
 		gjs[i].plan.first_worker = first;
@@ -567,6 +591,81 @@ int run_jobs_progress(const struct job_list *jobs, struct run_results *out, run_
 	}
 	for (i = 0; i < jobs->nr && !ret; i++)
 		gjs[i].plan.run_workers = first;
+	return ret;
+}
+
+/* The run's phases in turn (jobs of one phase run together), until one fails or a stop. */
+static int run_phases(const struct job_list *jobs, struct group_job *gjs, struct phase_sync *sync,
+		      struct run_results *out, struct iop_err *err)
+{
+	unsigned first;
+	int ret = 0;
+
+	for (first = 0; !ret && first < jobs->nr;) {
+		unsigned last = first;
+
+		while (last + 1 < jobs->nr && jobs->jobs[last + 1].phase == jobs->jobs[first].phase)
+			last++;
+		if (!phase_enter(&gjs[first], last - first + 1) || run_stop_requested()) {
+			out->interrupted = true;
+			break;
+		}
+		sync->phase = jobs->jobs[first].phase;
+		pthread_mutex_lock(&sync->lock);
+		sync->gjs = &gjs[first];
+		sync->nr_gjs = last - first + 1;
+		pthread_mutex_unlock(&sync->lock);
+		ret = run_group(&gjs[first], last - first + 1, sync, out, err);
+		pthread_mutex_lock(&sync->lock);
+		sync->gjs = NULL;
+		sync->nr_gjs = 0;
+		pthread_mutex_unlock(&sync->lock);
+		first = last + 1;
+	}
+	return ret;
+}
+
+/* What the plans hold. */
+static void plans_free(const struct job_list *jobs, struct group_job *gjs)
+{
+	unsigned i;
+
+	for (i = 0; i < jobs->nr; i++) {
+		paths_free(&gjs[i].plan.names);
+		free(gjs[i].plan.file_len);
+		free(gjs[i].plan.worker_total);
+		free(gjs[i].plan.file_have);
+		free(gjs[i].plan.file_missing);
+		free(gjs[i].plan.file_link);
+		free(gjs[i].plan.zbd);
+		unbind_job(&gjs[i].plan);
+	}
+}
+
+int run_jobs(const struct job_list *jobs, struct run_results *out, struct iop_err *err)
+{
+	return run_jobs_progress(jobs, out, NULL, NULL, err);
+}
+
+int run_jobs_progress(const struct job_list *jobs, struct run_results *out, run_progress_fn fn,
+		      void *arg, struct iop_err *err)
+{
+	struct phase_sync sync = { .progress = fn, .progress_arg = arg };
+	struct machine_snap m0 = { 0 }, m1;
+	struct flow_set flows = { 0 };
+	struct zbd_set zbds = { 0 };
+	struct group_job *gjs;
+	struct timeval tv;
+	unsigned i;
+	int ret = 0;
+
+	memset(out, 0, sizeof(*out));
+	gettimeofday(&tv, NULL);
+	out->start_unix_ms = (uint64_t)tv.tv_sec * 1000 + (uint64_t)tv.tv_usec / 1000;
+	gjs = calloc(jobs->nr ? jobs->nr : 1, sizeof(*gjs));
+	if (!gjs)
+		return iop_errf(err, -ENOMEM, "out of memory");
+	ret = plan_all(jobs, gjs, out, &flows, &zbds, err);
 	pthread_mutex_init(&sync.lock, NULL);
 	pthread_cond_init(&sync.cond, NULL);
 	sync.genesis_ns = mono_ns();
@@ -578,43 +677,15 @@ int run_jobs_progress(const struct job_list *jobs, struct run_results *out, run_
 	if (!ret && out->disks)
 		disk_set_start(out->disks);
 	machine_snap(&m0);
-	for (first = 0; !ret && first < jobs->nr;) {
-		unsigned last = first;
-
-		while (last + 1 < jobs->nr && jobs->jobs[last + 1].phase == jobs->jobs[first].phase)
-			last++;
-		if (!phase_enter(&gjs[first], last - first + 1) || run_stop_requested()) {
-			out->interrupted = true;
-			break;
-		}
-		sync.phase = jobs->jobs[first].phase;
-		pthread_mutex_lock(&sync.lock);
-		sync.gjs = &gjs[first];
-		sync.nr_gjs = last - first + 1;
-		pthread_mutex_unlock(&sync.lock);
-		ret = run_group(&gjs[first], last - first + 1, &sync, out, err);
-		pthread_mutex_lock(&sync.lock);
-		sync.gjs = NULL;
-		sync.nr_gjs = 0;
-		pthread_mutex_unlock(&sync.lock);
-		first = last + 1;
-	}
+	if (!ret)
+		ret = run_phases(jobs, gjs, &sync, out, err);
 	if (out->disks)
 		disk_set_end(out->disks);
 	machine_snap(&m1);
 	machine_span(&m0, &m1, &out->machine);
 	pthread_cond_destroy(&sync.cond);
 	pthread_mutex_destroy(&sync.lock);
-	for (i = 0; i < jobs->nr; i++) {
-		paths_free(&gjs[i].plan.names);
-		free(gjs[i].plan.file_len);
-		free(gjs[i].plan.worker_total);
-		free(gjs[i].plan.file_have);
-		free(gjs[i].plan.file_missing);
-		free(gjs[i].plan.file_link);
-		free(gjs[i].plan.zbd);
-		unbind_job(&gjs[i].plan);
-	}
+	plans_free(jobs, gjs);
 	flow_set_free(&flows);
 	zbd_set_free(&zbds);
 	free(gjs);
