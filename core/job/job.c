@@ -258,12 +258,21 @@ static int section_add(struct section *s, const char *text, const char *where, s
 	return 0;
 }
 
-/* Options that change how others parse come first, as fio's option priorities order them. */
-static bool early_option(const char *text)
+/*
+ * A section's options are applied in the order of fio's option priorities (its sort_options):
+ * those that change how others parse first (kb_base, ioengine), filename= and
+ * filename_format= last (after directory=, and after an nrfiles= of the same section, which the
+ * names then override), the others in the order written.
+ */
+static int option_prio(const char *text)
 {
 	size_t n = strcspn(text, "= \t");
 
-	return (n == 7 && !strncmp(text, "kb_base", 7)) || (n == 8 && !strncmp(text, "ioengine", 8));
+	if ((n == 7 && !strncmp(text, "kb_base", 7)) || (n == 8 && !strncmp(text, "ioengine", 8)))
+		return 1;
+	if ((n == 8 && !strncmp(text, "filename", 8)) || (n == 15 && !strncmp(text, "filename_format", 15)))
+		return -1;
+	return 0;
 }
 
 static int section_finish(struct job_parser *p, struct section *s, bool *stonewall,
@@ -289,9 +298,9 @@ static int section_finish(struct job_parser *p, struct section *s, bool *stonewa
 			*stonewall = false;
 		}
 	}
-	for (pass = 0; pass < 2 && !ret; pass++)
+	for (pass = 0; pass < 3 && !ret; pass++)
 		for (i = 0; i < s->nr && !ret; i++)
-			if (early_option(s->lines[i].text) == !pass)
+			if (option_prio(s->lines[i].text) == 1 - (int)pass)
 				ret = apply_line(p, job, s->lines[i].text, s->lines[i].where, err);
 out:
 	section_clear(s);

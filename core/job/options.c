@@ -363,6 +363,8 @@ int opt_apply_ctx(struct job_spec *job, const char *key, const char *val, const 
 		return iop_errf(err, ret, "%s: %s%s", where, msg,
 				ret == -ENOTSUP ? " (--ignore-unsupported makes this a warning)" : "");
 	}
+	if (!strcmp(o->name, "filename") || !strcmp(o->name, "nrfiles"))
+		job->nrfiles_last = o->name[0] == 'n';
 	record_kv(job, o->name, ctx && ctx->written ? ctx->written : val);
 	return 0;
 }

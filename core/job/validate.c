@@ -320,6 +320,38 @@ static void finish_verify_interval(struct job_spec *job)
 }
 
 /*
+ * nrfiles= with filename= (fio): the names are the job's files. An nrfiles= given after the
+ * last filename= (the [global] section's options come first) keeps only the first nrfiles
+ * names, all of them when there are fewer; one given before it is overridden by the names.
+ */
+static void finish_nrfiles_names(struct job_spec *job)
+{
+	unsigned nr = 0, len = 0;
+	char *s;
+
+	if (!job->filename[0])
+		return;
+	for (s = job->filename; job->nrfiles_last && *s; s++) {
+		if (*s == '\\' && s[1] == ':') {
+			s++;
+			len++;
+			continue;
+		}
+		if (*s != ':') {
+			len++;
+			continue;
+		}
+		nr += len > 0;	/* empty names (a::b) name no file */
+		len = 0;
+		if (nr == job->nrfiles) {
+			*s = '\0';
+			break;
+		}
+	}
+	job->nrfiles = 1;	/* the names say how many files there are */
+}
+
+/*
  * openfiles below nrfiles (core/run/openfiles.c): files opened as their turn comes and closed
  * when used up, as fio's get_next_file; what iopath does not do with it is refused.
  */
@@ -366,6 +398,7 @@ static int finish_mode(struct job_spec *job, struct iop_err *err)
 	if (job_gave(job, "files_per_dir") || job_gave(job, "dir_fanout"))
 		return iop_errf(err, -EINVAL,
 				"%s: files_per_dir and dir_fanout are rw=metadata options", job->origin);
+	finish_nrfiles_names(job);
 	if (job->nrfiles > FILES_MAX)
 		return iop_errf(err, -EINVAL,
 				"%s: nrfiles=%u: more than %u files per worker is not supported by iopath",
@@ -377,10 +410,6 @@ static int finish_mode(struct job_spec *job, struct iop_err *err)
 	ret = check_openfiles(job, err);
 	if (ret)
 		return ret;
-	if (job->nrfiles > 1 && job->filename[0])
-		return iop_errf(err, -EINVAL,
-				"%s: nrfiles= with filename=: name every file in filename= (a:b:c) instead",
-				job->origin);
 	if (job->verify.kind != VERIFY_NONE)
 		finish_verify_interval(job);
 	if (job->verify.backlog && job->verify.kind == VERIFY_NONE)

@@ -1,0 +1,131 @@
+/*
+ * Constructs met in real users' job files, each run by Debian's fio and by iopath side by side
+ * (skipped without fio): both given the same small job text in a scratch directory of their
+ * own, and what they did compared (the files laid out, the exit code).
+ */
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "harness.h"
+
+static void need_fio(void)
+{
+	if (access(FIO_BIN, X_OK))
+		cr_skip_test("fio is not installed (scripts/deps.sh installs it)");
+}
+
+TestSuite(fio_corpus, .init = need_fio, .fini = tmpdir_cleanup);
+
+/* Each tool (0 fio, 1 iopath) runs text as job.fio in a directory of its own, named in dir[]. */
+static void both_run(const char *text, char dir[2][320], int status[2])
+{
+	char cwd[512], path[400];
+	unsigned t;
+
+	cr_assert_not_null(getcwd(cwd, sizeof(cwd)));
+	for (t = 0; t < 2; t++) {
+		char *argv[] = { t ? "iopath" : "fio", "job.fio", NULL };
+		struct run_out r;
+		FILE *f;
+
+		snprintf(dir[t], 320, "%s", tmpdir_make());
+		snprintf(path, sizeof(path), "%s/job.fio", dir[t]);
+		f = fopen(path, "w");
+		cr_assert_not_null(f);
+		fputs(text, f);
+		cr_assert_eq(fclose(f), 0);
+		cr_assert_eq(chdir(dir[t]), 0);
+		r = t ? iopath_runv(argv) : prog_runv(FIO_BIN, argv);
+		cr_assert_eq(chdir(cwd), 0);
+		status[t] = r.status;
+		run_out_free(&r);
+	}
+}
+
+/* The size of dir/name, -1 when it is not there. */
+static long long size_of(const char *dir, const char *name)
+{
+	char path[400];
+	struct stat st;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	return stat(path, &st) ? -1 : (long long)st.st_size;
+}
+
+/* Both laid out a, b and c with these sizes (-1: not made). */
+static void files_are(const char *text, const long long want[3])
+{
+	static const char *const names[] = { "a", "b", "c" };
+	char dir[2][320];
+	int status[2];
+	unsigned t, k;
+
+	both_run(text, dir, status);
+	for (t = 0; t < 2; t++) {
+		cr_assert_eq(status[t], 0, "%s exits %d", t ? "iopath" : "fio", status[t]);
+		for (k = 0; k < 3; k++)
+			cr_expect_eq(size_of(dir[t], names[k]), want[k], "%s: file %s is %lld bytes, want %lld",
+				     t ? "iopath" : "fio", names[k], size_of(dir[t], names[k]), want[k]);
+	}
+}
+
+/* On the command line options apply in order: an nrfiles= after filename= keeps that many names. */
+Test(fio_corpus, nrfiles_after_filename_keeps_that_many_names)
+{
+	static const char *const names[] = { "a", "b", "c" };
+	static const char *const orders[][2] = { { "--filename=a:b:c", "--nrfiles=2" },
+						 { "--nrfiles=2", "--filename=a:b:c" },
+						 { "--filename=a", "--nrfiles=3" } };
+	static const long long want[][3] = { { 3 << 19, 3 << 19, -1 },
+					     { 1 << 20, 1 << 20, 1 << 20 },
+					     { 3 << 20, -1, -1 } };
+	char cwd[512];
+	unsigned o, t, k;
+
+	cr_assert_not_null(getcwd(cwd, sizeof(cwd)));
+	for (o = 0; o < 3; o++)
+		for (t = 0; t < 2; t++) {
+			char *argv[] = { t ? "iopath" : "fio", "--name=x", (char *)orders[o][0],
+					 (char *)orders[o][1], "--size=3m", "--bs=64k", "--rw=write",
+					 "--ioengine=psync", NULL };
+			const char *dir = tmpdir_make();
+			struct run_out r;
+
+			cr_assert_eq(chdir(dir), 0);
+			r = t ? iopath_runv(argv) : prog_runv(FIO_BIN, argv);
+			cr_assert_eq(chdir(cwd), 0);
+			cr_assert_eq(r.status, 0, "%s %s %s exits %d: %s", argv[0], argv[2], argv[3],
+				     r.status, r.err);
+			run_out_free(&r);
+			for (k = 0; k < 3; k++)
+				cr_expect_eq(size_of(dir, names[k]), want[o][k],
+					     "%s %s %s: file %s is %lld bytes, want %lld", argv[0], argv[2],
+					     argv[3], names[k], size_of(dir, names[k]), want[o][k]);
+		}
+}
+
+/* A real file's [global]: one name, nrfiles=3, filesize=: one file. */
+Test(fio_corpus, nrfiles_beyond_the_names_is_all_the_names)
+{
+	static const long long one[3] = { 1 << 20, -1, -1 };
+
+	files_are("[global]\nfilename=a\nfilesize=1m\nnrfiles=3\nbs=64k\nrw=write\nioengine=psync\n[x]\n",
+		  one);
+	files_are("[global]\nnrfiles=1\nsize=3m\nbs=64k\nrw=write\nioengine=psync\n[x]\nfilename=a:b:c\n",
+		  (const long long[3]){ 1 << 20, 1 << 20, 1 << 20 });
+}
+
+Test(fio_corpus, filename_is_applied_last_in_its_section)
+{
+	static const long long two[3] = { 3 << 19, 3 << 19, -1 }, three[3] = { 1 << 20, 1 << 20, 1 << 20 };
+
+	/* in one section fio applies filename= after the others: the names win over nrfiles= */
+	files_are("[x]\nfilename=a:b:c\nnrfiles=2\nsize=3m\nbs=64k\nrw=write\nioengine=psync\n", three);
+	files_are("[global]\nfilename=a:b:c\nnrfiles=2\nsize=3m\nbs=64k\nrw=write\nioengine=psync\n[x]\n",
+		  three);
+	/* the job's nrfiles= comes after the [global] names: it keeps two of them */
+	files_are("[global]\nfilename=a:b:c\nsize=3m\nbs=64k\nrw=write\nioengine=psync\n[x]\nnrfiles=2\n",
+		  two);
+}
