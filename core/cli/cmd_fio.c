@@ -704,6 +704,7 @@ int cmd_fio(int argc, char **argv)
 		return code;
 	}
 	p.ignore_unsupported = a.ignore_unsupported;
+	p.dryrun = a.parse_only;
 	p.sections = a.nr_sections ? a.sections : NULL;
 	p.nr_sections = a.nr_sections;
 	if (!ret)

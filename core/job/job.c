@@ -212,6 +212,7 @@ static int apply_line(struct job_parser *p, struct job_spec *job, const char *te
 	}
 	if (job == &p->global && !strcmp(key, "name"))
 		return 0;	/* a [global] section's name= names nothing */
+	job->dryrun = p->dryrun;
 	return opt_apply_ctx(job, key, val, where, &ctx, err);
 }
 

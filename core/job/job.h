@@ -32,6 +32,7 @@ struct job_parser {
 
 	/* Settings, filled by the caller before parsing. */
 	bool ignore_unsupported;	/* fio options iopath lacks: warn instead of refusing */
+	bool dryrun;			/* --parse-only: what depends on the machine is not checked */
 	const char *const *sections;	/* --section: only these job sections (NULL: all) */
 	unsigned nr_sections;
 	/*

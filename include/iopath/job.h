@@ -371,6 +371,7 @@ struct job_spec {
 	unsigned unit_base;		/* 0 or 8: bandwidths in bytes, 1: in bits (normal output) */
 	struct job_sizes sizes;		/* size=, offset=, io_size=, offset_increment= (N%, Nz) */
 	unsigned nrfiles;		/* files per worker (fio's nrfiles) */
+	bool dryrun;			/* parsed for --parse-only (set by the parser per option) */
 	bool nrfiles_last;		/* nrfiles= came after the last filename= (it keeps that many names) */
 	unsigned openfiles;		/* fio's openfiles (0: not given) */
 	uint64_t filesize;		/* rw=metadata: bytes in each small file */

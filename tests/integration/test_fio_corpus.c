@@ -18,15 +18,19 @@ static void need_fio(void)
 
 TestSuite(fio_corpus, .init = need_fio, .fini = tmpdir_cleanup);
 
-/* Each tool (0 fio, 1 iopath) runs text as job.fio in a directory of its own, named in dir[]. */
-static void both_run(const char *text, char dir[2][320], int status[2])
+/*
+ * Each tool (0 fio, 1 iopath) runs text as job.fio in a directory of its own, named in dir[],
+ * with opt (when not NULL) before it.
+ */
+static void both_run_opt(const char *text, const char *opt, char dir[2][320], int status[2])
 {
 	char cwd[512], path[400];
 	unsigned t;
 
 	cr_assert_not_null(getcwd(cwd, sizeof(cwd)));
 	for (t = 0; t < 2; t++) {
-		char *argv[] = { t ? "iopath" : "fio", "job.fio", NULL };
+		char *argv[] = { t ? "iopath" : "fio", (char *)(opt ? opt : "job.fio"),
+				 opt ? "job.fio" : NULL, NULL };
 		struct run_out r;
 		FILE *f;
 
@@ -42,6 +46,11 @@ static void both_run(const char *text, char dir[2][320], int status[2])
 		status[t] = r.status;
 		run_out_free(&r);
 	}
+}
+
+static void both_run(const char *text, char dir[2][320], int status[2])
+{
+	both_run_opt(text, NULL, dir, status);
 }
 
 /* The size of dir/name, -1 when it is not there. */
@@ -128,4 +137,28 @@ Test(fio_corpus, filename_is_applied_last_in_its_section)
 	/* the job's nrfiles= comes after the [global] names: it keeps two of them */
 	files_are("[global]\nfilename=a:b:c\nsize=3m\nbs=64k\nrw=write\nioengine=psync\n[x]\nnrfiles=2\n",
 		  two);
+}
+
+/*
+ * A CPU the machine lacks: --parse-only accepts it, as fio's dry run does (the set is checked
+ * when the job runs, where both fail: fio exits 1, iopath refuses with 2).
+ */
+Test(fio_corpus, parse_only_does_not_check_cpus_against_the_machine)
+{
+	char dir[2][320], text[128], opt[64];
+	int status[2];
+	long n = sysconf(_SC_NPROCESSORS_CONF);
+
+	cr_assert_gt(n, 0);
+	snprintf(text, sizeof(text), "[x]\ncpus_allowed=%ld\nsize=64k\nioengine=psync\n", n + 7);
+	both_run_opt(text, "--parse-only", dir, status);
+	cr_expect_eq(status[0], 0, "fio --parse-only exits %d", status[0]);
+	cr_expect_eq(status[1], 0, "iopath --parse-only exits %d", status[1]);
+	snprintf(opt, sizeof(opt), "--cpus_allowed=%ld", n + 7);
+	both_run_opt("[x]\nsize=64k\nioengine=psync\n", opt, dir, status);
+	cr_expect_eq(status[0], 1, "fio runs a job on CPU %ld: exit %d", n + 7, status[0]);
+	cr_expect_eq(status[1], 2, "iopath runs a job on CPU %ld: exit %d", n + 7, status[1]);
+	both_run(text, dir, status);
+	cr_expect_eq(status[0], 1, "fio runs a job on CPU %ld: exit %d", n + 7, status[0]);
+	cr_expect_eq(status[1], 2, "iopath runs a job on CPU %ld: exit %d", n + 7, status[1]);
 }
