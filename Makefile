@@ -15,13 +15,14 @@ CFLAGS_ALL := -std=gnu11 $(OPT) $(WARN) -pthread $(CFLAGS)
 CPPFLAGS_ALL := -Iinclude -Icore -Ibuild -D_GNU_SOURCE $(CPPFLAGS)
 LIBS := -luring -laio -ljansson -lblkid -lgsl -lgslcblas -lnuma -lcrypto -lxxhash -lsqlite3 -lz -lm -pthread
 
-# PG=1 (the default) builds the results database's PostgreSQL side (core/results/db_pg.c) with
-# libpq; PG=0 (make static: Debian has no static libpq dependencies) builds db_pg_none.c, which
+# PG=1 (the default) builds the results database's PostgreSQL side (core/results/db_pg.c), which
+# loads libpq (dlopen) when a postgresql:// database is first opened, so that no other run pays
+# for loading it and its libraries; PG=0 (make static: Debian has no static libpq dependencies) builds db_pg_none.c, which
 # refuses postgresql:// with the reason.
 PG ?= 1
 ifeq ($(PG),1)
 CPPFLAGS_ALL += $(shell pkg-config --cflags libpq 2>/dev/null)
-LIBS += -lpq
+LIBS += -ldl
 PG_SKIP := core/results/db_pg_none.c
 else
 PG_SKIP := core/results/db_pg.c
