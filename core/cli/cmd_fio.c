@@ -711,9 +711,20 @@ int cmd_fio(int argc, char **argv)
 		ret = parse_args(argc, argv, &a, &p, &err);
 	if (!ret)
 		ret = job_parser_finish(&p, &err);
-	/* as fio: --parse-only of global options alone (no job) parses them and succeeds */
-	if (!ret && !jobs.nr && !a.parse_only)
-		ret = iop_errf(&err, -EINVAL, "no jobs defined (give a job file or --name=NAME with options)");
+	/*
+	 * as fio: --parse-only of global options alone (no job) parses them and succeeds; run,
+	 * they are "No job(s) defined" on stderr, the usage on stdout and exit 1 (fio's
+	 * parse_options), which harnesses that append the job sections later meet
+	 */
+	if (!ret && !jobs.nr && !a.parse_only && !a.showcmd) {
+		fprintf(stderr, "iopath: No job(s) defined (global options alone: give a job section, "
+			"[NAME] in a job file or --name=NAME on the command line)\n\n");
+		usage(stdout);
+		print_warnings(&p);
+		job_parser_free(&p);
+		job_list_free(&jobs);
+		return EXIT_JOB_FAILED;
+	}
 	if (!ret && a.warnings_fatal && p.nr_warnings)
 		ret = iop_errf(&err, -EINVAL, "--warnings-fatal: %s", p.warnings[0]);
 	if (!ret && a.max_jobs)

@@ -90,12 +90,33 @@ static bool has_kv(const struct job_spec *j, const char *key)
 	return false;
 }
 
+/* Options as --KEY=VALUE words (--KEY for one given without a value), name= left out. */
+static void showcmd_options(FILE *f, const struct job_kv *kv, unsigned nr)
+{
+	char arg[600];
+	unsigned k;
+
+	for (k = 0; k < nr; k++) {
+		if (!strcmp(kv[k].key, "name"))
+			continue;
+		if (kv[k].val[0])
+			snprintf(arg, sizeof(arg), "--%s=%s", kv[k].key, kv[k].val);
+		else
+			snprintf(arg, sizeof(arg), "--%s", kv[k].key);
+		fputc(' ', f);
+		shell_word(f, arg);
+	}
+}
+
 void report_showcmd(FILE *f, const struct job_list *jobs)
 {
 	char arg[600];
-	unsigned i, k;
+	unsigned i;
 
 	fputs("iopath", f);
+	/* global options alone (no job section): those, as fio's --showcmd prints them */
+	if (!jobs->nr)
+		showcmd_options(f, jobs->global_kv, jobs->nr_global_kv);
 	for (i = 0; i < jobs->nr; i++) {
 		const struct job_spec *j = &jobs->jobs[i];
 
@@ -105,16 +126,7 @@ void report_showcmd(FILE *f, const struct job_list *jobs)
 		/* a stonewall a later job file implies is nowhere among the options */
 		if (j->stonewall && !has_kv(j, "stonewall"))
 			fputs(" --stonewall", f);
-		for (k = 0; k < j->nr_kv; k++) {
-			if (!strcmp(j->kv[k].key, "name"))
-				continue;
-			if (j->kv[k].val[0])
-				snprintf(arg, sizeof(arg), "--%s=%s", j->kv[k].key, j->kv[k].val);
-			else
-				snprintf(arg, sizeof(arg), "--%s", j->kv[k].key);
-			fputc(' ', f);
-			shell_word(f, arg);
-		}
+		showcmd_options(f, j->kv, j->nr_kv);
 	}
 	fputc('\n', f);
 }

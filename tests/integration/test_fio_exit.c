@@ -94,3 +94,43 @@ Test(fio_exit, capped_below_the_shells_codes_and_bad_input_stays_2)
 	cr_expect_eq(r.status, 2, "bad input: exit %d: %s", r.status, r.err);
 	run_out_free(&r);
 }
+
+/*
+ * A job file with only [global] (a harness appends the job sections later): run, both tools
+ * say "No job(s) defined" on stderr, print their usage on stdout and exit 1; --parse-only
+ * takes it (exit 0), and --showcmd prints the global options as a command line.
+ */
+Test(fio_exit, global_options_alone_are_no_job_as_fio, .init = need_fio)
+{
+	const char *d = tmpdir_make();
+	char *job = tmp_str("%s/g.fio", d), *cmd;
+	struct run_out r;
+	unsigned t, m;
+	FILE *f = fopen(job, "w");
+
+	cr_assert_not_null(f);
+	fputs("[global]\nioengine=psync\nbs=8k\n", f);
+	cr_assert_eq(fclose(f), 0);
+	for (t = 0; t < 2; t++) {
+		const char *tool = t ? "iopath" : "fio";
+		char *modes[3][3] = { { job }, { "--parse-only", job }, { "--showcmd", job } };
+
+		for (m = 0; m < 3; m++) {
+			char *argv[4] = { (char *)tool, modes[m][0], modes[m][1], NULL };
+
+			r = t ? iopath_runv(argv) : prog_runv(FIO_BIN, argv);
+			cr_expect_eq(r.status, m ? 0 : 1, "%s %s: exit %d: %s", tool, argv[1], r.status,
+				     r.err);
+			if (!m) {
+				cr_expect_not_null(strstr(r.err, "No job(s) defined"), "%s: %s", tool, r.err);
+				cr_expect_not_null(strstr(r.out, "--parse-only"), "%s prints no usage: %s",
+						   tool, r.out);
+			}
+			if (m == 2) {
+				cmd = tmp_str("%s --ioengine=psync --bs=8k", tool);
+				cr_expect_not_null(strstr(r.out, cmd), "%s --showcmd: %s", tool, r.out);
+			}
+			run_out_free(&r);
+		}
+	}
+}
