@@ -134,12 +134,46 @@ static int plan_percentages(const struct job_spec *job, struct job_plan *plan, u
 		plan->offset = plan->offset / plan->unit * plan->unit;
 	}
 	room = smallest > plan->offset ? smallest - plan->offset : 0;
-	if (job->sizes.size_pct) {
-		fsize = smallest / 100 * job->sizes.size_pct + smallest % 100 * job->sizes.size_pct / 100;
-		*size = (fsize < room ? fsize : room) * plan->nr_files;
-	} else if (!job->sizes.size) {
+	if (!job->sizes.size && !job->sizes.size_pct)
 		*size = room * plan->nr_files;
+	return 0;
+}
+
+/*
+ * size=N%: each file its own share, as fio's setup_files gives it: N% of what the file holds,
+ * no more than it holds past offset=, aligned down to the smallest block size; a worker
+ * moves the sum over its files.
+ */
+static int plan_size_pct(const struct job_spec *job, struct job_plan *plan, struct iop_err *err)
+{
+	unsigned i, nr_paths = plan_nr_paths(plan), pct = job->sizes.size_pct;
+	uint64_t have, len, share, total = 0;
+
+	if (!plan->shared) {
+		plan->worker_total = calloc(plan->nr_workers, sizeof(*plan->worker_total));
+		if (!plan->worker_total)
+			return iop_errf(err, -ENOMEM, "job %s: out of memory", job->name);
 	}
+	for (i = 0; i < nr_paths; i++) {
+		have = plan->file_have[i];
+		len = have > plan->offset ? have - plan->offset : 0;
+		share = have / 100 * pct + have % 100 * pct / 100;
+		len = (share < len ? share : len) / plan->unit * plan->unit;
+		if (len < plan->max_bs)
+			return iop_errf(err, -EINVAL,
+					"job %s: size=%u%% of %s (%llu bytes%s) is %llu bytes, smaller than bs=%u",
+					job->name, pct, plan->paths[i], (unsigned long long)have,
+					plan->offset ? ", from offset=" : "", (unsigned long long)len,
+					plan->max_bs);
+		plan->file_len[i] = len;
+		if (len > plan->region)
+			plan->region = len;
+		if (i < plan->nr_files)
+			total += len;
+		if (plan->worker_total)
+			plan->worker_total[i / plan->nr_files] += len;
+	}
+	plan->worker_bytes = total;
 	return 0;
 }
 
@@ -302,6 +336,8 @@ static int plan_sizes(const struct job_spec *job, struct job_plan *plan,
 	}
 	if (job->filesize_range[0])
 		ret = plan_filesize(job, plan, err);
+	else if (job->sizes.size_pct)
+		ret = plan_size_pct(job, plan, err);
 	else
 		ret = plan_region(job, plan, size, diskless, err);
 	if (!ret)

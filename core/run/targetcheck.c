@@ -172,6 +172,22 @@ static int check_atomic_path(const struct job_spec *job, const struct job_plan *
 }
 
 /*
+ * The region the job uses in path: its own where the files' regions differ (size=N% of each
+ * file), else the plan's one region.
+ */
+static uint64_t path_region(const struct job_plan *plan, const char *path)
+{
+	unsigned i, n = plan_nr_paths(plan);
+
+	if (!plan->file_len || !plan->job->sizes.size_pct)
+		return plan->region;
+	for (i = 0; i < n; i++)
+		if (plan->paths[i] == path || !strcmp(plan->paths[i], path))
+			return plan->file_len[i];
+	return plan->region;
+}
+
+/*
  * Refuse, before anything is written, what a job must not or cannot do to one of its
  * files: write (or extend, laying it out) a file iopath did not create, write a block
  * device that holds data, open what it cannot open, misalign direct I/O.
@@ -182,7 +198,7 @@ int check_target(const struct job_spec *job, const struct job_plan *plan,
 {
 	bool writes = job_changes_files(job), blk;
 	bool creates = job->engine->flags & ENGINE_NO_LAYOUT;
-	uint64_t need = worker_start(plan, plan->nr_workers - 1) + plan->region, size;
+	uint64_t need = worker_start(plan, plan->nr_workers - 1) + path_region(plan, path), size;
 	int ret = fd >= 0 ? file_size_fd(fd, &size, &blk) : file_size(path, &size, &blk);
 
 	/* filecreate opens its files read-write and leaves an existing one as it is */

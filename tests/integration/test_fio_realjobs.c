@@ -49,9 +49,12 @@ static int truncate_new(const char *path, off_t len)
 /* strace -y: each descriptor with its path, for side_run_traced's logs. */
 static bool side_trace_paths;
 
-/* A file of side_prefile_len zero bytes that side_run puts in each scratch directory first. */
-static const char *side_prefile;
-static off_t side_prefile_len;
+/*
+ * A file of side_prefile_len zero bytes that side_run puts in each scratch directory first,
+ * and a second one (side_prefile2) where a job needs files of two sizes.
+ */
+static const char *side_prefile, *side_prefile2;
+static off_t side_prefile_len, side_prefile2_len;
 
 static void side_run_traced(struct side *s, const char *text, const char *const *extra,
 			    const char *trace)
@@ -76,6 +79,10 @@ static void side_run_traced(struct side *s, const char *text, const char *const 
 		if (side_prefile) {
 			snprintf(path, sizeof(path), "%s/%s", s->dir[t], side_prefile);
 			cr_assert_eq(truncate_new(path, side_prefile_len), 0, "%s", path);
+		}
+		if (side_prefile2) {
+			snprintf(path, sizeof(path), "%s/%s", s->dir[t], side_prefile2);
+			cr_assert_eq(truncate_new(path, side_prefile2_len), 0, "%s", path);
 		}
 		n = 0;
 		if (trace) {
@@ -935,6 +942,48 @@ Test(fio_realjobs, size_percent_doubled_is_a_percentage)
 		cr_expect_eq(json_integer_value(json_object_get(r, "io_bytes")), 4 << 20,
 			     "%s: %lld bytes read", t ? "iopath" : "fio",
 			     json_integer_value(json_object_get(r, "io_bytes")));
+		json_decref(root);
+	}
+	side_free(&s);
+}
+
+/*
+ * size=N% of files of different sizes: each file its own share (N% of it, no more than it
+ * holds past offset=, aligned down to the block size), as fio's setup_files gives it; iopath
+ * took the smallest file's share for every file.
+ */
+Test(fio_realjobs, size_percent_is_each_files_own_share)
+{
+	static const char text[] =
+		"[global]\nioengine=psync\nbs=4k\nfilename=f1:f2\n"
+		"[third]\nrw=read\nsize=33%%\n"
+		"[most]\nstonewall\nrw=randread\nsize=95%%\noffset=1m\n"
+		"[half]\nstonewall\nrw=read\nbs=64k\nsize=50%%\nnumjobs=2\n";
+	static const char *const extra[] = { "--output-format=json", NULL };
+	/* 33% of 10000000 and of 7000000 bytes; 95% of each but past 1 MiB; half of each */
+	static const long long want[] = { 3297280 + 2306048, (9998336 - 1048576) + (6995968 - 1048576),
+					  5000000 / 65536 * 65536 + 3500000 / 65536 * 65536 };
+	struct side s;
+	unsigned t, k;
+
+	side_prefile = "f1";
+	side_prefile_len = 10000000;
+	side_prefile2 = "f2";
+	side_prefile2_len = 7000000;
+	side_run_ok(&s, text, extra, NULL);
+	side_prefile = side_prefile2 = NULL;
+	for (t = 0; t < 2; t++) {
+		json_t *root = side_json(&s, t), *jobs = json_object_get(root, "jobs");
+
+		cr_assert_eq(json_array_size(jobs), 4, "%s: %zu jobs", t ? "iopath" : "fio",
+			     json_array_size(jobs));
+		for (k = 0; k < 4; k++) {
+			json_t *r = json_object_get(json_array_get(jobs, k), "read");
+			long long got = json_integer_value(json_object_get(r, "io_bytes"));
+
+			cr_expect_eq(got, want[k < 3 ? k : 2], "%s: job %u read %lld bytes, want %lld",
+				     t ? "iopath" : "fio", k, got, want[k < 3 ? k : 2]);
+		}
 		json_decref(root);
 	}
 	side_free(&s);
