@@ -679,6 +679,21 @@ static bool answered_alone(const struct fio_args *a, int *code)
 	return false;
 }
 
+/*
+ * Global options alone, run: fio's "No job(s) defined" on stderr, the usage on stdout and
+ * exit 1 (its parse_options), which harnesses that append the job sections later meet.
+ */
+static int no_jobs(struct job_parser *p, struct job_list *jobs)
+{
+	fprintf(stderr, "iopath: No job(s) defined (global options alone: give a job section, "
+		"[NAME] in a job file or --name=NAME on the command line)\n\n");
+	usage(stdout);
+	print_warnings(p);
+	job_parser_free(p);
+	job_list_free(jobs);
+	return EXIT_JOB_FAILED;
+}
+
 int cmd_fio(int argc, char **argv)
 {
 	struct fio_args a = { .out = { .formats = OUT_NORMAL } };
@@ -711,20 +726,9 @@ int cmd_fio(int argc, char **argv)
 		ret = parse_args(argc, argv, &a, &p, &err);
 	if (!ret)
 		ret = job_parser_finish(&p, &err);
-	/*
-	 * as fio: --parse-only of global options alone (no job) parses them and succeeds; run,
-	 * they are "No job(s) defined" on stderr, the usage on stdout and exit 1 (fio's
-	 * parse_options), which harnesses that append the job sections later meet
-	 */
-	if (!ret && !jobs.nr && !a.parse_only && !a.showcmd) {
-		fprintf(stderr, "iopath: No job(s) defined (global options alone: give a job section, "
-			"[NAME] in a job file or --name=NAME on the command line)\n\n");
-		usage(stdout);
-		print_warnings(&p);
-		job_parser_free(&p);
-		job_list_free(&jobs);
-		return EXIT_JOB_FAILED;
-	}
+	/* as fio: --parse-only (or --showcmd) of global options alone (no job) succeeds */
+	if (!ret && !jobs.nr && !a.parse_only && !a.showcmd)
+		return no_jobs(&p, &jobs);
 	if (!ret && a.warnings_fatal && p.nr_warnings)
 		ret = iop_errf(&err, -EINVAL, "--warnings-fatal: %s", p.warnings[0]);
 	if (!ret && a.max_jobs)
