@@ -265,6 +265,7 @@ int fleet_blob_unpack(const void *data, size_t len, struct fleet_rank *out)
 		memcpy(r, p, sizeof(struct job_result));
 		p += sizeof(struct job_result);
 		r->spec = &out->specs[i];
+		r->opts_spec = NULL;	/* the rank's pointer: its options are spec's here */
 		r->meta = NULL;
 		r->ss = NULL;
 		r->prios = NULL;

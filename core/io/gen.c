@@ -163,6 +163,61 @@ void offrand_init(struct offrand *o, unsigned kind, uint64_t nblocks, uint64_t s
 		;
 }
 
+/*
+ * fio's LFSR (lib/lfsr.c) steps its register as an XNOR one: shifted right with the top bit
+ * set, the taps flipped when the bit shifted out was 0; all ones is the state it never
+ * reaches. Its taps are those of lfsr_masks but for 32 bits (fio: 32, 31, 29, 1).
+ */
+static inline uint64_t fio_lfsr_step(uint64_t v, uint64_t top, uint64_t mask)
+{
+	return ((v >> 1) | top) ^ ((v & 1) ? 0 : mask);
+}
+
+bool offrand_lfsr_fio(struct offrand *o, uint64_t nblocks, uint64_t seed)
+{
+	unsigned bits = 3;
+	uint64_t all;
+
+	while (bits < 63 && (1ull << bits) <= nblocks)
+		bits++;
+	all = (1ull << bits) - 1;
+	if ((seed & all) == all || (1ull << bits) <= nblocks)
+		return false;
+	o->kind = RAND_GEN_LFSR;
+	o->lfsr_fio = true;
+	o->lfsr_top = 1ull << (bits - 1);
+	o->lfsr_mask = bits == 32 ? 0xd0000001ull : lfsr_masks[bits];
+	o->lfsr_first = o->lfsr = seed & all;
+	o->lfsr_left = nblocks;
+	o->lfsr_twice = true;
+	return true;
+}
+
+/* fio's lfsr_reset: the pass starts from the seed again (its next value one step on). */
+static inline void fio_lfsr_restart(struct offrand *o, uint64_t nblocks)
+{
+	o->lfsr = o->lfsr_first;
+	o->lfsr_left = nblocks;
+	o->lfsr_twice = false;
+}
+
+/* fio's lfsr_next: the register stepped until its value is a block (below nblocks). */
+static inline __attribute__((always_inline)) uint64_t fio_lfsr_next(struct offrand *o,
+								    uint64_t nblocks)
+{
+	unsigned steps;
+
+	if (!o->lfsr_left)
+		fio_lfsr_restart(o, nblocks);
+	o->lfsr_left--;
+	do {
+		for (steps = o->lfsr_twice ? 2 : 1; steps; steps--)
+			o->lfsr = fio_lfsr_step(o->lfsr, o->lfsr_top, o->lfsr_mask);
+		o->lfsr_twice = false;
+	} while (o->lfsr >= nblocks);
+	return o->lfsr;
+}
+
 /* --debug=random: each value a Tausworthe generator gives for an offset, as fio prints it */
 static void __attribute__((noinline, cold)) trace_draw(uint64_t r)
 {
@@ -190,6 +245,8 @@ static inline __attribute__((always_inline)) uint64_t draw_block(struct offrand 
 		return 0;
 	switch (o->kind) {
 	case RAND_GEN_LFSR:
+		if (o->lfsr_fio)
+			return fio_lfsr_next(o, nblocks);
 		/* states 1..2^bits-1 once per period; state - 1 is the block, past the end skipped */
 		do {
 			v = o->lfsr - 1;
@@ -370,6 +427,9 @@ void __attribute__((noinline, cold)) gen_pass_invalidate(const struct file_gen *
 void gen_new_pass(struct file_gen *g)
 {
 	gen_rewind(g);
+	/* fio's fio_file_reset: its LFSR starts from the seed again */
+	if (g->rand.lfsr_fio)
+		fio_lfsr_restart(&g->rand, g->nblocks);
 	if (g->inval)
 		gen_pass_invalidate(g);
 }

@@ -117,6 +117,10 @@ struct offrand {
 	uint32_t t32[3];
 	uint64_t t64[5];
 	uint64_t lfsr, lfsr_mask, lfsr_first, lfsr_spin;
+	/* fio's own LFSR stream (offrand_lfsr_fio): its top bit, the values left in this pass,
+	 * whether the next value takes two steps (the first of all does) */
+	uint64_t lfsr_top, lfsr_left;
+	bool lfsr_fio, lfsr_twice;
 };
 
 /*
@@ -156,6 +160,14 @@ struct file_gen {
 /* The generator alone (for tests): seeded as gen_init seeds it, and its next block. */
 void offrand_init(struct offrand *o, unsigned kind, uint64_t nblocks, uint64_t seed);
 uint64_t offrand_block(struct offrand *o, uint64_t nblocks);
+
+/*
+ * random_generator=lfsr as fio 3.33 runs it: its register over the fewest bits (at least 3)
+ * whose power of two is above nblocks, started from seed (fio's FIO_RAND_BLOCK_OFF seed),
+ * nblocks values a pass and then from seed again, so that offsets are fio's. False (o as
+ * it was) where fio cannot start from seed (its bits all ones: fio fails the job).
+ */
+bool offrand_lfsr_fio(struct offrand *o, uint64_t nblocks, uint64_t seed);
 
 /*
  * Set up g for a region of region bytes in blocks of unit; randommap: every block once per

@@ -189,7 +189,7 @@ static int set_typed(struct job_spec *job, const struct opt_def *o, const char *
 	return -EINVAL;
 }
 
-static void record_kv(struct job_spec *job, const char *key, const char *val)
+static void record_kv_as(struct job_spec *job, const char *key, const char *val, bool bare)
 {
 	struct job_kv *kv;
 	unsigned i;
@@ -203,8 +203,14 @@ static void record_kv(struct job_spec *job, const char *key, const char *val)
 	snprintf(kv->key, sizeof(kv->key), "%s", key);
 	snprintf(kv->val, sizeof(kv->val), "%s", val ? val : "");
 	kv->own = true;
+	kv->bare = bare;
 	if (i == job->nr_kv)
 		job->nr_kv++;
+}
+
+static void record_kv(struct job_spec *job, const char *key, const char *val)
+{
+	record_kv_as(job, key, val, false);
 }
 
 static int store_engine_kv(struct job_spec *job, const char *key, const char *val,
@@ -312,6 +318,7 @@ int opt_apply_ctx(struct job_spec *job, const char *key, const char *val, const 
 		  const struct opt_ctx *ctx, struct iop_err *err)
 {
 	const struct opt_def *o = opt_find(key);
+	bool bare = false;
 	char hint[160];
 	int ret;
 
@@ -334,7 +341,7 @@ int opt_apply_ctx(struct job_spec *job, const char *key, const char *val, const 
 		ret = o->fn(job, o, NULL, err);
 		if (ret)
 			return ret;
-		record_kv(job, o->name, "");
+		record_kv_as(job, o->name, "", true);
 		return 0;
 	}
 	if (!val) {
@@ -342,6 +349,7 @@ int opt_apply_ctx(struct job_spec *job, const char *key, const char *val, const 
 			return iop_errf(err, -EINVAL, "%s: option '%s' needs a value (%s=...)", where,
 					o->name, o->name);
 		val = "1";
+		bare = true;
 	}
 	ret = set_typed(job, o, val, err);
 	if (ret == -EINVAL)
@@ -365,7 +373,7 @@ int opt_apply_ctx(struct job_spec *job, const char *key, const char *val, const 
 	}
 	if (!strcmp(o->name, "filename") || !strcmp(o->name, "nrfiles"))
 		job->nrfiles_last = o->name[0] == 'n';
-	record_kv(job, o->name, ctx && ctx->written ? ctx->written : val);
+	record_kv_as(job, o->name, ctx && ctx->written ? ctx->written : val, bare);
 	return 0;
 }
 

@@ -304,7 +304,8 @@ static json_t *options_json(const struct job_kv *kv, unsigned nr, bool own)
 	unsigned i;
 
 	for (i = 0; i < nr; i++) {
-		if (own && !kv[i].own)
+		/* fio's JSON lists the options given a value, not those given bare (thread) */
+		if ((own && !kv[i].own) || kv[i].bare)
 			continue;
 		if (!o)
 			o = json_object();
@@ -517,7 +518,9 @@ static json_t *job_json(const struct run_results *rr, const struct job_result *r
 	set(o, "error", json_integer(r->error ? r->error : r->total_err ? r->first_error : 0));
 	set(o, "eta", json_integer(0));
 	set(o, "elapsed", json_integer((json_int_t)(r->elapsed_ns / 1000000000ull)));
-	opts = options_json(r->spec->kv, r->spec->nr_kv, true);
+	/* fio: a merged report's options are the last job's of its group (group_reporting) */
+	opts = r->opts_spec ? options_json(r->opts_spec->kv, r->opts_spec->nr_kv, true) :
+			      options_json(r->spec->kv, r->spec->nr_kv, true);
 	if (opts)
 		set(o, "job options", opts);
 	for (d = 0; r->spec->unified_rw != UNIFIED_MIXED && d < 3; d++)

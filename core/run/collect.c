@@ -472,6 +472,7 @@ int collect(struct run_results *out, struct group_job *gjs, unsigned n, uint64_t
 				nw = 0;
 			}
 			result_add_worker(&out->res[cur], &gjs[i].workers[c]);
+			out->res[cur].opts_spec = job;
 			ws[nw++] = &gjs[i].workers[c];
 			last_group = job->groupid;
 			if (gjs[i].workers[c].interrupted)

@@ -170,7 +170,8 @@ static uint32_t fio_dir_units(const struct job_spec *job)
  * fio_dir_units' offsets come from fio's own stream, so that the job ends where fio's does:
  * its random_state, seeded FIO_RANDSEED x thread number with randrepeat (fio's default, a
  * randseed given or not), else from randseed as its other streams (FIO_RAND_BLOCK_OFF). One file (fio's stream is the
- * job's, not a file's), the 32-bit generator; randrepeat=0 keeps iopath's fresh seed.
+ * job's, not a file's), the 32-bit generator; randrepeat=0 keeps iopath's fresh seed. The
+ * same seed starts fio's LFSR of each file (random_generator=lfsr).
  */
 /*
  * Random jobs whose block sizes vary (bsrange, bssplit), with one smallest size for every
@@ -195,12 +196,19 @@ static void fio_block_seed(struct worker *w)
 	unsigned tn = worker_thread_number(w->plan, w->clone);
 	struct frand32 r;
 	uint64_t seed;
+	unsigned i;
 
-	if ((!w->fio_units && !fio_sized_offsets(job)) || w->nr_files != 1 ||
-	    job->rand_gen != RAND_GEN_TAUSWORTHE || !job_rand_repeatable(job))
+	if (!job_rand_repeatable(job))
 		return;
 	seed = job->randrepeat ? 0xb1899bedull * tn :
 	       fio_stream_seed(job->randseed_set ? job->randseed : 0x89, tn, 6);
+	/* random_generator=lfsr: fio's, each file's from the job's seed (fio's init_random_map) */
+	for (i = 0; job->rand_gen == RAND_GEN_LFSR && job_rw_random(job->rw) && !job->sprandom &&
+		    i < w->nr_files; i++)
+		offrand_lfsr_fio(&w->gens[i].rand, w->gens[i].nblocks, seed);
+	if ((!w->fio_units && !fio_sized_offsets(job)) || w->nr_files != 1 ||
+	    job->rand_gen != RAND_GEN_TAUSWORTHE)
+		return;
 	frand32_seed(&r, (uint32_t)seed);
 	memcpy(w->gens[0].rand.t32, r.s, sizeof(r.s));
 }

@@ -180,6 +180,7 @@ struct job_kv {
 	char key[64];
 	char val[256];
 	bool own;		/* given in the job's own section (not inherited from [global]) */
+	bool bare;		/* given without a value (fio's JSON leaves such options out) */
 };
 
 /*

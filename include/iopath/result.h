@@ -126,6 +126,7 @@ struct ss_result {
 /* The result of one reported unit: one worker, or a job's workers merged (group_reporting). */
 struct job_result {
 	const struct job_spec *spec;
+	const struct job_spec *opts_spec;	/* the last job merged in (fio reports its options); NULL: spec */
 	unsigned clone;			/* first worker number in this result */
 	unsigned nr_workers;
 	int error;			/* positive errno, fio's "error" field; 0 when none */

@@ -288,6 +288,130 @@ Test(fio_realjobs, global_and_job_options_as_fio_writes_them)
 }
 
 /*
+ * Options given without a value (thread, group_reporting, new_group) are not among fio's
+ * "global options" or "job options"; a report that group_reporting merges holds the options
+ * of the last job merged into it (fio's opt_lists), not the first's.
+ */
+Test(fio_realjobs, bare_options_and_a_groups_last_job_as_fio_lists_them)
+{
+	static const char text[] =
+		"[global]\nioengine=null\nsize=64k\nthread\ngroup_reporting\nbs=4k\n"
+		"[a]\nrw=write\n[b]\niodepth=2\nnorandommap\n[c]\nnew_group\nrw=read\n";
+	static const char *const extra[] = { "--output-format=json", NULL };
+	json_t *root[2], *jobs[2];
+	struct side s;
+	size_t k;
+	unsigned t;
+
+	side_run_ok(&s, text, extra, NULL);
+	for (t = 0; t < 2; t++) {
+		root[t] = side_json(&s, t);
+		jobs[t] = json_object_get(root[t], "jobs");
+	}
+	cr_expect(json_equal(json_object_get(root[1], "global options"),
+			     json_object_get(root[0], "global options")),
+		  "global options: fio %s, iopath %s",
+		  json_dumps(json_object_get(root[0], "global options"), JSON_COMPACT),
+		  json_dumps(json_object_get(root[1], "global options"), JSON_COMPACT));
+	cr_assert_eq(json_array_size(jobs[1]), json_array_size(jobs[0]), "fio %zu reports, iopath %zu",
+		     json_array_size(jobs[0]), json_array_size(jobs[1]));
+	cr_assert_eq(json_array_size(jobs[0]), 2, "fio: %zu reports", json_array_size(jobs[0]));
+	for (k = 0; k < 2; k++) {
+		json_t *f = json_object_get(json_array_get(jobs[0], k), "job options");
+		json_t *i = json_object_get(json_array_get(jobs[1], k), "job options");
+
+		cr_expect((!f && !i) || (f && i && json_equal(f, i)),
+			  "report %zu's options: fio %s, iopath %s", k,
+			  f ? json_dumps(f, JSON_COMPACT) : "none", i ? json_dumps(i, JSON_COMPACT) : "none");
+	}
+	json_decref(root[0]);
+	json_decref(root[1]);
+	side_free(&s);
+}
+
+/*
+ * The offsets of tool t's queued I/Os (fio's --debug=io "queue:" lines), each worker's in
+ * the order queued, the workers' lists sorted, one offset a line.
+ */
+static char *queued_offsets(const struct side *s, unsigned t)
+{
+	char tid[8][32] = { { 0 } }, *each[8] = { NULL }, *all, *line, *save, *text;
+	size_t len[8] = { 0 }, total = 1;
+	unsigned n = 0, k, m;
+
+	text = strdup(s->out[t].out);
+	cr_assert_not_null(text);
+	for (line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		char who[32];
+		const char *off = strstr(line, "off=");
+
+		if (!strstr(line, " queue: ") || !off || sscanf(line, "io %31s", who) != 1)
+			continue;
+		for (k = 0; k < n && strcmp(tid[k], who); k++)
+			;
+		cr_assert_lt(k, 8, "%s: more than 8 workers", t ? "iopath" : "fio");
+		if (k == n)
+			snprintf(tid[n++], sizeof(tid[0]), "%s", who);
+		each[k] = realloc(each[k], len[k] + 32);
+		cr_assert_not_null(each[k]);
+		len[k] += (size_t)snprintf(each[k] + len[k], 32, "%.*s\n", (int)strcspn(off + 4, ","),
+					   off + 4);
+	}
+	for (k = 0; k < n; k++)
+		total += len[k];
+	all = calloc(1, total);
+	cr_assert_not_null(all);
+	/* the workers in the order of their first offsets' text, so that both tools' agree */
+	for (m = 0; m < n; m++) {
+		unsigned best = n;
+
+		for (k = 0; k < n; k++)
+			if (each[k] && (best == n || strcmp(each[k], each[best]) < 0))
+				best = k;
+		strcat(all, each[best]);
+		free(each[best]);
+		each[best] = NULL;
+	}
+	free(text);
+	return all;
+}
+
+/*
+ * random_generator=lfsr: fio's LFSR (its taps, its XNOR steps, started from the job's
+ * FIO_RAND_BLOCK_OFF seed, again from it each loop), so each worker's offsets are fio's, in
+ * fio's order: the default seed, clones (thread numbers 1 and 2), randseed= with
+ * randrepeat=0, loops=2, a mix over two files.
+ */
+Test(fio_realjobs, lfsr_offsets_are_fios)
+{
+	static const char *const cases[] = {
+		"[l]\nrw=randread\nbs=4k\nsize=1m\n",
+		"[l]\nrw=randwrite\nbs=8k\nsize=512k\nnumjobs=2\n",
+		"[l]\nrw=randread\nbs=4k\nsize=256k\nrandrepeat=0\nrandseed=1234\n",
+		"[l]\nrw=randread\nbs=4k\nsize=96k\nloops=2\n",
+		"[l]\nrw=randrw\nbs=4k\nfilename=a:b\nsize=128k\n",
+	};
+	static const char *const extra[] = { "--debug=io", NULL };
+	char text[512], *got[2];
+	struct side s;
+	unsigned k, t;
+
+	for (k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
+		snprintf(text, sizeof(text), "[global]\nioengine=psync\nrandom_generator=lfsr\n%s",
+			 cases[k]);
+		side_run_ok(&s, text, extra, NULL);
+		for (t = 0; t < 2; t++)
+			got[t] = queued_offsets(&s, t);
+		cr_expect(strlen(got[0]) > 10, "case %u: fio queued nothing: %s", k, s.out[0].out);
+		cr_expect_str_eq(got[1], got[0], "case %u (%s): iopath's offsets differ from fio's", k,
+				 cases[k]);
+		for (t = 0; t < 2; t++)
+			free(got[t]);
+		side_free(&s);
+	}
+}
+
+/*
  * group_reporting over numjobs clones: fio's job_runtime is the clones' runtimes summed
  * (total_run_time), each at least runtime= for a time_based job, so at least 3 x 200 ms here
  * in both tools (a lower bound: what a busy machine adds cannot make it fail).
