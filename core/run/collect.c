@@ -185,7 +185,7 @@ static void worker_result(struct job_result *one, const struct worker *w, struct
 			one->submit[1] += w->depth_hist[i];
 		memcpy(one->reaped, one->submit, sizeof(one->reaped));
 	}
-	one->latency_depth = w->lat_tgt.on ? w->qd_cap : w->job->iodepth;
+	one->latency_depth = w->lat_tgt.on ? w->qd_cap : w->params.iodepth;
 	if (w->ss_holder && ss)
 		one->ss = ss;
 	one->nr_applied = w->eng.nr_applied;

@@ -211,7 +211,10 @@ void worker_fail(struct worker *w, int error, const char *fmt, ...)
  */
 int setup_options(struct worker *w, uint64_t seed);
 
-/* The worker's engine set up with its parameters, and each file opened by it (core/run/wengine.c). */
+/*
+ * The worker's engine parameters completed (once: unlink_each_loop's restart reuses them), its
+ * engine started with them, and each file opened by it (core/run/wengine.c).
+ */
 int worker_engine_start(struct worker *w);
 /* unlink_each_loop: the job's files removed, created again, the engine started on them. */
 int worker_unlink_loop(struct worker *w);

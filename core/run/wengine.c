@@ -32,14 +32,14 @@ static void worker_params(struct worker *w)
 	p->atomic = job->atomic;
 }
 
-int worker_engine_start(struct worker *w)
+/* The engine's instance started on w->params as they are, and each file opened by it. */
+static int engine_start(struct worker *w)
 {
 	const struct job_spec *job = w->job;
 	const struct engine_ops *ops = job->engine;
 	unsigned i;
 	int ret;
 
-	worker_params(w);
 	w->eng.ops = ops;
 	ret = ops->init(&w->eng, &w->params);
 	if (ret) {
@@ -59,6 +59,12 @@ int worker_engine_start(struct worker *w)
 		}
 	}
 	return 0;
+}
+
+int worker_engine_start(struct worker *w)
+{
+	worker_params(w);
+	return engine_start(w);
 }
 
 /*
@@ -120,5 +126,6 @@ int worker_unlink_loop(struct worker *w)
 		}
 		w->nlink_at_open[i] = true;
 	}
-	return worker_engine_start(w);
+	/* on w->params as set up: the files array is the same, its descriptors new */
+	return engine_start(w);
 }

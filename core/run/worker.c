@@ -695,13 +695,14 @@ static int worker_setup(struct worker *w)
 	uint64_t seed, fseed;
 	int ret;
 
-	iop_debugf(DBG_JOB, "job %s: worker %u starts (%s, iodepth=%u)", job->name, w->clone,
-		   job->engine->name, job->iodepth);
 	worker_seeds(w, &seed, &fseed);
 	worker_shape(w);
 	if (w->mixed)
 		mix_setup(w, seed);
 	ret = worker_place(w);	/* CPUs, NUMA policy, priority, then the buffers */
+	if (!ret)
+		iop_debugf(DBG_JOB, "job %s: worker %u starts (%s, iodepth=%u)", job->name, w->clone,
+			   job->engine->name, w->params.iodepth);
 	w->fio_units = fio_dir_units(w->job);
 	if (!ret)
 		ret = setup_files(w, fseed);

@@ -357,7 +357,7 @@ struct worker {
 	 * What its engine instances are set up with, built once at set-up: the request pool, its
 	 * depth (iodepth: params.iodepth is the one the runner reads too) and the buffers by
 	 * setup_buffers (core/run/wthread.c), the files and the job's settings by worker_params
-	 * (core/run/worker.c); setup_engine and the offload pool's threads take it as it is.
+	 * (core/run/wengine.c); the engine and the offload pool's threads take it as it is.
 	 */
 	struct engine_params params;
 	struct io_req **free_reqs;

@@ -296,7 +296,7 @@ int worker_place(struct worker *w)
 	if (!ret)
 		note_buffer_nodes(w);
 	if (ret)
-		worker_fail(w, -ret, "cannot allocate %u buffers of %u bytes", w->job->iodepth,
+		worker_fail(w, -ret, "cannot allocate %u buffers of %u bytes", w->params.iodepth,
 			    w->plan->max_bs);
 	return ret;
 }
