@@ -82,8 +82,8 @@ static void stats_reset(struct worker *w)
 	memset(w->reap_hist, 0, sizeof(w->reap_hist));
 	w->submit_one = w->reap_one = 0;
 	memset(w->time.dir_ns, 0, sizeof(w->time.dir_ns));
-	memset(w->sample_last_bytes, 0, sizeof(w->sample_last_bytes));
-	memset(w->sample_last_ios, 0, sizeof(w->sample_last_ios));
+	memset(w->sample.last_bytes, 0, sizeof(w->sample.last_bytes));
+	memset(w->sample.last_ios, 0, sizeof(w->sample.last_ios));
 	progress_log_reset(&w->progress);
 	if (w->prios)
 		prio_stats_reset(w->prios);
@@ -105,6 +105,12 @@ uint64_t log_time_base_ms(const struct job_spec *job)
 	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
 }
 
+/* The earlier of the bw and IOPS samples' due times. */
+static uint64_t sample_due(const struct worker_sample *s)
+{
+	return s->next_bw_ns < s->next_iops_ns ? s->next_bw_ns : s->next_iops_ns;
+}
+
 /*
  * Start of the measured interval: after the start barrier, or when ramp_time ends. The I/O
  * done in the ramp counts against the job's size: as in fio 3.33, a size-based job measures
@@ -122,10 +128,10 @@ void measure_start(struct worker *w, uint64_t t)
 		iologs_rebase(w->logs, t, log_time_base_ms(w->job));
 	w->time.in_ramp = false;
 	w->time.start_ns = t;
-	w->last_bw_ns = w->last_iops_ns = t;
-	w->next_bw_ns = t + w->job->bw_avg_ms * 1000000ull;
-	w->next_iops_ns = t + w->job->iops_avg_ms * 1000000ull;
-	w->next_sample_ns = w->next_bw_ns < w->next_iops_ns ? w->next_bw_ns : w->next_iops_ns;
+	w->sample.last_bw_ns = w->sample.last_iops_ns = t;
+	w->sample.next_bw_ns = t + w->job->bw_avg_ms * 1000000ull;
+	w->sample.next_iops_ns = t + w->job->iops_avg_ms * 1000000ull;
+	w->next_sample_ns = sample_due(&w->sample);
 	if (w->job->time.runtime_ns)
 		w->time.deadline_ns = t + w->job->time.runtime_ns;
 	getrusage(RUSAGE_THREAD, &w->ru_start);
@@ -163,9 +169,9 @@ static uint64_t sample_after(uint64_t next, uint64_t period_ns, uint64_t t)
 void take_sample(struct worker *w, uint64_t t)
 {
 	const struct job_spec *job = w->job;
-	bool bw = t >= w->next_bw_ns, iops = t >= w->next_iops_ns;
-	double bw_secs = (double)(t - w->last_bw_ns) / 1e9;
-	double iops_secs = (double)(t - w->last_iops_ns) / 1e9;
+	bool bw = t >= w->sample.next_bw_ns, iops = t >= w->sample.next_iops_ns;
+	double bw_secs = (double)(t - w->sample.last_bw_ns) / 1e9;
+	double iops_secs = (double)(t - w->sample.last_iops_ns) / 1e9;
 	unsigned d;
 
 	check_files_present(w);
@@ -176,13 +182,13 @@ void take_sample(struct worker *w, uint64_t t)
 			continue;
 		if (bw) {
 			sample_add(&w->st[d].bw,
-				   (double)(w->st[d].bytes - w->sample_last_bytes[d]) / bw_secs);
-			w->sample_last_bytes[d] = w->st[d].bytes;
+				   (double)(w->st[d].bytes - w->sample.last_bytes[d]) / bw_secs);
+			w->sample.last_bytes[d] = w->st[d].bytes;
 		}
 		if (iops) {
 			sample_add(&w->st[d].iops,
-				   (double)(w->st[d].ios - w->sample_last_ios[d]) / iops_secs);
-			w->sample_last_ios[d] = w->st[d].ios;
+				   (double)(w->st[d].ios - w->sample.last_ios[d]) / iops_secs);
+			w->sample.last_ios[d] = w->st[d].ios;
 		}
 	}
 	/* in a reporting group (or the run's agg logs): the runner sums the members' progress
@@ -190,12 +196,12 @@ void take_sample(struct worker *w, uint64_t t)
 	if ((job->group_reporting || job->log.agg_bw) && !job->disable_bw)
 		progress_log_add(&w->progress, t - w->time.start_ns, w->st);
 	if (bw) {
-		w->last_bw_ns = t;
-		w->next_bw_ns = sample_after(w->next_bw_ns, job->bw_avg_ms * 1000000ull, t);
+		w->sample.last_bw_ns = t;
+		w->sample.next_bw_ns = sample_after(w->sample.next_bw_ns, job->bw_avg_ms * 1000000ull, t);
 	}
 	if (iops) {
-		w->last_iops_ns = t;
-		w->next_iops_ns = sample_after(w->next_iops_ns, job->iops_avg_ms * 1000000ull, t);
+		w->sample.last_iops_ns = t;
+		w->sample.next_iops_ns = sample_after(w->sample.next_iops_ns, job->iops_avg_ms * 1000000ull, t);
 	}
-	w->next_sample_ns = w->next_bw_ns < w->next_iops_ns ? w->next_bw_ns : w->next_iops_ns;
+	w->next_sample_ns = sample_due(&w->sample);
 }

@@ -157,10 +157,10 @@ int open_files_pick(struct worker *w)
 	if (o->ready)
 		return 1;
 	/* staying on the file (sequential, rr:N): a used-up one is closed at once */
-	if (o->state[f] == FO_OPEN && (job->file_service == FSVC_SEQUENTIAL || w->fsvc_left)) {
+	if (o->state[f] == FO_OPEN && (job->file_service == FSVC_SEQUENTIAL || w->fsel.left)) {
 		if (usable(w, f)) {
-			if (w->fsvc_left)
-				w->fsvc_left--;
+			if (w->fsel.left)
+				w->fsel.left--;
 			o->ready = true;
 			return 1;
 		}
@@ -203,7 +203,7 @@ int open_files_pick(struct worker *w)
 				continue;
 		}
 		w->cur_file = f;
-		w->fsvc_left = job->file_service_nr - 1;
+		w->fsel.left = job->file_service_nr - 1;
 		o->ready = true;
 		return 1;
 	}

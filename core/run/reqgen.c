@@ -167,31 +167,31 @@ static inline unsigned pick_file(struct worker *w, uint32_t len)
 		return f;
 	}
 	if (job->file_service == FSVC_SEQUENTIAL) {
-		if (w->file_left < len) {
+		if (w->fsel.bytes_left < len) {
 			f = f + 1 == w->nr_files ? 0 : f + 1;
-			w->file_left = w->files[f].len;
+			w->fsel.bytes_left = w->files[f].len;
 		}
-		w->file_left -= len;
+		w->fsel.bytes_left -= len;
 		return w->cur_file = f;
 	}
-	if (w->fsvc_left) {
-		w->fsvc_left--;
+	if (w->fsel.left) {
+		w->fsel.left--;
 		return f;
 	}
 	switch (job->file_service) {
 	case FSVC_RANDOM:
-		f = (unsigned)rng_below(&w->file_rng, w->nr_files);
+		f = (unsigned)rng_below(&w->fsel.rng, w->nr_files);
 		break;
 	case FSVC_ZIPF:
 	case FSVC_PARETO:
 	case FSVC_NORMAL:
-		f = (unsigned)(dist_next(&w->file_dist) >> FSVC_DIST_SHIFT);
+		f = (unsigned)(dist_next(&w->fsel.dist) >> FSVC_DIST_SHIFT);
 		break;
 	default:
 		f = f + 1 == w->nr_files ? 0 : f + 1;
 		break;
 	}
-	w->fsvc_left = job->file_service_nr - 1;
+	w->fsel.left = job->file_service_nr - 1;
 	return w->cur_file = f;
 }
 
@@ -339,7 +339,7 @@ void prepare_write(struct worker *w, struct io_req *r)
 static uint64_t zoned_block(struct worker *w, const struct zoned *z, uint64_t nblocks,
 			    uint64_t unit)
 {
-	unsigned i = z->pick[rng_below(&w->zone_rng, 100)];
+	unsigned i = z->pick[rng_below(&w->off.zone_rng, 100)];
 	uint64_t lo, len;
 
 	if (z->absolute) {
@@ -360,7 +360,7 @@ static uint64_t zoned_block(struct worker *w, const struct zoned *z, uint64_t nb
 static uint64_t __attribute__((noinline)) sequence_block(struct worker *w, uint64_t nblocks)
 {
 	const struct job_spec *job = w->job;
-	uint64_t k = w->seq_dist_k++, n = job->nr_dist_seq, b = job->dist_seq[k % n];
+	uint64_t k = w->off.seq_dist_k++, n = job->nr_dist_seq, b = job->dist_seq[k % n];
 
 	if (job->random_sequence_stride)
 		b += k / n * n;
@@ -382,13 +382,13 @@ static inline __attribute__((always_inline)) uint64_t rand_offset(struct worker 
 	if (__builtin_expect(w->rand_plain, 1) &&
 	    !(cut && (*len > g->unit || w->bsg[dir].min != w->bsg[dir].max)))
 		return gen_rand(g, *len);
-	if (w->spr) {
-		if (sprandom_next(w->spr, &blk))
+	if (w->off.spr) {
+		if (sprandom_next(w->off.spr, &blk))
 			return GEN_END;	/* its regions or the file's blocks are used up */
-	} else if (w->fdist)
-		blk = dist_next(&w->fdist[f]);
-	else if (w->zoned && w->zoned[dir].nr)
-		blk = zoned_block(w, &w->zoned[dir], g->nblocks, g->unit);
+	} else if (w->off.fdist)
+		blk = dist_next(&w->off.fdist[f]);
+	else if (w->off.zoned && w->off.zoned[dir].nr)
+		blk = zoned_block(w, &w->off.zoned[dir], g->nblocks, g->unit);
 	else if (w->job->random_distribution == DIST_SEQUENCE)
 		blk = sequence_block(w, g->nblocks);
 	else if (cut && w->fio_units)
@@ -449,8 +449,8 @@ static bool seq_step_offset(struct worker *w, unsigned f, unsigned dir, uint32_t
 			pos = gen_rand(&w->zone.gen, len);
 		} else if (!job_rw_random(job->rw)) {
 			pos = gen_seq_step(g, dir, job->seq_add, job->time.based);
-		} else if (!--w->seq_left) {
-			w->seq_left = job->seq_nr;
+		} else if (!--w->off.seq_left) {
+			w->off.seq_left = job->seq_nr;
 			pos = rand_offset(w, f, dir, &len, false);
 		} else if (job->seq_identical) {
 			pos = g->last_start[dir];
@@ -663,10 +663,10 @@ static inline bool sized_in_fios_order(const struct worker *w, unsigned dir)
 {
 	const struct job_spec *job = w->job;
 
-	if (w->bsg[dir].min == w->bsg[dir].max || w->seq_step || w->zone.zbd)
+	if (w->bsg[dir].min == w->bsg[dir].max || w->off.seq_step || w->zone.zbd)
 		return false;
 	return !job_rw_random(job->rw) ||
-	       (!w->spr && !w->fdist && !(w->zoned && w->zoned[dir].nr) && !w->fio_units &&
+	       (!w->off.spr && !w->off.fdist && !(w->off.zoned && w->off.zoned[dir].nr) && !w->fio_units &&
 		job->random_distribution != DIST_SEQUENCE);
 }
 
@@ -707,7 +707,7 @@ static bool place_sized(struct worker *w, struct io_req *r, unsigned dir, uint32
 	else
 		gen_seq_take(g, dir, *len);
 	if (job->file_service == FSVC_SEQUENTIAL)
-		w->file_left = w->file_left > *len - bg->min ? w->file_left - (*len - bg->min) : 0;
+		w->fsel.bytes_left = w->fsel.bytes_left > *len - bg->min ? w->fsel.bytes_left - (*len - bg->min) : 0;
 	return true;
 }
 
@@ -808,7 +808,7 @@ int next_request_full(struct worker *w, struct io_req *r, uint64_t now)
 	g = &w->gens[f];
 	r->file = &w->files[f];
 	r->ddir = (uint8_t)dir;
-	if (w->seq_step) {
+	if (w->off.seq_step) {
 		if (!seq_step_offset(w, f, dir, len, &off))
 			return false;
 	} else if (w->zone.zbd) {

@@ -210,6 +210,8 @@ void worker_fail(struct worker *w, int error, const char *fmt, ...)
  * worker needs the full loop (w->full); 0 or -errno, the worker failed with its line.
  */
 int setup_options(struct worker *w, uint64_t seed);
+/* What setup_offsets allocated for w->off (the distributions, sprandom's regions). */
+void offsets_free(struct worker *w);
 
 /*
  * The worker's engine parameters completed (once: unlink_each_loop's restart reuses them), its

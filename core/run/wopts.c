@@ -48,7 +48,7 @@ static int setup_dedupe_ws(struct worker *w, uint64_t base)
 static int setup_zones(struct worker *w, unsigned d)
 {
 	const struct job_spec *job = w->job;
-	struct zoned *z = &w->zoned[d];
+	struct zoned *z = &w->off.zoned[d];
 	uint64_t at = 0;
 	unsigned i, k, v = 0;
 
@@ -83,12 +83,12 @@ static int setup_sprandom(struct worker *w, uint64_t seed)
 
 	if (job->sizes.io_size && job->sizes.io_size < logical)
 		logical = job->sizes.io_size;
-	w->spr = calloc(1, sizeof(*w->spr));
-	if (!w->spr) {
+	w->off.spr = calloc(1, sizeof(*w->off.spr));
+	if (!w->off.spr) {
 		worker_fail(w, ENOMEM, "sprandom: out of memory");
 		return -ENOMEM;
 	}
-	ret = sprandom_init(w->spr, logical, job->bs[DDIR_WRITE], job->spr_num_regions, job->spr_op,
+	ret = sprandom_init(w->off.spr, logical, job->bs[DDIR_WRITE], job->spr_num_regions, job->spr_op,
 			    seed ^ 0x5e7a11dull, &phys);
 	if (ret) {
 		worker_fail(w, -ret, "sprandom: %s", ret == -ENOMEM ? "out of memory" :
@@ -107,13 +107,13 @@ static int setup_distribution(struct worker *w, uint64_t seed)
 	unsigned i;
 	int ret;
 
-	rng_seed(&w->zone_rng, seed ^ 0x2011eull);
+	rng_seed(&w->off.zone_rng, seed ^ 0x2011eull);
 	/* sequence: no generator, the worker counts through the job's indices (sequence_block) */
 	if (job->random_distribution == DIST_SEQUENCE)
 		return 0;
 	if (job->random_distribution == DIST_ZONED || job->random_distribution == DIST_ZONED_ABS) {
-		w->zoned = calloc(2, sizeof(*w->zoned));
-		if (!w->zoned) {
+		w->off.zoned = calloc(2, sizeof(*w->off.zoned));
+		if (!w->off.zoned) {
 			worker_fail(w, ENOMEM, "random_distribution: out of memory");
 			return -ENOMEM;
 		}
@@ -124,13 +124,13 @@ static int setup_distribution(struct worker *w, uint64_t seed)
 		}
 		return 0;
 	}
-	w->fdist = calloc(w->nr_files, sizeof(*w->fdist));
-	if (!w->fdist) {
+	w->off.fdist = calloc(w->nr_files, sizeof(*w->off.fdist));
+	if (!w->off.fdist) {
 		worker_fail(w, ENOMEM, "random_distribution: out of memory");
 		return -ENOMEM;
 	}
 	for (i = 0; i < w->nr_files; i++) {
-		ret = dist_init(&w->fdist[i], job->random_distribution, w->gens[i].nblocks,
+		ret = dist_init(&w->off.fdist[i], job->random_distribution, w->gens[i].nblocks,
 				job->dist_arg, job->dist_center, true, seed ^ (0xf00dull * (i + 1)));
 		if (ret) {
 			worker_fail(w, -ret, "random_distribution: bad value %g", job->dist_arg);
@@ -220,28 +220,28 @@ static int setup_offsets(struct worker *w, uint64_t seed)
 	w->bsr.use64 = job->rand_gen == RAND_GEN_TAUSWORTHE64;
 	w->bsr.reseed = job->randrepeat && !job->randseed_set;
 	worker_bs_seed(w);
-	rng_seed(&w->file_rng, seed ^ 0xf1f1f1f1ull);
+	rng_seed(&w->fsel.rng, seed ^ 0xf1f1f1f1ull);
 	if (job->file_service != FSVC_ROUNDROBIN || job->file_service_nr > 1)
 		w->full = true;
 	/* the first pick moves to file 0 */
 	w->cur_file = w->nr_files - 1;
 	if (job->file_service == FSVC_SEQUENTIAL) {
 		w->cur_file = 0;
-		w->file_left = w->files[0].len;
+		w->fsel.bytes_left = w->files[0].len;
 	}
-	w->seq_step = job->seq_add || (job_rw_random(job->rw) && job->seq_nr > 1) ||
+	w->off.seq_step = job->seq_add || (job_rw_random(job->rw) && job->seq_nr > 1) ||
 		      job->zone.strided;
 	if (job->zone.strided &&
 	    gen_init(&w->zone.gen, job->zone.range, w->plan->align, !job->norandommap,
 		     job->rand_gen, seed ^ 0x20e5ull))
 		return -ENOMEM;
-	w->seq_left = 1;	/* as in fio, the first I/O of rw=randread:N is a random one */
+	w->off.seq_left = 1;	/* as in fio, the first I/O of rw=randread:N is a random one */
 	w->passes_left = job->loops - 1;
 	/* fio: number_ios counts every I/O issued, over all loops; time_based ignores it */
 	w->ios_limit = job->time.based ? 0 : mul_sat(job->number_ios, w->target_loops);
 	if (w->ios_limit)
 		w->full = true;
-	if (w->seq_step)
+	if (w->off.seq_step)
 		w->full = true;
 	if (job->random_distribution != DIST_RANDOM) {
 		ret = setup_distribution(w, seed);
@@ -286,7 +286,7 @@ static int setup_records(struct worker *w)
 		w->full = true;
 	w->debug_io = iop_debug_on(DBG_IO);
 	w->debug_random = iop_debug_on(DBG_RANDOM) && job_rw_random(job->rw);
-	w->rand_plain = !w->spr && !w->fdist && !w->zoned && !w->debug_random && !w->fio_units &&
+	w->rand_plain = !w->off.spr && !w->off.fdist && !w->off.zoned && !w->debug_random && !w->fio_units &&
 			job->random_distribution != DIST_SEQUENCE;
 	if (w->debug_io || w->debug_random || w->fio_units)
 		w->full = true;
@@ -330,13 +330,25 @@ static int setup_file_dist(struct worker *w, uint64_t seed)
 
 	if (job->file_service < FSVC_ZIPF)
 		return 0;
-	ret = dist_init(&w->file_dist, fsvc_dist[job->file_service],
+	ret = dist_init(&w->fsel.dist, fsvc_dist[job->file_service],
 			(uint64_t)w->nr_files << FSVC_DIST_SHIFT, job->file_service_arg, -1.0,
 			false, seed ^ 0xd15ull);
 	if (ret)
 		worker_fail(w, -ret, "file_service_type: bad distribution value %g",
 			    job->file_service_arg);
 	return ret;
+}
+
+void offsets_free(struct worker *w)
+{
+	free(w->off.fdist);
+	free(w->off.zoned);
+	if (w->off.spr)
+		sprandom_free(w->off.spr);
+	free(w->off.spr);
+	w->off.spr = NULL;
+	w->off.fdist = NULL;
+	w->off.zoned = NULL;
 }
 
 /*

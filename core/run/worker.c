@@ -926,14 +926,7 @@ void worker_free(struct worker *w)
 		iologs_free(w->logs);
 	free(w->logs);
 	w->logs = NULL;
-	free(w->fdist);
-	free(w->zoned);
-	if (w->spr)
-		sprandom_free(w->spr);
-	free(w->spr);
-	w->spr = NULL;
-	w->fdist = NULL;
-	w->zoned = NULL;
+	offsets_free(w);
 	w->params.buf_base = NULL;
 	w->params.reqs = NULL;
 	w->free_reqs = w->batch = w->done = NULL;

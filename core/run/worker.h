@@ -251,6 +251,48 @@ struct worker_open {
 };
 
 /*
+ * Where the next offset comes from, past the files' own generators (w->gens): the random
+ * distributions, sprandom, rw=...:N's steps. Set up by setup_offsets (core/run/wopts.c), drawn
+ * by core/run/reqgen.c, freed by offsets_free (core/run/wopts.c).
+ */
+struct worker_offsets {
+	struct dist *fdist;		/* random_distribution zipf/pareto/normal: one per file */
+	struct sprandom *spr;		/* sprandom: its offsets (one file) */
+	struct zoned *zoned;		/* random_distribution zoned/zoned_abs: [2] */
+	uint64_t seq_dist_k;		/* random_distribution=sequence: random I/Os so far */
+	struct rng zone_rng;		/* zoned/zoned_abs: which zone */
+	bool seq_step;			/* rw=...:N or rw_sequencer (seq_step_offset) */
+	unsigned seq_left;		/* random modes: I/Os until the next random offset */
+};
+
+/*
+ * file_service_type: how the file of the next request is chosen (the chosen one is
+ * w->cur_file, which the loops read). Set up by setup_offsets and setup_file_dist
+ * (core/run/wopts.c); kept by pick_file (core/run/reqgen.c) and, below nrfiles,
+ * open_files_pick (core/run/openfiles.c).
+ */
+struct worker_fsel {
+	unsigned left;			/* I/Os left on cur_file before choosing again */
+	uint64_t bytes_left;		/* file_service_type=sequential: bytes left in cur_file */
+	struct rng rng;			/* file_service_type=random */
+	struct dist dist;		/* file_service_type=zipf/pareto/normal */
+};
+
+/*
+ * The bandwidth and IOPS samples (write_bw_log, write_iops_log, the bw_ and iops_ statistics):
+ * when each is next due, when each was last taken and the counts then. Started by
+ * measure_start (the counts zeroed by its stats_reset), taken by take_sample
+ * (core/run/account.c); the earlier of the two due times is w->next_sample_ns, which the loops
+ * read.
+ */
+struct worker_sample {
+	uint64_t next_bw_ns, next_iops_ns;	/* each every bwavgtime, iopsavgtime */
+	uint64_t last_bw_ns, last_iops_ns;
+	uint64_t last_bytes[3];		/* st[].bytes at the last bw sample, st[].ios at the IOPS one */
+	uint64_t last_ios[3];
+};
+
+/*
  * rw=trim and trimwrite: the write direction's requests go out as trims, and trimwrite writes
  * each block after its trim (set up by worker_shape in core/run/worker.c; issued by
  * core/run/reqgen.c). Such jobs run the full loop.
@@ -383,20 +425,11 @@ struct worker {
 	struct bs_gen bsg[2];
 	struct worker_bsrand bsr;
 	unsigned cur_file;		/* file of the last request (full loop) */
-	unsigned fsvc_left;		/* I/Os left on cur_file before choosing again */
-	uint64_t file_left;		/* file_service_type=sequential: bytes left in cur_file */
-	struct rng file_rng;
-	struct dist file_dist;
-	struct dist *fdist;		/* random_distribution zipf/pareto/normal: one per file */
-	struct sprandom *spr;		/* sprandom: its offsets (one file) */
-	struct zoned *zoned;		/* random_distribution zoned/zoned_abs: [2] */
-	uint64_t seq_dist_k;		/* random_distribution=sequence: random I/Os so far */
-	struct rng zone_rng;
+	struct worker_fsel fsel;	/* file_service_type: choosing cur_file */
+	struct worker_offsets off;	/* distributions, sprandom, rw=...:N */
 	struct flow *flow;		/* flow=: held back while ahead of its weight's share */
 	uint64_t flow_ios;		/* its I/Os counted in the flow */
 	bool flow_left;			/* it has left its flow */
-	bool seq_step;			/* rw=...:N or rw_sequencer (seq_step_offset) */
-	unsigned seq_left;		/* random modes: I/Os until the next random offset */
 	unsigned passes_left;		/* loops still to run after a pass ran off its files */
 	bool seq_ran_off;		/* the last pass ran off its files (verify_round_again) */
 	unsigned target_loops;		/* loops the I/O phase's target holds: 1 when each is verified */
@@ -460,10 +493,7 @@ struct worker {
 
 	struct worker_time time;	/* when it started, ramped, must end, ended */
 	uint64_t next_sample_ns;	/* the next bw or IOPS sample's time, whichever is first */
-	uint64_t next_bw_ns, next_iops_ns;	/* each every bwavgtime, iopsavgtime */
-	uint64_t last_bw_ns, last_iops_ns;
-	uint64_t sample_last_bytes[3];	/* st[].bytes at the last bw sample, st[].ios at the IOPS one */
-	uint64_t sample_last_ios[3];
+	struct worker_sample sample;	/* the bw and IOPS samples */
 	struct progress_log progress;	/* group_reporting: its progress at each sample */
 	struct rusage ru_start;
 	struct rusage ru_end;
