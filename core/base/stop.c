@@ -5,11 +5,22 @@
 #include "base/stop.h"
 
 atomic_int iop_stop_flag;
+static atomic_int status_asked;
 static unsigned my_rank, nr_ranks = 1;
 
 void run_request_stop(void)
 {
 	atomic_store_explicit(&iop_stop_flag, 1, memory_order_relaxed);
+}
+
+void run_status_ask(void)
+{
+	atomic_store_explicit(&status_asked, 1, memory_order_relaxed);
+}
+
+bool run_status_take(void)
+{
+	return atomic_exchange_explicit(&status_asked, 0, memory_order_relaxed);
 }
 
 void iop_set_rank(unsigned rank, unsigned size)

@@ -17,6 +17,12 @@ static inline bool run_stop_requested(void)
 	return atomic_load_explicit(&iop_stop_flag, memory_order_relaxed);
 }
 
+/* Ask for an interim report of the running jobs (fio's SIGUSR1); safe from a signal handler. */
+void run_status_ask(void);
+
+/* Was one asked for since the last call? (Clears the request.) */
+bool run_status_take(void);
+
 /* This process's place in a run across several ranks (set by fleet/; 0 of 1 otherwise). */
 void iop_set_rank(unsigned rank, unsigned size);
 

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/time.h>
 
 #include "job/cmdhelp.h"
 #include "cli/cmdargs.h"
@@ -38,6 +39,8 @@ static void usage(FILE *f)
 		"  --section=NAME       only the job sections named (may be repeated)\n"
 		"  --eta=WHEN           progress line on stderr: always, never, auto (a terminal)\n"
 		"  --eta-newline=TIME   start a new progress line every TIME instead of rewriting it\n"
+		"  --status-interval=TIME  the full report so far every TIME while the jobs run (fio's;\n"
+		"                       SIGUSR1 asks for one at once)\n"
 		"  --readonly           refuse every job that would write, trim, create or extend a file\n"
 		"  --max-jobs=N         accepted as fio does, not enforced (a warning when exceeded)\n"
 		"  --enforce-max-jobs   refuse job sets that start more than --max-jobs workers\n"
@@ -72,6 +75,7 @@ struct fio_args {
 	bool showcmd;
 	int eta;		/* -1 never, 0 auto, 1 always */
 	uint64_t eta_newline_ns;	/* --eta-newline: a fresh progress line this often */
+	uint64_t status_ns;	/* --status-interval: an interim report this often (0: none) */
 	unsigned max_jobs;	/* --max-jobs: workers allowed in all, 0 = no limit */
 	bool enforce_max_jobs;	/* --enforce-max-jobs: refuse more (fio only warns, as we do) */
 	const char *aux_path;	/* --aux-path: the directory of the jobs' state files */
@@ -93,7 +97,6 @@ static const struct {
 	bool always;
 	const char *what;
 } fio_cli_unsupported[] = {
-	{ "status-interval", false, "periodic full status dumps" },
 	{ "trigger-file", false, "triggers" },
 	{ "trigger-timeout", false, "triggers" },
 	{ "trigger", false, "triggers" },
@@ -176,7 +179,10 @@ static int debug_option(const char *val, struct iop_err *err)
 	return 1;
 }
 
-/* The options of what the run writes: formats, file, terse, idle profile. 1 when key is one. */
+/*
+ * The options of what the run writes: formats, file, terse, interim reports, idle profile. 1 when
+ * key is one.
+ */
 static int output_option(struct fio_args *a, const char *key, const char *val, struct iop_err *err)
 {
 	int ret;
@@ -208,6 +214,14 @@ static int output_option(struct fio_args *a, const char *key, const char *val, s
 	if (!strcmp(key, "idle-prof")) {
 		ret = idle_prof_mode(val, &a->idle_prof, err);
 		return ret ? ret : 1;
+	}
+	if (!strcmp(key, "status-interval")) {
+		/* fio's: a time in seconds by default, at least a millisecond */
+		if (!val || parse_time_ns(val, 1000000000ull, &a->status_ns) ||
+		    a->status_ns < 1000000ull)
+			return iop_errf(err, -EINVAL, "--status-interval=%s: bad time (accepted: 1ms or more, "
+					"e.g. 1, 5s, 500ms)", val ? val : "");
+		return 1;
 	}
 	if (!strcmp(key, "append-terse")) {
 		/* fio's: the terse lines too, added to the formats asked so far (its value ignored) */
@@ -605,7 +619,8 @@ static int idle_calibrate(void)
  */
 static void open_lead(struct fio_args *a)
 {
-	if (!a->out.path || !(iop_debug_mask || (a->out.formats & OUT_NORMAL)) || fleet_active())
+	if (!a->out.path || !(iop_debug_mask || (a->out.formats & OUT_NORMAL) || a->status_ns) ||
+	    fleet_active())
 		return;
 	a->out.lead = tmpfile();
 	if (a->out.lead && iop_debug_mask)
@@ -617,29 +632,69 @@ static void open_lead(struct fio_args *a)
 			strerror(errno));
 }
 
+/* The wall clock in ms since the epoch: the time a report is made. */
+static uint64_t unix_ms_now(void)
+{
+	struct timeval tv;
+
+	gettimeofday(&tv, NULL);
+	return (uint64_t)tv.tv_sec * 1000 + (uint64_t)tv.tv_usec / 1000;
+}
+
+/* Where interim reports go, and whether one could not be written (said once). */
+struct status_out {
+	const struct output_opts *out;
+	int argc;
+	char **argv;
+	bool failed;
+};
+
+/* --status-interval, SIGUSR1: the report so far, in the formats asked for. */
+static void show_status(const struct run_results *r, void *arg)
+{
+	struct status_out *s = arg;
+	int ret = output_status(r, s->out, s->argc, s->argv);
+
+	if (ret && !s->failed)
+		fprintf(stderr, "iopath: warning: an interim report could not be written: %s\n",
+			strerror(-ret));
+	s->failed |= ret != 0;
+}
+
 /*
- * Run the jobs, with the progress line asked for and, with --idle-prof, the CPUs' idleness
- * measured from before the first job starts until the last has ended (as fio). 0, or -errno
- * with err (res is set up either way, for run_results_free).
+ * Run the jobs, with the progress line and interim reports asked for (and one on SIGUSR1, as
+ * fio) and, with --idle-prof, the CPUs' idleness measured from before the first job starts
+ * until the last has ended (as fio). 0, or -errno with err (res is set up either way, for
+ * run_results_free).
  */
 static int run_fio_jobs(const struct fio_args *a, const struct job_list *jobs,
-			struct run_results *res, struct iop_err *err)
+			struct run_results *res, int argc, char **argv, struct iop_err *err)
 {
 	struct eta_state eta = { .always = a->eta > 0, .newline_ns = a->eta_newline_ns };
+	struct status_out so = { &a->out, argc, argv, false };
+	struct run_watch watch = { .status_ns = a->status_ns };
 	struct idle_prof *idle = NULL;
 	int ret;
 
 	memset(res, 0, sizeof(*res));
 	install_stop_signals();
+	if (!fleet_active()) {
+		install_status_signal();
+		watch.status = show_status;
+		watch.status_arg = &so;
+	}
 	if (a->idle_prof) {
 		ret = idle_prof_start(a->idle_prof, &idle, err);
 		if (ret)
 			return ret;
 	}
-	if (a->eta > 0 || (a->eta == 0 && isatty(STDERR_FILENO)))
-		ret = run_jobs_progress(jobs, res, show_progress, &eta, err);
-	else
-		ret = run_jobs(jobs, res, err);
+	if (a->eta > 0 || (a->eta == 0 && isatty(STDERR_FILENO))) {
+		watch.progress = show_progress;
+		watch.progress_arg = &eta;
+	}
+	ret = run_jobs_watch(jobs, res, &watch, err);
+	if (a->status_ns)
+		res->report_unix_ms = unix_ms_now();
 	if (idle)
 		idle_prof_stop(idle, &res->idle);
 	if (eta.shown)
@@ -744,6 +799,9 @@ int cmd_fio(int argc, char **argv)
 	/* find out now, not after the jobs ran, that their result would have nowhere to go */
 	if (!ret && a.out.path)
 		ret = atomic_check(a.out.path, &err);
+	if (!ret && a.status_ns && fleet_active())
+		ret = iop_errf(&err, -EINVAL, "--status-interval is not supported under mpirun (each "
+			       "rank would report its own workers alone): run it without MPI");
 	if (!ret && a.idle_prof && fleet_active())
 		ret = iop_errf(&err, -EINVAL, "--idle-prof is not supported under mpirun (each rank's "
 			       "CPUs would be profiled alone): run it without MPI");
@@ -767,7 +825,7 @@ int cmd_fio(int argc, char **argv)
 	/* fio's lines before the jobs run (under MPI rank 0 writes the merged result alone) */
 	if ((a.out.formats & OUT_NORMAL) && !fleet_active())
 		start_lines(&a.out, &jobs);
-	ret = run_fio_jobs(&a, &jobs, &res, &err);
+	ret = run_fio_jobs(&a, &jobs, &res, argc, argv, &err);
 	if (ret) {
 		fprintf(stderr, "iopath: %s\n", err.msg);
 		fleet_note_error(err.msg);

@@ -156,6 +156,35 @@ int output_results(const struct run_results *r, const struct output_opts *o, int
 	return ret;
 }
 
+int output_status(const struct run_results *r, const struct output_opts *o, int argc,
+		  char **argv)
+{
+	bool json = o->formats & (OUT_JSON | OUT_JSONPLUS);
+	FILE *f = o->path ? o->lead : stdout, *text = o->path || !json ? f : stderr;
+	struct run_env env;
+	json_t *root = NULL;
+	int ret = 0;
+
+	if (!f)
+		return -EBADF;
+	if (json) {
+		run_env_fill(&env, argc, argv);
+		root = report_json(r, &env, o->formats & OUT_JSONPLUS);
+		if (!root)
+			return -ENOMEM;
+	}
+	/* fio's order, as in the final report: terse, JSON, normal, then CSV */
+	if (o->formats & OUT_TERSE)
+		report_terse_version(text, r, o->terse_version);
+	if (root && report_json_dump(root, f))
+		ret = errno ? -errno : -EIO;
+	json_decref(root);
+	text_formats(text, r, o->formats & ~OUT_TERSE, o->terse_version);
+	if (fflush(f) || fflush(text))
+		ret = ret ? ret : -errno;
+	return ret;
+}
+
 /* Every job's error lines and failure on stderr. */
 static void report_failures(const struct run_results *r)
 {
@@ -237,6 +266,23 @@ static void install(void (*handler)(int))
 void install_stop_signals(void)
 {
 	install(on_stop);
+}
+
+static void on_status_signal(int sig)
+{
+	(void)sig;
+	run_status_ask();
+}
+
+void install_status_signal(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_status_signal;
+	sa.sa_flags = SA_RESTART;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGUSR1, &sa, NULL);
 }
 
 void install_exit_signals(void)

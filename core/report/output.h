@@ -43,6 +43,14 @@ void output_fallback_path(char *out, size_t len, const char *ext);
 int output_results(const struct run_results *r, const struct output_opts *o, int argc,
 		   char **argv, struct iop_err *err);
 
+/*
+ * An interim report (fio's --status-interval, SIGUSR1) in the formats asked for, as fio writes
+ * them while the jobs run: with --output into the file's lead (o->lead, written before the
+ * final result), else on stdout (the text formats on stderr beside JSON). 0 or -errno.
+ */
+int output_status(const struct run_results *r, const struct output_opts *o, int argc,
+		  char **argv);
+
 /* Print each failed job's reason on stderr; return the exit code the run deserves. */
 int output_exit_code(const struct run_results *r);
 
@@ -60,5 +68,8 @@ void install_stop_signals(void);
 
 /* The same for commands with nothing to save: remove temporary files and exit 130 at once. */
 void install_exit_signals(void);
+
+/* SIGUSR1 asks for an interim report of the running jobs, as in fio (run_status_take). */
+void install_status_signal(void);
 
 #endif

@@ -675,16 +675,17 @@ static json_t *machine_json(const struct run_results *r)
 json_t *report_json(const struct run_results *r, const struct run_env *env, bool plus)
 {
 	json_t *root = json_object(), *jobs = json_array(), *meta = json_object();
+	uint64_t when_ms = r->report_unix_ms ? r->report_unix_ms : r->start_unix_ms;
 	unsigned i;
 
 	if (!root || !jobs || !meta)
 		return NULL;
 	set(root, "fio version", json_string(iopath_fio_version()));
-	set(root, "timestamp", json_integer((json_int_t)(r->start_unix_ms / 1000)));
-	set(root, "timestamp_ms", json_integer((json_int_t)r->start_unix_ms));
+	set(root, "timestamp", json_integer((json_int_t)(when_ms / 1000)));
+	set(root, "timestamp_ms", json_integer((json_int_t)when_ms));
 	{
-		/* fio's "time": ctime() of the start, without its newline */
-		time_t t = (time_t)(r->start_unix_ms / 1000);
+		/* fio's "time": ctime() of the start (of the report), without its newline */
+		time_t t = (time_t)(when_ms / 1000);
 		char when[32] = "";
 		struct tm tm;
 

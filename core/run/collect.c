@@ -201,14 +201,23 @@ static void worker_result(struct job_result *one, const struct worker *w, struct
 	}
 }
 
-/* A worker's figures into its job's result, through the one merge every result goes through. */
+/*
+ * A worker's figures into its job's result, through the one merge every result goes through;
+ * in an interim report's view, its snapshot's (blank where it has none, or is not measuring).
+ */
 static void result_add_worker(struct job_result *r, const struct worker *w)
 {
 	struct ss_result ss = { 0 };
 	struct job_result *one = malloc(sizeof(*one));
 	int ret = -ENOMEM;
 
-	if (one && (!w->ss_holder || !worker_ss(&ss, w))) {
+	if (one && w->snap_view && w->snap_view->measured) {
+		ret = result_merge(r, &w->snap_view->one);
+	} else if (one && w->snap_view) {
+		result_init(one, w->job, w->clone);
+		one->nr_workers = 1;
+		ret = result_merge(r, one);
+	} else if (one && (!w->ss_holder || !worker_ss(&ss, w))) {
 		worker_result(one, w, &ss);
 		ret = result_merge(r, one);
 	}
@@ -420,25 +429,18 @@ static int agg_logs(struct worker *const *ws, unsigned n, struct group_member *m
 
 /*
  * Results of one phase, fio's way: each worker is reported alone, except that consecutive
- * workers with group_reporting in the same reporting group are merged into one result.
+ * workers with group_reporting in the same reporting group are merged into one result. The
+ * workers are seen through wv: job i's worker c is wv[first + c], first the workers of the
+ * jobs before it (the live workers, or an interim report's views of them).
  */
-int collect(struct run_results *out, struct group_job *gjs, unsigned n, uint64_t elapsed)
+static int collect_units(struct run_results *out, struct group_job *gjs, unsigned n,
+			 uint64_t elapsed, struct worker *const *wv, struct worker **ws,
+			 struct group_member *m)
 {
-	unsigned i, c, k, last_group = UINT_MAX, total = 0, nw = 0;
-	struct group_member *m = NULL;
-	struct worker **ws = NULL;
+	unsigned i, c, k, first = 0, last_group = UINT_MAX, nw = 0;
 	struct job_result *r;
 	long cur = -1;
-	int ret = -ENOMEM;
 
-	for (i = 0; i < n; i++)
-		total += gjs[i].refused ? 0 : gjs[i].plan.job->numjobs;
-	if (total) {
-		ws = calloc(total, sizeof(*ws));
-		m = calloc(total, sizeof(*m));
-		if (!ws || !m)
-			goto out;
-	}
 	for (i = 0; i < n; i++) {
 		const struct job_spec *job = gjs[i].plan.job;
 
@@ -447,7 +449,7 @@ int collect(struct run_results *out, struct group_job *gjs, unsigned n, uint64_t
 				result_unit_done(&out->res[cur], ws, nw, m);
 			r = results_grow(out, 1);
 			if (!r)
-				goto out;
+				return -ENOMEM;
 			result_init(r, job, 0);
 			result_targets(r, &gjs[i], elapsed);
 			r->error = -gjs[i].refused;
@@ -465,28 +467,59 @@ int collect(struct run_results *out, struct group_job *gjs, unsigned n, uint64_t
 					result_unit_done(&out->res[cur], ws, nw, m);
 				r = results_grow(out, 1);
 				if (!r)
-					goto out;
+					return -ENOMEM;
 				result_init(r, job, c);
 				result_targets(r, &gjs[i], elapsed);
 				cur = (long)out->nr - 1;
 				nw = 0;
 			}
-			result_add_worker(&out->res[cur], &gjs[i].workers[c]);
+			result_add_worker(&out->res[cur], wv[first + c]);
 			out->res[cur].opts_spec = job;
-			ws[nw++] = &gjs[i].workers[c];
+			ws[nw++] = wv[first + c];
 			last_group = job->groupid;
-			if (gjs[i].workers[c].interrupted)
+			if (wv[first + c]->interrupted)
 				out->interrupted = true;
 		}
+		first += job->numjobs;
 	}
 	if (cur >= 0)
 		result_unit_done(&out->res[cur], ws, nw, m);
-	ret = 0;
-	/* every worker of the phase, for the run's agg logs */
-	for (i = 0, nw = 0; i < n; i++)
+	return 0;
+}
+
+/* Workers of the jobs not refused. */
+static unsigned nr_workers(const struct group_job *gjs, unsigned n)
+{
+	unsigned i, total = 0;
+
+	for (i = 0; i < n; i++)
+		total += gjs[i].refused ? 0 : gjs[i].plan.job->numjobs;
+	return total;
+}
+
+int collect(struct run_results *out, struct group_job *gjs, unsigned n, uint64_t elapsed)
+{
+	unsigned i, c, total = nr_workers(gjs, n), nw = 0;
+	struct group_member *m = NULL;
+	struct worker **ws = NULL, **wv = NULL;
+	struct job_result *r;
+	int ret = -ENOMEM;
+
+	if (total) {
+		ws = calloc(total, sizeof(*ws));
+		wv = calloc(total, sizeof(*wv));
+		m = calloc(total, sizeof(*m));
+		if (!ws || !wv || !m)
+			goto out;
+	}
+	for (i = 0; i < n; i++)
 		for (c = 0; !gjs[i].refused && c < gjs[i].plan.job->numjobs; c++)
-			ws[nw++] = &gjs[i].workers[c];
-	if (nw && agg_logs(ws, nw, m, phase_start_ms(out, elapsed)) && out->nr &&
+			wv[nw++] = &gjs[i].workers[c];
+	ret = collect_units(out, gjs, n, elapsed, wv, ws, m);
+	if (ret)
+		goto out;
+	/* every worker of the phase, for the run's agg logs */
+	if (nw && agg_logs(wv, nw, m, phase_start_ms(out, elapsed)) && out->nr &&
 	    !out->res[out->nr - 1].error) {
 		r = &out->res[out->nr - 1];
 		r->error = EIO;
@@ -494,6 +527,212 @@ int collect(struct run_results *out, struct group_job *gjs, unsigned n, uint64_t
 	}
 out:
 	free(ws);
+	free(wv);
 	free(m);
+	return ret;
+}
+
+/* ---- interim reports: the workers' snapshots and the report made of them ---- */
+
+void worker_snap_free(struct worker_snap *s)
+{
+	if (!s)
+		return;
+	free(s->progress.p);
+	if (s->prios) {
+		prio_stats_free(s->prios);
+		free(s->prios);
+	}
+	free(s);
+}
+
+/* What the snapshot copies of the worker beside its result: progress points, priorities. */
+static int snap_copy_parts(struct worker_snap *s, const struct worker *w)
+{
+	unsigned d, k;
+
+	if (w->progress.n) {
+		s->progress.p = malloc(w->progress.n * sizeof(*s->progress.p));
+		if (!s->progress.p)
+			return -ENOMEM;
+		memcpy(s->progress.p, w->progress.p, w->progress.n * sizeof(*s->progress.p));
+		s->progress.n = s->progress.cap = w->progress.n;
+	}
+	s->progress.nomem = w->progress.nomem;
+	s->ioprio = w->ioprio;
+	if (!w->prios)
+		return 0;
+	s->prios = calloc(1, sizeof(*s->prios));
+	if (!s->prios)
+		return -ENOMEM;
+	for (d = 0; d < PRIO_DIRS; d++)
+		for (k = 0; k < w->prios->nr[d]; k++)
+			if (prio_stats_add_lat(s->prios, d, w->prios->p[d][k].ioprio,
+					       &w->prios->p[d][k].lat))
+				return -ENOMEM;
+	return 0;
+}
+
+/*
+ * fio's __show_running_run_stats, taken by the worker itself so that nothing it counts is read
+ * while it counts: its result as collect would make it had the worker ended at t (runtime and
+ * CPU so far); before its measured start (ramp_time, not started) a blank one.
+ */
+void worker_snapshot(struct worker *w, uint64_t t)
+{
+	unsigned want = atomic_load_explicit(&w->snap_want, memory_order_acquire);
+	struct worker_snap *s = calloc(1, sizeof(*s));
+	uint64_t end = w->time.end_ns;
+	struct rusage ru = w->ru_end;
+	bool kt = w->kt_valid, sched = w->sched_valid;
+
+	w->snap_gen = want;
+	if (!s)
+		return;	/* the report keeps this worker's last snapshot */
+	s->gen = want;
+	if (w->st && !w->time.in_ramp && t > w->time.start_ns) {
+		w->time.end_ns = t;
+		getrusage(RUSAGE_THREAD, &w->ru_end);
+		w->kt_valid = w->sched_valid = false;	/* read at the end only */
+		worker_result(&s->one, w, NULL);
+		s->one.meta = NULL;	/* rw=metadata's counts are the worker's own until it ends */
+		w->time.end_ns = end;
+		w->ru_end = ru;
+		w->kt_valid = kt;
+		w->sched_valid = sched;
+		s->measured = true;
+		s->runtime_ns = t - w->time.start_ns;
+		if (snap_copy_parts(s, w)) {
+			worker_snap_free(s);
+			return;
+		}
+	}
+	worker_snap_free(atomic_exchange_explicit(&w->snap, s, memory_order_acq_rel));
+}
+
+void collect_status_free(struct status_state *st)
+{
+	unsigned i;
+
+	for (i = 0; i < st->nr; i++)
+		worker_snap_free(st->last[i]);
+	free(st->last);
+	st->last = NULL;
+	st->nr = 0;
+	st->phase = NULL;
+}
+
+/* Has the worker answered request gen (or has nothing to answer with: ended, not started)? */
+static bool snap_answered(struct worker *w, unsigned gen, struct worker_snap **last)
+{
+	struct worker_snap *s;
+
+	if (atomic_load_explicit(&w->finished, memory_order_acquire))
+		return true;
+	s = atomic_exchange_explicit(&w->snap, NULL, memory_order_acq_rel);
+	if (s) {
+		worker_snap_free(*last);
+		*last = s;
+	}
+	return (*last && (*last)->gen == gen) ||
+	       !atomic_load_explicit(&w->running, memory_order_acquire);
+}
+
+/* The running phase's workers asked for a snapshot, and their answers waited for. */
+static void snapshots_take(struct group_job *gjs, unsigned n, uint64_t wait_ns,
+			   struct status_state *st)
+{
+	const struct timespec tick = { 0, 2000000 };
+	uint64_t until = mono_ns() + wait_ns;
+	unsigned i, c, k, gen = ++st->gen;
+	bool all;
+
+	for (i = 0; i < n; i++)
+		for (c = 0; gjs[i].workers && c < gjs[i].plan.nr_workers; c++)
+			atomic_store_explicit(&gjs[i].workers[c].snap_want, gen, memory_order_release);
+	for (;;) {
+		all = true;
+		for (i = 0, k = 0; i < n; i++)
+			for (c = 0; !gjs[i].refused && c < gjs[i].plan.job->numjobs; c++, k++)
+				if (gjs[i].workers && k < st->nr)
+					all &= snap_answered(&gjs[i].workers[c], gen, &st->last[k]);
+		if (all || mono_ns() >= until)
+			return;
+		nanosleep(&tick, NULL);
+	}
+}
+
+/*
+ * A view of each worker for the report: a shadow holding its snapshot (blank without one) while
+ * it runs or before it starts, the worker itself once it has ended.
+ */
+static struct worker *status_view(struct group_job *gj, unsigned c, struct worker *sh,
+				  const struct worker_snap *s)
+{
+	struct worker *w = gj->workers ? &gj->workers[c] : NULL;
+	static const struct worker_snap blank;
+
+	if (w && atomic_load_explicit(&w->finished, memory_order_acquire))
+		return w;
+	memset(sh, 0, sizeof(*sh));
+	sh->job = gj->plan.job;
+	sh->plan = &gj->plan;
+	sh->clone = c;
+	sh->snap_view = s ? s : &blank;
+	if (s && s->measured) {
+		sh->st = (struct dir_stat *)s->one.dir;
+		sh->progress = s->progress;
+		sh->time.end_ns = s->runtime_ns;
+		sh->prios = s->prios;
+		sh->ioprio = s->ioprio;
+	}
+	return sh;
+}
+
+/* A new phase: the last snapshots kept are of its workers. */
+static int status_phase(struct group_job *gjs, unsigned total, struct status_state *st)
+{
+	if (st->phase == gjs && st->nr == total)
+		return 0;
+	collect_status_free(st);
+	st->last = calloc(total ? total : 1, sizeof(*st->last));
+	if (!st->last)
+		return -ENOMEM;
+	st->nr = total;
+	st->phase = gjs;
+	return 0;
+}
+
+int collect_status(struct run_results *out, struct group_job *gjs, unsigned n, uint64_t elapsed,
+		   uint64_t wait_ns, struct status_state *st)
+{
+	unsigned i, c, k, total = nr_workers(gjs, n), running = 0;
+	struct worker **ws = NULL, **wv = NULL, *sh = NULL;
+	struct group_member *m = NULL;
+	int ret = -ENOMEM;
+
+	/* the running phase's workers exist; those of the phases after it, not yet */
+	while (running < n && gjs[running].workers)
+		running++;
+	if (status_phase(gjs, nr_workers(gjs, running), st))
+		return -ENOMEM;
+	snapshots_take(gjs, running, wait_ns, st);
+	if (total) {
+		ws = calloc(total, sizeof(*ws));
+		wv = calloc(total, sizeof(*wv));
+		m = calloc(total, sizeof(*m));
+		sh = calloc(total, sizeof(*sh));
+		if (!ws || !wv || !m || !sh)
+			goto out;
+	}
+	for (i = 0, k = 0; i < n; i++)
+		for (c = 0; !gjs[i].refused && c < gjs[i].plan.job->numjobs; c++, k++)
+			wv[k] = status_view(&gjs[i], c, &sh[k], k < st->nr ? st->last[k] : NULL);
+	ret = collect_units(out, gjs, n, elapsed, wv, ws, m);
+out:
+	free(ws);
+	free(wv);
+	free(m);
+	free(sh);
 	return ret;
 }

@@ -360,8 +360,11 @@ static void drop_unsent(struct worker *w, struct io_req **held)
 		w->free_reqs[w->nr_free++] = copy_take_write(w);
 }
 
-/* Sleep until the monotonic time until, in short steps so that a stop request is seen. */
-static void sleep_until(const struct worker *w, uint64_t until)
+/*
+ * Sleep until the monotonic time until, in short steps so that a stop request is seen, and an
+ * interim report's request answered (nothing is in flight: the figures stand still).
+ */
+static void sleep_until(struct worker *w, uint64_t until)
 {
 	uint64_t now = worker_now(w), step;
 	struct timespec ts;
@@ -372,6 +375,8 @@ static void sleep_until(const struct worker *w, uint64_t until)
 		ts.tv_nsec = (long)(step % 1000000000ull);
 		clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL);
 		now = worker_now(w);
+		if (atomic_load_explicit(&w->snap_want, memory_order_relaxed) != w->snap_gen)
+			worker_snapshot(w, now);
 	}
 }
 

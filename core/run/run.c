@@ -238,6 +238,64 @@ static void space_errors(struct group_job *gjs, unsigned n)
 	}
 }
 
+/*
+ * An interim report: the earlier phases' results (shared, not copied) and a view of the jobs
+ * from the running phase on, handed to the status callback and freed.
+ */
+static void report_status(struct phase_sync *sync, uint64_t t0)
+{
+	struct run_results r = *sync->out;
+	unsigned before = sync->out->nr, i;
+	struct timeval tv;
+
+	r.res = before ? malloc(before * sizeof(*r.res)) : NULL;
+	if (before && !r.res)
+		return;	/* a report less, not a reason to disturb the run */
+	if (before)
+		memcpy(r.res, sync->out->res, before * sizeof(*r.res));
+	r.layouts = NULL;
+	r.nr_layouts = 0;
+	r.disks = NULL;
+	r.own_probes = false;
+	memset(&r.idle, 0, sizeof(r.idle));
+	memset(&r.machine, 0, sizeof(r.machine));
+	gettimeofday(&tv, NULL);
+	r.report_unix_ms = (uint64_t)tv.tv_sec * 1000 + (uint64_t)tv.tv_usec / 1000;
+	if (!collect_status(&r, sync->rest, sync->nr_rest, mono_ns() - t0, STATUS_WAIT_NS,
+			    &sync->snaps))
+		sync->status(&r, sync->status_arg);
+	for (i = before; i < r.nr; i++)
+		result_free_owned(&r.res[i]);
+	free(r.res);
+}
+
+/* How long the watch may sleep: a second, less when a status report or the space check is due. */
+static void watch_deadline(const struct phase_sync *sync, struct timespec *ts)
+{
+	uint64_t now = mono_ns(), wait = sync->space ? 100000000ull : 1000000000ull;
+
+	if (sync->status && sync->status_ns && sync->status_next_ns < now + wait)
+		wait = sync->status_next_ns > now ? sync->status_next_ns - now : 0;
+	clock_gettime(CLOCK_REALTIME, ts);
+	ts->tv_nsec += (long)(wait % 1000000000ull);
+	ts->tv_sec += (time_t)(wait / 1000000000ull) + ts->tv_nsec / 1000000000;
+	ts->tv_nsec %= 1000000000;
+}
+
+/* Is an interim report due (its period, or one asked for)? The next period is set. */
+static bool status_due(struct phase_sync *sync, uint64_t now)
+{
+	bool due = run_status_take();
+
+	if (sync->status_ns && now >= sync->status_next_ns) {
+		due = true;
+		sync->status_next_ns += sync->status_ns;
+		if (sync->status_next_ns <= now)
+			sync->status_next_ns = now + sync->status_ns;
+	}
+	return due && sync->status;
+}
+
 static void watch_phase(struct group_job *gjs, unsigned n, struct phase_sync *sync,
 			uint64_t t0, unsigned started)
 {
@@ -250,15 +308,7 @@ static void watch_phase(struct group_job *gjs, unsigned n, struct phase_sync *sy
 		for (i = 0, done = 0; i < n; i++)
 			done += gjs[i].done;
 		if (done < started) {
-			clock_gettime(CLOCK_REALTIME, &ts);
-			if (sync->space) {
-				/* a tenth of a second: what a fast writer fills meanwhile stays small */
-				ts.tv_nsec += 100000000;
-				ts.tv_sec += ts.tv_nsec / 1000000000;
-				ts.tv_nsec %= 1000000000;
-			} else {
-				ts.tv_sec += 1;
-			}
+			watch_deadline(sync, &ts);
 			pthread_cond_timedwait(&sync->cond, &sync->lock, &ts);
 			for (i = 0, done = 0; i < n; i++)
 				done += gjs[i].done;
@@ -275,6 +325,8 @@ static void watch_phase(struct group_job *gjs, unsigned n, struct phase_sync *sy
 		}
 		if (sync->space)
 			space_watch(gjs, n);
+		if (status_due(sync, now))
+			report_status(sync, t0);
 		if (sync->progress)
 			report_progress(gjs, n, sync, t0, started - done);
 	}
@@ -482,6 +534,7 @@ static int run_group(struct group_job *gjs, unsigned n, struct phase_sync *sync,
 	sigaddset(&block, SIGINT);
 	sigaddset(&block, SIGTERM);
 	sigaddset(&block, SIGHUP);
+	sigaddset(&block, SIGUSR1);
 	pthread_sigmask(SIG_BLOCK, &block, &old_mask);
 	if (total) {
 		gate_init(&start, total);
@@ -510,7 +563,7 @@ static int run_group(struct group_job *gjs, unsigned n, struct phase_sync *sync,
 		gate_open(&start);
 	if (total && !ret)
 		running_hold(gjs, n);
-	if (total && (sync->progress || sync->steady) && !ret)
+	if (total && (sync->progress || sync->steady || sync->status) && !ret)
 		watch_phase(gjs, n, sync, mono_ns(), started);
 	else if (total && sync->space && !ret)
 		watch_phase(gjs, n, sync, mono_ns(), started);
@@ -614,6 +667,8 @@ static int run_phases(const struct job_list *jobs, struct group_job *gjs, struct
 		pthread_mutex_lock(&sync->lock);
 		sync->gjs = &gjs[first];
 		sync->nr_gjs = last - first + 1;
+		sync->rest = &gjs[first];
+		sync->nr_rest = jobs->nr - first;
 		pthread_mutex_unlock(&sync->lock);
 		ret = run_group(&gjs[first], last - first + 1, sync, out, err);
 		pthread_mutex_lock(&sync->lock);
@@ -650,7 +705,17 @@ int run_jobs(const struct job_list *jobs, struct run_results *out, struct iop_er
 int run_jobs_progress(const struct job_list *jobs, struct run_results *out, run_progress_fn fn,
 		      void *arg, struct iop_err *err)
 {
-	struct phase_sync sync = { .progress = fn, .progress_arg = arg };
+	const struct run_watch watch = { .progress = fn, .progress_arg = arg };
+
+	return run_jobs_watch(jobs, out, &watch, err);
+}
+
+int run_jobs_watch(const struct job_list *jobs, struct run_results *out,
+		   const struct run_watch *watch, struct iop_err *err)
+{
+	struct phase_sync sync = { .progress = watch->progress, .progress_arg = watch->progress_arg,
+				   .status = watch->status, .status_arg = watch->status_arg,
+				   .status_ns = watch->status_ns, .out = out };
 	struct machine_snap m0 = { 0 }, m1;
 	struct flow_set flows = { 0 };
 	struct zbd_set zbds = { 0 };
@@ -669,6 +734,7 @@ int run_jobs_progress(const struct job_list *jobs, struct run_results *out, run_
 	pthread_mutex_init(&sync.lock, NULL);
 	pthread_cond_init(&sync.cond, NULL);
 	sync.genesis_ns = mono_ns();
+	sync.status_next_ns = sync.genesis_ns + sync.status_ns;
 	atomic_init(&sync.end_all, false);
 	for (i = 0; i < jobs->nr; i++)
 		sync.exitall |= jobs->jobs[i].exitall;
@@ -683,6 +749,7 @@ int run_jobs_progress(const struct job_list *jobs, struct run_results *out, run_
 		disk_set_end(out->disks);
 	machine_snap(&m1);
 	machine_span(&m0, &m1, &out->machine);
+	collect_status_free(&sync.snaps);
 	pthread_cond_destroy(&sync.cond);
 	pthread_mutex_destroy(&sync.lock);
 	plans_free(jobs, gjs);

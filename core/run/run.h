@@ -34,6 +34,26 @@ typedef void (*run_progress_fn)(const struct run_progress *p, void *arg);
 int run_jobs_progress(const struct job_list *jobs, struct run_results *out, run_progress_fn fn,
 		      void *arg, struct iop_err *err);
 
+/*
+ * An interim report (fio's --status-interval and SIGUSR1): the run's results so far, as the
+ * final report would give them had every running worker ended then; r holds them only for the
+ * call. run_status_ask (base/stop.h) asks for one at once.
+ */
+typedef void (*run_status_fn)(const struct run_results *r, void *arg);
+
+/* What the calling thread does while workers run. */
+struct run_watch {
+	run_progress_fn progress;	/* about once a second (NULL: none) */
+	void *progress_arg;
+	run_status_fn status;		/* every status_ns, and when asked (NULL: never) */
+	void *status_arg;
+	uint64_t status_ns;		/* 0: only when asked */
+};
+
+/* run_jobs, watched as asked. */
+int run_jobs_watch(const struct job_list *jobs, struct run_results *out,
+		   const struct run_watch *watch, struct iop_err *err);
+
 void run_results_free(struct run_results *r);
 
 

@@ -15,6 +15,14 @@
 #include "run/worker.h"
 
 /* What the workers of a run share: the lock their start conditions wait under. */
+/* An interim report's state between reports: each running worker's last snapshot (collect.c). */
+struct status_state {
+	const struct group_job *phase;	/* the phase last[] belongs to */
+	struct worker_snap **last;
+	unsigned nr;
+	unsigned gen;
+};
+
 struct phase_sync {
 	pthread_mutex_t lock;
 	pthread_cond_t cond;
@@ -28,6 +36,14 @@ struct phase_sync {
 	run_progress_fn progress;
 	void *progress_arg;
 	unsigned phase, nr_phases;
+	/* interim reports: when, to whom, the jobs from the running phase on, the results so far */
+	run_status_fn status;
+	void *status_arg;
+	uint64_t status_ns, status_next_ns;
+	struct group_job *rest;
+	unsigned nr_rest;
+	struct run_results *out;
+	struct status_state snaps;
 };
 
 struct group_job {
@@ -66,6 +82,12 @@ static inline uint64_t sched_take(struct worker *w, const struct io_req *r)
 }
 
 /*
+ * An interim report's snapshot of the worker's figures at t, taken by the worker itself when
+ * the runner has asked (snap_want): what collect would make of it had it ended at t (collect.c).
+ */
+void worker_snapshot(struct worker *w, uint64_t t);
+
+/*
  * The progress counters, for the MPI runner's samples (every millisecond or more) and the
  * progress line (about once a second): published at most every PROGRESS_NS by the loop, one
  * plain store each, and when it ends.
@@ -79,6 +101,9 @@ static inline void progress_publish(struct worker *w, uint64_t t)
 	atomic_store_explicit(&w->progress_ios, w->st[STAT_READ].ios + w->st[STAT_WRITE].ios +
 			      w->st[STAT_TRIM].ios, memory_order_relaxed);
 	w->next_progress_ns = t + PROGRESS_NS;
+	if (__builtin_expect(atomic_load_explicit(&w->snap_want, memory_order_relaxed) !=
+			     w->snap_gen, 0))
+		worker_snapshot(w, t);
 }
 
 /* The job's clock, in CLOCK_MONOTONIC nanoseconds either way. */
@@ -244,6 +269,37 @@ void phase_spans(struct group_job *gjs, unsigned n, unsigned total, uint64_t ori
 /* ---- collect.c ---- */
 
 int collect(struct run_results *out, struct group_job *gjs, unsigned n, uint64_t elapsed);
+
+/*
+ * A worker's figures as its snapshot holds them: its result had it ended then (blank before
+ * its measured start), its group_reporting progress and its latencies per priority, copied.
+ */
+struct worker_snap {
+	unsigned gen;			/* the request it answered */
+	struct job_result one;
+	bool measured;
+	uint64_t runtime_ns;
+	struct progress_log progress;
+	struct prio_stats *prios;
+	uint16_t ioprio;
+};
+
+void worker_snap_free(struct worker_snap *s);
+
+/*
+ * An interim report of jobs gjs[0..n) (the running phase and those after it) into out, which
+ * holds the earlier phases' results: each running worker asked for a snapshot and waited for
+ * up to wait_ns (one that does not answer in time is reported as its last snapshot held it),
+ * an ended worker as it ended, one not started yet (or of a later phase) blank. last[] holds
+ * each running worker's last snapshot between reports (freed by collect_status_free).
+ */
+
+int collect_status(struct run_results *out, struct group_job *gjs, unsigned n, uint64_t elapsed,
+		   uint64_t wait_ns, struct status_state *st);
+void collect_status_free(struct status_state *st);
+
+/* How long an interim report waits for the running workers' snapshots. */
+#define STATUS_WAIT_NS 250000000ull
 
 /* ---- plan.c ---- */
 

@@ -849,6 +849,7 @@ void worker_free(struct worker *w)
 	unsigned i;
 
 	vfy_stop(w);
+	worker_snap_free(atomic_exchange(&w->snap, NULL));
 	if (w->eng_ready) {
 		for (i = 0; w->eng.ops->close_file && i < w->nr_files; i++)
 			w->eng.ops->close_file(&w->eng, &w->files[i]);

@@ -512,6 +512,16 @@ struct worker {
 	atomic_bool finished;
 	atomic_bool terminate;		/* exitall: another worker's end ends this one */
 	atomic_bool running;		/* past its start conditions (fio's TD_RUNNING) */
+	/*
+	 * Interim reports (--status-interval, SIGUSR1): the runner asks by raising snap_want;
+	 * the worker answers from its loop's periodic work (progress_publish) or its sleeps with
+	 * a snapshot of its own figures in snap (worker_snapshot, collect.c), noting the request
+	 * it answered in snap_gen. snap_view is set only in a report's view of a worker.
+	 */
+	_Atomic unsigned snap_want;
+	unsigned snap_gen;
+	struct worker_snap *_Atomic snap;
+	const struct worker_snap *snap_view;
 	struct fleet_worker fleet;	/* its times on the phase's clock, and its MPI window */
 
 	int error;			/* positive errno */

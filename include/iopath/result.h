@@ -242,6 +242,9 @@ struct run_results {
 	unsigned nr;
 	bool interrupted;
 	uint64_t start_unix_ms;
+	/* when the report was made (JSON "timestamp"): an interim report's time, or, where the
+	   run reported while it ran, its end; 0: the run's start stands for it */
+	uint64_t report_unix_ms;
 	struct probe_set *probes;	/* the host and every path the jobs touched */
 	bool own_probes;		/* made by run_jobs (freed with the results) */
 	/* fio's disk_util: the block devices under the jobs' files, read at the run's start

@@ -476,6 +476,23 @@ json_t *json_in_text(const char *text, const char *what)
 	return root;
 }
 
+unsigned json_docs_in_text(const char *text, json_t **docs, unsigned max, const char *what)
+{
+	const char *at = text;
+	json_error_t jerr;
+	unsigned n = 0;
+
+	while (n < max && (at = strstr(at, "{\n"))) {
+		docs[n] = json_loads(at, JSON_DISABLE_EOF_CHECK, &jerr);
+		cr_assert_not_null(docs[n], "%s: document %u does not parse: %s (line %d)", what, n + 1,
+				   jerr.text, jerr.line);
+		at += jerr.position;
+		n++;
+	}
+	cr_assert_gt(n, 0, "%s: no JSON in: %.300s", what, text);
+	return n;
+}
+
 json_t *iopath_json_in(const char *dir, char *const *args, int want_status, char **err_out)
 {
 	char out[320], oarg[340], *argv[64];

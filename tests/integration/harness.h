@@ -69,6 +69,8 @@ struct run_out tool_runv(bool fio, const char *const *args);
  * fails, naming what, without one.
  */
 json_t *json_in_text(const char *text, const char *what);
+/* Every JSON document in text, one after another (--status-interval's), at most max: how many. */
+unsigned json_docs_in_text(const char *text, json_t **docs, unsigned max, const char *what);
 
 /*
  * Run iopath with the NULL-terminated arguments and its JSON result written to DIR/out.json;

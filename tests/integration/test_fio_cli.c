@@ -179,10 +179,10 @@ Test(fio_cli, warnings_fatal_turns_a_warning_into_exit_2)
 
 Test(fio_cli, unsupported_fio_flags_are_named)
 {
-	struct run_out r = iopath_run("--status-interval=1", "--name=a", "--ioengine=null",
+	struct run_out r = iopath_run("--trigger-file=t", "--name=a", "--ioengine=null",
 				      "--size=64k", NULL);
 
-	refused(&r, "fio option --status-interval is not supported by iopath");
+	refused(&r, "fio option --trigger-file is not supported by iopath");
 	run_out_free(&r);
 	/* --ignore-unsupported (even after it) lets a reporting flag go, with a warning */
 	r = iopath_run("--trigger-file=t", "--name=a", "--ioengine=null", "--size=64k",
