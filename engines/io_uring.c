@@ -82,6 +82,45 @@ static int task_cpu(pid_t tid, uint64_t *usr_ns, uint64_t *sys_ns)
 	return 0;
 }
 
+#ifndef IORING_SETUP_NO_SQARRAY
+#define IORING_SETUP_NO_SQARRAY (1U << 16)
+#endif
+
+/*
+ * The ring without its SQ index array (IORING_SETUP_NO_SQARRAY, Linux 6.6): the kernel takes
+ * the SQE in slot tail & mask, which is where every submission here writes it (the identity
+ * array liburing would fill says the same), and so reads one array entry less per SQE. Set up
+ * and mapped here because liburing 2.3's io_uring_queue_init_params does not know the flag: it
+ * writes its identity array at sq_off.array, which the kernel leaves at 0 for such a ring,
+ * over the ring's head, tail and CQEs; io_uring_queue_mmap writes no array. A kernel without
+ * the flag (EINVAL) gets liburing's set-up with the array.
+ */
+static int ring_init(unsigned entries, struct io_uring *ring, struct io_uring_params *p)
+{
+	struct io_uring_params q = *p;
+	int fd, ret;
+
+	q.flags |= IORING_SETUP_NO_SQARRAY;
+	fd = (int)syscall(__NR_io_uring_setup, entries, &q);
+	if (fd < 0 && errno != EINVAL)
+		return -errno;
+	if (fd >= 0 && !(q.features & IORING_FEAT_SINGLE_MMAP)) {
+		/* one mapping holds the SQ ring's head and tail only where it is shared */
+		close(fd);
+		fd = -1;
+	}
+	if (fd < 0)
+		return io_uring_queue_init_params(entries, ring, p);
+	ret = io_uring_queue_mmap(fd, &q, ring);
+	if (ret) {
+		close(fd);
+		return ret;
+	}
+	ring->features = q.features;
+	*p = q;
+	return 0;
+}
+
 /* Try the best ring set-up the kernel has, falling back step by step. */
 int uring_ring_setup(struct engine *e, struct uring_priv *u, unsigned entries, unsigned setup_flags)
 {
@@ -118,7 +157,7 @@ int uring_ring_setup(struct engine *e, struct uring_priv *u, unsigned entries, u
 			if (cpu >= 0)
 				p.sq_thread_cpu = (unsigned)cpu;
 		}
-		ret = io_uring_queue_init_params(entries, &u->ring, &p);
+		ret = ring_init(entries, &u->ring, &p);
 		if (ret != -EINVAL)
 			break;
 	}
@@ -135,6 +174,8 @@ int uring_ring_setup(struct engine *e, struct uring_priv *u, unsigned entries, u
 	u->defer_taskrun = tiers[i].flags & IORING_SETUP_DEFER_TASKRUN;
 	engine_applied(e, "ring_entries", "%u", p.sq_entries);
 	engine_applied(e, "taskrun", "%s", tiers[i].what);
+	engine_applied(e, "sq_array", "%s", p.flags & IORING_SETUP_NO_SQARRAY ?
+		       "none (IORING_SETUP_NO_SQARRAY)" : "identity");
 	engine_applied(e, "sqpoll", "%s", u->o.sqthread_poll ? "yes" : "no");
 	if (u->o.sqthread_poll && cpu >= 0)
 		engine_applied(e, "sqpoll_cpu", "%d", cpu);

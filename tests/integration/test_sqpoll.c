@@ -1,6 +1,8 @@
 /* The SQPOLL thread's CPU time is reported with the job, not hidden. */
 #include <criterion/criterion.h>
+#include <stdio.h>
 #include <string.h>
+#include <sys/utsname.h>
 
 #include "integration/harness.h"
 
@@ -62,4 +64,41 @@ Test(sqpoll, no_kernel_threads_without_sqpoll)
 
 	cr_assert_null(json_object_get(io, "kernel_threads"));
 	json_decref(root);
+}
+
+/*
+ * A ring without its SQ index array (IORING_SETUP_NO_SQARRAY, Linux 6.6 and later) takes each
+ * SQE from the slot it was written to: written data read back and verified through it, with
+ * and without the SQPOLL thread. An older kernel keeps the array, and says so.
+ */
+Test(sqpoll, ring_without_sq_array_carries_verified_data)
+{
+	const char *plain[] = { "--size=2m", "--rw=randwrite", "--verify=crc32c", "--iodepth=16",
+				"--iodepth_batch_submit=8", "--iodepth_batch_complete_max=8", NULL };
+	const char *sqp[] = { "--size=2m", "--rw=randwrite", "--verify=crc32c", "--iodepth=16",
+			      "--sqthread_poll=1", "--fixedbufs=1", "--registerfiles=1", NULL };
+	const char *const *jobs[] = { plain, sqp };
+	struct utsname u;
+	int major = 0, minor = 0;
+	unsigned i;
+
+	cr_assert_eq(uname(&u), 0);
+	sscanf(u.release, "%d.%d", &major, &minor);
+	for (i = 0; i < 2; i++) {
+		json_t *root, *io = uring_job(tmpdir_make(), "io_uring", jobs[i], &root);
+		json_t *job = json_array_get(json_object_get(root, "jobs"), 0);
+		const char *arr = json_string_value(json_object_get(json_object_get(io, "engine_applied"),
+								    "sq_array"));
+
+		cr_assert_not_null(arr, "engine_applied says nothing about the SQ array");
+		cr_assert_eq(json_integer_value(json_object_get(job, "error")), 0);
+		cr_assert_eq(json_integer_value(json_object_get(json_object_get(job, "read"), "total_ios")),
+			     512, "the verify pass read back %lld of 512 blocks",
+			     json_integer_value(json_object_get(json_object_get(job, "read"), "total_ios")));
+		if (major > 6 || (major == 6 && minor >= 6))
+			cr_assert_str_eq(arr, "none (IORING_SETUP_NO_SQARRAY)", "kernel %s", u.release);
+		else
+			cr_assert_str_eq(arr, "identity", "kernel %s", u.release);
+		json_decref(root);
+	}
 }
