@@ -63,7 +63,6 @@ const struct fio_unsupported fio_unsupported_table[] = {
 	JOB_OPT("max_latency", NULL, "Maximum tolerated IO latency (usec)"),
 	JOB_OPT("latency_run", "0", "Keep adjusting queue depth to match latency_target"),
 	JOB_OPT("write_hint", NULL, "Set expected write life time"),
-	JOB_OPT("allow_mounted_write", "0", "Allow writes to a mounted partition"),
 	JOB_OPT("log_entries", "1024", "Initial number of entries in a job IO log"),
 	JOB_OPT("log_compression_cpus", NULL, "Limit log compression to these CPUs"),
 	JOB_OPT("block_error_percentiles", "0", "Record trim block errors and make a histogram"),

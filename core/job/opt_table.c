@@ -101,6 +101,8 @@ const struct opt_def opt_table[] = {
 	  .help = "offset added per worker number" },
 	{ .name = "allow_file_create", .type = OPT_BOOL, FIELD(allow_file_create), .max = 1,
 	  .help = "may create files that do not exist (0: they must exist already)" },
+	{ .name = "allow_mounted_write", .type = OPT_BOOL, FIELD(allow_mounted_write), .max = 1,
+	  .help = "fio's leave to write a mounted device (iopath asks for --allow-destructive=DEV too)" },
 	{ .name = "unlink", .type = OPT_BOOL, FIELD(unlink), .max = 1,
 	  .help = "remove the job's files when done" },
 	{ .name = "unlink_each_loop", .type = OPT_BOOL, FIELD(unlink_each_loop), .max = 1,

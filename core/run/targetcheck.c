@@ -231,6 +231,12 @@ int check_target(const struct job_spec *job, const struct job_plan *plan,
 		return iop_errf(err, ret, "job %s: %s: %s", job->name, path, strerror(-ret));
 	if (blk && writes) {
 		ret = target_check_blockdev_fd(fd, path, pol, job->name, err);
+		if (ret && job->allow_mounted_write && err) {
+			struct iop_err why = *err;
+
+			return iop_errf(err, ret, "%.600s; allow_mounted_write=1 in a job is not enough for iopath",
+					why.msg);
+		}
 		if (ret)
 			return ret;
 	}

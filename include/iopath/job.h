@@ -400,6 +400,9 @@ struct job_spec {
 	unsigned file_service_nr;	/* I/Os before switching file (":N") */
 	double file_service_arg;	/* zipf theta, pareto h, normal deviation */
 	bool allow_file_create;		/* fio's: false refuses files that do not exist yet */
+	/* fio's allow_mounted_write: a job's own leave to write a mounted device; iopath still
+	 * asks for --allow-destructive=DEV on the command line and says so */
+	bool allow_mounted_write;
 	uint64_t cpus_allowed[JOB_CPUS_MAX / 64];	/* cpus_allowed=, cpumask=: each worker's CPUs */
 	bool cpus_given;		/* one of them was given (else: the thread's inherited set) */
 	bool cpus_split;		/* cpus_allowed_policy=split: one CPU of the set per worker */

@@ -136,6 +136,32 @@ Test(blockdev, refuses_to_write_a_mounted_device)
 }
 
 /*
+ * fio's allow_mounted_write=1 is a job's own leave to write a mounted device: iopath accepts
+ * the option (fio's job files carry it) but still asks for --allow-destructive, and says that
+ * the job's leave was seen and is not enough; the device is left as it was.
+ */
+Test(blockdev, allow_mounted_write_in_a_job_does_not_lift_the_refusal)
+{
+	struct run_out r;
+	uint64_t sum;
+
+	loop_make("mkfs.ext4 -q -F $DEV");
+	snprintf(mnt, sizeof(mnt), "%s.mnt", img);
+	cr_assert_eq(mkdir(mnt, 0755), 0);
+	if (mount(dev, mnt, "ext4", 0, NULL))
+		cr_skip_test("cannot mount ext4 on a loop device here");
+	sum = img_sum_but(0, 0);
+	r = iopath_run("--name=w", fopt, "--rw=randwrite", "--size=1m", "--allow_mounted_write=1",
+		       NULL);
+	cr_assert_eq(r.status, 2, "exit %d: %s", r.status, r.err);
+	cr_assert_not_null(strstr(r.err, "mounted on"), "%s", r.err);
+	cr_assert_not_null(strstr(r.err, "--allow-destructive"), "%s", r.err);
+	cr_assert_not_null(strstr(r.err, "allow_mounted_write=1"), "%s", r.err);
+	cr_assert_eq(img_sum_but(0, 0), sum, "the device's contents changed");
+	run_out_free(&r);
+}
+
+/*
  * Active swap is the kernel's to write (pages go out to it under memory pressure, which tests
  * run side by side make): a 64 KiB swap area, whose pages after the first (its header) are
  * left out of the comparison; the job would write all of the first MiB.
