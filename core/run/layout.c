@@ -369,8 +369,10 @@ int layout_job(struct job_plan *plan, struct iop_err *err)
 	bool fill = job_reads(job->rw) || (job->engine->flags & ENGINE_FILE_OP);
 	bool writes = job_changes_files(job);
 	unsigned i, nr_paths = plan->shared ? plan->nr_files : plan->nr_files * plan->nr_workers;
-	int ret;
+	int ret = exec_outputs_make(job, err);
 
+	if (ret)
+		return ret;
 	if (job->rw == RW_METADATA || job->engine->flags & ENGINE_DISKLESS)
 		return 0;
 	if (job->create_on_open || (job->engine->flags & ENGINE_NO_LAYOUT)) {

@@ -521,6 +521,9 @@ int plan_job(const struct job_spec *job, const struct target_policy *pol,
 	if (pol->readonly && job->write_iolog[0])
 		return iop_errf(err, -EROFS, "job %s: write_iolog=%s creates a file, and --readonly forbids creating files",
 				job->name, job->write_iolog);
+	if (pol->readonly && (job->exec_prerun[0] || job->exec_postrun[0]))
+		return iop_errf(err, -EROFS, "job %s: exec_%s runs a command and writes its output to a file, and --readonly forbids creating files",
+				job->name, job->exec_prerun[0] ? "prerun" : "postrun");
 	if (pol->readonly && job->verify.dump)
 		return iop_errf(err, -EROFS, "job %s: verify_dump writes the blocks that fail verify to files, and --readonly forbids creating files",
 				job->name);
@@ -656,6 +659,9 @@ int check_job_outputs(const struct job_plan *plan, struct iop_err *err)
 	unsigned c, k;
 	int ret = 0;
 
+	for (k = 0; k < 2 && !ret; k++)
+		if ((k ? job->exec_postrun : job->exec_prerun)[0] && !exec_path(job, k, path, sizeof(path)))
+			ret = check_log(job, k ? "exec_postrun" : "exec_prerun", path, err);
 	for (c = 0; c < plan->nr_workers && !ret; c++) {
 		for (k = 0; iolog_wanted(job) && k < LOG_KINDS && !ret; k++) {
 			if (!(k == LOG_BW ? job->log.bw_set : k == LOG_IOPS ? job->log.iops_set :

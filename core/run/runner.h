@@ -472,6 +472,21 @@ void io_loop_offload(struct worker *w);
 /* The file-operation engines' loop: a file at a time, round robin. */
 void io_loop_fileop(struct worker *w);
 
+/* ---- execrun.c: exec_prerun, exec_postrun ---- */
+
+/*
+ * Run the job's exec_prerun (post: exec_postrun) in a shell, its output in NAME.prerun.txt
+ * (NAME.postrun.txt). A prerun that cannot run or fails fails the worker (-errno); a failing
+ * postrun is said and is not a failure, as fio ignores it. 0 without one.
+ */
+int worker_exec(struct worker *w, bool post);
+
+/* NAME.prerun.txt (post: NAME.postrun.txt), exec_prerun's (exec_postrun's) output. 0 or -errno. */
+int exec_path(const struct job_spec *job, bool post, char *path, size_t len);
+
+/* Make (empty, iopath's) the output files of the job's exec_prerun and exec_postrun. */
+int exec_outputs_make(const struct job_spec *job, struct iop_err *err);
+
 /* ---- trace.c: write_iolog and read_iolog ---- */
 
 /* write_iolog: open the log (header, the files' add and open lines); 0 or -errno, worker failed. */

@@ -709,6 +709,8 @@ static int worker_setup(struct worker *w)
 	if (!ret)
 		fio_block_seed(w);
 	if (!ret)
+		ret = worker_exec(w, false);
+	if (!ret)
 		ret = pre_read_files(w);
 	if (!ret)
 		ret = setup_options(w, seed + w->clone);
@@ -831,6 +833,7 @@ void *worker_main(void *arg)
 	if (!ret) {
 		worker_phases(w);
 		worker_finish(w);
+		worker_exec(w, true);
 	}
 	trace_close(w);
 	replay_done(w);

@@ -468,6 +468,10 @@ struct job_spec {
 	unsigned replay_skip;		/* a bit per direction (1 << DDIR_x) the replay leaves out */
 	bool serialize_overlap;		/* a request overlapping one in flight waits for it */
 	char aux_path[256];		/* --aux-path: where state files go ("" = here) */
+	/* exec_prerun, exec_postrun: shell commands each worker runs before its I/O and after,
+	 * their output in NAME.prerun.txt and NAME.postrun.txt (fio's) */
+	char exec_prerun[1024];
+	char exec_postrun[1024];
 	unsigned bw_avg_ms;		/* bwavgtime: a bandwidth sample every this many ms */
 	unsigned iops_avg_ms;		/* iopsavgtime: an IOPS sample every this many ms */
 	struct job_log log;		/* write_*_log, log_*, per_job_logs, --bandwidth-log */
