@@ -182,9 +182,9 @@ Test(option_table, names_are_unique)
 
 Test(job_parse, fio_option_iopath_lacks_is_refused_by_name)
 {
-	cr_assert_neq(parse("[a]\nexec_prerun=/bin/true\n"), 0);
+	cr_assert_neq(parse("[a]\nwrite_barrier=4\n"), 0);
 	cr_assert_not_null(strstr(err.msg, "test.fio:2"), "%s", err.msg);
-	cr_assert_not_null(strstr(err.msg, "fio option 'exec_prerun' is not supported by iopath"),
+	cr_assert_not_null(strstr(err.msg, "fio option 'write_barrier' is not supported by iopath"),
 			   "%s", err.msg);
 }
 
@@ -196,9 +196,9 @@ Test(job_parse, fio_option_at_its_default_changes_nothing)
 Test(job_parse, ignore_unsupported_warns_instead)
 {
 	parser.ignore_unsupported = true;
-	cr_assert_eq(parse("[a]\nexec_prerun=/bin/true\n"), 0, "%s", err.msg);
+	cr_assert_eq(parse("[a]\nwrite_barrier=4\n"), 0, "%s", err.msg);
 	cr_assert_eq(parser.nr_warnings, 1);
-	cr_assert_not_null(strstr(parser.warnings[0], "exec_prerun"), "%s", parser.warnings[0]);
+	cr_assert_not_null(strstr(parser.warnings[0], "write_barrier"), "%s", parser.warnings[0]);
 	job_parser_free(&parser);
 }
 
