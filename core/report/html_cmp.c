@@ -243,6 +243,62 @@ static void answer_cells(FILE *f, const json_t *cells)
 			n - ANSWER_CELLS);
 }
 
+/* One side's figure of compare's environment, scaled, in a number cell ("" where absent). */
+static void machine_td(FILE *f, const json_t *side, const char *key, double scale, const char *fmt)
+{
+	double v = jnum(side, key) * scale;
+	char b[48] = "";
+
+	if (!isnan(v))
+		snprintf(b, sizeof(b), fmt, v);
+	h_num_td(f, v, b);
+}
+
+/*
+ * What else used the machine on each side (compare's "environment", the medians over every
+ * repeat): the figures its verdict weighs against the change, folded below the answer.
+ */
+static void compare_machine(FILE *f, const json_t *cmp)
+{
+	static const struct {
+		const char *key, *what, *fmt;
+		double scale;
+	} rows[] = {
+		{ "other_cpu", "other processes' share of the CPU time", "%.0f%%", 100 },
+		{ "steal", "stolen by the hypervisor", "%.0f%%", 100 },
+		{ "time_per_io_s", "the workers' time an I/O", "%.0f us", 1e6 },
+		{ "runq_wait_per_io_s", "of it waiting for a CPU", "%.0f us", 1e6 },
+		{ "runq_wait_per_wakeup_s", "each wait for a CPU (a wakeup)", "%.0f us", 1e6 },
+		{ "own_in_flight_per_io_s", "an I/O in flight", "%.0f us", 1e6 },
+		{ "other_disk_in_flight", "others' requests in flight on the disk (mean)", "%.2f", 1 },
+		{ "other_disk_busy", "the disk busy with others' requests alone", "%.0f%%", 100 },
+		{ "other_disk_ios_per_s", "others' requests on the disk", "%.0f/s", 1 },
+	};
+	const json_t *env = json_object_get(cmp, "environment"), *b = json_object_get(env, "base"),
+		     *c = json_object_get(env, "cur");
+	unsigned i;
+
+	if (!json_is_object(b) && !json_is_object(c))
+		return;
+	fputs("<details class=\"how machine\"><summary>What else used the machine</summary>\n"
+	      "<table class=\"kv\"><thead><tr><th></th><th>BASE</th><th>CUR</th></tr></thead><tbody>", f);
+	for (i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		if (isnan(jnum(b, rows[i].key)) && isnan(jnum(c, rows[i].key)))
+			continue;
+		fprintf(f, "<tr><th>%s</th>", rows[i].what);
+		machine_td(f, b, rows[i].key, rows[i].scale, rows[i].fmt);
+		machine_td(f, c, rows[i].key, rows[i].scale, rows[i].fmt);
+		fputs("</tr>", f);
+	}
+	fputs("</tbody></table>", f);
+	if (jstr(env, "why", NULL)) {
+		fputs("<p class=\"warn\">The environment differed: ", f);
+		h_text(f, jstr(env, "why", ""));
+		fputs("</p>", f);
+	}
+	fputs("</details>\n", f);
+}
+
 /* compare's answer first: did CUR regress, by how much where, and how many cells are judged. */
 static void compare_answer(FILE *f, const json_t *cmp)
 {
@@ -307,6 +363,7 @@ void html_compare(FILE *f, const json_t *cmp, const char *id)
 		fputs("</td></tr>", f);
 	}
 	fputs("</tbody></table></details>\n", f);
+	compare_machine(f, cmp);
 	str_list(f, json_object_get(cmp, "warnings"), "bad", "Differences that can invalidate the comparison:");
 	str_list(f, json_object_get(cmp, "changed"), "warn", "What changed between the runs:");
 	str_list(f, json_object_get(cmp, "only_in_base"), "warn", "Cells only in BASE:");

@@ -1,6 +1,7 @@
 /* fio-compatible JSON (and json+) from finished results. */
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -602,11 +603,59 @@ static json_t *disks_json(const struct disk_set *s)
 }
 
 /*
+ * The run's own time in flight on its disks: every direction's I/Os' total latency (submission
+ * to completion, so at least what the disk held them), its fsyncs' too; -1 where some I/Os
+ * went without a latency (disable_lat, gtod_reduce), which would leave their time to others.
+ */
+static double own_in_flight_s(const struct run_results *r)
+{
+	double s = 0;
+	unsigned i, d;
+
+	for (i = 0; i < r->nr; i++)
+		for (d = STAT_READ; d < STAT_NR; d++) {
+			const struct dir_stat *ds = &r->res[i].dir[d];
+
+			if (!ds->ios)
+				continue;
+			if (!ds->lat.n)
+				return -1;
+			s += (double)ds->lat.sum / 1e9 * ((double)ds->ios / (double)ds->lat.n);
+		}
+	return s;
+}
+
+/*
+ * The disk's time in flight beyond the run's own (/sys/block's io_ticks and weighted
+ * in_queue, against the run's own I/Os' latencies): its busy time, the time its requests
+ * were in flight summed over them, and what of each was others'. other_disk_in_flight is
+ * the mean number of others' requests in flight (their summed time a second); own time is
+ * counted from submission to completion, so others' is never overstated by it. Left out
+ * of a run that laid out files (the layout's time is not counted as its own).
+ */
+static void disk_time_json(json_t *o, const struct run_results *r, const struct disk_util *u,
+			   double wall)
+{
+	double own = own_in_flight_s(r), busy = (double)u->d.io_ticks / 1e3,
+	       flight = (double)u->d.in_queue / 1e3;
+
+	if (own < 0 || !(wall > 0))
+		return;
+	set(o, "disk_busy_s", json_real(busy));
+	set(o, "disk_in_flight_s", json_real(flight));
+	set(o, "own_in_flight_s", json_real(own));
+	/* busy with others' requests alone: at least the busy time the run's own cannot cover */
+	set(o, "other_disk_busy", json_real(fmax(0, busy - fmin(own, wall)) / wall));
+	set(o, "other_disk_in_flight", json_real(fmax(0, flight - own) / wall));
+}
+
+/*
  * iopath.machine: what else used the machine while the run ran, as shares of the machine's
  * CPU time (other processes' work, steal, iowait, the run's own), what waiting for a CPU
  * cost the run's workers (their schedstat run-queue wait against their measured time, per
- * I/O), and the bytes and requests its disks moved beyond the run's own (the busiest
- * device under the files, against every job's and layout's bytes, and every job's I/Os).
+ * I/O), and the bytes, requests and time in flight of its disks beyond the run's own (the
+ * busiest device under the files, against every job's and layout's bytes, every job's I/Os
+ * and their latencies).
  * NULL when /proc could not be read.
  */
 static json_t *machine_json(const struct run_results *r)
@@ -615,7 +664,7 @@ static json_t *machine_json(const struct run_results *r)
 	double disk = -1, disk_ios = 0, own = 0, own_ios = 0, laid = 0, workers_s = 0, wait_s = 0,
 	       oncpu_s = 0, sched_in = 0, cap = m->total_s > 0 ? m->total_s : 1;
 	unsigned i, d, sched = 0, workers = 0;
-	struct disk_util u;
+	struct disk_util u, busiest = { 0 };
 	json_t *o;
 
 	if (!m->valid || !(o = json_object()))
@@ -654,6 +703,7 @@ static json_t *machine_json(const struct run_results *r)
 		    (double)(u.d.sectors[0] + u.d.sectors[1]) * 512 > disk) {
 			disk = (double)(u.d.sectors[0] + u.d.sectors[1]) * 512;
 			disk_ios = (double)(u.d.ios[0] + u.d.ios[1]);
+			busiest = u;
 		}
 	if (disk >= 0) {
 		for (i = 0; i < r->nr_layouts; i++)
@@ -665,9 +715,11 @@ static json_t *machine_json(const struct run_results *r)
 							   (disk - own) / m->wall_s : 0));
 		/* requests: a layout's are not counted, so a run that laid out files says none */
 		set(o, "disk_ios", json_real(disk_ios));
-		if (!laid)
+		if (!laid) {
 			set(o, "other_disk_ios_per_s", json_real(disk_ios > own_ios && m->wall_s > 0 ?
 								 (disk_ios - own_ios) / m->wall_s : 0));
+			disk_time_json(o, r, &busiest, m->wall_s);
+		}
 	}
 	return o;
 }

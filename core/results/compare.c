@@ -676,7 +676,8 @@ static int row_cmp(const void *a, const void *b)
 
 /*
  * Did the machine change under a row that moved? A regression (or an improvement) whose
- * slower side ran with enough more contention is the environment's, not the path's: its
+ * slower side's environment explains the whole change (envcmp.h: the CPU wait and others'
+ * time in flight on the disk, all but the threshold) is the environment's, not the path's: its
  * regressions are marked env_explained (exit 3, not 1) unless o->ignore_env. The time per
  * I/O less CPU wait is excused as the others are: measured, a CPU spinner started between
  * the sides slowed it too (docs/statistics.md).
@@ -694,8 +695,8 @@ static void judge_env(struct cmp_report *rep, struct cmp_row *row, const struct 
 	}
 	if (!regressed && !improved)
 		return;
-	row->env_differed = env_explains(&row->env_base, &row->env_cur, regressed, row->env_why,
-					 sizeof(row->env_why));
+	row->env_differed = env_explains(&row->env_base, &row->env_cur, regressed, o->threshold,
+					 row->env_why, sizeof(row->env_why));
 	if (!row->env_differed || o->ignore_env || !regressed)
 		return;
 	for (k = 0; k < row->nr; k++)

@@ -680,14 +680,17 @@ json_t *report_env_json(const struct env_side *e)
 {
 	if (!e->n)
 		return json_null();
-	return json_pack("{s:i, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}", "repeats", (json_int_t)e->n,
+	return json_pack("{s:i, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}",
+			 "repeats", (json_int_t)e->n,
 			 "other_cpu", num_or_null(e->other_cpu), "steal", num_or_null(e->steal),
 			 "load1", num_or_null(e->load1), "other_disk_bytes_per_s",
 			 num_or_null(e->other_disk), "own_disk_bytes_per_s", num_or_null(e->own_disk),
 			 "time_per_io_s", num_or_null(e->time_per_io), "runq_wait_per_io_s",
 			 num_or_null(e->wait_per_io), "other_disk_ios_per_s", num_or_null(e->other_ios),
 			 "own_disk_ios_per_s", num_or_null(e->own_ios), "wakeups_per_io",
-			 num_or_null(e->wakes_per_io), "runq_wait_per_wakeup_s", num_or_null(e->wait_per_wake));
+			 num_or_null(e->wakes_per_io), "runq_wait_per_wakeup_s", num_or_null(e->wait_per_wake),
+			 "other_disk_in_flight", num_or_null(e->other_flight), "own_in_flight_per_io_s",
+			 num_or_null(e->own_flight_per_io), "other_disk_busy", num_or_null(e->other_busy));
 }
 
 static json_t *reason_json(const struct cell *c)

@@ -704,7 +704,75 @@ Test(compare, every_repeat_records_what_else_used_the_machine)
 		cr_assert_gt(json_number_value(json_object_get(m, "workers_sched_in")),
 			     json_number_value(json_object_get(m, "own_ios")) / 10);
 	}
+	if (json_is_number(json_object_get(m, "disk_bytes"))) {
+		/* on a block device, the second repeat (no layout) records the disk's time in flight:
+		 * the run's own, its reads' latencies, within its one worker's measured time */
+		double own = json_number_value(json_object_get(m, "own_in_flight_s"));
+
+		cr_assert(json_is_number(json_object_get(m, "disk_in_flight_s")), "the disk's weighted time");
+		cr_assert(json_is_number(json_object_get(m, "disk_busy_s")), "the disk's busy time");
+		cr_assert_gt(own, 0);
+		cr_assert_leq(own, json_number_value(json_object_get(m, "workers_s")) * 1.01 + 0.001);
+		cr_assert_geq(json_number_value(json_object_get(m, "other_disk_in_flight")), 0);
+		cr_assert_geq(json_number_value(json_object_get(m, "other_disk_busy")), 0);
+		cr_assert_leq(json_number_value(json_object_get(m, "other_disk_busy")), 1);
+	}
 	json_decref(root);
+}
+
+/*
+ * Every sample of the file's cells records its workers' time (1 s, no wait) over as many
+ * I/Os as its IOPS, each own_us in flight, and others' requests in flight other_flight on
+ * average beside them.
+ */
+static void set_disk(const char *path, double own_us, double other_flight)
+{
+	json_t *root = json_load_path(path), *c, *s;
+	size_t i, k;
+
+	json_array_foreach(json_object_get(root, "cells"), i, c)
+		json_array_foreach(json_object_get(c, "samples"), k, s) {
+			double ios = json_number_value(json_object_get(json_object_get(s, "read"), "iops"));
+
+			json_object_set_new(s, "iopath", json_pack("{s:{s:f, s:i, s:f, s:f, s:f, s:f, s:i, s:f, s:f, s:f, s:f, s:f, s:f}}",
+				"machine", "wall_s", 1.0, "cpus", 2, "other_cpu", 0.1, "own_cpu", 0.2,
+				"steal", 0.0, "load1_end", 1.0, "workers", 1, "workers_s", 1.0,
+				"workers_runq_wait_s", 0.0, "own_ios", ios, "own_in_flight_s", ios * own_us / 1e6,
+				"other_disk_in_flight", other_flight, "other_disk_busy", 0.0));
+		}
+	cr_assert_eq(json_dump_file(root, path, 0), 0);
+	json_decref(root);
+}
+
+Test(compare, others_time_in_flight_on_the_disk_excuses_only_a_change_it_covers)
+{
+	char base[300], cur[300];
+
+	paths(base, cur, sizeof(base));
+	/* 100000 -> 80000 IOPS over 1 s: 10 -> 12.5 us an I/O; BASE's I/Os 9 us in flight */
+	write_cells(base, json_pack("[o]", cell("io_uring", tight, REPS, 1.0)));
+	write_cells(cur, json_pack("[o]", cell("io_uring", tight, REPS, 0.8)));
+	set_disk(base, 9, 0.1);
+	/* 0.3 more of others' requests beside each 9 us I/O's 1.1: 2.45 of the 2.5 us more */
+	set_disk(cur, 11, 0.4);
+	iopath_prints(3, HAS("the environment differed: others' requests in flight on the disk 0.40 on average in CUR"),
+		      "compare", base, cur, NULL);
+	iopath_prints(3, HAS("\"other_disk_in_flight\": 0.4"), "compare", base, cur, "--json", NULL);
+	{
+		char html[320];
+		char *page;
+
+		snprintf(html, sizeof(html), "%s.html", cur);
+		iopath_exits(3, "compare", base, cur, "--html", html, NULL);
+		page = file_text(html);
+		cr_assert_not_null(page);
+		assert_has(page, "What else used the machine", "others' requests in flight on the disk (mean)",
+			   ">0.40</td>", NULL);
+		free(page);
+	}
+	/* 0.1 more: 0.8 of 2.5 us; the rest, 17%, is the path's */
+	set_disk(cur, 11, 0.2);
+	iopath_exits(1, "compare", base, cur, NULL);
 }
 
 /*

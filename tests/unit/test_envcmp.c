@@ -7,6 +7,8 @@
 #include "results/envcmp.h"
 #include "run/machine.h"
 
+#define T 0.05	/* compare's default threshold */
+
 Test(machine, proc_stat_aggregate_line_and_cpus)
 {
 	const char *text = "cpu  100 5 50 1000 20 3 2 7 0 0\ncpu0 50 2 25 500 10 1 1 3 0 0\n"
@@ -78,7 +80,8 @@ static struct env_side side(double cpu, double steal, double disk)
 				  .other_disk = disk, .own_disk = 40.0 * 1048576, .time_per_io = NAN,
 				  .wait_per_io = NAN, .rest_per_io = NAN, .other_ios = NAN, .own_ios = NAN,
 				  .other_ios_q1 = NAN, .other_ios_q3 = NAN, .wakes_per_io = NAN,
-				  .wait_per_wake = NAN };
+				  .wait_per_wake = NAN, .other_flight = NAN, .own_flight_per_io = NAN,
+				  .other_busy = NAN };
 }
 
 /* A side that recorded its workers' wait and the disk's requests: per I/O in us, req/s. */
@@ -96,24 +99,38 @@ static struct env_side timed(double cpu, double us_per_io, double wait_us, doubl
 	return e;
 }
 
-Test(envcmp, the_workers_cpu_wait_explains_a_slowdown_when_it_covers_half_the_extra_time)
+Test(envcmp, the_workers_cpu_wait_explains_a_slowdown_only_when_it_covers_the_whole_change)
 {
 	/* BASE 100 us an I/O, 20 of them waiting for a CPU; CUR 150 us */
 	struct env_side b = timed(0.9, 100, 20, 0), waited = timed(0.9, 150, 68, 0),
 			notenough = timed(0.9, 150, 40, 0), busier = timed(0.2, 100, 20, 0),
-			half = timed(0.9, 150, 46, 0);
-	char why[200];
+			half = timed(0.9, 150, 46, 0), edge = timed(0.9, 150, 66, 0);
+	char why[300];
 
-	cr_assert(env_explains(&b, &waited, true, why, sizeof(why)), "48 of 50 us more waited");
-	cr_assert_not_null(strstr(why, "waited for a CPU 68 us an I/O in CUR against 20 us in BASE"), "%s", why);
-	cr_assert_not_null(strstr(why, "the rest of it 82 us against 80"), "%s", why);
-	/* 26 of the 50 us more waited: the wait grew at least as much as the rest */
-	cr_assert(env_explains(&b, &half, true, why, sizeof(why)), "%s", why);
-	cr_assert_not(env_explains(&b, &notenough, true, why, sizeof(why)), "20 of 50 us: the path's");
-	cr_assert_not(env_explains(&waited, &b, true, why, sizeof(why)), "BASE slower: nothing to excuse");
-	cr_assert(env_explains(&waited, &b, false, why, sizeof(why)), "BASE slower and waited: CUR better");
+	cr_assert(env_explains(&b, &waited, true, T, why, sizeof(why)), "48 of 50 us more waited");
+	cr_assert_not_null(strstr(why, "waited for a CPU 68 us an I/O in CUR against 20 us in BASE: 48 us"), "%s", why);
+	cr_assert_not_null(strstr(why, "of the 50 us more each I/O took (150 us an I/O in CUR, 100 in BASE"), "%s", why);
+	/* 46 of 50 us: the 4 us left are within the threshold's 5% of 100 us */
+	cr_assert(env_explains(&b, &edge, true, T, why, sizeof(why)), "%s", why);
+	/* 26 of the 50 us more waited: 24 us, a 24% slowdown, is left to the path */
+	cr_assert_not(env_explains(&b, &half, true, T, why, sizeof(why)), "%s", why);
+	cr_assert_not(env_explains(&b, &notenough, true, T, why, sizeof(why)), "20 of 50 us: the path's");
+	cr_assert_not(env_explains(&waited, &b, true, T, why, sizeof(why)), "BASE slower: nothing to excuse");
+	cr_assert(env_explains(&waited, &b, false, T, why, sizeof(why)), "BASE slower and waited: CUR better");
 	/* recorded wait replaces the machine's CPU share: 70 points more, no more waiting */
-	cr_assert_not(env_explains(&busier, &notenough, true, why, sizeof(why)), "%s", why);
+	cr_assert_not(env_explains(&busier, &notenough, true, T, why, sizeof(why)), "%s", why);
+}
+
+/* A change within the threshold is excused only by an environment that changed by as much. */
+Test(envcmp, an_environment_change_below_the_threshold_excuses_nothing)
+{
+	/* a tail regressed; the time per I/O moved 4 us of 100, 3 of them waiting */
+	struct env_side b = timed(0.9, 100, 20, 0), cur = timed(0.9, 104, 23, 0);
+	char why[300];
+
+	cr_assert_not(env_explains(&b, &cur, true, T, why, sizeof(why)), "%s", why);
+	cur = timed(0.9, 104, 26, 0);
+	cr_assert(env_explains(&b, &cur, true, T, why, sizeof(why)), "6 us more waited, 4 us more taken");
 }
 
 /* A side that also recorded its workers' times put on a CPU: wakeups an I/O, us a wait. */
@@ -131,23 +148,27 @@ Test(envcmp, a_path_that_wakes_its_worker_more_often_is_not_excused_by_its_own_w
 	/* 40 us a wait on both sides; CUR wakes 1.3 times an I/O (a second sleep), 100 -> 150 us */
 	struct env_side b = woken(100, 1.0, 40), own = woken(150, 1.3, 40),
 			busier = woken(150, 1.0, 80), some = woken(150, 1.3, 50);
-	char why[200];
+	char why[300];
 
 	/* per I/O it waited 52 against 40 us, 12 of 50 us more; and none of it is the machine's */
-	cr_assert_not(env_explains(&b, &own, true, why, sizeof(why)), "%s", why);
+	cr_assert_not(env_explains(&b, &own, true, T, why, sizeof(why)), "%s", why);
 	/* the same slowdown measured before wakeups were recorded: 64 of 100 us more waited */
 	own.wait_per_io = 104e-6;
 	own.time_per_io = 200e-6;
 	own.rest_per_io = 96e-6;
-	cr_assert_not(env_explains(&b, &own, true, why, sizeof(why)), "each wait as long: %s", why);
+	cr_assert_not(env_explains(&b, &own, true, T, why, sizeof(why)), "each wait as long: %s", why);
 	own.wakes_per_io = own.wait_per_wake = NAN;
-	cr_assert(env_explains(&b, &own, true, why, sizeof(why)), "no wakeups recorded: by the wait");
-	/* each wait twice as long: 40 of 50 us more is the machine's */
-	cr_assert(env_explains(&b, &busier, true, why, sizeof(why)), "%s", why);
-	cr_assert_not_null(strstr(why, "80 us each time they woke in CUR against 40 us in BASE"), "%s", why);
-	cr_assert_not_null(strstr(why, "80% of the 50 us more"), "%s", why);
+	cr_assert_not(env_explains(&b, &own, true, T, why, sizeof(why)), "no wakeups recorded: 64 of 100 us");
+	own.wait_per_io = 138e-6;
+	cr_assert(env_explains(&b, &own, true, T, why, sizeof(why)), "no wakeups recorded: 98 of 100 us waited");
+	/* each wait twice as long: 40 of 50 us more is the machine's, 10 us (10%) the path's */
+	cr_assert_not(env_explains(&b, &busier, true, T, why, sizeof(why)), "%s", why);
+	/* each wait 2.2 times as long: 48 of 50 us */
+	busier = woken(150, 1.0, 88);
+	cr_assert(env_explains(&b, &busier, true, T, why, sizeof(why)), "%s", why);
+	cr_assert_not_null(strstr(why, "88 us each time they woke in CUR against 40 us in BASE (1.00 and 1.00 times an I/O): 48 us"), "%s", why);
 	/* 10 us more a wait at 1.3 wakeups: 13 of 50 us, the path's */
-	cr_assert_not(env_explains(&b, &some, true, why, sizeof(why)), "%s", why);
+	cr_assert_not(env_explains(&b, &some, true, T, why, sizeof(why)), "%s", why);
 }
 
 Test(envcmp, others_disk_requests_explain_it_at_a_quarter_of_the_runs_own)
@@ -155,45 +176,103 @@ Test(envcmp, others_disk_requests_explain_it_at_a_quarter_of_the_runs_own)
 	/* 100 us an I/O: 10000 requests/s of the run's own; others' bytes alone no longer count */
 	struct env_side b = timed(0.9, 100, 20, 100), many = timed(0.9, 150, 20, 3000),
 			few = timed(0.9, 150, 20, 2000);
-	char why[200];
+	char why[300];
 
-	cr_assert(env_explains(&b, &many, true, why, sizeof(why)));
+	cr_assert(env_explains(&b, &many, true, T, why, sizeof(why)));
 	cr_assert_not_null(strstr(why, "3000 requests/s on the disk in CUR against 100"), "%s", why);
-	cr_assert_not(env_explains(&b, &few, true, why, sizeof(why)), "1900 more of 10000: %s", why);
+	cr_assert_not(env_explains(&b, &few, true, T, why, sizeof(why)), "1900 more of 10000: %s", why);
 	/* as many more in the median, but the sides' quartiles overlap: bursts, not a change */
 	many.other_ios_q1 = 50;
-	cr_assert_not(env_explains(&b, &many, true, why, sizeof(why)), "%s", why);
+	cr_assert_not(env_explains(&b, &many, true, T, why, sizeof(why)), "%s", why);
 }
 
 Test(envcmp, more_contention_on_the_slower_side_explains_it)
 {
 	struct env_side quiet = side(0.02, 0, 0), busy = side(0.5, 0, 0);
-	char why[200];
+	char why[300];
 
-	cr_assert(env_explains(&quiet, &busy, true, why, sizeof(why)), "CUR busier and worse");
+	cr_assert(env_explains(&quiet, &busy, true, T, why, sizeof(why)), "CUR busier and worse");
 	cr_assert_not_null(strstr(why, "50% of the machine's CPU time in CUR against 2% in BASE"), "%s", why);
-	cr_assert_not(env_explains(&busy, &quiet, true, why, sizeof(why)), "BASE busier, CUR worse");
-	cr_assert(env_explains(&busy, &quiet, false, why, sizeof(why)), "BASE busier, CUR better");
-	cr_assert_not(env_explains(&quiet, &quiet, true, why, sizeof(why)));
+	cr_assert_not(env_explains(&busy, &quiet, true, T, why, sizeof(why)), "BASE busier, CUR worse");
+	cr_assert(env_explains(&busy, &quiet, false, T, why, sizeof(why)), "BASE busier, CUR better");
+	cr_assert_not(env_explains(&quiet, &quiet, true, T, why, sizeof(why)));
 }
 
 Test(envcmp, steal_and_other_disk_traffic_explain_it_too)
 {
 	struct env_side b = side(0.02, 0.01, 1048576), stolen = side(0.02, 0.2, 1048576);
 	struct env_side disk = side(0.02, 0.01, 30.0 * 1048576), small = side(0.02, 0.01, 3.0 * 1048576);
-	char why[200];
+	char why[300];
 
-	cr_assert(env_explains(&b, &stolen, true, why, sizeof(why)));
+	cr_assert(env_explains(&b, &stolen, true, T, why, sizeof(why)));
 	cr_assert_not_null(strstr(why, "stole"), "%s", why);
-	cr_assert(env_explains(&b, &disk, true, why, sizeof(why)));
+	cr_assert(env_explains(&b, &disk, true, T, why, sizeof(why)));
 	cr_assert_not_null(strstr(why, "other I/O moved 30.0 MiB/s"), "%s", why);
-	cr_assert_not(env_explains(&b, &small, true, why, sizeof(why)), "2 MiB/s more is not enough");
+	cr_assert_not(env_explains(&b, &small, true, T, why, sizeof(why)), "2 MiB/s more is not enough");
+}
+
+/* A side that recorded the disk's time in flight: others' requests in flight, us an own I/O. */
+static struct env_side flown(double us_per_io, double wait_us, double other_flight, double own_flight_us)
+{
+	struct env_side e = timed(0.9, us_per_io, wait_us, 100);
+
+	e.other_flight = other_flight;
+	e.other_flight_q1 = 0.9 * other_flight;		/* steady: its repeats within 10% */
+	e.other_flight_q3 = 1.1 * other_flight;
+	e.own_flight_per_io = own_flight_us / 1e6;
+	e.other_busy = 0;
+	return e;
+}
+
+Test(envcmp, others_time_in_flight_on_the_disk_explains_what_it_overlapped)
+{
+	/* BASE 100 us an I/O, 90 of them in flight, 0.1 of others' requests in flight beside */
+	struct env_side b = flown(100, 20, 0.1, 90), writer = flown(150, 20, 0.7, 130),
+			less = flown(150, 20, 0.3, 110), both = flown(150, 45, 0.35, 110);
+	char why[400];
+
+	/* each 90 us I/O beside 1.7 requests, not 1.1: 49 of the 50 us more */
+	cr_assert(env_explains(&b, &writer, true, T, why, sizeof(why)), "%s", why);
+	cr_assert_not_null(strstr(why, "others' requests in flight on the disk 0.70 on average in CUR against 0.10 in BASE "
+				       "(each of BASE's 90 us I/Os sharing it with 1.55 times as many): 49 us"), "%s", why);
+	/* 16 of 50 us: a real slowdown beside a busier disk is still the path's */
+	cr_assert_not(env_explains(&b, &less, true, T, why, sizeof(why)), "%s", why);
+	/* the CPU wait's 25 us and the disk's 20 us together */
+	cr_assert(env_explains(&b, &both, true, T, why, sizeof(why)), "%s", why);
+	cr_assert_not_null(strstr(why, "25 us; others' requests"), "%s", why);
+	/* 20 more beside the 50 others already keep in flight: 35 us, not 1800 */
+	b = flown(100, 20, 50, 90);
+	writer = flown(150, 20, 70, 130);
+	cr_assert_not(env_explains(&b, &writer, true, T, why, sizeof(why)), "%s", why);
+	b = flown(100, 20, 0.1, 90);
+	writer = flown(150, 20, 0.7, 130);
+	/* as many more in the median, but the sides' quartiles overlap: a spread, not a change */
+	writer.other_flight_q1 = 0.1;
+	cr_assert_not(env_explains(&b, &writer, true, T, why, sizeof(why)), "%s", why);
+	writer = flown(150, 20, 0.7, 130);
+	/* BASE's disk busier: nothing excuses CUR */
+	cr_assert_not(env_explains(&writer, &b, true, T, why, sizeof(why)), "%s", why);
+}
+
+Test(envcmp, where_the_disk_time_is_recorded_request_counts_excuse_nothing)
+{
+	/* 2900 more requests a second of others' (the old rule's 25% of 10000), as long in flight */
+	struct env_side b = flown(100, 20, 0.1, 90), many = flown(150, 20, 0.1, 90);
+	char why[300];
+
+	b.other_ios = 100;
+	many.other_ios = 3000;
+	many.other_ios_q1 = 2700;
+	many.other_ios_q3 = 3300;
+	cr_assert_not(env_explains(&b, &many, true, T, why, sizeof(why)), "%s", why);
+	many.other_flight = many.own_flight_per_io = NAN;
+	cr_assert(env_explains(&b, &many, true, T, why, sizeof(why)), "not recorded on one side: by requests");
 }
 
 Test(envcmp, an_unrecorded_side_explains_nothing)
 {
 	struct env_side none = { 0 }, busy = side(0.9, 0.3, 0);
-	char why[200];
+	char why[300];
 
-	cr_assert_not(env_explains(&none, &busy, true, why, sizeof(why)));
+	cr_assert_not(env_explains(&none, &busy, true, T, why, sizeof(why)));
 }
