@@ -56,7 +56,6 @@ const struct fio_unsupported fio_unsupported_table[] = {
 	JOB_OPT("merge_blktrace_file", NULL, "Merged blktrace output filename"),
 	JOB_OPT("merge_blktrace_scalars", NULL, "Percentage to scale each trace"),
 	JOB_OPT("merge_blktrace_iters", NULL, "Number of iterations to run per trace"),
-	JOB_OPT("ioscheduler", NULL, "Use this IO scheduler on the backing device"),
 	JOB_OPT("lockmem", "0", "Lock down this amount of memory (per worker)"),
 	JOB_OPT("max_latency", NULL, "Maximum tolerated IO latency (usec)"),
 	JOB_OPT("latency_run", "0", "Keep adjusting queue depth to match latency_target"),

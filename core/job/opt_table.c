@@ -215,6 +215,8 @@ const struct opt_def opt_table[] = {
 	  .help = "logs give each I/O's priority value (0x%04x: class << 13 | level), not only whether it is RT" },
 	{ .name = "log_issue_time", .type = OPT_BOOL, FIELD(log.issue_time), .max = 1,
 	  .help = "latency logs give each I/O's issue time (ns from the job's start) as a last column" },
+	{ .name = "ioscheduler", .type = OPT_STR, FIELD(ioscheduler),
+	  .help = "the I/O scheduler of the first file's disk while the job runs (put back after)" },
 	{ .name = "exec_prerun", .type = OPT_STR, FIELD(exec_prerun),
 	  .help = "shell command each worker runs before its I/O (output in NAME.prerun.txt)" },
 	{ .name = "exec_postrun", .type = OPT_STR, FIELD(exec_postrun),

@@ -371,6 +371,8 @@ int layout_job(struct job_plan *plan, struct iop_err *err)
 	unsigned i, nr_paths = plan->shared ? plan->nr_files : plan->nr_files * plan->nr_workers;
 	int ret = exec_outputs_make(job, err);
 
+	if (!ret)
+		ret = iosched_switch(plan, err);
 	if (ret)
 		return ret;
 	if (job->rw == RW_METADATA || job->engine->flags & ENGINE_DISKLESS)

@@ -508,6 +508,9 @@ static void group_release(struct group_job *gjs, unsigned n)
 		free(gjs[i].workers);
 		gjs[i].workers = NULL;
 	}
+	/* the last switched first, so that the disk ends as it was before the group */
+	for (i = n; i-- > 0;)
+		iosched_restore(&gjs[i].plan);
 }
 
 /* Start every worker of the phase together, wait for all, collect their results. */

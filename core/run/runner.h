@@ -472,6 +472,19 @@ void io_loop_offload(struct worker *w);
 /* The file-operation engines' loop: a file at a time, round robin. */
 void io_loop_fileop(struct worker *w);
 
+/* ---- iosched.c: ioscheduler= ---- */
+
+/*
+ * Switch the disk under the job's first file to its ioscheduler= (nothing without one, or for
+ * a diskless engine), remembering what it ran; a name the disk does not offer, or a file on no
+ * disk, is refused (-errno, err says why). Where the switch is not allowed it is said and the
+ * job goes on, as fio's.
+ */
+int iosched_switch(struct job_plan *plan, struct iop_err *err);
+
+/* Put back the scheduler iosched_switch replaced (said, not failed, when it cannot). */
+void iosched_restore(struct job_plan *plan);
+
 /* ---- execrun.c: exec_prerun, exec_postrun ---- */
 
 /*

@@ -67,6 +67,9 @@ struct job_plan {
 	uint64_t offset_increment;	/* offset_increment, a percentage made bytes */
 	unsigned first_thread;		/* fio's thread number of worker 0 (log names), from 1 */
 	char copy_src[PATH_MAX];	/* rw=copy: the source; paths[0] is the destination */
+	/* ioscheduler=: the queue/scheduler file switched and what it held, put back after */
+	char iosched_file[PATH_MAX];
+	char iosched_prev[64];
 	bool copy_src_blockdev;
 	const struct tsc_clock *tsc;	/* the job's clock: the TSC, or NULL for CLOCK_MONOTONIC */
 	struct flow *flow;		/* flow=: the job's flow (its workers joined at set-up) */

@@ -472,6 +472,7 @@ struct job_spec {
 	 * their output in NAME.prerun.txt and NAME.postrun.txt (fio's) */
 	char exec_prerun[1024];
 	char exec_postrun[1024];
+	char ioscheduler[64];		/* the scheduler of the first file's disk while the job runs */
 	unsigned bw_avg_ms;		/* bwavgtime: a bandwidth sample every this many ms */
 	unsigned iops_avg_ms;		/* iopsavgtime: an IOPS sample every this many ms */
 	struct job_log log;		/* write_*_log, log_*, per_job_logs, --bandwidth-log */

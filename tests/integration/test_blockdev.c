@@ -161,6 +161,65 @@ Test(blockdev, allow_mounted_write_in_a_job_does_not_lift_the_refusal)
 	run_out_free(&r);
 }
 
+/* The loop device's scheduler line ("[none] mq-deadline kyber"), its newline cut. */
+static void dev_scheduler(char *out, size_t len)
+{
+	char path[160];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/sys/block/%s/queue/scheduler", strrchr(dev, '/') + 1);
+	f = fopen(path, "r");
+	cr_assert_not_null(f, "%s", path);
+	cr_assert_not_null(fgets(out, (int)len, f));
+	fclose(f);
+	out[strcspn(out, "\n")] = '\0';
+}
+
+/*
+ * ioscheduler= (fio's): the job runs under the named scheduler (its exec_prerun reads the
+ * disk's line while the job runs), and the disk has its own back when the run ends (fio
+ * leaves it switched); a name the disk does not offer fails the job, naming what it offers.
+ */
+Test(blockdev, ioscheduler_runs_the_job_under_it_and_puts_the_old_one_back)
+{
+	char before[256], after[256], during[256], opt[64], prerun[200], path[400];
+	const char *want;
+	struct run_out r;
+	FILE *f;
+
+	loop_make(NULL);
+	dev_scheduler(before, sizeof(before));
+	if (!strchr(before, '['))
+		cr_skip_test("%s has no tunable scheduler here (%s)", dev, before);
+	want = strstr(before, "[none]") ? (strstr(before, "mq-deadline") ? "mq-deadline" : NULL) :
+					  "none";
+	if (!want)
+		cr_skip_test("%s offers no second scheduler (%s)", dev, before);
+	snprintf(opt, sizeof(opt), "--ioscheduler=%s", want);
+	snprintf(prerun, sizeof(prerun), "--exec_prerun=cat /sys/block/%s/queue/scheduler",
+		 strrchr(dev, '/') + 1);
+	cr_assert_eq(chdir(tmpdir_make()), 0);
+	r = iopath_run("--name=s", fopt, "--rw=read", "--size=1m", opt, prerun, NULL);
+	cr_assert_eq(r.status, 0, "exit %d: %s", r.status, r.err);
+	run_out_free(&r);
+	snprintf(path, sizeof(path), "s.prerun.txt");
+	f = fopen(path, "r");
+	cr_assert_not_null(f);
+	cr_assert_not_null(fgets(during, sizeof(during), f));
+	fclose(f);
+	snprintf(opt, sizeof(opt), "[%s]", want);
+	cr_expect_not_null(strstr(during, opt), "while the job ran: %s", during);
+	dev_scheduler(after, sizeof(after));
+	cr_expect_str_eq(after, before, "the disk's scheduler was not put back");
+
+	r = iopath_run("--name=s", fopt, "--rw=read", "--size=1m", "--ioscheduler=no-such-one", NULL);
+	cr_assert_eq(r.status, 1, "exit %d: %s", r.status, r.err);
+	cr_assert_not_null(strstr(r.err, "does not take it (offered: "), "%s", r.err);
+	run_out_free(&r);
+	dev_scheduler(after, sizeof(after));
+	cr_expect_str_eq(after, before);
+}
+
 /*
  * Active swap is the kernel's to write (pages go out to it under memory pressure, which tests
  * run side by side make): a 64 KiB swap area, whose pages after the first (its header) are
