@@ -16,6 +16,8 @@ static const struct engine_option uring_options[] = {
 	URING_RING_OPTIONS,
 	{ "nop", EOPT_BOOL, offsetof(struct uring_opts, nop), 0, 1, 0,
 	  "submit IORING_OP_NOP instead of I/O: the ring's own peak rate", NULL },
+	{ "nop_file", EOPT_BOOL, offsetof(struct uring_opts, nop_file), 0, 1, 0,
+	  "with nop=1: each NOP names its file and buffer (registered ones with registerfiles, fixedbufs) and gets its length back, lookups the kernel makes per NOP (IORING_NOP_FILE, as t/io_uring's NOPs since fio 3.39)", NULL },
 	{ NULL, 0, 0, 0, 0, 0, NULL, NULL },
 };
 
@@ -243,7 +245,12 @@ int uring_register_extras(struct engine *e, struct uring_priv *u, const struct e
 	engine_applied(e, "registered_ring_fd", "%s",
 		       io_uring_register_ring_fd(&u->ring) == 1 ? "yes" : "no");
 	if (u->o.nop)
-		engine_applied(e, "op", "IORING_OP_NOP");
+		engine_applied(e, "op", "%s", !u->o.nop_file ? "IORING_OP_NOP" :
+			       u->fixed_files && u->fixed_bufs ?
+			       "IORING_OP_NOP naming its registered file and buffer, its length injected" :
+			       u->fixed_files ? "IORING_OP_NOP naming its registered file, its length injected" :
+			       u->fixed_bufs ? "IORING_OP_NOP naming its file and registered buffer, its length injected" :
+			       "IORING_OP_NOP naming its file, its length injected");
 	if (p->atomic && !u->o.nop) {
 		u->wflags = RWF_ATOMIC;
 		engine_applied(e, "atomic", "RWF_ATOMIC in the SQE's rw_flags");
@@ -251,17 +258,81 @@ int uring_register_extras(struct engine *e, struct uring_priv *u, const struct e
 	return 0;
 }
 
+#ifndef IORING_NOP_INJECT_RESULT
+#define IORING_NOP_INJECT_RESULT (1U << 0)
+#endif
+#ifndef IORING_NOP_FILE
+#define IORING_NOP_FILE (1U << 1)
+#endif
+#ifndef IORING_NOP_FIXED_FILE
+#define IORING_NOP_FIXED_FILE (1U << 2)
+#endif
+#ifndef IORING_NOP_FIXED_BUFFER
+#define IORING_NOP_FIXED_BUFFER (1U << 3)
+#endif
+
 /*
- * A NOP ring's SQEs hold nothing but NOPs: each slot is made a NOP once, here, and a
- * submission writes only its request into the slot's user_data (the kernel reads the SQEs
- * and writes none of them).
+ * One NOP; with nop_file it names file fd (an index into the registered files when they
+ * are) and, with registered buffers, buffer buf, and has the kernel post len as its result:
+ * the file and buffer are looked up per NOP (the SQE's rw_flags are the NOP's flags).
  */
-static void nop_ring_prep(struct uring_priv *u)
+static void nop_prep(const struct uring_priv *u, struct io_uring_sqe *sqe, int fd, unsigned buf,
+		     unsigned len)
 {
+	io_uring_prep_nop(sqe);
+	if (!u->o.nop_file)
+		return;
+	sqe->fd = fd;
+	sqe->len = len;
+	sqe->buf_index = (__u16)buf;
+	sqe->rw_flags = IORING_NOP_FILE | IORING_NOP_INJECT_RESULT |
+			(u->fixed_files ? IORING_NOP_FIXED_FILE : 0) |
+			(u->fixed_bufs ? IORING_NOP_FIXED_BUFFER : 0);
+}
+
+/*
+ * A NOP ring's SQEs hold nothing but NOPs: each slot is made a NOP once, here (naming the
+ * first file and buffer with nop_file, as a counted phase of one file takes them), and a
+ * submission writes only its request into the slot's user_data, or with nop_file also its
+ * file, buffer and length (the kernel reads the SQEs and writes none of them).
+ */
+static void nop_ring_prep(struct uring_priv *u, const struct engine_params *p)
+{
+	int fd = u->fixed_files ? 0 : p->nr_files ? p->files[0].fd : -1;
 	unsigned i;
 
 	for (i = 0; i <= u->ring.sq.ring_mask; i++)
-		io_uring_prep_nop(&u->ring.sq.sqes[i]);
+		nop_prep(u, &u->ring.sq.sqes[i], fd, 0, (unsigned)p->buf_size);
+	u->nop_res = u->o.nop_file ? (int32_t)p->buf_size : 0;
+}
+
+/*
+ * nop_file's NOPs need a kernel whose NOP takes a file and injects a result: one is tried
+ * (a kernel that does not know the flags refuses them, or one older still ignores them
+ * and posts 0). 0 when it came back with its length.
+ */
+static int nop_file_trial(struct engine *e, struct uring_priv *u, const struct engine_params *p)
+{
+	struct io_uring_sqe *sqe = io_uring_get_sqe(&u->ring);
+	struct io_uring_cqe *cqe;
+	int ret, res;
+
+	if (!sqe)
+		return engine_fail(e, -EBUSY, "nop_file: no SQE free for the trial NOP");
+	nop_prep(u, sqe, u->fixed_files ? 0 : p->files[0].fd, 0, (unsigned)p->buf_size);
+	ret = io_uring_submit_and_wait(&u->ring, 1);
+	if (ret < 0)
+		return engine_fail(e, ret, "nop_file: the trial NOP: %s", strerror(-ret));
+	ret = io_uring_peek_cqe(&u->ring, &cqe);
+	if (ret)
+		return engine_fail(e, ret, "nop_file: the trial NOP completed nothing: %s", strerror(-ret));
+	res = cqe->res;
+	io_uring_cqe_seen(&u->ring, cqe);
+	if (res != (int)p->buf_size)
+		return engine_fail(e, -EINVAL,
+				   "nop_file=1: this kernel's IORING_OP_NOP does not take a file and a result (IORING_NOP_FILE, IORING_NOP_INJECT_RESULT): the trial NOP returned %d (%s), not its length %u; use nop=1 alone",
+				   res, res < 0 ? strerror(-res) : "the flags ignored", (unsigned)p->buf_size);
+	return 0;
 }
 
 static int uring_init(struct engine *e, const struct engine_params *p)
@@ -273,7 +344,15 @@ static int uring_init(struct engine *e, const struct engine_params *p)
 	if (!u)
 		return -ENOMEM;
 	memcpy(&u->o, p->opts, sizeof(u->o));
-	u->res_is_status = u->o.nop;
+	/* a NOP's result is its status, or with nop_file the length it was given */
+	u->res_is_status = u->o.nop && !u->o.nop_file;
+	if (u->o.nop_file && (!u->o.nop || !p->nr_files)) {
+		bool nop = u->o.nop;
+
+		free(u);
+		return engine_fail(e, -EINVAL, nop ? "nop_file=1 needs a file to name" :
+				   "nop_file=1 is an option of nop=1 (the NOPs name the file): give nop=1 too");
+	}
 	u->trimmed = calloc(p->iodepth, sizeof(*u->trimmed));
 	if (!u->trimmed) {
 		free(u);
@@ -291,9 +370,11 @@ static int uring_init(struct engine *e, const struct engine_params *p)
 		return ret;
 	}
 	e->priv = u;
-	if (u->o.nop)
-		nop_ring_prep(u);
 	ret = uring_register_extras(e, u, p, NULL);
+	if (!ret && u->o.nop_file)
+		ret = nop_file_trial(e, u, p);
+	if (!ret && u->o.nop)
+		nop_ring_prep(u, p);
 	if (ret) {
 		io_uring_queue_exit(&u->ring);
 		free(u->trimmed);
@@ -320,7 +401,7 @@ static void prep(struct uring_priv *u, struct io_uring_sqe *sqe, struct io_req *
 	int fd = u->fixed_files ? (int)r->file->index : r->file->fd;
 
 	if (u->o.nop) {
-		io_uring_prep_nop(sqe);
+		nop_prep(u, sqe, fd, r->index, r->len);
 	} else if (r->ddir >= DDIR_SYNC) {
 		io_uring_prep_fsync(sqe, fd, r->ddir == DDIR_DATASYNC ? IORING_FSYNC_DATASYNC : 0);
 	} else if (u->fixed_bufs) {
@@ -377,7 +458,7 @@ static int uring_submit(struct engine *e, struct io_req **reqs, unsigned n)
 	unsigned room = io_uring_sq_space_left(&u->ring), tail = sq->sqe_tail, mask = sq->ring_mask;
 	unsigned i;
 
-	if (u->o.nop) {
+	if (u->o.nop && !u->o.nop_file) {
 		n = n < room ? n : room;
 		for (i = 0; i < n; i++)
 			io_uring_sqe_set_data(&sqes[(tail + i) & mask], reqs[i]);
@@ -488,6 +569,7 @@ static int uring_reap_counted(struct engine *e, unsigned min, unsigned max, int3
 	const struct io_uring_cqe *cqes = cq->cqes, *c, *end;
 	const unsigned mask = cq->ring_mask;
 	unsigned head, ready, first, run, i, nf = 0;
+	const int32_t want = u->nop_res;
 	int32_t any = 0;
 	int ret;
 
@@ -502,15 +584,15 @@ static int uring_reap_counted(struct engine *e, unsigned min, unsigned max, int3
 	first = head & mask;
 	run = mask + 1 - first < ready ? mask + 1 - first : ready;
 	for (c = cqes + first, end = c + run; c < end; c++)
-		any |= c->res;
+		any |= c->res ^ want;
 	for (c = cqes, end = c + (ready - run); c < end; c++)
-		any |= c->res;
+		any |= c->res ^ want;
 	if (__builtin_expect(any != 0, 0)) {
 		for (i = 0; i < ready; i++) {
 			int32_t res = cqes[(head + i) & mask].res;
 
-			if (res)
-				fails[nf++] = res > 0 ? -EIO : res;
+			if (res != want)
+				fails[nf++] = res >= 0 ? -EIO : res;
 		}
 		*nr_fails = nf;
 	}

@@ -16,6 +16,7 @@ struct uring_opts {
 	int hipri;
 	int nop;
 	int defer_taskrun;
+	int nop_file;
 };
 
 /* The ring options' entries (fio's names), for an option table whose block starts with uring_opts. */
@@ -43,6 +44,7 @@ struct uring_priv {
 	/* a CQE's res of 0 means the request is done whole (NOP, NVMe passthrough: res is the
 	 * command's status, a positive one an NVMe error) */
 	bool res_is_status;
+	int32_t nop_res;	/* a counted NOP's result when done: 0, or its length (nop_file) */
 	pid_t sqpoll_tid;	/* the ring's SQPOLL thread as a task of this process; 0: none seen */
 	unsigned wflags;	/* the RWF_* flags of every write (the SQE's rw_flags) */
 	struct io_req **trimmed;	/* requests completed inline (trims, refusals), reaped next */

@@ -143,6 +143,84 @@ Test(engines, io_uring_nops_are_counted_whole_in_every_loop)
 }
 
 /*
+ * nop=1 nop_file=1: each NOP names its file and buffer (registered or not) and comes back
+ * with its length, as t/io_uring's NOPs since fio 3.39; counted whole in the counted loop
+ * and the lean one, with SQPOLL too. Skipped where the kernel's NOP takes no file.
+ */
+static void nops_with_file(const char *const *extra)
+{
+	const char *dir = tmpdir_make();
+	char *argv[24];
+	unsigned n = 0;
+	struct run_out r;
+	json_t *root, *job;
+	const char *op;
+
+	argv[n++] = (char *)"iopath";
+	argv[n++] = (char *)"--name=t";
+	argv[n++] = tmp_str("--filename=%s/data", dir);
+	argv[n++] = (char *)"--size=4m";
+	argv[n++] = (char *)"--io_size=16m";
+	argv[n++] = (char *)"--rw=randread";
+	argv[n++] = (char *)"--ioengine=io_uring";
+	argv[n++] = (char *)"--nop=1";
+	argv[n++] = (char *)"--nop_file=1";
+	argv[n++] = (char *)"--output-format=json";
+	argv[n++] = tmp_str("--output=%s/out.json", dir);
+	for (; *extra && n < 23; extra++)
+		argv[n++] = (char *)*extra;
+	argv[n] = NULL;
+	r = iopath_runv(argv);
+	if (r.status == 1 && strstr(r.err, "does not take a file"))
+		cr_skip_test("this kernel's NOP takes no file: %s", r.err);
+	cr_assert_eq(r.status, 0, "exit %d: %s", r.status, r.err);
+	root = json_load_path(tmp_str("%s/out.json", dir));
+	cr_expect_eq(job_int(root, 0, "read", "total_ios"), 4096);
+	cr_expect_eq(job_int(root, 0, "read", "io_bytes"), 16 << 20);
+	job = json_array_get(json_object_get(root, "jobs"), 0);
+	cr_expect_eq(json_integer_value(json_object_get(job, "error")), 0);
+	op = json_string_value(json_object_get(json_object_get(json_object_get(job, "iopath"),
+								 "engine_applied"), "op"));
+	cr_assert_not_null(op);
+	cr_expect(strstr(op, "naming its") != NULL, "op: %s", op);
+	json_decref(root);
+	run_out_free(&r);
+	tmpdir_cleanup();
+}
+
+Test(engines, io_uring_nops_naming_their_file_are_counted_whole)
+{
+	const char *counted[] = { "--iodepth=128", "--iodepth_batch_submit=32",
+				  "--iodepth_batch_complete_max=32", "--gtod_reduce=1",
+				  "--invalidate=0", "--fixedbufs=1", "--registerfiles=1", NULL };
+	const char *plain[] = { "--iodepth=128", "--iodepth_batch_submit=32", "--gtod_reduce=1",
+				"--invalidate=0", NULL };
+	const char *lean[] = { "--iodepth=7", "--iodepth_batch_submit=3", "--invalidate=1",
+			       "--fixedbufs=1", NULL };
+	const char *timed[] = { "--iodepth=16", "--registerfiles=1", NULL };
+	const char *sqpoll[] = { "--iodepth=4", "--sqthread_poll=1", "--registerfiles=1",
+				 "--fixedbufs=1", NULL };
+
+	nops_with_file(counted);
+	nops_with_file(plain);
+	nops_with_file(lean);
+	nops_with_file(timed);
+	nops_with_file(sqpoll);
+}
+
+Test(engines, io_uring_nop_file_without_nop_is_refused)
+{
+	const char *dir = tmpdir_make();
+	struct run_out r = iopath_run("--name=t", tmp_str("--filename=%s/data", dir), "--size=1m",
+				      "--ioengine=io_uring", "--nop_file=1", NULL);
+
+	cr_expect_neq(r.status, 0);
+	cr_expect(strstr(r.err, "nop_file=1 is an option of nop=1") != NULL, "%s", r.err);
+	run_out_free(&r);
+	tmpdir_cleanup();
+}
+
+/*
  * Batched sequential reads (the lean loop fills a batch at a time): a size that is not a
  * whole number of batches and an io_size over three passes of the file, so that the offsets
  * wrap to the file's start in the middle of a batch and the last batch is cut short. An
