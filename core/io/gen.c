@@ -499,6 +499,15 @@ static inline uint64_t rand_fit(const struct file_gen *g, uint64_t blk, uint32_t
 	return off;
 }
 
+void gen_mark(struct file_gen *g, uint64_t off, uint32_t len)
+{
+	uint64_t b, end = (off + len + g->unit - 1) / g->unit;
+
+	for (b = off / g->unit; g->map.nlvl && b < end && b < g->nblocks; b++)
+		if (!map_done(&g->map, b))
+			map_set(&g->map, b);
+}
+
 uint64_t gen_rand(struct file_gen *g, uint32_t len)
 {
 	return rand_fit(g, rand_block(g, GEN_REDRAWS, false), len);

@@ -105,6 +105,7 @@ static inline unsigned frand32_pct(struct frand32 *r)
  */
 uint64_t fio_stream_seed(uint64_t randseed, unsigned tn, unsigned idx);
 #define FIO_STREAM_MIX 4	/* fio's FIO_RAND_MIX_OFF: the rwmix choices */
+#define FIO_STREAM_SEQ_RAND 10	/* fio's FIO_RAND_SEQ_RAND_READ_OFF: percentage_random's draws */
 
 /*
  * fio's generators of random offsets (random_generator=): the combined Tausworthe generators
@@ -262,6 +263,12 @@ void gen_rewind(struct file_gen *g);
 
 /* gen_rewind for a new pass over the same file: its cached pages dropped (invalidate=1). */
 void gen_new_pass(struct file_gen *g);
+
+/*
+ * fio's mark_random_map for a random job's I/O not drawn from the map (rw=randread:N's and
+ * percentage_random's sequential ones): the blocks of len bytes at off done in this pass.
+ */
+void gen_mark(struct file_gen *g, uint64_t off, uint32_t len);
 
 /* The next random offset for a request of len bytes (random map: the pass's next block). */
 uint64_t gen_rand(struct file_gen *g, uint32_t len);

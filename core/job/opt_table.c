@@ -80,6 +80,8 @@ const struct opt_def opt_table[] = {
 	{ .name = "rw_sequencer", .type = OPT_WORD, FIELD(seq_identical),
 	  .words = rw_sequencer_words,
 	  .help = "rw=randread:N: the I/Os between random offsets follow on (sequential) or repeat (identical)" },
+	{ .name = "percentage_random", .type = OPT_FN, FIELD(perc_rand), .fn = set_perc_rand,
+	  .help = "percent of a random job's I/Os at random offsets, the rest sequential (read,write,trim)" },
 	{ .name = "rwmixread", .type = OPT_FN, .fn = set_rwmix,
 	  .help = "percent reads in mixed patterns" },
 	{ .name = "rwmixwrite", .type = OPT_FN, .fn = set_rwmix,

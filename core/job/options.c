@@ -38,6 +38,7 @@ void job_defaults(struct job_spec *job)
 	job->replay_time_scale = 100;
 	job->replay_scale = 1;
 	job->rwmixread = 50;
+	job->perc_rand[0] = job->perc_rand[1] = job->perc_rand[2] = 100;
 	job->bs[0] = job->bs[1] = 4096;
 	job->rate.cycle_ms = 1000;
 	job->think.blocks = 1;

@@ -780,6 +780,37 @@ int set_rate(struct job_spec *job, const struct opt_def *o, const char *val,
 	return 0;
 }
 
+/*
+ * percentage_random=R[,W[,T]]: percents from 0 to 100, one for every direction or read, write
+ * and trim in turn (a missing trim takes the write's, an empty part leaves its direction), as
+ * fio's integer options with three fields read them.
+ */
+int set_perc_rand(struct job_spec *job, const struct opt_def *o, const char *val,
+		  struct iop_err *err)
+{
+	char buf[2][DIR_PART_MAX];
+	const char *part[3], *third = strchr(val, ',');
+	unsigned v[3], d;
+	uint64_t n;
+
+	if (dir_parts(val, buf, part))
+		return bad_value(err, o, val, "a percent from 0 to 100, or read,write[,trim] percents such as 50,10");
+	third = third ? strchr(third + 1, ',') : NULL;
+	part[2] = third ? (third[1] ? third + 1 : NULL) : part[1];
+	for (d = 0; d < 3; d++) {
+		if (!part[d])
+			continue;
+		if (parse_u64(part[d], &n) || n > 100)
+			return iop_errf(err, -EINVAL, "option %s: bad value '%s' (accepted: 0 to 100)",
+					o->name, part[d]);
+		v[d] = (unsigned)n;
+	}
+	for (d = 0; d < 3; d++)
+		if (part[d])
+			job->perc_rand[d] = v[d];
+	return 0;
+}
+
 /* thinktime, thinktime_spin: fio reads a bare number as microseconds. */
 int set_usec_time(struct job_spec *job, const struct opt_def *o, const char *val,
 			 struct iop_err *err)

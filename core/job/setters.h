@@ -74,6 +74,8 @@ int set_spr_op(struct job_spec *job, const struct opt_def *o, const char *val,
 int set_random_distribution(struct job_spec *job, const struct opt_def *o, const char *val,
 		struct iop_err *err);
 
+int set_perc_rand(struct job_spec *job, const struct opt_def *o, const char *val,
+		  struct iop_err *err);
 int set_rate(struct job_spec *job, const struct opt_def *o, const char *val, struct iop_err *err);
 
 int set_rw(struct job_spec *job, const struct opt_def *o, const char *val, struct iop_err *err);

@@ -434,15 +434,28 @@ static void zone_step(struct worker *w, struct file_gen *g, unsigned dir)
 		g->seq[dir] = 0;
 }
 
+/*
+ * percentage_random: is this I/O of a random job's one at the direction's last end (fio's
+ * should_do_random said no: its draw in 1..100 above the percentage)? No draw at 100.
+ */
+static inline bool perc_sequential(struct worker *w, unsigned dir)
+{
+	unsigned perc = w->job->perc_rand[dir];
+
+	return perc < 100 && frand32_pct(&w->off.seq_rand[dir]) > perc;
+}
+
 static bool seq_step_offset(struct worker *w, unsigned f, unsigned dir, uint32_t len,
 			    uint64_t *out)
 {
 	const struct job_spec *job = w->job;
 	struct file_gen *g = &w->gens[f];
+	bool mark = false;	/* a random job's I/O not drawn from its random map */
 	uint64_t pos;
 	unsigned i;
 
 	for (;;) {
+		mark = false;
 		if (job->zone.strided)
 			zone_step(w, g, dir);
 		if (job->zone.strided && job_rw_random(job->rw)) {
@@ -451,11 +464,17 @@ static bool seq_step_offset(struct worker *w, unsigned f, unsigned dir, uint32_t
 			pos = gen_seq_step(g, dir, job->seq_add, job->time.based);
 		} else if (!--w->off.seq_left) {
 			w->off.seq_left = job->seq_nr;
-			pos = rand_offset(w, f, dir, &len, false);
+			pos = perc_sequential(w, dir) ? gen_seq_step(g, dir, 0, job->time.based) :
+							GEN_END;
+			mark = pos != GEN_END;
+			if (pos == GEN_END)
+				pos = rand_offset(w, f, dir, &len, false);
 		} else if (job->seq_identical) {
 			pos = g->last_start[dir];
+			mark = true;
 		} else {
 			pos = gen_seq_step(g, dir, 0, job->time.based);
+			mark = pos != GEN_END;
 			if (pos == GEN_END)
 				pos = rand_offset(w, f, dir, &len, false);
 		}
@@ -472,6 +491,9 @@ static bool seq_step_offset(struct worker *w, unsigned f, unsigned dir, uint32_t
 		w->zone.bytes = 0;
 	}
 	gen_seq_done(g, dir, pos, len);
+	/* fio's fill_io_u marks every I/O of a random job in its random map */
+	if (mark)
+		gen_mark(g, pos, len);
 	w->zone.bytes += len;
 	/* relative to the file's region, whose start a zone may have moved away from */
 	*out = g->start - g->origin + pos;

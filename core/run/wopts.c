@@ -192,6 +192,29 @@ static int setup_rate(struct worker *w, uint64_t seed)
 	return 0;
 }
 
+/*
+ * percentage_random below 100 in a random job: each direction's stream of fio's draws, seeded
+ * as fio's td_fill_rand_seeds_internal seeds seq_rand_state (every direction from the
+ * FIO_RAND_SEQ_RAND_READ_OFF seed); randrepeat=0 without randseed: a fresh seed.
+ */
+static void setup_perc_rand(struct worker *w, uint64_t seed)
+{
+	const struct job_spec *job = w->job;
+	uint64_t s;
+	unsigned d;
+
+	w->off.perc_rand = job_rw_random(job->rw) &&
+			   (job->perc_rand[0] < 100 || job->perc_rand[1] < 100 || job->perc_rand[2] < 100);
+	if (!w->off.perc_rand)
+		return;
+	s = job_rand_repeatable(job) ?
+	    fio_stream_seed(job->randseed_set ? job->randseed : 0x89,
+			    worker_thread_number(w->plan, w->clone), FIO_STREAM_SEQ_RAND) :
+	    seed ^ 0x5e05e05eull;
+	for (d = 0; d < 3; d++)
+		frand32_seed(&w->off.seq_rand[d], (uint32_t)s);
+}
+
 /* Block sizes, file choice and the offsets' sequence: bs ranges, file_service_type, rw=...:N. */
 static int setup_offsets(struct worker *w, uint64_t seed)
 {
@@ -229,8 +252,9 @@ static int setup_offsets(struct worker *w, uint64_t seed)
 		w->cur_file = 0;
 		w->fsel.bytes_left = w->files[0].len;
 	}
+	setup_perc_rand(w, seed);
 	w->off.seq_step = job->seq_add || (job_rw_random(job->rw) && job->seq_nr > 1) ||
-		      job->zone.strided;
+		      job->zone.strided || w->off.perc_rand;
 	if (job->zone.strided &&
 	    gen_init(&w->zone.gen, job->zone.range, w->plan->align, !job->norandommap,
 		     job->rand_gen, seed ^ 0x20e5ull))

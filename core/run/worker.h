@@ -264,8 +264,12 @@ struct worker_offsets {
 	struct zoned *zoned;		/* random_distribution zoned/zoned_abs: [2] */
 	uint64_t seq_dist_k;		/* random_distribution=sequence: random I/Os so far */
 	struct rng zone_rng;		/* zoned/zoned_abs: which zone */
-	bool seq_step;			/* rw=...:N or rw_sequencer (seq_step_offset) */
+	bool seq_step;			/* rw=...:N, rw_sequencer, percentage_random (seq_step_offset) */
 	unsigned seq_left;		/* random modes: I/Os until the next random offset */
+	/* percentage_random below 100: fio's seq_rand_state per direction, whose draw in 1..100
+	 * says whether the I/O is random (at or below the percentage) or sequential */
+	bool perc_rand;
+	struct frand32 seq_rand[3];
 };
 
 /*

@@ -386,6 +386,9 @@ struct job_spec {
 	unsigned seq_nr;		/* 1: every I/O random (fio's default) */
 	bool seq_identical;		/* rw_sequencer=identical: repeat the offset instead */
 	unsigned rwmixread;		/* percent */
+	/* percentage_random (read, write, trim): of a random job's I/Os, the share at a random
+	 * offset, the others where the direction's last I/O ended (fio's perc_rand); 100 each */
+	unsigned perc_rand[3];
 	uint32_t bs_trim;		/* bs=r,w,t: the trim size (0: the write size, as fio) */
 	uint32_t bs[2];			/* per direction: [DDIR_READ], [DDIR_WRITE]; after
 					 * job_finish the smallest size of that direction */

@@ -412,6 +412,101 @@ Test(fio_realjobs, lfsr_offsets_are_fios)
 }
 
 /*
+ * Tool t's queued I/Os (--debug=io) counted as sequential (at the end of its direction's
+ * last I/O, each worker its own) or not: the steps percentage_random takes.
+ */
+static void seq_steps(const struct side *s, unsigned t, unsigned *seq, unsigned *other)
+{
+	char tid[8][32] = { { 0 } }, *text = strdup(s->out[t].out), *line, *save;
+	unsigned long long end[8][3] = { { 0 } };
+	unsigned n = 0, k;
+
+	cr_assert_not_null(text);
+	*seq = *other = 0;
+	for (line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		unsigned long long off, len;
+		unsigned ddir;
+		char who[32];
+		const char *at = strstr(line, "off=");
+
+		if (!strstr(line, " queue: ") || !at || sscanf(line, "io %31s", who) != 1 ||
+		    sscanf(at, "off=%llx,len=%llx,ddir=%u", &off, &len, &ddir) != 3 || ddir > 2)
+			continue;
+		for (k = 0; k < n && strcmp(tid[k], who); k++)
+			;
+		cr_assert_lt(k, 8, "%s: more than 8 workers", t ? "iopath" : "fio");
+		if (k == n)
+			snprintf(tid[n++], sizeof(tid[0]), "%s", who);
+		if (off == end[k][ddir])
+			(*seq)++;
+		else
+			(*other)++;
+		end[k][ddir] = off + len;
+	}
+	free(text);
+}
+
+/*
+ * percentage_random: of a random job's I/Os, that share at random offsets, the others where the
+ * direction's last I/O ended, drawn from fio's seq_rand_state (seeded as fio seeds it), so
+ * with fio's LFSR for the random ones the offsets are fio's I/O for I/O, and so are the counts
+ * of each kind: 0 (all sequential), 50, 100 (all random), a read,write pair, clones.
+ */
+Test(fio_realjobs, percentage_random_offsets_are_fios)
+{
+	static const struct {
+		const char *job;
+		unsigned min_seq, max_seq;	/* of the 64 I/Os (128 with two workers) */
+	} cases[] = {
+		{ "rw=randread\npercentage_random=0\n", 64, 64 },
+		{ "rw=randread\npercentage_random=50\n", 16, 48 },
+		{ "rw=randread\npercentage_random=100\n", 0, 8 },
+		{ "rw=randrw\npercentage_random=80,20\n", 16, 56 },
+		{ "rw=randwrite\npercentage_random=30\nnumjobs=2\n", 60, 120 },
+	};
+	static const char *const extra[] = { "--debug=io", NULL };
+	char text[512], *got[2];
+	unsigned k, t, seq[2], other[2];
+	struct side s;
+
+	for (k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
+		snprintf(text, sizeof(text),
+			 "[global]\nioengine=psync\nbs=4k\nsize=256k\nrandom_generator=lfsr\n[p]\n%s",
+			 cases[k].job);
+		side_run_ok(&s, text, extra, NULL);
+		for (t = 0; t < 2; t++) {
+			got[t] = queued_offsets(&s, t);
+			seq_steps(&s, t, &seq[t], &other[t]);
+		}
+		cr_expect(strlen(got[0]) > 10, "case %u: fio queued nothing: %s", k, s.out[0].out);
+		cr_expect_str_eq(got[1], got[0], "case %u (%s): iopath's offsets differ from fio's", k,
+				 cases[k].job);
+		cr_expect(seq[1] == seq[0] && other[1] == other[0],
+			  "case %u (%s): fio %u sequential and %u other steps, iopath %u and %u", k,
+			  cases[k].job, seq[0], other[0], seq[1], other[1]);
+		cr_expect(seq[0] >= cases[k].min_seq && seq[0] <= cases[k].max_seq,
+			  "case %u (%s): fio took %u sequential steps", k, cases[k].job, seq[0]);
+		for (t = 0; t < 2; t++)
+			free(got[t]);
+		side_free(&s);
+	}
+}
+
+/* percentage_random's values: as fio's three-field integers, 0 to 100, else refused (exit 2). */
+Test(fio_realjobs, percentage_random_values)
+{
+	static const char *const bad[] = { "--percentage_random=101", "--percentage_random=x",
+					   "--percentage_random=50,200", "--percentage_random=-1" };
+	unsigned i;
+
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		iopath_refuses("percentage_random", "--name=x", "--ioengine=null", "--rw=randread",
+			       "--size=1m", bad[i], NULL);
+	iopath_exits(0, "--name=x", "--ioengine=null", "--rw=randrw", "--size=1m",
+		     "--percentage_random=50,10,0", "--parse-only", NULL);
+}
+
+/*
  * group_reporting over numjobs clones: fio's job_runtime is the clones' runtimes summed
  * (total_run_time), each at least runtime= for a time_based job, so at least 3 x 200 ms here
  * in both tools (a lower bound: what a busy machine adds cannot make it fail).

@@ -432,3 +432,28 @@ Test(seq_step, rewind_starts_the_next_loop_at_the_region_start)
 	gen_rewind(&g);
 	cr_assert_eq(gen_seq_step(&g, 0, 8192, false), 0);
 }
+
+/*
+ * gen_mark (fio's mark_random_map for a random job's sequential I/O): the blocks it covers are
+ * done in this pass, so the random draws give only the others, each once, and then a new pass.
+ */
+Test(gen, marked_blocks_are_not_drawn_again)
+{
+	struct file_gen g;
+	unsigned char seen[64] = { 0 };
+	uint64_t i, b;
+
+	cr_assert_eq(gen_init(&g, 64 * 512, 512, true, RAND_GEN_TAUSWORTHE, 7), 0);
+	gen_mark(&g, 0, 40 * 512);
+	gen_mark(&g, 38 * 512, 4 * 512);	/* over blocks done already: marked once */
+	for (i = 0; i < 22; i++) {
+		b = gen_rand(&g, 512) / 512;
+		cr_assert_geq(b, 42, "block %llu was marked done", (unsigned long long)b);
+		cr_assert_eq(seen[b], 0, "block %llu drawn twice", (unsigned long long)b);
+		seen[b] = 1;
+	}
+	cr_assert_eq(g.passes, 0);
+	(void)gen_rand(&g, 512);
+	cr_assert_eq(g.passes, 1, "the pass ends when the marked and drawn blocks are all done");
+	gen_free(&g);
+}
