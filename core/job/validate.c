@@ -438,7 +438,8 @@ static int finish_mode(struct job_spec *job, struct iop_err *err)
 		return iop_errf(err, -EINVAL,
 				"%s: dedupe_mode=working_set needs size= (its working set is a share of it)",
 				job->origin);
-	if (!job->zone.strided && !job->zone.zbd && job->zone.size)
+	/* fio's dry run does not look at it: its run fails (setup_zbd_zone_mode) */
+	if (!job->zone.strided && !job->zone.zbd && job->zone.size && !job->dryrun)
 		return iop_errf(err, -EINVAL,
 				"%s: zonesize= needs zonemode=strided or zbd (fio 3.33: zonemode=none and zonesize are not compatible)",
 				job->origin);

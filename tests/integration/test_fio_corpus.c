@@ -162,3 +162,30 @@ Test(fio_corpus, parse_only_does_not_check_cpus_against_the_machine)
 	cr_expect_eq(status[0], 1, "fio runs a job on CPU %ld: exit %d", n + 7, status[0]);
 	cr_expect_eq(status[1], 2, "iopath runs a job on CPU %ld: exit %d", n + 7, status[1]);
 }
+
+/*
+ * zonesize= without zonemode= (X-Ray's DSS files): fio's dry run accepts it, its run fails; so
+ * iopath's --parse-only accepts it and its run is refused (exit 2 against fio's 1), saying why.
+ */
+Test(fio_corpus, zonesize_without_zonemode_parses_and_fails_to_run)
+{
+	static const char text[] = "[d]\nioengine=psync\nbs=64k\nfilesize=1m\nsize=512k\n"
+				   "zonesize=128k\nzoneskip=256k\nfilename=d\nrw=read\n";
+	char dir[2][320];
+	int status[2];
+	struct run_out r;
+	char *argv[] = { "iopath", "job.fio", NULL }, cwd[512];
+
+	both_run_opt(text, "--parse-only", dir, status);
+	cr_expect_eq(status[0], 0, "fio --parse-only exits %d", status[0]);
+	cr_expect_eq(status[1], 0, "iopath --parse-only exits %d", status[1]);
+	both_run(text, dir, status);
+	cr_expect_eq(status[0], 1, "fio's run exits %d", status[0]);
+	cr_assert_not_null(getcwd(cwd, sizeof(cwd)));
+	cr_assert_eq(chdir(dir[1]), 0);
+	r = iopath_runv(argv);
+	cr_assert_eq(chdir(cwd), 0);
+	cr_expect_eq(r.status, 2, "iopath's run exits %d", r.status);
+	cr_expect_not_null(strstr(r.err, "zonesize= needs zonemode="), "%s", r.err);
+	run_out_free(&r);
+}
