@@ -124,6 +124,8 @@ void __attribute__((noinline)) io_loop_fileop(struct worker *w)
 			atomic_store_explicit(&w->progress_ios,
 					      w->st[STAT_READ].ios + w->st[STAT_WRITE].ios,
 					      memory_order_relaxed);
+			if (atomic_load_explicit(&w->snap_want, memory_order_relaxed) != w->snap_gen)
+				worker_snapshot(w, worker_now(w));
 		} while (any && left >= bs && !w->aborted);
 		if (!moved)
 			break;		/* no file holds a whole block */
