@@ -443,6 +443,12 @@ static int run_cells(struct cell_job *cells, unsigned n, struct sweep_args *a,
 	}
 	progress_begin(&prog, "sweep", "cell", sweep_runnable(cells, n) * a->g.repeat,
 		       runtime + ramp + 0.2);
+	if (a->cmp_key[0]) {
+		/* --compare: the two sides of each pair repeat together, alternating */
+		a->g.pair_key = a->cmp_key;
+		a->g.pair_val[0] = a->cmp_val[0];
+		a->g.pair_val[1] = a->cmp_val[1];
+	}
 	ret = sweep_run(&a->g, cells, n, res, &h, err);
 	progress_finish(&prog);
 	if (a->g.repeated)

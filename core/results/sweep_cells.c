@@ -305,20 +305,71 @@ static int run_one(struct sweep_grid *g, struct cell_job *c, unsigned rep, struc
 	return ints > 1 || run_stop_requested() ? 0 : 1;
 }
 
+/* Do identities a and b agree on every key but skip? */
+static bool same_but(const json_t *a, const json_t *b, const char *skip)
+{
+	const char *k;
+	const json_t *v;
+
+	if (json_object_size(a) != json_object_size(b))
+		return false;
+	json_object_foreach((json_t *)a, k, v)
+		if (strcmp(k, skip) && !json_equal(v, json_object_get(b, k)))
+			return false;
+	return true;
+}
+
+void sweep_pair_cells(const struct cell_job *cells, unsigned n, const char *key,
+		      const char *const val[2], int *partner)
+{
+	unsigned i, j;
+
+	for (i = 0; i < n; i++)
+		partner[i] = -1;
+	for (i = 0; key && i < n; i++) {
+		const char *v = json_string_value(json_object_get(cells[i].identity, key));
+
+		if (!v || strcmp(v, val[0]))
+			continue;
+		for (j = 0; j < n; j++) {
+			const char *w = json_string_value(json_object_get(cells[j].identity, key));
+
+			if (partner[j] < 0 && w && !strcmp(w, val[1]) &&
+			    same_but(cells[i].identity, cells[j].identity, key)) {
+				partner[i] = (int)j;
+				partner[j] = (int)i;
+				break;
+			}
+		}
+	}
+}
+
+bool sweep_pair_needs_repeat(const unsigned *nr, const double *sum, const double *sumsq,
+			     const int *partner, unsigned i, double se_target)
+{
+	int p = partner[i];
+
+	return sweep_needs_repeat(nr[i], sum[i], sumsq[i], se_target) ||
+	       (p >= 0 && sweep_needs_repeat(nr[p], sum[p], sumsq[p], se_target));
+}
+
 int sweep_run(struct sweep_grid *g, struct cell_job *cells, unsigned n, struct results *res,
 	      const struct sweep_hooks *h, struct iop_err *err)
 {
 	double *sum = calloc(n ? n : 1, sizeof(*sum)), *sumsq = calloc(n ? n : 1, sizeof(*sumsq));
 	unsigned *nr = calloc(n ? n : 1, sizeof(*nr)), i, rep, more = 1;
+	int *partner = calloc(n ? n : 1, sizeof(*partner));
 	double iops;
 	int ret = 1;
 
-	if (!sum || !sumsq || !nr) {
+	if (!sum || !sumsq || !nr || !partner) {
 		free(sum);
 		free(sumsq);
 		free(nr);
+		free(partner);
 		return iop_errf(err, -ENOMEM, "out of memory");
 	}
+	sweep_pair_cells(cells, n, g->pair_key, g->pair_val, partner);
 	/*
 	 * repeats interleaved: every cell once, then every cell again, so drift hits all alike;
 	 * past repeat rounds (adaptive), only the cells whose IOPS are not yet known well enough
@@ -332,8 +383,7 @@ int sweep_run(struct sweep_grid *g, struct cell_job *cells, unsigned n, struct r
 		for (i = 0; i < n && ret > 0; i++) {
 			if (cells[i].skip)
 				continue;
-			if (rep >= g->repeat &&
-			    (nr[i] < rep || !sweep_needs_repeat(nr[i], sum[i], sumsq[i], g->se_target)))
+			if (rep >= g->repeat && (nr[i] < rep || !sweep_pair_needs_repeat(nr, sum, sumsq, partner, i, g->se_target)))
 				continue;
 			iops = NAN;
 			ret = run_one(g, &cells[i], rep, res, h, &iops, err);
@@ -343,7 +393,7 @@ int sweep_run(struct sweep_grid *g, struct cell_job *cells, unsigned n, struct r
 				nr[i]++;
 			}
 			more += ret > 0 && rep + 1 >= g->repeat && nr[i] == rep + 1 &&
-				sweep_needs_repeat(nr[i], sum[i], sumsq[i], g->se_target);
+				sweep_pair_needs_repeat(nr, sum, sumsq, partner, i, g->se_target);
 		}
 		if (rep + 1 < g->repeat)
 			more = 1;
@@ -356,6 +406,7 @@ int sweep_run(struct sweep_grid *g, struct cell_job *cells, unsigned n, struct r
 	free(sum);
 	free(sumsq);
 	free(nr);
+	free(partner);
 	if ((h->interrupts && h->interrupts(h->arg)) || run_stop_requested())
 		res->interrupted = true;
 	return ret < 0 ? ret : 0;

@@ -57,6 +57,12 @@ struct sweep_grid {
 	unsigned repeated;	/* after the run: cells run beyond repeat */
 	unsigned unsettled;	/* of them, still not known within se_target at repeat_max */
 	bool explain;				/* under MPI: keep each rank's own runs too */
+	/*
+	 * sweep --compare KEY=BASE,CUR: each cell of one value and its partner of the other (the
+	 * same identity but for KEY) repeat together, while either is not yet known, so that
+	 * they stay paired repeat by repeat; NULL pair_key: each cell repeats on its own.
+	 */
+	const char *pair_key, *pair_val[2];
 };
 
 /* --save's repeats: 3, then more while a cell's IOPS are not known to within 4%, up to 20 */
@@ -68,6 +74,17 @@ struct sweep_grid {
  * need another, to know its mean within se_target? Not below 2 repeats (no spread yet).
  */
 bool sweep_needs_repeat(unsigned n, double sum, double sumsq, double se_target);
+
+/*
+ * --compare's partners: partner[i] the cell differing from cells[i] only in key, one having
+ * val[0] and the other val[1]; -1 where there is none (or key is NULL).
+ */
+void sweep_pair_cells(const struct cell_job *cells, unsigned n, const char *key,
+		      const char *const val[2], int *partner);
+
+/* Past the repeat rounds: does cell i, or its partner (partner[i], -1: none), need another? */
+bool sweep_pair_needs_repeat(const unsigned *nr, const double *sum, const double *sumsq,
+			     const int *partner, unsigned i, double se_target);
 
 /* Add a --set KEY=VALUE (kv has its '='; checked by the caller). */
 int sweep_add_set(struct sweep_grid *g, const char *kv, struct iop_err *err);

@@ -165,3 +165,37 @@ Test(cells, a_sweep_repeats_a_cell_until_its_mean_is_known_within_the_target)
 	/* the same spread over 120 repeats: 0.40 / sqrt(120) = 0.037 */
 	cr_assert_not(sweep_needs_repeat(120, 80 * l1 + 40 * l3, 80 * l1 * l1 + 40 * l3 * l3, 0.04));
 }
+
+/* sweep --compare: a cell and its partner (the same identity but the compared key) repeat together. */
+Test(cells, compared_cells_are_paired_and_repeat_while_either_needs_it)
+{
+	const char *const val[2] = { "old", "new" };
+	struct cell_job c[4] = { 0 };
+	double l1 = log(1000), l2 = log(1010), l3 = log(2000);
+	/* cell 0 known (1000, 1010, 1000), cell 1 not (1000, 2000, 1000) */
+	unsigned nr[4] = { 3, 3, 3, 3 };
+	double sum[4] = { 2 * l1 + l2, 2 * l1 + l3, 2 * l1 + l2, 2 * l1 + l2 };
+	double sumsq[4] = { 2 * l1 * l1 + l2 * l2, 2 * l1 * l1 + l3 * l3, 2 * l1 * l1 + l2 * l2,
+			    2 * l1 * l1 + l2 * l2 };
+	int partner[4];
+	unsigned i;
+
+	c[0].identity = json_pack("{s:s, s:s}", "target", "old", "bs", "4k");
+	c[1].identity = json_pack("{s:s, s:s}", "target", "new", "bs", "4k");
+	c[2].identity = json_pack("{s:s, s:s}", "target", "old", "bs", "64k");
+	c[3].identity = json_pack("{s:s, s:s}", "target", "other", "bs", "64k");
+	sweep_pair_cells(c, 4, "target", val, partner);
+	cr_assert_eq(partner[0], 1);
+	cr_assert_eq(partner[1], 0);
+	cr_assert_eq(partner[2], -1, "no target=new cell of bs=64k");
+	cr_assert_eq(partner[3], -1);
+	/* the known cell repeats for its unknown partner; an unpaired known cell does not */
+	cr_assert(sweep_pair_needs_repeat(nr, sum, sumsq, partner, 0, 0.04));
+	cr_assert(sweep_pair_needs_repeat(nr, sum, sumsq, partner, 1, 0.04));
+	cr_assert_not(sweep_pair_needs_repeat(nr, sum, sumsq, partner, 2, 0.04));
+	sweep_pair_cells(c, 4, NULL, val, partner);
+	cr_assert_eq(partner[0], -1, "no --compare: no pairs");
+	cr_assert_not(sweep_pair_needs_repeat(nr, sum, sumsq, partner, 0, 0.04));
+	for (i = 0; i < 4; i++)
+		json_decref(c[i].identity);
+}
