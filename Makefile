@@ -365,12 +365,14 @@ lab: static
 	scripts/vmlab --iopath ./iopath-static $(LAB_ARGS)
 
 # make verdict-test: compare's verdicts measured on this machine (scripts/verdict-test): real
-# compares of four sides run alternately (A B A B), the kinds in turn: A/A with load through
-# all sides, drift (the load starting after the first side), A/B with each CUR side 30% slower
-# (build/slowio.so preloaded: every direct read held 1/0.7 of its own time); prints each
-# compare's measured change (median CUR/BASE IOPS), each miss with why, the rates, and fails
-# only on its own goals. VERDICT_PAIRS compares of each kind (default 20: about 14 minutes
-# on the shared machine at load 11-21; .ci/run gives 10: about 7).
+# compares, the kinds in turn: of four separate sweep --save sides run A B A B (A/A with load
+# through all sides, drift with the load starting after the first side, A/B with each CUR side
+# 30% slower: build/slowio.so preloaded, every direct read held 1/0.7 of its own time), and the
+# same three as one sweep --compare of two targets whose repeats alternate (slowio's
+# SLOWIO_PATH slowing only CUR's target); prints each compare's measured change (median
+# CUR/BASE IOPS), each miss with why, the rates, and fails only on its own goals ($VERDICT_GATE
+# chooses which). VERDICT_PAIRS compares of each kind (default 20: about 16 minutes on the
+# shared machine at load 7-12; .ci/run gives 10: about 8).
 verdict-test: iopath $(SLOWIO)
 	IOPATH_BIN=$(CURDIR)/iopath SLOWIO_LIB=$(CURDIR)/$(SLOWIO) scripts/verdict-test
 

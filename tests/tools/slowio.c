@@ -27,6 +27,11 @@
  *   overshoot. Descriptors without O_DIRECT (a database, a log) are left alone. Without
  *   SLOWIO_FACTOR, or with F = 1, nothing is slowed. An unreadable SLOWIO_FACTOR stops the
  *   process with one line and exit code 2.
+ *
+ *   SLOWIO_PATH=DIR/ (optional): only descriptors whose file's path (/proc/self/fd) begins
+ *   with it are slowed, so that one process running two targets alternately (sweep
+ *   --compare target=base,cur) runs one of them slower. Every direct call of either target
+ *   pays the same check (one readlink, before the call is timed), so the other is not.
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
@@ -35,12 +40,14 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/prctl.h>
 #include <sys/uio.h>
 #include <time.h>
 #include <unistd.h>
 
 static double extra = -1;		/* 1/F - 1; 0: slow nothing */
+static const char *only_path;		/* SLOWIO_PATH: slow only files below it; NULL: all */
 
 static __thread int64_t owed_ns;	/* extra time due less extra time held, this thread */
 static __thread int slack_set;
@@ -61,6 +68,9 @@ static void init_factor(void)
 		_exit(2);
 	}
 	extra = 1 / f - 1;
+	only_path = getenv("SLOWIO_PATH");
+	if (only_path && !*only_path)
+		only_path = NULL;
 }
 
 static int64_t now_ns(void)
@@ -71,11 +81,23 @@ static int64_t now_ns(void)
 	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
 }
 
+/* A descriptor to slow: opened with O_DIRECT, and below SLOWIO_PATH where it is given. */
 static int is_direct(int fd)
 {
 	int fl = fcntl(fd, F_GETFL);
+	char link[64], path[4096];
+	ssize_t n;
 
-	return fl >= 0 && (fl & O_DIRECT);
+	if (fl < 0 || !(fl & O_DIRECT))
+		return 0;
+	if (!only_path)
+		return 1;
+	snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
+	n = readlink(link, path, sizeof(path) - 1);
+	if (n <= 0)
+		return 0;
+	path[n] = 0;
+	return !strncmp(path, only_path, strlen(only_path));
 }
 
 /* After a call that took took_ns: sleep what is owed (errno kept). */
