@@ -539,10 +539,7 @@ void worker_snap_free(struct worker_snap *s)
 	if (!s)
 		return;
 	free(s->progress.p);
-	if (s->prios) {
-		prio_stats_free(s->prios);
-		free(s->prios);
-	}
+	prio_stats_free(s->prios);
 	free(s);
 }
 

@@ -205,3 +205,38 @@ Test(fio_status, sigusr1_prints_a_report)
 	docs_free(docs, n);
 	run_out_free(&r);
 }
+
+/*
+ * cmdprio: each interim document holds the latencies per priority so far ("prios"), as fio's,
+ * taken from the workers' own copies (a stonewall group after it, and group_reporting clones).
+ */
+Test(fio_status, latencies_per_priority_so_far_as_fio)
+{
+	char darg[340];
+	char *args[] = { darg, "--name=p", "--ioengine=libaio", "--rw=randread", "--bs=4k", "--size=4m",
+			 "--rate_iops=400", "--iodepth=4", "--cmdprio_percentage=50",
+			 "--cmdprio_class=2", "--cmdprio=3", "--numjobs=2", "--group_reporting",
+			 "--output-format=json", "--status-interval=1", "--name=q", "--stonewall",
+			 "--rw=write", "--size=1m", NULL };
+	json_t *docs[2][MAX_DOCS];
+	unsigned nd[2], t, i;
+
+	for (t = 0; t < 2; t++) {
+		/* each tool its own directory: q's file is fio's, or iopath's */
+		snprintf(darg, sizeof(darg), "--directory=%s", tmpdir_make());
+		nd[t] = tool_docs(t, args, docs[t]);
+	}
+	cr_expect_geq(nd[1], 3, "iopath: %u documents", nd[1]);
+	for (i = 0; i + 1 < nd[1]; i++) {
+		json_t *f = docs[0][0], *o = docs[1][i];
+		json_t *fj = json_array_get(json_object_get(f, "jobs"), 0);
+		json_t *oj = json_array_get(json_object_get(o, "jobs"), 0);
+
+		cr_expect_eq(json_array_size(json_object_get(o, "jobs")),
+			     json_array_size(json_object_get(f, "jobs")), "document %u", i);
+		keys_as_fio(json_object_get(fj, "read"), json_object_get(oj, "read"), "read", i);
+	}
+	cr_expect_eq(read_field(docs[1][nd[1] - 1], "total_ios"), 2048);
+	docs_free(docs[0], nd[0]);
+	docs_free(docs[1], nd[1]);
+}
