@@ -771,9 +771,11 @@ int set_rate(struct job_spec *job, const struct opt_def *o, const char *val,
 	for (d = 0; d < 2; d++) {
 		if (!part[d])
 			continue;
-		if (iops ? parse_u64(part[d], &v) : parse_size(part[d], job->kb_base, &v))
+		/* fio reads rate_iops as any integer option, as a size: "3k" is 3072 I/Os per second */
+		if (parse_size(part[d], job->kb_base, &v))
 			return iop_errf(err, -EINVAL, "option %s: bad value '%s' (accepted: %s)",
-					o->name, part[d], iops ? "a whole number of I/Os per second" :
+					o->name, part[d], iops ?
+					"a whole number of I/Os per second with an optional k/m suffix" :
 					"bytes per second with an optional k/m/g suffix");
 		field[d] = v;
 	}

@@ -287,8 +287,9 @@ int set_clocksource(struct job_spec *job, const struct opt_def *o, const char *v
 int set_randseed(struct job_spec *job, const struct opt_def *o, const char *val,
 			struct iop_err *err)
 {
-	if (parse_u64(val, &job->randseed))
-		return bad_value(err, o, val, "an unsigned integer");
+	/* fio reads the seed as it reads sizes: "randseed=1k" is 1024 */
+	if (parse_size(val, job->kb_base, &job->randseed))
+		return bad_value(err, o, val, "an unsigned integer with an optional k/m/g suffix");
 	job->randseed_set = true;
 	return 0;
 }

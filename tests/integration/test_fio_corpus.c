@@ -4,6 +4,7 @@
  * own, and what they did compared (the files laid out, the exit code).
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -188,4 +189,102 @@ Test(fio_corpus, zonesize_without_zonemode_parses_and_fails_to_run)
 	cr_expect_eq(r.status, 2, "iopath's run exits %d", r.status);
 	cr_expect_not_null(strstr(r.err, "zonesize= needs zonemode="), "%s", r.err);
 	run_out_free(&r);
+}
+
+/* One tool (0 fio, 1 iopath) run with argv (argv[0] its name) in a scratch directory. */
+static struct run_out tool_run(unsigned t, char *const argv[])
+{
+	char cwd[512];
+	struct run_out r;
+
+	cr_assert_not_null(getcwd(cwd, sizeof(cwd)));
+	cr_assert_eq(chdir(tmpdir_make()), 0);
+	r = t ? iopath_runv(argv) : prog_runv(FIO_BIN, argv);
+	cr_assert_eq(chdir(cwd), 0);
+	return r;
+}
+
+/*
+ * rate_iops= is an integer option, which fio reads as a size: "3k" is 3072 I/Os per second
+ * (3000 with kb_base=1000). A job file's rate_iops=3k was refused. Seen through fio's check
+ * that rate_iops_min is not above rate_iops, made when the job runs: at 3072 both run, one
+ * more and both fail (fio exit 1, iopath refuses with 2).
+ */
+Test(fio_corpus, rate_iops_takes_a_size_suffix_as_fio)
+{
+	static const struct {
+		const char *kb, *rate, *min;
+		int fio, iopath;
+	} c[] = {
+		{ "--kb_base=1024", "--rate_iops=3k", "--rate_iops_min=3072", 0, 0 },
+		{ "--kb_base=1024", "--rate_iops=3k", "--rate_iops_min=3073", 1, 2 },
+		{ "--kb_base=1000", "--rate_iops=3k", "--rate_iops_min=3000", 0, 0 },
+		{ "--kb_base=1000", "--rate_iops=3k", "--rate_iops_min=3001", 1, 2 },
+		{ "--kb_base=1024", "--rate_iops=1k,2k", "--rate_iops_min=1024,2048", 0, 0 },
+	};
+	unsigned i, t;
+
+	for (i = 0; i < sizeof(c) / sizeof(c[0]); i++)
+		for (t = 0; t < 2; t++) {
+			char *argv[] = { t ? "iopath" : "fio", (char *)c[i].kb, "--name=x",
+					 "--ioengine=null", "--size=64k", "--bs=4k", (char *)c[i].rate,
+					 (char *)c[i].min, NULL };
+			struct run_out r = tool_run(t, argv);
+			int want = t ? c[i].iopath : c[i].fio;
+
+			cr_expect_eq(r.status, want, "%s %s %s %s exits %d, want %d: %s", argv[0],
+				     c[i].kb, c[i].rate, c[i].min, r.status, want, r.err);
+			run_out_free(&r);
+		}
+}
+
+/* The queued offsets of --debug=io, in order (the thread ids and request addresses left out). */
+static char *queued_offsets(const char *out)
+{
+	size_t len = 0, cap = strlen(out) + 1;
+	char *list = calloc(1, cap);
+	const char *p;
+
+	cr_assert_not_null(list);
+	for (p = strstr(out, "queue: "); p; p = strstr(p + 1, "queue: ")) {
+		const char *off = strstr(p, "off="), *end = off ? strchr(off, ',') : NULL;
+
+		cr_assert_not_null(end, "a queue line without off=: %.80s", p);
+		memcpy(list + len, off, (size_t)(end - off));
+		len += (size_t)(end - off);
+		list[len++] = ' ';
+	}
+	return list;
+}
+
+/*
+ * randseed= is read as a size too ("1k" is 1024; it was refused): in both tools a seed of 1k
+ * draws the random offsets a seed of 1024 draws (with randrepeat=0, where fio seeds its
+ * offsets from it).
+ */
+Test(fio_corpus, randseed_takes_a_size_suffix_as_fio)
+{
+	unsigned t;
+
+	for (t = 0; t < 2; t++) {
+		char *seeds[2] = { "--randseed=1k", "--randseed=1024" }, *list[2];
+		unsigned s;
+
+		for (s = 0; s < 2; s++) {
+			char *argv[] = { t ? "iopath" : "fio", "--name=x", "--ioengine=null",
+					 "--size=256k", "--bs=4k", "--rw=randread", "--randrepeat=0",
+					 seeds[s], "--debug=io", NULL };
+			struct run_out r = tool_run(t, argv);
+
+			cr_assert_eq(r.status, 0, "%s %s exits %d: %s", argv[0], seeds[s], r.status,
+				     r.err);
+			list[s] = queued_offsets(r.out);
+			run_out_free(&r);
+		}
+		cr_expect(strlen(list[0]) > 64, "%s: no offsets queued", t ? "iopath" : "fio");
+		cr_expect_str_eq(list[0], list[1], "%s: randseed=1k and randseed=1024 differ",
+				 t ? "iopath" : "fio");
+		free(list[0]);
+		free(list[1]);
+	}
 }
