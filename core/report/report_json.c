@@ -298,19 +298,23 @@ static void lat_buckets(json_t *job, const struct job_result *r)
 	}
 }
 
-/* fio's "job options" (the job's own section's, own set) or "global options"; NULL: none. */
+/*
+ * fio's "job options" (the job's own section's, own set) or "global options"; NULL: none.
+ * fio lists the options given a value, not those given bare (thread), but a section of bare
+ * options alone still has its object, empty.
+ */
 static json_t *options_json(const struct job_kv *kv, unsigned nr, bool own)
 {
 	json_t *o = NULL;
 	unsigned i;
 
 	for (i = 0; i < nr; i++) {
-		/* fio's JSON lists the options given a value, not those given bare (thread) */
-		if ((own && !kv[i].own) || kv[i].bare)
+		if (own && !kv[i].own)
 			continue;
 		if (!o)
 			o = json_object();
-		set(o, kv[i].key, json_string(kv[i].val));
+		if (!kv[i].bare)
+			set(o, kv[i].key, json_string(kv[i].val));
 	}
 	return o;
 }
