@@ -288,3 +288,22 @@ Test(fio_corpus, randseed_takes_a_size_suffix_as_fio)
 		free(list[1]);
 	}
 }
+
+/*
+ * --parse-only does not open read_iolog's log, as fio's dry run does not (it reads it when the
+ * job starts): a job file whose log its harness writes first parses; run without the log,
+ * both fail (fio exit 1, iopath refuses with 2).
+ */
+Test(fio_corpus, parse_only_does_not_read_the_iolog)
+{
+	static const char text[] = "[TRACE]\nioengine=psync\niodepth=1\nread_iolog=trace.csv\n";
+	char dir[2][320];
+	int status[2];
+
+	both_run_opt(text, "--parse-only", dir, status);
+	cr_expect_eq(status[0], 0, "fio --parse-only exits %d", status[0]);
+	cr_expect_eq(status[1], 0, "iopath --parse-only exits %d", status[1]);
+	both_run(text, dir, status);
+	cr_expect_eq(status[0], 1, "fio runs it without the log: exit %d", status[0]);
+	cr_expect_eq(status[1], 2, "iopath runs it without the log: exit %d", status[1]);
+}
