@@ -818,12 +818,20 @@ int next_request_full(struct worker *w, struct io_req *r, uint64_t now)
 		return place_sized(w, r, dir, &len, &off) && issue_placed(w, r, dir, len, off);
 	len = bs_gen_next(&w->bsg[dir], &w->bsr.rand[dir], UINT64_MAX);
 	if (!job->time.based && w->bytes_issued + len > w->bytes_target) {
-		/* end on the target exactly, as fio's trimmed last block does */
-		uint64_t left = w->bytes_target - w->bytes_issued, min = w->bsg[dir].min;
+		uint64_t left = w->bytes_issued < w->bytes_target ? w->bytes_target - w->bytes_issued : 0;
+		uint64_t min = w->bsg[dir].min;
 
-		if (left < min)
-			return false;
-		len = (uint32_t)(w->bsg[dir].unaligned ? left : left / min * min);
+		if (min != w->bsg[dir].max) {
+			/* sizes that vary: fio issues while it has issued less than the size
+			 * (io_issue_bytes_exceeded), its last I/O whole */
+			if (!left)
+				return false;
+		} else {
+			/* one size: end on the target exactly */
+			if (left < min)
+				return false;
+			len = (uint32_t)(w->bsg[dir].unaligned ? left : left / min * min);
+		}
 	}
 	w->issued_ios++;
 	f = pick_file(w, len);
