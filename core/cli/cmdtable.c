@@ -85,12 +85,14 @@ static void forms_plain(FILE *f, const char *first_lead, const char *other_lead,
 {
 	const char *p = synopsis, *nl;
 
-	do {
+	for (;;) {
 		nl = strchr(p, '\n');
 		form_plain(f, p == synopsis ? first_lead : other_lead, name, p,
 			   nl ? (size_t)(nl - p) : strlen(p));
+		if (!nl)
+			break;
 		p = nl + 1;
-	} while (nl);
+	}
 }
 
 void command_usage(FILE *f, const char *name)
@@ -159,11 +161,13 @@ static void forms_roff(FILE *f, const char *name, const char *synopsis)
 {
 	const char *p = synopsis, *nl;
 
-	do {
+	for (;;) {
 		nl = strchr(p, '\n');
 		roff_form(f, name, p, nl ? (size_t)(nl - p) : strlen(p));
+		if (!nl)
+			break;
 		p = nl + 1;
-	} while (nl);
+	}
 }
 
 void commands_synopsis(FILE *f, bool roff)
