@@ -434,6 +434,13 @@ void gen_new_pass(struct file_gen *g)
 		gen_pass_invalidate(g);
 }
 
+void gen_new_loop(struct file_gen *g)
+{
+	gen_new_pass(g);
+	if (g->map.nlvl)
+		map_reset(&g->map, g->nblocks);
+}
+
 #define GEN_REDRAWS 8
 
 /* The random map is full: the next pass begins, every block free again (invalidate=1 drops

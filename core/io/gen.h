@@ -264,6 +264,9 @@ void gen_rewind(struct file_gen *g);
 /* gen_rewind for a new pass over the same file: its cached pages dropped (invalidate=1). */
 void gen_new_pass(struct file_gen *g);
 
+/* gen_new_pass for a new loop of the job: the random map's blocks all free again too. */
+void gen_new_loop(struct file_gen *g);
+
 /*
  * fio's mark_random_map for a random job's I/O not drawn from the map (rw=randread:N's and
  * percentage_random's sequential ones): the blocks of len bytes at off done in this pass.

@@ -733,6 +733,36 @@ static bool place_sized(struct worker *w, struct io_req *r, unsigned dir, uint32
 	return true;
 }
 
+/*
+ * loops= (floop.c): has this loop ended where fio's do_io ends it, before dir's next I/O? Its
+ * bytes queued, the random map full, or no block of dir's smallest size left before the end
+ * of the file.
+ */
+static inline bool floop_ended(const struct worker *w, unsigned dir)
+{
+	const struct file_gen *g = &w->gens[0];
+
+	if (w->floop.bytes && w->bytes_issued - w->floop.start >= w->floop.bytes)
+		return true;
+	if (job_rw_random(w->job->rw))
+		return g->map.nlvl && !g->map.left;
+	return g->seq[dir] + w->bsg[dir].min > g->region;
+}
+
+/*
+ * The loop ended before dir's I/O: that direction drawn issues nothing in it, as fio's failed
+ * get_io_u; the next loop's first request, or 0 when no loop is left.
+ */
+static int __attribute__((noinline)) floop_next_request(struct worker *w, struct io_req *r,
+							unsigned dir, uint64_t now)
+{
+	if (w->mixed)
+		w->mix.issues[dir]--;
+	if (!floop_next(w))
+		return false;
+	return next_request_full(w, r, now);
+}
+
 /* A request placed (file, direction, len bytes at off in its region): counted and filled. */
 static inline bool issue_placed(struct worker *w, struct io_req *r, unsigned dir, uint32_t len,
 				uint64_t off)
@@ -755,6 +785,76 @@ static inline bool issue_placed(struct worker *w, struct io_req *r, unsigned dir
 }
 
 /*
+ * Sizes that vary on a sequential job with fio's step (rw=read:N, write:N), which place_sized
+ * does not place: fio takes the offset first, then draws a size that fits from there
+ * (place_drawn). Offset distributions keep the size first: their offsets are not fio's
+ * stream's, and fio's redraw at the file's end would follow offsets fio does not take.
+ */
+static inline bool size_after_offset(const struct worker *w, unsigned dir)
+{
+	const struct job_spec *job = w->job;
+
+	return w->bsg[dir].min != w->bsg[dir].max && w->off.seq_step && !job_rw_random(job->rw) &&
+	       !w->zone.zbd && !job->zone.strided;
+}
+
+/*
+ * A request of dir, of len bytes (late: the smallest size, the size drawn once the offset
+ * is known, again until it fits before the region's end, as fio's get_next_buflen), placed
+ * in its file and issued; 0 when the job (or with loops=, the loop) has nothing more to issue.
+ */
+static inline int place_drawn(struct worker *w, struct io_req *r, unsigned dir, uint32_t len,
+			      bool late, uint64_t now)
+{
+	const struct job_spec *job = w->job;
+	struct file_gen *g;
+	uint64_t off;
+	unsigned f;
+
+	w->issued_ios++;
+	f = pick_file(w, len);
+	g = &w->gens[f];
+	r->file = &w->files[f];
+	r->ddir = (uint8_t)dir;
+	if (w->off.seq_step) {
+		if (!seq_step_offset(w, f, dir, len, &off))
+			return false;
+	} else if (w->zone.zbd) {
+		unsigned drawn = dir;
+		int z = zbd_place(w, f, &dir, &len, &off);
+
+		mix_moved(w, drawn, dir, false);
+		if (z <= 0)
+			return z;
+		r->ddir = (uint8_t)dir;
+		r->len = len;
+	} else {
+		off = job_rw_random(job->rw) ? rand_offset(w, f, dir, &len, true) :
+					       gen_seq_pass(g, dir, len);
+		if (__builtin_expect(off == GEN_END, 0)) {
+			/* fio_units: no block of this size left, the loop's end (floop.c) */
+			if (!w->floop.on)
+				return false;
+			w->issued_ios--;
+			return floop_next_request(w, r, dir, now);
+		}
+	}
+	if (late) {
+		uint32_t l = bs_gen_next(&w->bsg[dir], &w->bsr.rand[dir],
+					 off < g->region ? g->region - off : 0);
+
+		if (!l)
+			return false;
+		if (w->off.seq_step)
+			g->seq[dir] += l - len;
+		if (job->file_service == FSVC_SEQUENTIAL)
+			w->fsel.bytes_left = w->fsel.bytes_left > l - len ? w->fsel.bytes_left - (l - len) : 0;
+		len = l;
+	}
+	return issue_placed(w, r, dir, len, off);
+}
+
+/*
  * The same with the per-I/O options the job set up: block sizes, file choice, offset
  * distributions, rate. now is the loop's latest timestamp. Returns 1 with r filled, 0 when
  * the job has nothing more to issue, REQ_WAIT when the rate says not yet.
@@ -762,10 +862,10 @@ static inline bool issue_placed(struct worker *w, struct io_req *r, unsigned dir
 int next_request_full(struct worker *w, struct io_req *r, uint64_t now)
 {
 	const struct job_spec *job = w->job;
-	struct file_gen *g;
-	unsigned dir, f;
+	unsigned dir;
 	uint32_t len;
 	uint64_t off;
+	bool late;
 
 	if (w->verify.pass)
 		return next_verify(w, r);
@@ -807,16 +907,18 @@ int next_request_full(struct worker *w, struct io_req *r, uint64_t now)
 		if (!job->time.based && w->bytes_issued >= w->bytes_target)
 			return false;
 		d = rate_dir(w, dir, now);
-
 		/* the direction issued is fio's rwmix_ddir from now on */
 		mix_moved(w, dir, d < 0 ? w->rate.held - 1 : (unsigned)d, true);
 		if (d < 0)
 			return d;
 		dir = (unsigned)d;
 	}
+	if (__builtin_expect(w->floop.on, 0) && floop_ended(w, dir))
+		return floop_next_request(w, r, dir, now);
 	if (sized_in_fios_order(w, dir))
 		return place_sized(w, r, dir, &len, &off) && issue_placed(w, r, dir, len, off);
-	len = bs_gen_next(&w->bsg[dir], &w->bsr.rand[dir], UINT64_MAX);
+	late = size_after_offset(w, dir);
+	len = late ? w->bsg[dir].min : bs_gen_next(&w->bsg[dir], &w->bsr.rand[dir], UINT64_MAX);
 	if (!job->time.based && w->bytes_issued + len > w->bytes_target) {
 		uint64_t left = w->bytes_issued < w->bytes_target ? w->bytes_target - w->bytes_issued : 0;
 		uint64_t min = w->bsg[dir].min;
@@ -833,28 +935,5 @@ int next_request_full(struct worker *w, struct io_req *r, uint64_t now)
 			len = (uint32_t)(w->bsg[dir].unaligned ? left : left / min * min);
 		}
 	}
-	w->issued_ios++;
-	f = pick_file(w, len);
-	g = &w->gens[f];
-	r->file = &w->files[f];
-	r->ddir = (uint8_t)dir;
-	if (w->off.seq_step) {
-		if (!seq_step_offset(w, f, dir, len, &off))
-			return false;
-	} else if (w->zone.zbd) {
-		unsigned drawn = dir;
-		int z = zbd_place(w, f, &dir, &len, &off);
-
-		mix_moved(w, drawn, dir, false);
-		if (z <= 0)
-			return z;
-		r->ddir = (uint8_t)dir;
-		r->len = len;
-	} else {
-		off = job_rw_random(job->rw) ? rand_offset(w, f, dir, &len, true) :
-					       gen_seq_pass(g, dir, len);
-		if (__builtin_expect(off == GEN_END, 0))
-			return false;
-	}
-	return issue_placed(w, r, dir, len, off);
+	return place_drawn(w, r, dir, len, late, now);
 }

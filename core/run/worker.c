@@ -141,7 +141,7 @@ static bool pass_invalidates(const struct job_spec *job, unsigned nr_files)
 /*
  * fio's smallest block of any direction (rw_min_bs: reads, writes and trims, done or not) where
  * a direction the job does has larger blocks and fio's random map then numbers its blocks in
- * their own size (gen_rand_units); 0 elsewhere. Fixed sizes, one loop, uniform offsets of a
+ * their own size (gen_rand_units); 0 elsewhere. Fixed sizes, uniform offsets of a
  * Tausworthe generator with the map, no blockalign, no verify, no zones.
  */
 static uint32_t fio_dir_units(const struct job_spec *job)
@@ -149,7 +149,7 @@ static uint32_t fio_dir_units(const struct job_spec *job)
 	uint32_t trim = job->bs_trim ? job->bs_trim : job->bs[1], min = trim;
 	unsigned d;
 
-	if (job->norandommap || job->rand_gen == RAND_GEN_LFSR || job->loops > 1 ||
+	if (job->norandommap || job->rand_gen == RAND_GEN_LFSR ||
 	    (job->rw != RW_RANDREAD && job->rw != RW_RANDWRITE && job->rw != RW_RANDRW) ||
 	    job->random_distribution != DIST_RANDOM || job->sprandom || job->seq_nr > 1 ||
 	    job->ba[0] || job->ba[1] || job->verify.kind != VERIFY_NONE || job->zone.strided ||
@@ -185,7 +185,7 @@ static bool fio_sized_offsets(const struct job_spec *job)
 		     job->bs_max[1] != job->bs[1];
 
 	return sized && job_rw_random(job->rw) && job->random_distribution == DIST_RANDOM &&
-	       !job->sprandom && !job->nr_dist_seq && job->seq_nr <= 1 && job->loops <= 1 &&
+	       !job->sprandom && !job->nr_dist_seq && job->seq_nr <= 1 &&
 	       !job->zone.zbd && !job->zone.strided && !job->ba[0] && !job->ba[1] &&
 	       job->bs[0] == job->bs[1];
 }
@@ -211,6 +211,9 @@ static void fio_block_seed(struct worker *w)
 		return;
 	frand32_seed(&r, (uint32_t)seed);
 	memcpy(w->gens[0].rand.t32, r.s, sizeof(r.s));
+	/* each loop starts it again (floop_next) */
+	w->floop.fio_offsets = true;
+	w->floop.fio_rand = r;
 }
 
 /*
@@ -714,6 +717,8 @@ static int worker_setup(struct worker *w)
 		ret = pre_read_files(w);
 	if (!ret)
 		ret = setup_options(w, seed + w->clone);
+	if (!ret)
+		floop_setup(w);
 	w->flow = w->plan->flow;
 	/* trims (make_trim, trimwrite), I/O logs and replays: the full loop only; the plain one is lean */
 	w->serialize = job->serialize_overlap && !(job->engine->flags & ENGINE_SYNC) && w->params.iodepth > 1;

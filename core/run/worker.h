@@ -204,6 +204,22 @@ struct worker_mix {
 	uint64_t pass_end;
 };
 
+/*
+ * loops= as fio's thread_main runs them (core/run/floop.c): each loop is one do_io, which
+ * ends where fio's get_io_u finds nothing (the random map full, a sequential direction at the
+ * file's end) or, with an engine that queues, once the loop has queued its size; every loop
+ * counts towards size x loops, the whole run's limit (fio's io_issue_bytes_exceeded).
+ */
+struct worker_floop {
+	bool on;
+	bool reseed;			/* randrepeat: every stream starts again at each loop */
+	uint64_t bytes;			/* a loop's bytes when the engine queues (0: no such end) */
+	uint64_t start;			/* bytes_issued when this loop began */
+	uint64_t io_size;		/* io_size= (0: none): loops go on until it is moved */
+	bool fio_offsets;		/* the file's offsets come from fio's stream, seeded so: */
+	struct frand32 fio_rand;
+};
+
 struct verifier;
 
 /*
@@ -544,6 +560,7 @@ struct worker {
 	bool numa_measured;
 	uint64_t numa_pages[RESULT_NUMA_NODES];
 	uint64_t numa_pages_elsewhere;
+	struct worker_floop floop;	/* loops= ended where fio's do_io ends them (cold) */
 };
 
 void *worker_main(void *arg);
@@ -581,6 +598,15 @@ static inline uint64_t now_ns(void)
 {
 	return mono_ns();
 }
+
+/* floop.c: set up once the options are (loops=, the engine, the sizes). */
+void floop_setup(struct worker *w);
+
+/*
+ * The loop has ended where fio's do_io ends it (floop_ended): the next loop begins, its
+ * streams and random map from the start; false when no loop is left (the job is done).
+ */
+bool floop_next(struct worker *w);
 
 /* The block-size streams from their seeds (set up, and again at a loop with randrepeat). */
 static inline void worker_bs_seed(struct worker *w)
