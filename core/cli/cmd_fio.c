@@ -693,8 +693,8 @@ static int run_fio_jobs(const struct fio_args *a, const struct job_list *jobs,
 		watch.progress_arg = &eta;
 	}
 	ret = run_jobs_watch(jobs, res, &watch, err);
-	if (a->status_ns)
-		res->report_unix_ms = unix_ms_now();
+	/* fio's JSON "timestamp" is when the report is made: the run's end */
+	res->report_unix_ms = unix_ms_now();
 	if (idle)
 		idle_prof_stop(idle, &res->idle);
 	if (eta.shown)

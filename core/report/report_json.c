@@ -763,6 +763,9 @@ json_t *report_json(const struct run_results *r, const struct run_env *env, bool
 	if (env->cmdline[0])
 		set(meta, "command_line", json_string(env->cmdline));
 	set(meta, "interrupted", json_boolean(r->interrupted));
+	/* when the run started (the root's timestamp is the report's, as fio's) */
+	if (r->start_unix_ms)
+		set(meta, "start_unix_ms", json_integer((json_int_t)r->start_unix_ms));
 	if (r->probes) {
 		json_t *p = probe_set_json(r->probes);
 

@@ -692,7 +692,7 @@ static void fmt_bs(char *buf, size_t len, const struct job_spec *job, uint32_t b
 
 void report_normal_preamble(FILE *f, const struct job_list *jobs)
 {
-	unsigned i, workers = 0;
+	unsigned i, threads = 0, procs = 0;
 
 	for (i = 0; i < jobs->nr; i++) {
 		const struct job_spec *job = &jobs->jobs[i];
@@ -711,9 +711,20 @@ void report_normal_preamble(FILE *f, const struct job_list *jobs)
 			b[5], job->engine ? job->engine->name : job->ioengine, job->iodepth);
 		if (job->numjobs > 1)
 			fprintf(f, "...\n");
-		workers += job->numjobs ? job->numjobs : 1;
+		if (job->thread)
+			threads += job->numjobs ? job->numjobs : 1;
+		else
+			procs += job->numjobs ? job->numjobs : 1;
 	}
 	fprintf(f, "%s\n", iopath_fio_version());
-	/* iopath's workers are threads (fio says "process" for jobs without thread=1) */
-	fprintf(f, "Starting %u thread%s\n", workers, workers == 1 ? "" : "s");
+	/*
+	 * fio's words for the workers it starts: a process per job unless thread=1 (iopath's
+	 * workers are threads either way; the line is the job file's, as fio counts it)
+	 */
+	fprintf(f, "Starting ");
+	if (threads)
+		fprintf(f, "%u thread%s", threads, threads > 1 ? "s" : "");
+	if (procs)
+		fprintf(f, "%s%u process%s", threads ? " and " : "", procs, procs > 1 ? "es" : "");
+	fprintf(f, "\n");
 }

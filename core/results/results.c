@@ -310,7 +310,7 @@ int results_add_run(struct results *r, const struct run_results *run, const json
 		    const char *label, struct iop_err *err)
 {
 	struct run_env env;
-	json_t *root, *jobs, *id, *machine;
+	json_t *root, *jobs, *id, *machine, *start;
 	unsigned i;
 	int ret = 0;
 
@@ -320,6 +320,10 @@ int results_add_run(struct results *r, const struct run_results *run, const json
 		return iop_errf(err, -ENOMEM, "out of memory building results");
 	jobs = json_object_get(root, "jobs");
 	machine = json_object_get(json_object_get(root, "iopath"), "machine");
+	/* when the run started: the root's timestamp is the report's */
+	start = json_object_get(json_object_get(root, "iopath"), "start_unix_ms");
+	if (!json_is_integer(start))
+		start = json_object_get(root, "timestamp_ms");
 	for (i = 0; !ret && i < run->nr; i++) {
 		const struct job_result *res = &run->res[i];
 		char lbl[512];
@@ -360,9 +364,9 @@ int results_add_run(struct results *r, const struct run_results *run, const json
 		if (machine)
 			json_object_set(json_object_get(json_array_get(jobs, i), "iopath"), "machine",
 					machine);
-		if (json_is_integer(json_object_get(root, "timestamp_ms")))
+		if (json_is_integer(start))
 			json_object_set(json_object_get(json_array_get(jobs, i), "iopath"),
-					"start_unix_ms", json_object_get(root, "timestamp_ms"));
+					"start_unix_ms", start);
 		ret = cell_add_sample(c, json_incref(json_array_get(jobs, i)));
 		if (!ret && c->status == CELL_INTERRUPTED)
 			ret = cell_set_status(c, CELL_OK, NULL);

@@ -225,7 +225,8 @@ static int load_suite_targets(struct results *r, const json_t *meta)
 /* A plain job run (iopath --output-format=json, or fio's): each job one cell of one sample. */
 /*
  * A plain iopath JSON result records what else used the machine (iopath.machine) and when
- * it started (timestamp_ms) once for the whole run; a saved repeat carries both in each job,
+ * it started (iopath.start_unix_ms; timestamp_ms, the report's time, where that is not
+ * written) once for the whole run; a saved repeat carries both in each job,
  * where compare reads them. Each job of such a file gets the run's where it has none of its
  * own, so that files pooled as repeats (a directory of them, the lab's documents) are judged
  * with their environment and, taken in alternation, in pairs. -ENOMEM, else 0.
@@ -233,7 +234,12 @@ static int load_suite_targets(struct results *r, const json_t *meta)
 static int job_takes_run_env(json_t *job, const json_t *meta, const json_t *ts)
 {
 	const json_t *machine = json_object_get(meta, "machine");
+	const json_t *start = json_object_get(meta, "start_unix_ms");
 	json_t *own = json_object_get(job, "iopath");
+
+	/* the run's start where it is written (the root's timestamp is the report's) */
+	if (json_is_integer(start) && json_integer_value(start) > 0)
+		ts = start;
 
 	if (!json_is_object(machine) && !json_is_integer(ts))
 		return 0;

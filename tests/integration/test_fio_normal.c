@@ -70,7 +70,7 @@ static char *subst(char *s, const char *pattern, const char *with)
  * replaced, so that two runs of one job compare equal. Left out, as docs/fio-compat.md says:
  *  - fio's "fio: pid=N, err=..." line on a failure (iopath says it on stderr);
  *  - everything from iopath's "iopath: what was measured" section on (fio has none);
- *  - the version line's text and "N processes" against iopath's "N threads";
+ *  - the version line's text;
  *  - the units fio 3.33 leaves out of unified_rw_reporting=both's mixed line.
  * The bw and iops sample lines depend on how long each run took (a sample each 500 ms), so
  * they are dropped unless samples is set (runs long enough for both to have them).
@@ -88,8 +88,6 @@ static char *shape(const char *text, bool samples)
 		s = subst(s, "^ *(bw \\(|iops +:).*\n", "");
 	s = subst(s, "^(fio-[0-9.]+|iopath-.* \\(fio-[0-9.]+\\))$", "VERSION");
 	s = subst(s, ";iopath-[^;]* \\((fio-[0-9.]+)\\);", ";\\1;");	/* terse's version */
-	s = subst(s, "^Starting ([0-9]+ (process|processes|thread|threads)( and )?)+$",
-		  "Starting WORKERS");
 	s = subst(s, "(err= *[0-9]+)( \\(.*\\))?: pid=[0-9]+: .*$", "\\1");
 	s = subst(s, "err= *0$", "err=0");
 	s = subst(s, "err= *[1-9][0-9]*$", "err=ERROR");

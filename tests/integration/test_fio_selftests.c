@@ -471,7 +471,7 @@ Test(fio_selftests, debug_random_seeds_go_into_the_output_file, .fini = tmpdir_c
 			/* as fio's file: the lines printed before the run, then the debug lines */
 			cr_expect_eq(strncmp(text, "random_seed: (g=0): ", 20), 0, "%s starts: %.80s",
 				     out, text);
-			cr_expect_not_null(strstr(text, "\nStarting 1 thread\nrandom   "),
+			cr_expect_not_null(strstr(text, "\nStarting 1 process\nrandom   "),
 					   "no debug lines after the start lines in %s", out);
 			cr_expect_not_null(strstr(text, "random_seed: (groupid=0"), "no result in %s", out);
 			cr_expect_eq(!!strstr(text, "using system RNG for random seeds"), c == 1, "%s",

@@ -6,6 +6,7 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "harness.h"
@@ -738,4 +739,90 @@ Test(fio_side, debug_lines_as_fio_prints_them)
 	cr_assert_eq(i.status, 0, "%s", i.err);
 	cr_assert_not_null(strstr(i.err, "iopath does not trace mem"), "%s", i.err);
 	run_out_free(&i);
+}
+
+/* The line fio's normal output starts its run with, from text (NULL when there is none). */
+static char *starting_line(const char *text)
+{
+	const char *at = strstr(text, "\nStarting ");
+	size_t n;
+
+	if (!at)
+		return NULL;
+	at++;
+	n = strcspn(at, "\n");
+	return strndup(at, n);
+}
+
+/*
+ * "Starting N processes" as fio counts the workers it starts: a process per job (and clone)
+ * unless thread=1, then threads, both named when a run has both.
+ */
+Test(fio_side, starting_line_counts_processes_and_threads_as_fio)
+{
+	static const char *const cases[][6] = {
+		{ "--name=a", NULL },
+		{ "--name=a", "--numjobs=3", NULL },
+		{ "--name=a", "--thread", NULL },
+		{ "--name=a", "--thread", "--numjobs=2", "--name=b", "--numjobs=3", NULL },
+		{ "--name=a", "--thread", "--name=b", NULL },
+	};
+	unsigned c, t, k;
+
+	for (c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
+		char *line[2];
+
+		for (t = 0; t < 2; t++) {
+			const char *args[16] = { "--ioengine=null", "--size=64k", "--output-format=normal" };
+			struct run_out r;
+
+			for (k = 0; k < 6 && cases[c][k]; k++)
+				args[3 + k] = cases[c][k];
+			r = tool_runv(!t, args);
+			cr_assert_eq(r.status, 0, "%s exits %d: %s", t ? "iopath" : "fio", r.status, r.err);
+			line[t] = starting_line(r.out);
+			cr_assert_not_null(line[t], "%s printed no Starting line:\n%s", t ? "iopath" : "fio",
+					   r.out);
+			run_out_free(&r);
+		}
+		cr_expect_str_eq(line[1], line[0], "case %u: iopath '%s', fio '%s'", c, line[1], line[0]);
+		free(line[0]);
+		free(line[1]);
+	}
+}
+
+/*
+ * JSON's timestamp, timestamp_ms and time: when the report is made, at the run's end, as fio
+ * writes them (iopath wrote the run's start); iopath.start_unix_ms keeps the start.
+ */
+Test(fio_side, json_timestamp_is_the_reports_time_as_fio)
+{
+	unsigned t;
+
+	for (t = 0; t < 2; t++) {
+		const char *args[] = { "--name=a", "--ioengine=null", "--size=64k", "--time_based",
+				       "--runtime=1500ms", NULL };
+		struct timespec ts;
+		long long before, at;
+		json_t *root;
+
+		clock_gettime(CLOCK_REALTIME, &ts);
+		before = (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+		root = tool_json(!t, args);
+		at = json_integer_value(json_object_get(root, "timestamp_ms"));
+		/* the run lasts its runtime at least: its report comes 1.5 s or more after it began */
+		cr_expect_geq(at, before + 1500, "%s: timestamp_ms %lld, %lld ms after the start",
+			      t ? "iopath" : "fio", at, at - before);
+		cr_expect_eq(json_integer_value(json_object_get(root, "timestamp")), at / 1000,
+			     "%s: timestamp is not timestamp_ms's second", t ? "iopath" : "fio");
+		if (t) {
+			long long start = json_integer_value(json_object_get(json_object_get(root, "iopath"),
+									     "start_unix_ms"));
+
+			cr_expect(start >= before - 1000 && start <= at - 1500,
+				  "iopath.start_unix_ms %lld: not the run's start (%lld .. %lld)", start,
+				  before, at);
+		}
+		json_decref(root);
+	}
 }
