@@ -34,7 +34,6 @@ const struct fio_unsupported fio_unsupported_table[] = {
 	JOB_OPT("lockfile", "none", "Lock file when doing IO to it"),
 	JOB_OPT("unique_filename", "1", "For network clients, prefix file with source IP"),
 	JOB_OPT("opendir", NULL, "Recursively add files from this directory and down"),
-	JOB_OPT("offset_align", "0", "Start IO from this offset alignment"),
 	JOB_OPT("write_barrier", "0", "Make every Nth write a barrier write"),
 	JOB_OPT("sync_file_range", NULL, "Use sync_file_range()"),
 	/* job options of fio after 3.33 that fio's examples use */
@@ -56,9 +55,7 @@ const struct fio_unsupported fio_unsupported_table[] = {
 	JOB_OPT("merge_blktrace_scalars", NULL, "Percentage to scale each trace"),
 	JOB_OPT("merge_blktrace_iters", NULL, "Number of iterations to run per trace"),
 	JOB_OPT("lockmem", "0", "Lock down this amount of memory (per worker)"),
-	JOB_OPT("max_latency", NULL, "Maximum tolerated IO latency (usec)"),
 	JOB_OPT("latency_run", "0", "Keep adjusting queue depth to match latency_target"),
-	JOB_OPT("write_hint", NULL, "Set expected write life time"),
 	JOB_OPT("log_entries", "1024", "Initial number of entries in a job IO log"),
 	JOB_OPT("log_compression_cpus", NULL, "Limit log compression to these CPUs"),
 	JOB_OPT("block_error_percentiles", "0", "Record trim block errors and make a histogram"),

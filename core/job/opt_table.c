@@ -8,6 +8,10 @@
 #include "job/setters.h"
 
 /* The words of the OPT_WORD options, fio's spellings, and what each stores. */
+/* fio's write_hint words: the kernel's RWH_WRITE_LIFE_* values */
+static const struct opt_word write_hint_words[] = {
+	{ "none", 1 }, { "short", 2 }, { "medium", 3 }, { "long", 4 }, { "extreme", 5 }, { NULL, 0 },
+};
 static const struct opt_word rw_sequencer_words[] = {
 	{ "sequential", false }, { "identical", true }, { NULL, 0 },
 };
@@ -99,6 +103,8 @@ const struct opt_def opt_table[] = {
 	  .help = "alignment of random offsets" },
 	{ .name = "file_service_type", .type = OPT_FN, .fn = set_file_service,
 	  .help = "how the next file is chosen" },
+	{ .name = "offset_align", .type = OPT_SIZE, FIELD(sizes.offset_align), .max = UINT32_MAX,
+	  .help = "offset=N%, offset_increment=N%: each worker's start aligned up to this (0: the smallest block size)" },
 	{ .name = "offset_increment", .type = OPT_FN, FIELD(sizes.offset_increment), .fn = set_size_pct,
 	  .help = "offset added per worker number" },
 	{ .name = "allow_file_create", .type = OPT_BOOL, FIELD(allow_file_create), .max = 1,
@@ -358,6 +364,10 @@ const struct opt_def opt_table[] = {
 	{ .name = "io_submit_mode", .type = OPT_WORD, FIELD(submit_offload),
 	  .words = submit_mode_words,
 	  .help = "inline (the worker submits and reaps) or offload (a pool of iodepth I/O threads does)" },
+	{ .name = "write_hint", .type = OPT_WORD, FIELD(write_hint), .words = write_hint_words,
+	  .help = "the files' expected write lifetime (fcntl F_SET_RW_HINT): none, short, medium, long, extreme" },
+	{ .name = "max_latency", .type = OPT_FN, .fn = set_max_latency,
+	  .help = "fail the job (ETIMEDOUT) when an I/O's latency exceeds this (read,write,trim; bare: microseconds)" },
 	{ .name = "latency_target", .type = OPT_FN, FIELD(lat_target.ns), .fn = set_usec_time,
 	  .help = "find the largest depth (up to iodepth) whose I/Os meet this latency, then run at it" },
 	{ .name = "latency_window", .type = OPT_FN, FIELD(lat_target.window_ns), .fn = set_usec_time,

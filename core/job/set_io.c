@@ -813,6 +813,34 @@ int set_perc_rand(struct job_spec *job, const struct opt_def *o, const char *val
 	return 0;
 }
 
+/*
+ * max_latency=R[,W[,T]]: a time for every direction, or read, write and trim in turn (a
+ * missing trim takes the write's, an empty part leaves its direction), bare numbers in
+ * microseconds, as fio's time options with three fields read them.
+ */
+int set_max_latency(struct job_spec *job, const struct opt_def *o, const char *val,
+		    struct iop_err *err)
+{
+	char buf[2][DIR_PART_MAX];
+	const char *part[3], *third = strchr(val, ',');
+	uint64_t v[3];
+	unsigned d;
+
+	if (dir_parts(val, buf, part))
+		return bad_value(err, o, val, "a time (bare: microseconds), or read,write[,trim] times such as 10ms,50ms");
+	third = third ? strchr(third + 1, ',') : NULL;
+	part[2] = third ? (third[1] ? third + 1 : NULL) : part[1];
+	for (d = 0; d < 3; d++)
+		if (part[d] && parse_time_ns(part[d], 1000ull, &v[d]))
+			return iop_errf(err, -EINVAL,
+					"option %s: bad time '%s' (accepted: microseconds, or a number with s/ms/us)",
+					o->name, part[d]);
+	for (d = 0; d < 3; d++)
+		if (part[d])
+			job->max_lat_ns[d] = v[d];
+	return 0;
+}
+
 /* thinktime, thinktime_spin: fio reads a bare number as microseconds. */
 int set_usec_time(struct job_spec *job, const struct opt_def *o, const char *val,
 			 struct iop_err *err)

@@ -92,3 +92,20 @@ void lat_target_check(struct worker *w, uint64_t t)
 	else
 		lat_ramp_down(w, t);
 }
+
+void max_latency_io(struct worker *w, const struct io_req *r, uint64_t lat_ns)
+{
+	static const char *const dir_name[] = { "read", "write", "trim" };
+	unsigned d = r->ddir;
+	uint64_t max;
+
+	if (d > DDIR_TRIM)
+		return;
+	max = w->job->max_lat_ns[d];
+	if (!max || lat_ns <= max)
+		return;
+	/* fio's lat_fatal: the first such I/O named, the job's error ETIMEDOUT */
+	worker_fail(w, ETIMEDOUT, "latency of %llu nsec exceeds specified max (%llu nsec): %s %s %llu %u",
+		    (unsigned long long)lat_ns, (unsigned long long)max, r->file->path, dir_name[d],
+		    (unsigned long long)r->offset, r->len);
+}

@@ -235,6 +235,8 @@ complete_as(struct worker *w, struct io_req **reqs, unsigned n, uint64_t t, bool
 			complete_extra(w, d, r, clat, async, t);
 		if (full && __builtin_expect(w->lat_tgt.on, 0) && !w->job->disable_lat)
 			lat_target_io(w, async ? clat + r->slat_ns : clat, t);
+		if (full && __builtin_expect(w->lat_tgt.max_lat, 0))
+			max_latency_io(w, r, async ? clat + r->slat_ns : clat);
 		if (full && __builtin_expect(w->prios != NULL, 0))
 			cmdprio_record(w, r, stat_dir(r->ddir), clat, async);
 		if (none)

@@ -1,5 +1,6 @@
 /* openfiles below nrfiles: a worker holds at most that many of its files open, as fio does. */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,6 +12,31 @@
 #include "run/worker.h"
 #include "run/runner.h"
 #include "run/reqgen.h"
+
+/*
+ * write_hint=: the file's write lifetime hint, set on the opened descriptor's inode
+ * (F_SET_RW_HINT), which buffered and direct writes both carry since Linux 5.17 removed the
+ * open file's own hint; read back to be sure. 0, or the job failed (f->fd then negative).
+ */
+static int file_write_hint(struct worker *w, struct io_file *f)
+{
+	uint64_t hint = w->job->write_hint, got = 0;
+	const char *why;
+	int e = 0;
+
+	if (fcntl(f->fd, F_SET_RW_HINT, &hint) || fcntl(f->fd, F_GET_RW_HINT, &got))
+		e = errno;
+	else if (got != hint)
+		e = EINVAL;
+	else
+		return 0;
+	why = got == hint || e != EINVAL ? strerror(e) : "the hint read back is another";
+	worker_fail(w, e, "write_hint: fcntl(F_SET_RW_HINT, %llu) on %s: %s", (unsigned long long)hint,
+		    f->path, why);
+	close(f->fd);
+	f->fd = -e;
+	return -1;
+}
 
 int worker_open_file(struct worker *w, unsigned i)
 {
@@ -48,6 +74,8 @@ int worker_open_file(struct worker *w, unsigned i)
 		}
 		f->start = (uint64_t)st.st_size + plan->offset;
 	}
+	if (job->write_hint && file_write_hint(w, f))
+		return f->fd;
 	if (job->invalidate)
 		file_invalidate(f->fd, f->start, f->len);
 	file_advise(f->fd, f->start, f->len, job_fadvise(job));

@@ -122,17 +122,19 @@ static int plan_percentages(const struct job_spec *job, struct job_plan *plan, u
 					plan->paths[i], strerror(-ret));
 		smallest = fsize < smallest ? fsize : smallest;
 	}
-	if (job->sizes.offset_increment_pct) {
+	/*
+	 * fio's get_start_offset: with a percentage, each worker's start (offset plus its
+	 * increments) goes up to the next multiple of offset_align, else of the smallest
+	 * block size (worker_start)
+	 */
+	plan->start_align = job->sizes.offset_align ? job->sizes.offset_align : plan->unit;
+	if (job->sizes.offset_increment_pct)
 		plan->offset_increment = smallest / 100 * job->sizes.offset_increment_pct +
 					 smallest % 100 * job->sizes.offset_increment_pct / 100;
-		plan->offset_increment = plan->offset_increment / plan->unit * plan->unit;
-	}
-	if (job->sizes.offset_pct) {
-		/* fio aligns a percentage offset to the smallest block size */
+	if (job->sizes.offset_pct)
 		plan->offset = smallest / 100 * job->sizes.offset_pct +
 			       smallest % 100 * job->sizes.offset_pct / 100;
-		plan->offset = plan->offset / plan->unit * plan->unit;
-	}
+	plan->offset = worker_start(plan, 0);
 	room = smallest > plan->offset ? smallest - plan->offset : 0;
 	if (!job->sizes.size && !job->sizes.size_pct)
 		*size = room * plan->nr_files;

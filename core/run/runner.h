@@ -446,6 +446,12 @@ bool complete_odd(struct worker *w, const struct io_req *r, struct dir_stat *d);
 
 /* latency_target (core/run/lattgt.c): one completion's latency, and the window's check. */
 void lat_target_io(struct worker *w, uint64_t lat_ns, uint64_t t);
+
+/*
+ * max_latency=: a completion of r whose latency (fio's lat: submission to completion)
+ * exceeds its direction's limit fails the job with ETIMEDOUT and fio's message.
+ */
+void max_latency_io(struct worker *w, const struct io_req *r, uint64_t lat_ns);
 void lat_target_check(struct worker *w, uint64_t t);
 
 /* A sample for the bandwidth/IOPS logs and steady state, when one is due at t. */

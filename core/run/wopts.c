@@ -160,6 +160,9 @@ static void setup_queue(struct worker *w)
 		w->depth_low = job->iodepth_low;
 		w->full = true;
 	}
+	/* max_latency=: each completion's latency checked (the full loop's accounting) */
+	if ((job->max_lat_ns[0] || job->max_lat_ns[1] || job->max_lat_ns[2]) && !job->disable_lat)
+		w->lat_tgt.max_lat = w->full = true;
 	if (job->lat_target.ns) {
 		/* fio's lat_target_init: from depth 1 up, bounded by iodepth */
 		w->lat_tgt.on = w->full = true;

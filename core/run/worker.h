@@ -65,6 +65,8 @@ struct job_plan {
 	uint32_t align;			/* random-offset granularity (blockalign) */
 	uint32_t max_bs;
 	uint64_t offset_increment;	/* offset_increment, a percentage made bytes */
+	uint64_t start_align;		/* offset=N%, offset_increment=N%: each worker's start aligned
+					   up to this (offset_align, else the smallest bs); 0: none */
 	unsigned first_thread;		/* fio's thread number of worker 0 (log names), from 1 */
 	char copy_src[PATH_MAX];	/* rw=copy: the source; paths[0] is the destination */
 	/* ioscheduler=: the queue/scheduler file switched and what it held, put back after */
@@ -117,7 +119,12 @@ void gate_open(struct start_gate *g);
 /* Where worker clone's region of a file starts: offset + offset_increment * clone (fio). */
 static inline uint64_t worker_start(const struct job_plan *plan, unsigned clone)
 {
-	return plan->offset + plan->offset_increment * clone;
+	uint64_t s = plan->offset + plan->offset_increment * clone;
+
+	/* fio's get_start_offset: a percentage's start at the next boundary of start_align */
+	if (plan->start_align && s % plan->start_align)
+		s += plan->start_align - s % plan->start_align;
+	return s;
 }
 
 /*
@@ -157,6 +164,7 @@ struct lat_tgt {
 	bool quiesce;			/* let every in-flight I/O complete before issuing more */
 	bool end_run;			/* the depth is found: one last window, measured afresh */
 	bool done;
+	bool max_lat;			/* max_latency=: a completion over it fails the job */
 	unsigned qd_low, qd_high;
 	uint64_t failed;		/* I/Os over the target in this window */
 	uint64_t ios;			/* completions when the window began */

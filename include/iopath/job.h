@@ -339,8 +339,10 @@ struct job_sizes {
 	uint64_t io_size;		/* bytes to move per worker; 0 = size */
 	uint64_t offset_increment;
 	unsigned size_pct;		/* size=N%: of each file's size (then size is unused) */
-	unsigned offset_pct;		/* offset=N%: of each file's size, aligned down to bs */
+	unsigned offset_pct;		/* offset=N%: of each file's size, aligned up (offset_align) */
 	unsigned offset_increment_pct;	/* offset_increment=N%: of the smallest file */
+	uint64_t offset_align;		/* offset_align=: a percentage's start aligned up to it
+					   (0: to the smallest block size) */
 	uint64_t size_nz, offset_nz, offset_increment_nz, io_size_nz;	/* Nz: in zones */
 };
 
@@ -498,6 +500,8 @@ struct job_spec {
 	struct job_zone zone;		/* zonemode=, zonesize, zonerange, zoneskip, max_open_zones, ... */
 	bool create_serialize;
 	struct job_lat_target lat_target;	/* latency_target, _window, _percentile */
+	uint64_t max_lat_ns[3];		/* max_latency= per direction (read, write, trim); 0: none */
+	unsigned write_hint;		/* write_hint=: RWH_WRITE_LIFE_NONE (1)..._EXTREME (5); 0: unset */
 	unsigned rand_gen;		/* random_generator=: enum rand_gen */
 	unsigned unified_rw;		/* unified_rw_reporting=: enum unified_rw */
 	/* ss=, ss_dur=, ss_ramp=: steady state (core/stats/steady.h) */

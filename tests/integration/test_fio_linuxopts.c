@@ -1,0 +1,200 @@
+/*
+ * fio's options for Linux features that real job files set, side by side with Debian's fio
+ * (skipped without it): offset_align (a percentage's start), max_latency (fio's error when a
+ * completion is slower), write_hint (the file's write lifetime hint, read back from the file).
+ */
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "harness.h"
+
+static void need_fio(void)
+{
+	if (access(FIO_BIN, X_OK))
+		cr_skip_test("fio is not installed (scripts/deps.sh installs it)");
+}
+
+TestSuite(fio_linuxopts, .init = need_fio, .fini = tmpdir_cleanup);
+
+/* A file of len bytes of a repeating pattern at path. */
+static void make_file(const char *path, size_t len)
+{
+	FILE *f = fopen(path, "w");
+	size_t i;
+
+	cr_assert_not_null(f, "%s", path);
+	for (i = 0; i < len; i++)
+		fputc((int)(i * 7 % 251), f);
+	cr_assert_eq(fclose(f), 0);
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	unsigned long long x = *(const unsigned long long *)a, y = *(const unsigned long long *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * The offsets of the I/Os queued, as --debug=io prints them, into off[], sorted (the workers
+ * of numjobs= interleave in no set order); how many.
+ */
+static unsigned queued_offsets(const char *out, unsigned long long *off, unsigned max)
+{
+	const char *p = out;
+	unsigned n = 0;
+
+	while (n < max && (p = strstr(p, "queue: io_u ")) && (p = strstr(p, "off=0x"))) {
+		off[n++] = strtoull(p + 6, NULL, 16);
+		p += 6;
+	}
+	qsort(off, n, sizeof(*off), cmp_u64);
+	return n;
+}
+
+/*
+ * offset=N% and offset_increment=N%: each worker's start is aligned up to offset_align, else
+ * to the smallest block size (fio's get_start_offset; iopath aligned down before, and
+ * refused offset_align).
+ */
+Test(fio_linuxopts, offset_align_aligns_a_percentage_start_up)
+{
+	static const char *const cases[][3] = {
+		{ "--offset=10%", NULL },
+		{ "--offset=10%", "--offset_align=64k", NULL },
+		{ "--offset=3%", NULL },
+		{ "--offset_increment=7%", "--numjobs=3", NULL },
+	};
+	char path[400], farg[420];
+	unsigned c, t, k;
+
+	snprintf(path, sizeof(path), "%s/f", tmpdir_make());
+	make_file(path, 1000000);
+	snprintf(farg, sizeof(farg), "--filename=%s", path);
+	for (c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
+		unsigned long long off[2][16];
+		unsigned n[2];
+
+		for (t = 0; t < 2; t++) {
+			const char *args[12] = { "--name=a", farg, "--rw=read", "--bs=4k", "--size=8k",
+						 "--ioengine=psync", "--debug=io" };
+			struct run_out r;
+
+			for (k = 0; k < 3 && cases[c][k]; k++)
+				args[7 + k] = cases[c][k];
+			r = tool_runv(!t, args);
+			cr_assert_eq(r.status, 0, "%s %s: exit %d: %s", t ? "iopath" : "fio", cases[c][0],
+				     r.status, r.err);
+			n[t] = queued_offsets(r.out, off[t], 16);
+			run_out_free(&r);
+		}
+		cr_assert_gt(n[0], 0, "%s: fio queued nothing", cases[c][0]);
+		cr_expect_eq(n[1], n[0], "%s %s: iopath queued %u I/Os, fio %u", cases[c][0],
+			     cases[c][1] ? cases[c][1] : "", n[1], n[0]);
+		for (k = 0; k < n[0] && k < n[1]; k++)
+			cr_expect_eq(off[1][k], off[0][k], "%s %s: I/O %u at 0x%llx, fio's at 0x%llx",
+				     cases[c][0], cases[c][1] ? cases[c][1] : "", k, off[1][k], off[0][k]);
+	}
+}
+
+/*
+ * max_latency=R[,W[,T]]: a completion slower than its direction's limit fails the job with
+ * ETIMEDOUT (error 110 in the JSON, exit 1), after that I/O, as fio's lat_fatal; a limit no
+ * I/O reaches (reads' 10 s) changes nothing.
+ */
+Test(fio_linuxopts, max_latency_fails_the_job_as_fio)
+{
+	static const char *const cases[][2] = {
+		{ "--rw=write", "--max_latency=1" },		/* 1 us: every write exceeds it */
+		{ "--rw=write", "--max_latency=10s,1" },	/* writes' limit: 1 us */
+		{ "--rw=read", "--max_latency=10s,1" },	/* reads' limit: 10 s */
+	};
+	const char *dir = tmpdir_make();
+	unsigned c, t;
+
+	for (c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
+		long long err[2], ios[2];
+		int status[2];
+
+		for (t = 0; t < 2; t++) {
+			char farg[420], *json;
+			const char *args[12] = { "--name=a", farg, "--bs=4k", "--size=256k",
+						 "--ioengine=psync", "--output-format=json", cases[c][0],
+						 cases[c][1] };
+			struct run_out r;
+			json_t *root, *job;
+
+			/* a file of each tool's own, laid out by it (iopath writes over none of fio's) */
+			snprintf(farg, sizeof(farg), "--filename=%s/%s%u", dir, t ? "iopath" : "fio", c);
+			r = tool_runv(!t, args);
+			status[t] = r.status;
+			json = strstr(r.out, "{\n");
+			cr_assert_not_null(json, "%s: no JSON: %s %s", t ? "iopath" : "fio", r.out, r.err);
+			root = json_in_text(json, t ? "iopath" : "fio");
+			job = json_array_get(json_object_get(root, "jobs"), 0);
+			err[t] = json_integer_value(json_object_get(job, "error"));
+			ios[t] = json_integer_value(json_object_get(
+				json_object_get(job, strcmp(cases[c][0], "--rw=read") ? "write" : "read"),
+				"total_ios"));
+			json_decref(root);
+			run_out_free(&r);
+		}
+		cr_expect_eq(status[1], status[0], "%s %s: iopath exits %d, fio %d", cases[c][0],
+			     cases[c][1], status[1], status[0]);
+		cr_expect_eq(err[1], err[0], "%s %s: iopath's error %lld, fio's %lld", cases[c][0],
+			     cases[c][1], err[1], err[0]);
+		cr_expect_eq(ios[1], ios[0], "%s %s: iopath did %lld I/Os, fio %lld", cases[c][0],
+			     cases[c][1], ios[1], ios[0]);
+	}
+}
+
+/* The file's write lifetime hint, read back (F_GET_RW_HINT); -1 when it cannot be read. */
+static long long file_hint(const char *path)
+{
+	uint64_t hint = 0;
+	int fd = open(path, O_RDONLY);
+	long long v;
+
+	if (fd < 0)
+		return -1;
+	v = fcntl(fd, F_GET_RW_HINT, &hint) ? -1 : (long long)hint;
+	close(fd);
+	return v;
+}
+
+/*
+ * write_hint=WORD: the file's inode carries the hint (fcntl F_SET_RW_HINT) after a buffered
+ * job, as fio leaves it; the hint read back from each tool's file is the same.
+ */
+Test(fio_linuxopts, write_hint_is_set_on_the_file_as_fio)
+{
+	static const char *const hints[] = { "short", "long", "extreme" };
+	const char *dir = tmpdir_make();
+	unsigned h, t;
+
+	for (h = 0; h < sizeof(hints) / sizeof(hints[0]); h++) {
+		long long got[2];
+
+		for (t = 0; t < 2; t++) {
+			char farg[420], harg[64], path[400];
+			const char *args[] = { "--name=a", farg, "--rw=write", "--bs=4k", "--size=64k",
+					       "--ioengine=psync", harg, "--output-format=terse", NULL };
+			struct run_out r;
+
+			snprintf(path, sizeof(path), "%s/%s%u", dir, t ? "iopath" : "fio", h);
+			snprintf(farg, sizeof(farg), "--filename=%s", path);
+			snprintf(harg, sizeof(harg), "--write_hint=%s", hints[h]);
+			r = tool_runv(!t, args);
+			cr_assert_eq(r.status, 0, "%s write_hint=%s: exit %d: %s", t ? "iopath" : "fio",
+				     hints[h], r.status, r.err);
+			run_out_free(&r);
+			got[t] = file_hint(path);
+		}
+		cr_expect_gt(got[0], 0, "write_hint=%s: fio's file has no hint (%lld)", hints[h], got[0]);
+		cr_expect_eq(got[1], got[0], "write_hint=%s: iopath's file's hint %lld, fio's %lld",
+			     hints[h], got[1], got[0]);
+	}
+}
