@@ -31,7 +31,6 @@ const struct fio_unsupported fio_unsupported_table[] = {
 	DEPRECATED_OPT("percentage_sequential", false),
 	DEPRECATED_OPT("rwmixcycle", false),
 	/* fio's job options (fio --cmdhelp=all) */
-	JOB_OPT("lockfile", "none", "Lock file when doing IO to it"),
 	JOB_OPT("unique_filename", "1", "For network clients, prefix file with source IP"),
 	JOB_OPT("opendir", NULL, "Recursively add files from this directory and down"),
 	JOB_OPT("write_barrier", "0", "Make every Nth write a barrier write"),

@@ -8,6 +8,10 @@
 #include "job/setters.h"
 
 /* The words of the OPT_WORD options, fio's spellings, and what each stores. */
+static const struct opt_word lockfile_words[] = {
+	{ "none", LOCKFILE_NONE }, { "exclusive", LOCKFILE_EXCLUSIVE },
+	{ "readwrite", LOCKFILE_READWRITE }, { NULL, 0 },
+};
 /* fio's write_hint words: the kernel's RWH_WRITE_LIFE_* values */
 static const struct opt_word write_hint_words[] = {
 	{ "none", 1 }, { "short", 2 }, { "medium", 3 }, { "long", 4 }, { "extreme", 5 }, { NULL, 0 },
@@ -364,6 +368,8 @@ const struct opt_def opt_table[] = {
 	{ .name = "io_submit_mode", .type = OPT_WORD, FIELD(submit_offload),
 	  .words = submit_mode_words,
 	  .help = "inline (the worker submits and reaps) or offload (a pool of iodepth I/O threads does)" },
+	{ .name = "lockfile", .type = OPT_WORD, FIELD(lockfile), .words = lockfile_words,
+	  .help = "jobs sharing a file submit to it under one lock: none, exclusive, readwrite (reads together)" },
 	{ .name = "write_hint", .type = OPT_WORD, FIELD(write_hint), .words = write_hint_words,
 	  .help = "the files' expected write lifetime (fcntl F_SET_RW_HINT): none, short, medium, long, extreme" },
 	{ .name = "max_latency", .type = OPT_FN, .fn = set_max_latency,

@@ -299,7 +299,10 @@ submit_batch(struct worker *w, bool sync_engine, const bool full, const bool lat
 	 * batch) keep the time of their first offer; the rest were first offered at t0, which
 	 * is stamped only when needed rather than before every call.
 	 */
-	ret = ops->submit(&w->eng, w->batch, n);
+	if (full && __builtin_expect(w->flocks != NULL, 0))
+		ret = file_lock_submit(w, n);
+	else
+		ret = ops->submit(&w->eng, w->batch, n);
 	t1 = worker_now(w);
 	if (ret < 0) {
 		worker_fail(w, -ret, "engine %s: submit: %s", ops->name, strerror(-ret));

@@ -120,7 +120,7 @@ static void *offload_main(void *arg)
 		file = r->file;
 		r->file = &s->files[file->index];
 		t0 = worker_now(w);
-		ret = ops->submit(&s->eng, &r, 1);
+		ret = w->flocks ? file_lock_submit_one(w, &s->eng, r, file) : ops->submit(&s->eng, &r, 1);
 		/* an engine synchronous at this depth (ENGINE_SYNC_AT_QD1) keeps none for reap */
 		if (ret == 1 && !(ops->flags & ENGINE_SYNC) && !w->sync_at_qd1) {
 			do

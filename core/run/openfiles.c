@@ -76,6 +76,14 @@ int worker_open_file(struct worker *w, unsigned i)
 	}
 	if (job->write_hint && file_write_hint(w, f))
 		return f->fd;
+	if (job->lockfile != LOCKFILE_NONE) {
+		int e = file_lock_take(w, i);
+
+		if (e) {
+			worker_fail(w, -e, "lockfile: %s: %s", f->path, strerror(-e));
+			return e;
+		}
+	}
 	if (job->invalidate)
 		file_invalidate(f->fd, f->start, f->len);
 	file_advise(f->fd, f->start, f->len, job_fadvise(job));

@@ -163,6 +163,9 @@ static void setup_queue(struct worker *w)
 	/* max_latency=: each completion's latency checked (the full loop's accounting) */
 	if ((job->max_lat_ns[0] || job->max_lat_ns[1] || job->max_lat_ns[2]) && !job->disable_lat)
 		w->lat_tgt.max_lat = w->full = true;
+	/* lockfile=: each submission under its file's lock (file_lock_submit, the full loop) */
+	if (job->lockfile != LOCKFILE_NONE)
+		w->full = true;
 	if (job->lat_target.ns) {
 		/* fio's lat_target_init: from depth 1 up, bounded by iodepth */
 		w->lat_tgt.on = w->full = true;

@@ -876,6 +876,7 @@ void worker_free(struct worker *w)
 		free(w->verify.wseq[i]);
 		free(w->verify.blen[i]);
 	}
+	file_locks_release(w);
 	for (i = 0; w->gens && i < w->nr_files; i++)
 		gen_free(&w->gens[i]);
 	gen_free(&w->zone.gen);

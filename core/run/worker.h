@@ -569,6 +569,7 @@ struct worker {
 	uint64_t numa_pages[RESULT_NUMA_NODES];
 	uint64_t numa_pages_elsewhere;
 	struct worker_floop floop;	/* loops= ended where fio's do_io ends them (cold) */
+	struct file_lock **flocks;	/* lockfile=: each file's shared lock (filelock.c); NULL: none */
 };
 
 void *worker_main(void *arg);
@@ -606,6 +607,21 @@ static inline uint64_t now_ns(void)
 {
 	return mono_ns();
 }
+
+struct file_lock;
+
+/* filelock.c: file i's shared lock (lockfile=), from its opened descriptor; 0 or -errno. */
+int file_lock_take(struct worker *w, unsigned i);
+
+/* filelock.c: the worker's file locks given back (the last user frees each). */
+void file_locks_release(struct worker *w);
+
+/* filelock.c: the batch's first n requests submitted one by one, each under its file's lock. */
+int file_lock_submit(struct worker *w, unsigned n);
+
+/* filelock.c: r submitted through eng (an offload thread's) under the lock of the worker's file. */
+int file_lock_submit_one(struct worker *w, struct engine *eng, struct io_req *r,
+			 const struct io_file *file);
 
 /* floop.c: set up once the options are (loops=, the engine, the sizes). */
 void floop_setup(struct worker *w);

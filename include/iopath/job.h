@@ -9,6 +9,9 @@
 #include "iopath/cpuset.h"
 #include "iopath/engine.h"
 
+/* lockfile=: fio's file_lock_mode (core/run/filelock.c) */
+enum lockfile_mode { LOCKFILE_NONE, LOCKFILE_EXCLUSIVE, LOCKFILE_READWRITE };
+
 enum job_rw {
 	RW_READ,
 	RW_WRITE,
@@ -502,6 +505,7 @@ struct job_spec {
 	struct job_lat_target lat_target;	/* latency_target, _window, _percentile */
 	uint64_t max_lat_ns[3];		/* max_latency= per direction (read, write, trim); 0: none */
 	unsigned write_hint;		/* write_hint=: RWH_WRITE_LIFE_NONE (1)..._EXTREME (5); 0: unset */
+	unsigned lockfile;		/* lockfile=: LOCKFILE_NONE, _EXCLUSIVE, _READWRITE */
 	unsigned rand_gen;		/* random_generator=: enum rand_gen */
 	unsigned unified_rw;		/* unified_rw_reporting=: enum unified_rw */
 	/* ss=, ss_dur=, ss_ramp=: steady state (core/stats/steady.h) */
