@@ -172,6 +172,46 @@ static int rank_test(const double *lb, unsigned nb, const double *lc, unsigned n
 }
 
 /*
+ * The signed-rank test of the pairs' log differences: the shift's direction decides the
+ * margin tested, as for the rank test of unpaired repeats.
+ */
+static int signed_rank_test(const double *pb, const double *pc, unsigned np, bool higher_better,
+			    const struct cmp_opts *o, struct cmp_metric *out)
+{
+	double *d = malloc(np * sizeof(*d)), margin;
+	struct rank_shift r;
+	unsigned i;
+	bool drop;
+	int ret;
+
+	if (!d)
+		return -ENOMEM;
+	for (i = 0; i < np; i++)
+		d[i] = pc[i] - pb[i];
+	ret = rstats_signed_rank(d, np, 0, RSTATS_LESS, &r);
+	if (!ret) {
+		drop = r.shift < 0;
+		margin = drop ? (o->threshold < 1 ? log1p(-o->threshold) : -INFINITY) : log1p(o->threshold);
+		rstats_rank_shift_free(&r);
+		ret = rstats_signed_rank(d, np, margin, drop ? RSTATS_LESS : RSTATS_GREATER, &r);
+	}
+	if (!ret) {
+		out->ranked = true;
+		out->rank = r;
+		out->pairs = np;
+		out->tested = true;
+		out->p = r.p;
+		out->df = NAN;
+		out->diff = r.shift;
+		out->se = NAN;
+		out->gm_change = expm1(mean(d, np));
+		out->worse = higher_better ? r.shift < 0 : r.shift > 0;
+	}
+	free(d);
+	return ret;
+}
+
+/*
  * Can these values be tested on a log scale? Not from fewer than 2 a side, nor with a
  * repeat that measured 0 (all zeros are unchanged): false with out's verdict and note.
  */
@@ -253,6 +293,10 @@ static int cmp_test_values(const double *xb, const double *tb, unsigned nb, cons
 	if (np < CMP_PAIRS_MIN)
 		np = 0;
 	out->gm_change = expm1(mean(lc, nc) - mean(lb, nb));
+	if (np >= CMP_SIGNED_RANK_MIN) {
+		ret = signed_rank_test(pb, pc, np, higher_better, o, out);
+		goto out;
+	}
 	if (!np && nb >= CMP_RANK_MIN && nc >= CMP_RANK_MIN) {
 		ret = rank_test(lb, nb, lc, nc, higher_better, o, out);
 		goto out;
@@ -752,9 +796,10 @@ static int settle(struct cmp_report *rep, const struct results *base, const stru
 		for (k = 0; k < rep->rows[i].nr; k++)
 			if (rep->rows[i].met[k].tested) {
 				rep->paired += rep->rows[i].met[k].pairs > 0;
+				rep->signed_ranked += rep->rows[i].met[k].pairs > 0 && rep->rows[i].met[k].ranked;
 				if (bw_twin(&rep->rows[i], &rep->rows[i].met[k]))
 					continue;
-				rep->ranked += rep->rows[i].met[k].ranked;
+				rep->ranked += rep->rows[i].met[k].ranked && !rep->rows[i].met[k].pairs;
 				v[n++] = &rep->rows[i].met[k];
 			}
 	rep->tested = n;

@@ -38,6 +38,15 @@ struct cmp_opts {
 #define CMP_PAIRS_MIN 3
 
 /*
+ * From CMP_SIGNED_RANK_MIN pairs the pairs are judged by Wilcoxon's signed-rank test of their
+ * log differences at the threshold (the Hodges-Lehmann shift, the median of their Walsh
+ * averages), not the paired t: a pair or two far out (a stall on one side) count as one rank
+ * each, where they can carry the t's mean past the threshold or blow up its spread and hide a
+ * change every other pair shows. Fewer keep the paired t: 5 pairs cannot go below p = 1/32.
+ */
+#define CMP_SIGNED_RANK_MIN 6
+
+/*
  * Samples not taken in alternation with at least CMP_RANK_MIN repeats on each side (a sweep
  * repeats a cell while its IOPS spread: a noisy cell) are judged by ranks, the
  * Hodges-Lehmann shift of the log repeats with the Mann-Whitney test at the threshold,
@@ -77,8 +86,9 @@ struct cmp_metric {
 	double df;		/* the test's degrees of freedom */
 	double diff, se;	/* the test's log difference of the means and its standard error */
 	unsigned pairs;		/* the test paired this many alternating runs (0: Welch's) */
-	/* tested by ranks (CMP_RANK_MIN): diff is the Hodges-Lehmann shift of the logs, rank
-	 * keeps its pairs' differences for the bound (released by cmp_metric_release) */
+	/* tested by ranks (CMP_RANK_MIN; with pairs, CMP_SIGNED_RANK_MIN): diff is the
+	 * Hodges-Lehmann shift of the logs, rank keeps its differences (or the pairs' Walsh
+	 * averages) for the bound (released by cmp_metric_release) */
 	bool ranked;
 	struct rank_shift rank;
 	/*
@@ -131,7 +141,8 @@ struct cmp_report {
 	unsigned failed, base_failed;	/* cells failed in CUR (not in BASE), failed in BASE */
 	unsigned tested;		/* metrics tested: the family the correction is over */
 	unsigned paired;		/* of them, tested in pairs of alternating runs */
-	unsigned ranked;		/* of them, tested by ranks */
+	unsigned signed_ranked;		/* of those, by the signed-rank test (CMP_SIGNED_RANK_MIN) */
+	unsigned ranked;		/* of them, tested by ranks, unpaired (Mann-Whitney) */
 	double level;			/* the one-sided bounds' confidence level */
 	unsigned tails_unjudged;	/* tail percentiles left unjudged for want of I/Os or repeats */
 	unsigned unreliable_cells;	/* matched cells unreliable on either side */

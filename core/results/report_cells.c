@@ -560,8 +560,12 @@ static void method_line(FILE *f, const struct cmp_report *rep, const struct cmp_
 {
 	fprintf(f, "a regression: shown to be worse by more than %g%%: the one-sided bound of the change lies beyond it (Welch t on the log repeats",
 		o->threshold * 100);
-	if (rep->paired)
-		fprintf(f, ", paired t on the %u metric(s) whose sides ran in alternation", rep->paired);
+	if (rep->paired > rep->signed_ranked)
+		fprintf(f, ", paired t on the %u metric(s) whose sides ran in alternation",
+			rep->paired - rep->signed_ranked);
+	if (rep->signed_ranked)
+		fprintf(f, ", the pairs' signed ranks on the %u metric(s) with %u pairs or more: the Hodges-Lehmann shift, Wilcoxon",
+			rep->signed_ranked, CMP_SIGNED_RANK_MIN);
 	if (rep->ranked)
 		fprintf(f, ", ranks on the %u metric(s) with %u repeats a side or more: the Hodges-Lehmann shift, Mann-Whitney",
 			rep->ranked, CMP_RANK_MIN);
@@ -703,11 +707,12 @@ static void method_json(json_t *root, const struct cmp_report *rep, const struct
 {
 	json_object_set_new(root, "threshold", json_real(o->threshold));
 	json_object_set_new(root, "alpha", json_real(o->alpha));
-	json_object_set_new(root, "test", json_sprintf("Welch t on the log repeats (paired t on the log means of alternating runs where BASE and CUR ran in alternation, A B A B, %u pairs or more; with %u repeats a side or more, not alternating, ranks: the Hodges-Lehmann shift of the log repeats with the Mann-Whitney test), one-sided against the threshold; Benjamini-Hochberg over the tests of the compare; the one-sided bound of the geometric-mean change (of the shift, for ranks) at ci_level", CMP_PAIRS_MIN, CMP_RANK_MIN));
+	json_object_set_new(root, "test", json_sprintf("Welch t on the log repeats (paired t on the log means of alternating runs where BASE and CUR ran in alternation, A B A B, %u pairs or more; from %u pairs, Wilcoxon's signed-rank test of the pairs' log differences with their Hodges-Lehmann shift; with %u repeats a side or more, not alternating, ranks: the Hodges-Lehmann shift of the log repeats with the Mann-Whitney test), one-sided against the threshold; Benjamini-Hochberg over the tests of the compare; the one-sided bound of the geometric-mean change (of the shift, for ranks) at ci_level", CMP_PAIRS_MIN, CMP_SIGNED_RANK_MIN, CMP_RANK_MIN));
 	json_object_set_new(root, "correction", json_string("benjamini-hochberg"));
 	json_object_set_new(root, "tests", json_integer(rep->tested));
 	json_object_set_new(root, "paired_tests", json_integer(rep->paired));
 	json_object_set_new(root, "ranked_tests", json_integer(rep->ranked));
+	json_object_set_new(root, "signed_rank_tests", json_integer(rep->signed_ranked));
 	json_object_set_new(root, "ci_level", num_or_null(rep->level));
 }
 
@@ -735,7 +740,8 @@ static json_t *cmp_metric_json(const struct cmp_metric *m, const struct cmp_opts
 	json_object_update_missing_new(m_json,
 		json_pack("{s:i, s:o, s:s, s:o}", "pairs", (json_int_t)m->pairs,
 			  "detectable_change", num_or_null(m->detectable), "test",
-			  !m->tested ? "none" : m->pairs ? "paired" : m->ranked ? "rank" : "welch",
+			  !m->tested ? "none" : m->pairs && m->ranked ? "signed-rank" : m->pairs ? "paired" :
+			  m->ranked ? "rank" : "welch",
 			  "shift", num_or_null(m->ranked ? expm1(m->diff) : NAN)));
 	return m_json;
 }

@@ -1,4 +1,5 @@
-/* Statistics over repeated runs: summaries, Welch's t, Mann-Whitney U, bootstrap intervals (GSL). */
+/* Statistics over repeated runs: summaries, Welch's t, Mann-Whitney U, Wilcoxon's signed rank,
+ * bootstrap intervals (GSL). */
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
@@ -250,16 +251,40 @@ out:
 	return ret;
 }
 
-/* The smallest k with P(W <= k) >= a under the exact null (R's qwilcox); -1 without memory. */
-static long mw_quantile(unsigned nx, unsigned ny, double a)
+/*
+ * The exact null distribution of the signed-rank statistic V for n pairs without ties: the
+ * number of subsets of the ranks 1..n summing to v is the coefficient of q^v in
+ * prod_{i=1..n} (1 + q^i). freq must hold n (n + 1) / 2 + 1 entries; returns their total,
+ * 2^n.
+ */
+static long double sr_counts(unsigned n, long double *freq)
 {
-	unsigned top = nx * ny, k;
+	unsigned i, k, top = n * (n + 1) / 2;
+	long double total = 0;
+
+	memset(freq, 0, (top + 1) * sizeof(*freq));
+	freq[0] = 1;
+	for (i = 1; i <= n; i++)
+		for (k = top; k >= i; k--)
+			freq[k] += freq[k - i];
+	for (k = 0; k <= top; k++)
+		total += freq[k];
+	return total;
+}
+
+/*
+ * The smallest k with P(W <= k) >= a under the exact null (R's qwilcox; for a signed-rank
+ * test, pairs > 0, R's qsignrank); -1 without memory.
+ */
+static long rank_quantile(const struct rank_shift *r, double a)
+{
+	unsigned top = r->pairs ? r->pairs * (r->pairs + 1) / 2 : r->nx * r->ny, k;
 	long double *freq = malloc((top + 1) * sizeof(*freq)), total, acc = 0;
 	long q = (long)top;
 
 	if (!freq)
 		return -1;
-	total = mw_counts(nx, ny, freq);
+	total = r->pairs ? sr_counts(r->pairs, freq) : mw_counts(r->nx, r->ny, freq);
 	for (k = 0; k <= top; k++) {
 		acc += freq[k];
 		if ((double)(acc / total) >= a) {
@@ -273,14 +298,14 @@ static long mw_quantile(unsigned nx, unsigned ny, double a)
 
 double rstats_rank_bound(const struct rank_shift *r, enum rstats_alt alt, double level)
 {
-	long n = (long)r->nx * r->ny, k;
+	long n = r->pairs ? (long)r->pairs * (r->pairs + 1) / 2 : (long)r->nx * r->ny, k;
 	double a = 1 - level, c;
 
 	if (!r->d || !n || !(a > 0 && a < 1))
 		return NAN;
 	if (r->exact) {
 		/* reject at W <= qu - 1 (a shift below) or W >= n - qu + 1 (above): R's interval */
-		long qu = mw_quantile(r->nx, r->ny, a);
+		long qu = rank_quantile(r, a);
 
 		if (qu < 0)
 			return NAN;
@@ -307,6 +332,115 @@ void rstats_rank_shift_free(struct rank_shift *r)
 {
 	free(r->d);
 	r->d = NULL;
+}
+
+/* |e| ascending, its sign kept: the signed-rank test's order. */
+static int by_magnitude(const void *a, const void *b)
+{
+	double x = fabs(*(const double *)a), y = fabs(*(const double *)b);
+
+	return (x > y) - (x < y);
+}
+
+/*
+ * V for the differences e[0..n) less margin, zeros (e == margin) dropped: the sum of the
+ * midranks of |e - margin| where e - margin > 0. Sets *m to the pairs kept, *ties to
+ * sum(t^3 - t) over tied magnitudes; -ENOMEM.
+ */
+static int signed_rank_v(const double *e, unsigned n, double margin, double *v, unsigned *m,
+			 double *ties)
+{
+	double *a = malloc((n ? n : 1) * sizeof(*a));
+	unsigned i, j, k;
+
+	if (!a)
+		return -ENOMEM;
+	for (i = 0, k = 0; i < n; i++)
+		if (e[i] - margin != 0)
+			a[k++] = e[i] - margin;
+	qsort(a, k, sizeof(*a), by_magnitude);
+	*v = *ties = 0;
+	for (i = 0; i < k; i = j) {
+		double t, rank;
+
+		for (j = i + 1; j < k && fabs(a[j]) == fabs(a[i]); j++)
+			;
+		t = j - i;
+		rank = (i + 1 + j) / 2.0;
+		*ties += t * t * t - t;
+		for (unsigned q = i; q < j; q++)
+			if (a[q] > 0)
+				*v += rank;
+	}
+	*m = k;
+	free(a);
+	return 0;
+}
+
+static int signed_rank_p(double v, unsigned m, double ties, bool exact, enum rstats_alt alt,
+			 struct rank_shift *r)
+{
+	double top = m * (m + 1) / 2.0, z, corr;
+
+	r->sigma = sqrt(m * (m + 1) * (2.0 * m + 1) / 24 - ties / 48);
+	if (exact) {
+		long double *freq = malloc(((size_t)top + 1) * sizeof(*freq)), total, acc = 0;
+		unsigned k;
+
+		if (!freq)
+			return -ENOMEM;
+		total = sr_counts(m, freq);
+		for (k = 0; k <= (unsigned)top; k++)
+			if (alt == RSTATS_LESS ? (double)k <= v : (double)k >= v)
+				acc += freq[k];
+		free(freq);
+		r->p = (double)(acc / total);
+		return 0;
+	}
+	if (!(r->sigma > 0)) {
+		r->p = 1;
+		return 0;
+	}
+	corr = alt == RSTATS_GREATER ? 0.5 : -0.5;
+	z = (v - top / 2 - corr) / r->sigma;
+	r->p = alt == RSTATS_LESS ? gsl_cdf_ugaussian_P(z) : gsl_cdf_ugaussian_Q(z);
+	return 0;
+}
+
+int rstats_signed_rank(const double *d, unsigned n, double margin, enum rstats_alt alt,
+		       struct rank_shift *r)
+{
+	size_t nw = (size_t)n * (n + 1) / 2, k = 0;
+	unsigned i, j, m;
+	double ties;
+	int ret;
+
+	memset(r, 0, sizeof(*r));
+	if (!n || alt == RSTATS_TWO_SIDED)
+		return -EINVAL;
+	r->d = malloc(nw * sizeof(*r->d));
+	if (!r->d)
+		return -ENOMEM;
+	for (i = 0; i < n; i++)
+		for (j = i; j < n; j++)
+			r->d[k++] = (d[i] + d[j]) / 2;
+	qsort(r->d, nw, sizeof(*r->d), by_value);
+	r->pairs = n;
+	r->shift = nw % 2 ? r->d[nw / 2] : (r->d[nw / 2 - 1] + r->d[nw / 2]) / 2;
+	ret = signed_rank_v(d, n, margin, &r->w, &m, &ties);
+	if (!ret) {
+		/* R: exact below 50 pairs, with neither ties nor differences at the margin */
+		r->exact = n < 50 && m == n && ties == 0;
+		ret = signed_rank_p(r->w, m, ties, r->exact, alt, r);
+	}
+	if (ret)
+		rstats_rank_shift_free(r);
+	return ret;
+}
+
+double rstats_signed_rank_min_p(unsigned n)
+{
+	return n ? fmin(1.0, ldexp(1.0, -(int)fmin(n, 1000))) : 1;
 }
 
 double rstats_mw_min_p(unsigned nx, unsigned ny, enum rstats_alt alt)

@@ -1,4 +1,5 @@
-/* Statistics over repeated runs: summaries, Welch's t, Mann-Whitney U, bootstrap intervals. */
+/* Statistics over repeated runs: summaries, Welch's t, Mann-Whitney U, Wilcoxon's signed rank,
+ * bootstrap intervals. */
 #ifndef IOPATH_RSTATS_H
 #define IOPATH_RSTATS_H
 
@@ -87,6 +88,9 @@ struct rank_shift {
 	double p;		/* p of a shift beyond margin, the alternative asked */
 	double sigma;		/* the normal approximation's standard deviation of W (tie-corrected) */
 	bool exact;		/* p from the exact distribution */
+	/* a signed-rank test's pairs (rstats_signed_rank): d then holds their n (n + 1) / 2
+	 * Walsh averages; 0 for the rank-sum test of two samples */
+	unsigned pairs;
 };
 
 /* alt RSTATS_LESS (a shift below margin) or RSTATS_GREATER; -EINVAL for an empty sample. */
@@ -104,6 +108,24 @@ int rstats_rank_shift(const double *x, unsigned nx, const double *y, unsigned ny
 double rstats_rank_bound(const struct rank_shift *r, enum rstats_alt alt, double level);
 
 void rstats_rank_shift_free(struct rank_shift *r);
+
+/*
+ * Wilcoxon's signed-rank test of n pairs' differences d[0..n) against margin, as R's
+ * wilcox.test(y, x, paired = TRUE, mu = margin, alternative = ...) computes it: V, the sum
+ * of the ranks of |d - margin| where d lies above margin (differences equal to margin
+ * dropped); exact below 50 pairs without ties or such zeros, else the normal approximation
+ * with the tie and continuity corrections. The shift is the Hodges-Lehmann estimate, the
+ * median of the Walsh averages (d[i] + d[j]) / 2 over i <= j, which r->d keeps sorted for
+ * rstats_rank_bound (the signed-rank interval inverted, as for the rank-sum test). One pair
+ * far out counts as one rank whatever its size, so it can neither hide a shift of the others
+ * nor fake one. alt RSTATS_LESS or RSTATS_GREATER; -EINVAL for no pairs. Free with
+ * rstats_rank_shift_free.
+ */
+int rstats_signed_rank(const double *d, unsigned n, double margin, enum rstats_alt alt,
+		       struct rank_shift *r);
+
+/* Smallest p the exact signed-rank test can give from n pairs (one-sided: 2^-n). */
+double rstats_signed_rank_min_p(unsigned n);
 
 /* The quantile p (0..1) of Student's t with df degrees of freedom. */
 double rstats_t_quantile(double p, double df);

@@ -669,6 +669,34 @@ static json_int_t iops_pairs(const char *dbarg, const char *a, const char *b, js
 	return -1;
 }
 
+/* Six alternations or more: the pairs are judged by their signed ranks, not the paired t. */
+Test(store, six_alternations_are_judged_by_the_pairs_signed_ranks)
+{
+	const char *dir = tmpdir_make(), *db = test_db(dir);
+	char target[300], dbarg[1100];
+	struct run_out r;
+	json_t *root, *m;
+	size_t i;
+
+	snprintf(target, sizeof(target), "--target=t=%s", dir);
+	snprintf(dbarg, sizeof(dbarg), "--db=%s", db);
+	for (i = 0; i < 6; i++) {
+		save_side(dbarg, target, "a");
+		save_side(dbarg, target, "b");
+	}
+	cr_assert_eq(iops_pairs(dbarg, "a", "b", &root), 6);
+	cr_assert_geq(json_integer_value(json_object_get(root, "signed_rank_tests")), 1);
+	json_array_foreach(json_object_get(json_array_get(json_object_get(root, "cells"), 0), "metrics"), i, m)
+		if (!strcmp(json_string_value(json_object_get(m, "metric")), "iops")) {
+			cr_assert_str_eq(json_string_value(json_object_get(m, "test")), "signed-rank");
+			cr_assert(json_is_number(json_object_get(m, "shift")));
+		}
+	json_decref(root);
+	r = iopath_run("compare", dbarg, "run=a", "run=b", NULL);
+	assert_has(r.out, "6/6 (6 pairs)", "the pairs' signed ranks on the", NULL);
+	run_out_free(&r);
+}
+
 Test(store, sides_saved_in_alternation_are_judged_in_pairs)
 {
 	const char *dir = tmpdir_make(), *db = test_db(dir);

@@ -390,3 +390,188 @@ Test(rstats_rank, a_far_outlier_moves_the_shift_little)
 	rstats_rank_shift_free(&a);
 	rstats_rank_shift_free(&b);
 }
+
+/*
+ * R's example (Hollander & Wolfe's depression scale, ?wilcox.test): wilcox.test(x, y,
+ * paired = TRUE, alternative = "greater") gives V = 40, p = 0.01953 (10 of the 512 sign
+ * patterns); the pseudo-median is the median of the 45 Walsh averages.
+ */
+Test(rstats_signed_rank, matches_rs_example)
+{
+	static const double x[] = { 1.83, 0.50, 1.62, 2.48, 1.68, 1.88, 1.55, 3.06, 1.30 };
+	static const double y[] = { 0.878, 0.647, 0.598, 2.05, 1.06, 1.29, 1.06, 3.14, 1.29 };
+	double d[9];
+	struct rank_shift r;
+	unsigned i;
+
+	for (i = 0; i < 9; i++)
+		d[i] = x[i] - y[i];
+	cr_assert_eq(rstats_signed_rank(d, 9, 0, RSTATS_GREATER, &r), 0);
+	cr_assert(r.exact);
+	cr_assert_eq(r.pairs, 9);
+	cr_assert_float_eq(r.w, 40, 1e-12);
+	cr_assert_float_eq(r.p, 10.0 / 512, 1e-12);
+	cr_assert_float_eq(r.shift, r.d[22], 1e-12);
+	cr_assert_float_eq(r.d[0], -0.147, 1e-12);
+	cr_assert_float_eq(r.d[44], 1.022, 1e-12);
+	rstats_rank_shift_free(&r);
+	/* the other way: P(V <= 40) = 1 - P(V >= 41) = 1 - 7/512 */
+	cr_assert_eq(rstats_signed_rank(d, 9, 0, RSTATS_LESS, &r), 0);
+	cr_assert_float_eq(r.p, 1 - 7.0 / 512, 1e-12);
+	rstats_rank_shift_free(&r);
+	cr_assert_eq(rstats_signed_rank(d, 0, 0, RSTATS_LESS, &r), -EINVAL);
+	cr_assert_eq(rstats_signed_rank(d, 9, 0, RSTATS_TWO_SIDED, &r), -EINVAL);
+}
+
+/*
+ * The tables' counts: n = 6, P(V <= 3) = 5/64 (the 5% critical value is 2, 3/64); n = 10,
+ * P(V <= 8) = 25/1024 (the sums of distinct parts up to 8); and every p of random pairs against
+ * all 2^n sign patterns, counted (n 1..12).
+ */
+Test(rstats_signed_rank, the_exact_distribution_is_the_tables_and_brute_force)
+{
+	static const double six[] = { -1, -2, 3, -4, -5, -6 };	/* V = 3: P(V <= 3) = 5/64 */
+	static const double ten[] = { 1, -2, 3, 4, -5, -6, -7, -8, -9, -10 };	/* V = 8 */
+	gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+	struct rank_shift r;
+	double d[12];
+	unsigned n, i, s;
+
+	cr_assert_eq(rstats_signed_rank(six, 6, 0, RSTATS_LESS, &r), 0);
+	cr_assert_float_eq(r.w, 3, 1e-12);
+	cr_assert_float_eq(r.p, 5.0 / 64, 1e-12);
+	rstats_rank_shift_free(&r);
+	cr_assert_eq(rstats_signed_rank(ten, 10, 0, RSTATS_LESS, &r), 0);
+	cr_assert_float_eq(r.w, 8, 1e-12);
+	cr_assert_float_eq(r.p, 25.0 / 1024, 1e-12);
+	rstats_rank_shift_free(&r);
+	cr_assert_float_eq(rstats_signed_rank_min_p(6), 1.0 / 64, 1e-15);
+	cr_assert_not_null(rng);
+	gsl_rng_set(rng, 11);
+	for (n = 1; n <= 12; n++) {
+		for (i = 0; i < n; i++)
+			d[i] = gsl_ran_gaussian(rng, 1) + 0.3;
+		cr_assert_eq(rstats_signed_rank(d, n, 0, RSTATS_GREATER, &r), 0);
+		{
+			unsigned below = 0, above = 0;
+
+			/* V of each sign pattern: the ranks 1..n chosen by its bits */
+			for (s = 0; s < (1u << n); s++) {
+				unsigned v = 0;
+
+				for (i = 0; i < n; i++)
+					v += (s >> i & 1) ? i + 1 : 0;
+				above += v >= r.w;
+				below += v <= r.w;
+			}
+			cr_assert_float_eq(r.p, (double)above / (1u << n), 1e-12, "n %u", n);
+			rstats_rank_shift_free(&r);
+			cr_assert_eq(rstats_signed_rank(d, n, 0, RSTATS_LESS, &r), 0);
+			cr_assert_float_eq(r.p, (double)below / (1u << n), 1e-12, "n %u", n);
+		}
+		rstats_rank_shift_free(&r);
+	}
+	gsl_rng_free(rng);
+}
+
+/*
+ * With ties (or differences at the margin) the normal approximation, R's: V = 32.5 from the
+ * midranks of 1 1 2 -2 3 3 3 4, sigma^2 = 8 9 17 / 24 - (6 + 6 + 24) / 48 = 50.25, z = (32.5 -
+ * 18 - 0.5) / sigma: p 0.024136.
+ */
+Test(rstats_signed_rank, ties_take_the_corrected_normal_approximation)
+{
+	static const double d[] = { 1, 1, 2, -2, 3, 3, 3, 4 };
+	static const double z[] = { 0.5, 1, 2, -2, 3, 4, 0.5 };
+	struct rank_shift r;
+
+	cr_assert_eq(rstats_signed_rank(d, 8, 0, RSTATS_GREATER, &r), 0);
+	cr_assert_not(r.exact);
+	cr_assert_float_eq(r.w, 32.5, 1e-12);
+	cr_assert_float_eq(r.sigma, sqrt(50.25), 1e-12);
+	cr_assert_float_eq(r.p, 0.0241359054, 1e-9);
+	rstats_rank_shift_free(&r);
+	/* two at the margin are dropped (5 pairs left): the approximation, not the exact counts */
+	cr_assert_eq(rstats_signed_rank(z, 7, 0.5, RSTATS_GREATER, &r), 0);
+	cr_assert_not(r.exact);
+	rstats_rank_shift_free(&r);
+}
+
+/* The bound is the signed-rank test inverted, exact (8 pairs) and approximated (60), both ways. */
+static void sr_bound_inverts_test(unsigned n, unsigned long seed)
+{
+	static const double levels[] = { 0.9, 0.95, 0.99 };
+	gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+	double d[64];
+	unsigned i, l, a;
+
+	cr_assert_not_null(rng);
+	gsl_rng_set(rng, seed);
+	for (i = 0; i < n; i++)
+		d[i] = gsl_ran_gaussian(rng, 1) - 0.5;
+	for (a = 0; a < 2; a++) {
+		enum rstats_alt alt = a ? RSTATS_GREATER : RSTATS_LESS;
+
+		for (l = 0; l < NELEM(levels); l++) {
+			struct rank_shift r, in, out;
+			double b, gap = INFINITY;
+			unsigned k, nw = n * (n + 1) / 2;
+
+			cr_assert_eq(rstats_signed_rank(d, n, 0, alt, &r), 0);
+			b = rstats_rank_bound(&r, alt, levels[l]);
+			cr_assert(isfinite(b), "%u at %g", n, levels[l]);
+			for (k = 1; k < nw; k++)
+				if (r.d[k] > r.d[k - 1])
+					gap = fmin(gap, r.d[k] - r.d[k - 1]);
+			cr_assert_eq(rstats_signed_rank(d, n, b + (a ? -1 : 1) * gap / 4, alt, &out), 0);
+			cr_assert_eq(rstats_signed_rank(d, n, b + (a ? 1 : -1) * gap / 4, alt, &in), 0);
+			cr_assert_eq(out.exact, n < 50);
+			cr_assert_lt(out.p, 1 - levels[l], "%u alt %u level %g: beyond p %g", n, a, levels[l], out.p);
+			cr_assert_geq(in.p, 1 - levels[l], "%u alt %u level %g: inside p %g", n, a, levels[l], in.p);
+			rstats_rank_shift_free(&r);
+			rstats_rank_shift_free(&in);
+			rstats_rank_shift_free(&out);
+		}
+	}
+	gsl_rng_free(rng);
+}
+
+Test(rstats_signed_rank, the_bound_is_the_test_inverted)
+{
+	sr_bound_inverts_test(8, 3);
+	sr_bound_inverts_test(60, 5);
+	{
+		/* 6 pairs: 1 in 64 at best, nothing shown at 99% */
+		static const double d[] = { -1, -2, -3, -4, -5, -6 };
+		struct rank_shift r;
+
+		cr_assert_eq(rstats_signed_rank(d, 6, 0, RSTATS_LESS, &r), 0);
+		cr_assert_float_eq(r.p, 1.0 / 64, 1e-12);
+		cr_assert(isinf(rstats_rank_bound(&r, RSTATS_LESS, 0.99)));
+		cr_assert_float_eq(rstats_rank_bound(&r, RSTATS_LESS, 0.98), -1, 1e-12);
+		rstats_rank_shift_free(&r);
+	}
+}
+
+/*
+ * Nine pairs 30% slower (in logs) and one 10 times faster: the paired t's mean is pulled to
+ * nothing and its spread blown up, the signed-rank test still shows the drop beyond 5% (V = 10,
+ * the outlier's rank alone: P(V <= 10) = 43/1024).
+ */
+Test(rstats_signed_rank, an_outlier_pair_does_not_hide_a_shift)
+{
+	double d[10], zero[10] = { 0 };
+	struct rank_shift r;
+	struct welch_result w;
+	unsigned i;
+
+	for (i = 0; i < 9; i++)
+		d[i] = log(0.7) + 0.02 * ((double)i - 4);
+	d[9] = log(10);
+	cr_assert_eq(rstats_signed_rank(d, 10, log(0.95), RSTATS_LESS, &r), 0);
+	cr_assert_float_eq(r.p, 43.0 / 1024, 1e-12, "signed rank p %g", r.p);
+	cr_assert_lt(r.shift, log(0.75));
+	cr_assert_eq(rstats_paired(zero, d, 10, log(0.95), RSTATS_LESS, 0.95, &w), 0);
+	cr_assert_gt(w.p, 0.3, "paired t p %g", w.p);
+	rstats_rank_shift_free(&r);
+}
