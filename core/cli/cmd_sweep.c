@@ -81,6 +81,10 @@ static void usage(FILE *f)
 		"                        does (its table and exit code): the two ran alternately,\n"
 		"                        repeat by repeat, and are tested in pairs (repeats as\n"
 		"                        with --save: 3, more while not known within 4%%)\n"
+		"  --references on|off   time a CPU-bound and a memory-bound reference (about 2 ms\n"
+		"                        each) before and after every repeat, recorded in its\n"
+		"                        iopath.machine and shown by compare, not weighed (default\n"
+		"                        off: they did not follow the cells; iopath help statistics)\n"
 		"  --dry-run             list the cells and the skipped ones, run nothing\n"
 		"Ctrl-C stops after the running cell (twice: at once) and writes what finished.\n");
 }
@@ -91,6 +95,7 @@ struct sweep_args {
 	const char *labels[SWEEP_SETS_MAX];
 	double cv_warn;
 	const char *csv, *json, *plot, *save, *results_dir, *db, *html;
+	const char *references;	/* --references on|off; NULL: off */
 	bool dry_run;
 	/* --compare KEY=BASE,CUR: the key and its two values */
 	char cmp_key[32], cmp_val[2][128];
@@ -202,6 +207,9 @@ static int check_outputs(const struct sweep_args *a, struct iop_err *err)
 	       save_check(db_spec(a->db, a->results_dir, db, sizeof(db)), err) : 0;
 }
 
+/* What the arguments leave to defaults, and the combinations refused. */
+static int settle_args(struct sweep_args *a, struct iop_err *err);
+
 static int parse_args(int argc, char **argv, struct sweep_args *a, struct iop_err *err)
 {
 	static const struct {
@@ -229,6 +237,7 @@ static int parse_args(int argc, char **argv, struct sweep_args *a, struct iop_er
 		{ "html", ARG_HTML, { .s = &a->html } },
 		{ "results-dir", ARG_STRING, { .s = &a->results_dir } },
 		{ "db", ARG_STRING, { .s = &a->db } },
+		{ "references", ARG_STRING, { .s = &a->references } },
 		{ NULL },
 	};
 	const char *v;
@@ -288,6 +297,11 @@ static int parse_args(int argc, char **argv, struct sweep_args *a, struct iop_er
 		}
 #undef VALUE
 	}
+	return settle_args(a, err);
+}
+
+static int settle_args(struct sweep_args *a, struct iop_err *err)
+{
 	if (a->g.rw.n && a->g.workload.n)
 		return iop_errf(err, -EINVAL, "sweep: give --rw or --workload, not both (a workload sets its own rw)");
 	/* what is saved is compared later, or now: enough repeats for compare to judge */
@@ -296,6 +310,9 @@ static int parse_args(int argc, char **argv, struct sweep_args *a, struct iop_er
 	if (!a->g.repeat)
 		a->g.repeat = a->save || a->cmp_key[0] || a->g.repeat_max ? CMP_REPEAT_DEFAULT : 1;
 	a->g.se_target = SWEEP_SE_TARGET;
+	if (a->references && strcmp(a->references, "on") && strcmp(a->references, "off"))
+		return iop_errf(err, -EINVAL, "sweep: --references '%s': expected on or off", a->references);
+	a->g.references = a->references && !strcmp(a->references, "on");
 	if (a->g.repeat_max && a->g.repeat_max < a->g.repeat)
 		return iop_errf(err, -EINVAL, "sweep: --repeat-max %u is below --repeat %u (give N >= the repeats)",
 				a->g.repeat_max, a->g.repeat);

@@ -702,6 +702,13 @@ static json_t *machine_json(const struct run_results *r)
 		set(o, "workers_runq_wait_s", json_real(wait_s));
 		set(o, "workers_sched_in", json_real(sched_in));
 	}
+	if (m->ref_cpu_ns[0] > 0 && m->ref_cpu_ns[1] > 0 && m->ref_mem_ns[0] > 0 && m->ref_mem_ns[1] > 0) {
+		/* the control references beside the run: the CPU's speed at its two ends */
+		set(o, "ref_cpu_ns_before", json_real(m->ref_cpu_ns[0]));
+		set(o, "ref_cpu_ns_after", json_real(m->ref_cpu_ns[1]));
+		set(o, "ref_mem_ns_before", json_real(m->ref_mem_ns[0]));
+		set(o, "ref_mem_ns_after", json_real(m->ref_mem_ns[1]));
+	}
 	for (i = 0; r->disks && i < r->disks->nr; i++)
 		if (disk_set_util(r->disks, i, &u) &&
 		    (double)(u.d.sectors[0] + u.d.sectors[1]) * 512 > disk) {

@@ -7,7 +7,8 @@
 #include "stats/rstats.h"
 
 enum { E_CPU, E_STEAL, E_LOAD, E_OTHER_DISK, E_OWN_DISK, E_TIME_IO, E_WAIT_IO, E_REST_IO, E_OTHER_IOS,
-       E_OWN_IOS, E_WAKES_IO, E_WAIT_WAKE, E_OTHER_FLIGHT, E_OWN_FLIGHT_IO, E_OTHER_BUSY, E_NR };
+       E_OWN_IOS, E_WAKES_IO, E_WAIT_WAKE, E_OTHER_FLIGHT, E_OWN_FLIGHT_IO, E_OTHER_BUSY, E_ONCPU_IO,
+       E_REF_CPU, E_REF_MEM, E_NR };
 
 static double field(const json_t *m, const char *key)
 {
@@ -39,6 +40,10 @@ static bool sample_env(const json_t *job, double v[E_NR])
 	v[E_OTHER_FLIGHT] = field(m, "other_disk_in_flight");
 	v[E_OWN_FLIGHT_IO] = ios > 0 && !isnan(v[E_OTHER_FLIGHT]) ? field(m, "own_in_flight_s") / ios : NAN;
 	v[E_OTHER_BUSY] = field(m, "other_disk_busy");
+	v[E_ONCPU_IO] = ios > 0 ? field(m, "workers_on_cpu_s") / ios : NAN;
+	/* the references at both ends of the repeat: the CPU's speed while it ran */
+	v[E_REF_CPU] = (field(m, "ref_cpu_ns_before") + field(m, "ref_cpu_ns_after")) / 2;
+	v[E_REF_MEM] = (field(m, "ref_mem_ns_before") + field(m, "ref_mem_ns_after")) / 2;
 	return !isnan(v[E_CPU]);
 }
 
@@ -101,6 +106,12 @@ static void acc_summary(struct env_acc *a, struct env_side *e)
 		e->other_busy = median_of(a->v[E_OTHER_BUSY], a->n[E_OTHER_BUSY]);
 		e->other_flight_q1 = rstats_quantile(a->v[E_OTHER_FLIGHT], a->n[E_OTHER_FLIGHT], 0.25);
 		e->other_flight_q3 = rstats_quantile(a->v[E_OTHER_FLIGHT], a->n[E_OTHER_FLIGHT], 0.75);
+	}
+	e->oncpu_per_io = a->n[E_ONCPU_IO] == e->n ? median_of(a->v[E_ONCPU_IO], e->n) : NAN;
+	e->ref_cpu = e->ref_mem = NAN;
+	if (e->n && a->n[E_REF_CPU] == e->n && a->n[E_REF_MEM] == e->n) {
+		e->ref_cpu = median_of(a->v[E_REF_CPU], e->n);
+		e->ref_mem = median_of(a->v[E_REF_MEM], e->n);
 	}
 }
 
@@ -291,6 +302,9 @@ void env_describe(const struct env_side *e, char *buf, size_t len)
 		n += snprintf(buf + n, len - n, " (%.0f requests/s)", e->other_ios);
 	if (n > 0 && (size_t)n < len && !isnan(e->other_flight))
 		n += snprintf(buf + n, len - n, ", others' requests in flight %.2f", e->other_flight);
+	if (n > 0 && (size_t)n < len && !isnan(e->ref_cpu))
+		n += snprintf(buf + n, len - n, ", references %.2f ns a CPU round, %.0f ns a memory load",
+			      e->ref_cpu, e->ref_mem);
 	if (n > 0 && (size_t)n < len && !isnan(e->load1))
 		snprintf(buf + n, len - n, ", load %.1f", e->load1);
 }

@@ -33,6 +33,11 @@
  *    throughout (the slower side's lower quartile of them above the faster side's upper
  *    quartile); and older still, other disk bytes by ENV_DISK_MIN bytes/s and
  *    ENV_DISK_SHARE of the run's own.
+ * The control references a sweep times under --references (the CPU's own speed beside each
+ * repeat) are shown with the environment but excuse nothing: measured on a shared 2-core
+ * guest they stayed within 1% (CPU) and 20% (memory) while the workers' time on a CPU moved
+ * 26% and the time off it 40% between identical sides, uncorrelated with either
+ * (docs/statistics.md).
  */
 #define ENV_CPU_DIFF 0.15
 #define ENV_STEAL_DIFF 0.05
@@ -58,6 +63,11 @@ struct env_side {
 	 * with others' requests alone; NAN where a sample did not record them */
 	double other_flight, own_flight_per_io, other_busy;
 	double other_flight_q1, other_flight_q3;	/* quartiles over the samples */
+	/* the workers' time on a CPU per I/O (seconds), and the control references (ns a unit
+	 * of their work, each repeat's before and after averaged): shown, not weighed; NAN
+	 * where a sample did not record them */
+	double oncpu_per_io;
+	double ref_cpu, ref_mem;
 };
 
 /* Summarise every sample of one cell (all = false) or of every cell of r (all = true). */

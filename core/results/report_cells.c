@@ -684,7 +684,7 @@ json_t *report_env_json(const struct env_side *e)
 {
 	if (!e->n)
 		return json_null();
-	return json_pack("{s:i, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}",
+	json_t *o = json_pack("{s:i, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}",
 			 "repeats", (json_int_t)e->n,
 			 "other_cpu", num_or_null(e->other_cpu), "steal", num_or_null(e->steal),
 			 "load1", num_or_null(e->load1), "other_disk_bytes_per_s",
@@ -695,6 +695,13 @@ json_t *report_env_json(const struct env_side *e)
 			 num_or_null(e->wakes_per_io), "runq_wait_per_wakeup_s", num_or_null(e->wait_per_wake),
 			 "other_disk_in_flight", num_or_null(e->other_flight), "own_in_flight_per_io_s",
 			 num_or_null(e->own_flight_per_io), "other_disk_busy", num_or_null(e->other_busy));
+
+	if (o) {
+		json_object_set_new(o, "on_cpu_per_io_s", num_or_null(e->oncpu_per_io));
+		json_object_set_new(o, "ref_cpu_ns", num_or_null(e->ref_cpu));
+		json_object_set_new(o, "ref_mem_ns", num_or_null(e->ref_mem));
+	}
+	return o;
 }
 
 static json_t *reason_json(const struct cell *c)

@@ -9,6 +9,7 @@
 #include "job/options.h"
 #include "results/explain.h"
 #include "results/sweep_cells.h"
+#include "run/refwork.h"
 #include "run/run.h"
 
 /* One combination of the lists; NULL where a workload keeps its own setting. */
@@ -253,6 +254,7 @@ static int run_one(struct sweep_grid *g, struct cell_job *c, unsigned rep, struc
 	struct sweep_target *t = &g->targets[c->target];
 	unsigned ints = h->interrupts ? h->interrupts(h->arg) : 0;
 	struct run_results rr = { 0 };
+	struct ref_times before, after;
 	struct fleet_vote v;
 	int choice, ret;
 
@@ -271,7 +273,19 @@ static int run_one(struct sweep_grid *g, struct cell_job *c, unsigned rep, struc
 	}
 	if (h->start)
 		h->start(h->arg, c->label, rep, g->repeat);
+	if (g->references && !g->refw.lines && ref_work_init(&g->refw))
+		return iop_errf(err, -ENOMEM, "--references: no memory for the memory reference's buffer");
+	if (g->references)
+		ref_work_measure(&g->refw, &before);
 	ret = run_jobs(&c->jobs, &rr, err);
+	if (g->references && !ret) {
+		/* the same moment's CPU speed, on both sides of the repeat */
+		ref_work_measure(&g->refw, &after);
+		rr.machine.ref_cpu_ns[0] = before.cpu_ns;
+		rr.machine.ref_cpu_ns[1] = after.cpu_ns;
+		rr.machine.ref_mem_ns[0] = before.mem_ns;
+		rr.machine.ref_mem_ns[1] = after.mem_ns;
+	}
 	if (ret && fleet_size() <= 1) {
 		/* refused before its first I/O (its files, its space): it says why, the others run */
 		char why[sizeof(err->msg)];
@@ -498,6 +512,7 @@ static void list_free(struct sweep_list *l)
 
 void sweep_grid_free(struct sweep_grid *g)
 {
+	ref_work_free(&g->refw);
 	probe_set_free(&g->probes);
 	list_free(&g->engine);
 	list_free(&g->direct);

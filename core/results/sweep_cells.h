@@ -16,6 +16,7 @@
 #include "results/cells.h"
 #include "results/explain.h"
 #include "results/results.h"
+#include "run/refwork.h"
 
 #define SWEEP_LIST_MAX 64
 #define SWEEP_TARGETS_MAX 16
@@ -63,6 +64,12 @@ struct sweep_grid {
 	 * they stay paired repeat by repeat; NULL pair_key: each cell repeats on its own.
 	 */
 	const char *pair_key, *pair_val[2];
+	/*
+	 * --references: the control references (core/run/refwork.h) timed before and after every
+	 * repeat, recorded in its iopath.machine; refw their buffer, made at the first repeat
+	 */
+	bool references;
+	struct ref_work refw;
 };
 
 /* --save's repeats: 3, then more while a cell's IOPS are not known to within 4%, up to 20 */

@@ -222,6 +222,10 @@ struct run_machine {
 	double own_s;		/* this process's user + system time */
 	double load1_start, load1_end;
 	unsigned cpus;
+	/* control references timed just before ([0]) and after ([1]) the run (sweep
+	 * --references, core/run/refwork.h): CPU ns a round of the CPU-bound unit and a load of
+	 * the memory-bound one; 0 where not timed */
+	double ref_cpu_ns[2], ref_mem_ns[2];
 };
 
 /* fio's --idle-prof modes: none, calibrate (the unit of work timed, no jobs), system, percpu. */

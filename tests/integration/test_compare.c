@@ -679,7 +679,8 @@ Test(compare, every_repeat_records_what_else_used_the_machine)
 	snprintf(out, sizeof(out), "%s/s.json", dir);
 	snprintf(tgt, sizeof(tgt), "disk=%s", dir);
 	iopath_exits(0, "sweep", "--engine", "psync", "--rw", "randread", "--size", "1m",
-		     "--runtime", "200ms", "--target", tgt, "--repeat", "2", "--json", out, NULL);
+		     "--runtime", "200ms", "--target", tgt, "--repeat", "2", "--references", "on",
+		     "--json", out, NULL);
 	root = json_load_path(out);
 	m = json_object_get(json_object_get(json_array_get(json_object_get(json_array_get(
 		json_object_get(root, "cells"), 0), "samples"), 1), "iopath"), "machine");
@@ -689,6 +690,11 @@ Test(compare, every_repeat_records_what_else_used_the_machine)
 	cr_assert_geq(json_number_value(json_object_get(m, "other_cpu")), 0);
 	cr_assert_leq(json_number_value(json_object_get(m, "other_cpu")), 1);
 	cr_assert_gt(json_number_value(json_object_get(m, "own_ios")), 0, "the run's own I/Os");
+	/* the control references, timed on both sides of the repeat */
+	cr_assert_gt(json_number_value(json_object_get(m, "ref_cpu_ns_before")), 0);
+	cr_assert_gt(json_number_value(json_object_get(m, "ref_cpu_ns_after")), 0);
+	cr_assert_gt(json_number_value(json_object_get(m, "ref_mem_ns_before")), 0);
+	cr_assert_gt(json_number_value(json_object_get(m, "ref_mem_ns_after")), 0);
 	if (access("/proc/thread-self/schedstat", R_OK) == 0) {
 		/* the worker's run-queue wait and time on a CPU lie within its measured time */
 		double ws = json_number_value(json_object_get(m, "workers_s"));
@@ -773,6 +779,57 @@ Test(compare, others_time_in_flight_on_the_disk_excuses_only_a_change_it_covers)
 	/* 0.1 more: 0.8 of 2.5 us; the rest, 17%, is the path's */
 	set_disk(cur, 11, 0.2);
 	iopath_exits(1, "compare", base, cur, NULL);
+}
+
+/*
+ * Every sample's workers on a CPU oncpu_us an I/O, beside control references of cpu_ns a round
+ * and mem_ns a load (each repeat's before and after 1% apart).
+ */
+static void set_refs(const char *path, double oncpu_us, double cpu_ns, double mem_ns)
+{
+	json_t *root = json_load_path(path), *c, *s;
+	size_t i, k;
+
+	json_array_foreach(json_object_get(root, "cells"), i, c)
+		json_array_foreach(json_object_get(c, "samples"), k, s) {
+			json_t *m = json_object_get(json_object_get(s, "iopath"), "machine");
+			double ios = json_number_value(json_object_get(m, "own_ios")), e = 0.01 * (double)(k % 3);
+
+			json_object_set_new(m, "workers_on_cpu_s", json_real(ios * oncpu_us / 1e6));
+			json_object_set_new(m, "ref_cpu_ns_before", json_real(cpu_ns * (1 + e)));
+			json_object_set_new(m, "ref_cpu_ns_after", json_real(cpu_ns * (1 + e + 0.01)));
+			json_object_set_new(m, "ref_mem_ns_before", json_real(mem_ns * (1 + e)));
+			json_object_set_new(m, "ref_mem_ns_after", json_real(mem_ns * (1 + e + 0.01)));
+		}
+	cr_assert_eq(json_dump_file(root, path, 0), 0);
+	json_decref(root);
+}
+
+/*
+ * 10 -> 12.5 us an I/O, 4 of BASE's on a CPU, 6.5 of CUR's, the CPU reference 60% slower: the
+ * references are shown (the text's environment lines, the JSON, the HTML) and excuse none of
+ * it (exit 1): measured, they did not follow the workers' time on a CPU.
+ */
+Test(compare, the_control_references_are_shown_and_excuse_nothing)
+{
+	char base[300], cur[300], html[320];
+	char *page;
+
+	paths(base, cur, sizeof(base));
+	write_cells(base, json_pack("[o]", cell("io_uring", tight, REPS, 1.0)));
+	write_cells(cur, json_pack("[o]", cell("io_uring", tight, REPS, 0.8)));
+	set_disk(base, 9, 0);
+	set_disk(cur, 11, 0);
+	set_refs(base, 4, 2.2, 200);
+	set_refs(cur, 6.5, 3.52, 200);
+	iopath_prints(1, HAS("references 3.57 ns a CPU round, 203 ns a memory load"), "compare", base, cur, NULL);
+	iopath_prints(1, HAS("\"ref_cpu_ns\": 3.5", "\"on_cpu_per_io_s\""), "compare", base, cur, "--json", NULL);
+	snprintf(html, sizeof(html), "%s.html", cur);
+	iopath_exits(1, "compare", base, cur, "--html", html, NULL);
+	page = file_text(html);
+	cr_assert_not_null(page);
+	assert_has(page, "the CPU reference, a round", "of it on a CPU", NULL);
+	free(page);
 }
 
 /*

@@ -466,3 +466,30 @@ Test(sweep, compare_refuses_what_it_cannot_split)
 		       "--bs=4k,8k", target, "--size=1m", "--runtime=50ms", "--compare",
 		       "bs=4k,16k", NULL);
 }
+
+/*
+ * --references off leaves the control references out of every repeat's iopath.machine (on
+ * is tested with what else used the machine, in compare's tests); a value neither on nor off
+ * is refused, saying what is accepted.
+ */
+Test(sweep, references_off_records_none_and_a_bad_value_is_refused)
+{
+	const char *dir = tmpdir_make();
+	char out[300], tgt[300];
+	json_t *root, *m;
+
+	snprintf(out, sizeof(out), "%s/s.json", dir);
+	snprintf(tgt, sizeof(tgt), "t=%s", dir);
+	iopath_exits(0, "sweep", "--engine", "null", "--size", "1m", "--runtime", "0", "--target", tgt,
+		     "--repeat", "2", "--references", "off", "--json", out, NULL);
+	root = json_load_path(out);
+	m = json_object_get(json_object_get(json_array_get(json_object_get(json_array_get(
+		json_object_get(root, "cells"), 0), "samples"), 1), "iopath"), "machine");
+	cr_assert(json_is_object(m));
+	cr_assert_null(json_object_get(m, "ref_cpu_ns_before"));
+	cr_assert_null(json_object_get(m, "ref_mem_ns_after"));
+	json_decref(root);
+	iopath_refuses("--references 'yes': expected on or off", "sweep", "--engine", "null", "--target", tgt,
+		       "--references", "yes", NULL);
+	iopath_prints(0, HAS("--references on|off"), "sweep", "--help", NULL);
+}

@@ -81,7 +81,7 @@ static struct env_side side(double cpu, double steal, double disk)
 				  .wait_per_io = NAN, .rest_per_io = NAN, .other_ios = NAN, .own_ios = NAN,
 				  .other_ios_q1 = NAN, .other_ios_q3 = NAN, .wakes_per_io = NAN,
 				  .wait_per_wake = NAN, .other_flight = NAN, .own_flight_per_io = NAN,
-				  .other_busy = NAN };
+				  .other_busy = NAN, .oncpu_per_io = NAN, .ref_cpu = NAN, .ref_mem = NAN };
 }
 
 /* A side that recorded its workers' wait and the disk's requests: per I/O in us, req/s. */
@@ -275,4 +275,36 @@ Test(envcmp, an_unrecorded_side_explains_nothing)
 	char why[300];
 
 	cr_assert_not(env_explains(&none, &busy, true, T, why, sizeof(why)));
+}
+
+/* A side that timed the control references too: on-CPU us an I/O, ns a round and a load. */
+static struct env_side refd(double us_per_io, double oncpu_us, double cpu_ns, double mem_ns)
+{
+	struct env_side e = timed(0.5, us_per_io, 0, 0);
+
+	e.oncpu_per_io = oncpu_us / 1e6;
+	e.ref_cpu = cpu_ns;
+	e.ref_mem = mem_ns;
+	return e;
+}
+
+/*
+ * The references are shown, never weighed: measured, they did not follow the workers' time
+ * on a CPU (docs/statistics.md). BASE 100 us an I/O, 40 of them on a CPU; CUR's on-CPU time
+ * 30% longer beside a CPU reference 30% slower, or a memory one 50% slower: still the path's.
+ */
+Test(envcmp, the_control_references_are_shown_and_excuse_nothing)
+{
+	struct env_side b = refd(100, 40, 2.2, 200), cpu_slow = refd(112, 52, 2.86, 200),
+			mem_slow = refd(112, 52, 2.2, 300);
+	char why[400], text[400];
+
+	cr_assert_not(env_explains(&b, &cpu_slow, true, T, why, sizeof(why)), "%s", why);
+	cr_assert_not(env_explains(&b, &mem_slow, true, T, why, sizeof(why)), "%s", why);
+	env_describe(&cpu_slow, text, sizeof(text));
+	cr_assert_not_null(strstr(text, "references 2.86 ns a CPU round, 200 ns a memory load"), "%s", text);
+	env_describe(&b, text, sizeof(text));
+	b.ref_cpu = NAN;
+	env_describe(&b, why, sizeof(why));
+	cr_assert_null(strstr(why, "references"), "%s", why);
 }
