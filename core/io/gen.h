@@ -276,6 +276,49 @@ void gen_mark(struct file_gen *g, uint64_t off, uint32_t len);
 /* The next random offset for a request of len bytes (random map: the pass's next block). */
 uint64_t gen_rand(struct file_gen *g, uint32_t len);
 
+/*
+ * A run of gen_rand's offsets with the generator's state in the caller's registers, for a
+ * batch of requests of one length: where g draws from the 32-bit Tausworthe stream (fio's
+ * default) with no random map, fewer than 2^32 blocks and every block's request inside the
+ * region, each offset is the stream's next value scaled to a block, times the block size, as
+ * gen_rand gives it, without gen_rand's call, its checks and its loads and stores of the
+ * state per offset. gen_burst_ok says whether g draws so for requests of len bytes (false:
+ * use gen_rand), once for a phase; gen_burst_begin takes the state, gen_burst_end hands it
+ * back, so that gen_rand goes on where the burst stopped.
+ */
+struct gen_burst {
+	uint32_t t[3];
+	uint64_t nblocks, unit;
+};
+
+static inline bool gen_burst_ok(const struct file_gen *g, uint32_t len)
+{
+	return g->rand.kind == RAND_GEN_TAUSWORTHE && !g->map.nlvl && g->nblocks &&
+	       g->nblocks <= UINT32_MAX && (g->nblocks - 1) * g->unit + len <= g->region;
+}
+
+static inline void gen_burst_begin(const struct file_gen *g, struct gen_burst *b)
+{
+	b->t[0] = g->rand.t32[0];
+	b->t[1] = g->rand.t32[1];
+	b->t[2] = g->rand.t32[2];
+	b->nblocks = g->nblocks;
+	b->unit = g->unit;
+}
+
+/* gen_rand's next offset: draw_block's nblocks * r >> 32 (r and nblocks below 2^32), rand_fit. */
+static inline uint64_t gen_burst_next(struct gen_burst *b)
+{
+	return ((uint64_t)taus88(b->t) * b->nblocks >> 32) * b->unit;
+}
+
+static inline void gen_burst_end(struct file_gen *g, const struct gen_burst *b)
+{
+	g->rand.t32[0] = b->t[0];
+	g->rand.t32[1] = b->t[1];
+	g->rand.t32[2] = b->t[2];
+}
+
 /* gen_rand with fio's --debug=random lines: each value drawn, each drawn block done already. */
 uint64_t gen_rand_traced(struct file_gen *g, uint32_t len);
 

@@ -22,6 +22,7 @@ struct lean {
 	uint32_t len;
 	uint8_t dir;
 	bool random;
+	bool burst;	/* random offsets drawn a batch at a time (gen_burst_ok) */
 	bool writes;
 	bool time_based;
 };
@@ -36,6 +37,7 @@ static inline struct lean lean_of(struct worker *w)
 	l.dir = w->fixed_dir;
 	l.len = job->bs[l.dir];
 	l.random = job_rw_random(job->rw);
+	l.burst = l.random && gen_burst_ok(l.gen, l.len);
 	l.writes = l.dir == DDIR_WRITE;
 	l.time_based = job->time.based;
 	return l;

@@ -575,13 +575,26 @@ static bool __attribute__((noinline)) lean_fill_batch(struct worker *w, const st
 	const uint8_t dir = l->dir;
 	unsigned n = room, i;
 	bool more = true;
+	struct gen_burst b;
 
 	/* as next_request_lean: a request is made while it fits in what the job issues */
 	if (!l->time_based && issued + (uint64_t)room * len > w->bytes_target) {
 		n = issued < w->bytes_target ? (unsigned)((w->bytes_target - issued) / len) : 0;
 		more = false;
 	}
-	if (l->random) {
+	if (l->burst) {
+		gen_burst_begin(l->gen, &b);
+		for (i = 0; i < n; i++) {
+			struct io_req *r = *--pool;
+
+			r->file = file;
+			r->ddir = dir;
+			r->len = (uint32_t)len;
+			r->offset = start + gen_burst_next(&b);
+			batch[i] = r;
+		}
+		gen_burst_end(l->gen, &b);
+	} else if (l->random) {
 		for (i = 0; i < n; i++) {
 			struct io_req *r = *--pool;
 

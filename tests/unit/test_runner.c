@@ -182,6 +182,90 @@ static int run_counted(const char *const *words, unsigned fail_at, struct iop_er
 	return run_jobs(&jobs, &res, err);
 }
 
+/*
+ * A test engine that records the offset of every request in the order it was submitted
+ * (up to RE_MAX), completing each whole at its next reap.
+ */
+#define RE_MAX 4096
+static struct {
+	uint64_t off[RE_MAX];
+	unsigned nr, queued;
+	struct io_req *queue[256];
+} re;
+
+static int re_init(struct engine *e, const struct engine_params *p)
+{
+	(void)e;
+	(void)p;
+	return 0;
+}
+
+static int re_submit(struct engine *e, struct io_req **reqs, unsigned n)
+{
+	unsigned i;
+
+	(void)e;
+	for (i = 0; i < n && re.queued < 256; i++) {
+		if (re.nr < RE_MAX)
+			re.off[re.nr++] = reqs[i]->offset;
+		reqs[i]->res = reqs[i]->len;
+		re.queue[re.queued++] = reqs[i];
+	}
+	return (int)i;
+}
+
+static int re_reap(struct engine *e, struct io_req **done, unsigned min, unsigned max)
+{
+	unsigned n = re.queued < max ? re.queued : max;
+
+	(void)e;
+	(void)min;
+	re.queued -= n;
+	memcpy(done, re.queue + re.queued, n * sizeof(*done));
+	return (int)n;
+}
+
+static const struct engine_ops recording_engine = {
+	.name = "recording-test",
+	.flags = ENGINE_DISKLESS,
+	.init = re_init,
+	.exit = ce_exit,
+	.submit = re_submit,
+	.reap = re_reap,
+};
+
+/* run_words with the recording test engine; the offsets it was given into off (n of them). */
+static void run_recorded(const char *const *words, uint64_t *off, unsigned *n)
+{
+	struct job_parser p;
+	struct iop_err err;
+	unsigned i;
+	int ret = 0;
+
+	memset(&re, 0, sizeof(re));
+	memset(&jobs, 0, sizeof(jobs));
+	job_parser_init(&p, &jobs);
+	for (i = 0; words[i] && !ret; i++) {
+		char key[64];
+		const char *eq = strchr(words[i], '=');
+
+		snprintf(key, sizeof(key), "%.*s", (int)(eq - words[i]), words[i]);
+		ret = job_parse_cli(&p, key, eq + 1, &err);
+	}
+	if (!ret)
+		ret = job_parser_finish(&p, &err);
+	job_parser_free(&p);
+	cr_assert_eq(ret, 0, "%s", err.msg);
+	jobs.jobs[0].engine = &recording_engine;
+	cr_assert_eq(run_jobs(&jobs, &res, &err), 0, "%s", err.msg);
+	cr_assert_eq(res.res[0].error, 0, "%s", res.res[0].errmsg);
+	memcpy(off, re.off, re.nr * sizeof(*off));
+	*n = re.nr;
+	run_results_free(&res);
+	memset(&res, 0, sizeof(res));
+	job_list_free(&jobs);
+}
+
 static uint64_t total_ios(const struct job_result *r, unsigned dir_)
 {
 	return r->dir[dir_].ios;
@@ -482,4 +566,41 @@ Test(runner, a_failed_counted_io_fails_the_job_with_its_reason)
 	cr_assert_geq(total_ios(&res.res[0], STAT_READ), 99);
 	cr_assert_lt(total_ios(&res.res[0], STAT_READ), 99 + 16);
 	cr_assert_eq(ce.inflight, 0, "the job ended with I/O in flight");
+}
+
+/*
+ * The lean loop's batches of random offsets without a random map (gen_burst, the generator's
+ * state held across a batch) are the offsets one request at a time draws (gen_rand), in the
+ * same order: the same seed moves the same blocks at any batch size. Sizes that leave a
+ * block's request past the region's end (size=1001k of 4k blocks) and 64-bit Tausworthe
+ * offsets are drawn one at a time in either job.
+ */
+Test(runner, random_offsets_drawn_a_batch_at_a_time_are_those_drawn_one_at_a_time)
+{
+	static const char *const sizes[] = { "size=4m", "size=1001k", "size=3m" };
+	static const char *const gens[] = { "random_generator=tausworthe",
+					    "random_generator=tausworthe",
+					    "random_generator=tausworthe64" };
+	static uint64_t one[RE_MAX], batched[RE_MAX];
+	unsigned k, n1, n2, i;
+
+	for (k = 0; k < 3; k++) {
+		const char *w1[] = { "name=a", "ioengine=null", "rw=randread", "bs=4k", sizes[k],
+				     "io_size=8m", "norandommap=1", gens[k], "iodepth=1",
+				     "gtod_reduce=1", NULL };
+		const char *w2[] = { "name=a", "ioengine=null", "rw=randread", "bs=4k", sizes[k],
+				     "io_size=8m", "norandommap=1", gens[k], "iodepth=64",
+				     "iodepth_batch_submit=32", "iodepth_batch_complete_min=32",
+				     "gtod_reduce=1", NULL };
+
+		run_recorded(w1, one, &n1);
+		run_recorded(w2, batched, &n2);
+		cr_assert_eq(n1, 2048, "%s: %u requests one at a time", sizes[k], n1);
+		cr_assert_eq(n2, n1, "%s: %u requests in batches, %u one at a time", sizes[k], n2,
+			     n1);
+		for (i = 0; i < n1; i++)
+			cr_assert_eq(batched[i], one[i], "%s %s: request %u at %llu in batches, %llu "
+				     "one at a time", sizes[k], gens[k], i,
+				     (unsigned long long)batched[i], (unsigned long long)one[i]);
+	}
 }
