@@ -519,10 +519,28 @@ int file_reopen_fd(int bound, const char *path, int flags)
 	return fd;
 }
 
+/*
+ * As fio's file_open: a device (block or character) is read and written without its access
+ * time kept (O_NOATIME: no atime check on every read), a regular file with it; where the
+ * kernel refuses it (EPERM: not the device's owner), as fio, without.
+ */
+static int device_noatime(int fd)
+{
+	struct stat st;
+	int fl;
+
+	if (fd < 0 || fstat(fd, &st) || !(S_ISBLK(st.st_mode) || S_ISCHR(st.st_mode)))
+		return fd;
+	fl = fcntl(fd, F_GETFL);
+	if (fl >= 0 && !(fl & O_NOATIME))
+		(void)fcntl(fd, F_SETFL, fl | O_NOATIME);
+	return fd;
+}
+
 int file_reopen(const struct job_spec *job, int bound, const char *path, bool write,
 		struct iop_err *err)
 {
-	int fd = file_reopen_fd(bound, path, job_open_flags(job, write));
+	int fd = device_noatime(file_reopen_fd(bound, path, job_open_flags(job, write)));
 
 	if (fd < 0 && errno == ESTALE)
 		return iop_errf(err, -ESTALE,
@@ -578,7 +596,7 @@ int file_open(const struct job_spec *job, const char *path, bool write, bool for
 	if (fd >= 0) /* create_on_open: created here rather than laid out, and iopath's own as well */
 		return mark_created(fd, path, err);
 	/* create_on_open met an existing file: never through a new link, and only iopath's own */
-	fd = open(path, flags | (write && job->create_on_open ? O_NOFOLLOW : 0));
+	fd = device_noatime(open(path, flags | (write && job->create_on_open ? O_NOFOLLOW : 0)));
 	if (fd < 0)
 		return open_failed(job, path, errno, err);
 	if (write && job->create_on_open && !foreign_ok && !target_owned_fd(fd, path)) {

@@ -5,6 +5,7 @@
 #include <string.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "harness.h"
@@ -424,4 +425,24 @@ Test(blockdev, a_device_being_written_cannot_be_mounted_meanwhile)
 	cr_assert_eq(r.status, 0, "exit %d: %s", r.status, r.err);
 	cr_assert_eq(busy, 1, "the device could be claimed exclusively while iopath wrote it");
 	run_out_free(&r);
+}
+
+/*
+ * A device is read without its access time kept, as fio opens devices (O_NOATIME, its
+ * file_open): a read job leaves an access time of days ago as it was, where relatime would
+ * have set it to now (regular files keep theirs, as in fio).
+ */
+Test(blockdev, reads_of_a_device_leave_its_access_time_as_fio_does)
+{
+	struct timespec ts[2] = { { .tv_sec = 0 }, { .tv_nsec = UTIME_OMIT } };
+	struct stat st;
+
+	loop_make(NULL);
+	ts[0].tv_sec = time(NULL) - 3 * 86400;
+	cr_assert_eq(utimensat(AT_FDCWD, dev, ts, 0), 0, "%s: %s", dev, strerror(errno));
+	iopath_exits(0, "--name=r", fopt, "--rw=randread", "--size=1m", "--direct=1", NULL);
+	iopath_exits(0, "--name=r", fopt, "--rw=read", "--size=1m", NULL);
+	cr_assert_eq(stat(dev, &st), 0);
+	cr_assert_eq(st.st_atim.tv_sec, ts[0].tv_sec, "%s's access time moved by %lld s", dev,
+		     (long long)(st.st_atim.tv_sec - ts[0].tv_sec));
 }
