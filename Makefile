@@ -283,9 +283,11 @@ fuzz: iopath
 # The side-by-side benchmark against fio (not a test: nothing is asserted). BENCH_ARGS are
 # passed on, e.g. make bench BENCH_ARGS="--quick" or BENCH_ARGS="--only cost,cached"; FIO_SRC=DIR
 # builds t/io_uring from that fio source (default: Debian's source package, docs/benchmark.md).
+# BENCH_ONLY=CELLS runs only those cells of the t/io_uring section (nop, nulldev, cached,
+# direct), BENCH_PAIRS=N as N alternating pairs: make bench BENCH_ONLY=nop BENCH_PAIRS=40.
 bench: iopath
 	scripts/deps.sh --bench
-	scripts/bench $(BENCH_ARGS)
+	scripts/bench $(if $(BENCH_ONLY),--only tiouring --cells $(BENCH_ONLY)) $(if $(BENCH_PAIRS),--repeats $(BENCH_PAIRS)) $(BENCH_ARGS)
 
 # fio's consumers (bench-fio, fio-plot, cdm from ../shared/consumers, installed into a
 # throw-away virtualenv) run through a `fio` that execs ./iopath and with Debian's fio; every
