@@ -370,6 +370,7 @@ static int uring_init(struct engine *e, const struct engine_params *p)
 		return ret;
 	}
 	e->priv = u;
+	u->sync_range_flags = e->sync_range_flags;
 	ret = uring_register_extras(e, u, p, NULL);
 	if (!ret && u->o.nop_file)
 		ret = nop_file_trial(e, u, p);
@@ -402,6 +403,8 @@ static void prep(struct uring_priv *u, struct io_uring_sqe *sqe, struct io_req *
 
 	if (u->o.nop) {
 		nop_prep(u, sqe, fd, r->index, r->len);
+	} else if (r->ddir == DDIR_SYNC_FILE_RANGE) {
+		io_uring_prep_sync_file_range(sqe, fd, r->len, r->offset, (int)u->sync_range_flags);
 	} else if (r->ddir >= DDIR_SYNC) {
 		io_uring_prep_fsync(sqe, fd, r->ddir == DDIR_DATASYNC ? IORING_FSYNC_DATASYNC : 0);
 	} else if (u->fixed_bufs) {
@@ -612,7 +615,7 @@ int uring_kthread_cpu(struct engine *e, uint64_t *usr_ns, uint64_t *sys_ns)
 const struct engine_ops io_uring_engine = {
 	.name = "io_uring",
 	.flags = ENGINE_TRIAL | ENGINE_CMDPRIO | ENGINE_ATOMIC | ENGINE_KERNEL_QUEUE |
-		 ENGINE_KERNEL_RING,
+		 ENGINE_KERNEL_RING | ENGINE_SYNC_RANGE,
 	.help = "io_uring rings via liburing: batched, with fixedbufs/registerfiles/sqthread_poll/hipri/nop",
 	.opts_size = sizeof(struct uring_opts),
 	.options = uring_options,

@@ -92,7 +92,7 @@ static int aio_submit(struct engine *e, struct io_req **reqs, unsigned n)
 			/* most filesystems refuse IOCB_CMD_FSYNC: the runner drained writes, sync here */
 			if (nr)
 				break;
-			r->res = (r->ddir == DDIR_SYNC ? fsync(r->file->fd) : fdatasync(r->file->fd)) ? -errno : 0;
+			r->res = engine_flush(e, r);
 			a->synced[a->nr_synced++] = r;
 			return 1;
 		}
@@ -162,7 +162,7 @@ static int aio_reap(struct engine *e, struct io_req **done, unsigned min, unsign
 
 const struct engine_ops libaio_engine = {
 	.name = "libaio",
-	.flags = ENGINE_TRIAL | ENGINE_CMDPRIO | ENGINE_ATOMIC | ENGINE_KERNEL_QUEUE,
+	.flags = ENGINE_TRIAL | ENGINE_CMDPRIO | ENGINE_ATOMIC | ENGINE_KERNEL_QUEUE | ENGINE_SYNC_RANGE,
 	.help = "Linux native asynchronous I/O (io_submit/io_getevents); asynchronous with direct=1",
 	.init = aio_init,
 	.exit = aio_exit,

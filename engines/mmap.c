@@ -170,7 +170,8 @@ static int mmap_submit(struct engine *e, struct io_req **reqs, unsigned n)
 const struct engine_ops mmap_engine = {
 	.name = "mmap",
 	.help = "memory-mapped file, memcpy in and out, msync for fsync (direct=1: msync and drop after each I/O, as fio)",
-	.flags = ENGINE_SYNC | ENGINE_DIRECT_BY_FLUSH | ENGINE_NEEDS_MAP | ENGINE_MAPS_FILES,
+	.flags = ENGINE_SYNC | ENGINE_DIRECT_BY_FLUSH | ENGINE_NEEDS_MAP | ENGINE_MAPS_FILES |
+		 ENGINE_SYNC_RANGE,
 	.init = mmap_init,
 	.exit = mmap_exit,
 	.open_file = mmap_open,

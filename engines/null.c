@@ -96,7 +96,7 @@ static int null_reap(struct engine *e, struct io_req **done, unsigned min, unsig
 const struct engine_ops null_engine = {
 	.name = "null",
 	.help = "no I/O; requests complete at once (measures iopath's own overhead)",
-	.flags = ENGINE_DISKLESS | ENGINE_SYNC_AT_QD1,
+	.flags = ENGINE_DISKLESS | ENGINE_SYNC_AT_QD1 | ENGINE_SYNC_RANGE,
 	.opts_size = sizeof(struct null_opts),
 	.options = null_options,
 	.init = null_init,

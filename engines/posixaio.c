@@ -70,8 +70,7 @@ static int paio_submit(struct engine *e, struct io_req **reqs, unsigned n)
 
 		if (r->ddir >= DDIR_SYNC || r->ddir == DDIR_TRIM) {
 			/* as fio's posixaio: flushes and discards inline */
-			r->res = r->ddir == DDIR_TRIM ? engine_trim(r) :
-				 (r->ddir == DDIR_SYNC ? fsync(r->file->fd) : fdatasync(r->file->fd)) ? -errno : 0;
+			r->res = r->ddir == DDIR_TRIM ? engine_trim(r) : engine_flush(e, r);
 			a->synced[a->nr_synced++] = r;
 			continue;
 		}
@@ -136,6 +135,7 @@ static int paio_reap(struct engine *e, struct io_req **done, unsigned min, unsig
 
 const struct engine_ops posixaio_engine = {
 	.name = "posixaio",
+	.flags = ENGINE_SYNC_RANGE,
 	.help = "POSIX asynchronous I/O (aio_read/aio_write, glibc's thread pool; aio_suspend to reap)",
 	.init = paio_init,
 	.exit = paio_exit,

@@ -19,13 +19,6 @@ static void sync_exit(struct engine *e)
 	(void)e;
 }
 
-static int64_t do_sync(const struct io_req *r)
-{
-	int ret = r->ddir == DDIR_SYNC ? fsync(r->file->fd) : fdatasync(r->file->fd);
-
-	return ret ? -errno : 0;
-}
-
 static int64_t do_rw(const struct io_req *r)
 {
 	ssize_t ret;
@@ -108,7 +101,7 @@ static int pvsync_submit(struct engine *e, struct io_req **reqs, unsigned n)
 
 	(void)e;
 	for (i = 0; i < n; i++)
-		reqs[i]->res = reqs[i]->ddir >= DDIR_SYNC ? do_sync(reqs[i]) :
+		reqs[i]->res = reqs[i]->ddir >= DDIR_SYNC ? engine_flush(e, reqs[i]) :
 			       reqs[i]->ddir == DDIR_TRIM ? engine_trim(reqs[i]) : do_pv(reqs[i]);
 	return (int)n;
 }
@@ -119,7 +112,7 @@ static int pvsync2_submit(struct engine *e, struct io_req **reqs, unsigned n)
 	unsigned i;
 
 	for (i = 0; i < n; i++)
-		reqs[i]->res = reqs[i]->ddir >= DDIR_SYNC ? do_sync(reqs[i]) :
+		reqs[i]->res = reqs[i]->ddir >= DDIR_SYNC ? engine_flush(e, reqs[i]) :
 			       reqs[i]->ddir == DDIR_TRIM ? engine_trim(reqs[i]) : do_pv2(reqs[i], v);
 	return (int)n;
 }
@@ -130,7 +123,7 @@ static int sync_submit(struct engine *e, struct io_req **reqs, unsigned n)
 
 	(void)e;
 	for (i = 0; i < n; i++)
-		reqs[i]->res = reqs[i]->ddir >= DDIR_SYNC ? do_sync(reqs[i]) :
+		reqs[i]->res = reqs[i]->ddir >= DDIR_SYNC ? engine_flush(e, reqs[i]) :
 			       reqs[i]->ddir == DDIR_TRIM ? engine_trim(reqs[i]) : do_rw(reqs[i]);
 	return (int)n;
 }
@@ -141,7 +134,7 @@ static int psync_submit(struct engine *e, struct io_req **reqs, unsigned n)
 
 	(void)e;
 	for (i = 0; i < n; i++)
-		reqs[i]->res = reqs[i]->ddir >= DDIR_SYNC ? do_sync(reqs[i]) :
+		reqs[i]->res = reqs[i]->ddir >= DDIR_SYNC ? engine_flush(e, reqs[i]) :
 			       reqs[i]->ddir == DDIR_TRIM ? engine_trim(reqs[i]) : do_prw(reqs[i]);
 	return (int)n;
 }
@@ -149,7 +142,7 @@ static int psync_submit(struct engine *e, struct io_req **reqs, unsigned n)
 const struct engine_ops sync_engine = {
 	.name = "sync",
 	.help = "lseek + read/write, one request at a time",
-	.flags = ENGINE_SYNC | ENGINE_FILE_POS | ENGINE_PLAIN_CALLS,
+	.flags = ENGINE_SYNC | ENGINE_FILE_POS | ENGINE_PLAIN_CALLS | ENGINE_SYNC_RANGE,
 	.init = sync_init,
 	.exit = sync_exit,
 	.submit = sync_submit,
@@ -158,7 +151,7 @@ const struct engine_ops sync_engine = {
 const struct engine_ops psync_engine = {
 	.name = "psync",
 	.help = "pread/pwrite, one request at a time (odirect: the same with direct=1)",
-	.flags = ENGINE_SYNC | ENGINE_PLAIN_CALLS,
+	.flags = ENGINE_SYNC | ENGINE_PLAIN_CALLS | ENGINE_SYNC_RANGE,
 	.init = sync_init,
 	.exit = sync_exit,
 	.submit = psync_submit,
@@ -167,7 +160,7 @@ const struct engine_ops psync_engine = {
 const struct engine_ops pvsync_engine = {
 	.name = "pvsync",
 	.help = "preadv/pwritev (one vector), one request at a time",
-	.flags = ENGINE_SYNC | ENGINE_PLAIN_CALLS,
+	.flags = ENGINE_SYNC | ENGINE_PLAIN_CALLS | ENGINE_SYNC_RANGE,
 	.init = sync_init,
 	.exit = sync_exit,
 	.submit = pvsync_submit,
@@ -176,7 +169,7 @@ const struct engine_ops pvsync_engine = {
 const struct engine_ops pvsync2_engine = {
 	.name = "pvsync2",
 	.help = "preadv2/pwritev2 (one vector), RWF_HIPRI with hipri, RWF_ATOMIC writes with atomic=1, one request at a time",
-	.flags = ENGINE_SYNC | ENGINE_ATOMIC,
+	.flags = ENGINE_SYNC | ENGINE_ATOMIC | ENGINE_SYNC_RANGE,
 	.opts_size = sizeof(struct pv2_opts),
 	.options = pv2_options,
 	.init = pv2_init,

@@ -38,6 +38,7 @@ struct uring_opts {
 struct uring_priv {
 	struct io_uring ring;
 	struct uring_opts o;
+	unsigned sync_range_flags;	/* struct engine's, for IORING_OP_SYNC_FILE_RANGE */
 	bool defer_taskrun;
 	bool fixed_files;
 	bool fixed_bufs;

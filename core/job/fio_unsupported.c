@@ -34,7 +34,6 @@ const struct fio_unsupported fio_unsupported_table[] = {
 	JOB_OPT("unique_filename", "1", "For network clients, prefix file with source IP"),
 	JOB_OPT("opendir", NULL, "Recursively add files from this directory and down"),
 	JOB_OPT("write_barrier", "0", "Make every Nth write a barrier write"),
-	JOB_OPT("sync_file_range", NULL, "Use sync_file_range()"),
 	/* job options of fio after 3.33 that fio's examples use */
 	JOB_OPT("spr_cs", "0", "Cache Size in bytes for SPRandom"),
 	JOB_OPT("num_range", "1", "Number of ranges for trim command"),

@@ -146,6 +146,8 @@ const struct opt_def opt_table[] = {
 	  .help = "unmeasured warm-up time" },
 	{ .name = "loops", .type = OPT_UINT, FIELD(loops), .min = 1, .max = 1000000,
 	  .help = "times to repeat the job" },
+	{ .name = "sync_file_range", .type = OPT_FN, .fn = set_sync_file_range,
+	  .help = "sync_file_range(2) of the range written, every N writes: wait_before,write,wait_after[:N]" },
 	{ .name = "fsync", .type = OPT_UINT, FIELD(fsync_blocks), .max = UINT32_MAX,
 	  .help = "fsync every N writes" },
 	{ .name = "fdatasync", .type = OPT_UINT, FIELD(fdatasync_blocks), .max = UINT32_MAX,

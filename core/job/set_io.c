@@ -841,6 +841,41 @@ int set_max_latency(struct job_spec *job, const struct opt_def *o, const char *v
 	return 0;
 }
 
+/*
+ * sync_file_range=FLAG[,FLAG...][:N]: sync_file_range(2) over the range written since the last
+ * sync, every N writes (1 without :N), with the flags named (wait_before, write, wait_after
+ * ORed together), as fio's str_sfr_cb and its FIO_OPT_STR_MULTI read them.
+ */
+int set_sync_file_range(struct job_spec *job, const struct opt_def *o, const char *val,
+			struct iop_err *err)
+{
+	static const struct { const char *name; unsigned flag; } words[] = {
+		{ "wait_before", 1 }, { "write", 2 }, { "wait_after", 4 },
+	};
+	const char *p = val, *colon = strchr(val, ':');
+	unsigned flags = 0, i;
+	uint64_t n = 1;
+
+	if (colon && (parse_u64(colon + 1, &n) || !n || n > UINT32_MAX))
+		return iop_errf(err, -EINVAL, "option %s: bad count '%s' (accepted: a number of writes from 1)",
+				o->name, colon + 1);
+	while (p < (colon ? colon : val + strlen(val))) {
+		size_t len = strcspn(p, ",:");
+
+		for (i = 0; i < 3 && !(strlen(words[i].name) == len && !strncmp(p, words[i].name, len)); i++)
+			;
+		if (i == 3)
+			return bad_value(err, o, val, "wait_before, write, wait_after (several with ','), then :N writes");
+		flags |= words[i].flag;
+		p += len + (p[len] == ',');
+	}
+	if (!flags)
+		return bad_value(err, o, val, "wait_before, write, wait_after (several with ','), then :N writes");
+	job->sfr_flags = flags;
+	job->sfr_blocks = (uint32_t)n;
+	return 0;
+}
+
 /* thinktime, thinktime_spin: fio reads a bare number as microseconds. */
 int set_usec_time(struct job_spec *job, const struct opt_def *o, const char *val,
 			 struct iop_err *err)

@@ -85,6 +85,8 @@ int set_rwmix(struct job_spec *job, const struct opt_def *o, const char *val, st
 int set_thinktime_blocks_type(struct job_spec *job, const struct opt_def *o,
 		const char *val, struct iop_err *err);
 
+int set_sync_file_range(struct job_spec *job, const struct opt_def *o, const char *val,
+			struct iop_err *err);
 int set_max_latency(struct job_spec *job, const struct opt_def *o, const char *val,
 		    struct iop_err *err);
 int set_usec_time(struct job_spec *job, const struct opt_def *o, const char *val,

@@ -502,6 +502,25 @@ static int finish_cmdprio(struct job_spec *job, struct iop_err *err)
 	return 0;
 }
 
+/* sync_file_range=: the engine must issue it (ENGINE_SYNC_RANGE); the list names those that do. */
+static int finish_sync_range(const struct job_spec *job, struct iop_err *err)
+{
+	const struct engine_entry *ent;
+	char have[160];
+	size_t off = 0;
+
+	if (!job->sfr_blocks || (job->engine->flags & ENGINE_SYNC_RANGE))
+		return 0;
+	have[0] = '\0';
+	for (ent = engine_table; ent->name && off < sizeof(have); ent++)
+		if ((ent->ops->flags & ENGINE_SYNC_RANGE) && !ent->force_direct)
+			off += (size_t)snprintf(have + off, sizeof(have) - off, "%s%s", off ? ", " : "",
+						ent->name);
+	return iop_errf(err, -EINVAL,
+			"%s: sync_file_range: ioengine=%s does not issue sync_file_range(2) (the engines that do: %s)",
+			job->origin, job->engine->name, have);
+}
+
 /*
  * atomic=1, as fio has it: every write goes with RWF_ATOMIC, which the engine must be able to
  * pass (ENGINE_ATOMIC); it implies direct=1, and in a job that writes no data it does nothing
@@ -784,6 +803,8 @@ int job_finish(struct job_spec *job, struct iop_err *err)
 	ret = finish_sprandom(job, err);
 	if (!ret)
 		ret = finish_atomic(job, err);
+	if (!ret)
+		ret = finish_sync_range(job, err);
 	if (!ret)
 		ret = finish_log_epoch(job, err);
 	if (!ret)

@@ -8,7 +8,8 @@
 #include "run/runner.h"
 #include "run/reqgen.h"
 
-static const char *const ddir_names[] = { "read", "write", "trim", "fsync", "fdatasync" };
+static const char *const ddir_names[] = { "read", "write", "trim", "fsync", "fdatasync",
+					    "sync_file_range" };
 
 /*
  * A failed request of a job with continue_on_error (or ignore_error): true when the error is

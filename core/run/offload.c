@@ -69,6 +69,7 @@ static int offload_engine(struct offload_slot *s)
 		s->files[f].engine_data = NULL;
 	}
 	p.files = s->files;
+	s->eng.sync_range_flags = w->eng.sync_range_flags;
 	ret = ops->init(&s->eng, &p);
 	if (ret) {
 		worker_fail(w, -ret, "engine %s (I/O thread %u): %s", ops->name, s->index,

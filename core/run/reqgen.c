@@ -309,12 +309,43 @@ static int backlog_next(struct worker *w, struct io_req *r)
 	return 1;
 }
 
+void __attribute__((noinline)) sync_range_note(struct worker *w, const struct io_req *r)
+{
+	struct sfr_range *s = &w->sfr[r->file - w->files];
+
+	if (s->first == UINT64_MAX || r->offset < s->first)
+		s->first = r->offset;
+	if (r->offset + r->len > s->last)
+		s->last = r->offset + r->len;
+}
+
+bool __attribute__((noinline)) next_sync_range(struct worker *w, struct io_req *r)
+{
+	const struct job_spec *job = w->job;
+	struct sfr_range *s = &w->sfr[w->cur_file];
+
+	/* fio's do_io ends at its size before the next I/O, so before a sync then due */
+	if (!job->time.based && w->bytes_issued >= w->bytes_target)
+		return false;
+	r->ddir = DDIR_SYNC_FILE_RANGE;
+	/* fio's first_write to last_write; a range past 4 GiB goes to the file's end (len 0) */
+	r->offset = s->first == UINT64_MAX ? 0 : s->first;
+	r->len = s->first == UINT64_MAX || s->last - s->first > UINT32_MAX ? 0 :
+		 (uint32_t)(s->last - s->first);
+	s->first = UINT64_MAX;
+	s->last = 0;
+	w->writes_since_sync = 0;
+	return true;
+}
+
 /* What every write does before it is issued: sync accounting, buffer contents, verify. */
 void prepare_write(struct worker *w, struct io_req *r)
 {
 	const struct job_spec *job = w->job;
 
 	w->writes_since_sync++;
+	if (__builtin_expect(w->sfr != NULL, 0))
+		sync_range_note(w, r);
 	if (job->buf.dedupe_pct)
 		dedupe_fill(w, r);
 	else if (job->buf.refill)

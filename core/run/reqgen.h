@@ -24,19 +24,30 @@ static inline bool verify_read(const struct worker *w, const struct io_req *r)
 	return w->verify.pass || !w->verify.job_writes || (r->flags & REQF_BACKLOG);
 }
 
-/* Start r as an fsync/fdatasync when one is due; true when it did. */
+/* sync_file_range=: r as the range written to the current file since its last sync. */
+bool next_sync_range(struct worker *w, struct io_req *r);
+
+/* sync_file_range=: a write of r's range noted in its file's range (prepare_write). */
+void sync_range_note(struct worker *w, const struct io_req *r);
+
+/* Start r as an fsync/fdatasync (or sync_file_range) when one is due; true when it did. */
 static inline bool next_sync(struct worker *w, struct io_req *r)
 {
 	const struct job_spec *job = w->job;
 
 	if ((job->fsync_blocks && w->writes_since_sync >= job->fsync_blocks) ||
 	    (job->fdatasync_blocks && w->writes_since_sync >= job->fdatasync_blocks)) {
+		/* fio's do_io ends at its size before the next I/O, so before a sync then due */
+		if (!job->time.based && w->bytes_issued >= w->bytes_target)
+			return false;
 		r->ddir = job->fsync_blocks ? DDIR_SYNC : DDIR_DATASYNC;
 		r->len = 0;
 		r->offset = 0;
 		w->writes_since_sync = 0;
 		return true;
 	}
+	if (__builtin_expect(w->sfr != NULL, 0) && w->writes_since_sync >= job->sfr_blocks)
+		return next_sync_range(w, r);
 	return false;
 }
 

@@ -41,6 +41,7 @@ static int engine_start(struct worker *w)
 	int ret;
 
 	w->eng.ops = ops;
+	w->eng.sync_range_flags = job->sfr_flags;
 	ret = ops->init(&w->eng, &w->params);
 	if (ret) {
 		worker_fail(w, -ret, "engine %s: %s", ops->name,

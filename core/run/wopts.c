@@ -163,6 +163,19 @@ static void setup_queue(struct worker *w)
 	/* max_latency=: each completion's latency checked (the full loop's accounting) */
 	if ((job->max_lat_ns[0] || job->max_lat_ns[1] || job->max_lat_ns[2]) && !job->disable_lat)
 		w->lat_tgt.max_lat = w->full = true;
+	/* sync_file_range=: the range each file's writes cover (sync_range_note), the full loop's */
+	if (job->sfr_blocks) {
+		unsigned i;
+
+		w->sfr = calloc(w->nr_files, sizeof(*w->sfr));
+		if (!w->sfr) {
+			worker_fail(w, ENOMEM, "sync_file_range: out of memory");
+			return;
+		}
+		for (i = 0; i < w->nr_files; i++)
+			w->sfr[i].first = UINT64_MAX;
+		w->full = true;
+	}
 	/* lockfile=: each submission under its file's lock (file_lock_submit, the full loop) */
 	if (job->lockfile != LOCKFILE_NONE)
 		w->full = true;

@@ -877,6 +877,8 @@ void worker_free(struct worker *w)
 		free(w->verify.blen[i]);
 	}
 	file_locks_release(w);
+	free(w->sfr);
+	w->sfr = NULL;
 	for (i = 0; w->gens && i < w->nr_files; i++)
 		gen_free(&w->gens[i]);
 	gen_free(&w->zone.gen);

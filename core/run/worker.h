@@ -570,6 +570,9 @@ struct worker {
 	uint64_t numa_pages_elsewhere;
 	struct worker_floop floop;	/* loops= ended where fio's do_io ends them (cold) */
 	struct file_lock **flocks;	/* lockfile=: each file's shared lock (filelock.c); NULL: none */
+	/* sync_file_range=: per file, the range written since its last sync (first = UINT64_MAX:
+	 * none), as fio's first_write and last_write; NULL without the option */
+	struct sfr_range { uint64_t first, last; } *sfr;
 };
 
 void *worker_main(void *arg);

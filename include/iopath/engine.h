@@ -9,20 +9,27 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <fcntl.h>
 #include <sys/ioctl.h>
+#include <unistd.h>
 
 /* linux/fs.h's since Linux 6.11: a write that is stored whole or not at all (untorn) */
 #ifndef RWF_ATOMIC
 #define RWF_ATOMIC 0x00000040
 #endif
 
-/* Request directions. READ/WRITE/TRIM carry data; SYNC/DATASYNC flush the request's file. */
+/*
+ * Request directions. READ/WRITE/TRIM carry data; SYNC/DATASYNC flush the request's file;
+ * SYNC_FILE_RANGE flushes its offset, len bytes (0: to the file's end) with the flags in
+ * struct engine's sync_range_flags (sync_file_range(2); engines flagged ENGINE_SYNC_RANGE).
+ */
 enum io_ddir {
 	DDIR_READ = 0,
 	DDIR_WRITE = 1,
 	DDIR_TRIM = 2,
 	DDIR_SYNC = 3,
 	DDIR_DATASYNC = 4,
+	DDIR_SYNC_FILE_RANGE = 5,
 };
 
 /* One file as a worker sees it; the runner opens it (O_DIRECT included) before engine init. */
@@ -122,6 +129,8 @@ struct engine {
 	 * ops->reap_counted) as well as through submit and reap.
 	 */
 	bool counted;
+	/* Set by the runner before init: sync_file_range(2)'s flags for DDIR_SYNC_FILE_RANGE. */
+	unsigned sync_range_flags;
 };
 
 /* Engine flags. */
@@ -183,6 +192,8 @@ struct engine {
  * the probe tries it on a block device.
  */
 #define ENGINE_PASSTHRU		(1u << 20)
+/* It issues DDIR_SYNC_FILE_RANGE requests (fio's sync_file_range=). */
+#define ENGINE_SYNC_RANGE	(1u << 22)
 /*
  * Its data path is the page cache whatever direct= says (fio's mmap engine): with direct=1 its
  * files are opened O_DIRECT as fio opens them, and each I/O's pages are flushed (msync) and
@@ -269,6 +280,22 @@ static inline int64_t engine_trim(const struct io_req *r)
 	uint64_t range[2] = { r->offset, r->len };
 
 	return ioctl(r->file->fd, BLKDISCARD, range) ? -errno : (int64_t)r->len;
+}
+
+/*
+ * A flush request done inline: fsync, fdatasync, or sync_file_range over the request's range
+ * with the instance's flags. 0 or -errno.
+ */
+static inline int64_t engine_flush(const struct engine *e, const struct io_req *r)
+{
+	int ret;
+
+	if (r->ddir == DDIR_SYNC_FILE_RANGE)
+		ret = sync_file_range(r->file->fd, (off64_t)r->offset, (off64_t)r->len,
+				      e->sync_range_flags);
+	else
+		ret = r->ddir == DDIR_SYNC ? fsync(r->file->fd) : fdatasync(r->file->fd);
+	return ret ? -errno : 0;
 }
 
 /*

@@ -506,6 +506,8 @@ struct job_spec {
 	uint64_t max_lat_ns[3];		/* max_latency= per direction (read, write, trim); 0: none */
 	unsigned write_hint;		/* write_hint=: RWH_WRITE_LIFE_NONE (1)..._EXTREME (5); 0: unset */
 	unsigned lockfile;		/* lockfile=: LOCKFILE_NONE, _EXCLUSIVE, _READWRITE */
+	unsigned sfr_flags;		/* sync_file_range=: SYNC_FILE_RANGE_* flags */
+	uint32_t sfr_blocks;		/* sync_file_range=...:N: every N writes (0: none) */
 	unsigned rand_gen;		/* random_generator=: enum rand_gen */
 	unsigned unified_rw;		/* unified_rw_reporting=: enum unified_rw */
 	/* ss=, ss_dur=, ss_ramp=: steady state (core/stats/steady.h) */

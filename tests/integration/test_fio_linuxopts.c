@@ -245,3 +245,99 @@ Test(fio_linuxopts, lockfile_serializes_jobs_sharing_a_file, .fini = mount_clean
 		}
 	}
 }
+
+/* The job's sync latency samples (fio's fsync/fdatasync/sync_file_range) and writes, from JSON. */
+static void sync_counts(json_t *root, long long *syncs, long long *writes)
+{
+	json_t *job = json_array_get(json_object_get(root, "jobs"), 0);
+
+	*syncs = json_integer_value(json_object_get(
+		json_object_get(json_object_get(job, "sync"), "lat_ns"), "N"));
+	*writes = json_integer_value(json_object_get(json_object_get(job, "write"), "total_ios"));
+}
+
+/*
+ * The sync_file_range(2) calls strace saw in text, each "OFFSET, LEN, FLAGS" (the descriptor
+ * left out) on a line of its own, into out; how many.
+ */
+static unsigned sfr_calls(const char *text, char *out, size_t room)
+{
+	const char *p = text, *a, *e;
+	size_t len = 0;
+	unsigned n = 0;
+
+	out[0] = '\0';
+	while ((p = strstr(p, "sync_file_range(")) && (a = strchr(p, ',')) && (e = strchr(a, ')'))) {
+		len += (size_t)snprintf(out + len, len < room ? room - len : 0, "%.*s\n",
+					(int)(e - a - 2), a + 2);
+		p = e;
+		n++;
+	}
+	return n;
+}
+
+/*
+ * sync_file_range=FLAGS[:N]: a sync_file_range(2) every N writes, as many as fio issues (none
+ * once the job has written its size: fio's do_io ends before a sync then due, which also
+ * holds for fsync=, where iopath issued one more); with strace, a synchronous engine's calls'
+ * ranges and flags are fio's, call for call.
+ */
+Test(fio_linuxopts, sync_file_range_every_n_writes_as_fio)
+{
+	static const char *const cases[][3] = {
+		{ "--sync_file_range=wait_before,write:4", "--ioengine=psync", NULL },
+		{ "--sync_file_range=write", "--ioengine=psync", NULL },
+		{ "--sync_file_range=wait_after:3", "--ioengine=libaio", "--iodepth=4" },
+		{ "--fsync=4", "--ioengine=psync", NULL },
+	};
+	const char *dir = tmpdir_make();
+	bool traced = !access("/usr/bin/strace", X_OK);
+	unsigned c, t, k;
+
+	for (c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
+		long long syncs[2], writes[2];
+		char calls[2][1024];
+		unsigned ncalls[2] = { 0, 0 };
+
+		for (t = 0; t < 2; t++) {
+			char farg[420], path[400];
+			const char *args[12] = { "--name=a", farg, "--rw=write", "--bs=4k", "--size=64k" };
+			json_t *root;
+
+			snprintf(path, sizeof(path), "%s/%s%u", dir, t ? "iopath" : "fio", c);
+			snprintf(farg, sizeof(farg), "--filename=%s", path);
+			for (k = 0; k < 3 && cases[c][k]; k++)
+				args[5 + k] = cases[c][k];
+			root = tool_json(!t, args);
+			sync_counts(root, &syncs[t], &writes[t]);
+			json_decref(root);
+			if (traced && c < 2) {
+				char out[420], bin[400], *text;
+				char *st[20] = { "strace", "-f", "-e", "trace=sync_file_range", "-o", out, bin };
+				struct run_out r;
+
+				snprintf(out, sizeof(out), "%s/strace%u.%u", dir, c, t);
+				snprintf(bin, sizeof(bin), "%s", t ? getenv("IOPATH_BIN") : FIO_BIN);
+				for (k = 0; args[k]; k++)
+					st[7 + k] = (char *)args[k];
+				unlink(path);
+				r = prog_runv("/usr/bin/strace", st);
+				cr_assert_eq(r.status, 0, "strace %s: %s", bin, r.err);
+				run_out_free(&r);
+				text = file_text(out);
+				cr_assert_not_null(text, "%s", out);
+				ncalls[t] = sfr_calls(text, calls[t], sizeof(calls[t]));
+				free(text);
+			}
+		}
+		cr_expect_eq(syncs[1], syncs[0], "%s %s: iopath %lld syncs, fio %lld", cases[c][0],
+			     cases[c][1], syncs[1], syncs[0]);
+		cr_expect_eq(writes[1], writes[0], "%s %s: iopath %lld writes, fio %lld", cases[c][0],
+			     cases[c][1], writes[1], writes[0]);
+		if (traced && c < 2) {
+			cr_expect_gt(ncalls[0], 0, "%s: strace saw no call of fio's", cases[c][0]);
+			cr_expect_str_eq(calls[1], calls[0], "%s %s: iopath's calls\n%sfio's\n%s",
+					 cases[c][0], cases[c][1], calls[1], calls[0]);
+		}
+	}
+}
