@@ -55,6 +55,8 @@ static char *pack_prios(char *p, const struct prio_stats *ps)
 		p += sizeof(n);
 	}
 	for (d = 0; d < PRIO_DIRS; d++) {
+		if (!ps->nr[d])
+			continue;	/* an empty direction's entries may be NULL */
 		memcpy(p, ps->p[d], ps->nr[d] * sizeof(struct prio_lat));
 		p += ps->nr[d] * sizeof(struct prio_lat);
 	}
@@ -93,6 +95,8 @@ static struct prio_stats *unpack_prios(const char **p, uint32_t *left)
 		ps->nr[d] = n[d];
 	}
 	for (d = 0; d < PRIO_DIRS; d++) {
+		if (!n[d])
+			continue;	/* nothing to copy, and ps->p[d] is NULL */
 		memcpy(ps->p[d], *p, n[d] * sizeof(struct prio_lat));
 		*p += n[d] * sizeof(struct prio_lat);
 	}
