@@ -91,28 +91,34 @@ static void fixture(void)
 	sample_add(&r->dir[STAT_READ].iops, 2100.0);
 }
 
-/* s with every occurrence of the build's version as VERSION, of this process's pid as PID. */
+/*
+ * s with every occurrence of the build's version as VERSION, of its compiler flags as CFLAGS
+ * (a sanitizer build's differ) and of this process's pid as PID.
+ */
 static char *unversioned(char *s)
 {
-	const char *v = iopath_version;
-	size_t vl = strlen(v), pl;
-	char *out = malloc(strlen(s) + 1), *o = out, pid[32];
+	char pid[32];
+	const char *from[] = { iopath_version, iopath_cflags, pid }, *to[] = { "VERSION", "CFLAGS",
+									      "pid=PID:" };
+	char *out = malloc(8 * strlen(s) + 1), *o = out;	/* no placeholder is over 8 */
 	const char *p = s;
+	size_t i;
 
 	cr_assert_not_null(out);
-	pl = (size_t)snprintf(pid, sizeof(pid), "pid=%d:", (int)getpid());
+	snprintf(pid, sizeof(pid), "pid=%d:", (int)getpid());
 	while (*p) {
-		if (vl && !strncmp(p, v, vl)) {
-			memcpy(o, "VERSION", 7);
-			o += 7;
-			p += vl;
-		} else if (!strncmp(p, pid, pl)) {
-			memcpy(o, "pid=PID:", 8);
-			o += 8;
-			p += pl;
-		} else {
-			*o++ = *p++;
+		for (i = 0; i < 3; i++) {
+			size_t fl = strlen(from[i]), tl = strlen(to[i]);
+
+			if (fl && !strncmp(p, from[i], fl)) {
+				memcpy(o, to[i], tl);
+				o += tl;
+				p += fl;
+				break;
+			}
 		}
+		if (i == 3)
+			*o++ = *p++;
 	}
 	*o = '\0';
 	free(s);
