@@ -380,7 +380,7 @@ Test(fileops, dirstat_makes_the_directories_first_and_stats_each)
 Test(fileops, dirdelete_removes_the_directories_it_made_and_no_other)
 {
 	const char *dir = tmpdir_make();
-	char path[400];
+	char path[400], *kept;
 	json_t *root = fileop_run(dir, "dirdelete", "read", NULL, 0);
 
 	expect_fileop_counts(root, "read", "write");
@@ -401,7 +401,9 @@ Test(fileops, dirdelete_removes_the_directories_it_made_and_no_other)
 	iopath_exits(2, "--name=f", "--ioengine=dirdelete", "--rw=read",
 		     tmp_str("--directory=%s", dir), "--nrfiles=8", "--filesize=16k", "--bs=4k",
 		     NULL);
-	cr_assert_str_eq(file_text(path), "the user's\n");
+	kept = file_text(path);
+	cr_assert_str_eq(kept, "the user's\n");
+	free(kept);
 	cr_assert_eq(count_dirs(dir, "f", 8), 0);
 }
 

@@ -106,6 +106,7 @@ Test(written, a_plot_directory_holding_the_users_files_is_refused_before_the_run
 	const char *dir = tmpdir_make(), *charts = tmp_str("%s/charts", dir);
 	const char *notes = tmp_str("%s/notes.txt", charts);
 	struct run_out r;
+	char *kept;
 
 	/* iopath's own charts from an earlier sweep are replaced */
 	r = sweep_plot(dir, charts);
@@ -122,7 +123,9 @@ Test(written, a_plot_directory_holding_the_users_files_is_refused_before_the_run
 	assert_has(r.err, "--plot", "notes.txt", NULL);
 	cr_assert_null(strstr(r.out, "IOPS"), "cells ran: %s", r.out);
 	run_out_free(&r);
-	cr_assert_str_eq(file_text(notes), "the user's\n");
+	kept = file_text(notes);
+	cr_assert_str_eq(kept, "the user's\n");
+	free(kept);
 }
 
 /*
