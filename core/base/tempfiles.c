@@ -3,7 +3,10 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <pthread.h>
 #include <signal.h>
+#include <stdatomic.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,9 +19,20 @@
 #define TEMP_MAX 32
 #define TREE_DEPTH_MAX 32
 
-/* The registry; a slot is live while its first byte is non-zero. Written before a signal can see it. */
+/*
+ * The registry. Workers register and remove under the lock, so a slot is never shared and no
+ * path is read while another thread writes it; a slot is live (SLOT_LIVE) only once its path
+ * is whole, and the removal of all at exit or on a signal reads live slots alone, lock-free.
+ */
+enum { SLOT_FREE, SLOT_FILLING, SLOT_LIVE };
 static char temp_paths[TEMP_MAX][PATH_MAX];
-static volatile sig_atomic_t temp_live[TEMP_MAX];
+static atomic_int temp_live[TEMP_MAX];
+static pthread_mutex_t temp_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static bool slot_live(unsigned i)
+{
+	return atomic_load(&temp_live[i]) == SLOT_LIVE;
+}
 
 struct linux_dirent64 {
 	unsigned long long d_ino;
@@ -82,14 +96,18 @@ int tempfiles_register(const char *path)
 
 	if (strlen(path) >= PATH_MAX)
 		return -ENAMETOOLONG;
+	pthread_mutex_lock(&temp_lock);
 	for (i = 0; i < TEMP_MAX; i++) {
-		if (temp_live[i])
+		int want = SLOT_FREE;
+
+		if (!atomic_compare_exchange_strong(&temp_live[i], &want, SLOT_FILLING))
 			continue;
 		memcpy(temp_paths[i], path, strlen(path) + 1);
-		temp_live[i] = 1;
-		return 0;
+		atomic_store(&temp_live[i], SLOT_LIVE);
+		break;
 	}
-	return -ENOSPC;
+	pthread_mutex_unlock(&temp_lock);
+	return i < TEMP_MAX ? 0 : -ENOSPC;
 }
 
 int tempdir_create(const char *parent, const char *prefix, char *out, size_t len,
@@ -115,9 +133,14 @@ int tempfiles_remove(const char *path)
 	unsigned i;
 	int ret = remove_at(AT_FDCWD, path, 0);
 
-	for (i = 0; i < TEMP_MAX; i++)
-		if (temp_live[i] && !strcmp(temp_paths[i], path))
-			temp_live[i] = 0;
+	pthread_mutex_lock(&temp_lock);
+	for (i = 0; i < TEMP_MAX; i++) {
+		int want = SLOT_LIVE;
+
+		if (slot_live(i) && !strcmp(temp_paths[i], path))
+			atomic_compare_exchange_strong(&temp_live[i], &want, SLOT_FREE);
+	}
+	pthread_mutex_unlock(&temp_lock);
 	return ret;
 }
 
@@ -126,9 +149,11 @@ void tempfiles_remove_all(void)
 	unsigned i;
 
 	for (i = 0; i < TEMP_MAX; i++) {
-		if (!temp_live[i])
+		int want = SLOT_LIVE;
+
+		if (!slot_live(i))
 			continue;
 		remove_at(AT_FDCWD, temp_paths[i], 0);
-		temp_live[i] = 0;
+		atomic_compare_exchange_strong(&temp_live[i], &want, SLOT_FREE);
 	}
 }
