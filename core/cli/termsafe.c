@@ -1,5 +1,6 @@
 /* What iopath prints is text: control characters (from host names, labels, job names...) are shown escaped. */
 #include <errno.h>
+#include <pthread.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
@@ -17,10 +18,15 @@ struct guard {
 	bool progress;		/* stderr: iopath's own progress lines, "\r" and "ESC[K", pass */
 	unsigned char pend[3];
 	size_t npend;
+	/*
+	 * Held while the held-back bytes are used. The stream's own lock already orders its
+	 * writers, but it is glibc's internal one, which thread checkers cannot see.
+	 */
+	pthread_mutex_t lock;
 };
 
-static struct guard guards[2] = { { STDOUT_FILENO, false, { 0 }, 0 },
-				  { STDERR_FILENO, true, { 0 }, 0 } };
+static struct guard guards[2] = { { STDOUT_FILENO, false, { 0 }, 0, PTHREAD_MUTEX_INITIALIZER },
+				  { STDERR_FILENO, true, { 0 }, 0, PTHREAD_MUTEX_INITIALIZER } };
 
 static int write_all(int fd, const char *p, size_t n)
 {
@@ -85,7 +91,9 @@ static ssize_t guard_write(void *cookie, const char *buf, size_t n)
 	unsigned char in[4096 + sizeof(g->pend)];
 	char out[sizeof(in) * 6];
 	size_t done = 0, len, used, o;
+	ssize_t ret = (ssize_t)n;
 
+	pthread_mutex_lock(&g->lock);
 	while (done < n) {
 		size_t take = n - done < 4096 ? n - done : 4096;
 
@@ -93,13 +101,16 @@ static ssize_t guard_write(void *cookie, const char *buf, size_t n)
 		memcpy(in + g->npend, buf + done, take);
 		len = g->npend + take;
 		o = escape(g, in, len, out, &used);
-		if (write_all(g->fd, out, o))
-			return done ? (ssize_t)done : -1;
+		if (write_all(g->fd, out, o)) {
+			ret = done ? (ssize_t)done : -1;
+			break;
+		}
 		g->npend = len - used;
 		memcpy(g->pend, in + used, g->npend);
 		done += take;
 	}
-	return (ssize_t)n;
+	pthread_mutex_unlock(&g->lock);
+	return ret;
 }
 
 /* At close (exit): what was held back is written as it is escaped alone. */
@@ -109,9 +120,11 @@ static int guard_close(void *cookie)
 	char out[sizeof(g->pend) * 6];
 	size_t i, o = 0;
 
+	pthread_mutex_lock(&g->lock);
 	for (i = 0; i < g->npend; i++)
 		o += (size_t)sprintf(out + o, "\\x%02x", g->pend[i]);
 	g->npend = 0;
+	pthread_mutex_unlock(&g->lock);
 	return o ? write_all(g->fd, out, o) : 0;
 }
 
