@@ -94,6 +94,7 @@ static void *idle_main(void *arg)
 	struct sched_param sp = { 0 };
 	unsigned long j, k = 0;
 	cpu_set_t set;
+	bool abort_now;
 
 	CPU_ZERO(&set);
 	CPU_SET(t->cpu, &set);
@@ -112,8 +113,9 @@ static void *idle_main(void *arg)
 	pthread_cond_broadcast(&p->cond);
 	while (!p->go && !p->abort)
 		pthread_cond_wait(&p->cond, &p->lock);
+	abort_now = p->abort;	/* read under the lock: the stop writes it under the lock */
 	pthread_mutex_unlock(&p->lock);
-	if (p->abort || t->error)
+	if (abort_now || t->error)
 		return NULL;
 	t->t0 = mono_ns();
 	for (j = 0;; j++)
