@@ -634,6 +634,16 @@ void leak_check_off_under_ptrace(void)
 	setenv("ASAN_OPTIONS", opts, 1);
 }
 
+void thread_leaks_off_for_an_abandoned_run(void)
+{
+	const char *cur = getenv("TSAN_OPTIONS");
+	char opts[512];
+
+	snprintf(opts, sizeof(opts), "%s%sreport_thread_leaks=0", cur ? cur : "",
+		 cur && *cur ? ":" : "");
+	setenv("TSAN_OPTIONS", opts, 1);
+}
+
 const char *strace_bin(void)
 {
 	return access("/usr/bin/strace", X_OK) ? NULL : "/usr/bin/strace";

@@ -105,6 +105,7 @@ Test(interrupt, second_sigint_exits_at_once_leaving_no_temporary_file)
 	file_make(path, 1 << 20, 1);
 	snprintf(file, sizeof(file), "--filename=%s/data", test_mnt);
 	snprintf(out, sizeof(out), "--output=%s/out.json", dir);
+	thread_leaks_off_for_an_abandoned_run();
 	b = iopath_start_running(dir, argv, NULL);
 	cr_assert(running_reached(&b), "the worker never completed an I/O");
 	signals_together(b.pid, SIGINT, SIGTERM);
@@ -171,8 +172,12 @@ static void default_run_interrupted(unsigned signals)
 	const char *dir = tmpdir_make();
 	const char *hold = tmpdir_make();
 	char *argv[] = { (char *)"iopath", NULL };
-	struct run_bg b = iopath_start_running(hold, argv, dir);
+	struct run_bg b;
 	struct run_out r;
+
+	if (signals > 1)
+		thread_leaks_off_for_an_abandoned_run();
+	b = iopath_start_running(hold, argv, dir);
 
 	cr_assert(running_reached(&b), "the first worker never completed an I/O");
 	if (signals > 1)
