@@ -136,6 +136,27 @@ unsigned cmp_pairs(const double *xb, const double *tb, unsigned nb, const double
 	return pairs;
 }
 
+/* The margin a shift's direction decides: the threshold's, below for a drop, above for a rise. */
+static double shift_margin(bool drop, const struct cmp_opts *o)
+{
+	if (drop)
+		return o->threshold < 1 ? log1p(-o->threshold) : -INFINITY;
+	return log1p(o->threshold);
+}
+
+/* A rank test's result into the metric: the shift is the change, p the test's. */
+static void set_ranked(struct cmp_metric *out, const struct rank_shift *r, bool higher_better)
+{
+	out->ranked = true;
+	out->rank = *r;
+	out->tested = true;
+	out->p = r->p;
+	out->df = NAN;
+	out->diff = r->shift;
+	out->se = NAN;
+	out->worse = higher_better ? r->shift < 0 : r->shift > 0;
+}
+
 /*
  * The rank test of the log repeats: the Hodges-Lehmann shift's direction decides the margin
  * tested, Mann-Whitney tests a shift beyond it. A repeat 10 times slower counts as one rank,
@@ -152,22 +173,12 @@ static int rank_test(const double *lb, unsigned nb, const double *lc, unsigned n
 	if (ret)
 		return ret;
 	drop = r.shift < 0;
-	if (drop)
-		margin = o->threshold < 1 ? log1p(-o->threshold) : -INFINITY;
-	else
-		margin = log1p(o->threshold);
+	margin = shift_margin(drop, o);
 	rstats_rank_shift_free(&r);
 	ret = rstats_rank_shift(lb, nb, lc, nc, margin, drop ? RSTATS_LESS : RSTATS_GREATER, &r);
 	if (ret)
 		return ret;
-	out->ranked = true;
-	out->rank = r;
-	out->tested = true;
-	out->p = r.p;
-	out->df = NAN;
-	out->diff = r.shift;
-	out->se = NAN;
-	out->worse = higher_better ? r.shift < 0 : r.shift > 0;
+	set_ranked(out, &r, higher_better);
 	return 0;
 }
 
@@ -191,21 +202,14 @@ static int signed_rank_test(const double *pb, const double *pc, unsigned np, boo
 	ret = rstats_signed_rank(d, np, 0, RSTATS_LESS, &r);
 	if (!ret) {
 		drop = r.shift < 0;
-		margin = drop ? (o->threshold < 1 ? log1p(-o->threshold) : -INFINITY) : log1p(o->threshold);
+		margin = shift_margin(drop, o);
 		rstats_rank_shift_free(&r);
 		ret = rstats_signed_rank(d, np, margin, drop ? RSTATS_LESS : RSTATS_GREATER, &r);
 	}
 	if (!ret) {
-		out->ranked = true;
-		out->rank = r;
+		set_ranked(out, &r, higher_better);
 		out->pairs = np;
-		out->tested = true;
-		out->p = r.p;
-		out->df = NAN;
-		out->diff = r.shift;
-		out->se = NAN;
 		out->gm_change = expm1(mean(d, np));
-		out->worse = higher_better ? r.shift < 0 : r.shift > 0;
 	}
 	free(d);
 	return ret;
